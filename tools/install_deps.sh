@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian bookworm packages the build and tests use. Idempotent:
+# when every package is already installed it only checks and returns.
+set -euo pipefail
+
+packages=(
+  bazel-bootstrap
+  g++
+  libhsa-runtime-dev
+  libamdhip64-dev
+  python3-clang-14
+  libclang-14-dev
+  python3-jinja2
+  libgtest-dev
+  googletest
+  libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "install_deps: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
