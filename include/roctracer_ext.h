@@ -1,0 +1,53 @@
+/* ROC Tracer extension API: global start/stop and external correlation IDs. */
+
+#ifndef ROCTRACER_EXT_H_
+#define ROCTRACER_EXT_H_
+
+#include "roctracer.h"
+
+/* Operations of ACTIVITY_DOMAIN_EXT_API. */
+typedef enum {
+  ACTIVITY_EXT_OP_MARK = 0,
+  ACTIVITY_EXT_OP_EXTERN_ID = 1
+} activity_ext_op_t;
+
+typedef void (*roctracer_start_cb_t)(void);
+typedef void (*roctracer_stop_cb_t)(void);
+typedef struct {
+  roctracer_start_cb_t start_cb;
+  roctracer_stop_cb_t stop_cb;
+} roctracer_ext_properties_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Resume tracing after roctracer_stop(). Tracing starts enabled. */
+ROCTRACER_API void roctracer_start(void) ROCTRACER_VERSION_4_1;
+
+/* Suspend tracing: no callback is called and no activity record is written
+ * until roctracer_start(); the enabled set is kept. */
+ROCTRACER_API void roctracer_stop(void) ROCTRACER_VERSION_4_1;
+
+/* Push an external correlation ID on the calling thread's stack. While the
+ * stack is not empty, every activity record written for an API call of this
+ * thread is immediately preceded, in the same pool, by an
+ * ACTIVITY_DOMAIN_EXT_API / ACTIVITY_EXT_OP_EXTERN_ID record carrying the top
+ * ID in `external_id` and the call's `correlation_id`. */
+ROCTRACER_API roctracer_status_t
+roctracer_activity_push_external_correlation_id(activity_correlation_id_t id)
+    ROCTRACER_VERSION_4_1;
+
+/* Pop the calling thread's top external ID into `*last_id` (if not NULL).
+ * On an empty stack returns
+ * ROCTRACER_STATUS_ERROR_MISMATCHED_EXTERNAL_CORRELATION_ID and sets
+ * `*last_id` to 0. */
+ROCTRACER_API roctracer_status_t
+roctracer_activity_pop_external_correlation_id(
+    activity_correlation_id_t* last_id) ROCTRACER_VERSION_4_1;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCTRACER_EXT_H_ */

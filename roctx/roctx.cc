@@ -1,0 +1,101 @@
+// libroctx64: application annotations. Nesting levels and range IDs are kept
+// here whether or not a tracer listens; a tracer, when attached (see
+// runtime/roctx_link.h), is told about each annotation whose "active" byte it
+// has set.
+#include <dlfcn.h>
+#include <roctracer_roctx.h>
+#include <roctx.h>
+
+#include <atomic>
+
+#include "runtime/roctx_link.h"
+
+namespace {
+
+using roctracer::RoctxLink;
+
+// Constant-initialised: usable from any static initialiser, and the hot path
+// has no guard.
+RoctxLink g_link = {roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}};
+
+std::atomic<uint64_t> g_next_range_id{1};
+thread_local int t_depth = 0;
+
+inline void Notify(uint32_t op, const char* message, uint64_t id) {
+  if (__builtin_expect(g_link.active[op].load(std::memory_order_relaxed) == 0,
+                       1)) {
+    return;
+  }
+  if (auto report = g_link.report.load(std::memory_order_acquire)) {
+    report(op, message, id);
+  }
+}
+
+template <typename Fn>
+Fn Lookup(const char* soname, const char* symbol) {
+  void* sym = dlsym(RTLD_DEFAULT, symbol);
+  if (sym == nullptr) {
+    if (void* handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) {
+      sym = dlsym(handle, symbol);
+      dlclose(handle);
+    }
+  }
+  return reinterpret_cast<Fn>(sym);
+}
+
+// Tracer loaded first: offer it our link now. On unload, withdraw it so the
+// tracer never writes into unmapped flags.
+struct AutoLink {
+  AutoLink() {
+    if (auto attach = Lookup<void (*)(RoctxLink*)>(
+            "libroctracer64.so", "roctracer_internal_roctx_attach")) {
+      attach(&g_link);
+    }
+  }
+  ~AutoLink() {
+    if (g_link.report.load(std::memory_order_acquire) == nullptr) return;
+    if (auto detach = Lookup<void (*)(RoctxLink*)>(
+            "libroctracer64.so", "roctracer_internal_roctx_detach")) {
+      detach(&g_link);
+    }
+  }
+} g_auto_link;
+
+}  // namespace
+
+extern "C" {
+
+roctracer::RoctxLink* roctx_internal_link(void) { return &g_link; }
+
+ROCTX_API uint32_t roctx_version_major(void) { return ROCTX_VERSION_MAJOR; }
+ROCTX_API uint32_t roctx_version_minor(void) { return ROCTX_VERSION_MINOR; }
+
+ROCTX_API void roctxMarkA(const char* message) {
+  Notify(ROCTX_API_ID_roctxMarkA, message, 0);
+}
+
+ROCTX_API int roctxRangePushA(const char* message) {
+  const int level = t_depth++;
+  Notify(ROCTX_API_ID_roctxRangePushA, message, 0);
+  return level;
+}
+
+ROCTX_API int roctxRangePop(void) {
+  if (t_depth == 0) return -1;
+  const int level = --t_depth;
+  Notify(ROCTX_API_ID_roctxRangePop, nullptr, 0);
+  return level;
+}
+
+ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message) {
+  const roctx_range_id_t id =
+      g_next_range_id.fetch_add(1, std::memory_order_relaxed);
+  Notify(ROCTX_API_ID_roctxRangeStartA, message, id);
+  return id;
+}
+
+ROCTX_API void roctxRangeStop(roctx_range_id_t id) {
+  Notify(ROCTX_API_ID_roctxRangeStop, nullptr, id);
+}
+
+}  // extern "C"

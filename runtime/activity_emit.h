@@ -1,0 +1,31 @@
+// How the interception layer writes an API call's activity record: into the
+// pool enabled for (domain, op), preceded by an EXT_API record when the calling
+// thread has an external correlation ID pushed.
+#ifndef RUNTIME_ACTIVITY_EMIT_H_
+#define RUNTIME_ACTIVITY_EMIT_H_
+
+#include <roctracer.h>
+
+#include <cstddef>
+
+namespace roctracer {
+
+class Pool;
+
+// Writes `record` (domain/op/correlation_id/timestamps/ids filled by the
+// caller) to the pool of (record.domain, record.op), after the EXT_API record
+// {domain EXT_API, op ACTIVITY_EXT_OP_EXTERN_ID, correlation_id of `record`,
+// external_id = top of this thread's stack} when that stack is not empty.
+// `text` (optional) is copied by the pool and becomes record.mark_message /
+// kernel_name. Returns false when no pool is enabled, tracing is stopped or
+// the pool dropped the record.
+bool EmitApiActivity(const activity_record_t& record, const char* text = nullptr,
+                     size_t text_len = 0) noexcept;
+
+// Same, into a pool the caller already looked up with ActivityPoolFor().
+bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
+                       const char* text = nullptr, size_t text_len = 0) noexcept;
+
+}  // namespace roctracer
+
+#endif  // RUNTIME_ACTIVITY_EMIT_H_

@@ -1,0 +1,339 @@
+// The exported C API. Each function validates its arguments, records a message
+// for roctracer_error_string() on failure and returns the documented status;
+// the behaviour itself lives in the registry, pool and correlation modules.
+#include <roctracer.h>
+#include <roctracer_ext.h>
+
+#include <mutex>
+
+#include "runtime/clock.h"
+#include "runtime/domain_registry.h"
+#include "runtime/error.h"
+#include "runtime/external_correlation.h"
+#include "runtime/pool/pool.h"
+#include "runtime/pool_registry.h"
+
+using roctracer::ConfigMutex;
+using roctracer::Fail;
+using roctracer::OpCount;
+using roctracer::Pool;
+
+namespace {
+
+// A domain callers may configure: in range and with operations registered.
+roctracer_status_t CheckDomain(uint32_t domain) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
+                "domain %u is not an activity_domain_t", domain);
+  }
+  if (OpCount(domain) == 0) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
+                "domain %u has no operations in this library", domain);
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t CheckOp(uint32_t domain, uint32_t op) {
+  if (roctracer_status_t s = CheckDomain(domain)) return s;
+  if (op >= OpCount(domain)) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "op %u out of range for domain %u (%u ops)", op, domain,
+                OpCount(domain));
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+// Applies `fn(domain, op)` under the configuration lock to one op
+// (op != kAllOps), one domain, or (domain == kAllDomains) every domain that has
+// operations.
+constexpr uint32_t kAllOps = ~0u;
+constexpr uint32_t kAllDomains = ~0u;
+constexpr uint32_t kDomainCount = ACTIVITY_DOMAIN_NUMBER;
+
+template <typename Fn>
+roctracer_status_t ForOps(uint32_t domain, uint32_t op, Fn fn) {
+  if (domain != kAllDomains) {
+    roctracer_status_t s =
+        op == kAllOps ? CheckDomain(domain) : CheckOp(domain, op);
+    if (s != ROCTRACER_STATUS_SUCCESS) return s;
+  }
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  const uint32_t first = domain == kAllDomains ? 0 : domain;
+  const uint32_t last = domain == kAllDomains ? kDomainCount : domain + 1;
+  for (uint32_t d = first; d < last; ++d) {
+    if (op != kAllOps) {
+      fn(d, op);
+      continue;
+    }
+    const uint32_t count = OpCount(d);
+    for (uint32_t o = 0; o < count; ++o) fn(d, o);
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t SetCallback(uint32_t domain, uint32_t op,
+                               activity_rtapi_callback_t callback, void* arg) {
+  if (callback == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "callback is NULL");
+  }
+  return ForOps(domain, op, [&](uint32_t d, uint32_t o) {
+    roctracer::SetCallbackLocked(d, o, callback, arg);
+  });
+}
+
+roctracer_status_t ClearCallback(uint32_t domain, uint32_t op) {
+  return ForOps(domain, op, [](uint32_t d, uint32_t o) {
+    roctracer::SetCallbackLocked(d, o, nullptr, nullptr);
+  });
+}
+
+roctracer_status_t SetActivity(uint32_t domain, uint32_t op,
+                               roctracer_pool_t* pool_arg) {
+  if (domain != kAllDomains) {
+    roctracer_status_t s =
+        op == kAllOps ? CheckDomain(domain) : CheckOp(domain, op);
+    if (s != ROCTRACER_STATUS_SUCCESS) return s;
+  }
+  // Resolve and enable under one lock so a concurrent close cannot slip in
+  // between and leave an activity pointing at a closed pool.
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Pool* pool = nullptr;
+  if (roctracer_status_t s = roctracer::ResolvePoolLocked(
+          static_cast<Pool*>(pool_arg), &pool)) {
+    return s;
+  }
+  const uint32_t first = domain == kAllDomains ? 0 : domain;
+  const uint32_t last = domain == kAllDomains ? kDomainCount : domain + 1;
+  for (uint32_t d = first; d < last; ++d) {
+    if (op != kAllOps) {
+      roctracer::SetActivityPoolLocked(d, op, pool);
+      continue;
+    }
+    const uint32_t count = OpCount(d);
+    for (uint32_t o = 0; o < count; ++o) roctracer::SetActivityPoolLocked(d, o, pool);
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t ClearActivity(uint32_t domain, uint32_t op) {
+  return ForOps(domain, op, [](uint32_t d, uint32_t o) {
+    roctracer::SetActivityPoolLocked(d, o, nullptr);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+ROCTRACER_API uint32_t roctracer_version_major(void) {
+  return ROCTRACER_VERSION_MAJOR;
+}
+
+ROCTRACER_API uint32_t roctracer_version_minor(void) {
+  return ROCTRACER_VERSION_MINOR;
+}
+
+ROCTRACER_API const char* roctracer_error_string(void) {
+  return roctracer::LastError();
+}
+
+ROCTRACER_API const char* roctracer_op_string(uint32_t domain, uint32_t op,
+                                              uint32_t /*kind*/) {
+  if (CheckOp(domain, op) != ROCTRACER_STATUS_SUCCESS) return nullptr;
+  const char* name = roctracer::OpName(domain, op);
+  if (name == nullptr) {
+    Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+         "op %u of domain %u has no name", op, domain);
+  }
+  return name;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_op_code(uint32_t domain,
+                                                   const char* str,
+                                                   uint32_t* op,
+                                                   uint32_t* kind) {
+  if (roctracer_status_t s = CheckDomain(domain)) return s;
+  if (str == nullptr || op == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "str or op is NULL");
+  }
+  if (!roctracer::OpIdByName(domain, str, op)) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "no op named \"%.64s\" in domain %u", str, domain);
+  }
+  if (kind != nullptr) *kind = 0;
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_set_properties(
+    roctracer_domain_t domain, void* /*properties*/) {
+  if (static_cast<uint32_t>(domain) >= ACTIVITY_DOMAIN_NUMBER) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
+                "domain %u is not an activity_domain_t",
+                static_cast<uint32_t>(domain));
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_op_callback(
+    activity_domain_t domain, uint32_t op, activity_rtapi_callback_t callback,
+    void* arg) {
+  return SetCallback(domain, op, callback, arg);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_domain_callback(
+    activity_domain_t domain, activity_rtapi_callback_t callback, void* arg) {
+  return SetCallback(domain, kAllOps, callback, arg);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_callback(activity_rtapi_callback_t callback, void* arg) {
+  return SetCallback(kAllDomains, kAllOps, callback, arg);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_op_callback(activity_domain_t domain, uint32_t op) {
+  return ClearCallback(domain, op);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_domain_callback(activity_domain_t domain) {
+  return ClearCallback(domain, kAllOps);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_disable_callback(void) {
+  return ClearCallback(kAllDomains, kAllOps);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_next_record(
+    const activity_record_t* record, const activity_record_t** next) {
+  if (record == nullptr || next == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "record or next is NULL");
+  }
+  *next = record + 1;
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_open_pool_expl(
+    const roctracer_properties_t* properties, roctracer_pool_t** pool) {
+  Pool* created = nullptr;
+  roctracer_status_t s =
+      roctracer::OpenPool(properties, pool == nullptr ? nullptr : &created);
+  if (s == ROCTRACER_STATUS_SUCCESS && pool != nullptr) *pool = created;
+  return s;
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_open_pool(const roctracer_properties_t* properties) {
+  return roctracer::OpenPool(properties, nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_close_pool_expl(roctracer_pool_t* pool) {
+  return roctracer::ClosePool(static_cast<Pool*>(pool));
+}
+
+ROCTRACER_API roctracer_status_t roctracer_close_pool(void) {
+  return roctracer::ClosePool(nullptr);
+}
+
+ROCTRACER_API roctracer_pool_t* roctracer_default_pool_expl(
+    roctracer_pool_t* pool) {
+  roctracer_status_t ignored;
+  return roctracer::ExchangeDefaultPool(static_cast<Pool*>(pool), &ignored);
+}
+
+ROCTRACER_API roctracer_pool_t* roctracer_default_pool(void) {
+  roctracer_status_t ignored;
+  return roctracer::ExchangeDefaultPool(nullptr, &ignored);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_op_activity_expl(
+    activity_domain_t domain, uint32_t op, roctracer_pool_t* pool) {
+  return SetActivity(domain, op, pool);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_op_activity(activity_domain_t domain, uint32_t op) {
+  return SetActivity(domain, op, nullptr);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_domain_activity_expl(
+    activity_domain_t domain, roctracer_pool_t* pool) {
+  return SetActivity(domain, kAllOps, pool);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_domain_activity(activity_domain_t domain) {
+  return SetActivity(domain, kAllOps, nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_activity_expl(roctracer_pool_t* pool) {
+  return SetActivity(kAllDomains, kAllOps, pool);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_activity(void) {
+  return SetActivity(kAllDomains, kAllOps, nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_op_activity(activity_domain_t domain, uint32_t op) {
+  return ClearActivity(domain, op);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_domain_activity(activity_domain_t domain) {
+  return ClearActivity(domain, kAllOps);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_disable_activity(void) {
+  return ClearActivity(kAllDomains, kAllOps);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_flush_activity_expl(roctracer_pool_t* pool) {
+  return roctracer::FlushPool(static_cast<Pool*>(pool));
+}
+
+ROCTRACER_API roctracer_status_t roctracer_flush_activity(void) {
+  return roctracer::FlushPool(nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_get_timestamp(roctracer_timestamp_t* timestamp) {
+  if (timestamp == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "timestamp is NULL");
+  }
+  *timestamp = roctracer::TimestampNs();
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API void roctracer_start(void) { roctracer::SetTracingStarted(true); }
+
+ROCTRACER_API void roctracer_stop(void) { roctracer::SetTracingStarted(false); }
+
+ROCTRACER_API roctracer_status_t
+roctracer_activity_push_external_correlation_id(activity_correlation_id_t id) {
+  try {
+    roctracer::PushExternalId(id);
+  } catch (...) {
+    return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
+                "cannot grow the external correlation ID stack");
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
+    activity_correlation_id_t* last_id) {
+  uint64_t id = 0;
+  const bool popped = roctracer::PopExternalId(&id);
+  if (last_id != nullptr) *last_id = popped ? id : 0;
+  if (!popped) {
+    return Fail(ROCTRACER_STATUS_ERROR_MISMATCHED_EXTERNAL_CORRELATION_ID,
+                "external correlation ID stack of this thread is empty");
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,90 @@
+// Which operations each tracing domain has, their names, and the per-operation
+// dispatch slots (callback, activity pool, "active" byte) the interception
+// layer reads on every traced call.
+//
+// Read side (hot path): one acquire load of the domain pointer, a bounds check
+// and one load per slot; no locks. Write side (enable/disable, registration):
+// under ConfigMutex(). Domain objects are created once and never freed, so a
+// reader holding a pointer can never see it dangle.
+#ifndef RUNTIME_DOMAIN_REGISTRY_H_
+#define RUNTIME_DOMAIN_REGISTRY_H_
+
+#include <roctracer.h>
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
+namespace roctracer {
+
+class Pool;
+
+using OpNameFn = const char* (*)(uint32_t op);
+using OpIdByNameFn = bool (*)(const char* name, uint32_t* op);
+
+// Registers the operation table of `domain` (the lead wires the generated
+// HSA_API / HIP_API tables through this). May be called once per domain, or
+// again with the same count (e.g. a second library instance); returns false
+// for an invalid domain, zero ops, NULL functions or a conflicting count.
+// The built-in domains (HSA_OPS, HIP_OPS, EXT_API, ROCTX, HSA_EVT) are
+// registered by the core itself.
+bool RegisterApiDomain(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
+                       OpIdByNameFn id_by_name_fn);
+
+// Registers the bytes the interception code tests before doing any tracing
+// work: flags[op] is kept at 1 exactly when tracing is started and op has a
+// callback or an activity pool, 0 otherwise. Set from the current state at
+// registration. One array per domain (a later call replaces it); `count`
+// beyond the domain's op count is ignored. Returns false for an invalid
+// domain or NULL flags.
+bool RegisterActiveFlags(uint32_t domain, std::atomic<uint8_t>* flags,
+                         uint32_t count);
+
+// Forgets `flags` if it is the array registered for `domain` (its owner is
+// going away).
+void UnregisterActiveFlags(uint32_t domain, std::atomic<uint8_t>* flags);
+
+// Number of operations of `domain` (0: invalid or nothing registered).
+uint32_t OpCount(uint32_t domain) noexcept;
+// NULL when unknown.
+const char* OpName(uint32_t domain, uint32_t op) noexcept;
+bool OpIdByName(uint32_t domain, const char* name, uint32_t* op) noexcept;
+
+// ---- dispatch slots -------------------------------------------------------
+
+struct CallbackEntry {
+  activity_rtapi_callback_t fn;
+  void* arg;
+};
+
+// The callback of (domain, op), or NULL when none is enabled or tracing is
+// stopped. Entries are immutable and live until exit, so fn and arg are a
+// consistent pair.
+const CallbackEntry* CallbackFor(uint32_t domain, uint32_t op) noexcept;
+
+// The pool activity records of (domain, op) go to, or NULL when none or when
+// tracing is stopped. A pool closed concurrently stays a valid object whose
+// Write() returns false.
+Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
+
+// ---- configuration (API layer only) ---------------------------------------
+
+// Serialises every configuration change.
+std::mutex& ConfigMutex() noexcept;
+
+// Both require ConfigMutex() held and a valid (domain, op). `entry` NULL or
+// `pool` NULL disables.
+void SetCallbackLocked(uint32_t domain, uint32_t op, activity_rtapi_callback_t fn,
+                       void* arg);
+void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
+
+// Clears every slot that points at `pool`. Requires ConfigMutex().
+void DisableActivitiesOfPoolLocked(Pool* pool);
+
+// roctracer_start / roctracer_stop.
+void SetTracingStarted(bool started);
+bool TracingStarted() noexcept;
+
+}  // namespace roctracer
+
+#endif  // RUNTIME_DOMAIN_REGISTRY_H_

@@ -1,0 +1,19 @@
+// The per-thread stack of external correlation IDs
+// (roctracer_activity_push/pop_external_correlation_id).
+#ifndef RUNTIME_EXTERNAL_CORRELATION_H_
+#define RUNTIME_EXTERNAL_CORRELATION_H_
+
+#include <cstdint>
+
+namespace roctracer {
+
+void PushExternalId(uint64_t id);
+// False when this thread's stack is empty.
+bool PopExternalId(uint64_t* id) noexcept;
+// Top of this thread's stack; false when empty. Cheap: checked on every API
+// activity record.
+bool TopExternalId(uint64_t* id) noexcept;
+
+}  // namespace roctracer
+
+#endif  // RUNTIME_EXTERNAL_CORRELATION_H_

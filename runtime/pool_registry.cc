@@ -1,0 +1,171 @@
+#include "runtime/pool_registry.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "runtime/domain_registry.h"
+#include "runtime/error.h"
+#include "runtime/pool/pool.h"
+
+namespace roctracer {
+namespace {
+
+struct Pools {
+  std::vector<Pool*> open;
+  std::vector<Pool*> retired;
+  Pool* default_pool = nullptr;
+};
+
+// Heap-allocated and never destroyed: static destructors of other objects
+// (and intercepted calls from other threads during exit) may still use it.
+Pools& State() {
+  static Pools* pools = new Pools();
+  return *pools;
+}
+
+bool IsOpenLocked(Pool* pool) {
+  const auto& open = State().open;
+  return std::find(open.begin(), open.end(), pool) != open.end();
+}
+
+// Delivers what is left in every pool when the program exits, so the end of a
+// trace is not lost.
+struct CloseAtExit {
+  ~CloseAtExit() {
+    std::vector<Pool*> open;
+    {
+      std::lock_guard<std::mutex> lock(ConfigMutex());
+      open = State().open;
+      for (Pool* pool : open) DisableActivitiesOfPoolLocked(pool);
+      State().retired.insert(State().retired.end(), open.begin(), open.end());
+      State().open.clear();
+      State().default_pool = nullptr;
+    }
+    for (Pool* pool : open) pool->Close();
+  }
+} g_close_at_exit;
+
+roctracer_status_t FromPoolStatus(PoolStatus status) {
+  switch (status) {
+    case kOk:
+      return ROCTRACER_STATUS_SUCCESS;
+    case kInvalidArgument:
+      return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                  "invalid pool properties");
+    case kMemoryAllocation:
+      return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
+                  "cannot allocate the pool's buffers");
+  }
+  return Fail(ROCTRACER_STATUS_ERROR, "pool creation failed");
+}
+
+}  // namespace
+
+roctracer_status_t OpenPool(const roctracer_properties_t* properties,
+                            Pool** out) {
+  if (properties == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "properties is NULL");
+  }
+  if (properties->buffer_callback_fun == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "properties->buffer_callback_fun is NULL");
+  }
+  if (properties->buffer_size < sizeof(activity_record_t)) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "buffer_size %zu cannot hold one %zu-byte record",
+                properties->buffer_size, sizeof(activity_record_t));
+  }
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  if (out == nullptr && State().default_pool != nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_DEFAULT_POOL_ALREADY_DEFINED,
+                "a default pool is already open");
+  }
+  PoolStatus pool_status = kOk;
+  Pool* pool = Pool::Create(*properties, OverflowPolicy::kLossless, &pool_status);
+  if (pool == nullptr) {
+    return FromPoolStatus(pool_status == kOk ? kMemoryAllocation : pool_status);
+  }
+  State().open.push_back(pool);
+  if (out == nullptr) {
+    State().default_pool = pool;
+  } else {
+    *out = pool;
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t ClosePool(Pool* pool) {
+  {
+    std::lock_guard<std::mutex> lock(ConfigMutex());
+    Pools& state = State();
+    if (pool == nullptr) {
+      pool = state.default_pool;
+      if (pool == nullptr) return ROCTRACER_STATUS_SUCCESS;
+    } else if (!IsOpenLocked(pool)) {
+      return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                  "pool %p is not open (already closed?)",
+                  static_cast<void*>(pool));
+    }
+    DisableActivitiesOfPoolLocked(pool);
+    state.open.erase(std::find(state.open.begin(), state.open.end(), pool));
+    state.retired.push_back(pool);
+    if (state.default_pool == pool) state.default_pool = nullptr;
+  }
+  // Outside the lock: Close() waits for the buffer callback, which may itself
+  // call into the API.
+  pool->Close();
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t FlushPool(Pool* pool) {
+  {
+    std::lock_guard<std::mutex> lock(ConfigMutex());
+    if (pool == nullptr) {
+      pool = State().default_pool;
+      if (pool == nullptr) return ROCTRACER_STATUS_SUCCESS;
+    } else if (!IsOpenLocked(pool)) {
+      return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                  "pool %p is not open", static_cast<void*>(pool));
+    }
+  }
+  // Retired pools are never deleted before exit, so flushing outside the lock
+  // is safe even if another thread closes the pool meanwhile.
+  pool->Flush();
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Pool* previous = State().default_pool;
+  *status = ROCTRACER_STATUS_SUCCESS;
+  if (pool != nullptr) {
+    if (IsOpenLocked(pool)) {
+      State().default_pool = pool;
+    } else {
+      *status = Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                     "pool %p is not open", static_cast<void*>(pool));
+    }
+  }
+  return previous;
+}
+
+roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved) {
+  if (pool == nullptr) {
+    if (State().default_pool == nullptr) {
+      return Fail(ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED,
+                  "no pool given and no default pool is open");
+    }
+    *resolved = State().default_pool;
+    return ROCTRACER_STATUS_SUCCESS;
+  }
+  if (!IsOpenLocked(pool)) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "pool %p is not open",
+                static_cast<void*>(pool));
+  }
+  *resolved = pool;
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+}  // namespace roctracer

@@ -1,0 +1,31 @@
+// The pools the application opened: which are open, which is the default, and
+// closing them (disabling their activities first). Closed pools are retired,
+// not deleted: an intercepting thread may still hold a pointer it loaded just
+// before the close, and a closed pool's Write() simply returns false. They are
+// deleted at exit.
+#ifndef RUNTIME_POOL_REGISTRY_H_
+#define RUNTIME_POOL_REGISTRY_H_
+
+#include <roctracer.h>
+
+namespace roctracer {
+
+class Pool;
+
+// `out` NULL: the new pool becomes the default (error if one exists).
+roctracer_status_t OpenPool(const roctracer_properties_t* properties,
+                            Pool** out);
+// `pool` NULL: the default pool (SUCCESS when there is none).
+roctracer_status_t ClosePool(Pool* pool);
+roctracer_status_t FlushPool(Pool* pool);
+// Returns the previous default; `pool` (if not NULL and open) becomes the
+// default.
+Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status);
+
+// Requires ConfigMutex(). `pool` NULL resolves to the default pool;
+// ERROR_DEFAULT_POOL_UNDEFINED / ERROR_INVALID_ARGUMENT otherwise.
+roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved);
+
+}  // namespace roctracer
+
+#endif  // RUNTIME_POOL_REGISTRY_H_

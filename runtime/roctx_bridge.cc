@@ -1,0 +1,101 @@
+// Tracer side of the rocTX link (see roctx_link.h): turns annotations into
+// ROCTX-domain callbacks and activity records.
+#include <dlfcn.h>
+#include <roctracer_roctx.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "runtime/activity_emit.h"
+#include "runtime/clock.h"
+#include "runtime/domain_registry.h"
+#include "runtime/roctx_link.h"
+#include "runtime/thread_id.h"
+
+namespace roctracer {
+namespace {
+
+std::mutex g_link_mutex;
+RoctxLink* g_link = nullptr;
+
+void Report(uint32_t op, const char* message, uint64_t range_id) {
+  if (const CallbackEntry* cb = CallbackFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+    roctx_api_data_t data{};
+    data.args.message = message;
+    data.args.id = range_id;
+    cb->fn(ACTIVITY_DOMAIN_ROCTX, op, &data, cb->arg);
+  }
+  if (Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+    activity_record_t record{};
+    record.domain = ACTIVITY_DOMAIN_ROCTX;
+    record.op = op;
+    // Start/stop records of one range share its ID; other annotations are not
+    // correlated with anything.
+    record.correlation_id = range_id;
+    record.begin_ns = record.end_ns = TimestampNs();
+    record.process_id = ProcessId();
+    record.thread_id = ThreadId();
+    // The pool copies the message (with its NUL) into the same delivery, so
+    // the caller's string may die as soon as we return.
+    const size_t len = message == nullptr ? 0 : std::strlen(message) + 1;
+    EmitApiActivityTo(pool, record, message, len);
+  }
+}
+
+template <typename Fn>
+Fn Lookup(const char* soname, const char* symbol) {
+  void* sym = dlsym(RTLD_DEFAULT, symbol);
+  if (sym == nullptr) {
+    // Loaded with RTLD_LOCAL: not in global scope, but findable by name.
+    if (void* handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) {
+      sym = dlsym(handle, symbol);
+      dlclose(handle);
+    }
+  }
+  return reinterpret_cast<Fn>(sym);
+}
+
+// libroctx loaded first: connect at our load. Detach at unload so libroctx
+// never calls into an unmapped tracer.
+struct AutoLink {
+  AutoLink() {
+    if (auto link_fn =
+            Lookup<RoctxLink* (*)()>("libroctx64.so", "roctx_internal_link")) {
+      AttachRoctx(link_fn());
+    }
+  }
+  ~AutoLink() { DetachRoctx(nullptr); }
+} g_auto_link;
+
+}  // namespace
+
+void AttachRoctx(RoctxLink* link) {
+  if (link == nullptr || link->version != kRoctxLinkVersion ||
+      link->op_count != ROCTX_API_ID_NUMBER) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_link_mutex);
+  link->report.store(&Report, std::memory_order_release);
+  RegisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, link->active, link->op_count);
+  g_link = link;
+}
+
+void DetachRoctx(RoctxLink* link) {
+  std::lock_guard<std::mutex> lock(g_link_mutex);
+  if (g_link == nullptr || (link != nullptr && link != g_link)) return;
+  for (auto& flag : g_link->active) flag.store(0, std::memory_order_relaxed);
+  g_link->report.store(nullptr, std::memory_order_release);
+  UnregisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, g_link->active);
+  g_link = nullptr;
+}
+
+}  // namespace roctracer
+
+extern "C" void roctracer_internal_roctx_attach(roctracer::RoctxLink* link) {
+  roctracer::AttachRoctx(link);
+}
+
+// Called by libroctx when it is unloaded before the tracer.
+extern "C" void roctracer_internal_roctx_detach(roctracer::RoctxLink* link) {
+  roctracer::DetachRoctx(link);
+}

@@ -1,0 +1,59 @@
+// The handshake between libroctx64.so (annotations) and the tracer, which may
+// be loaded in either order, or not at all.
+//
+// libroctx owns a RoctxLink: one "active" byte per rocTX operation and the
+// tracer's report function. An annotation costs one relaxed load of its byte
+// when nobody listens. The tracer attaches by storing its report function and
+// registering the bytes as the ROCTX domain's active flags, so enabling a rocTX
+// callback or activity flips them.
+//
+// Whoever loads second completes the link at load time:
+//  - libroctx's constructor looks up roctracer_internal_roctx_attach (global
+//    scope, else an already-loaded libroctracer64.so via RTLD_NOLOAD) and calls
+//    it with its link;
+//  - the tracer's constructor looks up roctx_internal_link the same way.
+// Both symbols are exported under a private symbol version. Attaching twice is
+// harmless.
+#ifndef RUNTIME_ROCTX_LINK_H_
+#define RUNTIME_ROCTX_LINK_H_
+
+#include <roctracer_roctx.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace roctracer {
+
+// op: roctx_api_id_t; message: the caller's string (may be NULL);
+// range_id: start/stop range ID, else 0.
+using RoctxReportFn = void (*)(uint32_t op, const char* message,
+                               uint64_t range_id);
+
+constexpr uint32_t kRoctxLinkVersion = 1;
+
+struct RoctxLink {
+  uint32_t version;
+  uint32_t op_count;
+  std::atomic<uint8_t> active[ROCTX_API_ID_NUMBER];
+  std::atomic<RoctxReportFn> report;
+};
+
+// Tracer side (runtime/roctx_bridge.cc): connect / disconnect a libroctx link.
+// Detach `link`, or whichever link is attached when NULL.
+void AttachRoctx(RoctxLink* link);
+void DetachRoctx(RoctxLink* link);
+
+}  // namespace roctracer
+
+extern "C" {
+// Exported by libroctx64.so.
+__attribute__((visibility("default"))) roctracer::RoctxLink* roctx_internal_link(
+    void);
+// Exported by libroctracer64.so.
+__attribute__((visibility("default"))) void roctracer_internal_roctx_attach(
+    roctracer::RoctxLink* link);
+__attribute__((visibility("default"))) void roctracer_internal_roctx_detach(
+    roctracer::RoctxLink* link);
+}
+
+#endif  // RUNTIME_ROCTX_LINK_H_

@@ -1,0 +1,15 @@
+// Process and thread IDs for activity records, cached per thread (gettid is a
+// system call).
+#ifndef RUNTIME_THREAD_ID_H_
+#define RUNTIME_THREAD_ID_H_
+
+#include <cstdint>
+
+namespace roctracer {
+
+uint32_t ProcessId() noexcept;
+uint32_t ThreadId() noexcept;
+
+}  // namespace roctracer
+
+#endif  // RUNTIME_THREAD_ID_H_
