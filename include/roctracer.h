@@ -10,9 +10,10 @@
 #ifndef ROCTRACER_H_
 #define ROCTRACER_H_
 
-#if !defined(ROCTRACER_CALL)
-#define ROCTRACER_CALL
-#endif
+/* No calling-convention macro named ROCTRACER_CALL is defined here: clients
+ * (the specification's own MatrixTranspose sample among them) commonly define
+ * ROCTRACER_CALL(call) as their status-checking macro after including this
+ * header, and a definition here would clash with it. */
 
 #if !defined(ROCTRACER_EXPORT_DECORATOR)
 #if defined(__GNUC__)
@@ -26,8 +27,8 @@
 #define ROCTRACER_IMPORT_DECORATOR
 #endif
 
-#define ROCTRACER_EXPORT ROCTRACER_EXPORT_DECORATOR ROCTRACER_CALL
-#define ROCTRACER_IMPORT ROCTRACER_IMPORT_DECORATOR ROCTRACER_CALL
+#define ROCTRACER_EXPORT ROCTRACER_EXPORT_DECORATOR
+#define ROCTRACER_IMPORT ROCTRACER_IMPORT_DECORATOR
 
 /* The library is built with -fvisibility=hidden and ROCTRACER_EXPORTS defined,
  * so exactly the functions marked ROCTRACER_API are exported. */

@@ -1,0 +1,354 @@
+// What the interception layer sees through the dispatch slots: callbacks and
+// pools per (domain, op), active flags, start/stop, pool close, and the
+// EXT_API-then-API record order. The interception layer is stood in for by
+// calling CallbackFor / ActivityPoolFor / EmitApiActivity directly, and the
+// generated HSA_API tables by a three-op fake registered the same way.
+#include <gtest/gtest.h>
+#include <roctracer.h>
+#include <roctracer_ext.h>
+#include <roctracer_roctx.h>
+
+#include <atomic>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "runtime/activity_emit.h"
+#include "runtime/correlation.h"
+#include "runtime/domain_registry.h"
+#include "tests/core/collector.h"
+#include "tests/core/reset.h"
+
+namespace roctracer_test {
+namespace {
+
+using roctracer::ActivityPoolFor;
+using roctracer::CallbackFor;
+
+constexpr const char* kFakeNames[] = {"hsa_init", "hsa_shut_down",
+                                      "hsa_status_string"};
+constexpr uint32_t kFakeOps = 3;
+std::atomic<uint8_t> g_fake_active[kFakeOps];
+
+const char* FakeName(uint32_t op) { return op < kFakeOps ? kFakeNames[op] : nullptr; }
+bool FakeId(const char* name, uint32_t* op) {
+  for (uint32_t i = 0; i < kFakeOps; ++i) {
+    if (std::strcmp(kFakeNames[i], name) == 0) {
+      *op = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+class Dispatch : public TracerTest {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_TRUE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, kFakeOps,
+                                             FakeName, FakeId));
+    ASSERT_TRUE(roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_HSA_API,
+                                               g_fake_active, kFakeOps));
+  }
+  static bool Active(uint32_t op) { return g_fake_active[op].load() != 0; }
+};
+
+void CallbackA(uint32_t, uint32_t, const void*, void*) {}
+void CallbackB(uint32_t, uint32_t, const void*, void*) {}
+
+TEST_F(Dispatch, RegistrationRules) {
+  EXPECT_TRUE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, kFakeOps,
+                                           FakeName, FakeId));
+  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, 4,
+                                            FakeName, FakeId));
+  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_NUMBER, 1, FakeName,
+                                            FakeId));
+  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 0, FakeName,
+                                            FakeId));
+  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 2, nullptr,
+                                            FakeId));
+  EXPECT_FALSE(roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_NUMBER,
+                                              g_fake_active, kFakeOps));
+  EXPECT_FALSE(
+      roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_HSA_API, nullptr, 1));
+}
+
+TEST_F(Dispatch, RegisteredDomainNamesAreServedByTheApi) {
+  EXPECT_STREQ(roctracer_op_string(ACTIVITY_DOMAIN_HSA_API, 2, 0),
+               "hsa_status_string");
+  uint32_t op = 99;
+  ASSERT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_HSA_API, "hsa_shut_down", &op,
+                              nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(op, 1u);
+  EXPECT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, kFakeOps,
+                                         CallbackA, nullptr),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
+TEST_F(Dispatch, UnregisteredApiDomainIsRejected) {
+  // HIP_API has no tables in this binary.
+  EXPECT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HIP_API, CallbackA,
+                                             nullptr),
+            ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HIP_API, 0), nullptr);
+}
+
+TEST_F(Dispatch, OpCallbackCoversExactlyThatOp) {
+  int arg = 0;
+  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1, CallbackA,
+                                         &arg),
+            ROCTRACER_STATUS_SUCCESS);
+  const roctracer::CallbackEntry* entry = CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1);
+  ASSERT_NE(entry, nullptr);
+  EXPECT_EQ(entry->fn, &CallbackA);
+  EXPECT_EQ(entry->arg, &arg);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 2), nullptr);
+  EXPECT_FALSE(Active(0));
+  EXPECT_TRUE(Active(1));
+  EXPECT_FALSE(Active(2));
+  // Out-of-range lookups are harmless.
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, kFakeOps), nullptr);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_NUMBER, 0), nullptr);
+  EXPECT_EQ(CallbackFor(0xffffffffu, 0), nullptr);
+
+  ASSERT_EQ(roctracer_disable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
+  EXPECT_FALSE(Active(1));
+}
+
+TEST_F(Dispatch, DomainAndGlobalCallbacks) {
+  int a = 0, b = 0;
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA,
+                                             &a),
+            ROCTRACER_STATUS_SUCCESS);
+  for (uint32_t op = 0; op < kFakeOps; ++op) {
+    ASSERT_NE(CallbackFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
+    EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, op)->arg, &a);
+    EXPECT_TRUE(Active(op));
+  }
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_ROCTX, 0), nullptr);
+
+  // A later enable replaces the callback of the ops it covers.
+  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 2, CallbackB,
+                                         &b),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 2)->fn, &CallbackB);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn, &CallbackA);
+
+  ASSERT_EQ(roctracer_enable_callback(CallbackB, &b), ROCTRACER_STATUS_SUCCESS);
+  for (uint32_t d = 0; d < ACTIVITY_DOMAIN_NUMBER; ++d) {
+    if (d == ACTIVITY_DOMAIN_KFD_API || d == ACTIVITY_DOMAIN_HIP_API) {
+      EXPECT_EQ(CallbackFor(d, 0), nullptr);
+      continue;
+    }
+    ASSERT_NE(CallbackFor(d, 0), nullptr) << d;
+    EXPECT_EQ(CallbackFor(d, 0)->fn, &CallbackB) << d;
+  }
+  ASSERT_EQ(roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+  EXPECT_NE(CallbackFor(ACTIVITY_DOMAIN_ROCTX, 0), nullptr);
+  ASSERT_EQ(roctracer_disable_callback(), ROCTRACER_STATUS_SUCCESS);
+  for (uint32_t d = 0; d < ACTIVITY_DOMAIN_NUMBER; ++d) {
+    EXPECT_EQ(CallbackFor(d, 0), nullptr) << d;
+  }
+}
+
+TEST_F(Dispatch, ActivityGoesToTheChosenPool) {
+  Collector c1, c2;
+  const roctracer_properties_t p1 = c1.Properties(), p2 = c2.Properties();
+  ASSERT_EQ(roctracer_open_pool(&p1), ROCTRACER_STATUS_SUCCESS);
+  roctracer_pool_t* other = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&p2, &other), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_HSA_API, 0),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API, 1, other),
+      ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(static_cast<void*>(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0)),
+            roctracer_default_pool());
+  EXPECT_EQ(static_cast<void*>(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 1)),
+            other);
+  EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 2), nullptr);
+  EXPECT_TRUE(Active(0));
+  EXPECT_TRUE(Active(1));
+  EXPECT_FALSE(Active(2));
+
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  r.op = 0;
+  r.correlation_id = 100;
+  EXPECT_TRUE(roctracer::EmitApiActivity(r));
+  r.op = 1;
+  r.correlation_id = 101;
+  EXPECT_TRUE(roctracer::EmitApiActivity(r));
+  r.op = 2;
+  EXPECT_FALSE(roctracer::EmitApiActivity(r));  // not enabled
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_flush_activity_expl(other), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(c1.size(), 1u);
+  EXPECT_EQ(c1.records()[0].record.correlation_id, 100u);
+  ASSERT_EQ(c2.size(), 1u);
+  EXPECT_EQ(c2.records()[0].record.correlation_id, 101u);
+
+  ASSERT_EQ(roctracer_disable_op_activity(ACTIVITY_DOMAIN_HSA_API, 0),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+  EXPECT_FALSE(Active(0));
+  EXPECT_EQ(roctracer_close_pool_expl(other), ROCTRACER_STATUS_SUCCESS);
+}
+
+TEST_F(Dispatch, ClosingAPoolDisablesItsActivitiesAndFlushesIt) {
+  Collector closing, staying;
+  const roctracer_properties_t p1 = closing.Properties(),
+                               p2 = staying.Properties();
+  roctracer_pool_t* a = nullptr;
+  roctracer_pool_t* b = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&p1, &a), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_open_pool_expl(&p2, &b), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_API, a),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, b),
+            ROCTRACER_STATUS_SUCCESS);
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  for (uint32_t i = 0; i < 10; ++i) {
+    r.op = i % kFakeOps;
+    r.correlation_id = i + 1;
+    ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  }
+  // Held across the close, as an intercepting thread might.
+  roctracer::Pool* stale = ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0);
+  ASSERT_EQ(roctracer_close_pool_expl(a), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(closing.size(), 10u);  // flushed by the close
+  for (uint32_t op = 0; op < kFakeOps; ++op) {
+    EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
+    EXPECT_FALSE(Active(op));
+  }
+  EXPECT_EQ(static_cast<void*>(ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, 0)), b);
+  EXPECT_FALSE(roctracer::EmitApiActivityTo(stale, r));  // closed: refused
+  EXPECT_EQ(closing.size(), 10u);
+  EXPECT_EQ(roctracer_close_pool_expl(b), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, 0), nullptr);
+}
+
+TEST_F(Dispatch, StopSuppressesCallbacksAndRecords) {
+  Collector collector;
+  const roctracer_properties_t props = collector.Properties();
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA,
+                                             nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  roctracer_stop();
+  for (uint32_t op = 0; op < kFakeOps; ++op) {
+    EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
+    EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
+    EXPECT_FALSE(Active(op));
+  }
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  EXPECT_FALSE(roctracer::EmitApiActivity(r));
+  // Configuration made while stopped takes effect at start.
+  ASSERT_EQ(roctracer_disable_op_callback(ACTIVITY_DOMAIN_HSA_API, 2),
+            ROCTRACER_STATUS_SUCCESS);
+  roctracer_start();
+  EXPECT_NE(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 2), nullptr);
+  EXPECT_NE(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+  EXPECT_TRUE(Active(0));
+  EXPECT_TRUE(Active(2));  // activity still on
+  EXPECT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(collector.size(), 1u);
+}
+
+TEST_F(Dispatch, ExternalIdRecordPrecedesTheApiRecordItTags) {
+  Collector collector;
+  const roctracer_properties_t props = collector.Properties();
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  r.op = 1;
+  r.correlation_id = 500;  // untagged
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_EQ(roctracer_activity_push_external_correlation_id(42),
+            ROCTRACER_STATUS_SUCCESS);
+  r.correlation_id = 501;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_EQ(roctracer_activity_push_external_correlation_id(43),
+            ROCTRACER_STATUS_SUCCESS);
+  r.correlation_id = 502;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  activity_correlation_id_t id;
+  ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&id),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&id),
+            ROCTRACER_STATUS_SUCCESS);
+  r.correlation_id = 503;  // untagged again
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+
+  const auto got = collector.records();
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0].record.domain, ACTIVITY_DOMAIN_HSA_API);
+  EXPECT_EQ(got[0].record.correlation_id, 500u);
+  EXPECT_EQ(got[1].record.domain, ACTIVITY_DOMAIN_EXT_API);
+  EXPECT_EQ(got[1].record.op, ACTIVITY_EXT_OP_EXTERN_ID);
+  EXPECT_EQ(got[1].record.external_id, 42u);
+  EXPECT_EQ(got[1].record.correlation_id, 501u);
+  EXPECT_EQ(got[2].record.domain, ACTIVITY_DOMAIN_HSA_API);
+  EXPECT_EQ(got[2].record.correlation_id, 501u);
+  EXPECT_EQ(got[3].record.domain, ACTIVITY_DOMAIN_EXT_API);
+  EXPECT_EQ(got[3].record.external_id, 43u);
+  EXPECT_EQ(got[3].record.correlation_id, 502u);
+  EXPECT_EQ(got[4].record.correlation_id, 502u);
+  EXPECT_EQ(got[5].record.domain, ACTIVITY_DOMAIN_HSA_API);
+  EXPECT_EQ(got[5].record.correlation_id, 503u);
+}
+
+// Readers never lock: callbacks are flipped on and off while other threads
+// look them up and call them (run under TSan).
+TEST_F(Dispatch, ConcurrentLookupsWhileReconfiguring) {
+  std::atomic<bool> done{false};
+  std::atomic<uint64_t> calls{0};
+  auto counting = [](uint32_t, uint32_t, const void*, void* arg) {
+    static_cast<std::atomic<uint64_t>*>(arg)->fetch_add(1);
+  };
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 4; ++t) {
+    readers.emplace_back([&] {
+      while (!done.load()) {
+        for (uint32_t op = 0; op < kFakeOps; ++op) {
+          if (!Active(op)) continue;
+          roctracer::CorrelationScope scope;
+          if (auto* cb = CallbackFor(ACTIVITY_DOMAIN_HSA_API, op)) {
+            cb->fn(ACTIVITY_DOMAIN_HSA_API, op, nullptr, cb->arg);
+          }
+        }
+      }
+    });
+  }
+  for (int i = 0; i < 2000; ++i) {
+    ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API,
+                                               counting, &calls),
+              ROCTRACER_STATUS_SUCCESS);
+    ASSERT_EQ(roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HSA_API),
+              ROCTRACER_STATUS_SUCCESS);
+    if (i % 100 == 0) {
+      roctracer_stop();
+      roctracer_start();
+    }
+  }
+  done = true;
+  for (auto& t : readers) t.join();
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+}
+
+}  // namespace
+}  // namespace roctracer_test
