@@ -100,20 +100,17 @@ typedef activity_domain_t roctracer_domain_t;
  * records an error when the domain is invalid or has no such operation. The
  * string is owned by the library. HSA_API and HIP_API names are available
  * once the generated tables are linked into the library. */
-ROCTRACER_API const char* roctracer_op_string(uint32_t domain, uint32_t op,
-                                              uint32_t kind)
-    ROCTRACER_VERSION_4_1;
+ROCTRACER_API const char* roctracer_op_string(
+    uint32_t domain, uint32_t op, uint32_t kind) ROCTRACER_VERSION_4_1;
 
 /* Operation code of the operation named `str` in `domain`; `*kind` (if kind is
  * not NULL) is set to 0.
  * Returns ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID for an invalid domain or one
  * without named operations, ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT when `str`
  * or `op` is NULL or the name is unknown. */
-ROCTRACER_API roctracer_status_t roctracer_op_code(uint32_t domain,
-                                                   const char* str,
-                                                   uint32_t* op,
-                                                   uint32_t* kind)
-    ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_op_code(uint32_t domain, const char* str, uint32_t* op,
+                  uint32_t* kind) ROCTRACER_VERSION_4_1;
 
 /* Domain properties. No domain of this implementation needs properties: any
  * valid domain returns SUCCESS (the pointer is not used), an invalid one
@@ -159,9 +156,9 @@ typedef activity_record_t roctracer_record_t;
 /* Step from `record` to the following record of the same buffer
  * (`*next = record + 1`: records are contiguous and fixed-size).
  * ERROR_INVALID_ARGUMENT when either pointer is NULL. */
-ROCTRACER_API roctracer_status_t roctracer_next_record(
-    const activity_record_t* record, const activity_record_t** next)
-    ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_next_record(const activity_record_t* record,
+                      const activity_record_t** next) ROCTRACER_VERSION_4_1;
 
 /* Pool memory allocator. `*ptr == NULL`: allocate `size` bytes into `*ptr`.
  * `*ptr != NULL` and `size != 0`: reallocate. `*ptr != NULL` and `size == 0`:
@@ -170,12 +167,12 @@ typedef void (*roctracer_allocator_t)(char** ptr, size_t size, void* arg);
 
 /* Receives the completed records [begin, end) of a pool buffer. Runs on a
  * thread owned by the tracer, never inside a traced call. */
-typedef void (*roctracer_buffer_callback_t)(const char* begin,
-                                            const char* end, void* arg);
+typedef void (*roctracer_buffer_callback_t)(const char* begin, const char* end,
+                                            void* arg);
 
 typedef struct {
-  uint32_t mode; /* unused */
-  size_t buffer_size; /* bytes per buffer */
+  uint32_t mode;                   /* unused */
+  size_t buffer_size;              /* bytes per buffer */
   roctracer_allocator_t alloc_fun; /* NULL: malloc/realloc/free */
   void* alloc_arg;
   roctracer_buffer_callback_t buffer_callback_fun; /* required */
@@ -191,9 +188,9 @@ typedef void roctracer_pool_t;
  * buffer callback or a buffer too small for one record;
  * ERROR_DEFAULT_POOL_ALREADY_DEFINED when `pool` is NULL and a default pool
  * exists; ERROR_MEMORY_ALLOCATION when the buffers cannot be allocated. */
-ROCTRACER_API roctracer_status_t roctracer_open_pool_expl(
-    const roctracer_properties_t* properties, roctracer_pool_t** pool)
-    ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_open_pool_expl(const roctracer_properties_t* properties,
+                         roctracer_pool_t** pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_open_pool(
     const roctracer_properties_t* properties) ROCTRACER_VERSION_4_1;
 
@@ -204,8 +201,8 @@ ROCTRACER_API roctracer_status_t roctracer_open_pool(
  * Status: SUCCESS, also when `pool` is NULL and there is no default pool;
  * ERROR_INVALID_ARGUMENT when `pool` is not an open pool (e.g. closed
  * twice). */
-ROCTRACER_API roctracer_status_t roctracer_close_pool_expl(
-    roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_close_pool_expl(roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_close_pool(void)
     ROCTRACER_VERSION_4_1;
 
@@ -222,17 +219,17 @@ ROCTRACER_API roctracer_pool_t* roctracer_default_pool(void)
  * Status: SUCCESS; ERROR_INVALID_DOMAIN_ID / ERROR_INVALID_ARGUMENT as for
  * callbacks; ERROR_DEFAULT_POOL_UNDEFINED when no pool is given and there is
  * no default pool; ERROR_INVALID_ARGUMENT when `pool` is not an open pool. */
-ROCTRACER_API roctracer_status_t roctracer_enable_op_activity_expl(
-    activity_domain_t domain, uint32_t op, roctracer_pool_t* pool)
-    ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_enable_op_activity_expl(activity_domain_t domain, uint32_t op,
+                                  roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_enable_op_activity(
     activity_domain_t domain, uint32_t op) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_enable_domain_activity_expl(
     activity_domain_t domain, roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_enable_domain_activity(
     activity_domain_t domain) ROCTRACER_VERSION_4_1;
-ROCTRACER_API roctracer_status_t roctracer_enable_activity_expl(
-    roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_enable_activity_expl(roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_enable_activity(void)
     ROCTRACER_VERSION_4_1;
 
@@ -248,8 +245,8 @@ ROCTRACER_API roctracer_status_t roctracer_disable_activity(void)
  * callback and wait until it has returned (blocking, nothing left behind).
  * `pool` NULL means the default pool; no default pool is not an error.
  * ERROR_INVALID_ARGUMENT when `pool` is not an open pool. */
-ROCTRACER_API roctracer_status_t roctracer_flush_activity_expl(
-    roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_flush_activity_expl(roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_flush_activity(void)
     ROCTRACER_VERSION_4_1;
 
@@ -259,8 +256,8 @@ ROCTRACER_API roctracer_status_t roctracer_flush_activity(void)
  * these tools line up, and because it keeps counting across suspend. Works at
  * any time, before any runtime is initialised.
  * ERROR_INVALID_ARGUMENT when `timestamp` is NULL. */
-ROCTRACER_API roctracer_status_t roctracer_get_timestamp(
-    roctracer_timestamp_t* timestamp) ROCTRACER_VERSION_4_1;
+ROCTRACER_API roctracer_status_t
+roctracer_get_timestamp(roctracer_timestamp_t* timestamp) ROCTRACER_VERSION_4_1;
 
 #ifdef __cplusplus
 }

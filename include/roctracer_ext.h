@@ -42,8 +42,7 @@ roctracer_activity_push_external_correlation_id(activity_correlation_id_t id)
  * On an empty stack returns
  * ROCTRACER_STATUS_ERROR_MISMATCHED_EXTERNAL_CORRELATION_ID and sets
  * `*last_id` to 0. */
-ROCTRACER_API roctracer_status_t
-roctracer_activity_pop_external_correlation_id(
+ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
     activity_correlation_id_t* last_id) ROCTRACER_VERSION_4_1;
 
 #ifdef __cplusplus

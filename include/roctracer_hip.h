@@ -5,12 +5,11 @@
 #ifndef ROCTRACER_HIP_H_
 #define ROCTRACER_HIP_H_
 
-#include "roctracer.h"
-
 #include <hip/hip_runtime.h>
 
-#include "hip_api_id.h"   /* enum hip_api_id_t, generated */
 #include "hip_api_data.h" /* hip_api_data_t, generated */
+#include "hip_api_id.h"   /* enum hip_api_id_t, generated */
+#include "roctracer.h"
 
 typedef enum {
   HIP_OP_ID_DISPATCH = 0,

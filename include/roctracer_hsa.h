@@ -5,13 +5,12 @@
 #ifndef ROCTRACER_HSA_H_
 #define ROCTRACER_HSA_H_
 
-#include "roctracer.h"
-
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
-#include "hsa_api_id.h"   /* enum hsa_api_id_t, generated */
 #include "hsa_api_data.h" /* hsa_api_data_t, generated */
+#include "hsa_api_id.h"   /* enum hsa_api_id_t, generated */
+#include "roctracer.h"
 
 enum hsa_op_id_t {
   HSA_OP_ID_DISPATCH = 0,

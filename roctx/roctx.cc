@@ -19,7 +19,9 @@ using roctracer::RoctxLink;
 RoctxLink g_link = {roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}};
 
 std::atomic<uint64_t> g_next_range_id{1};
-thread_local int t_depth = 0;
+// initial-exec: a few bytes of static TLS instead of a __tls_get_addr call on
+// every push/pop (glibc keeps surplus static TLS for dlopen'ed libraries).
+__attribute__((tls_model("initial-exec"))) thread_local int t_depth = 0;
 
 inline void Notify(uint32_t op, const char* message, uint64_t id) {
   if (__builtin_expect(g_link.active[op].load(std::memory_order_relaxed) == 0,

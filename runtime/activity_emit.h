@@ -19,12 +19,13 @@ class Pool;
 // `text` (optional) is copied by the pool and becomes record.mark_message /
 // kernel_name. Returns false when no pool is enabled, tracing is stopped or
 // the pool dropped the record.
-bool EmitApiActivity(const activity_record_t& record, const char* text = nullptr,
-                     size_t text_len = 0) noexcept;
+bool EmitApiActivity(const activity_record_t& record,
+                     const char* text = nullptr, size_t text_len = 0) noexcept;
 
 // Same, into a pool the caller already looked up with ActivityPoolFor().
 bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
-                       const char* text = nullptr, size_t text_len = 0) noexcept;
+                       const char* text = nullptr,
+                       size_t text_len = 0) noexcept;
 
 }  // namespace roctracer
 

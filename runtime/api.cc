@@ -98,8 +98,8 @@ roctracer_status_t SetActivity(uint32_t domain, uint32_t op,
   // between and leave an activity pointing at a closed pool.
   std::lock_guard<std::mutex> lock(ConfigMutex());
   Pool* pool = nullptr;
-  if (roctracer_status_t s = roctracer::ResolvePoolLocked(
-          static_cast<Pool*>(pool_arg), &pool)) {
+  if (roctracer_status_t s =
+          roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
     return s;
   }
   const uint32_t first = domain == kAllDomains ? 0 : domain;
@@ -110,7 +110,8 @@ roctracer_status_t SetActivity(uint32_t domain, uint32_t op,
       continue;
     }
     const uint32_t count = OpCount(d);
-    for (uint32_t o = 0; o < count; ++o) roctracer::SetActivityPoolLocked(d, o, pool);
+    for (uint32_t o = 0; o < count; ++o)
+      roctracer::SetActivityPoolLocked(d, o, pool);
   }
   return ROCTRACER_STATUS_SUCCESS;
 }
@@ -164,8 +165,8 @@ ROCTRACER_API roctracer_status_t roctracer_op_code(uint32_t domain,
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-ROCTRACER_API roctracer_status_t roctracer_set_properties(
-    roctracer_domain_t domain, void* /*properties*/) {
+ROCTRACER_API roctracer_status_t
+roctracer_set_properties(roctracer_domain_t domain, void* /*properties*/) {
   if (static_cast<uint32_t>(domain) >= ACTIVITY_DOMAIN_NUMBER) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
                 "domain %u is not an activity_domain_t",
@@ -174,9 +175,9 @@ ROCTRACER_API roctracer_status_t roctracer_set_properties(
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-ROCTRACER_API roctracer_status_t roctracer_enable_op_callback(
-    activity_domain_t domain, uint32_t op, activity_rtapi_callback_t callback,
-    void* arg) {
+ROCTRACER_API roctracer_status_t
+roctracer_enable_op_callback(activity_domain_t domain, uint32_t op,
+                             activity_rtapi_callback_t callback, void* arg) {
   return SetCallback(domain, op, callback, arg);
 }
 

@@ -13,8 +13,7 @@ namespace {
 // The HSA_OPS / HIP_OPS / HSA_EVT enums live in roctracer_hsa.h and
 // roctracer_hip.h, which need the runtimes' headers; their values are fixed by
 // roctracer 4.1 so the counts are spelled out here (and checked by tests).
-constexpr const char* kHsaOps[] = {"DISPATCH", "COPY", "BARRIER",
-                                   "RESERVED1"};
+constexpr const char* kHsaOps[] = {"DISPATCH", "COPY", "BARRIER", "RESERVED1"};
 constexpr const char* kHipOps[] = {"DISPATCH", "COPY", "BARRIER"};
 constexpr const char* kExtOps[] = {"MARK", "EXTERN_ID"};
 constexpr const char* kRoctxOps[] = {"roctxMarkA", "roctxRangePushA",

@@ -32,7 +32,8 @@ std::mutex g_config_mutex;
 std::vector<std::unique_ptr<CallbackEntry>>* g_entries = nullptr;
 
 const CallbackEntry* InternLocked(activity_rtapi_callback_t fn, void* arg) {
-  if (g_entries == nullptr) g_entries = new std::vector<std::unique_ptr<CallbackEntry>>();
+  if (g_entries == nullptr)
+    g_entries = new std::vector<std::unique_ptr<CallbackEntry>>();
   for (const auto& e : *g_entries) {
     if (e->fn == fn && e->arg == arg) return e.get();
   }
@@ -47,9 +48,10 @@ Domain* Get(uint32_t domain) noexcept {
 
 void UpdateActiveLocked(Domain* d, uint32_t op) {
   if (d->active == nullptr || op >= d->active_count) return;
-  const bool on = g_started.load(std::memory_order_relaxed) &&
-                  (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
-                   d->pools[op].load(std::memory_order_relaxed) != nullptr);
+  const bool on =
+      g_started.load(std::memory_order_relaxed) &&
+      (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
+       d->pools[op].load(std::memory_order_relaxed) != nullptr);
   d->active[op].store(on ? 1 : 0, std::memory_order_release);
 }
 
@@ -63,8 +65,8 @@ void UpdateAllActiveLocked() {
 
 bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
                     OpIdByNameFn id_by_name_fn) {
-  if (domain >= ACTIVITY_DOMAIN_NUMBER || op_count == 0 ||
-      name_fn == nullptr || id_by_name_fn == nullptr) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER || op_count == 0 || name_fn == nullptr ||
+      id_by_name_fn == nullptr) {
     return false;
   }
   Domain* existing = g_domains[domain].load(std::memory_order_relaxed);
@@ -79,7 +81,8 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   d->op_count = op_count;
   d->name_fn = name_fn;
   d->id_by_name_fn = id_by_name_fn;
-  d->callbacks.reset(new (std::nothrow) std::atomic<const CallbackEntry*>[op_count]);
+  d->callbacks.reset(new (std::nothrow)
+                         std::atomic<const CallbackEntry*>[op_count]);
   d->pools.reset(new (std::nothrow) std::atomic<Pool*>[op_count]);
   if (!d->callbacks || !d->pools) {
     delete d;

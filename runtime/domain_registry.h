@@ -74,8 +74,8 @@ std::mutex& ConfigMutex() noexcept;
 
 // Both require ConfigMutex() held and a valid (domain, op). `entry` NULL or
 // `pool` NULL disables.
-void SetCallbackLocked(uint32_t domain, uint32_t op, activity_rtapi_callback_t fn,
-                       void* arg);
+void SetCallbackLocked(uint32_t domain, uint32_t op,
+                       activity_rtapi_callback_t fn, void* arg);
 void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
 
 // Clears every slot that points at `pool`. Requires ConfigMutex().

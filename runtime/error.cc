@@ -36,8 +36,8 @@ const char* StatusName(roctracer_status_t status) {
 }  // namespace
 
 roctracer_status_t Fail(roctracer_status_t status, const char* format, ...) {
-  int n = std::snprintf(t_last_error, sizeof(t_last_error), "%s: ",
-                        StatusName(status));
+  int n = std::snprintf(t_last_error, sizeof(t_last_error),
+                        "%s: ", StatusName(status));
   if (n < 0) n = 0;
   if (static_cast<size_t>(n) < sizeof(t_last_error)) {
     va_list args;

@@ -83,7 +83,8 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
                 "a default pool is already open");
   }
   PoolStatus pool_status = kOk;
-  Pool* pool = Pool::Create(*properties, OverflowPolicy::kLossless, &pool_status);
+  Pool* pool =
+      Pool::Create(*properties, OverflowPolicy::kLossless, &pool_status);
   if (pool == nullptr) {
     return FromPoolStatus(pool_status == kOk ? kMemoryAllocation : pool_status);
   }

@@ -47,8 +47,8 @@ void DetachRoctx(RoctxLink* link);
 
 extern "C" {
 // Exported by libroctx64.so.
-__attribute__((visibility("default"))) roctracer::RoctxLink* roctx_internal_link(
-    void);
+__attribute__((visibility("default"))) roctracer::RoctxLink*
+roctx_internal_link(void);
 // Exported by libroctracer64.so.
 __attribute__((visibility("default"))) void roctracer_internal_roctx_attach(
     roctracer::RoctxLink* link);

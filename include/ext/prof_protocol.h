@@ -25,7 +25,7 @@ typedef enum {
   ACTIVITY_DOMAIN_HIP_OPS = 2, /* HIP asynchronous operations */
   ACTIVITY_DOMAIN_HCC_OPS = ACTIVITY_DOMAIN_HIP_OPS, /* legacy alias */
   ACTIVITY_DOMAIN_HIP_VDI = ACTIVITY_DOMAIN_HIP_OPS, /* legacy alias */
-  ACTIVITY_DOMAIN_HIP_API = 3, /* HIP API calls */
+  ACTIVITY_DOMAIN_HIP_API = 3,                       /* HIP API calls */
   ACTIVITY_DOMAIN_KFD_API = 4, /* KFD (thunk) API calls: not traced here */
   ACTIVITY_DOMAIN_EXT_API = 5, /* external correlation IDs */
   ACTIVITY_DOMAIN_ROCTX = 6,   /* rocTX annotations */
@@ -85,8 +85,8 @@ typedef struct activity_record_s {
     };
   };
   union {
-    size_t bytes;            /* copies */
-    const char* kernel_name; /* dispatches */
+    size_t bytes;             /* copies */
+    const char* kernel_name;  /* dispatches */
     const char* mark_message; /* rocTX */
   };
 } activity_record_t;
@@ -96,7 +96,6 @@ typedef struct activity_record_s {
 typedef void (*activity_sync_callback_t)(uint32_t cid,
                                          activity_record_t* record,
                                          const void* data, void* arg);
-typedef void (*activity_async_callback_t)(uint32_t op, void* record,
-                                          void* arg);
+typedef void (*activity_async_callback_t)(uint32_t op, void* record, void* arg);
 
 #endif /* EXT_PROF_PROTOCOL_H_ */

@@ -39,11 +39,12 @@ Pool* Pool::Create(const roctracer_properties_t& properties, OverflowPolicy,
   return pool;
 }
 
-Pool::Pool(const roctracer_properties_t& properties)
-    : properties_(properties) {
-  if (properties_.alloc_fun == nullptr) properties_.alloc_fun = DefaultAllocator;
+Pool::Pool(const roctracer_properties_t& properties) : properties_(properties) {
+  if (properties_.alloc_fun == nullptr)
+    properties_.alloc_fun = DefaultAllocator;
   records_per_buffer_ = properties_.buffer_size / sizeof(activity_record_t);
-  properties_.alloc_fun(&buffer_, records_per_buffer_ * sizeof(activity_record_t),
+  properties_.alloc_fun(&buffer_,
+                        records_per_buffer_ * sizeof(activity_record_t),
                         properties_.alloc_arg);
 }
 
@@ -123,9 +124,9 @@ void Pool::Deliver(std::vector<Pending>& batch) {
       records[n] = p.record;
       if (p.has_text) records[n].mark_message = p.text.c_str();
     }
-    properties_.buffer_callback_fun(
-        buffer_, buffer_ + n * sizeof(activity_record_t),
-        properties_.buffer_callback_arg);
+    properties_.buffer_callback_fun(buffer_,
+                                    buffer_ + n * sizeof(activity_record_t),
+                                    properties_.buffer_callback_arg);
     i += n;
   }
 }

@@ -18,7 +18,8 @@ namespace {
 
 void NoopCallback(uint32_t, uint32_t, const void*, void*) {}
 
-constexpr auto kBadDomain = static_cast<activity_domain_t>(ACTIVITY_DOMAIN_NUMBER);
+constexpr auto kBadDomain =
+    static_cast<activity_domain_t>(ACTIVITY_DOMAIN_NUMBER);
 constexpr auto kHugeDomain = static_cast<activity_domain_t>(0x7fffffff);
 
 using ApiStatus = TracerTest;
@@ -95,13 +96,14 @@ TEST_F(ApiStatus, OpCodeRoundTripsEveryBuiltinOp) {
 
 TEST_F(ApiStatus, OpCodeRejectsBadInput) {
   uint32_t op = 0;
-  EXPECT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_NUMBER, "roctxMarkA", &op, nullptr),
-            ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID);
+  EXPECT_EQ(
+      roctracer_op_code(ACTIVITY_DOMAIN_NUMBER, "roctxMarkA", &op, nullptr),
+      ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID);
   EXPECT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_ROCTX, nullptr, &op, nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_ROCTX, "roctxMarkA", nullptr,
-                              nullptr),
-            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      roctracer_op_code(ACTIVITY_DOMAIN_ROCTX, "roctxMarkA", nullptr, nullptr),
+      ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_ROCTX, "hipMalloc", &op, nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_KFD_API, "x", &op, nullptr),
@@ -164,19 +166,22 @@ TEST_F(ApiStatus, NextRecord) {
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(roctracer_next_record(&records[0], nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
-  ASSERT_EQ(roctracer_next_record(&records[0], &next), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_next_record(&records[0], &next),
+            ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(next, &records[1]);
 }
 
 TEST_F(ApiStatus, OpenPoolRejectsBadProperties) {
   Collector collector;
-  EXPECT_EQ(roctracer_open_pool(nullptr), ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(roctracer_open_pool(nullptr),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   roctracer_properties_t no_callback = collector.Properties();
   no_callback.buffer_callback_fun = nullptr;
   EXPECT_EQ(roctracer_open_pool(&no_callback),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   roctracer_properties_t tiny = collector.Properties(8);
-  EXPECT_EQ(roctracer_open_pool(&tiny), ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(roctracer_open_pool(&tiny),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   roctracer_pool_t* pool = nullptr;
   EXPECT_EQ(roctracer_open_pool_expl(nullptr, &pool),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
@@ -198,7 +203,8 @@ TEST_F(ApiStatus, DefaultPoolLifecycle) {
 
   // An explicit pool does not replace the default...
   roctracer_pool_t* second = nullptr;
-  ASSERT_EQ(roctracer_open_pool_expl(&props, &second), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &second),
+            ROCTRACER_STATUS_SUCCESS);
   ASSERT_NE(second, nullptr);
   EXPECT_NE(second, first);
   EXPECT_EQ(roctracer_default_pool(), first);
@@ -239,12 +245,14 @@ TEST_F(ApiStatus, EnablingActivityWithoutDefaultPool) {
   ASSERT_EQ(roctracer_default_pool(), nullptr);
   EXPECT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_ROCTX, 0),
             ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
-  EXPECT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_ROCTX, 0, nullptr),
-            ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
+  EXPECT_EQ(
+      roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_ROCTX, 0, nullptr),
+      ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
   EXPECT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
             ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
-  EXPECT_EQ(roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, nullptr),
-            ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
+  EXPECT_EQ(
+      roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, nullptr),
+      ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
   EXPECT_EQ(roctracer_enable_activity(),
             ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
   EXPECT_EQ(roctracer_enable_activity_expl(nullptr),

@@ -1,12 +1,13 @@
 /* The public headers are C99: this file is compiled with -std=c99 -Wall
  * -Wextra -Werror, and checks the few facts a C user relies on. */
-#include <ext/prof_protocol.h>
 #include <roctracer.h>
 #include <roctracer/roctracer_ext.h>
 #include <roctracer_roctx.h>
 #include <roctx.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include <ext/prof_protocol.h>
 
 int main(void) {
   int failures = 0;
@@ -19,7 +20,8 @@ int main(void) {
     printf("domain values differ from roctracer 4.1\n");
     ++failures;
   }
-  if (ROCTRACER_STATUS_BAD_PARAMETER != ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT) {
+  if (ROCTRACER_STATUS_BAD_PARAMETER !=
+      ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT) {
     printf("deprecated alias broken\n");
     ++failures;
   }

@@ -30,7 +30,9 @@ constexpr const char* kFakeNames[] = {"hsa_init", "hsa_shut_down",
 constexpr uint32_t kFakeOps = 3;
 std::atomic<uint8_t> g_fake_active[kFakeOps];
 
-const char* FakeName(uint32_t op) { return op < kFakeOps ? kFakeNames[op] : nullptr; }
+const char* FakeName(uint32_t op) {
+  return op < kFakeOps ? kFakeNames[op] : nullptr;
+}
 bool FakeId(const char* name, uint32_t* op) {
   for (uint32_t i = 0; i < kFakeOps; ++i) {
     if (std::strcmp(kFakeNames[i], name) == 0) {
@@ -62,8 +64,8 @@ TEST_F(Dispatch, RegistrationRules) {
                                             FakeName, FakeId));
   EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_NUMBER, 1, FakeName,
                                             FakeId));
-  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 0, FakeName,
-                                            FakeId));
+  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 0,
+                                            FakeName, FakeId));
   EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 2, nullptr,
                                             FakeId));
   EXPECT_FALSE(roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_NUMBER,
@@ -76,9 +78,9 @@ TEST_F(Dispatch, RegisteredDomainNamesAreServedByTheApi) {
   EXPECT_STREQ(roctracer_op_string(ACTIVITY_DOMAIN_HSA_API, 2, 0),
                "hsa_status_string");
   uint32_t op = 99;
-  ASSERT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_HSA_API, "hsa_shut_down", &op,
-                              nullptr),
-            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      roctracer_op_code(ACTIVITY_DOMAIN_HSA_API, "hsa_shut_down", &op, nullptr),
+      ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(op, 1u);
   EXPECT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, kFakeOps,
                                          CallbackA, nullptr),
@@ -95,10 +97,11 @@ TEST_F(Dispatch, UnregisteredApiDomainIsRejected) {
 
 TEST_F(Dispatch, OpCallbackCoversExactlyThatOp) {
   int arg = 0;
-  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1, CallbackA,
-                                         &arg),
-            ROCTRACER_STATUS_SUCCESS);
-  const roctracer::CallbackEntry* entry = CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1);
+  ASSERT_EQ(
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1, CallbackA, &arg),
+      ROCTRACER_STATUS_SUCCESS);
+  const roctracer::CallbackEntry* entry =
+      CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1);
   ASSERT_NE(entry, nullptr);
   EXPECT_EQ(entry->fn, &CallbackA);
   EXPECT_EQ(entry->arg, &arg);
@@ -120,9 +123,9 @@ TEST_F(Dispatch, OpCallbackCoversExactlyThatOp) {
 
 TEST_F(Dispatch, DomainAndGlobalCallbacks) {
   int a = 0, b = 0;
-  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA,
-                                             &a),
-            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA, &a),
+      ROCTRACER_STATUS_SUCCESS);
   for (uint32_t op = 0; op < kFakeOps; ++op) {
     ASSERT_NE(CallbackFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
     EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, op)->arg, &a);
@@ -131,9 +134,9 @@ TEST_F(Dispatch, DomainAndGlobalCallbacks) {
   EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_ROCTX, 0), nullptr);
 
   // A later enable replaces the callback of the ops it covers.
-  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 2, CallbackB,
-                                         &b),
-            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 2, CallbackB, &b),
+      ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 2)->fn, &CallbackB);
   EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn, &CallbackA);
 

@@ -15,13 +15,13 @@
 #include <cstring>
 #include <iostream>
 
-#define ROCTRACER_CALL(call)                                               \
-  do {                                                                     \
-    int err = call;                                                        \
-    if (err != 0) {                                                        \
-      std::cerr << roctracer_error_string() << std::endl << std::flush;    \
-      abort();                                                             \
-    }                                                                      \
+#define ROCTRACER_CALL(call)                                            \
+  do {                                                                  \
+    int err = call;                                                     \
+    if (err != 0) {                                                     \
+      std::cerr << roctracer_error_string() << std::endl << std::flush; \
+      abort();                                                          \
+    }                                                                   \
   } while (0)
 
 static int g_callbacks = 0;
@@ -48,8 +48,8 @@ void activity_callback(const char* begin, const char* end, void* arg) {
   fprintf(stdout, "\tActivity records:\n");
   while (record < end_record) {
     const char* name = roctracer_op_string(record->domain, record->op, 0);
-    fprintf(stdout, "\t%s\tcorrelation_id(%lu) time_ns(%lu:%lu) tid(%u)",
-            name, record->correlation_id, record->begin_ns, record->end_ns,
+    fprintf(stdout, "\t%s\tcorrelation_id(%lu) time_ns(%lu:%lu) tid(%u)", name,
+            record->correlation_id, record->begin_ns, record->end_ns,
             record->thread_id);
     if (record->domain == ACTIVITY_DOMAIN_ROCTX && record->mark_message)
       fprintf(stdout, " message(%s)", record->mark_message);

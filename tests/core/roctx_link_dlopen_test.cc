@@ -12,13 +12,13 @@
 namespace {
 
 int g_failures = 0;
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__,     \
-                   __LINE__, #cond);                                  \
-      ++g_failures;                                                   \
-    }                                                                 \
+#define CHECK(cond)                                                         \
+  do {                                                                      \
+    if (!(cond)) {                                                          \
+      std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
+                   #cond);                                                  \
+      ++g_failures;                                                         \
+    }                                                                       \
   } while (0)
 
 std::string g_last_message;
@@ -41,7 +41,8 @@ void* Open(const char* path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool tracer_first = argc > 1 && std::strcmp(argv[1], "tracer-first") == 0;
+  const bool tracer_first =
+      argc > 1 && std::strcmp(argv[1], "tracer-first") == 0;
   const char* kTracer = "tests/core/libroctracer64.so";
   const char* kRoctx = "roctx/libroctx64.so";
   void* tracer = nullptr;
@@ -77,7 +78,8 @@ int main(int argc, char** argv) {
 
   mark("before enable");
   CHECK(g_calls == 0);
-  CHECK(enable(ACTIVITY_DOMAIN_ROCTX, OnRoctx, nullptr) == ROCTRACER_STATUS_SUCCESS);
+  CHECK(enable(ACTIVITY_DOMAIN_ROCTX, OnRoctx, nullptr) ==
+        ROCTRACER_STATUS_SUCCESS);
   mark("hello");
   CHECK(g_calls == 1);
   CHECK(g_last_message == "hello");
@@ -87,10 +89,11 @@ int main(int argc, char** argv) {
 
   // Unloading rocTX first withdraws its link: re-enabling must not touch it.
   CHECK(dlclose(roctx) == 0);
-  CHECK(enable(ACTIVITY_DOMAIN_ROCTX, OnRoctx, nullptr) == ROCTRACER_STATUS_SUCCESS);
+  CHECK(enable(ACTIVITY_DOMAIN_ROCTX, OnRoctx, nullptr) ==
+        ROCTRACER_STATUS_SUCCESS);
   CHECK(disable(ACTIVITY_DOMAIN_ROCTX) == ROCTRACER_STATUS_SUCCESS);
 
-  std::printf("%s: %d failures\n", tracer_first ? "tracer-first" : "roctx-first",
-              g_failures);
+  std::printf("%s: %d failures\n",
+              tracer_first ? "tracer-first" : "roctx-first", g_failures);
   return g_failures == 0 ? 0 : 1;
 }
