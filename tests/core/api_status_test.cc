@@ -13,6 +13,12 @@
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
 
+// Exported by roctracer without a header declaration; users declare them.
+extern "C" int roctracer_load(void);
+extern "C" void roctracer_unload(void);
+extern "C" void roctracer_flush_buf(void);
+extern "C" void roctracer_mark(const char* str);
+
 namespace roctracer_test {
 namespace {
 
@@ -381,6 +387,48 @@ TEST_F(ApiStatus, CustomAllocatorIsHonoured) {
   EXPECT_GT(allocator.allocations, 0);
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(allocator.allocations, allocator.frees);
+}
+
+struct MarkLog {
+  int calls = 0;
+  std::string last;
+  static void Fn(uint32_t domain, uint32_t op, const void* data, void* arg) {
+    auto* self = static_cast<MarkLog*>(arg);
+    if (domain != ACTIVITY_DOMAIN_EXT_API || op != ACTIVITY_EXT_OP_MARK) return;
+    ++self->calls;
+    self->last = static_cast<const char*>(data);
+  }
+};
+
+TEST_F(ApiStatus, DeprecatedExportsStillWork) {
+  EXPECT_EQ(roctracer_load(), 1);
+  roctracer_unload();
+  roctracer_flush_buf();  // no default pool: harmless
+  roctracer_mark("nobody listens");
+
+  Collector collector;
+  const roctracer_properties_t props = collector.Properties();
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  MarkLog log;
+  ASSERT_EQ(
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_EXT_API,
+                                   ACTIVITY_EXT_OP_MARK, MarkLog::Fn, &log),
+      ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_EXT_API,
+                                         ACTIVITY_EXT_OP_MARK),
+            ROCTRACER_STATUS_SUCCESS);
+  std::string text = "phase one";
+  roctracer_mark(text.c_str());
+  text.assign("overwritten");
+  roctracer_flush_buf();
+  EXPECT_EQ(log.calls, 1);
+  EXPECT_EQ(log.last, "phase one");
+  const auto got = collector.records();
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].record.domain, ACTIVITY_DOMAIN_EXT_API);
+  EXPECT_EQ(got[0].record.op, ACTIVITY_EXT_OP_MARK);
+  EXPECT_NE(got[0].record.correlation_id, 0u);
+  EXPECT_EQ(got[0].message, "phase one");
 }
 
 }  // namespace

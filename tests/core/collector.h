@@ -14,7 +14,7 @@ namespace roctracer_test {
 
 struct Collected {
   activity_record_t record;
-  std::string message;  // copy of mark_message for ROCTX records
+  std::string message;  // copy of mark_message (ROCTX, EXT_API MARK)
   bool has_message;
 };
 
@@ -28,8 +28,10 @@ class Collector {
     const auto* last = reinterpret_cast<const activity_record_t*>(end);
     while (record < last) {
       Collected c{*record, std::string(), false};
-      if (record->domain == ACTIVITY_DOMAIN_ROCTX &&
-          record->mark_message != nullptr) {
+      const bool has_text =
+          record->domain == ACTIVITY_DOMAIN_ROCTX ||
+          (record->domain == ACTIVITY_DOMAIN_EXT_API && record->op == 0);
+      if (has_text && record->mark_message != nullptr) {
         c.message = record->mark_message;
         c.has_message = true;
       }

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   CHECK(dlvsym(tracer, "roctracer_open_pool_expl", "ROCTRACER_4.1") != nullptr);
   CHECK(dlvsym(tracer, "roctracer_activity_pop_external_correlation_id",
                "ROCTRACER_4.1") != nullptr);
+  CHECK(dlvsym(tracer, "roctracer_mark", "ROCTRACER_4.1") != nullptr);
   CHECK(dlvsym(roctx, "roctxRangePushA", "ROCTX_4.1") != nullptr);
   CHECK(dlsym(tracer, "_ZN9roctracer11CallbackForEjj") == nullptr);
   CHECK(dlsym(tracer, "roctxMarkA") == nullptr);
