@@ -200,7 +200,8 @@ ROCTRACER_API roctracer_status_t roctracer_open_pool(
  * then the buffers are released.
  * Status: SUCCESS, also when `pool` is NULL and there is no default pool;
  * ERROR_INVALID_ARGUMENT when `pool` is not an open pool (e.g. closed
- * twice). */
+ * twice); ERROR when called from inside a buffer callback (it would wait for
+ * itself). */
 ROCTRACER_API roctracer_status_t
 roctracer_close_pool_expl(roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_close_pool(void)
@@ -244,7 +245,8 @@ ROCTRACER_API roctracer_status_t roctracer_disable_activity(void)
 /* Deliver every record completed before the call to the pool's buffer
  * callback and wait until it has returned (blocking, nothing left behind).
  * `pool` NULL means the default pool; no default pool is not an error.
- * ERROR_INVALID_ARGUMENT when `pool` is not an open pool. */
+ * ERROR_INVALID_ARGUMENT when `pool` is not an open pool; ERROR when called
+ * from inside a buffer callback. */
 ROCTRACER_API roctracer_status_t
 roctracer_flush_activity_expl(roctracer_pool_t* pool) ROCTRACER_VERSION_4_1;
 ROCTRACER_API roctracer_status_t roctracer_flush_activity(void)

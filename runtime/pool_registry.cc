@@ -12,9 +12,26 @@
 namespace roctracer {
 namespace {
 
+// The user's buffer callback, called through Trampoline so the API knows when
+// it runs inside one: closing or flushing from there would wait for the very
+// callback that is waiting, so it is refused instead.
+struct UserCallback {
+  roctracer_buffer_callback_t fn;
+  void* arg;
+};
+thread_local int t_in_buffer_callback = 0;
+
+void Trampoline(const char* begin, const char* end, void* arg) {
+  const auto* user = static_cast<const UserCallback*>(arg);
+  ++t_in_buffer_callback;
+  user->fn(begin, end, user->arg);
+  --t_in_buffer_callback;
+}
+
 struct Pools {
   std::vector<Pool*> open;
   std::vector<Pool*> retired;
+  std::vector<std::unique_ptr<UserCallback>> callbacks;  // one per pool
   Pool* default_pool = nullptr;
 };
 
@@ -82,13 +99,18 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
     return Fail(ROCTRACER_STATUS_ERROR_DEFAULT_POOL_ALREADY_DEFINED,
                 "a default pool is already open");
   }
+  auto user = std::make_unique<UserCallback>(UserCallback{
+      properties->buffer_callback_fun, properties->buffer_callback_arg});
+  roctracer_properties_t wrapped = *properties;
+  wrapped.buffer_callback_fun = &Trampoline;
+  wrapped.buffer_callback_arg = user.get();
   PoolStatus pool_status = kOk;
-  Pool* pool =
-      Pool::Create(*properties, OverflowPolicy::kLossless, &pool_status);
+  Pool* pool = Pool::Create(wrapped, OverflowPolicy::kLossless, &pool_status);
   if (pool == nullptr) {
     return FromPoolStatus(pool_status == kOk ? kMemoryAllocation : pool_status);
   }
   State().open.push_back(pool);
+  State().callbacks.push_back(std::move(user));
   if (out == nullptr) {
     State().default_pool = pool;
   } else {
@@ -98,6 +120,10 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
 }
 
 roctracer_status_t ClosePool(Pool* pool) {
+  if (t_in_buffer_callback > 0) {
+    return Fail(ROCTRACER_STATUS_ERROR,
+                "a pool cannot be closed from inside a buffer callback");
+  }
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     Pools& state = State();
@@ -121,6 +147,10 @@ roctracer_status_t ClosePool(Pool* pool) {
 }
 
 roctracer_status_t FlushPool(Pool* pool) {
+  if (t_in_buffer_callback > 0) {
+    return Fail(ROCTRACER_STATUS_ERROR,
+                "a pool cannot be flushed from inside a buffer callback");
+  }
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     if (pool == nullptr) {

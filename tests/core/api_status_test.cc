@@ -178,7 +178,7 @@ TEST_F(ApiStatus, NextRecord) {
 }
 
 TEST_F(ApiStatus, OpenPoolRejectsBadProperties) {
-  Collector collector;
+  Collector& collector = NewCollector();
   EXPECT_EQ(roctracer_open_pool(nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   roctracer_properties_t no_callback = collector.Properties();
@@ -196,7 +196,7 @@ TEST_F(ApiStatus, OpenPoolRejectsBadProperties) {
 }
 
 TEST_F(ApiStatus, DefaultPoolLifecycle) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   EXPECT_EQ(roctracer_default_pool(), nullptr);
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
@@ -229,7 +229,7 @@ TEST_F(ApiStatus, DefaultPoolLifecycle) {
 }
 
 TEST_F(ApiStatus, ClosingAPoolTwiceIsAnError) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   roctracer_pool_t* pool = nullptr;
   ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
@@ -266,7 +266,7 @@ TEST_F(ApiStatus, EnablingActivityWithoutDefaultPool) {
 }
 
 TEST_F(ApiStatus, ActivityEnableDisableStatuses) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_ROCTX, 0),
@@ -297,7 +297,7 @@ TEST_F(ApiStatus, FlushStatuses) {
   // No default pool: nothing to flush.
   EXPECT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_flush_activity_expl(nullptr), ROCTRACER_STATUS_SUCCESS);
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
@@ -377,7 +377,7 @@ struct CountingAllocator {
 };
 
 TEST_F(ApiStatus, CustomAllocatorIsHonoured) {
-  Collector collector;
+  Collector& collector = NewCollector();
   CountingAllocator allocator;
   roctracer_properties_t props = collector.Properties();
   props.alloc_fun = &CountingAllocator::Fn;
@@ -387,6 +387,39 @@ TEST_F(ApiStatus, CustomAllocatorIsHonoured) {
   EXPECT_GT(allocator.allocations, 0);
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(allocator.allocations, allocator.frees);
+}
+
+// Closing or flushing from inside a buffer callback would wait for that same
+// callback: refused with ROCTRACER_STATUS_ERROR instead of hanging.
+struct ReentrantCallback {
+  roctracer_status_t close_status = ROCTRACER_STATUS_SUCCESS;
+  roctracer_status_t flush_status = ROCTRACER_STATUS_SUCCESS;
+  int calls = 0;
+  static void Fn(const char*, const char*, void* arg) {
+    auto* self = static_cast<ReentrantCallback*>(arg);
+    ++self->calls;
+    self->flush_status = roctracer_flush_activity();
+    self->close_status = roctracer_close_pool();
+  }
+};
+
+TEST_F(ApiStatus, CloseAndFlushFromABufferCallbackAreRefused) {
+  ReentrantCallback cb;
+  roctracer_properties_t props{};
+  props.buffer_size = 4096;
+  props.buffer_callback_fun = &ReentrantCallback::Fn;
+  props.buffer_callback_arg = &cb;
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_EXT_API,
+                                         ACTIVITY_EXT_OP_MARK),
+            ROCTRACER_STATUS_SUCCESS);
+  roctracer_mark("one record");
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(cb.calls, 1);
+  EXPECT_EQ(cb.flush_status, ROCTRACER_STATUS_ERROR);
+  EXPECT_EQ(cb.close_status, ROCTRACER_STATUS_ERROR);
+  EXPECT_NE(roctracer_default_pool(), nullptr);                 // still open
+  EXPECT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);  // cb in scope
 }
 
 struct MarkLog {
@@ -406,7 +439,7 @@ TEST_F(ApiStatus, DeprecatedExportsStillWork) {
   roctracer_flush_buf();  // no default pool: harmless
   roctracer_mark("nobody listens");
 
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   MarkLog log;

@@ -160,7 +160,8 @@ TEST_F(Dispatch, DomainAndGlobalCallbacks) {
 }
 
 TEST_F(Dispatch, ActivityGoesToTheChosenPool) {
-  Collector c1, c2;
+  Collector& c1 = NewCollector();
+  Collector& c2 = NewCollector();
   const roctracer_properties_t p1 = c1.Properties(), p2 = c2.Properties();
   ASSERT_EQ(roctracer_open_pool(&p1), ROCTRACER_STATUS_SUCCESS);
   roctracer_pool_t* other = nullptr;
@@ -204,7 +205,8 @@ TEST_F(Dispatch, ActivityGoesToTheChosenPool) {
 }
 
 TEST_F(Dispatch, ClosingAPoolDisablesItsActivitiesAndFlushesIt) {
-  Collector closing, staying;
+  Collector& closing = NewCollector();
+  Collector& staying = NewCollector();
   const roctracer_properties_t p1 = closing.Properties(),
                                p2 = staying.Properties();
   roctracer_pool_t* a = nullptr;
@@ -238,7 +240,7 @@ TEST_F(Dispatch, ClosingAPoolDisablesItsActivitiesAndFlushesIt) {
 }
 
 TEST_F(Dispatch, StopSuppressesCallbacksAndRecords) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA,
@@ -270,7 +272,7 @@ TEST_F(Dispatch, StopSuppressesCallbacksAndRecords) {
 }
 
 TEST_F(Dispatch, ExternalIdRecordPrecedesTheApiRecordItTags) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),

@@ -7,10 +7,17 @@
 #include <roctracer.h>
 #include <roctracer_ext.h>
 
+#include <deque>
+
+#include "tests/core/collector.h"
+
 namespace roctracer_test {
 
 class TracerTest : public ::testing::Test {
  protected:
+  // Collectors outlive TearDown(), which closes the pools that call them.
+  Collector& NewCollector() { return collectors_.emplace_back(); }
+
   void TearDown() override {
     roctracer_start();
     EXPECT_EQ(roctracer_disable_callback(), ROCTRACER_STATUS_SUCCESS);
@@ -21,6 +28,9 @@ class TracerTest : public ::testing::Test {
            ROCTRACER_STATUS_SUCCESS) {
     }
   }
+
+ private:
+  std::deque<Collector> collectors_;
 };
 
 }  // namespace roctracer_test

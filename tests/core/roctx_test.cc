@@ -150,7 +150,7 @@ TEST_F(Roctx, CallbacksCarryMessagesAndIds) {
 }
 
 TEST_F(Roctx, RecordsCarryACopyOfTheMessage) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties(256);
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
@@ -196,7 +196,7 @@ TEST_F(Roctx, RecordsCarryACopyOfTheMessage) {
 }
 
 TEST_F(Roctx, ConcurrentAnnotationsWhileEnablingAndDisabling) {
-  Collector collector;
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties(4096);
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   CallbackLog log;
