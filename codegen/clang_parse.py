@@ -294,9 +294,11 @@ def collect_structs(tu: ci.TranslationUnit,
 
 
 def in_directory(directory: str) -> Callable[[str], bool]:
-  root = os.path.realpath(directory) + os.sep
+  # Compare the paths clang opened, not their targets: a Bazel sandbox
+  # symlinks each header separately.
+  root = os.path.abspath(directory) + os.sep
 
   def accept(path: str) -> bool:
-    return os.path.realpath(path).startswith(root)
+    return os.path.abspath(path).startswith(root)
 
   return accept

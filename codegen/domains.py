@@ -114,7 +114,7 @@ def parse_hip(include_dir: str) -> m.Model:
 def parse_header(path: str, args: List[str], domain: str = "test") -> m.Model:
   """One synthetic header (golden tests): every free function it declares."""
   tu = cp.parse(path, args)
-  functions, skipped = cp.collect_functions(tu, lambda p: os.path.realpath(p) == os.path.realpath(path))
+  functions, skipped = cp.collect_functions(tu, lambda p: os.path.abspath(p) == os.path.abspath(path))
   return m.Model(domain=domain, functions=functions, skipped=skipped,
                  structs=cp.collect_structs(tu, functions))
 
