@@ -183,12 +183,33 @@ def _has_default(parm: ci.Cursor) -> bool:
   return len(exprs) > array_dims
 
 
+def _decayed(t: ci.Type) -> m.CType:
+  """An array parameter is a pointer to its element (C's decay rule); libclang
+  reports the type as declared, which a stored copy could not be assigned."""
+  elem = describe(t.get_array_element_type())
+  ct = m.CType(spelling=elem.spelling + " *", canonical=elem.canonical + " *",
+               kind="pointer", pointer_depth=1 + elem.pointer_depth,
+               pointee=elem.pointee or elem.spelling,
+               pointee_kind=elem.pointee_kind or elem.kind,
+               pointee_const=t.get_array_element_type().is_const_qualified(),
+               record=elem.record)
+  return ct
+
+
+_ARRAY_KINDS = {ci.TypeKind.CONSTANTARRAY, ci.TypeKind.INCOMPLETEARRAY}
+
+
 def function_from_cursor(c: ci.Cursor) -> m.Function:
   params = []
   for i, a in enumerate(c.get_arguments()):
-    ct = describe(a.type)
+    declared_as = None
+    if a.type.kind in _ARRAY_KINDS:
+      ct, declared_as = _decayed(a.type), a.type.spelling
+    else:
+      ct = describe(a.type)
     params.append(m.Param(index=i, name=a.spelling or "arg%d" % i, type=ct,
-                          has_default=_has_default(a), out=_is_out_param(ct)))
+                          has_default=_has_default(a), out=_is_out_param(ct),
+                          declared_as=declared_as))
   return m.Function(
       name=c.spelling, return_type=describe(c.result_type), params=params,
       header=os.path.basename(c.location.file.name),

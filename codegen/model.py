@@ -41,6 +41,9 @@ class Param:
   has_default: bool = False
   # A pointer the callee writes through: printers never dereference it at ENTER.
   out: bool = False
+  # Set when the header declares an array parameter (`int v[4]`): `type` is
+  # then the pointer it decays to, this is the type as written.
+  declared_as: Optional[str] = None
 
 
 @dataclass
