@@ -22,6 +22,13 @@ from codegen import registry
 from codegen import render
 
 
+SOURCES = {
+    "hsa": "hsa/hsa_api_trace.h (hsa.h, hsa_ext_amd.h, hsa_ext_image.h, "
+           "hsa_ext_finalize.h)",
+    "hip": "hip/hip_runtime_api.h",
+}
+
+
 def read_exports(path: str) -> Set[str]:
   """Defined dynamic symbols from `nm -D --defined-only` output."""
   names = set()
@@ -89,7 +96,7 @@ def main(argv=None) -> int:
       for diag in e.diagnostics:
         print("  " + diag, file=sys.stderr)
       return 1
-    source = "%s headers in %s" % (d.upper(), "ROCm include dir")
+    source = SOURCES[d]
     plan = plan_domain(d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d),
                        exports.get(d), source)
     files.update(render.render(env, plan))

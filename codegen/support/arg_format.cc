@@ -12,11 +12,21 @@ void AppendEscaped(std::string* out, const char* s, size_t max_chars) {
   for (; s[i] != '\0' && i < max_chars; ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '"': *out += "\\\""; break;
-      case '\\': *out += "\\\\"; break;
-      case '\n': *out += "\\n"; break;
-      case '\r': *out += "\\r"; break;
-      case '\t': *out += "\\t"; break;
+      case '"':
+        *out += "\\\"";
+        break;
+      case '\\':
+        *out += "\\\\";
+        break;
+      case '\n':
+        *out += "\\n";
+        break;
+      case '\r':
+        *out += "\\r";
+        break;
+      case '\t':
+        *out += "\\t";
+        break;
       default:
         if (c < 0x20 || c >= 0x7f) {
           *out += "\\x";

@@ -2,11 +2,11 @@
 // use them: names round-trip, arguments come out with their header
 // spelling, NULL is never dereferenced, out-params are not read at ENTER,
 // and the caller's dereference depth is honoured.
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
@@ -28,8 +28,8 @@ struct Arg {
 };
 
 int Collect(uint32_t index, const void* address, int32_t indirection,
-            const char* type, const char* name, const char* value, int32_t derefs,
-            void* user) {
+            const char* type, const char* name, const char* value,
+            int32_t derefs, void* user) {
   static_cast<std::vector<Arg>*>(user)->push_back(
       Arg{index, address, indirection, type, name, value, derefs});
   return 0;
@@ -115,11 +115,12 @@ TEST_F(PointerInfoTest, ReportsSpellingNamesAddressesAndIndirection) {
   std::vector<Arg> args = Iterate(true, 8);
   ASSERT_EQ(5u, args.size());
   const auto& a = data_.args.hsa_amd_pointer_info;
-  const char* names[] = {"ptr", "info", "alloc", "num_agents_accessible", "accessible"};
+  const char* names[] = {"ptr", "info", "alloc", "num_agents_accessible",
+                         "accessible"};
   const char* types[] = {"const void *", "hsa_amd_pointer_info_t *",
                          "void *(*)(size_t)", "uint32_t *", "hsa_agent_t **"};
-  const void* addresses[] = {&a.ptr, &a.info, &a.alloc, &a.num_agents_accessible,
-                             &a.accessible};
+  const void* addresses[] = {&a.ptr, &a.info, &a.alloc,
+                             &a.num_agents_accessible, &a.accessible};
   const int32_t indirection[] = {1, 1, 1, 1, 2};
   for (uint32_t i = 0; i < 5; ++i) {
     EXPECT_EQ(i, args[i].index);
@@ -135,7 +136,8 @@ TEST_F(PointerInfoTest, ExitDereferencesOutParamsAndStructs) {
   ASSERT_EQ(5u, args.size());
   EXPECT_EQ("0x1000", args[0].value);  // void* is never dereferenced
   EXPECT_EQ(0, args[0].derefs);
-  EXPECT_NE(std::string::npos, args[1].value.find("sizeInBytes=4096")) << args[1].value;
+  EXPECT_NE(std::string::npos, args[1].value.find("sizeInBytes=4096"))
+      << args[1].value;
   EXPECT_EQ(0u, args[1].value.find("{size="));
   EXPECT_EQ(1, args[1].derefs);
   EXPECT_EQ("NULL", args[2].value);
@@ -160,7 +162,9 @@ TEST_F(PointerInfoTest, MaxDereferenceDepthIsHonoured) {
   std::vector<Arg> none = Iterate(true, 0);
   for (const Arg& a : none) EXPECT_EQ(0, a.derefs) << a.name;
   std::vector<Arg> one = Iterate(true, 1);
-  EXPECT_EQ(1, one[4].derefs);  // hsa_agent_t** -> hsa_agent_t*, printed as an address
+  EXPECT_EQ(
+      1,
+      one[4].derefs);  // hsa_agent_t** -> hsa_agent_t*, printed as an address
   char expected[32];
   std::snprintf(expected, sizeof(expected), "%p", static_cast<void*>(&agent_));
   EXPECT_EQ(expected, one[4].value);
@@ -187,18 +191,22 @@ TEST_F(PointerInfoTest, VisitorCanStopEarly) {
     ++*static_cast<int*>(user);
     return index == 1 ? 42 : 0;
   };
-  EXPECT_EQ(42, hsa_api::IterateArgs(HSA_API_ID_hsa_amd_pointer_info, &data_, true,
-                                     8, stop_at_second, &seen));
+  EXPECT_EQ(42, hsa_api::IterateArgs(HSA_API_ID_hsa_amd_pointer_info, &data_,
+                                     true, 8, stop_at_second, &seen));
   EXPECT_EQ(2, seen);
 }
 
 TEST(ArgPrinter, BadInputIsRejected) {
   hsa_api_data_t data{};
   std::vector<Arg> args;
-  EXPECT_EQ(-1, hsa_api::IterateArgs(hsa_api::kCount, &data, true, 1, &Collect, &args));
-  EXPECT_EQ(-1, hsa_api::IterateArgs(HSA_API_ID_hsa_init, nullptr, true, 1, &Collect, &args));
-  EXPECT_EQ(-1, hsa_api::IterateArgs(HSA_API_ID_hsa_init, &data, true, 1, nullptr, &args));
-  EXPECT_EQ(0, hsa_api::IterateArgs(HSA_API_ID_hsa_init, &data, true, 1, &Collect, &args));
+  EXPECT_EQ(-1, hsa_api::IterateArgs(hsa_api::kCount, &data, true, 1, &Collect,
+                                     &args));
+  EXPECT_EQ(-1, hsa_api::IterateArgs(HSA_API_ID_hsa_init, nullptr, true, 1,
+                                     &Collect, &args));
+  EXPECT_EQ(-1, hsa_api::IterateArgs(HSA_API_ID_hsa_init, &data, true, 1,
+                                     nullptr, &args));
+  EXPECT_EQ(0, hsa_api::IterateArgs(HSA_API_ID_hsa_init, &data, true, 1,
+                                    &Collect, &args));
   EXPECT_TRUE(args.empty());  // no parameters
 }
 
@@ -207,8 +215,9 @@ TEST(ArgPrinter, StringsAreEscapedAndCapped) {
   auto& a = data.args.hsa_executable_get_symbol_by_name;
   a.symbol_name = "ke\"r\\n\nel\x01";
   std::vector<Arg> args;
-  ASSERT_EQ(0, hsa_api::IterateArgs(HSA_API_ID_hsa_executable_get_symbol_by_name,
-                                    &data, false, 1, &Collect, &args));
+  ASSERT_EQ(0,
+            hsa_api::IterateArgs(HSA_API_ID_hsa_executable_get_symbol_by_name,
+                                 &data, false, 1, &Collect, &args));
   ASSERT_EQ(4u, args.size());
   EXPECT_EQ("const char *", args[1].type);
   EXPECT_EQ("\"ke\\\"r\\\\n\\nel\\x01\"", args[1].value);
@@ -218,15 +227,16 @@ TEST(ArgPrinter, StringsAreEscapedAndCapped) {
   std::string long_name(1000, 'a');
   a.symbol_name = long_name.c_str();
   args.clear();
-  hsa_api::IterateArgs(HSA_API_ID_hsa_executable_get_symbol_by_name, &data, false, 1,
-                       &Collect, &args);
-  EXPECT_EQ("\"" + std::string(roctracer::codegen::kMaxStringChars, 'a') + "\"...",
-            args[1].value);
+  hsa_api::IterateArgs(HSA_API_ID_hsa_executable_get_symbol_by_name, &data,
+                       false, 1, &Collect, &args);
+  EXPECT_EQ(
+      "\"" + std::string(roctracer::codegen::kMaxStringChars, 'a') + "\"...",
+      args[1].value);
 
   a.symbol_name = nullptr;
   args.clear();
-  hsa_api::IterateArgs(HSA_API_ID_hsa_executable_get_symbol_by_name, &data, false, 1,
-                       &Collect, &args);
+  hsa_api::IterateArgs(HSA_API_ID_hsa_executable_get_symbol_by_name, &data,
+                       false, 1, &Collect, &args);
   EXPECT_EQ("NULL", args[1].value);
   EXPECT_EQ(0, args[1].derefs);
 }
@@ -257,12 +267,13 @@ TEST(ArgPrinter, HipStructsByValueAndThroughPointers) {
   data.args.hipGetDeviceProperties.prop = &prop;
   data.args.hipGetDeviceProperties.deviceId = 0;
   args.clear();
-  ASSERT_EQ(0, hip_api::IterateArgs(HIP_API_ID_hipGetDeviceProperties, &data, true, 1,
-                                    &Collect, &args));
+  ASSERT_EQ(0, hip_api::IterateArgs(HIP_API_ID_hipGetDeviceProperties, &data,
+                                    true, 1, &Collect, &args));
   EXPECT_EQ(0u, args[0].value.find("{name=\"gfx-test\""));
   EXPECT_NE(std::string::npos, args[0].value.find("major=9"));
   args.clear();
-  hip_api::IterateArgs(HIP_API_ID_hipGetDeviceProperties, &data, false, 1, &Collect, &args);
+  hip_api::IterateArgs(HIP_API_ID_hipGetDeviceProperties, &data, false, 1,
+                       &Collect, &args);
   EXPECT_EQ(0, args[0].derefs);  // an out-param at ENTER
 }
 

@@ -1,12 +1,13 @@
 // The public data headers have the same layout in C99 and C++, so a C tool
 // and the C++ runtime agree on every offset.
-#include <cstddef>
+#include "tests/codegen/c99_headers.h"
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+
 #include "hip_api_data.h"
 #include "hsa_api_data.h"
-#include "tests/codegen/c99_headers.h"
 
 TEST(C99Headers, LayoutMatchesCxx) {
   const c_layout c = c99_layout();

@@ -10,7 +10,8 @@ namespace hook_recorder {
 namespace {
 
 std::mutex g_mutex;
-std::vector<Call>* g_calls = new std::vector<Call>();  // never destroyed: stubs may run at exit
+std::vector<Call>* g_calls =
+    new std::vector<Call>();  // never destroyed: stubs may run at exit
 
 void Record(bool enter, uint32_t domain, uint32_t op, void* data,
             roctracer::hook::CallFrame* frame) {
@@ -59,7 +60,8 @@ void DisableAll() {
 // The runtime's hook, as the stubs see it.
 namespace roctracer::hook {
 
-void Enter(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
+void Enter(uint32_t domain, uint32_t op, void* data,
+           CallFrame* frame) noexcept {
   hook_recorder::Record(true, domain, op, data, frame);
 }
 

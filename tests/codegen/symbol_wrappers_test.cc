@@ -3,9 +3,7 @@
 // definitions (dlsym RTLD_NEXT) with arguments and results intact, and report
 // Enter/Exit only for enabled ops.
 #include <dlfcn.h>
-
 #include <gtest/gtest.h>
-
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 
@@ -43,13 +41,17 @@ class SymbolWrappersTest : public ::testing::Test {
 
 TEST_F(SymbolWrappersTest, WrappersInterposeTheLibraries) {
   auto real = Real<const char* (*)(hipError_t)>(kHip, "hipGetErrorString");
-  EXPECT_NE(reinterpret_cast<void*>(real), reinterpret_cast<void*>(&hipGetErrorString));
-  auto real_hsa = Real<hsa_status_t (*)(hsa_status_t, const char**)>(kHsa, "hsa_status_string");
-  EXPECT_NE(reinterpret_cast<void*>(real_hsa), reinterpret_cast<void*>(&hsa_status_string));
+  EXPECT_NE(reinterpret_cast<void*>(real),
+            reinterpret_cast<void*>(&hipGetErrorString));
+  auto real_hsa = Real<hsa_status_t (*)(hsa_status_t, const char**)>(
+      kHsa, "hsa_status_string");
+  EXPECT_NE(reinterpret_cast<void*>(real_hsa),
+            reinterpret_cast<void*>(&hsa_status_string));
 }
 
 TEST_F(SymbolWrappersTest, HsaForwardsArgumentsAndResults) {
-  auto real = Real<hsa_status_t (*)(hsa_status_t, const char**)>(kHsa, "hsa_status_string");
+  auto real = Real<hsa_status_t (*)(hsa_status_t, const char**)>(
+      kHsa, "hsa_status_string");
   for (hsa_status_t s : {HSA_STATUS_SUCCESS, HSA_STATUS_ERROR_INVALID_ARGUMENT,
                          HSA_STATUS_ERROR_OUT_OF_RESOURCES}) {
     const char* want = nullptr;
@@ -64,7 +66,8 @@ TEST_F(SymbolWrappersTest, HsaForwardsArgumentsAndResults) {
 TEST_F(SymbolWrappersTest, HsaActiveOpReportsArgsAndResult) {
   hook_recorder::SetActive(kDomainHsaApi, HSA_API_ID_hsa_status_string, true);
   const char* got = nullptr;
-  const hsa_status_t status = hsa_status_string(HSA_STATUS_ERROR_INVALID_QUEUE, &got);
+  const hsa_status_t status =
+      hsa_status_string(HSA_STATUS_ERROR_INVALID_QUEUE, &got);
   auto calls = hook_recorder::Take();
   ASSERT_EQ(2u, calls.size());
   EXPECT_TRUE(calls[0].enter);
@@ -78,9 +81,12 @@ TEST_F(SymbolWrappersTest, HsaActiveOpReportsArgsAndResult) {
 }
 
 TEST_F(SymbolWrappersTest, HipForwardsArgumentsAndResults) {
-  auto real_string = Real<const char* (*)(hipError_t)>(kHip, "hipGetErrorString");
-  EXPECT_EQ(real_string(hipErrorInvalidValue), hipGetErrorString(hipErrorInvalidValue));
-  EXPECT_EQ(real_string(hipErrorOutOfMemory), hipGetErrorString(hipErrorOutOfMemory));
+  auto real_string =
+      Real<const char* (*)(hipError_t)>(kHip, "hipGetErrorString");
+  EXPECT_EQ(real_string(hipErrorInvalidValue),
+            hipGetErrorString(hipErrorInvalidValue));
+  EXPECT_EQ(real_string(hipErrorOutOfMemory),
+            hipGetErrorString(hipErrorOutOfMemory));
 
   auto real_version = Real<hipError_t (*)(int*)>(kHip, "hipRuntimeGetVersion");
   int want = -1, got = -2;
@@ -100,7 +106,8 @@ TEST_F(SymbolWrappersTest, HipActiveOpReportsArgsAndResult) {
   ASSERT_EQ(2u, calls.size());
   EXPECT_EQ(kDomainHipApi, calls[0].domain);
   EXPECT_EQ(static_cast<uint32_t>(HIP_API_ID_hipGetErrorString), calls[0].op);
-  EXPECT_EQ(hipErrorNotReady, calls[0].hip_data().args.hipGetErrorString.hipError);
+  EXPECT_EQ(hipErrorNotReady,
+            calls[0].hip_data().args.hipGetErrorString.hipError);
   EXPECT_FALSE(calls[1].enter);
   EXPECT_EQ(text, calls[1].hip_data().const_char_ptr_retval);
 
