@@ -108,12 +108,25 @@ def record_key(t: ci.Type) -> Optional[str]:
   return name
 
 
+def enum_key(t: ci.Type) -> Optional[str]:
+  """A C++-valid name for an enum type, else None."""
+  canonical = t.get_canonical()
+  if canonical.kind != ci.TypeKind.ENUM:
+    return None
+  name = _unqualified_spelling(canonical)
+  if "(" in name:  # anonymous enum: use the typedef name
+    name = _unqualified_spelling(t)
+  return name
+
+
 def describe(t: ci.Type) -> m.CType:
   canonical = t.get_canonical()
   ct = m.CType(spelling=t.spelling, canonical=canonical.spelling,
                kind=_kind_of(canonical))
   if ct.kind == "record":
     ct.record = record_key(t)
+  elif ct.kind == "enum":
+    ct.enum = enum_key(t)
   elif ct.kind == "array":
     elem = canonical.get_array_element_type()
     ct.array_size = canonical.get_array_size()
@@ -142,6 +155,8 @@ def describe(t: ci.Type) -> m.CType:
         cur.get_canonical())
     if ct.pointee_kind == "record":
       ct.record = record_key(cur)
+    elif ct.pointee_kind == "enum":
+      ct.enum = enum_key(cur)
     ct.is_string = (depth == 1 and ct.pointee_const and
                     cur.get_canonical().kind in _CHAR_KINDS)
   return ct
@@ -312,6 +327,35 @@ def collect_structs(tu: ci.TranslationUnit,
     structs[key] = m.Struct(name=key, fields=fields)
     by_name[key] = t
   return dict(sorted(structs.items()))
+
+
+def collect_enums(tu: ci.TranslationUnit, functions: List[m.Function],
+                  structs: Dict[str, m.Struct]) -> Dict[str, m.Enum]:
+  """Every enum type used by a parameter or a printed struct field."""
+  wanted = {p.type.enum for f in functions for p in f.params if p.type.enum}
+  wanted |= {fl.type.enum for s in structs.values() for fl in s.fields
+             if fl.type.enum}
+  enums: Dict[str, m.Enum] = {}
+  for c in tu.cursor.walk_preorder():
+    if c.kind == ci.CursorKind.ENUM_DECL:
+      key = enum_key(c.type)
+    elif c.kind == ci.CursorKind.TYPEDEF_DECL:
+      key = enum_key(c.underlying_typedef_type)
+    else:
+      continue
+    if key not in wanted or key in enums:
+      continue
+    decl = (c if c.kind == ci.CursorKind.ENUM_DECL else
+            c.underlying_typedef_type.get_canonical().get_declaration())
+    if not decl.is_definition():
+      continue
+    constants, seen = [], set()
+    for e in decl.get_children():
+      if e.kind == ci.CursorKind.ENUM_CONSTANT_DECL and e.enum_value not in seen:
+        seen.add(e.enum_value)
+        constants.append([e.spelling, e.enum_value])
+    enums[key] = m.Enum(name=key, constants=constants)
+  return dict(sorted(enums.items()))
 
 
 def in_directory(directory: str) -> Callable[[str], bool]:

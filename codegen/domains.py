@@ -96,9 +96,10 @@ def parse_hsa(include_dir: str) -> m.Model:
               for c in tu.cursor.get_children()
               if c.kind == ci.CursorKind.TYPEDEF_DECL and c.location.file and
               os.path.basename(c.location.file.name) == "hsa_api_trace.h"]
+  structs = cp.collect_structs(tu, functions)
   return m.Model(domain="hsa", functions=functions, skipped=skipped,
-                 structs=cp.collect_structs(tu, functions), tables=tables,
-                 typedefs=typedefs)
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs),
+                 tables=tables, typedefs=typedefs)
 
 
 def parse_hip(include_dir: str) -> m.Model:
@@ -107,16 +108,18 @@ def parse_hip(include_dir: str) -> m.Model:
   functions, skipped = cp.collect_functions(
       tu, cp.in_directory(os.path.join(include_dir, "hip")))
   skipped.sort(key=lambda s: (s.name, s.reason))
+  structs = cp.collect_structs(tu, functions)
   return m.Model(domain="hip", functions=functions, skipped=skipped,
-                 structs=cp.collect_structs(tu, functions))
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs))
 
 
 def parse_header(path: str, args: List[str], domain: str = "test") -> m.Model:
   """One synthetic header (golden tests): every free function it declares."""
   tu = cp.parse(path, args)
   functions, skipped = cp.collect_functions(tu, lambda p: os.path.abspath(p) == os.path.abspath(path))
+  structs = cp.collect_structs(tu, functions)
   return m.Model(domain=domain, functions=functions, skipped=skipped,
-                 structs=cp.collect_structs(tu, functions))
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs))
 
 
 PARSERS = {"hsa": parse_hsa, "hip": parse_hip}

@@ -29,6 +29,9 @@ class CType:
   # Name of a complete struct (key into Model.structs) reached by value or
   # through the pointer chain; None when opaque/incomplete/not a struct.
   record: Optional[str] = None
+  # Name of the enum type (key into Model.enums) for enums, by value or at
+  # the bottom of a pointer chain.
+  enum: Optional[str] = None
   array_size: Optional[int] = None  # for constant arrays (struct fields)
   element: Optional[str] = None  # element kind for arrays
 
@@ -80,6 +83,14 @@ class Struct:
 
 
 @dataclass
+class Enum:
+  name: str
+  # (enumerator, value) in declaration order; a value appears once (aliases
+  # dropped), so printers can map values back to names.
+  constants: List[List]
+
+
+@dataclass
 class Table:
   name: str  # struct name in hsa_api_trace.h, e.g. CoreApiTable
   member: str  # HsaApiTable member pointing at it, e.g. core_
@@ -99,6 +110,7 @@ class Model:
   functions: List[Function]
   skipped: List[Skipped] = field(default_factory=list)
   structs: Dict[str, Struct] = field(default_factory=dict)
+  enums: Dict[str, Enum] = field(default_factory=dict)
   tables: List[Table] = field(default_factory=list)
   # Typedefs declared by private (C++-only) headers, in declaration order.
   typedefs: List[Typedef] = field(default_factory=list)

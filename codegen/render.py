@@ -80,6 +80,8 @@ class Plan:
         live_count=len(live), includes=INCLUDES.get(d, []),
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
         retvals=self._retvals(mdl), structs=self._structs(mdl),
+        enums=[dict(name=e.name, constants=e.constants)
+               for e in mdl.enums.values()],
         local_typedefs=[naming.declarator(t.underlying, t.name)
                         for t in mdl.typedefs
                         if t.header in PRIVATE_HEADERS.get(d, set())])

@@ -39,12 +39,23 @@ struct StructFormatter {
   static void Format(std::string* out, const T&) { *out += "{...}"; }
 };
 
+// Enums the generator knows print their enumerator's name; a value without
+// one (or an unknown enum) prints as its integer.
+template <class T>
+struct EnumNames {
+  static const char* Get(T) { return nullptr; }
+};
+
 template <class T>
 void FormatScalar(std::string* out, const T& v) {
   if constexpr (std::is_same_v<T, bool>) {
     *out += v ? "true" : "false";
   } else if constexpr (std::is_enum_v<T>) {
-    FormatScalar(out, static_cast<std::underlying_type_t<T>>(v));
+    if (const char* name = EnumNames<T>::Get(v)) {
+      *out += name;
+    } else {
+      FormatScalar(out, static_cast<std::underlying_type_t<T>>(v));
+    }
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     AppendInt(out, static_cast<long long>(v));
   } else if constexpr (std::is_integral_v<T>) {

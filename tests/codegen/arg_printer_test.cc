@@ -139,6 +139,9 @@ TEST_F(PointerInfoTest, ExitDereferencesOutParamsAndStructs) {
   EXPECT_NE(std::string::npos, args[1].value.find("sizeInBytes=4096"))
       << args[1].value;
   EXPECT_EQ(0u, args[1].value.find("{size="));
+  EXPECT_NE(std::string::npos,
+            args[1].value.find("type=HSA_EXT_POINTER_TYPE_HSA"))
+      << args[1].value;
   EXPECT_EQ(1, args[1].derefs);
   EXPECT_EQ("NULL", args[2].value);
   EXPECT_EQ(0, args[2].derefs);
@@ -208,6 +211,23 @@ TEST(ArgPrinter, BadInputIsRejected) {
   EXPECT_EQ(0, hsa_api::IterateArgs(HSA_API_ID_hsa_init, &data, true, 1,
                                     &Collect, &args));
   EXPECT_TRUE(args.empty());  // no parameters
+}
+
+TEST(ArgPrinter, EnumsPrintTheirEnumeratorName) {
+  hsa_api_data_t data{};
+  data.args.hsa_system_get_info.attribute = HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY;
+  std::vector<Arg> args;
+  ASSERT_EQ(0, hsa_api::IterateArgs(HSA_API_ID_hsa_system_get_info, &data,
+                                    false, 1, &Collect, &args));
+  EXPECT_EQ("hsa_system_info_t", args[0].type);
+  EXPECT_EQ("HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY", args[0].value);
+  // A value the header does not name prints as a number.
+  data.args.hsa_system_get_info.attribute =
+      static_cast<hsa_system_info_t>(0x7777);
+  args.clear();
+  hsa_api::IterateArgs(HSA_API_ID_hsa_system_get_info, &data, false, 1,
+                       &Collect, &args);
+  EXPECT_EQ(std::to_string(0x7777), args[0].value);
 }
 
 TEST(ArgPrinter, StringsAreEscapedAndCapped) {

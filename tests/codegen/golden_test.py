@@ -149,6 +149,7 @@ class ConstructFactsTest(unittest.TestCase):
     self.assertEqual("enum", f.params[1].type.kind)
     self.assertEqual("mode_t_", f.params[1].type.spelling)
     self.assertIn("extent_t", m.structs)
+    self.assertEqual([["MODE_A", 0], ["MODE_B", 7]], m.enums["mode_t_"].constants)
 
   def test_cxx_constructs_are_skipped_with_reason(self):
     m = self.parse("cxx_skips")
