@@ -119,3 +119,12 @@ def deref_limit(t: m.CType, enter: bool, out: bool) -> int:
   if t.pointee_kind not in ("bool", "int", "float", "enum", "record"):
     return depth - 1
   return depth
+
+
+def long_long_literal(v: int) -> str:
+  """A `long long` case label for any enumerator value (64-bit unsigned too)."""
+  if v >= 2**63:
+    return "static_cast<long long>(%dULL)" % v
+  if v == -2**63:
+    return "(-9223372036854775807LL - 1)"
+  return "%dLL" % v

@@ -80,7 +80,9 @@ class Plan:
         live_count=len(live), includes=INCLUDES.get(d, []),
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
         retvals=self._retvals(mdl), structs=self._structs(mdl),
-        enums=[dict(name=e.name, constants=e.constants)
+        enums=[dict(name=e.name,
+                    constants=[(n, naming.long_long_literal(v))
+                               for n, v in e.constants])
                for e in mdl.enums.values()],
         local_typedefs=[naming.declarator(t.underlying, t.name)
                         for t in mdl.typedefs

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 
@@ -43,7 +44,7 @@ struct StructFormatter {
 // one (or an unknown enum) prints as its integer.
 template <class T>
 struct EnumNames {
-  static const char* Get(T) { return nullptr; }
+  static const char* Get(long long) { return nullptr; }
 };
 
 template <class T>
@@ -51,10 +52,15 @@ void FormatScalar(std::string* out, const T& v) {
   if constexpr (std::is_same_v<T, bool>) {
     *out += v ? "true" : "false";
   } else if constexpr (std::is_enum_v<T>) {
-    if (const char* name = EnumNames<T>::Get(v)) {
+    // Read the bytes as the underlying integer: applications pass values
+    // outside an enum's declared range (HSA's extension attributes), and
+    // loading those as the enum type is undefined behaviour.
+    std::underlying_type_t<T> raw;
+    std::memcpy(&raw, &v, sizeof(raw));
+    if (const char* name = EnumNames<T>::Get(static_cast<long long>(raw))) {
       *out += name;
     } else {
-      FormatScalar(out, static_cast<std::underlying_type_t<T>>(v));
+      FormatScalar(out, raw);
     }
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     AppendInt(out, static_cast<long long>(v));
