@@ -109,6 +109,10 @@ class Plan:
         name=f.name, id=id_, enum=d.enum_name(self.domain, f.name),
         params=params, param_list=d.param_list(f), arg_list=d.arg_list(f),
         fn_type=d.fn_pointer_type(f), ret_void=ret_void,
+        traced_param_list=", ".join(
+            [d.declarator(d.fn_pointer_type(f), "rt_next_")] +
+            [d.param_decl(p) for p in f.params]),
+        traced_arg_list=", ".join(["rt_next_"] + [p.name for p in f.params]),
         ret_spelling=f.return_type.spelling,
         ret_decl=d.declarator(d.strip_top_const(f.return_type.spelling), "rt_result_"),
         ret_member=None if ret_void else d.retval_member(f.return_type),
