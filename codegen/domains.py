@@ -1,0 +1,125 @@
+"""What each API domain parses and how its functions are selected.
+
+HSA: the four public headers through hsa_api_trace.h, which also gives the
+dispatch tables; a function belongs to the domain when it has a table slot.
+HIP: hip_runtime_api.h, extern "C" functions only.
+"""
+
+import os
+from typing import List
+
+import clang.cindex as ci
+
+from codegen import clang_parse as cp
+from codegen import model as m
+
+# Seed order of the HSA IDs (ROCm 5.2.3's roctracer numbered the tables in
+# this order); the HsaApiTable member order differs and is read from the header.
+HSA_TABLES = ["CoreApiTable", "AmdExtTable", "ImageExtTable", "FinalizerExtTable"]
+HSA_HEADERS = {"hsa.h", "hsa_ext_amd.h", "hsa_ext_image.h",
+               "hsa_ext_finalize.h", "hsa_api_trace.h"}
+
+HSA_ARGS = [
+    "-x", "c++", "-std=c++17", "-DAMD_INTERNAL_BUILD",
+    # HSA_DEPRECATED is an empty macro unless predefined; give it the real
+    # attribute so libclang reports those functions as deprecated.
+    "-DHSA_DEPRECATED=__attribute__((deprecated))",
+    "-Wno-deprecated-declarations",
+]
+HIP_ARGS = ["-x", "c++", "-std=c++17", "-D__HIP_PLATFORM_AMD__",
+            "-Wno-deprecated-declarations"]
+
+
+def _field_function(field: ci.Cursor) -> str:
+  # Slots are declared as `decltype(hsa_init)* hsa_init_fn`: the decltype
+  # operand is a DECL_REF_EXPR child naming the function.
+  for c in field.walk_preorder():
+    if c.kind == ci.CursorKind.DECL_REF_EXPR and c.referenced is not None:
+      return c.referenced.spelling
+  name = field.spelling
+  return name[:-3] if name.endswith("_fn") else name
+
+
+def _tables(tu: ci.TranslationUnit) -> List[m.Table]:
+  structs = {}
+  for c in tu.cursor.get_children():
+    if c.kind == ci.CursorKind.STRUCT_DECL and c.is_definition():
+      structs[c.spelling] = c
+  members = {}
+  root = structs.get("HsaApiTable")
+  if root is None:
+    raise cp.ParseError("hsa_api_trace.h", ["HsaApiTable is not defined"])
+  for f in root.get_children():
+    if f.kind == ci.CursorKind.FIELD_DECL and f.type.kind == ci.TypeKind.POINTER:
+      members[f.type.get_pointee().get_canonical().spelling] = f.spelling
+  tables = []
+  for name in HSA_TABLES:
+    if name not in structs or name not in members:
+      raise cp.ParseError("hsa_api_trace.h",
+                          ["table %s missing from HsaApiTable" % name])
+    slots = [_field_function(f) for f in structs[name].get_children()
+             if f.kind == ci.CursorKind.FIELD_DECL and f.spelling != "version"]
+    tables.append(m.Table(name=name, member=members[name], slots=slots))
+  return tables
+
+
+def parse_hsa(include_dir: str) -> m.Model:
+  hsa_dir = os.path.join(include_dir, "hsa")
+  tu = cp.parse(os.path.join(hsa_dir, "hsa_api_trace.h"),
+                HSA_ARGS + ["-I", include_dir, "-I", hsa_dir])
+  accept_dir = cp.in_directory(hsa_dir)
+  declared, skipped = cp.collect_functions(
+      tu, lambda p: accept_dir(p) and os.path.basename(p) in HSA_HEADERS,
+      keep_cxx_linkage=True)
+  by_name = {f.name: f for f in declared}
+  tables = _tables(tu)
+  functions = []
+  slotted = set()
+  for table in tables:
+    for slot, fname in enumerate(table.slots):
+      f = by_name.get(fname)
+      if f is None:
+        raise cp.ParseError("hsa_api_trace.h",
+                            ["%s slot %d names undeclared %s" % (table.name, slot, fname)])
+      f.table, f.slot, f.slot_field = table.name, slot, fname + "_fn"
+      functions.append(f)
+      slotted.add(fname)
+  for f in declared:
+    if f.name not in slotted and f.c_linkage:
+      skipped.append(m.Skipped(
+          name=f.name, header=f.header,
+          reason="no slot in any HsaApiTable: not dispatched through the "
+          "tables roctracer intercepts"))
+  skipped.sort(key=lambda s: s.name)
+  typedefs = [m.Typedef(name=c.spelling, underlying=c.underlying_typedef_type.spelling,
+                        header="hsa_api_trace.h")
+              for c in tu.cursor.get_children()
+              if c.kind == ci.CursorKind.TYPEDEF_DECL and c.location.file and
+              os.path.basename(c.location.file.name) == "hsa_api_trace.h"]
+  structs = cp.collect_structs(tu, functions)
+  return m.Model(domain="hsa", functions=functions, skipped=skipped,
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs),
+                 tables=tables, typedefs=typedefs)
+
+
+def parse_hip(include_dir: str) -> m.Model:
+  header = os.path.join(include_dir, "hip", "hip_runtime_api.h")
+  tu = cp.parse(header, HIP_ARGS + ["-I", include_dir])
+  functions, skipped = cp.collect_functions(
+      tu, cp.in_directory(os.path.join(include_dir, "hip")))
+  skipped.sort(key=lambda s: (s.name, s.reason))
+  structs = cp.collect_structs(tu, functions)
+  return m.Model(domain="hip", functions=functions, skipped=skipped,
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs))
+
+
+def parse_header(path: str, args: List[str], domain: str = "test") -> m.Model:
+  """One synthetic header (golden tests): every free function it declares."""
+  tu = cp.parse(path, args)
+  functions, skipped = cp.collect_functions(tu, lambda p: os.path.abspath(p) == os.path.abspath(path))
+  structs = cp.collect_structs(tu, functions)
+  return m.Model(domain=domain, functions=functions, skipped=skipped,
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs))
+
+
+PARSERS = {"hsa": parse_hsa, "hip": parse_hip}

@@ -1,0 +1,110 @@
+"""Generates the per-API code of one or more domains.
+
+  generate.py --include-dir /usr/include --registry-dir codegen/registry \
+      --templates templates --out-dir OUT --domain hsa --exports hsa=nm.txt
+
+Every output is rendered in memory first and written only when all domains
+parsed and rendered, so a header that fails to parse leaves nothing behind
+(exit status 1, clang's diagnostics on stderr).
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+from typing import Dict, Optional, Set
+
+from codegen import clang_parse
+from codegen import domains
+from codegen import model as m
+from codegen import naming
+from codegen import registry
+from codegen import render
+
+
+SOURCES = {
+    "hsa": "hsa/hsa_api_trace.h (hsa.h, hsa_ext_amd.h, hsa_ext_image.h, "
+           "hsa_ext_finalize.h)",
+    "hip": "hip/hip_runtime_api.h",
+}
+
+
+def read_exports(path: str) -> Set[str]:
+  """Defined dynamic symbols from `nm -D --defined-only` output."""
+  names = set()
+  with open(path) as f:
+    for line in f:
+      parts = line.split()
+      if len(parts) == 3 and parts[1] in ("T", "W", "i"):
+        names.add(parts[2].split("@", 1)[0])
+  return names
+
+
+def plan_domain(domain: str, mdl: m.Model, registry_path: str,
+                exports: Optional[Set[str]], source: str) -> render.Plan:
+  entries = registry.load(registry_path) if os.path.exists(registry_path) else []
+  merged = registry.merge(entries, [f.name for f in mdl.functions],
+                          naming.FIRST_ID[domain])
+  for e in merged.added:
+    print("generate: %s API %s is not in %s: appended as ID %d in this build "
+          "(run `bazel run //codegen:update_registries` to commit it)" %
+          (domain.upper(), e.name, registry_path, e.id), file=sys.stderr)
+  return render.Plan(mdl, merged.entries, {e.name for e in merged.added},
+                     exports, source)
+
+
+def write_all(out_dir: str, files: Dict[str, str]) -> None:
+  os.makedirs(out_dir, exist_ok=True)
+  staged = []
+  for name, text in files.items():
+    fd, tmp = tempfile.mkstemp(prefix="." + name, dir=out_dir)
+    with os.fdopen(fd, "w") as f:
+      f.write(text)
+    staged.append((tmp, os.path.join(out_dir, name)))
+  for tmp, final in staged:
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, final)
+
+
+def main(argv=None) -> int:
+  ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  ap.add_argument("--include-dir", default="/usr/include")
+  ap.add_argument("--registry-dir", required=True)
+  ap.add_argument("--templates", required=True)
+  ap.add_argument("--out-dir", required=True)
+  ap.add_argument("--domain", action="append", choices=sorted(domains.PARSERS),
+                  help="repeatable; default: all domains")
+  ap.add_argument("--exports", action="append", default=[],
+                  help="domain=FILE with `nm -D --defined-only` output of the "
+                  "domain's library; symbol wrappers are emitted only for those")
+  ap.add_argument("--dump-model", action="store_true",
+                  help="also write <domain>_model.json")
+  args = ap.parse_args(argv)
+
+  exports = {}
+  for spec in args.exports:
+    d, _, path = spec.partition("=")
+    exports[d] = read_exports(path)
+  env = render.environment(args.templates)
+  files = {}
+  for d in args.domain or sorted(domains.PARSERS):
+    try:
+      mdl = domains.PARSERS[d](args.include_dir)
+    except clang_parse.ParseError as e:
+      print("generate: cannot parse %s headers (%s); nothing written:" % (d, e),
+            file=sys.stderr)
+      for diag in e.diagnostics:
+        print("  " + diag, file=sys.stderr)
+      return 1
+    source = SOURCES[d]
+    plan = plan_domain(d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d),
+                       exports.get(d), source)
+    files.update(render.render(env, plan))
+    if args.dump_model:
+      files["%s_model.json" % d] = m.to_json(mdl)
+  write_all(args.out_dir, files)
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())

@@ -1,0 +1,172 @@
+"""Model + registry -> template contexts -> generated files.
+
+All decisions live here and in naming.py; templates only lay out text.
+"""
+
+import os
+from typing import Dict, List, Optional, Set
+
+import jinja2
+
+from codegen import model as m
+from codegen import naming
+from codegen import registry
+
+# Headers the public data header and the wrappers include, per domain.
+INCLUDES = {
+    "hsa": ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
+            "hsa/hsa_ext_finalize.h"],
+    "hip": ["hip/hip_runtime_api.h"],
+}
+PREAMBLE = {
+    "hsa": [],
+    # hip_runtime_api.h refuses to parse unless a platform is chosen.
+    "hip": ["#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)",
+            "#define __HIP_PLATFORM_AMD__", "#endif"],
+}
+# Typedefs from headers the public data header cannot include are re-declared.
+PRIVATE_HEADERS = {"hsa": {"hsa_api_trace.h"}, "hip": set()}
+DOMAIN_CONST = {"hsa": "kDomainHsaApi", "hip": "kDomainHipApi"}
+
+
+def environment(template_dir: str) -> jinja2.Environment:
+  return jinja2.Environment(
+      loader=jinja2.FileSystemLoader(template_dir), trim_blocks=True,
+      lstrip_blocks=True, keep_trailing_newline=True,
+      undefined=jinja2.StrictUndefined, autoescape=False)
+
+
+def c_string(s: str) -> str:
+  return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+class Plan:
+  """Everything the templates of one domain need, computed once."""
+
+  def __init__(self, mdl: m.Model, entries: List[registry.Entry],
+               appended: Set[str], exports: Optional[Set[str]], source: str):
+    d = mdl.domain
+    self.domain = d
+    self.source = source
+    ids = {e.name: e.id for e in entries}
+    self._members = {t.name: t.member for t in mdl.tables}
+    funcs = {f.name: f for f in mdl.functions}
+    self.functions = [self._function(f, ids[f.name]) for f in mdl.functions]
+    self.functions.sort(key=lambda v: v["id"])
+    by_name = {v["name"]: v for v in self.functions}
+    self.entries = []
+    for e in entries:
+      former = e.name if e.reserved and not e.name.startswith("RESERVED_") else None
+      self.entries.append(dict(
+          id=e.id, name=e.name, reserved=e.reserved, former=former,
+          enum=naming.enum_name(d, e.name),
+          reserved_enum=naming.reserved_enum_name(d, e.id),
+          appended=e.name in appended))
+    first = naming.FIRST_ID[d]
+    last = max([e.id for e in entries] + [first])
+    self.number = last + 1
+    dense = []
+    live = {e.id: e for e in entries if not e.reserved}
+    for i in range(self.number):
+      e = live.get(i)
+      dense.append(dict(id=i, live=e is not None, name=e.name if e else "",
+                        arg_count=len(funcs[e.name].params) if e else 0))
+    self.common = dict(
+        domain=d, D=d.upper(), prefix=naming.prefix(d), source=source,
+        has_none=first > 0, first=first, last=last, number=self.number,
+        entries=self.entries, functions=self.functions, dense=dense,
+        by_name=sorted((dict(name=e.name, id=e.id) for e in live.values()),
+                       key=lambda x: x["name"].encode()),
+        live_count=len(live), includes=INCLUDES.get(d, []),
+        preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
+        retvals=self._retvals(mdl), structs=self._structs(mdl),
+        enums=[dict(name=e.name,
+                    constants=[(n, naming.long_long_literal(v))
+                               for n, v in e.constants])
+               for e in mdl.enums.values()],
+        local_typedefs=[naming.declarator(t.underlying, t.name)
+                        for t in mdl.typedefs
+                        if t.header in PRIVATE_HEADERS.get(d, set())])
+    self.tables = []
+    for t in mdl.tables:
+      self.tables.append(dict(name=t.name, member=t.member,
+                              functions=[by_name[n] for n in t.slots]))
+    self.exported = [v for v in self.functions
+                     if exports is not None and v["name"] in exports
+                     and v["c_linkage"]]
+
+  def _function(self, f: m.Function, id_: int) -> Dict:
+    d = naming
+    params = []
+    for p in f.params:
+      params.append(dict(
+          index=p.index, name=p.name, spelling=c_string(p.type.spelling),
+          member_decl=d.member_decl(p),
+          limit_enter=d.deref_limit(p.type, True, p.out),
+          limit_exit=d.deref_limit(p.type, False, p.out)))
+    ret_void = d.is_void(f.return_type)
+    return dict(
+        name=f.name, id=id_, enum=d.enum_name(self.domain, f.name),
+        params=params, param_list=d.param_list(f), arg_list=d.arg_list(f),
+        fn_type=d.fn_pointer_type(f), ret_void=ret_void,
+        traced_param_list=", ".join(
+            [d.declarator(d.fn_pointer_type(f), "rt_next_")] +
+            [d.param_decl(p) for p in f.params]),
+        traced_arg_list=", ".join(["rt_next_"] + [p.name for p in f.params]),
+        ret_spelling=f.return_type.spelling,
+        ret_decl=d.declarator(d.strip_top_const(f.return_type.spelling), "rt_result_"),
+        ret_member=None if ret_void else d.retval_member(f.return_type),
+        missing_value=None if ret_void else d.missing_next_value(f.return_type),
+        table_member=self._member_of(f), slot_field=f.slot_field,
+        c_linkage=f.c_linkage)
+
+  def _member_of(self, f: m.Function) -> Optional[str]:
+    return self._members.get(f.table) if f.table else None
+
+  @staticmethod
+  def _retvals(mdl: m.Model) -> List[Dict]:
+    seen = {}
+    for f in mdl.functions:
+      t = f.return_type
+      if t.kind == "void":
+        continue
+      member = naming.retval_member(t)
+      seen.setdefault(member, naming.declarator(
+          naming.strip_top_const(t.spelling), member))
+    return [dict(member=k, decl=v) for k, v in seen.items()]
+
+  @staticmethod
+  def _structs(mdl: m.Model) -> List[Dict]:
+    out = []
+    for s in mdl.structs.values():
+      out.append(dict(name=s.name, fields=[
+          dict(name=f.name, array=f.type.kind == "array", bitfield=f.bitfield)
+          for f in s.fields]))
+    return out
+
+
+def files_for(domain: str) -> Dict[str, str]:
+  """Output file name -> template name."""
+  out = {
+      "%s_api_id.h" % domain: "api_id.h.j2",
+      "%s_api_data.h" % domain: "api_data.h.j2",
+      "%s_api_tables.h" % domain: "api_tables.h.j2",
+      "%s_api_names.cc" % domain: "api_names.cc.j2",
+      "%s_api_args.cc" % domain: "api_args.cc.j2",
+      "%s_symbol_wrappers.cc" % domain: "symbol_wrappers.cc.j2",
+  }
+  if domain == "hsa":
+    out["hsa_table_wrappers.h"] = "hsa_table_wrappers.h.j2"
+    out["hsa_table_wrappers.cc"] = "hsa_table_wrappers.cc.j2"
+  return out
+
+
+def render(env: jinja2.Environment, plan: Plan) -> Dict[str, str]:
+  result = {}
+  for out_name, template in files_for(plan.domain).items():
+    ctx = dict(plan.common)
+    if template == "symbol_wrappers.cc.j2":
+      ctx["functions"] = plan.exported
+    ctx["tables"] = plan.tables
+    result[out_name] = env.get_template(template).render(**ctx)
+  return result

@@ -1,0 +1,154 @@
+// Value-to-string helpers shared by the generated argument printers.
+//
+// The generator decides, per argument, how many pointer levels may be
+// followed (kLimit: never through void, functions, opaque structs, or an
+// out-parameter at ENTER); the caller's max dereference depth caps it further
+// at run time. NULL is printed as "NULL" and never dereferenced.
+#ifndef ROCTRACER_CODEGEN_SUPPORT_ARG_FORMAT_H_
+#define ROCTRACER_CODEGEN_SUPPORT_ARG_FORMAT_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace roctracer::codegen {
+
+// Visitor for one argument; returning non-zero stops the iteration and that
+// value is returned by IterateArgs. Shaped after rocprofiler-sdk's
+// rocprofiler_callback_tracing_operation_args_cb_t.
+using ArgVisitor = int (*)(uint32_t arg_index, const void* arg_value_addr,
+                           int32_t arg_indirection_count, const char* arg_type,
+                           const char* arg_name, const char* arg_value_str,
+                           int32_t arg_dereference_count, void* user_data);
+
+// Longest string argument printed; longer ones end with "...".
+constexpr size_t kMaxStringChars = 256;
+
+void AppendEscaped(std::string* out, const char* s, size_t max_chars);
+void AppendAddress(std::string* out, uintptr_t p);
+void AppendInt(std::string* out, long long v);
+void AppendUint(std::string* out, unsigned long long v);
+void AppendDouble(std::string* out, double v);
+
+// Structs the generator knows are printed field by field by a generated
+// specialization; anything else of class or union type prints as "{...}".
+template <class T>
+struct StructFormatter {
+  static constexpr bool kKnown = false;
+  static void Format(std::string* out, const T&) { *out += "{...}"; }
+};
+
+// Enums the generator knows print their enumerator's name; a value without
+// one (or an unknown enum) prints as its integer.
+template <class T>
+struct EnumNames {
+  static const char* Get(long long) { return nullptr; }
+};
+
+template <class T>
+void FormatScalar(std::string* out, const T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    *out += v ? "true" : "false";
+  } else if constexpr (std::is_enum_v<T>) {
+    // Read the bytes as the underlying integer: applications pass values
+    // outside an enum's declared range (HSA's extension attributes), and
+    // loading those as the enum type is undefined behaviour.
+    std::underlying_type_t<T> raw;
+    std::memcpy(&raw, &v, sizeof(raw));
+    if (const char* name = EnumNames<T>::Get(static_cast<long long>(raw))) {
+      *out += name;
+    } else {
+      FormatScalar(out, raw);
+    }
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    AppendInt(out, static_cast<long long>(v));
+  } else if constexpr (std::is_integral_v<T>) {
+    AppendUint(out, static_cast<unsigned long long>(v));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    AppendDouble(out, static_cast<double>(v));
+  } else if constexpr (std::is_pointer_v<T>) {
+    AppendAddress(out, reinterpret_cast<uintptr_t>(v));
+  } else {
+    StructFormatter<T>::Format(out, v);
+  }
+}
+
+// Formats `v`, following at most min(kLimit, budget) pointer levels.
+// Returns how many times it dereferenced.
+template <int kLimit, class T>
+int FormatValue(std::string* out, const T& v, int budget) {
+  if constexpr (std::is_pointer_v<T>) {
+    if (v == nullptr) {
+      *out += "NULL";
+      return 0;
+    }
+    using Pointee = std::remove_pointer_t<T>;
+    if constexpr (kLimit > 0 && std::is_same_v<Pointee, const char>) {
+      if (budget > 0) {
+        AppendEscaped(out, v, kMaxStringChars);
+        return 1;
+      }
+    } else if constexpr (kLimit > 0 && !std::is_void_v<Pointee> &&
+                         !std::is_function_v<Pointee>) {
+      if (budget > 0) return 1 + FormatValue<kLimit - 1>(out, *v, budget - 1);
+    }
+    AppendAddress(out, reinterpret_cast<uintptr_t>(v));
+    return 0;
+  } else {
+    FormatScalar(out, v);
+    return 0;
+  }
+}
+
+// Fixed-size array fields inside structs.
+template <class T, size_t N>
+void FormatArray(std::string* out, const T (&a)[N]) {
+  if constexpr (std::is_same_v<T, char>) {
+    size_t n = 0;
+    while (n < N && a[n] != '\0') ++n;
+    std::string tmp(a, n);
+    AppendEscaped(out, tmp.c_str(), N);
+  } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> ||
+                       std::is_pointer_v<T>) {
+    constexpr size_t kShown = 16;
+    *out += "[";
+    for (size_t i = 0; i < N && i < kShown; ++i) {
+      if (i) *out += ", ";
+      FormatScalar(out, a[i]);
+    }
+    if (N > kShown) *out += ", ...";
+    *out += "]";
+  } else {
+    *out += "[...]";
+  }
+}
+
+template <class T>
+constexpr int32_t IndirectionCount() {
+  if constexpr (std::is_pointer_v<T>) {
+    using P = std::remove_cv_t<std::remove_pointer_t<T>>;
+    if constexpr (std::is_function_v<P>) {
+      return 1;
+    } else {
+      return 1 + IndirectionCount<P>();
+    }
+  } else {
+    return 0;
+  }
+}
+
+// Formats one argument and hands it to the visitor.
+template <int kLimit, class T>
+int VisitArg(ArgVisitor visitor, void* user, int32_t max_deref, uint32_t index,
+             const char* type, const char* name, const T& value) {
+  std::string text;
+  const int derefs = FormatValue<kLimit>(&text, value, max_deref);
+  return visitor(index, &value, IndirectionCount<T>(), type, name, text.c_str(),
+                 derefs, user);
+}
+
+}  // namespace roctracer::codegen
+
+#endif  // ROCTRACER_CODEGEN_SUPPORT_ARG_FORMAT_H_

@@ -1,0 +1,149 @@
+"""Coverage of the real ROCm headers by the generated code.
+
+Every slot of the four HSA tables has an ID and a table wrapper; every
+extern "C" function hip_runtime_api.h declares and libamdhip64 exports (and
+every exported HSA function with a slot) has an ID and a symbol wrapper.
+Whatever is not covered must be listed, with a reason, in
+codegen/exclusions.txt; the test fails on an unlisted gap and on a stale entry.
+The generated files are read back through libclang, and the export lists come
+from running nm here, independently of the build's own nm step.
+"""
+
+import os
+import subprocess
+import unittest
+
+import clang.cindex as ci
+
+from codegen import clang_parse
+from codegen import domains
+from codegen import generate
+
+RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), "roctracer")
+ROCM = os.path.join(os.environ.get("TEST_SRCDIR", ""), "rocm")
+INCLUDE = os.path.join(ROCM, "include")
+GEN = os.path.join(RUNFILES, "codegen")
+CXX_ARGS = ["-x", "c++", "-std=c++17", "-I", GEN, "-I", RUNFILES, "-I", INCLUDE,
+            "-DAMD_INTERNAL_BUILD", "-D__HIP_PLATFORM_AMD__"]
+
+
+def exports(lib):
+  out = subprocess.run(["nm", "-D", "--defined-only", os.path.join(ROCM, "lib", lib)],
+                       check=True, capture_output=True, text=True).stdout
+  names = set()
+  for line in out.splitlines():
+    parts = line.split()
+    if len(parts) == 3 and parts[1] in ("T", "W", "i"):
+      names.add(parts[2].split("@", 1)[0])
+  return names
+
+
+def enum_constants(header):
+  tu = clang_parse.parse(os.path.join(GEN, header), ["-x", "c", "-std=c99"])
+  return {c.spelling: c.enum_value for c in tu.cursor.walk_preorder()
+          if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL}
+
+
+def defined_functions(source, exported_only=False):
+  """Functions defined in a generated file; exported_only: external linkage."""
+  tu = clang_parse.parse(os.path.join(GEN, source), CXX_ARGS)
+  gen_file = os.path.abspath(os.path.join(GEN, source))
+  return {c.spelling for c in tu.cursor.walk_preorder()
+          if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition() and
+          c.location.file and os.path.abspath(c.location.file.name) == gen_file
+          and (not exported_only or c.linkage == ci.LinkageKind.EXTERNAL)}
+
+
+def exclusions():
+  out = {}
+  with open(os.path.join(RUNFILES, "codegen", "exclusions.txt")) as f:
+    for line in f:
+      line = line.strip()
+      if not line or line.startswith("#"):
+        continue
+      head, _, reason = line.partition(":")
+      domain, name = head.split()
+      assert reason.strip(), "exclusion without a reason: " + line
+      out.setdefault(domain, set()).add(name)
+  return out
+
+
+class CoverageTest(unittest.TestCase):
+
+  @classmethod
+  def setUpClass(cls):
+    cls.excluded = exclusions()
+
+  def check_gaps(self, domain, gaps):
+    listed = self.excluded.get(domain, set())
+    self.assertEqual(set(), gaps - listed,
+                     "%s gaps missing from codegen/exclusions.txt" % domain)
+    self.assertEqual(set(), listed - gaps,
+                     "stale %s entries in codegen/exclusions.txt" % domain)
+
+  def test_hsa(self):
+    mdl = domains.parse_hsa(INCLUDE)
+    ids = enum_constants("hsa_api_id.h")
+    table_wrappers = defined_functions("hsa_table_wrappers.cc")
+    symbol_wrappers = defined_functions("hsa_symbol_wrappers.cc", True)
+    exported = exports("libhsa-runtime64.so")
+    slots = [(t.name, n) for t in mdl.tables for n in t.slots]
+    self.assertEqual({"CoreApiTable", "AmdExtTable", "ImageExtTable",
+                      "FinalizerExtTable"}, {t for t, _ in slots})
+    for table, name in slots:
+      self.assertIn("HSA_API_ID_" + name, ids, (table, name))
+      self.assertIn(name + "_wrapper", table_wrappers, (table, name))
+    self.assertEqual(len(slots), len({n for _, n in slots}), "slot listed twice")
+    model_names = {f.name for f in mdl.functions}
+    for name in model_names & exported:
+      self.assertIn(name, symbol_wrappers)
+    self.assertEqual(set(), symbol_wrappers - exported,
+                     "wrapper for a symbol the library does not export")
+    gaps = {n for n in exported if n.startswith("hsa_") and n not in model_names}
+    gaps |= {s.name for s in mdl.skipped}
+    gaps |= model_names - exported
+    self.check_gaps("hsa", gaps)
+    print("HSA: %d slots, %d table wrappers, %d symbol wrappers, %d exclusions" %
+          (len(slots), len([w for w in table_wrappers if w.endswith("_wrapper")]),
+           len(symbol_wrappers), len(gaps)))
+
+  def test_hip(self):
+    mdl = domains.parse_hip(INCLUDE)
+    ids = enum_constants("hip_api_id.h")
+    symbol_wrappers = defined_functions("hip_symbol_wrappers.cc", True)
+    exported = exports("libamdhip64.so")
+    declared = {f.name for f in mdl.functions}
+    covered = declared & exported
+    self.assertGreater(len(covered), 300)
+    for name in covered:
+      self.assertIn("HIP_API_ID_" + name, ids, name)
+      self.assertIn(name, symbol_wrappers, name)
+    self.assertEqual(set(), symbol_wrappers - exported)
+    gaps = {n for n in exported
+            if (n.startswith("hip") or n.startswith("__hip")) and n not in declared}
+    gaps |= {s.name for s in mdl.skipped}
+    gaps |= declared - exported
+    self.check_gaps("hip", gaps)
+    print("HIP: %d declared, %d wrapped, %d exclusions" %
+          (len(declared), len(symbol_wrappers), len(gaps)))
+
+  def test_ids_agree_with_hips_own_list(self):
+    # Seeded from hip_prof_str.h: every name HIP numbers must keep its number.
+    ours = enum_constants("hip_api_id.h")
+    tu = clang_parse.parse(
+        os.path.join(INCLUDE, "hip", "hip_runtime_api.h"),
+        domains.HIP_ARGS + ["-I", INCLUDE, "-DUSE_PROF_API=1"])
+    theirs = {c.spelling: c.enum_value for c in tu.cursor.walk_preorder()
+              if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL and
+              c.spelling.startswith("HIP_API_ID_") and c.enum_value > 0 and
+              not c.spelling.endswith(("_FIRST", "_LAST"))}
+    self.assertGreater(len(theirs), 300)
+    for name, value in theirs.items():
+      if name.startswith("HIP_API_ID_RESERVED_"):
+        self.assertEqual(value, ours.get(name), name)
+      else:
+        self.assertEqual(value, ours.get(name), name)
+
+
+if __name__ == "__main__":
+  unittest.main()

@@ -1,0 +1,72 @@
+#include "tests/codegen/hook_recorder.h"
+
+#include <mutex>
+
+#include "hip_api_id.h"
+#include "hsa_api_id.h"
+#include "runtime/api_hook.h"
+
+namespace hook_recorder {
+namespace {
+
+std::mutex g_mutex;
+std::vector<Call>* g_calls =
+    new std::vector<Call>();  // never destroyed: stubs may run at exit
+
+void Record(bool enter, uint32_t domain, uint32_t op, void* data,
+            roctracer::hook::CallFrame* frame) {
+  Call c{};
+  c.enter = enter;
+  c.domain = domain;
+  c.op = op;
+  if (domain == roctracer::hook::kDomainHsaApi) {
+    std::memcpy(c.hsa, data, sizeof(hsa_api_data_t));
+  } else {
+    std::memcpy(c.hip, data, sizeof(hip_api_data_t));
+  }
+  c.data_address = data;
+  c.frame_address = frame;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_calls->push_back(c);
+}
+
+}  // namespace
+
+std::vector<Call> Take() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  std::vector<Call> out;
+  out.swap(*g_calls);
+  return out;
+}
+
+void SetActive(uint32_t domain, uint32_t op, bool on) {
+  auto* active = domain == roctracer::hook::kDomainHsaApi
+                     ? roctracer::hook::g_hsa_api_active
+                     : roctracer::hook::g_hip_api_active;
+  active[op].store(on ? 1 : 0, std::memory_order_relaxed);
+}
+
+void DisableAll() {
+  for (uint32_t i = 0; i < HSA_API_ID_NUMBER; ++i) {
+    SetActive(roctracer::hook::kDomainHsaApi, i, false);
+  }
+  for (uint32_t i = 0; i < HIP_API_ID_NUMBER; ++i) {
+    SetActive(roctracer::hook::kDomainHipApi, i, false);
+  }
+}
+
+}  // namespace hook_recorder
+
+// The runtime's hook, as the stubs see it.
+namespace roctracer::hook {
+
+void Enter(uint32_t domain, uint32_t op, void* data,
+           CallFrame* frame) noexcept {
+  hook_recorder::Record(true, domain, op, data, frame);
+}
+
+void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
+  hook_recorder::Record(false, domain, op, data, frame);
+}
+
+}  // namespace roctracer::hook
