@@ -4,7 +4,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-
 namespace roctracer {
 namespace pool_internal {
 
@@ -18,8 +17,8 @@ bool InitAsymmetricFence() noexcept {
     if (cmds < 0 || (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) {
       return false;
     }
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
-                0) != 0) {
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0) !=
+        0) {
       return false;
     }
     g_heavy_fence_available.store(true, std::memory_order_relaxed);

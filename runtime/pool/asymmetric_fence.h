@@ -22,8 +22,8 @@ bool InitAsymmetricFence() noexcept;
 extern std::atomic<bool> g_heavy_fence_available;
 
 inline void LightFence() noexcept {
-  if (__builtin_expect(
-          g_heavy_fence_available.load(std::memory_order_relaxed), 1)) {
+  if (__builtin_expect(g_heavy_fence_available.load(std::memory_order_relaxed),
+                       1)) {
     std::atomic_signal_fence(std::memory_order_seq_cst);
   } else {
     std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -73,8 +73,8 @@ struct HotEntry {
   const Pool* pool;
   Slot* slot;
 };
-thread_local HotEntry tl_hot __attribute__((tls_model("initial-exec"))) = {
-    nullptr, nullptr};
+thread_local HotEntry tl_hot
+    __attribute__((tls_model("initial-exec"))) = {nullptr, nullptr};
 
 // Every (pool, slot) pair of this thread. Heap-allocated on warm-up and
 // released by a pthread key destructor rather than a thread_local
@@ -510,9 +510,8 @@ void Pool::Flush() noexcept {
   lock.unlock();
   WakeConsumer();
   lock.lock();
-  control_cv_.wait(lock, [this, ticket] {
-    return flush_completed_ >= ticket || finished_;
-  });
+  control_cv_.wait(
+      lock, [this, ticket] { return flush_completed_ >= ticket || finished_; });
 }
 
 void Pool::Close() noexcept {

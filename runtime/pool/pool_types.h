@@ -82,8 +82,9 @@ typedef struct {
 static_assert(sizeof(activity_record_t) == 64,
               "activity_record_t must keep roctracer 4.1's 64-byte layout");
 #else /* C99 has no static_assert: a negative array size fails instead. */
-typedef char roctracer_pool_record_is_64_bytes
-    [(sizeof(activity_record_t) == 64) ? 1 : -1];
+typedef char roctracer_pool_record_is_64_bytes[(sizeof(activity_record_t) == 64)
+                                                   ? 1
+                                                   : -1];
 #endif
 
 #endif /* RUNTIME_POOL_POOL_TYPES_H_ */
