@@ -198,9 +198,8 @@ bool Pool::Write(const activity_record_t& record, const char* text,
     refused_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  slot->busy.store(1, std::memory_order_relaxed);
-  pool_internal::LightFence();
-  if (__builtin_expect(closing_.load(std::memory_order_relaxed) != 0, 0)) {
+  pool_internal::PublishBusy(&slot->busy);
+  if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0, 0)) {
     slot->busy.store(0, std::memory_order_release);
     refused_.fetch_add(1, std::memory_order_relaxed);
     return false;
@@ -392,9 +391,8 @@ void Pool::FreeBuffer(char* buffer) noexcept {
 }
 
 void Pool::HandOver(Slot* slot) noexcept {
-  slot->busy.store(1, std::memory_order_relaxed);
-  pool_internal::LightFence();
-  if (closing_.load(std::memory_order_relaxed) == 0 && slot->cur != nullptr &&
+  pool_internal::PublishBusy(&slot->busy);
+  if (closing_.load(std::memory_order_seq_cst) == 0 && slot->cur != nullptr &&
       slot->rec_end != 0) {
     Seal(slot);
   }
@@ -552,7 +550,7 @@ void Pool::FinishClose() noexcept {
     for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
       // Writers in flight finish quickly; one waiting for a buffer gives up
       // within kWaitSliceNs because `closing_` is set.
-      while (s->busy.load(std::memory_order_acquire) != 0) sched_yield();
+      while (s->busy.load(std::memory_order_seq_cst) != 0) sched_yield();
     }
   }
   // Nothing moves any more: one pass delivers every committed record.

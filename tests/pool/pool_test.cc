@@ -115,16 +115,18 @@ TEST(Pool, TextTravelsInTheSameBuffer) {
   }
   texts.push_back("");                      // empty message
   texts.push_back(std::string(5000, 'L'));  // longer than a buffer
-  for (size_t i = 0; i < texts.size(); ++i) {
-    const std::string& t = texts[i];
-    // The source is not NUL-terminated where the pool stops copying.
-    std::string padded = t + "GARBAGE";
-    ASSERT_TRUE(pool->Write(MakeRecord(0, i), padded.data(), t.size()));
+  // The consumer reads `expected` while we write: fill it in first.
+  for (const std::string& t : texts) {
     std::string want = t;
     if (want.size() > kBuffer - sizeof(activity_record_t) - 1) {
       want.resize(kBuffer - sizeof(activity_record_t) - 1);  // documented cut
     }
     check.expected.push_back(want);
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    // The source is not NUL-terminated where the pool stops copying.
+    std::string padded = texts[i] + "GARBAGE";
+    ASSERT_TRUE(pool->Write(MakeRecord(0, i), padded.data(), texts[i].size()));
   }
   pool->Flush();
   EXPECT_EQ(check.next, texts.size());
@@ -186,7 +188,10 @@ TEST(Pool, CustomAllocatorOwnsAllBufferMemory) {
   pool->Close();
   EXPECT_EQ(owned.records, 15000u);
   EXPECT_EQ(owned.foreign, 0u);
-  EXPECT_EQ(alloc.allocs, 3u * Pool::kBuffersPerSlot);  // one slot per thread
+  // One slot per thread, fewer when a thread adopted the slot of one that
+  // had already exited.
+  EXPECT_GE(alloc.allocs, 1u * Pool::kBuffersPerSlot);
+  EXPECT_LE(alloc.allocs, 3u * Pool::kBuffersPerSlot);
   EXPECT_EQ(alloc.frees, alloc.allocs);
   EXPECT_EQ(alloc.bad_frees, 0u);
   EXPECT_EQ(alloc.LiveBlocks(), 0u);

@@ -25,7 +25,7 @@ inline uint64_t RecordsPerThread(uint64_t plain) {
     return std::strtoull(env, nullptr, 10);
   }
 #if defined(__SANITIZE_THREAD__)
-  return plain / 20;
+  return plain / 5;
 #elif defined(__SANITIZE_ADDRESS__)
   return plain / 5;
 #else
