@@ -20,6 +20,8 @@
 #include <pthread.h>
 #include <sched.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -59,7 +61,11 @@ struct Slot {
   // Consumer-owned.
   alignas(64) uint32_t head = 0;
 
-  Buffer buffers[Pool::kBuffersPerSlot];
+  // Sealed buffers: producer's count, and consumer's count of those freed.
+  alignas(64) uint64_t sealed = 0;
+  std::atomic<uint64_t> freed{0};
+
+  Buffer buffers[Pool::kMaxBuffersPerSlot];
 };
 
 namespace {
@@ -125,6 +131,10 @@ constexpr int kSpinsBeforeSleep = 256;
 Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
     : policy_(policy),
       buffer_size_(properties.buffer_size),
+      buffers_per_slot_(static_cast<unsigned>(std::min<size_t>(
+          kMaxBuffersPerSlot,
+          std::max<size_t>(2, kSlotBytesTarget / properties.buffer_size)))),
+      wake_batch_(buffers_per_slot_ / 2),
       alloc_fun_(properties.alloc_fun),
       alloc_arg_(properties.alloc_arg),
       callback_(properties.buffer_callback_fun),
@@ -190,31 +200,60 @@ void Pool::Retire(Pool* pool) noexcept {
 
 // ---------------------------------------------------------------- producers
 
+// The common case (known thread, room in the buffer) touches only this
+// thread's slot and makes no call but memcpy, so it needs no callee-saved
+// registers; everything else tail-calls WriteCold, which starts over.
 bool Pool::Write(const activity_record_t& record, const char* text,
                  size_t text_len) noexcept {
+  const pool_internal::HotEntry hot = pool_internal::tl_hot;
+  // Text longer than 1 KiB always takes the slow path, which truncates it
+  // when it cannot fit an empty buffer.
+  if (__builtin_expect(hot.pool != this || text_len > 1024, 0)) {
+    return WriteCold(record, text, text_len);
+  }
+  const uint32_t text_bytes =
+      text != nullptr ? static_cast<uint32_t>(text_len) + 1 : 0;
+  Slot* const slot = hot.slot;
+  pool_internal::PublishBusy(&slot->busy);
+  const uint32_t end = slot->rec_end + kRecordSize;
+  if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
+                           slot->cur == nullptr ||
+                           end + text_bytes > slot->text_low,
+                       0)) {
+    slot->busy.store(0, std::memory_order_release);
+    return WriteCold(record, text, text_len);
+  }
+  char* const dst = slot->base + slot->rec_end;
+  std::memcpy(dst, &record, kRecordSize);
+  if (text != nullptr) {
+    slot->text_low -= text_bytes;
+    char* const copy = slot->base + slot->text_low;
+    std::memcpy(copy, text, text_len);
+    copy[text_len] = '\0';
+    std::memcpy(dst + offsetof(activity_record_t, mark_message), &copy,
+                sizeof(copy));
+  }
+  slot->rec_end = end;
+  slot->cur->committed.store(end, std::memory_order_release);
+  slot->busy.store(0, std::memory_order_release);
+  return true;
+}
+
+bool Pool::WriteCold(const activity_record_t& record, const char* text,
+                     size_t text_len) noexcept {
   using pool_internal::tl_hot;
   Slot* slot = tl_hot.pool == this ? tl_hot.slot : AcquireSlot();
-  if (__builtin_expect(slot == nullptr, 0)) {
+  if (slot == nullptr) {
     refused_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
   pool_internal::PublishBusy(&slot->busy);
-  if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0, 0)) {
+  if (closing_.load(std::memory_order_seq_cst) != 0) {
     slot->busy.store(0, std::memory_order_release);
     refused_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  bool ok = true;
-  const uint32_t end = slot->rec_end + kRecordSize;
-  if (__builtin_expect(
-          text == nullptr && slot->cur != nullptr && end <= slot->text_low,
-          1)) {
-    std::memcpy(slot->base + slot->rec_end, &record, kRecordSize);
-    slot->rec_end = end;
-    slot->cur->committed.store(end, std::memory_order_release);
-  } else {
-    ok = WriteSlow(slot, record, text, text_len);
-  }
+  const bool ok = WriteSlow(slot, record, text, text_len);
   slot->busy.store(0, std::memory_order_release);
   return ok;
 }
@@ -244,7 +283,7 @@ bool Pool::WriteSlow(Slot* slot, const activity_record_t& record,
         size_t{slot->text_low}) {
       break;
     }
-    Seal(slot);
+    Seal(slot, /*wake_now=*/false);
   }
   activity_record_t copy = record;
   if (text != nullptr) {
@@ -265,6 +304,8 @@ Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
   if (b.state.load(std::memory_order_acquire) != kFree) {
     // The consumer cannot wait for itself (a callback writing into its own
     // pool): treat that like discard mode.
+    // Whatever the batching deferred, the consumer is needed now.
+    WakeConsumer();
     if (policy_ == OverflowPolicy::kDiscard || OnConsumerThread()) {
       return Next::kFull;
     }
@@ -291,15 +332,19 @@ Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
   slot->base = b.data;
   slot->rec_end = 0;
   slot->text_low = static_cast<uint32_t>(buffer_size_);
-  slot->next_index = (slot->next_index + 1) % kBuffersPerSlot;
+  slot->next_index = (slot->next_index + 1) % buffers_per_slot_;
   return Next::kOk;
 }
 
-void Pool::Seal(Slot* slot) noexcept {
+void Pool::Seal(Slot* slot, bool wake_now) noexcept {
   slot->cur->state.store(kSealed, std::memory_order_release);
   slot->cur = nullptr;
   slot->base = nullptr;
-  WakeConsumer();
+  ++slot->sealed;
+  if (wake_now || slot->sealed - slot->freed.load(std::memory_order_relaxed) >=
+                      wake_batch_) {
+    WakeConsumer();
+  }
 }
 
 void Pool::WakeConsumer() noexcept {
@@ -394,7 +439,7 @@ void Pool::HandOver(Slot* slot) noexcept {
   pool_internal::PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) == 0 && slot->cur != nullptr &&
       slot->rec_end != 0) {
-    Seal(slot);
+    Seal(slot, /*wake_now=*/true);
   }
   slot->busy.store(0, std::memory_order_release);
   slot->owned.store(0, std::memory_order_release);
@@ -426,7 +471,7 @@ void Pool::Deliver(const char* begin, const char* end) noexcept {
 void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
   // Bounded so a fast producer cannot keep the consumer on one slot; the
   // bound still covers every buffer that was outstanding when we started.
-  for (unsigned step = 0; step < 2 * kBuffersPerSlot; ++step) {
+  for (unsigned step = 0; step < 2 * buffers_per_slot_; ++step) {
     Buffer& b = slot->buffers[slot->head];
     const uint32_t state = b.state.load(std::memory_order_acquire);
     if (state == kFree) return;
@@ -446,7 +491,9 @@ void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
     if (slot->waiting.load(std::memory_order_seq_cst) != 0) {
       pool_internal::FutexWakeAll(&b.state);
     }
-    slot->head = (slot->head + 1) % kBuffersPerSlot;
+    slot->freed.store(slot->freed.load(std::memory_order_relaxed) + 1,
+                      std::memory_order_relaxed);
+    slot->head = (slot->head + 1) % buffers_per_slot_;
   }
 }
 

@@ -2,26 +2,30 @@
 // call that produces them and the tool's buffer callback.
 //
 // Design. Every producer thread owns a Slot per pool: a descriptor holding
-// kBuffersPerSlot buffers of properties.buffer_size bytes each, used round
-// robin. A thread writes only into its slot's current buffer: records grow
-// up from the buffer's start (so roctracer_next_record's `record + 1` walks
-// them) and variable-size text grows down from its end. Publishing a record
-// is one release store of the buffer's `committed` offset; no lock, no
+// buffers_per_slot() buffers of properties.buffer_size bytes each (2 for big
+// buffers, up to 16 so that a slot holds ~256 KiB when buffers are small),
+// used round robin. A thread writes only into its slot's current buffer:
+// records grow up from the buffer's start (so roctracer_next_record's `record +
+// 1` walks them) and variable-size text grows down from its end. Publishing a
+// record is one release store of the buffer's `committed` offset; no lock, no
 // read-modify-write on shared data, no allocation. A thread's first write to
 // a pool (warm-up) allocates its slot and buffers, or adopts the slot of a
 // thread that has exited.
 //
 // One consumer thread per pool calls the buffer callback, so the callback
 // never runs inside a traced call. When a buffer is full the producer seals
-// it, wakes the consumer if it sleeps (a futex, no mutex) and moves on to the
-// next buffer of its slot. The consumer walks each slot in buffer order,
-// delivers sealed buffers whole and hands them back (state kFree). Because
-// a slot is filled and drained in the same round-robin order by exactly one
-// producer and one consumer, each thread's records arrive in the order it
-// wrote them, exactly once. Flush makes the consumer also deliver the
-// committed prefix of the buffers still being filled (later records of the
-// same buffer follow in a later delivery); text of a delivered record always
-// lives in the delivered buffer, valid at least until the callback returns.
+// it and moves on to the next buffer of its slot; once half of its slot's
+// buffers are sealed (or it has to wait for one) it wakes the consumer if
+// that sleeps (a futex, no mutex). Batching the wake-ups keeps the system
+// call off most buffer switches when buffers are small. The consumer walks each
+// slot in buffer order, delivers sealed buffers whole and hands them back
+// (state kFree). Because a slot is filled and drained in the same round-robin
+// order by exactly one producer and one consumer, each thread's records arrive
+// in the order it wrote them, exactly once. Flush makes the consumer also
+// deliver the committed prefix of the buffers still being filled (later records
+// of the same buffer follow in a later delivery); text of a delivered record
+// always lives in the delivered buffer, valid at least until the callback
+// returns.
 //
 // Full buffers: in lossless mode (default) a producer whose next buffer has
 // not come back waits (spin, then futex) for the consumer: nothing is lost.
@@ -86,7 +90,8 @@ class Pool {
       sizeof(activity_record_t) + kMinTextBytes;
   // Offsets inside a buffer are 32-bit.
   static constexpr size_t kMaxBufferSize = size_t{1} << 31;
-  static constexpr unsigned kBuffersPerSlot = 2;
+  static constexpr unsigned kMaxBuffersPerSlot = 16;
+  static constexpr size_t kSlotBytesTarget = size_t{256} << 10;
 
   // Validates `properties` and starts the consumer thread. Returns nullptr
   // with *status set on failure (status may be NULL). buffer_size must be in
@@ -139,6 +144,7 @@ class Pool {
   }
   OverflowPolicy policy() const noexcept { return policy_; }
   size_t buffer_size() const noexcept { return buffer_size_; }
+  unsigned buffers_per_slot() const noexcept { return buffers_per_slot_; }
 
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -147,13 +153,15 @@ class Pool {
   Pool(const roctracer_properties_t& properties, OverflowPolicy policy);
   ~Pool() = delete;  // Pools live until the process ends.
 
+  bool WriteCold(const activity_record_t& record, const char* text,
+                 size_t text_len) noexcept;
   pool_internal::Slot* AcquireSlot() noexcept;
   pool_internal::Slot* NewSlot() noexcept;
   bool WriteSlow(pool_internal::Slot* slot, const activity_record_t& record,
                  const char* text, size_t text_len) noexcept;
   enum class Next { kOk, kFull, kClosed };
   Next NextBuffer(pool_internal::Slot* slot) noexcept;
-  void Seal(pool_internal::Slot* slot) noexcept;
+  void Seal(pool_internal::Slot* slot, bool wake_now) noexcept;
   void WakeConsumer() noexcept;
   void ConsumerMain() noexcept;
   void Sweep(bool flush) noexcept;
@@ -173,6 +181,8 @@ class Pool {
   alignas(64) std::atomic<uint32_t> closing_{0};
   const OverflowPolicy policy_;
   const size_t buffer_size_;
+  const unsigned buffers_per_slot_;
+  const unsigned wake_batch_;  // sealed buffers per slot before a wake-up
   const roctracer_allocator_t alloc_fun_;
   void* const alloc_arg_;
   const roctracer_buffer_callback_t callback_;

@@ -233,7 +233,7 @@ TEST(PoolConcurrency, ExitingThreadsHandOverAndSlotsAreReused) {
   }
   EXPECT_EQ(pool->delivered(), kWaves * kPerWave * kRecords);
   // At most kPerWave threads lived at once, so at most that many slots.
-  EXPECT_LE(alloc.allocs, uint64_t{kPerWave} * Pool::kBuffersPerSlot);
+  EXPECT_LE(alloc.allocs, uint64_t{kPerWave} * pool->buffers_per_slot());
   pool->Close();
   EXPECT_EQ(checker.errors, 0u);
   EXPECT_EQ(checker.order_errors, 0u);

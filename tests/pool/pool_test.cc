@@ -190,8 +190,8 @@ TEST(Pool, CustomAllocatorOwnsAllBufferMemory) {
   EXPECT_EQ(owned.foreign, 0u);
   // One slot per thread, fewer when a thread adopted the slot of one that
   // had already exited.
-  EXPECT_GE(alloc.allocs, 1u * Pool::kBuffersPerSlot);
-  EXPECT_LE(alloc.allocs, 3u * Pool::kBuffersPerSlot);
+  EXPECT_GE(alloc.allocs, 1u * pool->buffers_per_slot());
+  EXPECT_LE(alloc.allocs, 3u * pool->buffers_per_slot());
   EXPECT_EQ(alloc.frees, alloc.allocs);
   EXPECT_EQ(alloc.bad_frees, 0u);
   EXPECT_EQ(alloc.LiveBlocks(), 0u);
