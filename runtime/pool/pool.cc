@@ -175,6 +175,7 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
 void Pool::Register() noexcept {
   static const bool registered = [] {
     std::atexit(&Pool::CloseAllAtExit);
+    pthread_atfork(nullptr, nullptr, &Pool::ForgetAllInChild);
     return true;
   }();
   (void)registered;
@@ -191,6 +192,25 @@ void Pool::CloseAllAtExit() noexcept {
   for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
        p = p->next_pool_) {
     p->Close();
+  }
+}
+
+// A forked child has no consumer threads: left as they are, its pools would
+// block lossless writers and hang the at-exit close. The child is single-
+// threaded here, so it may rebuild the locks (another thread may have held
+// them at fork time) and mark every pool closed and finished. Records
+// written before the fork are the parent's to deliver.
+void Pool::ForgetAllInChild() noexcept {
+  for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
+       p = p->next_pool_) {
+    new (&p->slots_mu_) std::mutex;
+    new (&p->control_mu_) std::mutex;
+    new (&p->control_cv_) std::condition_variable;
+    p->closing_.store(1, std::memory_order_relaxed);
+    p->stop_requested_ = true;
+    p->finished_ = true;
+    p->joined_ = true;  // the std::thread names a thread of the parent
+    p->consumer_id_.store(std::thread::id(), std::memory_order_relaxed);
   }
 }
 

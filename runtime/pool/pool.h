@@ -53,7 +53,14 @@
 // Process exit: the first Create registers an atexit handler that closes
 // every pool still open, so their records are delivered before the process
 // ends. Nothing of ours has a static destructor, so static destruction order
-// cannot bite; a thread still writing during exit sees a closed pool.
+// cannot bite; a thread still writing during exit sees a closed pool. (The
+// tool's callback runs during that close: statics the tool constructed after
+// the first Create are already destroyed by then.)
+//
+// fork(): a child process inherits every pool closed (a pthread_atfork
+// handler; the consumer threads do not exist in the child), so writes there
+// are refused and exit does not hang. Records written before the fork are
+// delivered by the parent.
 #ifndef RUNTIME_POOL_POOL_H_
 #define RUNTIME_POOL_POOL_H_
 
@@ -170,6 +177,7 @@ class Pool {
   void FinishClose() noexcept;
   void Register() noexcept;
   static void CloseAllAtExit() noexcept;
+  static void ForgetAllInChild() noexcept;
   char* AllocBuffer() noexcept;
   void FreeBuffer(char* buffer) noexcept;
   void HandOver(pool_internal::Slot* slot) noexcept;
