@@ -134,7 +134,7 @@ Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
       buffers_per_slot_(static_cast<unsigned>(std::min<size_t>(
           kMaxBuffersPerSlot,
           std::max<size_t>(2, kSlotBytesTarget / properties.buffer_size)))),
-      wake_batch_(buffers_per_slot_ / 2),
+      wake_batch_(std::max(1u, buffers_per_slot_ / 4)),
       alloc_fun_(properties.alloc_fun),
       alloc_arg_(properties.alloc_arg),
       callback_(properties.buffer_callback_fun),

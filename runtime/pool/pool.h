@@ -97,8 +97,8 @@ class Pool {
       sizeof(activity_record_t) + kMinTextBytes;
   // Offsets inside a buffer are 32-bit.
   static constexpr size_t kMaxBufferSize = size_t{1} << 31;
-  static constexpr unsigned kMaxBuffersPerSlot = 16;
-  static constexpr size_t kSlotBytesTarget = size_t{256} << 10;
+  static constexpr unsigned kMaxBuffersPerSlot = 64;
+  static constexpr size_t kSlotBytesTarget = size_t{1} << 20;
 
   // Validates `properties` and starts the consumer thread. Returns nullptr
   // with *status set on failure (status may be NULL). buffer_size must be in
