@@ -2,22 +2,24 @@
 // call that produces them and the tool's buffer callback.
 //
 // Design. Every producer thread owns a Slot per pool: a descriptor holding
-// buffers_per_slot() buffers of properties.buffer_size bytes each (2 for big
-// buffers, up to 16 so that a slot holds ~256 KiB when buffers are small),
-// used round robin. A thread writes only into its slot's current buffer:
-// records grow up from the buffer's start (so roctracer_next_record's `record +
-// 1` walks them) and variable-size text grows down from its end. Publishing a
-// record is one release store of the buffer's `committed` offset; no lock, no
-// read-modify-write on shared data, no allocation. A thread's first write to
-// a pool (warm-up) allocates its slot and buffers, or adopts the slot of a
-// thread that has exited.
+// buffers_per_slot() buffers of properties.buffer_size bytes each (2 for
+// buffers of 512 KiB and more, up to 64 so that a slot holds ~1 MiB when
+// buffers are small), used round robin. A thread writes only into its slot's
+// current buffer: records grow up from the buffer's start (so
+// roctracer_next_record's `record + 1` walks them) and variable-size text grows
+// down from its end. Publishing a record is one release store of the buffer's
+// `committed` offset; no lock, no read-modify-write on shared data, no
+// allocation. A thread's first write to a pool (warm-up) allocates its slot and
+// buffers, or adopts the slot of a thread that has exited.
 //
 // One consumer thread per pool calls the buffer callback, so the callback
 // never runs inside a traced call. When a buffer is full the producer seals
-// it and moves on to the next buffer of its slot; once half of its slot's
-// buffers are sealed (or it has to wait for one) it wakes the consumer if
-// that sleeps (a futex, no mutex). Batching the wake-ups keeps the system
-// call off most buffer switches when buffers are small. The consumer walks each
+// it and moves on to the next buffer of its slot; once a quarter of its
+// slot's buffers are sealed (or it has to wait for one, or its thread exits)
+// it wakes the consumer if that sleeps (a futex, no mutex). Batching the
+// wake-ups keeps the system call off most buffer switches when buffers are
+// small; the slack of the other three quarters absorbs the consumer's wake-up
+// latency. The consumer walks each
 // slot in buffer order, delivers sealed buffers whole and hands them back
 // (state kFree). Because a slot is filled and drained in the same round-robin
 // order by exactly one producer and one consumer, each thread's records arrive
@@ -39,8 +41,8 @@
 // freed: producers may still hold pointers to them (thread-local caches,
 // threads running during process exit), and Write/Flush on a closed pool must
 // stay harmless. They are kept on a process-wide list, reachable (so leak
-// checkers stay quiet) and never destroyed; their cost is ~200 bytes per
-// producer thread per pool plus ~300 bytes per pool. A pool's slots are
+// checkers stay quiet) and never destroyed; their cost is ~4.3 KiB per
+// producer thread per pool plus ~400 bytes per pool. A pool's slots are
 // reused by new threads after their owners exit, so thread churn does not
 // grow memory.
 //
@@ -117,9 +119,13 @@ class Pool {
   // Producer path, any thread. Copies the record; when text != nullptr also
   // copies text_len bytes plus a NUL into the same buffer and points the copy's
   // mark_message (== kernel_name) at it. Text that cannot fit in an empty
-  // buffer is truncated to what fits. Returns false when the record was
-  // dropped: discard mode with no free buffer, pool closed, or the thread's
-  // warm-up allocation failed.
+  // buffer is truncated to what fits; exactly text_len bytes are read (no
+  // NUL needed in the source). Returns false when the record was dropped:
+  // discard mode with no free buffer (counted in dropped()), pool closed or
+  // the thread's warm-up allocation failed (counted in refused()). A write
+  // made from inside the buffer callback into the same pool is handled like
+  // discard mode when no buffer is free, since the consumer cannot wait for
+  // itself.
   bool Write(const activity_record_t& record, const char* text = nullptr,
              size_t text_len = 0) noexcept;
 
