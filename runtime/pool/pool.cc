@@ -163,7 +163,8 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
     pool->consumer_ = std::thread([pool] { pool->ConsumerMain(); });
   } catch (...) {
     // Never started, so never published: nothing else can refer to it.
-    ::operator delete(static_cast<void*>(pool));
+    ::operator delete (static_cast<void*>(pool),
+                       std::align_val_t{alignof(Pool)});
     *status = PoolStatus::kMemoryAllocation;
     return nullptr;
   }
