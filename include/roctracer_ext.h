@@ -18,6 +18,13 @@ typedef struct {
   roctracer_stop_cb_t stop_cb;
 } roctracer_ext_properties_t;
 
+/* Extension (not in ROCm's roctracer; CUPTI and rocprofiler-sdk have it):
+ * set this bit in roctracer_properties_t::mode to make a full pool drop new
+ * records instead of making the writing thread wait for a free buffer. The
+ * default (bit clear) loses nothing. Drops are counted per pool; see
+ * roctracer_get_dropped_records_expl. */
+#define ROCTRACER_POOL_MODE_DISCARD 0x80000000u
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,6 +51,14 @@ roctracer_activity_push_external_correlation_id(activity_correlation_id_t id)
  * `*last_id` to 0. */
 ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
     activity_correlation_id_t* last_id) ROCTRACER_VERSION_4_1;
+
+/* Extension: the number of records `pool` (NULL: the default pool) dropped
+ * because it was full in ROCTRACER_POOL_MODE_DISCARD (always 0 otherwise).
+ * ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT if `dropped` is NULL or `pool` is
+ * not open; ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED if `pool` is NULL
+ * and there is no default pool. */
+ROCTRACER_API roctracer_status_t roctracer_get_dropped_records_expl(
+    roctracer_pool_t* pool, uint64_t* dropped) ROCTRACER_VERSION_4_1;
 
 #ifdef __cplusplus
 }

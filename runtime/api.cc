@@ -302,6 +302,11 @@ ROCTRACER_API roctracer_status_t roctracer_flush_activity(void) {
 }
 
 ROCTRACER_API roctracer_status_t
+roctracer_get_dropped_records_expl(roctracer_pool_t* pool, uint64_t* dropped) {
+  return roctracer::DroppedRecords(static_cast<Pool*>(pool), dropped);
+}
+
+ROCTRACER_API roctracer_status_t
 roctracer_get_timestamp(roctracer_timestamp_t* timestamp) {
   if (timestamp == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "timestamp is NULL");

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <vector>
 
+#include <roctracer_ext.h>
+
 #include "runtime/domain_registry.h"
 #include "runtime/error.h"
 #include "runtime/pool/pool.h"
@@ -66,12 +68,12 @@ struct CloseAtExit {
 
 roctracer_status_t FromPoolStatus(PoolStatus status) {
   switch (status) {
-    case kOk:
+    case PoolStatus::kOk:
       return ROCTRACER_STATUS_SUCCESS;
-    case kInvalidArgument:
+    case PoolStatus::kInvalidArgument:
       return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
                   "invalid pool properties");
-    case kMemoryAllocation:
+    case PoolStatus::kMemoryAllocation:
       return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
                   "cannot allocate the pool's buffers");
   }
@@ -104,10 +106,13 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
   roctracer_properties_t wrapped = *properties;
   wrapped.buffer_callback_fun = &Trampoline;
   wrapped.buffer_callback_arg = user.get();
-  PoolStatus pool_status = kOk;
-  Pool* pool = Pool::Create(wrapped, OverflowPolicy::kLossless, &pool_status);
+  const OverflowPolicy policy = (properties->mode & ROCTRACER_POOL_MODE_DISCARD)
+                                    ? OverflowPolicy::kDiscard
+                                    : OverflowPolicy::kLossless;
+  PoolStatus pool_status = PoolStatus::kOk;
+  Pool* pool = Pool::Create(wrapped, policy, &pool_status);
   if (pool == nullptr) {
-    return FromPoolStatus(pool_status == kOk ? kMemoryAllocation : pool_status);
+    return FromPoolStatus(pool_status == PoolStatus::kOk ? PoolStatus::kMemoryAllocation : pool_status);
   }
   State().open.push_back(pool);
   State().callbacks.push_back(std::move(user));
@@ -164,6 +169,18 @@ roctracer_status_t FlushPool(Pool* pool) {
   // Retired pools are never deleted before exit, so flushing outside the lock
   // is safe even if another thread closes the pool meanwhile.
   pool->Flush();
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t DroppedRecords(Pool* pool, uint64_t* dropped) {
+  if (dropped == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "dropped is NULL");
+  }
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Pool* resolved = nullptr;
+  const roctracer_status_t status = ResolvePoolLocked(pool, &resolved);
+  if (status != ROCTRACER_STATUS_SUCCESS) return status;
+  *dropped = resolved->dropped();
   return ROCTRACER_STATUS_SUCCESS;
 }
 

@@ -18,6 +18,8 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
 // `pool` NULL: the default pool (SUCCESS when there is none).
 roctracer_status_t ClosePool(Pool* pool);
 roctracer_status_t FlushPool(Pool* pool);
+// `pool` NULL: the default pool.
+roctracer_status_t DroppedRecords(Pool* pool, uint64_t* dropped);
 // Returns the previous default; `pool` (if not NULL and open) becomes the
 // default.
 Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status);

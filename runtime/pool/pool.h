@@ -1,63 +1,230 @@
-// PLACEHOLDER: replaced by the lock-free pool at merge. Same interface as the
-// real one (see the pool worktree); this version takes a mutex per write and is
-// only here so that the API layer and its tests build and run.
+// The activity record pool: where activity records go between the traced
+// call that produces them and the tool's buffer callback.
+//
+// Design. Every producer thread owns a Slot per pool: a descriptor holding
+// buffers_per_slot() buffers of properties.buffer_size bytes each (2 for
+// buffers of 512 KiB and more, up to 64 so that a slot holds ~1 MiB when
+// buffers are small), used round robin. A thread writes only into its slot's
+// current buffer: records grow up from the buffer's start (so
+// roctracer_next_record's `record + 1` walks them) and variable-size text grows
+// down from its end. Publishing a record is one release store of the buffer's
+// `committed` offset; no lock, no read-modify-write on shared data, no
+// allocation. A thread's first write to a pool (warm-up) allocates its slot and
+// buffers, or adopts the slot of a thread that has exited.
+//
+// One consumer thread per pool calls the buffer callback, so the callback
+// never runs inside a traced call. When a buffer is full the producer seals
+// it and moves on to the next buffer of its slot; once a quarter of its
+// slot's buffers are sealed (or it has to wait for one, or its thread exits)
+// it wakes the consumer if that sleeps (a futex, no mutex). Batching the
+// wake-ups keeps the system call off most buffer switches when buffers are
+// small; the slack of the other three quarters absorbs the consumer's wake-up
+// latency. The consumer walks each
+// slot in buffer order, delivers sealed buffers whole and hands them back
+// (state kFree). Because a slot is filled and drained in the same round-robin
+// order by exactly one producer and one consumer, each thread's records arrive
+// in the order it wrote them, exactly once. Flush makes the consumer also
+// deliver the committed prefix of the buffers still being filled (later records
+// of the same buffer follow in a later delivery); text of a delivered record
+// always lives in the delivered buffer, valid at least until the callback
+// returns.
+//
+// Full buffers: in lossless mode (default) a producer whose next buffer has
+// not come back waits (spin, then futex) for the consumer: nothing is lost.
+// In discard mode it drops the record instead and counts it, so that
+// delivered() + dropped() == records accepted by Write.
+//
+// Lifetime. Close sets `closing`, then uses an asymmetric barrier (see
+// asymmetric_fence.h) against each slot's `busy` flag to wait for writes in
+// flight, lets the consumer deliver everything, stops it and frees every
+// buffer through alloc_fun. Slot descriptors and the Pool object are *not*
+// freed: producers may still hold pointers to them (thread-local caches,
+// threads running during process exit), and Write/Flush on a closed pool must
+// stay harmless. They are kept on a process-wide list, reachable (so leak
+// checkers stay quiet) and never destroyed; their cost is ~4.3 KiB per
+// producer thread per pool plus ~400 bytes per pool. A pool's slots are
+// reused by new threads after their owners exit, so thread churn does not
+// grow memory.
+//
+// Thread exit: a pthread-key destructor seals each of the thread's partially
+// filled buffers (so the records are delivered without waiting for a flush)
+// and marks its slots free for adoption; if the pool is already closed it
+// leaves them alone (Close delivered them). The main thread's key destructor
+// does not run at exit(); its records are delivered by the at-exit close.
+//
+// Process exit: the first Create registers an atexit handler that closes
+// every pool still open, so their records are delivered before the process
+// ends. Nothing of ours has a static destructor, so static destruction order
+// cannot bite; a thread still writing during exit sees a closed pool. (The
+// tool's callback runs during that close: statics the tool constructed after
+// the first Create are already destroyed by then.)
+//
+// fork(): a child process inherits every pool closed (a pthread_atfork
+// handler; the consumer threads do not exist in the child), so writes there
+// are refused and exit does not hang. Records written before the fork are
+// delivered by the parent.
 #ifndef RUNTIME_POOL_POOL_H_
 #define RUNTIME_POOL_POOL_H_
 
-#include <roctracer.h>
-
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <mutex>
-#include <string>
 #include <thread>
-#include <vector>
+
+#include "runtime/pool/pool_types.h"
 
 namespace roctracer {
 
 enum class OverflowPolicy { kLossless, kDiscard };
-enum PoolStatus { kOk, kInvalidArgument, kMemoryAllocation };
+
+enum class PoolStatus {
+  kOk = 0,
+  kInvalidArgument,   // NULL buffer callback, buffer_size out of range
+  kMemoryAllocation,  // allocation failed, or the consumer thread could not
+                      // be started
+};
+
+namespace pool_internal {
+struct Slot;
+void ReleaseThreadSlots(void* thread_slots) noexcept;
+}  // namespace pool_internal
 
 class Pool {
  public:
-  static Pool* Create(const roctracer_properties_t& properties,
-                      OverflowPolicy policy, PoolStatus* status);
-  ~Pool();
+  // A buffer must hold at least one record plus this much text.
+  static constexpr size_t kMinTextBytes = 64;
+  static constexpr size_t kMinBufferSize =
+      sizeof(activity_record_t) + kMinTextBytes;
+  // Offsets inside a buffer are 32-bit.
+  static constexpr size_t kMaxBufferSize = size_t{1} << 31;
+  static constexpr unsigned kMaxBuffersPerSlot = 64;
+  static constexpr size_t kSlotBytesTarget = size_t{1} << 20;
 
-  // Copies `text` into storage delivered with the record's buffer and points
-  // record.mark_message at it. False if the pool is closed.
+  // Validates `properties` and starts the consumer thread. Returns nullptr
+  // with *status set on failure (status may be NULL). buffer_size must be in
+  // [kMinBufferSize, kMaxBufferSize] (roctracer's own sample uses 0x1000; the
+  // spec's illustrative `12` cannot hold one 64-byte record and is rejected).
+  // properties.mode is ignored, as roctracer does. A NULL alloc_fun means
+  // malloc/free. Buffers from alloc_fun must be 8-byte aligned.
+  static Pool* Create(const roctracer_properties_t& properties,
+                      OverflowPolicy policy, PoolStatus* status) noexcept;
+
+  // Hands a pool that will no longer be used to the process: closes it and
+  // keeps the object (never freed; see the design note above). Use this
+  // instead of delete. NULL is ignored.
+  static void Retire(Pool* pool) noexcept;
+
+  // Producer path, any thread. Copies the record; when text != nullptr also
+  // copies text_len bytes plus a NUL into the same buffer and points the copy's
+  // mark_message (== kernel_name) at it. Text that cannot fit in an empty
+  // buffer is truncated to what fits; exactly text_len bytes are read (no
+  // NUL needed in the source). Returns false when the record was dropped:
+  // discard mode with no free buffer (counted in dropped()), pool closed or
+  // the thread's warm-up allocation failed (counted in refused()). A write
+  // made from inside the buffer callback into the same pool is handled like
+  // discard mode when no buffer is free, since the consumer cannot wait for
+  // itself.
   bool Write(const activity_record_t& record, const char* text = nullptr,
              size_t text_len = 0) noexcept;
+
+  // Blocks until every record whose Write returned before this call has been
+  // delivered and its callback has returned. From inside the buffer callback
+  // (the consumer thread) it cannot wait for itself: it schedules a flush
+  // that runs right after the current callback returns, and returns at once.
+  // No-op on a closed pool.
   void Flush() noexcept;
+
+  // Stops accepting writes, waits for writes in flight, delivers every
+  // record, stops the consumer and frees every buffer through alloc_fun.
+  // Idempotent and thread-safe; concurrent callers all return after the
+  // close completed. Called from inside the buffer callback it does all of
+  // that after the callback returns and itself returns at once.
   void Close() noexcept;
-  uint64_t dropped() const noexcept { return 0; }
-  uint64_t delivered() const noexcept;
+
+  bool closed() const noexcept {
+    return closing_.load(std::memory_order_acquire) != 0;
+  }
+  // Records dropped in discard mode (not counting writes refused because the
+  // pool was closed; those are in refused()).
+  uint64_t dropped() const noexcept;
+  uint64_t delivered() const noexcept {
+    return delivered_.load(std::memory_order_acquire);
+  }
+  uint64_t refused() const noexcept {
+    return refused_.load(std::memory_order_relaxed);
+  }
+  OverflowPolicy policy() const noexcept { return policy_; }
+  size_t buffer_size() const noexcept { return buffer_size_; }
+  unsigned buffers_per_slot() const noexcept { return buffers_per_slot_; }
+
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
 
  private:
-  struct Pending {
-    activity_record_t record;
-    std::string text;
-    bool has_text;
-  };
-  explicit Pool(const roctracer_properties_t& properties);
-  void ConsumerLoop();
-  void Deliver(std::vector<Pending>& batch);
+  Pool(const roctracer_properties_t& properties, OverflowPolicy policy);
+  ~Pool() = delete;  // Pools live until the process ends.
 
-  roctracer_properties_t properties_;
-  char* buffer_ = nullptr;
-  size_t records_per_buffer_ = 0;
-  mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable done_;
-  std::vector<Pending> pending_;
-  uint64_t written_ = 0;
-  uint64_t delivered_ = 0;
-  uint64_t flush_requested_ = 0;
-  bool closed_ = false;
-  bool stop_ = false;
+  bool WriteCold(const activity_record_t& record, const char* text,
+                 size_t text_len) noexcept;
+  pool_internal::Slot* AcquireSlot() noexcept;
+  pool_internal::Slot* NewSlot() noexcept;
+  bool WriteSlow(pool_internal::Slot* slot, const activity_record_t& record,
+                 const char* text, size_t text_len) noexcept;
+  enum class Next { kOk, kFull, kClosed };
+  Next NextBuffer(pool_internal::Slot* slot) noexcept;
+  void Seal(pool_internal::Slot* slot, bool wake_now) noexcept;
+  void WakeConsumer() noexcept;
+  void ConsumerMain() noexcept;
+  void Sweep(bool flush) noexcept;
+  void SweepSlot(pool_internal::Slot* slot, bool flush) noexcept;
+  void Deliver(const char* begin, const char* end) noexcept;
+  void FinishClose() noexcept;
+  void Register() noexcept;
+  static void CloseAllAtExit() noexcept;
+  static void ForgetAllInChild() noexcept;
+  char* AllocBuffer() noexcept;
+  void FreeBuffer(char* buffer) noexcept;
+  void HandOver(pool_internal::Slot* slot) noexcept;
+  bool OnConsumerThread() const noexcept;
+
+  friend void pool_internal::ReleaseThreadSlots(void*) noexcept;
+
+  // Read by every producer on every write: keep apart from written fields.
+  alignas(64) std::atomic<uint32_t> closing_{0};
+  const OverflowPolicy policy_;
+  const size_t buffer_size_;
+  const unsigned buffers_per_slot_;
+  const unsigned wake_batch_;  // sealed buffers per slot before a wake-up
+  const roctracer_allocator_t alloc_fun_;
+  void* const alloc_arg_;
+  const roctracer_buffer_callback_t callback_;
+  void* const callback_arg_;
+
+  // Bumped once per sealed buffer; the consumer sleeps on it.
+  alignas(64) std::atomic<uint32_t> wake_seq_{0};
+  std::atomic<uint32_t> consumer_sleeping_{0};
+
+  alignas(64) std::atomic<pool_internal::Slot*> slots_{nullptr};
+  std::mutex slots_mu_;  // warm-up and close only, never per record
+
+  // Consumer-side state.
+  alignas(64) std::atomic<uint64_t> delivered_{0};
+  std::atomic<uint64_t> refused_{0};
   std::thread consumer_;
+  std::atomic<std::thread::id> consumer_id_{};
+
+  // Flush and close handshake (never on the producer path).
+  std::mutex control_mu_;
+  std::condition_variable control_cv_;
+  uint64_t flush_requested_ = 0;  // under control_mu_
+  uint64_t flush_completed_ = 0;  // under control_mu_
+  bool stop_requested_ = false;   // under control_mu_
+  bool finished_ = false;         // under control_mu_
+  bool joined_ = false;           // under control_mu_
+
+  Pool* next_pool_ = nullptr;  // process-wide list, see Retire
 };
 
 }  // namespace roctracer

@@ -6,6 +6,7 @@
 #include <roctracer_roctx.h>
 #include <time.h>
 
+#include <atomic>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -376,6 +377,59 @@ struct CountingAllocator {
   }
 };
 
+// The discard extension: while the consumer is held up, a full pool drops
+// records and counts them; every record is either delivered or counted.
+struct HeldCallback {
+  std::atomic<bool> released{false};
+  std::atomic<size_t> records{0};
+  static void Fn(const char* begin, const char* end, void* arg) {
+    auto* self = static_cast<HeldCallback*>(arg);
+    while (!self->released.load()) std::this_thread::yield();
+    self->records += static_cast<size_t>(end - begin) / sizeof(activity_record_t);
+  }
+};
+
+TEST_F(ApiStatus, DiscardModeCountsWhatItDrops) {
+  HeldCallback held;
+  roctracer_properties_t props{};
+  props.mode = ROCTRACER_POOL_MODE_DISCARD;
+  props.buffer_size = 256;
+  props.buffer_callback_fun = &HeldCallback::Fn;
+  props.buffer_callback_arg = &held;
+  roctracer_pool_t* pool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
+                                              ACTIVITY_EXT_OP_MARK, pool),
+            ROCTRACER_STATUS_SUCCESS);
+  constexpr size_t kProduced = 20000;
+  for (size_t i = 0; i < kProduced; ++i) roctracer_mark("m");
+  uint64_t dropped = 0;
+  ASSERT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_GT(dropped, 0u);
+  held.released = true;
+  ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(held.records.load() + dropped, kProduced);
+}
+
+TEST_F(ApiStatus, DroppedRecordsRejectsBadInput) {
+  uint64_t dropped = 7;
+  EXPECT_EQ(roctracer_get_dropped_records_expl(nullptr, &dropped),
+            ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
+  Collector& collector = NewCollector();
+  const roctracer_properties_t props = collector.Properties();
+  roctracer_pool_t* pool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(roctracer_get_dropped_records_expl(pool, nullptr),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(dropped, 0u);  // lossless by default
+  ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
 TEST_F(ApiStatus, CustomAllocatorIsHonoured) {
   Collector& collector = NewCollector();
   CountingAllocator allocator;
@@ -384,8 +438,14 @@ TEST_F(ApiStatus, CustomAllocatorIsHonoured) {
   props.alloc_arg = &allocator;
   roctracer_pool_t* pool = nullptr;
   ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
+  // Buffers are allocated on a thread's first record, so write one.
+  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
+                                              ACTIVITY_EXT_OP_MARK, pool),
+            ROCTRACER_STATUS_SUCCESS);
+  roctracer_mark("through the custom allocator");
   EXPECT_GT(allocator.allocations, 0);
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(collector.records().size(), 1u);
   EXPECT_EQ(allocator.allocations, allocator.frees);
 }
 
