@@ -44,7 +44,8 @@ class Plan:
   """Everything the templates of one domain need, computed once."""
 
   def __init__(self, mdl: m.Model, entries: List[registry.Entry],
-               appended: Set[str], exports: Optional[Set[str]], source: str):
+               appended: Set[str], exports: Optional[Set[str]], source: str,
+               export_versions: Optional[Dict[str, str]] = None):
     d = mdl.domain
     self.domain = d
     self.source = source
@@ -94,6 +95,9 @@ class Plan:
     self.exported = [v for v in self.functions
                      if exports is not None and v["name"] in exports
                      and v["c_linkage"]]
+    self.common["max_string_args"] = max(
+        [len(v["string_params"]) for v in self.functions] + [1])
+    self.common["version_nodes"] = self._version_nodes(export_versions or {})
 
   def _function(self, f: m.Function, id_: int) -> Dict:
     d = naming
@@ -118,7 +122,18 @@ class Plan:
         ret_member=None if ret_void else d.retval_member(f.return_type),
         missing_value=None if ret_void else d.missing_next_value(f.return_type),
         table_member=self._member_of(f), slot_field=f.slot_field,
-        c_linkage=f.c_linkage)
+        c_linkage=f.c_linkage,
+        string_params=[p.name for p in f.params if p.type.is_string])
+
+  def _version_nodes(self, versions: Dict[str, str]) -> List[Dict]:
+    """Symbol wrappers grouped by the version node the runtime exports them
+    under (`hip_4.2`, `ROCR_1`), so an application's versioned reference
+    binds to the wrapper; unversioned exports get a node of our own."""
+    nodes: Dict[str, List[str]] = {}
+    for v in self.exported:
+      node = versions.get(v["name"]) or "ROCTRACER_INTERCEPT_%s" % self.domain.upper()
+      nodes.setdefault(node, []).append(v["name"])
+    return [dict(name=k, symbols=sorted(nodes[k])) for k in sorted(nodes)]
 
   def _member_of(self, f: m.Function) -> Optional[str]:
     return self._members.get(f.table) if f.table else None
@@ -154,6 +169,7 @@ def files_for(domain: str) -> Dict[str, str]:
       "%s_api_names.cc" % domain: "api_names.cc.j2",
       "%s_api_args.cc" % domain: "api_args.cc.j2",
       "%s_symbol_wrappers.cc" % domain: "symbol_wrappers.cc.j2",
+      "%s_symbol_versions.map" % domain: "symbol_versions.map.j2",
   }
   if domain == "hsa":
     out["hsa_table_wrappers.h"] = "hsa_table_wrappers.h.j2"
