@@ -61,8 +61,10 @@ void HipCallback(uint32_t domain, uint32_t cid, const void* callback_data,
       default:
         break;
     }
+  } else if (cid == HIP_API_ID_hipGetErrorString) {
+    std::printf(" -> \"%s\"", data->const_char_ptr_retval);
   } else {
-    std::printf(" -> %d", static_cast<int>(data->retval.hipError_t_retval));
+    std::printf(" -> %d", static_cast<int>(data->hipError_t_retval));
   }
   std::printf("\n");
 }
@@ -75,7 +77,7 @@ void HsaCallback(uint32_t domain, uint32_t cid, const void* callback_data,
               PhaseName(data->phase));
   if (data->phase == ACTIVITY_API_PHASE_EXIT) {
     std::printf(" -> 0x%x",
-                static_cast<unsigned>(data->retval.hsa_status_t_retval));
+                static_cast<unsigned>(data->hsa_status_t_retval));
   }
   std::printf("\n");
 }
