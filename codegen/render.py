@@ -27,6 +27,14 @@ PREAMBLE = {
 # Typedefs from headers the public data header cannot include are re-declared.
 PRIVATE_HEADERS = {"hsa": {"hsa_api_trace.h"}, "hip": set()}
 DOMAIN_CONST = {"hsa": "kDomainHsaApi", "hip": "kDomainHipApi"}
+# Per HsaApiTable member: the HsaApiTableContainer member holding the table
+# and the prefix of its version macros in hsa_api_trace.h.
+HSA_TABLE_INFO = {
+    "core_": ("core", "HSA_CORE_API_TABLE"),
+    "amd_ext_": ("amd_ext", "HSA_AMD_EXT_API_TABLE"),
+    "image_ext_": ("image_ext", "HSA_IMAGE_API_TABLE"),
+    "finalizer_ext_": ("finalizer_ext", "HSA_FINALIZER_API_TABLE"),
+}
 
 
 def environment(template_dir: str) -> jinja2.Environment:
@@ -90,7 +98,11 @@ class Plan:
                         if t.header in PRIVATE_HEADERS.get(d, set())])
     self.tables = []
     for t in mdl.tables:
+      container_member, version_prefix = HSA_TABLE_INFO.get(
+          t.member, (t.member.rstrip("_"), ""))
       self.tables.append(dict(name=t.name, member=t.member,
+                              container_member=container_member,
+                              version_prefix=version_prefix,
                               functions=[by_name[n] for n in t.slots]))
     self.exported = [v for v in self.functions
                      if exports is not None and v["name"] in exports
@@ -174,6 +186,7 @@ def files_for(domain: str) -> Dict[str, str]:
   if domain == "hsa":
     out["hsa_table_wrappers.h"] = "hsa_table_wrappers.h.j2"
     out["hsa_table_wrappers.cc"] = "hsa_table_wrappers.cc.j2"
+    out["hsa_table_fill.h"] = "hsa_table_fill.h.j2"
   return out
 
 
