@@ -59,6 +59,7 @@ class Plan:
     self.source = source
     ids = {e.name: e.id for e in entries}
     self._members = {t.name: t.member for t in mdl.tables}
+    self._enums = mdl.enums
     funcs = {f.name: f for f in mdl.functions}
     self.functions = [self._function(f, ids[f.name]) for f in mdl.functions]
     self.functions.sort(key=lambda v: v["id"])
@@ -88,6 +89,7 @@ class Plan:
                        key=lambda x: x["name"].encode()),
         live_count=len(live), includes=INCLUDES.get(d, []),
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
+        domain_const_value=naming.DOMAIN_VALUES.get(d, 0),
         retvals=self._retvals(mdl), structs=self._structs(mdl),
         enums=[dict(name=e.name,
                     constants=[(n, naming.long_long_literal(v))
@@ -134,8 +136,39 @@ class Plan:
         ret_member=None if ret_void else d.retval_member(f.return_type),
         missing_value=None if ret_void else d.missing_next_value(f.return_type),
         table_member=self._member_of(f), slot_field=f.slot_field,
+        container_member=HSA_TABLE_INFO.get(self._member_of(f), (None, None))[0],
         c_linkage=f.c_linkage,
-        string_params=[p.name for p in f.params if p.type.is_string])
+        string_params=[p.name for p in f.params if p.type.is_string],
+        test_params=[dict(
+            decl=d.declarator(d.strip_top_const(p.type.spelling), "a%d" % p.index),
+            value=self._test_value(p.type, id_ * 16 + p.index))
+            for p in f.params],
+        test_ret=None if ret_void else dict(
+            decl=d.declarator(d.strip_top_const(f.return_type.spelling), "expected"),
+            value=self._test_value(f.return_type, id_ * 16 + 15)))
+
+  def _test_value(self, t: m.CType, seed: int) -> str:
+    """A C++ expression of type `t`, distinct per seed and valid for the type
+    (enums take a declared value, bools 0/1, strings a literal), for the
+    generated forwarding test."""
+    spelling = naming.strip_top_const(t.spelling)
+    if t.kind == "pointer" and t.is_string:
+      return '"s%d"' % seed
+    if t.kind == "pointer":
+      return "reinterpret_cast<%s>(static_cast<uintptr_t>(0x%x))" % (
+          spelling, 0x100000 + seed * 0x40)
+    if t.kind == "bool":
+      return "true" if seed % 2 else "false"
+    if t.kind == "float":
+      return "static_cast<%s>(%d.5)" % (spelling, seed)
+    if t.kind == "enum" and t.enum in self._enums and self._enums[t.enum].constants:
+      consts = self._enums[t.enum].constants
+      value = consts[seed % len(consts)][1]
+      return "static_cast<%s>(%s)" % (spelling, naming.long_long_literal(value))
+    if t.kind == "int":
+      return "static_cast<%s>(0x%xULL)" % (spelling,
+                                           (0x1122334455667700 + seed) % 2**64)
+    return "Pattern<%s>(%d)" % (spelling, seed)
 
   def _version_nodes(self, versions: Dict[str, str]) -> List[Dict]:
     """Symbol wrappers grouped by the version node the runtime exports them
@@ -182,6 +215,8 @@ def files_for(domain: str) -> Dict[str, str]:
       "%s_api_args.cc" % domain: "api_args.cc.j2",
       "%s_symbol_wrappers.cc" % domain: "symbol_wrappers.cc.j2",
       "%s_symbol_versions.map" % domain: "symbol_versions.map.j2",
+      "%s_fake_runtime.cc" % domain: "fake_runtime.cc.j2",
+      "%s_forwarding_test.cc" % domain: "forwarding_test.cc.j2",
   }
   if domain == "hsa":
     out["hsa_table_wrappers.h"] = "hsa_table_wrappers.h.j2"
@@ -196,6 +231,12 @@ def render(env: jinja2.Environment, plan: Plan) -> Dict[str, str]:
     ctx = dict(plan.common)
     if template == "symbol_wrappers.cc.j2":
       ctx["functions"] = plan.exported
+    ctx["exported"] = plan.exported
+    # The forwarding test's fake runtime defines every HSA table function
+    # (three are not exported by ROCR but have slots) and every exported HIP
+    # function.
+    ctx["fakes"] = plan.functions if plan.domain == "hsa" else plan.exported
+    ctx["exported_names"] = [v["name"] for v in plan.exported]
     ctx["tables"] = plan.tables
     result[out_name] = env.get_template(template).render(**ctx)
   return result
