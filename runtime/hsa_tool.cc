@@ -58,8 +58,8 @@ extern "C" {
 
 // Tools are loaded in ascending priority order. Constant-initialised (ROCR
 // reads it with dlsym before running anything of ours).
-__attribute__((visibility("default"))) extern const uint32_t
-    HSA_AMD_TOOL_PRIORITY = 50;
+__attribute__((
+    visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 50;
 
 __attribute__((visibility("default"))) bool OnLoad(
     HsaApiTable* table, uint64_t /*runtime_version*/,

@@ -35,8 +35,9 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   // to back, under a correlation ID of its own whose parent is the traced API
   // call in progress on this thread (if any).
   if (ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op)) {
-    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,     ACTIVITY_API_PHASE_ENTER,
-                     NextCorrelationId(),   hook::CurrentCallId(), &data};
+    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX,    op,
+                     ACTIVITY_API_PHASE_ENTER, NextCorrelationId(),
+                     hook::CurrentCallId(),    &data};
     consumer(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consumer(info);

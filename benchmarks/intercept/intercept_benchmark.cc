@@ -81,8 +81,8 @@ class Mode {
   Mode(int mode, uint32_t domain, uint32_t op)
       : mode_(mode), domain_(domain), op_(op) {
     if (mode_ == 1) {
-      roctracer_enable_op_callback(static_cast<activity_domain_t>(domain_),
-                                   op_, &EmptyCallback, nullptr);
+      roctracer_enable_op_callback(static_cast<activity_domain_t>(domain_), op_,
+                                   &EmptyCallback, nullptr);
     } else if (mode_ == 2) {
       roctracer_enable_op_activity(static_cast<activity_domain_t>(domain_),
                                    op_);
@@ -118,19 +118,17 @@ uint16_t g_major;
 
 void BM_HsaStatusString_Direct(benchmark::State& state) {
   auto fn = g_direct.core.hsa_status_string_fn;
-  Run(state, [fn] {
-    benchmark::DoNotOptimize(fn(HSA_STATUS_ERROR, &g_text));
-  });
+  Run(state, [fn] { benchmark::DoNotOptimize(fn(HSA_STATUS_ERROR, &g_text)); });
 }
 void BM_HsaStatusString_Table(benchmark::State& state) {
-  Mode mode(state.range(0), ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string);
+  Mode mode(state.range(0), ACTIVITY_DOMAIN_HSA_API,
+            HSA_API_ID_hsa_status_string);
   auto fn = g_tables.core.hsa_status_string_fn;
-  Run(state, [fn] {
-    benchmark::DoNotOptimize(fn(HSA_STATUS_ERROR, &g_text));
-  });
+  Run(state, [fn] { benchmark::DoNotOptimize(fn(HSA_STATUS_ERROR, &g_text)); });
 }
 void BM_HsaStatusString_Symbol(benchmark::State& state) {
-  Mode mode(state.range(0), ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string);
+  Mode mode(state.range(0), ACTIVITY_DOMAIN_HSA_API,
+            HSA_API_ID_hsa_status_string);
   Run(state, [] {
     benchmark::DoNotOptimize(hsa_status_string(HSA_STATUS_ERROR, &g_text));
   });
@@ -156,7 +154,8 @@ void BM_HipGetErrorString_Direct(benchmark::State& state) {
 void BM_HipGetErrorString_Symbol(benchmark::State& state) {
   Mode mode(state.range(0), ACTIVITY_DOMAIN_HIP_API,
             HIP_API_ID_hipGetErrorString);
-  Run(state, [] { benchmark::DoNotOptimize(hipGetErrorString(hipErrorNoDevice)); });
+  Run(state,
+      [] { benchmark::DoNotOptimize(hipGetErrorString(hipErrorNoDevice)); });
 }
 
 // The pool's share of mode 2: one API record written the way Exit writes it,
@@ -195,8 +194,8 @@ int main(int argc, char** argv) {
   }
   roctracer::hsa_api::FillHsaApiTable(&g_tables, &LookUp, hsa);
   roctracer::hsa_api::FillHsaApiTable(&g_direct, &LookUp, hsa);
-  g_hip_direct = reinterpret_cast<decltype(g_hip_direct)>(
-      dlsym(hip, "hipGetErrorString"));
+  g_hip_direct =
+      reinterpret_cast<decltype(g_hip_direct)>(dlsym(hip, "hipGetErrorString"));
   if (!OnLoad(&g_tables.root, 0, 0, nullptr) || g_hip_direct == nullptr) {
     return 1;
   }

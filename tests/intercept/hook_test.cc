@@ -150,8 +150,8 @@ TEST_F(HookTest, ACallReachingTwoWrappersIsTracedOnce) {
 
 TEST_F(HookTest, NestedCallsGetTheirOwnIdAndTheirParent) {
   roctracer::SetApiConsumer(&Consumer);
-  ASSERT_TRUE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API,
-                                             HSA_API_ID_hsa_status_string, true));
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
   ASSERT_TRUE(roctracer::SetConsumerInterest(
       ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info, true));
   g_nest = true;
@@ -174,8 +174,8 @@ TEST_F(HookTest, NestedCallsGetTheirOwnIdAndTheirParent) {
 
 TEST_F(HookTest, BothFrontEndsSeeTheSameCorrelationId) {
   roctracer::SetApiConsumer(&Consumer);
-  ASSERT_TRUE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API,
-                                             HSA_API_ID_hsa_status_string, true));
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
   ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
                                          HSA_API_ID_hsa_status_string,
                                          &Callback, nullptr),
@@ -194,8 +194,8 @@ TEST_F(HookTest, ConsumerInterestAloneActivatesTheStubAndIgnoresStop) {
   const auto& active = roctracer::hook::g_hsa_api_active;
   EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 0);
   roctracer::SetApiConsumer(&Consumer);
-  ASSERT_TRUE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API,
-                                             HSA_API_ID_hsa_status_string, true));
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
   EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 1);
   roctracer_stop();
   EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 1);
@@ -225,8 +225,8 @@ TEST_F(HookTest, ACallbackCallingTheTracedApiDoesNotRecurse) {
 }
 
 TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
-  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API,
-                                             &Callback, nullptr),
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, &Callback,
+                                             nullptr),
             ROCTRACER_STATUS_SUCCESS);
   std::string name = "a_kernel_name";
   hsa_executable_symbol_t symbol{0};
@@ -296,13 +296,16 @@ TEST(OpNamesTest, RoundTripOverEveryId) {
     EXPECT_GT(named, domain == ACTIVITY_DOMAIN_HSA_API ? 191u : 380u);
     EXPECT_EQ(roctracer_op_string(domain, count, 0), nullptr);
   }
-  EXPECT_STREQ(roctracer_op_string(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init, 0),
-               "hsa_init");
-  EXPECT_STREQ(roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMalloc, 0),
-               "hipMalloc");
+  EXPECT_STREQ(
+      roctracer_op_string(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init, 0),
+      "hsa_init");
+  EXPECT_STREQ(
+      roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMalloc, 0),
+      "hipMalloc");
   uint32_t op;
-  EXPECT_NE(roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hsa_init", &op, nullptr),
-            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_NE(
+      roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hsa_init", &op, nullptr),
+      ROCTRACER_STATUS_SUCCESS);
 }
 
 void RoctxConsumer(const roctracer::ApiCallInfo& info) noexcept {
@@ -313,8 +316,8 @@ void RoctxConsumer(const roctracer::ApiCallInfo& info) noexcept {
 }
 
 TEST(RoctxConsumerTest, AnnotationsReachTheConsumer) {
-  static roctracer::RoctxLink link{roctracer::kRoctxLinkVersion,
-                                   ROCTX_API_ID_NUMBER, {}, {}};
+  static roctracer::RoctxLink link{
+      roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}};
   roctracer::AttachRoctx(&link);
   g_consumed.clear();
   roctracer::SetApiConsumer(&RoctxConsumer);

@@ -42,7 +42,8 @@ void Record(uint32_t domain, uint32_t op, const void* callback_data, void*) {
   const auto* data = static_cast<const hsa_api_data_t*>(callback_data);
   Seen s{op, data->phase, data->correlation_id, *data, {}, nullptr};
   if (op == HSA_API_ID_hsa_executable_get_symbol_by_name) {
-    s.symbol_name_ptr = data->args.hsa_executable_get_symbol_by_name.symbol_name;
+    s.symbol_name_ptr =
+        data->args.hsa_executable_get_symbol_by_name.symbol_name;
     s.symbol_name = s.symbol_name_ptr;
   }
   std::lock_guard<std::mutex> lock(g_mutex);
@@ -92,9 +93,9 @@ TEST_F(HsaToolTest, OnLoadWrapsEveryFilledSlotAndOnUnloadRestoresIt) {
   OnUnload();
   EXPECT_EQ(std::memcmp(&tables_.core, &originals_.core, sizeof(CoreApiTable)),
             0);
-  EXPECT_EQ(std::memcmp(&tables_.amd_ext, &originals_.amd_ext,
-                        sizeof(AmdExtTable)),
-            0);
+  EXPECT_EQ(
+      std::memcmp(&tables_.amd_ext, &originals_.amd_ext, sizeof(AmdExtTable)),
+      0);
   EXPECT_EQ(std::memcmp(&tables_.image_ext, &originals_.image_ext,
                         sizeof(ImageExtTable)),
             0);
@@ -134,9 +135,9 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
                                                 &major),
             info_direct);
   const char* text = nullptr;
-  EXPECT_EQ(tables_.core.hsa_status_string_fn(HSA_STATUS_ERROR_INVALID_AGENT,
-                                              &text),
-            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(
+      tables_.core.hsa_status_string_fn(HSA_STATUS_ERROR_INVALID_AGENT, &text),
+      HSA_STATUS_SUCCESS);
   ASSERT_NE(text, nullptr);
   EXPECT_NE(std::string(text).find("HSA_STATUS_ERROR_INVALID_AGENT"),
             std::string::npos);

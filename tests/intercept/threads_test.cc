@@ -92,8 +92,8 @@ TEST_F(ThreadsTest, EightThreadsEveryEnterHasItsExitAndItsRecord) {
   auto& collector = NewCollector();
   roctracer_properties_t properties = collector.Properties(1 << 16);
   ASSERT_EQ(roctracer_open_pool(&properties), ROCTRACER_STATUS_SUCCESS);
-  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API,
-                                             &Callback, nullptr),
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, &Callback,
+                                             nullptr),
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
             ROCTRACER_STATUS_SUCCESS);

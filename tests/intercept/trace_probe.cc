@@ -33,12 +33,12 @@ std::vector<Event> g_events;
 std::vector<activity_record_t> g_records;
 int g_failures = 0;
 
-#define CHECK(cond)                                                        \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
+#define CHECK(cond)                                                           \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
       std::fprintf(stderr, "CHECK failed at line %d: %s\n", __LINE__, #cond); \
-      ++g_failures;                                                        \
-    }                                                                      \
+      ++g_failures;                                                           \
+    }                                                                         \
   } while (0)
 
 struct Api {
@@ -58,19 +58,20 @@ bool Find(Fn* fn, const char* name) {
   return *fn != nullptr;
 }
 
-void Callback(uint32_t domain, uint32_t op, const void* callback_data,
-              void*) {
+void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
   Event e{domain, op, 0, 0, 0};
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     const auto* d = static_cast<const hip_api_data_t*>(callback_data);
     e.phase = d->phase;
     e.id = d->correlation_id;
-    if (d->phase == ACTIVITY_API_PHASE_EXIT && op != HIP_API_ID_hipGetErrorString) {
+    if (d->phase == ACTIVITY_API_PHASE_EXIT &&
+        op != HIP_API_ID_hipGetErrorString) {
       e.result = d->hipError_t_retval;
     }
     // A callback calling traced APIs: they must run, untraced, and not
     // recurse into this callback.
-    if (op == HIP_API_ID_hipGetDeviceCount && d->phase == ACTIVITY_API_PHASE_ENTER) {
+    if (op == HIP_API_ID_hipGetDeviceCount &&
+        d->phase == ACTIVITY_API_PHASE_ENTER) {
       const char* text = nullptr;
       hsa_status_string(HSA_STATUS_ERROR, &text);
       CHECK(hipGetErrorName(hipErrorNoDevice) != nullptr);
@@ -154,7 +155,8 @@ int main() {
   CHECK(init == HSA_STATUS_ERROR_OUT_OF_RESOURCES);
   CHECK(info == HSA_STATUS_ERROR_NOT_INITIALIZED);
   CHECK(count_status == hipErrorNoDevice && count == 0);
-  CHECK(count_text != nullptr && std::strcmp(count_text, "hipErrorNoDevice") == 0);
+  CHECK(count_text != nullptr &&
+        std::strcmp(count_text, "hipErrorNoDevice") == 0);
   CHECK(malloc_status == hipErrorInvalidDevice);
   CHECK(copy_status == hipErrorInvalidDevice);
   CHECK(free_status == hipErrorInvalidDevice);
@@ -210,17 +212,20 @@ int main() {
 
   // One API activity record per traced call, under the callbacks' IDs.
   size_t enters = 0;
-  for (const Event& ev : g_events) enters += ev.phase == ACTIVITY_API_PHASE_ENTER;
+  for (const Event& ev : g_events)
+    enters += ev.phase == ACTIVITY_API_PHASE_ENTER;
   size_t api_records = 0;
   for (const activity_record_t& r : g_records) {
-    if (r.domain != ACTIVITY_DOMAIN_HIP_API && r.domain != ACTIVITY_DOMAIN_HSA_API) {
+    if (r.domain != ACTIVITY_DOMAIN_HIP_API &&
+        r.domain != ACTIVITY_DOMAIN_HSA_API) {
       continue;
     }
     ++api_records;
     bool matched = false;
     for (const Event& ev : g_events) {
-      matched |= ev.phase == ACTIVITY_API_PHASE_ENTER && ev.id == r.correlation_id &&
-                 ev.op == r.op && ev.domain == r.domain;
+      matched |= ev.phase == ACTIVITY_API_PHASE_ENTER &&
+                 ev.id == r.correlation_id && ev.op == r.op &&
+                 ev.domain == r.domain;
     }
     CHECK(matched);
     CHECK(r.begin_ns <= r.end_ns);
@@ -228,7 +233,8 @@ int main() {
   CHECK(api_records == enters);
 
   for (const Event& ev : g_events) {
-    if (ev.domain != ACTIVITY_DOMAIN_HIP_API || ev.phase != ACTIVITY_API_PHASE_EXIT ||
+    if (ev.domain != ACTIVITY_DOMAIN_HIP_API ||
+        ev.phase != ACTIVITY_API_PHASE_EXIT ||
         ev.op == HIP_API_ID_hipGetErrorString) {
       continue;
     }
