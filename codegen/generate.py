@@ -40,8 +40,22 @@ def read_exports(path: str) -> Set[str]:
   return names
 
 
+def read_export_versions(path: str) -> Dict[str, str]:
+  """Symbol -> version node (`hipMalloc@@hip_4.2` -> hip_4.2) of the
+  defined dynamic symbols; unversioned symbols are absent."""
+  versions = {}
+  with open(path) as f:
+    for line in f:
+      parts = line.split()
+      if len(parts) == 3 and parts[1] in ("T", "W", "i") and "@" in parts[2]:
+        name, _, version = parts[2].partition("@")
+        versions[name] = version.lstrip("@")
+  return versions
+
+
 def plan_domain(domain: str, mdl: m.Model, registry_path: str,
-                exports: Optional[Set[str]], source: str) -> render.Plan:
+                exports: Optional[Set[str]], source: str,
+                export_versions: Optional[Dict[str, str]] = None) -> render.Plan:
   entries = registry.load(registry_path) if os.path.exists(registry_path) else []
   merged = registry.merge(entries, [f.name for f in mdl.functions],
                           naming.FIRST_ID[domain])
@@ -50,7 +64,7 @@ def plan_domain(domain: str, mdl: m.Model, registry_path: str,
           "(run `bazel run //codegen:update_registries` to commit it)" %
           (domain.upper(), e.name, registry_path, e.id), file=sys.stderr)
   return render.Plan(mdl, merged.entries, {e.name for e in merged.added},
-                     exports, source)
+                     exports, source, export_versions)
 
 
 def write_all(out_dir: str, files: Dict[str, str]) -> None:
@@ -82,9 +96,11 @@ def main(argv=None) -> int:
   args = ap.parse_args(argv)
 
   exports = {}
+  export_versions = {}
   for spec in args.exports:
     d, _, path = spec.partition("=")
     exports[d] = read_exports(path)
+    export_versions[d] = read_export_versions(path)
   env = render.environment(args.templates)
   files = {}
   for d in args.domain or sorted(domains.PARSERS):
@@ -98,7 +114,7 @@ def main(argv=None) -> int:
       return 1
     source = SOURCES[d]
     plan = plan_domain(d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d),
-                       exports.get(d), source)
+                       exports.get(d), source, export_versions.get(d))
     files.update(render.render(env, plan))
     if args.dump_model:
       files["%s_model.json" % d] = m.to_json(mdl)

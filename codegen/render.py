@@ -27,6 +27,14 @@ PREAMBLE = {
 # Typedefs from headers the public data header cannot include are re-declared.
 PRIVATE_HEADERS = {"hsa": {"hsa_api_trace.h"}, "hip": set()}
 DOMAIN_CONST = {"hsa": "kDomainHsaApi", "hip": "kDomainHipApi"}
+# Per HsaApiTable member: the HsaApiTableContainer member holding the table
+# and the prefix of its version macros in hsa_api_trace.h.
+HSA_TABLE_INFO = {
+    "core_": ("core", "HSA_CORE_API_TABLE"),
+    "amd_ext_": ("amd_ext", "HSA_AMD_EXT_API_TABLE"),
+    "image_ext_": ("image_ext", "HSA_IMAGE_API_TABLE"),
+    "finalizer_ext_": ("finalizer_ext", "HSA_FINALIZER_API_TABLE"),
+}
 
 
 def environment(template_dir: str) -> jinja2.Environment:
@@ -44,12 +52,14 @@ class Plan:
   """Everything the templates of one domain need, computed once."""
 
   def __init__(self, mdl: m.Model, entries: List[registry.Entry],
-               appended: Set[str], exports: Optional[Set[str]], source: str):
+               appended: Set[str], exports: Optional[Set[str]], source: str,
+               export_versions: Optional[Dict[str, str]] = None):
     d = mdl.domain
     self.domain = d
     self.source = source
     ids = {e.name: e.id for e in entries}
     self._members = {t.name: t.member for t in mdl.tables}
+    self._enums = mdl.enums
     funcs = {f.name: f for f in mdl.functions}
     self.functions = [self._function(f, ids[f.name]) for f in mdl.functions]
     self.functions.sort(key=lambda v: v["id"])
@@ -79,6 +89,7 @@ class Plan:
                        key=lambda x: x["name"].encode()),
         live_count=len(live), includes=INCLUDES.get(d, []),
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
+        domain_const_value=naming.DOMAIN_VALUES.get(d, 0),
         retvals=self._retvals(mdl), structs=self._structs(mdl),
         enums=[dict(name=e.name,
                     constants=[(n, naming.long_long_literal(v))
@@ -89,11 +100,18 @@ class Plan:
                         if t.header in PRIVATE_HEADERS.get(d, set())])
     self.tables = []
     for t in mdl.tables:
+      container_member, version_prefix = HSA_TABLE_INFO.get(
+          t.member, (t.member.rstrip("_"), ""))
       self.tables.append(dict(name=t.name, member=t.member,
+                              container_member=container_member,
+                              version_prefix=version_prefix,
                               functions=[by_name[n] for n in t.slots]))
     self.exported = [v for v in self.functions
                      if exports is not None and v["name"] in exports
                      and v["c_linkage"]]
+    self.common["max_string_args"] = max(
+        [len(v["string_params"]) for v in self.functions] + [1])
+    self.common["version_nodes"] = self._version_nodes(export_versions or {})
 
   def _function(self, f: m.Function, id_: int) -> Dict:
     d = naming
@@ -118,7 +136,49 @@ class Plan:
         ret_member=None if ret_void else d.retval_member(f.return_type),
         missing_value=None if ret_void else d.missing_next_value(f.return_type),
         table_member=self._member_of(f), slot_field=f.slot_field,
-        c_linkage=f.c_linkage)
+        container_member=HSA_TABLE_INFO.get(self._member_of(f), (None, None))[0],
+        c_linkage=f.c_linkage,
+        string_params=[p.name for p in f.params if p.type.is_string],
+        test_params=[dict(
+            decl=d.declarator(d.strip_top_const(p.type.spelling), "a%d" % p.index),
+            value=self._test_value(p.type, id_ * 16 + p.index))
+            for p in f.params],
+        test_ret=None if ret_void else dict(
+            decl=d.declarator(d.strip_top_const(f.return_type.spelling), "expected"),
+            value=self._test_value(f.return_type, id_ * 16 + 15)))
+
+  def _test_value(self, t: m.CType, seed: int) -> str:
+    """A C++ expression of type `t`, distinct per seed and valid for the type
+    (enums take a declared value, bools 0/1, strings a literal), for the
+    generated forwarding test."""
+    spelling = naming.strip_top_const(t.spelling)
+    if t.kind == "pointer" and t.is_string:
+      return '"s%d"' % seed
+    if t.kind == "pointer":
+      return "reinterpret_cast<%s>(static_cast<uintptr_t>(0x%x))" % (
+          spelling, 0x100000 + seed * 0x40)
+    if t.kind == "bool":
+      return "true" if seed % 2 else "false"
+    if t.kind == "float":
+      return "static_cast<%s>(%d.5)" % (spelling, seed)
+    if t.kind == "enum" and t.enum in self._enums and self._enums[t.enum].constants:
+      consts = self._enums[t.enum].constants
+      value = consts[seed % len(consts)][1]
+      return "static_cast<%s>(%s)" % (spelling, naming.long_long_literal(value))
+    if t.kind == "int":
+      return "static_cast<%s>(0x%xULL)" % (spelling,
+                                           (0x1122334455667700 + seed) % 2**64)
+    return "Pattern<%s>(%d)" % (spelling, seed)
+
+  def _version_nodes(self, versions: Dict[str, str]) -> List[Dict]:
+    """Symbol wrappers grouped by the version node the runtime exports them
+    under (`hip_4.2`, `ROCR_1`), so an application's versioned reference
+    binds to the wrapper; unversioned exports get a node of our own."""
+    nodes: Dict[str, List[str]] = {}
+    for v in self.exported:
+      node = versions.get(v["name"]) or "ROCTRACER_INTERCEPT_%s" % self.domain.upper()
+      nodes.setdefault(node, []).append(v["name"])
+    return [dict(name=k, symbols=sorted(nodes[k])) for k in sorted(nodes)]
 
   def _member_of(self, f: m.Function) -> Optional[str]:
     return self._members.get(f.table) if f.table else None
@@ -154,10 +214,14 @@ def files_for(domain: str) -> Dict[str, str]:
       "%s_api_names.cc" % domain: "api_names.cc.j2",
       "%s_api_args.cc" % domain: "api_args.cc.j2",
       "%s_symbol_wrappers.cc" % domain: "symbol_wrappers.cc.j2",
+      "%s_symbol_versions.map" % domain: "symbol_versions.map.j2",
+      "%s_fake_runtime.cc" % domain: "fake_runtime.cc.j2",
+      "%s_forwarding_test.cc" % domain: "forwarding_test.cc.j2",
   }
   if domain == "hsa":
     out["hsa_table_wrappers.h"] = "hsa_table_wrappers.h.j2"
     out["hsa_table_wrappers.cc"] = "hsa_table_wrappers.cc.j2"
+    out["hsa_table_fill.h"] = "hsa_table_fill.h.j2"
   return out
 
 
@@ -167,6 +231,12 @@ def render(env: jinja2.Environment, plan: Plan) -> Dict[str, str]:
     ctx = dict(plan.common)
     if template == "symbol_wrappers.cc.j2":
       ctx["functions"] = plan.exported
+    ctx["exported"] = plan.exported
+    # The forwarding test's fake runtime defines every HSA table function
+    # (three are not exported by ROCR but have slots) and every exported HIP
+    # function.
+    ctx["fakes"] = plan.functions if plan.domain == "hsa" else plan.exported
+    ctx["exported_names"] = [v["name"] for v in plan.exported]
     ctx["tables"] = plan.tables
     result[out_name] = env.get_template(template).render(**ctx)
   return result

@@ -20,14 +20,14 @@
 #include <cstdlib>
 #include <vector>
 
-#define ROCTRACER_CALL(call)                                         \
-  do {                                                               \
-    roctracer_status_t status_ = (call);                             \
-    if (status_ != ROCTRACER_STATUS_SUCCESS) {                       \
-      std::fprintf(stderr, "%s failed: %s\n", #call,                 \
-                   roctracer_error_string());                        \
-      std::exit(EXIT_FAILURE);                                       \
-    }                                                                \
+#define ROCTRACER_CALL(call)                         \
+  do {                                               \
+    roctracer_status_t status_ = (call);             \
+    if (status_ != ROCTRACER_STATUS_SUCCESS) {       \
+      std::fprintf(stderr, "%s failed: %s\n", #call, \
+                   roctracer_error_string());        \
+      std::exit(EXIT_FAILURE);                       \
+    }                                                \
   } while (0)
 
 namespace {
@@ -61,8 +61,10 @@ void HipCallback(uint32_t domain, uint32_t cid, const void* callback_data,
       default:
         break;
     }
+  } else if (cid == HIP_API_ID_hipGetErrorString) {
+    std::printf(" -> \"%s\"", data->const_char_ptr_retval);
   } else {
-    std::printf(" -> %d", static_cast<int>(data->retval.hipError_t_retval));
+    std::printf(" -> %d", static_cast<int>(data->hipError_t_retval));
   }
   std::printf("\n");
 }
@@ -74,17 +76,17 @@ void HsaCallback(uint32_t domain, uint32_t cid, const void* callback_data,
               roctracer_op_string(domain, cid, 0), cid, data->correlation_id,
               PhaseName(data->phase));
   if (data->phase == ACTIVITY_API_PHASE_EXIT) {
-    std::printf(" -> 0x%x",
-                static_cast<unsigned>(data->retval.hsa_status_t_retval));
+    std::printf(" -> 0x%x", static_cast<unsigned>(data->hsa_status_t_retval));
   }
   std::printf("\n");
 }
 
-void RoctxCallback(uint32_t /*domain*/, uint32_t cid,
-                   const void* callback_data, void* /*arg*/) {
+void RoctxCallback(uint32_t /*domain*/, uint32_t cid, const void* callback_data,
+                   void* /*arg*/) {
   const auto* data = static_cast<const roctx_api_data_t*>(callback_data);
   const char* message = data->args.message;
-  std::printf("<rocTX %s \"%s\">\n", roctracer_op_string(ACTIVITY_DOMAIN_ROCTX, cid, 0),
+  std::printf("<rocTX %s \"%s\">\n",
+              roctracer_op_string(ACTIVITY_DOMAIN_ROCTX, cid, 0),
               message != nullptr ? message : "");
 }
 
@@ -93,10 +95,12 @@ void ActivityCallback(const char* begin, const char* end, void* /*arg*/) {
   const auto* end_record = reinterpret_cast<const roctracer_record_t*>(end);
   std::printf("\tActivity records:\n");
   while (record < end_record) {
-    const char* name = roctracer_op_string(record->domain, record->op, record->kind);
+    const char* name =
+        roctracer_op_string(record->domain, record->op, record->kind);
     switch (record->domain) {
       case ACTIVITY_DOMAIN_EXT_API:
-        std::printf("\t  external_id(%" PRIu64 ") tags correlation_id(%" PRIu64 ")\n",
+        std::printf("\t  external_id(%" PRIu64 ") tags correlation_id(%" PRIu64
+                    ")\n",
                     record->external_id, record->correlation_id);
         break;
       case ACTIVITY_DOMAIN_ROCTX:
@@ -105,8 +109,8 @@ void ActivityCallback(const char* begin, const char* end, void* /*arg*/) {
                     record->begin_ns);
         break;
       default:
-        std::printf("\t  %s correlation_id(%" PRIu64 ") time_ns(%" PRIu64 ":%" PRIu64
-                    ") pid(%u) tid(%u)\n",
+        std::printf("\t  %s correlation_id(%" PRIu64 ") time_ns(%" PRIu64
+                    ":%" PRIu64 ") pid(%u) tid(%u)\n",
                     name != nullptr ? name : "?", record->correlation_id,
                     record->begin_ns, record->end_ns, record->process_id,
                     record->thread_id);
@@ -122,9 +126,12 @@ void StartTracing() {
   properties.buffer_size = 0x1000;
   properties.buffer_callback_fun = ActivityCallback;
   ROCTRACER_CALL(roctracer_open_pool(&properties));
-  ROCTRACER_CALL(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HIP_API, HipCallback, nullptr));
-  ROCTRACER_CALL(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, HsaCallback, nullptr));
-  ROCTRACER_CALL(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_ROCTX, RoctxCallback, nullptr));
+  ROCTRACER_CALL(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HIP_API,
+                                                  HipCallback, nullptr));
+  ROCTRACER_CALL(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API,
+                                                  HsaCallback, nullptr));
+  ROCTRACER_CALL(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_ROCTX,
+                                                  RoctxCallback, nullptr));
   ROCTRACER_CALL(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HIP_API));
   ROCTRACER_CALL(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API));
   ROCTRACER_CALL(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX));
@@ -180,8 +187,8 @@ int main() {
   float* device_matrix = nullptr;
   hipError_t malloc_status =
       hipMalloc(reinterpret_cast<void**>(&device_matrix), kBytes);
-  hipError_t copy_status = hipMemcpy(device_matrix, matrix.data(), kBytes,
-                                     hipMemcpyHostToDevice);
+  hipError_t copy_status =
+      hipMemcpy(device_matrix, matrix.data(), kBytes, hipMemcpyHostToDevice);
   hipError_t free_status = hipFree(device_matrix);
   std::printf("hipMalloc: %d, hipMemcpy: %d, hipFree: %d\n",
               static_cast<int>(malloc_status), static_cast<int>(copy_status),

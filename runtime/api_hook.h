@@ -30,9 +30,11 @@ constexpr uint32_t kDomainHipApi = 3;  // ACTIVITY_DOMAIN_HIP_API
 extern std::atomic<uint8_t> g_hsa_api_active[];
 extern std::atomic<uint8_t> g_hip_api_active[];
 
-// Runtime-owned per-call storage, living on the stub's stack.
+// Runtime-owned per-call storage, living on the stub's stack (api_hook.cc
+// keeps the call's correlation IDs, timestamps, callback and the link to the
+// enclosing call here, so tracing a call allocates nothing).
 struct CallFrame {
-  uint64_t slots[4];
+  uint64_t slots[10];
 };
 
 // Uninitialised stack storage for a <domain>_api_data_t. Some argument types

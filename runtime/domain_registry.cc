@@ -16,6 +16,8 @@ struct Domain {
   OpIdByNameFn id_by_name_fn = nullptr;
   std::unique_ptr<std::atomic<const CallbackEntry*>[]> callbacks;
   std::unique_ptr<std::atomic<Pool*>[]> pools;
+  // The second front end's interest (api_consumer.h), OR-ed into `active`.
+  std::unique_ptr<std::atomic<uint8_t>[]> consumer;
   std::atomic<uint8_t>* active = nullptr;
   uint32_t active_count = 0;
 };
@@ -49,9 +51,10 @@ Domain* Get(uint32_t domain) noexcept {
 void UpdateActiveLocked(Domain* d, uint32_t op) {
   if (d->active == nullptr || op >= d->active_count) return;
   const bool on =
-      g_started.load(std::memory_order_relaxed) &&
-      (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
-       d->pools[op].load(std::memory_order_relaxed) != nullptr);
+      (g_started.load(std::memory_order_relaxed) &&
+       (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
+        d->pools[op].load(std::memory_order_relaxed) != nullptr)) ||
+      d->consumer[op].load(std::memory_order_relaxed) != 0;
   d->active[op].store(on ? 1 : 0, std::memory_order_release);
 }
 
@@ -84,13 +87,15 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   d->callbacks.reset(new (std::nothrow)
                          std::atomic<const CallbackEntry*>[op_count]);
   d->pools.reset(new (std::nothrow) std::atomic<Pool*>[op_count]);
-  if (!d->callbacks || !d->pools) {
+  d->consumer.reset(new (std::nothrow) std::atomic<uint8_t>[op_count]);
+  if (!d->callbacks || !d->pools || !d->consumer) {
     delete d;
     return false;
   }
   for (uint32_t op = 0; op < op_count; ++op) {
     d->callbacks[op].store(nullptr, std::memory_order_relaxed);
     d->pools[op].store(nullptr, std::memory_order_relaxed);
+    d->consumer[op].store(0, std::memory_order_relaxed);
   }
   g_domains[domain].store(d, std::memory_order_release);
   return true;
@@ -202,6 +207,21 @@ void DisableActivitiesOfPoolLocked(Pool* pool) {
       }
     }
   }
+}
+
+bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return false;
+  d->consumer[op].store(wanted ? 1 : 0, std::memory_order_release);
+  UpdateActiveLocked(d, op);
+  return true;
+}
+
+bool ConsumerWants(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return false;
+  return d->consumer[op].load(std::memory_order_relaxed) != 0;
 }
 
 void SetTracingStarted(bool started) {

@@ -81,6 +81,12 @@ void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
 // Clears every slot that points at `pool`. Requires ConfigMutex().
 void DisableActivitiesOfPoolLocked(Pool* pool);
 
+// The second front end's per-op interest (api_consumer.h). The active byte of
+// (domain, op) is the OR of this and roctracer's own enables; roctracer_stop
+// does not affect it. False for an unknown (domain, op).
+bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted);
+bool ConsumerWants(uint32_t domain, uint32_t op) noexcept;
+
 // roctracer_start / roctracer_stop.
 void SetTracingStarted(bool started);
 bool TracingStarted() noexcept;

@@ -8,9 +8,11 @@
 
 #include "runtime/activity_emit.h"
 #include "runtime/clock.h"
+#include "runtime/correlation.h"
 #include "runtime/domain_registry.h"
 #include "runtime/roctx_link.h"
 #include "runtime/thread_id.h"
+#include "runtime/trace_guard.h"
 
 namespace roctracer {
 namespace {
@@ -18,12 +20,27 @@ namespace {
 std::mutex g_link_mutex;
 RoctxLink* g_link = nullptr;
 
+// An annotation made by tracer code (a user callback, the consumer) is not
+// reported: reporting it would call that code again, without end.
 void Report(uint32_t op, const char* message, uint64_t range_id) {
+  if (hook::InUntracedScope()) return;
+  hook::UntracedScope untraced;
+  roctx_api_data_t data{};
+  data.args.message = message;
+  data.args.id = range_id;
   if (const CallbackEntry* cb = CallbackFor(ACTIVITY_DOMAIN_ROCTX, op)) {
-    roctx_api_data_t data{};
-    data.args.message = message;
-    data.args.id = range_id;
     cb->fn(ACTIVITY_DOMAIN_ROCTX, op, &data, cb->arg);
+  }
+  // An annotation is instantaneous: the consumer sees its ENTER and EXIT back
+  // to back, under a correlation ID of its own whose parent is the traced API
+  // call in progress on this thread (if any).
+  if (ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX,    op,
+                     ACTIVITY_API_PHASE_ENTER, NextCorrelationId(),
+                     hook::CurrentCallId(),    &data};
+    consumer(info);
+    info.phase = ACTIVITY_API_PHASE_EXIT;
+    consumer(info);
   }
   if (Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op)) {
     activity_record_t record{};

@@ -1,15 +1,33 @@
 #include "runtime/thread_id.h"
 
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <mutex>
 
 namespace roctracer {
 namespace {
 thread_local uint32_t t_tid = 0;
+// getpid() is a system call (glibc stopped caching it): ~100 ns, paid on
+// every API activity record. Cached, and forgotten in a forked child so the
+// child reports its own PID.
+std::atomic<uint32_t> g_pid{0};
+std::once_flag g_atfork_once;
+void ForgetPid() { g_pid.store(0, std::memory_order_relaxed); }
 }  // namespace
 
-// Not cached: a cached PID would be wrong in a forked child.
-uint32_t ProcessId() noexcept { return static_cast<uint32_t>(getpid()); }
+uint32_t ProcessId() noexcept {
+  uint32_t pid = g_pid.load(std::memory_order_relaxed);
+  if (pid == 0) {
+    std::call_once(g_atfork_once,
+                   [] { pthread_atfork(nullptr, nullptr, &ForgetPid); });
+    pid = static_cast<uint32_t>(getpid());
+    g_pid.store(pid, std::memory_order_relaxed);
+  }
+  return pid;
+}
 
 uint32_t ThreadId() noexcept {
   if (t_tid == 0) t_tid = static_cast<uint32_t>(syscall(SYS_gettid));

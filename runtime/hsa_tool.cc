@@ -1,0 +1,80 @@
+// libroctracer64.so as an HSA runtime tool: ROCR loads the libraries named by
+// HSA_TOOLS_LIB (and already-loaded libraries exporting
+// HSA_AMD_TOOL_PRIORITY), calls OnLoad with its dispatch table before the
+// application's first HSA call goes through it, and OnUnload at shutdown.
+// OnLoad puts the generated table wrappers into the core, AMD extension,
+// image and finalizer tables; the originals are kept
+// (hsa_api::Original*Table()) for forwarding and for the tracer's own
+// untraced HSA calls.
+#include <hsa/hsa_api_trace.h>
+
+#include <cstdint>
+#include <cstdio>
+
+#include "hsa_table_wrappers.h"
+
+namespace {
+
+// A table whose major version differs from the one the wrappers were
+// generated for has a different layout: touching it would corrupt the
+// runtime, so the tool refuses to load (ROCR then reports it as failed).
+bool MajorMatches(const ApiTableVersion& version, uint32_t expected) {
+  return version.major_id == expected;
+}
+
+bool TablesCompatible(const HsaApiTable* table) {
+  if (!MajorMatches(table->version, HSA_API_TABLE_MAJOR_VERSION)) return false;
+  const uint32_t size = table->version.minor_id;
+  auto covers = [size](size_t offset) {
+    return size >= offset + sizeof(void*);
+  };
+  if (covers(offsetof(HsaApiTable, core_)) && table->core_ != nullptr &&
+      !MajorMatches(table->core_->version, HSA_CORE_API_TABLE_MAJOR_VERSION)) {
+    return false;
+  }
+  if (covers(offsetof(HsaApiTable, amd_ext_)) && table->amd_ext_ != nullptr &&
+      !MajorMatches(table->amd_ext_->version,
+                    HSA_AMD_EXT_API_TABLE_MAJOR_VERSION)) {
+    return false;
+  }
+  if (covers(offsetof(HsaApiTable, image_ext_)) &&
+      table->image_ext_ != nullptr &&
+      !MajorMatches(table->image_ext_->version,
+                    HSA_IMAGE_API_TABLE_MAJOR_VERSION)) {
+    return false;
+  }
+  if (covers(offsetof(HsaApiTable, finalizer_ext_)) &&
+      table->finalizer_ext_ != nullptr &&
+      !MajorMatches(table->finalizer_ext_->version,
+                    HSA_FINALIZER_API_TABLE_MAJOR_VERSION)) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" {
+
+// Tools are loaded in ascending priority order. Constant-initialised (ROCR
+// reads it with dlsym before running anything of ours).
+__attribute__((
+    visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 50;
+
+__attribute__((visibility("default"))) bool OnLoad(
+    HsaApiTable* table, uint64_t /*runtime_version*/,
+    uint64_t /*failed_tool_count*/, const char* const* /*failed_tool_names*/) {
+  if (table == nullptr || !TablesCompatible(table)) {
+    std::fprintf(stderr,
+                 "roctracer: HSA API table missing or of an unknown major "
+                 "version; HSA_API tracing through the runtime disabled\n");
+    return false;
+  }
+  return roctracer::hsa_api::InstallTableWrappers(table) >= 0;
+}
+
+__attribute__((visibility("default"))) void OnUnload() {
+  roctracer::hsa_api::RestoreTableWrappers();
+}
+
+}  // extern "C"

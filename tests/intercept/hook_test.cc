@@ -1,0 +1,341 @@
+// Enter/Exit semantics and guards, with the tracer, its C-symbol stubs and
+// its table wrappers linked into the test, and a stand-in runtime whose
+// exported functions forward through the table given to OnLoad (as ROCR's
+// do): app -> symbol stub -> trampoline -> table wrapper -> implementation.
+#include <gtest/gtest.h>
+#include <hsa/hsa_api_trace.h>
+#include <roctracer.h>
+#include <roctracer_hip.h>
+#include <roctracer_hsa.h>
+#include <roctracer_roctx.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "hsa_table_fill.h"
+#include "runtime/api_consumer.h"
+#include "runtime/api_hook.h"
+#include "runtime/roctx_link.h"
+#include "runtime/string_arena.h"
+#include "runtime/trace_guard.h"
+#include "tests/core/reset.h"
+
+extern "C" bool OnLoad(HsaApiTable*, uint64_t, uint64_t, const char* const*);
+extern "C" void OnUnload();
+extern "C" void fake_trampoline_set_table(HsaApiTable* table);
+
+namespace {
+
+struct Call {
+  uint32_t domain, op, phase;
+  uint64_t id, parent;
+  uint64_t phase_data;
+};
+
+std::vector<Call> g_callbacks;
+std::vector<Call> g_consumed;
+HsaApiTableContainer g_tables;
+int g_impl_calls = 0;
+bool g_nest = false;
+std::string g_seen_string;
+const char* g_seen_pointer = nullptr;
+
+hsa_status_t StatusStringImpl(hsa_status_t status, const char** text) {
+  ++g_impl_calls;
+  // A different API called from inside the runtime: a nested traced call.
+  if (g_nest) {
+    uint16_t major;
+    g_tables.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  }
+  *text = "impl";
+  return status == HSA_STATUS_ERROR ? HSA_STATUS_ERROR_INVALID_ARGUMENT
+                                    : HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t SystemGetInfoImpl(hsa_system_info_t, void* value) {
+  ++g_impl_calls;
+  *static_cast<uint16_t*>(value) = 7;
+  return HSA_STATUS_ERROR_NOT_INITIALIZED;
+}
+
+hsa_status_t GetSymbolByNameImpl(hsa_executable_t, const char* name,
+                                 const hsa_agent_t*,
+                                 hsa_executable_symbol_t* symbol) {
+  ++g_impl_calls;
+  symbol->handle = std::strlen(name);
+  return HSA_STATUS_SUCCESS;
+}
+
+void* Implementations(const char* name, void*) {
+  if (std::strcmp(name, "hsa_status_string") == 0) {
+    return reinterpret_cast<void*>(&StatusStringImpl);
+  }
+  if (std::strcmp(name, "hsa_system_get_info") == 0) {
+    return reinterpret_cast<void*>(&SystemGetInfoImpl);
+  }
+  if (std::strcmp(name, "hsa_executable_get_symbol_by_name") == 0) {
+    return reinterpret_cast<void*>(&GetSymbolByNameImpl);
+  }
+  return nullptr;
+}
+
+void Callback(uint32_t domain, uint32_t op, const void* data, void* arg) {
+  const auto* d = static_cast<const hsa_api_data_t*>(data);
+  if (d->phase == ACTIVITY_API_PHASE_ENTER) {
+    *d->phase_data = d->correlation_id * 10;  // read back at EXIT
+    if (op == HSA_API_ID_hsa_executable_get_symbol_by_name) {
+      g_seen_pointer = d->args.hsa_executable_get_symbol_by_name.symbol_name;
+      g_seen_string = g_seen_pointer;
+    }
+  }
+  g_callbacks.push_back(
+      {domain, op, d->phase, d->correlation_id, 0, *d->phase_data});
+  // A callback calling the API it traces: runs untraced, no recursion.
+  if (arg != nullptr) {
+    const char* text;
+    hsa_status_string(HSA_STATUS_SUCCESS, &text);
+  }
+}
+
+void Consumer(const roctracer::ApiCallInfo& info) noexcept {
+  uint64_t phase_data = 0;
+  if (info.domain == ACTIVITY_DOMAIN_HSA_API) {
+    phase_data = reinterpret_cast<uintptr_t>(
+        static_cast<hsa_api_data_t*>(info.api_data)->phase_data);
+  }
+  g_consumed.push_back({info.domain, info.op, info.phase, info.correlation_id,
+                        info.parent_correlation_id, phase_data});
+}
+
+class HookTest : public roctracer_test::TracerTest {
+ protected:
+  void SetUp() override {
+    roctracer::hsa_api::FillHsaApiTable(&g_tables, &Implementations, nullptr);
+    ASSERT_TRUE(OnLoad(&g_tables.root, 0, 0, nullptr));
+    fake_trampoline_set_table(&g_tables.root);
+    g_callbacks.clear();
+    g_consumed.clear();
+    g_impl_calls = 0;
+    g_nest = false;
+  }
+  void TearDown() override {
+    roctracer::SetApiConsumer(nullptr);
+    for (uint32_t op = 0; op < HSA_API_ID_NUMBER; ++op) {
+      roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API, op, false);
+    }
+    OnUnload();
+    roctracer_test::TracerTest::TearDown();
+  }
+};
+
+TEST_F(HookTest, ACallReachingTwoWrappersIsTracedOnce) {
+  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                         HSA_API_ID_hsa_status_string,
+                                         &Callback, nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  const char* text = nullptr;
+  // Symbol stub (this binary) -> trampoline -> table wrapper -> impl.
+  EXPECT_EQ(hsa_status_string(HSA_STATUS_ERROR, &text),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(text, "impl");
+  EXPECT_EQ(g_impl_calls, 1);
+  ASSERT_EQ(g_callbacks.size(), 2u);
+  EXPECT_EQ(g_callbacks[0].phase, ACTIVITY_API_PHASE_ENTER);
+  EXPECT_EQ(g_callbacks[1].phase, ACTIVITY_API_PHASE_EXIT);
+  EXPECT_EQ(g_callbacks[0].id, g_callbacks[1].id);
+  // phase_data written at ENTER is there at EXIT.
+  EXPECT_EQ(g_callbacks[1].phase_data, g_callbacks[0].id * 10);
+}
+
+TEST_F(HookTest, NestedCallsGetTheirOwnIdAndTheirParent) {
+  roctracer::SetApiConsumer(&Consumer);
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info, true));
+  g_nest = true;
+  const char* text;
+  hsa_status_string(HSA_STATUS_SUCCESS, &text);
+  ASSERT_EQ(g_consumed.size(), 4u);
+  const Call& outer = g_consumed[0];
+  const Call& inner = g_consumed[1];
+  EXPECT_EQ(outer.op, HSA_API_ID_hsa_status_string);
+  EXPECT_EQ(outer.parent, 0u);
+  EXPECT_EQ(inner.op, HSA_API_ID_hsa_system_get_info);
+  EXPECT_EQ(inner.phase, ACTIVITY_API_PHASE_ENTER);
+  EXPECT_EQ(inner.parent, outer.id);
+  EXPECT_NE(inner.id, outer.id);
+  EXPECT_EQ(g_consumed[2].id, inner.id);
+  EXPECT_EQ(g_consumed[2].phase, ACTIVITY_API_PHASE_EXIT);
+  EXPECT_EQ(g_consumed[3].id, outer.id);
+  EXPECT_EQ(roctracer::hook::CurrentCallId(), 0u);
+}
+
+TEST_F(HookTest, BothFrontEndsSeeTheSameCorrelationId) {
+  roctracer::SetApiConsumer(&Consumer);
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
+  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                         HSA_API_ID_hsa_status_string,
+                                         &Callback, nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  const char* text;
+  hsa_status_string(HSA_STATUS_SUCCESS, &text);
+  ASSERT_EQ(g_callbacks.size(), 2u);
+  ASSERT_EQ(g_consumed.size(), 2u);
+  EXPECT_EQ(g_callbacks[0].id, g_consumed[0].id);
+  EXPECT_EQ(g_callbacks[1].id, g_consumed[1].id);
+  // Both see the same phase_data slot.
+  EXPECT_EQ(g_consumed[0].phase_data, g_consumed[1].phase_data);
+}
+
+TEST_F(HookTest, ConsumerInterestAloneActivatesTheStubAndIgnoresStop) {
+  const auto& active = roctracer::hook::g_hsa_api_active;
+  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 0);
+  roctracer::SetApiConsumer(&Consumer);
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
+  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 1);
+  roctracer_stop();
+  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 1);
+  const char* text;
+  hsa_status_string(HSA_STATUS_SUCCESS, &text);
+  EXPECT_EQ(g_consumed.size(), 2u);
+  roctracer_start();
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, false));
+  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 0);
+  EXPECT_FALSE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API,
+                                              HSA_API_ID_NUMBER, true));
+  EXPECT_FALSE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_NUMBER, 0, true));
+}
+
+TEST_F(HookTest, ACallbackCallingTheTracedApiDoesNotRecurse) {
+  int marker = 1;
+  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                         HSA_API_ID_hsa_status_string,
+                                         &Callback, &marker),
+            ROCTRACER_STATUS_SUCCESS);
+  const char* text;
+  EXPECT_EQ(hsa_status_string(HSA_STATUS_SUCCESS, &text), HSA_STATUS_SUCCESS);
+  // The outer call plus one untraced call from each of its two callbacks.
+  EXPECT_EQ(g_impl_calls, 3);
+  EXPECT_EQ(g_callbacks.size(), 2u);
+}
+
+TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, &Callback,
+                                             nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  std::string name = "a_kernel_name";
+  hsa_executable_symbol_t symbol{0};
+  hsa_agent_t agent{1};
+  EXPECT_EQ(g_tables.core.hsa_executable_get_symbol_by_name_fn(
+                hsa_executable_t{2}, name.c_str(), &agent, &symbol),
+            HSA_STATUS_SUCCESS);
+  // The runtime got the caller's string, the callback a copy.
+  EXPECT_EQ(symbol.handle, name.size());
+  EXPECT_EQ(g_seen_string, name);
+  EXPECT_NE(g_seen_pointer, name.c_str());
+  // Repeated calls reuse the thread's arena: it does not grow.
+  roctracer::StringArena* arena = roctracer::StringArena::ForThisThread();
+  ASSERT_NE(arena, nullptr);
+  const size_t capacity = arena->Capacity();
+  for (int i = 0; i < 1000; ++i) {
+    g_tables.core.hsa_executable_get_symbol_by_name_fn(
+        hsa_executable_t{2}, name.c_str(), &agent, &symbol);
+  }
+  EXPECT_EQ(arena->Capacity(), capacity);
+  EXPECT_EQ(g_seen_string, name);
+  // A string larger than any kept chunk is copied, then given back.
+  std::string big(3u << 20, 'x');
+  g_tables.core.hsa_executable_get_symbol_by_name_fn(
+      hsa_executable_t{2}, big.c_str(), &agent, &symbol);
+  EXPECT_EQ(g_seen_string.size(), big.size());
+  EXPECT_EQ(arena->Capacity(), capacity);
+}
+
+TEST(StringArenaTest, NestedCopiesStayValidUntilTheirRelease) {
+  roctracer::StringArena* arena = roctracer::StringArena::ForThisThread();
+  ASSERT_NE(arena, nullptr);
+  const uint64_t outer = arena->Mark();
+  const char* a = arena->Copy("outer");
+  const uint64_t inner = arena->Mark();
+  std::vector<const char*> copies;
+  std::string long_text(10000, 'y');
+  for (int i = 0; i < 20; ++i) copies.push_back(arena->Copy(long_text.c_str()));
+  EXPECT_STREQ(a, "outer");
+  for (const char* c : copies) EXPECT_EQ(long_text, c);
+  arena->Release(inner);
+  EXPECT_STREQ(a, "outer");
+  const char* b = arena->Copy("again");
+  EXPECT_STREQ(b, "again");
+  EXPECT_STREQ(a, "outer");
+  arena->Release(outer);
+  EXPECT_EQ(arena->Copy(nullptr), nullptr);
+}
+
+TEST(OpNamesTest, RoundTripOverEveryId) {
+  for (uint32_t domain : {ACTIVITY_DOMAIN_HSA_API, ACTIVITY_DOMAIN_HIP_API}) {
+    const uint32_t count = domain == ACTIVITY_DOMAIN_HSA_API
+                               ? uint32_t{HSA_API_ID_NUMBER}
+                               : uint32_t{HIP_API_ID_NUMBER};
+    uint32_t named = 0;
+    for (uint32_t op = 0; op < count; ++op) {
+      const char* name = roctracer_op_string(domain, op, 0);
+      if (name == nullptr) continue;  // reserved / HIP_API_ID_NONE
+      ++named;
+      uint32_t back = ~0u, kind = ~0u;
+      ASSERT_EQ(roctracer_op_code(domain, name, &back, &kind),
+                ROCTRACER_STATUS_SUCCESS)
+          << name;
+      EXPECT_EQ(back, op) << name;
+      EXPECT_EQ(kind, 0u);
+    }
+    EXPECT_GT(named, domain == ACTIVITY_DOMAIN_HSA_API ? 191u : 380u);
+    EXPECT_EQ(roctracer_op_string(domain, count, 0), nullptr);
+  }
+  EXPECT_STREQ(
+      roctracer_op_string(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init, 0),
+      "hsa_init");
+  EXPECT_STREQ(
+      roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMalloc, 0),
+      "hipMalloc");
+  uint32_t op;
+  EXPECT_NE(
+      roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hsa_init", &op, nullptr),
+      ROCTRACER_STATUS_SUCCESS);
+}
+
+void RoctxConsumer(const roctracer::ApiCallInfo& info) noexcept {
+  const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
+  g_consumed.push_back({info.domain, info.op, info.phase, info.correlation_id,
+                        info.parent_correlation_id, 0});
+  g_seen_string = d->args.message != nullptr ? d->args.message : "";
+}
+
+TEST(RoctxConsumerTest, AnnotationsReachTheConsumer) {
+  static roctracer::RoctxLink link{
+      roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}};
+  roctracer::AttachRoctx(&link);
+  g_consumed.clear();
+  roctracer::SetApiConsumer(&RoctxConsumer);
+  ASSERT_TRUE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_ROCTX,
+                                             ROCTX_API_ID_roctxMarkA, true));
+  EXPECT_EQ(link.active[ROCTX_API_ID_roctxMarkA].load(), 1);
+  link.report.load()(ROCTX_API_ID_roctxMarkA, "hello", 0);
+  ASSERT_EQ(g_consumed.size(), 2u);
+  EXPECT_EQ(g_consumed[0].phase, ACTIVITY_API_PHASE_ENTER);
+  EXPECT_EQ(g_consumed[1].phase, ACTIVITY_API_PHASE_EXIT);
+  EXPECT_EQ(g_consumed[0].id, g_consumed[1].id);
+  EXPECT_NE(g_consumed[0].id, 0u);
+  EXPECT_EQ(g_seen_string, "hello");
+  roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxMarkA,
+                                 false);
+  EXPECT_EQ(link.active[ROCTX_API_ID_roctxMarkA].load(), 0);
+  roctracer::SetApiConsumer(nullptr);
+  roctracer::DetachRoctx(&link);
+}
+
+}  // namespace

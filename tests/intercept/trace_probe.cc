@@ -1,0 +1,247 @@
+// A HIP + HSA application that finds the tracer at run time (dlsym of the
+// roctracer API in the global scope), so the same source runs with
+// libroctracer64.so linked ahead of the runtimes or under LD_PRELOAD.
+// Checks what a user would check and prints, for each HIP call it saw
+// complete, "TRACE <name> <error name>" (compared against libamdhip64's own
+// AMD_LOG_LEVEL=3 log by interposition_test.py). Exit 0 when every check
+// passed, 1 on a failed check, 2 when no tracer is present.
+#include <dlfcn.h>
+#include <hip/hip_runtime_api.h>
+#include <hsa/hsa.h>
+#include <roctracer.h>
+#include <roctracer_hip.h>
+#include <roctracer_hsa.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace {
+
+struct Event {
+  uint32_t domain;
+  uint32_t op;
+  uint32_t phase;
+  uint64_t id;
+  int64_t result;
+};
+
+std::mutex g_mutex;
+std::vector<Event> g_events;
+std::vector<activity_record_t> g_records;
+int g_failures = 0;
+
+#define CHECK(cond)                                                           \
+  do {                                                                        \
+    if (!(cond)) {                                                            \
+      std::fprintf(stderr, "CHECK failed at line %d: %s\n", __LINE__, #cond); \
+      ++g_failures;                                                           \
+    }                                                                         \
+  } while (0)
+
+struct Api {
+  decltype(&roctracer_enable_domain_callback) enable_callback;
+  decltype(&roctracer_enable_domain_activity) enable_activity;
+  decltype(&roctracer_disable_domain_callback) disable_callback;
+  decltype(&roctracer_disable_domain_activity) disable_activity;
+  decltype(&roctracer_open_pool) open_pool;
+  decltype(&roctracer_close_pool) close_pool;
+  decltype(&roctracer_next_record) next_record;
+  decltype(&roctracer_op_string) op_string;
+} g_api;
+
+template <class Fn>
+bool Find(Fn* fn, const char* name) {
+  *fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
+  return *fn != nullptr;
+}
+
+void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
+  Event e{domain, op, 0, 0, 0};
+  if (domain == ACTIVITY_DOMAIN_HIP_API) {
+    const auto* d = static_cast<const hip_api_data_t*>(callback_data);
+    e.phase = d->phase;
+    e.id = d->correlation_id;
+    if (d->phase == ACTIVITY_API_PHASE_EXIT &&
+        op != HIP_API_ID_hipGetErrorString) {
+      e.result = d->hipError_t_retval;
+    }
+    // A callback calling traced APIs: they must run, untraced, and not
+    // recurse into this callback.
+    if (op == HIP_API_ID_hipGetDeviceCount &&
+        d->phase == ACTIVITY_API_PHASE_ENTER) {
+      const char* text = nullptr;
+      hsa_status_string(HSA_STATUS_ERROR, &text);
+      CHECK(hipGetErrorName(hipErrorNoDevice) != nullptr);
+    }
+  } else {
+    const auto* d = static_cast<const hsa_api_data_t*>(callback_data);
+    e.phase = d->phase;
+    e.id = d->correlation_id;
+    if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->hsa_status_t_retval;
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_events.push_back(e);
+}
+
+void Collect(const char* begin, const char* end, void*) {
+  const auto* r = reinterpret_cast<const activity_record_t*>(begin);
+  const auto* last = reinterpret_cast<const activity_record_t*>(end);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  while (r < last) {
+    g_records.push_back(*r);
+    if (g_api.next_record(r, &r) != ROCTRACER_STATUS_SUCCESS) break;
+  }
+}
+
+const Event* FindEvent(uint32_t domain, uint32_t op, uint32_t phase,
+                       size_t from = 0) {
+  for (size_t i = from; i < g_events.size(); ++i) {
+    const Event& e = g_events[i];
+    if (e.domain == domain && e.op == op && e.phase == phase) return &e;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+int main() {
+  if (!Find(&g_api.enable_callback, "roctracer_enable_domain_callback") ||
+      !Find(&g_api.enable_activity, "roctracer_enable_domain_activity") ||
+      !Find(&g_api.disable_callback, "roctracer_disable_domain_callback") ||
+      !Find(&g_api.disable_activity, "roctracer_disable_domain_activity") ||
+      !Find(&g_api.open_pool, "roctracer_open_pool") ||
+      !Find(&g_api.close_pool, "roctracer_close_pool") ||
+      !Find(&g_api.next_record, "roctracer_next_record") ||
+      !Find(&g_api.op_string, "roctracer_op_string")) {
+    std::printf("NO_TRACER\n");
+    return 2;
+  }
+  roctracer_properties_t properties{};
+  properties.buffer_size = 1 << 16;
+  properties.buffer_callback_fun = &Collect;
+  CHECK(g_api.open_pool(&properties) == ROCTRACER_STATUS_SUCCESS);
+  for (auto domain : {ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API}) {
+    CHECK(g_api.enable_callback(domain, &Callback, nullptr) ==
+          ROCTRACER_STATUS_SUCCESS);
+    CHECK(g_api.enable_activity(domain) == ROCTRACER_STATUS_SUCCESS);
+  }
+
+  const hsa_status_t init = hsa_init();
+  uint16_t major = 0;
+  const hsa_status_t info =
+      hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  int count = -1;
+  const hipError_t count_status = hipGetDeviceCount(&count);
+  const char* count_text = hipGetErrorString(count_status);
+  void* ptr = nullptr;
+  const hipError_t malloc_status = hipMalloc(&ptr, 4096);
+  char host[64] = {};
+  const hipError_t copy_status =
+      hipMemcpy(ptr, host, sizeof(host), hipMemcpyHostToDevice);
+  const hipError_t free_status = hipFree(ptr);
+  int version = 0;
+  const hipError_t version_status = hipRuntimeGetVersion(&version);
+
+  for (auto domain : {ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API}) {
+    g_api.disable_callback(domain);
+    g_api.disable_activity(domain);
+  }
+  CHECK(g_api.close_pool() == ROCTRACER_STATUS_SUCCESS);
+
+  // The application sees the runtimes' real answers.
+  CHECK(init == HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+  CHECK(info == HSA_STATUS_ERROR_NOT_INITIALIZED);
+  CHECK(count_status == hipErrorNoDevice && count == 0);
+  CHECK(count_text != nullptr &&
+        std::strcmp(count_text, "hipErrorNoDevice") == 0);
+  CHECK(malloc_status == hipErrorInvalidDevice);
+  CHECK(copy_status == hipErrorInvalidDevice);
+  CHECK(free_status == hipErrorInvalidDevice);
+  CHECK(version_status == hipSuccess && version > 0);
+
+  std::lock_guard<std::mutex> lock(g_mutex);
+  // The tracer saw the same answers.
+  const Event* e = FindEvent(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                             ACTIVITY_API_PHASE_EXIT);
+  CHECK(e != nullptr && e->result == init);
+  e = FindEvent(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                ACTIVITY_API_PHASE_EXIT);
+  CHECK(e != nullptr && e->result == info);
+  e = FindEvent(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetDeviceCount,
+                ACTIVITY_API_PHASE_EXIT);
+  CHECK(e != nullptr && e->result == hipErrorNoDevice);
+  e = FindEvent(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMalloc,
+                ACTIVITY_API_PHASE_EXIT);
+  CHECK(e != nullptr && e->result == malloc_status);
+
+  // Calls made by the callback were not traced.
+  CHECK(FindEvent(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorName,
+                  ACTIVITY_API_PHASE_ENTER) == nullptr);
+  size_t status_strings = 0;
+  for (const Event& ev : g_events) {
+    status_strings += ev.domain == ACTIVITY_DOMAIN_HSA_API &&
+                      ev.op == HSA_API_ID_hsa_status_string;
+  }
+  CHECK(status_strings == 0);
+
+  // Every ENTER has its EXIT, strictly nested; calls libamdhip64 makes into
+  // HSA while serving hipGetDeviceCount are traced inside it.
+  std::vector<const Event*> stack;
+  bool hsa_inside_hip = false;
+  for (const Event& ev : g_events) {
+    if (ev.phase == ACTIVITY_API_PHASE_ENTER) {
+      if (!stack.empty() && stack.back()->domain == ACTIVITY_DOMAIN_HIP_API &&
+          stack.back()->op == HIP_API_ID_hipGetDeviceCount &&
+          ev.domain == ACTIVITY_DOMAIN_HSA_API) {
+        hsa_inside_hip = true;
+      }
+      stack.push_back(&ev);
+    } else {
+      CHECK(!stack.empty());
+      if (stack.empty()) break;
+      CHECK(stack.back()->id == ev.id && stack.back()->op == ev.op &&
+            stack.back()->domain == ev.domain);
+      stack.pop_back();
+    }
+  }
+  CHECK(stack.empty());
+  CHECK(hsa_inside_hip);
+
+  // One API activity record per traced call, under the callbacks' IDs.
+  size_t enters = 0;
+  for (const Event& ev : g_events)
+    enters += ev.phase == ACTIVITY_API_PHASE_ENTER;
+  size_t api_records = 0;
+  for (const activity_record_t& r : g_records) {
+    if (r.domain != ACTIVITY_DOMAIN_HIP_API &&
+        r.domain != ACTIVITY_DOMAIN_HSA_API) {
+      continue;
+    }
+    ++api_records;
+    bool matched = false;
+    for (const Event& ev : g_events) {
+      matched |= ev.phase == ACTIVITY_API_PHASE_ENTER &&
+                 ev.id == r.correlation_id && ev.op == r.op &&
+                 ev.domain == r.domain;
+    }
+    CHECK(matched);
+    CHECK(r.begin_ns <= r.end_ns);
+  }
+  CHECK(api_records == enters);
+
+  for (const Event& ev : g_events) {
+    if (ev.domain != ACTIVITY_DOMAIN_HIP_API ||
+        ev.phase != ACTIVITY_API_PHASE_EXIT ||
+        ev.op == HIP_API_ID_hipGetErrorString) {
+      continue;
+    }
+    std::printf("TRACE %s %s\n", g_api.op_string(ev.domain, ev.op, 0),
+                hipGetErrorName(static_cast<hipError_t>(ev.result)));
+  }
+  std::printf("EVENTS %zu RECORDS %zu FAILURES %d\n", g_events.size(),
+              api_records, g_failures);
+  return g_failures == 0 ? 0 : 1;
+}
