@@ -72,6 +72,13 @@ namespace {
 
 inline void CpuRelax() noexcept { __builtin_ia32_pause(); }
 
+}  // namespace
+
+// The two thread-local variables have external linkage and hidden
+// visibility on purpose: gold (Bazel's default linker here) mis-relocates
+// initial-exec accesses to TLS variables with internal linkage in a shared
+// library (each got the offset of its neighbour in libroctracer64.so),
+// while hidden external ones are relocated correctly.
 // The hot lookup: the last pool this thread wrote to. Initial-exec keeps the
 // access to one %fs-relative load even inside a shared library; two words of
 // static TLS are well within glibc's surplus for dlopen'ed libraries.
@@ -79,8 +86,9 @@ struct HotEntry {
   const Pool* pool;
   Slot* slot;
 };
-thread_local HotEntry tl_hot
-    __attribute__((tls_model("initial-exec"))) = {nullptr, nullptr};
+__thread HotEntry tl_hot __attribute__((tls_model("initial-exec"),
+                                        visibility("hidden"))) = {nullptr,
+                                                                  nullptr};
 
 // Every (pool, slot) pair of this thread. Heap-allocated on warm-up and
 // released by a pthread key destructor rather than a thread_local
@@ -89,8 +97,11 @@ thread_local HotEntry tl_hot
 struct ThreadSlots {
   std::vector<std::pair<Pool*, Slot*>> entries;
 };
-thread_local ThreadSlots* tl_slots __attribute__((tls_model("initial-exec"))) =
-    nullptr;
+__thread ThreadSlots* tl_slots __attribute__((tls_model("initial-exec"),
+                                              visibility("hidden"))) = nullptr;
+
+namespace {
+
 
 pthread_key_t ThreadExitKey() noexcept {
   static const pthread_key_t key = [] {
