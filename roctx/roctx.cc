@@ -2,7 +2,6 @@
 // here whether or not a tracer listens; a tracer, when attached (see
 // runtime/roctx_link.h), is told about each annotation whose "active" byte it
 // has set.
-#include <dlfcn.h>
 #include <roctracer_roctx.h>
 #include <roctx.h>
 
@@ -33,30 +32,18 @@ inline void Notify(uint32_t op, const char* message, uint64_t id) {
   }
 }
 
-template <typename Fn>
-Fn Lookup(const char* soname, const char* symbol) {
-  void* sym = dlsym(RTLD_DEFAULT, symbol);
-  if (sym == nullptr) {
-    if (void* handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) {
-      sym = dlsym(handle, symbol);
-      dlclose(handle);
-    }
-  }
-  return reinterpret_cast<Fn>(sym);
-}
-
 // Tracer loaded first: offer it our link now. On unload, withdraw it so the
 // tracer never writes into unmapped flags.
 struct AutoLink {
   AutoLink() {
-    if (auto attach = Lookup<void (*)(RoctxLink*)>(
+    if (auto attach = roctracer::LookupPeerSymbol<void (*)(RoctxLink*)>(
             "libroctracer64.so", "roctracer_internal_roctx_attach")) {
       attach(&g_link);
     }
   }
   ~AutoLink() {
     if (g_link.report.load(std::memory_order_acquire) == nullptr) return;
-    if (auto detach = Lookup<void (*)(RoctxLink*)>(
+    if (auto detach = roctracer::LookupPeerSymbol<void (*)(RoctxLink*)>(
             "libroctracer64.so", "roctracer_internal_roctx_detach")) {
       detach(&g_link);
     }

@@ -1,6 +1,5 @@
 // Tracer side of the rocTX link (see roctx_link.h): turns annotations into
 // ROCTX-domain callbacks and activity records.
-#include <dlfcn.h>
 #include <roctracer_roctx.h>
 
 #include <cstring>
@@ -59,25 +58,12 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   }
 }
 
-template <typename Fn>
-Fn Lookup(const char* soname, const char* symbol) {
-  void* sym = dlsym(RTLD_DEFAULT, symbol);
-  if (sym == nullptr) {
-    // Loaded with RTLD_LOCAL: not in global scope, but findable by name.
-    if (void* handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) {
-      sym = dlsym(handle, symbol);
-      dlclose(handle);
-    }
-  }
-  return reinterpret_cast<Fn>(sym);
-}
-
 // libroctx loaded first: connect at our load. Detach at unload so libroctx
 // never calls into an unmapped tracer.
 struct AutoLink {
   AutoLink() {
-    if (auto link_fn =
-            Lookup<RoctxLink* (*)()>("libroctx64.so", "roctx_internal_link")) {
+    if (auto link_fn = LookupPeerSymbol<RoctxLink* (*)()>(
+            "libroctx64.so", "roctx_internal_link")) {
       AttachRoctx(link_fn());
     }
   }

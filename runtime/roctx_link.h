@@ -17,6 +17,7 @@
 #ifndef RUNTIME_ROCTX_LINK_H_
 #define RUNTIME_ROCTX_LINK_H_
 
+#include <dlfcn.h>
 #include <roctracer_roctx.h>
 
 #include <atomic>
@@ -42,6 +43,21 @@ struct RoctxLink {
 // Detach `link`, or whichever link is attached when NULL.
 void AttachRoctx(RoctxLink* link);
 void DetachRoctx(RoctxLink* link);
+
+// Finds `symbol` of the other library: in global scope, or, if that library
+// was loaded RTLD_LOCAL, through its already-loaded handle (RTLD_NOLOAD never
+// loads it). NULL when the other library is not loaded.
+template <typename Fn>
+Fn LookupPeerSymbol(const char* soname, const char* symbol) {
+  void* sym = dlsym(RTLD_DEFAULT, symbol);
+  if (sym == nullptr) {
+    if (void* handle = dlopen(soname, RTLD_NOW | RTLD_NOLOAD)) {
+      sym = dlsym(handle, symbol);
+      dlclose(handle);
+    }
+  }
+  return reinterpret_cast<Fn>(sym);
+}
 
 }  // namespace roctracer
 
