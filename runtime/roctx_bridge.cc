@@ -33,21 +33,26 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   // An annotation is instantaneous: the consumer sees its ENTER and EXIT back
   // to back, under a correlation ID of its own whose parent is the traced API
   // call in progress on this thread (if any).
-  if (ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op)) {
-    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX,    op,
-                     ACTIVITY_API_PHASE_ENTER, NextCorrelationId(),
-                     hook::CurrentCallId(),    &data};
+  ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op);
+  Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op);
+  // One ID per annotation, the same for the consumer and the record, so that
+  // an EXT_API record written before it tags this annotation.
+  const uint64_t id =
+      consumer != nullptr || pool != nullptr ? NextCorrelationId() : 0;
+  if (consumer != nullptr) {
+    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
+                     hook::CurrentCallId(), &data};
     consumer(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consumer(info);
   }
-  if (Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+  if (pool != nullptr) {
     activity_record_t record{};
     record.domain = ACTIVITY_DOMAIN_ROCTX;
     record.op = op;
-    // Start/stop records of one range share its ID; other annotations are not
-    // correlated with anything.
-    record.correlation_id = range_id;
+    // Start/stop records of one range share its range ID, so they pair up;
+    // every other annotation carries its own correlation ID.
+    record.correlation_id = range_id != 0 ? range_id : id;
     record.begin_ns = record.end_ns = TimestampNs();
     record.process_id = ProcessId();
     record.thread_id = ThreadId();

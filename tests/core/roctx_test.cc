@@ -198,6 +198,35 @@ TEST_F(Roctx, RecordsCarryACopyOfTheMessage) {
   EXPECT_FALSE(got[22].has_message);
 }
 
+// With an external ID pushed, each annotation's record is preceded by an
+// EXT_API record that tags that annotation's own (non-zero) correlation ID.
+TEST_F(Roctx, ExternalIdTagsEachAnnotation) {
+  Collector& collector = NewCollector();
+  const roctracer_properties_t props = collector.Properties();
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_activity_push_external_correlation_id(77),
+            ROCTRACER_STATUS_SUCCESS);
+  roctxMarkA("first");
+  roctxMarkA("second");
+  activity_correlation_id_t last = 0;
+  ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&last),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  const auto got = collector.records();
+  ASSERT_EQ(got.size(), 4u);
+  for (size_t i = 0; i < 4; i += 2) {
+    EXPECT_EQ(got[i].record.domain, ACTIVITY_DOMAIN_EXT_API);
+    EXPECT_EQ(got[i].record.op, ACTIVITY_EXT_OP_EXTERN_ID);
+    EXPECT_EQ(got[i].record.external_id, 77u);
+    EXPECT_EQ(got[i + 1].record.domain, ACTIVITY_DOMAIN_ROCTX);
+    EXPECT_NE(got[i + 1].record.correlation_id, 0u);
+    EXPECT_EQ(got[i].record.correlation_id, got[i + 1].record.correlation_id);
+  }
+  EXPECT_NE(got[1].record.correlation_id, got[3].record.correlation_id);
+}
+
 TEST_F(Roctx, ConcurrentAnnotationsWhileEnablingAndDisabling) {
   Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties(4096);
