@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     plan = generate.plan_domain(
         d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d), None,
         generate.SOURCES[d])
-    kinds = kinds_of(plan)
+    kinds = kinds_of(plan, mdl)
     ctx = dict(plan.common, kinds=kinds, Cap=d.capitalize())
     ctx_domains.append(ctx)
     files["rocprofiler-sdk/%s/api_id.h" % d] = env.get_template(

@@ -42,26 +42,38 @@ def c_type(spelling: str) -> str:
   return s
 
 
-def kind_dict(enum_type: str, prefix: str, kind: str, functions: List[Dict]):
+def kind_dict(enum_type: str, prefix: str, kind: str, functions: List[Dict],
+              depths: Dict[str, List[int]]):
+  """`depths`: API name -> pointer depth of each parameter (from the model)."""
   return dict(enum_type=enum_type, prefix=prefix, kind=kind,
               ident=kind.lower(),
               ops=[dict(name=f["name"], id_enum=f["enum"], params=[
-                  dict(name=p["name"], type=c_type(p["spelling"]))
-                  for p in f["params"]]) for f in functions])
+                  dict(name=p["name"], type=c_type(p["spelling"]),
+                       indirection=depths[f["name"]][i])
+                  for i, p in enumerate(f["params"])]) for f in functions])
 
 
-def hsa_kinds(plan) -> List[Dict]:
+def pointer_depths(mdl) -> Dict[str, List[int]]:
+  return {f.name: [p.type.pointer_depth for p in f.params]
+          for f in mdl.functions}
+
+
+def hsa_kinds(plan, mdl) -> List[Dict]:
+  depths = pointer_depths(mdl)
   by_table = {t["name"]: t for t in plan.tables}
   out = []
   for table, (enum_type, prefix, kind) in HSA_TABLE_KINDS.items():
     fns = by_table[table]["functions"] if table in by_table else []
-    out.append(kind_dict(enum_type, prefix, kind, fns))
+    out.append(kind_dict(enum_type, prefix, kind, fns, depths))
   return out
 
 
-def hip_kinds(plan) -> List[Dict]:
-  live = [f for f in plan.functions]
+def hip_kinds(plan, mdl) -> List[Dict]:
+  depths = pointer_depths(mdl)
+  live = plan.functions
   return [
-      kind_dict(*HIP_RUNTIME, [f for f in live if not is_hip_compiler_api(f["name"])]),
-      kind_dict(*HIP_COMPILER, [f for f in live if is_hip_compiler_api(f["name"])]),
+      kind_dict(*HIP_RUNTIME,
+                [f for f in live if not is_hip_compiler_api(f["name"])], depths),
+      kind_dict(*HIP_COMPILER,
+                [f for f in live if is_hip_compiler_api(f["name"])], depths),
   ]
