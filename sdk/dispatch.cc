@@ -10,8 +10,8 @@
 #include "roctracer_roctx.h"
 #include "runtime/thread_id.h"
 #include "sdk/context.h"
-#include "sdk/external_stack.h"
 #include "sdk/kinds.h"
+#include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -40,15 +40,7 @@ union Storage {
   T value;
 };
 
-struct Frame {
-  uint64_t correlation_id;
-  uint64_t called;  // bit i: context i got ENTER
-  rocprofiler_user_data_t user[kMaxContexts];
-};
-
-// Plain POD thread-locals: no TLS constructor, no allocation.
-thread_local uint32_t t_depth = 0;
-thread_local Frame t_frames[kMaxCallDepth];
+thread_local ThreadState t_state;
 
 std::atomic<uint64_t> g_skipped{0};
 
@@ -132,11 +124,11 @@ class Payload {
 };
 
 inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
-                    const roctracer::ApiCallInfo& info, Frame* frame,
-                    bool record_called) noexcept {
+                    const roctracer::ApiCallInfo& info, ThreadState& t,
+                    Frame* frame, bool record_called) noexcept {
   Payload payload(info, exit);
   rocprofiler_callback_tracing_record_t record;
-  record.thread_id = roctracer::ThreadId();
+  record.thread_id = CurrentThreadId(t);
   record.correlation_id.internal = info.correlation_id;
   record.kind = static_cast<rocprofiler_callback_tracing_kind_t>(ko.kind);
   record.operation = ko.op;
@@ -153,7 +145,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
       continue;
     }
     record.context_id.handle = static_cast<uint64_t>(i) + 1;
-    record.correlation_id.external = ExternalTop(i);
+    record.correlation_id.external = t.ExternalTop(i);
     record.payload = payload.Get();
     if (record_called) {
       frame->user[i].value = 0;
@@ -165,41 +157,49 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
 
 }  // namespace
 
+ThreadState& Tls() noexcept { return t_state; }
+
+uint64_t CurrentThreadId(ThreadState& t) noexcept {
+  if (t.thread_id == 0) t.thread_id = roctracer::ThreadId();
+  return t.thread_id;
+}
+
 uint64_t SkippedCalls() noexcept {
   return g_skipped.load(std::memory_order_relaxed);
 }
 
 void Consume(const roctracer::ApiCallInfo& info) noexcept {
   const KindOp ko = MapCall(info.domain, info.op);
+  ThreadState& t = t_state;
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
-    const uint32_t depth = t_depth++;
+    const uint32_t depth = t.depth++;
     if (depth >= kMaxCallDepth) {
       g_skipped.fetch_add(1, std::memory_order_relaxed);
       return;
     }
-    Frame* frame = &t_frames[depth];
+    Frame* frame = &t.frames[depth];
     frame->correlation_id = info.correlation_id;
     frame->called = 0;
     if (ko.kind == 0) return;
     const uint64_t mask = g_active_mask.load(std::memory_order_acquire) &
                           g_kind_mask[ko.kind].load(std::memory_order_acquire);
-    if (mask != 0) Deliver(mask, ko, false, info, frame, true);
+    if (mask != 0) Deliver(mask, ko, false, info, t, frame, true);
     return;
   }
-  if (t_depth == 0) return;  // EXIT without ENTER (consumer installed mid-call)
-  const uint32_t depth = t_depth - 1;
+  if (t.depth == 0) return;  // EXIT without ENTER (consumer installed mid-call)
+  const uint32_t depth = t.depth - 1;
   if (depth >= kMaxCallDepth) {
-    t_depth = depth;
+    t.depth = depth;
     return;
   }
-  Frame* frame = &t_frames[depth];
+  Frame* frame = &t.frames[depth];
   // An EXIT whose ENTER this thread never saw leaves the stack alone.
   if (frame->correlation_id != info.correlation_id) return;
-  t_depth = depth;
+  t.depth = depth;
   if (ko.kind == 0) return;
   const uint64_t mask =
       frame->called & g_active_mask.load(std::memory_order_acquire);
-  if (mask != 0) Deliver(mask, ko, true, info, frame, false);
+  if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
 }
 
 }  // namespace rocprofiler_sdk

@@ -16,14 +16,8 @@ namespace rocprofiler_sdk {
 // still active. No lock, no allocation.
 void Consume(const roctracer::ApiCallInfo& info) noexcept;
 
-// Calls nested deeper than this on one thread are not reported (their ENTER
-// and EXIT are both skipped); counted in SkippedCalls().
-constexpr uint32_t kMaxCallDepth = 16;
+// Calls skipped because they nested deeper than kMaxCallDepth.
 uint64_t SkippedCalls() noexcept;
-
-// Top of the calling thread's external correlation stack for `context`
-// ({0} when empty).
-rocprofiler_user_data_t ExternalTop(int context_index) noexcept;
 
 }  // namespace rocprofiler_sdk
 
