@@ -66,8 +66,9 @@ int Visit(uint32_t index, const void* addr, int32_t indirection,
                      value, derefs, a->user);
 }
 
-void IterateHsa(uint32_t id, const rocprofiler_callback_tracing_hsa_api_data_t* p,
-                bool exit, int32_t max_deref, Adapter* a) {
+void IterateHsa(uint32_t id,
+                const rocprofiler_callback_tracing_hsa_api_data_t* p, bool exit,
+                int32_t max_deref, Adapter* a) {
   Storage<hsa_api_data_t> tmp;
   std::memset(static_cast<void*>(&tmp.value), 0, sizeof(tmp.value));
   std::memcpy(static_cast<void*>(&tmp.value.args), &p->args, sizeof(p->args));
@@ -77,8 +78,9 @@ void IterateHsa(uint32_t id, const rocprofiler_callback_tracing_hsa_api_data_t* 
   roctracer::hsa_api::IterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
 }
 
-void IterateHip(uint32_t id, const rocprofiler_callback_tracing_hip_api_data_t* p,
-                bool exit, int32_t max_deref, Adapter* a) {
+void IterateHip(uint32_t id,
+                const rocprofiler_callback_tracing_hip_api_data_t* p, bool exit,
+                int32_t max_deref, Adapter* a) {
   Storage<hip_api_data_t> tmp;
   std::memset(static_cast<void*>(&tmp.value), 0, sizeof(tmp.value));
   std::memcpy(static_cast<void*>(&tmp.value.args), &p->args, sizeof(p->args));
@@ -147,21 +149,23 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
   }
   if (max_dereference_count < 0) max_dereference_count = 0;
   const bool exit = record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT;
-  Adapter a{record.kind, record.operation, callback, user_data,
-            nullptr,     0,                nullptr};
+  Adapter a{record.kind, record.operation, callback, user_data, nullptr,
+            0,           nullptr};
   const uint32_t id = k->ids[record.operation];
   switch (k->source) {
     case Source::kHsa:
-      IterateHsa(id,
-                 static_cast<const rocprofiler_callback_tracing_hsa_api_data_t*>(
-                     record.payload),
-                 exit, max_dereference_count, &a);
+      IterateHsa(
+          id,
+          static_cast<const rocprofiler_callback_tracing_hsa_api_data_t*>(
+              record.payload),
+          exit, max_dereference_count, &a);
       break;
     case Source::kHip:
-      IterateHip(id,
-                 static_cast<const rocprofiler_callback_tracing_hip_api_data_t*>(
-                     record.payload),
-                 exit, max_dereference_count, &a);
+      IterateHip(
+          id,
+          static_cast<const rocprofiler_callback_tracing_hip_api_data_t*>(
+              record.payload),
+          exit, max_dereference_count, &a);
       break;
     default:
       IterateMarker(

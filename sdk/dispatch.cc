@@ -96,7 +96,8 @@ class Payload {
             break;
           case ROCTX_API_ID_roctxRangeStartA:
             p.args.roctxRangeStartA.message = d->args.roctxRangeStartA.message;
-            if (exit_) p.retval.roctx_range_id_t_retval = d->args.roctxRangeStartA.id;
+            if (exit_)
+              p.retval.roctx_range_id_t_retval = d->args.roctxRangeStartA.id;
             break;
           case ROCTX_API_ID_roctxRangeStop:
             p.args.roctxRangeStop.id = d->args.roctxRangeStop.id;

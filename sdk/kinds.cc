@@ -36,14 +36,14 @@ static_assert(int{ROCTX_API_ID_roctxMarkA} ==
               "rocTX IDs double as MARKER_CORE operations");
 
 const uint32_t kMarkerCoreIds[] = {
-    ROCTX_API_ID_roctxMarkA,       ROCTX_API_ID_roctxRangePushA,
-    ROCTX_API_ID_roctxRangePop,    ROCTX_API_ID_roctxRangeStartA,
+    ROCTX_API_ID_roctxMarkA,     ROCTX_API_ID_roctxRangePushA,
+    ROCTX_API_ID_roctxRangePop,  ROCTX_API_ID_roctxRangeStartA,
     ROCTX_API_ID_roctxRangeStop,
     ROCTX_API_ID_NUMBER,  // roctxGetThreadId: not in our rocTX
 };
-const char* const kMarkerCoreNames[] = {
-    "roctxMarkA",       "roctxRangePushA", "roctxRangePop",
-    "roctxRangeStartA", "roctxRangeStop",  "roctxGetThreadId"};
+const char* const kMarkerCoreNames[] = {"roctxMarkA",     "roctxRangePushA",
+                                        "roctxRangePop",  "roctxRangeStartA",
+                                        "roctxRangeStop", "roctxGetThreadId"};
 const char* const kMarkerControlNames[] = {"roctxProfilerPause",
                                            "roctxProfilerResume"};
 const char* const kMarkerNameNames[] = {
@@ -80,8 +80,8 @@ KindInfo Api(const gen::KindOps& t, Source s) {
 
 template <size_t N>
 KindInfo Named(const char* name, const char* const (&names)[N]) {
-  return KindInfo{name, Source::kNone, 1, static_cast<int32_t>(N + 1), nullptr,
-                  names};
+  return KindInfo{name,    Source::kNone, 1, static_cast<int32_t>(N + 1),
+                  nullptr, names};
 }
 
 struct Tables {
@@ -107,15 +107,26 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API] =
         Api(kHipKinds[1], Source::kHip);
     kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API] =
-        KindInfo{"MARKER_CORE_API", Source::kRoctx, 0,
-                 ROCPROFILER_MARKER_CORE_API_ID_LAST, kMarkerCoreIds,
+        KindInfo{"MARKER_CORE_API",
+                 Source::kRoctx,
+                 0,
+                 ROCPROFILER_MARKER_CORE_API_ID_LAST,
+                 kMarkerCoreIds,
                  kMarkerCoreNames};
-    kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API] = KindInfo{
-        "MARKER_CONTROL_API", Source::kNone, 0,
-        ROCPROFILER_MARKER_CONTROL_API_ID_LAST, nullptr, kMarkerControlNames};
+    kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API] =
+        KindInfo{"MARKER_CONTROL_API",
+                 Source::kNone,
+                 0,
+                 ROCPROFILER_MARKER_CONTROL_API_ID_LAST,
+                 nullptr,
+                 kMarkerControlNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API] =
-        KindInfo{"MARKER_NAME_API", Source::kNone, 0,
-                 ROCPROFILER_MARKER_NAME_API_ID_LAST, nullptr, kMarkerNameNames};
+        KindInfo{"MARKER_NAME_API",
+                 Source::kNone,
+                 0,
+                 ROCPROFILER_MARKER_NAME_API_ID_LAST,
+                 nullptr,
+                 kMarkerNameNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT] =
         Named("CODE_OBJECT", kCodeObjectNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY] =

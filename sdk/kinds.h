@@ -15,11 +15,11 @@ namespace rocprofiler_sdk {
 enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx };
 
 struct KindInfo {
-  const char* name;       // "HSA_CORE_API"
-  Source source;          // kNone: not traced by this library
-  int32_t first_op;       // 0 for API kinds, 1 when the enum's 0 is NONE
-  int32_t last_op;        // the enum's LAST
-  const uint32_t* ids;    // API kinds: ids[op] is the domain's API ID
+  const char* name;             // "HSA_CORE_API"
+  Source source;                // kNone: not traced by this library
+  int32_t first_op;             // 0 for API kinds, 1 when the enum's 0 is NONE
+  int32_t last_op;              // the enum's LAST
+  const uint32_t* ids;          // API kinds: ids[op] is the domain's API ID
   const char* const* op_names;  // non-API kinds: op_names[op - first_op]
 };
 

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -105,8 +106,8 @@ bool Register(rocprofiler_configure_func_t first) {
     if (c.result == nullptr || c.result->initialize == nullptr) continue;
     t_init_client = i;
     t_in_init = true;
-    const int rc = c.result->initialize(&ClientFinalizeTrampoline,
-                                        c.result->tool_data);
+    const int rc =
+        c.result->initialize(&ClientFinalizeTrampoline, c.result->tool_data);
     t_in_init = false;
     if (rc != 0) {
       // A failed initialize: its contexts are ignored, its finalize never

@@ -3,8 +3,8 @@
 
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "sdk/config_lock.h"
-#include "sdk/interest.h"
 #include "sdk/context.h"
+#include "sdk/interest.h"
 #include "sdk/registration.h"
 
 namespace rocprofiler_sdk {
@@ -39,8 +39,7 @@ extern "C" rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
   if (s.configured.load(std::memory_order_relaxed)) {
     return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
   }
-  if (callback == nullptr ||
-      (operations != nullptr && operations_count == 0)) {
+  if (callback == nullptr || (operations != nullptr && operations_count == 0)) {
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
   uint64_t bits[kOpWords] = {};

@@ -10,7 +10,8 @@ struct StatusText {
   const char* text;
 };
 
-#define ROCP_STATUS(suffix, text) {"ROCPROFILER_STATUS_" #suffix, text}
+#define ROCP_STATUS(suffix, text) \
+  { "ROCPROFILER_STATUS_" #suffix, text }
 // Indexed by rocprofiler_status_t.
 const StatusText kStatus[] = {
     ROCP_STATUS(SUCCESS, "success"),

@@ -85,7 +85,10 @@ void BM_HsaStatusStringThroughConsumer(benchmark::State& state) {
     d.args.hsa_status_string.status_string = &s;
     roctracer::ApiCallInfo info{ACTIVITY_DOMAIN_HSA_API,
                                 HSA_API_ID_hsa_status_string,
-                                ACTIVITY_API_PHASE_ENTER, ++corr, 0, &d};
+                                ACTIVITY_API_PHASE_ENTER,
+                                ++corr,
+                                0,
+                                &d};
     consume(info);
     d.hsa_status_t_retval = fn(HSA_STATUS_ERROR, &s);
     info.phase = ACTIVITY_API_PHASE_EXIT;
@@ -104,7 +107,10 @@ void BM_ConsumerEnterExitHsa(benchmark::State& state) {
   for (auto _ : state) {
     roctracer::ApiCallInfo info{ACTIVITY_DOMAIN_HSA_API,
                                 HSA_API_ID_hsa_status_string,
-                                ACTIVITY_API_PHASE_ENTER, ++corr, 0, &d};
+                                ACTIVITY_API_PHASE_ENTER,
+                                ++corr,
+                                0,
+                                &d};
     consume(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consume(info);
@@ -121,7 +127,10 @@ void BM_ConsumerEnterExitUntraced(benchmark::State& state) {
   for (auto _ : state) {
     roctracer::ApiCallInfo info{ACTIVITY_DOMAIN_HSA_API,
                                 HSA_API_ID_hsa_system_get_info,
-                                ACTIVITY_API_PHASE_ENTER, ++corr, 0, &d};
+                                ACTIVITY_API_PHASE_ENTER,
+                                ++corr,
+                                0,
+                                &d};
     consume(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consume(info);
@@ -149,7 +158,10 @@ void BM_HipGetErrorStringThroughConsumer(benchmark::State& state) {
     d.args.hipGetErrorString.hipError = hipErrorInvalidValue;
     roctracer::ApiCallInfo info{ACTIVITY_DOMAIN_HIP_API,
                                 HIP_API_ID_hipGetErrorString,
-                                ACTIVITY_API_PHASE_ENTER, ++corr, 0, &d};
+                                ACTIVITY_API_PHASE_ENTER,
+                                ++corr,
+                                0,
+                                &d};
     consume(info);
     d.const_char_ptr_retval = fn(hipErrorInvalidValue);
     info.phase = ACTIVITY_API_PHASE_EXIT;

@@ -58,9 +58,9 @@ void StartTracing(bool on) {
 
 void BM_HsaStatusStringDirect(benchmark::State& state) {
   void* lib = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto* volatile fn = reinterpret_cast<hsa_status_t (*)(hsa_status_t,
-                                                        const char**)>(
-      dlsym(lib, "hsa_status_string"));
+  auto* volatile fn =
+      reinterpret_cast<hsa_status_t (*)(hsa_status_t, const char**)>(
+          dlsym(lib, "hsa_status_string"));
   const char* s = nullptr;
   for (auto _ : state) benchmark::DoNotOptimize(fn(HSA_STATUS_ERROR, &s));
 }

@@ -90,14 +90,14 @@ rocprofiler_status_t rocprofiler_query_callback_tracing_kind_operation_name(
 
 /* Every kind except NONE and LAST, in enum order. */
 rocprofiler_status_t rocprofiler_iterate_callback_tracing_kinds(
-    rocprofiler_callback_tracing_kind_cb_t callback, void* data)
-    ROCPROFILER_API;
+    rocprofiler_callback_tracing_kind_cb_t callback,
+    void* data) ROCPROFILER_API;
 
 /* Every operation of `kind`, from 0 to the kind's LAST - 1. */
 rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     rocprofiler_callback_tracing_kind_t kind,
-    rocprofiler_callback_tracing_kind_operation_cb_t callback, void* data)
-    ROCPROFILER_API;
+    rocprofiler_callback_tracing_kind_operation_cb_t callback,
+    void* data) ROCPROFILER_API;
 
 /* Every argument of the call in `record` (API kinds only). Pointers are
  * followed at most max_dereference_count levels, never when NULL, never

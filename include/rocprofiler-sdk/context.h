@@ -17,7 +17,8 @@ ROCPROFILER_EXTERN_C_INIT
  * NULL: ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT; no slot left:
  * ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES. */
 rocprofiler_status_t rocprofiler_create_context(
-    rocprofiler_context_id_t* context_id) ROCPROFILER_API ROCPROFILER_NONNULL(1);
+    rocprofiler_context_id_t* context_id) ROCPROFILER_API
+    ROCPROFILER_NONNULL(1);
 
 /* Starting an active context, or stopping an inactive one, is SUCCESS.
  * Unknown handle: ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND; a context of a

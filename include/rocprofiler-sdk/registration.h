@@ -13,8 +13,8 @@
 ROCPROFILER_EXTERN_C_INIT
 
 typedef struct rocprofiler_client_id_t {
-  const char* name;       /* set by the tool, for diagnostics */
-  const uint32_t handle;  /* assigned by the library */
+  const char* name;      /* set by the tool, for diagnostics */
+  const uint32_t handle; /* assigned by the library */
 } rocprofiler_client_id_t;
 
 /* Finalizes the client now (stops its contexts, calls its finalize once). */

@@ -9,8 +9,9 @@
 #define ROCPROFILER_VERSION_MAJOR 0
 #define ROCPROFILER_VERSION_MINOR 4
 #define ROCPROFILER_VERSION_PATCH 0
-/* (10000 * major) + (100 * minor) + patch, as passed to rocprofiler_configure */
-#define ROCPROFILER_VERSION                                         \
+/* (10000 * major) + (100 * minor) + patch, as passed to rocprofiler_configure
+ */
+#define ROCPROFILER_VERSION                                              \
   (10000 * ROCPROFILER_VERSION_MAJOR + 100 * ROCPROFILER_VERSION_MINOR + \
    ROCPROFILER_VERSION_PATCH)
 

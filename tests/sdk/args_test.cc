@@ -129,8 +129,8 @@ TEST(Args, EveryOperationOfEveryApiKindMatchesItsPrototype) {
     // NULL pointers (all-zero payload) followed as deep as allowed, then
     // garbage pointers (every byte 0x01) at depth 0: no crash either way.
     for (const uint8_t fill : {uint8_t{0}, uint8_t{1}}) {
-      for (auto phase :
-           {ROCPROFILER_CALLBACK_PHASE_ENTER, ROCPROFILER_CALLBACK_PHASE_EXIT}) {
+      for (auto phase : {ROCPROFILER_CALLBACK_PHASE_ENTER,
+                         ROCPROFILER_CALLBACK_PHASE_EXIT}) {
         AnyPayload p;
         std::memset(p.bytes, fill, sizeof(p.bytes));
         Sink sink;
@@ -148,19 +148,20 @@ TEST(Args, EveryOperationOfEveryApiKindMatchesItsPrototype) {
           EXPECT_EQ(a.derefs, 0) << a.type << " " << a.value;
           // The address is the stored value inside the record's payload.
           EXPECT_GE(static_cast<const char*>(a.addr), p.bytes);
-          EXPECT_LT(static_cast<const char*>(a.addr), p.bytes + sizeof(p.bytes));
+          EXPECT_LT(static_cast<const char*>(a.addr),
+                    p.bytes + sizeof(p.bytes));
         }
       }
     }
     ++checked;
   }
-  EXPECT_EQ(checked, static_cast<size_t>(
-                         ROCPROFILER_HSA_CORE_API_ID_LAST +
-                         ROCPROFILER_HSA_AMD_EXT_API_ID_LAST +
-                         ROCPROFILER_HSA_IMAGE_EXT_API_ID_LAST +
-                         ROCPROFILER_HSA_FINALIZE_EXT_API_ID_LAST +
-                         ROCPROFILER_HIP_RUNTIME_API_ID_LAST +
-                         ROCPROFILER_HIP_COMPILER_API_ID_LAST));
+  EXPECT_EQ(checked,
+            static_cast<size_t>(ROCPROFILER_HSA_CORE_API_ID_LAST +
+                                ROCPROFILER_HSA_AMD_EXT_API_ID_LAST +
+                                ROCPROFILER_HSA_IMAGE_EXT_API_ID_LAST +
+                                ROCPROFILER_HSA_FINALIZE_EXT_API_ID_LAST +
+                                ROCPROFILER_HIP_RUNTIME_API_ID_LAST +
+                                ROCPROFILER_HIP_COMPILER_API_ID_LAST));
 }
 
 TEST(Args, OutParameterIsFollowedAtExitOnlyAndWithinMaxDereferenceCount) {
@@ -188,7 +189,8 @@ TEST(Args, OutParameterIsFollowedAtExitOnlyAndWithinMaxDereferenceCount) {
 
   Sink exit;
   rocprofiler_iterate_callback_tracing_kind_operation_args(
-      Record(kind, op, ROCPROFILER_CALLBACK_PHASE_EXIT, &p), &Collect, 4, &exit);
+      Record(kind, op, ROCPROFILER_CALLBACK_PHASE_EXIT, &p), &Collect, 4,
+      &exit);
   ASSERT_EQ(exit.args.size(), 4u);
   EXPECT_EQ(exit.args[3].derefs, 1);
   EXPECT_EQ(exit.args[3].value, "true");

@@ -62,9 +62,9 @@ TEST(Kinds, EveryKindOnceInEnumOrderWithItsEnumName) {
     EXPECT_EQ(kinds[i], static_cast<int>(i) + 1);
     const char* name = nullptr;
     uint64_t len = 0;
-    ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
-              rocprofiler_query_callback_tracing_kind_name(kinds[i], &name,
-                                                           &len));
+    ASSERT_EQ(
+        ROCPROFILER_STATUS_SUCCESS,
+        rocprofiler_query_callback_tracing_kind_name(kinds[i], &name, &len));
     ASSERT_NE(name, nullptr);
     EXPECT_EQ(std::string(name).size(), len);
     names.insert(name);
@@ -83,19 +83,21 @@ TEST(Kinds, EveryKindOnceInEnumOrderWithItsEnumName) {
 }
 
 TEST(Kinds, UnknownKindsAreNotFound) {
-  for (int k : {-1, 0, static_cast<int>(ROCPROFILER_CALLBACK_TRACING_LAST),
-                1000}) {
+  for (int k :
+       {-1, 0, static_cast<int>(ROCPROFILER_CALLBACK_TRACING_LAST), 1000}) {
     const auto kind = static_cast<rocprofiler_callback_tracing_kind_t>(k);
-    EXPECT_EQ(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
-              rocprofiler_query_callback_tracing_kind_name(kind, nullptr,
-                                                           nullptr));
+    EXPECT_EQ(
+        ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
+        rocprofiler_query_callback_tracing_kind_name(kind, nullptr, nullptr));
     EXPECT_EQ(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
               rocprofiler_query_callback_tracing_kind_operation_name(
                   kind, 0, nullptr, nullptr));
     EXPECT_EQ(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
               rocprofiler_iterate_callback_tracing_kind_operations(
-                  kind, [](rocprofiler_callback_tracing_kind_t, int32_t,
-                           void*) { return 0; },
+                  kind,
+                  [](rocprofiler_callback_tracing_kind_t, int32_t, void*) {
+                    return 0;
+                  },
                   nullptr));
   }
 }
@@ -204,15 +206,20 @@ TEST(Operations, HsaKindsPartitionTheHsaApisInTableOrder) {
   EXPECT_EQ(OpName(kinds[0], ROCPROFILER_HSA_CORE_API_ID_hsa_init), "hsa_init");
   EXPECT_EQ(OpName(kinds[0], ROCPROFILER_HSA_CORE_API_ID_hsa_system_get_info),
             "hsa_system_get_info");
-  EXPECT_EQ(OpName(kinds[1], ROCPROFILER_HSA_AMD_EXT_API_ID_hsa_amd_memory_pool_allocate),
+  EXPECT_EQ(OpName(kinds[1],
+                   ROCPROFILER_HSA_AMD_EXT_API_ID_hsa_amd_memory_pool_allocate),
             "hsa_amd_memory_pool_allocate");
-  EXPECT_EQ(OpName(kinds[2], ROCPROFILER_HSA_IMAGE_EXT_API_ID_hsa_ext_image_create),
-            "hsa_ext_image_create");
-  EXPECT_EQ(OpName(kinds[3], ROCPROFILER_HSA_FINALIZE_EXT_API_ID_hsa_ext_program_finalize),
-            "hsa_ext_program_finalize");
+  EXPECT_EQ(
+      OpName(kinds[2], ROCPROFILER_HSA_IMAGE_EXT_API_ID_hsa_ext_image_create),
+      "hsa_ext_image_create");
+  EXPECT_EQ(
+      OpName(kinds[3],
+             ROCPROFILER_HSA_FINALIZE_EXT_API_ID_hsa_ext_program_finalize),
+      "hsa_ext_program_finalize");
   // Operations number from 0 within each table.
-  EXPECT_EQ(OpName(kinds[1], 0), std::string(roctracer::hsa_api::Name(
-                                     ROCPROFILER_HSA_CORE_API_ID_LAST)));
+  EXPECT_EQ(
+      OpName(kinds[1], 0),
+      std::string(roctracer::hsa_api::Name(ROCPROFILER_HSA_CORE_API_ID_LAST)));
 }
 
 TEST(Operations, HipKindsSplitCompilerEntryPointsFromTheRuntime) {
@@ -267,12 +274,13 @@ TEST(Status, EveryStatusHasItsEnumNameAndADistinctString) {
   EXPECT_STREQ(rocprofiler_get_status_name(
                    ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED),
                "ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED");
-  EXPECT_STREQ(rocprofiler_get_status_name(ROCPROFILER_STATUS_ERROR_PERMISSION_DENIED),
-               "ROCPROFILER_STATUS_ERROR_PERMISSION_DENIED");
+  EXPECT_STREQ(
+      rocprofiler_get_status_name(ROCPROFILER_STATUS_ERROR_PERMISSION_DENIED),
+      "ROCPROFILER_STATUS_ERROR_PERMISSION_DENIED");
   EXPECT_EQ(rocprofiler_get_status_name(ROCPROFILER_STATUS_LAST), nullptr);
-  EXPECT_EQ(rocprofiler_get_status_string(
-                static_cast<rocprofiler_status_t>(-1)),
-            nullptr);
+  EXPECT_EQ(
+      rocprofiler_get_status_string(static_cast<rocprofiler_status_t>(-1)),
+      nullptr);
 }
 
 TEST(Basics, VersionTimestampAndThreadId) {

@@ -22,7 +22,9 @@ rocprofiler_tool_configure_result_t* Configure(
   static rocprofiler_tool_configure_result_t result;
   result.size = sizeof(result);
   result.initialize = init;
-  result.finalize = [](void*) { std::fprintf(stderr, "finalize %d\n", ++g_finalized); };
+  result.finalize = [](void*) {
+    std::fprintf(stderr, "finalize %d\n", ++g_finalized);
+  };
   result.tool_data = nullptr;
   static rocprofiler_client_id_t saved{nullptr, 0};
   (void)priority;
@@ -58,11 +60,10 @@ void Check(bool ok, const char* what) {
 TEST(Registration, FailedInitializeInvalidatesItsContextsAndSkipsFinalize) {
   EXPECT_EXIT(
       {
-        Check(rocprofiler_force_configure(
-                  [](uint32_t, const char*, uint32_t p,
-                     rocprofiler_client_id_t* id) {
-                    return Configure(&FailingInit, p, id);
-                  }) == ROCPROFILER_STATUS_SUCCESS,
+        Check(rocprofiler_force_configure([](uint32_t, const char*, uint32_t p,
+                                             rocprofiler_client_id_t* id) {
+                return Configure(&FailingInit, p, id);
+              }) == ROCPROFILER_STATUS_SUCCESS,
               "force_configure");
         int s = -1;
         Check(rocprofiler_context_is_valid(g_ctx, &s) ==
@@ -81,11 +82,10 @@ TEST(Registration, FailedInitializeInvalidatesItsContextsAndSkipsFinalize) {
 TEST(Registration, ExplicitFinalizeRunsOnceAndStopsTheToolsContexts) {
   EXPECT_EXIT(
       {
-        Check(rocprofiler_force_configure(
-                  [](uint32_t, const char*, uint32_t p,
-                     rocprofiler_client_id_t* id) {
-                    return Configure(&GoodInit, p, id);
-                  }) == ROCPROFILER_STATUS_SUCCESS,
+        Check(rocprofiler_force_configure([](uint32_t, const char*, uint32_t p,
+                                             rocprofiler_client_id_t* id) {
+                return Configure(&GoodInit, p, id);
+              }) == ROCPROFILER_STATUS_SUCCESS,
               "force_configure");
         int s = 0;
         Check(rocprofiler_context_is_active(g_ctx, &s) ==
@@ -108,10 +108,10 @@ TEST(Registration, ExplicitFinalizeRunsOnceAndStopsTheToolsContexts) {
 TEST(Registration, FinalizeRunsAtExitAndIsFinalizedReportsIt) {
   EXPECT_EXIT(
       {
-        rocprofiler_force_configure([](uint32_t, const char*, uint32_t p,
-                                       rocprofiler_client_id_t* id) {
-          return Configure(&GoodInit, p, id);
-        });
+        rocprofiler_force_configure(
+            [](uint32_t, const char*, uint32_t p, rocprofiler_client_id_t* id) {
+              return Configure(&GoodInit, p, id);
+            });
         int s = -1;
         rocprofiler_is_finalized(&s);
         Check(s == 0, "not finalized yet");
@@ -123,14 +123,13 @@ TEST(Registration, FinalizeRunsAtExitAndIsFinalizedReportsIt) {
 TEST(Registration, DecliningToolLeavesRegistrationOpen) {
   EXPECT_EXIT(
       {
-        Check(rocprofiler_force_configure(
-                  [](uint32_t, const char*, uint32_t,
-                     rocprofiler_client_id_t*) {
-                    ++g_configure_calls;
-                    return static_cast<rocprofiler_tool_configure_result_t*>(
-                        nullptr);
-                  }) == ROCPROFILER_STATUS_SUCCESS,
-              "declined");
+        Check(
+            rocprofiler_force_configure([](uint32_t, const char*, uint32_t,
+                                           rocprofiler_client_id_t*) {
+              ++g_configure_calls;
+              return static_cast<rocprofiler_tool_configure_result_t*>(nullptr);
+            }) == ROCPROFILER_STATUS_SUCCESS,
+            "declined");
         int s = -1;
         rocprofiler_is_initialized(&s);
         Check(s == 0 && g_configure_calls == 1, "still open");

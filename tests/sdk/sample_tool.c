@@ -1,12 +1,11 @@
 /* A tool written in C99 against the documented rocprofiler-sdk signatures
  * only: registration, a context, the callback-tracing service of the HSA,
  * HIP and marker API kinds, name queries and argument iteration. */
-#include <stdio.h>
-#include <string.h>
+#include "tests/sdk/sample_tool.h"
 
 #include <rocprofiler-sdk/rocprofiler.h>
-
-#include "tests/sdk/sample_tool.h"
+#include <stdio.h>
+#include <string.h>
 
 sample_tool_seen_t sample_tool_seen;
 

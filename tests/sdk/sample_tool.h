@@ -9,8 +9,8 @@ extern "C" {
 #endif
 
 typedef struct sample_tool_seen_t {
-  int initialized;  /* initialize calls */
-  int finalized;    /* finalize calls */
+  int initialized; /* initialize calls */
+  int finalized;   /* finalize calls */
   int enters, exits;
   char last_kind[64];
   char last_op[64];

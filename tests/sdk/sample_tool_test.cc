@@ -1,6 +1,8 @@
 // The C sample tool, found in the process at load (it exports
 // rocprofiler_configure; the test links with -rdynamic), traces synthetic
 // calls delivered through the fake consumer seam.
+#include "tests/sdk/sample_tool.h"
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -10,7 +12,6 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
-#include "tests/sdk/sample_tool.h"
 
 namespace {
 
@@ -41,8 +42,7 @@ TEST(SampleTool, TracesAndIteratesArguments) {
   EXPECT_EQ(sample_tool_seen.last_correlation_enter, 77u);
   EXPECT_EQ(sample_tool_seen.last_correlation_exit, 77u);
   EXPECT_EQ(sample_tool_seen.last_user_at_exit, 78u);
-  EXPECT_EQ(sample_tool_seen.last_hsa_status,
-            HSA_STATUS_ERROR_NOT_INITIALIZED);
+  EXPECT_EQ(sample_tool_seen.last_hsa_status, HSA_STATUS_ERROR_NOT_INITIALIZED);
   EXPECT_EQ(sample_tool_seen.last_arg_count, 2);
   EXPECT_NE(std::string(sample_tool_seen.last_args)
                 .find("hsa_system_info_t attribute=HSA_SYSTEM_INFO_TIMESTAMP"),

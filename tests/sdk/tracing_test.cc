@@ -3,6 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -71,8 +72,8 @@ void Record(rocprofiler_callback_tracing_record_t r,
   e.thread = r.thread_id;
   e.user_in = user->value;
   if (r.kind == ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API) {
-    auto* p = static_cast<rocprofiler_callback_tracing_hsa_api_data_t*>(
-        r.payload);
+    auto* p =
+        static_cast<rocprofiler_callback_tracing_hsa_api_data_t*>(r.payload);
     EXPECT_EQ(p->size, sizeof(*p));
     if (r.operation == ROCPROFILER_HSA_CORE_API_ID_hsa_system_get_info) {
       e.hsa_attribute = p->args.hsa_system_get_info.attribute;
@@ -81,9 +82,9 @@ void Record(rocprofiler_callback_tracing_record_t r,
   }
   if (r.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API &&
       r.operation == ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA) {
-    e.message = static_cast<rocprofiler_callback_tracing_marker_api_data_t*>(
-                    r.payload)
-                    ->args.roctxRangePushA.message;
+    e.message =
+        static_cast<rocprofiler_callback_tracing_marker_api_data_t*>(r.payload)
+            ->args.roctxRangePushA.message;
   }
   std::lock_guard<std::mutex> lock(g_mutex);
   g_events.push_back(e);
@@ -103,9 +104,9 @@ void CallbackA(rocprofiler_callback_tracing_record_t r,
     if (g_a_stops_b) rocprofiler_stop_context(g_b);
   } else if (g_push_in_enter) {
     rocprofiler_user_data_t v{};
-    EXPECT_EQ(ROCPROFILER_STATUS_SUCCESS,
-              rocprofiler_pop_external_correlation_id(r.context_id,
-                                                      r.thread_id, &v));
+    EXPECT_EQ(
+        ROCPROFILER_STATUS_SUCCESS,
+        rocprofiler_pop_external_correlation_id(r.context_id, r.thread_id, &v));
     EXPECT_EQ(v.value, 555u);
   }
 }
@@ -183,8 +184,9 @@ int ToolInit(rocprofiler_client_finalize_t, void* tool_data) {
   g_init.null_callback =
       configure(g_b, ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API, nullptr, 0,
                 nullptr, nullptr);
-  g_init.empty_list = configure(g_b, ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
-                                error_string, 0, CallbackB, nullptr);
+  g_init.empty_list =
+      configure(g_b, ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API, error_string,
+                0, CallbackB, nullptr);
   g_init.force_inside = rocprofiler_force_configure(nullptr);
   EXPECT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_start_context(g_a));
   EXPECT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_start_context(g_b));
@@ -276,9 +278,11 @@ TEST_F(Tracing, ContextQueries) {
   EXPECT_EQ(ROCPROFILER_STATUS_SUCCESS,
             rocprofiler_context_is_active(g_idle, &s));
   EXPECT_EQ(s, 0);
-  EXPECT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_context_is_valid(g_idle, &s));
+  EXPECT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_context_is_valid(g_idle, &s));
   EXPECT_EQ(s, 1);
-  const rocprofiler_context_id_t bogus[] = {{0}, {999}, ROCPROFILER_CONTEXT_NONE};
+  const rocprofiler_context_id_t bogus[] = {
+      {0}, {999}, ROCPROFILER_CONTEXT_NONE};
   for (auto c : bogus) {
     EXPECT_EQ(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
               rocprofiler_context_is_valid(c, &s));
@@ -290,10 +294,18 @@ TEST_F(Tracing, ContextQueries) {
     EXPECT_EQ(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
               rocprofiler_stop_context(c));
   }
-  // The header marks it nonnull; the library still checks.
-  int* volatile no_status = nullptr;
-  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
-            rocprofiler_context_is_valid(g_a, no_status));
+  // The header marks `status` nonnull; the library still checks. Called
+  // through a plain function pointer (no attribute), as a C tool built
+  // without the attribute would.
+  rocprofiler_status_t (*is_valid)(rocprofiler_context_id_t, int*) =
+      &rocprofiler_context_is_valid;
+  rocprofiler_status_t (*is_active)(rocprofiler_context_id_t, int*) =
+      &rocprofiler_context_is_active;
+  rocprofiler_status_t (*create)(rocprofiler_context_id_t*) =
+      &rocprofiler_create_context;
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, is_valid(g_a, nullptr));
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, is_active(g_a, nullptr));
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, create(nullptr));
 }
 
 TEST_F(Tracing, InterestFollowsStartedContextsOperations) {
@@ -301,7 +313,8 @@ TEST_F(Tracing, InterestFollowsStartedContextsOperations) {
   EXPECT_TRUE(fake_seam::Interested(kHsa, HSA_API_ID_hsa_system_get_info));
   EXPECT_TRUE(fake_seam::Interested(kHip, HIP_API_ID_hipGetErrorString));
   EXPECT_FALSE(fake_seam::Interested(kHip, HIP_API_ID_hipMalloc));
-  EXPECT_FALSE(fake_seam::Interested(kHsa, HSA_API_ID_hsa_amd_memory_pool_allocate));
+  EXPECT_FALSE(
+      fake_seam::Interested(kHsa, HSA_API_ID_hsa_amd_memory_pool_allocate));
   EXPECT_TRUE(fake_seam::Interested(kRoctx, ROCTX_API_ID_roctxMarkA));
 
   ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_stop_context(g_a));
@@ -398,9 +411,10 @@ TEST_F(Tracing, ExternalIdPushedInEnterIsSeenAtExit) {
 TEST_F(Tracing, ExternalIdStatuses) {
   rocprofiler_thread_id_t tid = 0;
   rocprofiler_get_thread_id(&tid);
-  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
-            rocprofiler_push_external_correlation_id(
-                rocprofiler_context_id_t{999}, tid, rocprofiler_user_data_t{1}));
+  EXPECT_EQ(
+      ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND,
+      rocprofiler_push_external_correlation_id(
+          rocprofiler_context_id_t{999}, tid, rocprofiler_user_data_t{1}));
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
             rocprofiler_push_external_correlation_id(
                 g_a, tid + 1, rocprofiler_user_data_t{1}));
@@ -410,8 +424,9 @@ TEST_F(Tracing, ExternalIdStatuses) {
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR,
             rocprofiler_pop_external_correlation_id(g_a, tid, nullptr));
   int pushed = 0;
-  while (rocprofiler_push_external_correlation_id(
-             g_a, tid, rocprofiler_user_data_t{1}) == ROCPROFILER_STATUS_SUCCESS &&
+  while (rocprofiler_push_external_correlation_id(g_a, tid,
+                                                  rocprofiler_user_data_t{1}) ==
+             ROCPROFILER_STATUS_SUCCESS &&
          pushed < 1000) {
     ++pushed;
   }
@@ -419,7 +434,8 @@ TEST_F(Tracing, ExternalIdStatuses) {
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES,
             rocprofiler_push_external_correlation_id(
                 g_a, tid, rocprofiler_user_data_t{1}));
-  while (pushed-- > 0) rocprofiler_pop_external_correlation_id(g_a, tid, nullptr);
+  while (pushed-- > 0)
+    rocprofiler_pop_external_correlation_id(g_a, tid, nullptr);
 }
 
 TEST_F(Tracing, StoppingAContextStopsItsCallbacksAtOnce) {
@@ -456,7 +472,8 @@ TEST_F(Tracing, StoppingAContextStopsItsCallbacksAtOnce) {
 
 TEST_F(Tracing, NestedCallsKeepTheirOwnUserData) {
   hsa_api_data_t outer = GetInfo(HSA_SYSTEM_INFO_TIMESTAMP, HSA_STATUS_SUCCESS);
-  hsa_api_data_t inner = GetInfo(HSA_SYSTEM_INFO_ENDIANNESS, HSA_STATUS_SUCCESS);
+  hsa_api_data_t inner =
+      GetInfo(HSA_SYSTEM_INFO_ENDIANNESS, HSA_STATUS_SUCCESS);
   fake_seam::Call(kHsa, HSA_API_ID_hsa_init, kEnter, 30, &outer);
   fake_seam::Call(kHsa, HSA_API_ID_hsa_system_get_info, kEnter, 31, &inner);
   fake_seam::Call(kHsa, HSA_API_ID_hsa_system_get_info, kExit, 31, &inner);
@@ -507,6 +524,40 @@ TEST_F(Tracing, ConcurrentThreadsGetTheirOwnThreadIdAndUserData) {
     EXPECT_EQ(e.thread, tids[t]);
     if (e.phase == ROCPROFILER_CALLBACK_PHASE_EXIT) {
       EXPECT_EQ(e.user_in, e.correlation * 100 + g_a.handle);
+    }
+  }
+}
+
+// Start/stop from another thread while calls are in flight: a context gets
+// EXIT only for calls whose ENTER it got (its user_data is always the one
+// its ENTER wrote), and never a torn or stale service.
+TEST_F(Tracing, StartStopRacesWithCalls) {
+  std::atomic<bool> done{false};
+  std::thread toggler([&done] {
+    for (int i = 0; i < 300; ++i) {
+      rocprofiler_stop_context(g_b);
+      rocprofiler_start_context(g_b);
+    }
+    done = true;
+  });
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 2; ++t) {
+    callers.emplace_back([t, &done] {
+      hsa_api_data_t d = GetInfo(HSA_SYSTEM_INFO_TIMESTAMP, HSA_STATUS_SUCCESS);
+      for (uint64_t i = 0; !done || i < 100; ++i) {
+        TracedCall(kHsa, HSA_API_ID_hsa_system_get_info, 1000000 * (t + 1) + i,
+                   &d);
+      }
+    });
+  }
+  toggler.join();
+  for (auto& th : callers) th.join();
+  int active = 0;
+  rocprofiler_context_is_active(g_b, &active);
+  EXPECT_EQ(active, 1);
+  for (const Event& e : Take()) {
+    if (e.phase == ROCPROFILER_CALLBACK_PHASE_EXIT) {
+      EXPECT_EQ(e.user_in, e.correlation * 100 + e.context);
     }
   }
 }

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "roctx.h"
 #include "rocprofiler-sdk/defines.h"
+#include "roctx.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
