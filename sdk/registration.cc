@@ -47,15 +47,34 @@ void AddCandidate(rocprofiler_configure_func_t fn) {
   g_clients[g_client_count++].configure = fn;
 }
 
-int CollectFromObject(dl_phdr_info* info, size_t, void*) {
-  const char* name = info->dlpi_name;
-  void* handle = dlopen(name != nullptr && name[0] != '\0' ? name : nullptr,
-                        RTLD_LAZY | RTLD_NOLOAD);
-  if (handle == nullptr) return 0;
-  void* sym = dlsym(handle, "rocprofiler_configure");
-  AddCandidate(reinterpret_cast<rocprofiler_configure_func_t>(sym));
-  dlclose(handle);
+// dlopen must not run inside dl_iterate_phdr's callback (the loader's lock
+// is held there): names are collected first, looked up afterwards.
+struct ObjectNames {
+  static constexpr int kMax = 512;
+  const char* names[kMax];
+  int count = 0;
+};
+
+int CollectObjectName(dl_phdr_info* info, size_t, void* data) {
+  auto* out = static_cast<ObjectNames*>(data);
+  if (out->count < ObjectNames::kMax)
+    out->names[out->count++] = info->dlpi_name;
   return 0;
+}
+
+void CollectCandidates() {
+  ObjectNames objects;
+  dl_iterate_phdr(&CollectObjectName, &objects);
+  for (int i = 0; i < objects.count; ++i) {
+    const char* name = objects.names[i];
+    // The first entry (empty name) is the main program.
+    void* handle = dlopen(name != nullptr && name[0] != '\0' ? name : nullptr,
+                          RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == nullptr) continue;
+    AddCandidate(reinterpret_cast<rocprofiler_configure_func_t>(
+        dlsym(handle, "rocprofiler_configure")));
+    dlclose(handle);
+  }
 }
 
 void FinalizeClient(uint32_t handle) {
@@ -83,7 +102,7 @@ void FinalizeAll() {
 bool Register(rocprofiler_configure_func_t first) {
   const uint32_t begin = g_client_count;
   AddCandidate(first);
-  dl_iterate_phdr(&CollectFromObject, nullptr);
+  CollectCandidates();
   uint32_t accepted = 0;
   char version[64];
   snprintf(version, sizeof(version), "roctracer rocprofiler-sdk %d.%d.%d",
