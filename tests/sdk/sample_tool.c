@@ -68,7 +68,7 @@ static void OnCall(rocprofiler_callback_tracing_record_t record,
   sample_tool_seen.last_args[0] = '\0';
   sample_tool_seen.last_arg_count = 0;
   rocprofiler_iterate_callback_tracing_kind_operation_args(
-      record, &AppendArg, 1, sample_tool_seen.last_args);
+      record, &AppendArg, 2, sample_tool_seen.last_args);
 }
 
 static int ToolInitialize(rocprofiler_client_finalize_t fini, void* tool_data) {
