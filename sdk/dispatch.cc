@@ -193,10 +193,16 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     t.depth = depth;
     return;
   }
-  Frame* frame = &t.frames[depth];
-  // An EXIT whose ENTER this thread never saw leaves the stack alone.
-  if (frame->correlation_id != info.correlation_id) return;
-  t.depth = depth;
+  // Normally the top frame. A deeper match means inner calls never reported
+  // EXIT (an exception or longjmp through them): their frames are dropped.
+  // No match: an EXIT whose ENTER this thread never saw; the stack stays.
+  uint32_t match = depth;
+  while (t.frames[match].correlation_id != info.correlation_id) {
+    if (match == 0) return;
+    --match;
+  }
+  Frame* frame = &t.frames[match];
+  t.depth = match;
   if (ko.kind == 0) return;
   const uint64_t mask =
       frame->called & g_active_mask.load(std::memory_order_acquire);

@@ -488,6 +488,27 @@ TEST_F(Tracing, NestedCallsKeepTheirOwnUserData) {
   EXPECT_EQ(ev[5].user_in, 30 * 100 + g_a.handle);
 }
 
+// An inner call whose EXIT never comes (an exception through it) does not
+// misalign the outer call's EXIT or later calls.
+TEST_F(Tracing, LostInnerExitIsRecoveredAtTheOuterExit) {
+  hsa_api_data_t d = GetInfo(HSA_SYSTEM_INFO_TIMESTAMP, HSA_STATUS_SUCCESS);
+  fake_seam::Call(kHsa, HSA_API_ID_hsa_init, kEnter, 50, &d);
+  fake_seam::Call(kHsa, HSA_API_ID_hsa_shut_down, kEnter, 51, &d);
+  fake_seam::Call(kHsa, HSA_API_ID_hsa_init, kExit, 50, &d);
+  auto ev = Take();
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[2].phase, ROCPROFILER_CALLBACK_PHASE_EXIT);
+  EXPECT_EQ(ev[2].correlation, 50u);
+  EXPECT_EQ(ev[2].user_in, 50 * 100 + g_a.handle);
+  // An EXIT nobody entered changes nothing.
+  fake_seam::Call(kHsa, HSA_API_ID_hsa_init, kExit, 49, &d);
+  EXPECT_TRUE(Take().empty());
+  TracedCall(kHsa, HSA_API_ID_hsa_init, 52, &d);
+  ev = Take();
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[1].user_in, 52 * 100 + g_a.handle);
+}
+
 TEST_F(Tracing, MarkerCalls) {
   roctx_api_data_t r;
   std::memset(&r, 0, sizeof(r));
