@@ -1,6 +1,7 @@
 /* Synchronous callback tracing: a callback on the calling thread before
- * (ENTER) and after (EXIT) each traced API call. C99 and C++ (the HIP
- * argument union needs the HIP headers, which want C++ for some types). */
+ * (ENTER) and after (EXIT) each traced API call. C99 and C++ (in C++ the HIP
+ * payload cannot be default-constructed: HIP's dim3 has a constructor; tools
+ * receive payloads by pointer). */
 #ifndef ROCPROFILER_SDK_CALLBACK_TRACING_H_
 #define ROCPROFILER_SDK_CALLBACK_TRACING_H_
 
