@@ -1,0 +1,114 @@
+/* Synchronous callback tracing: a callback on the calling thread before
+ * (ENTER) and after (EXIT) each traced API call. C99 and C++ (in C++ the HIP
+ * payload cannot be default-constructed: HIP's dim3 has a constructor; tools
+ * receive payloads by pointer). */
+#ifndef ROCPROFILER_SDK_CALLBACK_TRACING_H_
+#define ROCPROFILER_SDK_CALLBACK_TRACING_H_
+
+#include "rocprofiler-sdk/defines.h"
+#include "rocprofiler-sdk/fwd.h"
+#include "rocprofiler-sdk/hip.h"
+#include "rocprofiler-sdk/hsa.h"
+#include "rocprofiler-sdk/marker.h"
+
+ROCPROFILER_EXTERN_C_INIT
+
+/* Payload of the four HSA API kinds. `args` holds the arguments as passed
+ * (pointers are not followed); `retval` is written at EXIT. */
+typedef struct rocprofiler_callback_tracing_hsa_api_data_t {
+  uint64_t size; /* sizeof this struct */
+  rocprofiler_hsa_api_args_t args;
+  rocprofiler_hsa_api_retval_t retval;
+} rocprofiler_callback_tracing_hsa_api_data_t;
+
+/* Payload of the HIP runtime and compiler API kinds. */
+typedef struct rocprofiler_callback_tracing_hip_api_data_t {
+  uint64_t size;
+  rocprofiler_hip_api_args_t args;
+  rocprofiler_hip_api_retval_t retval;
+} rocprofiler_callback_tracing_hip_api_data_t;
+
+/* Payload of the marker core API kind. rocTX does not report return values
+ * to the tracer: retval is 0 except roctxRangeStartA's range ID at EXIT. */
+typedef struct rocprofiler_callback_tracing_marker_api_data_t {
+  uint64_t size;
+  rocprofiler_marker_api_args_t args;
+  rocprofiler_marker_api_retval_t retval;
+} rocprofiler_callback_tracing_marker_api_data_t;
+
+/* Called at ENTER and EXIT. `user_data` is one slot per call and context:
+ * zero at ENTER, and what ENTER left in it at EXIT. */
+typedef void (*rocprofiler_callback_tracing_cb_t)(
+    rocprofiler_callback_tracing_record_t record,
+    rocprofiler_user_data_t* user_data, void* callback_data);
+
+/* Iteration callbacks: returning non-zero stops the iteration. */
+typedef int (*rocprofiler_callback_tracing_kind_cb_t)(
+    rocprofiler_callback_tracing_kind_t kind, void* data);
+typedef int (*rocprofiler_callback_tracing_kind_operation_cb_t)(
+    rocprofiler_callback_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t operation, void* data);
+
+/* One argument of a traced call. arg_value_addr points into the record's
+ * payload; arg_type is the C spelling of the parameter's type in the ROCm
+ * header (`hsa_agent_t*`, `const char*`), arg_name its name in the
+ * prototype; arg_dereference_count says how many pointer levels were followed
+ * to produce arg_value_str. */
+typedef int (*rocprofiler_callback_tracing_operation_args_cb_t)(
+    rocprofiler_callback_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t operation, uint32_t arg_number,
+    const void* const arg_value_addr, int32_t arg_indirection_count,
+    const char* arg_type, const char* arg_name, const char* arg_value_str,
+    int32_t arg_dereference_count, void* data);
+
+/* Configures `kind` in a context: only inside a tool's initialize
+ * (ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED otherwise), once per kind per
+ * context (ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED). NULL
+ * `operations` means every operation of the kind. Unknown context:
+ * ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND; kind outside the enum:
+ * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND; a kind this library does not
+ * trace: ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED; an operation outside the
+ * kind: ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND; NULL callback:
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. */
+rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
+    rocprofiler_context_id_t context_id,
+    rocprofiler_callback_tracing_kind_t kind,
+    const rocprofiler_tracing_operation_t* operations,
+    unsigned long operations_count, rocprofiler_callback_tracing_cb_t callback,
+    void* callback_args) ROCPROFILER_API;
+
+/* Names are string literals ("HSA_CORE_API", "hsa_init"); name and
+ * name_len may each be NULL. Unknown kind:
+ * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND; unknown operation:
+ * ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND. */
+rocprofiler_status_t rocprofiler_query_callback_tracing_kind_name(
+    rocprofiler_callback_tracing_kind_t kind, const char** name,
+    uint64_t* name_len) ROCPROFILER_API;
+rocprofiler_status_t rocprofiler_query_callback_tracing_kind_operation_name(
+    rocprofiler_callback_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t operation, const char** name,
+    uint64_t* name_len) ROCPROFILER_API;
+
+/* Every kind except NONE and LAST, in enum order. */
+rocprofiler_status_t rocprofiler_iterate_callback_tracing_kinds(
+    rocprofiler_callback_tracing_kind_cb_t callback,
+    void* data) ROCPROFILER_API;
+
+/* Every operation of `kind`, from 0 to the kind's LAST - 1. */
+rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
+    rocprofiler_callback_tracing_kind_t kind,
+    rocprofiler_callback_tracing_kind_operation_cb_t callback,
+    void* data) ROCPROFILER_API;
+
+/* Every argument of the call in `record` (API kinds only). Pointers are
+ * followed at most max_dereference_count levels, never when NULL, never
+ * through void*, opaque handles or functions, and never through an
+ * out-parameter at ENTER (not written yet). */
+rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operation_args(
+    rocprofiler_callback_tracing_record_t record,
+    rocprofiler_callback_tracing_operation_args_cb_t callback,
+    int32_t max_dereference_count, void* user_data) ROCPROFILER_API;
+
+ROCPROFILER_EXTERN_C_FINI
+
+#endif /* ROCPROFILER_SDK_CALLBACK_TRACING_H_ */

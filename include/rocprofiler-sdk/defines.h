@@ -1,0 +1,35 @@
+/* Macros shared by the rocprofiler-sdk headers of this implementation. */
+#ifndef ROCPROFILER_SDK_DEFINES_H_
+#define ROCPROFILER_SDK_DEFINES_H_
+
+/* Every rocprofiler_* function of the library is exported with this; the
+ * library itself is built with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#define ROCPROFILER_PUBLIC_API __attribute__((visibility("default")))
+/* The library itself checks these arguments (it must not crash on NULL), so
+ * it is built without the attribute that would let the compiler drop the
+ * check. */
+#if defined(ROCPROFILER_SDK_BUILDING)
+#define ROCPROFILER_NONNULL(...)
+#else
+#define ROCPROFILER_NONNULL(...) __attribute__((nonnull(__VA_ARGS__)))
+#endif
+#else
+#define ROCPROFILER_PUBLIC_API
+#define ROCPROFILER_NONNULL(...)
+#endif
+#define ROCPROFILER_API ROCPROFILER_PUBLIC_API
+
+#ifdef __cplusplus
+#define ROCPROFILER_EXTERN_C_INIT extern "C" {
+#define ROCPROFILER_EXTERN_C_FINI }
+#define ROCPROFILER_HANDLE_LITERAL(type, value) (type{value})
+#define ROCPROFILER_UINT64_C(value) static_cast<uint64_t>(value##ULL)
+#else
+#define ROCPROFILER_EXTERN_C_INIT
+#define ROCPROFILER_EXTERN_C_FINI
+#define ROCPROFILER_HANDLE_LITERAL(type, value) ((type){value})
+#define ROCPROFILER_UINT64_C(value) ((uint64_t)(value##ULL))
+#endif
+
+#endif /* ROCPROFILER_SDK_DEFINES_H_ */

@@ -1,0 +1,29 @@
+/* External correlation IDs: a per-thread, per-context stack whose top is the
+ * `external` field of every callback record on that thread. A value pushed
+ * inside an ENTER callback is the one the matching EXIT reports.
+ * C99 and C++. */
+#ifndef ROCPROFILER_SDK_EXTERNAL_CORRELATION_H_
+#define ROCPROFILER_SDK_EXTERNAL_CORRELATION_H_
+
+#include "rocprofiler-sdk/defines.h"
+#include "rocprofiler-sdk/fwd.h"
+
+ROCPROFILER_EXTERN_C_INIT
+
+/* `tid` must be the calling thread's ID (rocprofiler_get_thread_id):
+ * another value is ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. Unknown
+ * context: ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND. More than 16 nested
+ * pushes: ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES. */
+rocprofiler_status_t rocprofiler_push_external_correlation_id(
+    rocprofiler_context_id_t context, rocprofiler_thread_id_t tid,
+    rocprofiler_user_data_t external_correlation_id) ROCPROFILER_API;
+
+/* Pops into *external_correlation_id (may be NULL). An empty stack is
+ * ROCPROFILER_STATUS_ERROR and stores 0. */
+rocprofiler_status_t rocprofiler_pop_external_correlation_id(
+    rocprofiler_context_id_t context, rocprofiler_thread_id_t tid,
+    rocprofiler_user_data_t* external_correlation_id) ROCPROFILER_API;
+
+ROCPROFILER_EXTERN_C_FINI
+
+#endif /* ROCPROFILER_SDK_EXTERNAL_CORRELATION_H_ */

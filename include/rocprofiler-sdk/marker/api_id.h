@@ -1,0 +1,36 @@
+/* rocprofiler-sdk operation IDs of the marker (rocTX) kinds. Values as in
+ * rocprofiler-sdk; MARKER_CORE's first five equal roctracer's ROCTX_API_ID_*.
+ * roctxGetThreadId is not part of this library's rocTX (roctx.h): it answers
+ * queries but is never traced. C99 and C++. */
+#ifndef ROCPROFILER_SDK_MARKER_API_ID_H_
+#define ROCPROFILER_SDK_MARKER_API_ID_H_
+
+typedef enum rocprofiler_marker_core_api_id_t {
+  ROCPROFILER_MARKER_CORE_API_ID_NONE = -1,
+  ROCPROFILER_MARKER_CORE_API_ID_roctxMarkA = 0,
+  ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+  ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
+  ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStartA,
+  ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStop,
+  ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId,
+  ROCPROFILER_MARKER_CORE_API_ID_LAST
+} rocprofiler_marker_core_api_id_t;
+
+/* Not traced by this library (roctx.h has no such functions). */
+typedef enum rocprofiler_marker_control_api_id_t {
+  ROCPROFILER_MARKER_CONTROL_API_ID_NONE = -1,
+  ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause = 0,
+  ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerResume,
+  ROCPROFILER_MARKER_CONTROL_API_ID_LAST
+} rocprofiler_marker_control_api_id_t;
+
+typedef enum rocprofiler_marker_name_api_id_t {
+  ROCPROFILER_MARKER_NAME_API_ID_NONE = -1,
+  ROCPROFILER_MARKER_NAME_API_ID_roctxNameOsThread = 0,
+  ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent,
+  ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice,
+  ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream,
+  ROCPROFILER_MARKER_NAME_API_ID_LAST
+} rocprofiler_marker_name_api_id_t;
+
+#endif /* ROCPROFILER_SDK_MARKER_API_ID_H_ */

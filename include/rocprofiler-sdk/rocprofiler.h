@@ -1,0 +1,49 @@
+/* The rocprofiler-sdk API subset of this library: status strings, version,
+ * timestamps, thread IDs; and every header of the subset. C99 and C++. */
+#ifndef ROCPROFILER_SDK_ROCPROFILER_H_
+#define ROCPROFILER_SDK_ROCPROFILER_H_
+
+#include "rocprofiler-sdk/defines.h"
+#include "rocprofiler-sdk/fwd.h"
+
+#define ROCPROFILER_VERSION_MAJOR 0
+#define ROCPROFILER_VERSION_MINOR 4
+#define ROCPROFILER_VERSION_PATCH 0
+/* (10000 * major) + (100 * minor) + patch, as passed to rocprofiler_configure
+ */
+#define ROCPROFILER_VERSION                                              \
+  (10000 * ROCPROFILER_VERSION_MAJOR + 100 * ROCPROFILER_VERSION_MINOR + \
+   ROCPROFILER_VERSION_PATCH)
+
+ROCPROFILER_EXTERN_C_INIT
+
+/* Any pointer may be NULL (that part is not written). Always SUCCESS. */
+rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
+                                             uint32_t* patch) ROCPROFILER_API;
+
+/* "ROCPROFILER_STATUS_SUCCESS", ...; NULL for a value outside the enum. */
+const char* rocprofiler_get_status_name(rocprofiler_status_t status)
+    ROCPROFILER_API;
+
+/* A sentence describing the status; NULL for a value outside the enum. */
+const char* rocprofiler_get_status_string(rocprofiler_status_t status)
+    ROCPROFILER_API;
+
+/* CLOCK_BOOTTIME in ns (the clock of roctracer_get_timestamp). NULL ts:
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. */
+rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts)
+    ROCPROFILER_API;
+
+/* The calling thread's kernel thread ID. NULL tid:
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. */
+rocprofiler_status_t rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid)
+    ROCPROFILER_API;
+
+ROCPROFILER_EXTERN_C_FINI
+
+#include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/context.h"
+#include "rocprofiler-sdk/external_correlation.h"
+#include "rocprofiler-sdk/registration.h"
+
+#endif /* ROCPROFILER_SDK_ROCPROFILER_H_ */

@@ -1,0 +1,179 @@
+// rocprofiler_iterate_callback_tracing_kind_operation_args: the generated
+// argument printers (//codegen:api_tables) seen through the SDK's callback.
+#include <cstddef>
+#include <cstring>
+
+#include "codegen/support/arg_format.h"
+#include "ext/prof_protocol.h"
+#include "hip_api_tables.h"
+#include "hsa_api_tables.h"
+#include "rocprofiler-sdk/callback_tracing.h"
+#include "sdk/kinds.h"
+
+namespace rocprofiler_sdk {
+
+// clang spells `hsa_agent_t *`; the header says `hsa_agent_t*`. Drops the
+// blanks before a `*` and between `*` and a following `*` or `)`.
+void NormalizeTypeSpelling(const char* in, char* out, size_t cap) noexcept {
+  size_t n = 0;
+  for (size_t i = 0; in[i] != '\0' && n + 1 < cap; ++i) {
+    if (in[i] == ' ') {
+      size_t j = i;
+      while (in[j] == ' ') ++j;
+      if (in[j] == '*' ||
+          (n > 0 && out[n - 1] == '*' && (in[j] == ')' || in[j] == '\0'))) {
+        i = j - 1;
+        continue;
+      }
+    }
+    out[n++] = in[i];
+  }
+  out[n] = '\0';
+}
+
+namespace {
+
+template <class T>
+union Storage {
+  Storage() noexcept {}
+  T value;
+};
+
+struct Adapter {
+  rocprofiler_callback_tracing_kind_t kind;
+  int32_t op;
+  rocprofiler_callback_tracing_operation_args_cb_t callback;
+  void* user;
+  // Arguments are printed from a copy; addresses handed to the tool point
+  // into the record's payload instead.
+  const char* copy_begin;
+  size_t copy_size;
+  const char* payload_args;
+};
+
+int Visit(uint32_t index, const void* addr, int32_t indirection,
+          const char* type, const char* name, const char* value, int32_t derefs,
+          void* user) {
+  auto* a = static_cast<Adapter*>(user);
+  const char* p = static_cast<const char*>(addr);
+  if (a->copy_begin != nullptr && p >= a->copy_begin &&
+      p < a->copy_begin + a->copy_size) {
+    p = a->payload_args + (p - a->copy_begin);
+  }
+  char spelled[512];
+  NormalizeTypeSpelling(type, spelled, sizeof(spelled));
+  return a->callback(a->kind, a->op, index, p, indirection, spelled, name,
+                     value, derefs, a->user);
+}
+
+void IterateHsa(uint32_t id,
+                const rocprofiler_callback_tracing_hsa_api_data_t* p, bool exit,
+                int32_t max_deref, Adapter* a) {
+  Storage<hsa_api_data_t> tmp;
+  std::memset(static_cast<void*>(&tmp.value), 0, sizeof(tmp.value));
+  std::memcpy(static_cast<void*>(&tmp.value.args), &p->args, sizeof(p->args));
+  a->copy_begin = reinterpret_cast<const char*>(&tmp.value.args);
+  a->copy_size = sizeof(p->args);
+  a->payload_args = reinterpret_cast<const char*>(&p->args);
+  roctracer::hsa_api::IterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
+}
+
+void IterateHip(uint32_t id,
+                const rocprofiler_callback_tracing_hip_api_data_t* p, bool exit,
+                int32_t max_deref, Adapter* a) {
+  Storage<hip_api_data_t> tmp;
+  std::memset(static_cast<void*>(&tmp.value), 0, sizeof(tmp.value));
+  std::memcpy(static_cast<void*>(&tmp.value.args), &p->args, sizeof(p->args));
+  a->copy_begin = reinterpret_cast<const char*>(&tmp.value.args);
+  a->copy_size = sizeof(p->args);
+  a->payload_args = reinterpret_cast<const char*>(&p->args);
+  roctracer::hip_api::IterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
+}
+
+void IterateMarker(int32_t op,
+                   const rocprofiler_callback_tracing_marker_api_data_t* p,
+                   bool exit, int32_t max_deref, Adapter* a) {
+  using roctracer::codegen::VisitArg;
+  const auto& args = p->args;
+  switch (op) {
+    case ROCPROFILER_MARKER_CORE_API_ID_roctxMarkA:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "message",
+                  args.roctxMarkA.message);
+      break;
+    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "message",
+                  args.roctxRangePushA.message);
+      break;
+    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStartA:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "message",
+                  args.roctxRangeStartA.message);
+      break;
+    case ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStop:
+      VisitArg<0>(&Visit, a, max_deref, 0, "roctx_range_id_t", "id",
+                  args.roctxRangeStop.id);
+      break;
+    case ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId:
+      // An out-parameter: followed at EXIT only.
+      if (exit) {
+        VisitArg<1>(&Visit, a, max_deref, 0, "roctx_thread_id_t *", "tid",
+                    args.roctxGetThreadId.tid);
+      } else {
+        VisitArg<0>(&Visit, a, max_deref, 0, "roctx_thread_id_t *", "tid",
+                    args.roctxGetThreadId.tid);
+      }
+      break;
+    default:  // roctxRangePop: no parameters
+      break;
+  }
+}
+
+}  // namespace
+}  // namespace rocprofiler_sdk
+
+extern "C" rocprofiler_status_t
+rocprofiler_iterate_callback_tracing_kind_operation_args(
+    rocprofiler_callback_tracing_record_t record,
+    rocprofiler_callback_tracing_operation_args_cb_t callback,
+    int32_t max_dereference_count, void* user_data) {
+  using namespace rocprofiler_sdk;
+  const KindInfo* k = FindKind(record.kind);
+  if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+  if (k->source == Source::kNone) {
+    return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+  }
+  if (!ValidOp(*k, record.operation)) {
+    return ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND;
+  }
+  if (callback == nullptr || record.payload == nullptr) {
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  if (max_dereference_count < 0) max_dereference_count = 0;
+  const bool exit = record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT;
+  Adapter a{record.kind, record.operation, callback, user_data, nullptr,
+            0,           nullptr};
+  const uint32_t id = k->ids[record.operation];
+  switch (k->source) {
+    case Source::kHsa:
+      IterateHsa(
+          id,
+          static_cast<const rocprofiler_callback_tracing_hsa_api_data_t*>(
+              record.payload),
+          exit, max_dereference_count, &a);
+      break;
+    case Source::kHip:
+      IterateHip(
+          id,
+          static_cast<const rocprofiler_callback_tracing_hip_api_data_t*>(
+              record.payload),
+          exit, max_dereference_count, &a);
+      break;
+    default:
+      IterateMarker(
+          record.operation,
+          static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(
+              record.payload),
+          exit, max_dereference_count, &a);
+      break;
+  }
+  return ROCPROFILER_STATUS_SUCCESS;
+}

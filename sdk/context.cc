@@ -1,0 +1,138 @@
+#include "sdk/context.h"
+
+#include <mutex>
+
+#include "rocprofiler-sdk/context.h"
+#include "sdk/config_lock.h"
+#include "sdk/interest.h"
+#include "sdk/registration.h"
+
+namespace rocprofiler_sdk {
+
+Context g_contexts[kMaxContexts];
+std::atomic<uint64_t> g_active_mask{0};
+std::atomic<uint64_t> g_kind_mask[kKindCount] = {};
+
+namespace {
+
+// Handles are index + 1, so a zero-initialised handle is never valid.
+int IndexOf(rocprofiler_context_id_t id) noexcept {
+  if (id.handle == 0 || id.handle > static_cast<uint64_t>(kMaxContexts)) {
+    return -1;
+  }
+  return static_cast<int>(id.handle - 1);
+}
+
+uint64_t Bit(int index) noexcept { return uint64_t{1} << index; }
+
+}  // namespace
+
+Context* FindContext(rocprofiler_context_id_t id) noexcept {
+  const int i = IndexOf(id);
+  if (i < 0 || !g_contexts[i].created.load(std::memory_order_acquire)) {
+    return nullptr;
+  }
+  return &g_contexts[i];
+}
+
+void InvalidateClientContexts(uint32_t client) noexcept {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  for (int i = 0; i < kMaxContexts; ++i) {
+    Context& c = g_contexts[i];
+    if (!c.created.load(std::memory_order_acquire) || c.client != client) {
+      continue;
+    }
+    c.invalid.store(true, std::memory_order_release);
+    if (g_active_mask.fetch_and(~Bit(i), std::memory_order_acq_rel) & Bit(i)) {
+      RemoveContextInterest(c);
+    }
+  }
+}
+
+}  // namespace rocprofiler_sdk
+
+using rocprofiler_sdk::Bit;
+using rocprofiler_sdk::ConfigMutex;
+using rocprofiler_sdk::Context;
+using rocprofiler_sdk::g_active_mask;
+using rocprofiler_sdk::g_contexts;
+using rocprofiler_sdk::kMaxContexts;
+
+extern "C" {
+
+rocprofiler_status_t rocprofiler_create_context(
+    rocprofiler_context_id_t* context_id) {
+  if (context_id == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  uint32_t client = 0;
+  if (!rocprofiler_sdk::InToolInitialize(&client)) {
+    return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  }
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  for (int i = 0; i < kMaxContexts; ++i) {
+    Context& c = g_contexts[i];
+    if (c.created.load(std::memory_order_relaxed)) continue;
+    c.client = client;
+    c.created.store(true, std::memory_order_release);
+    context_id->handle = static_cast<uint64_t>(i) + 1;
+    return ROCPROFILER_STATUS_SUCCESS;
+  }
+  return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+}
+
+rocprofiler_status_t rocprofiler_start_context(
+    rocprofiler_context_id_t context_id) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Context* c = rocprofiler_sdk::FindContext(context_id);
+  if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+  if (c->invalid.load(std::memory_order_acquire)) {
+    return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+  }
+  const uint64_t bit = Bit(static_cast<int>(c - g_contexts));
+  if (g_active_mask.load(std::memory_order_relaxed) & bit) {
+    return ROCPROFILER_STATUS_SUCCESS;
+  }
+  // Interest first: the context's callbacks start with the next call that
+  // sees its bit, and that call must already be intercepted.
+  rocprofiler_sdk::AddContextInterest(*c);
+  g_active_mask.fetch_or(bit, std::memory_order_release);
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t rocprofiler_stop_context(
+    rocprofiler_context_id_t context_id) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Context* c = rocprofiler_sdk::FindContext(context_id);
+  if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+  const uint64_t bit = Bit(static_cast<int>(c - g_contexts));
+  // The bit goes first so no callback of this context starts after return.
+  if (g_active_mask.fetch_and(~bit, std::memory_order_acq_rel) & bit) {
+    rocprofiler_sdk::RemoveContextInterest(*c);
+  }
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t rocprofiler_context_is_active(
+    rocprofiler_context_id_t context_id, int* status) {
+  if (status == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  *status = 0;
+  Context* c = rocprofiler_sdk::FindContext(context_id);
+  if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+  const uint64_t bit = Bit(static_cast<int>(c - g_contexts));
+  *status = (g_active_mask.load(std::memory_order_acquire) & bit) ? 1 : 0;
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t rocprofiler_context_is_valid(
+    rocprofiler_context_id_t context_id, int* status) {
+  if (status == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  *status = 0;
+  Context* c = rocprofiler_sdk::FindContext(context_id);
+  if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+  if (c->invalid.load(std::memory_order_acquire)) {
+    return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
+  }
+  *status = 1;
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,228 @@
+#include "sdk/kinds.h"
+
+#include <cstring>
+
+#include "ext/prof_protocol.h"
+#include "hip_api_id.h"
+#include "hip_api_tables.h"
+#include "hsa_api_id.h"
+#include "hsa_api_tables.h"
+#include "rocprofiler-sdk/hip/api_id.h"
+#include "rocprofiler-sdk/hsa/api_id.h"
+#include "rocprofiler-sdk/marker/api_id.h"
+#include "roctracer_roctx.h"
+#include "sdk_op_tables.h"
+
+namespace rocprofiler_sdk {
+namespace {
+
+// The generated tables and the enums in the public headers come from the
+// same generator run; a mismatch would mean a stale header.
+static_assert(ROCPROFILER_HSA_CORE_API_ID_LAST < kMaxOps &&
+                  ROCPROFILER_HSA_AMD_EXT_API_ID_LAST < kMaxOps &&
+                  ROCPROFILER_HIP_RUNTIME_API_ID_LAST < kMaxOps &&
+                  ROCPROFILER_HIP_COMPILER_API_ID_LAST < kMaxOps,
+              "raise kMaxOps");
+static_assert(int{ROCTX_API_ID_roctxMarkA} ==
+                      int{ROCPROFILER_MARKER_CORE_API_ID_roctxMarkA} &&
+                  int{ROCTX_API_ID_roctxRangePushA} ==
+                      int{ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA} &&
+                  int{ROCTX_API_ID_roctxRangePop} ==
+                      int{ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop} &&
+                  int{ROCTX_API_ID_roctxRangeStartA} ==
+                      int{ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStartA} &&
+                  int{ROCTX_API_ID_roctxRangeStop} ==
+                      int{ROCPROFILER_MARKER_CORE_API_ID_roctxRangeStop},
+              "rocTX IDs double as MARKER_CORE operations");
+
+const uint32_t kMarkerCoreIds[] = {
+    ROCTX_API_ID_roctxMarkA,     ROCTX_API_ID_roctxRangePushA,
+    ROCTX_API_ID_roctxRangePop,  ROCTX_API_ID_roctxRangeStartA,
+    ROCTX_API_ID_roctxRangeStop,
+    ROCTX_API_ID_NUMBER,  // roctxGetThreadId: not in our rocTX
+};
+const char* const kMarkerCoreNames[] = {"roctxMarkA",     "roctxRangePushA",
+                                        "roctxRangePop",  "roctxRangeStartA",
+                                        "roctxRangeStop", "roctxGetThreadId"};
+const char* const kMarkerControlNames[] = {"roctxProfilerPause",
+                                           "roctxProfilerResume"};
+const char* const kMarkerNameNames[] = {
+    "roctxNameOsThread", "roctxNameHsaAgent", "roctxNameHipDevice",
+    "roctxNameHipStream"};
+const char* const kCodeObjectNames[] = {
+    "CODE_OBJECT_LOAD", "CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER",
+    "CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER"};
+const char* const kScratchNames[] = {"SCRATCH_MEMORY_ALLOC",
+                                     "SCRATCH_MEMORY_FREE",
+                                     "SCRATCH_MEMORY_ASYNC_RECLAIM"};
+const char* const kDispatchNames[] = {"KERNEL_DISPATCH_ENQUEUE",
+                                      "KERNEL_DISPATCH_COMPLETE"};
+const char* const kCopyNames[] = {
+    "MEMORY_COPY_HOST_TO_HOST", "MEMORY_COPY_HOST_TO_DEVICE",
+    "MEMORY_COPY_DEVICE_TO_HOST", "MEMORY_COPY_DEVICE_TO_DEVICE"};
+const char* const kAllocNames[] = {
+    "MEMORY_ALLOCATION_ALLOCATE", "MEMORY_ALLOCATION_VMEM_ALLOCATE",
+    "MEMORY_ALLOCATION_FREE", "MEMORY_ALLOCATION_VMEM_FREE"};
+const char* const kRuntimeInitNames[] = {
+    "RUNTIME_INITIALIZATION_HSA",       "RUNTIME_INITIALIZATION_HIP",
+    "RUNTIME_INITIALIZATION_MARKER",    "RUNTIME_INITIALIZATION_RCCL",
+    "RUNTIME_INITIALIZATION_ROCDECODE", "RUNTIME_INITIALIZATION_ROCJPEG"};
+const char* const kStreamNames[] = {"HIP_STREAM_CREATE", "HIP_STREAM_DESTROY",
+                                    "HIP_STREAM_SET"};
+
+constexpr uint32_t kHsaDomain = ACTIVITY_DOMAIN_HSA_API;
+constexpr uint32_t kHipDomain = ACTIVITY_DOMAIN_HIP_API;
+constexpr uint32_t kRoctxDomain = ACTIVITY_DOMAIN_ROCTX;
+
+KindInfo Api(const gen::KindOps& t, Source s) {
+  return KindInfo{t.kind, s, 0, static_cast<int32_t>(t.count), t.ids, nullptr};
+}
+
+template <size_t N>
+KindInfo Named(const char* name, const char* const (&names)[N]) {
+  return KindInfo{name,    Source::kNone, 1, static_cast<int32_t>(N + 1),
+                  nullptr, names};
+}
+
+struct Tables {
+  KindInfo kinds[kKindCount];
+  KindOp hsa[HSA_API_ID_NUMBER];
+  KindOp hip[HIP_API_ID_NUMBER];
+  KindOp roctx[ROCTX_API_ID_NUMBER];
+
+  Tables() {
+    std::memset(static_cast<void*>(this), 0, sizeof(*this));
+    using gen::kHipKinds;
+    using gen::kHsaKinds;
+    kinds[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API] =
+        Api(kHsaKinds[0], Source::kHsa);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API] =
+        Api(kHsaKinds[1], Source::kHsa);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HSA_IMAGE_EXT_API] =
+        Api(kHsaKinds[2], Source::kHsa);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HSA_FINALIZE_EXT_API] =
+        Api(kHsaKinds[3], Source::kHsa);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API] =
+        Api(kHipKinds[0], Source::kHip);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API] =
+        Api(kHipKinds[1], Source::kHip);
+    kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API] =
+        KindInfo{"MARKER_CORE_API",
+                 Source::kRoctx,
+                 0,
+                 ROCPROFILER_MARKER_CORE_API_ID_LAST,
+                 kMarkerCoreIds,
+                 kMarkerCoreNames};
+    kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API] =
+        KindInfo{"MARKER_CONTROL_API",
+                 Source::kNone,
+                 0,
+                 ROCPROFILER_MARKER_CONTROL_API_ID_LAST,
+                 nullptr,
+                 kMarkerControlNames};
+    kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API] =
+        KindInfo{"MARKER_NAME_API",
+                 Source::kNone,
+                 0,
+                 ROCPROFILER_MARKER_NAME_API_ID_LAST,
+                 nullptr,
+                 kMarkerNameNames};
+    kinds[ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT] =
+        Named("CODE_OBJECT", kCodeObjectNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY] =
+        Named("SCRATCH_MEMORY", kScratchNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH] =
+        Named("KERNEL_DISPATCH", kDispatchNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY] =
+        Named("MEMORY_COPY", kCopyNames);
+    // Operations of these come from libraries this tracer does not know.
+    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] =
+        KindInfo{"RCCL_API", Source::kNone, 0, 0, nullptr, nullptr};
+    kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] =
+        KindInfo{"OMPT", Source::kNone, 0, 0, nullptr, nullptr};
+    kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
+        Named("MEMORY_ALLOCATION", kAllocNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION] =
+        Named("RUNTIME_INITIALIZATION", kRuntimeInitNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
+        KindInfo{"ROCDECODE_API", Source::kNone, 0, 0, nullptr, nullptr};
+    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] =
+        KindInfo{"ROCJPEG_API", Source::kNone, 0, 0, nullptr, nullptr};
+    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API] =
+        Named("HIP_STREAM_API", kStreamNames);
+
+    for (int k = 1; k < kKindCount; ++k) {
+      const KindInfo& info = kinds[k];
+      if (info.source == Source::kNone) continue;
+      for (int32_t op = info.first_op; op < info.last_op; ++op) {
+        const uint32_t id = info.ids[op];
+        KindOp* slot = nullptr;
+        if (info.source == Source::kHsa && id < HSA_API_ID_NUMBER) {
+          slot = &hsa[id];
+        } else if (info.source == Source::kHip && id < HIP_API_ID_NUMBER) {
+          slot = &hip[id];
+        } else if (info.source == Source::kRoctx && id < ROCTX_API_ID_NUMBER) {
+          slot = &roctx[id];
+        }
+        if (slot != nullptr) *slot = KindOp{static_cast<uint16_t>(k), op};
+      }
+    }
+  }
+};
+
+// Built on first use (a function-local static: callers may run during other
+// objects' static initialisation).
+const Tables& T() noexcept {
+  static const Tables tables;
+  return tables;
+}
+
+}  // namespace
+
+const KindInfo* FindKind(int32_t kind) noexcept {
+  if (kind <= ROCPROFILER_CALLBACK_TRACING_NONE || kind >= kKindCount) {
+    return nullptr;
+  }
+  return &T().kinds[kind];
+}
+
+const char* OperationName(const KindInfo& k, int32_t op) noexcept {
+  if (!ValidOp(k, op)) return nullptr;
+  switch (k.source) {
+    case Source::kHsa:
+      return roctracer::hsa_api::Name(k.ids[op]);
+    case Source::kHip:
+      return roctracer::hip_api::Name(k.ids[op]);
+    default:
+      return k.op_names != nullptr ? k.op_names[op - k.first_op] : nullptr;
+  }
+}
+
+KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
+  const Tables& t = T();
+  if (domain == kHsaDomain) {
+    return id < HSA_API_ID_NUMBER ? t.hsa[id] : KindOp{0, 0};
+  }
+  if (domain == kHipDomain) {
+    return id < HIP_API_ID_NUMBER ? t.hip[id] : KindOp{0, 0};
+  }
+  if (domain == kRoctxDomain) {
+    return id < ROCTX_API_ID_NUMBER ? t.roctx[id] : KindOp{0, 0};
+  }
+  return KindOp{0, 0};
+}
+
+bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,
+                uint32_t* id) noexcept {
+  const KindInfo* k = FindKind(kind);
+  if (k == nullptr || k->source == Source::kNone || !ValidOp(*k, op)) {
+    return false;
+  }
+  *domain = k->source == Source::kHsa   ? kHsaDomain
+            : k->source == Source::kHip ? kHipDomain
+                                        : kRoctxDomain;
+  *id = k->ids[op];
+  return true;
+}
+
+}  // namespace rocprofiler_sdk

@@ -1,0 +1,55 @@
+// The callback-tracing kinds: names, operations, and the mapping between an
+// SDK (kind, operation) and the roctracer (domain, API ID) the interception
+// layer reports. HSA and HIP operations come from the generated tables
+// (codegen/sdk_kinds.py), marker operations from roctx.h.
+#ifndef ROCPROFILER_SDK_IMPL_KINDS_H_
+#define ROCPROFILER_SDK_IMPL_KINDS_H_
+
+#include <cstdint>
+
+#include "rocprofiler-sdk/fwd.h"
+
+namespace rocprofiler_sdk {
+
+// Where a kind's calls come from.
+enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx };
+
+struct KindInfo {
+  const char* name;             // "HSA_CORE_API"
+  Source source;                // kNone: not traced by this library
+  int32_t first_op;             // 0 for API kinds, 1 when the enum's 0 is NONE
+  int32_t last_op;              // the enum's LAST
+  const uint32_t* ids;          // API kinds: ids[op] is the domain's API ID
+  const char* const* op_names;  // non-API kinds: op_names[op - first_op]
+};
+
+constexpr int kKindCount = ROCPROFILER_CALLBACK_TRACING_LAST;
+
+// nullptr for NONE, LAST and values outside the enum.
+const KindInfo* FindKind(int32_t kind) noexcept;
+
+inline bool ValidOp(const KindInfo& k, int32_t op) noexcept {
+  return op >= k.first_op && op < k.last_op;
+}
+
+// nullptr when `op` is not an operation of `k`.
+const char* OperationName(const KindInfo& k, int32_t op) noexcept;
+
+// The largest operation count of any kind: the size of per-kind op bitsets.
+constexpr int32_t kMaxOps = 512;
+
+// (domain, API ID) -> (kind, operation); kind 0 when not traced.
+struct KindOp {
+  uint16_t kind;
+  int32_t op;
+};
+KindOp MapCall(uint32_t domain, uint32_t id) noexcept;
+
+// The roctracer (domain, API ID) of an API kind's operation; false for
+// non-API kinds and invalid operations.
+bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,
+                uint32_t* id) noexcept;
+
+}  // namespace rocprofiler_sdk
+
+#endif  // ROCPROFILER_SDK_IMPL_KINDS_H_

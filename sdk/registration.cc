@@ -1,0 +1,189 @@
+// Tool registration: find every rocprofiler_configure in the process, run
+// each tool's initialize (the only time services can be configured), and run
+// each finalize once (explicitly or at exit).
+#include "sdk/registration.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "rocprofiler-sdk/registration.h"
+#include "rocprofiler-sdk/rocprofiler.h"
+#include "sdk/context.h"
+
+namespace rocprofiler_sdk {
+namespace {
+
+constexpr uint32_t kMaxClients = 16;
+
+struct Client {
+  rocprofiler_configure_func_t configure = nullptr;
+  const rocprofiler_tool_configure_result_t* result = nullptr;
+  const char* name = nullptr;
+  bool finalized = false;
+};
+
+// Registration and finalization; recursive: a tool may call its finalize
+// function from inside its initialize.
+std::recursive_mutex g_registration_mutex;
+Client g_clients[kMaxClients];
+uint32_t g_client_count = 0;
+// 0: not yet, -1: registering, 1: done (rocprofiler_is_initialized).
+std::atomic<int> g_initialized{0};
+std::atomic<int> g_finalized{0};
+// Set on the thread running a tool's initialize: that tool's handle.
+thread_local bool t_in_init = false;
+thread_local uint32_t t_init_client = 0;
+
+void AddCandidate(rocprofiler_configure_func_t fn) {
+  if (fn == nullptr || g_client_count == kMaxClients) return;
+  for (uint32_t i = 0; i < g_client_count; ++i) {
+    if (g_clients[i].configure == fn) return;
+  }
+  g_clients[g_client_count++].configure = fn;
+}
+
+// dlopen must not run inside dl_iterate_phdr's callback (the loader's lock
+// is held there): names are collected first, looked up afterwards.
+struct ObjectNames {
+  static constexpr int kMax = 512;
+  const char* names[kMax];
+  int count = 0;
+};
+
+int CollectObjectName(dl_phdr_info* info, size_t, void* data) {
+  auto* out = static_cast<ObjectNames*>(data);
+  if (out->count < ObjectNames::kMax)
+    out->names[out->count++] = info->dlpi_name;
+  return 0;
+}
+
+void CollectCandidates() {
+  ObjectNames objects;
+  dl_iterate_phdr(&CollectObjectName, &objects);
+  for (int i = 0; i < objects.count; ++i) {
+    const char* name = objects.names[i];
+    // The first entry (empty name) is the main program.
+    void* handle = dlopen(name != nullptr && name[0] != '\0' ? name : nullptr,
+                          RTLD_LAZY | RTLD_NOLOAD);
+    if (handle == nullptr) continue;
+    AddCandidate(reinterpret_cast<rocprofiler_configure_func_t>(
+        dlsym(handle, "rocprofiler_configure")));
+    dlclose(handle);
+  }
+}
+
+void FinalizeClient(uint32_t handle) {
+  std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
+  if (handle >= g_client_count) return;
+  Client& c = g_clients[handle];
+  if (c.finalized || c.result == nullptr) return;
+  c.finalized = true;
+  InvalidateClientContexts(handle);
+  if (c.result->finalize != nullptr) c.result->finalize(c.result->tool_data);
+}
+
+void ClientFinalizeTrampoline(rocprofiler_client_id_t id) {
+  FinalizeClient(id.handle);
+}
+
+void FinalizeAll() {
+  g_finalized.store(-1);
+  for (uint32_t i = g_client_count; i-- > 0;) FinalizeClient(i);
+  g_finalized.store(1);
+}
+
+// Returns false if nothing was registered (no tool found or all declined):
+// registration then stays open for rocprofiler_force_configure.
+bool Register(rocprofiler_configure_func_t first) {
+  const uint32_t begin = g_client_count;
+  AddCandidate(first);
+  CollectCandidates();
+  uint32_t accepted = 0;
+  char version[64];
+  snprintf(version, sizeof(version), "roctracer rocprofiler-sdk %d.%d.%d",
+           ROCPROFILER_VERSION_MAJOR, ROCPROFILER_VERSION_MINOR,
+           ROCPROFILER_VERSION_PATCH);
+  for (uint32_t i = begin; i < g_client_count; ++i) {
+    Client& c = g_clients[i];
+    rocprofiler_client_id_t id{nullptr, i};
+    c.result = c.configure(ROCPROFILER_VERSION, version, accepted, &id);
+    c.name = id.name;
+    if (c.result != nullptr) ++accepted;
+  }
+  if (accepted == 0) {
+    g_client_count = begin;
+    return false;
+  }
+  g_initialized.store(-1);
+  for (uint32_t i = begin; i < g_client_count; ++i) {
+    Client& c = g_clients[i];
+    if (c.result == nullptr || c.result->initialize == nullptr) continue;
+    t_init_client = i;
+    t_in_init = true;
+    const int rc =
+        c.result->initialize(&ClientFinalizeTrampoline, c.result->tool_data);
+    t_in_init = false;
+    if (rc != 0) {
+      // A failed initialize: its contexts are ignored, its finalize never
+      // runs (the tool said it is not set up).
+      InvalidateClientContexts(i);
+      c.finalized = true;
+    }
+  }
+  g_initialized.store(1);
+  std::atexit(&FinalizeAll);
+  return true;
+}
+
+// Tools linked into the executable or preloaded are found when the library
+// is loaded; a tool loaded later calls rocprofiler_force_configure.
+__attribute__((constructor)) void RegisterAtLoad() {
+  if (getenv("ROCPROFILER_SDK_NO_AUTO_REGISTER") != nullptr) return;
+  std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
+  if (g_initialized.load() == 0) Register(nullptr);
+}
+
+}  // namespace
+
+bool InToolInitialize(uint32_t* client) noexcept {
+  if (!t_in_init) return false;
+  *client = t_init_client;
+  return true;
+}
+
+}  // namespace rocprofiler_sdk
+
+extern "C" {
+
+rocprofiler_status_t rocprofiler_force_configure(
+    rocprofiler_configure_func_t configure_func) {
+  using namespace rocprofiler_sdk;
+  if (g_initialized.load() != 0) {
+    return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  }
+  std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
+  if (g_initialized.load() != 0) {
+    return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  }
+  Register(configure_func);
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t rocprofiler_is_initialized(int* status) {
+  if (status == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  *status = rocprofiler_sdk::g_initialized.load();
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t rocprofiler_is_finalized(int* status) {
+  if (status == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  *status = rocprofiler_sdk::g_finalized.load();
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,46 @@
+// Everything the SDK keeps per thread, in one thread-local block so the
+// traced-call path pays for one TLS lookup per phase (a shared library uses
+// the general-dynamic TLS model: each distinct thread_local costs a
+// __tls_get_addr call). Plain data: no TLS constructor, nothing allocated.
+#ifndef ROCPROFILER_SDK_IMPL_THREAD_STATE_H_
+#define ROCPROFILER_SDK_IMPL_THREAD_STATE_H_
+
+#include <cstdint>
+
+#include "rocprofiler-sdk/fwd.h"
+#include "sdk/context.h"
+
+namespace rocprofiler_sdk {
+
+// Calls nested deeper than this on one thread are not reported (their ENTER
+// and EXIT are both skipped); counted in SkippedCalls().
+constexpr uint32_t kMaxCallDepth = 16;
+// External correlation IDs per context per thread.
+constexpr uint32_t kMaxExternalDepth = 16;
+
+// One traced call in progress on this thread.
+struct Frame {
+  uint64_t correlation_id;
+  uint64_t called;  // bit i: context i got ENTER
+  rocprofiler_user_data_t user[kMaxContexts];
+};
+
+struct ThreadState {
+  uint64_t thread_id;  // 0 until first needed
+  uint32_t depth;
+  Frame frames[kMaxCallDepth];
+  uint32_t external_depth[kMaxContexts];
+  rocprofiler_user_data_t external[kMaxContexts][kMaxExternalDepth];
+
+  rocprofiler_user_data_t ExternalTop(int context) const noexcept {
+    const uint32_t d = external_depth[context];
+    return d == 0 ? rocprofiler_user_data_t{0} : external[context][d - 1];
+  }
+};
+
+ThreadState& Tls() noexcept;
+uint64_t CurrentThreadId(ThreadState& t) noexcept;
+
+}  // namespace rocprofiler_sdk
+
+#endif  // ROCPROFILER_SDK_IMPL_THREAD_STATE_H_

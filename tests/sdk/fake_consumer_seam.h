@@ -1,0 +1,28 @@
+// Test-only stand-in for the interception layer's side of
+// runtime/api_consumer.h: remembers the installed consumer and the interest
+// set, so tests drive the SDK front end with synthetic calls.
+#ifndef TESTS_SDK_FAKE_CONSUMER_SEAM_H_
+#define TESTS_SDK_FAKE_CONSUMER_SEAM_H_
+
+#include <cstdint>
+
+#include "runtime/api_consumer.h"
+
+namespace fake_seam {
+
+roctracer::ApiConsumerFn Consumer();
+bool Interested(uint32_t domain, uint32_t op);
+
+// Calls the consumer like the interception layer would (no-op when no
+// consumer or no interest in (domain, op)).
+void Call(uint32_t domain, uint32_t op, uint32_t phase, uint64_t correlation_id,
+          void* api_data);
+
+// Calls the consumer whatever its interest: the real layer also calls it for
+// ops roctracer's own callbacks enabled, so the consumer must filter itself.
+void CallUnfiltered(uint32_t domain, uint32_t op, uint32_t phase,
+                    uint64_t correlation_id, void* api_data);
+
+}  // namespace fake_seam
+
+#endif  // TESTS_SDK_FAKE_CONSUMER_SEAM_H_
