@@ -23,6 +23,10 @@ bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept {
   return SetConsumerWanted(domain, op, wanted);
 }
 
+ApiConsumerFn InstalledConsumer() noexcept {
+  return g_consumer.load(std::memory_order_acquire);
+}
+
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept {
   ApiConsumerFn fn = g_consumer.load(std::memory_order_acquire);
   if (fn == nullptr || !ConsumerWants(domain, op)) return nullptr;

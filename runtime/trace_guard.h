@@ -57,6 +57,9 @@ class UntracedScope {
 // interest in the op, else NULL. Two relaxed loads.
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept;
 
+// The installed consumer whatever its interest (NULL when none).
+ApiConsumerFn InstalledConsumer() noexcept;
+
 }  // namespace roctracer
 
 #endif  // RUNTIME_TRACE_GUARD_H_

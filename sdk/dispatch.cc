@@ -1,6 +1,9 @@
 #include "sdk/dispatch.h"
 
+#include <pthread.h>
+
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 
 #include "ext/prof_protocol.h"
@@ -40,7 +43,46 @@ union Storage {
   T value;
 };
 
-thread_local ThreadState t_state;
+pthread_key_t ThreadExitKey() noexcept;
+
+// Released by a pthread key destructor rather than a thread_local destructor,
+// so a call traced from another thread_local destructor after ours ran just
+// allocates the block again (and the key destructor runs again).
+void ReleaseThreadState(void* state) noexcept;
+
+}  // namespace
+
+// External linkage and hidden visibility: gold mis-relocates initial-exec
+// accesses to internal-linkage TLS variables in a shared library.
+__thread ThreadState* t_state
+    __attribute__((tls_model("initial-exec"), visibility("hidden"))) = nullptr;
+
+namespace {
+
+pthread_key_t ThreadExitKey() noexcept {
+  static const pthread_key_t key = [] {
+    pthread_key_t k;
+    if (pthread_key_create(&k, &ReleaseThreadState) != 0) {
+      k = static_cast<pthread_key_t>(-1);  // out of keys: the block leaks
+    }
+    return k;
+  }();
+  return key;
+}
+
+void ReleaseThreadState(void* state) noexcept {
+  if (t_state == state) t_state = nullptr;
+  std::free(state);
+}
+
+ThreadState* AllocateThreadState() noexcept {
+  auto* state = static_cast<ThreadState*>(std::calloc(1, sizeof(ThreadState)));
+  if (state == nullptr) return nullptr;
+  const pthread_key_t key = ThreadExitKey();
+  if (key != static_cast<pthread_key_t>(-1)) pthread_setspecific(key, state);
+  t_state = state;
+  return state;
+}
 
 std::atomic<uint64_t> g_skipped{0};
 
@@ -158,7 +200,11 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
 
 }  // namespace
 
-ThreadState& Tls() noexcept { return t_state; }
+ThreadState* Tls() noexcept {
+  ThreadState* state = t_state;
+  if (__builtin_expect(state == nullptr, 0)) state = AllocateThreadState();
+  return state;
+}
 
 uint64_t CurrentThreadId(ThreadState& t) noexcept {
   if (t.thread_id == 0) t.thread_id = roctracer::ThreadId();
@@ -170,8 +216,10 @@ uint64_t SkippedCalls() noexcept {
 }
 
 void Consume(const roctracer::ApiCallInfo& info) noexcept {
+  ThreadState* state = Tls();
+  if (state == nullptr) return;
+  ThreadState& t = *state;
   const KindOp ko = MapCall(info.domain, info.op);
-  ThreadState& t = t_state;
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
     const uint32_t depth = t.depth++;
     if (depth >= kMaxCallDepth) {

@@ -13,7 +13,9 @@ rocprofiler_status_t rocprofiler_push_external_correlation_id(
     rocprofiler_user_data_t external_correlation_id) {
   Context* c = rocprofiler_sdk::FindContext(context);
   if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  rocprofiler_sdk::ThreadState& t = rocprofiler_sdk::Tls();
+  rocprofiler_sdk::ThreadState* state = rocprofiler_sdk::Tls();
+  if (state == nullptr) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+  rocprofiler_sdk::ThreadState& t = *state;
   if (tid != rocprofiler_sdk::CurrentThreadId(t)) {
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
@@ -31,7 +33,9 @@ rocprofiler_status_t rocprofiler_pop_external_correlation_id(
     rocprofiler_user_data_t* external_correlation_id) {
   Context* c = rocprofiler_sdk::FindContext(context);
   if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  rocprofiler_sdk::ThreadState& t = rocprofiler_sdk::Tls();
+  rocprofiler_sdk::ThreadState* state = rocprofiler_sdk::Tls();
+  if (state == nullptr) return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+  rocprofiler_sdk::ThreadState& t = *state;
   if (tid != rocprofiler_sdk::CurrentThreadId(t)) {
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }

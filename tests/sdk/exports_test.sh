@@ -5,7 +5,7 @@ set -euo pipefail
 lib="$1"
 map="$2"
 expected=$(grep -oE '^\s+rocprofiler_[a-z_]+;' "$map" | tr -d ' ;' | sort)
-actual=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep '^rocprofiler_' | sort)
+actual=$(nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | grep '^rocprofiler_' | sort)
 if [[ "$expected" != "$actual" ]]; then
   echo "map and library disagree:"
   diff <(echo "$expected") <(echo "$actual") || true

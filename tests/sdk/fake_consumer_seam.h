@@ -1,6 +1,7 @@
-// Test-only stand-in for the interception layer's side of
-// runtime/api_consumer.h: remembers the installed consumer and the interest
-// set, so tests drive the SDK front end with synthetic calls.
+// Test-only driver of the real consumer seam (runtime/api_consumer.cc): the
+// SDK front end is linked with the roctracer core and the interception
+// layer's domain registration, and the tests call its consumer with
+// synthetic calls the way the interception hooks would.
 #ifndef TESTS_SDK_FAKE_CONSUMER_SEAM_H_
 #define TESTS_SDK_FAKE_CONSUMER_SEAM_H_
 
