@@ -7,9 +7,14 @@
 #include <atomic>
 #include <mutex>
 
+#include "runtime/hot_tls.h"
+
 namespace roctracer {
+
+// Read for every activity record: initial-exec (hot_tls.h).
+ROCTRACER_HOT_TLS uint32_t t_tid = 0;
+
 namespace {
-thread_local uint32_t t_tid = 0;
 // getpid() is a system call (glibc stopped caching it): ~100 ns, paid on
 // every API activity record. Cached, and forgotten in a forked child so the
 // child reports its own PID.

@@ -2,7 +2,6 @@
 
 namespace roctracer::hook {
 
-__thread ThreadState t_thread_state
-    __attribute__((tls_model("initial-exec"))) = {};
+ROCTRACER_HOT_TLS ThreadState t_thread_state = {};
 
 }  // namespace roctracer::hook

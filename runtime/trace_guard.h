@@ -4,16 +4,15 @@
 // consumer, the tracer's calls into a runtime) from being traced, and the
 // string arena of the calls in progress.
 //
-// `__thread` with the initial-exec model: one %fs-relative access, no
-// __tls_get_addr call and no lazy initialisation on the hot path. The block is
-// a few dozen bytes, small enough for the static TLS surplus glibc keeps for
-// libraries loaded with dlopen (the HSA tool path).
+// A few dozen bytes of initial-exec TLS (hot_tls.h): one %fs-relative access,
+// no __tls_get_addr call and no lazy initialisation on the hot path.
 #ifndef RUNTIME_TRACE_GUARD_H_
 #define RUNTIME_TRACE_GUARD_H_
 
 #include <cstdint>
 
 #include "runtime/api_consumer.h"
+#include "runtime/hot_tls.h"
 
 namespace roctracer {
 
@@ -29,8 +28,7 @@ struct ThreadState {
   StringArena* arena;       // created on the first string copy
 };
 
-extern __thread ThreadState t_thread_state
-    __attribute__((tls_model("initial-exec")));
+ROCTRACER_HOT_TLS_EXTERN ThreadState t_thread_state;
 
 inline ThreadState& Thread() noexcept { return t_thread_state; }
 

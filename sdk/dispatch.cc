@@ -11,6 +11,7 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "roctracer_roctx.h"
+#include "runtime/hot_tls.h"
 #include "runtime/thread_id.h"
 #include "sdk/context.h"
 #include "sdk/kinds.h"
@@ -52,10 +53,7 @@ void ReleaseThreadState(void* state) noexcept;
 
 }  // namespace
 
-// External linkage and hidden visibility: gold mis-relocates initial-exec
-// accesses to internal-linkage TLS variables in a shared library.
-__thread ThreadState* t_state
-    __attribute__((tls_model("initial-exec"), visibility("hidden"))) = nullptr;
+ROCTRACER_HOT_TLS ThreadState* t_state = nullptr;
 
 namespace {
 

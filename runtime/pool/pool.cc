@@ -28,6 +28,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/hot_tls.h"
 #include "runtime/pool/asymmetric_fence.h"
 #include "runtime/pool/futex.h"
 
@@ -74,21 +75,13 @@ inline void CpuRelax() noexcept { __builtin_ia32_pause(); }
 
 }  // namespace
 
-// The two thread-local variables have external linkage and hidden
-// visibility on purpose: gold (Bazel's default linker here) mis-relocates
-// initial-exec accesses to TLS variables with internal linkage in a shared
-// library (each got the offset of its neighbour in libroctracer64.so),
-// while hidden external ones are relocated correctly.
-// The hot lookup: the last pool this thread wrote to. Initial-exec keeps the
-// access to one %fs-relative load even inside a shared library; two words of
-// static TLS are well within glibc's surplus for dlopen'ed libraries.
+// The hot lookup: the last pool this thread wrote to (hot_tls.h: one
+// %fs-relative load even inside a shared library).
 struct HotEntry {
   const Pool* pool;
   Slot* slot;
 };
-__thread HotEntry tl_hot __attribute__((tls_model("initial-exec"),
-                                        visibility("hidden"))) = {nullptr,
-                                                                  nullptr};
+ROCTRACER_HOT_TLS HotEntry tl_hot = {nullptr, nullptr};
 
 // Every (pool, slot) pair of this thread. Heap-allocated on warm-up and
 // released by a pthread key destructor rather than a thread_local
@@ -97,11 +90,9 @@ __thread HotEntry tl_hot __attribute__((tls_model("initial-exec"),
 struct ThreadSlots {
   std::vector<std::pair<Pool*, Slot*>> entries;
 };
-__thread ThreadSlots* tl_slots __attribute__((tls_model("initial-exec"),
-                                              visibility("hidden"))) = nullptr;
+ROCTRACER_HOT_TLS ThreadSlots* tl_slots = nullptr;
 
 namespace {
-
 
 pthread_key_t ThreadExitKey() noexcept {
   static const pthread_key_t key = [] {
