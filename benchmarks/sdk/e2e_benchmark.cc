@@ -2,8 +2,7 @@
 // through the real interception layer (libroctracer64.so linked ahead of the
 // ROCm libraries, so this binary's hsa_status_string / hipGetErrorString are
 // the library's interposing stubs), against the same functions called
-// directly through the runtimes' own handles. Needs the interception branch
-// (//:roctracer); tagged "manual" until then. Run with:
+// directly through the runtimes' own handles. Run with:
 //   bazel run --config=opt //benchmarks/sdk:e2e_benchmark --
 //     --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>

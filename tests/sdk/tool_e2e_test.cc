@@ -3,9 +3,6 @@
 // HSA and HIP calls intercepted by the library, which is linked ahead of the
 // ROCm runtimes so its hsa_* / hip* stubs interpose them. A roctracer
 // callback on the same call must see the same correlation ID.
-//
-// Needs //:roctracer with the interception layer and //sdk linked in:
-// tagged "manual" until the interception branch is merged.
 #include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
