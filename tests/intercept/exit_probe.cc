@@ -1,0 +1,87 @@
+// A traced program that ends without tidying up: the pool is never closed
+// and tracing is never disabled. In "joined" mode its worker threads finish
+// first, and every traced call must still reach the buffer callback (the
+// tracer flushes open pools at exit). In "running" mode the program returns
+// from main while its threads are still inside traced calls: it must neither
+// crash nor hang, and must not deliver more records than calls were made.
+//
+// Prints, from an exit handler that runs after the tracer's own:
+//   CALLS <traced calls completed> RECORDS <records delivered>
+#include <hsa/hsa.h>
+#include <roctracer.h>
+#include <roctracer_hsa.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::atomic<uint64_t> g_calls{0};
+std::atomic<uint64_t> g_records{0};
+std::atomic<bool> g_stop{false};
+
+void OnCallback(uint32_t, uint32_t, const void* data, void*) {
+  const auto* d = static_cast<const hsa_api_data_t*>(data);
+  if (d->phase == ACTIVITY_API_PHASE_EXIT) g_calls.fetch_add(1);
+}
+
+void OnBuffer(const char* begin, const char* end, void*) {
+  g_records.fetch_add(static_cast<uint64_t>(end - begin) /
+                      sizeof(activity_record_t));
+}
+
+// Registered before the pool is opened, so it runs after the tracer's own
+// exit handler has flushed the pool. write(2) only: stdio may be gone.
+void Report() {
+  char line[96];
+  const int n =
+      std::snprintf(line, sizeof(line), "CALLS %llu RECORDS %llu\n",
+                    static_cast<unsigned long long>(g_calls.load()),
+                    static_cast<unsigned long long>(g_records.load()));
+  if (n > 0) (void)!write(STDOUT_FILENO, line, static_cast<size_t>(n));
+}
+
+void Work() {
+  const char* text = nullptr;
+  while (!g_stop.load(std::memory_order_relaxed)) {
+    hsa_status_string(HSA_STATUS_ERROR, &text);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool joined = argc > 1 && std::strcmp(argv[1], "joined") == 0;
+  std::atexit(&Report);
+
+  roctracer_properties_t properties{};
+  properties.buffer_size = 0x1000;
+  properties.buffer_callback_fun = &OnBuffer;
+  if (roctracer_open_pool(&properties) != ROCTRACER_STATUS_SUCCESS ||
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                   HSA_API_ID_hsa_status_string, &OnCallback,
+                                   nullptr) != ROCTRACER_STATUS_SUCCESS ||
+      roctracer_enable_op_activity(ACTIVITY_DOMAIN_HSA_API,
+                                   HSA_API_ID_hsa_status_string) !=
+          ROCTRACER_STATUS_SUCCESS) {
+    std::fprintf(stderr, "setup failed: %s\n", roctracer_error_string());
+    return 2;
+  }
+
+  std::vector<std::thread> workers;
+  for (int i = 0; i < 4; ++i) workers.emplace_back(&Work);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  if (joined) {
+    g_stop = true;
+    for (std::thread& t : workers) t.join();
+  } else {
+    for (std::thread& t : workers) t.detach();
+  }
+  return 0;  // no close, no disable: the tracer cleans up at exit
+}
