@@ -4,6 +4,7 @@
 
 #include "rocprofiler-sdk/context.h"
 #include "sdk/config_lock.h"
+#include "sdk/dispatch.h"
 #include "sdk/interest.h"
 #include "sdk/registration.h"
 
@@ -36,16 +37,25 @@ Context* FindContext(rocprofiler_context_id_t id) noexcept {
 }
 
 void InvalidateClientContexts(uint32_t client) noexcept {
-  std::lock_guard<std::mutex> lock(ConfigMutex());
+  uint64_t stopped = 0;
+  {
+    std::lock_guard<std::mutex> lock(ConfigMutex());
+    for (int i = 0; i < kMaxContexts; ++i) {
+      Context& c = g_contexts[i];
+      if (!c.created.load(std::memory_order_acquire) || c.client != client) {
+        continue;
+      }
+      c.invalid.store(true, std::memory_order_release);
+      if (g_active_mask.fetch_and(~Bit(i), std::memory_order_seq_cst) &
+          Bit(i)) {
+        RemoveContextInterest(c);
+        stopped |= Bit(i);
+      }
+    }
+  }
+  // The tool's finalize runs next and may free what its callbacks use.
   for (int i = 0; i < kMaxContexts; ++i) {
-    Context& c = g_contexts[i];
-    if (!c.created.load(std::memory_order_acquire) || c.client != client) {
-      continue;
-    }
-    c.invalid.store(true, std::memory_order_release);
-    if (g_active_mask.fetch_and(~Bit(i), std::memory_order_acq_rel) & Bit(i)) {
-      RemoveContextInterest(c);
-    }
+    if (stopped & Bit(i)) WaitForDeliveries(i);
   }
 }
 
@@ -100,14 +110,20 @@ rocprofiler_status_t rocprofiler_start_context(
 
 rocprofiler_status_t rocprofiler_stop_context(
     rocprofiler_context_id_t context_id) {
-  std::lock_guard<std::mutex> lock(ConfigMutex());
-  Context* c = rocprofiler_sdk::FindContext(context_id);
-  if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  const uint64_t bit = Bit(static_cast<int>(c - g_contexts));
-  // The bit goes first so no callback of this context starts after return.
-  if (g_active_mask.fetch_and(~bit, std::memory_order_acq_rel) & bit) {
-    rocprofiler_sdk::RemoveContextInterest(*c);
+  int index = 0;
+  {
+    std::lock_guard<std::mutex> lock(ConfigMutex());
+    Context* c = rocprofiler_sdk::FindContext(context_id);
+    if (c == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+    index = static_cast<int>(c - g_contexts);
+    const uint64_t bit = Bit(index);
+    if (g_active_mask.fetch_and(~bit, std::memory_order_seq_cst) & bit) {
+      rocprofiler_sdk::RemoveContextInterest(*c);
+    }
   }
+  // No callback of the context starts after the bit is clear; the ones other
+  // threads had already started finish before we return.
+  rocprofiler_sdk::WaitForDeliveries(index);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 #include "sdk/dispatch.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "roctracer_roctx.h"
+#include "runtime/asymmetric_fence.h"
 #include "runtime/hot_tls.h"
 #include "runtime/thread_id.h"
 #include "sdk/context.h"
@@ -46,10 +48,21 @@ union Storage {
 
 pthread_key_t ThreadExitKey() noexcept;
 
-// Released by a pthread key destructor rather than a thread_local destructor,
-// so a call traced from another thread_local destructor after ours ran just
-// allocates the block again (and the key destructor runs again).
+// Recycles the block of an exiting thread. A pthread key destructor rather
+// than a thread_local destructor, so a call traced from another thread_local
+// destructor after ours ran just takes a block again (and the key destructor
+// runs again).
 void ReleaseThreadState(void* state) noexcept;
+
+// Every block ever allocated, in a list that only grows: a stopping context
+// scans it without a lock. `in_use` lets an exiting thread hand its block to
+// the next new thread.
+struct ThreadStateNode {
+  ThreadState state;  // first: a ThreadState* is a ThreadStateNode*
+  std::atomic<bool> in_use;
+  ThreadStateNode* next;
+};
+std::atomic<ThreadStateNode*> g_thread_states{nullptr};
 
 }  // namespace
 
@@ -61,7 +74,7 @@ pthread_key_t ThreadExitKey() noexcept {
   static const pthread_key_t key = [] {
     pthread_key_t k;
     if (pthread_key_create(&k, &ReleaseThreadState) != 0) {
-      k = static_cast<pthread_key_t>(-1);  // out of keys: the block leaks
+      k = static_cast<pthread_key_t>(-1);  // out of keys: never recycled
     }
     return k;
   }();
@@ -70,16 +83,42 @@ pthread_key_t ThreadExitKey() noexcept {
 
 void ReleaseThreadState(void* state) noexcept {
   if (t_state == state) t_state = nullptr;
-  std::free(state);
+  auto* node = reinterpret_cast<ThreadStateNode*>(state);
+  node->state.delivering.store(0, std::memory_order_release);
+  node->in_use.store(false, std::memory_order_release);
 }
 
 ThreadState* AllocateThreadState() noexcept {
-  auto* state = static_cast<ThreadState*>(std::calloc(1, sizeof(ThreadState)));
-  if (state == nullptr) return nullptr;
+  // Before this thread's first delivery (asymmetric_fence.h).
+  roctracer::InitAsymmetricFence();
+  ThreadStateNode* node = nullptr;
+  for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
+       n != nullptr; n = n->next) {
+    bool expected = false;
+    if (n->in_use.compare_exchange_strong(expected, true)) {
+      node = n;
+      break;
+    }
+  }
+  if (node != nullptr) {
+    // A recycled block starts clean: no frames, no external IDs.
+    std::memset(static_cast<void*>(&node->state), 0, sizeof(node->state));
+  } else {
+    node = static_cast<ThreadStateNode*>(std::calloc(1, sizeof(*node)));
+    if (node == nullptr) return nullptr;
+    node->in_use.store(true, std::memory_order_relaxed);
+    ThreadStateNode* head = g_thread_states.load(std::memory_order_relaxed);
+    do {
+      node->next = head;
+    } while (!g_thread_states.compare_exchange_weak(
+        head, node, std::memory_order_release, std::memory_order_relaxed));
+  }
   const pthread_key_t key = ThreadExitKey();
-  if (key != static_cast<pthread_key_t>(-1)) pthread_setspecific(key, state);
-  t_state = state;
-  return state;
+  if (key != static_cast<pthread_key_t>(-1)) {
+    pthread_setspecific(key, &node->state);
+  }
+  t_state = &node->state;
+  return &node->state;
 }
 
 std::atomic<uint64_t> g_skipped{0};
@@ -180,9 +219,12 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     mask &= mask - 1;
     const Service& s = g_contexts[i].services[ko.kind];
     if (!s.Traces(ko.op)) continue;
-    // A context stopped by an earlier callback of this same call gets no
-    // further callbacks.
-    if (!(g_active_mask.load(std::memory_order_acquire) & (uint64_t{1} << i))) {
+    // Published before the active bit is read again (asymmetric Dekker with
+    // WaitForDeliveries): either this read sees the context stopped, or the
+    // stopping thread sees this delivery and waits for it.
+    roctracer::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
+    if (!(g_active_mask.load(std::memory_order_seq_cst) & (uint64_t{1} << i))) {
+      t.delivering.store(0, std::memory_order_release);
       continue;
     }
     record.context_id.handle = static_cast<uint64_t>(i) + 1;
@@ -193,6 +235,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
       frame->called |= uint64_t{1} << i;
     }
     s.callback(record, &frame->user[i], s.callback_data);
+    t.delivering.store(0, std::memory_order_release);
   }
 }
 
@@ -207,6 +250,18 @@ ThreadState* Tls() noexcept {
 uint64_t CurrentThreadId(ThreadState& t) noexcept {
   if (t.thread_id == 0) t.thread_id = roctracer::ThreadId();
   return t.thread_id;
+}
+
+void WaitForDeliveries(int context) noexcept {
+  roctracer::HeavyFence();
+  const uint32_t busy = static_cast<uint32_t>(context) + 1;
+  for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
+       n != nullptr; n = n->next) {
+    if (&n->state == t_state) continue;  // a stop from our own callback
+    while (n->state.delivering.load(std::memory_order_seq_cst) == busy) {
+      sched_yield();
+    }
+  }
 }
 
 uint64_t SkippedCalls() noexcept {

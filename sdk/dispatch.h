@@ -16,6 +16,13 @@ namespace rocprofiler_sdk {
 // still active. No lock, no allocation.
 void Consume(const roctracer::ApiCallInfo& info) noexcept;
 
+// Returns once no other thread is inside a callback of `context` (an index
+// into g_contexts) that started before its active bit was cleared. The
+// calling thread's own callback, if any, is not waited for (stopping a
+// context from its own callback). Must be called without ConfigMutex held: a
+// callback in flight may itself take it.
+void WaitForDeliveries(int context) noexcept;
+
 // Calls skipped because they nested deeper than kMaxCallDepth.
 uint64_t SkippedCalls() noexcept;
 

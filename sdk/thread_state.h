@@ -3,10 +3,13 @@
 // traced-call path (a general-dynamic thread_local costs a __tls_get_addr
 // call in a shared library, ~7 ns here, and the 17 KB block is too large for
 // the static TLS glibc keeps for dlopen'ed libraries). The block is
-// allocated on the thread's first use (warm-up) and freed at thread exit.
+// allocated on the thread's first use (warm-up) and recycled for another
+// thread at thread exit (never freed, so a stopping context can scan every
+// block without a lock).
 #ifndef ROCPROFILER_SDK_IMPL_THREAD_STATE_H_
 #define ROCPROFILER_SDK_IMPL_THREAD_STATE_H_
 
+#include <atomic>
 #include <cstdint>
 
 #include "rocprofiler-sdk/fwd.h"
@@ -28,6 +31,9 @@ struct Frame {
 };
 
 struct ThreadState {
+  // Index + 1 of the context whose callback this thread is delivering, else
+  // 0: what stopping a context waits on (dispatch.cc).
+  std::atomic<uint32_t> delivering;
   uint64_t thread_id;  // 0 until first needed
   uint32_t depth;
   Frame frames[kMaxCallDepth];

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "runtime/hot_tls.h"
-#include "runtime/pool/asymmetric_fence.h"
+#include "runtime/asymmetric_fence.h"
 #include "runtime/pool/futex.h"
 
 namespace roctracer {
@@ -154,7 +154,7 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
     *status = PoolStatus::kInvalidArgument;
     return nullptr;
   }
-  pool_internal::InitAsymmetricFence();
+  InitAsymmetricFence();
   (void)pool_internal::ThreadExitKey();
   Pool* pool = new (std::nothrow) Pool(properties, policy);
   if (pool == nullptr) {
@@ -237,7 +237,7 @@ bool Pool::Write(const activity_record_t& record, const char* text,
   const uint32_t text_bytes =
       text != nullptr ? static_cast<uint32_t>(text_len) + 1 : 0;
   Slot* const slot = hot.slot;
-  pool_internal::PublishBusy(&slot->busy);
+  PublishBusy(&slot->busy);
   const uint32_t end = slot->rec_end + kRecordSize;
   if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
                            slot->cur == nullptr ||
@@ -270,7 +270,7 @@ bool Pool::WriteCold(const activity_record_t& record, const char* text,
     refused_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  pool_internal::PublishBusy(&slot->busy);
+  PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) != 0) {
     slot->busy.store(0, std::memory_order_release);
     refused_.fetch_add(1, std::memory_order_relaxed);
@@ -459,7 +459,7 @@ void Pool::FreeBuffer(char* buffer) noexcept {
 }
 
 void Pool::HandOver(Slot* slot) noexcept {
-  pool_internal::PublishBusy(&slot->busy);
+  PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) == 0 && slot->cur != nullptr &&
       slot->rec_end != 0) {
     Seal(slot, /*wake_now=*/true);
@@ -585,7 +585,7 @@ void Pool::Flush() noexcept {
 void Pool::Close() noexcept {
   if (closing_.exchange(1, std::memory_order_seq_cst) == 0) {
     // After this, every producer either sees `closing_` or is seen busy.
-    pool_internal::HeavyFence();
+    HeavyFence();
     {
       // Writers asleep waiting for a buffer: let them see `closing_` now.
       std::lock_guard<std::mutex> lock(slots_mu_);

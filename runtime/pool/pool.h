@@ -35,7 +35,7 @@
 // delivered() + dropped() == records accepted by Write.
 //
 // Lifetime. Close sets `closing`, then uses an asymmetric barrier (see
-// asymmetric_fence.h) against each slot's `busy` flag to wait for writes in
+// runtime/asymmetric_fence.h) against each slot's `busy` flag to wait for writes in
 // flight, lets the consumer deliver everything, stops it and frees every
 // buffer through alloc_fun. Slot descriptors and the Pool object are *not*
 // freed: producers may still hold pointers to them (thread-local caches,

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <thread>
@@ -111,11 +112,22 @@ void CallbackA(rocprofiler_callback_tracing_record_t r,
   }
 }
 
+// Set by StopWaitsForCallbacksOtherThreadsStarted: B's ENTER callback
+// announces itself, then takes its time.
+std::atomic<bool> g_b_slow{false};
+std::atomic<bool> g_b_entered{false};
+std::atomic<bool> g_b_finished{false};
+
 void CallbackB(rocprofiler_callback_tracing_record_t r,
                rocprofiler_user_data_t* user, void*) {
   Record(r, user);
   if (r.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
     user->value = r.correlation_id.internal * 100 + r.context_id.handle;
+    if (g_b_slow) {
+      g_b_entered = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      g_b_finished = true;
+    }
   }
 }
 
@@ -468,6 +480,25 @@ TEST_F(Tracing, StoppingAContextStopsItsCallbacksAtOnce) {
   ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_start_context(g_b));
   TracedCall(kHsa, HSA_API_ID_hsa_system_get_info, 22, &d);
   EXPECT_EQ(Take().size(), 4u);  // A and B again
+}
+
+// A callback another thread already started when the context is stopped
+// finishes before rocprofiler_stop_context returns, so the tool may free
+// what its callbacks use as soon as stop returns.
+TEST_F(Tracing, StopWaitsForCallbacksOtherThreadsStarted) {
+  g_b_slow = true;
+  std::thread caller([] {
+    hsa_api_data_t d = GetInfo(HSA_SYSTEM_INFO_TIMESTAMP, HSA_STATUS_SUCCESS);
+    fake_seam::Call(kHsa, HSA_API_ID_hsa_system_get_info, kEnter, 30, &d);
+    fake_seam::Call(kHsa, HSA_API_ID_hsa_system_get_info, kExit, 30, &d);
+  });
+  while (!g_b_entered) std::this_thread::yield();
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_stop_context(g_b));
+  EXPECT_TRUE(g_b_finished.load());
+  caller.join();
+  g_b_slow = false;
+  Take();
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS, rocprofiler_start_context(g_b));
 }
 
 TEST_F(Tracing, NestedCallsKeepTheirOwnUserData) {

@@ -1,17 +1,17 @@
-#include "runtime/pool/asymmetric_fence.h"
+#include "runtime/asymmetric_fence.h"
 
 #include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace roctracer {
-namespace pool_internal {
 
 std::atomic<bool> g_heavy_fence_available{false};
 
 bool InitAsymmetricFence() noexcept {
-  // Decided once, before any pool exists: flipping it later while a
-  // producer sits between its two operations would break the pattern.
+  // Decided once, before any pool or SDK delivery exists: flipping it later
+  // while a frequent side sits between its two operations would break the
+  // pattern.
   static const bool available = [] {
 #if defined(__SANITIZE_THREAD__)
     return false;
@@ -37,5 +37,4 @@ void HeavyFence() noexcept {
   }
 }
 
-}  // namespace pool_internal
 }  // namespace roctracer
