@@ -7,6 +7,7 @@
 
 #include <atomic>
 
+#include "runtime/hot_tls.h"
 #include "runtime/roctx_link.h"
 
 namespace {
@@ -15,12 +16,10 @@ using roctracer::RoctxLink;
 
 // Constant-initialised: usable from any static initialiser, and the hot path
 // has no guard.
-RoctxLink g_link = {roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}};
+RoctxLink g_link = {
+    roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}, {}};
 
-std::atomic<uint64_t> g_next_range_id{1};
-// initial-exec: a few bytes of static TLS instead of a __tls_get_addr call on
-// every push/pop (glibc keeps surplus static TLS for dlopen'ed libraries).
-__attribute__((tls_model("initial-exec"))) thread_local int t_depth = 0;
+std::atomic<uint64_t> g_next_local_range_id{1};
 
 inline void Notify(uint32_t op, const char* message, uint64_t id) {
   if (__builtin_expect(g_link.active[op].load(std::memory_order_relaxed) == 0,
@@ -52,6 +51,10 @@ struct AutoLink {
 
 }  // namespace
 
+// Nesting level of push/pop on this thread (hot_tls.h: one %fs-relative
+// access, no __tls_get_addr call).
+ROCTRACER_HOT_TLS int t_depth = 0;
+
 extern "C" {
 
 roctracer::RoctxLink* roctx_internal_link(void) { return &g_link; }
@@ -77,8 +80,13 @@ ROCTX_API int roctxRangePop(void) {
 }
 
 ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message) {
+  const roctracer::RoctxNextIdFn next_id =
+      g_link.next_range_id.load(std::memory_order_acquire);
   const roctx_range_id_t id =
-      g_next_range_id.fetch_add(1, std::memory_order_relaxed);
+      next_id != nullptr
+          ? next_id()
+          : g_next_local_range_id.fetch_add(1, std::memory_order_relaxed) |
+                roctracer::kRoctxLocalRangeIdBit;
   Notify(ROCTX_API_ID_roctxRangeStartA, message, id);
   return id;
 }

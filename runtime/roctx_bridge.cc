@@ -19,6 +19,8 @@ namespace {
 std::mutex g_link_mutex;
 RoctxLink* g_link = nullptr;
 
+uint64_t NextRangeId() { return NextCorrelationId(); }
+
 // An annotation made by tracer code (a user callback, the consumer) is not
 // reported: reporting it would call that code again, without end.
 void Report(uint32_t op, const char* message, uint64_t range_id) {
@@ -35,10 +37,14 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   // call in progress on this thread (if any).
   ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op);
   Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op);
-  // One ID per annotation, the same for the consumer and the record, so that
-  // an EXT_API record written before it tags this annotation.
-  const uint64_t id =
-      consumer != nullptr || pool != nullptr ? NextCorrelationId() : 0;
+  // One ID per annotation, the same for the consumer and the record (and an
+  // EXT_API record written before it). A range's start and stop share the
+  // range ID, which comes from the same counter while we are attached (or
+  // from libroctx's disjoint space before), so it never names another call.
+  const uint64_t id = range_id != 0 ? range_id
+                      : consumer != nullptr || pool != nullptr
+                          ? NextCorrelationId()
+                          : 0;
   if (consumer != nullptr) {
     ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
                      hook::CurrentCallId(), &data};
@@ -50,9 +56,7 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
     activity_record_t record{};
     record.domain = ACTIVITY_DOMAIN_ROCTX;
     record.op = op;
-    // Start/stop records of one range share its range ID, so they pair up;
-    // every other annotation carries its own correlation ID.
-    record.correlation_id = range_id != 0 ? range_id : id;
+    record.correlation_id = id;
     record.begin_ns = record.end_ns = TimestampNs();
     record.process_id = ProcessId();
     record.thread_id = ThreadId();
@@ -83,6 +87,7 @@ void AttachRoctx(RoctxLink* link) {
     return;
   }
   std::lock_guard<std::mutex> lock(g_link_mutex);
+  link->next_range_id.store(&NextRangeId, std::memory_order_release);
   link->report.store(&Report, std::memory_order_release);
   RegisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, link->active, link->op_count);
   g_link = link;
@@ -93,6 +98,7 @@ void DetachRoctx(RoctxLink* link) {
   if (g_link == nullptr || (link != nullptr && link != g_link)) return;
   for (auto& flag : g_link->active) flag.store(0, std::memory_order_relaxed);
   g_link->report.store(nullptr, std::memory_order_release);
+  g_link->next_range_id.store(nullptr, std::memory_order_release);
   UnregisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, g_link->active);
   g_link = nullptr;
 }

@@ -29,14 +29,25 @@ namespace roctracer {
 // range_id: start/stop range ID, else 0.
 using RoctxReportFn = void (*)(uint32_t op, const char* message,
                                uint64_t range_id);
+// Draws an ID from the tracer's process-wide correlation counter.
+using RoctxNextIdFn = uint64_t (*)();
 
-constexpr uint32_t kRoctxLinkVersion = 1;
+constexpr uint32_t kRoctxLinkVersion = 2;
+
+// Range IDs libroctx hands out while no tracer is attached have this bit set:
+// they can never equal a correlation ID, which the tracer's records of range
+// start/stop carry in the same field.
+constexpr uint64_t kRoctxLocalRangeIdBit = uint64_t{1} << 63;
 
 struct RoctxLink {
   uint32_t version;
   uint32_t op_count;
   std::atomic<uint8_t> active[ROCTX_API_ID_NUMBER];
   std::atomic<RoctxReportFn> report;
+  // Set while a tracer is attached: range IDs then come from its correlation
+  // counter, so a range's start/stop records pair up through correlation_id
+  // without colliding with any API call's ID.
+  std::atomic<RoctxNextIdFn> next_range_id;
 };
 
 // Tracer side (runtime/roctx_bridge.cc): connect / disconnect a libroctx link.

@@ -22,6 +22,8 @@
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
 
+extern "C" void roctracer_mark(const char* str);
+
 namespace roctracer_test {
 namespace {
 
@@ -225,6 +227,50 @@ TEST_F(Roctx, ExternalIdTagsEachAnnotation) {
     EXPECT_EQ(got[i].record.correlation_id, got[i + 1].record.correlation_id);
   }
   EXPECT_NE(got[1].record.correlation_id, got[3].record.correlation_id);
+}
+
+// A range's start and stop records pair up through correlation_id, and that
+// ID names nothing else: not an API call, not a mark, not another range; the
+// EXT_API record in front of each record tags exactly that record.
+TEST_F(Roctx, RangeIdsNeverCollideWithCorrelationIds) {
+  Collector& collector = NewCollector();
+  const roctracer_properties_t props = collector.Properties();
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_EXT_API,
+                                         ACTIVITY_EXT_OP_MARK),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_activity_push_external_correlation_id(5),
+            ROCTRACER_STATUS_SUCCESS);
+  roctracer_mark("api-like");  // draws a correlation ID
+  const roctx_range_id_t range = roctxRangeStartA("range");
+  roctxMarkA("inside");
+  roctxRangeStop(range);
+  activity_correlation_id_t last = 0;
+  ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&last),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+
+  const auto got = collector.records();
+  ASSERT_EQ(got.size(), 8u);
+  std::vector<uint64_t> ids;
+  for (size_t i = 0; i < got.size(); i += 2) {
+    EXPECT_EQ(got[i].record.domain, ACTIVITY_DOMAIN_EXT_API);
+    EXPECT_EQ(got[i].record.op, ACTIVITY_EXT_OP_EXTERN_ID);
+    EXPECT_EQ(got[i].record.external_id, 5u);
+    EXPECT_EQ(got[i].record.correlation_id, got[i + 1].record.correlation_id);
+    ids.push_back(got[i + 1].record.correlation_id);
+  }
+  EXPECT_EQ(got[3].record.op, ROCTX_API_ID_roctxRangeStartA);
+  EXPECT_EQ(got[7].record.op, ROCTX_API_ID_roctxRangeStop);
+  EXPECT_EQ(ids[1], range);
+  EXPECT_EQ(ids[3], range);
+  EXPECT_EQ(std::set<uint64_t>({ids[0], ids[1], ids[2]}).size(), 3u);
+  // While the tracer is attached the range ID is drawn from the same
+  // counter as every correlation ID, in call order on this thread.
+  EXPECT_LT(ids[0], range);
+  EXPECT_LT(range, ids[2]);
 }
 
 TEST_F(Roctx, ConcurrentAnnotationsWhileEnablingAndDisabling) {
