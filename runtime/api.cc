@@ -321,9 +321,7 @@ ROCTRACER_API void roctracer_stop(void) { roctracer::SetTracingStarted(false); }
 
 ROCTRACER_API roctracer_status_t
 roctracer_activity_push_external_correlation_id(activity_correlation_id_t id) {
-  try {
-    roctracer::PushExternalId(id);
-  } catch (...) {
+  if (!roctracer::PushExternalId(id)) {
     return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
                 "cannot grow the external correlation ID stack");
   }

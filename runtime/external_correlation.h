@@ -7,7 +7,8 @@
 
 namespace roctracer {
 
-void PushExternalId(uint64_t id);
+// False when this thread's stack cannot grow (out of memory).
+bool PushExternalId(uint64_t id) noexcept;
 // False when this thread's stack is empty.
 bool PopExternalId(uint64_t* id) noexcept;
 // Top of this thread's stack; false when empty. Cheap: checked on every API
