@@ -1,5 +1,7 @@
 #include "runtime/domain_registry.h"
 
+#include <pthread.h>
+
 #include <memory>
 #include <mutex>
 #include <new>
@@ -27,6 +29,17 @@ struct Domain {
 std::atomic<Domain*> g_domains[ACTIVITY_DOMAIN_NUMBER] = {};
 std::atomic<bool> g_started{true};
 std::mutex g_config_mutex;
+
+// A forked child has one thread: if another thread of the parent held the
+// configuration mutex at fork, the child would block on it forever. Nothing
+// else runs in the child at that point, so it starts over with a new one.
+void ResetConfigMutexInChild() { new (&g_config_mutex) std::mutex(); }
+
+struct RegisterForkHandler {
+  RegisterForkHandler() {
+    pthread_atfork(nullptr, nullptr, &ResetConfigMutexInChild);
+  }
+} g_register_fork_handler;
 
 // Callback entries are interned and never freed: a reader may still hold one
 // after it was replaced. The set is bounded by the distinct (fn, arg) pairs a

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <mutex>
 
 #include "runtime/hot_tls.h"
 
@@ -15,19 +14,28 @@ namespace roctracer {
 ROCTRACER_HOT_TLS uint32_t t_tid = 0;
 
 namespace {
+
 // getpid() is a system call (glibc stopped caching it): ~100 ns, paid on
-// every API activity record. Cached, and forgotten in a forked child so the
-// child reports its own PID.
+// every API activity record. Cached.
 std::atomic<uint32_t> g_pid{0};
-std::once_flag g_atfork_once;
-void ForgetPid() { g_pid.store(0, std::memory_order_relaxed); }
+
+// A forked child has a new PID, and its one thread (the one that called
+// fork) a new TID: both caches are forgotten there. Registered at load, so
+// it is in place before anything is cached.
+void ForgetIdsInChild() {
+  g_pid.store(0, std::memory_order_relaxed);
+  t_tid = 0;
+}
+
+struct RegisterForkHandler {
+  RegisterForkHandler() { pthread_atfork(nullptr, nullptr, &ForgetIdsInChild); }
+} g_register_fork_handler;
+
 }  // namespace
 
 uint32_t ProcessId() noexcept {
   uint32_t pid = g_pid.load(std::memory_order_relaxed);
   if (pid == 0) {
-    std::call_once(g_atfork_once,
-                   [] { pthread_atfork(nullptr, nullptr, &ForgetPid); });
     pid = static_cast<uint32_t>(getpid());
     g_pid.store(pid, std::memory_order_relaxed);
   }

@@ -208,7 +208,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
                     Frame* frame, bool record_called) noexcept {
   Payload payload(info, exit);
   rocprofiler_callback_tracing_record_t record;
-  record.thread_id = CurrentThreadId(t);
+  record.thread_id = roctracer::ThreadId();
   record.correlation_id.internal = info.correlation_id;
   record.kind = static_cast<rocprofiler_callback_tracing_kind_t>(ko.kind);
   record.operation = ko.op;
@@ -245,11 +245,6 @@ ThreadState* Tls() noexcept {
   ThreadState* state = t_state;
   if (__builtin_expect(state == nullptr, 0)) state = AllocateThreadState();
   return state;
-}
-
-uint64_t CurrentThreadId(ThreadState& t) noexcept {
-  if (t.thread_id == 0) t.thread_id = roctracer::ThreadId();
-  return t.thread_id;
 }
 
 void WaitForDeliveries(int context) noexcept {

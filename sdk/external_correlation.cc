@@ -25,7 +25,7 @@ ExternalStack Resolve(rocprofiler_context_id_t context,
   if (t == nullptr) {
     return {ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES, nullptr, nullptr};
   }
-  if (tid != rocprofiler_sdk::CurrentThreadId(*t)) {
+  if (tid != roctracer::ThreadId()) {
     return {ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, nullptr, nullptr};
   }
   const int i = static_cast<int>(c - rocprofiler_sdk::g_contexts);

@@ -34,7 +34,6 @@ struct ThreadState {
   // Index + 1 of the context whose callback this thread is delivering, else
   // 0: what stopping a context waits on (dispatch.cc).
   std::atomic<uint32_t> delivering;
-  uint64_t thread_id;  // 0 until first needed
   uint32_t depth;
   Frame frames[kMaxCallDepth];
   uint32_t external_depth[kMaxContexts];
@@ -49,7 +48,6 @@ struct ThreadState {
 // This thread's block; NULL only if its one-time allocation failed (then the
 // thread's calls are not reported and its external-ID calls fail).
 ThreadState* Tls() noexcept;
-uint64_t CurrentThreadId(ThreadState& t) noexcept;
 
 }  // namespace rocprofiler_sdk
 
