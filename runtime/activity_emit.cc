@@ -18,7 +18,12 @@ bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
     ext.op = ACTIVITY_EXT_OP_EXTERN_ID;
     ext.correlation_id = record.correlation_id;
     ext.external_id = external_id;
-    pool->Write(ext);
+    // The pair stays together: an API record is never delivered without the
+    // EXT_API record that tags it (in discard mode the tag may be dropped).
+    if (!pool->Write(ext)) {
+      pool->CountSkipped();
+      return false;
+    }
   }
   return pool->Write(record, text, text_len);
 }

@@ -643,7 +643,7 @@ void Pool::FinishClose() noexcept {
 }
 
 uint64_t Pool::dropped() const noexcept {
-  uint64_t total = 0;
+  uint64_t total = skipped_.load(std::memory_order_relaxed);
   for (Slot* s = slots_.load(std::memory_order_acquire); s; s = s->next) {
     total += s->dropped.load(std::memory_order_relaxed);
   }

@@ -155,6 +155,12 @@ class Pool {
   uint64_t refused() const noexcept {
     return refused_.load(std::memory_order_relaxed);
   }
+  // Counts a record the caller chose not to write because the record that
+  // must precede it (its EXT_API tag) was not written: as refused when the
+  // pool is closed, else as dropped, so the counts still add up.
+  void CountSkipped() noexcept {
+    (closed() ? refused_ : skipped_).fetch_add(1, std::memory_order_relaxed);
+  }
   OverflowPolicy policy() const noexcept { return policy_; }
   size_t buffer_size() const noexcept { return buffer_size_; }
   unsigned buffers_per_slot() const noexcept { return buffers_per_slot_; }
@@ -212,6 +218,7 @@ class Pool {
   // Consumer-side state.
   alignas(64) std::atomic<uint64_t> delivered_{0};
   std::atomic<uint64_t> refused_{0};
+  std::atomic<uint64_t> skipped_{0};  // part of dropped()
   std::thread consumer_;
   std::atomic<std::thread::id> consumer_id_{};
 

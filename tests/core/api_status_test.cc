@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -385,7 +386,8 @@ struct HeldCallback {
   static void Fn(const char* begin, const char* end, void* arg) {
     auto* self = static_cast<HeldCallback*>(arg);
     while (!self->released.load()) std::this_thread::yield();
-    self->records += static_cast<size_t>(end - begin) / sizeof(activity_record_t);
+    self->records +=
+        static_cast<size_t>(end - begin) / sizeof(activity_record_t);
   }
 };
 
@@ -410,6 +412,59 @@ TEST_F(ApiStatus, DiscardModeCountsWhatItDrops) {
   held.released = true;
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(held.records.load() + dropped, kProduced);
+}
+
+// Discard mode with an external ID pushed: records go in pairs (EXT_API tag,
+// then the record it tags). A slow consumer frees buffers while the producer
+// writes, so a buffer can free up between the two writes of a pair. A
+// delivered record always comes right after its tag, and every record
+// written or skipped is counted.
+struct PairChecker {
+  std::atomic<size_t> records{0};
+  std::atomic<size_t> untagged{0};
+  activity_record_t previous{};  // across deliveries: one producer thread
+  static void Fn(const char* begin, const char* end, void* arg) {
+    auto* self = static_cast<PairChecker*>(arg);
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
+    for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
+         r < reinterpret_cast<const activity_record_t*>(end); ++r) {
+      ++self->records;
+      if (r->op == ACTIVITY_EXT_OP_MARK &&
+          !(self->previous.op == ACTIVITY_EXT_OP_EXTERN_ID &&
+            self->previous.correlation_id == r->correlation_id)) {
+        ++self->untagged;
+      }
+      self->previous = *r;
+    }
+  }
+};
+
+TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
+  PairChecker checker;
+  roctracer_properties_t props{};
+  props.mode = ROCTRACER_POOL_MODE_DISCARD;
+  props.buffer_size = 256;
+  props.buffer_callback_fun = &PairChecker::Fn;
+  props.buffer_callback_arg = &checker;
+  roctracer_pool_t* pool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
+                                              ACTIVITY_EXT_OP_MARK, pool),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_activity_push_external_correlation_id(9),
+            ROCTRACER_STATUS_SUCCESS);
+  constexpr size_t kMarks = 200000;
+  for (size_t i = 0; i < kMarks; ++i) roctracer_mark("m");
+  activity_correlation_id_t last = 0;
+  ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&last),
+            ROCTRACER_STATUS_SUCCESS);
+  uint64_t dropped = 0;
+  ASSERT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_GT(dropped, 0u);
+  ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(checker.untagged.load(), 0u);
+  EXPECT_EQ(checker.records.load() + dropped, 2 * kMarks);
 }
 
 TEST_F(ApiStatus, DroppedRecordsRejectsBadInput) {
