@@ -391,18 +391,28 @@ struct HeldCallback {
   }
 };
 
-TEST_F(ApiStatus, DiscardModeCountsWhatItDrops) {
-  HeldCallback held;
+// A small discard-mode pool that EXT_API marks (roctracer_mark) write to.
+roctracer_pool_t* OpenDiscardMarkPool(roctracer_buffer_callback_t callback,
+                                      void* arg) {
   roctracer_properties_t props{};
   props.mode = ROCTRACER_POOL_MODE_DISCARD;
   props.buffer_size = 256;
-  props.buffer_callback_fun = &HeldCallback::Fn;
-  props.buffer_callback_arg = &held;
+  props.buffer_callback_fun = callback;
+  props.buffer_callback_arg = arg;
   roctracer_pool_t* pool = nullptr;
-  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
-  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
-                                              ACTIVITY_EXT_OP_MARK, pool),
-            ROCTRACER_STATUS_SUCCESS);
+  if (roctracer_open_pool_expl(&props, &pool) != ROCTRACER_STATUS_SUCCESS ||
+      roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
+                                        ACTIVITY_EXT_OP_MARK,
+                                        pool) != ROCTRACER_STATUS_SUCCESS) {
+    return nullptr;
+  }
+  return pool;
+}
+
+TEST_F(ApiStatus, DiscardModeCountsWhatItDrops) {
+  HeldCallback held;
+  roctracer_pool_t* pool = OpenDiscardMarkPool(&HeldCallback::Fn, &held);
+  ASSERT_NE(pool, nullptr);
   constexpr size_t kProduced = 20000;
   for (size_t i = 0; i < kProduced; ++i) roctracer_mark("m");
   uint64_t dropped = 0;
@@ -441,16 +451,8 @@ struct PairChecker {
 
 TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
   PairChecker checker;
-  roctracer_properties_t props{};
-  props.mode = ROCTRACER_POOL_MODE_DISCARD;
-  props.buffer_size = 256;
-  props.buffer_callback_fun = &PairChecker::Fn;
-  props.buffer_callback_arg = &checker;
-  roctracer_pool_t* pool = nullptr;
-  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
-  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
-                                              ACTIVITY_EXT_OP_MARK, pool),
-            ROCTRACER_STATUS_SUCCESS);
+  roctracer_pool_t* pool = OpenDiscardMarkPool(&PairChecker::Fn, &checker);
+  ASSERT_NE(pool, nullptr);
   ASSERT_EQ(roctracer_activity_push_external_correlation_id(9),
             ROCTRACER_STATUS_SUCCESS);
   constexpr size_t kMarks = 200000;
