@@ -84,6 +84,11 @@ KindInfo Named(const char* name, const char* const (&names)[N]) {
                   nullptr, names};
 }
 
+// A kind whose operations come from a library this tracer does not know.
+KindInfo Unknown(const char* name) {
+  return KindInfo{name, Source::kNone, 0, 0, nullptr, nullptr};
+}
+
 struct Tables {
   KindInfo kinds[kKindCount];
   KindOp hsa[HSA_API_ID_NUMBER];
@@ -135,19 +140,15 @@ struct Tables {
         Named("KERNEL_DISPATCH", kDispatchNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY] =
         Named("MEMORY_COPY", kCopyNames);
-    // Operations of these come from libraries this tracer does not know.
-    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] =
-        KindInfo{"RCCL_API", Source::kNone, 0, 0, nullptr, nullptr};
-    kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] =
-        KindInfo{"OMPT", Source::kNone, 0, 0, nullptr, nullptr};
+    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] = Unknown("RCCL_API");
+    kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] = Unknown("OMPT");
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
         Named("MEMORY_ALLOCATION", kAllocNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION] =
         Named("RUNTIME_INITIALIZATION", kRuntimeInitNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
-        KindInfo{"ROCDECODE_API", Source::kNone, 0, 0, nullptr, nullptr};
-    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] =
-        KindInfo{"ROCJPEG_API", Source::kNone, 0, 0, nullptr, nullptr};
+        Unknown("ROCDECODE_API");
+    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = Unknown("ROCJPEG_API");
     kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API] =
         Named("HIP_STREAM_API", kStreamNames);
 
