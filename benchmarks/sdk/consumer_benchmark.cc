@@ -98,43 +98,30 @@ void BM_HsaStatusStringThroughConsumer(benchmark::State& state) {
 }
 BENCHMARK(BM_HsaStatusStringThroughConsumer);
 
-// The consumer alone (ENTER + EXIT), no real call.
-void BM_ConsumerEnterExitHsa(benchmark::State& state) {
+// The consumer alone (ENTER + EXIT) for one HSA op, no real call.
+void ConsumerEnterExit(benchmark::State& state, uint32_t op) {
   roctracer::ApiConsumerFn consume = fake_seam::Consumer();
   hsa_api_data_t d;
   std::memset(&d, 0, sizeof(d));
   uint64_t corr = 0;
   for (auto _ : state) {
-    roctracer::ApiCallInfo info{ACTIVITY_DOMAIN_HSA_API,
-                                HSA_API_ID_hsa_status_string,
-                                ACTIVITY_API_PHASE_ENTER,
-                                ++corr,
-                                0,
-                                &d};
+    roctracer::ApiCallInfo info{
+        ACTIVITY_DOMAIN_HSA_API, op, ACTIVITY_API_PHASE_ENTER, ++corr, 0, &d};
     consume(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consume(info);
   }
 }
+
+// An op an SDK context traces.
+void BM_ConsumerEnterExitHsa(benchmark::State& state) {
+  ConsumerEnterExit(state, HSA_API_ID_hsa_status_string);
+}
 BENCHMARK(BM_ConsumerEnterExitHsa);
 
 // An op roctracer enabled but no SDK context traces.
 void BM_ConsumerEnterExitUntraced(benchmark::State& state) {
-  roctracer::ApiConsumerFn consume = fake_seam::Consumer();
-  hsa_api_data_t d;
-  std::memset(&d, 0, sizeof(d));
-  uint64_t corr = 0;
-  for (auto _ : state) {
-    roctracer::ApiCallInfo info{ACTIVITY_DOMAIN_HSA_API,
-                                HSA_API_ID_hsa_system_get_info,
-                                ACTIVITY_API_PHASE_ENTER,
-                                ++corr,
-                                0,
-                                &d};
-    consume(info);
-    info.phase = ACTIVITY_API_PHASE_EXIT;
-    consume(info);
-  }
+  ConsumerEnterExit(state, HSA_API_ID_hsa_system_get_info);
 }
 BENCHMARK(BM_ConsumerEnterExitUntraced);
 
