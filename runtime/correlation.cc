@@ -10,9 +10,19 @@ thread_local CorrelationScope* t_innermost = nullptr;
 
 }  // namespace
 
-uint64_t NextCorrelationId() noexcept {
-  return g_next_id.fetch_add(1, std::memory_order_relaxed);
+namespace correlation_internal {
+
+ROCTRACER_HOT_TLS IdBlock t_id_block = {0, 0};
+
+uint64_t TakeBlock() noexcept {
+  const uint64_t first =
+      g_next_id.fetch_add(kCorrelationIdBlock, std::memory_order_relaxed);
+  t_id_block.next = first + 1;
+  t_id_block.end = first + kCorrelationIdBlock;
+  return first;
 }
+
+}  // namespace correlation_internal
 
 uint64_t CurrentCorrelationId() noexcept {
   return t_innermost == nullptr ? 0 : t_innermost->id();

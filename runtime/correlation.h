@@ -1,17 +1,46 @@
 // Correlation IDs tie a traced API call's callbacks and activity records
-// together. One process-wide counter starting at 1 (0 means "none"), and a
+// together. One process-wide counter starting at 1 (0 means "none"), from
+// which each thread takes a block of kCorrelationIdBlock IDs at a time, and a
 // per-thread stack of the calls in progress so a call made inside another
 // (HIP calling HSA, a callback calling a traced API) gets its own ID and knows
 // its parent's.
+//
+// Why blocks: an atomic increment of a shared counter per traced call costs
+// ~14 ns here (the locked instruction waits for the record stores before it
+// to drain); a block makes that once per 64 calls. The price: IDs are unique
+// and increase along each thread, but IDs of different threads are not in
+// time order (timestamps are), and a thread's unused IDs are skipped when it
+// exits.
 #ifndef RUNTIME_CORRELATION_H_
 #define RUNTIME_CORRELATION_H_
 
 #include <cstdint>
 
+#include "runtime/hot_tls.h"
+
 namespace roctracer {
 
-// A fresh ID; never 0, unique in the process.
-uint64_t NextCorrelationId() noexcept;
+constexpr uint64_t kCorrelationIdBlock = 64;
+
+namespace correlation_internal {
+// This thread's block: [next, end). Both 0 before its first ID.
+struct IdBlock {
+  uint64_t next;
+  uint64_t end;
+};
+ROCTRACER_HOT_TLS_EXTERN IdBlock t_id_block;
+uint64_t TakeBlock() noexcept;  // refills t_id_block, returns its first ID
+}  // namespace correlation_internal
+
+// A fresh ID; never 0, unique in the process, larger than every ID this
+// thread got before.
+inline uint64_t NextCorrelationId() noexcept {
+  correlation_internal::IdBlock& block = correlation_internal::t_id_block;
+  if (__builtin_expect(block.next == block.end, 0)) {
+    return correlation_internal::TakeBlock();
+  }
+  return block.next++;
+}
 
 // The innermost call in progress on this thread, or 0.
 uint64_t CurrentCorrelationId() noexcept;

@@ -130,6 +130,8 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_TRUE(OnLoad(&tables_.root, 0, 0, nullptr));
 
+  roctracer_timestamp_t before = 0, after = 0;
+  ASSERT_EQ(roctracer_get_timestamp(&before), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(tables_.core.hsa_init_fn(), init_direct);
   EXPECT_EQ(tables_.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
                                                 &major),
@@ -148,6 +150,7 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
   const hsa_status_t by_name =
       tables_.core.hsa_executable_get_symbol_by_name_fn(executable, name,
                                                         &agent, &symbol);
+  ASSERT_EQ(roctracer_get_timestamp(&after), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(by_name, originals_.core.hsa_executable_get_symbol_by_name_fn(
                          executable, name, &agent, &symbol));
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
@@ -196,7 +199,10 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
   for (const auto& c : collector.records()) {
     if (c.record.domain != ACTIVITY_DOMAIN_HSA_API) continue;
     record_ids.push_back(c.record.correlation_id);
+    // In the clock of roctracer_get_timestamp, inside the calls' span.
+    EXPECT_LE(before, c.record.begin_ns);
     EXPECT_LE(c.record.begin_ns, c.record.end_ns);
+    EXPECT_LE(c.record.end_ns, after);
     EXPECT_EQ(c.record.kind, 0u);
   }
   ASSERT_EQ(record_ids.size(), 4u);

@@ -299,8 +299,10 @@ TEST(Basics, VersionTimestampAndThreadId) {
   clock_gettime(CLOCK_BOOTTIME, &after);
   const uint64_t lo = before.tv_sec * 1000000000ull + before.tv_nsec;
   const uint64_t hi = after.tv_sec * 1000000000ull + after.tv_nsec;
-  EXPECT_LE(lo, ts);
-  EXPECT_LE(ts, hi);
+  // The tracer's clock is CLOCK_BOOTTIME read through the TSC: within tens of
+  // ns of the kernel's (tests/core/clock_test.cc); 1 us of slack.
+  EXPECT_LE(lo, ts + 1000);
+  EXPECT_LE(ts, hi + 1000);
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
             rocprofiler_get_timestamp(nullptr));
 
