@@ -9,6 +9,10 @@ uint64_t RateOf(uint64_t ns, uint64_t ticks) noexcept {
                                ticks);
 }
 
+bool Near(uint64_t a, uint64_t b, uint64_t tolerance) noexcept {
+  return a + tolerance >= b && a <= b + tolerance;
+}
+
 }  // namespace
 
 uint64_t TscFitter::SpanTicks(uint64_t mult) noexcept {
@@ -18,6 +22,7 @@ uint64_t TscFitter::SpanTicks(uint64_t mult) noexcept {
 void TscFitter::Start(const TscAnchor& first) noexcept {
   last_ = first;
   rate_ = 0;
+  candidate_ = 0;
   calibrated_ = false;
 }
 
@@ -38,11 +43,20 @@ bool TscFitter::Feed(const TscAnchor& now, const TscMap& current, TscMap* map,
   // jitter (tens of ns) not to matter, and only when it is plausible: the
   // kernel slews its clock by parts per million, so a larger change means the
   // interval held a disturbance (a suspend with the TSC stopped, a clock step)
-  // and says nothing about the rate. Short intervals only steer.
+  // and says nothing about the rate. Unless the next interval measures the
+  // same new rate: then the TSC's frequency itself changed (a VM moved to
+  // another host) and the new rate is taken. Short intervals only steer.
   const uint64_t tolerance = rate_ / kMaxSteer;
   if (now.ns - last_.ns >= kRefitNs / 2) {
-    if (measured + tolerance >= rate_ && measured <= rate_ + tolerance) {
+    if (Near(measured, rate_, tolerance)) {
       rate_ = measured;
+      candidate_ = 0;
+    } else if (candidate_ != 0 &&
+               Near(measured, candidate_, candidate_ / kMaxSteer)) {
+      rate_ = measured;
+      candidate_ = 0;
+    } else {
+      candidate_ = measured;
     }
     last_ = now;
   }

@@ -73,6 +73,7 @@ class TscFitter {
 
   TscAnchor last_{0, 0};  // the anchor the rate is measured from
   uint64_t rate_ = 0;      // the last measured rate, 32.32 ns per tick
+  uint64_t candidate_ = 0;  // an implausible rate, adopted if measured twice
   bool calibrated_ = false;
 };
 

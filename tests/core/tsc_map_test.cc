@@ -165,6 +165,28 @@ TEST(TscMap, SuspendJumpsToTheKernelClockAndKeepsTheRate) {
   EXPECT_LE(std::llabs(ErrorNs(map, kernel)), 2);
 }
 
+// A VM moved to a host whose TSC runs 5% faster: no single interval is
+// trusted with a change that large, but two that agree are, and the map then
+// tracks the kernel's clock again.
+TEST(TscMap, ATscFrequencyChangeMeasuredTwiceIsAdopted) {
+  SimulatedKernel kernel;
+  TscFitter fitter;
+  fitter.Start(kernel.Now());
+  kernel.AdvanceNs(TscFitter::kCalibrationNs);
+  TscMap map = Refit(&fitter, kernel, TscMap{});
+  kernel.set_rate(1.0 / (kGhz * 1.05));
+  for (int refit = 0; refit < 4; ++refit) {
+    kernel.AdvanceNs(TscFitter::kRefitNs);
+    map = Refit(&fitter, kernel, map);
+  }
+  EXPECT_NEAR(static_cast<double>(map.mult),
+              (uint64_t{1} << 32) / (kGhz * 1.05), 1e-5 * map.mult);
+  for (int i = 0; i < 10; ++i) {
+    kernel.Advance(map.span / 10);
+    EXPECT_LE(std::llabs(ErrorNs(map, kernel)), 100) << "step " << i;
+  }
+}
+
 TEST(TscMap, ATscThatWentBackwardsAsksForACalibrationFromScratch) {
   SimulatedKernel kernel;
   TscFitter fitter;
