@@ -101,8 +101,14 @@ ThreadState* AllocateThreadState() noexcept {
     }
   }
   if (node != nullptr) {
-    // A recycled block starts clean: no frames, no external IDs.
-    std::memset(static_cast<void*>(&node->state), 0, sizeof(node->state));
+    // A recycled block starts clean: no frames, no external IDs. Field by
+    // field: a stopping context may be reading `delivering` right now (it
+    // scans every block), and its release already zeroed it atomically.
+    ThreadState& s = node->state;
+    s.depth = 0;
+    std::memset(static_cast<void*>(s.frames), 0, sizeof(s.frames));
+    std::memset(s.external_depth, 0, sizeof(s.external_depth));
+    std::memset(static_cast<void*>(s.external), 0, sizeof(s.external));
   } else {
     node = static_cast<ThreadStateNode*>(std::calloc(1, sizeof(*node)));
     if (node == nullptr) return nullptr;
