@@ -12,20 +12,15 @@ bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
                        const char* text, size_t text_len) noexcept {
   if (pool == nullptr) return false;
   uint64_t external_id;
-  if (TopExternalId(&external_id)) {
-    activity_record_t ext{};
-    ext.domain = ACTIVITY_DOMAIN_EXT_API;
-    ext.op = ACTIVITY_EXT_OP_EXTERN_ID;
-    ext.correlation_id = record.correlation_id;
-    ext.external_id = external_id;
-    // The pair stays together: an API record is never delivered without the
-    // EXT_API record that tags it (in discard mode the tag may be dropped).
-    if (!pool->Write(ext)) {
-      pool->CountSkipped();
-      return false;
-    }
-  }
-  return pool->Write(record, text, text_len);
+  if (!TopExternalId(&external_id)) return pool->Write(record, text, text_len);
+  activity_record_t tag{};
+  tag.domain = ACTIVITY_DOMAIN_EXT_API;
+  tag.op = ACTIVITY_EXT_OP_EXTERN_ID;
+  tag.correlation_id = record.correlation_id;
+  tag.external_id = external_id;
+  // Written as one unit: a record never arrives without its tag, nor a tag
+  // without its record, even when a discard-mode pool drops.
+  return pool->WriteTagged(&tag, record, text, text_len);
 }
 
 bool EmitApiActivity(const activity_record_t& record, const char* text,

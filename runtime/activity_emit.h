@@ -15,7 +15,8 @@ class Pool;
 // Writes `record` (domain/op/correlation_id/timestamps/ids filled by the
 // caller) to the pool of (record.domain, record.op), after the EXT_API record
 // {domain EXT_API, op ACTIVITY_EXT_OP_EXTERN_ID, correlation_id of `record`,
-// external_id = top of this thread's stack} when that stack is not empty.
+// external_id = top of this thread's stack} when that stack is not empty;
+// the pair is written as one unit (delivered or dropped together).
 // `text` (optional) is copied by the pool and becomes record.mark_message /
 // kernel_name. Returns false when no pool is enabled, tracing is stopped or
 // the pool dropped the record.

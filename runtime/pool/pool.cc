@@ -225,28 +225,41 @@ void Pool::Retire(Pool* pool) noexcept {
 
 // The common case (known thread, room in the buffer) touches only this
 // thread's slot and makes no call but memcpy, so it needs no callee-saved
-// registers; everything else tail-calls WriteCold, which starts over.
+// registers; everything else tail-calls WriteCold, which starts over. A tag
+// and its record share one reservation and one publishing store, so the
+// consumer sees both or neither, and a full pool drops both.
 bool Pool::Write(const activity_record_t& record, const char* text,
                  size_t text_len) noexcept {
+  return WriteTagged(nullptr, record, text, text_len);
+}
+
+bool Pool::WriteTagged(const activity_record_t* tag,
+                       const activity_record_t& record, const char* text,
+                       size_t text_len) noexcept {
   const pool_internal::HotEntry hot = pool_internal::tl_hot;
   // Text longer than 1 KiB always takes the slow path, which truncates it
   // when it cannot fit an empty buffer.
   if (__builtin_expect(hot.pool != this || text_len > 1024, 0)) {
-    return WriteCold(record, text, text_len);
+    return WriteCold(tag, record, text, text_len);
   }
   const uint32_t text_bytes =
       text != nullptr ? static_cast<uint32_t>(text_len) + 1 : 0;
+  const uint32_t record_bytes = tag != nullptr ? 2 * kRecordSize : kRecordSize;
   Slot* const slot = hot.slot;
   PublishBusy(&slot->busy);
-  const uint32_t end = slot->rec_end + kRecordSize;
+  const uint32_t end = slot->rec_end + record_bytes;
   if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
                            slot->cur == nullptr ||
                            end + text_bytes > slot->text_low,
                        0)) {
     slot->busy.store(0, std::memory_order_release);
-    return WriteCold(record, text, text_len);
+    return WriteCold(tag, record, text, text_len);
   }
-  char* const dst = slot->base + slot->rec_end;
+  char* dst = slot->base + slot->rec_end;
+  if (tag != nullptr) {
+    std::memcpy(dst, tag, kRecordSize);
+    dst += kRecordSize;
+  }
   std::memcpy(dst, &record, kRecordSize);
   if (text != nullptr) {
     slot->text_low -= text_bytes;
@@ -262,29 +275,34 @@ bool Pool::Write(const activity_record_t& record, const char* text,
   return true;
 }
 
-bool Pool::WriteCold(const activity_record_t& record, const char* text,
+bool Pool::WriteCold(const activity_record_t* tag,
+                     const activity_record_t& record, const char* text,
                      size_t text_len) noexcept {
   using pool_internal::tl_hot;
+  const uint64_t records = tag != nullptr ? 2 : 1;
   Slot* slot = tl_hot.pool == this ? tl_hot.slot : AcquireSlot();
   if (slot == nullptr) {
-    refused_.fetch_add(1, std::memory_order_relaxed);
+    refused_.fetch_add(records, std::memory_order_relaxed);
     return false;
   }
   PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) != 0) {
     slot->busy.store(0, std::memory_order_release);
-    refused_.fetch_add(1, std::memory_order_relaxed);
+    refused_.fetch_add(records, std::memory_order_relaxed);
     return false;
   }
-  const bool ok = WriteSlow(slot, record, text, text_len);
+  const bool ok = WriteSlow(slot, tag, record, text, text_len);
   slot->busy.store(0, std::memory_order_release);
   return ok;
 }
 
-bool Pool::WriteSlow(Slot* slot, const activity_record_t& record,
-                     const char* text, size_t text_len) noexcept {
+bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
+                     const activity_record_t& record, const char* text,
+                     size_t text_len) noexcept {
+  const uint64_t records = tag != nullptr ? 2 : 1;
+  const size_t record_bytes = records * kRecordSize;
   // Text longer than an empty buffer can hold is cut, never dropped.
-  const size_t max_text = buffer_size_ - kRecordSize;  // includes the NUL
+  const size_t max_text = buffer_size_ - record_bytes;  // includes the NUL
   size_t text_bytes = 0;
   if (text != nullptr) {
     if (text_len > max_text - 1) text_len = max_text - 1;
@@ -295,29 +313,34 @@ bool Pool::WriteSlow(Slot* slot, const activity_record_t& record,
       Next next = NextBuffer(slot);
       if (next != Next::kOk) {
         if (next == Next::kFull) {
-          slot->dropped.fetch_add(1, std::memory_order_relaxed);
+          slot->dropped.fetch_add(records, std::memory_order_relaxed);
         } else {
-          refused_.fetch_add(1, std::memory_order_relaxed);
+          refused_.fetch_add(records, std::memory_order_relaxed);
         }
         return false;
       }
     }
-    if (size_t{slot->rec_end} + kRecordSize + text_bytes <=
+    if (size_t{slot->rec_end} + record_bytes + text_bytes <=
         size_t{slot->text_low}) {
       break;
     }
     Seal(slot, /*wake_now=*/false);
   }
+  char* dst = slot->base + slot->rec_end;
+  if (tag != nullptr) {
+    std::memcpy(dst, tag, kRecordSize);
+    dst += kRecordSize;
+  }
   activity_record_t copy = record;
   if (text != nullptr) {
     slot->text_low -= static_cast<uint32_t>(text_bytes);
-    char* dst = slot->base + slot->text_low;
-    std::memcpy(dst, text, text_len);
-    dst[text_len] = '\0';
-    copy.mark_message = dst;
+    char* text_copy = slot->base + slot->text_low;
+    std::memcpy(text_copy, text, text_len);
+    text_copy[text_len] = '\0';
+    copy.mark_message = text_copy;
   }
-  std::memcpy(slot->base + slot->rec_end, &copy, kRecordSize);
-  slot->rec_end += kRecordSize;
+  std::memcpy(dst, &copy, kRecordSize);
+  slot->rec_end += static_cast<uint32_t>(record_bytes);
   slot->cur->committed.store(slot->rec_end, std::memory_order_release);
   return true;
 }
@@ -643,7 +666,7 @@ void Pool::FinishClose() noexcept {
 }
 
 uint64_t Pool::dropped() const noexcept {
-  uint64_t total = skipped_.load(std::memory_order_relaxed);
+  uint64_t total = 0;
   for (Slot* s = slots_.load(std::memory_order_acquire); s; s = s->next) {
     total += s->dropped.load(std::memory_order_relaxed);
   }

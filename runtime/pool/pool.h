@@ -129,6 +129,13 @@ class Pool {
   bool Write(const activity_record_t& record, const char* text = nullptr,
              size_t text_len = 0) noexcept;
 
+  // Same, preceded by `tag` (NULL: none) in the same buffer: the two are
+  // delivered together or dropped together (counted as two records), and
+  // text is cut to what fits next to both.
+  bool WriteTagged(const activity_record_t* tag,
+                   const activity_record_t& record, const char* text = nullptr,
+                   size_t text_len = 0) noexcept;
+
   // Blocks until every record whose Write returned before this call has been
   // delivered and its callback has returned. From inside the buffer callback
   // (the consumer thread) it cannot wait for itself: it schedules a flush
@@ -155,12 +162,6 @@ class Pool {
   uint64_t refused() const noexcept {
     return refused_.load(std::memory_order_relaxed);
   }
-  // Counts a record the caller chose not to write because the record that
-  // must precede it (its EXT_API tag) was not written: as refused when the
-  // pool is closed, else as dropped, so the counts still add up.
-  void CountSkipped() noexcept {
-    (closed() ? refused_ : skipped_).fetch_add(1, std::memory_order_relaxed);
-  }
   OverflowPolicy policy() const noexcept { return policy_; }
   size_t buffer_size() const noexcept { return buffer_size_; }
   unsigned buffers_per_slot() const noexcept { return buffers_per_slot_; }
@@ -172,12 +173,13 @@ class Pool {
   Pool(const roctracer_properties_t& properties, OverflowPolicy policy);
   ~Pool() = delete;  // Pools live until the process ends.
 
-  bool WriteCold(const activity_record_t& record, const char* text,
-                 size_t text_len) noexcept;
+  bool WriteCold(const activity_record_t* tag, const activity_record_t& record,
+                 const char* text, size_t text_len) noexcept;
   pool_internal::Slot* AcquireSlot() noexcept;
   pool_internal::Slot* NewSlot() noexcept;
-  bool WriteSlow(pool_internal::Slot* slot, const activity_record_t& record,
-                 const char* text, size_t text_len) noexcept;
+  bool WriteSlow(pool_internal::Slot* slot, const activity_record_t* tag,
+                 const activity_record_t& record, const char* text,
+                 size_t text_len) noexcept;
   enum class Next { kOk, kFull, kClosed };
   Next NextBuffer(pool_internal::Slot* slot) noexcept;
   void Seal(pool_internal::Slot* slot, bool wake_now) noexcept;
@@ -218,7 +220,6 @@ class Pool {
   // Consumer-side state.
   alignas(64) std::atomic<uint64_t> delivered_{0};
   std::atomic<uint64_t> refused_{0};
-  std::atomic<uint64_t> skipped_{0};  // part of dropped()
   std::thread consumer_;
   std::atomic<std::thread::id> consumer_id_{};
 

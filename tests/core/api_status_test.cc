@@ -430,12 +430,13 @@ TEST_F(ApiStatus, DiscardModeCountsWhatItDrops) {
 
 // Discard mode with an external ID pushed: records go in pairs (EXT_API tag,
 // then the record it tags). A slow consumer frees buffers while the producer
-// writes, so a buffer can free up between the two writes of a pair. A
-// delivered record always comes right after its tag, and every record
-// written or skipped is counted.
+// writes, so a buffer can free up at any moment. A pair is delivered whole or
+// dropped whole: a record always comes right after its tag, a tag is always
+// followed by its record, and every record written or dropped is counted.
 struct PairChecker {
   std::atomic<size_t> records{0};
   std::atomic<size_t> untagged{0};
+  std::atomic<size_t> orphan_tags{0};
   activity_record_t previous{};  // across deliveries: one producer thread
   static void Fn(const char* begin, const char* end, void* arg) {
     auto* self = static_cast<PairChecker*>(arg);
@@ -443,10 +444,12 @@ struct PairChecker {
     for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
          r < reinterpret_cast<const activity_record_t*>(end); ++r) {
       ++self->records;
-      if (r->op == ACTIVITY_EXT_OP_MARK &&
-          !(self->previous.op == ACTIVITY_EXT_OP_EXTERN_ID &&
-            self->previous.correlation_id == r->correlation_id)) {
-        ++self->untagged;
+      const bool after_its_tag =
+          self->previous.op == ACTIVITY_EXT_OP_EXTERN_ID &&
+          self->previous.correlation_id == r->correlation_id;
+      if (r->op == ACTIVITY_EXT_OP_MARK && !after_its_tag) ++self->untagged;
+      if (self->previous.op == ACTIVITY_EXT_OP_EXTERN_ID && !after_its_tag) {
+        ++self->orphan_tags;
       }
       self->previous = *r;
     }
@@ -470,7 +473,10 @@ TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
   EXPECT_GT(dropped, 0u);
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(checker.untagged.load(), 0u);
+  EXPECT_EQ(checker.orphan_tags.load(), 0u);
+  EXPECT_EQ(checker.previous.op, ACTIVITY_EXT_OP_MARK);  // the last pair whole
   EXPECT_EQ(checker.records.load() + dropped, 2 * kMarks);
+  EXPECT_EQ(checker.records.load() % 2, 0u);
 }
 
 TEST_F(ApiStatus, DroppedRecordsRejectsBadInput) {

@@ -158,6 +158,64 @@ TEST(Pool, TextTravelsInTheSameBuffer) {
   Pool::Retire(pool);
 }
 
+// A tag (an EXT_API record) and the record it tags arrive in the same
+// delivery, tag first, wherever the buffer boundaries fall; text is cut to
+// what fits next to both.
+TEST(Pool, TaggedRecordsArriveTogetherWithTheirText) {
+  struct Pairs {
+    std::vector<std::vector<activity_record_t>> deliveries;
+    std::vector<std::string> texts;  // of the tagged records, in order
+    static void Callback(const char* b, const char* e, void* arg) {
+      auto* self = static_cast<Pairs*>(arg);
+      self->deliveries.emplace_back(
+          reinterpret_cast<const activity_record_t*>(b),
+          reinterpret_cast<const activity_record_t*>(e));
+      for (const auto& r : self->deliveries.back()) {
+        if (r.kind == 1) self->texts.emplace_back(r.mark_message);
+      }
+    }
+  } pairs;
+  constexpr size_t kBuffer = 0x200;
+  Pool* pool = Pool::Create(Properties(kBuffer, &Pairs::Callback, &pairs),
+                            OverflowPolicy::kLossless, nullptr);
+  ASSERT_NE(pool, nullptr);
+  const std::string long_text(kBuffer, 'T');
+  for (uint64_t i = 0; i < 200; ++i) {
+    activity_record_t tag = MakeRecord(0, i);
+    tag.kind = 2;
+    activity_record_t record = MakeRecord(0, i);
+    record.kind = 1;
+    // Untagged records of varying text between the pairs move the buffer
+    // boundary around.
+    ASSERT_TRUE(pool->Write(MakeRecord(0, i), "x", i % 3));
+    ASSERT_TRUE(pool->WriteTagged(&tag, record, long_text.data(),
+                                  i % 2 == 0 ? long_text.size() : i));
+  }
+  pool->Close();
+  size_t tagged = 0;
+  for (const auto& delivery : pairs.deliveries) {
+    for (size_t j = 0; j < delivery.size(); ++j) {
+      if (delivery[j].kind == 2) {
+        ASSERT_LT(j + 1, delivery.size()) << "a tag ends a delivery";
+        EXPECT_EQ(delivery[j + 1].kind, 1u);
+        EXPECT_EQ(delivery[j + 1].correlation_id, delivery[j].correlation_id);
+      }
+      if (delivery[j].kind == 1) {
+        ASSERT_GT(j, 0u) << "a tagged record starts a delivery";
+        EXPECT_EQ(delivery[j - 1].kind, 2u);
+        ++tagged;
+      }
+    }
+  }
+  EXPECT_EQ(tagged, 200u);
+  ASSERT_EQ(pairs.texts.size(), 200u);
+  const size_t cut = kBuffer - 2 * sizeof(activity_record_t) - 1;
+  for (size_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(pairs.texts[i].size(), i % 2 == 0 ? cut : i) << i;
+  }
+  Pool::Retire(pool);
+}
+
 TEST(Pool, RecordsWithoutTextKeepTheirPayloadField) {
   struct Bytes {
     std::vector<size_t> seen;
