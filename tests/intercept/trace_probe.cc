@@ -15,6 +15,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <vector>
 
@@ -190,6 +191,7 @@ int main() {
   // Every ENTER has its EXIT, strictly nested; calls libamdhip64 makes into
   // HSA while serving hipGetDeviceCount are traced inside it.
   std::vector<const Event*> stack;
+  std::map<uint64_t, uint64_t> parent_of;  // correlation ID -> enclosing call's
   bool hsa_inside_hip = false;
   for (const Event& ev : g_events) {
     if (ev.phase == ACTIVITY_API_PHASE_ENTER) {
@@ -198,6 +200,7 @@ int main() {
           ev.domain == ACTIVITY_DOMAIN_HSA_API) {
         hsa_inside_hip = true;
       }
+      if (!stack.empty()) parent_of[ev.id] = stack.back()->id;
       stack.push_back(&ev);
     } else {
       CHECK(!stack.empty());
@@ -231,6 +234,26 @@ int main() {
     CHECK(r.begin_ns <= r.end_ns);
   }
   CHECK(api_records == enters);
+
+  // A nested call's record lies inside its parent's: one thread, one clock.
+  std::map<uint64_t, const activity_record_t*> record_of;
+  for (const activity_record_t& r : g_records) {
+    if (r.domain == ACTIVITY_DOMAIN_HIP_API ||
+        r.domain == ACTIVITY_DOMAIN_HSA_API) {
+      record_of[r.correlation_id] = &r;
+    }
+  }
+  size_t nested = 0;
+  for (const auto& [child, parent] : parent_of) {
+    const auto c = record_of.find(child);
+    const auto p = record_of.find(parent);
+    CHECK(c != record_of.end() && p != record_of.end());
+    if (c == record_of.end() || p == record_of.end()) continue;
+    CHECK(p->second->begin_ns <= c->second->begin_ns);
+    CHECK(c->second->end_ns <= p->second->end_ns);
+    ++nested;
+  }
+  CHECK(nested > 0);
 
   for (const Event& ev : g_events) {
     if (ev.domain != ACTIVITY_DOMAIN_HIP_API ||
