@@ -52,6 +52,18 @@ TscMap Refit(TscFitter* fitter, const SimulatedKernel& kernel,
   return next;
 }
 
+// A fitter calibrated on a simulated kernel, ready for re-fits.
+class TscMapFit : public ::testing::Test {
+ protected:
+  TscMap Calibrate() {
+    fitter_.Start(kernel_.Now());
+    kernel_.AdvanceNs(TscFitter::kCalibrationNs);
+    return Refit(&fitter_, kernel_, TscMap{});
+  }
+  SimulatedKernel kernel_;
+  TscFitter fitter_;
+};
+
 TEST(TscMap, NoMapUntilTheCalibrationIntervalHasPassed) {
   SimulatedKernel kernel;
   TscFitter fitter;
@@ -69,42 +81,34 @@ TEST(TscMap, NoMapUntilTheCalibrationIntervalHasPassed) {
   EXPECT_EQ(map.base_tsc, kernel.Now().tsc);
 }
 
-TEST(TscMap, ConstantRateMapsEveryPointOfTheSpanToTheNanosecond) {
-  SimulatedKernel kernel;
-  TscFitter fitter;
-  fitter.Start(kernel.Now());
-  kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  const TscMap map = Refit(&fitter, kernel, TscMap{});
+TEST_F(TscMapFit, ConstantRateMapsEveryPointOfTheSpanToTheNanosecond) {
+  const TscMap map = Calibrate();
   // The span covers the re-fit interval.
   EXPECT_NEAR(map.span / kGhz, TscFitter::kRefitNs, 1000.0);
   for (int i = 0; i < 100; ++i) {
-    kernel.Advance(map.span / 100);
-    EXPECT_LE(std::llabs(ErrorNs(map, kernel)), 1) << "step " << i;
+    kernel_.Advance(map.span / 100);
+    EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 1) << "step " << i;
   }
 }
 
-TEST(TscMap, RefitContinuesFromTheOldMapAndSteersToASlewedClock) {
-  SimulatedKernel kernel;
-  TscFitter fitter;
-  fitter.Start(kernel.Now());
-  kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  TscMap map = Refit(&fitter, kernel, TscMap{});
+TEST_F(TscMapFit, RefitContinuesFromTheOldMapAndSteersToASlewedClock) {
+  TscMap map = Calibrate();
   // The kernel now runs 100 ppm fast against the TSC (NTP slewing).
-  kernel.set_rate(1.0001 / kGhz);
+  kernel_.set_rate(1.0001 / kGhz);
   int64_t worst_late = 0;
   for (int refit = 0; refit < 20; ++refit) {
     // Timestamps inside the span never go backwards.
     uint64_t previous = 0;
     for (int i = 1; i <= 10; ++i) {
-      kernel.Advance(map.span / 10);
-      const uint64_t t = MapTsc(map, kernel.Now().tsc);
+      kernel_.Advance(map.span / 10);
+      const uint64_t t = MapTsc(map, kernel_.Now().tsc);
       EXPECT_GT(t, previous);
       previous = t;
     }
-    const TscMap next = Refit(&fitter, kernel, map);
+    const TscMap next = Refit(&fitter_, kernel_, map);
     // Continuous: the new map starts where the old one is at the re-fit.
     EXPECT_EQ(next.base_ns, MapTsc(map, next.base_tsc));
-    if (refit >= 3) worst_late = std::max(worst_late, -ErrorNs(map, kernel));
+    if (refit >= 3) worst_late = std::max(worst_late, -ErrorNs(map, kernel_));
     map = next;
   }
   // Once steered, it trails the kernel by less than one span's worth of
@@ -116,87 +120,71 @@ TEST(TscMap, RefitContinuesFromTheOldMapAndSteersToASlewedClock) {
 // map another thread just published, several threads past the span): an
 // anchor's jitter of a few tens of ns over 100 us is a rate off by 600 ppm,
 // plausible for a slewed clock but wrong, and must not be learnt.
-TEST(TscMap, CloseRefitsWithJitteryAnchorsKeepTheRate) {
-  SimulatedKernel kernel;
-  TscFitter fitter;
-  fitter.Start(kernel.Now());
-  kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  TscMap map = Refit(&fitter, kernel, TscMap{});
+TEST_F(TscMapFit, CloseRefitsWithJitteryAnchorsKeepTheRate) {
+  TscMap map = Calibrate();
   const uint64_t rate = map.mult;
   for (int i = 0; i < 200; ++i) {
-    kernel.AdvanceNs(100'000);
-    TscAnchor jittery = kernel.Now();
+    kernel_.AdvanceNs(100'000);
+    TscAnchor jittery = kernel_.Now();
     jittery.ns += (i % 2 == 0) ? 30 : -30;
     TscMap next{};
     bool reset = true;
-    ASSERT_TRUE(fitter.Feed(jittery, map, &next, &reset));
+    ASSERT_TRUE(fitter_.Feed(jittery, map, &next, &reset));
     ASSERT_FALSE(reset);
     EXPECT_EQ(next.base_ns, MapTsc(map, next.base_tsc));
     map = next;
   }
   // Steering toward +-30 ns of jitter moves the rate by at most 0.1%; what
   // matters is that the map still tracks the kernel after a whole span.
-  kernel.Advance(map.span);
-  map = Refit(&fitter, kernel, map);
-  kernel.Advance(map.span / 2);
-  EXPECT_LE(std::llabs(ErrorNs(map, kernel)), 100);
+  kernel_.Advance(map.span);
+  map = Refit(&fitter_, kernel_, map);
+  kernel_.Advance(map.span / 2);
+  EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 100);
   EXPECT_NEAR(static_cast<double>(map.mult), static_cast<double>(rate),
               rate * 1e-5);
 }
 
-TEST(TscMap, SuspendJumpsToTheKernelClockAndKeepsTheRate) {
-  SimulatedKernel kernel;
-  TscFitter fitter;
-  fitter.Start(kernel.Now());
-  kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  TscMap map = Refit(&fitter, kernel, TscMap{});
-  kernel.AdvanceNs(TscFitter::kRefitNs);
-  map = Refit(&fitter, kernel, map);
+TEST_F(TscMapFit, SuspendJumpsToTheKernelClockAndKeepsTheRate) {
+  TscMap map = Calibrate();
+  kernel_.AdvanceNs(TscFitter::kRefitNs);
+  map = Refit(&fitter_, kernel_, map);
   const uint64_t rate = map.mult;
-  kernel.AdvanceNs(TscFitter::kRefitNs / 2);
-  kernel.JumpNs(30'000'000'000ull);  // 30 s asleep
-  kernel.AdvanceNs(TscFitter::kRefitNs / 2);
-  map = Refit(&fitter, kernel, map);
-  EXPECT_EQ(map.base_ns, kernel.Now().ns);
+  kernel_.AdvanceNs(TscFitter::kRefitNs / 2);
+  kernel_.JumpNs(30'000'000'000ull);  // 30 s asleep
+  kernel_.AdvanceNs(TscFitter::kRefitNs / 2);
+  map = Refit(&fitter_, kernel_, map);
+  EXPECT_EQ(map.base_ns, kernel_.Now().ns);
   // The jump did not pass for a rate (it would be 600 times the real one).
   EXPECT_NEAR(static_cast<double>(map.mult), static_cast<double>(rate),
               rate * 1e-6);
-  kernel.AdvanceNs(TscFitter::kRefitNs / 2);
-  EXPECT_LE(std::llabs(ErrorNs(map, kernel)), 2);
+  kernel_.AdvanceNs(TscFitter::kRefitNs / 2);
+  EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 2);
 }
 
 // A VM moved to a host whose TSC runs 5% faster: no single interval is
 // trusted with a change that large, but two that agree are, and the map then
 // tracks the kernel's clock again.
-TEST(TscMap, ATscFrequencyChangeMeasuredTwiceIsAdopted) {
-  SimulatedKernel kernel;
-  TscFitter fitter;
-  fitter.Start(kernel.Now());
-  kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  TscMap map = Refit(&fitter, kernel, TscMap{});
-  kernel.set_rate(1.0 / (kGhz * 1.05));
+TEST_F(TscMapFit, ATscFrequencyChangeMeasuredTwiceIsAdopted) {
+  TscMap map = Calibrate();
+  kernel_.set_rate(1.0 / (kGhz * 1.05));
   for (int refit = 0; refit < 4; ++refit) {
-    kernel.AdvanceNs(TscFitter::kRefitNs);
-    map = Refit(&fitter, kernel, map);
+    kernel_.AdvanceNs(TscFitter::kRefitNs);
+    map = Refit(&fitter_, kernel_, map);
   }
   EXPECT_NEAR(static_cast<double>(map.mult),
               (uint64_t{1} << 32) / (kGhz * 1.05), 1e-5 * map.mult);
   for (int i = 0; i < 10; ++i) {
-    kernel.Advance(map.span / 10);
-    EXPECT_LE(std::llabs(ErrorNs(map, kernel)), 100) << "step " << i;
+    kernel_.Advance(map.span / 10);
+    EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 100) << "step " << i;
   }
 }
 
-TEST(TscMap, ATscThatWentBackwardsAsksForACalibrationFromScratch) {
-  SimulatedKernel kernel;
-  TscFitter fitter;
-  fitter.Start(kernel.Now());
-  kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  const TscMap map = Refit(&fitter, kernel, TscMap{});
-  kernel.ResetTsc(1000);
+TEST_F(TscMapFit, ATscThatWentBackwardsAsksForACalibrationFromScratch) {
+  const TscMap map = Calibrate();
+  kernel_.ResetTsc(1000);
   TscMap next{};
   bool reset = false;
-  EXPECT_FALSE(fitter.Feed(kernel.Now(), map, &next, &reset));
+  EXPECT_FALSE(fitter_.Feed(kernel_.Now(), map, &next, &reset));
   EXPECT_TRUE(reset);
 }
 
