@@ -228,11 +228,6 @@ void Pool::Retire(Pool* pool) noexcept {
 // registers; everything else tail-calls WriteCold, which starts over. A tag
 // and its record share one reservation and one publishing store, so the
 // consumer sees both or neither, and a full pool drops both.
-bool Pool::Write(const activity_record_t& record, const char* text,
-                 size_t text_len) noexcept {
-  return WriteTagged(nullptr, record, text, text_len);
-}
-
 bool Pool::WriteTagged(const activity_record_t* tag,
                        const activity_record_t& record, const char* text,
                        size_t text_len) noexcept {

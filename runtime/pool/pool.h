@@ -127,7 +127,9 @@ class Pool {
   // discard mode when no buffer is free, since the consumer cannot wait for
   // itself.
   bool Write(const activity_record_t& record, const char* text = nullptr,
-             size_t text_len = 0) noexcept;
+             size_t text_len = 0) noexcept {
+    return WriteTagged(nullptr, record, text, text_len);
+  }
 
   // Same, preceded by `tag` (NULL: none) in the same buffer: the two are
   // delivered together or dropped together (counted as two records), and
