@@ -14,8 +14,8 @@ namespace clock_internal {
 
 // Odd until a map is published. Hidden: the inline reader in clock.h must
 // reach it without a GOT indirection from inside libroctracer64.so.
-__attribute__((visibility("hidden"))) FastClock g_fast_clock{{1}, {}, {}, {},
-                                                             {}};
+__attribute__((visibility("hidden")))
+FastClock g_fast_clock{{1}, {}, {}, {}, {}};
 
 }  // namespace clock_internal
 
@@ -32,11 +32,10 @@ enum Mode : uint32_t {
 std::atomic<uint32_t> g_mode{kBoottime};
 std::atomic<uint64_t> g_calibration_start_ns{0};
 
-// The thread that wins this flag feeds the fitter and publishes; everything
-// below it is only touched by that thread.
+// The thread that wins this flag feeds the fitter and publishes; the fitter
+// is only touched by that thread.
 std::atomic<bool> g_refitting{false};
 TscFitter g_fitter;
-TscMap g_map{0, 0, 0, 0};
 
 uint64_t BoottimeNs() noexcept {
   timespec ts;
@@ -91,9 +90,9 @@ void StartCalibration(const TscAnchor& first) noexcept {
 }
 
 // The published map as one consistent snapshot; false when none is (or a
-// writer stalled mid-update).
+// writer stalled mid-update: it holds `seq` odd for a few stores only).
 bool ReadPublished(TscMap* map) noexcept {
-  for (int i = 0; i < 1000; ++i) {
+  for (int i = 0; i < 64; ++i) {
     const uint32_t seq = g_fast_clock.seq.load(std::memory_order_acquire);
     if ((seq & 1) == 0) {
       *map = TscMap{g_fast_clock.base_tsc.load(std::memory_order_acquire),
@@ -108,17 +107,33 @@ bool ReadPublished(TscMap* map) noexcept {
   return false;
 }
 
-// Called with g_refitting held: feeds a fresh anchor to the fitter and returns
-// the reading for this call, continuous with the map readers used so far.
+// A reading from `map` if `tsc` is inside its span (or a little before its
+// base: a reading taken just before the map was published).
+bool InSpan(const TscMap& map, uint64_t tsc, uint64_t* ns) noexcept {
+  const uint64_t distance =
+      tsc >= map.base_tsc ? tsc - map.base_tsc : map.base_tsc - tsc;
+  if (distance >= map.span) return false;
+  *ns = MapTsc(map, tsc);
+  return true;
+}
+
+// Called with g_refitting held: feeds a fresh anchor to the fitter, publishes
+// the new map and returns a reading from it.
 uint64_t Refit() noexcept {
   const TscAnchor anchor = ReadAnchor();
+  TscMap current;
+  const bool have_current =
+      g_mode.load(std::memory_order_acquire) == kTsc && ReadPublished(&current);
   TscMap next;
   bool reset = false;
-  if (g_fitter.Feed(anchor, g_map, &next, &reset)) {
-    g_map = next;
+  // The new map starts now, not at the anchor: had this thread been
+  // preempted since, readers went on with the old map meanwhile.
+  const uint64_t start_tsc = __rdtsc();
+  if (g_fitter.Feed(anchor, have_current ? &current : nullptr, start_tsc, &next,
+                    &reset)) {
     Publish(next);
     g_mode.store(kTsc, std::memory_order_release);
-    return MapTsc(next, anchor.tsc);
+    return MapTsc(next, __rdtsc());
   }
   if (reset) {  // the TSC went backwards: back to clock_gettime, start over
     Withdraw();
@@ -174,25 +189,34 @@ uint64_t TimestampNsSlow() noexcept {
   }
   TscMap map;
   const bool published = mode == kTsc && ReadPublished(&map);
-  if (published) {
-    // Read after the map: a reading of another thread that published a new
-    // map can be a little before its base.
-    const uint64_t tsc = __rdtsc();
-    const uint64_t distance =
-        tsc >= map.base_tsc ? tsc - map.base_tsc : map.base_tsc - tsc;
-    if (distance < map.span) return MapTsc(map, tsc);
-  }
+  uint64_t ns;
+  if (published && InSpan(map, __rdtsc(), &ns)) return ns;  // raced a publish
   if (!g_refitting.load(std::memory_order_relaxed) &&
       !g_refitting.exchange(true, std::memory_order_acquire)) {
-    const uint64_t ns = Refit();
+    ns = Refit();
     g_refitting.store(false, std::memory_order_release);
     return ns;
   }
-  // Another thread is re-fitting: the map it replaces is still good for a
-  // little longer than its span.
-  if (published) return MapTsc(map, __rdtsc());
-#endif
+  if (!published) return BoottimeNs();  // still calibrating
+  // Another thread is re-fitting (it takes a few hundred ns): wait for its
+  // map. If it does not come (that thread was preempted), read the kernel,
+  // but never below what the current map has given: the new map will start
+  // at neither (tsc_map.h), so readings do not go backwards beyond the
+  // anchors' uncertainty.
+  for (int i = 0; i < 256; ++i) {
+    _mm_pause();
+    TscMap next;
+    if (ReadPublished(&next) && next.base_tsc != map.base_tsc &&
+        InSpan(next, __rdtsc(), &ns)) {
+      return ns;
+    }
+  }
+  const uint64_t end = MapEnd(map);
+  ns = BoottimeNs();
+  return ns > end ? ns : end;
+#else
   return BoottimeNs();
+#endif
 }
 
 }  // namespace clock_internal

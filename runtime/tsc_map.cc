@@ -26,58 +26,56 @@ void TscFitter::Start(const TscAnchor& first) noexcept {
   calibrated_ = false;
 }
 
-bool TscFitter::Feed(const TscAnchor& now, const TscMap& current, TscMap* map,
-                     bool* reset) noexcept {
-  *reset = now.tsc <= last_.tsc;
-  if (*reset || now.ns <= last_.ns) return false;
-  const uint64_t measured = RateOf(now.ns - last_.ns, now.tsc - last_.tsc);
-  if (!calibrated_) {
-    if (now.ns - last_.ns < kCalibrationNs || measured == 0) return false;
+// A rate is learnt only from an interval long enough for the anchors' jitter
+// (tens of ns) not to matter, and only when it is plausible: the kernel slews
+// its clock by parts per million, so a larger change means the interval held
+// a disturbance (a suspend with the TSC stopped) and says nothing about the
+// rate. Unless the next interval measures the same new rate: then the TSC's
+// frequency itself changed (a VM moved to another host) and it is taken.
+void TscFitter::LearnRate(const TscAnchor& anchor, uint64_t measured) noexcept {
+  if (anchor.ns - last_.ns < kRefitNs / 2) return;
+  last_ = anchor;
+  if (Near(measured, rate_, rate_ / kMaxSteer) ||
+      (candidate_ != 0 && Near(measured, candidate_, candidate_ / kMaxSteer))) {
     rate_ = measured;
-    *map = TscMap{now.tsc, now.ns, rate_, SpanTicks(rate_)};
-    last_ = now;
-    calibrated_ = true;
-    return true;
+    candidate_ = 0;
+  } else {
+    candidate_ = measured;
   }
-  // A rate is learnt only from an interval long enough for the anchors'
-  // jitter (tens of ns) not to matter, and only when it is plausible: the
-  // kernel slews its clock by parts per million, so a larger change means the
-  // interval held a disturbance (a suspend with the TSC stopped, a clock step)
-  // and says nothing about the rate. Unless the next interval measures the
-  // same new rate: then the TSC's frequency itself changed (a VM moved to
-  // another host) and the new rate is taken. Short intervals only steer.
-  const uint64_t tolerance = rate_ / kMaxSteer;
-  if (now.ns - last_.ns >= kRefitNs / 2) {
-    if (Near(measured, rate_, tolerance)) {
-      rate_ = measured;
-      candidate_ = 0;
-    } else if (candidate_ != 0 &&
-               Near(measured, candidate_, candidate_ / kMaxSteer)) {
-      rate_ = measured;
-      candidate_ = 0;
-    } else {
-      candidate_ = measured;
-    }
-    last_ = now;
+}
+
+bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
+                     uint64_t start_tsc, TscMap* map, bool* reset) noexcept {
+  *reset = anchor.tsc <= last_.tsc;
+  if (*reset || anchor.ns <= last_.ns) return false;
+  if (start_tsc < anchor.tsc) start_tsc = anchor.tsc;
+  const uint64_t measured =
+      RateOf(anchor.ns - last_.ns, anchor.tsc - last_.tsc);
+  if (!calibrated_) {
+    if (anchor.ns - last_.ns < kCalibrationNs || measured == 0) return false;
+    rate_ = measured;
+    last_ = anchor;
+    calibrated_ = true;
+  } else {
+    LearnRate(anchor, measured);
   }
   const uint64_t span = SpanTicks(rate_);
-  const uint64_t mapped = MapTsc(current, now.tsc);
-  const int64_t error = static_cast<int64_t>(now.ns - mapped);
-  if (error > static_cast<int64_t>(kStepNs) ||
-      error < -static_cast<int64_t>(kStepNs)) {
-    *map = TscMap{now.tsc, now.ns, rate_, span};
+  // The kernel's clock at start_tsc, extrapolated from the anchor.
+  const uint64_t kernel =
+      MapTsc(TscMap{anchor.tsc, anchor.ns, rate_, span}, start_tsc);
+  // What readers of the current map may have been given already.
+  const uint64_t seen = current != nullptr ? MapEnd(*current) : 0;
+  if (kernel >= seen || seen - kernel > kStepNs) {
+    *map = TscMap{start_tsc, kernel, rate_, span};
     return true;
   }
-  // Continue from where the current map is and close the gap to the kernel's
-  // clock over the next span.
-  __int128 steer = static_cast<__int128>(error) * (__int128{1} << 32) /
-                   static_cast<__int128>(span);
-  const __int128 limit = static_cast<__int128>(tolerance);
-  if (steer > limit) steer = limit;
-  if (steer < -limit) steer = -limit;
-  *map = TscMap{now.tsc, mapped,
-                static_cast<uint64_t>(static_cast<__int128>(rate_) + steer),
-                span};
+  // Ahead of the kernel: start where readers are and run slower until the
+  // kernel has caught up, by the end of this span if the limit allows.
+  const uint64_t ahead = seen - kernel;
+  uint64_t slow = static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(ahead) << 32) / span);
+  if (slow > rate_ / kMaxSteer) slow = rate_ / kMaxSteer;
+  *map = TscMap{start_tsc, seen, rate_ - slow, span};
   return true;
 }
 

@@ -3,11 +3,14 @@
 // anchors: pairs of a TSC reading and a clock_gettime reading taken together).
 //
 // Why a model of its own: the kernel slews CLOCK_BOOTTIME against the TSC
-// (NTP), and a suspend makes it jump, so one fitted rate drifts. Each re-fit
-// measures the rate over the last interval and also steers the map back
-// towards the kernel's clock over the next interval, starting from the value
-// the old map gives at the re-fit point: the map never steps (timestamps of a
-// thread never go backwards) unless it is off by more than kStepNs.
+// (NTP) and a suspend makes it jump, so one fitted rate drifts. Each re-fit
+// measures the rate again and starts the new map, at the moment it is
+// published, on the kernel's clock, unless a reader of the old map may
+// already have seen a later time: then the new map starts there and runs
+// slower until the kernel's clock has caught up. So readings never go
+// backwards, and never run ahead of the kernel by more than the old map's
+// error over one span (tens of ns), with one exception: a map more than
+// kStepNs ahead (the TSC's frequency changed) steps back to the kernel.
 //
 // Pure arithmetic, no clock reads: tests drive it with synthetic anchors.
 #ifndef RUNTIME_TSC_MAP_H_
@@ -38,7 +41,14 @@ inline uint64_t MapTsc(const TscMap& map, uint64_t tsc) noexcept {
     return map.base_ns + static_cast<uint64_t>((d * map.mult) >> 32);
   }
   const unsigned __int128 d = map.base_tsc - tsc;
-  return map.base_ns - static_cast<uint64_t>((d * map.mult) >> 32);
+  const uint64_t back = static_cast<uint64_t>((d * map.mult) >> 32);
+  return back < map.base_ns ? map.base_ns - back : 0;
+}
+
+// The latest time a reader of `map` can have been given: its value at the end
+// of its span (readers past the span re-fit, wait or stop there).
+inline uint64_t MapEnd(const TscMap& map) noexcept {
+  return MapTsc(map, map.base_tsc + map.span);
 }
 
 class TscFitter {
@@ -48,31 +58,34 @@ class TscFitter {
   // A map is re-fitted after this long (so it drifts from the kernel's clock
   // by at most the kernel's slew over this time, ~50 ns at 1 ppm).
   static constexpr uint64_t kRefitNs = 50'000'000;
-  // Off by more than this (suspend/resume, TSC reset, a rate far off):
-  // jump to the kernel's clock instead of steering towards it.
+  // A map this far ahead of the kernel steps back instead of slowing down.
   static constexpr uint64_t kStepNs = 1'000'000;
-  // Steering changes the rate by at most this fraction (1/kMaxSteer).
+  // Slowing down changes the rate by at most this fraction (1/kMaxSteer);
+  // a measured rate this far from the previous one is suspect.
   static constexpr uint64_t kMaxSteer = 1000;
 
   // The first anchor; the fitter has no map yet.
   void Start(const TscAnchor& first) noexcept;
 
   // Feeds a newer anchor. Returns true and sets *map when a (new) map should
-  // be published: on calibration, and on every re-fit. Returns false while
-  // still calibrating (anchors too close) or when the anchor is unusable
-  // (TSC or clock not after the previous anchor: nothing learnt), in which
-  // case `reset` tells the caller to start over (the TSC went backwards).
-  // `current` is the map readers use now (ignored before the first map).
-  bool Feed(const TscAnchor& now, const TscMap& current, TscMap* map,
-            bool* reset) noexcept;
+  // be published: on calibration, and on every re-fit. The new map starts at
+  // `start_tsc` (>= anchor.tsc: the TSC right before it is published), so
+  // that time spent between the anchor and the publication is accounted for.
+  // `current` is the map readers use now, NULL when none. Returns false while
+  // still calibrating (anchors too close) or when the anchor is unusable, in
+  // which case `reset` tells the caller to start over (the TSC went
+  // backwards).
+  bool Feed(const TscAnchor& anchor, const TscMap* current, uint64_t start_tsc,
+            TscMap* map, bool* reset) noexcept;
 
   bool calibrated() const noexcept { return calibrated_; }
 
  private:
   static uint64_t SpanTicks(uint64_t mult) noexcept;
+  void LearnRate(const TscAnchor& anchor, uint64_t measured) noexcept;
 
-  TscAnchor last_{0, 0};  // the anchor the rate is measured from
-  uint64_t rate_ = 0;      // the last measured rate, 32.32 ns per tick
+  TscAnchor last_{0, 0};    // the anchor the rate is measured from
+  uint64_t rate_ = 0;       // the last measured rate, 32.32 ns per tick
   uint64_t candidate_ = 0;  // an implausible rate, adopted if measured twice
   bool calibrated_ = false;
 };

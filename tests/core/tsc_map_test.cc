@@ -28,7 +28,7 @@ class SimulatedKernel {
     Advance(static_cast<uint64_t>(std::llround(ns / rate_)));
   }
   void set_rate(double ns_per_tick) { rate_ = ns_per_tick; }
-  void JumpNs(uint64_t ns) { ns_ += ns; }  // suspended with the TSC stopped
+  void JumpNs(int64_t ns) { ns_ += ns; }  // e.g. suspended, TSC stopped
   void ResetTsc(uint64_t tsc) { tsc_ = tsc; }
 
  private:
@@ -42,27 +42,17 @@ int64_t ErrorNs(const TscMap& map, const SimulatedKernel& kernel) {
   return static_cast<int64_t>(MapTsc(map, now.tsc) - now.ns);
 }
 
-// Feeds the kernel's current reading; expects a map to come out.
-TscMap Refit(TscFitter* fitter, const SimulatedKernel& kernel,
-             const TscMap& current) {
+// Feeds `anchor` (default: the kernel's current reading, exact) and expects a
+// map starting at the anchor's TSC plus `delay` ticks.
+TscMap Refit(TscFitter* fitter, const TscAnchor& anchor, const TscMap* current,
+             uint64_t delay = 0) {
   TscMap next{};
   bool reset = true;
-  EXPECT_TRUE(fitter->Feed(kernel.Now(), current, &next, &reset));
+  EXPECT_TRUE(fitter->Feed(anchor, current, anchor.tsc + delay, &next, &reset));
   EXPECT_FALSE(reset);
+  EXPECT_EQ(next.base_tsc, anchor.tsc + delay);
   return next;
 }
-
-// A fitter calibrated on a simulated kernel, ready for re-fits.
-class TscMapFit : public ::testing::Test {
- protected:
-  TscMap Calibrate() {
-    fitter_.Start(kernel_.Now());
-    kernel_.AdvanceNs(TscFitter::kCalibrationNs);
-    return Refit(&fitter_, kernel_, TscMap{});
-  }
-  SimulatedKernel kernel_;
-  TscFitter fitter_;
-};
 
 TEST(TscMap, NoMapUntilTheCalibrationIntervalHasPassed) {
   SimulatedKernel kernel;
@@ -71,15 +61,34 @@ TEST(TscMap, NoMapUntilTheCalibrationIntervalHasPassed) {
   kernel.AdvanceNs(TscFitter::kCalibrationNs / 2);
   TscMap map{};
   bool reset = true;
-  EXPECT_FALSE(fitter.Feed(kernel.Now(), map, &map, &reset));
+  EXPECT_FALSE(
+      fitter.Feed(kernel.Now(), nullptr, kernel.Now().tsc, &map, &reset));
   EXPECT_FALSE(reset);
   EXPECT_FALSE(fitter.calibrated());
   kernel.AdvanceNs(TscFitter::kCalibrationNs);
-  EXPECT_TRUE(fitter.Feed(kernel.Now(), map, &map, &reset));
+  EXPECT_TRUE(
+      fitter.Feed(kernel.Now(), nullptr, kernel.Now().tsc, &map, &reset));
   EXPECT_TRUE(fitter.calibrated());
   EXPECT_EQ(map.base_ns, kernel.Now().ns);
   EXPECT_EQ(map.base_tsc, kernel.Now().tsc);
 }
+
+// A fitter calibrated on a simulated kernel, ready for re-fits.
+class TscMapFit : public ::testing::Test {
+ protected:
+  TscMap Calibrate() {
+    fitter_.Start(kernel_.Now());
+    kernel_.AdvanceNs(TscFitter::kCalibrationNs);
+    return Refit(&fitter_, kernel_.Now(), nullptr);
+  }
+  // One span later, re-fitted with an exact anchor.
+  TscMap NextSpan(const TscMap& map) {
+    kernel_.Advance(map.span);
+    return Refit(&fitter_, kernel_.Now(), &map);
+  }
+  SimulatedKernel kernel_;
+  TscFitter fitter_;
+};
 
 TEST_F(TscMapFit, ConstantRateMapsEveryPointOfTheSpanToTheNanosecond) {
   const TscMap map = Calibrate();
@@ -91,68 +100,128 @@ TEST_F(TscMapFit, ConstantRateMapsEveryPointOfTheSpanToTheNanosecond) {
   }
 }
 
-TEST_F(TscMapFit, RefitContinuesFromTheOldMapAndSteersToASlewedClock) {
+// The kernel runs 100 ppm fast against the TSC (NTP slewing): each re-fit
+// puts the map back on the kernel's clock and learns the rate; readings
+// never go backwards, including across the re-fits.
+TEST_F(TscMapFit, ASlewedClockIsFollowedWithoutGoingBackwards) {
   TscMap map = Calibrate();
-  // The kernel now runs 100 ppm fast against the TSC (NTP slewing).
   kernel_.set_rate(1.0001 / kGhz);
-  int64_t worst_late = 0;
+  uint64_t previous = 0;
+  int64_t worst = 0;
   for (int refit = 0; refit < 20; ++refit) {
-    // Timestamps inside the span never go backwards.
-    uint64_t previous = 0;
-    for (int i = 1; i <= 10; ++i) {
+    for (int i = 1; i < 10; ++i) {
       kernel_.Advance(map.span / 10);
       const uint64_t t = MapTsc(map, kernel_.Now().tsc);
       EXPECT_GT(t, previous);
       previous = t;
+      if (refit >= 2)
+        worst = std::max<int64_t>(worst, std::llabs(ErrorNs(map, kernel_)));
     }
-    const TscMap next = Refit(&fitter_, kernel_, map);
-    // Continuous: the new map starts where the old one is at the re-fit.
-    EXPECT_EQ(next.base_ns, MapTsc(map, next.base_tsc));
-    if (refit >= 3) worst_late = std::max(worst_late, -ErrorNs(map, kernel_));
-    map = next;
+    kernel_.Advance(map.span - 9 * (map.span / 10));
+    EXPECT_GE(MapEnd(map), previous);
+    previous = MapEnd(map);
+    map = Refit(&fitter_, kernel_.Now(), &map);
+    EXPECT_GE(map.base_ns, previous);
   }
-  // Once steered, it trails the kernel by less than one span's worth of
-  // estimation lag (100 ppm of 50 ms is 5000 ns without any steering).
-  EXPECT_LT(worst_late, 600);
+  // Once the rate is learnt, the map is within rounding of the kernel (100
+  // ppm of a 50 ms span would be 5000 ns).
+  EXPECT_LT(worst, 10);
 }
 
-// Re-fits can come close together (a reading a little before the base of a
-// map another thread just published, several threads past the span): an
-// anchor's jitter of a few tens of ns over 100 us is a rate off by 600 ppm,
-// plausible for a slewed clock but wrong, and must not be learnt.
-TEST_F(TscMapFit, CloseRefitsWithJitteryAnchorsKeepTheRate) {
+// The reviewer's case: a re-fit whose anchor was 40 ns off, then no reading
+// for a long time. The next re-fit puts the map on the kernel's clock, however
+// long the idle was.
+TEST_F(TscMapFit, AfterAnIdleTheMapIsBackOnTheKernelsClock) {
+  for (uint64_t idle_s : {1, 10, 100, 1000}) {
+    TscMap map = Calibrate();
+    kernel_.Advance(map.span);
+    TscAnchor jittery = kernel_.Now();
+    jittery.ns += 40;
+    map = Refit(&fitter_, jittery, &map);
+    kernel_.AdvanceNs(idle_s * 1'000'000'000ull);
+    map = Refit(&fitter_, kernel_.Now(), &map);
+    EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 2) << idle_s << " s idle";
+    for (int i = 0; i < 10; ++i) {
+      map = NextSpan(map);
+      EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 2) << idle_s << " s idle";
+    }
+  }
+}
+
+// Anchors 30 ns early and late by turns: a map found ahead of the kernel
+// starts where its readers are and runs slower; readings never go backwards
+// and stay within the jitter of the kernel.
+TEST_F(TscMapFit, JitteryAnchorsNeverMakeReadingsGoBackwards) {
   TscMap map = Calibrate();
   const uint64_t rate = map.mult;
+  uint64_t previous = 0;
   for (int i = 0; i < 200; ++i) {
-    kernel_.AdvanceNs(100'000);
+    kernel_.Advance(map.span);
+    EXPECT_GE(MapEnd(map), previous);
+    previous = MapEnd(map);
+    EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 100) << i;
     TscAnchor jittery = kernel_.Now();
     jittery.ns += (i % 2 == 0) ? 30 : -30;
-    TscMap next{};
-    bool reset = true;
-    ASSERT_TRUE(fitter_.Feed(jittery, map, &next, &reset));
-    ASSERT_FALSE(reset);
-    EXPECT_EQ(next.base_ns, MapTsc(map, next.base_tsc));
-    map = next;
+    map = Refit(&fitter_, jittery, &map);
+    EXPECT_GE(map.base_ns, previous) << i;
   }
-  // Steering toward +-30 ns of jitter moves the rate by at most 0.1%; what
-  // matters is that the map still tracks the kernel after a whole span.
-  kernel_.Advance(map.span);
-  map = Refit(&fitter_, kernel_, map);
-  kernel_.Advance(map.span / 2);
-  EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 100);
   EXPECT_NEAR(static_cast<double>(map.mult), static_cast<double>(rate),
               rate * 1e-5);
 }
 
+// The re-fitting thread took its anchor and was then preempted for 20 ms
+// while other threads read the old map up to its end. The new map starts
+// when it is published, on the kernel's clock, not at the anchor.
+TEST_F(TscMapFit, APreemptedRefitStartsOnTheKernelsClockWhenPublished) {
+  TscMap map = Calibrate();
+  kernel_.Advance(map.span);
+  const TscAnchor anchor = kernel_.Now();
+  const uint64_t held = static_cast<uint64_t>(20'000'000 * kGhz);
+  kernel_.Advance(held);
+  const TscMap next = Refit(&fitter_, anchor, &map, held);
+  EXPECT_LE(std::llabs(ErrorNs(next, kernel_)), 2);
+  EXPECT_GE(next.base_ns, MapEnd(map));
+}
+
+// The kernel's clock steps 300 us back against the TSC (what a map that ran
+// ahead looks like): the new map does not step back but starts where readers
+// are and slows down by at most 0.1% until the kernel has caught up.
+TEST_F(TscMapFit, AMapAheadOfTheKernelSlowsDownInsteadOfSteppingBack) {
+  TscMap map = Calibrate();
+  map = NextSpan(map);
+  kernel_.Advance(map.span);
+  kernel_.JumpNs(-300'000);
+  uint64_t previous = MapEnd(map);
+  int spans = 0;
+  while (ErrorNs(map, kernel_) > 100 && spans < 200) {
+    map = Refit(&fitter_, kernel_.Now(), &map);
+    EXPECT_GE(map.base_ns, previous);
+    EXPECT_LT(map.mult, static_cast<uint64_t>((uint64_t{1} << 32) / kGhz));
+    kernel_.Advance(map.span);
+    previous = MapEnd(map);
+    ++spans;
+  }
+  // 300 us at 50 us per 50 ms span.
+  EXPECT_GE(spans, 6);
+  EXPECT_LE(spans, 8);
+}
+
+TEST_F(TscMapFit, AMapFarAheadOfTheKernelStepsBack) {
+  TscMap map = Calibrate();
+  kernel_.Advance(map.span);
+  kernel_.JumpNs(-5'000'000);
+  map = Refit(&fitter_, kernel_.Now(), &map);
+  EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 2);
+}
+
 TEST_F(TscMapFit, SuspendJumpsToTheKernelClockAndKeepsTheRate) {
   TscMap map = Calibrate();
-  kernel_.AdvanceNs(TscFitter::kRefitNs);
-  map = Refit(&fitter_, kernel_, map);
+  map = NextSpan(map);
   const uint64_t rate = map.mult;
   kernel_.AdvanceNs(TscFitter::kRefitNs / 2);
-  kernel_.JumpNs(30'000'000'000ull);  // 30 s asleep
+  kernel_.JumpNs(30'000'000'000ll);  // 30 s asleep
   kernel_.AdvanceNs(TscFitter::kRefitNs / 2);
-  map = Refit(&fitter_, kernel_, map);
+  map = Refit(&fitter_, kernel_.Now(), &map);
   EXPECT_EQ(map.base_ns, kernel_.Now().ns);
   // The jump did not pass for a rate (it would be 600 times the real one).
   EXPECT_NEAR(static_cast<double>(map.mult), static_cast<double>(rate),
@@ -169,7 +238,7 @@ TEST_F(TscMapFit, ATscFrequencyChangeMeasuredTwiceIsAdopted) {
   kernel_.set_rate(1.0 / (kGhz * 1.05));
   for (int refit = 0; refit < 4; ++refit) {
     kernel_.AdvanceNs(TscFitter::kRefitNs);
-    map = Refit(&fitter_, kernel_, map);
+    map = Refit(&fitter_, kernel_.Now(), &map);
   }
   EXPECT_NEAR(static_cast<double>(map.mult),
               (uint64_t{1} << 32) / (kGhz * 1.05), 1e-5 * map.mult);
@@ -184,7 +253,7 @@ TEST_F(TscMapFit, ATscThatWentBackwardsAsksForACalibrationFromScratch) {
   kernel_.ResetTsc(1000);
   TscMap next{};
   bool reset = false;
-  EXPECT_FALSE(fitter_.Feed(kernel_.Now(), map, &next, &reset));
+  EXPECT_FALSE(fitter_.Feed(kernel_.Now(), &map, 1000, &next, &reset));
   EXPECT_TRUE(reset);
 }
 
@@ -193,6 +262,7 @@ TEST(TscMap, AReadingJustBeforeTheBaseMapsJustBelowIt) {
   EXPECT_EQ(MapTsc(map, 1'000'000), 7'000'000'000ull);
   EXPECT_EQ(MapTsc(map, 1'000'010), 7'000'000'005ull);
   EXPECT_EQ(MapTsc(map, 999'990), 6'999'999'995ull);
+  EXPECT_EQ(MapEnd(map), 7'000'050'000ull);
 }
 
 }  // namespace
