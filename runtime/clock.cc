@@ -1,6 +1,7 @@
 #include "runtime/clock.h"
 
 #include <pthread.h>
+#include <strings.h>
 #include <time.h>
 
 #include <cstdio>
@@ -160,7 +161,7 @@ void ForgetRefitInChild() {
 struct StartTscClock {
   StartTscClock() {
     const char* choice = std::getenv("ROCTRACER_CLOCK");
-    if (choice != nullptr && std::strcmp(choice, "boottime") == 0) return;
+    if (choice != nullptr && strcasecmp(choice, "boottime") == 0) return;
     if (!ClocksourceIsTsc()) return;
     pthread_atfork(nullptr, nullptr, &ForgetRefitInChild);
     g_refitting.store(true, std::memory_order_relaxed);

@@ -4,6 +4,7 @@
 // file again with that setting).
 #include <gtest/gtest.h>
 #include <roctracer.h>
+#include <strings.h>
 #include <time.h>
 
 #include <atomic>
@@ -36,7 +37,7 @@ bool KernelUsesTsc() {
 
 bool BoottimeForced() {
   const char* choice = std::getenv("ROCTRACER_CLOCK");
-  return choice != nullptr && std::strcmp(choice, "boottime") == 0;
+  return choice != nullptr && strcasecmp(choice, "boottime") == 0;
 }
 
 // Reads the clock until 20 ms have passed, past the calibration.
