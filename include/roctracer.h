@@ -172,7 +172,7 @@ typedef void (*roctracer_buffer_callback_t)(const char* begin, const char* end,
 
 typedef struct {
   uint32_t mode;                   /* unused */
-  size_t buffer_size;              /* bytes per buffer */
+  size_t buffer_size;              /* bytes per buffer, >= 192 */
   roctracer_allocator_t alloc_fun; /* NULL: malloc/realloc/free */
   void* alloc_arg;
   roctracer_buffer_callback_t buffer_callback_fun; /* required */
@@ -185,7 +185,8 @@ typedef void roctracer_pool_t;
  * default pool is unchanged; with `pool` NULL the new pool becomes the default
  * pool.
  * Status: SUCCESS; ERROR_INVALID_ARGUMENT when `properties` is NULL, has no
- * buffer callback or a buffer too small for one record;
+ * buffer callback or a buffer_size below 192 bytes (a record, its EXT_API
+ * tag and 64 bytes of message) or above 2 GiB;
  * ERROR_DEFAULT_POOL_ALREADY_DEFINED when `pool` is NULL and a default pool
  * exists; ERROR_MEMORY_ALLOCATION when the buffers cannot be allocated. */
 ROCTRACER_API roctracer_status_t

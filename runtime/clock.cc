@@ -36,6 +36,10 @@ std::atomic<uint64_t> g_calibration_start_ns{0};
 // The thread that wins this flag feeds the fitter and publishes; the fitter
 // is only touched by that thread.
 std::atomic<bool> g_refitting{false};
+// TSC when the current holder of g_refitting took it: readers stop waiting
+// for a re-fit that has taken this long (its thread was preempted).
+std::atomic<uint64_t> g_refit_started_tsc{0};
+constexpr uint64_t kRefitWaitNs = 5'000;
 TscFitter g_fitter;
 
 uint64_t BoottimeNs() noexcept {
@@ -90,18 +94,23 @@ void StartCalibration(const TscAnchor& first) noexcept {
   g_mode.store(kCalibrating, std::memory_order_release);
 }
 
-// The published map as one consistent snapshot; false when none is (or a
-// writer stalled mid-update: it holds `seq` odd for a few stores only).
+// The published map as one consistent snapshot; false when none is or a
+// writer is mid-update.
+bool TryReadPublished(TscMap* map) noexcept {
+  const uint32_t seq = g_fast_clock.seq.load(std::memory_order_acquire);
+  if ((seq & 1) != 0) return false;
+  *map = TscMap{g_fast_clock.base_tsc.load(std::memory_order_acquire),
+                g_fast_clock.base_ns.load(std::memory_order_acquire),
+                g_fast_clock.mult.load(std::memory_order_acquire),
+                g_fast_clock.span.load(std::memory_order_acquire)};
+  return g_fast_clock.seq.load(std::memory_order_relaxed) == seq;
+}
+
+// The same, waiting out a writer mid-update (it holds `seq` odd for a few
+// stores only), up to a bound in case it was preempted there.
 bool ReadPublished(TscMap* map) noexcept {
   for (int i = 0; i < 64; ++i) {
-    const uint32_t seq = g_fast_clock.seq.load(std::memory_order_acquire);
-    if ((seq & 1) == 0) {
-      *map = TscMap{g_fast_clock.base_tsc.load(std::memory_order_acquire),
-                    g_fast_clock.base_ns.load(std::memory_order_acquire),
-                    g_fast_clock.mult.load(std::memory_order_acquire),
-                    g_fast_clock.span.load(std::memory_order_acquire)};
-      if (g_fast_clock.seq.load(std::memory_order_relaxed) == seq) return true;
-    }
+    if (TryReadPublished(map)) return true;
     if (g_mode.load(std::memory_order_acquire) != kTsc) return false;
     _mm_pause();
   }
@@ -121,10 +130,14 @@ bool InSpan(const TscMap& map, uint64_t tsc, uint64_t* ns) noexcept {
 // Called with g_refitting held: feeds a fresh anchor to the fitter, publishes
 // the new map and returns a reading from it.
 uint64_t Refit() noexcept {
-  const TscAnchor anchor = ReadAnchor();
   TscMap current;
   const bool have_current =
       g_mode.load(std::memory_order_acquire) == kTsc && ReadPublished(&current);
+  // The decision to re-fit may be stale (this thread was delayed and another
+  // one re-fitted meanwhile): a map that still covers now stays.
+  uint64_t ns;
+  if (have_current && InSpan(current, __rdtsc(), &ns)) return ns;
+  const TscAnchor anchor = ReadAnchor();
   TscMap next;
   bool reset = false;
   // The new map starts now, not at the anchor: had this thread been
@@ -194,23 +207,31 @@ uint64_t TimestampNsSlow() noexcept {
   if (published && InSpan(map, __rdtsc(), &ns)) return ns;  // raced a publish
   if (!g_refitting.load(std::memory_order_relaxed) &&
       !g_refitting.exchange(true, std::memory_order_acquire)) {
+    g_refit_started_tsc.store(__rdtsc(), std::memory_order_relaxed);
     ns = Refit();
     g_refitting.store(false, std::memory_order_release);
     return ns;
   }
   if (!published) return BoottimeNs();  // still calibrating
   // Another thread is re-fitting (it takes a few hundred ns): wait for its
-  // map. If it does not come (that thread was preempted), read the kernel,
-  // but never below what the current map has given: the new map will start
-  // at neither (tsc_map.h), so readings do not go backwards beyond the
+  // map, unless it has been at it for longer (preempted). Then read the
+  // kernel, but never below what the current map has given: the new map will
+  // start at neither (tsc_map.h), so readings do not go backwards beyond the
   // anchors' uncertainty.
-  for (int i = 0; i < 256; ++i) {
+  const uint64_t wait_ticks = static_cast<uint64_t>(
+      (static_cast<unsigned __int128>(kRefitWaitNs) << 32) / map.mult);
+  uint64_t started = g_refit_started_tsc.load(std::memory_order_relaxed);
+  // Older than the map: the re-fit that made it, so this one's start is not
+  // stored yet and it has only just begun.
+  if (started < map.base_tsc) started = __rdtsc();
+  while (g_refitting.load(std::memory_order_acquire) &&
+         __rdtsc() - started < wait_ticks) {
     _mm_pause();
-    TscMap next;
-    if (ReadPublished(&next) && next.base_tsc != map.base_tsc &&
-        InSpan(next, __rdtsc(), &ns)) {
-      return ns;
-    }
+  }
+  TscMap next;
+  if (TryReadPublished(&next) && next.base_tsc != map.base_tsc &&
+      InSpan(next, __rdtsc(), &ns)) {
+    return ns;
   }
   const uint64_t end = MapEnd(map);
   ns = BoottimeNs();

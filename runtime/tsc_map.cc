@@ -60,6 +60,10 @@ bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
     LearnRate(anchor, measured);
   }
   const uint64_t span = SpanTicks(rate_);
+  if (span == 0) {  // a rate of more than 50 ms per tick: nothing sane
+    *reset = true;
+    return false;
+  }
   // The kernel's clock at start_tsc, extrapolated from the anchor.
   const uint64_t kernel =
       MapTsc(TscMap{anchor.tsc, anchor.ns, rate_, span}, start_tsc);

@@ -11,6 +11,9 @@
 // backwards, and never run ahead of the kernel by more than the old map's
 // error over one span (tens of ns), with one exception: a map more than
 // kStepNs ahead (the TSC's frequency changed) steps back to the kernel.
+// What a map cannot see is a jump of the kernel's clock inside its span (a
+// suspend during which the TSC stopped): readings lag by the jump until the
+// span ends, at most kRefitNs of TSC time later.
 //
 // Pure arithmetic, no clock reads: tests drive it with synthetic anchors.
 #ifndef RUNTIME_TSC_MAP_H_

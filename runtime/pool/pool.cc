@@ -291,6 +291,9 @@ bool Pool::WriteCold(const activity_record_t* tag,
   return ok;
 }
 
+static_assert(Pool::kMinBufferSize > 2 * kRecordSize,
+              "an empty buffer must hold a tagged record and its text's NUL");
+
 bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
                      const activity_record_t& record, const char* text,
                      size_t text_len) noexcept {

@@ -93,10 +93,11 @@ void ReleaseThreadSlots(void* thread_slots) noexcept;
 
 class Pool {
  public:
-  // A buffer must hold at least one record plus this much text.
+  // A buffer must hold at least a record, the EXT_API tag written with it
+  // (WriteTagged) and this much of its text.
   static constexpr size_t kMinTextBytes = 64;
   static constexpr size_t kMinBufferSize =
-      sizeof(activity_record_t) + kMinTextBytes;
+      2 * sizeof(activity_record_t) + kMinTextBytes;
   // Offsets inside a buffer are 32-bit.
   static constexpr size_t kMaxBufferSize = size_t{1} << 31;
   static constexpr unsigned kMaxBuffersPerSlot = 64;

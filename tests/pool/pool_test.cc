@@ -216,6 +216,45 @@ TEST(Pool, TaggedRecordsArriveTogetherWithTheirText) {
   Pool::Retire(pool);
 }
 
+// The smallest buffer a pool accepts holds a tag, its record and a cut
+// message, in either mode (a reviewer found a 128-byte buffer sealing empty
+// buffers forever on such a write).
+TEST(Pool, TheSmallestBufferHoldsATaggedRecordAndItsText) {
+  for (OverflowPolicy policy :
+       {OverflowPolicy::kLossless, OverflowPolicy::kDiscard}) {
+    struct Seen {
+      std::vector<activity_record_t> records;
+      std::vector<std::string> texts;
+      static void Callback(const char* b, const char* e, void* arg) {
+        auto* self = static_cast<Seen*>(arg);
+        for (auto* r = reinterpret_cast<const activity_record_t*>(b);
+             r < reinterpret_cast<const activity_record_t*>(e); ++r) {
+          self->records.push_back(*r);
+          if (r->kind == 1) self->texts.emplace_back(r->mark_message);
+        }
+      }
+    } seen;
+    Pool* pool =
+        Pool::Create(Properties(Pool::kMinBufferSize, &Seen::Callback, &seen),
+                     policy, nullptr);
+    ASSERT_NE(pool, nullptr);
+    activity_record_t tag = MakeRecord(0, 7);
+    tag.kind = 2;
+    activity_record_t record = MakeRecord(0, 7);
+    record.kind = 1;
+    const std::string text(300, 'm');
+    EXPECT_TRUE(pool->WriteTagged(&tag, record, text.data(), text.size()));
+    pool->Close();
+    ASSERT_EQ(seen.records.size(), 2u);
+    EXPECT_EQ(seen.records[0].kind, 2u);
+    EXPECT_EQ(seen.records[1].kind, 1u);
+    ASSERT_EQ(seen.texts.size(), 1u);
+    EXPECT_EQ(seen.texts[0], std::string(Pool::kMinTextBytes - 1, 'm'));
+    EXPECT_EQ(pool->dropped(), 0u);
+    Pool::Retire(pool);
+  }
+}
+
 TEST(Pool, RecordsWithoutTextKeepTheirPayloadField) {
   struct Bytes {
     std::vector<size_t> seen;
