@@ -52,6 +52,12 @@ void WaitPastCalibration() {
 // microsecond leaves room for a VM's noisy anchors.
 constexpr uint64_t kToleranceNs = 1000;
 
+// The one way readings of several threads may go back: a reader that found
+// another thread's re-fit stalled (preempted) reads clock_gettime, and the new
+// map starts at the kernel's time as estimated from its anchor, which is
+// uncertain by tens of ns (runtime/clock.cc). Bugs so far were microseconds.
+constexpr uint64_t kAnchorSlackNs = 100;
+
 TEST(Clock, UsesTheTscExactlyWhenTheKernelDoesAndNobodyOptedOut) {
   WaitPastCalibration();
   const bool expect_tsc =
@@ -119,7 +125,7 @@ TEST(Clock, AReadingOrderedAfterAnotherThreadsIsNotEarlier) {
       _mm_lfence();
 #endif
       const uint64_t mine = TimestampNs();
-      if (mine < seen) {
+      if (mine + kAnchorSlackNs < seen) {
         ok = false;
         ADD_FAILURE() << "check " << checks << ": " << mine << " < " << seen;
         break;
@@ -142,7 +148,7 @@ TEST(Clock, ManyThreadsReadingAcrossRefitsStayWithinTolerance) {
         const uint64_t t = TimestampNs();
         const uint64_t after = KernelNs();
         if (t + kToleranceNs < before || t > after + kToleranceNs ||
-            t < previous) {
+            t + kAnchorSlackNs < previous) {
           failures.fetch_add(1);
           return;
         }
