@@ -1,8 +1,9 @@
-// The live clock while one thread re-fits the map and another reads it. clock_gettime is interposed (this executable's definition wins
-// over libc's for the statically linked runtime) so a test can hold the
-// re-fitting thread inside ReadAnchor, as a preemption would, and can shift
-// the kernel's clock against the TSC (what a suspend with the TSC stopped, or
-// a map that drifted ahead of the kernel, look like to the fitter).
+// The live clock while one thread re-fits the map and another reads it.
+// clock_gettime is interposed (this executable's definition wins over libc's
+// for the statically linked runtime) so a test can hold the re-fitting thread
+// inside ReadAnchor, as a preemption would, and can shift the kernel's clock
+// against the TSC (what a suspend with the TSC stopped, or a map that drifted
+// ahead of the kernel, look like to the fitter).
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <sched.h>
@@ -16,6 +17,7 @@
 #include <thread>
 
 #include "runtime/clock.h"
+#include "tests/core/kernel_clock.h"
 
 namespace {
 
@@ -49,12 +51,7 @@ extern "C" int clock_gettime(clockid_t id, struct timespec* ts) noexcept {
 namespace roctracer {
 namespace {
 
-uint64_t KernelNs() {
-  timespec ts;
-  clock_gettime(CLOCK_BOOTTIME, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull +
-         static_cast<uint64_t>(ts.tv_nsec);
-}
+using test::KernelNs;
 
 void BusyFor(uint64_t ns) {
   const uint64_t end = KernelNs() + ns;

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "runtime/clock.h"
+#include "tests/core/kernel_clock.h"
 
 namespace {
 
@@ -43,17 +44,13 @@ extern "C" int clock_gettime(clockid_t id, struct timespec* ts) noexcept {
 namespace roctracer {
 namespace {
 
-int64_t KernelNs() {
-  timespec ts;
-  clock_gettime(CLOCK_BOOTTIME, &ts);
-  return ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
+using test::KernelNs;
 
 // TimestampNs() - CLOCK_BOOTTIME, bracketing the reading.
 int64_t Error() {
-  const int64_t before = KernelNs();
+  const int64_t before = static_cast<int64_t>(KernelNs());
   const int64_t t = static_cast<int64_t>(TimestampNs());
-  const int64_t after = KernelNs();
+  const int64_t after = static_cast<int64_t>(KernelNs());
   if (t < before) return t - before;
   if (t > after) return t - after;
   return 0;
@@ -88,7 +85,7 @@ TEST(ClockStaleRefit, AStaleRefitInAMapsLastMillisecondRunsAhead) {
                 static_cast<long long>(e));
     if (e > worst) worst = e;
     // A busy thread: every expiry is re-fitted at once.
-    const int64_t until = KernelNs() + 100'000'000;
+    const uint64_t until = KernelNs() + 100'000'000;
     while (KernelNs() < until) TimestampNs();
   }
   EXPECT_LE(worst, 1000) << "readings ran ahead of CLOCK_BOOTTIME";

@@ -2,6 +2,8 @@
 // path where the kernel keeps time with the TSC, clock_gettime elsewhere and
 // under ROCTRACER_CLOCK=boottime (the :clock_boottime_test target runs this
 // file again with that setting).
+#include "runtime/clock.h"
+
 #include <gtest/gtest.h>
 #include <roctracer.h>
 #include <strings.h>
@@ -16,17 +18,12 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/clock.h"
+#include "tests/core/kernel_clock.h"
 
 namespace roctracer {
 namespace {
 
-uint64_t KernelNs() {
-  timespec ts;
-  clock_gettime(CLOCK_BOOTTIME, &ts);
-  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull +
-         static_cast<uint64_t>(ts.tv_nsec);
-}
+using test::KernelNs;
 
 bool KernelUsesTsc() {
   std::ifstream f(
