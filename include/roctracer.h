@@ -257,10 +257,11 @@ ROCTRACER_API roctracer_status_t roctracer_flush_activity(void)
  * begin_ns/end_ns uses. BOOTTIME rather than MONOTONIC because it is what
  * rocprofiler-sdk and the ROCm runtimes use for host timestamps, so traces from
  * these tools line up, and because it keeps counting across suspend. Read
- * through the TSC when the kernel's clocksource is the TSC (within tens of ns
- * of clock_gettime, never backwards); ROCTRACER_CLOCK=boottime in the
- * environment makes it a clock_gettime call. Works at any time, before any
- * runtime is initialised.
+ * through the TSC when the kernel's clocksource is the TSC: within tens of ns
+ * of clock_gettime and not going backwards while the kernel's rate against
+ * the TSC holds (the README lists the exceptions); ROCTRACER_CLOCK=boottime
+ * in the environment makes it a clock_gettime call. Works at any time, before
+ * any runtime is initialised.
  * ERROR_INVALID_ARGUMENT when `timestamp` is NULL. */
 ROCTRACER_API roctracer_status_t
 roctracer_get_timestamp(roctracer_timestamp_t* timestamp) ROCTRACER_VERSION_4_1;

@@ -54,6 +54,8 @@ ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
 
 /* Extension: the number of records `pool` (NULL: the default pool) dropped
  * because it was full in ROCTRACER_POOL_MODE_DISCARD (always 0 otherwise).
+ * A record and the EXT_API record tagging it are dropped together and count
+ * as two.
  * ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT if `dropped` is NULL or `pool` is
  * not open; ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED if `pool` is NULL
  * and there is no default pool. */

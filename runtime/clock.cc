@@ -152,6 +152,9 @@ uint64_t Refit() noexcept {
   if (reset) {  // the TSC went backwards: back to clock_gettime, start over
     Withdraw();
     StartCalibration(anchor);
+  } else if (!g_fitter.calibrated()) {  // the next calibration interval
+    g_calibration_start_ns.store(g_fitter.interval_start_ns(),
+                                 std::memory_order_relaxed);
   }
   return anchor.ns;
 }

@@ -73,8 +73,10 @@ inline uint64_t TimestampNs() noexcept {
 }
 
 // "tsc" while readings come from the fitted TSC map, "boottime" while they
-// are clock_gettime calls (also while the map is being calibrated, in the
-// first 10 ms after load). For diagnostics and tests.
+// are clock_gettime calls (also while the map is being calibrated: until two
+// intervals of 10 ms or more, ended by readings, have measured the same TSC
+// rate; ~20 ms after load for a program that keeps reading). For diagnostics
+// and tests.
 const char* ActiveClockName() noexcept;
 
 }  // namespace roctracer

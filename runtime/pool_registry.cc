@@ -1,11 +1,11 @@
 #include "runtime/pool_registry.h"
 
+#include <roctracer_ext.h>
+
 #include <algorithm>
 #include <memory>
 #include <mutex>
 #include <vector>
-
-#include <roctracer_ext.h>
 
 #include "runtime/domain_registry.h"
 #include "runtime/error.h"
@@ -112,7 +112,9 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
   PoolStatus pool_status = PoolStatus::kOk;
   Pool* pool = Pool::Create(wrapped, policy, &pool_status);
   if (pool == nullptr) {
-    return FromPoolStatus(pool_status == PoolStatus::kOk ? PoolStatus::kMemoryAllocation : pool_status);
+    return FromPoolStatus(pool_status == PoolStatus::kOk
+                              ? PoolStatus::kMemoryAllocation
+                              : pool_status);
   }
   State().open.push_back(pool);
   State().callbacks.push_back(std::move(user));

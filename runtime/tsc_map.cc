@@ -35,8 +35,9 @@ void TscFitter::Start(const TscAnchor& first) noexcept {
 void TscFitter::LearnRate(const TscAnchor& anchor, uint64_t measured) noexcept {
   if (anchor.ns - last_.ns < kRefitNs / 2) return;
   last_ = anchor;
-  if (Near(measured, rate_, rate_ / kMaxSteer) ||
-      (candidate_ != 0 && Near(measured, candidate_, candidate_ / kMaxSteer))) {
+  if (Near(measured, rate_, rate_ / kRateTolerance) ||
+      (candidate_ != 0 &&
+       Near(measured, candidate_, candidate_ / kRateTolerance))) {
     rate_ = measured;
     candidate_ = 0;
   } else {
@@ -53,8 +54,16 @@ bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
       RateOf(anchor.ns - last_.ns, anchor.tsc - last_.tsc);
   if (!calibrated_) {
     if (anchor.ns - last_.ns < kCalibrationNs || measured == 0) return false;
-    rate_ = measured;
     last_ = anchor;
+    // A suspend inside one interval would pass for a rate: two intervals
+    // must agree.
+    if (candidate_ == 0 ||
+        !Near(measured, candidate_, candidate_ / kRateTolerance)) {
+      candidate_ = measured;
+      return false;
+    }
+    rate_ = measured;
+    candidate_ = 0;
     calibrated_ = true;
   } else {
     LearnRate(anchor, measured);
@@ -78,7 +87,7 @@ bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
   const uint64_t ahead = seen - kernel;
   uint64_t slow = static_cast<uint64_t>(
       (static_cast<unsigned __int128>(ahead) << 32) / span);
-  if (slow > rate_ / kMaxSteer) slow = rate_ / kMaxSteer;
+  if (slow > rate_ / kMaxSlowdown) slow = rate_ / kMaxSlowdown;
   *map = TscMap{start_tsc, seen, rate_ - slow, span};
   return true;
 }

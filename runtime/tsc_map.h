@@ -9,8 +9,11 @@
 // already have seen a later time: then the new map starts there and runs
 // slower until the kernel's clock has caught up. So readings never go
 // backwards, and never run ahead of the kernel by more than the old map's
-// error over one span (tens of ns), with one exception: a map more than
-// kStepNs ahead (the TSC's frequency changed) steps back to the kernel.
+// error over one span: tens of ns while the kernel's rate against the TSC
+// holds. When that rate changes by more than kRateTolerance (the TSC's
+// frequency changed; chrony slewing fast), the map runs ahead until the new
+// rate is measured twice and the lead is made up, by up to kStepNs for a few
+// spans; a map more than kStepNs ahead steps back to the kernel.
 // What a map cannot see is a jump of the kernel's clock inside its span (a
 // suspend during which the TSC stopped): readings lag by the jump until the
 // span ends, at most kRefitNs of TSC time later.
@@ -56,16 +59,20 @@ inline uint64_t MapEnd(const TscMap& map) noexcept {
 
 class TscFitter {
  public:
-  // The first map is fitted once anchors this far apart exist.
+  // The first map is fitted from two consecutive intervals of at least this
+  // long that measure the same rate (one could hold a suspend).
   static constexpr uint64_t kCalibrationNs = 10'000'000;
   // A map is re-fitted after this long (so it drifts from the kernel's clock
   // by at most the kernel's slew over this time, ~50 ns at 1 ppm).
   static constexpr uint64_t kRefitNs = 50'000'000;
   // A map this far ahead of the kernel steps back instead of slowing down.
   static constexpr uint64_t kStepNs = 1'000'000;
-  // Slowing down changes the rate by at most this fraction (1/kMaxSteer);
-  // a measured rate this far from the previous one is suspect.
-  static constexpr uint64_t kMaxSteer = 1000;
+  // A measured rate further than 1/kRateTolerance from the previous one is
+  // suspect (the kernel's NTP slew is at most 500 ppm).
+  static constexpr uint64_t kRateTolerance = 1000;
+  // A map ahead of the kernel runs slower by at most 1/kMaxSlowdown: 500 us
+  // of lead made up per 50 ms span, durations meanwhile 1% short at most.
+  static constexpr uint64_t kMaxSlowdown = 100;
 
   // The first anchor; the fitter has no map yet.
   void Start(const TscAnchor& first) noexcept;
@@ -82,6 +89,9 @@ class TscFitter {
             TscMap* map, bool* reset) noexcept;
 
   bool calibrated() const noexcept { return calibrated_; }
+  // The kernel's time of the anchor the current interval started at (while
+  // calibrating: no re-fit is worth trying before kCalibrationNs after it).
+  uint64_t interval_start_ns() const noexcept { return last_.ns; }
 
  private:
   static uint64_t SpanTicks(uint64_t mult) noexcept;

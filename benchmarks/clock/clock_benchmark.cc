@@ -22,9 +22,10 @@ void BM_ClockGettimeBoottime(benchmark::State& state) {
 BENCHMARK(BM_ClockGettimeBoottime);
 
 void BM_TimestampNs(benchmark::State& state) {
-  // Past the 10 ms calibration, so the TSC path (if any) is in use.
+  // Past the calibration (two 10 ms intervals), so the TSC path (if any) is
+  // in use.
   const uint64_t start = roctracer::TimestampNs();
-  while (roctracer::TimestampNs() - start < 20'000'000) {
+  while (roctracer::TimestampNs() - start < 50'000'000) {
   }
   for (auto _ : state) benchmark::DoNotOptimize(roctracer::TimestampNs());
   state.SetLabel(roctracer::ActiveClockName());

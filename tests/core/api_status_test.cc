@@ -479,6 +479,22 @@ TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
   EXPECT_EQ(checker.records.load() % 2, 0u);
 }
 
+// roctracer.h: a buffer must hold a record, its EXT_API tag and 64 bytes of
+// message: 192 bytes at least.
+TEST_F(ApiStatus, PoolBuffersBelow192BytesAreRejected) {
+  Collector& collector = NewCollector();
+  roctracer_pool_t* pool = nullptr;
+  const roctracer_properties_t too_small = collector.Properties(191);
+  EXPECT_EQ(roctracer_open_pool_expl(&too_small, &pool),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(pool, nullptr);
+  const roctracer_properties_t smallest = collector.Properties(192);
+  ASSERT_EQ(roctracer_open_pool_expl(&smallest, &pool),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
+}
+
 TEST_F(ApiStatus, DroppedRecordsRejectsBadInput) {
   uint64_t dropped = 7;
   EXPECT_EQ(roctracer_get_dropped_records_expl(nullptr, &dropped),

@@ -37,9 +37,10 @@ bool BoottimeForced() {
   return choice != nullptr && strcasecmp(choice, "boottime") == 0;
 }
 
-// Reads the clock until 20 ms have passed, past the calibration.
+// Reads the clock until 40 ms have passed, past the calibration (two 10 ms
+// intervals from the first reading after load).
 void WaitPastCalibration() {
-  const uint64_t end = KernelNs() + 20'000'000;
+  const uint64_t end = KernelNs() + 40'000'000;
   while (KernelNs() < end) TimestampNs();
   TimestampNs();
 }
