@@ -6,7 +6,6 @@ namespace roctracer {
 namespace {
 
 std::atomic<uint64_t> g_next_id{1};
-thread_local CorrelationScope* t_innermost = nullptr;
 
 }  // namespace
 
@@ -23,18 +22,5 @@ uint64_t TakeBlock() noexcept {
 }
 
 }  // namespace correlation_internal
-
-uint64_t CurrentCorrelationId() noexcept {
-  return t_innermost == nullptr ? 0 : t_innermost->id();
-}
-
-CorrelationScope::CorrelationScope() noexcept
-    : id_(NextCorrelationId()),
-      parent_(CurrentCorrelationId()),
-      enclosing_(t_innermost) {
-  t_innermost = this;
-}
-
-CorrelationScope::~CorrelationScope() { t_innermost = enclosing_; }
 
 }  // namespace roctracer

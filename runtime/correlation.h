@@ -1,9 +1,8 @@
 // Correlation IDs tie a traced API call's callbacks and activity records
 // together. One process-wide counter starting at 1 (0 means "none"), from
-// which each thread takes a block of kCorrelationIdBlock IDs at a time, and a
-// per-thread stack of the calls in progress so a call made inside another
-// (HIP calling HSA, a callback calling a traced API) gets its own ID and knows
-// its parent's.
+// which each thread takes a block of kCorrelationIdBlock IDs at a time. (The
+// per-thread stack of calls in progress, which gives a nested call its
+// parent's ID, is the interception layer's: runtime/trace_guard.h.)
 //
 // Why blocks: an atomic increment of a shared counter per traced call costs
 // ~14 ns here (the locked instruction waits for the record stores before it
@@ -41,29 +40,6 @@ inline uint64_t NextCorrelationId() noexcept {
   }
   return block.next++;
 }
-
-// The innermost call in progress on this thread, or 0.
-uint64_t CurrentCorrelationId() noexcept;
-
-// One traced call on this thread, from ENTER to EXIT. Scopes nest strictly
-// (they live on the stack of the intercepting wrapper), so the per-thread stack
-// is a linked list through them: no allocation, no depth limit.
-class CorrelationScope {
- public:
-  CorrelationScope() noexcept;
-  ~CorrelationScope();
-  CorrelationScope(const CorrelationScope&) = delete;
-  CorrelationScope& operator=(const CorrelationScope&) = delete;
-
-  uint64_t id() const noexcept { return id_; }
-  // ID of the enclosing call on this thread, 0 for an outermost call.
-  uint64_t parent() const noexcept { return parent_; }
-
- private:
-  uint64_t id_;
-  uint64_t parent_;
-  CorrelationScope* enclosing_;
-};
 
 }  // namespace roctracer
 

@@ -331,7 +331,7 @@ TEST_F(Dispatch, ConcurrentLookupsWhileReconfiguring) {
       while (!done.load()) {
         for (uint32_t op = 0; op < kFakeOps; ++op) {
           if (!Active(op)) continue;
-          roctracer::CorrelationScope scope;
+          (void)roctracer::NextCorrelationId();
           if (auto* cb = CallbackFor(ACTIVITY_DOMAIN_HSA_API, op)) {
             cb->fn(ACTIVITY_DOMAIN_HSA_API, op, nullptr, cb->arg);
           }

@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "hsa_table_fill.h"
@@ -38,6 +39,7 @@ std::vector<Call> g_consumed;
 HsaApiTableContainer g_tables;
 int g_impl_calls = 0;
 bool g_nest = false;
+bool g_other_thread = false;
 std::string g_seen_string;
 const char* g_seen_pointer = nullptr;
 
@@ -47,6 +49,14 @@ hsa_status_t StatusStringImpl(hsa_status_t status, const char** text) {
   if (g_nest) {
     uint16_t major;
     g_tables.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  }
+  // The same call on another thread while this one is in progress.
+  if (g_other_thread) {
+    std::thread([] {
+      uint16_t major;
+      g_tables.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
+                                           &major);
+    }).join();
   }
   *text = "impl";
   return status == HSA_STATUS_ERROR ? HSA_STATUS_ERROR_INVALID_ARGUMENT
@@ -118,6 +128,7 @@ class HookTest : public roctracer_test::TracerTest {
     g_consumed.clear();
     g_impl_calls = 0;
     g_nest = false;
+    g_other_thread = false;
   }
   void TearDown() override {
     roctracer::SetApiConsumer(nullptr);
@@ -169,6 +180,30 @@ TEST_F(HookTest, NestedCallsGetTheirOwnIdAndTheirParent) {
   EXPECT_EQ(g_consumed[2].id, inner.id);
   EXPECT_EQ(g_consumed[2].phase, ACTIVITY_API_PHASE_EXIT);
   EXPECT_EQ(g_consumed[3].id, outer.id);
+  EXPECT_EQ(roctracer::hook::CurrentCallId(), 0u);
+}
+
+// Calls in progress are per thread: a call another thread makes meanwhile
+// has no parent, and this thread's call is still the innermost afterwards.
+TEST_F(HookTest, CallsOfAnotherThreadAreNotNestedInThisOne) {
+  roctracer::SetApiConsumer(&Consumer);
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info, true));
+  g_other_thread = true;
+  const char* text;
+  hsa_status_string(HSA_STATUS_SUCCESS, &text);
+  ASSERT_EQ(g_consumed.size(), 4u);
+  const Call& mine = g_consumed[0];
+  const Call& theirs = g_consumed[1];
+  EXPECT_EQ(mine.op, HSA_API_ID_hsa_status_string);
+  EXPECT_EQ(theirs.op, HSA_API_ID_hsa_system_get_info);
+  EXPECT_EQ(theirs.parent, 0u);
+  EXPECT_NE(theirs.id, mine.id);
+  EXPECT_EQ(g_consumed[3].id, mine.id);
+  EXPECT_EQ(g_consumed[3].phase, ACTIVITY_API_PHASE_EXIT);
+  EXPECT_EQ(g_consumed[3].parent, 0u);
   EXPECT_EQ(roctracer::hook::CurrentCallId(), 0u);
 }
 
