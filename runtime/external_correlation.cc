@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "runtime/hot_tls.h"
+#include "runtime/thread_exit.h"
 
 namespace roctracer {
 
@@ -31,17 +32,6 @@ void ReleaseBelow(void* below) {
   std::free(below);
 }
 
-pthread_key_t BelowKey() {
-  static const pthread_key_t key = [] {
-    pthread_key_t k;
-    if (pthread_key_create(&k, &ReleaseBelow) != 0) {
-      k = static_cast<pthread_key_t>(-1);  // out of keys: freed at exit only
-    }
-    return k;
-  }();
-  return key;
-}
-
 }  // namespace
 
 bool PushExternalId(uint64_t id) noexcept {
@@ -53,11 +43,9 @@ bool PushExternalId(uint64_t id) noexcept {
       auto* grown = static_cast<uint64_t*>(
           std::realloc(t_external_below, capacity * sizeof(uint64_t)));
       if (grown == nullptr) return false;
+      // Out of keys: freed at process exit only.
       if (grown != t_external_below) {
-        const pthread_key_t key = BelowKey();
-        if (key != static_cast<pthread_key_t>(-1)) {
-          pthread_setspecific(key, grown);
-        }
+        (void)ReleaseAtThreadExit<&ReleaseBelow>(grown);
       }
       t_external_below = grown;
       t_external_capacity = capacity;

@@ -6,14 +6,11 @@
 #include <cstring>
 #include <new>
 
+#include "runtime/thread_exit.h"
 #include "runtime/trace_guard.h"
 
 namespace roctracer {
 namespace {
-
-pthread_key_t g_key;
-pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
-bool g_key_ok = false;
 
 // Runs at thread exit: frees the arena and refuses new ones, so a traced call
 // made by a later TLS destructor neither leaks nor touches freed memory (its
@@ -25,18 +22,14 @@ void DestroyArena(void* p) {
   delete static_cast<StringArena*>(p);
 }
 
-void CreateKey() { g_key_ok = pthread_key_create(&g_key, &DestroyArena) == 0; }
-
 }  // namespace
 
 StringArena* StringArena::ForThisThread() noexcept {
   hook::ThreadState& t = hook::Thread();
   if (t.arena != nullptr || t.arena_released) return t.arena;
-  pthread_once(&g_key_once, &CreateKey);
-  if (!g_key_ok) return nullptr;
   auto* arena = new (std::nothrow) StringArena();
   if (arena == nullptr) return nullptr;
-  if (pthread_setspecific(g_key, arena) != 0) {
+  if (!ReleaseAtThreadExit<&DestroyArena>(arena)) {
     delete arena;
     return nullptr;
   }

@@ -14,6 +14,7 @@
 #include "roctracer_roctx.h"
 #include "runtime/asymmetric_fence.h"
 #include "runtime/hot_tls.h"
+#include "runtime/thread_exit.h"
 #include "runtime/thread_id.h"
 #include "sdk/context.h"
 #include "sdk/kinds.h"
@@ -46,14 +47,6 @@ union Storage {
   T value;
 };
 
-pthread_key_t ThreadExitKey() noexcept;
-
-// Recycles the block of an exiting thread. A pthread key destructor rather
-// than a thread_local destructor, so a call traced from another thread_local
-// destructor after ours ran just takes a block again (and the key destructor
-// runs again).
-void ReleaseThreadState(void* state) noexcept;
-
 // Every block ever allocated, in a list that only grows: a stopping context
 // scans it without a lock. `in_use` lets an exiting thread hand its block to
 // the next new thread.
@@ -70,17 +63,9 @@ ROCTRACER_HOT_TLS ThreadState* t_state = nullptr;
 
 namespace {
 
-pthread_key_t ThreadExitKey() noexcept {
-  static const pthread_key_t key = [] {
-    pthread_key_t k;
-    if (pthread_key_create(&k, &ReleaseThreadState) != 0) {
-      k = static_cast<pthread_key_t>(-1);  // out of keys: never recycled
-    }
-    return k;
-  }();
-  return key;
-}
-
+// Recycles the block of an exiting thread (runtime/thread_exit.h: a call
+// traced from another thread_local destructor after this ran just takes a
+// block again).
 void ReleaseThreadState(void* state) noexcept {
   if (t_state == state) t_state = nullptr;
   auto* node = reinterpret_cast<ThreadStateNode*>(state);
@@ -119,10 +104,8 @@ ThreadState* AllocateThreadState() noexcept {
     } while (!g_thread_states.compare_exchange_weak(
         head, node, std::memory_order_release, std::memory_order_relaxed));
   }
-  const pthread_key_t key = ThreadExitKey();
-  if (key != static_cast<pthread_key_t>(-1)) {
-    pthread_setspecific(key, &node->state);
-  }
+  // Out of keys: the block is never recycled.
+  (void)roctracer::ReleaseAtThreadExit<&ReleaseThreadState>(&node->state);
   t_state = &node->state;
   return &node->state;
 }

@@ -28,9 +28,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/hot_tls.h"
 #include "runtime/asymmetric_fence.h"
+#include "runtime/hot_tls.h"
 #include "runtime/pool/futex.h"
+#include "runtime/thread_exit.h"
 
 namespace roctracer {
 namespace pool_internal {
@@ -94,19 +95,6 @@ ROCTRACER_HOT_TLS ThreadSlots* tl_slots = nullptr;
 
 namespace {
 
-pthread_key_t ThreadExitKey() noexcept {
-  static const pthread_key_t key = [] {
-    pthread_key_t k;
-    if (pthread_key_create(&k, &ReleaseThreadSlots) != 0) {
-      // Out of keys: records of exiting threads are then delivered by the
-      // next flush or close instead of at thread exit.
-      k = static_cast<pthread_key_t>(-1);
-    }
-    return k;
-  }();
-  return key;
-}
-
 // Process-wide list of every pool ever created (see Pool::Retire). Trivially
 // destructible on purpose: it must outlive all static destructors.
 std::atomic<Pool*> g_pools{nullptr};
@@ -155,7 +143,7 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
     return nullptr;
   }
   InitAsymmetricFence();
-  (void)pool_internal::ThreadExitKey();
+  (void)ThreadExitKey<&pool_internal::ReleaseThreadSlots>();
   Pool* pool = new (std::nothrow) Pool(properties, policy);
   if (pool == nullptr) {
     *status = PoolStatus::kMemoryAllocation;
@@ -407,8 +395,9 @@ Slot* Pool::AcquireSlot() noexcept {
     ts = new (std::nothrow) pool_internal::ThreadSlots;
     if (ts == nullptr) return nullptr;
     tl_slots = ts;
-    const pthread_key_t key = pool_internal::ThreadExitKey();
-    if (key != static_cast<pthread_key_t>(-1)) pthread_setspecific(key, ts);
+    // Out of keys: records of exiting threads are then delivered by the next
+    // flush or close instead of at thread exit.
+    (void)ReleaseAtThreadExit<&pool_internal::ReleaseThreadSlots>(ts);
   }
   for (const auto& entry : ts->entries) {
     if (entry.first == this) {
