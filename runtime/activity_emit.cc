@@ -2,9 +2,13 @@
 
 #include <roctracer_ext.h>
 
+#include <cstring>
+
+#include "runtime/clock.h"
 #include "runtime/domain_registry.h"
 #include "runtime/external_correlation.h"
 #include "runtime/pool/pool.h"
+#include "runtime/thread_id.h"
 
 namespace roctracer {
 
@@ -21,6 +25,22 @@ bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
   // Written as one unit: a record never arrives without its tag, nor a tag
   // without its record, even when a discard-mode pool drops.
   return pool->WriteTagged(&tag, record, text, text_len);
+}
+
+bool EmitInstantActivityTo(Pool* pool, uint32_t domain, uint32_t op,
+                           uint64_t correlation_id,
+                           const char* message) noexcept {
+  activity_record_t record{};
+  record.domain = domain;
+  record.op = op;
+  record.correlation_id = correlation_id;
+  record.begin_ns = record.end_ns = TimestampNs();
+  record.process_id = ProcessId();
+  record.thread_id = ThreadId();
+  // The pool copies the message (with its NUL) into the same delivery, so
+  // the caller's string may die as soon as this returns.
+  const size_t len = message == nullptr ? 0 : std::strlen(message) + 1;
+  return EmitApiActivityTo(pool, record, message, len);
 }
 
 bool EmitApiActivity(const activity_record_t& record, const char* text,

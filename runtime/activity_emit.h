@@ -28,6 +28,13 @@ bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
                        const char* text = nullptr,
                        size_t text_len = 0) noexcept;
 
+// An instantaneous record (a marker: begin_ns == end_ns == now) of
+// (domain, op) with `correlation_id`, this thread's IDs and a copy of
+// `message` (NULL: none), written like EmitApiActivityTo.
+bool EmitInstantActivityTo(Pool* pool, uint32_t domain, uint32_t op,
+                           uint64_t correlation_id,
+                           const char* message) noexcept;
+
 }  // namespace roctracer
 
 #endif  // RUNTIME_ACTIVITY_EMIT_H_

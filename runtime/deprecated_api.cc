@@ -4,13 +4,9 @@
 #include <roctracer.h>
 #include <roctracer_ext.h>
 
-#include <cstring>
-
 #include "runtime/activity_emit.h"
-#include "runtime/clock.h"
 #include "runtime/correlation.h"
 #include "runtime/domain_registry.h"
-#include "runtime/thread_id.h"
 
 extern "C" {
 
@@ -32,15 +28,8 @@ ROCTRACER_API void roctracer_mark(const char* str) {
     cb->fn(domain, op, str, cb->arg);
   }
   if (roctracer::Pool* pool = roctracer::ActivityPoolFor(domain, op)) {
-    activity_record_t record{};
-    record.domain = domain;
-    record.op = op;
-    record.correlation_id = roctracer::NextCorrelationId();
-    record.begin_ns = record.end_ns = roctracer::TimestampNs();
-    record.process_id = roctracer::ProcessId();
-    record.thread_id = roctracer::ThreadId();
-    const size_t len = str == nullptr ? 0 : std::strlen(str) + 1;
-    roctracer::EmitApiActivityTo(pool, record, str, len);
+    roctracer::EmitInstantActivityTo(pool, domain, op,
+                                     roctracer::NextCorrelationId(), str);
   }
 }
 

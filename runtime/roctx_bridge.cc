@@ -2,15 +2,12 @@
 // ROCTX-domain callbacks and activity records.
 #include <roctracer_roctx.h>
 
-#include <cstring>
 #include <mutex>
 
 #include "runtime/activity_emit.h"
-#include "runtime/clock.h"
 #include "runtime/correlation.h"
 #include "runtime/domain_registry.h"
 #include "runtime/roctx_link.h"
-#include "runtime/thread_id.h"
 #include "runtime/trace_guard.h"
 
 namespace roctracer {
@@ -53,17 +50,7 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
     consumer(info);
   }
   if (pool != nullptr) {
-    activity_record_t record{};
-    record.domain = ACTIVITY_DOMAIN_ROCTX;
-    record.op = op;
-    record.correlation_id = id;
-    record.begin_ns = record.end_ns = TimestampNs();
-    record.process_id = ProcessId();
-    record.thread_id = ThreadId();
-    // The pool copies the message (with its NUL) into the same delivery, so
-    // the caller's string may die as soon as we return.
-    const size_t len = message == nullptr ? 0 : std::strlen(message) + 1;
-    EmitApiActivityTo(pool, record, message, len);
+    EmitInstantActivityTo(pool, ACTIVITY_DOMAIN_ROCTX, op, id, message);
   }
 }
 
