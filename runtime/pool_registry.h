@@ -1,8 +1,7 @@
 // The pools the application opened: which are open, which is the default, and
-// closing them (disabling their activities first). Closed pools are retired,
-// not deleted: an intercepting thread may still hold a pointer it loaded just
-// before the close, and a closed pool's Write() simply returns false. They are
-// deleted at exit.
+// closing them (disabling their activities first, then Pool::Retire: an
+// intercepting thread may still hold a pointer it loaded just before the
+// close, and the pool's design note says why that stays harmless).
 #ifndef RUNTIME_POOL_REGISTRY_H_
 #define RUNTIME_POOL_REGISTRY_H_
 

@@ -39,26 +39,28 @@ namespace pool_internal {
 enum BufferState : uint32_t { kFree = 0, kFilling = 1, kSealed = 2 };
 
 struct alignas(64) Buffer {
-  char* data = nullptr;
+  char *data = nullptr;
   std::atomic<uint32_t> state{kFree};
-  std::atomic<uint32_t> committed{0};  // end of the published records
-  uint32_t consumed = 0;               // consumer only: end of delivered ones
+  std::atomic<uint32_t> committed{0}; // end of the published records
+  uint32_t consumed = 0;              // consumer only: end of delivered ones
 };
 
 struct Slot {
   // Producer-owned: touched by every write of the owning thread.
-  alignas(64) std::atomic<uint32_t> busy{0};  // inside Write / HandOver
-  std::atomic<uint32_t> waiting{0};           // sleeping for a free buffer
-  Buffer* cur = nullptr;                      // nullptr: no buffer held
-  char* base = nullptr;
-  uint32_t rec_end = 0;   // records grow up to here
-  uint32_t text_low = 0;  // text grows down from the buffer end to here
+  alignas(64) std::atomic<uint32_t> busy{0}; // inside Write / HandOver
+  std::atomic<uint32_t> waiting{0};          // sleeping for a free buffer
+  Buffer *cur = nullptr;                     // nullptr: no buffer held
+  char *base = nullptr;
+  uint32_t rec_end = 0;  // records grow up to here
+  uint32_t text_low = 0; // text grows down from the buffer end to here
   uint32_t next_index = 0;
+  bool cur_is_spill = false; // cur is one of the pool's spill buffers
   std::atomic<uint64_t> dropped{0};
+  std::atomic<uint32_t> allocated{0}; // ring buffers whose bytes exist
 
   // 1 while a live thread owns the slot; 0 once its owner exited.
   alignas(64) std::atomic<uint32_t> owned{1};
-  Slot* next = nullptr;  // immutable once published in Pool::slots_
+  Slot *next = nullptr; // immutable once published in Pool::slots_
 
   // Consumer-owned.
   alignas(64) uint32_t head = 0;
@@ -74,34 +76,64 @@ namespace {
 
 inline void CpuRelax() noexcept { __builtin_ia32_pause(); }
 
-}  // namespace
+} // namespace
 
 // The hot lookup: the last pool this thread wrote to (hot_tls.h: one
 // %fs-relative load even inside a shared library).
 struct HotEntry {
-  const Pool* pool;
-  Slot* slot;
+  const Pool *pool;
+  Slot *slot;
 };
 ROCTRACER_HOT_TLS HotEntry tl_hot = {nullptr, nullptr};
 
 // Every (pool, slot) pair of this thread. Heap-allocated on warm-up and
 // released by a pthread key destructor rather than a thread_local
 // destructor, so a Write made from some other thread_local destructor after
-// ours ran still works (the key destructor is simply run again).
+// ours ran still works (the key destructor is simply run again). Entries of
+// finished pools are dropped (and their slots freed) at the next warm-up, so
+// the list holds the pools this thread uses, not every pool it ever used.
 struct ThreadSlots {
-  std::vector<std::pair<Pool*, Slot*>> entries;
+  std::vector<std::pair<Pool *, Slot *>> entries;
 };
-ROCTRACER_HOT_TLS ThreadSlots* tl_slots = nullptr;
+ROCTRACER_HOT_TLS ThreadSlots *tl_slots = nullptr;
 
 namespace {
 
-// Process-wide list of every pool ever created (see Pool::Retire). Trivially
-// destructible on purpose: it must outlive all static destructors.
-std::atomic<Pool*> g_pools{nullptr};
+// Process-wide list of every Pool object ever made (see Pool::Retire), and
+// the retired ones waiting to be reused, oldest first. Trivially
+// destructible or leaked on purpose: they must outlive all static
+// destructors.
+std::atomic<Pool *> g_pools{nullptr};
+std::atomic<uint64_t> g_next_pool_id{1};
+std::mutex &RetiredMutex() {
+  static std::mutex *mu = new std::mutex;
+  return *mu;
+}
+std::vector<Pool *> &Retired() { // under RetiredMutex()
+  static auto *retired = new std::vector<Pool *>;
+  return *retired;
+}
 
-}  // namespace
+// ROCTRACER_POOL_THREAD_BUFFERS: the most buffers one thread may hold in one
+// pool (2..64); unset or unreadable means no cap beyond the default.
+unsigned ThreadBufferCap() noexcept {
+  static const unsigned cap = [] {
+    const char *env = std::getenv("ROCTRACER_POOL_THREAD_BUFFERS");
+    if (env == nullptr || *env == '\0')
+      return Pool::kMaxBuffersPerSlot;
+    char *end = nullptr;
+    const unsigned long v = std::strtoul(env, &end, 10);
+    if (*end != '\0' || v == 0)
+      return Pool::kMaxBuffersPerSlot;
+    return static_cast<unsigned>(
+        std::min<unsigned long>(Pool::kMaxBuffersPerSlot, std::max(2ul, v)));
+  }();
+  return cap;
+}
 
-}  // namespace pool_internal
+} // namespace
+
+} // namespace pool_internal
 
 using pool_internal::Buffer;
 using pool_internal::kFilling;
@@ -116,26 +148,26 @@ constexpr uint32_t kRecordSize = sizeof(activity_record_t);
 constexpr uint64_t kWaitSliceNs = 10 * 1000 * 1000;
 constexpr int kSpinsBeforeSleep = 256;
 
-}  // namespace
+} // namespace
 
-Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
-    : policy_(policy),
-      buffer_size_(properties.buffer_size),
+Pool::Pool(const roctracer_properties_t &properties, OverflowPolicy policy)
+    : policy_(policy), buffer_size_(properties.buffer_size),
       buffers_per_slot_(static_cast<unsigned>(std::min<size_t>(
-          kMaxBuffersPerSlot,
+          pool_internal::ThreadBufferCap(),
           std::max<size_t>(2, kSlotBytesTarget / properties.buffer_size)))),
+      id_(pool_internal::g_next_pool_id.fetch_add(1,
+                                                  std::memory_order_relaxed)),
       wake_batch_(std::max(1u, buffers_per_slot_ / 4)),
-      alloc_fun_(properties.alloc_fun),
-      alloc_arg_(properties.alloc_arg),
+      alloc_fun_(properties.alloc_fun), alloc_arg_(properties.alloc_arg),
       callback_(properties.buffer_callback_fun),
       callback_arg_(properties.buffer_callback_arg) {}
 
-Pool* Pool::Create(const roctracer_properties_t& properties,
-                   OverflowPolicy policy, PoolStatus* status) noexcept {
+Pool *Pool::Create(const roctracer_properties_t &properties,
+                   OverflowPolicy policy, PoolStatus *status) noexcept {
   PoolStatus ignored;
-  if (status == nullptr) status = &ignored;
-  if (properties.buffer_callback_fun == nullptr ||
-      properties.buffer_size < kMinBufferSize ||
+  if (status == nullptr)
+    status = &ignored;
+  if (properties.buffer_size < kMinBufferSize ||
       properties.buffer_size > kMaxBufferSize ||
       (policy != OverflowPolicy::kLossless &&
        policy != OverflowPolicy::kDiscard)) {
@@ -144,23 +176,87 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
   }
   InitAsymmetricFence();
   (void)ThreadExitKey<&pool_internal::ReleaseThreadSlots>();
-  Pool* pool = new (std::nothrow) Pool(properties, policy);
+  Pool *pool = NewShell(properties, policy);
   if (pool == nullptr) {
     *status = PoolStatus::kMemoryAllocation;
     return nullptr;
   }
-  try {
-    pool->consumer_ = std::thread([pool] { pool->ConsumerMain(); });
-  } catch (...) {
-    // Never started, so never published: nothing else can refer to it.
-    ::operator delete (static_cast<void*>(pool),
-                       std::align_val_t{alignof(Pool)});
+  // An allocator that cannot give one buffer now would lose every record
+  // later: say so now.
+  char *probe = pool->AllocBuffer();
+  if (probe == nullptr || !pool->StartConsumer()) {
+    pool->FreeBuffer(probe);
+    // Never started: closing it runs nothing and delivers nothing.
+    pool->closing_.store(1, std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lock(pool->control_mu_);
+      pool->stop_requested_ = pool->finished_ = pool->joined_ = true;
+    }
+    pool->finished_flag_.store(1, std::memory_order_release);
+    Retire(pool);
     *status = PoolStatus::kMemoryAllocation;
     return nullptr;
   }
-  pool->Register();
+  pool->FreeBuffer(probe);
   *status = PoolStatus::kOk;
   return pool;
+}
+
+// A retired Pool object is reused once kRetiredKept others were retired
+// after it and nobody waits inside its Flush/Close; otherwise a new one is
+// made and added to the list of all of them.
+Pool *Pool::NewShell(const roctracer_properties_t &properties,
+                     OverflowPolicy policy) noexcept {
+  Pool *reuse = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(pool_internal::RetiredMutex());
+    auto &retired = pool_internal::Retired();
+    if (retired.size() > kRetiredKept) {
+      Pool *oldest = retired.front();
+      std::unique_lock<std::mutex> control(oldest->control_mu_);
+      if (oldest->waiters_ == 0 &&
+          !(oldest->consumer_.joinable() &&
+            oldest->consumer_.get_id() == std::this_thread::get_id())) {
+        reuse = oldest;
+        retired.erase(retired.begin());
+      }
+    }
+  }
+  if (reuse != nullptr) {
+    if (reuse->consumer_.joinable())
+      reuse->consumer_.join();
+    Pool *const next = reuse->next_pool_;
+    reuse->~Pool();
+    new (reuse) Pool(properties, policy);
+    reuse->next_pool_ = next;
+    return reuse;
+  }
+  Pool *pool = new (std::nothrow) Pool(properties, policy);
+  if (pool != nullptr)
+    pool->Register();
+  return pool;
+}
+
+bool Pool::StartConsumer() noexcept {
+  try {
+    consumer_ = std::thread([this] { ConsumerMain(); });
+  } catch (...) {
+    return false;
+  }
+  consumer_started_.store(1, std::memory_order_release);
+  return true;
+}
+
+// A forked child starts its consumer on first need (see ResetInChild).
+void Pool::EnsureConsumer() noexcept {
+  if (consumer_started_.load(std::memory_order_acquire) != 0)
+    return;
+  std::lock_guard<std::mutex> lock(control_mu_);
+  if (consumer_started_.load(std::memory_order_relaxed) != 0 ||
+      stop_requested_) {
+    return;
+  }
+  (void)StartConsumer();
 }
 
 void Pool::Register() noexcept {
@@ -170,7 +266,7 @@ void Pool::Register() noexcept {
     return true;
   }();
   (void)registered;
-  Pool* head = pool_internal::g_pools.load(std::memory_order_relaxed);
+  Pool *head = pool_internal::g_pools.load(std::memory_order_relaxed);
   do {
     next_pool_ = head;
   } while (!pool_internal::g_pools.compare_exchange_weak(
@@ -180,33 +276,70 @@ void Pool::Register() noexcept {
 // Runs before static destructors of objects constructed before the first
 // Create; ours have none, so nothing it touches is gone.
 void Pool::CloseAllAtExit() noexcept {
-  for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
+  for (Pool *p = pool_internal::g_pools.load(std::memory_order_acquire); p;
        p = p->next_pool_) {
     p->Close();
   }
 }
 
-// A forked child has no consumer threads: left as they are, its pools would
-// block lossless writers and hang the at-exit close. The child is single-
-// threaded here, so it may rebuild the locks (another thread may have held
-// them at fork time) and mark every pool closed and finished. Records
-// written before the fork are the parent's to deliver.
+// A forked child has no consumer threads: see ResetInChild.
 void Pool::ForgetAllInChild() noexcept {
-  for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
+  new (&pool_internal::RetiredMutex()) std::mutex;
+  for (Pool *p = pool_internal::g_pools.load(std::memory_order_acquire); p;
        p = p->next_pool_) {
-    new (&p->slots_mu_) std::mutex;
-    new (&p->control_mu_) std::mutex;
-    new (&p->control_cv_) std::condition_variable;
-    p->closing_.store(1, std::memory_order_relaxed);
-    p->stop_requested_ = true;
-    p->finished_ = true;
-    p->joined_ = true;  // the std::thread names a thread of the parent
-    p->consumer_id_.store(std::thread::id(), std::memory_order_relaxed);
+    p->ResetInChild();
   }
 }
 
-void Pool::Retire(Pool* pool) noexcept {
-  if (pool != nullptr) pool->Close();
+void Pool::Retire(Pool *pool) noexcept {
+  if (pool == nullptr)
+    return;
+  pool->Close();
+  bool recycle = false;
+  {
+    std::lock_guard<std::mutex> lock(pool->slots_mu_);
+    if (pool->retired_)
+      return;
+    pool->retired_ = true;
+    recycle = pool->finished() &&
+              pool->slots_.load(std::memory_order_relaxed) == nullptr;
+    pool->recycled_ = recycle;
+  }
+  if (recycle)
+    Recycle(pool);
+}
+
+void Pool::Recycle(Pool *pool) noexcept {
+  std::lock_guard<std::mutex> lock(pool_internal::RetiredMutex());
+  try {
+    pool_internal::Retired().push_back(pool);
+  } catch (...) {
+    // Not reusable then, but still a valid closed pool: nothing breaks.
+  }
+}
+
+bool Pool::FreeSlotLocked(Slot *slot) noexcept {
+  Slot *head = slots_.load(std::memory_order_relaxed);
+  if (head == slot) {
+    slots_.store(slot->next, std::memory_order_release);
+  } else {
+    for (Slot *s = head; s != nullptr; s = s->next) {
+      if (s->next == slot) {
+        s->next = slot->next;
+        break;
+      }
+    }
+  }
+  freed_slots_dropped_ += slot->dropped.load(std::memory_order_relaxed);
+  for (Buffer &b : slot->buffers)
+    FreeBuffer(b.data);
+  delete slot;
+  if (retired_ && !recycled_ && finished() &&
+      slots_.load(std::memory_order_relaxed) == nullptr) {
+    recycled_ = true;
+    return true;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------- producers
@@ -216,8 +349,8 @@ void Pool::Retire(Pool* pool) noexcept {
 // registers; everything else tail-calls WriteCold, which starts over. A tag
 // and its record share one reservation and one publishing store, so the
 // consumer sees both or neither, and a full pool drops both.
-bool Pool::WriteTagged(const activity_record_t* tag,
-                       const activity_record_t& record, const char* text,
+bool Pool::WriteTagged(const activity_record_t *tag,
+                       const activity_record_t &record, const char *text,
                        size_t text_len) noexcept {
   const pool_internal::HotEntry hot = pool_internal::tl_hot;
   // Text longer than 1 KiB always takes the slow path, which truncates it
@@ -228,7 +361,7 @@ bool Pool::WriteTagged(const activity_record_t* tag,
   const uint32_t text_bytes =
       text != nullptr ? static_cast<uint32_t>(text_len) + 1 : 0;
   const uint32_t record_bytes = tag != nullptr ? 2 * kRecordSize : kRecordSize;
-  Slot* const slot = hot.slot;
+  Slot *const slot = hot.slot;
   PublishBusy(&slot->busy);
   const uint32_t end = slot->rec_end + record_bytes;
   if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
@@ -238,7 +371,7 @@ bool Pool::WriteTagged(const activity_record_t* tag,
     slot->busy.store(0, std::memory_order_release);
     return WriteCold(tag, record, text, text_len);
   }
-  char* dst = slot->base + slot->rec_end;
+  char *dst = slot->base + slot->rec_end;
   if (tag != nullptr) {
     std::memcpy(dst, tag, kRecordSize);
     dst += kRecordSize;
@@ -246,7 +379,7 @@ bool Pool::WriteTagged(const activity_record_t* tag,
   std::memcpy(dst, &record, kRecordSize);
   if (text != nullptr) {
     slot->text_low -= text_bytes;
-    char* const copy = slot->base + slot->text_low;
+    char *const copy = slot->base + slot->text_low;
     std::memcpy(copy, text, text_len);
     copy[text_len] = '\0';
     std::memcpy(dst + offsetof(activity_record_t, mark_message), &copy,
@@ -258,12 +391,12 @@ bool Pool::WriteTagged(const activity_record_t* tag,
   return true;
 }
 
-bool Pool::WriteCold(const activity_record_t* tag,
-                     const activity_record_t& record, const char* text,
+bool Pool::WriteCold(const activity_record_t *tag,
+                     const activity_record_t &record, const char *text,
                      size_t text_len) noexcept {
   using pool_internal::tl_hot;
   const uint64_t records = tag != nullptr ? 2 : 1;
-  Slot* slot = tl_hot.pool == this ? tl_hot.slot : AcquireSlot();
+  Slot *slot = tl_hot.pool == this ? tl_hot.slot : AcquireSlot();
   if (slot == nullptr) {
     refused_.fetch_add(records, std::memory_order_relaxed);
     return false;
@@ -282,26 +415,27 @@ bool Pool::WriteCold(const activity_record_t* tag,
 static_assert(Pool::kMinBufferSize > 2 * kRecordSize,
               "an empty buffer must hold a tagged record and its text's NUL");
 
-bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
-                     const activity_record_t& record, const char* text,
+bool Pool::WriteSlow(Slot *slot, const activity_record_t *tag,
+                     const activity_record_t &record, const char *text,
                      size_t text_len) noexcept {
   const uint64_t records = tag != nullptr ? 2 : 1;
   const size_t record_bytes = records * kRecordSize;
   // Text longer than an empty buffer can hold is cut, never dropped.
-  const size_t max_text = buffer_size_ - record_bytes;  // includes the NUL
+  const size_t max_text = buffer_size_ - record_bytes; // includes the NUL
   size_t text_bytes = 0;
   if (text != nullptr) {
-    if (text_len > max_text - 1) text_len = max_text - 1;
+    if (text_len > max_text - 1)
+      text_len = max_text - 1;
     text_bytes = text_len + 1;
   }
   for (;;) {
     if (slot->cur == nullptr) {
       Next next = NextBuffer(slot);
       if (next != Next::kOk) {
-        if (next == Next::kFull) {
-          slot->dropped.fetch_add(records, std::memory_order_relaxed);
-        } else {
+        if (next == Next::kClosed) {
           refused_.fetch_add(records, std::memory_order_relaxed);
+        } else {
+          slot->dropped.fetch_add(records, std::memory_order_relaxed);
         }
         return false;
       }
@@ -310,9 +444,9 @@ bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
         size_t{slot->text_low}) {
       break;
     }
-    Seal(slot, /*wake_now=*/false);
+    SealCurrent(slot);
   }
-  char* dst = slot->base + slot->rec_end;
+  char *dst = slot->base + slot->rec_end;
   if (tag != nullptr) {
     std::memcpy(dst, tag, kRecordSize);
     dst += kRecordSize;
@@ -320,7 +454,7 @@ bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
   activity_record_t copy = record;
   if (text != nullptr) {
     slot->text_low -= static_cast<uint32_t>(text_bytes);
-    char* text_copy = slot->base + slot->text_low;
+    char *text_copy = slot->base + slot->text_low;
     std::memcpy(text_copy, text, text_len);
     text_copy[text_len] = '\0';
     copy.mark_message = text_copy;
@@ -331,16 +465,60 @@ bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
   return true;
 }
 
-Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
-  Buffer& b = slot->buffers[slot->next_index];
+void Pool::SealCurrent(Slot *slot) noexcept {
+  if (slot->cur_is_spill) {
+    // Delivered by DeliverSpill, on this very thread: no counting, no wake.
+    slot->cur->state.store(kSealed, std::memory_order_relaxed);
+    slot->cur = nullptr;
+    slot->base = nullptr;
+    slot->cur_is_spill = false;
+    return;
+  }
+  Seal(slot, /*wake_now=*/false);
+}
+
+// The buffer callback writing into its own pool (consumer thread only): the
+// consumer cannot wait for itself, so a lossless pool takes an extra buffer.
+// Once one exists, later writes follow it until DeliverSpill has drained
+// them all, which keeps this thread's records in write order.
+Pool::Next Pool::SpillBuffer(Slot *slot) noexcept {
+  auto *b = new (std::nothrow) Buffer;
+  if (b == nullptr)
+    return Next::kNoMemory;
+  b->data = AllocBuffer();
+  if (b->data == nullptr) {
+    delete b;
+    return Next::kNoMemory;
+  }
+  try {
+    spill_.push_back(b);
+  } catch (...) {
+    FreeBuffer(b->data);
+    delete b;
+    return Next::kNoMemory;
+  }
+  spill_slot_ = slot;
+  b->state.store(kFilling, std::memory_order_relaxed);
+  slot->cur = b;
+  slot->cur_is_spill = true;
+  slot->base = b->data;
+  slot->rec_end = 0;
+  slot->text_low = static_cast<uint32_t>(buffer_size_);
+  return Next::kOk;
+}
+
+Pool::Next Pool::NextBuffer(Slot *slot) noexcept {
+  const bool on_consumer = OnConsumerThread();
+  if (on_consumer && !spill_.empty())
+    return SpillBuffer(slot);
+  Buffer &b = slot->buffers[slot->next_index];
   if (b.state.load(std::memory_order_acquire) != kFree) {
-    // The consumer cannot wait for itself (a callback writing into its own
-    // pool): treat that like discard mode.
     // Whatever the batching deferred, the consumer is needed now.
     WakeConsumer();
-    if (policy_ == OverflowPolicy::kDiscard || OnConsumerThread()) {
+    if (policy_ == OverflowPolicy::kDiscard)
       return Next::kFull;
-    }
+    if (on_consumer)
+      return SpillBuffer(slot);
     for (int i = 0; i < kSpinsBeforeSleep &&
                     b.state.load(std::memory_order_acquire) != kFree;
          ++i) {
@@ -359,6 +537,12 @@ Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
       slot->waiting.store(0, std::memory_order_relaxed);
     }
   }
+  if (b.data == nullptr) {
+    b.data = AllocBuffer();
+    if (b.data == nullptr)
+      return Next::kNoMemory;
+    slot->allocated.fetch_add(1, std::memory_order_relaxed);
+  }
   b.state.store(kFilling, std::memory_order_release);
   slot->cur = &b;
   slot->base = b.data;
@@ -368,7 +552,7 @@ Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
   return Next::kOk;
 }
 
-void Pool::Seal(Slot* slot, bool wake_now) noexcept {
+void Pool::Seal(Slot *slot, bool wake_now) noexcept {
   slot->cur->state.store(kSealed, std::memory_order_release);
   slot->cur = nullptr;
   slot->base = nullptr;
@@ -380,6 +564,10 @@ void Pool::Seal(Slot* slot, bool wake_now) noexcept {
 }
 
 void Pool::WakeConsumer() noexcept {
+  if (__builtin_expect(consumer_started_.load(std::memory_order_relaxed) == 0,
+                       0)) {
+    EnsureConsumer();
+  }
   wake_seq_.fetch_add(1, std::memory_order_seq_cst);
   if (consumer_sleeping_.load(std::memory_order_seq_cst) != 0) {
     pool_internal::FutexWakeAll(&wake_seq_);
@@ -388,18 +576,21 @@ void Pool::WakeConsumer() noexcept {
 
 // ----------------------------------------------------------------- warm-up
 
-Slot* Pool::AcquireSlot() noexcept {
+Slot *Pool::AcquireSlot() noexcept {
   using pool_internal::tl_slots;
-  pool_internal::ThreadSlots* ts = tl_slots;
+  pool_internal::ThreadSlots *ts = tl_slots;
   if (ts == nullptr) {
     ts = new (std::nothrow) pool_internal::ThreadSlots;
-    if (ts == nullptr) return nullptr;
+    if (ts == nullptr)
+      return nullptr;
     tl_slots = ts;
     // Out of keys: records of exiting threads are then delivered by the next
     // flush or close instead of at thread exit.
     (void)ReleaseAtThreadExit<&pool_internal::ReleaseThreadSlots>(ts);
+  } else {
+    ReleaseClosedSlots(ts);
   }
-  for (const auto& entry : ts->entries) {
+  for (const auto &entry : ts->entries) {
     if (entry.first == this) {
       pool_internal::tl_hot = {this, entry.second};
       return entry.second;
@@ -410,11 +601,12 @@ Slot* Pool::AcquireSlot() noexcept {
   } catch (...) {
     return nullptr;
   }
-  Slot* slot = nullptr;
+  Slot *slot = nullptr;
   {
     std::lock_guard<std::mutex> lock(slots_mu_);
-    if (closing_.load(std::memory_order_acquire) != 0) return nullptr;
-    for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+    if (closing_.load(std::memory_order_acquire) != 0)
+      return nullptr;
+    for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
       uint32_t orphan = 0;
       if (s->owned.load(std::memory_order_relaxed) == 0 &&
           s->owned.compare_exchange_strong(orphan, 1,
@@ -424,8 +616,9 @@ Slot* Pool::AcquireSlot() noexcept {
       }
     }
     if (slot == nullptr) {
-      slot = NewSlot();
-      if (slot == nullptr) return nullptr;
+      slot = new (std::nothrow) Slot;
+      if (slot == nullptr)
+        return nullptr;
       slot->next = slots_.load(std::memory_order_relaxed);
       slots_.store(slot, std::memory_order_release);
     }
@@ -435,32 +628,45 @@ Slot* Pool::AcquireSlot() noexcept {
   return slot;
 }
 
-Slot* Pool::NewSlot() noexcept {
-  Slot* slot = new (std::nothrow) Slot;
-  if (slot == nullptr) return nullptr;
-  for (Buffer& b : slot->buffers) {
-    b.data = AllocBuffer();
-    if (b.data == nullptr) {
-      for (Buffer& f : slot->buffers) FreeBuffer(f.data);
-      delete slot;
-      return nullptr;
+// Drops the calling thread's entries of pools whose close has finished:
+// nothing else will touch those slots, so they are freed here, and the
+// pool object is recycled when its last slot goes.
+void Pool::ReleaseClosedSlots(void *thread_slots) noexcept {
+  auto *ts = static_cast<pool_internal::ThreadSlots *>(thread_slots);
+  auto &entries = ts->entries;
+  size_t kept = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    Pool *const pool = entries[i].first;
+    Slot *const slot = entries[i].second;
+    if (!pool->finished()) {
+      entries[kept++] = entries[i];
+      continue;
     }
+    if (pool_internal::tl_hot.slot == slot)
+      pool_internal::tl_hot = {};
+    bool recycle;
+    {
+      std::lock_guard<std::mutex> lock(pool->slots_mu_);
+      recycle = pool->FreeSlotLocked(slot);
+    }
+    if (recycle)
+      Recycle(pool);
   }
-  return slot;
+  entries.resize(kept);
 }
-
-char* Pool::AllocBuffer() noexcept {
-  char* p = nullptr;
+char *Pool::AllocBuffer() noexcept {
+  char *p = nullptr;
   if (alloc_fun_ != nullptr) {
     alloc_fun_(&p, buffer_size_, alloc_arg_);
   } else {
-    p = static_cast<char*>(std::malloc(buffer_size_));
+    p = static_cast<char *>(std::malloc(buffer_size_));
   }
   return p;
 }
 
-void Pool::FreeBuffer(char* buffer) noexcept {
-  if (buffer == nullptr) return;
+void Pool::FreeBuffer(char *buffer) noexcept {
+  if (buffer == nullptr)
+    return;
   if (alloc_fun_ != nullptr) {
     alloc_fun_(&buffer, 0, alloc_arg_);
   } else {
@@ -468,21 +674,35 @@ void Pool::FreeBuffer(char* buffer) noexcept {
   }
 }
 
-void Pool::HandOver(Slot* slot) noexcept {
+void Pool::HandOver(Slot *slot) noexcept {
   PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) == 0 && slot->cur != nullptr &&
       slot->rec_end != 0) {
     Seal(slot, /*wake_now=*/true);
   }
   slot->busy.store(0, std::memory_order_release);
-  slot->owned.store(0, std::memory_order_release);
+  bool recycle = false;
+  {
+    // Under the lock FinishClose frees orphans with: either it sees this
+    // slot orphaned, or this sees the close finished and frees it here.
+    std::lock_guard<std::mutex> lock(slots_mu_);
+    if (finished()) {
+      recycle = FreeSlotLocked(slot);
+    } else {
+      slot->owned.store(0, std::memory_order_release);
+    }
+  }
+  if (recycle)
+    Recycle(this);
 }
 
-void pool_internal::ReleaseThreadSlots(void* thread_slots) noexcept {
-  auto* ts = static_cast<ThreadSlots*>(thread_slots);
+void pool_internal::ReleaseThreadSlots(void *thread_slots) noexcept {
+  auto *ts = static_cast<ThreadSlots *>(thread_slots);
   tl_hot = {nullptr, nullptr};
-  if (tl_slots == ts) tl_slots = nullptr;
-  for (const auto& entry : ts->entries) entry.first->HandOver(entry.second);
+  if (tl_slots == ts)
+    tl_slots = nullptr;
+  for (const auto &entry : ts->entries)
+    entry.first->HandOver(entry.second);
   delete ts;
 }
 
@@ -493,21 +713,27 @@ bool Pool::OnConsumerThread() const noexcept {
          std::this_thread::get_id();
 }
 
-void Pool::Deliver(const char* begin, const char* end) noexcept {
-  if (begin == end) return;
+void Pool::Deliver(const char *begin, const char *end) noexcept {
+  if (begin == end)
+    return;
+  const uint64_t n = static_cast<uint64_t>(end - begin) / kRecordSize;
+  if (callback_ == nullptr) {
+    pool_dropped_.fetch_add(n, std::memory_order_relaxed);
+    return;
+  }
   callback_(begin, end, callback_arg_);
-  delivered_.store(delivered_.load(std::memory_order_relaxed) +
-                       static_cast<uint64_t>(end - begin) / kRecordSize,
+  delivered_.store(delivered_.load(std::memory_order_relaxed) + n,
                    std::memory_order_release);
 }
 
-void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
+void Pool::SweepSlot(Slot *slot, bool flush) noexcept {
   // Bounded so a fast producer cannot keep the consumer on one slot; the
   // bound still covers every buffer that was outstanding when we started.
   for (unsigned step = 0; step < 2 * buffers_per_slot_; ++step) {
-    Buffer& b = slot->buffers[slot->head];
+    Buffer &b = slot->buffers[slot->head];
     const uint32_t state = b.state.load(std::memory_order_acquire);
-    if (state == kFree) return;
+    if (state == kFree)
+      return;
     const uint32_t committed = b.committed.load(std::memory_order_acquire);
     if (state == kFilling) {
       if (flush) {
@@ -520,6 +746,14 @@ void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
     Deliver(b.data + b.consumed, b.data + committed);
     b.consumed = 0;
     b.committed.store(0, std::memory_order_relaxed);
+    // A thread that keeps more than a couple of buffers only needed them
+    // while the consumer was behind: give the bytes back. (The producer
+    // allocates again when its ring comes round to an empty buffer.)
+    if (slot->allocated.load(std::memory_order_relaxed) > kKeptBuffersPerSlot) {
+      FreeBuffer(b.data);
+      b.data = nullptr;
+      slot->allocated.fetch_sub(1, std::memory_order_relaxed);
+    }
     b.state.store(kFree, std::memory_order_seq_cst);
     if (slot->waiting.load(std::memory_order_seq_cst) != 0) {
       pool_internal::FutexWakeAll(&b.state);
@@ -531,9 +765,32 @@ void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
 }
 
 void Pool::Sweep(bool flush) noexcept {
-  for (Slot* s = slots_.load(std::memory_order_acquire); s; s = s->next) {
+  for (Slot *s = slots_.load(std::memory_order_acquire); s; s = s->next) {
     SweepSlot(s, flush);
   }
+}
+
+// Consumer thread only. Delivers the spill buffers that existed on entry
+// (`all`: until none is left), the one still being filled included; the
+// callbacks may add more, which the next round delivers. True when some
+// remain.
+bool Pool::DeliverSpill(bool all) noexcept {
+  size_t limit = spill_.size();
+  size_t done = 0;
+  for (; done < spill_.size() && (all || done < limit); ++done) {
+    Buffer *b = spill_[done];
+    if (spill_slot_ != nullptr && spill_slot_->cur == b) {
+      spill_slot_->cur = nullptr;
+      spill_slot_->base = nullptr;
+      spill_slot_->cur_is_spill = false;
+    }
+    Deliver(b->data, b->data + b->committed.load(std::memory_order_relaxed));
+    FreeBuffer(b->data);
+    delete b;
+    spill_[done] = nullptr;
+  }
+  spill_.erase(spill_.begin(), spill_.begin() + static_cast<ptrdiff_t>(done));
+  return !spill_.empty();
 }
 
 void Pool::ConsumerMain() noexcept {
@@ -547,9 +804,13 @@ void Pool::ConsumerMain() noexcept {
       flush_target = flush_requested_;
       stop = stop_requested_;
     }
-    if (stop) break;
+    if (stop)
+      break;
     const bool flushing = flush_target != flush_completed_;
     Sweep(flushing);
+    // After the sweep: what the callback spilled is newer than the ring
+    // buffers its thread had sealed, which the sweep just delivered.
+    const bool more_spill = !spill_.empty() && DeliverSpill(false);
     if (flushing) {
       {
         std::lock_guard<std::mutex> lock(control_mu_);
@@ -557,9 +818,12 @@ void Pool::ConsumerMain() noexcept {
       }
       control_cv_.notify_all();
     }
+    if (more_spill)
+      continue;
     {
       std::lock_guard<std::mutex> lock(control_mu_);
-      if (flush_requested_ != flush_completed_ || stop_requested_) continue;
+      if (flush_requested_ != flush_completed_ || stop_requested_)
+        continue;
     }
     consumer_sleeping_.store(1, std::memory_order_seq_cst);
     if (wake_seq_.load(std::memory_order_seq_cst) == seq) {
@@ -576,12 +840,15 @@ void Pool::Flush() noexcept {
   std::unique_lock<std::mutex> lock(control_mu_);
   if (OnConsumerThread()) {
     // Runs after the current callback returns (see ConsumerMain's re-check).
-    if (!stop_requested_) ++flush_requested_;
+    if (!stop_requested_)
+      ++flush_requested_;
     return;
   }
+  ++waiters_;
   if (stop_requested_) {
     // A close in progress delivers everything; wait for it like a flush.
     control_cv_.wait(lock, [this] { return finished_; });
+    --waiters_;
     return;
   }
   const uint64_t ticket = ++flush_requested_;
@@ -590,6 +857,7 @@ void Pool::Flush() noexcept {
   lock.lock();
   control_cv_.wait(
       lock, [this, ticket] { return flush_completed_ >= ticket || finished_; });
+  --waiters_;
 }
 
 void Pool::Close() noexcept {
@@ -599,49 +867,87 @@ void Pool::Close() noexcept {
     {
       // Writers asleep waiting for a buffer: let them see `closing_` now.
       std::lock_guard<std::mutex> lock(slots_mu_);
-      for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+      for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
         if (s->waiting.load(std::memory_order_seq_cst) != 0) {
-          for (Buffer& b : s->buffers) pool_internal::FutexWakeAll(&b.state);
+          for (Buffer &b : s->buffers)
+            pool_internal::FutexWakeAll(&b.state);
         }
       }
     }
+    bool run_here = false;
     {
       std::lock_guard<std::mutex> lock(control_mu_);
       stop_requested_ = true;
+      // A forked child that never needed its consumer: no thread to stop,
+      // the closing thread delivers.
+      if (consumer_started_.load(std::memory_order_relaxed) == 0) {
+        consumer_started_.store(1, std::memory_order_relaxed);
+        joined_ = true;
+        run_here = true;
+      }
+    }
+    if (run_here) {
+      FinishClose();
+      return;
     }
     WakeConsumer();
   }
-  if (OnConsumerThread()) return;  // ConsumerMain finishes after the callback
+  if (OnConsumerThread())
+    return; // ConsumerMain finishes after the callback
   std::unique_lock<std::mutex> lock(control_mu_);
+  ++waiters_;
   control_cv_.wait(lock, [this] { return finished_; });
   if (!joined_ && consumer_.joinable()) {
     joined_ = true;
     std::thread consumer = std::move(consumer_);
     lock.unlock();
     consumer.join();
+    lock.lock();
   }
+  --waiters_;
 }
 
-// Consumer thread, after Close: wait out writes in flight, deliver the rest,
-// free every buffer.
+// Consumer thread (or the closing thread when there is none), after Close:
+// wait out writes in flight, deliver the rest, free every buffer, and the
+// slots no live thread owns.
 void Pool::FinishClose() noexcept {
   {
     std::lock_guard<std::mutex> lock(slots_mu_);
-    for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+    for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
       // Writers in flight finish quickly; one waiting for a buffer gives up
       // within kWaitSliceNs because `closing_` is set.
-      while (s->busy.load(std::memory_order_seq_cst) != 0) sched_yield();
+      while (s->busy.load(std::memory_order_seq_cst) != 0)
+        sched_yield();
     }
   }
-  // Nothing moves any more: one pass delivers every committed record.
+  // Nothing moves any more: one pass delivers every committed record, the
+  // ring buffers before what the callback spilled after them.
   Sweep(/*flush=*/true);
+  DeliverSpill(/*all=*/true);
+  bool recycle = false;
   {
     std::lock_guard<std::mutex> lock(slots_mu_);
-    for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
-      for (Buffer& b : s->buffers) {
+    Slot *s = slots_.load(std::memory_order_relaxed);
+    while (s != nullptr) {
+      Slot *const next = s->next;
+      for (Buffer &b : s->buffers) {
         FreeBuffer(b.data);
         b.data = nullptr;
       }
+      s->allocated.store(0, std::memory_order_relaxed);
+      s->cur = nullptr;
+      s->cur_is_spill = false;
+      s = next;
+    }
+    finished_flag_.store(1, std::memory_order_release);
+    // Orphans: their threads are gone, nothing refers to them any more.
+    s = slots_.load(std::memory_order_relaxed);
+    while (s != nullptr) {
+      Slot *const next = s->next;
+      if (s->owned.load(std::memory_order_acquire) == 0) {
+        recycle = FreeSlotLocked(s) || recycle;
+      }
+      s = next;
     }
   }
   {
@@ -650,14 +956,87 @@ void Pool::FinishClose() noexcept {
     flush_completed_ = flush_requested_;
   }
   control_cv_.notify_all();
+  // Retire waits for this close (it calls Close first), so a pool can only
+  // become recyclable here when the last orphan went after Retire gave up:
+  // never in practice, but handled.
+  if (recycle)
+    Recycle(this);
 }
 
 uint64_t Pool::dropped() const noexcept {
-  uint64_t total = 0;
-  for (Slot* s = slots_.load(std::memory_order_acquire); s; s = s->next) {
+  auto &mu = const_cast<std::mutex &>(slots_mu_);
+  std::lock_guard<std::mutex> lock(mu);
+  uint64_t total =
+      freed_slots_dropped_ + pool_dropped_.load(std::memory_order_relaxed);
+  for (Slot *s = slots_.load(std::memory_order_acquire); s; s = s->next) {
     total += s->dropped.load(std::memory_order_relaxed);
   }
   return total;
 }
 
-}  // namespace roctracer
+// ------------------------------------------------------------------- fork
+
+// The child is single-threaded here: it may rebuild locks another thread
+// held at fork time. Records written before the fork are the parent's to
+// deliver, so every buffer is emptied; slots of the threads that did not
+// come along become orphans for adoption; the consumer starts on first need.
+void Pool::ResetInChild() noexcept {
+  new (&slots_mu_) std::mutex;
+  new (&control_mu_) std::mutex;
+  new (&control_cv_) std::condition_variable;
+  if (closing_.load(std::memory_order_relaxed) != 0) {
+    // Closed, or closing in the parent: finished as far as the child goes.
+    stop_requested_ = finished_ = joined_ = true;
+    finished_flag_.store(1, std::memory_order_relaxed);
+    consumer_started_.store(1, std::memory_order_relaxed);
+    consumer_id_.store(std::thread::id(), std::memory_order_relaxed);
+    waiters_ = 0;
+    return;
+  }
+  for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+    for (unsigned i = 0; i < buffers_per_slot_; ++i) {
+      Buffer &b = s->buffers[i];
+      b.state.store(kFree, std::memory_order_relaxed);
+      b.committed.store(0, std::memory_order_relaxed);
+      b.consumed = 0;
+    }
+    s->busy.store(0, std::memory_order_relaxed);
+    s->waiting.store(0, std::memory_order_relaxed);
+    s->cur = nullptr;
+    s->base = nullptr;
+    s->cur_is_spill = false;
+    s->rec_end = s->text_low = s->next_index = s->head = 0;
+    s->sealed = 0;
+    s->freed.store(0, std::memory_order_relaxed);
+    s->dropped.store(0, std::memory_order_relaxed);
+    s->owned.store(0, std::memory_order_relaxed);
+  }
+  // The forking thread keeps its own slots.
+  if (pool_internal::tl_slots != nullptr) {
+    for (const auto &entry : pool_internal::tl_slots->entries) {
+      if (entry.first == this)
+        entry.second->owned.store(1);
+    }
+  }
+  // Spill buffers hold the parent's records (its consumer is not here).
+  for (Buffer *b : spill_) {
+    FreeBuffer(b->data);
+    delete b;
+  }
+  spill_.clear();
+  spill_slot_ = nullptr;
+  // The std::thread names a thread of the parent: forget it unjoined.
+  new (&consumer_) std::thread;
+  consumer_id_.store(std::thread::id(), std::memory_order_relaxed);
+  consumer_started_.store(0, std::memory_order_relaxed);
+  consumer_sleeping_.store(0, std::memory_order_relaxed);
+  delivered_.store(0, std::memory_order_relaxed);
+  refused_.store(0, std::memory_order_relaxed);
+  pool_dropped_.store(0, std::memory_order_relaxed);
+  freed_slots_dropped_ = 0;
+  flush_requested_ = flush_completed_ = 0;
+  stop_requested_ = finished_ = joined_ = false;
+  waiters_ = 0;
+}
+
+} // namespace roctracer
