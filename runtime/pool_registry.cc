@@ -20,33 +20,33 @@ namespace {
 // callback that is waiting, so it is refused instead.
 struct UserCallback {
   roctracer_buffer_callback_t fn;
-  void *arg;
+  void* arg;
 };
 thread_local int t_in_buffer_callback = 0;
 
-void Trampoline(const char *begin, const char *end, void *arg) {
-  const auto *user = static_cast<const UserCallback *>(arg);
+void Trampoline(const char* begin, const char* end, void* arg) {
+  const auto* user = static_cast<const UserCallback*>(arg);
   ++t_in_buffer_callback;
   user->fn(begin, end, user->arg);
   --t_in_buffer_callback;
 }
 
 struct Pools {
-  std::vector<Pool *> open;
+  std::vector<Pool*> open;
   // The trampoline argument of each open pool with a callback.
-  std::map<Pool *, std::unique_ptr<UserCallback>> callbacks;
-  Pool *default_pool = nullptr;
+  std::map<Pool*, std::unique_ptr<UserCallback>> callbacks;
+  Pool* default_pool = nullptr;
 };
 
 // Heap-allocated and never destroyed: static destructors of other objects
 // (and intercepted calls from other threads during exit) may still use it.
-Pools &State() {
-  static Pools *pools = new Pools();
+Pools& State() {
+  static Pools* pools = new Pools();
   return *pools;
 }
 
-bool IsOpenLocked(Pool *pool) {
-  const auto &open = State().open;
+bool IsOpenLocked(Pool* pool) {
+  const auto& open = State().open;
   return std::find(open.begin(), open.end(), pool) != open.end();
 }
 
@@ -54,38 +54,36 @@ bool IsOpenLocked(Pool *pool) {
 // trace is not lost.
 struct CloseAtExit {
   ~CloseAtExit() {
-    std::vector<Pool *> open;
+    std::vector<Pool*> open;
     {
       std::lock_guard<std::mutex> lock(ConfigMutex());
       open = State().open;
-      for (Pool *pool : open)
-        DisableActivitiesOfPoolLocked(pool);
+      for (Pool* pool : open) DisableActivitiesOfPoolLocked(pool);
       State().open.clear();
       State().default_pool = nullptr;
     }
-    for (Pool *pool : open)
-      pool->Close();
+    for (Pool* pool : open) pool->Close();
   }
 } g_close_at_exit;
 
 roctracer_status_t FromPoolStatus(PoolStatus status) {
   switch (status) {
-  case PoolStatus::kOk:
-    return ROCTRACER_STATUS_SUCCESS;
-  case PoolStatus::kInvalidArgument:
-    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
-                "invalid pool properties");
-  case PoolStatus::kMemoryAllocation:
-    return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
-                "cannot allocate the pool's buffers");
+    case PoolStatus::kOk:
+      return ROCTRACER_STATUS_SUCCESS;
+    case PoolStatus::kInvalidArgument:
+      return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                  "invalid pool properties");
+    case PoolStatus::kMemoryAllocation:
+      return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
+                  "cannot allocate the pool's buffers");
   }
   return Fail(ROCTRACER_STATUS_ERROR, "pool creation failed");
 }
 
-} // namespace
+}  // namespace
 
-roctracer_status_t OpenPool(const roctracer_properties_t *properties,
-                            Pool **out) {
+roctracer_status_t OpenPool(const roctracer_properties_t* properties,
+                            Pool** out) {
   if (properties == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "properties is NULL");
   }
@@ -113,15 +111,14 @@ roctracer_status_t OpenPool(const roctracer_properties_t *properties,
                                     ? OverflowPolicy::kDiscard
                                     : OverflowPolicy::kLossless;
   PoolStatus pool_status = PoolStatus::kOk;
-  Pool *pool = Pool::Create(wrapped, policy, &pool_status);
+  Pool* pool = Pool::Create(wrapped, policy, &pool_status);
   if (pool == nullptr) {
     return FromPoolStatus(pool_status == PoolStatus::kOk
                               ? PoolStatus::kMemoryAllocation
                               : pool_status);
   }
   State().open.push_back(pool);
-  if (user != nullptr)
-    State().callbacks[pool] = std::move(user);
+  if (user != nullptr) State().callbacks[pool] = std::move(user);
   if (out == nullptr) {
     State().default_pool = pool;
   } else {
@@ -130,27 +127,25 @@ roctracer_status_t OpenPool(const roctracer_properties_t *properties,
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-roctracer_status_t ClosePool(Pool *pool) {
+roctracer_status_t ClosePool(Pool* pool) {
   if (t_in_buffer_callback > 0) {
     return Fail(ROCTRACER_STATUS_ERROR,
                 "a pool cannot be closed from inside a buffer callback");
   }
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
-    Pools &state = State();
+    Pools& state = State();
     if (pool == nullptr) {
       pool = state.default_pool;
-      if (pool == nullptr)
-        return ROCTRACER_STATUS_SUCCESS;
+      if (pool == nullptr) return ROCTRACER_STATUS_SUCCESS;
     } else if (!IsOpenLocked(pool)) {
       return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
                   "pool %p is not open (already closed?)",
-                  static_cast<void *>(pool));
+                  static_cast<void*>(pool));
     }
     DisableActivitiesOfPoolLocked(pool);
     state.open.erase(std::find(state.open.begin(), state.open.end(), pool));
-    if (state.default_pool == pool)
-      state.default_pool = nullptr;
+    if (state.default_pool == pool) state.default_pool = nullptr;
   }
   // Outside the lock: closing waits for the buffer callback, which may
   // itself call into the API. Once Retire returns the callback has run for
@@ -161,7 +156,7 @@ roctracer_status_t ClosePool(Pool *pool) {
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-roctracer_status_t FlushPool(Pool *pool) {
+roctracer_status_t FlushPool(Pool* pool) {
   if (t_in_buffer_callback > 0) {
     return Fail(ROCTRACER_STATUS_ERROR,
                 "a pool cannot be flushed from inside a buffer callback");
@@ -170,11 +165,10 @@ roctracer_status_t FlushPool(Pool *pool) {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     if (pool == nullptr) {
       pool = State().default_pool;
-      if (pool == nullptr)
-        return ROCTRACER_STATUS_SUCCESS;
+      if (pool == nullptr) return ROCTRACER_STATUS_SUCCESS;
     } else if (!IsOpenLocked(pool)) {
       return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
-                  "pool %p is not open", static_cast<void *>(pool));
+                  "pool %p is not open", static_cast<void*>(pool));
     }
   }
   // Outside the lock: a pool closed meanwhile by another thread is a closed
@@ -184,35 +178,34 @@ roctracer_status_t FlushPool(Pool *pool) {
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-roctracer_status_t DroppedRecords(Pool *pool, uint64_t *dropped) {
+roctracer_status_t DroppedRecords(Pool* pool, uint64_t* dropped) {
   if (dropped == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "dropped is NULL");
   }
   std::lock_guard<std::mutex> lock(ConfigMutex());
-  Pool *resolved = nullptr;
+  Pool* resolved = nullptr;
   const roctracer_status_t status = ResolvePoolLocked(pool, &resolved);
-  if (status != ROCTRACER_STATUS_SUCCESS)
-    return status;
+  if (status != ROCTRACER_STATUS_SUCCESS) return status;
   *dropped = resolved->dropped();
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-Pool *ExchangeDefaultPool(Pool *pool, roctracer_status_t *status) {
+Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status) {
   std::lock_guard<std::mutex> lock(ConfigMutex());
-  Pool *previous = State().default_pool;
+  Pool* previous = State().default_pool;
   *status = ROCTRACER_STATUS_SUCCESS;
   if (pool != nullptr) {
     if (IsOpenLocked(pool)) {
       State().default_pool = pool;
     } else {
       *status = Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
-                     "pool %p is not open", static_cast<void *>(pool));
+                     "pool %p is not open", static_cast<void*>(pool));
     }
   }
   return previous;
 }
 
-roctracer_status_t ResolvePoolLocked(Pool *pool, Pool **resolved) {
+roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved) {
   if (pool == nullptr) {
     if (State().default_pool == nullptr) {
       return Fail(ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED,
@@ -223,10 +216,10 @@ roctracer_status_t ResolvePoolLocked(Pool *pool, Pool **resolved) {
   }
   if (!IsOpenLocked(pool)) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "pool %p is not open",
-                static_cast<void *>(pool));
+                static_cast<void*>(pool));
   }
   *resolved = pool;
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-} // namespace roctracer
+}  // namespace roctracer

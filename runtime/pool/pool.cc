@@ -39,31 +39,38 @@ namespace pool_internal {
 enum BufferState : uint32_t { kFree = 0, kFilling = 1, kSealed = 2 };
 
 struct alignas(64) Buffer {
-  char *data = nullptr;
+  char* data = nullptr;
   std::atomic<uint32_t> state{kFree};
-  std::atomic<uint32_t> committed{0}; // end of the published records
-  uint32_t consumed = 0;              // consumer only: end of delivered ones
+  std::atomic<uint32_t> committed{0};  // end of the published records
+  uint32_t consumed = 0;               // consumer only: end of delivered ones
 };
 
 struct Slot {
   // Producer-owned: touched by every write of the owning thread.
-  alignas(64) std::atomic<uint32_t> busy{0}; // inside Write / HandOver
-  std::atomic<uint32_t> waiting{0};          // sleeping for a free buffer
-  Buffer *cur = nullptr;                     // nullptr: no buffer held
-  char *base = nullptr;
-  uint32_t rec_end = 0;  // records grow up to here
-  uint32_t text_low = 0; // text grows down from the buffer end to here
+  alignas(64) std::atomic<uint32_t> busy{0};  // inside Write / HandOver
+  std::atomic<uint32_t> waiting{0};           // sleeping for a free buffer
+  Buffer* cur = nullptr;                      // nullptr: no buffer held
+  char* base = nullptr;
+  uint32_t rec_end = 0;   // records grow up to here
+  uint32_t text_low = 0;  // text grows down from the buffer end to here
   uint32_t next_index = 0;
-  bool cur_is_spill = false; // cur is one of the pool's spill buffers
+  bool cur_is_spill = false;  // cur is one of the pool's spill buffers
   std::atomic<uint64_t> dropped{0};
-  std::atomic<uint32_t> allocated{0}; // ring buffers whose bytes exist
+
+  // Bytes of delivered buffers kept for the ring's next empty position, so
+  // that a busy thread reuses memory instead of allocating per buffer. Both
+  // sides only try the lock: whoever finds it taken allocates or frees.
+  std::atomic<uint32_t> spare_lock{0};
+  uint32_t spare_count = 0;  // under spare_lock
+  char* spares[Pool::kMaxBuffersPerSlot];
 
   // 1 while a live thread owns the slot; 0 once its owner exited.
   alignas(64) std::atomic<uint32_t> owned{1};
-  Slot *next = nullptr; // immutable once published in Pool::slots_
+  Slot* next = nullptr;  // immutable once published in Pool::slots_
 
   // Consumer-owned.
   alignas(64) uint32_t head = 0;
+  uint32_t idle_sweeps = 0;  // consecutive sweeps that found nothing sealed
 
   // Sealed buffers: producer's count, and consumer's count of those freed.
   alignas(64) uint64_t sealed = 0;
@@ -76,13 +83,13 @@ namespace {
 
 inline void CpuRelax() noexcept { __builtin_ia32_pause(); }
 
-} // namespace
+}  // namespace
 
 // The hot lookup: the last pool this thread wrote to (hot_tls.h: one
 // %fs-relative load even inside a shared library).
 struct HotEntry {
-  const Pool *pool;
-  Slot *slot;
+  const Pool* pool;
+  Slot* slot;
 };
 ROCTRACER_HOT_TLS HotEntry tl_hot = {nullptr, nullptr};
 
@@ -93,9 +100,9 @@ ROCTRACER_HOT_TLS HotEntry tl_hot = {nullptr, nullptr};
 // finished pools are dropped (and their slots freed) at the next warm-up, so
 // the list holds the pools this thread uses, not every pool it ever used.
 struct ThreadSlots {
-  std::vector<std::pair<Pool *, Slot *>> entries;
+  std::vector<std::pair<Pool*, Slot*>> entries;
 };
-ROCTRACER_HOT_TLS ThreadSlots *tl_slots = nullptr;
+ROCTRACER_HOT_TLS ThreadSlots* tl_slots = nullptr;
 
 namespace {
 
@@ -103,14 +110,14 @@ namespace {
 // the retired ones waiting to be reused, oldest first. Trivially
 // destructible or leaked on purpose: they must outlive all static
 // destructors.
-std::atomic<Pool *> g_pools{nullptr};
+std::atomic<Pool*> g_pools{nullptr};
 std::atomic<uint64_t> g_next_pool_id{1};
-std::mutex &RetiredMutex() {
-  static std::mutex *mu = new std::mutex;
+std::mutex& RetiredMutex() {
+  static std::mutex* mu = new std::mutex;
   return *mu;
 }
-std::vector<Pool *> &Retired() { // under RetiredMutex()
-  static auto *retired = new std::vector<Pool *>;
+std::vector<Pool*>& Retired() {  // under RetiredMutex()
+  static auto* retired = new std::vector<Pool*>;
   return *retired;
 }
 
@@ -118,22 +125,20 @@ std::vector<Pool *> &Retired() { // under RetiredMutex()
 // pool (2..64); unset or unreadable means no cap beyond the default.
 unsigned ThreadBufferCap() noexcept {
   static const unsigned cap = [] {
-    const char *env = std::getenv("ROCTRACER_POOL_THREAD_BUFFERS");
-    if (env == nullptr || *env == '\0')
-      return Pool::kMaxBuffersPerSlot;
-    char *end = nullptr;
+    const char* env = std::getenv("ROCTRACER_POOL_THREAD_BUFFERS");
+    if (env == nullptr || *env == '\0') return Pool::kMaxBuffersPerSlot;
+    char* end = nullptr;
     const unsigned long v = std::strtoul(env, &end, 10);
-    if (*end != '\0' || v == 0)
-      return Pool::kMaxBuffersPerSlot;
+    if (*end != '\0' || v == 0) return Pool::kMaxBuffersPerSlot;
     return static_cast<unsigned>(
         std::min<unsigned long>(Pool::kMaxBuffersPerSlot, std::max(2ul, v)));
   }();
   return cap;
 }
 
-} // namespace
+}  // namespace
 
-} // namespace pool_internal
+}  // namespace pool_internal
 
 using pool_internal::Buffer;
 using pool_internal::kFilling;
@@ -147,26 +152,29 @@ constexpr uint32_t kRecordSize = sizeof(activity_record_t);
 // A waiting producer re-checks for Close at least this often.
 constexpr uint64_t kWaitSliceNs = 10 * 1000 * 1000;
 constexpr int kSpinsBeforeSleep = 256;
+// Consumer rounds without a sealed buffer before a slot's spares go back.
+constexpr uint32_t kIdleSweepsBeforeTrim = 8;
 
-} // namespace
+}  // namespace
 
-Pool::Pool(const roctracer_properties_t &properties, OverflowPolicy policy)
-    : policy_(policy), buffer_size_(properties.buffer_size),
+Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
+    : policy_(policy),
+      buffer_size_(properties.buffer_size),
       buffers_per_slot_(static_cast<unsigned>(std::min<size_t>(
           pool_internal::ThreadBufferCap(),
           std::max<size_t>(2, kSlotBytesTarget / properties.buffer_size)))),
       id_(pool_internal::g_next_pool_id.fetch_add(1,
                                                   std::memory_order_relaxed)),
       wake_batch_(std::max(1u, buffers_per_slot_ / 4)),
-      alloc_fun_(properties.alloc_fun), alloc_arg_(properties.alloc_arg),
+      alloc_fun_(properties.alloc_fun),
+      alloc_arg_(properties.alloc_arg),
       callback_(properties.buffer_callback_fun),
       callback_arg_(properties.buffer_callback_arg) {}
 
-Pool *Pool::Create(const roctracer_properties_t &properties,
-                   OverflowPolicy policy, PoolStatus *status) noexcept {
+Pool* Pool::Create(const roctracer_properties_t& properties,
+                   OverflowPolicy policy, PoolStatus* status) noexcept {
   PoolStatus ignored;
-  if (status == nullptr)
-    status = &ignored;
+  if (status == nullptr) status = &ignored;
   if (properties.buffer_size < kMinBufferSize ||
       properties.buffer_size > kMaxBufferSize ||
       (policy != OverflowPolicy::kLossless &&
@@ -176,14 +184,14 @@ Pool *Pool::Create(const roctracer_properties_t &properties,
   }
   InitAsymmetricFence();
   (void)ThreadExitKey<&pool_internal::ReleaseThreadSlots>();
-  Pool *pool = NewShell(properties, policy);
+  Pool* pool = NewShell(properties, policy);
   if (pool == nullptr) {
     *status = PoolStatus::kMemoryAllocation;
     return nullptr;
   }
   // An allocator that cannot give one buffer now would lose every record
   // later: say so now.
-  char *probe = pool->AllocBuffer();
+  char* probe = pool->AllocBuffer();
   if (probe == nullptr || !pool->StartConsumer()) {
     pool->FreeBuffer(probe);
     // Never started: closing it runs nothing and delivers nothing.
@@ -205,14 +213,14 @@ Pool *Pool::Create(const roctracer_properties_t &properties,
 // A retired Pool object is reused once kRetiredKept others were retired
 // after it and nobody waits inside its Flush/Close; otherwise a new one is
 // made and added to the list of all of them.
-Pool *Pool::NewShell(const roctracer_properties_t &properties,
+Pool* Pool::NewShell(const roctracer_properties_t& properties,
                      OverflowPolicy policy) noexcept {
-  Pool *reuse = nullptr;
+  Pool* reuse = nullptr;
   {
     std::lock_guard<std::mutex> lock(pool_internal::RetiredMutex());
-    auto &retired = pool_internal::Retired();
+    auto& retired = pool_internal::Retired();
     if (retired.size() > kRetiredKept) {
-      Pool *oldest = retired.front();
+      Pool* oldest = retired.front();
       std::unique_lock<std::mutex> control(oldest->control_mu_);
       if (oldest->waiters_ == 0 &&
           !(oldest->consumer_.joinable() &&
@@ -223,17 +231,15 @@ Pool *Pool::NewShell(const roctracer_properties_t &properties,
     }
   }
   if (reuse != nullptr) {
-    if (reuse->consumer_.joinable())
-      reuse->consumer_.join();
-    Pool *const next = reuse->next_pool_;
+    if (reuse->consumer_.joinable()) reuse->consumer_.join();
+    Pool* const next = reuse->next_pool_;
     reuse->~Pool();
     new (reuse) Pool(properties, policy);
     reuse->next_pool_ = next;
     return reuse;
   }
-  Pool *pool = new (std::nothrow) Pool(properties, policy);
-  if (pool != nullptr)
-    pool->Register();
+  Pool* pool = new (std::nothrow) Pool(properties, policy);
+  if (pool != nullptr) pool->Register();
   return pool;
 }
 
@@ -249,8 +255,7 @@ bool Pool::StartConsumer() noexcept {
 
 // A forked child starts its consumer on first need (see ResetInChild).
 void Pool::EnsureConsumer() noexcept {
-  if (consumer_started_.load(std::memory_order_acquire) != 0)
-    return;
+  if (consumer_started_.load(std::memory_order_acquire) != 0) return;
   std::lock_guard<std::mutex> lock(control_mu_);
   if (consumer_started_.load(std::memory_order_relaxed) != 0 ||
       stop_requested_) {
@@ -266,7 +271,7 @@ void Pool::Register() noexcept {
     return true;
   }();
   (void)registered;
-  Pool *head = pool_internal::g_pools.load(std::memory_order_relaxed);
+  Pool* head = pool_internal::g_pools.load(std::memory_order_relaxed);
   do {
     next_pool_ = head;
   } while (!pool_internal::g_pools.compare_exchange_weak(
@@ -276,7 +281,7 @@ void Pool::Register() noexcept {
 // Runs before static destructors of objects constructed before the first
 // Create; ours have none, so nothing it touches is gone.
 void Pool::CloseAllAtExit() noexcept {
-  for (Pool *p = pool_internal::g_pools.load(std::memory_order_acquire); p;
+  for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
        p = p->next_pool_) {
     p->Close();
   }
@@ -285,31 +290,28 @@ void Pool::CloseAllAtExit() noexcept {
 // A forked child has no consumer threads: see ResetInChild.
 void Pool::ForgetAllInChild() noexcept {
   new (&pool_internal::RetiredMutex()) std::mutex;
-  for (Pool *p = pool_internal::g_pools.load(std::memory_order_acquire); p;
+  for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
        p = p->next_pool_) {
     p->ResetInChild();
   }
 }
 
-void Pool::Retire(Pool *pool) noexcept {
-  if (pool == nullptr)
-    return;
+void Pool::Retire(Pool* pool) noexcept {
+  if (pool == nullptr) return;
   pool->Close();
   bool recycle = false;
   {
     std::lock_guard<std::mutex> lock(pool->slots_mu_);
-    if (pool->retired_)
-      return;
+    if (pool->retired_) return;
     pool->retired_ = true;
     recycle = pool->finished() &&
               pool->slots_.load(std::memory_order_relaxed) == nullptr;
     pool->recycled_ = recycle;
   }
-  if (recycle)
-    Recycle(pool);
+  if (recycle) Recycle(pool);
 }
 
-void Pool::Recycle(Pool *pool) noexcept {
+void Pool::Recycle(Pool* pool) noexcept {
   std::lock_guard<std::mutex> lock(pool_internal::RetiredMutex());
   try {
     pool_internal::Retired().push_back(pool);
@@ -318,12 +320,12 @@ void Pool::Recycle(Pool *pool) noexcept {
   }
 }
 
-bool Pool::FreeSlotLocked(Slot *slot) noexcept {
-  Slot *head = slots_.load(std::memory_order_relaxed);
+bool Pool::FreeSlotLocked(Slot* slot) noexcept {
+  Slot* head = slots_.load(std::memory_order_relaxed);
   if (head == slot) {
     slots_.store(slot->next, std::memory_order_release);
   } else {
-    for (Slot *s = head; s != nullptr; s = s->next) {
+    for (Slot* s = head; s != nullptr; s = s->next) {
       if (s->next == slot) {
         s->next = slot->next;
         break;
@@ -331,8 +333,8 @@ bool Pool::FreeSlotLocked(Slot *slot) noexcept {
     }
   }
   freed_slots_dropped_ += slot->dropped.load(std::memory_order_relaxed);
-  for (Buffer &b : slot->buffers)
-    FreeBuffer(b.data);
+  for (Buffer& b : slot->buffers) FreeBuffer(b.data);
+  TrimSpares(slot, 0);
   delete slot;
   if (retired_ && !recycled_ && finished() &&
       slots_.load(std::memory_order_relaxed) == nullptr) {
@@ -349,8 +351,8 @@ bool Pool::FreeSlotLocked(Slot *slot) noexcept {
 // registers; everything else tail-calls WriteCold, which starts over. A tag
 // and its record share one reservation and one publishing store, so the
 // consumer sees both or neither, and a full pool drops both.
-bool Pool::WriteTagged(const activity_record_t *tag,
-                       const activity_record_t &record, const char *text,
+bool Pool::WriteTagged(const activity_record_t* tag,
+                       const activity_record_t& record, const char* text,
                        size_t text_len) noexcept {
   const pool_internal::HotEntry hot = pool_internal::tl_hot;
   // Text longer than 1 KiB always takes the slow path, which truncates it
@@ -361,7 +363,7 @@ bool Pool::WriteTagged(const activity_record_t *tag,
   const uint32_t text_bytes =
       text != nullptr ? static_cast<uint32_t>(text_len) + 1 : 0;
   const uint32_t record_bytes = tag != nullptr ? 2 * kRecordSize : kRecordSize;
-  Slot *const slot = hot.slot;
+  Slot* const slot = hot.slot;
   PublishBusy(&slot->busy);
   const uint32_t end = slot->rec_end + record_bytes;
   if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
@@ -371,7 +373,7 @@ bool Pool::WriteTagged(const activity_record_t *tag,
     slot->busy.store(0, std::memory_order_release);
     return WriteCold(tag, record, text, text_len);
   }
-  char *dst = slot->base + slot->rec_end;
+  char* dst = slot->base + slot->rec_end;
   if (tag != nullptr) {
     std::memcpy(dst, tag, kRecordSize);
     dst += kRecordSize;
@@ -379,7 +381,7 @@ bool Pool::WriteTagged(const activity_record_t *tag,
   std::memcpy(dst, &record, kRecordSize);
   if (text != nullptr) {
     slot->text_low -= text_bytes;
-    char *const copy = slot->base + slot->text_low;
+    char* const copy = slot->base + slot->text_low;
     std::memcpy(copy, text, text_len);
     copy[text_len] = '\0';
     std::memcpy(dst + offsetof(activity_record_t, mark_message), &copy,
@@ -391,12 +393,12 @@ bool Pool::WriteTagged(const activity_record_t *tag,
   return true;
 }
 
-bool Pool::WriteCold(const activity_record_t *tag,
-                     const activity_record_t &record, const char *text,
+bool Pool::WriteCold(const activity_record_t* tag,
+                     const activity_record_t& record, const char* text,
                      size_t text_len) noexcept {
   using pool_internal::tl_hot;
   const uint64_t records = tag != nullptr ? 2 : 1;
-  Slot *slot = tl_hot.pool == this ? tl_hot.slot : AcquireSlot();
+  Slot* slot = tl_hot.pool == this ? tl_hot.slot : AcquireSlot();
   if (slot == nullptr) {
     refused_.fetch_add(records, std::memory_order_relaxed);
     return false;
@@ -415,17 +417,16 @@ bool Pool::WriteCold(const activity_record_t *tag,
 static_assert(Pool::kMinBufferSize > 2 * kRecordSize,
               "an empty buffer must hold a tagged record and its text's NUL");
 
-bool Pool::WriteSlow(Slot *slot, const activity_record_t *tag,
-                     const activity_record_t &record, const char *text,
+bool Pool::WriteSlow(Slot* slot, const activity_record_t* tag,
+                     const activity_record_t& record, const char* text,
                      size_t text_len) noexcept {
   const uint64_t records = tag != nullptr ? 2 : 1;
   const size_t record_bytes = records * kRecordSize;
   // Text longer than an empty buffer can hold is cut, never dropped.
-  const size_t max_text = buffer_size_ - record_bytes; // includes the NUL
+  const size_t max_text = buffer_size_ - record_bytes;  // includes the NUL
   size_t text_bytes = 0;
   if (text != nullptr) {
-    if (text_len > max_text - 1)
-      text_len = max_text - 1;
+    if (text_len > max_text - 1) text_len = max_text - 1;
     text_bytes = text_len + 1;
   }
   for (;;) {
@@ -446,7 +447,7 @@ bool Pool::WriteSlow(Slot *slot, const activity_record_t *tag,
     }
     SealCurrent(slot);
   }
-  char *dst = slot->base + slot->rec_end;
+  char* dst = slot->base + slot->rec_end;
   if (tag != nullptr) {
     std::memcpy(dst, tag, kRecordSize);
     dst += kRecordSize;
@@ -454,7 +455,7 @@ bool Pool::WriteSlow(Slot *slot, const activity_record_t *tag,
   activity_record_t copy = record;
   if (text != nullptr) {
     slot->text_low -= static_cast<uint32_t>(text_bytes);
-    char *text_copy = slot->base + slot->text_low;
+    char* text_copy = slot->base + slot->text_low;
     std::memcpy(text_copy, text, text_len);
     text_copy[text_len] = '\0';
     copy.mark_message = text_copy;
@@ -465,7 +466,7 @@ bool Pool::WriteSlow(Slot *slot, const activity_record_t *tag,
   return true;
 }
 
-void Pool::SealCurrent(Slot *slot) noexcept {
+void Pool::SealCurrent(Slot* slot) noexcept {
   if (slot->cur_is_spill) {
     // Delivered by DeliverSpill, on this very thread: no counting, no wake.
     slot->cur->state.store(kSealed, std::memory_order_relaxed);
@@ -481,10 +482,9 @@ void Pool::SealCurrent(Slot *slot) noexcept {
 // consumer cannot wait for itself, so a lossless pool takes an extra buffer.
 // Once one exists, later writes follow it until DeliverSpill has drained
 // them all, which keeps this thread's records in write order.
-Pool::Next Pool::SpillBuffer(Slot *slot) noexcept {
-  auto *b = new (std::nothrow) Buffer;
-  if (b == nullptr)
-    return Next::kNoMemory;
+Pool::Next Pool::SpillBuffer(Slot* slot) noexcept {
+  auto* b = new (std::nothrow) Buffer;
+  if (b == nullptr) return Next::kNoMemory;
   b->data = AllocBuffer();
   if (b->data == nullptr) {
     delete b;
@@ -507,18 +507,15 @@ Pool::Next Pool::SpillBuffer(Slot *slot) noexcept {
   return Next::kOk;
 }
 
-Pool::Next Pool::NextBuffer(Slot *slot) noexcept {
+Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
   const bool on_consumer = OnConsumerThread();
-  if (on_consumer && !spill_.empty())
-    return SpillBuffer(slot);
-  Buffer &b = slot->buffers[slot->next_index];
+  if (on_consumer && !spill_.empty()) return SpillBuffer(slot);
+  Buffer& b = slot->buffers[slot->next_index];
   if (b.state.load(std::memory_order_acquire) != kFree) {
     // Whatever the batching deferred, the consumer is needed now.
     WakeConsumer();
-    if (policy_ == OverflowPolicy::kDiscard)
-      return Next::kFull;
-    if (on_consumer)
-      return SpillBuffer(slot);
+    if (policy_ == OverflowPolicy::kDiscard) return Next::kFull;
+    if (on_consumer) return SpillBuffer(slot);
     for (int i = 0; i < kSpinsBeforeSleep &&
                     b.state.load(std::memory_order_acquire) != kFree;
          ++i) {
@@ -538,10 +535,9 @@ Pool::Next Pool::NextBuffer(Slot *slot) noexcept {
     }
   }
   if (b.data == nullptr) {
-    b.data = AllocBuffer();
-    if (b.data == nullptr)
-      return Next::kNoMemory;
-    slot->allocated.fetch_add(1, std::memory_order_relaxed);
+    b.data = TakeSpare(slot);
+    if (b.data == nullptr) b.data = AllocBuffer();
+    if (b.data == nullptr) return Next::kNoMemory;
   }
   b.state.store(kFilling, std::memory_order_release);
   slot->cur = &b;
@@ -552,7 +548,7 @@ Pool::Next Pool::NextBuffer(Slot *slot) noexcept {
   return Next::kOk;
 }
 
-void Pool::Seal(Slot *slot, bool wake_now) noexcept {
+void Pool::Seal(Slot* slot, bool wake_now) noexcept {
   slot->cur->state.store(kSealed, std::memory_order_release);
   slot->cur = nullptr;
   slot->base = nullptr;
@@ -576,13 +572,12 @@ void Pool::WakeConsumer() noexcept {
 
 // ----------------------------------------------------------------- warm-up
 
-Slot *Pool::AcquireSlot() noexcept {
+Slot* Pool::AcquireSlot() noexcept {
   using pool_internal::tl_slots;
-  pool_internal::ThreadSlots *ts = tl_slots;
+  pool_internal::ThreadSlots* ts = tl_slots;
   if (ts == nullptr) {
     ts = new (std::nothrow) pool_internal::ThreadSlots;
-    if (ts == nullptr)
-      return nullptr;
+    if (ts == nullptr) return nullptr;
     tl_slots = ts;
     // Out of keys: records of exiting threads are then delivered by the next
     // flush or close instead of at thread exit.
@@ -590,7 +585,7 @@ Slot *Pool::AcquireSlot() noexcept {
   } else {
     ReleaseClosedSlots(ts);
   }
-  for (const auto &entry : ts->entries) {
+  for (const auto& entry : ts->entries) {
     if (entry.first == this) {
       pool_internal::tl_hot = {this, entry.second};
       return entry.second;
@@ -601,12 +596,11 @@ Slot *Pool::AcquireSlot() noexcept {
   } catch (...) {
     return nullptr;
   }
-  Slot *slot = nullptr;
+  Slot* slot = nullptr;
   {
     std::lock_guard<std::mutex> lock(slots_mu_);
-    if (closing_.load(std::memory_order_acquire) != 0)
-      return nullptr;
-    for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+    if (closing_.load(std::memory_order_acquire) != 0) return nullptr;
+    for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
       uint32_t orphan = 0;
       if (s->owned.load(std::memory_order_relaxed) == 0 &&
           s->owned.compare_exchange_strong(orphan, 1,
@@ -617,8 +611,7 @@ Slot *Pool::AcquireSlot() noexcept {
     }
     if (slot == nullptr) {
       slot = new (std::nothrow) Slot;
-      if (slot == nullptr)
-        return nullptr;
+      if (slot == nullptr) return nullptr;
       slot->next = slots_.load(std::memory_order_relaxed);
       slots_.store(slot, std::memory_order_release);
     }
@@ -631,42 +624,39 @@ Slot *Pool::AcquireSlot() noexcept {
 // Drops the calling thread's entries of pools whose close has finished:
 // nothing else will touch those slots, so they are freed here, and the
 // pool object is recycled when its last slot goes.
-void Pool::ReleaseClosedSlots(void *thread_slots) noexcept {
-  auto *ts = static_cast<pool_internal::ThreadSlots *>(thread_slots);
-  auto &entries = ts->entries;
+void Pool::ReleaseClosedSlots(void* thread_slots) noexcept {
+  auto* ts = static_cast<pool_internal::ThreadSlots*>(thread_slots);
+  auto& entries = ts->entries;
   size_t kept = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
-    Pool *const pool = entries[i].first;
-    Slot *const slot = entries[i].second;
+    Pool* const pool = entries[i].first;
+    Slot* const slot = entries[i].second;
     if (!pool->finished()) {
       entries[kept++] = entries[i];
       continue;
     }
-    if (pool_internal::tl_hot.slot == slot)
-      pool_internal::tl_hot = {};
+    if (pool_internal::tl_hot.slot == slot) pool_internal::tl_hot = {};
     bool recycle;
     {
       std::lock_guard<std::mutex> lock(pool->slots_mu_);
       recycle = pool->FreeSlotLocked(slot);
     }
-    if (recycle)
-      Recycle(pool);
+    if (recycle) Recycle(pool);
   }
   entries.resize(kept);
 }
-char *Pool::AllocBuffer() noexcept {
-  char *p = nullptr;
+char* Pool::AllocBuffer() noexcept {
+  char* p = nullptr;
   if (alloc_fun_ != nullptr) {
     alloc_fun_(&p, buffer_size_, alloc_arg_);
   } else {
-    p = static_cast<char *>(std::malloc(buffer_size_));
+    p = static_cast<char*>(std::malloc(buffer_size_));
   }
   return p;
 }
 
-void Pool::FreeBuffer(char *buffer) noexcept {
-  if (buffer == nullptr)
-    return;
+void Pool::FreeBuffer(char* buffer) noexcept {
+  if (buffer == nullptr) return;
   if (alloc_fun_ != nullptr) {
     alloc_fun_(&buffer, 0, alloc_arg_);
   } else {
@@ -674,7 +664,7 @@ void Pool::FreeBuffer(char *buffer) noexcept {
   }
 }
 
-void Pool::HandOver(Slot *slot) noexcept {
+void Pool::HandOver(Slot* slot) noexcept {
   PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) == 0 && slot->cur != nullptr &&
       slot->rec_end != 0) {
@@ -692,17 +682,14 @@ void Pool::HandOver(Slot *slot) noexcept {
       slot->owned.store(0, std::memory_order_release);
     }
   }
-  if (recycle)
-    Recycle(this);
+  if (recycle) Recycle(this);
 }
 
-void pool_internal::ReleaseThreadSlots(void *thread_slots) noexcept {
-  auto *ts = static_cast<ThreadSlots *>(thread_slots);
+void pool_internal::ReleaseThreadSlots(void* thread_slots) noexcept {
+  auto* ts = static_cast<ThreadSlots*>(thread_slots);
   tl_hot = {nullptr, nullptr};
-  if (tl_slots == ts)
-    tl_slots = nullptr;
-  for (const auto &entry : ts->entries)
-    entry.first->HandOver(entry.second);
+  if (tl_slots == ts) tl_slots = nullptr;
+  for (const auto& entry : ts->entries) entry.first->HandOver(entry.second);
   delete ts;
 }
 
@@ -713,9 +700,8 @@ bool Pool::OnConsumerThread() const noexcept {
          std::this_thread::get_id();
 }
 
-void Pool::Deliver(const char *begin, const char *end) noexcept {
-  if (begin == end)
-    return;
+void Pool::Deliver(const char* begin, const char* end) noexcept {
+  if (begin == end) return;
   const uint64_t n = static_cast<uint64_t>(end - begin) / kRecordSize;
   if (callback_ == nullptr) {
     pool_dropped_.fetch_add(n, std::memory_order_relaxed);
@@ -726,34 +712,31 @@ void Pool::Deliver(const char *begin, const char *end) noexcept {
                    std::memory_order_release);
 }
 
-void Pool::SweepSlot(Slot *slot, bool flush) noexcept {
+void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
+  bool delivered_any = false;
   // Bounded so a fast producer cannot keep the consumer on one slot; the
   // bound still covers every buffer that was outstanding when we started.
   for (unsigned step = 0; step < 2 * buffers_per_slot_; ++step) {
-    Buffer &b = slot->buffers[slot->head];
+    Buffer& b = slot->buffers[slot->head];
     const uint32_t state = b.state.load(std::memory_order_acquire);
-    if (state == kFree)
-      return;
+    if (state == kFree) break;
     const uint32_t committed = b.committed.load(std::memory_order_acquire);
     if (state == kFilling) {
       if (flush) {
         Deliver(b.data + b.consumed, b.data + committed);
         b.consumed = committed;
       }
-      return;
+      break;
     }
     // Sealed: `committed` is final.
     Deliver(b.data + b.consumed, b.data + committed);
     b.consumed = 0;
     b.committed.store(0, std::memory_order_relaxed);
-    // A thread that keeps more than a couple of buffers only needed them
-    // while the consumer was behind: give the bytes back. (The producer
-    // allocates again when its ring comes round to an empty buffer.)
-    if (slot->allocated.load(std::memory_order_relaxed) > kKeptBuffersPerSlot) {
-      FreeBuffer(b.data);
-      b.data = nullptr;
-      slot->allocated.fetch_sub(1, std::memory_order_relaxed);
-    }
+    // The bytes leave the ring position: a thread holds only the buffers
+    // it has not had delivered, plus a few spares for its next ones.
+    if (!ParkSpare(slot, b.data)) FreeBuffer(b.data);
+    b.data = nullptr;
+    delivered_any = true;
     b.state.store(kFree, std::memory_order_seq_cst);
     if (slot->waiting.load(std::memory_order_seq_cst) != 0) {
       pool_internal::FutexWakeAll(&b.state);
@@ -762,10 +745,46 @@ void Pool::SweepSlot(Slot *slot, bool flush) noexcept {
                       std::memory_order_relaxed);
     slot->head = (slot->head + 1) % buffers_per_slot_;
   }
+  // A thread that has sealed nothing for a while (or at a flush) has
+  // stopped filling buffers fast: its spares go back, one stays for its
+  // next buffer.
+  if (delivered_any) {
+    slot->idle_sweeps = 0;
+  } else if (++slot->idle_sweeps >= kIdleSweepsBeforeTrim || flush) {
+    TrimSpares(slot, 1);
+  }
+}
+
+char* Pool::TakeSpare(Slot* slot) noexcept {
+  if (slot->spare_lock.exchange(1, std::memory_order_acquire) != 0) {
+    return nullptr;
+  }
+  char* data =
+      slot->spare_count != 0 ? slot->spares[--slot->spare_count] : nullptr;
+  slot->spare_lock.store(0, std::memory_order_release);
+  return data;
+}
+
+bool Pool::ParkSpare(Slot* slot, char* data) noexcept {
+  if (slot->spare_lock.exchange(1, std::memory_order_acquire) != 0) {
+    return false;
+  }
+  const bool parked = slot->spare_count < buffers_per_slot_;
+  if (parked) slot->spares[slot->spare_count++] = data;
+  slot->spare_lock.store(0, std::memory_order_release);
+  return parked;
+}
+
+void Pool::TrimSpares(Slot* slot, uint32_t keep) noexcept {
+  if (slot->spare_lock.exchange(1, std::memory_order_acquire) != 0) return;
+  while (slot->spare_count > keep) {
+    FreeBuffer(slot->spares[--slot->spare_count]);
+  }
+  slot->spare_lock.store(0, std::memory_order_release);
 }
 
 void Pool::Sweep(bool flush) noexcept {
-  for (Slot *s = slots_.load(std::memory_order_acquire); s; s = s->next) {
+  for (Slot* s = slots_.load(std::memory_order_acquire); s; s = s->next) {
     SweepSlot(s, flush);
   }
 }
@@ -778,7 +797,7 @@ bool Pool::DeliverSpill(bool all) noexcept {
   size_t limit = spill_.size();
   size_t done = 0;
   for (; done < spill_.size() && (all || done < limit); ++done) {
-    Buffer *b = spill_[done];
+    Buffer* b = spill_[done];
     if (spill_slot_ != nullptr && spill_slot_->cur == b) {
       spill_slot_->cur = nullptr;
       spill_slot_->base = nullptr;
@@ -804,8 +823,7 @@ void Pool::ConsumerMain() noexcept {
       flush_target = flush_requested_;
       stop = stop_requested_;
     }
-    if (stop)
-      break;
+    if (stop) break;
     const bool flushing = flush_target != flush_completed_;
     Sweep(flushing);
     // After the sweep: what the callback spilled is newer than the ring
@@ -818,12 +836,10 @@ void Pool::ConsumerMain() noexcept {
       }
       control_cv_.notify_all();
     }
-    if (more_spill)
-      continue;
+    if (more_spill) continue;
     {
       std::lock_guard<std::mutex> lock(control_mu_);
-      if (flush_requested_ != flush_completed_ || stop_requested_)
-        continue;
+      if (flush_requested_ != flush_completed_ || stop_requested_) continue;
     }
     consumer_sleeping_.store(1, std::memory_order_seq_cst);
     if (wake_seq_.load(std::memory_order_seq_cst) == seq) {
@@ -840,8 +856,7 @@ void Pool::Flush() noexcept {
   std::unique_lock<std::mutex> lock(control_mu_);
   if (OnConsumerThread()) {
     // Runs after the current callback returns (see ConsumerMain's re-check).
-    if (!stop_requested_)
-      ++flush_requested_;
+    if (!stop_requested_) ++flush_requested_;
     return;
   }
   ++waiters_;
@@ -867,10 +882,9 @@ void Pool::Close() noexcept {
     {
       // Writers asleep waiting for a buffer: let them see `closing_` now.
       std::lock_guard<std::mutex> lock(slots_mu_);
-      for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+      for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
         if (s->waiting.load(std::memory_order_seq_cst) != 0) {
-          for (Buffer &b : s->buffers)
-            pool_internal::FutexWakeAll(&b.state);
+          for (Buffer& b : s->buffers) pool_internal::FutexWakeAll(&b.state);
         }
       }
     }
@@ -892,8 +906,7 @@ void Pool::Close() noexcept {
     }
     WakeConsumer();
   }
-  if (OnConsumerThread())
-    return; // ConsumerMain finishes after the callback
+  if (OnConsumerThread()) return;  // ConsumerMain finishes after the callback
   std::unique_lock<std::mutex> lock(control_mu_);
   ++waiters_;
   control_cv_.wait(lock, [this] { return finished_; });
@@ -913,11 +926,10 @@ void Pool::Close() noexcept {
 void Pool::FinishClose() noexcept {
   {
     std::lock_guard<std::mutex> lock(slots_mu_);
-    for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+    for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
       // Writers in flight finish quickly; one waiting for a buffer gives up
       // within kWaitSliceNs because `closing_` is set.
-      while (s->busy.load(std::memory_order_seq_cst) != 0)
-        sched_yield();
+      while (s->busy.load(std::memory_order_seq_cst) != 0) sched_yield();
     }
   }
   // Nothing moves any more: one pass delivers every committed record, the
@@ -927,14 +939,14 @@ void Pool::FinishClose() noexcept {
   bool recycle = false;
   {
     std::lock_guard<std::mutex> lock(slots_mu_);
-    Slot *s = slots_.load(std::memory_order_relaxed);
+    Slot* s = slots_.load(std::memory_order_relaxed);
     while (s != nullptr) {
-      Slot *const next = s->next;
-      for (Buffer &b : s->buffers) {
+      Slot* const next = s->next;
+      for (Buffer& b : s->buffers) {
         FreeBuffer(b.data);
         b.data = nullptr;
       }
-      s->allocated.store(0, std::memory_order_relaxed);
+      TrimSpares(s, 0);
       s->cur = nullptr;
       s->cur_is_spill = false;
       s = next;
@@ -943,7 +955,7 @@ void Pool::FinishClose() noexcept {
     // Orphans: their threads are gone, nothing refers to them any more.
     s = slots_.load(std::memory_order_relaxed);
     while (s != nullptr) {
-      Slot *const next = s->next;
+      Slot* const next = s->next;
       if (s->owned.load(std::memory_order_acquire) == 0) {
         recycle = FreeSlotLocked(s) || recycle;
       }
@@ -959,16 +971,15 @@ void Pool::FinishClose() noexcept {
   // Retire waits for this close (it calls Close first), so a pool can only
   // become recyclable here when the last orphan went after Retire gave up:
   // never in practice, but handled.
-  if (recycle)
-    Recycle(this);
+  if (recycle) Recycle(this);
 }
 
 uint64_t Pool::dropped() const noexcept {
-  auto &mu = const_cast<std::mutex &>(slots_mu_);
+  auto& mu = const_cast<std::mutex&>(slots_mu_);
   std::lock_guard<std::mutex> lock(mu);
   uint64_t total =
       freed_slots_dropped_ + pool_dropped_.load(std::memory_order_relaxed);
-  for (Slot *s = slots_.load(std::memory_order_acquire); s; s = s->next) {
+  for (Slot* s = slots_.load(std::memory_order_acquire); s; s = s->next) {
     total += s->dropped.load(std::memory_order_relaxed);
   }
   return total;
@@ -993,19 +1004,20 @@ void Pool::ResetInChild() noexcept {
     waiters_ = 0;
     return;
   }
-  for (Slot *s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
+  for (Slot* s = slots_.load(std::memory_order_relaxed); s; s = s->next) {
     for (unsigned i = 0; i < buffers_per_slot_; ++i) {
-      Buffer &b = s->buffers[i];
+      Buffer& b = s->buffers[i];
       b.state.store(kFree, std::memory_order_relaxed);
       b.committed.store(0, std::memory_order_relaxed);
       b.consumed = 0;
     }
     s->busy.store(0, std::memory_order_relaxed);
     s->waiting.store(0, std::memory_order_relaxed);
+    s->spare_lock.store(0, std::memory_order_relaxed);
     s->cur = nullptr;
     s->base = nullptr;
     s->cur_is_spill = false;
-    s->rec_end = s->text_low = s->next_index = s->head = 0;
+    s->rec_end = s->text_low = s->next_index = s->head = s->idle_sweeps = 0;
     s->sealed = 0;
     s->freed.store(0, std::memory_order_relaxed);
     s->dropped.store(0, std::memory_order_relaxed);
@@ -1013,13 +1025,12 @@ void Pool::ResetInChild() noexcept {
   }
   // The forking thread keeps its own slots.
   if (pool_internal::tl_slots != nullptr) {
-    for (const auto &entry : pool_internal::tl_slots->entries) {
-      if (entry.first == this)
-        entry.second->owned.store(1);
+    for (const auto& entry : pool_internal::tl_slots->entries) {
+      if (entry.first == this) entry.second->owned.store(1);
     }
   }
   // Spill buffers hold the parent's records (its consumer is not here).
-  for (Buffer *b : spill_) {
+  for (Buffer* b : spill_) {
     FreeBuffer(b->data);
     delete b;
   }
@@ -1039,4 +1050,4 @@ void Pool::ResetInChild() noexcept {
   waiters_ = 0;
 }
 
-} // namespace roctracer
+}  // namespace roctracer

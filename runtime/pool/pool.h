@@ -13,15 +13,17 @@
 // pool (warm-up) allocates its slot descriptor, or adopts the slot of a thread
 // that has exited.
 //
-// Memory. A buffer's bytes are allocated (through alloc_fun) when the ring
-// first moves onto it, and handed back once delivered while the slot holds
-// more than kKeptBuffersPerSlot of them: a thread that writes little holds one
-// buffer, a thread that keeps its pool busy holds two, and only a consumer
-// that falls behind lets a thread hold up to buffers_per_slot(). Per writer
-// thread and pool: a ~4.4 KiB descriptor plus 1..buffers_per_slot() buffers.
-// Create allocates one buffer to check alloc_fun and fails with
-// kMemoryAllocation when it returns NULL; a later NULL drops the record and
-// counts it in dropped().
+// Memory. A buffer's bytes are taken (through alloc_fun) when the ring moves
+// onto an empty position, and leave the position when the buffer has been
+// delivered, to be kept as a spare for the thread's next buffer: a busy
+// thread allocates nothing per buffer, and the spares go back (all but one)
+// once the thread has sealed nothing for a few consumer rounds, or at a
+// flush. Per writer thread and pool that is a ~4.6 KiB descriptor plus at
+// most buffers_per_slot() buffers (what it has filled and not yet had
+// delivered, the one it fills, and spares): one buffer for a thread that
+// writes little. Create allocates one buffer to check alloc_fun and fails
+// with kMemoryAllocation when it returns NULL; a later NULL drops the record
+// and counts it in dropped().
 //
 // One consumer thread per pool calls the buffer callback, so the callback
 // never runs inside a traced call. When a buffer is full the producer seals
@@ -101,20 +103,20 @@ enum class OverflowPolicy { kLossless, kDiscard };
 
 enum class PoolStatus {
   kOk = 0,
-  kInvalidArgument,  // NULL buffer callback, buffer_size out of range
-  kMemoryAllocation, // allocation failed (alloc_fun returned NULL for the
-                     // first buffer), or the consumer thread could not be
-                     // started
+  kInvalidArgument,   // NULL buffer callback, buffer_size out of range
+  kMemoryAllocation,  // allocation failed (alloc_fun returned NULL for the
+                      // first buffer), or the consumer thread could not be
+                      // started
 };
 
 namespace pool_internal {
 struct Buffer;
 struct Slot;
-void ReleaseThreadSlots(void *thread_slots) noexcept;
-} // namespace pool_internal
+void ReleaseThreadSlots(void* thread_slots) noexcept;
+}  // namespace pool_internal
 
 class Pool {
-public:
+ public:
   // A buffer must hold at least a record, the EXT_API tag written with it
   // (WriteTagged) and this much of its text.
   static constexpr size_t kMinTextBytes = 64;
@@ -124,7 +126,6 @@ public:
   static constexpr size_t kMaxBufferSize = size_t{1} << 31;
   static constexpr unsigned kMaxBuffersPerSlot = 64;
   static constexpr size_t kSlotBytesTarget = size_t{1} << 20;
-  static constexpr unsigned kKeptBuffersPerSlot = 2;
   // Retired Pool objects waiting before they may be recycled.
   static constexpr unsigned kRetiredKept = 64;
 
@@ -137,14 +138,14 @@ public:
   // buffer callback is accepted: records are then dropped and counted.
   // ROCTRACER_POOL_THREAD_BUFFERS (2..64) in the environment caps the buffers
   // a writer thread may hold in one pool.
-  static Pool *Create(const roctracer_properties_t &properties,
-                      OverflowPolicy policy, PoolStatus *status) noexcept;
+  static Pool* Create(const roctracer_properties_t& properties,
+                      OverflowPolicy policy, PoolStatus* status) noexcept;
 
   // Gives up a pool that will no longer be used: closes it, and its memory
   // is released once no thread can touch it (see the design note above).
   // The pointer must not be used after this call. Use this instead of
   // delete. NULL is ignored.
-  static void Retire(Pool *pool) noexcept;
+  static void Retire(Pool* pool) noexcept;
 
   // Producer path, any thread. Copies the record; when text != nullptr also
   // copies text_len bytes plus a NUL into the same buffer and points the copy's
@@ -155,7 +156,7 @@ public:
   // in dropped()); pool closed (counted in refused()). A write made from
   // inside the buffer callback into the same pool never waits: in lossless
   // mode it goes into an extra buffer delivered after the callback returns.
-  bool Write(const activity_record_t &record, const char *text = nullptr,
+  bool Write(const activity_record_t& record, const char* text = nullptr,
              size_t text_len = 0) noexcept {
     return WriteTagged(nullptr, record, text, text_len);
   }
@@ -163,8 +164,8 @@ public:
   // Same, preceded by `tag` (NULL: none) in the same buffer: the two are
   // delivered together or dropped together (counted as two records), and
   // text is cut to what fits next to both.
-  bool WriteTagged(const activity_record_t *tag,
-                   const activity_record_t &record, const char *text = nullptr,
+  bool WriteTagged(const activity_record_t* tag,
+                   const activity_record_t& record, const char* text = nullptr,
                    size_t text_len = 0) noexcept;
 
   // Blocks until every record whose Write returned before this call has been
@@ -199,77 +200,80 @@ public:
   size_t buffer_size() const noexcept { return buffer_size_; }
   unsigned buffers_per_slot() const noexcept { return buffers_per_slot_; }
 
-  Pool(const Pool &) = delete;
-  Pool &operator=(const Pool &) = delete;
+  Pool(const Pool&) = delete;
+  Pool& operator=(const Pool&) = delete;
 
-private:
-  Pool(const roctracer_properties_t &properties, OverflowPolicy policy);
-  ~Pool() = default; // Only through Recycle; see Retire.
+ private:
+  Pool(const roctracer_properties_t& properties, OverflowPolicy policy);
+  ~Pool() = default;  // Only through Recycle; see Retire.
 
   enum class Next { kOk, kFull, kClosed, kNoMemory };
-  static Pool *NewShell(const roctracer_properties_t &properties,
+  static Pool* NewShell(const roctracer_properties_t& properties,
                         OverflowPolicy policy) noexcept;
-  static void Recycle(Pool *pool) noexcept;
+  static void Recycle(Pool* pool) noexcept;
   bool StartConsumer() noexcept;
   void EnsureConsumer() noexcept;
-  void SealCurrent(pool_internal::Slot *slot) noexcept;
-  Next SpillBuffer(pool_internal::Slot *slot) noexcept;
+  void SealCurrent(pool_internal::Slot* slot) noexcept;
+  char* TakeSpare(pool_internal::Slot* slot) noexcept;
+  bool ParkSpare(pool_internal::Slot* slot, char* data) noexcept;
+  void TrimSpares(pool_internal::Slot* slot, uint32_t keep) noexcept;
+  Next SpillBuffer(pool_internal::Slot* slot) noexcept;
   bool DeliverSpill(bool all) noexcept;
   bool finished() const noexcept {
     return finished_flag_.load(std::memory_order_acquire) != 0;
   }
   // slots_mu_ held: unlinks and frees `slot`; true when the pool object
   // can now be recycled.
-  bool FreeSlotLocked(pool_internal::Slot *slot) noexcept;
-  static void ReleaseClosedSlots(void *thread_slots) noexcept;
+  bool FreeSlotLocked(pool_internal::Slot* slot) noexcept;
+  static void ReleaseClosedSlots(void* thread_slots) noexcept;
   void ResetInChild() noexcept;
 
-  bool WriteCold(const activity_record_t *tag, const activity_record_t &record,
-                 const char *text, size_t text_len) noexcept;
-  pool_internal::Slot *AcquireSlot() noexcept;
-  bool WriteSlow(pool_internal::Slot *slot, const activity_record_t *tag,
-                 const activity_record_t &record, const char *text,
+  bool WriteCold(const activity_record_t* tag, const activity_record_t& record,
+                 const char* text, size_t text_len) noexcept;
+  pool_internal::Slot* AcquireSlot() noexcept;
+  bool WriteSlow(pool_internal::Slot* slot, const activity_record_t* tag,
+                 const activity_record_t& record, const char* text,
                  size_t text_len) noexcept;
-  Next NextBuffer(pool_internal::Slot *slot) noexcept;
-  void Seal(pool_internal::Slot *slot, bool wake_now) noexcept;
+  Next NextBuffer(pool_internal::Slot* slot) noexcept;
+  void Seal(pool_internal::Slot* slot, bool wake_now) noexcept;
   void WakeConsumer() noexcept;
   void ConsumerMain() noexcept;
   void Sweep(bool flush) noexcept;
-  void SweepSlot(pool_internal::Slot *slot, bool flush) noexcept;
-  void Deliver(const char *begin, const char *end) noexcept;
+  void SweepSlot(pool_internal::Slot* slot, bool flush) noexcept;
+  void Deliver(const char* begin, const char* end) noexcept;
   void FinishClose() noexcept;
   void Register() noexcept;
   static void CloseAllAtExit() noexcept;
   static void ForgetAllInChild() noexcept;
-  char *AllocBuffer() noexcept;
-  void FreeBuffer(char *buffer) noexcept;
-  void HandOver(pool_internal::Slot *slot) noexcept;
+  char* AllocBuffer() noexcept;
+  void FreeBuffer(char* buffer) noexcept;
+  void HandOver(pool_internal::Slot* slot) noexcept;
   bool OnConsumerThread() const noexcept;
 
-  friend void pool_internal::ReleaseThreadSlots(void *) noexcept;
+  friend void pool_internal::ReleaseThreadSlots(void*) noexcept;
 
   // Read by every producer on every write: keep apart from written fields.
   alignas(64) std::atomic<uint32_t> closing_{0};
   const OverflowPolicy policy_;
   const size_t buffer_size_;
   const unsigned buffers_per_slot_;
-  const uint64_t id_;         // unique per incarnation, for thread caches
-  const unsigned wake_batch_; // sealed buffers per slot before a wake-up
+  const uint64_t id_;          // unique per incarnation, for thread caches
+  const unsigned wake_batch_;  // sealed buffers per slot before a wake-up
   const roctracer_allocator_t alloc_fun_;
-  void *const alloc_arg_;
+  void* const alloc_arg_;
   const roctracer_buffer_callback_t callback_;
-  void *const callback_arg_;
+  void* const callback_arg_;
 
   // Bumped once per sealed buffer; the consumer sleeps on it.
   alignas(64) std::atomic<uint32_t> wake_seq_{0};
   std::atomic<uint32_t> consumer_sleeping_{0};
 
-  alignas(64) std::atomic<pool_internal::Slot *> slots_{nullptr};
-  std::mutex slots_mu_;              // warm-up and close only, never per record
-  uint64_t freed_slots_dropped_ = 0; // under slots_mu_
-  bool retired_ = false;             // under slots_mu_
-  bool recycled_ = false;            // under slots_mu_
-  std::atomic<uint64_t> pool_dropped_{0}; // drops not tied to a slot
+  alignas(64) std::atomic<pool_internal::Slot*> slots_{nullptr};
+  std::mutex slots_mu_;  // warm-up and close only, never per record
+  uint64_t freed_slots_dropped_ = 0;       // under slots_mu_
+  bool retired_ = false;                   // under slots_mu_
+  bool recycled_ = false;                  // under slots_mu_
+  std::atomic<uint64_t> pool_dropped_{0};  // drops not tied to a slot
 
   // Consumer-side state.
   alignas(64) std::atomic<uint64_t> delivered_{0};
@@ -279,23 +283,23 @@ private:
   std::atomic<uint32_t> consumer_started_{0};
   // Consumer thread only: extra buffers the buffer callback filled while
   // its own slot's ring was full, in write order (see Write).
-  std::vector<pool_internal::Buffer *> spill_;
-  pool_internal::Slot *spill_slot_ = nullptr;
+  std::vector<pool_internal::Buffer*> spill_;
+  pool_internal::Slot* spill_slot_ = nullptr;
 
   // Flush and close handshake (never on the producer path).
   std::mutex control_mu_;
   std::condition_variable control_cv_;
-  uint64_t flush_requested_ = 0; // under control_mu_
-  uint64_t flush_completed_ = 0; // under control_mu_
-  bool stop_requested_ = false;  // under control_mu_
-  bool finished_ = false;        // under control_mu_
-  bool joined_ = false;          // under control_mu_
-  uint32_t waiters_ = 0;         // under control_mu_: in Flush or Close
-  std::atomic<uint32_t> finished_flag_{0}; // finished_, readable lock-free
+  uint64_t flush_requested_ = 0;  // under control_mu_
+  uint64_t flush_completed_ = 0;  // under control_mu_
+  bool stop_requested_ = false;   // under control_mu_
+  bool finished_ = false;         // under control_mu_
+  bool joined_ = false;           // under control_mu_
+  uint32_t waiters_ = 0;          // under control_mu_: in Flush or Close
+  std::atomic<uint32_t> finished_flag_{0};  // finished_, readable lock-free
 
-  Pool *next_pool_ = nullptr; // every Pool object ever made, see Retire
+  Pool* next_pool_ = nullptr;  // every Pool object ever made, see Retire
 };
 
-} // namespace roctracer
+}  // namespace roctracer
 
-#endif // RUNTIME_POOL_POOL_H_
+#endif  // RUNTIME_POOL_POOL_H_

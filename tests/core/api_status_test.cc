@@ -19,12 +19,12 @@
 extern "C" int roctracer_load(void);
 extern "C" void roctracer_unload(void);
 extern "C" void roctracer_flush_buf(void);
-extern "C" void roctracer_mark(const char *str);
+extern "C" void roctracer_mark(const char* str);
 
 namespace roctracer_test {
 namespace {
 
-void NoopCallback(uint32_t, uint32_t, const void *, void *) {}
+void NoopCallback(uint32_t, uint32_t, const void*, void*) {}
 
 constexpr auto kBadDomain =
     static_cast<activity_domain_t>(ACTIVITY_DOMAIN_NUMBER);
@@ -88,9 +88,9 @@ TEST_F(ApiStatus, OpCodeRoundTripsEveryBuiltinOp) {
                  {ACTIVITY_DOMAIN_EXT_API, 2},
                  {ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_NUMBER},
                  {ACTIVITY_DOMAIN_HSA_EVT, 6}};
-  for (const auto &d : domains) {
+  for (const auto& d : domains) {
     for (uint32_t op = 0; op < d.count; ++op) {
-      const char *name = roctracer_op_string(d.domain, op, 0);
+      const char* name = roctracer_op_string(d.domain, op, 0);
       ASSERT_NE(name, nullptr) << d.domain << "/" << op;
       uint32_t code = 99, kind = 99;
       ASSERT_EQ(roctracer_op_code(d.domain, name, &code, &kind),
@@ -169,7 +169,7 @@ TEST_F(ApiStatus, CallbackEnableDisableStatuses) {
 
 TEST_F(ApiStatus, NextRecord) {
   activity_record_t records[2] = {};
-  const activity_record_t *next = nullptr;
+  const activity_record_t* next = nullptr;
   EXPECT_EQ(roctracer_next_record(nullptr, &next),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(roctracer_next_record(&records[0], nullptr),
@@ -180,13 +180,13 @@ TEST_F(ApiStatus, NextRecord) {
 }
 
 TEST_F(ApiStatus, OpenPoolRejectsBadProperties) {
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   EXPECT_EQ(roctracer_open_pool(nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   roctracer_properties_t tiny = collector.Properties(8);
   EXPECT_EQ(roctracer_open_pool(&tiny),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
-  roctracer_pool_t *pool = nullptr;
+  roctracer_pool_t* pool = nullptr;
   EXPECT_EQ(roctracer_open_pool_expl(nullptr, &pool),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(pool, nullptr);
@@ -197,7 +197,7 @@ TEST_F(ApiStatus, OpenPoolRejectsBadProperties) {
 // pool that way and ignores the status): it opens, and what is written to
 // it is counted as dropped.
 TEST_F(ApiStatus, PoolWithoutCallbackOpensAndCountsItsRecordsAsDropped) {
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   roctracer_properties_t no_callback = collector.Properties();
   no_callback.buffer_callback_fun = nullptr;
   ASSERT_EQ(roctracer_open_pool(&no_callback), ROCTRACER_STATUS_SUCCESS);
@@ -205,8 +205,7 @@ TEST_F(ApiStatus, PoolWithoutCallbackOpensAndCountsItsRecordsAsDropped) {
   ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_EXT_API,
                                          ACTIVITY_EXT_OP_MARK),
             ROCTRACER_STATUS_SUCCESS);
-  for (int i = 0; i < 5; ++i)
-    roctracer_mark("m");
+  for (int i = 0; i < 5; ++i) roctracer_mark("m");
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
   uint64_t dropped = 0;
   ASSERT_EQ(roctracer_get_dropped_records_expl(nullptr, &dropped),
@@ -216,11 +215,11 @@ TEST_F(ApiStatus, PoolWithoutCallbackOpensAndCountsItsRecordsAsDropped) {
 }
 
 TEST_F(ApiStatus, DefaultPoolLifecycle) {
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   EXPECT_EQ(roctracer_default_pool(), nullptr);
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
-  roctracer_pool_t *first = roctracer_default_pool();
+  roctracer_pool_t* first = roctracer_default_pool();
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(roctracer_open_pool(&props),
             ROCTRACER_STATUS_ERROR_DEFAULT_POOL_ALREADY_DEFINED);
@@ -228,7 +227,7 @@ TEST_F(ApiStatus, DefaultPoolLifecycle) {
             ROCTRACER_STATUS_ERROR_DEFAULT_POOL_ALREADY_DEFINED);
 
   // An explicit pool does not replace the default...
-  roctracer_pool_t *second = nullptr;
+  roctracer_pool_t* second = nullptr;
   ASSERT_EQ(roctracer_open_pool_expl(&props, &second),
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_NE(second, nullptr);
@@ -241,7 +240,7 @@ TEST_F(ApiStatus, DefaultPoolLifecycle) {
 
   EXPECT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_default_pool(), nullptr);
-  EXPECT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS); // none: no-op
+  EXPECT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);  // none: no-op
   // A closed pool cannot become the default again.
   EXPECT_EQ(roctracer_default_pool_expl(second), nullptr);
   EXPECT_EQ(roctracer_default_pool(), nullptr);
@@ -249,9 +248,9 @@ TEST_F(ApiStatus, DefaultPoolLifecycle) {
 }
 
 TEST_F(ApiStatus, ClosingAPoolTwiceIsAnError) {
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
-  roctracer_pool_t *pool = nullptr;
+  roctracer_pool_t* pool = nullptr;
   ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_close_pool_expl(pool),
@@ -286,7 +285,7 @@ TEST_F(ApiStatus, EnablingActivityWithoutDefaultPool) {
 }
 
 TEST_F(ApiStatus, ActivityEnableDisableStatuses) {
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_ROCTX, 0),
@@ -317,7 +316,7 @@ TEST_F(ApiStatus, FlushStatuses) {
   // No default pool: nothing to flush.
   EXPECT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_flush_activity_expl(nullptr), ROCTRACER_STATUS_SUCCESS);
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
@@ -387,16 +386,15 @@ TEST_F(ApiStatus, ExternalCorrelationStackIsPerThread) {
 struct CountingAllocator {
   int allocations = 0;
   int frees = 0;
-  static void Fn(char **ptr, size_t size, void *arg) {
-    auto *self = static_cast<CountingAllocator *>(arg);
+  static void Fn(char** ptr, size_t size, void* arg) {
+    auto* self = static_cast<CountingAllocator*>(arg);
     if (size == 0) {
       ++self->frees;
       free(*ptr);
       *ptr = nullptr;
     } else {
-      if (*ptr == nullptr)
-        ++self->allocations;
-      *ptr = static_cast<char *>(realloc(*ptr, size));
+      if (*ptr == nullptr) ++self->allocations;
+      *ptr = static_cast<char*>(realloc(*ptr, size));
     }
   }
 };
@@ -406,24 +404,23 @@ struct CountingAllocator {
 struct HeldCallback {
   std::atomic<bool> released{false};
   std::atomic<size_t> records{0};
-  static void Fn(const char *begin, const char *end, void *arg) {
-    auto *self = static_cast<HeldCallback *>(arg);
-    while (!self->released.load())
-      std::this_thread::yield();
+  static void Fn(const char* begin, const char* end, void* arg) {
+    auto* self = static_cast<HeldCallback*>(arg);
+    while (!self->released.load()) std::this_thread::yield();
     self->records +=
         static_cast<size_t>(end - begin) / sizeof(activity_record_t);
   }
 };
 
 // A small discard-mode pool that EXT_API marks (roctracer_mark) write to.
-roctracer_pool_t *OpenDiscardMarkPool(roctracer_buffer_callback_t callback,
-                                      void *arg) {
+roctracer_pool_t* OpenDiscardMarkPool(roctracer_buffer_callback_t callback,
+                                      void* arg) {
   roctracer_properties_t props{};
   props.mode = ROCTRACER_POOL_MODE_DISCARD;
   props.buffer_size = 256;
   props.buffer_callback_fun = callback;
   props.buffer_callback_arg = arg;
-  roctracer_pool_t *pool = nullptr;
+  roctracer_pool_t* pool = nullptr;
   if (roctracer_open_pool_expl(&props, &pool) != ROCTRACER_STATUS_SUCCESS ||
       roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
                                         ACTIVITY_EXT_OP_MARK,
@@ -435,11 +432,10 @@ roctracer_pool_t *OpenDiscardMarkPool(roctracer_buffer_callback_t callback,
 
 TEST_F(ApiStatus, DiscardModeCountsWhatItDrops) {
   HeldCallback held;
-  roctracer_pool_t *pool = OpenDiscardMarkPool(&HeldCallback::Fn, &held);
+  roctracer_pool_t* pool = OpenDiscardMarkPool(&HeldCallback::Fn, &held);
   ASSERT_NE(pool, nullptr);
   constexpr size_t kProduced = 20000;
-  for (size_t i = 0; i < kProduced; ++i)
-    roctracer_mark("m");
+  for (size_t i = 0; i < kProduced; ++i) roctracer_mark("m");
   uint64_t dropped = 0;
   ASSERT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
             ROCTRACER_STATUS_SUCCESS);
@@ -458,18 +454,17 @@ struct PairChecker {
   std::atomic<size_t> records{0};
   std::atomic<size_t> untagged{0};
   std::atomic<size_t> orphan_tags{0};
-  activity_record_t previous{}; // across deliveries: one producer thread
-  static void Fn(const char *begin, const char *end, void *arg) {
-    auto *self = static_cast<PairChecker *>(arg);
+  activity_record_t previous{};  // across deliveries: one producer thread
+  static void Fn(const char* begin, const char* end, void* arg) {
+    auto* self = static_cast<PairChecker*>(arg);
     std::this_thread::sleep_for(std::chrono::microseconds(20));
-    for (auto *r = reinterpret_cast<const activity_record_t *>(begin);
-         r < reinterpret_cast<const activity_record_t *>(end); ++r) {
+    for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
+         r < reinterpret_cast<const activity_record_t*>(end); ++r) {
       ++self->records;
       const bool after_its_tag =
           self->previous.op == ACTIVITY_EXT_OP_EXTERN_ID &&
           self->previous.correlation_id == r->correlation_id;
-      if (r->op == ACTIVITY_EXT_OP_MARK && !after_its_tag)
-        ++self->untagged;
+      if (r->op == ACTIVITY_EXT_OP_MARK && !after_its_tag) ++self->untagged;
       if (self->previous.op == ACTIVITY_EXT_OP_EXTERN_ID && !after_its_tag) {
         ++self->orphan_tags;
       }
@@ -480,13 +475,12 @@ struct PairChecker {
 
 TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
   PairChecker checker;
-  roctracer_pool_t *pool = OpenDiscardMarkPool(&PairChecker::Fn, &checker);
+  roctracer_pool_t* pool = OpenDiscardMarkPool(&PairChecker::Fn, &checker);
   ASSERT_NE(pool, nullptr);
   ASSERT_EQ(roctracer_activity_push_external_correlation_id(9),
             ROCTRACER_STATUS_SUCCESS);
   constexpr size_t kMarks = 200000;
-  for (size_t i = 0; i < kMarks; ++i)
-    roctracer_mark("m");
+  for (size_t i = 0; i < kMarks; ++i) roctracer_mark("m");
   activity_correlation_id_t last = 0;
   ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&last),
             ROCTRACER_STATUS_SUCCESS);
@@ -497,7 +491,7 @@ TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(checker.untagged.load(), 0u);
   EXPECT_EQ(checker.orphan_tags.load(), 0u);
-  EXPECT_EQ(checker.previous.op, ACTIVITY_EXT_OP_MARK); // the last pair whole
+  EXPECT_EQ(checker.previous.op, ACTIVITY_EXT_OP_MARK);  // the last pair whole
   EXPECT_EQ(checker.records.load() + dropped, 2 * kMarks);
   EXPECT_EQ(checker.records.load() % 2, 0u);
 }
@@ -505,8 +499,8 @@ TEST_F(ApiStatus, DiscardModeKeepsTagsWithTheirRecords) {
 // roctracer.h: a buffer must hold a record, its EXT_API tag and 64 bytes of
 // message: 192 bytes at least.
 TEST_F(ApiStatus, PoolBuffersBelow192BytesAreRejected) {
-  Collector &collector = NewCollector();
-  roctracer_pool_t *pool = nullptr;
+  Collector& collector = NewCollector();
+  roctracer_pool_t* pool = nullptr;
   const roctracer_properties_t too_small = collector.Properties(191);
   EXPECT_EQ(roctracer_open_pool_expl(&too_small, &pool),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
@@ -522,27 +516,27 @@ TEST_F(ApiStatus, DroppedRecordsRejectsBadInput) {
   uint64_t dropped = 7;
   EXPECT_EQ(roctracer_get_dropped_records_expl(nullptr, &dropped),
             ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED);
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
-  roctracer_pool_t *pool = nullptr;
+  roctracer_pool_t* pool = nullptr;
   ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_get_dropped_records_expl(pool, nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   ASSERT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
             ROCTRACER_STATUS_SUCCESS);
-  EXPECT_EQ(dropped, 0u); // lossless by default
+  EXPECT_EQ(dropped, 0u);  // lossless by default
   ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer_get_dropped_records_expl(pool, &dropped),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_F(ApiStatus, CustomAllocatorIsHonoured) {
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   CountingAllocator allocator;
   roctracer_properties_t props = collector.Properties();
   props.alloc_fun = &CountingAllocator::Fn;
   props.alloc_arg = &allocator;
-  roctracer_pool_t *pool = nullptr;
+  roctracer_pool_t* pool = nullptr;
   ASSERT_EQ(roctracer_open_pool_expl(&props, &pool), ROCTRACER_STATUS_SUCCESS);
   // Buffers are allocated on a thread's first record, so write one.
   ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
@@ -561,8 +555,8 @@ struct ReentrantCallback {
   roctracer_status_t close_status = ROCTRACER_STATUS_SUCCESS;
   roctracer_status_t flush_status = ROCTRACER_STATUS_SUCCESS;
   int calls = 0;
-  static void Fn(const char *, const char *, void *arg) {
-    auto *self = static_cast<ReentrantCallback *>(arg);
+  static void Fn(const char*, const char*, void* arg) {
+    auto* self = static_cast<ReentrantCallback*>(arg);
     ++self->calls;
     self->flush_status = roctracer_flush_activity();
     self->close_status = roctracer_close_pool();
@@ -584,36 +578,35 @@ TEST_F(ApiStatus, CloseAndFlushFromABufferCallbackAreRefused) {
   EXPECT_EQ(cb.calls, 1);
   EXPECT_EQ(cb.flush_status, ROCTRACER_STATUS_ERROR);
   EXPECT_EQ(cb.close_status, ROCTRACER_STATUS_ERROR);
-  EXPECT_NE(roctracer_default_pool(), nullptr);                // still open
-  EXPECT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS); // cb in scope
+  EXPECT_NE(roctracer_default_pool(), nullptr);                 // still open
+  EXPECT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);  // cb in scope
 }
 
 struct MarkLog {
   int calls = 0;
   std::string last;
-  static void Fn(uint32_t domain, uint32_t op, const void *data, void *arg) {
-    auto *self = static_cast<MarkLog *>(arg);
-    if (domain != ACTIVITY_DOMAIN_EXT_API || op != ACTIVITY_EXT_OP_MARK)
-      return;
+  static void Fn(uint32_t domain, uint32_t op, const void* data, void* arg) {
+    auto* self = static_cast<MarkLog*>(arg);
+    if (domain != ACTIVITY_DOMAIN_EXT_API || op != ACTIVITY_EXT_OP_MARK) return;
     ++self->calls;
-    self->last = static_cast<const char *>(data);
+    self->last = static_cast<const char*>(data);
   }
 };
 
 TEST_F(ApiStatus, DeprecatedExportsStillWork) {
   EXPECT_EQ(roctracer_load(), 1);
   roctracer_unload();
-  roctracer_flush_buf(); // no default pool: harmless
+  roctracer_flush_buf();  // no default pool: harmless
   roctracer_mark("nobody listens");
 
-  Collector &collector = NewCollector();
+  Collector& collector = NewCollector();
   const roctracer_properties_t props = collector.Properties();
   ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
   MarkLog log;
-  ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_EXT_API,
-                                         ACTIVITY_EXT_OP_MARK, MarkLog::Fn,
-                                         &log),
-            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_EXT_API,
+                                   ACTIVITY_EXT_OP_MARK, MarkLog::Fn, &log),
+      ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_EXT_API,
                                          ACTIVITY_EXT_OP_MARK),
             ROCTRACER_STATUS_SUCCESS);
@@ -631,5 +624,5 @@ TEST_F(ApiStatus, DeprecatedExportsStillWork) {
   EXPECT_EQ(got[0].message, "phase one");
 }
 
-} // namespace
-} // namespace roctracer_test
+}  // namespace
+}  // namespace roctracer_test

@@ -26,7 +26,7 @@ using pool_test::CountingAllocator;
 using pool_test::MakeRecord;
 using pool_test::Properties;
 
-void Ignore(const char *, const char *, void *) {}
+void Ignore(const char*, const char*, void*) {}
 
 // Tools compiled against roctracer 4.1 read these offsets.
 TEST(Pool, RecordLayoutIsRoctracer41) {
@@ -66,7 +66,7 @@ TEST(Pool, RejectsBadProperties) {
   EXPECT_EQ(Pool::Create(Properties(0, &Ignore, nullptr),
                          OverflowPolicy::kLossless, nullptr),
             nullptr);
-  Pool *smallest =
+  Pool* smallest =
       Pool::Create(Properties(Pool::kMinBufferSize, &Ignore, nullptr),
                    OverflowPolicy::kLossless, &status);
   ASSERT_NE(smallest, nullptr);
@@ -80,12 +80,11 @@ TEST(Pool, RejectsBadProperties) {
 // counted as dropped rather than vanishing.
 TEST(Pool, WithoutCallbackCountsEveryRecordAsDropped) {
   PoolStatus status = PoolStatus::kInvalidArgument;
-  Pool *pool = Pool::Create(Properties(0x1000, nullptr, nullptr),
+  Pool* pool = Pool::Create(Properties(0x1000, nullptr, nullptr),
                             OverflowPolicy::kLossless, &status);
   ASSERT_NE(pool, nullptr);
   EXPECT_EQ(status, PoolStatus::kOk);
-  for (uint64_t i = 0; i < 300; ++i)
-    ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
+  for (uint64_t i = 0; i < 300; ++i) ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
   pool->Flush();
   EXPECT_EQ(pool->delivered(), 0u);
   EXPECT_EQ(pool->dropped(), 300u);
@@ -95,15 +94,15 @@ TEST(Pool, WithoutCallbackCountsEveryRecordAsDropped) {
 TEST(Pool, DeliversOnConsumerThreadContiguousRecords) {
   Checker checker(1);
   checker.forbidden_thread = std::this_thread::get_id();
-  Pool *pool = Pool::Create(Properties(0x1000, &Checker::Callback, &checker),
+  Pool* pool = Pool::Create(Properties(0x1000, &Checker::Callback, &checker),
                             OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
-  constexpr uint64_t kCount = 1000; // several full 64-record buffers
+  constexpr uint64_t kCount = 1000;  // several full 64-record buffers
   for (uint64_t i = 0; i < kCount; ++i)
     ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
   pool->Flush();
   EXPECT_EQ(checker.records, kCount);
-  EXPECT_EQ(checker.errors, 0u); // includes "ran on the producer thread"
+  EXPECT_EQ(checker.errors, 0u);  // includes "ran on the producer thread"
   EXPECT_EQ(checker.order_errors, 0u);
   EXPECT_GE(checker.calls, kCount / (0x1000 / 64));
   EXPECT_EQ(pool->delivered(), kCount);
@@ -112,20 +111,20 @@ TEST(Pool, DeliversOnConsumerThreadContiguousRecords) {
 }
 
 struct TextCheck {
-  CountingAllocator *alloc;
+  CountingAllocator* alloc;
   std::vector<std::string> expected;
   size_t next = 0;
   uint64_t errors = 0;
-  static void Callback(const char *begin, const char *end, void *arg) {
-    auto *self = static_cast<TextCheck *>(arg);
-    for (auto *r = reinterpret_cast<const activity_record_t *>(begin);
-         r < reinterpret_cast<const activity_record_t *>(end); ++r) {
+  static void Callback(const char* begin, const char* end, void* arg) {
+    auto* self = static_cast<TextCheck*>(arg);
+    for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
+         r < reinterpret_cast<const activity_record_t*>(end); ++r) {
       if (self->next >= self->expected.size()) {
         ++self->errors;
         continue;
       }
-      const std::string &want = self->expected[self->next++];
-      const char *got = r->mark_message;
+      const std::string& want = self->expected[self->next++];
+      const char* got = r->mark_message;
       // The text must be inside the same allocator block as the records.
       if (got == nullptr || !self->alloc->Owns(got, got + want.size() + 1) ||
           !self->alloc->Owns(begin, end) || std::string(got) != want ||
@@ -143,19 +142,19 @@ TEST(Pool, TextTravelsInTheSameBuffer) {
   auto props = Properties(kBuffer, &TextCheck::Callback, &check);
   props.alloc_fun = &CountingAllocator::Fun;
   props.alloc_arg = &alloc;
-  Pool *pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
+  Pool* pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   std::vector<std::string> texts;
   for (int i = 0; i < 300; ++i) {
     texts.push_back("range-" + std::to_string(i) + std::string(i % 97, 'x'));
   }
-  texts.push_back("");                     // empty message
-  texts.push_back(std::string(5000, 'L')); // longer than a buffer
+  texts.push_back("");                      // empty message
+  texts.push_back(std::string(5000, 'L'));  // longer than a buffer
   // The consumer reads `expected` while we write: fill it in first.
-  for (const std::string &t : texts) {
+  for (const std::string& t : texts) {
     std::string want = t;
     if (want.size() > kBuffer - sizeof(activity_record_t) - 1) {
-      want.resize(kBuffer - sizeof(activity_record_t) - 1); // documented cut
+      want.resize(kBuffer - sizeof(activity_record_t) - 1);  // documented cut
     }
     check.expected.push_back(want);
   }
@@ -178,20 +177,19 @@ TEST(Pool, TextTravelsInTheSameBuffer) {
 TEST(Pool, TaggedRecordsArriveTogetherWithTheirText) {
   struct Pairs {
     std::vector<std::vector<activity_record_t>> deliveries;
-    std::vector<std::string> texts; // of the tagged records, in order
-    static void Callback(const char *b, const char *e, void *arg) {
-      auto *self = static_cast<Pairs *>(arg);
+    std::vector<std::string> texts;  // of the tagged records, in order
+    static void Callback(const char* b, const char* e, void* arg) {
+      auto* self = static_cast<Pairs*>(arg);
       self->deliveries.emplace_back(
-          reinterpret_cast<const activity_record_t *>(b),
-          reinterpret_cast<const activity_record_t *>(e));
-      for (const auto &r : self->deliveries.back()) {
-        if (r.kind == 1)
-          self->texts.emplace_back(r.mark_message);
+          reinterpret_cast<const activity_record_t*>(b),
+          reinterpret_cast<const activity_record_t*>(e));
+      for (const auto& r : self->deliveries.back()) {
+        if (r.kind == 1) self->texts.emplace_back(r.mark_message);
       }
     }
   } pairs;
   constexpr size_t kBuffer = 0x200;
-  Pool *pool = Pool::Create(Properties(kBuffer, &Pairs::Callback, &pairs),
+  Pool* pool = Pool::Create(Properties(kBuffer, &Pairs::Callback, &pairs),
                             OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   const std::string long_text(kBuffer, 'T');
@@ -208,7 +206,7 @@ TEST(Pool, TaggedRecordsArriveTogetherWithTheirText) {
   }
   pool->Close();
   size_t tagged = 0;
-  for (const auto &delivery : pairs.deliveries) {
+  for (const auto& delivery : pairs.deliveries) {
     for (size_t j = 0; j < delivery.size(); ++j) {
       if (delivery[j].kind == 2) {
         ASSERT_LT(j + 1, delivery.size()) << "a tag ends a delivery";
@@ -240,17 +238,16 @@ TEST(Pool, TheSmallestBufferHoldsATaggedRecordAndItsText) {
     struct Seen {
       std::vector<activity_record_t> records;
       std::vector<std::string> texts;
-      static void Callback(const char *b, const char *e, void *arg) {
-        auto *self = static_cast<Seen *>(arg);
-        for (auto *r = reinterpret_cast<const activity_record_t *>(b);
-             r < reinterpret_cast<const activity_record_t *>(e); ++r) {
+      static void Callback(const char* b, const char* e, void* arg) {
+        auto* self = static_cast<Seen*>(arg);
+        for (auto* r = reinterpret_cast<const activity_record_t*>(b);
+             r < reinterpret_cast<const activity_record_t*>(e); ++r) {
           self->records.push_back(*r);
-          if (r->kind == 1)
-            self->texts.emplace_back(r->mark_message);
+          if (r->kind == 1) self->texts.emplace_back(r->mark_message);
         }
       }
     } seen;
-    Pool *pool =
+    Pool* pool =
         Pool::Create(Properties(Pool::kMinBufferSize, &Seen::Callback, &seen),
                      policy, nullptr);
     ASSERT_NE(pool, nullptr);
@@ -274,14 +271,14 @@ TEST(Pool, TheSmallestBufferHoldsATaggedRecordAndItsText) {
 TEST(Pool, RecordsWithoutTextKeepTheirPayloadField) {
   struct Bytes {
     std::vector<size_t> seen;
-    static void Callback(const char *b, const char *e, void *arg) {
-      for (auto *r = reinterpret_cast<const activity_record_t *>(b);
-           r < reinterpret_cast<const activity_record_t *>(e); ++r) {
-        static_cast<Bytes *>(arg)->seen.push_back(r->bytes);
+    static void Callback(const char* b, const char* e, void* arg) {
+      for (auto* r = reinterpret_cast<const activity_record_t*>(b);
+           r < reinterpret_cast<const activity_record_t*>(e); ++r) {
+        static_cast<Bytes*>(arg)->seen.push_back(r->bytes);
       }
     }
   } bytes;
-  Pool *pool = Pool::Create(Properties(0x200, &Bytes::Callback, &bytes),
+  Pool* pool = Pool::Create(Properties(0x200, &Bytes::Callback, &bytes),
                             OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   for (size_t i = 0; i < 50; ++i) {
@@ -291,28 +288,26 @@ TEST(Pool, RecordsWithoutTextKeepTheirPayloadField) {
   }
   pool->Close();
   ASSERT_EQ(bytes.seen.size(), 50u);
-  for (size_t i = 0; i < 50; ++i)
-    EXPECT_EQ(bytes.seen[i], i * 4096);
+  for (size_t i = 0; i < 50; ++i) EXPECT_EQ(bytes.seen[i], i * 4096);
   Pool::Retire(pool);
 }
 
 TEST(Pool, CustomAllocatorOwnsAllBufferMemory) {
   CountingAllocator alloc;
   struct Owned {
-    CountingAllocator *alloc;
+    CountingAllocator* alloc;
     uint64_t foreign = 0;
     uint64_t records = 0;
-    static void Callback(const char *b, const char *e, void *arg) {
-      auto *self = static_cast<Owned *>(arg);
-      if (!self->alloc->Owns(b, e))
-        ++self->foreign;
+    static void Callback(const char* b, const char* e, void* arg) {
+      auto* self = static_cast<Owned*>(arg);
+      if (!self->alloc->Owns(b, e)) ++self->foreign;
       self->records += (e - b) / sizeof(activity_record_t);
     }
   } owned{&alloc};
   auto props = Properties(0x1000, &Owned::Callback, &owned);
   props.alloc_fun = &CountingAllocator::Fun;
   props.alloc_arg = &alloc;
-  Pool *pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
+  Pool* pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   std::vector<std::thread> threads;
   for (uint32_t t = 0; t < 3; ++t) {
@@ -321,13 +316,12 @@ TEST(Pool, CustomAllocatorOwnsAllBufferMemory) {
         ASSERT_TRUE(pool->Write(MakeRecord(t, i)));
     });
   }
-  for (auto &th : threads)
-    th.join();
+  for (auto& th : threads) th.join();
   pool->Close();
   EXPECT_EQ(owned.records, 15000u);
   EXPECT_EQ(owned.foreign, 0u);
   // Buffers come and go with use, but a writer never holds more than its
-  // ring: three threads, at most three rings (plus the probe at Create).
+  // ring (plus the probe at Create).
   EXPECT_GE(alloc.allocs, 2u);
   EXPECT_LE(alloc.peak, 3u * pool->buffers_per_slot() + 1);
   EXPECT_EQ(alloc.frees, alloc.allocs);
@@ -336,11 +330,9 @@ TEST(Pool, CustomAllocatorOwnsAllBufferMemory) {
   Pool::Retire(pool);
 }
 
-void FailingAlloc(char **ptr, size_t size, void *) {
-  if (*ptr == nullptr)
-    return; // never allocates
-  if (size == 0)
-    std::free(*ptr);
+void FailingAlloc(char** ptr, size_t size, void*) {
+  if (*ptr == nullptr) return;  // never allocates
+  if (size == 0) std::free(*ptr);
 }
 
 // An allocator that returns NULL would lose every record: the pool is not
@@ -357,10 +349,9 @@ TEST(Pool, AllocatorReturningNullFailsCreate) {
 struct BudgetAllocator {
   CountingAllocator counting;
   uint64_t budget;
-  static void Fun(char **ptr, size_t size, void *arg) {
-    auto *self = static_cast<BudgetAllocator *>(arg);
-    if (*ptr == nullptr && self->counting.allocs >= self->budget)
-      return;
+  static void Fun(char** ptr, size_t size, void* arg) {
+    auto* self = static_cast<BudgetAllocator*>(arg);
+    if (*ptr == nullptr && self->counting.allocs >= self->budget) return;
     CountingAllocator::Fun(ptr, size, &self->counting);
   }
 };
@@ -369,15 +360,14 @@ struct BudgetAllocator {
 // dropped and counted, never silently lost.
 TEST(Pool, AllocationFailureLaterIsCountedAsDropped) {
   Checker checker(1);
-  BudgetAllocator alloc{{}, 2}; // the probe at Create, then one buffer
+  BudgetAllocator alloc{{}, 2};  // the probe at Create, then one buffer
   auto props = Properties(Pool::kMinBufferSize, &Checker::Callback, &checker);
   props.alloc_fun = &BudgetAllocator::Fun;
   props.alloc_arg = &alloc;
-  Pool *pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
+  Pool* pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   uint64_t accepted = 0;
-  for (uint64_t i = 0; i < 50; ++i)
-    accepted += pool->Write(MakeRecord(0, i));
+  for (uint64_t i = 0; i < 50; ++i) accepted += pool->Write(MakeRecord(0, i));
   pool->Close();
   EXPECT_GT(accepted, 0u);
   EXPECT_LT(accepted, 50u);
@@ -389,14 +379,13 @@ TEST(Pool, AllocationFailureLaterIsCountedAsDropped) {
 
 TEST(Pool, CloseTwiceAndUseAfterCloseAreHarmless) {
   Checker checker(1);
-  Pool *pool = Pool::Create(Properties(0x1000, &Checker::Callback, &checker),
+  Pool* pool = Pool::Create(Properties(0x1000, &Checker::Callback, &checker),
                             OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
-  for (uint64_t i = 0; i < 10; ++i)
-    ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
+  for (uint64_t i = 0; i < 10; ++i) ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
   pool->Close();
   EXPECT_TRUE(pool->closed());
-  EXPECT_EQ(checker.records, 10u); // Close flushes
+  EXPECT_EQ(checker.records, 10u);  // Close flushes
   pool->Close();
   EXPECT_FALSE(pool->Write(MakeRecord(0, 10)));
   EXPECT_FALSE(pool->Write(MakeRecord(0, 10), "text", 4));
@@ -410,12 +399,11 @@ TEST(Pool, CloseTwiceAndUseAfterCloseAreHarmless) {
 
 TEST(Pool, ThreadExitHandsOverPartialBuffer) {
   Checker checker(1);
-  Pool *pool = Pool::Create(Properties(0x10000, &Checker::Callback, &checker),
+  Pool* pool = Pool::Create(Properties(0x10000, &Checker::Callback, &checker),
                             OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   std::thread([&] {
-    for (uint64_t i = 0; i < 7; ++i)
-      ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
+    for (uint64_t i = 0; i < 7; ++i) ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
   }).join();
   // 7 records do not fill a 1024-record buffer: only the exit hand-over can
   // deliver them without a flush.
@@ -432,20 +420,17 @@ TEST(Pool, ThreadExitHandsOverPartialBuffer) {
 
 TEST(Pool, ThreadExitAfterCloseIsSafe) {
   Checker checker(1);
-  Pool *pool = Pool::Create(Properties(0x10000, &Checker::Callback, &checker),
+  Pool* pool = Pool::Create(Properties(0x10000, &Checker::Callback, &checker),
                             OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   std::atomic<int> stage{0};
   std::thread producer([&] {
-    for (uint64_t i = 0; i < 5; ++i)
-      ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
+    for (uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(pool->Write(MakeRecord(0, i)));
     stage = 1;
-    while (stage.load() != 2)
-      std::this_thread::yield();
+    while (stage.load() != 2) std::this_thread::yield();
     EXPECT_FALSE(pool->Write(MakeRecord(0, 5)));
-  }); // exits after the pool closed: its hand-over must not touch buffers
-  while (stage.load() != 1)
-    std::this_thread::yield();
+  });  // exits after the pool closed: its hand-over must not touch buffers
+  while (stage.load() != 1) std::this_thread::yield();
   pool->Close();
   EXPECT_EQ(checker.records, 5u);
   stage = 2;
@@ -455,15 +440,14 @@ TEST(Pool, ThreadExitAfterCloseIsSafe) {
 }
 
 struct Reentrant {
-  Pool *pool = nullptr;
+  Pool* pool = nullptr;
   std::atomic<int> calls{0};
   bool close_inside = false;
-  static void Callback(const char *, const char *, void *arg) {
-    auto *self = static_cast<Reentrant *>(arg);
+  static void Callback(const char*, const char*, void* arg) {
+    auto* self = static_cast<Reentrant*>(arg);
     self->calls.fetch_add(1);
-    self->pool->Flush(); // must not deadlock
-    if (self->close_inside)
-      self->pool->Close();
+    self->pool->Flush();  // must not deadlock
+    if (self->close_inside) self->pool->Close();
   }
 };
 
@@ -479,8 +463,8 @@ TEST(Pool, FlushAndCloseFromInsideTheCallbackDoNotDeadlock) {
   EXPECT_EQ(r.pool->delivered(), 200u);
   r.close_inside = true;
   ASSERT_TRUE(r.pool->Write(MakeRecord(0, 200)));
-  r.pool->Flush(); // its callback closes the pool
-  r.pool->Close(); // waits for that close to finish
+  r.pool->Flush();  // its callback closes the pool
+  r.pool->Close();  // waits for that close to finish
   EXPECT_TRUE(r.pool->closed());
   EXPECT_EQ(r.pool->delivered(), 201u);
   EXPECT_FALSE(r.pool->Write(MakeRecord(0, 201)));
@@ -492,13 +476,13 @@ TEST(Pool, FlushAndCloseFromInsideTheCallbackDoNotDeadlock) {
 // each record of generation < 2 makes the callback write one of the next
 // generation, so N records make exactly 3N.
 struct SelfWriter {
-  Pool *pool = nullptr;
-  uint64_t seen = 0; // consumer thread only
+  Pool* pool = nullptr;
+  uint64_t seen = 0;  // consumer thread only
   std::atomic<uint64_t> accepted{0}, rejected{0};
-  static void Callback(const char *b, const char *e, void *arg) {
-    auto *self = static_cast<SelfWriter *>(arg);
-    for (auto *r = reinterpret_cast<const activity_record_t *>(b);
-         r < reinterpret_cast<const activity_record_t *>(e); ++r) {
+  static void Callback(const char* b, const char* e, void* arg) {
+    auto* self = static_cast<SelfWriter*>(arg);
+    for (auto* r = reinterpret_cast<const activity_record_t*>(b);
+         r < reinterpret_cast<const activity_record_t*>(e); ++r) {
       ++self->seen;
       if (r->op < 2) {
         activity_record_t child = MakeRecord(r->op + 1, r->correlation_id);
@@ -522,7 +506,7 @@ TEST(Pool, CallbackWritingIntoItsOwnLosslessPoolLosesNothing) {
       ASSERT_TRUE(w.pool->Write(MakeRecord(0, i)));
   }).join();
   w.pool->Flush();
-  w.pool->Flush(); // the second generation's own records
+  w.pool->Flush();  // the second generation's own records
   w.pool->Close();
   EXPECT_EQ(w.rejected.load(), 0u);
   EXPECT_EQ(w.accepted.load(), 2 * kRecords);
@@ -539,8 +523,7 @@ TEST(Pool, CallbackWritingIntoItsOwnDiscardPoolCountsWhatItDrops) {
       Properties(Pool::kMinBufferSize * 2, &SelfWriter::Callback, &w),
       OverflowPolicy::kDiscard, nullptr);
   ASSERT_NE(w.pool, nullptr);
-  for (uint64_t i = 0; i < 20000; ++i)
-    w.pool->Write(MakeRecord(0, i));
+  for (uint64_t i = 0; i < 20000; ++i) w.pool->Write(MakeRecord(0, i));
   w.pool->Flush();
   w.pool->Flush();
   w.pool->Close();
@@ -558,7 +541,7 @@ TEST(Pool, WriterThreadsHoldOnlyTheBuffersTheyUse) {
   auto props = Properties(0x1000, &Ignore, nullptr);
   props.alloc_fun = &CountingAllocator::Fun;
   props.alloc_arg = &alloc;
-  Pool *pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
+  Pool* pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
   ASSERT_NE(pool, nullptr);
   ASSERT_EQ(pool->buffers_per_slot(), Pool::kMaxBuffersPerSlot);
   std::atomic<int> written{0};
@@ -569,19 +552,16 @@ TEST(Pool, WriterThreadsHoldOnlyTheBuffersTheyUse) {
       for (uint64_t i = 0; i < 10; ++i)
         ASSERT_TRUE(pool->Write(MakeRecord(t, i)));
       ++written;
-      while (!release.load())
-        std::this_thread::yield();
+      while (!release.load()) std::this_thread::yield();
     });
   }
-  while (written.load() != 8)
-    std::this_thread::yield();
+  while (written.load() != 8) std::this_thread::yield();
   EXPECT_EQ(alloc.LiveBlocks(), 8u);
   release = true;
-  for (auto &th : threads)
-    th.join();
+  for (auto& th : threads) th.join();
   Pool::Retire(pool);
   EXPECT_EQ(alloc.LiveBlocks(), 0u);
-  EXPECT_LE(alloc.peak, 9u); // 8 writers and the probe at Create
+  EXPECT_LE(alloc.peak, 9u);  // 8 writers and the probe at Create
 }
 
 // Opening and closing pools over and over costs the same each time: closed
@@ -592,9 +572,9 @@ TEST(Pool, OpenCloseChurnStaysFlat) {
   auto props = Properties(0x1000, &Ignore, nullptr);
   props.alloc_fun = &CountingAllocator::Fun;
   props.alloc_arg = &alloc;
-  std::set<const Pool *> objects;
+  std::set<const Pool*> objects;
   for (int cycle = 0; cycle < 2000; ++cycle) {
-    Pool *pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
+    Pool* pool = Pool::Create(props, OverflowPolicy::kLossless, nullptr);
     ASSERT_NE(pool, nullptr);
     objects.insert(pool);
     ASSERT_TRUE(pool->Write(MakeRecord(0, static_cast<uint64_t>(cycle))));
@@ -607,7 +587,7 @@ TEST(Pool, OpenCloseChurnStaysFlat) {
 }
 
 // A pool left open when the process exits is flushed by the at-exit close.
-void PrintCount(const char *begin, const char *end, void *) {
+void PrintCount(const char* begin, const char* end, void*) {
   std::fprintf(stderr, "delivered %zu records\n",
                static_cast<size_t>(end - begin) / sizeof(activity_record_t));
 }
@@ -616,17 +596,14 @@ TEST(PoolDeathTest, OpenPoolIsFlushedAtExit) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        Pool *pool = Pool::Create(Properties(0x10000, &PrintCount, nullptr),
+        Pool* pool = Pool::Create(Properties(0x10000, &PrintCount, nullptr),
                                   OverflowPolicy::kLossless, nullptr);
-        if (pool == nullptr)
-          std::exit(3);
+        if (pool == nullptr) std::exit(3);
         std::thread([pool] {
-          for (uint64_t i = 0; i < 3; ++i)
-            pool->Write(MakeRecord(0, i));
+          for (uint64_t i = 0; i < 3; ++i) pool->Write(MakeRecord(0, i));
         }).join();
-        for (uint64_t i = 0; i < 2; ++i)
-          pool->Write(MakeRecord(0, i));
-        std::exit(0); // no Flush, no Close
+        for (uint64_t i = 0; i < 2; ++i) pool->Write(MakeRecord(0, i));
+        std::exit(0);  // no Flush, no Close
       },
       ::testing::ExitedWithCode(0),
       "delivered 3 records\n(.|\n)*delivered 2 records|delivered 2 "
@@ -638,7 +615,7 @@ TEST(PoolDeathTest, OpenPoolIsFlushedAtExit) {
 // written before the fork are not delivered again there, and the child's
 // exit does not wait for the parent's consumer.
 std::atomic<uint64_t> g_child_records{0};
-void CountInChild(const char *b, const char *e, void *) {
+void CountInChild(const char* b, const char* e, void*) {
   g_child_records += static_cast<uint64_t>(e - b) / sizeof(activity_record_t);
 }
 
@@ -649,21 +626,18 @@ TEST(PoolDeathTest, ForkedChildGetsAWorkingPool) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        Pool *pool = Pool::Create(
+        Pool* pool = Pool::Create(
             Properties(Pool::kMinBufferSize, &CountInChild, nullptr),
             OverflowPolicy::kLossless, nullptr);
-        if (pool == nullptr)
-          std::exit(3);
+        if (pool == nullptr) std::exit(3);
         // Another thread's slot with records in it travels to the child too.
         std::thread([pool] {
-          for (uint64_t i = 0; i < 7; ++i)
-            pool->Write(MakeRecord(1, i));
+          for (uint64_t i = 0; i < 7; ++i) pool->Write(MakeRecord(1, i));
         }).join();
-        for (uint64_t i = 0; i < 10; ++i)
-          pool->Write(MakeRecord(0, i));
+        for (uint64_t i = 0; i < 10; ++i) pool->Write(MakeRecord(0, i));
         const pid_t child = fork();
         if (child == 0) {
-          alarm(20); // a hang becomes a SIGALRM death
+          alarm(20);  // a hang becomes a SIGALRM death
           g_child_records = 0;
           uint64_t accepted = 0;
           for (uint64_t i = 0; i < 25; ++i)
@@ -674,7 +648,7 @@ TEST(PoolDeathTest, ForkedChildGetsAWorkingPool) {
           }).join();
           pool->Flush();
           const uint64_t flushed = g_child_records.load();
-          pool->Close(); // what the at-exit handler does
+          pool->Close();  // what the at-exit handler does
           // _exit: LeakSanitizer's exit-time scan can hang in a child forked
           // from a multithreaded process, which is not what is tested here.
           _exit(accepted == 30 && flushed == 30 && g_child_records == 30 &&
@@ -683,10 +657,8 @@ TEST(PoolDeathTest, ForkedChildGetsAWorkingPool) {
                     : 4);
         }
         int status = 0;
-        if (waitpid(child, &status, 0) != child)
-          std::exit(5);
-        if (!WIFEXITED(status))
-          std::exit(6);
+        if (waitpid(child, &status, 0) != child) std::exit(5);
+        if (!WIFEXITED(status)) std::exit(6);
         std::exit(WEXITSTATUS(status));
       },
       ::testing::ExitedWithCode(0), "");
@@ -698,10 +670,9 @@ TEST(PoolDeathTest, ForkedChildThatNeverWritesExitsCleanly) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        Pool *pool = Pool::Create(Properties(0x1000, &Ignore, nullptr),
+        Pool* pool = Pool::Create(Properties(0x1000, &Ignore, nullptr),
                                   OverflowPolicy::kLossless, nullptr);
-        if (pool == nullptr)
-          std::exit(3);
+        if (pool == nullptr) std::exit(3);
         pool->Write(MakeRecord(0, 0));
         const pid_t child = fork();
         if (child == 0) {
@@ -710,14 +681,12 @@ TEST(PoolDeathTest, ForkedChildThatNeverWritesExitsCleanly) {
           _exit(pool->closed() ? 0 : 4);
         }
         int status = 0;
-        if (waitpid(child, &status, 0) != child)
-          std::exit(5);
-        if (!WIFEXITED(status))
-          std::exit(6);
+        if (waitpid(child, &status, 0) != child) std::exit(5);
+        if (!WIFEXITED(status)) std::exit(6);
         std::exit(WEXITSTATUS(status));
       },
       ::testing::ExitedWithCode(0), "");
 }
 
-} // namespace
-} // namespace roctracer
+}  // namespace
+}  // namespace roctracer

@@ -22,7 +22,7 @@ namespace pool_test {
 // build, fewer under the sanitizers (their overhead is 5-20x), and
 // POOL_TEST_RECORDS overrides both.
 inline uint64_t RecordsPerThread(uint64_t plain) {
-  if (const char *env = std::getenv("POOL_TEST_RECORDS")) {
+  if (const char* env = std::getenv("POOL_TEST_RECORDS")) {
     return std::strtoull(env, nullptr, 10);
   }
 #if defined(__SANITIZE_THREAD__)
@@ -51,24 +51,22 @@ inline activity_record_t MakeRecord(uint32_t thread, uint64_t seq) {
 struct Checker {
   explicit Checker(uint32_t threads)
       : next_seq(threads, 0), delivered_per_thread(threads) {
-    for (auto &d : delivered_per_thread)
-      d.store(0);
+    for (auto& d : delivered_per_thread) d.store(0);
   }
 
-  static void Callback(const char *begin, const char *end, void *arg) {
-    static_cast<Checker *>(arg)->Check(begin, end);
+  static void Callback(const char* begin, const char* end, void* arg) {
+    static_cast<Checker*>(arg)->Check(begin, end);
   }
 
-  void Check(const char *begin, const char *end) {
+  void Check(const char* begin, const char* end) {
     ++calls;
     if (begin >= end || (end - begin) % sizeof(activity_record_t) != 0) {
       ++errors;
       return;
     }
-    if (std::this_thread::get_id() == forbidden_thread.load())
-      ++errors;
-    for (auto *r = reinterpret_cast<const activity_record_t *>(begin);
-         r < reinterpret_cast<const activity_record_t *>(end); r = r + 1) {
+    if (std::this_thread::get_id() == forbidden_thread.load()) ++errors;
+    for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
+         r < reinterpret_cast<const activity_record_t*>(end); r = r + 1) {
       const uint64_t seq = r->correlation_id;
       if (r->op >= next_seq.size() || r->domain != 3 ||
           r->begin_ns != seq * 2 || r->end_ns != seq * 2 + 1 ||
@@ -77,10 +75,9 @@ struct Checker {
         continue;
       }
       if (check_order) {
-        if (seq != next_seq[r->op])
-          ++order_errors;
+        if (seq != next_seq[r->op]) ++order_errors;
       } else if (seq < next_seq[r->op]) {
-        ++order_errors; // discard mode: gaps allowed, never backwards
+        ++order_errors;  // discard mode: gaps allowed, never backwards
       }
       next_seq[r->op] = seq + 1;
       delivered_per_thread[r->op].store(
@@ -102,11 +99,11 @@ struct Checker {
 
 // roctracer_allocator_t that records every live block.
 struct CountingAllocator {
-  static void Fun(char **ptr, size_t size, void *arg) {
-    auto *self = static_cast<CountingAllocator *>(arg);
+  static void Fun(char** ptr, size_t size, void* arg) {
+    auto* self = static_cast<CountingAllocator*>(arg);
     std::lock_guard<std::mutex> lock(self->mu);
     if (*ptr == nullptr) {
-      *ptr = static_cast<char *>(std::malloc(size));
+      *ptr = static_cast<char*>(std::malloc(size));
       if (*ptr != nullptr) {
         self->live[*ptr] = size;
         ++self->allocs;
@@ -114,12 +111,11 @@ struct CountingAllocator {
       }
     } else if (size != 0) {
       self->live.erase(*ptr);
-      *ptr = static_cast<char *>(std::realloc(*ptr, size));
+      *ptr = static_cast<char*>(std::realloc(*ptr, size));
       self->live[*ptr] = size;
       ++self->reallocs;
     } else {
-      if (self->live.erase(*ptr) == 0)
-        ++self->bad_frees;
+      if (self->live.erase(*ptr) == 0) ++self->bad_frees;
       std::free(*ptr);
       *ptr = nullptr;
       ++self->frees;
@@ -127,11 +123,10 @@ struct CountingAllocator {
   }
 
   // True when [begin, end) lies inside one block handed out by Fun.
-  bool Owns(const char *begin, const char *end) {
+  bool Owns(const char* begin, const char* end) {
     std::lock_guard<std::mutex> lock(mu);
-    auto it = live.upper_bound(const_cast<char *>(begin));
-    if (it == live.begin())
-      return false;
+    auto it = live.upper_bound(const_cast<char*>(begin));
+    if (it == live.begin()) return false;
     --it;
     return begin >= it->first && end <= it->first + it->second;
   }
@@ -142,9 +137,9 @@ struct CountingAllocator {
   }
 
   std::mutex mu;
-  std::map<char *, size_t> live;
+  std::map<char*, size_t> live;
   uint64_t allocs = 0;
-  uint64_t peak = 0; // most blocks live at once
+  uint64_t peak = 0;  // most blocks live at once
   uint64_t reallocs = 0;
   uint64_t frees = 0;
   uint64_t bad_frees = 0;
@@ -152,7 +147,7 @@ struct CountingAllocator {
 
 inline roctracer_properties_t Properties(size_t buffer_size,
                                          roctracer_buffer_callback_t callback,
-                                         void *arg) {
+                                         void* arg) {
   roctracer_properties_t p{};
   p.buffer_size = buffer_size;
   p.buffer_callback_fun = callback;
@@ -160,7 +155,7 @@ inline roctracer_properties_t Properties(size_t buffer_size,
   return p;
 }
 
-} // namespace pool_test
-} // namespace roctracer
+}  // namespace pool_test
+}  // namespace roctracer
 
-#endif // TESTS_POOL_POOL_TEST_UTIL_H_
+#endif  // TESTS_POOL_POOL_TEST_UTIL_H_
