@@ -114,4 +114,7 @@ def main():
 
 
 if __name__ == "__main__":
-  sys.exit(main())
+  try:
+    sys.exit(main())
+  except OSError as e:
+    sys.exit("install: %s" % e)
