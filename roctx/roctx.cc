@@ -36,14 +36,14 @@ inline void Notify(uint32_t op, const char* message, uint64_t id) {
 struct AutoLink {
   AutoLink() {
     if (auto attach = roctracer::LookupPeerSymbol<void (*)(RoctxLink*)>(
-            "libroctracer64.so", "roctracer_internal_roctx_attach")) {
+            roctracer::kTracerSoname, "roctracer_internal_roctx_attach")) {
       attach(&g_link);
     }
   }
   ~AutoLink() {
     if (g_link.report.load(std::memory_order_acquire) == nullptr) return;
     if (auto detach = roctracer::LookupPeerSymbol<void (*)(RoctxLink*)>(
-            "libroctracer64.so", "roctracer_internal_roctx_detach")) {
+            roctracer::kTracerSoname, "roctracer_internal_roctx_detach")) {
       detach(&g_link);
     }
   }

@@ -59,7 +59,7 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
 struct AutoLink {
   AutoLink() {
     if (auto link_fn = LookupPeerSymbol<RoctxLink* (*)()>(
-            "libroctx64.so", "roctx_internal_link")) {
+            kRoctxSoname, "roctx_internal_link")) {
       AttachRoctx(link_fn());
     }
   }

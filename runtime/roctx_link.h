@@ -9,8 +9,8 @@
 //
 // Whoever loads second completes the link at load time:
 //  - libroctx's constructor looks up roctracer_internal_roctx_attach (global
-//    scope, else an already-loaded libroctracer64.so via RTLD_NOLOAD) and calls
-//    it with its link;
+//    scope, else an already-loaded libroctracer64.so.4 via RTLD_NOLOAD) and
+//    calls it with its link;
 //  - the tracer's constructor looks up roctx_internal_link the same way.
 // Both symbols are exported under a private symbol version. Attaching twice is
 // harmless.
@@ -54,6 +54,11 @@ struct RoctxLink {
 // Detach `link`, or whichever link is attached when NULL.
 void AttachRoctx(RoctxLink* link);
 void DetachRoctx(RoctxLink* link);
+
+// The SONAMEs RTLD_NOLOAD matches a library loaded RTLD_LOCAL by: ROCm's,
+// which programs record in DT_NEEDED (see runtime/roctracer.map).
+constexpr char kTracerSoname[] = "libroctracer64.so.4";
+constexpr char kRoctxSoname[] = "libroctx64.so.4";
 
 // Finds `symbol` of the other library: in global scope, or, if that library
 // was loaded RTLD_LOCAL, through its already-loaded handle (RTLD_NOLOAD never

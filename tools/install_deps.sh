@@ -14,6 +14,8 @@ packages=(
   libgtest-dev
   googletest
   libbenchmark-dev
+  cmake
+  pkgconf
 )
 
 missing=()

@@ -1,4 +1,4 @@
-// libroctx64.so and a tracer library find each other whichever is loaded
+// libroctx64.so.4 and a tracer library find each other whichever is loaded
 // first, even with RTLD_LOCAL, and only the versioned public API is exported.
 // argv[1]: "tracer-first" or "roctx-first".
 #include <dlfcn.h>
@@ -43,8 +43,8 @@ void* Open(const char* path) {
 int main(int argc, char** argv) {
   const bool tracer_first =
       argc > 1 && std::strcmp(argv[1], "tracer-first") == 0;
-  const char* kTracer = "tests/core/libroctracer64.so";
-  const char* kRoctx = "roctx/libroctx64.so";
+  const char* kTracer = "tests/core/libroctracer64.so.4";
+  const char* kRoctx = "roctx/libroctx64.so.4";
   void* tracer = nullptr;
   void* roctx = nullptr;
   if (tracer_first) {
@@ -57,10 +57,11 @@ int main(int argc, char** argv) {
   if (tracer == nullptr || roctx == nullptr) return 1;
 
   // Versioned exports; internals stay hidden.
-  CHECK(dlvsym(tracer, "roctracer_open_pool_expl", "ROCTRACER_4.1") != nullptr);
+  CHECK(dlvsym(tracer, "roctracer_open_pool_expl", "ROCTRACER_4.0") != nullptr);
+  CHECK(dlvsym(tracer, "roctracer_open_pool", "ROCTRACER_4.1") != nullptr);
   CHECK(dlvsym(tracer, "roctracer_activity_pop_external_correlation_id",
-               "ROCTRACER_4.1") != nullptr);
-  CHECK(dlvsym(tracer, "roctracer_mark", "ROCTRACER_4.1") != nullptr);
+               "ROCTRACER_4.0") != nullptr);
+  CHECK(dlvsym(tracer, "roctracer_mark", "ROCTRACER_4.0") != nullptr);
   CHECK(dlvsym(roctx, "roctxRangePushA", "ROCTX_4.1") != nullptr);
   CHECK(dlsym(tracer, "_ZN9roctracer11CallbackForEjj") == nullptr);
   CHECK(dlsym(tracer, "roctxMarkA") == nullptr);

@@ -1,0 +1,73 @@
+#!/bin/bash
+# `bazel run //:install -- --prefix DIR` gives a tree users build against as
+# against ROCm: ROCm's lib/ and include/ layout, and a program built with the
+# system g++ and default flags through pkg-config, and another through
+# CMake's find_package(roctracer), run on the installed libraries.
+set -euo pipefail
+install="$1"
+client="$2"
+cmakelists="$3"
+
+tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$install" --prefix "$tmp/staged"
+# The tree is relocatable: pkg-config and CMake files find it from their own
+# location.
+mv "$tmp/staged" "$tmp/prefix"
+prefix="$tmp/prefix"
+
+for f in lib/libroctracer64.so.4.1.0 lib/libroctx64.so.4.1.0 \
+  include/roctracer/roctracer.h include/roctracer/roctracer_ext.h \
+  include/roctracer/roctracer_hip.h include/roctracer/roctracer_hsa.h \
+  include/roctracer/roctracer_roctx.h include/roctracer/roctx.h \
+  include/roctracer/ext/prof_protocol.h include/roctracer/hip_api_id.h \
+  include/roctracer/hsa_api_data.h include/rocprofiler-sdk/rocprofiler.h \
+  include/rocprofiler-sdk/hsa/api_id.h include/rocprofiler-sdk/hip/api_args.h \
+  lib/pkgconfig/roctracer.pc lib/pkgconfig/roctx.pc \
+  lib/cmake/roctracer/roctracer-config.cmake \
+  lib/cmake/roctracer/roctracer-config-version.cmake; do
+  [[ -f "$prefix/$f" ]] || fail "$f not installed"
+done
+for lib in roctracer64 roctx64; do
+  [[ "$(readlink "$prefix/lib/lib$lib.so")" == "lib$lib.so.4" ]] ||
+    fail "lib$lib.so does not link to lib$lib.so.4"
+  [[ "$(readlink "$prefix/lib/lib$lib.so.4")" == "lib$lib.so.4.1.0" ]] ||
+    fail "lib$lib.so.4 does not link to lib$lib.so.4.1.0"
+  readelf -d "$prefix/lib/lib$lib.so" | grep -q "Library soname: \[lib$lib.so.4\]" ||
+    fail "lib$lib.so: SONAME is not lib$lib.so.4"
+done
+# The HSA tool entry points survive installation (ROCR dlsym()s them).
+syms=$(readelf --dyn-syms -W "$prefix/lib/libroctracer64.so")
+for s in OnLoad OnUnload HSA_AMD_TOOL_PRIORITY; do
+  grep -qE " $s@@ROCTRACER_4\.[01]\$" <<<"$syms" || fail "$s not exported"
+done
+
+check_client() {  # binary: records the SONAMEs and runs cleanly
+  local needed
+  needed=$(readelf -d "$1")
+  grep -q "Shared library: \[libroctracer64.so.4\]" <<<"$needed" ||
+    fail "$1 does not need libroctracer64.so.4"
+  grep -q "Shared library: \[libroctx64.so.4\]" <<<"$needed" ||
+    fail "$1 does not need libroctx64.so.4"
+  LD_LIBRARY_PATH="$prefix/lib" "$1" | tee "$tmp/out"
+  grep -q "install_client: 0 failures" "$tmp/out" || fail "$1 failed"
+}
+
+# pkg-config, default g++ flags (--as-needed included).
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# shellcheck disable=SC2046
+g++ -D__HIP_PLATFORM_AMD__ "$client" $(pkg-config --cflags --libs roctracer roctx) \
+  -o "$tmp/pkg_config_client"
+check_client "$tmp/pkg_config_client"
+
+# CMake find_package(roctracer).
+mkdir "$tmp/src"
+cp "$client" "$tmp/src/install_client.cc"
+cp "$cmakelists" "$tmp/src/CMakeLists.txt"
+cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/cmake.log" 2>&1 ||
+  { cat "$tmp/cmake.log"; fail "cmake configure"; }
+cmake --build "$tmp/build" >>"$tmp/cmake.log" 2>&1 ||
+  { cat "$tmp/cmake.log"; fail "cmake build"; }
+check_client "$tmp/build/install_client"
+echo "ok"
