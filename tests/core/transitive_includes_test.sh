@@ -47,4 +47,14 @@ int main() { printf("%d\n", ROCPROFILER_VERSION_MAJOR); return 0; }'
 check roctracer_header_gives_stddef_stdint gcc c '#include <roctracer.h>
 int main(void) { size_t n = sizeof(uint64_t); void* p = malloc(n); free(p); return 0; }'
 
+# roctx.h and rocprofiler-sdk-roctx/roctx.h both declare roctx_range_id_t:
+# together, in either order, in strict C99 (no repeated typedef).
+flags+=(-std=c99 -pedantic-errors)
+check roctx_headers_together_c99 gcc c '#include <roctx.h>
+#include <rocprofiler-sdk-roctx/roctx.h>
+int main(void) { roctx_range_id_t id = 0; roctx_thread_id_t t = 0; return (int)(id + t); }'
+check roctx_headers_together_reversed_c99 gcc c '#include <rocprofiler-sdk-roctx/roctx.h>
+#include <roctx.h>
+int main(void) { return roctxRangePop() < -1; }'
+
 exit $((failures > 0))
