@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstddef>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -116,6 +117,19 @@ class MarkerRequests : public ::testing::Test {
     roctracer_disable_callback();
   }
 };
+
+// rocprofiler-sdk's layout: a tool built against its headers reads ours.
+TEST(MarkerPayloadLayout, MatchesRocprofilerSdk) {
+  EXPECT_EQ(sizeof(rocprofiler_marker_api_args_t), 16u);
+  EXPECT_EQ(
+      offsetof(rocprofiler_marker_api_args_t, roctxNameHipDevice.device_id),
+      8u);
+  EXPECT_EQ(offsetof(rocprofiler_marker_api_args_t, roctxNameHsaAgent.agent),
+            8u);
+  EXPECT_EQ(sizeof(rocprofiler_callback_tracing_marker_api_data_t), 32u);
+  EXPECT_EQ(offsetof(rocprofiler_callback_tracing_marker_api_data_t, retval),
+            24u);
+}
 
 TEST_F(MarkerRequests, ControlAndNameKindsCanBeConfigured) {
   EXPECT_EQ(g_control_status, ROCPROFILER_STATUS_SUCCESS);
