@@ -11,6 +11,14 @@
 #include "hip_api_id.h"   /* enum hip_api_id_t, generated */
 #include "roctracer.h"
 
+/* ROCm's roctracer_hip.h pulls in its C++ stream printers, and with them
+ * <iostream> and <string>: code written against it (roctracer's own test
+ * tools) uses std::cout without including anything else. */
+#ifdef __cplusplus
+#include <iostream>
+#include <string>
+#endif
+
 typedef enum {
   HIP_OP_ID_DISPATCH = 0,
   HIP_OP_ID_COPY = 1,

@@ -12,6 +12,12 @@
 #include "hsa_api_id.h"   /* enum hsa_api_id_t, generated */
 #include "roctracer.h"
 
+/* As ROCm's roctracer_hsa.h, which includes its C++ stream printers. */
+#ifdef __cplusplus
+#include <iostream>
+#include <string>
+#endif
+
 enum hsa_op_id_t {
   HSA_OP_ID_DISPATCH = 0,
   HSA_OP_ID_COPY = 1,

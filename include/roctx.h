@@ -60,7 +60,12 @@ ROCTX_API int roctxRangePushA(const char* message) ROCTX_VERSION_4_1;
  * negative value when no range is open on this thread. */
 ROCTX_API int roctxRangePop(void) ROCTX_VERSION_4_1;
 
+/* Also declared by rocprofiler-sdk-roctx/types.h: C99 forbids a repeated
+ * typedef, so whichever header comes first declares it. */
+#ifndef ROCTX_RANGE_ID_T_DECLARED_
+#define ROCTX_RANGE_ID_T_DECLARED_
 typedef uint64_t roctx_range_id_t;
+#endif
 
 /* Open a process-wide range that may be closed from any thread. Returns an ID
  * unique within the process (never 0). */

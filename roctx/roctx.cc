@@ -2,8 +2,12 @@
 // here whether or not a tracer listens; a tracer, when attached (see
 // runtime/roctx_link.h), is told about each annotation whose "active" byte it
 // has set.
+#include "rocprofiler-sdk-roctx/roctx.h"
+
 #include <roctracer_roctx.h>
 #include <roctx.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 
@@ -17,7 +21,7 @@ using roctracer::RoctxLink;
 // Constant-initialised: usable from any static initialiser, and the hot path
 // has no guard.
 RoctxLink g_link = {
-    roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}, {}};
+    roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}, {}, {}};
 
 std::atomic<uint64_t> g_next_local_range_id{1};
 
@@ -29,6 +33,16 @@ inline void Notify(uint32_t op, const char* message, uint64_t id) {
   if (auto report = g_link.report.load(std::memory_order_acquire)) {
     report(op, message, id);
   }
+}
+
+// Without a tracer a request is done (nothing to pause, nobody to tell).
+int Request(roctracer::RoctxRequest request, const char* name,
+            const void* object, uint64_t value) {
+  if (auto fn = g_link.request.load(std::memory_order_acquire)) {
+    const roctracer::RoctxRequestArgs args{name, object, value};
+    return fn(request, &args);
+  }
+  return 0;
 }
 
 // Tracer loaded first: offer it our link now. On unload, withdraw it so the
@@ -93,6 +107,47 @@ ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message) {
 
 ROCTX_API void roctxRangeStop(roctx_range_id_t id) {
   Notify(ROCTX_API_ID_roctxRangeStop, nullptr, id);
+}
+
+// rocprofiler-sdk-roctx additions. A NULL pointer the header marks nonnull is
+// refused (-1) before anything is reported.
+
+ROCTX_API int roctxProfilerPause(roctx_thread_id_t tid) {
+  return Request(roctracer::kRoctxProfilerPause, nullptr, nullptr, tid);
+}
+
+ROCTX_API int roctxProfilerResume(roctx_thread_id_t tid) {
+  return Request(roctracer::kRoctxProfilerResume, nullptr, nullptr, tid);
+}
+
+ROCTX_API int roctxNameOsThread(const char* name) {
+  if (name == nullptr) return -1;
+  return Request(roctracer::kRoctxNameOsThread, name, nullptr, 0);
+}
+
+ROCTX_API int roctxNameHsaAgent(const char* name,
+                                const struct hsa_agent_s* agent) {
+  if (name == nullptr || agent == nullptr) return -1;
+  return Request(roctracer::kRoctxNameHsaAgent, name, agent, 0);
+}
+
+ROCTX_API int roctxNameHipDevice(const char* name, int device_id) {
+  if (name == nullptr) return -1;
+  return Request(roctracer::kRoctxNameHipDevice, name, nullptr,
+                 static_cast<uint64_t>(static_cast<int64_t>(device_id)));
+}
+
+ROCTX_API int roctxNameHipStream(const char* name,
+                                 const struct ihipStream_t* stream) {
+  if (name == nullptr) return -1;
+  return Request(roctracer::kRoctxNameHipStream, name, stream, 0);
+}
+
+// The kernel's thread ID, which is what rocprofiler_get_thread_id reports.
+ROCTX_API int roctxGetThreadId(roctx_thread_id_t* tid) {
+  if (tid == nullptr) return -1;
+  *tid = static_cast<roctx_thread_id_t>(syscall(SYS_gettid));
+  return Request(roctracer::kRoctxGetThreadId, nullptr, tid, 0);
 }
 
 }  // extern "C"

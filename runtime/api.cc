@@ -6,6 +6,7 @@
 
 #include <mutex>
 
+#include "runtime/builtin_domains.h"
 #include "runtime/clock.h"
 #include "runtime/domain_registry.h"
 #include "runtime/error.h"
@@ -139,8 +140,11 @@ ROCTRACER_API const char* roctracer_error_string(void) {
 }
 
 ROCTRACER_API const char* roctracer_op_string(uint32_t domain, uint32_t op,
-                                              uint32_t /*kind*/) {
+                                              uint32_t kind) {
   if (CheckOp(domain, op) != ROCTRACER_STATUS_SUCCESS) return nullptr;
+  // ROCm names a HIP_OPS record by what HIP did (its command kind), not by
+  // the coarse op.
+  if (domain == ACTIVITY_DOMAIN_HIP_OPS) return roctracer::HipCommandName(kind);
   const char* name = roctracer::OpName(domain, op);
   if (name == nullptr) {
     Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,

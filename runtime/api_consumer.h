@@ -15,8 +15,15 @@
 
 namespace roctracer {
 
+// ApiCallInfo::domain of a rocprofiler-sdk-roctx request (roctx_link.h): op
+// is a RoctxRequest, api_data a const RoctxRequestArgs*. Not an
+// activity_domain_t: these calls exist only for the consumer, which receives
+// every one while it is installed (no per-op interest).
+constexpr uint32_t kRoctxRequestDomain = 0x100;
+
 struct ApiCallInfo {
-  uint32_t domain;  // ACTIVITY_DOMAIN_HSA_API, _HIP_API or _ROCTX
+  uint32_t domain;  // ACTIVITY_DOMAIN_HSA_API, _HIP_API, _ROCTX or
+                    // kRoctxRequestDomain
   uint32_t op;      // the op ID of that domain (HSA_API_ID_*, HIP_API_ID_*,
                     // ROCTX_API_ID_*)
   uint32_t phase;   // ACTIVITY_API_PHASE_ENTER or ACTIVITY_API_PHASE_EXIT

@@ -13,8 +13,13 @@ namespace {
 // The HSA_OPS / HIP_OPS / HSA_EVT enums live in roctracer_hsa.h and
 // roctracer_hip.h, which need the runtimes' headers; their values are fixed by
 // roctracer 4.1 so the counts are spelled out here (and checked by tests).
-constexpr const char* kHsaOps[] = {"DISPATCH", "COPY", "BARRIER", "RESERVED1"};
+// HSA_OP_ID_RESERVED1 is named "PCSAMPLE", as ROCm's roctracer names it.
+constexpr const char* kHsaOps[] = {"DISPATCH", "COPY", "BARRIER", "PCSAMPLE"};
+// Only roctracer_op_code uses these: roctracer_op_string names a HIP_OPS
+// record by its command kind (HipCommandName), as ROCm does.
 constexpr const char* kHipOps[] = {"DISPATCH", "COPY", "BARRIER"};
+// roctracer_op_string answers "EXT_API" for every EXT_API op, as ROCm does;
+// roctracer_op_code still tells the two ops apart by these names.
 constexpr const char* kExtOps[] = {"MARK", "EXTERN_ID"};
 constexpr const char* kRoctxOps[] = {"roctxMarkA", "roctxRangePushA",
                                      "roctxRangePop", "roctxRangeStartA",
@@ -44,6 +49,48 @@ struct Table {
   }
 };
 
+const char* ExtApiName(uint32_t op) {
+  return op < sizeof(kExtOps) / sizeof(kExtOps[0]) ? "EXT_API" : nullptr;
+}
+
+// HIP 5.2.3's command types (CL_COMMAND_* values from 0x11F0 on, plus 0 for
+// its internal marker) and the names hipGetCmdName gives them. Spelled out
+// rather than asked of libamdhip64: a name must not depend on whether or when
+// HIP was loaded, and the strings must outlive a dlclose of HIP.
+// tests/core/hip_ops_names_test.cc checks this table against the installed
+// libamdhip64's hipGetCmdName for every kind up to 0x20000.
+constexpr uint32_t kFirstClCommand = 0x11F0;
+constexpr const char* kHipClCommands[] = {"KernelExecution",
+                                          "Task",
+                                          "NativeKernel",
+                                          "CopyDeviceToHost",
+                                          "CopyHostToDevice",
+                                          "CopyDeviceToDevice",
+                                          "ReadImage",
+                                          "WriteImage",
+                                          "CopyImage",
+                                          "CopyImageToBuffer",
+                                          "CopyBufferToImage",
+                                          "MapBuffer",
+                                          "MapImage",
+                                          "UnmapMemObject",
+                                          "Marker",
+                                          "AcquireGLObjects",
+                                          "ReleaseGLObjects",
+                                          "CopyDeviceToHost2D",
+                                          "CopyHostToDevice2D",
+                                          "CopyDeviceToDevice2D",
+                                          "User",
+                                          "Barrier",
+                                          "MigrateMemObjects",
+                                          "FillBuffer",
+                                          "FillImage",
+                                          "SvmFree",
+                                          "SvmMemcpy",
+                                          "SvmMemFill",
+                                          "SvmMap",
+                                          "SvmUnmap"};
+
 template <const char* const* kNames, size_t kCount>
 void Register(uint32_t domain) {
   RegisterApiDomain(domain, kCount, &Table<kNames, kCount>::Name,
@@ -58,9 +105,22 @@ void Register(uint32_t domain) {
 void RegisterBuiltinDomains() {
   ROCTRACER_REGISTER_TABLE(ACTIVITY_DOMAIN_HSA_OPS, kHsaOps);
   ROCTRACER_REGISTER_TABLE(ACTIVITY_DOMAIN_HIP_OPS, kHipOps);
-  ROCTRACER_REGISTER_TABLE(ACTIVITY_DOMAIN_EXT_API, kExtOps);
+  RegisterApiDomain(
+      ACTIVITY_DOMAIN_EXT_API, sizeof(kExtOps) / sizeof(kExtOps[0]),
+      &ExtApiName,
+      &Table<kExtOps, sizeof(kExtOps) / sizeof(kExtOps[0])>::IdByName);
   ROCTRACER_REGISTER_TABLE(ACTIVITY_DOMAIN_ROCTX, kRoctxOps);
   ROCTRACER_REGISTER_TABLE(ACTIVITY_DOMAIN_HSA_EVT, kHsaEvts);
+}
+
+const char* HipCommandName(uint32_t kind) noexcept {
+  if (kind == 0) return "InternalMarker";
+  const uint32_t i = kind - kFirstClCommand;
+  if (kind >= kFirstClCommand &&
+      i < sizeof(kHipClCommands) / sizeof(kHipClCommands[0])) {
+    return kHipClCommands[i];
+  }
+  return "Unknown command type";
 }
 
 }  // namespace roctracer

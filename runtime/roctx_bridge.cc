@@ -1,5 +1,6 @@
 // Tracer side of the rocTX link (see roctx_link.h): turns annotations into
 // ROCTX-domain callbacks and activity records.
+#include <roctracer_ext.h>
 #include <roctracer_roctx.h>
 
 #include <mutex>
@@ -54,6 +55,31 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   }
 }
 
+// A rocprofiler-sdk-roctx request. Pause and resume act as roctracer_stop and
+// roctracer_start (process-wide whatever the tid: roctracer has no per-thread
+// stop), between the consumer's ENTER and EXIT. Made from tracer code (a
+// callback), the request still acts but is not reported.
+int Request(uint32_t request, const RoctxRequestArgs* args) {
+  const bool report = !hook::InUntracedScope();
+  hook::UntracedScope untraced;
+  ApiConsumerFn consumer = report ? InstalledConsumer() : nullptr;
+  ApiCallInfo info{
+      kRoctxRequestDomain,      request,
+      ACTIVITY_API_PHASE_ENTER, 0,
+      hook::CurrentCallId(),    const_cast<RoctxRequestArgs*>(args)};
+  if (consumer != nullptr) {
+    info.correlation_id = NextCorrelationId();
+    consumer(info);
+  }
+  if (request == kRoctxProfilerPause) roctracer_stop();
+  if (request == kRoctxProfilerResume) roctracer_start();
+  if (consumer != nullptr) {
+    info.phase = ACTIVITY_API_PHASE_EXIT;
+    consumer(info);
+  }
+  return 0;
+}
+
 // libroctx loaded first: connect at our load. Detach at unload so libroctx
 // never calls into an unmapped tracer.
 struct AutoLink {
@@ -76,6 +102,7 @@ void AttachRoctx(RoctxLink* link) {
   std::lock_guard<std::mutex> lock(g_link_mutex);
   link->next_range_id.store(&NextRangeId, std::memory_order_release);
   link->report.store(&Report, std::memory_order_release);
+  link->request.store(&Request, std::memory_order_release);
   RegisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, link->active, link->op_count);
   g_link = link;
 }
@@ -85,6 +112,7 @@ void DetachRoctx(RoctxLink* link) {
   if (g_link == nullptr || (link != nullptr && link != g_link)) return;
   for (auto& flag : g_link->active) flag.store(0, std::memory_order_relaxed);
   g_link->report.store(nullptr, std::memory_order_release);
+  g_link->request.store(nullptr, std::memory_order_release);
   g_link->next_range_id.store(nullptr, std::memory_order_release);
   UnregisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, g_link->active);
   g_link = nullptr;

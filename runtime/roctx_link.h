@@ -32,7 +32,34 @@ using RoctxReportFn = void (*)(uint32_t op, const char* message,
 // Draws an ID from the tracer's process-wide correlation counter.
 using RoctxNextIdFn = uint64_t (*)();
 
-constexpr uint32_t kRoctxLinkVersion = 2;
+// The requests of rocprofiler-sdk-roctx/roctx.h. They are rare, so libroctx
+// hands every one to an attached tracer, without per-op active bytes; the
+// tracer acts on pause/resume and reports all of them to the rocprofiler-sdk
+// front end (MARKER_CORE / MARKER_CONTROL / MARKER_NAME kinds). They are not
+// operations of roctracer's ROCTX domain (whose ops are fixed by
+// roctracer_roctx.h).
+enum RoctxRequest : uint32_t {
+  kRoctxGetThreadId = 0,
+  kRoctxProfilerPause,
+  kRoctxProfilerResume,
+  kRoctxNameOsThread,
+  kRoctxNameHsaAgent,
+  kRoctxNameHipDevice,
+  kRoctxNameHipStream,
+  kRoctxRequestCount
+};
+
+struct RoctxRequestArgs {
+  const char* name;    // naming requests
+  const void* object;  // hsa_agent_s*, ihipStream_t*, or (GetThreadId) the
+                       // caller's roctx_thread_id_t*
+  uint64_t value;      // pause/resume: tid; NameHipDevice: device ordinal
+};
+
+// Returns what the rocTX function returns (0: done).
+using RoctxRequestFn = int (*)(uint32_t request, const RoctxRequestArgs* args);
+
+constexpr uint32_t kRoctxLinkVersion = 3;
 
 // Range IDs libroctx hands out while no tracer is attached have this bit set:
 // they can never equal a correlation ID, which the tracer's records of range
@@ -48,6 +75,7 @@ struct RoctxLink {
   // counter, so a range's start/stop records pair up through correlation_id
   // without colliding with any API call's ID.
   std::atomic<RoctxNextIdFn> next_range_id;
+  std::atomic<RoctxRequestFn> request;
 };
 
 // Tracer side (runtime/roctx_bridge.cc): connect / disconnect a libroctx link.

@@ -90,11 +90,58 @@ void IterateHip(uint32_t id,
   roctracer::hip_api::IterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
 }
 
-void IterateMarker(int32_t op,
+// MARKER_CONTROL / MARKER_NAME: parameters as rocprofiler-sdk-roctx/roctx.h
+// spells them. Agent and stream point to types opaque to a tool: never
+// followed.
+void IterateMarkerRequest(int32_t kind, int32_t op,
+                          const rocprofiler_marker_api_args_t& args,
+                          int32_t max_deref, Adapter* a) {
+  using roctracer::codegen::VisitArg;
+  if (kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API) {
+    // Pause and resume have the same parameter at the same place.
+    VisitArg<0>(&Visit, a, max_deref, 0, "roctx_thread_id_t", "tid",
+                op == ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause
+                    ? args.roctxProfilerPause.tid
+                    : args.roctxProfilerResume.tid);
+    return;
+  }
+  switch (op) {
+    case ROCPROFILER_MARKER_NAME_API_ID_roctxNameOsThread:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "name",
+                  args.roctxNameOsThread.name);
+      break;
+    case ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "name",
+                  args.roctxNameHsaAgent.name);
+      VisitArg<0>(&Visit, a, max_deref, 1, "const struct hsa_agent_s *",
+                  "agent", args.roctxNameHsaAgent.agent);
+      break;
+    case ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "name",
+                  args.roctxNameHipDevice.name);
+      VisitArg<0>(&Visit, a, max_deref, 1, "int", "device_id",
+                  args.roctxNameHipDevice.device_id);
+      break;
+    case ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream:
+      VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "name",
+                  args.roctxNameHipStream.name);
+      VisitArg<0>(&Visit, a, max_deref, 1, "const struct ihipStream_t *",
+                  "stream", args.roctxNameHipStream.stream);
+      break;
+    default:
+      break;
+  }
+}
+
+void IterateMarker(int32_t kind, int32_t op,
                    const rocprofiler_callback_tracing_marker_api_data_t* p,
                    bool exit, int32_t max_deref, Adapter* a) {
   using roctracer::codegen::VisitArg;
   const auto& args = p->args;
+  if (kind != ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API) {
+    IterateMarkerRequest(kind, op, args, max_deref, a);
+    return;
+  }
   switch (op) {
     case ROCPROFILER_MARKER_CORE_API_ID_roctxMarkA:
       VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "message",
@@ -169,7 +216,7 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
       break;
     default:
       IterateMarker(
-          record.operation,
+          record.kind, record.operation,
           static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(
               record.payload),
           exit, max_dereference_count, &a);

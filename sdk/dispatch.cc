@@ -18,6 +18,7 @@
 #include "runtime/thread_id.h"
 #include "sdk/context.h"
 #include "sdk/kinds.h"
+#include "sdk/marker_requests.h"
 #include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
@@ -154,6 +155,11 @@ class Payload {
         auto& p = u_.marker.value;
         std::memset(static_cast<void*>(&p), 0, sizeof(p));
         p.size = sizeof(p);
+        if (info_.domain == roctracer::kRoctxRequestDomain) {
+          FillMarkerRequestArgs(info_.op, info_.api_data, &p.args);
+          ptr_ = &p;
+          break;
+        }
         const auto* d = static_cast<const roctx_api_data_t*>(info_.api_data);
         switch (info_.op) {
           case ROCTX_API_ID_roctxMarkA:

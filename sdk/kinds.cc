@@ -11,6 +11,8 @@
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
 #include "roctracer_roctx.h"
+#include "runtime/api_consumer.h"
+#include "runtime/roctx_link.h"
 #include "sdk_op_tables.h"
 
 namespace rocprofiler_sdk {
@@ -39,8 +41,20 @@ const uint32_t kMarkerCoreIds[] = {
     ROCTX_API_ID_roctxMarkA,     ROCTX_API_ID_roctxRangePushA,
     ROCTX_API_ID_roctxRangePop,  ROCTX_API_ID_roctxRangeStartA,
     ROCTX_API_ID_roctxRangeStop,
-    ROCTX_API_ID_NUMBER,  // roctxGetThreadId: not in our rocTX
+    ROCTX_API_ID_NUMBER,  // roctxGetThreadId: a request, mapped in Tables()
 };
+// MARKER_CONTROL / MARKER_NAME operation -> rocTX request, in the order of
+// the SDK's operation enums.
+const uint32_t kMarkerControlIds[] = {roctracer::kRoctxProfilerPause,
+                                      roctracer::kRoctxProfilerResume};
+const uint32_t kMarkerNameIds[] = {
+    roctracer::kRoctxNameOsThread, roctracer::kRoctxNameHsaAgent,
+    roctracer::kRoctxNameHipDevice, roctracer::kRoctxNameHipStream};
+static_assert(sizeof(kMarkerControlIds) / sizeof(kMarkerControlIds[0]) ==
+                      ROCPROFILER_MARKER_CONTROL_API_ID_LAST &&
+                  sizeof(kMarkerNameIds) / sizeof(kMarkerNameIds[0]) ==
+                      ROCPROFILER_MARKER_NAME_API_ID_LAST,
+              "one request per marker operation");
 const char* const kMarkerCoreNames[] = {"roctxMarkA",     "roctxRangePushA",
                                         "roctxRangePop",  "roctxRangeStartA",
                                         "roctxRangeStop", "roctxGetThreadId"};
@@ -73,6 +87,7 @@ const char* const kStreamNames[] = {"HIP_STREAM_CREATE", "HIP_STREAM_DESTROY",
 constexpr uint32_t kHsaDomain = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kHipDomain = ACTIVITY_DOMAIN_HIP_API;
 constexpr uint32_t kRoctxDomain = ACTIVITY_DOMAIN_ROCTX;
+constexpr uint32_t kRequestDomain = roctracer::kRoctxRequestDomain;
 
 KindInfo Api(const gen::KindOps& t, Source s) {
   return KindInfo{t.kind, s, 0, static_cast<int32_t>(t.count), t.ids, nullptr};
@@ -94,6 +109,7 @@ struct Tables {
   KindOp hsa[HSA_API_ID_NUMBER];
   KindOp hip[HIP_API_ID_NUMBER];
   KindOp roctx[ROCTX_API_ID_NUMBER];
+  KindOp request[roctracer::kRoctxRequestCount];
 
   Tables() {
     std::memset(static_cast<void*>(this), 0, sizeof(*this));
@@ -120,17 +136,17 @@ struct Tables {
                  kMarkerCoreNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API] =
         KindInfo{"MARKER_CONTROL_API",
-                 Source::kNone,
+                 Source::kRoctxRequest,
                  0,
                  ROCPROFILER_MARKER_CONTROL_API_ID_LAST,
-                 nullptr,
+                 kMarkerControlIds,
                  kMarkerControlNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API] =
         KindInfo{"MARKER_NAME_API",
-                 Source::kNone,
+                 Source::kRoctxRequest,
                  0,
                  ROCPROFILER_MARKER_NAME_API_ID_LAST,
-                 nullptr,
+                 kMarkerNameIds,
                  kMarkerNameNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT] =
         Named("CODE_OBJECT", kCodeObjectNames);
@@ -164,10 +180,16 @@ struct Tables {
           slot = &hip[id];
         } else if (info.source == Source::kRoctx && id < ROCTX_API_ID_NUMBER) {
           slot = &roctx[id];
+        } else if (info.source == Source::kRoctxRequest &&
+                   id < roctracer::kRoctxRequestCount) {
+          slot = &request[id];
         }
         if (slot != nullptr) *slot = KindOp{static_cast<uint16_t>(k), op};
       }
     }
+    request[roctracer::kRoctxGetThreadId] =
+        KindOp{ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+               ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId};
   }
 };
 
@@ -194,7 +216,7 @@ const char* OperationName(const KindInfo& k, int32_t op) noexcept {
       return roctracer::hsa_api::Name(k.ids[op]);
     case Source::kHip:
       return roctracer::hip_api::Name(k.ids[op]);
-    default:
+    default:  // marker kinds: names from the SDK's enums
       return k.op_names != nullptr ? k.op_names[op - k.first_op] : nullptr;
   }
 }
@@ -210,6 +232,9 @@ KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
   if (domain == kRoctxDomain) {
     return id < ROCTX_API_ID_NUMBER ? t.roctx[id] : KindOp{0, 0};
   }
+  if (domain == kRequestDomain) {
+    return id < roctracer::kRoctxRequestCount ? t.request[id] : KindOp{0, 0};
+  }
   return KindOp{0, 0};
 }
 
@@ -219,9 +244,10 @@ bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,
   if (k == nullptr || k->source == Source::kNone || !ValidOp(*k, op)) {
     return false;
   }
-  *domain = k->source == Source::kHsa   ? kHsaDomain
-            : k->source == Source::kHip ? kHipDomain
-                                        : kRoctxDomain;
+  *domain = k->source == Source::kHsa     ? kHsaDomain
+            : k->source == Source::kHip   ? kHipDomain
+            : k->source == Source::kRoctx ? kRoctxDomain
+                                          : kRequestDomain;
   *id = k->ids[op];
   return true;
 }

@@ -11,8 +11,9 @@
 
 namespace rocprofiler_sdk {
 
-// Where a kind's calls come from.
-enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx };
+// Where a kind's calls come from. kRoctxRequest: the rocprofiler-sdk-roctx
+// requests (runtime/roctx_link.h), reported under kRoctxRequestDomain.
+enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest };
 
 struct KindInfo {
   const char* name;             // "HSA_CORE_API"

@@ -28,8 +28,9 @@ typedef struct rocprofiler_callback_tracing_hip_api_data_t {
   rocprofiler_hip_api_retval_t retval;
 } rocprofiler_callback_tracing_hip_api_data_t;
 
-/* Payload of the marker core API kind. rocTX does not report return values
- * to the tracer: retval is 0 except roctxRangeStartA's range ID at EXIT. */
+/* Payload of the marker kinds (core, control, name). rocTX does not report
+ * return values to the tracer: retval is 0 except roctxRangeStartA's range ID
+ * at EXIT (the control and name requests return 0 when they are reported). */
 typedef struct rocprofiler_callback_tracing_marker_api_data_t {
   uint64_t size;
   rocprofiler_marker_api_args_t args;

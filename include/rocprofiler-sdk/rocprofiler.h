@@ -3,6 +3,11 @@
 #ifndef ROCPROFILER_SDK_ROCPROFILER_H_
 #define ROCPROFILER_SDK_ROCPROFILER_H_
 
+/* rocprofiler-sdk's headers reach <stdio.h> through the runtimes' headers
+ * they include; its samples and many tools call printf without including it
+ * themselves. */
+#include <stdio.h>
+
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 

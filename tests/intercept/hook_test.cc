@@ -352,7 +352,7 @@ void RoctxConsumer(const roctracer::ApiCallInfo& info) noexcept {
 
 TEST(RoctxConsumerTest, AnnotationsReachTheConsumer) {
   static roctracer::RoctxLink link{
-      roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}, {}};
+      roctracer::kRoctxLinkVersion, ROCTX_API_ID_NUMBER, {}, {}, {}, {}};
   roctracer::AttachRoctx(&link);
   g_consumed.clear();
   roctracer::SetApiConsumer(&RoctxConsumer);

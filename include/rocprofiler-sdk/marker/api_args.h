@@ -1,16 +1,15 @@
-/* Argument and return-value unions of the MARKER_CORE_API kind, laid out as
- * in rocprofiler-sdk. C99 and C++. */
+/* Argument and return-value unions of the marker kinds (MARKER_CORE_API,
+ * MARKER_CONTROL_API, MARKER_NAME_API), laid out as in rocprofiler-sdk. C99
+ * and C++. */
 #ifndef ROCPROFILER_SDK_MARKER_API_ARGS_H_
 #define ROCPROFILER_SDK_MARKER_API_ARGS_H_
 
 #include <stdint.h>
 
 #include "rocprofiler-sdk/defines.h"
-#include "roctx.h"
+#include "rocprofiler-sdk-roctx/types.h"
 
 ROCPROFILER_EXTERN_C_INIT
-
-typedef uint64_t roctx_thread_id_t;
 
 /* C has no empty struct; a one-byte member keeps C and C++ sizes equal. */
 typedef struct rocprofiler_marker_api_no_args {
@@ -42,6 +41,27 @@ typedef union rocprofiler_marker_api_args_t {
   struct {
     roctx_thread_id_t* tid;
   } roctxGetThreadId;
+  struct {
+    roctx_thread_id_t tid;
+  } roctxProfilerPause;
+  struct {
+    roctx_thread_id_t tid;
+  } roctxProfilerResume;
+  struct {
+    const char* name;
+  } roctxNameOsThread;
+  struct {
+    const char* name;
+    const struct hsa_agent_s* agent;
+  } roctxNameHsaAgent;
+  struct {
+    const char* name;
+    int device_id;
+  } roctxNameHipDevice;
+  struct {
+    const char* name;
+    const struct ihipStream_t* stream;
+  } roctxNameHipStream;
 } rocprofiler_marker_api_args_t;
 
 ROCPROFILER_EXTERN_C_FINI

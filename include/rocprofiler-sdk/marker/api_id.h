@@ -1,7 +1,7 @@
 /* rocprofiler-sdk operation IDs of the marker (rocTX) kinds. Values as in
  * rocprofiler-sdk; MARKER_CORE's first five equal roctracer's ROCTX_API_ID_*.
- * roctxGetThreadId is not part of this library's rocTX (roctx.h): it answers
- * queries but is never traced. C99 and C++. */
+ * roctxGetThreadId and the CONTROL and NAME operations are the functions of
+ * rocprofiler-sdk-roctx/roctx.h. C99 and C++. */
 #ifndef ROCPROFILER_SDK_MARKER_API_ID_H_
 #define ROCPROFILER_SDK_MARKER_API_ID_H_
 
@@ -16,7 +16,6 @@ typedef enum rocprofiler_marker_core_api_id_t {
   ROCPROFILER_MARKER_CORE_API_ID_LAST
 } rocprofiler_marker_core_api_id_t;
 
-/* Not traced by this library (roctx.h has no such functions). */
 typedef enum rocprofiler_marker_control_api_id_t {
   ROCPROFILER_MARKER_CONTROL_API_ID_NONE = -1,
   ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause = 0,

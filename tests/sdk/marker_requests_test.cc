@@ -1,0 +1,305 @@
+// The rocprofiler-sdk-roctx requests in one process: libroctx's functions,
+// the tracer's rocTX bridge and the SDK front end linked together (attached
+// by hand, as the load-time handshake would). What a tool sees for
+// MARKER_CONTROL_API, MARKER_NAME_API and roctxGetThreadId, and what a pause
+// does to roctracer's own callbacks.
+#include <gtest/gtest.h>
+#include <roctracer_ext.h>
+#include <roctracer_roctx.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rocprofiler-sdk-roctx/roctx.h"
+#include "rocprofiler-sdk/rocprofiler.h"
+#include "runtime/roctx_link.h"
+
+extern "C" roctracer::RoctxLink* roctx_internal_link(void);
+
+namespace {
+
+struct Event {
+  rocprofiler_callback_tracing_kind_t kind;
+  int32_t op;
+  rocprofiler_callback_phase_t phase;
+  uint64_t correlation;
+  uint64_t thread;
+  std::string args;  // "type name=value; " per argument
+};
+
+std::mutex g_mutex;
+std::vector<Event> g_events;
+rocprofiler_context_id_t g_context;
+rocprofiler_status_t g_control_status = ROCPROFILER_STATUS_ERROR;
+rocprofiler_status_t g_name_status = ROCPROFILER_STATUS_ERROR;
+// Set by a test: the tool's callback makes a request of its own.
+std::atomic<bool> g_pause_from_callback{false};
+
+int AppendArg(rocprofiler_callback_tracing_kind_t,
+              rocprofiler_tracing_operation_t, uint32_t, const void* const,
+              int32_t, const char* type, const char* name, const char* value,
+              int32_t, void* data) {
+  *static_cast<std::string*>(data) +=
+      std::string(type) + " " + name + "=" + value + "; ";
+  return 0;
+}
+
+void OnCall(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
+            void*) {
+  Event e{r.kind,      r.operation, r.phase, r.correlation_id.internal,
+          r.thread_id, ""};
+  EXPECT_EQ(rocprofiler_iterate_callback_tracing_kind_operation_args(
+                r, &AppendArg, 1, &e.args),
+            ROCPROFILER_STATUS_SUCCESS);
+  if (g_pause_from_callback.load() &&
+      r.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API &&
+      r.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+    roctxProfilerPause(0);
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_events.push_back(e);
+}
+
+std::vector<Event> Take() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  std::vector<Event> out;
+  out.swap(g_events);
+  return out;
+}
+
+int ToolInit(rocprofiler_client_finalize_t, void*) {
+  EXPECT_EQ(rocprofiler_create_context(&g_context), ROCPROFILER_STATUS_SUCCESS);
+  g_control_status = rocprofiler_configure_callback_tracing_service(
+      g_context, ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API, nullptr, 0,
+      &OnCall, nullptr);
+  g_name_status = rocprofiler_configure_callback_tracing_service(
+      g_context, ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API, nullptr, 0,
+      &OnCall, nullptr);
+  const rocprofiler_tracing_operation_t get_thread_id[] = {
+      ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId};
+  EXPECT_EQ(rocprofiler_configure_callback_tracing_service(
+                g_context, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+                get_thread_id, 1, &OnCall, nullptr),
+            ROCPROFILER_STATUS_SUCCESS);
+  return rocprofiler_start_context(g_context) == ROCPROFILER_STATUS_SUCCESS
+             ? 0
+             : -1;
+}
+
+rocprofiler_tool_configure_result_t* ToolConfigure(
+    uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
+  id->name = "marker_requests_test";
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
+  return &result;
+}
+
+std::atomic<int> g_roctracer_marks{0};
+void OnRoctx(uint32_t, uint32_t op, const void*, void*) {
+  if (op == ROCTX_API_ID_roctxMarkA) g_roctracer_marks.fetch_add(1);
+}
+
+class MarkerRequests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    roctracer::AttachRoctx(roctx_internal_link());
+    Take();
+  }
+  void TearDown() override {
+    g_pause_from_callback.store(false);
+    roctracer_start();
+    roctracer_disable_callback();
+  }
+};
+
+// rocprofiler-sdk's layout: a tool built against its headers reads ours.
+TEST(MarkerPayloadLayout, MatchesRocprofilerSdk) {
+  EXPECT_EQ(sizeof(rocprofiler_marker_api_args_t), 16u);
+  EXPECT_EQ(
+      offsetof(rocprofiler_marker_api_args_t, roctxNameHipDevice.device_id),
+      8u);
+  EXPECT_EQ(offsetof(rocprofiler_marker_api_args_t, roctxNameHsaAgent.agent),
+            8u);
+  EXPECT_EQ(sizeof(rocprofiler_callback_tracing_marker_api_data_t), 32u);
+  EXPECT_EQ(offsetof(rocprofiler_callback_tracing_marker_api_data_t, retval),
+            24u);
+}
+
+TEST_F(MarkerRequests, ControlAndNameKindsCanBeConfigured) {
+  EXPECT_EQ(g_control_status, ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(g_name_status, ROCPROFILER_STATUS_SUCCESS);
+}
+
+TEST_F(MarkerRequests, PauseAndResumeReachTheToolWithTheirTid) {
+  EXPECT_EQ(roctxProfilerPause(0), 0);
+  EXPECT_EQ(roctxProfilerResume(42), 0);
+  const auto events = Take();
+  ASSERT_EQ(events.size(), 4u);
+  const int32_t ops[] = {ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerPause,
+                         ROCPROFILER_MARKER_CONTROL_API_ID_roctxProfilerResume};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API);
+    EXPECT_EQ(events[i].op, ops[i / 2]);
+    EXPECT_EQ(events[i].phase, i % 2 == 0 ? ROCPROFILER_CALLBACK_PHASE_ENTER
+                                          : ROCPROFILER_CALLBACK_PHASE_EXIT);
+    EXPECT_EQ(events[i].args, i < 2 ? "roctx_thread_id_t tid=0; "
+                                    : "roctx_thread_id_t tid=42; ");
+    EXPECT_NE(events[i].correlation, 0u);
+  }
+  EXPECT_EQ(events[0].correlation, events[1].correlation);
+  EXPECT_NE(events[0].correlation, events[2].correlation);
+}
+
+TEST_F(MarkerRequests, PauseStopsRoctracerAndResumeRestartsIt) {
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_ROCTX, &OnRoctx,
+                                             nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  const int before = g_roctracer_marks.load();
+  roctxMarkA("seen");
+  EXPECT_EQ(g_roctracer_marks.load(), before + 1);
+  ASSERT_EQ(roctxProfilerPause(0), 0);
+  roctxMarkA("not seen");
+  EXPECT_EQ(g_roctracer_marks.load(), before + 1);
+  // Already paused: ignored, still 0.
+  EXPECT_EQ(roctxProfilerPause(0), 0);
+  ASSERT_EQ(roctxProfilerResume(0), 0);
+  roctxMarkA("seen again");
+  EXPECT_EQ(g_roctracer_marks.load(), before + 2);
+}
+
+TEST_F(MarkerRequests, NamingRequestsCarryTheirArguments) {
+  int stand_in = 0;
+  const auto* agent = reinterpret_cast<const hsa_agent_s*>(&stand_in);
+  const auto* stream = reinterpret_cast<const ihipStream_t*>(0x40);
+  EXPECT_EQ(roctxNameOsThread("worker"), 0);
+  EXPECT_EQ(roctxNameHsaAgent("agent", agent), 0);
+  EXPECT_EQ(roctxNameHipDevice("device", -2), 0);
+  EXPECT_EQ(roctxNameHipStream("stream", stream), 0);
+  std::vector<Event> exits;
+  for (const Event& e : Take()) {
+    EXPECT_EQ(e.kind, ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API);
+    EXPECT_EQ(e.thread, static_cast<uint64_t>(syscall(SYS_gettid)));
+    if (e.phase == ROCPROFILER_CALLBACK_PHASE_EXIT) exits.push_back(e);
+  }
+  ASSERT_EQ(exits.size(), 4u);
+  EXPECT_EQ(exits[0].op, ROCPROFILER_MARKER_NAME_API_ID_roctxNameOsThread);
+  EXPECT_EQ(exits[0].args, "const char* name=\"worker\"; ");
+  EXPECT_EQ(exits[1].op, ROCPROFILER_MARKER_NAME_API_ID_roctxNameHsaAgent);
+  EXPECT_EQ(exits[1].args.find("const char* name=\"agent\"; "
+                               "const struct hsa_agent_s* agent=0x"),
+            0u)
+      << exits[1].args;
+  EXPECT_EQ(exits[2].op, ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipDevice);
+  EXPECT_EQ(exits[2].args, "const char* name=\"device\"; int device_id=-2; ");
+  EXPECT_EQ(exits[3].op, ROCPROFILER_MARKER_NAME_API_ID_roctxNameHipStream);
+  EXPECT_EQ(exits[3].args,
+            "const char* name=\"stream\"; "
+            "const struct ihipStream_t* stream=0x40; ");
+}
+
+TEST_F(MarkerRequests, GetThreadIdEqualsTheToolsThreadId) {
+  roctx_thread_id_t tid = 0;
+  ASSERT_EQ(roctxGetThreadId(&tid), 0);
+  rocprofiler_thread_id_t theirs = 0;
+  ASSERT_EQ(rocprofiler_get_thread_id(&theirs), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(tid, theirs);
+  const auto events = Take();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[1].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
+  EXPECT_EQ(events[1].op, ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId);
+  // The out-parameter is followed at EXIT.
+  EXPECT_EQ(events[1].args,
+            "roctx_thread_id_t* tid=" + std::to_string(tid) + "; ");
+}
+
+TEST_F(MarkerRequests, NullArgumentsAreRefusedAndNotReported) {
+  EXPECT_NE(roctxNameOsThread(nullptr), 0);
+  EXPECT_NE(roctxNameHsaAgent("a", nullptr), 0);
+  EXPECT_NE(roctxNameHsaAgent(nullptr, nullptr), 0);
+  EXPECT_NE(roctxNameHipDevice(nullptr, 0), 0);
+  EXPECT_NE(roctxNameHipStream(nullptr, nullptr), 0);
+  EXPECT_NE(roctxGetThreadId(nullptr), 0);
+  EXPECT_TRUE(Take().empty());
+  // A NULL stream is the default stream: a valid request.
+  EXPECT_EQ(roctxNameHipStream("default", nullptr), 0);
+  EXPECT_EQ(Take().size(), 2u);
+}
+
+TEST_F(MarkerRequests, RequestFromACallbackActsButIsNotReported) {
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_ROCTX, &OnRoctx,
+                                             nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  g_pause_from_callback.store(true);
+  EXPECT_EQ(roctxNameOsThread("t"), 0);
+  const auto events = Take();
+  ASSERT_EQ(events.size(), 2u);  // the name request only
+  for (const Event& e : events) {
+    EXPECT_EQ(e.kind, ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API);
+  }
+  const int before = g_roctracer_marks.load();
+  roctxMarkA("paused by the callback");
+  EXPECT_EQ(g_roctracer_marks.load(), before);
+}
+
+TEST_F(MarkerRequests, WithoutATracerRequestsStillAnswer) {
+  roctracer::DetachRoctx(nullptr);
+  EXPECT_EQ(roctxProfilerPause(0), 0);
+  EXPECT_EQ(roctxNameOsThread("alone"), 0);
+  roctx_thread_id_t tid = 0;
+  EXPECT_EQ(roctxGetThreadId(&tid), 0);
+  EXPECT_EQ(tid, static_cast<roctx_thread_id_t>(syscall(SYS_gettid)));
+  EXPECT_TRUE(Take().empty());
+  roctracer::AttachRoctx(roctx_internal_link());
+}
+
+// Many threads naming themselves and pausing/resuming while one attaches and
+// detaches the tracer: every reported request is complete (ENTER and EXIT,
+// same thread and correlation ID). For TSan.
+TEST_F(MarkerRequests, ConcurrentRequests) {
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 200;
+  std::atomic<bool> done{false};
+  std::thread flipper([&] {
+    while (!done.load()) {
+      roctracer::DetachRoctx(nullptr);
+      roctracer::AttachRoctx(roctx_internal_link());
+    }
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < kRounds; ++i) {
+        EXPECT_EQ(roctxNameOsThread("thread"), 0);
+        EXPECT_EQ(t % 2 == 0 ? roctxProfilerPause(0) : roctxProfilerResume(0),
+                  0);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  done.store(true);
+  flipper.join();
+  roctracer::AttachRoctx(roctx_internal_link());
+  const auto events = Take();
+  size_t enters = 0, exits = 0;
+  for (const Event& e : events) {
+    (e.phase == ROCPROFILER_CALLBACK_PHASE_ENTER ? enters : exits)++;
+  }
+  EXPECT_EQ(enters, exits);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (rocprofiler_force_configure(&ToolConfigure) !=
+      ROCPROFILER_STATUS_SUCCESS) {
+    return 2;
+  }
+  return RUN_ALL_TESTS();
+}
