@@ -11,8 +11,11 @@ sdk_generated_h="$6"  # codegen/sdk/rocprofiler-sdk/hsa/api_id.h
 generated_h="$7"      # codegen/hsa_api_data.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$roctx_so" "$work/libroctx64.so"
-cp "$roctracer_so" "$work/libroctracer64.so"
+# Laid out as installed: the SONAME file and the development link.
+cp "$roctx_so" "$work/libroctx64.so.4"
+cp "$roctracer_so" "$work/libroctracer64.so.4"
+ln -s libroctx64.so.4 "$work/libroctx64.so"
+ln -s libroctracer64.so.4 "$work/libroctracer64.so"
 inc=(-I"$(cd "$(dirname "$roctracer_h")" && pwd)"
      -I"$(cd "$(dirname "$sdk_generated_h")/../.." && pwd)"
      -I"$(cd "$(dirname "$generated_h")" && pwd)")
