@@ -38,10 +38,19 @@ bool BoottimeForced() {
 }
 
 // Reads the clock until 40 ms have passed, past the calibration (two 10 ms
-// intervals from the first reading after load).
+// intervals from the first reading after load), and on while it has not
+// calibrated, for up to 5 s: on a loaded machine preempted anchors can make
+// intervals disagree for a while (the clock then reads clock_gettime).
 void WaitPastCalibration() {
-  const uint64_t end = KernelNs() + 40'000'000;
-  while (KernelNs() < end) TimestampNs();
+  const uint64_t start = KernelNs();
+  const uint64_t end = start + 40'000'000;
+  const uint64_t give_up = start + 5'000'000'000;
+  for (uint64_t now = KernelNs();
+       now < end ||
+       (now < give_up && std::strcmp(ActiveClockName(), "tsc") != 0);
+       now = KernelNs()) {
+    TimestampNs();
+  }
   TimestampNs();
 }
 
