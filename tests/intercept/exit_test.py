@@ -13,6 +13,9 @@ import sys
 import unittest
 
 PROBE = sys.argv.pop(1)
+DLCLOSE_PROBE = sys.argv.pop(1)
+TRACER = sys.argv.pop(1)
+ROCTX = sys.argv.pop(1)
 LINE = re.compile(r"CALLS (\d+) RECORDS (\d+)")
 
 
@@ -45,6 +48,20 @@ class ExitTest(unittest.TestCase):
       # Calls still running at exit may have written their record before
       # their EXIT callback was counted; one per worker at most.
       self.assertLessEqual(records, calls + 4)
+
+  def test_thread_exits_after_dlclose(self):
+    # The thread's tracer state is released by key destructors in the
+    # tracer: the libraries must still be mapped when it exits.
+    p = subprocess.run([DLCLOSE_PROBE, TRACER, ROCTX], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=60)
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("WORKER EXITED", p.stdout)
+    m = LINE.search(p.stdout)
+    self.assertIsNotNone(m, p.stdout + p.stderr)
+    calls, records = int(m.group(1)), int(m.group(2))
+    self.assertEqual(calls, 200)  # 100 x (hsa_status_string, get_symbol)
+    self.assertEqual(records, calls)
 
 
 if __name__ == "__main__":
