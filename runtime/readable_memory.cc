@@ -44,6 +44,37 @@ uintptr_t BrkStart() noexcept {
   return start;
 }
 
+// The main program's readable segments: it is never unloaded, so its string
+// literals need neither a system call nor the loader's lock.
+struct ProgramSegments {
+  static constexpr int kMax = 8;
+  uintptr_t begin[kMax] = {};
+  uintptr_t end[kMax] = {};
+  int count = 0;
+};
+
+int ReadProgramSegments(dl_phdr_info* info, size_t, void* arg) {
+  auto* segments = static_cast<ProgramSegments*>(arg);
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_R) == 0) continue;
+    if (segments->count == ProgramSegments::kMax) break;
+    segments->begin[segments->count] = info->dlpi_addr + ph.p_vaddr;
+    segments->end[segments->count] = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+    ++segments->count;
+  }
+  return 1;  // the first object listed is the program
+}
+
+const ProgramSegments& Program() noexcept {
+  static const ProgramSegments segments = [] {
+    ProgramSegments s;
+    dl_iterate_phdr(&ReadProgramSegments, &s);
+    return s;
+  }();
+  return segments;
+}
+
 struct SegmentQuery {
   uintptr_t address;
   ElfW(Addr) object_base;
@@ -98,6 +129,10 @@ size_t KnownReadableSpan(const void* p, const StackBounds& stack) noexcept {
   if (frame >= stack.low && frame < stack.high && a >= frame &&
       a < stack.high) {
     return stack.high - a;
+  }
+  const ProgramSegments& program = Program();
+  for (int i = 0; i < program.count; ++i) {
+    if (a >= program.begin[i] && a < program.end[i]) return program.end[i] - a;
   }
   const uintptr_t heap_begin = BrkStart();
   if (heap_begin != 0 && a >= heap_begin) {

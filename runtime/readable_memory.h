@@ -6,9 +6,10 @@
 // Reading through the kernel (process_vm_readv on the own process) never
 // faults but costs a system call per page (~2 us on the development VM), so
 // the common homes of argument strings are recognised first and read
-// directly: the calling thread's stack above the current frame, the brk heap,
-// and the readable segments of loaded objects (string literals), the latter
-// under the loader's lock so that no dlclose can unmap them meanwhile.
+// directly: the calling thread's stack above the current frame, the main
+// program's readable segments (its string literals), the brk heap, and the
+// readable segments of other loaded objects, the latter under the loader's
+// lock so that no dlclose can unmap them meanwhile.
 #ifndef ROCTRACER_RUNTIME_READABLE_MEMORY_H_
 #define ROCTRACER_RUNTIME_READABLE_MEMORY_H_
 
@@ -30,7 +31,8 @@ struct StackBounds {
 StackBounds CurrentThreadStack() noexcept;
 
 // Bytes from `p` on that are mapped readable for certain, without a system
-// call: p lies on `stack` above the current frame, or in the brk heap
+// call: p lies on `stack` above the current frame, in a readable segment of
+// the main program, or in the brk heap
 // (a heap trimmed by another thread's free() at this moment would make a
 // dangling pointer into it fault; a caller racing its own free()). 0 when
 // not known.
