@@ -12,10 +12,12 @@ _exit: no exit handler runs, so records not yet handed to the buffer callback
 are lost (at least the part-filled buffer of each live thread); the process
 must still end at once, without hanging.
 dlclose: the libraries are dlclosed under a live traced thread, which exits
-afterwards (dlclose_probe.cc).
+afterwards (dlclose_probe.cc; dlclose_client.cc, built by the system g++ with
+its default flags, as a user builds a tool).
 Each mode runs several times: exit races differ from run to run.
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -25,6 +27,8 @@ PROBE = sys.argv.pop(1)
 DLCLOSE_PROBE = sys.argv.pop(1)
 TRACER = sys.argv.pop(1)
 ROCTX = sys.argv.pop(1)
+CLIENT_SOURCE = sys.argv.pop(1)
+INCLUDE_DIR = os.path.dirname(sys.argv.pop(1))
 LINE = re.compile(r"CALLS (\d+) RECORDS (\d+)")
 
 
@@ -89,6 +93,23 @@ class ExitTest(unittest.TestCase):
     calls, records = int(m.group(1)), int(m.group(2))
     self.assertEqual(calls, 200)  # 100 x (hsa_status_string, get_symbol)
     self.assertEqual(records, calls)
+
+  def test_thread_exits_after_dlclose_in_a_user_built_tool(self):
+    with open(TRACER, "rb") as f:
+      image = f.read()
+    if b"libtsan" in image or b"libasan" in image:
+      self.skipTest("a sanitized library needs its runtime preloaded")
+    tmp = os.environ.get("TEST_TMPDIR", "/tmp")
+    client = os.path.join(tmp, "dlclose_client")
+    subprocess.run(["g++", "-I", INCLUDE_DIR, CLIENT_SOURCE, "-o", client,
+                    "-ldl", "-pthread"], check=True)
+    p = subprocess.run([client, os.path.abspath(TRACER),
+                        os.path.abspath(ROCTX)], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, universal_newlines=True,
+                       timeout=60)
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("MARKS 100 RECORDS 100", p.stdout)
+    self.assertIn("WORKER EXITED", p.stdout)
 
 
 if __name__ == "__main__":
