@@ -10,10 +10,30 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runtime/hot_tls.h"
 #include "runtime/thread_id.h"
 
 namespace roctracer {
+
+// The calling thread's stack, [low, high), found on first use (high 0: not
+// yet; high 1: unknown). A forked child's thread keeps its stack.
+ROCTRACER_HOT_TLS uintptr_t t_readable_stack_low = 0;
+ROCTRACER_HOT_TLS uintptr_t t_readable_stack_high = 0;
+
 namespace {
+
+void FindThreadStack() noexcept {
+  t_readable_stack_high = 1;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* addr = nullptr;
+  size_t size = 0;
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
+    t_readable_stack_low = reinterpret_cast<uintptr_t>(addr);
+    t_readable_stack_high = t_readable_stack_low + size;
+  }
+  pthread_attr_destroy(&attr);
+}
 
 constexpr uintptr_t kLowestMapped = 4096;
 constexpr uintptr_t kUserEnd = uintptr_t{1} << 47;
@@ -107,28 +127,17 @@ bool PlausibleUserAddress(const void* p) noexcept {
   return a >= kLowestMapped && a < kUserEnd;
 }
 
-StackBounds CurrentThreadStack() noexcept {
-  StackBounds bounds;
-  pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return bounds;
-  void* addr = nullptr;
-  size_t size = 0;
-  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr) {
-    bounds.low = reinterpret_cast<uintptr_t>(addr);
-    bounds.high = bounds.low + size;
-  }
-  pthread_attr_destroy(&attr);
-  return bounds;
-}
-
-size_t KnownReadableSpan(const void* p, const StackBounds& stack) noexcept {
+size_t KnownReadableSpan(const void* p) noexcept {
   const auto a = reinterpret_cast<uintptr_t>(p);
+  if (t_readable_stack_high == 0) FindThreadStack();
+  const uintptr_t stack_low = t_readable_stack_low;
+  const uintptr_t stack_high = t_readable_stack_high;
   // Everything between the current frame and the top of the stack is
   // mapped, as long as this code runs on that stack (not on a fiber's).
   const auto frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
-  if (frame >= stack.low && frame < stack.high && a >= frame &&
-      a < stack.high) {
-    return stack.high - a;
+  if (frame >= stack_low && frame < stack_high && a >= frame &&
+      a < stack_high) {
+    return stack_high - a;
   }
   const ProgramSegments& program = Program();
   for (int i = 0; i < program.count; ++i) {
@@ -165,6 +174,34 @@ bool ReadChecked(void* dst, const void* src, size_t n) noexcept {
   const ssize_t got = process_vm_readv(static_cast<pid_t>(ProcessId()), &local,
                                        1, &remote, 1, 0);
   return got >= 0 && static_cast<size_t>(got) == n;
+}
+
+namespace {
+
+void FindEnd(const char* s, size_t span, void* found) {
+  *static_cast<bool*>(found) = strnlen(s, span) < span;
+}
+
+}  // namespace
+
+bool IsReadableString(const char* s) noexcept {
+  if (s == nullptr || !PlausibleUserAddress(s)) return false;
+  if (const size_t span = KnownReadableSpan(s)) {
+    if (strnlen(s, span) < span) return true;
+  } else {
+    bool ends = false;
+    if (VisitLoadedSegment(s, &FindEnd, &ends) && ends) return true;
+  }
+  constexpr uintptr_t kPage = 4096;
+  char page[kPage];
+  for (auto from = reinterpret_cast<uintptr_t>(s);;) {
+    const size_t piece = kPage - (from % kPage);
+    if (!ReadChecked(page, reinterpret_cast<const void*>(from), piece)) {
+      return false;
+    }
+    if (std::memchr(page, '\0', piece) != nullptr) return true;
+    from += piece;
+  }
 }
 
 }  // namespace roctracer

@@ -23,20 +23,12 @@ namespace roctracer {
 // rejected without a system call.
 bool PlausibleUserAddress(const void* p) noexcept;
 
-// The calling thread's stack, [low, high); {0, 0} when unknown.
-struct StackBounds {
-  uintptr_t low = 0;
-  uintptr_t high = 0;
-};
-StackBounds CurrentThreadStack() noexcept;
-
 // Bytes from `p` on that are mapped readable for certain, without a system
-// call: p lies on `stack` above the current frame, in a readable segment of
-// the main program, or in the brk heap
-// (a heap trimmed by another thread's free() at this moment would make a
-// dangling pointer into it fault; a caller racing its own free()). 0 when
-// not known.
-size_t KnownReadableSpan(const void* p, const StackBounds& stack) noexcept;
+// call: p lies on the calling thread's stack above the current frame, in a
+// readable segment of the main program, or in the brk heap (a heap trimmed by
+// another thread's free() at this moment would make a dangling pointer into
+// it fault: a caller racing its own free()). 0 when not known.
+size_t KnownReadableSpan(const void* p) noexcept;
 
 // When `p` lies in a readable segment of a loaded object, calls
 // visit(p, span, ctx) with the loader's lock held (span: bytes of that
@@ -48,6 +40,10 @@ bool VisitLoadedSegment(const void* p,
 // Copies n bytes from `src` through the kernel; false when any of them is
 // not readable (nothing then is known about dst).
 bool ReadChecked(void* dst, const void* src, size_t n) noexcept;
+
+// Whether `s` points at a NUL-terminated string that can be read whole (for
+// code that reads it in place, right after; NULL is not).
+bool IsReadableString(const char* s) noexcept;
 
 }  // namespace roctracer
 

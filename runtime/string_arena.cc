@@ -94,7 +94,7 @@ void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
 const char* StringArena::Copy(const char* s) noexcept {
   if (s == nullptr) return nullptr;
   if (!PlausibleUserAddress(s)) return codegen::kUnreadableString;
-  if (const size_t span = KnownReadableSpan(s, stack_)) {
+  if (const size_t span = KnownReadableSpan(s)) {
     const size_t n = strnlen(s, span);
     if (n < span) {
       char* out = Reserve(n + 1);

@@ -54,7 +54,6 @@ class StringArena {
   const char* CopyChecked(const char* s) noexcept;
   static void CopyVisited(const char* s, size_t span, void* ctx);
 
-  StackBounds stack_ = CurrentThreadStack();
   char* chunk_[kChunks] = {};
   uint32_t size_[kChunks] = {};
   uint32_t current_ = 0;
