@@ -8,11 +8,16 @@
 #include "runtime/activity_emit.h"
 #include "runtime/correlation.h"
 #include "runtime/domain_registry.h"
+#include "runtime/readable_memory.h"
 #include "runtime/roctx_link.h"
 #include "runtime/trace_guard.h"
 
 namespace roctracer {
 namespace {
+
+// The text of an unreadable message, as codegen::kUnreadableString shows an
+// unreadable API string argument.
+constexpr char kUnreadableMessage[] = "<unreadable>";
 
 std::mutex g_link_mutex;
 RoctxLink* g_link = nullptr;
@@ -51,7 +56,12 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
     consumer(info);
   }
   if (pool != nullptr) {
-    EmitInstantActivityTo(pool, ACTIVITY_DOMAIN_ROCTX, op, id, message);
+    // The record carries a copy of the text: an invalid pointer, which
+    // libroctx alone never reads, must not crash the tracer.
+    const char* text = message == nullptr || IsReadableString(message)
+                           ? message
+                           : kUnreadableMessage;
+    EmitInstantActivityTo(pool, ACTIVITY_DOMAIN_ROCTX, op, id, text);
   }
 }
 

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <new>
 
+#include "codegen/support/arg_format.h"
+#include "runtime/readable_memory.h"
 #include "runtime/thread_exit.h"
 #include "runtime/trace_guard.h"
 
@@ -41,22 +43,20 @@ StringArena::~StringArena() {
   for (char* c : chunk_) std::free(c);
 }
 
-const char* StringArena::Copy(const char* s) noexcept {
-  if (s == nullptr) return nullptr;
-  const size_t n = std::strlen(s) + 1;
-  if (n > UINT32_MAX / 2) return s;
+char* StringArena::Reserve(size_t n) noexcept {
+  if (n > UINT32_MAX / 2) return nullptr;
   uint32_t index = current_;
   uint32_t offset = used_;
   if (chunk_[index] == nullptr || offset + n > size_[index]) {
     // Move on to the next chunk, (re)allocating it when missing or too small;
     // nothing beyond the current chunk is in use.
     if (chunk_[index] != nullptr) ++index;
-    if (index >= kChunks) return s;
+    if (index >= kChunks) return nullptr;
     if (chunk_[index] == nullptr || size_[index] < n) {
       uint32_t size = kFirstChunk << (index < 8 ? index : 8);
       while (size < n) size *= 2;
       char* fresh = static_cast<char*>(std::malloc(size));
-      if (fresh == nullptr) return s;
+      if (fresh == nullptr) return nullptr;
       std::free(chunk_[index]);
       chunk_[index] = fresh;
       size_[index] = size;
@@ -64,10 +64,95 @@ const char* StringArena::Copy(const char* s) noexcept {
     }
     offset = 0;
   }
-  char* out = chunk_[index] + offset;
-  std::memcpy(out, s, n);
   current_ = index;
   used_ = offset + static_cast<uint32_t>(n);
+  return chunk_[index] + offset;
+}
+
+namespace {
+
+struct VisitResult {
+  StringArena* arena;
+  const char* out;
+};
+
+}  // namespace
+
+void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
+  auto* r = static_cast<VisitResult*>(ctx);
+  const size_t n = strnlen(s, span);
+  if (n == span) return;  // runs off the segment: left to CopyChecked
+  char* out = r->arena->Reserve(n + 1);
+  if (out == nullptr) {
+    r->out = s;  // readable for certain, just not copied
+    return;
+  }
+  std::memcpy(out, s, n + 1);
+  r->out = out;
+}
+
+const char* StringArena::Copy(const char* s) noexcept {
+  if (s == nullptr) return nullptr;
+  if (!PlausibleUserAddress(s)) return codegen::kUnreadableString;
+  if (const size_t span = KnownReadableSpan(s)) {
+    const size_t n = strnlen(s, span);
+    if (n < span) {
+      char* out = Reserve(n + 1);
+      if (out == nullptr) return s;
+      std::memcpy(out, s, n + 1);
+      return out;
+    }
+  } else {
+    // String literals: copied while the loader's lock keeps their object
+    // mapped.
+    VisitResult r{this, nullptr};
+    if (VisitLoadedSegment(s, &CopyVisited, &r) && r.out != nullptr) {
+      return r.out;
+    }
+  }
+  return CopyChecked(s);
+}
+
+const char* StringArena::CopyChecked(const char* s) noexcept {
+  // Reads never span a readable 4 KiB page (the smallest page size) and an
+  // unmapped one, so a string that ends just before an unmapped page is
+  // copied whole. Most strings end in their first page: one read.
+  constexpr uintptr_t kPage = 4096;
+  auto from = reinterpret_cast<uintptr_t>(s);
+  const size_t first = kPage - (from % kPage);
+  char* out = Reserve(first);
+  if (out == nullptr) return codegen::kUnreadableString;
+  const auto top = [this](const char* end) {
+    used_ = static_cast<uint32_t>(end - chunk_[current_]);
+  };
+  if (!ReadChecked(out, s, first)) {
+    top(out);
+    return codegen::kUnreadableString;
+  }
+  if (const void* nul = std::memchr(out, '\0', first)) {
+    top(static_cast<const char*>(nul) + 1);  // what was read past the NUL
+    return out;
+  }
+  top(out);
+  // Longer: find the length page by page, then copy it in one read, so the
+  // arena holds one block of the right size.
+  char page[kPage];
+  size_t n = first;
+  for (from += first;; from += kPage) {
+    if (n > UINT32_MAX / 2 ||
+        !ReadChecked(page, reinterpret_cast<const void*>(from), kPage)) {
+      return codegen::kUnreadableString;
+    }
+    if (const void* nul = std::memchr(page, '\0', kPage)) {
+      n += static_cast<size_t>(static_cast<const char*>(nul) - page);
+      break;
+    }
+    n += kPage;
+  }
+  out = Reserve(n + 1);
+  if (out == nullptr || !ReadChecked(out, s, n + 1)) {
+    return codegen::kUnreadableString;
+  }
   return out;
 }
 

@@ -4,6 +4,8 @@
 // call that set the value anew, so tracing from other thread_local
 // destructors keeps working. Shared by the pool's per-thread slots, the SDK's
 // thread blocks, the string arena and the external-ID stack.
+// The destructors are code of this library, which a thread may run after the
+// library was dlclose'd: both libraries are linked -z nodelete for that.
 #ifndef ROCTRACER_RUNTIME_THREAD_EXIT_H_
 #define ROCTRACER_RUNTIME_THREAD_EXIT_H_
 

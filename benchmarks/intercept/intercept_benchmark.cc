@@ -5,7 +5,8 @@
 //   Symbol/m    the C-symbol stub linked into this binary ahead of the
 //               runtimes (preload / linked-ahead path);
 // m = 0 nothing enabled, 1 callback enabled (empty user callback),
-//     2 activity enabled into the default pool (no callback).
+//     2 activity enabled into the default pool (no callback);
+//   StringArg/h a call with one string argument, its name in home h.
 // The "allocs_per_call" counter counts heap allocations made on the calling
 // thread (malloc and friends are interposed below).
 #include <benchmark/benchmark.h>
@@ -16,9 +17,11 @@
 #include <roctracer.h>
 #include <roctracer_hip.h>
 #include <roctracer_hsa.h>
+#include <sys/mman.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "hsa_table_fill.h"
 #include "runtime/activity_emit.h"
@@ -158,6 +161,55 @@ void BM_HipGetErrorString_Symbol(benchmark::State& state) {
       [] { benchmark::DoNotOptimize(hipGetErrorString(hipErrorNoDevice)); });
 }
 
+// One string argument: hsa_executable_get_symbol_by_name (answers
+// NOT_INITIALIZED at once here) with its name in each home the tracer's
+// fault-safe copy tells apart (string_arena.h): 0 a string literal (a loaded
+// object's segment), 1 the caller's stack, 2 the brk heap, 3 an anonymous
+// mapping (read through the kernel), 4 an invalid pointer (0x10), 5 a
+// shared library's constant (read under the loader's lock). _Direct is
+// the runtime's function, _Table the table wrapper with an empty callback.
+constexpr char kName[] = "a_kernel_name_of_typical_length";
+char* g_mapped_name = nullptr;
+
+template <class Body>
+void WithName(benchmark::State& state, Body body) {
+  char on_stack[sizeof(kName)];
+  std::memcpy(on_stack, kName, sizeof(kName));
+  char* on_heap = static_cast<char*>(std::malloc(sizeof(kName)));
+  std::memcpy(on_heap, kName, sizeof(kName));
+  const char* in_library = nullptr;  // libhsa-runtime64's text for the code
+  g_direct.core.hsa_status_string_fn(HSA_STATUS_ERROR, &in_library);
+  const char* homes[] = {kName,
+                         on_stack,
+                         on_heap,
+                         g_mapped_name,
+                         reinterpret_cast<const char*>(0x10),
+                         in_library};
+  body(homes[state.range(0)]);
+  std::free(on_heap);
+}
+
+void BM_StringArg_Direct(benchmark::State& state) {
+  auto fn = g_direct.core.hsa_executable_get_symbol_by_name_fn;
+  WithName(state, [&](const char* name) {
+    hsa_executable_symbol_t symbol;
+    Run(state, [&] {
+      benchmark::DoNotOptimize(fn(hsa_executable_t{1}, name, nullptr, &symbol));
+    });
+  });
+}
+void BM_StringArg_Table(benchmark::State& state) {
+  Mode mode(1, ACTIVITY_DOMAIN_HSA_API,
+            HSA_API_ID_hsa_executable_get_symbol_by_name);
+  auto fn = g_tables.core.hsa_executable_get_symbol_by_name_fn;
+  WithName(state, [&](const char* name) {
+    hsa_executable_symbol_t symbol;
+    Run(state, [&] {
+      benchmark::DoNotOptimize(fn(hsa_executable_t{1}, name, nullptr, &symbol));
+    });
+  });
+}
+
 // The pool's share of mode 2: one API record written the way Exit writes it,
 // without any interception (the placeholder mutex pool here; re-measure with
 // the lock-free pool).
@@ -182,6 +234,8 @@ BENCHMARK(BM_HsaSystemGetInfo_Direct);
 BENCHMARK(BM_HsaSystemGetInfo_Table)->Arg(0)->Arg(1)->Arg(2);
 BENCHMARK(BM_HipGetErrorString_Direct);
 BENCHMARK(BM_HipGetErrorString_Symbol)->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_StringArg_Direct)->DenseRange(0, 5);
+BENCHMARK(BM_StringArg_Table)->DenseRange(0, 5);
 
 }  // namespace
 
@@ -193,6 +247,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   roctracer::hsa_api::FillHsaApiTable(&g_tables, &LookUp, hsa);
+  void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return 1;
+  g_mapped_name = static_cast<char*>(page);
+  std::memcpy(g_mapped_name, kName, sizeof(kName));
   roctracer::hsa_api::FillHsaApiTable(&g_direct, &LookUp, hsa);
   g_hip_direct =
       reinterpret_cast<decltype(g_hip_direct)>(dlsym(hip, "hipGetErrorString"));

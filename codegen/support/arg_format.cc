@@ -5,6 +5,8 @@
 
 namespace roctracer::codegen {
 
+const char kUnreadableString[] = "<unreadable>";
+
 void AppendEscaped(std::string* out, const char* s, size_t max_chars) {
   static const char kHex[] = "0123456789abcdef";
   *out += '"';

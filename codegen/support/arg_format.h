@@ -23,6 +23,13 @@ using ArgVisitor = int (*)(uint32_t arg_index, const void* arg_value_addr,
                            const char* arg_name, const char* arg_value_str,
                            int32_t arg_dereference_count, void* user_data);
 
+// What a `const char*` argument of the callback data holds when the tracer
+// could not read the caller's string (an invalid pointer, a string running
+// into unmapped memory): the text "<unreadable>", at this address. The
+// runtime itself received the caller's pointer. Printed without quotes, so
+// it cannot be mistaken for a string argument with that text.
+extern const char kUnreadableString[];
+
 // Longest string argument printed; longer ones end with "...".
 constexpr size_t kMaxStringChars = 256;
 
@@ -86,6 +93,10 @@ int FormatValue(std::string* out, const T& v, int budget) {
     }
     using Pointee = std::remove_pointer_t<T>;
     if constexpr (kLimit > 0 && std::is_same_v<Pointee, const char>) {
+      if (v == kUnreadableString) {
+        *out += kUnreadableString;
+        return 0;
+      }
       if (budget > 0) {
         AppendEscaped(out, v, kMaxStringChars);
         return 1;

@@ -7,6 +7,7 @@
 #include <roctracer_ext.h>
 #include <roctracer_roctx.h>
 #include <roctx.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -198,6 +199,39 @@ TEST_F(Roctx, RecordsCarryACopyOfTheMessage) {
   EXPECT_FALSE(got[21].has_message);
   EXPECT_EQ(got[22].record.op, ROCTX_API_ID_roctxMarkA);
   EXPECT_FALSE(got[22].has_message);
+}
+
+// libroctx alone never reads a message; the tracer copies it into the
+// record, without trusting the pointer: an unreadable one is recorded as the
+// text "<unreadable>".
+TEST_F(Roctx, UnreadableMessagesAreRecordedAsSuch) {
+  Collector& collector = NewCollector();
+  const roctracer_properties_t props = collector.Properties(4096);
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
+            ROCTRACER_STATUS_SUCCESS);
+  void* pages = mmap(nullptr, 2 * 4096, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  char* readable = static_cast<char*>(pages);
+  munmap(readable + 4096, 4096);
+  std::memset(readable, 'r', 4096);  // runs into the unmapped page
+  roctxMarkA(reinterpret_cast<const char*>(0x10));
+  roctxMarkA(readable + 4096 + 16);
+  roctxRangePushA(readable + 4000);
+  readable[4095] = '\0';
+  roctxMarkA(readable + 4000);  // ends just before the unmapped page
+  roctxRangePop();
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  const auto got = collector.records();
+  ASSERT_EQ(got.size(), 5u);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(got[i].has_message);
+    EXPECT_EQ(got[i].message, "<unreadable>");
+  }
+  EXPECT_EQ(got[3].message, std::string(95, 'r'));
+  EXPECT_EQ(got[4].record.op, ROCTX_API_ID_roctxRangePop);
+  munmap(readable, 4096);
 }
 
 // With an external ID pushed, each annotation's record is preceded by an

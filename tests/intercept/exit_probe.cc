@@ -1,11 +1,18 @@
 // A traced program that ends without tidying up: the pool is never closed
-// and tracing is never disabled. In "joined" mode its worker threads finish
-// first, and every traced call must still reach the buffer callback (the
-// tracer flushes open pools at exit). In "running" mode the program returns
-// from main while its threads are still inside traced calls: it must neither
-// crash nor hang, and must not deliver more records than calls were made.
+// and tracing is never disabled. Modes (how it ends):
+//   joined       main returns after its workers finished;
+//   exit_worker  a worker thread calls exit() after the others finished;
+//   atexit       main returns, and an exit handler registered after the pool
+//                was opened (so it runs before the tracer's) traces more;
+//   running      main returns while its workers are inside traced calls;
+//   _exit        main calls _exit() after its workers finished: no exit
+//                handler runs, so records not yet delivered are lost.
+// In every mode but the last two, every traced call must reach the buffer
+// callback (the tracer flushes open pools at exit). "running" must neither
+// crash nor hang, nor deliver more records than calls were made.
 //
-// Prints, from an exit handler that runs after the tracer's own:
+// Prints, from an exit handler that runs after the tracer's own (for _exit,
+// just before it):
 //   CALLS <traced calls completed> RECORDS <records delivered>
 #include <hsa/hsa.h>
 #include <roctracer.h>
@@ -54,10 +61,22 @@ void Work() {
   }
 }
 
+// A fixed number of calls: several buffers' worth, the last one partly full.
+void WorkCounted() {
+  const char* text = nullptr;
+  for (int i = 0; i < 1000; ++i) hsa_status_string(HSA_STATUS_ERROR, &text);
+}
+
+void RunCountedWorkers() {
+  std::vector<std::thread> workers;
+  for (int i = 0; i < 4; ++i) workers.emplace_back(&WorkCounted);
+  for (std::thread& t : workers) t.join();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool joined = argc > 1 && std::strcmp(argv[1], "joined") == 0;
+  const char* mode = argc > 1 ? argv[1] : "";
   std::atexit(&Report);
 
   roctracer_properties_t properties{};
@@ -74,14 +93,33 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  if (std::strcmp(mode, "joined") == 0) {
+    RunCountedWorkers();
+    return 0;
+  }
+  if (std::strcmp(mode, "exit_worker") == 0) {
+    RunCountedWorkers();
+    std::thread([] {
+      WorkCounted();
+      std::exit(0);
+    }).join();
+    return 3;  // not reached
+  }
+  if (std::strcmp(mode, "atexit") == 0) {
+    std::atexit(&WorkCounted);
+    RunCountedWorkers();
+    return 0;
+  }
+  if (std::strcmp(mode, "_exit") == 0) {
+    RunCountedWorkers();
+    WorkCounted();  // main's own part-filled buffer is never delivered
+    Report();
+    _exit(0);
+  }
+  // running
   std::vector<std::thread> workers;
   for (int i = 0; i < 4; ++i) workers.emplace_back(&Work);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  if (joined) {
-    g_stop = true;
-    for (std::thread& t : workers) t.join();
-  } else {
-    for (std::thread& t : workers) t.detach();
-  }
+  for (std::thread& t : workers) t.detach();
   return 0;  // no close, no disable: the tracer cleans up at exit
 }

@@ -1,0 +1,50 @@
+// Reading memory the tracer was handed but cannot trust: the `const char*`
+// arguments of traced calls. A runtime may reject such a pointer without
+// reading it (an invalid address, a string past the end of a mapping), so the
+// tracer must not fault where the runtime would not.
+//
+// Reading through the kernel (process_vm_readv on the own process) never
+// faults but costs a system call per page (~2 us on the development VM), so
+// the common homes of argument strings are recognised first and read
+// directly: the calling thread's stack above the current frame, the main
+// program's readable segments (its string literals), the brk heap, and the
+// readable segments of other loaded objects, the latter under the loader's
+// lock so that no dlclose can unmap them meanwhile.
+#ifndef ROCTRACER_RUNTIME_READABLE_MEMORY_H_
+#define ROCTRACER_RUNTIME_READABLE_MEMORY_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace roctracer {
+
+// Addresses below this are never mapped (Linux's mmap_min_addr is at least
+// one page) and those above the user half are not canonical: both are
+// rejected without a system call.
+bool PlausibleUserAddress(const void* p) noexcept;
+
+// Bytes from `p` on that are mapped readable for certain, without a system
+// call: p lies on the calling thread's stack above the current frame, in a
+// readable segment of the main program, or in the brk heap (a heap trimmed by
+// another thread's free() at this moment would make a dangling pointer into
+// it fault: a caller racing its own free()). 0 when not known.
+size_t KnownReadableSpan(const void* p) noexcept;
+
+// When `p` lies in a readable segment of a loaded object, calls
+// visit(p, span, ctx) with the loader's lock held (span: bytes of that
+// segment from p on) and returns true; false otherwise.
+bool VisitLoadedSegment(const void* p,
+                        void (*visit)(const char* p, size_t span, void* ctx),
+                        void* ctx) noexcept;
+
+// Copies n bytes from `src` through the kernel; false when any of them is
+// not readable (nothing then is known about dst).
+bool ReadChecked(void* dst, const void* src, size_t n) noexcept;
+
+// Whether `s` points at a NUL-terminated string that can be read whole (for
+// code that reads it in place, right after; NULL is not).
+bool IsReadableString(const char* s) noexcept;
+
+}  // namespace roctracer
+
+#endif  // ROCTRACER_RUNTIME_READABLE_MEMORY_H_
