@@ -1,0 +1,128 @@
+// hsa_amd_signal_async_handler and hsa_amd_async_function: one runtime thread
+// that runs handlers whose condition holds. A handler returning true stays
+// registered (and runs again while the condition holds, as in ROCR); false
+// removes it.
+#include <climits>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "softhsa/api.h"
+#include "softhsa/signal.h"
+
+namespace softhsa {
+namespace {
+
+struct Handler {
+  hsa_signal_t signal;
+  hsa_signal_condition_t cond;
+  hsa_signal_value_t value;
+  hsa_amd_signal_handler handler;
+  void* arg;
+};
+
+std::mutex g_mutex;
+std::vector<Handler> g_handlers;
+std::deque<std::pair<void (*)(void*), void*>> g_functions;
+std::thread g_thread;
+bool g_stop = false;
+
+void Kick() { BumpWatch(); }
+
+void Run() {
+  for (;;) {
+    uint32_t seen = WatchSeq();
+    std::vector<Handler> ready;
+    std::deque<std::pair<void (*)(void*), void*>> functions;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      if (g_stop) return;
+      functions.swap(g_functions);
+      for (size_t i = 0; i < g_handlers.size();) {
+        Handler& h = g_handlers[i];
+        Signal* s = ToSignal(h.signal);
+        if (s == nullptr) {  // destroyed under its handler: drop it
+          g_handlers.erase(g_handlers.begin() + i);
+          continue;
+        }
+        if (Satisfied(s->value.load(std::memory_order_acquire), h.cond,
+                      h.value)) {
+          ready.push_back(h);
+          g_handlers.erase(g_handlers.begin() + i);
+          continue;
+        }
+        ++i;
+      }
+    }
+    for (auto& f : functions) f.first(f.second);
+    for (Handler& h : ready) {
+      Signal* s = ToSignal(h.signal);
+      int64_t v = s ? s->value.load(std::memory_order_acquire) : 0;
+      bool keep = h.handler(v, h.arg);
+      std::lock_guard<std::mutex> lock(g_mutex);
+      if (keep && ToSignal(h.signal) != nullptr) {
+        g_handlers.push_back(h);
+      } else if (Signal* live = ToSignal(h.signal)) {
+        live->watchers.fetch_sub(1, std::memory_order_seq_cst);
+      }
+    }
+    if (ready.empty() && functions.empty()) WaitWatch(seen, UINT64_MAX);
+  }
+}
+
+void EnsureThread() {
+  if (!g_thread.joinable()) {
+    g_stop = false;
+    g_thread = std::thread(Run);
+  }
+}
+
+}  // namespace
+
+void StopAsyncThread() {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_stop = true;
+    g_handlers.clear();
+    g_functions.clear();
+  }
+  Kick();
+  if (g_thread.joinable()) g_thread.join();
+}
+
+namespace api {
+
+hsa_status_t hsa_amd_signal_async_handler(hsa_signal_t signal,
+                                          hsa_signal_condition_t cond,
+                                          hsa_signal_value_t value,
+                                          hsa_amd_signal_handler handler,
+                                          void* arg) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Signal* s = ToSignal(signal);
+  if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (handler == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    s->watchers.fetch_add(1, std::memory_order_seq_cst);
+    g_handlers.push_back({signal, cond, value, handler, arg});
+    EnsureThread();
+  }
+  Kick();
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_async_function(void (*callback)(void* arg), void* arg) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_functions.emplace_back(callback, arg);
+    EnsureThread();
+  }
+  Kick();
+  return HSA_STATUS_SUCCESS;
+}
+
+}  // namespace api
+}  // namespace softhsa
