@@ -53,8 +53,7 @@ void Perform(const Copy& c) {
   uint64_t n = g_count.fetch_add(1) + 1;
   if (f.copy_delay_us) usleep(static_cast<useconds_t>(f.copy_delay_us));
   if (n == f.copy_error_at) {
-    c.completion->value.store(-1, std::memory_order_release);
-    Notify(c.completion);
+    Complete(c.completion, -1);
     return;
   }
   for (size_t z = 0; z < c.range_z; ++z) {

@@ -126,8 +126,22 @@ void Complete(Queue* q, hsa_signal_t h) {
   if (h.handle != 0) Decrement(reinterpret_cast<Signal*>(h.handle));
 }
 
-// Returns false when the queue must stop (an error was reported).
-bool Execute(Queue* q, void* slot) {
+// Gives a packet's slot back and moves the read index past it: when the
+// packet is launched (a barrier once its dependencies are met), as a packet
+// processor does, so completion is observed after the read index moved.
+struct Launch {
+  Queue* q;
+  void* slot;
+  uint64_t index;
+  void operator()() const {
+    StoreHeader(slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
+    q->read_index.store(index + 1, std::memory_order_release);
+  }
+};
+
+// Runs the packet copied from `launch.slot` into `slot`. Returns false when
+// the queue must stop (an error was reported).
+bool Execute(Queue* q, void* slot, const Launch& launch) {
   const uint16_t header = LoadHeader(slot);
   const bool profile = q->profiling.load(std::memory_order_relaxed);
   switch (PacketType(header)) {
@@ -156,6 +170,7 @@ bool Execute(Queue* q, void* slot) {
         Fail(q, HSA_STATUS_ERROR_EXCEPTION);
         return false;
       }
+      launch();
       uint64_t start = profile ? DeviceTicks() : 0;
       Grid g{&kernel, p->kernarg_address, p,
              (p->grid_size_x + p->workgroup_size_x - 1) / p->workgroup_size_x,
@@ -171,6 +186,7 @@ bool Execute(Queue* q, void* slot) {
       auto* p = static_cast<const hsa_barrier_and_packet_t*>(slot);
       uint64_t start = profile ? DeviceTicks() : 0;
       for (const hsa_signal_t& dep : p->dep_signal) WaitZero(dep);
+      launch();
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
       Complete(q, p->completion_signal);
       return true;
@@ -192,6 +208,7 @@ bool Execute(Queue* q, void* slot) {
         api::hsa_amd_signal_wait_any(n, deps, conds, zeros, UINT64_MAX,
                                      HSA_WAIT_STATE_BLOCKED, nullptr);
       }
+      launch();
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
       Complete(q, p->completion_signal);
       return true;
@@ -215,6 +232,7 @@ bool Execute(Queue* q, void* slot) {
           WaitOn(s, HSA_SIGNAL_CONDITION_NE, v, UINT64_MAX);
         }
       }
+      launch();
       Complete(q, p->completion_signal);
       return true;
     }
@@ -230,9 +248,12 @@ void Process(Queue* q) {
     uint64_t r = q->read_index.load(std::memory_order_relaxed);
     void* slot = ring + (r & (q->q.size - 1)) * 64;
     if (!AwaitPacket(q, r, slot)) return;
-    if (!Execute(q, slot)) return;
-    StoreHeader(slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
-    q->read_index.store(r + 1, std::memory_order_release);
+    // The kernel sees this copy: the slot may be reused once launched.
+    alignas(64) uint8_t packet[64];
+    memcpy(packet + 2, static_cast<uint8_t*>(slot) + 2, 62);
+    uint16_t header = LoadHeader(slot);
+    memcpy(packet, &header, 2);
+    if (!Execute(q, packet, Launch{q, slot, r})) return;
   }
 }
 

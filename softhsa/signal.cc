@@ -3,6 +3,7 @@
 #include "softhsa/signal.h"
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,6 +187,7 @@ hsa_status_t hsa_signal_destroy(hsa_signal_t signal) {
     std::lock_guard<std::mutex> lock(g_signals_mutex);
     if (g_signals.erase(s) == 0) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   }
+  while (s->busy.load(std::memory_order_seq_cst) != 0) sched_yield();
   s->magic.store(0);
   delete s;
   return HSA_STATUS_SUCCESS;

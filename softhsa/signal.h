@@ -19,6 +19,9 @@ struct Signal {
   std::atomic<uint32_t> seq{0};       // futex word, bumped on a change
   std::atomic<uint32_t> waiters{0};   // threads sleeping on seq
   std::atomic<uint32_t> watchers{0};  // multi-signal waiters (wait_any, async)
+  // Runtime threads completing the signal: the application may destroy it
+  // as soon as it sees the new value, so destruction waits for them.
+  std::atomic<uint32_t> busy{0};
   // Profiling times in device ticks, stamped by the packet processor or a
   // copy engine when the signal was their completion signal.
   uint64_t start_ticks = 0;
@@ -47,8 +50,17 @@ void WaitWatch(uint32_t seen, uint64_t timeout_ns);
 
 // Completes a signal from a runtime thread: value -= 1.
 inline void Decrement(Signal* s) {
+  s->busy.fetch_add(1, std::memory_order_seq_cst);
   s->value.fetch_sub(1, std::memory_order_acq_rel);
   Notify(s);
+  s->busy.fetch_sub(1, std::memory_order_seq_cst);
+}
+// The same for a store from a runtime thread.
+inline void Complete(Signal* s, int64_t value) {
+  s->busy.fetch_add(1, std::memory_order_seq_cst);
+  s->value.store(value, std::memory_order_release);
+  Notify(s);
+  s->busy.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 }  // namespace softhsa
