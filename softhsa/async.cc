@@ -41,13 +41,15 @@ void Run() {
       functions.swap(g_functions);
       for (size_t i = 0; i < g_handlers.size();) {
         Handler& h = g_handlers[i];
-        Signal* s = ToSignal(h.signal);
+        Signal* s = Acquire(h.signal);
         if (s == nullptr) {  // destroyed under its handler: drop it
           g_handlers.erase(g_handlers.begin() + i);
           continue;
         }
-        if (Satisfied(s->value.load(std::memory_order_acquire), h.cond,
-                      h.value)) {
+        bool fire = Satisfied(s->value.load(std::memory_order_acquire), h.cond,
+                              h.value);
+        Release(s);
+        if (fire) {
           ready.push_back(h);
           g_handlers.erase(g_handlers.begin() + i);
           continue;
@@ -57,14 +59,19 @@ void Run() {
     }
     for (auto& f : functions) f.first(f.second);
     for (Handler& h : ready) {
-      Signal* s = ToSignal(h.signal);
-      int64_t v = s ? s->value.load(std::memory_order_acquire) : 0;
+      Signal* s = Acquire(h.signal);
+      if (s == nullptr) continue;
+      int64_t v = s->value.load(std::memory_order_acquire);
+      Release(s);
       bool keep = h.handler(v, h.arg);
       std::lock_guard<std::mutex> lock(g_mutex);
-      if (keep && ToSignal(h.signal) != nullptr) {
-        g_handlers.push_back(h);
-      } else if (Signal* live = ToSignal(h.signal)) {
-        live->watchers.fetch_sub(1, std::memory_order_seq_cst);
+      if (Signal* live = Acquire(h.signal)) {
+        if (keep) {
+          g_handlers.push_back(h);
+        } else {
+          live->watchers.fetch_sub(1, std::memory_order_seq_cst);
+        }
+        Release(live);
       }
     }
     if (ready.empty() && functions.empty()) WaitWatch(seen, UINT64_MAX);

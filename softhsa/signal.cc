@@ -59,6 +59,14 @@ Signal* ToSignal(hsa_signal_t handle) {
   return g_signals.count(s) ? s : nullptr;
 }
 
+Signal* Acquire(hsa_signal_t handle) {
+  auto* s = reinterpret_cast<Signal*>(handle.handle);
+  std::lock_guard<std::mutex> lock(g_signals_mutex);
+  if (s == nullptr || !g_signals.count(s)) return nullptr;
+  s->busy.fetch_add(1, std::memory_order_seq_cst);
+  return s;
+}
+
 bool Satisfied(int64_t v, hsa_signal_condition_t cond, int64_t compare) {
   switch (cond) {
     case HSA_SIGNAL_CONDITION_EQ:
@@ -268,9 +276,8 @@ hsa_signal_value_t hsa_signal_wait_scacquire(hsa_signal_t h,
                                              hsa_signal_value_t compare,
                                              uint64_t timeout_hint,
                                              hsa_wait_state_t) {
-  int64_t v = WaitOn(SIG(h), cond, compare, timeout_hint);
-  std::atomic_thread_fence(std::memory_order_acquire);
-  return v;
+  // WaitOn's loads of the value are acquire loads.
+  return WaitOn(SIG(h), cond, compare, timeout_hint);
 }
 
 hsa_signal_value_t hsa_signal_wait_relaxed(hsa_signal_t h,

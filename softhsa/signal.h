@@ -30,6 +30,12 @@ struct Signal {
 };
 
 Signal* ToSignal(hsa_signal_t s);  // nullptr when not a live signal
+// ToSignal for a runtime thread that keeps using the signal: it stays alive
+// (hsa_signal_destroy waits) until Release.
+Signal* Acquire(hsa_signal_t s);
+inline void Release(Signal* s) {
+  s->busy.fetch_sub(1, std::memory_order_seq_cst);
+}
 inline hsa_signal_t ToHandle(Signal* s) {
   return hsa_signal_t{reinterpret_cast<uint64_t>(s)};
 }
