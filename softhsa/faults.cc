@@ -1,11 +1,12 @@
 // SOFTHSA_FAULTS: comma-separated key=value pairs that make the runtime fail
 // on purpose, so a tool's error paths run deterministically:
-//   dispatch_error=N     the Nth kernel dispatch (process-wide, from 1) stops
+//   dispatch_error=N     the Nth kernel dispatch since hsa_init (from 1) stops
 //                        its queue: the queue's error callback gets
 //                        HSA_STATUS_ERROR_EXCEPTION, its completion signal is
 //                        never decremented (as a faulting GPU queue)
 //   dispatch_delay_us=D  every dispatch and barrier completes D µs late
-//   queue_delay=Q:D      completions of the queue with id Q are D µs late,
+//   queue_delay=Q:D      completions of the queue with id Q (ids count from 0
+//                        at hsa_init) are D µs late,
 //                        so other queues' later work completes first
 //   drop_queue=N         the Nth kernel dispatch's queue silently stops: no
 //                        callback, nothing after it completes

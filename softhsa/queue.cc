@@ -387,6 +387,10 @@ void DestroyAllQueues() {
   }
   for (Queue* q : queues) Destroy(q);
   StopWorkers();
+  // A new hsa_init starts over: SOFTHSA_FAULTS counts dispatches and names
+  // queues by id from there.
+  g_next_id.store(0);
+  g_dispatch_count.store(0);
 }
 
 namespace api {
