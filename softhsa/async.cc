@@ -22,10 +22,11 @@ struct Handler {
   void* arg;
 };
 
-std::mutex g_mutex;
-std::vector<Handler> g_handlers;
-std::deque<std::pair<void (*)(void*), void*>> g_functions;
-std::thread g_thread;
+std::mutex& g_mutex = *new std::mutex;
+std::vector<Handler>& g_handlers = *new std::vector<Handler>;
+std::deque<std::pair<void (*)(void*), void*>>& g_functions =
+    *new std::deque<std::pair<void (*)(void*), void*>>;
+std::thread& g_thread = *new std::thread;
 bool g_stop = false;
 
 void Kick() { BumpWatch(); }

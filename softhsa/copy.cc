@@ -29,9 +29,9 @@ struct Copy {
   size_t range_x, range_y, range_z;
 };
 
-std::mutex g_mutex;
-std::deque<Copy> g_pending;
-std::thread g_thread;
+std::mutex& g_mutex = *new std::mutex;
+std::deque<Copy>& g_pending = *new std::deque<Copy>;
+std::thread& g_thread = *new std::thread;
 bool g_stop = false;
 std::atomic<bool> g_profiling{false};
 std::atomic<uint64_t> g_count{0};

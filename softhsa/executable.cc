@@ -57,14 +57,16 @@ struct Executable {
   std::vector<std::unique_ptr<CodeObject>> code_objects;
 };
 
-std::mutex g_readers_mutex;
-std::unordered_set<Reader*> g_readers;
+std::mutex& g_readers_mutex = *new std::mutex;
+std::unordered_set<Reader*>& g_readers = *new std::unordered_set<Reader*>;
 // Executables, symbols and the segment of every loaded code object; shared
 // for look-ups from packet processors and tools, exclusive for changes.
-std::shared_mutex g_mutex;
-std::unordered_set<Executable*> g_executables;
-std::unordered_set<Symbol*> g_symbols;
-std::map<uintptr_t, CodeObject*> g_segments;
+std::shared_mutex& g_mutex = *new std::shared_mutex;
+std::unordered_set<Executable*>& g_executables =
+    *new std::unordered_set<Executable*>;
+std::unordered_set<Symbol*>& g_symbols = *new std::unordered_set<Symbol*>;
+std::map<uintptr_t, CodeObject*>& g_segments =
+    *new std::map<uintptr_t, CodeObject*>;
 
 Executable* ToExecutable(hsa_executable_t e) {
   auto* x = reinterpret_cast<Executable*>(e.handle);

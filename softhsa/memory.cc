@@ -27,8 +27,9 @@ struct Allocation {
   std::vector<hsa_agent_t> access;
 };
 
-std::mutex g_mutex;
-std::map<uintptr_t, Allocation> g_allocations;
+std::mutex& g_mutex = *new std::mutex;
+std::map<uintptr_t, Allocation>& g_allocations =
+    *new std::map<uintptr_t, Allocation>;
 
 template <typename T>
 hsa_status_t Put(void* value, const T& v) {

@@ -27,8 +27,8 @@ namespace {
 constexpr uint32_t kMinSize = 64;
 constexpr uint32_t kMaxSize = 1u << 17;
 
-std::mutex g_queues_mutex;
-std::unordered_set<Queue*> g_queues;
+std::mutex& g_queues_mutex = *new std::mutex;
+std::unordered_set<Queue*>& g_queues = *new std::unordered_set<Queue*>;
 std::atomic<uint64_t> g_next_id{0};
 std::atomic<uint64_t> g_dispatch_count{0};
 hsa_amd_runtime_queue_notifier g_runtime_queue_notifier = nullptr;

@@ -18,6 +18,11 @@
 
 namespace softhsa {
 
+// State that runtime threads use is allocated once and never destroyed
+// (`T& g_x = *new T;`): a program may exit without hsa_shut_down while
+// packet processors, handlers and copies still run, and neither they nor a
+// joinable std::thread may meet a destroyed global.
+
 // The runtime's one table; tools edit it in OnLoad.
 HsaApiTable* Table();
 void FillTable();

@@ -21,8 +21,8 @@
 namespace softhsa {
 namespace {
 
-std::mutex g_signals_mutex;
-std::unordered_set<Signal*> g_signals;  // for shut-down only
+std::mutex& g_signals_mutex = *new std::mutex;
+std::unordered_set<Signal*>& g_signals = *new std::unordered_set<Signal*>;
 std::atomic<uint32_t> g_watch_seq{0};
 std::atomic<uint32_t> g_watch_sleepers{0};
 

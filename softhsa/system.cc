@@ -17,8 +17,8 @@ std::atomic<int> g_init_count{0};
 namespace {
 
 // Recursive: a tool's OnLoad may call hsa_init itself.
-std::recursive_mutex g_init_mutex;
-std::vector<Agent*> g_agents;
+std::recursive_mutex& g_init_mutex = *new std::recursive_mutex;
+std::vector<Agent*>& g_agents = *new std::vector<Agent*>;
 
 constexpr uint32_t kQueueMinSize = 64;
 constexpr uint32_t kQueueMaxSize = 1u << 17;  // ROCR's limit in packets

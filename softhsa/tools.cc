@@ -29,7 +29,7 @@ struct Tool {
   uint32_t priority;
 };
 
-std::vector<Tool> g_loaded;
+std::vector<Tool>& g_loaded = *new std::vector<Tool>;
 
 }  // namespace
 

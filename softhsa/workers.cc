@@ -21,12 +21,12 @@ struct Job {
 
 std::mutex g_mutex;        // serialises jobs (one dispatch at a time
 std::mutex g_state_mutex;  // uses the workers) and guards the state
-std::condition_variable g_cv;
-std::condition_variable g_done_cv;
+std::condition_variable& g_cv = *new std::condition_variable;
+std::condition_variable& g_done_cv = *new std::condition_variable;
 Job* g_job = nullptr;
 uint64_t g_generation = 0;
 bool g_stop = false;
-std::vector<std::thread> g_threads;
+std::vector<std::thread>& g_threads = *new std::vector<std::thread>;
 
 size_t WorkerCount() {
   if (const char* e = getenv("SOFTHSA_WORKERS")) {
