@@ -1,0 +1,214 @@
+// Asynchronous copies, done by one runtime thread (the "copy engine"). A copy
+// starts once all its dependency signals are 0; copies whose dependencies are
+// met run in submission order, a copy still waiting does not hold up later
+// independent ones. With profiling enabled
+// (hsa_amd_profiling_async_copy_enable) the engine stamps start and end with
+// the device clock; the times are read in the system domain, as ROCR's.
+#include <unistd.h>
+
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "softhsa/api.h"
+#include "softhsa/signal.h"
+
+namespace softhsa {
+namespace {
+
+struct Copy {
+  std::vector<hsa_signal_t> deps;
+  Signal* completion;
+  // A rectangle of range_y rows of range_x bytes in range_z slices; a linear
+  // copy is one row.
+  uint8_t* dst;
+  const uint8_t* src;
+  size_t dst_pitch, dst_slice, src_pitch, src_slice;
+  size_t range_x, range_y, range_z;
+};
+
+std::mutex& g_mutex = *new std::mutex;
+std::deque<Copy>& g_pending = *new std::deque<Copy>;
+std::thread& g_thread = *new std::thread;
+bool g_stop = false;
+std::atomic<bool> g_profiling{false};
+std::atomic<uint64_t> g_count{0};
+
+bool Ready(const Copy& c) {
+  for (hsa_signal_t d : c.deps) {
+    if (reinterpret_cast<Signal*>(d.handle)->value.load(
+            std::memory_order_acquire) != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Perform(const Copy& c) {
+  const Faults& f = GetFaults();
+  const bool profile = g_profiling.load(std::memory_order_relaxed);
+  uint64_t start = profile ? DeviceTicks() : 0;
+  uint64_t n = g_count.fetch_add(1) + 1;
+  if (f.copy_delay_us) usleep(static_cast<useconds_t>(f.copy_delay_us));
+  if (n == f.copy_error_at) {
+    Complete(c.completion, -1);
+    return;
+  }
+  for (size_t z = 0; z < c.range_z; ++z) {
+    for (size_t y = 0; y < c.range_y; ++y) {
+      memmove(c.dst + z * c.dst_slice + y * c.dst_pitch,
+              c.src + z * c.src_slice + y * c.src_pitch, c.range_x);
+    }
+  }
+  if (profile) {
+    c.completion->start_ticks = start;
+    c.completion->end_ticks = DeviceTicks();
+  }
+  Decrement(c.completion);
+}
+
+void Run() {
+  for (;;) {
+    uint32_t seen = WatchSeq();
+    bool ran = false;
+    Copy job;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      if (g_stop) return;
+      for (auto it = g_pending.begin(); it != g_pending.end(); ++it) {
+        if (Ready(*it)) {
+          job = *it;
+          g_pending.erase(it);
+          ran = true;
+          break;
+        }
+      }
+    }
+    if (ran) {
+      for (hsa_signal_t d : job.deps) {
+        reinterpret_cast<Signal*>(d.handle)->watchers.fetch_sub(1);
+      }
+      Perform(job);
+    } else {
+      WaitWatch(seen, UINT64_MAX);
+    }
+  }
+}
+
+hsa_status_t Enqueue(Copy c, uint32_t num_deps, const hsa_signal_t* deps,
+                     hsa_signal_t completion) {
+  c.completion = ToSignal(completion);
+  if (c.completion == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (num_deps > 0 && deps == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  for (uint32_t i = 0; i < num_deps; ++i) {
+    Signal* s = ToSignal(deps[i]);
+    if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+    c.deps.push_back(deps[i]);
+  }
+  for (hsa_signal_t d : c.deps) {
+    reinterpret_cast<Signal*>(d.handle)->watchers.fetch_add(1);
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_thread.joinable()) {
+      g_stop = false;
+      g_thread = std::thread(Run);
+    }
+    g_pending.push_back(std::move(c));
+  }
+  BumpWatch();
+  return HSA_STATUS_SUCCESS;
+}
+
+}  // namespace
+
+void StopCopyThread() {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_stop = true;
+    g_pending.clear();
+  }
+  BumpWatch();
+  if (g_thread.joinable()) g_thread.join();
+  g_count.store(0);
+  g_profiling.store(false);
+}
+
+namespace api {
+
+hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
+                                       const void* src, hsa_agent_t src_agent,
+                                       size_t size, uint32_t num_dep_signals,
+                                       const hsa_signal_t* dep_signals,
+                                       hsa_signal_t completion_signal) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (ToAgent(dst_agent) == nullptr || ToAgent(src_agent) == nullptr) {
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  }
+  if (dst == nullptr || src == nullptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  Copy c{};
+  c.dst = static_cast<uint8_t*>(dst);
+  c.src = static_cast<const uint8_t*>(src);
+  c.range_x = size;
+  c.range_y = c.range_z = 1;
+  return Enqueue(std::move(c), num_dep_signals, dep_signals, completion_signal);
+}
+
+hsa_status_t hsa_amd_memory_async_copy_rect(
+    const hsa_pitched_ptr_t* dst, const hsa_dim3_t* dst_offset,
+    const hsa_pitched_ptr_t* src, const hsa_dim3_t* src_offset,
+    const hsa_dim3_t* range, hsa_agent_t copy_agent,
+    hsa_amd_copy_direction_t dir, uint32_t num_dep_signals,
+    const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (ToAgent(copy_agent) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (dst == nullptr || src == nullptr || dst_offset == nullptr ||
+      src_offset == nullptr || range == nullptr || dst->base == nullptr ||
+      src->base == nullptr || dir < hsaHostToHost || dir > hsaDeviceToDevice) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  // Rows must fit their pitch and slices their slice pitch.
+  if (dst_offset->x + range->x > dst->pitch ||
+      src_offset->x + range->x > src->pitch ||
+      (range->z > 1 &&
+       (dst->slice < dst->pitch * (dst_offset->y + range->y) ||
+        src->slice < src->pitch * (src_offset->y + range->y)))) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  Copy c{};
+  c.dst = static_cast<uint8_t*>(dst->base) + dst_offset->z * dst->slice +
+          dst_offset->y * dst->pitch + dst_offset->x;
+  c.src = static_cast<const uint8_t*>(src->base) + src_offset->z * src->slice +
+          src_offset->y * src->pitch + src_offset->x;
+  c.dst_pitch = dst->pitch;
+  c.dst_slice = dst->slice;
+  c.src_pitch = src->pitch;
+  c.src_slice = src->slice;
+  c.range_x = range->x;
+  c.range_y = range->y;
+  c.range_z = range->z;
+  return Enqueue(std::move(c), num_dep_signals, dep_signals, completion_signal);
+}
+
+hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  g_profiling.store(enable);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_amd_profiling_get_async_copy_time(
+    hsa_signal_t signal, hsa_amd_profiling_async_copy_time_t* time) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Signal* s = ToSignal(signal);
+  if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  time->start = DeviceToSystem(s->start_ticks);
+  time->end = DeviceToSystem(s->end_ticks);
+  return HSA_STATUS_SUCCESS;
+}
+
+}  // namespace api
+}  // namespace softhsa

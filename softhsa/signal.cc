@@ -1,0 +1,340 @@
+// hsa_signal_* and hsa_amd_signal_*: creation, every atomic operation in every
+// memory-order variant, waits, wait_any, groups and async handlers.
+#include "softhsa/signal.h"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "softhsa/api.h"
+
+namespace softhsa {
+namespace {
+
+std::mutex& g_signals_mutex = *new std::mutex;
+std::unordered_set<Signal*>& g_signals = *new std::unordered_set<Signal*>;
+std::atomic<uint32_t> g_watch_seq{0};
+std::atomic<uint32_t> g_watch_sleepers{0};
+
+long Futex(std::atomic<uint32_t>* word, int op, uint32_t val,
+           const timespec* timeout) {
+  return syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), op, val, timeout,
+                 nullptr, 0);
+}
+
+timespec ToTimespec(uint64_t ns) {
+  return timespec{static_cast<time_t>(ns / 1'000'000'000ull),
+                  static_cast<long>(ns % 1'000'000'000ull)};
+}
+
+uint64_t TicksToNs(uint64_t ticks) {
+  if (ticks == UINT64_MAX) return UINT64_MAX;
+  unsigned __int128 ns = static_cast<unsigned __int128>(ticks) *
+                         1'000'000'000ull / SystemFrequency();
+  return ns > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(ns);
+}
+
+uint64_t MonotonicNs() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
+}
+
+}  // namespace
+
+Signal* ToSignal(hsa_signal_t handle) {
+  auto* s = reinterpret_cast<Signal*>(handle.handle);
+  if (s == nullptr) return nullptr;
+  std::lock_guard<std::mutex> lock(g_signals_mutex);
+  return g_signals.count(s) ? s : nullptr;
+}
+
+Signal* Acquire(hsa_signal_t handle) {
+  auto* s = reinterpret_cast<Signal*>(handle.handle);
+  std::lock_guard<std::mutex> lock(g_signals_mutex);
+  if (s == nullptr || !g_signals.count(s)) return nullptr;
+  s->busy.fetch_add(1, std::memory_order_seq_cst);
+  return s;
+}
+
+bool Satisfied(int64_t v, hsa_signal_condition_t cond, int64_t compare) {
+  switch (cond) {
+    case HSA_SIGNAL_CONDITION_EQ:
+      return v == compare;
+    case HSA_SIGNAL_CONDITION_NE:
+      return v != compare;
+    case HSA_SIGNAL_CONDITION_LT:
+      return v < compare;
+    case HSA_SIGNAL_CONDITION_GTE:
+      return v >= compare;
+  }
+  return false;
+}
+
+void Notify(Signal* s) {
+  if (s->waiters.load(std::memory_order_seq_cst) != 0) {
+    s->seq.fetch_add(1, std::memory_order_seq_cst);
+    Futex(&s->seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+  }
+  if (s->watchers.load(std::memory_order_seq_cst) != 0) {
+    g_watch_seq.fetch_add(1, std::memory_order_seq_cst);
+    if (g_watch_sleepers.load(std::memory_order_seq_cst) != 0) {
+      Futex(&g_watch_seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+    }
+  }
+}
+
+void BumpWatch() {
+  g_watch_seq.fetch_add(1, std::memory_order_seq_cst);
+  Futex(&g_watch_seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+}
+
+uint32_t WatchSeq() { return g_watch_seq.load(std::memory_order_seq_cst); }
+
+void WaitWatch(uint32_t seen, uint64_t timeout_ns) {
+  g_watch_sleepers.fetch_add(1, std::memory_order_seq_cst);
+  if (g_watch_seq.load(std::memory_order_seq_cst) == seen) {
+    timespec ts = ToTimespec(timeout_ns);
+    Futex(&g_watch_seq, FUTEX_WAIT_PRIVATE, seen,
+          timeout_ns == UINT64_MAX ? nullptr : &ts);
+  }
+  g_watch_sleepers.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+int64_t WaitOn(Signal* s, hsa_signal_condition_t cond, int64_t compare,
+               uint64_t timeout_ticks) {
+  int64_t v = s->value.load(std::memory_order_acquire);
+  if (Satisfied(v, cond, compare)) return v;
+  const uint64_t timeout_ns = TicksToNs(timeout_ticks);
+  const uint64_t start = MonotonicNs();
+  // A short spin first: completions from a packet processor usually follow
+  // within microseconds, and a futex sleep costs more than that.
+  for (int i = 0; i < 2000; ++i) {
+    v = s->value.load(std::memory_order_acquire);
+    if (Satisfied(v, cond, compare)) return v;
+    if ((i & 63) == 63 && MonotonicNs() - start >= timeout_ns) return v;
+    __builtin_ia32_pause();
+  }
+  for (;;) {
+    s->waiters.fetch_add(1, std::memory_order_seq_cst);
+    uint32_t seq = s->seq.load(std::memory_order_seq_cst);
+    v = s->value.load(std::memory_order_seq_cst);
+    if (Satisfied(v, cond, compare)) {
+      s->waiters.fetch_sub(1, std::memory_order_seq_cst);
+      return v;
+    }
+    uint64_t elapsed = MonotonicNs() - start;
+    if (elapsed >= timeout_ns) {
+      s->waiters.fetch_sub(1, std::memory_order_seq_cst);
+      return v;
+    }
+    uint64_t left =
+        timeout_ns == UINT64_MAX ? UINT64_MAX : timeout_ns - elapsed;
+    timespec ts = ToTimespec(left);
+    Futex(&s->seq, FUTEX_WAIT_PRIVATE, seq, left == UINT64_MAX ? nullptr : &ts);
+    s->waiters.fetch_sub(1, std::memory_order_seq_cst);
+  }
+}
+
+void DestroyAllSignals() {
+  std::lock_guard<std::mutex> lock(g_signals_mutex);
+  for (Signal* s : g_signals) {
+    s->magic.store(0);
+    delete s;
+  }
+  g_signals.clear();
+}
+
+namespace api {
+
+hsa_status_t hsa_amd_signal_create(hsa_signal_value_t initial_value,
+                                   uint32_t num_consumers,
+                                   const hsa_agent_t* consumers,
+                                   uint64_t attributes, hsa_signal_t* signal) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (signal == nullptr || (num_consumers > 0 && consumers == nullptr)) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  for (uint32_t i = 0; i < num_consumers; ++i) {
+    if (ToAgent(consumers[i]) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  }
+  auto* s = new Signal;
+  s->value.store(initial_value, std::memory_order_relaxed);
+  s->ipc = (attributes & HSA_AMD_SIGNAL_IPC) != 0;
+  {
+    std::lock_guard<std::mutex> lock(g_signals_mutex);
+    g_signals.insert(s);
+  }
+  *signal = ToHandle(s);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_signal_create(hsa_signal_value_t initial_value,
+                               uint32_t num_consumers,
+                               const hsa_agent_t* consumers,
+                               hsa_signal_t* signal) {
+  return api::hsa_amd_signal_create(initial_value, num_consumers, consumers, 0,
+                                    signal);
+}
+
+hsa_status_t hsa_signal_destroy(hsa_signal_t signal) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (signal.handle == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  auto* s = reinterpret_cast<Signal*>(signal.handle);
+  {
+    std::lock_guard<std::mutex> lock(g_signals_mutex);
+    if (g_signals.erase(s) == 0) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  }
+  while (s->busy.load(std::memory_order_seq_cst) != 0) sched_yield();
+  s->magic.store(0);
+  delete s;
+  return HSA_STATUS_SUCCESS;
+}
+
+// The operations take the handle's object without a look-up, as ROCR's do
+// (an invalid handle there is undefined behaviour): they are on every
+// dispatch's path.
+#define SIG(h) reinterpret_cast<Signal*>((h).handle)
+
+hsa_signal_value_t hsa_signal_load_scacquire(hsa_signal_t h) {
+  return SIG(h)->value.load(std::memory_order_acquire);
+}
+hsa_signal_value_t hsa_signal_load_relaxed(hsa_signal_t h) {
+  return SIG(h)->value.load(std::memory_order_relaxed);
+}
+void hsa_signal_store_relaxed(hsa_signal_t h, hsa_signal_value_t v) {
+  SIG(h)->value.store(v, std::memory_order_relaxed);
+  Notify(SIG(h));
+}
+void hsa_signal_store_screlease(hsa_signal_t h, hsa_signal_value_t v) {
+  SIG(h)->value.store(v, std::memory_order_release);
+  Notify(SIG(h));
+}
+void hsa_signal_silent_store_relaxed(hsa_signal_t h, hsa_signal_value_t v) {
+  SIG(h)->value.store(v, std::memory_order_relaxed);
+}
+void hsa_signal_silent_store_screlease(hsa_signal_t h, hsa_signal_value_t v) {
+  SIG(h)->value.store(v, std::memory_order_release);
+}
+
+#define RMW_VARIANTS(op, expr)                                               \
+  void hsa_signal_##op##_relaxed(hsa_signal_t h, hsa_signal_value_t v) {     \
+    SIG(h)->value.expr(v, std::memory_order_relaxed);                        \
+    Notify(SIG(h));                                                          \
+  }                                                                          \
+  void hsa_signal_##op##_scacquire(hsa_signal_t h, hsa_signal_value_t v) {   \
+    SIG(h)->value.expr(v, std::memory_order_acquire);                        \
+    Notify(SIG(h));                                                          \
+  }                                                                          \
+  void hsa_signal_##op##_screlease(hsa_signal_t h, hsa_signal_value_t v) {   \
+    SIG(h)->value.expr(v, std::memory_order_release);                        \
+    Notify(SIG(h));                                                          \
+  }                                                                          \
+  void hsa_signal_##op##_scacq_screl(hsa_signal_t h, hsa_signal_value_t v) { \
+    SIG(h)->value.expr(v, std::memory_order_acq_rel);                        \
+    Notify(SIG(h));                                                          \
+  }
+RMW_VARIANTS(add, fetch_add)
+RMW_VARIANTS(subtract, fetch_sub)
+RMW_VARIANTS(and, fetch_and)
+RMW_VARIANTS(or, fetch_or)
+RMW_VARIANTS(xor, fetch_xor)
+#undef RMW_VARIANTS
+
+#define EXCHANGE(suffix, order)                                            \
+  hsa_signal_value_t hsa_signal_exchange_##suffix(hsa_signal_t h,          \
+                                                  hsa_signal_value_t v) {  \
+    hsa_signal_value_t old = SIG(h)->value.exchange(v, order);             \
+    Notify(SIG(h));                                                        \
+    return old;                                                            \
+  }                                                                        \
+  hsa_signal_value_t hsa_signal_cas_##suffix(                              \
+      hsa_signal_t h, hsa_signal_value_t expected, hsa_signal_value_t v) { \
+    SIG(h)->value.compare_exchange_strong(expected, v, order,              \
+                                          std::memory_order_relaxed);      \
+    Notify(SIG(h));                                                        \
+    return expected;                                                       \
+  }
+EXCHANGE(relaxed, std::memory_order_relaxed)
+EXCHANGE(scacquire, std::memory_order_acquire)
+EXCHANGE(screlease, std::memory_order_release)
+EXCHANGE(scacq_screl, std::memory_order_acq_rel)
+#undef EXCHANGE
+
+hsa_signal_value_t hsa_signal_wait_scacquire(hsa_signal_t h,
+                                             hsa_signal_condition_t cond,
+                                             hsa_signal_value_t compare,
+                                             uint64_t timeout_hint,
+                                             hsa_wait_state_t) {
+  // WaitOn's loads of the value are acquire loads.
+  return WaitOn(SIG(h), cond, compare, timeout_hint);
+}
+
+hsa_signal_value_t hsa_signal_wait_relaxed(hsa_signal_t h,
+                                           hsa_signal_condition_t cond,
+                                           hsa_signal_value_t compare,
+                                           uint64_t timeout_hint,
+                                           hsa_wait_state_t) {
+  return WaitOn(SIG(h), cond, compare, timeout_hint);
+}
+
+uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals,
+                                 hsa_signal_condition_t* conds,
+                                 hsa_signal_value_t* values,
+                                 uint64_t timeout_hint, hsa_wait_state_t,
+                                 hsa_signal_value_t* satisfying_value) {
+  if (signal_count == 0 || signals == nullptr || conds == nullptr ||
+      values == nullptr) {
+    return UINT32_MAX;
+  }
+  for (uint32_t i = 0; i < signal_count; ++i) {
+    SIG(signals[i])->watchers.fetch_add(1, std::memory_order_seq_cst);
+  }
+  const uint64_t timeout_ns = TicksToNs(timeout_hint);
+  const uint64_t start = MonotonicNs();
+  uint32_t found = UINT32_MAX;
+  for (;;) {
+    uint32_t seen = WatchSeq();
+    for (uint32_t i = 0; i < signal_count && found == UINT32_MAX; ++i) {
+      int64_t v = SIG(signals[i])->value.load(std::memory_order_acquire);
+      if (Satisfied(v, conds[i], values[i])) {
+        found = i;
+        if (satisfying_value) *satisfying_value = v;
+      }
+    }
+    if (found != UINT32_MAX) break;
+    uint64_t elapsed = MonotonicNs() - start;
+    if (elapsed >= timeout_ns) break;
+    WaitWatch(seen,
+              timeout_ns == UINT64_MAX ? UINT64_MAX : timeout_ns - elapsed);
+  }
+  for (uint32_t i = 0; i < signal_count; ++i) {
+    SIG(signals[i])->watchers.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  return found;
+}
+
+hsa_status_t hsa_amd_signal_value_pointer(
+    hsa_signal_t h, volatile hsa_signal_value_t** value_ptr) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Signal* s = ToSignal(h);
+  if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  if (value_ptr == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *value_ptr = reinterpret_cast<volatile hsa_signal_value_t*>(&s->value);
+  return HSA_STATUS_SUCCESS;
+}
+
+#undef SIG
+
+}  // namespace api
+}  // namespace softhsa

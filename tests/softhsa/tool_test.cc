@@ -1,0 +1,172 @@
+// HSA_TOOLS_LIB under softhsa: tools are loaded at hsa_init in
+// HSA_AMD_TOOL_PRIORITY order, OnLoad gets the runtime's table, every
+// exported function dispatches through it, OnUnload runs at hsa_shut_down;
+// the table's queue-intercept API works as ROCR's.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <hsa/hsa_api_trace.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "tests/softhsa/hsa_test_util.h"
+
+struct ToolState {
+  int loads = 0;
+  int unloads = 0;
+  HsaApiTable* table = nullptr;
+  uint64_t runtime_version = 0;
+  uint64_t failed_count = 0;
+  std::vector<std::string> failed_names;
+  decltype(hsa_agent_get_info)* previous = nullptr;
+  std::atomic<int> calls{0};
+  int unload_order = 0;
+};
+
+namespace {
+
+constexpr char kToolA[] = "tests/softhsa/libtest_tool_a.so";      // priority 20
+constexpr char kToolB[] = "tests/softhsa/libtest_tool_b.so";      // priority 10
+constexpr char kFails[] = "tests/softhsa/libtest_tool_fails.so";  // 5
+
+ToolState* State(const char* path, void** handle) {
+  *handle = dlopen(path, RTLD_NOW | RTLD_NOLOAD);
+  if (*handle == nullptr) return nullptr;
+  auto fn = reinterpret_cast<ToolState* (*)()>(dlsym(*handle, "tool_state"));
+  return fn ? fn() : nullptr;
+}
+
+TEST(ToolTest, ToolsLoadInPriorityOrderAndSeeEveryCall) {
+  setenv("HSA_TOOLS_LIB",
+         (std::string(kToolA) + " " + kFails + "  " + kToolB +
+          " tests/softhsa/no_such_tool.so")
+             .c_str(),
+         1);
+  unsetenv("TOOL_TEST_UNLOADS");
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  void *ha, *hb, *hf;
+  ToolState* a = State(kToolA, &ha);
+  ToolState* b = State(kToolB, &hb);
+  ToolState* f = State(kFails, &hf);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(a->loads, 1);
+  EXPECT_EQ(b->loads, 1);
+  EXPECT_EQ(f->loads, 1);
+
+  // The table as ROCR hands it over: sizes in minor_id.
+  ASSERT_NE(a->table, nullptr);
+  EXPECT_EQ(a->table->version.major_id, HSA_API_TABLE_MAJOR_VERSION);
+  EXPECT_EQ(a->table->version.minor_id, sizeof(HsaApiTable));
+  EXPECT_EQ(a->table->core_->version.minor_id, sizeof(CoreApiTable));
+  EXPECT_EQ(a->table->amd_ext_->version.minor_id, sizeof(AmdExtTable));
+  EXPECT_EQ(a->table->image_ext_->version.minor_id, sizeof(ImageExtTable));
+  EXPECT_EQ(a->table->finalizer_ext_->version.minor_id,
+            sizeof(FinalizerExtTable));
+
+  // Order: the tool that fails (5), then b (10), then a (20). The unloadable
+  // name fails before any OnLoad runs.
+  EXPECT_EQ(f->failed_count, 1u);
+  EXPECT_EQ(b->failed_names, (std::vector<std::string>{
+                                 "tests/softhsa/no_such_tool.so", kFails}));
+  EXPECT_EQ(a->failed_count, 2u);
+  EXPECT_EQ(reinterpret_cast<void*>(a->previous), dlsym(hb, "Wrapper"));
+  EXPECT_NE(b->previous, nullptr);
+
+  // The application's call reaches both wrappers through the exported symbol.
+  auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
+  ASSERT_FALSE(gpus.empty());
+  EXPECT_GE(a->calls.load(), 1);
+  EXPECT_EQ(a->calls.load(), b->calls.load());
+  EXPECT_EQ(f->calls.load(), 0);
+
+  // A second hsa_init loads nothing again.
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(a->loads, 1);
+  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(a->unloads, 0);
+  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(a->unloads, 1);
+  EXPECT_EQ(b->unloads, 1);
+  EXPECT_EQ(f->unloads, 0);  // failed tools are not unloaded
+  EXPECT_STREQ(getenv("TOOL_TEST_UNLOADS"), "20,10,");  // reverse order
+  unsetenv("HSA_TOOLS_LIB");
+}
+
+struct Seen {
+  std::atomic<int> packets{0};
+  std::atomic<uint64_t> user_index{UINT64_MAX};
+  std::atomic<int> order{0};
+  int first = 0, second = 0;
+};
+
+void First(const void* packets, uint64_t count, uint64_t user_index, void* data,
+           hsa_amd_queue_intercept_packet_writer writer) {
+  auto* s = static_cast<Seen*>(data);
+  s->packets += static_cast<int>(count);
+  s->user_index = user_index;
+  s->first = ++s->order;
+  writer(packets, count);
+}
+
+void Second(const void* packets, uint64_t count, uint64_t, void* data,
+            hsa_amd_queue_intercept_packet_writer writer) {
+  auto* s = static_cast<Seen*>(data);
+  s->second = ++s->order;
+  writer(packets, count);
+}
+
+// The intercept API has no exported symbol: tools reach it through the
+// table, as here.
+TEST(ToolTest, InterceptQueueRunsPacketsThroughItsHandlers) {
+  setenv("HSA_TOOLS_LIB", kToolA, 1);
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  void* ha;
+  ToolState* a = State(kToolA, &ha);
+  ASSERT_NE(a, nullptr);
+  AmdExtTable* amd = a->table->amd_ext_;
+  auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(amd->hsa_amd_queue_intercept_create_fn(
+                gpus[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  Seen seen;
+  ASSERT_EQ(amd->hsa_amd_queue_intercept_register_fn(q, First, &seen),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(amd->hsa_amd_queue_intercept_register_fn(q, Second, &seen),
+            HSA_STATUS_SUCCESS);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  hsa_barrier_and_packet_t b{};
+  b.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
+  b.completion_signal = done;
+  uint64_t index = hsa_test::Submit(q, &b);
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0,
+                                      UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
+            0);
+  EXPECT_EQ(seen.packets.load(), 1);
+  EXPECT_EQ(seen.user_index.load(), index);
+  EXPECT_EQ(seen.first, 1);  // registration order
+  EXPECT_EQ(seen.second, 2);
+
+  // Only intercept queues take handlers.
+  hsa_queue_t* plain = nullptr;
+  ASSERT_EQ(hsa_queue_create(gpus[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr,
+                             nullptr, 0, 0, &plain),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(amd->hsa_amd_queue_intercept_register_fn(plain, First, &seen),
+            HSA_STATUS_ERROR_INVALID_QUEUE);
+  EXPECT_EQ(amd->hsa_amd_queue_intercept_create_fn(
+                gpus[0], 65, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_queue_destroy(plain);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  unsetenv("HSA_TOOLS_LIB");
+}
+
+}  // namespace
