@@ -3,7 +3,9 @@
 namespace roctrace {
 namespace {
 
-// `@GUID@` is replaced by the process's GUID.
+// `@GUID@` is replaced by the process's GUID. rocpd_event and rocpd_region
+// take an INTEGER PRIMARY KEY without AUTOINCREMENT: ids are the same for an
+// append-only table, without a sqlite_sequence update per row.
 const char kTables[] = R"SQL(
 CREATE TABLE IF NOT EXISTS rocpd_metadata (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
@@ -81,7 +83,7 @@ CREATE TABLE IF NOT EXISTS rocpd_track (
   nid INTEGER NOT NULL, pid INTEGER, tid INTEGER, name_id INTEGER,
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_event (
-  id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+  id INTEGER NOT NULL PRIMARY KEY,
   guid TEXT DEFAULT '@GUID@' NOT NULL,
   category_id INTEGER, stack_id INTEGER, parent_stack_id INTEGER,
   correlation_id INTEGER, call_stack JSONB DEFAULT '{}' NOT NULL,
@@ -97,7 +99,7 @@ CREATE TABLE IF NOT EXISTS rocpd_pmc_event (
   event_id INTEGER, pmc_id INTEGER NOT NULL, value REAL DEFAULT 0.0,
   extdata JSONB DEFAULT '{}');
 CREATE TABLE IF NOT EXISTS rocpd_region (
-  id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+  id INTEGER NOT NULL PRIMARY KEY,
   guid TEXT DEFAULT '@GUID@' NOT NULL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL,
   start BIGINT NOT NULL, "end" BIGINT NOT NULL, name_id INTEGER NOT NULL,
