@@ -108,6 +108,9 @@ void Tool::Start() {
   for (const std::string& w : warnings) {
     std::fprintf(stderr, "roctrace: ignoring %s\n", w.c_str());
   }
+  if (config_.json) {
+    std::fprintf(stderr, "roctrace: the json output is not written yet\n");
+  }
   info_.pid = static_cast<uint32_t>(getpid());
   info_.ppid = static_cast<uint32_t>(getppid());
   info_.command = CommandLine();
