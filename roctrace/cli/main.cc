@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/cli/merge.h"
 #include "roctrace/cli/options.h"
 
 namespace {
@@ -147,8 +148,8 @@ int UsageError(const std::string& error) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (!args.empty() && args[0] == "merge") {
-    std::fprintf(stderr, "roctrace: merge is not implemented yet\n");
-    return 2;
+    return roctrace::RunMerge(
+        std::vector<std::string>(args.begin() + 1, args.end()));
   }
   roctrace::Options options;
   std::string error;

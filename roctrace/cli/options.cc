@@ -8,6 +8,7 @@ namespace roctrace {
 
 const char kUsage[] =
     "usage: roctrace [options] -- program [args...]\n"
+    "       roctrace merge -o OUTPUT.db INPUT.db [INPUT.db...]\n"
     "\n"
     "Runs program with the tracer injected and writes a trace of its API\n"
     "calls (rocprofv3's options, names and outputs).\n"

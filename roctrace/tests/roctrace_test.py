@@ -370,6 +370,42 @@ class BadInput(unittest.TestCase):
     self.assertEqual(p.returncode, -signal.SIGTERM)
 
 
+class Merge(unittest.TestCase):
+
+  def test_merge_two_processes(self):
+    d = tempfile.mkdtemp()
+    for name, threads in (("a", "1"), ("b", "2")):
+      p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", name, "--", PROGRAM,
+               "threads", threads, "50"], d)
+      self.assertEqual(p.returncode, 0, p.stderr)
+    inputs = [os.path.join(d, n + "_results.db") for n in ("a", "b")]
+    out = os.path.join(d, "merged.db")
+    p = run([ROCTRACE, "merge", "-o", out] + inputs, d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    merged = regions(out)
+    self.assertEqual(sorted(merged), sorted(regions(inputs[0]) +
+                                            regions(inputs[1])))
+    con = sqlite3.connect(out)
+    pids = {r[0] for r in con.execute("SELECT pid FROM processes")}
+    con.close()
+    self.assertEqual(pids, {r[2] for r in merged})
+    self.assertEqual(len(pids), 2)
+
+  def test_merge_bad_input(self):
+    d = tempfile.mkdtemp()
+    self.assertEqual(run([ROCTRACE, "merge"], d).returncode, 2)
+    self.assertEqual(run([ROCTRACE, "merge", "-o", "x.db"], d).returncode, 2)
+    notdb = os.path.join(d, "notdb")
+    with open(notdb, "w") as f:
+      f.write("hello")
+    p = run([ROCTRACE, "merge", "-o", "x.db", notdb], d)
+    self.assertEqual(p.returncode, 1)
+    self.assertIn("notdb", p.stderr)
+    self.assertFalse(os.path.exists(os.path.join(d, "x.db")))
+    p = run([ROCTRACE, "merge", "-o", "y.db", "missing.db"], d)
+    self.assertEqual(p.returncode, 1)
+
+
 class Environment(unittest.TestCase):
 
   def test_default_names_use_hostname_and_pid(self):

@@ -18,8 +18,18 @@ const char* HsaDomainOf(const std::string& name) {
 
 const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   auto& names = api_names_[domain];
-  if (op < names.size() && names[op] != nullptr) return names[op].get();
-  if (op >= names.size()) names.resize(op + 1);
+  // Real operation IDs are small and dense: a vector. Anything else (a
+  // corrupt record) goes to a map rather than growing the vector.
+  constexpr uint32_t kDense = 4096;
+  std::unique_ptr<OpName>* slot;
+  if (op < kDense) {
+    if (op < names.size() && names[op] != nullptr) return names[op].get();
+    if (op >= names.size()) names.resize(op + 1);
+    slot = &names[op];
+  } else {
+    slot = &sparse_names_[(static_cast<uint64_t>(domain) << 32) | op];
+    if (*slot != nullptr) return slot->get();
+  }
   auto name = std::make_unique<OpName>();
   const char* text = roctracer_op_string(domain, op, 0);
   if (text == nullptr) {
@@ -34,8 +44,8 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
     name->category = Category::kHsa;
     name->domain = HsaDomainOf(name->name);
   }
-  names[op] = std::move(name);
-  return names[op].get();
+  *slot = std::move(name);
+  return slot->get();
 }
 
 const OpName* RecordConverter::MarkerName(const char* message) {

@@ -42,6 +42,7 @@ class RecordConverter {
 
   Sink sink_;
   std::vector<std::unique_ptr<OpName>> api_names_[ACTIVITY_DOMAIN_NUMBER];
+  std::unordered_map<uint64_t, std::unique_ptr<OpName>> sparse_names_;
   std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_;
   std::unordered_map<uint32_t, std::vector<OpenRange>> pushed_;  // by tid
   std::unordered_map<uint64_t, OpenRange> started_;              // by range ID

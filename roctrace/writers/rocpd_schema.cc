@@ -257,6 +257,32 @@ FROM regions GROUP BY name ORDER BY total_duration DESC;
 
 }  // namespace
 
+std::string RocpdViewsSql() { return kViews; }
+
+const std::vector<std::string>& RocpdTableNames() {
+  static const std::vector<std::string> names = {"rocpd_metadata",
+                                                 "rocpd_string",
+                                                 "rocpd_info_node",
+                                                 "rocpd_info_process",
+                                                 "rocpd_info_thread",
+                                                 "rocpd_info_agent",
+                                                 "rocpd_info_queue",
+                                                 "rocpd_info_stream",
+                                                 "rocpd_info_pmc",
+                                                 "rocpd_info_code_object",
+                                                 "rocpd_info_kernel_symbol",
+                                                 "rocpd_track",
+                                                 "rocpd_event",
+                                                 "rocpd_arg",
+                                                 "rocpd_pmc_event",
+                                                 "rocpd_region",
+                                                 "rocpd_sample",
+                                                 "rocpd_kernel_dispatch",
+                                                 "rocpd_memory_copy",
+                                                 "rocpd_memory_allocate"};
+  return names;
+}
+
 std::string RocpdSchemaSql(const std::string& guid) {
   std::string sql = kTables;
   const std::string key = "@GUID@";

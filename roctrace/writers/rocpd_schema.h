@@ -6,12 +6,19 @@
 #define ROCTRACE_WRITERS_ROCPD_SCHEMA_H_
 
 #include <string>
+#include <vector>
 
 namespace roctrace {
 
 // Statements creating every table, index and view; `guid` becomes the
 // default of every table's guid column (one GUID per traced process).
 std::string RocpdSchemaSql(const std::string& guid);
+
+// The views alone (they read the rocpd_* names, tables or views).
+std::string RocpdViewsSql();
+
+// Every rocpd_* table, in creation order.
+const std::vector<std::string>& RocpdTableNames();
 
 }  // namespace roctrace
 

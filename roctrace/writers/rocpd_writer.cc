@@ -95,7 +95,8 @@ bool RocpdWriter::Open() {
   // WAL: a commit is one append, and readers (and a killed writer) always see
   // the last committed state. synchronous=NORMAL survives the process dying,
   // not the machine: what a tracer needs.
-  if (!Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-16384;") ||
+  if (!Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA "
+            "cache_size=-16384;") ||
       !Exec(RocpdSchemaSql(guid_).c_str())) {
     return false;
   }
