@@ -1,9 +1,5 @@
-// The in-process half of roctrace: loaded with LD_PRELOAD after
-// libroctracer64.so.4, it opens a roctracer pool for the configured domains
-// at load and writes the outputs from the pool's buffer callback, which runs
-// on the pool's own consumer thread: the application's threads only write
-// 64-byte records. A flusher thread delivers partly filled buffers and
-// commits every 200 ms, so a killed process leaves everything up to then.
+#include "roctrace/tool/tool.h"
+
 #include <pthread.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
@@ -64,47 +60,15 @@ bool MakeDirs(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-class Tool {
- public:
-  void Start();
-  void Stop();
-  void OnBuffer(const char* begin, const char* end);
-  void ForkedChild() { in_forked_child_ = true; }
-
- private:
-  void Emit(const ApiEvent& e);
-  bool CreateWriters();
-  void FlushLoop();
-
-  Config config_;
-  RunInfo info_;
-  std::string dir_;
-  std::string prefix_;
-  roctracer_pool_t* pool_ = nullptr;
-  std::mutex mutex_;  // writers and converter: buffer callback vs checkpoints
-  std::vector<std::unique_ptr<Writer>> writers_;
-  bool writers_created_ = false;
-  bool writers_failed_ = false;
-  RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};
-  uint64_t events_ = 0;
-  uint64_t outside_window_ = 0;
-  std::thread flusher_;
-  std::mutex flusher_mutex_;
-  std::condition_variable flusher_cv_;
-  bool stopping_ = false;
-  bool stopped_ = false;
-  bool in_forked_child_ = false;
-};
-
-Tool* g_tool = nullptr;
+}  // namespace
 
 void BufferCallback(const char* begin, const char* end, void* arg) {
   static_cast<Tool*>(arg)->OnBuffer(begin, end);
 }
 
-void Tool::Start() {
+void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   std::vector<std::string> warnings;
-  config_ = ReadConfig(std::getenv, &warnings);
+  config_ = ReadConfig(getenv, &warnings);
   for (const std::string& w : warnings) {
     std::fprintf(stderr, "roctrace: ignoring %s\n", w.c_str());
   }
@@ -117,10 +81,10 @@ void Tool::Start() {
   info_.hostname = HostName();
   roctracer_get_timestamp(&info_.start_ns);
   dir_ = ExpandPathKeys(config_.output_dir, info_.pid, info_.ppid,
-                        info_.hostname, std::getenv);
+                        info_.hostname, getenv);
   prefix_ = dir_ + "/" +
             ExpandPathKeys(config_.output_file, info_.pid, info_.ppid,
-                           info_.hostname, std::getenv);
+                           info_.hostname, getenv);
 
   roctracer_properties_t props{};
   props.buffer_size = config_.buffer_size;
@@ -250,22 +214,4 @@ void Tool::Stop() {
   }
 }
 
-void AtExit() {
-  if (g_tool != nullptr) g_tool->Stop();
-}
-
-void AtForkChild() {
-  if (g_tool != nullptr) g_tool->ForkedChild();
-}
-
-__attribute__((constructor)) void Load() {
-  // Leaked on purpose: the pool's consumer thread and late callers may still
-  // reach it while the process's destructors run.
-  g_tool = new Tool();
-  g_tool->Start();
-  pthread_atfork(nullptr, nullptr, AtForkChild);
-  std::atexit(AtExit);
-}
-
-}  // namespace
 }  // namespace roctrace
