@@ -93,7 +93,7 @@ bool RocpdWriter::Open() {
   }
   guid_ = NewGuid();
   // WAL: a commit is one append, and readers (and a killed writer) always see
-  // the last committed state. synchronous=NORMAL survives the process dying,
+  // the last committed state. synchronous=OFF survives the process dying,
   // not the machine: what a tracer needs.
   if (!Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA "
             "cache_size=-16384;") ||
