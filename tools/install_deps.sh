@@ -16,6 +16,8 @@ packages=(
   libbenchmark-dev
   cmake
   pkgconf
+  libsqlite3-dev
+  sqlite3
 )
 
 missing=()

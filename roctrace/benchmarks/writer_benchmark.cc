@@ -1,0 +1,114 @@
+// Writer throughput: synthetic API events (one name per 16, 8 threads)
+// through each writer into a scratch directory, files included.
+//   bazel run --config=opt //roctrace:writer_benchmark
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "roctrace/writers/csv_writer.h"
+#include "roctrace/writers/pftrace_writer.h"
+#include "roctrace/writers/rocpd_writer.h"
+#include "roctrace/writers/stats.h"
+
+namespace roctrace {
+namespace {
+
+std::string ScratchPrefix() {
+  char dir[] = "/tmp/roctrace_bench_XXXXXX";
+  if (mkdtemp(dir) == nullptr) std::abort();
+  return std::string(dir) + "/b";
+}
+
+uint64_t FileBytes(const std::vector<std::string>& files) {
+  uint64_t total = 0;
+  for (const std::string& f : files) {
+    if (std::FILE* fp = std::fopen(f.c_str(), "rb")) {
+      std::fseek(fp, 0, SEEK_END);
+      total += static_cast<uint64_t>(std::ftell(fp));
+      std::fclose(fp);
+    }
+    std::remove(f.c_str());
+  }
+  return total;
+}
+
+template <typename MakeWriter>
+void RunWriter(benchmark::State& state, MakeWriter make) {
+  std::vector<OpName> names(16);
+  for (size_t i = 0; i < names.size(); ++i) {
+    names[i] = {Category::kHip, "hipFunction" + std::to_string(i),
+                "HIP_RUNTIME_API"};
+  }
+  const int64_t events = state.range(0);
+  uint64_t bytes = 0;
+  for (auto _ : state) {
+    std::string prefix = ScratchPrefix();
+    std::unique_ptr<Writer> writer = make(prefix);
+    uint64_t t = 1'000'000'000'000ull;
+    for (int64_t i = 0; i < events; ++i) {
+      ApiEvent e{};
+      e.op = &names[static_cast<size_t>(i) % names.size()];
+      e.correlation_id = static_cast<uint64_t>(i) + 1;
+      e.start_ns = t;
+      e.end_ns = t + 40;
+      t += 57;
+      e.pid = 4242;
+      e.tid = 4242 + static_cast<uint32_t>(i % 8);
+      writer->Write(e);
+      if (i % 100000 == 99999) writer->Checkpoint();
+    }
+    RunInfo info;
+    info.pid = 4242;
+    writer->Finish(info);
+    bytes = FileBytes(writer->Files());
+  }
+  state.SetItemsProcessed(state.iterations() * events);
+  state.counters["bytes_per_event"] =
+      static_cast<double>(bytes) / static_cast<double>(events);
+}
+
+RunInfo Info() {
+  RunInfo info;
+  info.pid = 4242;
+  info.command = "bench";
+  return info;
+}
+
+void BM_Rocpd(benchmark::State& state) {
+  RunWriter(state, [](const std::string& p) {
+    return std::make_unique<RocpdWriter>(p + "_results.db", Info());
+  });
+}
+void BM_Pftrace(benchmark::State& state) {
+  RunWriter(state, [](const std::string& p) {
+    return std::make_unique<PftraceWriter>(p, Info(), 0);
+  });
+}
+void BM_Csv(benchmark::State& state) {
+  RunWriter(state, [](const std::string& p) {
+    return std::make_unique<CsvWriter>(p);
+  });
+}
+void BM_Stats(benchmark::State& state) {
+  RunWriter(state, [](const std::string& p) {
+    return std::make_unique<StatsWriter>(p, false);
+  });
+}
+
+BENCHMARK(BM_Rocpd)->Arg(200000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Pftrace)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_Csv)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Stats)->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace roctrace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,132 @@
+#include "roctrace/cli/merge.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <string>
+
+#include "roctrace/writers/rocpd_schema.h"
+
+namespace roctrace {
+namespace {
+
+const char kMergeUsage[] =
+    "usage: roctrace merge -o OUTPUT.db INPUT.db [INPUT.db...]\n";
+
+bool Exec(sqlite3* db, const std::string& sql, const std::string& context) {
+  char* err = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::fprintf(stderr, "roctrace merge: %s: %s\n", context.c_str(),
+                 err != nullptr ? err : "error");
+    sqlite3_free(err);
+    return false;
+  }
+  return true;
+}
+
+std::string Quote(const std::string& name) { return "\"" + name + "\""; }
+
+}  // namespace
+
+int RunMerge(const std::vector<std::string>& args) {
+  std::string output;
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-o" || args[i] == "--output-file") {
+      if (i + 1 == args.size()) {
+        std::fprintf(stderr, "roctrace merge: -o needs a value\n%s",
+                     kMergeUsage);
+        return 2;
+      }
+      output = args[++i];
+    } else if (!args[i].empty() && args[i][0] == '-') {
+      std::fprintf(stderr, "roctrace merge: unknown option '%s'\n%s",
+                   args[i].c_str(), kMergeUsage);
+      return 2;
+    } else {
+      inputs.push_back(args[i]);
+    }
+  }
+  if (output.empty() || inputs.empty()) {
+    std::fprintf(stderr, "roctrace merge: %s\n%s",
+                 output.empty() ? "no output (-o)" : "no input database",
+                 kMergeUsage);
+    return 2;
+  }
+  for (const std::string& in : inputs) {
+    if (access(in.c_str(), R_OK) != 0) {
+      std::fprintf(stderr, "roctrace merge: cannot read %s\n", in.c_str());
+      return 1;
+    }
+  }
+  if (access(output.c_str(), F_OK) == 0) {
+    std::fprintf(stderr, "roctrace merge: %s exists; not overwriting it\n",
+                 output.c_str());
+    return 1;
+  }
+  sqlite3* db = nullptr;
+  if (sqlite3_open(output.c_str(), &db) != SQLITE_OK) {
+    std::fprintf(stderr, "roctrace merge: cannot create %s: %s\n",
+                 output.c_str(), sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return 1;
+  }
+  bool ok = Exec(db, "BEGIN", output);
+  std::vector<std::string> suffixes;
+  for (size_t i = 0; ok && i < inputs.size(); ++i) {
+    const std::string& in = inputs[i];
+    char* attach = sqlite3_mprintf("ATTACH %Q AS src", in.c_str());
+    // ATTACH cannot run inside a transaction.
+    ok = Exec(db, "COMMIT", output) && Exec(db, attach, in) &&
+         Exec(db, "BEGIN", output);
+    sqlite3_free(attach);
+    if (!ok) break;
+    // A rocpd database has every table; anything else is refused by name.
+    sqlite3_stmt* check = nullptr;
+    sqlite3_prepare_v2(db,
+                       "SELECT COUNT(*) FROM src.sqlite_master WHERE type = "
+                       "'table' AND name = 'rocpd_region'",
+                       -1, &check, nullptr);
+    bool is_rocpd = check != nullptr && sqlite3_step(check) == SQLITE_ROW &&
+                    sqlite3_column_int(check, 0) == 1;
+    sqlite3_finalize(check);
+    if (!is_rocpd) {
+      std::fprintf(stderr, "roctrace merge: %s is not a rocpd database\n",
+                   in.c_str());
+      ok = false;
+      break;
+    }
+    std::string suffix = "_" + std::to_string(i);
+    suffixes.push_back(suffix);
+    for (const std::string& t : RocpdTableNames()) {
+      ok = ok && Exec(db,
+                      "CREATE TABLE " + Quote(t + suffix) +
+                          " AS SELECT * FROM src." + Quote(t),
+                      in + ": " + t);
+    }
+    ok = ok && Exec(db, "COMMIT", output) && Exec(db, "DETACH src", in) &&
+         Exec(db, "BEGIN", output);
+  }
+  if (ok) {
+    for (const std::string& t : RocpdTableNames()) {
+      std::string sql = "CREATE VIEW " + Quote(t) + " AS ";
+      for (size_t i = 0; i < suffixes.size(); ++i) {
+        if (i != 0) sql += " UNION ALL ";
+        sql += "SELECT * FROM " + Quote(t + suffixes[i]);
+      }
+      ok = ok && Exec(db, sql, output);
+    }
+    ok = ok && Exec(db, RocpdViewsSql(), output) && Exec(db, "COMMIT", output);
+  }
+  sqlite3_close(db);
+  if (!ok) {
+    std::remove(output.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "roctrace merge: %zu databases -> %s\n", inputs.size(),
+               output.c_str());
+  return 0;
+}
+
+}  // namespace roctrace

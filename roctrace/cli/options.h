@@ -1,0 +1,39 @@
+// roctrace's command line: rocprofv3's option names, turned into the
+// ROCTRACE_* environment the tool library reads.
+#ifndef ROCTRACE_CLI_OPTIONS_H_
+#define ROCTRACE_CLI_OPTIONS_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roctrace {
+
+struct Options {
+  bool help = false;
+  bool hip = false, hsa = false, marker = false, kernel = false,
+       memory_copy = false, scratch_memory = false;
+  bool stats = false, summary = false;
+  std::string output_dir;   // empty: the tool's default
+  std::string output_file;  // empty: the tool's default
+  std::vector<std::string> formats;
+  std::vector<std::string> collection_periods;
+  std::string kernel_include_regex, kernel_exclude_regex;
+  std::string buffer_size, perfetto_max_size;
+  std::vector<std::string> program;  // argv of the traced program
+};
+
+// Parses argv[1..]; false with `*error` set on bad input (the caller prints
+// it with the usage and exits 2).
+bool ParseOptions(const std::vector<std::string>& args, Options* out,
+                  std::string* error);
+
+// The environment entries (NAME, value) that configure the tool library.
+std::vector<std::pair<std::string, std::string>> ToolEnvironment(
+    const Options& options);
+
+extern const char kUsage[];
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_CLI_OPTIONS_H_

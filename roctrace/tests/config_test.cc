@@ -1,0 +1,195 @@
+// Settings, path keys, command-line parsing and record pairing, without
+// running a program.
+#include "roctrace/tool/config.h"
+
+#include <gtest/gtest.h>
+#include <roctracer_roctx.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "roctrace/cli/options.h"
+#include "roctrace/tool/record_converter.h"
+
+namespace roctrace {
+namespace {
+
+struct Env {
+  std::map<std::string, std::string> vars;
+  const char* operator()(const char* name) const {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  }
+};
+
+TEST(PathKeys, ExpandsRocprofv3Keys) {
+  Env env{{{"SLURM_PROCID", "7"}, {"TAG", "x"}}};
+  EXPECT_EQ(ExpandPathKeys("%hostname%/%pid%/%ppid%_%rank%_%env{TAG}%", 12, 3,
+                           "node", env),
+            "node/12/3_7_x");
+  env.vars["OMPI_COMM_WORLD_RANK"] = "2";  // MPI's rank wins over Slurm's
+  EXPECT_EQ(ExpandPathKeys("r%rank%", 1, 1, "h", env), "r2");
+  EXPECT_EQ(ExpandPathKeys("r%rank%", 1, 1, "h", Env{}), "r0");
+  EXPECT_EQ(ExpandPathKeys("a%unknown%b%", 1, 1, "h", env), "a%unknown%b%");
+  EXPECT_EQ(ExpandPathKeys("100%_%pid%", 5, 1, "h", env), "100%_5");
+  EXPECT_EQ(ExpandPathKeys("%env{NOPE}%", 5, 1, "h", env), "");
+}
+
+TEST(Sizes, ParseWithSuffixes) {
+  uint64_t v = 0;
+  EXPECT_TRUE(ParseSize("64K", &v));
+  EXPECT_EQ(v, 65536u);
+  EXPECT_TRUE(ParseSize("1GiB", &v));
+  EXPECT_EQ(v, 1ull << 30);
+  EXPECT_TRUE(ParseSize("12", &v));
+  EXPECT_EQ(v, 12u);
+  EXPECT_FALSE(ParseSize("", &v));
+  EXPECT_FALSE(ParseSize("K", &v));
+  EXPECT_FALSE(ParseSize("5X", &v));
+  EXPECT_FALSE(ParseSize("-5", &v));
+  EXPECT_FALSE(ParseSize("99999999999999999999G", &v));
+}
+
+TEST(CollectionPeriod, ParsesAndWindows) {
+  CollectionPeriod p;
+  EXPECT_TRUE(ParseCollectionPeriod("1:2:0", &p));
+  EXPECT_FALSE(ParseCollectionPeriod("1:2", &p));
+  EXPECT_FALSE(ParseCollectionPeriod("-1:2:1", &p));
+  EXPECT_FALSE(ParseCollectionPeriod("1:2:1.5", &p));
+  EXPECT_FALSE(ParseCollectionPeriod("a:2:1", &p));
+  // Delay 1 s, collect 2 s, without end: [1,3) [4,6) ...
+  std::vector<CollectionPeriod> forever = {{1, 2, 0}};
+  EXPECT_FALSE(InCollectionWindow(forever, 0.5));
+  EXPECT_TRUE(InCollectionWindow(forever, 1.5));
+  EXPECT_FALSE(InCollectionWindow(forever, 3.5));
+  EXPECT_TRUE(InCollectionWindow(forever, 4.5));
+  std::vector<CollectionPeriod> once = {{1, 2, 1}};
+  EXPECT_TRUE(InCollectionWindow(once, 2.9));
+  EXPECT_FALSE(InCollectionWindow(once, 4.5));
+  EXPECT_TRUE(InCollectionWindow({}, 123));
+}
+
+TEST(Config, ReadsVariablesAndReportsBadOnes) {
+  Env env{{{"ROCTRACE_OUTPUT_FORMAT", "csv,pftrace,xml"},
+           {"ROCTRACE_DOMAINS", "hip"},
+           {"ROCTRACE_BUFFER_SIZE", "1"},
+           {"ROCTRACE_STATS", "1"}}};
+  std::vector<std::string> warnings;
+  Config c = ReadConfig(env, &warnings);
+  EXPECT_FALSE(c.rocpd);
+  EXPECT_TRUE(c.csv && c.pftrace && c.hip && c.stats);
+  EXPECT_FALSE(c.hsa || c.marker);
+  EXPECT_EQ(c.buffer_size, 64u * 1024);  // the bad value is ignored
+  EXPECT_EQ(warnings.size(), 2u);
+}
+
+Options Parse(std::vector<std::string> args, bool* ok, std::string* error) {
+  Options o;
+  *ok = ParseOptions(args, &o, error);
+  return o;
+}
+
+TEST(Options, Rocprofv3Names) {
+  bool ok;
+  std::string error;
+  Options o = Parse({"--sys-trace", "--output-format", "rocpd", "pftrace",
+                     "--stats", "-S", "-d", "out", "--", "app", "-x"},
+                    &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hip && o.hsa && o.marker && o.kernel && o.memory_copy);
+  EXPECT_EQ(o.formats, (std::vector<std::string>{"rocpd", "pftrace"}));
+  EXPECT_EQ(o.program, (std::vector<std::string>{"app", "-x"}));
+  o = Parse({"--runtime-trace", "--output-format=csv,json", "app"}, &ok,
+            &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.hsa);
+  EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
+  o = Parse({"app"}, &ok, &error);  // no tracing option: --sys-trace
+  ASSERT_TRUE(ok);
+  EXPECT_TRUE(o.hip && o.hsa && o.marker);
+}
+
+TEST(Options, BadInputIsAnError) {
+  bool ok;
+  std::string error;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {},
+           {"--hip-trace"},
+           {"--hip-trace", "--"},
+           {"-d"},
+           {"--bogus", "--", "app"},
+           {"--output-format", "xml", "--", "app"},
+           {"--buffer-size", "100", "--", "app"},
+           {"--perfetto-max-size", "0", "--", "app"},
+           {"--collection-period", "x", "--", "app"}}) {
+    Parse(args, &ok, &error);
+    EXPECT_FALSE(ok) << args.size();
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+activity_record_t Roctx(uint32_t op, uint32_t tid, uint64_t id, uint64_t ts,
+                        const char* message) {
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_ROCTX;
+  r.op = op;
+  r.correlation_id = id;
+  r.begin_ns = r.end_ns = ts;
+  r.process_id = 1;
+  r.thread_id = tid;
+  r.mark_message = message;
+  return r;
+}
+
+TEST(RecordConverter, PairsRangesAndCountsWhatItCannot) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangePushA, 1, 10, 100, "outer"));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangePushA, 1, 11, 110, "inner"));
+  c.Convert(Roctx(ROCTX_API_ID_roctxMarkA, 2, 12, 115, "mark"));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangePop, 1, 13, 120, nullptr));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStartA, 1, 14, 130, "async"));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangePop, 1, 15, 140, nullptr));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangePop, 2, 16, 150, nullptr));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStop, 3, 14, 160, nullptr));
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangePushA, 3, 17, 170, "open"));
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].op->name, "mark");
+  EXPECT_TRUE(events[0].instant);
+  EXPECT_EQ(events[1].op->name, "inner");
+  EXPECT_EQ(events[1].start_ns, 110u);
+  EXPECT_EQ(events[1].end_ns, 120u);
+  EXPECT_EQ(events[2].op->name, "outer");
+  EXPECT_EQ(events[2].correlation_id, 10u);
+  EXPECT_EQ(events[3].op->name, "async");
+  EXPECT_EQ(events[3].async_range_id, 14u);
+  EXPECT_EQ(events[3].tid, 3u);  // the range ended on another thread
+  EXPECT_EQ(events[0].op->domain, "MARKER_CORE_API");
+  EXPECT_EQ(c.unmatched_range_ends(), 1u);
+  EXPECT_EQ(c.open_ranges(), 1u);
+}
+
+TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  r.op = 0;
+  r.begin_ns = 5;
+  r.end_ns = 9;
+  c.Convert(r);
+  r.op = 1u << 20;  // no such operation
+  c.Convert(r);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].op->category, Category::kHsa);
+  EXPECT_FALSE(events[0].op->name.empty());
+  EXPECT_EQ(events[1].op->name, "unknown_op_1048576");
+  EXPECT_EQ(c.unresolved_names(), 1u);
+  EXPECT_STREQ(HsaDomainOf("hsa_amd_memory_pool_allocate"), "HSA_AMD_EXT_API");
+  EXPECT_STREQ(HsaDomainOf("hsa_ext_image_create"), "HSA_IMAGE_EXT_API");
+  EXPECT_STREQ(HsaDomainOf("hsa_init"), "HSA_CORE_API");
+}
+
+}  // namespace
+}  // namespace roctrace

@@ -1,0 +1,450 @@
+"""roctrace end to end: the real command traces a plain program (no tracing
+code in it) and the outputs are read back with sqlite3, a protobuf wire
+reader and the csv module."""
+
+import collections
+import csv
+import glob
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+import pftrace_reader
+
+ROCTRACE, PROGRAM = [os.path.abspath(p) for p in sys.argv[1:3]]
+del sys.argv[1:3]
+
+API_CATEGORIES = ("HIP_RUNTIME_API", "HSA_CORE_API")
+
+
+def run(args, cwd, env=None, timeout=120):
+  return subprocess.run(args, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, universal_newlines=True,
+                        timeout=timeout)
+
+
+def regions(db):
+  con = sqlite3.connect(db)
+  try:
+    return con.execute(
+        "SELECT category, name, pid, tid, start, \"end\", corr_id "
+        "FROM regions").fetchall()
+  finally:
+    con.close()
+
+
+def metadata(db):
+  con = sqlite3.connect(db)
+  try:
+    return dict(con.execute("SELECT tag, value FROM rocpd_metadata"))
+  finally:
+    con.close()
+
+
+def read_csv(path):
+  with open(path, newline="") as f:
+    return list(csv.DictReader(f))
+
+
+def assert_nested(test, intervals):
+  """Intervals of one track: each pair is disjoint or one contains the
+  other."""
+  stack = []
+  for start, end, name in sorted(intervals, key=lambda x: (x[0], -x[1])):
+    while stack and stack[-1][1] <= start:
+      stack.pop()
+    if stack:
+      test.assertLessEqual(end, stack[-1][1],
+                           "%s overlaps %s" % (name, stack[-1][2]))
+    stack.append((start, end, name))
+
+
+class TraceSample(unittest.TestCase):
+  """The sample mode with every output format: the outputs agree."""
+
+  @classmethod
+  def setUpClass(cls):
+    cls.dir = tempfile.mkdtemp()
+    cls.p = run([ROCTRACE, "--sys-trace", "--stats", "--summary",
+                 "--output-format", "rocpd", "pftrace", "csv",
+                 "-d", "out", "-o", "run", "--", PROGRAM, "sample"], cls.dir)
+    cls.out = os.path.join(cls.dir, "out")
+    cls.db = os.path.join(cls.out, "run_results.db")
+
+  def test_runs_and_names_the_files_as_rocprofv3(self):
+    self.assertEqual(self.p.returncode, 0, self.p.stderr)
+    for suffix in ("_results.db", "_results.pftrace", "_hip_api_trace.csv",
+                   "_hsa_api_trace.csv", "_marker_api_trace.csv",
+                   "_hip_api_stats.csv", "_hsa_api_stats.csv",
+                   "_marker_api_stats.csv", "_domain_stats.csv"):
+      self.assertTrue(os.path.exists(os.path.join(self.out, "run" + suffix)),
+                      suffix)
+
+  def test_every_event_has_start_end_process_thread(self):
+    rows = regions(self.db)
+    self.assertTrue(rows)
+    pids = {r[2] for r in rows}
+    self.assertEqual(len(pids), 1)
+    for cat, name, pid, tid, start, end, corr in rows:
+      self.assertLessEqual(start, end, name)
+      self.assertGreater(tid, 0)
+      self.assertGreater(corr, 0)
+
+  def test_counts_equal_the_programs_calls(self):
+    counts = collections.Counter((r[0], r[1]) for r in regions(self.db))
+    self.assertEqual(counts[("HIP_RUNTIME_API", "hipGetDeviceCount")], 1)
+    self.assertEqual(counts[("HIP_RUNTIME_API", "hipGetErrorString")], 1)
+    self.assertEqual(counts[("HSA_CORE_API", "hsa_system_get_info")], 1)
+    # One hsa_init of the program's own, more made by libamdhip64.
+    self.assertGreaterEqual(counts[("HSA_CORE_API", "hsa_init")], 1)
+    for marker in ("start", "outer", "inner"):
+      self.assertEqual(counts[("MARKER_CORE_API", marker)], 1, marker)
+
+  def test_slices_nest_per_thread(self):
+    by_track = collections.defaultdict(list)
+    for cat, name, pid, tid, start, end, corr in regions(self.db):
+      track = (tid, cat == "MARKER_CORE_API")
+      by_track[track].append((start, end, name))
+    for intervals in by_track.values():
+      assert_nested(self, intervals)
+    # The ranges nest as pushed, and hsa_system_get_info ran inside "inner".
+    rows = {r[1]: r for r in regions(self.db)}
+    self.assertLessEqual(rows["outer"][4], rows["inner"][4])
+    self.assertGreaterEqual(rows["outer"][5], rows["inner"][5])
+    self.assertLessEqual(rows["inner"][4], rows["hsa_system_get_info"][4])
+    self.assertGreaterEqual(rows["inner"][5], rows["hsa_system_get_info"][5])
+
+  def test_csv_equals_the_database(self):
+    from_csv = set()
+    for suffix in ("_hip_api_trace.csv", "_hsa_api_trace.csv",
+                   "_marker_api_trace.csv"):
+      for row in read_csv(os.path.join(self.out, "run" + suffix)):
+        self.assertEqual(list(row)[:7], [
+            "Domain", "Function", "Process_Id", "Thread_Id",
+            "Correlation_Id", "Start_Timestamp", "End_Timestamp"])
+        from_csv.add((row["Domain"], row["Function"], int(row["Process_Id"]),
+                      int(row["Thread_Id"]), int(row["Start_Timestamp"]),
+                      int(row["End_Timestamp"]), int(row["Correlation_Id"])))
+    self.assertEqual(from_csv, set(regions(self.db)))
+
+  def test_stats_agree_with_the_csv(self):
+    rows = read_csv(os.path.join(self.out, "run_hsa_api_trace.csv"))
+    durations = collections.defaultdict(list)
+    for r in rows:
+      durations[r["Function"]].append(
+          int(r["End_Timestamp"]) - int(r["Start_Timestamp"]))
+    stats = read_csv(os.path.join(self.out, "run_hsa_api_stats.csv"))
+    self.assertEqual(list(stats[0]), [
+        "Name", "Calls", "TotalDurationNs", "AverageNs", "Percentage",
+        "MinNs", "MaxNs", "StdDev"])
+    total = sum(sum(d) for d in durations.values())
+    self.assertEqual({s["Name"] for s in stats}, set(durations))
+    for s in stats:
+      d = durations[s["Name"]]
+      self.assertEqual(int(s["Calls"]), len(d))
+      self.assertEqual(int(s["TotalDurationNs"]), sum(d))
+      self.assertEqual(int(s["MinNs"]), min(d))
+      self.assertEqual(int(s["MaxNs"]), max(d))
+      self.assertAlmostEqual(float(s["Percentage"]), 100.0 * sum(d) / total,
+                             places=3)
+    self.assertIn("roctrace summary: HSA API", self.p.stderr)
+    self.assertIn("hsa_system_get_info", self.p.stderr)
+
+  def test_timeline_agrees_with_the_database(self):
+    with open(os.path.join(self.out, "run_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    slices = trace.slices()
+    self.assertEqual(trace.unclosed, 0)
+    from_trace = {(s.name, s.start, s.end, s.correlation_id) for s in slices}
+    from_db = {(r[1], r[4], r[5], r[6]) for r in regions(self.db)}
+    self.assertEqual(from_trace, from_db)
+    # API slices sit on their thread's track, markers on a child of it.
+    pid = regions(self.db)[0][2]
+    self.assertEqual(trace.process["pid"], pid)
+    for s in slices:
+      track = trace.tracks[s.track]
+      if s.name in ("start", "outer", "inner"):
+        self.assertIn(track["parent"], trace.tracks)
+        self.assertIn("tid", trace.tracks[track["parent"]])
+      else:
+        self.assertEqual(track["pid"], pid)
+        self.assertIn("tid", track)
+
+  def test_database_has_rocpd_schema_and_no_losses(self):
+    con = sqlite3.connect(self.db)
+    names = {r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    for t in ("rocpd_metadata", "rocpd_string", "rocpd_info_node",
+              "rocpd_info_process", "rocpd_info_thread", "rocpd_info_agent",
+              "rocpd_info_queue", "rocpd_info_stream",
+              "rocpd_info_kernel_symbol", "rocpd_track", "rocpd_event",
+              "rocpd_arg", "rocpd_region", "rocpd_sample",
+              "rocpd_kernel_dispatch", "rocpd_memory_copy",
+              "rocpd_memory_allocate", "regions", "kernels", "memory_copies",
+              "top_kernels", "processes", "threads"):
+      self.assertIn(t, names)
+    # The views that have no rows yet still run.
+    for view in ("kernels", "memory_copies", "top_kernels", "threads"):
+      con.execute("SELECT * FROM %s" % view).fetchall()
+    con.close()
+    meta = metadata(self.db)
+    self.assertEqual(meta["schema_version"], "3")
+    self.assertEqual(meta["roctrace.finished"], "1")
+    losses = {k: v for k, v in meta.items() if k.startswith("roctrace.lost.")}
+    self.assertIn("roctrace.lost.dropped_records", losses)
+    self.assertEqual(set(losses.values()), {"0"})
+
+
+class MultiThreaded(unittest.TestCase):
+
+  def test_threads(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--marker-trace", "--output-format",
+             "rocpd", "pftrace", "--perfetto-max-size", "64K", "-d", d,
+             "-o", "mt", "--", PROGRAM, "threads", "4", "5000"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = regions(os.path.join(d, "mt_results.db"))
+    counts = collections.Counter(r[1] for r in rows)
+    self.assertEqual(counts["hipGetErrorString"], 20000)
+    self.assertEqual(counts["worker"], 4)
+    by_tid = collections.defaultdict(list)
+    for r in rows:
+      by_tid[r[3]].append(r)
+    workers = [t for t, rs in by_tid.items()
+               if any(r[1] == "worker" for r in rs)]
+    self.assertEqual(len(workers), 4)
+    for tid in workers:
+      calls = [r for r in by_tid[tid] if r[1] == "hipGetErrorString"]
+      rng = [r for r in by_tid[tid] if r[1] == "worker"][0]
+      self.assertEqual(len(calls), 5000)
+      for c in calls:
+        self.assertTrue(rng[4] <= c[4] <= c[5] <= rng[5])
+      assert_nested(self, [(c[4], c[5], c[1]) for c in calls])
+    # Split timelines: each file opens on its own, together they hold every
+    # slice of the database.
+    files = sorted(glob.glob(os.path.join(d, "mt_results*.pftrace")))
+    self.assertGreater(len(files), 2)
+    slices = []
+    for path in files:
+      self.assertLess(os.path.getsize(path), 64 * 1024 + 4096)
+      with open(path, "rb") as f:
+        trace = pftrace_reader.Trace(f.read())
+      slices += trace.slices()
+      self.assertEqual(trace.unclosed, 0)
+      self.assertTrue(trace.process)
+    self.assertEqual(
+        sorted((s.name, s.start, s.end) for s in slices),
+        sorted((r[1], r[4], r[5]) for r in rows))
+
+
+class ExitPaths(unittest.TestCase):
+
+  def trace(self, *args, **kw):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "x", "--", PROGRAM] +
+            list(args), d, **kw)
+    return p, os.path.join(d, "x_results.db")
+
+  def test_return_from_main(self):
+    p, db = self.trace("threads", "1", "100")
+    self.assertEqual(p.returncode, 0)
+    self.assertEqual(metadata(db)["roctrace.finished"], "1")
+    self.assertEqual(len(regions(db)), 100)
+
+  def test_exit_from_a_worker_thread(self):
+    p, db = self.trace("exit_worker", "100")
+    self.assertEqual(p.returncode, 3, p.stderr)
+    self.assertEqual(metadata(db)["roctrace.finished"], "1")
+    self.assertEqual(len(regions(db)), 100)
+
+  def test_crash_passes_the_signal_through(self):
+    p, db = self.trace("crash", "100")
+    self.assertEqual(p.returncode, -signal.SIGSEGV)
+    # What was committed before the crash is readable (possibly nothing:
+    # records still in the pool when the process died are lost).
+    if os.path.exists(db):
+      self.assertLessEqual(len(regions(db)), 100)
+      self.assertEqual(metadata(db)["roctrace.finished"], "0")
+
+  def test_sigkill_leaves_a_readable_database(self):
+    d = tempfile.mkdtemp()
+    db = os.path.join(d, "k_results.db")
+    proc = subprocess.Popen(
+        [ROCTRACE, "--hip-trace", "-d", d, "-o", "k", "--", PROGRAM,
+         "wait_for_kill", "1000"], cwd=d, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+      self.assertEqual(proc.stdout.readline().strip(), "ready")
+      # The periodic checkpoint makes every call before "ready" durable;
+      # wait for it (no timing assumption: poll until it shows).
+      deadline = time.monotonic() + 60
+      count = 0
+      while time.monotonic() < deadline:
+        try:
+          count = len(regions(db))
+        except sqlite3.Error:
+          count = 0
+        if count == 1000:
+          break
+        time.sleep(0.05)
+      self.assertEqual(count, 1000)
+      program = [int(x) for x in subprocess.check_output(
+          ["pgrep", "-P", str(proc.pid)]).split()]
+      for pid in program:
+        os.kill(pid, signal.SIGKILL)
+      proc.wait(timeout=60)
+    finally:
+      if proc.poll() is None:
+        proc.kill()
+      proc.stdout.close()
+      proc.stderr.close()
+    self.assertEqual(proc.returncode, -signal.SIGKILL)
+    self.assertEqual(len(regions(db)), 1000)
+    self.assertEqual(metadata(db)["roctrace.finished"], "0")
+
+
+class BadInput(unittest.TestCase):
+
+  def setUp(self):
+    self.dir = tempfile.mkdtemp()
+
+  def roctrace(self, *args):
+    return run([ROCTRACE] + list(args), self.dir)
+
+  def test_unknown_option(self):
+    p = self.roctrace("--no-such-option", "--", "true")
+    self.assertEqual(p.returncode, 2)
+    self.assertIn("unknown option", p.stderr)
+    self.assertIn("usage: roctrace", p.stderr)
+
+  def test_no_program(self):
+    for args in ([], ["--hip-trace"], ["--hip-trace", "--"]):
+      p = self.roctrace(*args)
+      self.assertEqual(p.returncode, 2, args)
+      self.assertIn("usage: roctrace", p.stderr)
+
+  def test_option_without_value_or_bad_value(self):
+    for args in (["-d"], ["--output-format", "xml", "--", "true"],
+                 ["--buffer-size", "12", "--", "true"],
+                 ["--collection-period", "1:2", "--", "true"]):
+      p = self.roctrace(*args)
+      self.assertEqual(p.returncode, 2, args)
+      self.assertIn("usage: roctrace", p.stderr)
+
+  def test_program_not_found(self):
+    p = self.roctrace("--", "no-such-program-here")
+    self.assertEqual(p.returncode, 127)
+    self.assertIn("no-such-program-here: command not found", p.stderr)
+    p = self.roctrace("--", "./missing")
+    self.assertEqual(p.returncode, 127)
+
+  def test_program_not_executable(self):
+    path = os.path.join(self.dir, "script")
+    with open(path, "w") as f:
+      f.write("#!/bin/sh\n")
+    os.chmod(path, 0o644)
+    p = self.roctrace("--", path)
+    self.assertEqual(p.returncode, 126)
+    self.assertIn("Permission denied", p.stderr)
+
+  def test_unwritable_output_directory_before_start(self):
+    blocker = os.path.join(self.dir, "file")
+    open(blocker, "w").close()
+    marker = os.path.join(self.dir, "started")
+    p = self.roctrace("-d", os.path.join(blocker, "out"), "--", "/bin/sh",
+                      "-c", "touch " + marker)
+    self.assertEqual(p.returncode, 1)
+    self.assertIn("cannot write the output directory", p.stderr)
+    self.assertIn("not a directory", p.stderr.lower())
+    self.assertFalse(os.path.exists(marker))
+
+  def test_exit_status_and_signal_pass_through(self):
+    p = self.roctrace("-d", self.dir, "--", "/bin/sh", "-c", "exit 7")
+    self.assertEqual(p.returncode, 7)
+    p = self.roctrace("-d", self.dir, "--", "/bin/sh", "-c", "kill -TERM $$")
+    self.assertEqual(p.returncode, -signal.SIGTERM)
+
+
+class Merge(unittest.TestCase):
+
+  def test_merge_two_processes(self):
+    d = tempfile.mkdtemp()
+    for name, threads in (("a", "1"), ("b", "2")):
+      p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", name, "--", PROGRAM,
+               "threads", threads, "50"], d)
+      self.assertEqual(p.returncode, 0, p.stderr)
+    inputs = [os.path.join(d, n + "_results.db") for n in ("a", "b")]
+    out = os.path.join(d, "merged.db")
+    p = run([ROCTRACE, "merge", "-o", out] + inputs, d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    merged = regions(out)
+    self.assertEqual(sorted(merged), sorted(regions(inputs[0]) +
+                                            regions(inputs[1])))
+    con = sqlite3.connect(out)
+    pids = {r[0] for r in con.execute("SELECT pid FROM processes")}
+    con.close()
+    self.assertEqual(pids, {r[2] for r in merged})
+    self.assertEqual(len(pids), 2)
+
+  def test_merge_bad_input(self):
+    d = tempfile.mkdtemp()
+    self.assertEqual(run([ROCTRACE, "merge"], d).returncode, 2)
+    self.assertEqual(run([ROCTRACE, "merge", "-o", "x.db"], d).returncode, 2)
+    notdb = os.path.join(d, "notdb")
+    with open(notdb, "w") as f:
+      f.write("hello")
+    p = run([ROCTRACE, "merge", "-o", "x.db", notdb], d)
+    self.assertEqual(p.returncode, 1)
+    self.assertIn("notdb", p.stderr)
+    self.assertFalse(os.path.exists(os.path.join(d, "x.db")))
+    p = run([ROCTRACE, "merge", "-o", "y.db", "missing.db"], d)
+    self.assertEqual(p.returncode, 1)
+
+
+class Environment(unittest.TestCase):
+
+  def test_default_names_use_hostname_and_pid(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--", PROGRAM, "threads", "1", "10"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    dbs = glob.glob(os.path.join(d, "*", "*", "*_results.db"))
+    self.assertEqual(len(dbs), 1)
+    host, pid, name = dbs[0].split(os.sep)[-3:]
+    self.assertEqual(host, os.uname().nodename)
+    self.assertEqual(name, pid + "_results.db")
+    self.assertEqual({r[2] for r in regions(dbs[0])}, {int(pid)})
+
+  def test_path_keys(self):
+    d = tempfile.mkdtemp()
+    env = dict(os.environ, SLURM_PROCID="5", MYTAG="abc")
+    p = run([ROCTRACE, "--hip-trace", "-d", "%env{MYTAG}%", "-o",
+             "r%rank%_%ppid%", "--", PROGRAM, "threads", "1", "10"], d,
+            env=env)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    files = os.listdir(os.path.join(d, "abc"))
+    self.assertEqual(len(files), 1)
+    self.assertRegex(files[0], r"^r5_\d+_results\.db$")
+
+  def test_the_variables_alone_trace_a_program(self):
+    # What roctrace sets, set by hand: the same outputs without the command.
+    d = tempfile.mkdtemp()
+    libdir = os.path.dirname(os.path.realpath(ROCTRACE))
+    tracer = os.path.realpath(os.path.join(libdir, "..",
+                                           "libroctracer64.so.4"))
+    tool = os.path.join(libdir, "libroctrace_tool.so")
+    env = dict(os.environ, LD_PRELOAD=tracer + ":" + tool,
+               ROCTRACE_OUTPUT_DIR=d, ROCTRACE_OUTPUT_FILE="env",
+               ROCTRACE_OUTPUT_FORMAT="csv", ROCTRACE_DOMAINS="hip")
+    p = run([PROGRAM, "threads", "2", "10"], d, env=env)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "env_hip_api_trace.csv"))
+    self.assertEqual(len(rows), 20)
+
+
+if __name__ == "__main__":
+  unittest.main()

@@ -1,0 +1,98 @@
+// A plain HIP/HSA/rocTX program with no tracing code, for roctrace's tests.
+// Each mode makes a known number of calls, so the traces can be counted:
+//   sample            hsa_init, hsa_system_get_info, hipGetDeviceCount,
+//                     hipGetErrorString, rocTX mark + 2 nested ranges
+//   threads T N       T threads x (N hipGetErrorString inside one pushed
+//                     range); main joins them
+//   exit_worker N     N calls, then a worker thread calls exit(3)
+//   crash N           N calls, then SIGSEGV
+//   wait_for_kill N   N calls, prints "ready" and sleeps until killed
+//   loop N            N hipGetErrorString calls, prints ns per call
+#include <hip/hip_runtime_api.h>
+#include <hsa/hsa.h>
+#include <roctx.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace {
+
+void Calls(long n) {
+  for (long i = 0; i < n; ++i) {
+    const char* s = hipGetErrorString(hipSuccess);
+    if (s == nullptr) std::abort();
+  }
+}
+
+int Sample() {
+  roctxMark("start");
+  roctxRangePush("outer");
+  roctxRangePush("inner");
+  hsa_status_t status = hsa_init();
+  uint16_t major = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  roctxRangePop();
+  int count = -1;
+  hipError_t count_status = hipGetDeviceCount(&count);
+  std::printf("hsa_init 0x%x, hipGetDeviceCount %d, devices %d, %s\n",
+              static_cast<unsigned>(status), static_cast<int>(count_status),
+              count, hipGetErrorString(hipSuccess));
+  roctxRangePop();
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return 64;
+  const char* mode = argv[1];
+  long n = argc > 2 ? std::atol(argv[2]) : 0;
+  if (std::strcmp(mode, "sample") == 0) return Sample();
+  if (std::strcmp(mode, "threads") == 0) {
+    long per_thread = argc > 3 ? std::atol(argv[3]) : 0;
+    std::vector<std::thread> threads;
+    for (long t = 0; t < n; ++t) {
+      threads.emplace_back([per_thread] {
+        roctxRangePush("worker");
+        Calls(per_thread);
+        roctxRangePop();
+      });
+    }
+    for (auto& t : threads) t.join();
+    return 0;
+  }
+  if (std::strcmp(mode, "exit_worker") == 0) {
+    Calls(n);
+    std::thread([] { std::exit(3); }).join();
+    return 0;  // not reached
+  }
+  if (std::strcmp(mode, "crash") == 0) {
+    Calls(n);
+    std::fflush(stdout);
+    raise(SIGSEGV);
+    return 0;
+  }
+  if (std::strcmp(mode, "wait_for_kill") == 0) {
+    Calls(n);
+    std::printf("ready\n");
+    std::fflush(stdout);
+    while (true) pause();
+  }
+  if (std::strcmp(mode, "loop") == 0) {
+    Calls(n / 10 + 1);  // warm up (the clock calibrates in the first ~20 ms)
+    auto start = std::chrono::steady_clock::now();
+    Calls(n);
+    auto ns = std::chrono::duration<double, std::nano>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    std::printf("%.1f ns per call\n", ns / static_cast<double>(n));
+    return 0;
+  }
+  return 64;
+}

@@ -1,0 +1,217 @@
+#include "roctrace/tool/tool.h"
+
+#include <pthread.h>
+#include <roctracer.h>
+#include <roctracer_ext.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "roctrace/tool/config.h"
+#include "roctrace/tool/record_converter.h"
+#include "roctrace/writers/csv_writer.h"
+#include "roctrace/writers/pftrace_writer.h"
+#include "roctrace/writers/rocpd_writer.h"
+#include "roctrace/writers/stats.h"
+
+namespace roctrace {
+namespace {
+
+constexpr auto kCheckpointPeriod = std::chrono::milliseconds(200);
+
+std::string CommandLine() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)),
+                  std::istreambuf_iterator<char>());
+  while (!all.empty() && all.back() == '\0') all.pop_back();
+  for (char& c : all) {
+    if (c == '\0') c = ' ';
+  }
+  return all;
+}
+
+std::string HostName() {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+// mkdir -p; true when the directory exists afterwards.
+bool MakeDirs(const std::string& path) {
+  for (size_t at = 1; at <= path.size(); ++at) {
+    if (at == path.size() || path[at] == '/') {
+      std::string prefix = path.substr(0, at);
+      if (mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST) return false;
+    }
+  }
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+}  // namespace
+
+void BufferCallback(const char* begin, const char* end, void* arg) {
+  static_cast<Tool*>(arg)->OnBuffer(begin, end);
+}
+
+void Tool::Start(const std::function<const char*(const char*)>& getenv) {
+  std::vector<std::string> warnings;
+  config_ = ReadConfig(getenv, &warnings);
+  for (const std::string& w : warnings) {
+    std::fprintf(stderr, "roctrace: ignoring %s\n", w.c_str());
+  }
+  if (config_.json) {
+    std::fprintf(stderr, "roctrace: the json output is not written yet\n");
+  }
+  info_.pid = static_cast<uint32_t>(getpid());
+  info_.ppid = static_cast<uint32_t>(getppid());
+  info_.command = CommandLine();
+  info_.hostname = HostName();
+  roctracer_get_timestamp(&info_.start_ns);
+  dir_ = ExpandPathKeys(config_.output_dir, info_.pid, info_.ppid,
+                        info_.hostname, getenv);
+  prefix_ = dir_ + "/" +
+            ExpandPathKeys(config_.output_file, info_.pid, info_.ppid,
+                           info_.hostname, getenv);
+
+  roctracer_properties_t props{};
+  props.buffer_size = config_.buffer_size;
+  props.buffer_callback_fun = BufferCallback;
+  props.buffer_callback_arg = this;
+  if (roctracer_open_pool_expl(&props, &pool_) != ROCTRACER_STATUS_SUCCESS) {
+    std::fprintf(stderr, "roctrace: cannot open a trace pool: %s\n",
+                 roctracer_error_string());
+    pool_ = nullptr;
+    return;
+  }
+  if (config_.hip) {
+    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HIP_API, pool_);
+  }
+  if (config_.hsa) {
+    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_API, pool_);
+  }
+  if (config_.marker) {
+    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, pool_);
+  }
+  flusher_ = std::thread([this] { FlushLoop(); });
+}
+
+void Tool::FlushLoop() {
+  std::unique_lock<std::mutex> lock(flusher_mutex_);
+  while (!stopping_) {
+    flusher_cv_.wait_for(lock, kCheckpointPeriod);
+    if (stopping_) break;
+    lock.unlock();
+    roctracer_flush_activity_expl(pool_);
+    {
+      std::lock_guard<std::mutex> writers(mutex_);
+      for (auto& w : writers_) w->Checkpoint();
+    }
+    lock.lock();
+  }
+}
+
+bool Tool::CreateWriters() {
+  writers_created_ = true;
+  if (!MakeDirs(dir_)) {
+    std::fprintf(stderr, "roctrace: cannot create output directory %s: %s\n",
+                 dir_.c_str(), std::strerror(errno));
+    writers_failed_ = true;
+    return false;
+  }
+  if (config_.rocpd) {
+    writers_.push_back(
+        std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
+  }
+  if (config_.pftrace) {
+    writers_.push_back(std::make_unique<PftraceWriter>(
+        prefix_, info_, config_.perfetto_max_size));
+  }
+  if (config_.csv) writers_.push_back(std::make_unique<CsvWriter>(prefix_));
+  if (config_.stats || config_.summary) {
+    writers_.push_back(std::make_unique<StatsWriter>(
+        config_.stats ? prefix_ : std::string(), config_.summary));
+  }
+  return true;
+}
+
+void Tool::Emit(const ApiEvent& e) {
+  if (!config_.periods.empty() &&
+      !InCollectionWindow(
+          config_.periods,
+          static_cast<double>(e.start_ns - info_.start_ns) * 1e-9)) {
+    ++outside_window_;
+    return;
+  }
+  if (!writers_created_ && !CreateWriters()) return;
+  if (writers_failed_) return;
+  ++events_;
+  for (auto& w : writers_) w->Write(e);
+}
+
+void Tool::OnBuffer(const char* begin, const char* end) {
+  if (in_forked_child_) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopped_) return;
+  const auto* record = reinterpret_cast<const activity_record_t*>(begin);
+  const auto* last = reinterpret_cast<const activity_record_t*>(end);
+  for (; record < last; ++record) converter_.Convert(*record);
+}
+
+void Tool::Stop() {
+  // A forked child shares the parent's open files: it must not touch them.
+  if (pool_ == nullptr || in_forked_child_) return;
+  {
+    std::lock_guard<std::mutex> lock(flusher_mutex_);
+    stopping_ = true;
+  }
+  flusher_cv_.notify_all();
+  if (flusher_.joinable()) flusher_.join();
+  uint64_t dropped = 0;
+  roctracer_get_dropped_records_expl(pool_, &dropped);
+  // Closing disables our activities and delivers what is left.
+  roctracer_close_pool_expl(pool_);
+
+  std::lock_guard<std::mutex> lock(mutex_);
+  stopped_ = true;
+  roctracer_get_timestamp(&info_.end_ns);
+  info_.losses = {
+      {"dropped_records", dropped},
+      {"unresolved_names", converter_.unresolved_names()},
+      {"outside_collection_period", outside_window_},
+      {"unterminated_ranges", converter_.open_ranges()},
+      {"unmatched_range_ends", converter_.unmatched_range_ends()},
+  };
+  std::vector<std::string> files;
+  for (auto& w : writers_) {
+    w->Finish(info_);
+    for (const std::string& f : w->Files()) files.push_back(f);
+  }
+  if (events_ == 0 && outside_window_ == 0) return;
+  std::fprintf(stderr, "roctrace: pid %u: %llu events", info_.pid,
+               static_cast<unsigned long long>(events_));
+  for (const auto& loss : info_.losses) {
+    if (loss.second != 0) {
+      std::fprintf(stderr, ", %s: %llu", loss.first.c_str(),
+                   static_cast<unsigned long long>(loss.second));
+    }
+  }
+  std::fprintf(stderr, "\n");
+  for (const std::string& f : files) {
+    std::fprintf(stderr, "roctrace:   %s\n", f.c_str());
+  }
+}
+
+}  // namespace roctrace

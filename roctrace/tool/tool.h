@@ -1,0 +1,65 @@
+// The in-process half of roctrace: opens a roctracer pool for the configured
+// domains and writes the outputs from the pool's buffer callback, which runs
+// on the pool's own consumer thread: the application's threads only write
+// 64-byte records. A flusher thread delivers partly filled buffers and
+// commits every 200 ms, so a killed process leaves everything up to then.
+#ifndef ROCTRACE_TOOL_TOOL_H_
+#define ROCTRACE_TOOL_TOOL_H_
+
+#include <roctracer.h>
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "roctrace/tool/config.h"
+#include "roctrace/tool/record_converter.h"
+#include "roctrace/writers/event.h"
+
+namespace roctrace {
+
+class Tool {
+ public:
+  // Reads the settings through `getenv`, opens the pool, enables the
+  // configured domains and starts the flusher.
+  void Start(const std::function<const char*(const char*)>& getenv);
+  // Closes the pool (delivering everything) and finishes the outputs.
+  void Stop();
+  void OnBuffer(const char* begin, const char* end);
+  void ForkedChild() { in_forked_child_ = true; }
+
+ private:
+  void Emit(const ApiEvent& e);
+  bool CreateWriters();
+  void FlushLoop();
+
+  Config config_;
+  RunInfo info_;
+  std::string dir_;
+  std::string prefix_;
+  roctracer_pool_t* pool_ = nullptr;
+  std::mutex mutex_;  // writers and converter: buffer callback vs checkpoints
+  std::vector<std::unique_ptr<Writer>> writers_;
+  bool writers_created_ = false;
+  bool writers_failed_ = false;
+  RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};
+  uint64_t events_ = 0;
+  uint64_t outside_window_ = 0;
+  std::thread flusher_;
+  std::mutex flusher_mutex_;
+  std::condition_variable flusher_cv_;
+  bool stopping_ = false;
+  bool stopped_ = false;
+  bool in_forked_child_ = false;
+};
+
+// The pool's buffer callback (`arg` is the Tool).
+void BufferCallback(const char* begin, const char* end, void* arg);
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_TOOL_TOOL_H_

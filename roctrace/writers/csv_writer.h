@@ -1,0 +1,42 @@
+// rocprofv3's per-domain API trace CSVs: <prefix>_hip_api_trace.csv,
+// _hsa_api_trace.csv, _marker_api_trace.csv, each created with its header
+// when the first row of its domain arrives.
+#ifndef ROCTRACE_WRITERS_CSV_WRITER_H_
+#define ROCTRACE_WRITERS_CSV_WRITER_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "roctrace/writers/event.h"
+
+namespace roctrace {
+
+class CsvWriter : public Writer {
+ public:
+  explicit CsvWriter(std::string path_prefix);
+  ~CsvWriter() override;
+  void Write(const ApiEvent& event) override;
+  void Checkpoint() override;
+  void Finish(const RunInfo& info) override;
+  std::vector<std::string> Files() const override { return files_; }
+
+  // The file name suffix rocprofv3 gives a domain's API trace.
+  static const char* TraceSuffix(Category category);
+
+ private:
+  std::FILE* FileFor(Category category);
+
+  std::string prefix_;
+  std::FILE* files_by_category_[kCategoryCount] = {};
+  std::vector<std::string> files_;
+  std::string line_;
+};
+
+// Appends `text` to `out` as a CSV field, quoted as rocprofv3 quotes
+// strings (inner quotes doubled).
+void AppendQuoted(std::string* out, const std::string& text);
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_WRITERS_CSV_WRITER_H_

@@ -1,0 +1,165 @@
+#include "roctrace/writers/stats.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+#include "roctrace/writers/csv_writer.h"
+
+namespace roctrace {
+
+void CallStats::Add(uint64_t duration_ns) {
+  ++calls;
+  total_ns += duration_ns;
+  min_ns = std::min(min_ns, duration_ns);
+  max_ns = std::max(max_ns, duration_ns);
+  double x = static_cast<double>(duration_ns);
+  double delta = x - mean;
+  mean += delta / static_cast<double>(calls);
+  m2 += delta * (x - mean);
+}
+
+double CallStats::StdDev() const {
+  return calls == 0 ? 0.0 : std::sqrt(m2 / static_cast<double>(calls));
+}
+
+const char* StatsWriter::StatsSuffix(Category category) {
+  switch (category) {
+    case Category::kHip:
+      return "_hip_api_stats.csv";
+    case Category::kHsa:
+      return "_hsa_api_stats.csv";
+    case Category::kMarker:
+      return "_marker_api_stats.csv";
+  }
+  return "_api_stats.csv";
+}
+
+StatsWriter::StatsWriter(std::string path_prefix, bool summary)
+    : prefix_(std::move(path_prefix)), summary_(summary) {}
+
+void StatsWriter::Write(const ApiEvent& e) {
+  by_op_[e.op].Add(e.end_ns - e.start_ns);
+}
+
+std::vector<StatsRow> MakeRows(std::map<std::string, CallStats> stats) {
+  uint64_t total = 0;
+  for (const auto& kv : stats) total += kv.second.total_ns;
+  std::vector<StatsRow> rows;
+  for (auto& kv : stats) {
+    double pct = total == 0 ? 0.0
+                            : 100.0 * static_cast<double>(kv.second.total_ns) /
+                                  static_cast<double>(total);
+    rows.push_back({kv.first, kv.second, pct});
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const StatsRow& a, const StatsRow& b) {
+                     return a.stats.total_ns > b.stats.total_ns;
+                   });
+  return rows;
+}
+
+namespace {
+
+// Merges `from` into `into` (the combined mean and M2 of two samples).
+void Merge(CallStats* into, const CallStats& from) {
+  if (from.calls == 0) return;
+  if (into->calls == 0) {
+    *into = from;
+    return;
+  }
+  double n1 = static_cast<double>(into->calls);
+  double n2 = static_cast<double>(from.calls);
+  double delta = from.mean - into->mean;
+  into->m2 += from.m2 + delta * delta * n1 * n2 / (n1 + n2);
+  into->mean += delta * n2 / (n1 + n2);
+  into->calls += from.calls;
+  into->total_ns += from.total_ns;
+  into->min_ns = std::min(into->min_ns, from.min_ns);
+  into->max_ns = std::max(into->max_ns, from.max_ns);
+}
+
+}  // namespace
+
+std::vector<StatsRow> StatsWriter::Table(Category category) const {
+  std::map<std::string, CallStats> by_name;
+  for (const auto& kv : by_op_) {
+    if (kv.first->category == category)
+      Merge(&by_name[kv.first->name], kv.second);
+  }
+  return MakeRows(std::move(by_name));
+}
+
+std::vector<StatsRow> StatsWriter::DomainTable() const {
+  std::map<std::string, CallStats> by_domain;
+  for (const auto& kv : by_op_) Merge(&by_domain[kv.first->domain], kv.second);
+  return MakeRows(std::move(by_domain));
+}
+
+void StatsWriter::WriteCsv(const std::string& path,
+                           const std::vector<StatsRow>& rows) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return;
+  std::fputs(
+      "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\","
+      "\"MinNs\",\"MaxNs\",\"StdDev\"\n",
+      f);
+  std::string name;
+  for (const StatsRow& r : rows) {
+    name.clear();
+    AppendQuoted(&name, r.name);
+    std::fprintf(
+        f,
+        "%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%" PRIu64 ",%" PRIu64 ",%.6g\n",
+        name.c_str(), r.stats.calls, r.stats.total_ns, r.stats.mean,
+        r.percentage, r.stats.min_ns, r.stats.max_ns, r.stats.StdDev());
+  }
+  std::fclose(f);
+  files_.push_back(path);
+}
+
+namespace {
+
+void PrintTable(const char* title, const std::vector<StatsRow>& rows) {
+  if (rows.empty()) return;
+  size_t width = 4;
+  for (const StatsRow& r : rows) width = std::max(width, r.name.size());
+  width = std::min<size_t>(width, 60);
+  std::fprintf(stderr, "\nroctrace summary: %s\n", title);
+  std::fprintf(stderr, "%-*s %10s %16s %12s %8s %12s %12s %12s\n",
+               static_cast<int>(width), "Name", "Calls", "TotalDurationNs",
+               "AverageNs", "Percent", "MinNs", "MaxNs", "StdDev");
+  for (const StatsRow& r : rows) {
+    std::fprintf(stderr,
+                 "%-*.*s %10" PRIu64 " %16" PRIu64 " %12.1f %8.2f %12" PRIu64
+                 " %12" PRIu64 " %12.1f\n",
+                 static_cast<int>(width), static_cast<int>(width),
+                 r.name.c_str(), r.stats.calls, r.stats.total_ns, r.stats.mean,
+                 r.percentage, r.stats.min_ns, r.stats.max_ns,
+                 r.stats.StdDev());
+  }
+}
+
+}  // namespace
+
+void StatsWriter::Finish(const RunInfo&) {
+  static const Category kAll[] = {Category::kHip, Category::kHsa,
+                                  Category::kMarker};
+  if (!prefix_.empty()) {
+    for (Category c : kAll) {
+      std::vector<StatsRow> rows = Table(c);
+      if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows);
+    }
+    std::vector<StatsRow> domains = DomainTable();
+    if (!domains.empty()) WriteCsv(prefix_ + "_domain_stats.csv", domains);
+  }
+  if (summary_) {
+    PrintTable("HIP API", Table(Category::kHip));
+    PrintTable("HSA API", Table(Category::kHsa));
+    PrintTable("MARKER API", Table(Category::kMarker));
+    PrintTable("DOMAINS", DomainTable());
+  }
+}
+
+}  // namespace roctrace

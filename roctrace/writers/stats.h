@@ -1,0 +1,65 @@
+// Per-function call statistics (rocprofv3's *_stats.csv) and the --summary
+// table. Accumulates as events stream by; writes at Finish only, because a
+// statistic of a partial run is not what its name says.
+#ifndef ROCTRACE_WRITERS_STATS_H_
+#define ROCTRACE_WRITERS_STATS_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "roctrace/writers/event.h"
+
+namespace roctrace {
+
+struct CallStats {
+  uint64_t calls = 0;
+  uint64_t total_ns = 0;
+  uint64_t min_ns = UINT64_MAX;
+  uint64_t max_ns = 0;
+  // Welford's running mean and sum of squared deviations: stable for the
+  // millions of near-equal durations a hot loop produces.
+  double mean = 0;
+  double m2 = 0;
+
+  void Add(uint64_t duration_ns);
+  double StdDev() const;  // population standard deviation
+};
+
+struct StatsRow {
+  std::string name;
+  CallStats stats;
+  double percentage;  // of the table's total duration
+};
+
+class StatsWriter : public Writer {
+ public:
+  // `path_prefix` empty: no files (only the summary). `summary`: print the
+  // tables to stderr at Finish.
+  StatsWriter(std::string path_prefix, bool summary);
+  void Write(const ApiEvent& event) override;
+  void Finish(const RunInfo& info) override;
+  std::vector<std::string> Files() const override { return files_; }
+
+  // Rows sorted by total duration, longest first.
+  std::vector<StatsRow> Table(Category category) const;
+  std::vector<StatsRow> DomainTable() const;
+
+  static const char* StatsSuffix(Category category);
+
+ private:
+  void WriteCsv(const std::string& path, const std::vector<StatsRow>& rows);
+
+  std::string prefix_;
+  bool summary_;
+  std::map<const OpName*, CallStats> by_op_;
+  std::vector<std::string> files_;
+};
+
+// Sorted rows with percentages from unsorted (name, stats) pairs.
+std::vector<StatsRow> MakeRows(std::map<std::string, CallStats> stats);
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_WRITERS_STATS_H_
