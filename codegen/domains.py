@@ -11,6 +11,7 @@ from typing import List
 import clang.cindex as ci
 
 from codegen import clang_parse as cp
+from codegen import hip_prof
 from codegen import model as m
 
 # Seed order of the HSA IDs (ROCm 5.2.3's roctracer numbered the tables in
@@ -102,15 +103,65 @@ def parse_hsa(include_dir: str) -> m.Model:
                  tables=tables, typedefs=typedefs)
 
 
+# What HIP declares for host code, beside hip_runtime_api.h: hip_ext.h holds
+# the extended launch APIs (hipExtModuleLaunchKernel, C++ linkage).
+HIP_HEADERS = ["hip_runtime_api.h", "hip_ext.h"]
+
+
+def _api_files(tu, hip_dir: str, headers: List[str]):
+  """Accepts the files the API headers include from hip/, except through
+  hip_runtime.h (device-side helpers that hip_ext.h pulls in)."""
+  edges = {}
+  for inc in tu.get_includes():
+    edges.setdefault(os.path.abspath(inc.source.name), []).append(
+        os.path.abspath(inc.include.name))
+  in_hip = cp.in_directory(hip_dir)
+  stop = os.path.abspath(os.path.join(hip_dir, "hip_runtime.h"))
+  todo = [os.path.abspath(os.path.join(hip_dir, h)) for h in headers]
+  seen = set()
+  while todo:
+    f = todo.pop()
+    if f in seen or f == stop or not in_hip(f):
+      continue
+    seen.add(f)
+    todo.extend(edges.get(f, []))
+  return lambda p: os.path.abspath(p) in seen
+
+
 def parse_hip(include_dir: str) -> m.Model:
-  header = os.path.join(include_dir, "hip", "hip_runtime_api.h")
-  tu = cp.parse(header, HIP_ARGS + ["-I", include_dir])
-  functions, skipped = cp.collect_functions(
-      tu, cp.in_directory(os.path.join(include_dir, "hip")))
+  hip_dir = os.path.join(include_dir, "hip")
+  headers = [h for h in HIP_HEADERS if os.path.exists(os.path.join(hip_dir, h))]
+  main = os.path.join(hip_dir, "__roctracer_hip_api.cc")
+  text = "".join("#include <hip/%s>\n" % h for h in headers)
+  tu = cp.parse(main, HIP_ARGS + ["-I", include_dir], unsaved_text=text,
+                macros=True)
+  accept = _api_files(tu, hip_dir, headers)
+  # C++-linkage functions are kept (c_linkage False, `symbol` mangled): the
+  # library exports some of them (hipExtModuleLaunchKernel) and HIP numbers them.
+  functions, skipped = cp.collect_functions(tu, accept, keep_cxx_linkage=True)
+  for old, new in sorted(cp.function_renames(tu, accept, functions).items()):
+    next(f for f in functions if f.name == new).aliases.append(old)
+  prof = hip_prof.parse(include_dir, HIP_ARGS)
+  # A C++-linkage function is an API when HIP numbers it or hip_ext.h
+  # declares it; the others are C++ helpers the headers happen to declare.
+  numbered = prof.ids if prof is not None else {}
+  kept = []
+  for f in functions:
+    if f.c_linkage or f.name in numbered or f.header == "hip_ext.h":
+      kept.append(f)
+    else:
+      skipped.append(m.Skipped(
+          name=f.name, header=f.header,
+          reason="C++ linkage: exported only as a mangled symbol"))
+  functions = kept
   skipped.sort(key=lambda s: (s.name, s.reason))
   structs = cp.collect_structs(tu, functions)
-  return m.Model(domain="hip", functions=functions, skipped=skipped,
-                 structs=structs, enums=cp.collect_enums(tu, functions, structs))
+  mdl = m.Model(domain="hip", functions=functions, skipped=skipped,
+                structs=structs, enums=cp.collect_enums(tu, functions, structs))
+  if prof is not None:
+    mdl.abi_header = hip_prof.HEADER
+    mdl.abi_ids, mdl.abi_last, mdl.abi_args = prof.ids, prof.last, prof.args
+  return mdl
 
 
 def parse_header(path: str, args: List[str], domain: str = "test") -> m.Model:
