@@ -34,12 +34,14 @@ def index() -> ci.Index:
 
 
 def parse(path: str, args: List[str], unsaved_text: Optional[str] = None,
-          macros: bool = False) -> ci.TranslationUnit:
+          macros: bool = False, declarations_only: bool = False) -> ci.TranslationUnit:
   """Parses `path` (or `unsaved_text` under that name); raises ParseError
-  when clang reports any error. macros: keep macro definitions as cursors."""
+  when clang reports any error. macros: keep macro definitions as cursors.
+  declarations_only: skip function bodies (then nothing is a definition)."""
   unsaved = [(path, unsaved_text)] if unsaved_text is not None else None
-  # Bodies of inline helpers are never read; skipping them halves HIP's time.
-  options = ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
+  options = 0
+  if declarations_only:
+    options |= ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
   if macros:
     options |= ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
   try:

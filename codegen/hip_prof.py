@@ -97,6 +97,7 @@ def parse(include_dir: str, args: List[str]) -> Optional[HipProf]:
   # The header is not self-contained: it uses the runtime API's types.
   main = os.path.join(include_dir, "hip", "__hip_prof_str_main.cc")
   text = "#include <hip/hip_runtime_api.h>\n#include <%s>\n" % HEADER
-  tu = cp.parse(main, args + ["-I", include_dir], unsaved_text=text)
+  tu = cp.parse(main, args + ["-I", include_dir], unsaved_text=text,
+                declarations_only=True)
   ids, unnumbered, last = _ids(tu)
   return HipProf(ids=ids, last=last, unnumbered=unnumbered, args=_args(tu))

@@ -56,8 +56,8 @@ def for_domain(mdl: m.Model, first: int) -> List[Entry]:
 
 def record(entries: List[Entry], domain: str, release: Optional[str]) -> str:
   """The golden record of a release: one `<id> <name> [reserved]` a line."""
-  lines = ["# %s API IDs generated from ROCm %s's headers (codegen/numbering.py).\n"
-           % (domain.upper(), release or "(unknown release)")]
+  lines = ["# %s API IDs of release %s (from its headers, by codegen/numbering.py)\n"
+           % (domain.upper(), release or "unknown")]
   for e in entries:
     lines.append("%d %s%s\n" % (e.id, e.name, " reserved" if e.reserved else ""))
   return "".join(lines)
