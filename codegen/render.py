@@ -194,19 +194,23 @@ class Plan:
                        if p.type.is_string],
         test_params=[dict(
             decl=d.declarator(d.strip_top_const(p.type.spelling), "a%d" % p.index),
-            value=self._test_value(p.type, id_ * 16 + p.index))
-            for p in f.params],
+            value=self._test_value(p.type, id_ * 16 + p.index,
+                                   fl.name in val_of))
+            for p, fl in zip(f.params, arg_fields)],
         test_ret=None if ret_void else dict(
             decl=d.declarator(d.strip_top_const(f.return_type.spelling), "expected"),
             value=self._test_value(f.return_type, id_ * 16 + 15)))
 
-  def _test_value(self, t: m.CType, seed: int) -> str:
+  def _test_value(self, t: m.CType, seed: int, copied: bool = False) -> str:
     """A C++ expression of type `t`, distinct per seed and valid for the type
     (enums take a declared value, bools 0/1, strings a literal), for the
     generated forwarding test."""
     spelling = naming.strip_top_const(t.spelling)
     if t.kind == "pointer" and t.is_string:
       return '"s%d"' % seed
+    if t.kind == "pointer" and copied:
+      # The stub copies the pointee (`__val`): point at readable memory.
+      return "reinterpret_cast<%s>(Pointee(%d))" % (spelling, seed)
     if t.kind == "pointer":
       return "reinterpret_cast<%s>(static_cast<uintptr_t>(0x%x))" % (
           spelling, 0x100000 + seed * 0x40)

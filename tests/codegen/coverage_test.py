@@ -49,7 +49,8 @@ def defined_functions(source, exported_only=False):
   mangled, as the library exports them); exported_only: external linkage."""
   tu = clang_parse.parse(os.path.join(GEN, source), CXX_ARGS)
   gen_file = os.path.abspath(os.path.join(GEN, source))
-  return {c.mangled_name or c.spelling for c in tu.cursor.walk_preorder()
+  return {(c.mangled_name if exported_only and c.mangled_name else c.spelling)
+          for c in tu.cursor.walk_preorder()
           if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition() and
           c.location.file and os.path.abspath(c.location.file.name) == gen_file
           and (not exported_only or c.linkage == ci.LinkageKind.EXTERNAL)}

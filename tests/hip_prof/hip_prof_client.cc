@@ -15,7 +15,7 @@
 
 // hipApiString streams every `__val`; HIP 5.2's header leaves operator<< for
 // its structs to the includer (as rtg_tracer and roctracer's tool do).
-template <class T, class = std::enable_if_t<std::is_class<T>::value &&
+template <class T, class = std::enable_if_t<(std::is_class<T>::value || std::is_union<T>::value) &&
                                             std::is_trivially_copyable<T>::value>>
 std::ostream& operator<<(std::ostream& o, const T&) {
   return o << "{...}";
@@ -41,9 +41,9 @@ void Callback(uint32_t domain, uint32_t cid, const void* data, void*) {
   const auto* d = static_cast<const hip_api_data_t*>(data);
   Seen s{cid, d->phase, *d, {}};
   if (d->phase == ACTIVITY_API_PHASE_EXIT) {
-    char* text = hipApiString(static_cast<hip_api_id_t>(cid), d);
+    const char* text = hipApiString(static_cast<hip_api_id_t>(cid), d);
     s.text = text;
-    free(text);
+    free(const_cast<char*>(text));  // strdup-ed by hipApiString
   }
   g_seen.push_back(s);
 }

@@ -81,7 +81,8 @@ class HipLayoutTest(unittest.TestCase):
     self.assertEqual(16, our_top["args"])
     # Our extensions come after HIP's record.
     self.assertGreater(our_top["phase_data"], our_top["args"])
-    self.assertGreater(our_top["hipError_t_retval"], our_top["args"])
+    retval = record(self.ours, "hip_api_data_s").type.get_offset("hipError_t_retval")
+    self.assertGreater(retval // 8, our_top["args"])
     self.assertGreater(len(hip), 300)
     vals = 0
     for member, hip_fields in hip.items():
@@ -122,6 +123,8 @@ class HsaLayoutTest(unittest.TestCase):
   def test_roctracer_layout(self):
     top, members = layout(self.ours, "hsa_api_data_s")
     # correlation_id, phase, the retval union, then args.
+    retval = record(self.ours, "hsa_api_data_s").type.get_offset("hsa_status_t_retval")
+    self.assertEqual(16, retval // 8)
     self.assertEqual(24, top["args"])
     self.assertEqual([], members["hsa_init"])  # empty member, as roctracer's
     self.assertEqual(
