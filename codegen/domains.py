@@ -100,6 +100,7 @@ def parse_hsa(include_dir: str) -> m.Model:
         raise cp.ParseError("hsa_api_trace.h",
                             ["%s slot %d names undeclared %s" % (table.name, slot, fname)])
       f.table, f.slot, f.slot_field = table.name, slot, fname + "_fn"
+      f.symbol = None  # reached through its slot, never by (mangled) symbol
       functions.append(f)
       slotted.add(fname)
   for table, names in untraced.items():

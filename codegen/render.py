@@ -189,6 +189,7 @@ class Plan:
         table_member=self._member_of(f), slot_field=f.slot_field,
         container_member=HSA_TABLE_INFO.get(self._member_of(f), (None, None))[0],
         c_linkage=f.c_linkage, symbol=f.symbol or f.name,
+        cxx_symbol=f.symbol is not None and f.symbol != f.name,
         aliases=list(f.aliases), vals_enter=vals_enter, vals_exit=vals_exit,
         string_params=[fl.name for p, fl in zip(f.params, arg_fields)
                        if p.type.is_string],

@@ -4,7 +4,6 @@
 // uses HIP's inline helpers on our data. Prints "FAIL ..." lines and exits 1
 // on any wrong value.
 #include <hip/hip_runtime_api.h>
-#include <hip/hip_ext.h>
 
 #include <cstdio>
 #include <cstring>
@@ -20,6 +19,15 @@ template <class T, class = std::enable_if_t<(std::is_class<T>::value || std::is_
 std::ostream& operator<<(std::ostream& o, const T&) {
   return o << "{...}";
 }
+
+// hip_ext.h's declaration (C++ linkage); hip_ext.h itself needs hipcc.
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
+                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
+                                    hipStream_t hStream, void** kernelParams, void** extra,
+                                    hipEvent_t startEvent = nullptr,
+                                    hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
 
 #define HIP_PROF_HIP_API_STRING 1
 #include <hip/amd_detail/hip_prof_str.h>
