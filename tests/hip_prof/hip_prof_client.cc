@@ -14,20 +14,20 @@
 
 // hipApiString streams every `__val`; HIP 5.2's header leaves operator<< for
 // its structs to the includer (as rtg_tracer and roctracer's tool do).
-template <class T, class = std::enable_if_t<(std::is_class<T>::value || std::is_union<T>::value) &&
-                                            std::is_trivially_copyable<T>::value>>
+template <class T, class = std::enable_if_t<
+                       (std::is_class<T>::value || std::is_union<T>::value) &&
+                       std::is_trivially_copyable<T>::value>>
 std::ostream& operator<<(std::ostream& o, const T&) {
   return o << "{...}";
 }
 
 // hip_ext.h's declaration (C++ linkage); hip_ext.h itself needs hipcc.
-hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
-                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
-                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
-                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
-                                    hipStream_t hStream, void** kernelParams, void** extra,
-                                    hipEvent_t startEvent = nullptr,
-                                    hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
+hipError_t hipExtModuleLaunchKernel(
+    hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+    uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+    uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
+    void** kernelParams, void** extra, hipEvent_t startEvent = nullptr,
+    hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
 
 #define HIP_PROF_HIP_API_STRING 1
 #include <hip/amd_detail/hip_prof_str.h>
@@ -63,32 +63,38 @@ const Seen* Find(uint32_t cid, uint32_t phase) {
   return nullptr;
 }
 
-#define EXPECT(cond)                                             \
-  do {                                                           \
-    if (!(cond)) {                                               \
-      std::printf("FAIL line %d: %s\n", __LINE__, #cond);        \
-      ++g_failures;                                              \
-    }                                                            \
+#define EXPECT(cond)                                      \
+  do {                                                    \
+    if (!(cond)) {                                        \
+      std::printf("FAIL line %d: %s\n", __LINE__, #cond); \
+      ++g_failures;                                       \
+    }                                                     \
   } while (0)
 
 }  // namespace
 
 int main() {
-  const uint32_t ops[] = {HIP_API_ID_hipMalloc, HIP_API_ID_hipChooseDevice,
-                          HIP_API_ID_hipGetDeviceProperties, HIP_API_ID_hipSetDevice,
-                          HIP_API_ID_hipMemcpy, HIP_API_ID_hipExtModuleLaunchKernel};
+  const uint32_t ops[] = {HIP_API_ID_hipMalloc,
+                          HIP_API_ID_hipChooseDevice,
+                          HIP_API_ID_hipGetDeviceProperties,
+                          HIP_API_ID_hipSetDevice,
+                          HIP_API_ID_hipMemcpy,
+                          HIP_API_ID_hipExtModuleLaunchKernel};
   for (uint32_t op : ops) {
-    if (roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, op, Callback, nullptr) != 0) {
+    if (roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, op, Callback,
+                                     nullptr) != 0) {
       std::printf("FAIL enable op %u: %s\n", op, roctracer_error_string());
       return 1;
     }
   }
   // Our numbering is the installed HIP's: the same ID names the same API.
-  EXPECT(std::strcmp(roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMalloc, 0),
-                     hip_api_name(HIP_API_ID_hipMalloc)) == 0);
   EXPECT(std::strcmp(roctracer_op_string(ACTIVITY_DOMAIN_HIP_API,
-                                         HIP_API_ID_hipExtModuleLaunchKernel, 0),
-                     "hipExtModuleLaunchKernel") == 0);
+                                         HIP_API_ID_hipMalloc, 0),
+                     hip_api_name(HIP_API_ID_hipMalloc)) == 0);
+  EXPECT(
+      std::strcmp(roctracer_op_string(ACTIVITY_DOMAIN_HIP_API,
+                                      HIP_API_ID_hipExtModuleLaunchKernel, 0),
+                  "hipExtModuleLaunchKernel") == 0);
 
   void* p = reinterpret_cast<void*>(0x1);
   hipError_t malloc_status = hipMalloc(&p, 1234);
@@ -103,8 +109,10 @@ int main() {
   (void)hipGetDeviceProperties(&props, 0);
   (void)hipSetDevice(5);
   char src[8] = {0};
-  (void)hipMemcpy(reinterpret_cast<void*>(0x1000), src, 77, hipMemcpyHostToDevice);
-  (void)hipExtModuleLaunchKernel(nullptr, 64, 2, 1, 32, 1, 1, 16, nullptr, nullptr, nullptr);
+  (void)hipMemcpy(reinterpret_cast<void*>(0x1000), src, 77,
+                  hipMemcpyHostToDevice);
+  (void)hipExtModuleLaunchKernel(nullptr, 64, 2, 1, 32, 1, 1, 16, nullptr,
+                                 nullptr, nullptr);
   roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HIP_API);
 
   const Seen* s = Find(HIP_API_ID_hipMalloc, ACTIVITY_API_PHASE_EXIT);
@@ -112,7 +120,8 @@ int main() {
   if (s != nullptr) {
     EXPECT(s->data.args.hipMalloc.ptr == &p);
     EXPECT(s->data.args.hipMalloc.size == 1234);
-    EXPECT(s->data.args.hipMalloc.ptr__val == p);  // the out-value, after the call
+    EXPECT(s->data.args.hipMalloc.ptr__val ==
+           p);  // the out-value, after the call
     EXPECT(s->text.find("hipMalloc(") == 0);
     EXPECT(s->text.find("size=1234") != std::string::npos);
     // HIP's own filler agrees with the copy we made.
@@ -127,7 +136,8 @@ int main() {
   EXPECT(s != nullptr);
   if (s != nullptr) {
     EXPECT(s->data.args.hipChooseDevice.prop == &wanted);
-    EXPECT(s->data.args.hipChooseDevice.prop__val.major == 7);  // an input, at ENTER
+    EXPECT(s->data.args.hipChooseDevice.prop__val.major ==
+           7);  // an input, at ENTER
     EXPECT(s->data.args.hipChooseDevice.prop__val.minor == 3);
   }
   s = Find(HIP_API_ID_hipChooseDevice, ACTIVITY_API_PHASE_EXIT);
