@@ -115,7 +115,13 @@ int main() {
                                  nullptr, nullptr);
   roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HIP_API);
 
-  const Seen* s = Find(HIP_API_ID_hipMalloc, ACTIVITY_API_PHASE_EXIT);
+  const Seen* s = Find(HIP_API_ID_hipMalloc, ACTIVITY_API_PHASE_ENTER);
+  EXPECT(s != nullptr);
+  if (s != nullptr) {
+    EXPECT(s->data.args.hipMalloc.size == 1234);
+    EXPECT(s->data.args.hipMalloc.ptr__val == nullptr);  // not written yet
+  }
+  s = Find(HIP_API_ID_hipMalloc, ACTIVITY_API_PHASE_EXIT);
   EXPECT(s != nullptr);
   if (s != nullptr) {
     EXPECT(s->data.args.hipMalloc.ptr == &p);
