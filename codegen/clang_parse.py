@@ -25,7 +25,7 @@ class ParseError(Exception):
     self.diagnostics = diagnostics
 
 
-def _index() -> ci.Index:
+def index() -> ci.Index:
   global _loaded
   if not _loaded:
     ci.Config.set_library_file(os.environ.get("LIBCLANG_PATH", DEFAULT_LIBCLANG))
@@ -33,10 +33,19 @@ def _index() -> ci.Index:
   return ci.Index.create()
 
 
-def parse(path: str, args: List[str]) -> ci.TranslationUnit:
-  """Parses `path`; raises ParseError when clang reports any error."""
+def parse(path: str, args: List[str], unsaved_text: Optional[str] = None,
+          macros: bool = False, declarations_only: bool = False) -> ci.TranslationUnit:
+  """Parses `path` (or `unsaved_text` under that name); raises ParseError
+  when clang reports any error. macros: keep macro definitions as cursors.
+  declarations_only: skip function bodies (then nothing is a definition)."""
+  unsaved = [(path, unsaved_text)] if unsaved_text is not None else None
+  options = 0
+  if declarations_only:
+    options |= ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES
+  if macros:
+    options |= ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD
   try:
-    tu = _index().parse(path, args=args)
+    tu = index().parse(path, args=args, unsaved_files=unsaved, options=options)
   except ci.TranslationUnitLoadError as e:
     raise ParseError(path, ["%s: cannot load translation unit: %s" % (path, e)])
   errors = [str(d) for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
@@ -286,6 +295,8 @@ def collect_functions(
       continue
     f = function_from_cursor(c)
     f.c_linkage = not c.mangled_name or c.mangled_name == c.spelling
+    if not f.c_linkage:
+      f.symbol = c.mangled_name
     functions[c.spelling] = f
     signatures[c.spelling] = c.type.spelling
   return list(functions.values()), skipped
@@ -367,3 +378,22 @@ def in_directory(directory: str) -> Callable[[str], bool]:
     return os.path.abspath(path).startswith(root)
 
   return accept
+
+
+def function_renames(tu: ci.TranslationUnit, accept_file: Callable[[str], bool],
+                     functions: List[m.Function]) -> Dict[str, str]:
+  """`#define old new` where `new` is a declared function and `old` is not:
+  HIP 6 renames APIs this way (hipGetDeviceProperties ->
+  hipGetDevicePropertiesR0600) while the library still exports `old` for
+  binaries built against older headers. Returns old -> new."""
+  names = {f.name for f in functions}
+  out = {}
+  for c in tu.cursor.get_children():
+    if c.kind != ci.CursorKind.MACRO_DEFINITION or c.location.file is None:
+      continue
+    if not accept_file(c.location.file.name) or c.spelling in names:
+      continue
+    tokens = [t.spelling for t in c.get_tokens()]
+    if len(tokens) == 2 and tokens[1] in names:
+      out[c.spelling] = tokens[1]
+  return out

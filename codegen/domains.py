@@ -11,6 +11,7 @@ from typing import List
 import clang.cindex as ci
 
 from codegen import clang_parse as cp
+from codegen import hip_prof
 from codegen import model as m
 
 # Seed order of the HSA IDs (ROCm 5.2.3's roctracer numbered the tables in
@@ -40,12 +41,24 @@ def _field_function(field: ci.Cursor) -> str:
   return name[:-3] if name.endswith("_fn") else name
 
 
-def _tables(tu: ci.TranslationUnit) -> List[m.Table]:
+# Sub-tables of newer releases that are not traced, and why (their slots are
+# listed as skipped, so codegen/exclusions.txt must name them).
+UNTRACED_TABLES = {
+    "ToolsApiTable": "ToolsApiTable slot: an event hook ROCR calls into tools "
+                     "(scratch, code-object events), not an API applications call",
+    "PcSamplingExtTable": "PcSamplingExtTable slot: PC-sampling control used by "
+                          "profilers; roctracer never numbered or traced it",
+}
+
+
+def _tables(tu: ci.TranslationUnit, untraced=None) -> List[m.Table]:
   structs = {}
   for c in tu.cursor.get_children():
     if c.kind == ci.CursorKind.STRUCT_DECL and c.is_definition():
       structs[c.spelling] = c
   members = {}
+  if untraced is None:
+    untraced = {}
   root = structs.get("HsaApiTable")
   if root is None:
     raise cp.ParseError("hsa_api_trace.h", ["HsaApiTable is not defined"])
@@ -53,6 +66,10 @@ def _tables(tu: ci.TranslationUnit) -> List[m.Table]:
     if f.kind == ci.CursorKind.FIELD_DECL and f.type.kind == ci.TypeKind.POINTER:
       members[f.type.get_pointee().get_canonical().spelling] = f.spelling
   tables = []
+  for name, member in sorted(members.items()):
+    if name not in HSA_TABLES and name in structs:
+      untraced[name] = [_field_function(f) for f in structs[name].get_children()
+                        if f.kind == ci.CursorKind.FIELD_DECL and f.spelling != "version"]
   for name in HSA_TABLES:
     if name not in structs or name not in members:
       raise cp.ParseError("hsa_api_trace.h",
@@ -72,7 +89,8 @@ def parse_hsa(include_dir: str) -> m.Model:
       tu, lambda p: accept_dir(p) and os.path.basename(p) in HSA_HEADERS,
       keep_cxx_linkage=True)
   by_name = {f.name: f for f in declared}
-  tables = _tables(tu)
+  untraced = {}
+  tables = _tables(tu, untraced)
   functions = []
   slotted = set()
   for table in tables:
@@ -82,8 +100,15 @@ def parse_hsa(include_dir: str) -> m.Model:
         raise cp.ParseError("hsa_api_trace.h",
                             ["%s slot %d names undeclared %s" % (table.name, slot, fname)])
       f.table, f.slot, f.slot_field = table.name, slot, fname + "_fn"
+      f.symbol = None  # reached through its slot, never by (mangled) symbol
       functions.append(f)
       slotted.add(fname)
+  for table, names in untraced.items():
+    reason = UNTRACED_TABLES.get(table, "%s slot: a table this generator does "
+                                 "not know; not traced" % table)
+    for n in names:
+      skipped.append(m.Skipped(name=n, header="hsa_api_trace.h", reason=reason))
+      slotted.add(n)
   for f in declared:
     if f.name not in slotted and f.c_linkage:
       skipped.append(m.Skipped(
@@ -102,21 +127,77 @@ def parse_hsa(include_dir: str) -> m.Model:
                  tables=tables, typedefs=typedefs)
 
 
+# What HIP declares for host code, beside hip_runtime_api.h: hip_ext.h holds
+# the extended launch APIs (hipExtModuleLaunchKernel, C++ linkage).
+HIP_HEADERS = ["hip_runtime_api.h", "hip_ext.h"]
+
+
+def _api_files(tu, hip_dir: str, headers: List[str]):
+  """Accepts the files the API headers include from hip/, except through
+  hip_runtime.h (device-side helpers that hip_ext.h pulls in)."""
+  edges = {}
+  for inc in tu.get_includes():
+    edges.setdefault(os.path.abspath(inc.source.name), []).append(
+        os.path.abspath(inc.include.name))
+  in_hip = cp.in_directory(hip_dir)
+  stop = os.path.abspath(os.path.join(hip_dir, "hip_runtime.h"))
+  todo = [os.path.abspath(os.path.join(hip_dir, h)) for h in headers]
+  seen = set()
+  while todo:
+    f = todo.pop()
+    if f in seen or f == stop or not in_hip(f):
+      continue
+    seen.add(f)
+    todo.extend(edges.get(f, []))
+  return lambda p: os.path.abspath(p) in seen
+
+
 def parse_hip(include_dir: str) -> m.Model:
-  header = os.path.join(include_dir, "hip", "hip_runtime_api.h")
-  tu = cp.parse(header, HIP_ARGS + ["-I", include_dir])
-  functions, skipped = cp.collect_functions(
-      tu, cp.in_directory(os.path.join(include_dir, "hip")))
+  hip_dir = os.path.join(include_dir, "hip")
+  if not os.path.exists(os.path.join(hip_dir, HIP_HEADERS[0])):
+    raise cp.ParseError(os.path.join(hip_dir, HIP_HEADERS[0]), ["no such file"])
+  headers = [h for h in HIP_HEADERS if os.path.exists(os.path.join(hip_dir, h))]
+  main = os.path.join(hip_dir, "__roctracer_hip_api.cc")
+  text = "".join("#include <hip/%s>\n" % h for h in headers)
+  # Bodies of inline helpers are never read; skipping them saves a third.
+  tu = cp.parse(main, HIP_ARGS + ["-I", include_dir], unsaved_text=text,
+                macros=True, declarations_only=True)
+  accept = _api_files(tu, hip_dir, headers)
+  # C++-linkage functions are kept (c_linkage False, `symbol` mangled): the
+  # library exports some of them (hipExtModuleLaunchKernel) and HIP numbers them.
+  functions, skipped = cp.collect_functions(tu, accept, keep_cxx_linkage=True)
+  for old, new in sorted(cp.function_renames(tu, accept, functions).items()):
+    next(f for f in functions if f.name == new).aliases.append(old)
+  prof = hip_prof.parse(include_dir, HIP_ARGS)
+  # A C++-linkage function is an API when HIP numbers it or hip_ext.h
+  # declares it; the others are C++ helpers the headers happen to declare.
+  numbered = prof.ids if prof is not None else {}
+  kept = []
+  for f in functions:
+    if f.c_linkage or f.name in numbered or f.header == "hip_ext.h":
+      kept.append(f)
+    else:
+      skipped.append(m.Skipped(
+          name=f.name, header=f.header,
+          reason="C++ linkage: exported only as a mangled symbol"))
+  functions = kept
   skipped.sort(key=lambda s: (s.name, s.reason))
   structs = cp.collect_structs(tu, functions)
-  return m.Model(domain="hip", functions=functions, skipped=skipped,
-                 structs=structs, enums=cp.collect_enums(tu, functions, structs))
+  mdl = m.Model(domain="hip", functions=functions, skipped=skipped,
+                structs=structs, enums=cp.collect_enums(tu, functions, structs))
+  if prof is not None:
+    mdl.abi_header = hip_prof.HEADER
+    mdl.abi_ids, mdl.abi_last, mdl.abi_args = prof.ids, prof.last, prof.args
+  return mdl
 
 
 def parse_header(path: str, args: List[str], domain: str = "test") -> m.Model:
   """One synthetic header (golden tests): every free function it declares."""
-  tu = cp.parse(path, args)
-  functions, skipped = cp.collect_functions(tu, lambda p: os.path.abspath(p) == os.path.abspath(path))
+  tu = cp.parse(path, args, macros=True)
+  accept = lambda p: os.path.abspath(p) == os.path.abspath(path)
+  functions, skipped = cp.collect_functions(tu, accept)
+  for old, new in sorted(cp.function_renames(tu, accept, functions).items()):
+    next(f for f in functions if f.name == new).aliases.append(old)
   structs = cp.collect_structs(tu, functions)
   return m.Model(domain=domain, functions=functions, skipped=skipped,
                  structs=structs, enums=cp.collect_enums(tu, functions, structs))

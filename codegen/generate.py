@@ -1,7 +1,10 @@
 """Generates the per-API code of one or more domains.
 
-  generate.py --include-dir /usr/include --registry-dir codegen/registry \
-      --templates templates --out-dir OUT --domain hsa --exports hsa=nm.txt
+  generate.py --include-dir /usr/include --templates templates --out-dir OUT \
+      --domain hsa --exports hsa=nm.txt
+
+IDs follow the headers (codegen/numbering.py); <domain>_api_ids.txt records
+them for the golden test of each supported release.
 
 Every output is rendered in memory first and written only when all domains
 parsed and rendered, so a header that fails to parse leaves nothing behind
@@ -18,15 +21,34 @@ from codegen import clang_parse
 from codegen import domains
 from codegen import model as m
 from codegen import naming
-from codegen import registry
+from codegen import numbering
 from codegen import render
 
 
 SOURCES = {
     "hsa": "hsa/hsa_api_trace.h (hsa.h, hsa_ext_amd.h, hsa_ext_image.h, "
            "hsa_ext_finalize.h)",
-    "hip": "hip/hip_runtime_api.h",
+    "hip": "hip/hip_runtime_api.h, hip/hip_ext.h and hip/amd_detail/hip_prof_str.h",
 }
+
+
+def release(include_dir: str) -> Optional[str]:
+  """`hip-5.2.21153`: the installed HIP's version (hip/hip_version.h), which
+  names the ROCm release whose headers are read; None without that header."""
+  parts = {}
+  try:
+    with open(os.path.join(include_dir, "hip", "hip_version.h")) as f:
+      for line in f:
+        words = line.split()
+        if len(words) == 3 and words[0] == "#define" and words[1] in (
+            "HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH"):
+          parts[words[1]] = words[2]
+  except OSError:
+    return None
+  if len(parts) != 3:
+    return None
+  return "hip-%s.%s.%s" % (parts["HIP_VERSION_MAJOR"], parts["HIP_VERSION_MINOR"],
+                           parts["HIP_VERSION_PATCH"])
 
 
 def read_exports(path: str) -> Set[str]:
@@ -53,18 +75,11 @@ def read_export_versions(path: str) -> Dict[str, str]:
   return versions
 
 
-def plan_domain(domain: str, mdl: m.Model, registry_path: str,
-                exports: Optional[Set[str]], source: str,
-                export_versions: Optional[Dict[str, str]] = None) -> render.Plan:
-  entries = registry.load(registry_path) if os.path.exists(registry_path) else []
-  merged = registry.merge(entries, [f.name for f in mdl.functions],
-                          naming.FIRST_ID[domain])
-  for e in merged.added:
-    print("generate: %s API %s is not in %s: appended as ID %d in this build "
-          "(run `bazel run //codegen:update_registries` to commit it)" %
-          (domain.upper(), e.name, registry_path, e.id), file=sys.stderr)
-  return render.Plan(mdl, merged.entries, {e.name for e in merged.added},
-                     exports, source, export_versions)
+def plan_domain(domain: str, mdl: m.Model, exports: Optional[Set[str]],
+                source: str, export_versions: Optional[Dict[str, str]] = None,
+                release_name: Optional[str] = None) -> render.Plan:
+  entries = numbering.for_domain(mdl, naming.FIRST_ID[domain])
+  return render.Plan(mdl, entries, exports, source, export_versions, release_name)
 
 
 def write_all(out_dir: str, files: Dict[str, str]) -> None:
@@ -83,7 +98,6 @@ def write_all(out_dir: str, files: Dict[str, str]) -> None:
 def main(argv=None) -> int:
   ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   ap.add_argument("--include-dir", default="/usr/include")
-  ap.add_argument("--registry-dir", required=True)
   ap.add_argument("--templates", required=True)
   ap.add_argument("--out-dir", required=True)
   ap.add_argument("--domain", action="append", choices=sorted(domains.PARSERS),
@@ -113,9 +127,11 @@ def main(argv=None) -> int:
         print("  " + diag, file=sys.stderr)
       return 1
     source = SOURCES[d]
-    plan = plan_domain(d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d),
-                       exports.get(d), source, export_versions.get(d))
+    rel = release(args.include_dir)
+    plan = plan_domain(d, mdl, exports.get(d), source, export_versions.get(d), rel)
     files.update(render.render(env, plan))
+    files["%s_api_ids.txt" % d] = numbering.record(
+        numbering.for_domain(mdl, naming.FIRST_ID[d]), d, rel)
     if args.dump_model:
       files["%s_model.json" % d] = m.to_json(mdl)
   write_all(args.out_dir, files)

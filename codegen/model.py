@@ -50,6 +50,14 @@ class Param:
 
 
 @dataclass
+class AbiField:
+  """A field of a per-API `args` member in the ROCm-generated record."""
+  name: str
+  type: str  # as the record's header spells it
+  val_of: Optional[str] = None  # `x__val`: the copy of what pointer `x` points to
+
+
+@dataclass
 class Function:
   name: str
   return_type: CType
@@ -60,6 +68,11 @@ class Function:
   table: Optional[str] = None  # HSA only: CoreApiTable, AmdExtTable, ...
   slot: Optional[int] = None  # index of the slot within its table
   slot_field: Optional[str] = None  # field name of the slot, e.g. hsa_init_fn
+  # The exported symbol when it is not the name (C++ linkage: mangled).
+  symbol: Optional[str] = None
+  # Exported names that are older spellings of this function (HIP 6's
+  # `#define hipGetDeviceProperties hipGetDevicePropertiesR0600`).
+  aliases: List[str] = field(default_factory=list)
 
 
 @dataclass
@@ -114,6 +127,12 @@ class Model:
   tables: List[Table] = field(default_factory=list)
   # Typedefs declared by private (C++-only) headers, in declaration order.
   typedefs: List[Typedef] = field(default_factory=list)
+  # The ROCm-generated record of this domain, where the release ships one
+  # (HIP: hip/amd_detail/hip_prof_str.h): its IDs and its `args` layout.
+  abi_header: Optional[str] = None
+  abi_ids: Dict[str, int] = field(default_factory=dict)
+  abi_last: int = 0
+  abi_args: Dict[str, List[AbiField]] = field(default_factory=dict)
 
   def function(self, name: str) -> Optional[Function]:
     for f in self.functions:

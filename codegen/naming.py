@@ -98,6 +98,23 @@ def missing_next_value(t: m.CType) -> str:
   return "static_cast<%s>(0)" % s
 
 
+# `__val` copies that roctracer's generated hsa_api_data_t has and the
+# prototypes do not imply: (domain, api) -> {pointer field: pointee type}.
+EXTRA_VAL_FIELDS = {
+    ("hsa", "hsa_amd_memory_async_copy_rect"): {"range": "hsa_dim3_t"},
+}
+
+# APIs that end the life of what their pointer arguments point to: their
+# `__val` copies are taken at ENTER, never after the call.
+_ENDS_LIFETIME = re.compile(r"Destroy|Free|Release|Unregister|Unmap|Detach|Close")
+
+
+def val_at_exit(api: str, p: m.Param) -> bool:
+  """A `__val` copy holds the pointee as HIP fills it: inputs at ENTER,
+  out-parameters (naming's out rule) at EXIT, after the callee wrote them."""
+  return p.out and not _ENDS_LIFETIME.search(api)
+
+
 def deref_limit(t: m.CType, enter: bool, out: bool) -> int:
   """How many pointer levels a printer may follow for this type.
 

@@ -10,7 +10,7 @@ import jinja2
 
 from codegen import model as m
 from codegen import naming
-from codegen import registry
+from codegen import numbering
 
 # Headers the public data header and the wrappers include, per domain.
 INCLUDES = {
@@ -51,16 +51,19 @@ def c_string(s: str) -> str:
 class Plan:
   """Everything the templates of one domain need, computed once."""
 
-  def __init__(self, mdl: m.Model, entries: List[registry.Entry],
-               appended: Set[str], exports: Optional[Set[str]], source: str,
-               export_versions: Optional[Dict[str, str]] = None):
+  def __init__(self, mdl: m.Model, entries: List[numbering.Entry],
+               exports: Optional[Set[str]], source: str,
+               export_versions: Optional[Dict[str, str]] = None,
+               release: Optional[str] = None):
     d = mdl.domain
     self.domain = d
     self.source = source
     ids = {e.name: e.id for e in entries}
     self._members = {t.name: t.member for t in mdl.tables}
     self._enums = mdl.enums
+    self._abi_args = mdl.abi_args
     funcs = {f.name: f for f in mdl.functions}
+    self._id_of = ids
     self.functions = [self._function(f, ids[f.name]) for f in mdl.functions]
     self.functions.sort(key=lambda v: v["id"])
     by_name = {v["name"]: v for v in self.functions}
@@ -70,8 +73,7 @@ class Plan:
       self.entries.append(dict(
           id=e.id, name=e.name, reserved=e.reserved, former=former,
           enum=naming.enum_name(d, e.name),
-          reserved_enum=naming.reserved_enum_name(d, e.id),
-          appended=e.name in appended))
+          reserved_enum=naming.reserved_enum_name(d, e.id)))
     first = naming.FIRST_ID[d]
     last = max([e.id for e in entries] + [first])
     self.number = last + 1
@@ -91,6 +93,7 @@ class Plan:
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
         domain_const_value=naming.DOMAIN_VALUES.get(d, 0),
         retvals=self._retvals(mdl), structs=self._structs(mdl),
+        abi_header=mdl.abi_header, args_members_list=self._args_members(mdl),
         enums=[dict(name=e.name,
                     constants=[(n, naming.long_long_literal(v))
                                for n, v in e.constants])
@@ -106,22 +109,70 @@ class Plan:
                               container_member=container_member,
                               version_prefix=version_prefix,
                               functions=[by_name[n] for n in t.slots]))
+    # A wrapper per exported symbol: C functions by name, C++-linkage ones by
+    # their mangled name, and the older names of renamed APIs (HIP 6's
+    # `#define hipGetDeviceProperties hipGetDevicePropertiesR0600`) for as
+    # long as the library exports them.
     self.exported = [v for v in self.functions
-                     if exports is not None and v["name"] in exports
-                     and v["c_linkage"]]
+                     if exports is not None and v["symbol"] in exports]
+    self.aliases = [dict(v, alias=a) for v in self.functions
+                    for a in v["aliases"]
+                    if exports is not None and a in exports]
     self.common["max_string_args"] = max(
         [len(v["string_params"]) for v in self.functions] + [1])
     self.common["version_nodes"] = self._version_nodes(export_versions or {})
+    self.common["release"] = release
+
+  def _fields(self, f: m.Function) -> List[m.AbiField]:
+    """The `args` member of `f`: the ROCm record's where it has one that
+    matches the prototype (argument for argument), else one of our own."""
+    abi = self._abi_args.get(f.name)
+    if abi is not None and len([x for x in abi if x.val_of is None]) == len(f.params):
+      return abi
+    fields = [m.AbiField(p.name, naming.strip_top_const(p.type.spelling))
+              for p in f.params]
+    extra = naming.EXTRA_VAL_FIELDS.get((self.domain, f.name), {})
+    out = []
+    for fl in fields:
+      out.append(fl)
+      if fl.name in extra:
+        out.append(m.AbiField(fl.name + "__val", extra[fl.name], fl.name))
+    return out
+
+  def _args_members(self, mdl: m.Model) -> List[Dict]:
+    """`args` union members in layout order: the ROCm record's (all of them,
+    in its order), then ours for the traced APIs it lacks. HSA, like
+    roctracer, has a member (empty) for every API; HIP only for APIs with
+    parameters, like HIP."""
+    out, seen = [], set()
+    for name, fields in mdl.abi_args.items():
+      out.append(dict(name=name, fields=[naming.declarator(fl.type, fl.name)
+                                         for fl in fields]))
+      seen.add(name)
+    for f in sorted(mdl.functions, key=lambda f: self._id_of.get(f.name, 0)):
+      if f.name in seen or (not f.params and mdl.domain != "hsa"):
+        continue
+      out.append(dict(name=f.name, fields=[naming.declarator(fl.type, fl.name)
+                                           for fl in self._fields(f)]))
+    return out
 
   def _function(self, f: m.Function, id_: int) -> Dict:
     d = naming
+    fields = self._fields(f)
+    arg_fields = [fl for fl in fields if fl.val_of is None]
+    val_of = {fl.val_of: fl.name for fl in fields if fl.val_of}
     params = []
-    for p in f.params:
+    vals_enter, vals_exit = [], []
+    for p, fl in zip(f.params, arg_fields):
       params.append(dict(
-          index=p.index, name=p.name, spelling=c_string(p.type.spelling),
+          index=p.index, name=p.name, field=fl.name,
+          spelling=c_string(p.type.spelling),
           member_decl=d.member_decl(p),
           limit_enter=d.deref_limit(p.type, True, p.out),
           limit_exit=d.deref_limit(p.type, False, p.out)))
+      if fl.name in val_of:
+        v = dict(field=fl.name, val=val_of[fl.name], field_arg=p.name)
+        (vals_exit if d.val_at_exit(f.name, p) else vals_enter).append(v)
     ret_void = d.is_void(f.return_type)
     return dict(
         name=f.name, id=id_, enum=d.enum_name(self.domain, f.name),
@@ -137,23 +188,30 @@ class Plan:
         missing_value=None if ret_void else d.missing_next_value(f.return_type),
         table_member=self._member_of(f), slot_field=f.slot_field,
         container_member=HSA_TABLE_INFO.get(self._member_of(f), (None, None))[0],
-        c_linkage=f.c_linkage,
-        string_params=[p.name for p in f.params if p.type.is_string],
+        c_linkage=f.c_linkage, symbol=f.symbol or f.name,
+        cxx_symbol=f.symbol is not None and f.symbol != f.name,
+        aliases=list(f.aliases), vals_enter=vals_enter, vals_exit=vals_exit,
+        string_params=[fl.name for p, fl in zip(f.params, arg_fields)
+                       if p.type.is_string],
         test_params=[dict(
             decl=d.declarator(d.strip_top_const(p.type.spelling), "a%d" % p.index),
-            value=self._test_value(p.type, id_ * 16 + p.index))
-            for p in f.params],
+            value=self._test_value(p.type, id_ * 16 + p.index,
+                                   fl.name in val_of))
+            for p, fl in zip(f.params, arg_fields)],
         test_ret=None if ret_void else dict(
             decl=d.declarator(d.strip_top_const(f.return_type.spelling), "expected"),
             value=self._test_value(f.return_type, id_ * 16 + 15)))
 
-  def _test_value(self, t: m.CType, seed: int) -> str:
+  def _test_value(self, t: m.CType, seed: int, copied: bool = False) -> str:
     """A C++ expression of type `t`, distinct per seed and valid for the type
     (enums take a declared value, bools 0/1, strings a literal), for the
     generated forwarding test."""
     spelling = naming.strip_top_const(t.spelling)
     if t.kind == "pointer" and t.is_string:
       return '"s%d"' % seed
+    if t.kind == "pointer" and copied:
+      # The stub copies the pointee (`__val`): point at readable memory.
+      return "reinterpret_cast<%s>(Pointee(%d))" % (spelling, seed)
     if t.kind == "pointer":
       return "reinterpret_cast<%s>(static_cast<uintptr_t>(0x%x))" % (
           spelling, 0x100000 + seed * 0x40)
@@ -175,9 +233,10 @@ class Plan:
     under (`hip_4.2`, `ROCR_1`), so an application's versioned reference
     binds to the wrapper; unversioned exports get a node of our own."""
     nodes: Dict[str, List[str]] = {}
-    for v in self.exported:
-      node = versions.get(v["name"]) or "ROCTRACER_INTERCEPT_%s" % self.domain.upper()
-      nodes.setdefault(node, []).append(v["name"])
+    for name in ([v["symbol"] for v in self.exported] +
+                 [a["alias"] for a in self.aliases]):
+      node = versions.get(name) or "ROCTRACER_INTERCEPT_%s" % self.domain.upper()
+      nodes.setdefault(node, []).append(name)
     return [dict(name=k, symbols=sorted(nodes[k])) for k in sorted(nodes)]
 
   def _member_of(self, f: m.Function) -> Optional[str]:
@@ -232,6 +291,7 @@ def render(env: jinja2.Environment, plan: Plan) -> Dict[str, str]:
     if template == "symbol_wrappers.cc.j2":
       ctx["functions"] = plan.exported
     ctx["exported"] = plan.exported
+    ctx["aliases"] = plan.aliases
     # The forwarding test's fake runtime defines every HSA table function
     # (three are not exported by ROCR but have slots) and every exported HIP
     # function.

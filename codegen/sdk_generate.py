@@ -1,9 +1,8 @@
 """Generates the rocprofiler-sdk view of the HSA and HIP API model.
 
-  sdk_generate.py --include-dir /usr/include --registry-dir codegen/registry \
-      --templates templates --out-dir OUT
+  sdk_generate.py --include-dir /usr/include --templates templates --out-dir OUT
 
-Same parse and registry merge as generate.py; the kind split and operation
+Same parse and numbering as generate.py; the kind split and operation
 numbering are codegen/sdk_kinds.py's. Writes nothing unless every domain
 parsed (exit status 1 with clang's diagnostics otherwise).
 """
@@ -22,7 +21,6 @@ from codegen import sdk_kinds
 def main(argv=None) -> int:
   ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   ap.add_argument("--include-dir", default="/usr/include")
-  ap.add_argument("--registry-dir", required=True)
   ap.add_argument("--templates", required=True)
   ap.add_argument("--out-dir", required=True)
   args = ap.parse_args(argv)
@@ -39,9 +37,7 @@ def main(argv=None) -> int:
       for diag in e.diagnostics:
         print("  " + diag, file=sys.stderr)
       return 1
-    plan = generate.plan_domain(
-        d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d), None,
-        generate.SOURCES[d])
+    plan = generate.plan_domain(d, mdl, None, generate.SOURCES[d])
     kinds = kinds_of(plan, mdl)
     ctx = dict(plan.common, kinds=kinds, Cap=d.capitalize())
     ctx_domains.append(ctx)

@@ -284,8 +284,8 @@ TEST(ArgPrinter, HipStructsByValueAndThroughPointers) {
   hipDeviceProp_t prop{};
   std::strcpy(prop.name, "gfx-test");
   prop.major = 9;
-  data.args.hipGetDeviceProperties.prop = &prop;
-  data.args.hipGetDeviceProperties.deviceId = 0;
+  data.args.hipGetDeviceProperties.props = &prop;  // HIP's field names
+  data.args.hipGetDeviceProperties.device = 0;
   args.clear();
   ASSERT_EQ(0, hip_api::IterateArgs(HIP_API_ID_hipGetDeviceProperties, &data,
                                     true, 1, &Collect, &args));

@@ -8,7 +8,6 @@ import unittest
 
 RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), "roctracer")
 TEMPLATES = os.path.join(RUNFILES, "templates")
-REGISTRIES = os.path.join(RUNFILES, "codegen", "registry")
 
 
 class ParseErrorTest(unittest.TestCase):
@@ -17,7 +16,7 @@ class ParseErrorTest(unittest.TestCase):
     env = dict(os.environ, PYTHONPATH=RUNFILES)
     return subprocess.run(
         [sys.executable, "-m", "codegen.generate", "--include-dir", include_dir,
-         "--registry-dir", REGISTRIES, "--templates", TEMPLATES,
+         "--templates", TEMPLATES,
          "--out-dir", out_dir, "--domain", "hsa", "--domain", domain],
         capture_output=True, text=True, env=env, cwd=RUNFILES)
 

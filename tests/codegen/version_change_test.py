@@ -1,16 +1,15 @@
-"""IDs survive header changes: APIs added, removed, reordered, retyped."""
+"""IDs follow the headers of the release built against (codegen/numbering.py),
+and renamed APIs keep their older exported names wrapped."""
 
-import contextlib
-import io
 import os
 import tempfile
 import unittest
 
 from codegen import domains
 from codegen import generate
-from codegen import registry
+from codegen import model as m
+from codegen import numbering
 from codegen import render
-from codegen import update_registries
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEMPLATES = os.path.join(HERE, "..", "..", "templates")
@@ -26,93 +25,86 @@ def ids(entries):
   return {e.name: (e.id, e.reserved) for e in entries}
 
 
-class VersionChangeTest(unittest.TestCase):
+class NumberingTest(unittest.TestCase):
 
   def setUp(self):
     self.v1, self.v2 = parse("v1"), parse("v2")
-    self.seed = registry.merge([], [f.name for f in self.v1.functions], 1).entries
 
-  def test_seed_numbers_in_declaration_order_from_first_id(self):
+  def test_without_a_record_apis_are_numbered_by_name_from_the_first_id(self):
     self.assertEqual({"a_init": (1, False), "b_open": (2, False),
                       "c_read": (3, False), "d_close": (4, False),
-                      "e_legacy": (5, False)}, ids(self.seed))
+                      "e_legacy": (5, False)}, ids(numbering.hip(self.v1)))
 
-  def test_upgrade_keeps_ids_reserves_removed_appends_new(self):
-    r = registry.merge(self.seed, [f.name for f in self.v2.functions], 1)
-    got = ids(r.entries)
-    for name in ("a_init", "b_open", "c_read", "d_close"):
-      self.assertEqual(ids(self.seed)[name], got[name], name)  # reordered, retyped
-    self.assertEqual((5, True), got["e_legacy"])
-    # New APIs take the next free IDs, in the new header's order.
-    self.assertEqual((6, False), got["f_new"])
-    self.assertEqual((7, False), got["g_newer"])
-    self.assertEqual(["f_new", "g_newer"], [e.name for e in r.added])
-    self.assertEqual(["e_legacy"], [e.name for e in r.reserved])
-    # The parameter type change is visible in the model, not in the ID.
-    self.assertEqual("long", self.v2.function("d_close").params[0].type.spelling)
+  def test_the_records_numbers_win_and_the_rest_follow_its_last_by_name(self):
+    self.v2.abi_ids = {"g_newer": 1, "RESERVED_2": 2, "c_read": 3, "gone": 4}
+    self.v2.abi_last = 6
+    got = ids(numbering.hip(self.v2))
+    self.assertEqual((1, False), got["g_newer"])
+    self.assertEqual((2, True), got["RESERVED_2"])
+    self.assertEqual((3, False), got["c_read"])
+    self.assertEqual((4, True), got["gone"])  # numbered, not declared: not traced
+    # Unnumbered: after HIP_API_ID_LAST (6), in byte order of their names.
+    self.assertEqual((7, False), got["a_init"])
+    self.assertEqual((8, False), got["b_open"])
+    self.assertEqual((9, False), got["d_close"])
+    self.assertEqual((10, False), got["f_new"])
 
-  def test_downgrade_revives_and_never_reuses(self):
-    up = registry.merge(self.seed, [f.name for f in self.v2.functions], 1)
-    down = registry.merge(up.entries, [f.name for f in self.v1.functions], 1)
-    got = ids(down.entries)
-    self.assertEqual((5, False), got["e_legacy"])
-    self.assertEqual((6, True), got["f_new"])
-    self.assertEqual((7, True), got["g_newer"])
-    self.assertEqual(["e_legacy"], [e.name for e in down.revived])
-    again = registry.merge(down.entries, ["h_later"], 1)
-    self.assertEqual((8, False), ids(again.entries)["h_later"])
+  def test_a_release_that_renumbers_renumbers_ours(self):
+    self.v1.abi_ids, self.v1.abi_last = {"a_init": 1, "b_open": 2}, 2
+    self.v2.abi_ids, self.v2.abi_last = {"b_open": 1, "a_init": 2}, 2
+    self.assertEqual((1, False), ids(numbering.hip(self.v1))["a_init"])
+    self.assertEqual((2, False), ids(numbering.hip(self.v2))["a_init"])
 
-  def test_registry_text_round_trips(self):
-    r = registry.merge(self.seed, [f.name for f in self.v2.functions], 1)
-    text = registry.dump(r.entries, "hip")
-    self.assertIn("\n5 e_legacy reserved\n", text)
-    self.assertIn("\n7 g_newer\n", text)
-    self.assertEqual(ids(r.entries), ids(registry.parse(text)))
+  def test_rendered_header_marks_numbered_but_untraced(self):
+    self.v2.abi_ids, self.v2.abi_last = {"gone": 1, "RESERVED_2": 2}, 2
+    plan = generate.plan_domain("hip", self.v2, None, "test")
+    id_header = render.render(render.environment(TEMPLATES), plan)["hip_api_id.h"]
+    self.assertIn("HIP_API_ID_gone = 1, /* numbered by the headers; not traced", id_header)
+    self.assertIn("HIP_API_ID_RESERVED_2 = 2,", id_header)
+    self.assertIn("HIP_API_ID_a_init = 3,", id_header)
+    self.assertIn("HIP_API_ID_NUMBER = 9,", id_header)
 
-  def test_registry_rejects_duplicates_and_garbage(self):
-    with self.assertRaises(registry.RegistryError):
-      registry.parse("1 a\n1 b\n")
-    with self.assertRaises(registry.RegistryError):
-      registry.parse("1 a\n2 a\n")
-    with self.assertRaises(registry.RegistryError):
-      registry.parse("x a\n")
-    with self.assertRaises(registry.RegistryError):
-      registry.parse("1 a retired\n")
+  def test_hsa_numbering_is_table_order_roctracer_tables_first(self):
+    mdl = m.Model(domain="hsa", functions=[], tables=[
+        m.Table("FinalizerExtTable", "finalizer_ext_", ["fin"]),
+        m.Table("CoreApiTable", "core_", ["init", "shut_down"]),
+        m.Table("ImageExtTable", "image_ext_", ["img"]),
+        m.Table("AmdExtTable", "amd_ext_", ["amd"])])
+    self.assertEqual({"init": (0, False), "shut_down": (1, False),
+                      "amd": (2, False), "img": (3, False), "fin": (4, False)},
+                     ids(numbering.hsa(mdl)))
 
-  def test_update_registries_rewrites_the_file(self):
-    with tempfile.TemporaryDirectory() as d:
-      path = os.path.join(d, "hip_api.txt")
-      with open(path, "w") as f:
-        f.write(registry.dump(self.seed, "hip"))
-      saved = dict(domains.PARSERS)
-      try:
-        domains.PARSERS["hip"] = lambda _include_dir: self.v2
-        r = update_registries.update("hip", "/nonexistent", path, seed=False)
-      finally:
-        domains.PARSERS.clear()
-        domains.PARSERS.update(saved)
-      self.assertEqual(["f_new", "g_newer"], [e.name for e in r.added])
-      on_disk = registry.load(path)
-      self.assertEqual(ids(r.entries), ids(on_disk))
-      self.assertEqual((5, True), ids(on_disk)["e_legacy"])
 
-  def test_build_with_stale_registry_appends_and_says_so(self):
-    with tempfile.TemporaryDirectory() as d:
-      path = os.path.join(d, "hip_api.txt")
-      with open(path, "w") as f:
-        f.write(registry.dump(self.seed, "hip"))
-      err = io.StringIO()
-      with contextlib.redirect_stderr(err):
-        plan = generate.plan_domain("hip", self.v2, path, None, "test")
-      self.assertIn("f_new is not in", err.getvalue())
-      self.assertIn("g_newer is not in", err.getvalue())
-      env = render.environment(TEMPLATES)
-      id_header = render.render(env, plan)["hip_api_id.h"]
-      self.assertIn("HIP_API_ID_f_new = 6, /* not yet in the registry", id_header)
-      self.assertIn("HIP_API_ID_RESERVED_5 = 5,", id_header)
-      self.assertIn("HIP_API_ID_NUMBER = 8,", id_header)
-      # The committed registry itself is untouched by a build.
-      self.assertEqual(ids(self.seed), ids(registry.load(path)))
+class RenameTest(unittest.TestCase):
+  """A fake release with HIP 6-style renames and its dynamic symbol table."""
+
+  def setUp(self):
+    header = os.path.join(HERE, "renames", "api.h")
+    self.mdl = domains.parse_header(header, ARGS, domain="hip")
+    exports_txt = os.path.join(HERE, "renames", "exports.txt")
+    plan = generate.plan_domain(
+        "hip", self.mdl, generate.read_exports(exports_txt), "test",
+        generate.read_export_versions(exports_txt))
+    self.files = render.render(render.environment(TEMPLATES), plan)
+
+  def test_renames_are_read_from_the_header(self):
+    self.assertEqual(["getProps"], self.mdl.function("getPropsR0600").aliases)
+    self.assertEqual(["launch"], self.mdl.function("launchR0600").aliases)
+    self.assertEqual([], self.mdl.function("getCount").aliases)
+
+  def test_exported_old_names_are_wrapped_under_their_own_version(self):
+    wrappers = self.files["hip_symbol_wrappers.cc"]
+    self.assertIn("int getPropsR0600(prop_t *props, int device) {", wrappers)
+    # The old name: same ID, traced without __val copies of newer structs.
+    self.assertIn("int getProps(prop_t *props, int device) {", wrappers)
+    self.assertIn('"getProps"', wrappers)
+    self.assertIn("getPropsR0600_traced_getProps(", wrappers)
+    # `launch` is not exported: nothing to wrap.
+    self.assertNotIn("int launch(", wrappers)
+    versions = self.files["hip_symbol_versions.map"]
+    self.assertIn("hip_4.2 {\n  global:\n    getCount;\n    getProps;\n", versions)
+    self.assertIn("hip_6.0 {\n  global:\n    getPropsR0600;\n    launchR0600;\n",
+                  versions)
 
 
 if __name__ == "__main__":

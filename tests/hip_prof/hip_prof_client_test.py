@@ -1,0 +1,57 @@
+"""A client compiled against HIP's own hip_prof_str.h reads our callback data.
+
+Builds hip_prof_client.cc with the system g++ and its default flags, against
+the installed HIP's headers (hip/amd_detail/hip_prof_str.h, not our generated
+hip_api_data.h) and our roctracer.h, and runs it with libroctracer64.so
+preloaded in front of the real libamdhip64: the HIP calls fail without a GPU
+but carry their arguments, which the client checks field by field, `__val`
+copies included, through HIP's struct layout, IDs and inline helpers.
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+LIBRARY, CLIENT, ROCTRACER_H, HIP_H, HIP_LIB = sys.argv[1:6]
+del sys.argv[1:6]
+
+
+def include_dir(header, depth):
+  d = os.path.abspath(header)
+  for _ in range(depth):
+    d = os.path.dirname(d)
+  return d
+
+
+class HipProfClientTest(unittest.TestCase):
+
+  def test_client_reads_hip_layout_from_real_calls(self):
+    tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+    lib = os.path.abspath(LIBRARY)
+    for name in ("libroctracer64.so", "libroctracer64.so.4"):
+      os.symlink(lib, os.path.join(tmp, name))
+    hip_lib_dir = os.path.dirname(os.path.realpath(HIP_LIB))
+    binary = os.path.join(tmp, "client")
+    # hipExtModuleLaunchKernel references keep libamdhip64 (as a user's
+    # program does); the preload puts our wrappers in front of it.
+    p = subprocess.run(
+        ["g++", "-D__HIP_PLATFORM_AMD__", CLIENT,
+         "-I" + include_dir(ROCTRACER_H, 1), "-I" + include_dir(HIP_H, 2),
+         "-L" + tmp, "-L" + hip_lib_dir, "-lamdhip64", "-lroctracer64",
+         "-o", binary],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        universal_newlines=True, timeout=300)
+    self.assertEqual(p.returncode, 0, p.stdout)
+    env = dict(os.environ, LD_PRELOAD=lib,
+               LD_LIBRARY_PATH=tmp + ":" + hip_lib_dir)
+    p = subprocess.run([binary], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True,
+                       timeout=120)
+    self.assertEqual(p.returncode, 0, p.stdout)
+    self.assertIn(" 0 failures", p.stdout)
+
+
+if __name__ == "__main__":
+  unittest.main()
