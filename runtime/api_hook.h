@@ -19,6 +19,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "runtime/readable_memory.h"
+
 namespace roctracer::hook {
 
 // Values of roctracer 4.1's activity_domain_t for the two API domains.
@@ -54,6 +56,13 @@ inline bool IsActive(uint32_t domain, uint32_t op) noexcept {
   const std::atomic<uint8_t>* active =
       domain == kDomainHsaApi ? g_hsa_api_active : g_hip_api_active;
   return active[op].load(std::memory_order_relaxed) != 0;
+}
+
+// A pointer argument's `__val` copy: the pointee when readable, zeroes
+// otherwise (see CopyIfReadable).
+template <typename T>
+inline void CopyPointee(T* val, const void* arg) noexcept {
+  roctracer::CopyIfReadable(val, arg, sizeof(T));
 }
 
 // `data` points to an hsa_api_data_t (kDomainHsaApi) or hip_api_data_t

@@ -176,6 +176,18 @@ bool ReadChecked(void* dst, const void* src, size_t n) noexcept {
   return got >= 0 && static_cast<size_t>(got) == n;
 }
 
+bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept {
+  if (src != nullptr && PlausibleUserAddress(src)) {
+    if (KnownReadableSpan(src) >= n) {
+      std::memcpy(dst, src, n);
+      return true;
+    }
+    if (ReadChecked(dst, src, n)) return true;
+  }
+  std::memset(dst, 0, n);
+  return false;
+}
+
 namespace {
 
 void FindEnd(const char* s, size_t span, void* found) {

@@ -41,6 +41,13 @@ bool VisitLoadedSegment(const void* p,
 // not readable (nothing then is known about dst).
 bool ReadChecked(void* dst, const void* src, size_t n) noexcept;
 
+// Copies n bytes from `src` to `dst` when every one of them is readable:
+// directly where KnownReadableSpan vouches for them, through the kernel
+// otherwise. When they are not (NULL included), zeroes `dst` and returns
+// false. For the `__val` copies of pointer arguments: a runtime may reject a
+// pointer it never reads, and the tracer must not fault reading it.
+bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept;
+
 // Whether `s` points at a NUL-terminated string that can be read whole (for
 // code that reads it in place, right after; NULL is not).
 bool IsReadableString(const char* s) noexcept;
