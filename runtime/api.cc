@@ -44,57 +44,75 @@ roctracer_status_t CheckOp(uint32_t domain, uint32_t op) {
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-// Applies `fn(domain, op)` under the configuration lock to one op
-// (op != kAllOps), one domain, or (domain == kAllDomains) every domain that has
-// operations.
-constexpr uint32_t kAllOps = ~0u;
-constexpr uint32_t kAllDomains = ~0u;
-constexpr uint32_t kDomainCount = ACTIVITY_DOMAIN_NUMBER;
+// What a configuration call applies to. The scope is its own field, not a
+// reserved domain or op value: every number a caller passes is range-checked
+// (UINT32_MAX as an op once meant "every op").
+struct Target {
+  enum Scope { kOneOp, kOneDomain, kEveryDomain } scope;
+  uint32_t domain;
+  uint32_t op;
+};
 
-template <typename Fn>
-roctracer_status_t ForOps(uint32_t domain, uint32_t op, Fn fn) {
-  if (domain != kAllDomains) {
-    roctracer_status_t s =
-        op == kAllOps ? CheckDomain(domain) : CheckOp(domain, op);
-    if (s != ROCTRACER_STATUS_SUCCESS) return s;
+Target OneOp(uint32_t domain, uint32_t op) {
+  return {Target::kOneOp, domain, op};
+}
+Target OneDomain(uint32_t domain) { return {Target::kOneDomain, domain, 0}; }
+Target EveryDomain() { return {Target::kEveryDomain, 0, 0}; }
+
+roctracer_status_t Check(const Target& t) {
+  switch (t.scope) {
+    case Target::kOneOp:
+      return CheckOp(t.domain, t.op);
+    case Target::kOneDomain:
+      return CheckDomain(t.domain);
+    default:
+      return ROCTRACER_STATUS_SUCCESS;
   }
-  std::lock_guard<std::mutex> lock(ConfigMutex());
-  const uint32_t first = domain == kAllDomains ? 0 : domain;
-  const uint32_t last = domain == kAllDomains ? kDomainCount : domain + 1;
+}
+
+// Calls fn(domain, op) for every pair of `t`; ConfigMutex() held.
+template <typename Fn>
+void ForEachLocked(const Target& t, Fn fn) {
+  if (t.scope == Target::kOneOp) {
+    fn(t.domain, t.op);
+    return;
+  }
+  const uint32_t first = t.scope == Target::kEveryDomain ? 0 : t.domain;
+  const uint32_t last = t.scope == Target::kEveryDomain
+                            ? uint32_t{ACTIVITY_DOMAIN_NUMBER}
+                            : t.domain + 1;
   for (uint32_t d = first; d < last; ++d) {
-    if (op != kAllOps) {
-      fn(d, op);
-      continue;
-    }
     const uint32_t count = OpCount(d);
     for (uint32_t o = 0; o < count; ++o) fn(d, o);
   }
+}
+
+template <typename Fn>
+roctracer_status_t ForOps(const Target& t, Fn fn) {
+  if (roctracer_status_t s = Check(t)) return s;
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  ForEachLocked(t, fn);
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-roctracer_status_t SetCallback(uint32_t domain, uint32_t op,
+roctracer_status_t SetCallback(const Target& t,
                                activity_rtapi_callback_t callback, void* arg) {
   if (callback == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "callback is NULL");
   }
-  return ForOps(domain, op, [&](uint32_t d, uint32_t o) {
+  return ForOps(t, [&](uint32_t d, uint32_t o) {
     roctracer::SetCallbackLocked(d, o, callback, arg);
   });
 }
 
-roctracer_status_t ClearCallback(uint32_t domain, uint32_t op) {
-  return ForOps(domain, op, [](uint32_t d, uint32_t o) {
+roctracer_status_t ClearCallback(const Target& t) {
+  return ForOps(t, [](uint32_t d, uint32_t o) {
     roctracer::SetCallbackLocked(d, o, nullptr, nullptr);
   });
 }
 
-roctracer_status_t SetActivity(uint32_t domain, uint32_t op,
-                               roctracer_pool_t* pool_arg) {
-  if (domain != kAllDomains) {
-    roctracer_status_t s =
-        op == kAllOps ? CheckDomain(domain) : CheckOp(domain, op);
-    if (s != ROCTRACER_STATUS_SUCCESS) return s;
-  }
+roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
+  if (roctracer_status_t s = Check(t)) return s;
   // Resolve and enable under one lock so a concurrent close cannot slip in
   // between and leave an activity pointing at a closed pool.
   std::lock_guard<std::mutex> lock(ConfigMutex());
@@ -103,22 +121,14 @@ roctracer_status_t SetActivity(uint32_t domain, uint32_t op,
           roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
     return s;
   }
-  const uint32_t first = domain == kAllDomains ? 0 : domain;
-  const uint32_t last = domain == kAllDomains ? kDomainCount : domain + 1;
-  for (uint32_t d = first; d < last; ++d) {
-    if (op != kAllOps) {
-      roctracer::SetActivityPoolLocked(d, op, pool);
-      continue;
-    }
-    const uint32_t count = OpCount(d);
-    for (uint32_t o = 0; o < count; ++o)
-      roctracer::SetActivityPoolLocked(d, o, pool);
-  }
+  ForEachLocked(t, [pool](uint32_t d, uint32_t o) {
+    roctracer::SetActivityPoolLocked(d, o, pool);
+  });
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-roctracer_status_t ClearActivity(uint32_t domain, uint32_t op) {
-  return ForOps(domain, op, [](uint32_t d, uint32_t o) {
+roctracer_status_t ClearActivity(const Target& t) {
+  return ForOps(t, [](uint32_t d, uint32_t o) {
     roctracer::SetActivityPoolLocked(d, o, nullptr);
   });
 }
@@ -182,31 +192,31 @@ roctracer_set_properties(roctracer_domain_t domain, void* /*properties*/) {
 ROCTRACER_API roctracer_status_t
 roctracer_enable_op_callback(activity_domain_t domain, uint32_t op,
                              activity_rtapi_callback_t callback, void* arg) {
-  return SetCallback(domain, op, callback, arg);
+  return SetCallback(OneOp(domain, op), callback, arg);
 }
 
 ROCTRACER_API roctracer_status_t roctracer_enable_domain_callback(
     activity_domain_t domain, activity_rtapi_callback_t callback, void* arg) {
-  return SetCallback(domain, kAllOps, callback, arg);
+  return SetCallback(OneDomain(domain), callback, arg);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_enable_callback(activity_rtapi_callback_t callback, void* arg) {
-  return SetCallback(kAllDomains, kAllOps, callback, arg);
+  return SetCallback(EveryDomain(), callback, arg);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_disable_op_callback(activity_domain_t domain, uint32_t op) {
-  return ClearCallback(domain, op);
+  return ClearCallback(OneOp(domain, op));
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_disable_domain_callback(activity_domain_t domain) {
-  return ClearCallback(domain, kAllOps);
+  return ClearCallback(OneDomain(domain));
 }
 
 ROCTRACER_API roctracer_status_t roctracer_disable_callback(void) {
-  return ClearCallback(kAllDomains, kAllOps);
+  return ClearCallback(EveryDomain());
 }
 
 ROCTRACER_API roctracer_status_t roctracer_next_record(
@@ -255,45 +265,45 @@ ROCTRACER_API roctracer_pool_t* roctracer_default_pool(void) {
 
 ROCTRACER_API roctracer_status_t roctracer_enable_op_activity_expl(
     activity_domain_t domain, uint32_t op, roctracer_pool_t* pool) {
-  return SetActivity(domain, op, pool);
+  return SetActivity(OneOp(domain, op), pool);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_enable_op_activity(activity_domain_t domain, uint32_t op) {
-  return SetActivity(domain, op, nullptr);
+  return SetActivity(OneOp(domain, op), nullptr);
 }
 
 ROCTRACER_API roctracer_status_t roctracer_enable_domain_activity_expl(
     activity_domain_t domain, roctracer_pool_t* pool) {
-  return SetActivity(domain, kAllOps, pool);
+  return SetActivity(OneDomain(domain), pool);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_enable_domain_activity(activity_domain_t domain) {
-  return SetActivity(domain, kAllOps, nullptr);
+  return SetActivity(OneDomain(domain), nullptr);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_enable_activity_expl(roctracer_pool_t* pool) {
-  return SetActivity(kAllDomains, kAllOps, pool);
+  return SetActivity(EveryDomain(), pool);
 }
 
 ROCTRACER_API roctracer_status_t roctracer_enable_activity(void) {
-  return SetActivity(kAllDomains, kAllOps, nullptr);
+  return SetActivity(EveryDomain(), nullptr);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_disable_op_activity(activity_domain_t domain, uint32_t op) {
-  return ClearActivity(domain, op);
+  return ClearActivity(OneOp(domain, op));
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_disable_domain_activity(activity_domain_t domain) {
-  return ClearActivity(domain, kAllOps);
+  return ClearActivity(OneDomain(domain));
 }
 
 ROCTRACER_API roctracer_status_t roctracer_disable_activity(void) {
-  return ClearActivity(kAllDomains, kAllOps);
+  return ClearActivity(EveryDomain());
 }
 
 ROCTRACER_API roctracer_status_t

@@ -183,7 +183,8 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
     rocprofiler_callback_tracing_operation_args_cb_t callback,
     int32_t max_dereference_count, void* user_data) {
   using namespace rocprofiler_sdk;
-  const KindInfo* k = FindKind(record.kind);
+  const int32_t kind = RawValue(record.kind);
+  const KindInfo* k = FindKind(kind);
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   if (k->source == Source::kNone) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
@@ -195,9 +196,14 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
   if (max_dereference_count < 0) max_dereference_count = 0;
-  const bool exit = record.phase == ROCPROFILER_CALLBACK_PHASE_EXIT;
-  Adapter a{record.kind, record.operation, callback, user_data, nullptr,
-            0,           nullptr};
+  const bool exit = RawValue(record.phase) == ROCPROFILER_CALLBACK_PHASE_EXIT;
+  Adapter a{static_cast<rocprofiler_callback_tracing_kind_t>(kind),
+            record.operation,
+            callback,
+            user_data,
+            nullptr,
+            0,
+            nullptr};
   const uint32_t id = k->ids[record.operation];
   switch (k->source) {
     case Source::kHsa:

@@ -110,6 +110,7 @@ rocprofiler_status_t rocprofiler_start_context(
 
 rocprofiler_status_t rocprofiler_stop_context(
     rocprofiler_context_id_t context_id) {
+  rocprofiler_sdk::StopScope stopping;
   int index = 0;
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());

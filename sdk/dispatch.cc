@@ -71,8 +71,26 @@ void ReleaseThreadState(void* state) noexcept {
   if (t_state == state) t_state = nullptr;
   auto* node = reinterpret_cast<ThreadStateNode*>(state);
   node->state.delivering.store(0, std::memory_order_release);
+  node->state.stopping.store(0, std::memory_order_release);
   node->in_use.store(false, std::memory_order_release);
 }
+
+// In a fork child only the forking thread exists: the blocks of the others
+// describe callbacks and stops that will never finish there (a child exiting
+// would wait for them in its finalize). They are released for reuse.
+void ForgetOtherThreadsInChild() noexcept {
+  for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
+       n != nullptr; n = n->next) {
+    if (&n->state == t_state) continue;
+    ReleaseThreadState(&n->state);
+  }
+}
+
+struct RegisterForkHandler {
+  RegisterForkHandler() {
+    pthread_atfork(nullptr, nullptr, &ForgetOtherThreadsInChild);
+  }
+} g_register_fork_handler;
 
 ThreadState* AllocateThreadState() noexcept {
   // Before this thread's first delivery (asymmetric_fence.h).
@@ -248,9 +266,22 @@ void WaitForDeliveries(int context) noexcept {
   for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
        n != nullptr; n = n->next) {
     if (&n->state == t_state) continue;  // a stop from our own callback
-    while (n->state.delivering.load(std::memory_order_seq_cst) == busy) {
+    while (n->state.delivering.load(std::memory_order_seq_cst) == busy &&
+           n->state.stopping.load(std::memory_order_seq_cst) == 0) {
       sched_yield();
     }
+  }
+}
+
+StopScope::StopScope() noexcept : state_(Tls()) {
+  if (state_ != nullptr) {
+    state_->stopping.fetch_add(1, std::memory_order_seq_cst);
+  }
+}
+
+StopScope::~StopScope() {
+  if (state_ != nullptr) {
+    state_->stopping.fetch_sub(1, std::memory_order_seq_cst);
   }
 }
 

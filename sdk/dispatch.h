@@ -10,6 +10,8 @@
 
 namespace rocprofiler_sdk {
 
+struct ThreadState;
+
 // Calls the callbacks of every active context tracing the call's (kind,
 // operation). ENTER and EXIT of one call share a per-thread frame holding one
 // user_data slot per context; a context gets EXIT only if it got ENTER and is
@@ -17,11 +19,27 @@ namespace rocprofiler_sdk {
 void Consume(const roctracer::ApiCallInfo& info) noexcept;
 
 // Returns once no other thread is inside a callback of `context` (an index
-// into g_contexts) that started before its active bit was cleared. The
-// calling thread's own callback, if any, is not waited for (stopping a
-// context from its own callback). Must be called without ConfigMutex held: a
-// callback in flight may itself take it.
+// into g_contexts) that started before its active bit was cleared. Not
+// waited for: the calling thread's own callback (stopping a context from its
+// own callback), and callbacks of threads that are themselves inside stop or
+// finalize (a StopScope): they cannot return before that does, and waiting
+// for them deadlocks when two callbacks stop at once. Must be called without
+// ConfigMutex held: a callback in flight may itself take it.
 void WaitForDeliveries(int context) noexcept;
+
+// Marks the calling thread as stopping for the scope's life; covers waits
+// for locks too (a thread blocked on the registration lock in its callback
+// cannot finish that callback either). Not on the traced-call path.
+class StopScope {
+ public:
+  StopScope() noexcept;
+  ~StopScope();
+  StopScope(const StopScope&) = delete;
+  StopScope& operator=(const StopScope&) = delete;
+
+ private:
+  ThreadState* state_;
+};
 
 // Calls skipped because they nested deeper than kMaxCallDepth.
 uint64_t SkippedCalls() noexcept;

@@ -6,6 +6,7 @@
 #define ROCPROFILER_SDK_IMPL_KINDS_H_
 
 #include <cstdint>
+#include <cstring>
 
 #include "rocprofiler-sdk/fwd.h"
 
@@ -25,6 +26,18 @@ struct KindInfo {
 };
 
 constexpr int kKindCount = ROCPROFILER_CALLBACK_TRACING_LAST;
+
+// The integer an enum argument holds. Callers can pass any value, and
+// reading an enum object that holds none of its enumerators is undefined
+// (UBSan's enum check aborts on it): every enum the API receives is read
+// through this and validated as an integer.
+template <class E>
+int32_t RawValue(const E& e) noexcept {
+  static_assert(sizeof(E) == sizeof(int32_t), "an int-sized enum");
+  int32_t v;
+  std::memcpy(&v, &e, sizeof(v));
+  return v;
+}
 
 // nullptr for NONE, LAST and values outside the enum.
 const KindInfo* FindKind(int32_t kind) noexcept;

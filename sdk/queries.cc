@@ -12,7 +12,7 @@ extern "C" {
 rocprofiler_status_t rocprofiler_query_callback_tracing_kind_name(
     rocprofiler_callback_tracing_kind_t kind, const char** name,
     uint64_t* name_len) {
-  const KindInfo* k = FindKind(kind);
+  const KindInfo* k = FindKind(rocprofiler_sdk::RawValue(kind));
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   if (name != nullptr) *name = k->name;
   if (name_len != nullptr) *name_len = std::strlen(k->name);
@@ -23,7 +23,7 @@ rocprofiler_status_t rocprofiler_query_callback_tracing_kind_operation_name(
     rocprofiler_callback_tracing_kind_t kind,
     rocprofiler_tracing_operation_t operation, const char** name,
     uint64_t* name_len) {
-  const KindInfo* k = FindKind(kind);
+  const KindInfo* k = FindKind(rocprofiler_sdk::RawValue(kind));
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   const char* n = rocprofiler_sdk::OperationName(*k, operation);
   if (n == nullptr) return ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND;
@@ -48,7 +48,7 @@ rocprofiler_status_t rocprofiler_iterate_callback_tracing_kinds(
 rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     rocprofiler_callback_tracing_kind_t kind,
     rocprofiler_callback_tracing_kind_operation_cb_t callback, void* data) {
-  const KindInfo* k = FindKind(kind);
+  const KindInfo* k = FindKind(rocprofiler_sdk::RawValue(kind));
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   if (callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   for (int32_t op = k->first_op; op < k->last_op; ++op) {

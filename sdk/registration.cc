@@ -5,15 +5,18 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <new>
 
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "sdk/context.h"
+#include "sdk/dispatch.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -78,6 +81,9 @@ void CollectCandidates() {
 }
 
 void FinalizeClient(uint32_t handle) {
+  // Before the lock: another thread finalizing waits for our callback, and
+  // we may be blocked on the lock from inside one.
+  StopScope stopping;
   std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
   if (handle >= g_client_count) return;
   Client& c = g_clients[handle];
@@ -140,9 +146,24 @@ bool Register(rocprofiler_configure_func_t first) {
   return true;
 }
 
+// A fork child inherits the lock held by whichever thread had it; a thread
+// other than the forking one never runs in the child, so its hold would last
+// forever (the child's exit-time finalize would block on it). A lock that
+// thread was finalizing under is recreated: that tool's finalize does not
+// run in the child (its `finalized` was set first). The forking thread's own
+// hold (fork from inside initialize or finalize) stays.
+void ResetRegistrationLockInChild() noexcept {
+  if (g_registration_mutex.try_lock()) {
+    g_registration_mutex.unlock();
+    return;
+  }
+  new (&g_registration_mutex) std::recursive_mutex();
+}
+
 // Tools linked into the executable or preloaded are found when the library
 // is loaded; a tool loaded later calls rocprofiler_force_configure.
 __attribute__((constructor)) void RegisterAtLoad() {
+  pthread_atfork(nullptr, nullptr, &ResetRegistrationLockInChild);
   if (getenv("ROCPROFILER_SDK_NO_AUTO_REGISTER") != nullptr) return;
   std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
   if (g_initialized.load() == 0) Register(nullptr);

@@ -1,5 +1,8 @@
 // rocprofiler_configure_callback_tracing_service.
+#include <pthread.h>
+
 #include <mutex>
+#include <new>
 
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "sdk/config_lock.h"
@@ -9,10 +12,26 @@
 
 namespace rocprofiler_sdk {
 
-std::mutex& ConfigMutex() noexcept {
-  static std::mutex m;
-  return m;
+namespace {
+
+// Constant-initialized (constexpr constructor), so usable from the tool
+// scan in the library's constructor whatever the static init order.
+std::mutex g_config_mutex;
+
+// No tool code and no waiting ever run under the lock, so the forking
+// thread never holds it, and a thread that did would hold it forever in the
+// child (rocprofiler_stop_context there would block). What it guards is
+// published with each context's flags last, so a change cut short by the
+// fork leaves at worst extra interest.
+void FreshConfigMutexInChild() noexcept { new (&g_config_mutex) std::mutex(); }
+
+__attribute__((constructor)) void RegisterConfigMutexForkHandler() {
+  pthread_atfork(nullptr, nullptr, &FreshConfigMutexInChild);
 }
+
+}  // namespace
+
+std::mutex& ConfigMutex() noexcept { return g_config_mutex; }
 
 }  // namespace rocprofiler_sdk
 
@@ -30,12 +49,13 @@ extern "C" rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
   std::lock_guard<std::mutex> lock(ConfigMutex());
   Context* ctx = FindContext(context_id);
   if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  const KindInfo* info = FindKind(kind);
+  const int32_t kind_value = RawValue(kind);
+  const KindInfo* info = FindKind(kind_value);
   if (info == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   if (info->source == Source::kNone) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
   }
-  Service& s = ctx->services[kind];
+  Service& s = ctx->services[kind_value];
   if (s.configured.load(std::memory_order_relaxed)) {
     return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
   }
@@ -68,7 +88,8 @@ extern "C" rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
       g_active_mask.load(std::memory_order_relaxed) & (uint64_t{1} << index);
   if (active) RemoveContextInterest(*ctx);
   s.configured.store(true, std::memory_order_release);
-  g_kind_mask[kind].fetch_or(uint64_t{1} << index, std::memory_order_release);
+  g_kind_mask[kind_value].fetch_or(uint64_t{1} << index,
+                                   std::memory_order_release);
   if (active) AddContextInterest(*ctx);
   return ROCPROFILER_STATUS_SUCCESS;
 }

@@ -1,4 +1,7 @@
 // Version, status strings, timestamps and thread IDs.
+#include <cstdint>
+#include <cstring>
+
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/clock.h"
 #include "runtime/thread_id.h"
@@ -65,8 +68,12 @@ const StatusText kStatus[] = {
 static_assert(sizeof(kStatus) / sizeof(kStatus[0]) == ROCPROFILER_STATUS_LAST,
               "one entry per status");
 
-const StatusText* Find(rocprofiler_status_t s) {
-  const int i = static_cast<int>(s);
+const StatusText* Find(const rocprofiler_status_t& s) {
+  // Read as an integer: any value may arrive, and loading an enum that holds
+  // none of its enumerators is undefined.
+  int32_t i;
+  static_assert(sizeof(s) == sizeof(i), "an int-sized enum");
+  std::memcpy(&i, &s, sizeof(i));
   return i >= 0 && i < ROCPROFILER_STATUS_LAST ? &kStatus[i] : nullptr;
 }
 

@@ -34,6 +34,11 @@ struct ThreadState {
   // Index + 1 of the context whose callback this thread is delivering, else
   // 0: what stopping a context waits on (dispatch.cc).
   std::atomic<uint32_t> delivering;
+  // Non-zero while this thread is inside stop or finalize (StopScope): a
+  // stopping thread does not wait for its deliveries, which cannot finish
+  // until it returns (two callbacks stopping at once would wait for each
+  // other).
+  std::atomic<uint32_t> stopping;
   uint32_t depth;
   Frame frames[kMaxCallDepth];
   uint32_t external_depth[kMaxContexts];
