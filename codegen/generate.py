@@ -53,9 +53,17 @@ def read_export_versions(path: str) -> Dict[str, str]:
   return versions
 
 
+def read_soname(path: str) -> Optional[str]:
+  """The SONAME in a file holding it alone (objdump -p, see codegen/BUILD)."""
+  with open(path) as f:
+    text = f.read().strip()
+  return text or None
+
+
 def plan_domain(domain: str, mdl: m.Model, registry_path: str,
                 exports: Optional[Set[str]], source: str,
-                export_versions: Optional[Dict[str, str]] = None) -> render.Plan:
+                export_versions: Optional[Dict[str, str]] = None,
+                soname: Optional[str] = None) -> render.Plan:
   entries = registry.load(registry_path) if os.path.exists(registry_path) else []
   merged = registry.merge(entries, [f.name for f in mdl.functions],
                           naming.FIRST_ID[domain])
@@ -64,7 +72,7 @@ def plan_domain(domain: str, mdl: m.Model, registry_path: str,
           "(run `bazel run //codegen:update_registries` to commit it)" %
           (domain.upper(), e.name, registry_path, e.id), file=sys.stderr)
   return render.Plan(mdl, merged.entries, {e.name for e in merged.added},
-                     exports, source, export_versions)
+                     exports, source, export_versions, soname)
 
 
 def write_all(out_dir: str, files: Dict[str, str]) -> None:
@@ -91,6 +99,10 @@ def main(argv=None) -> int:
   ap.add_argument("--exports", action="append", default=[],
                   help="domain=FILE with `nm -D --defined-only` output of the "
                   "domain's library; symbol wrappers are emitted only for those")
+  ap.add_argument("--soname", action="append", default=[],
+                  help="domain=FILE holding the SONAME of the domain's "
+                  "library; the symbol stubs load it when no other "
+                  "definition is in the process")
   ap.add_argument("--dump-model", action="store_true",
                   help="also write <domain>_model.json")
   args = ap.parse_args(argv)
@@ -101,6 +113,10 @@ def main(argv=None) -> int:
     d, _, path = spec.partition("=")
     exports[d] = read_exports(path)
     export_versions[d] = read_export_versions(path)
+  sonames = {}
+  for spec in args.soname:
+    d, _, path = spec.partition("=")
+    sonames[d] = read_soname(path)
   env = render.environment(args.templates)
   files = {}
   for d in args.domain or sorted(domains.PARSERS):
@@ -114,7 +130,8 @@ def main(argv=None) -> int:
       return 1
     source = SOURCES[d]
     plan = plan_domain(d, mdl, os.path.join(args.registry_dir, "%s_api.txt" % d),
-                       exports.get(d), source, export_versions.get(d))
+                       exports.get(d), source, export_versions.get(d),
+                       sonames.get(d))
     files.update(render.render(env, plan))
     if args.dump_model:
       files["%s_model.json" % d] = m.to_json(mdl)

@@ -53,7 +53,8 @@ class Plan:
 
   def __init__(self, mdl: m.Model, entries: List[registry.Entry],
                appended: Set[str], exports: Optional[Set[str]], source: str,
-               export_versions: Optional[Dict[str, str]] = None):
+               export_versions: Optional[Dict[str, str]] = None,
+               soname: Optional[str] = None):
     d = mdl.domain
     self.domain = d
     self.source = source
@@ -109,6 +110,11 @@ class Plan:
     self.exported = [v for v in self.functions
                      if exports is not None and v["name"] in exports
                      and v["c_linkage"]]
+    for v in self.exported:
+      version = (export_versions or {}).get(v["name"])
+      v["version_literal"] = '"%s"' % c_string(version) if version else "nullptr"
+    self.common["soname_literal"] = ('"%s"' % c_string(soname) if soname
+                                     else "nullptr")
     self.common["max_string_args"] = max(
         [len(v["string_params"]) for v in self.functions] + [1])
     self.common["version_nodes"] = self._version_nodes(export_versions or {})
