@@ -44,11 +44,18 @@ def enum_constants(header):
           if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL}
 
 
+STUB_PREFIX = "roctracer_stub_"
+
+
 def defined_functions(source, exported_only=False):
-  """Functions defined in a generated file; exported_only: external linkage."""
+  """Functions defined in a generated file; exported_only: external linkage.
+  A symbol stub is defined as roctracer_stub_<name> and exported as <name>,
+  an alias of it: it counts as <name>."""
   tu = clang_parse.parse(os.path.join(GEN, source), CXX_ARGS)
   gen_file = os.path.abspath(os.path.join(GEN, source))
-  return {c.spelling for c in tu.cursor.walk_preorder()
+  return {c.spelling[len(STUB_PREFIX):] if c.spelling.startswith(STUB_PREFIX)
+          else c.spelling
+          for c in tu.cursor.walk_preorder()
           if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition() and
           c.location.file and os.path.abspath(c.location.file.name) == gen_file
           and (not exported_only or c.linkage == ci.LinkageKind.EXTERNAL)}
