@@ -22,22 +22,22 @@ void RestoreAll();
 
 // Counts for tests and benchmarks.
 struct Stats {
-  size_t objects_scanned; // objects known (scanned) now
-  size_t slots_patched;   // slots holding a stub now
-  uint64_t scans;         // full scans done
+  size_t objects_scanned;  // objects known (scanned) now
+  size_t slots_patched;    // slots holding a stub now
+  uint64_t scans;          // full scans done
 };
 Stats GetStats();
 
-} // namespace roctracer::got
+}  // namespace roctracer::got
 
 // The generated *_symbol_wrappers.cc define these (hidden): every stub by
 // the name it is exported under. Weak here, so the patcher links without
 // them (it then patches nothing but dlsym).
 extern "C" {
 struct roctracer_stub_entry {
-  const char *name;
-  void *stub;
+  const char* name;
+  void* stub;
 };
 }
 
-#endif // ROCTRACER_RUNTIME_GOT_PATCH_H_
+#endif  // ROCTRACER_RUNTIME_GOT_PATCH_H_

@@ -13,4 +13,4 @@ __attribute__((destructor)) void RestoreAtUnload() {
   roctracer::got::RestoreAll();
 }
 
-} // namespace
+}  // namespace

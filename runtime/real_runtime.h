@@ -10,10 +10,10 @@
 namespace roctracer::intercept {
 
 struct RealRuntime {
-  const char *soname; // e.g. "libamdhip64.so.5", recorded at generation time
-  const char *what;   // "HIP" / "HSA", for the message
-  const char *status; // what the stubs return when it is missing
-  std::atomic<void *> handle{nullptr}; // dlopen handle once loaded
+  const char* soname;  // e.g. "libamdhip64.so.5", recorded at generation time
+  const char* what;    // "HIP" / "HSA", for the message
+  const char* status;  // what the stubs return when it is missing
+  std::atomic<void*> handle{nullptr};  // dlopen handle once loaded
   std::atomic<bool> missing{false};    // dlopen failed (reported once)
 };
 
@@ -22,12 +22,12 @@ struct RealRuntime {
 // doubles linked after us keep working; else the runtime opened by SONAME.
 // Never returns one of libroctracer64's own stubs. Null when the runtime
 // cannot be loaded (one line on stderr, once per runtime) or lacks `name`.
-void *ResolveReal(RealRuntime *runtime, const char *name, const char *version);
+void* ResolveReal(RealRuntime* runtime, const char* name, const char* version);
 
 // What the `const char*` functions (hipGetErrorString, ...) return when their
 // runtime is missing: a non-NULL text, safe to print.
 extern const char kRuntimeMissingText[];
 
-} // namespace roctracer::intercept
+}  // namespace roctracer::intercept
 
-#endif // ROCTRACER_RUNTIME_REAL_RUNTIME_H_
+#endif  // ROCTRACER_RUNTIME_REAL_RUNTIME_H_

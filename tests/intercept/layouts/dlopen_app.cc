@@ -15,10 +15,9 @@ namespace {
 
 int failures = 0;
 
-void Check(bool ok, const char *what) {
+void Check(bool ok, const char* what) {
   std::printf("%s %s\n", ok ? "OK" : "FAIL", what);
-  if (!ok)
-    ++failures;
+  if (!ok) ++failures;
 }
 
 int DeviceCount() {
@@ -28,8 +27,8 @@ int DeviceCount() {
 
 using UserFn = int (*)();
 
-int CallUser(const char *path) {
-  void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+int CallUser(const char* path) {
+  void* lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (lib == nullptr) {
     std::printf("FAIL dlopen %s: %s\n", path, dlerror());
     ++failures;
@@ -41,15 +40,14 @@ int CallUser(const char *path) {
   return e;
 }
 
-} // namespace
+}  // namespace
 
-int main(int argc, char **argv) {
-  if (argc != 4)
-    return 2;
-  const int untraced = DeviceCount(); // HIP in use before the tracer
+int main(int argc, char** argv) {
+  if (argc != 4) return 2;
+  const int untraced = DeviceCount();  // HIP in use before the tracer
   const int mode =
       std::strcmp(argv[2], "global") == 0 ? RTLD_GLOBAL : RTLD_LOCAL;
-  void *handle = dlopen(argv[1], RTLD_NOW | mode);
+  void* handle = dlopen(argv[1], RTLD_NOW | mode);
   if (handle == nullptr) {
     std::printf("FAIL dlopen tracer: %s\n", dlerror());
     return 1;

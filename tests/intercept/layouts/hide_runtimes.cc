@@ -7,20 +7,18 @@
 #include <cstring>
 #include <string>
 
-extern "C" void *dlopen(const char *file, int mode) {
-  using Fn = void *(*)(const char *, int);
+extern "C" void* dlopen(const char* file, int mode) {
+  using Fn = void* (*)(const char*, int);
   static Fn real = reinterpret_cast<Fn>(dlsym(RTLD_NEXT, "dlopen"));
-  const char *hide = std::getenv("HIDE_LIBRARIES");
+  const char* hide = std::getenv("HIDE_LIBRARIES");
   if (file != nullptr && hide != nullptr) {
     std::string words(hide);
     size_t start = 0;
     while (start <= words.size()) {
       size_t end = words.find(',', start);
-      if (end == std::string::npos)
-        end = words.size();
+      if (end == std::string::npos) end = words.size();
       const std::string w = words.substr(start, end - start);
-      if (!w.empty() && std::strstr(file, w.c_str()) != nullptr)
-        return nullptr;
+      if (!w.empty() && std::strstr(file, w.c_str()) != nullptr) return nullptr;
       start = end + 1;
     }
   }

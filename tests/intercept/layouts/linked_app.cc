@@ -11,21 +11,21 @@
 
 namespace {
 
-void Answers(const char *when) {
+void Answers(const char* when) {
   int count = -1;
   const hipError_t e = hipGetDeviceCount(&count);
   std::printf("%s hipGetDeviceCount %d count %d\n", when, static_cast<int>(e),
               count);
-  const char *text = hipGetErrorString(hipErrorInvalidValue);
+  const char* text = hipGetErrorString(hipErrorInvalidValue);
   std::printf("%s hipGetErrorString %s\n", when, text ? text : "(null)");
-  const char *status_text = nullptr;
+  const char* status_text = nullptr;
   const hsa_status_t s =
       hsa_status_string(HSA_STATUS_ERROR_INVALID_ARGUMENT, &status_text);
   std::printf("%s hsa_status_string 0x%x %s\n", when, static_cast<unsigned>(s),
               status_text ? status_text : "(null)");
 }
 
-} // namespace
+}  // namespace
 
 int main() {
   Answers("before");
