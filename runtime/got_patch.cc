@@ -177,12 +177,12 @@ void ScanRelocations(State& s, uintptr_t base, const ElfW(Rela) * rel,
     if (it == s.stubs.end()) continue;
     const bool dl_hook = IsDlHook(s, it->second);
     if (dl_hook && !hook_dlsym) continue;
-    // GLOB_DAT takes an address. The object defining the function may put
-    // it in its own dispatch table (ROCR does for hsa_ext_image_*), where
-    // our stub would forward to the table's trampoline and back: only calls
-    // (JUMP_SLOT) are redirected there, and dl* only for calls.
-    if (type == R_X86_64_GLOB_DAT && (dl_hook || sym.st_shndx != SHN_UNDEF))
-      continue;
+    // GLOB_DAT is a call in code built with -fno-plt, or an address taken.
+    // The object defining the function may put that address in its own
+    // dispatch table (ROCR does for hsa_ext_image_*), where our stub would
+    // forward to the table's trampoline and back: in the defining object
+    // only calls through the PLT (JUMP_SLOT) are redirected.
+    if (type == R_X86_64_GLOB_DAT && sym.st_shndx != SHN_UNDEF) continue;
     out->push_back(Slot{reinterpret_cast<void**>(base + rel[i].r_offset),
                         nullptr, it->second});
   }

@@ -98,9 +98,9 @@ class LinkLayoutsTest(unittest.TestCase):
                                            "hipGetErrorString": 1,
                                            "hsa_status_string": 1})
 
-  def dlopen_layout(self, mode):
+  def dlopen_layout(self, mode, flags=()):
     app = build(self.tmp, "dlopen_app", ["dlopen_app.cc"],
-                ["-lamdhip64", "-ldl"])
+                list(flags) + ["-lamdhip64", "-ldl"])
     user = build(self.tmp, "libhip_user.so", ["hip_user.cc"], ["-lamdhip64"],
                  shared=True)
     self.assertNotIn("libroctracer64.so", needed(app))
@@ -113,6 +113,11 @@ class LinkLayoutsTest(unittest.TestCase):
 
   def test_tracer_dlopened_global_after_hip(self):
     self.dlopen_layout("global")
+
+  def test_tracer_dlopened_after_hip_hardened_build(self):
+    # Distribution hardening: every slot read-only after start-up (full
+    # RELRO), calls through GLOB_DAT slots instead of the PLT.
+    self.dlopen_layout("local", ["-Wl,-z,relro,-z,now", "-fno-plt"])
 
   def test_runtime_not_found_prints_one_line_and_returns_not_initialized(self):
     hide = build(self.tmp, "libhide_runtimes.so", ["hide_runtimes.cc"],
