@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -74,7 +76,13 @@ struct State {
 };
 
 State& GetState() {
-  static State* s = new State;  // outlives every destructor that may call us
+  static State* s = [] {
+    auto* state = new State;  // outlives every destructor that may call us
+    // A fork while another thread scans leaves the child's mutex held; the
+    // child's first dlsym would wait for it forever.
+    pthread_atfork(nullptr, nullptr, [] { new (&GetState().mu) std::mutex(); });
+    return state;
+  }();
   return *s;
 }
 
