@@ -75,11 +75,20 @@ def read_export_versions(path: str) -> Dict[str, str]:
   return versions
 
 
+def read_soname(path: str) -> Optional[str]:
+  """The SONAME in a file holding it alone (objdump -p, see codegen/BUILD)."""
+  with open(path) as f:
+    text = f.read().strip()
+  return text or None
+
+
 def plan_domain(domain: str, mdl: m.Model, exports: Optional[Set[str]],
                 source: str, export_versions: Optional[Dict[str, str]] = None,
-                release_name: Optional[str] = None) -> render.Plan:
+                release_name: Optional[str] = None,
+                soname: Optional[str] = None) -> render.Plan:
   entries = numbering.for_domain(mdl, naming.FIRST_ID[domain])
-  return render.Plan(mdl, entries, exports, source, export_versions, release_name)
+  return render.Plan(mdl, entries, exports, source, export_versions,
+                     release_name, soname)
 
 
 def write_all(out_dir: str, files: Dict[str, str]) -> None:
@@ -105,6 +114,10 @@ def main(argv=None) -> int:
   ap.add_argument("--exports", action="append", default=[],
                   help="domain=FILE with `nm -D --defined-only` output of the "
                   "domain's library; symbol wrappers are emitted only for those")
+  ap.add_argument("--soname", action="append", default=[],
+                  help="domain=FILE holding the SONAME of the domain's "
+                  "library; the symbol stubs load it when no other "
+                  "definition is in the process")
   ap.add_argument("--dump-model", action="store_true",
                   help="also write <domain>_model.json")
   args = ap.parse_args(argv)
@@ -115,6 +128,10 @@ def main(argv=None) -> int:
     d, _, path = spec.partition("=")
     exports[d] = read_exports(path)
     export_versions[d] = read_export_versions(path)
+  sonames = {}
+  for spec in args.soname:
+    d, _, path = spec.partition("=")
+    sonames[d] = read_soname(path)
   env = render.environment(args.templates)
   files = {}
   for d in args.domain or sorted(domains.PARSERS):
@@ -128,7 +145,8 @@ def main(argv=None) -> int:
       return 1
     source = SOURCES[d]
     rel = release(args.include_dir)
-    plan = plan_domain(d, mdl, exports.get(d), source, export_versions.get(d), rel)
+    plan = plan_domain(d, mdl, exports.get(d), source, export_versions.get(d),
+                       rel, sonames.get(d))
     files.update(render.render(env, plan))
     files["%s_api_ids.txt" % d] = numbering.record(
         numbering.for_domain(mdl, naming.FIRST_ID[d]), d, rel)

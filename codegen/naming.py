@@ -85,11 +85,15 @@ def is_void(t: m.CType) -> bool:
 
 
 def missing_next_value(t: m.CType) -> str:
-  """What a symbol wrapper returns when the next definition cannot be found."""
+  """What a symbol wrapper returns when its runtime cannot be loaded: the
+  runtime's "not initialized" status, a printable text for strings
+  (hipGetErrorString must never give NULL to a printf), else zero."""
   if t.spelling == "hsa_status_t":
     return "HSA_STATUS_ERROR_NOT_INITIALIZED"
   if t.spelling == "hipError_t":
-    return "hipErrorSharedObjectSymbolNotFound"
+    return "hipErrorNotInitialized"
+  if t.kind == "pointer" and t.is_string:
+    return "roctracer::intercept::kRuntimeMissingText"
   if t.kind == "pointer":
     return "nullptr"
   s = strip_top_const(t.spelling)

@@ -54,7 +54,8 @@ class Plan:
   def __init__(self, mdl: m.Model, entries: List[numbering.Entry],
                exports: Optional[Set[str]], source: str,
                export_versions: Optional[Dict[str, str]] = None,
-               release: Optional[str] = None):
+               release: Optional[str] = None,
+               soname: Optional[str] = None):
     d = mdl.domain
     self.domain = d
     self.source = source
@@ -118,6 +119,15 @@ class Plan:
     self.aliases = [dict(v, alias=a) for v in self.functions
                     for a in v["aliases"]
                     if exports is not None and a in exports]
+    versions = export_versions or {}
+    for v in self.functions:
+      version = versions.get(v["symbol"])
+      v["version_literal"] = '"%s"' % c_string(version) if version else "nullptr"
+    for v in self.aliases:
+      version = versions.get(v["alias"])
+      v["version_literal"] = '"%s"' % c_string(version) if version else "nullptr"
+    self.common["soname_literal"] = ('"%s"' % c_string(soname) if soname
+                                     else "nullptr")
     self.common["max_string_args"] = max(
         [len(v["string_params"]) for v in self.functions] + [1])
     self.common["version_nodes"] = self._version_nodes(export_versions or {})

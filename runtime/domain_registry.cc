@@ -61,6 +61,18 @@ Domain* Get(uint32_t domain) noexcept {
   return g_domains[domain].load(std::memory_order_acquire);
 }
 
+}  // namespace
+}  // namespace roctracer
+
+// libroctracer64.so links the GOT patcher (runtime/got_patch.h); test
+// binaries that link this registry without it leave it null.
+namespace roctracer::got {
+void RescanIfChanged() __attribute__((weak));
+}  // namespace roctracer::got
+
+namespace roctracer {
+namespace {
+
 void UpdateActiveLocked(Domain* d, uint32_t op) {
   if (d->active == nullptr || op >= d->active_count) return;
   const bool on =
@@ -68,6 +80,11 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
        (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
         d->pools[op].load(std::memory_order_relaxed) != nullptr)) ||
       d->consumer[op].load(std::memory_order_relaxed) != 0;
+  // Objects loaded since the last scan (by a dlopen we did not see) get
+  // their calls redirected before the first call that should be traced.
+  if (on && d->active[op].load(std::memory_order_relaxed) == 0 &&
+      got::RescanIfChanged != nullptr)
+    got::RescanIfChanged();
   d->active[op].store(on ? 1 : 0, std::memory_order_release);
 }
 

@@ -44,12 +44,19 @@ def enum_constants(header):
           if c.kind == ci.CursorKind.ENUM_CONSTANT_DECL}
 
 
+STUB_PREFIX = "roctracer_stub_"
+
+
 def defined_functions(source, exported_only=False):
   """Symbols of the functions defined in a generated file (C++-linkage ones
-  mangled, as the library exports them); exported_only: external linkage."""
+  mangled, as the library exports them); exported_only: external linkage.
+  A C symbol stub is defined as roctracer_stub_<name> and exported as
+  <name>, an alias of it: it counts as <name>."""
   tu = clang_parse.parse(os.path.join(GEN, source), CXX_ARGS)
   gen_file = os.path.abspath(os.path.join(GEN, source))
-  return {(c.mangled_name if exported_only and c.mangled_name else c.spelling)
+  return {c.spelling[len(STUB_PREFIX):] if c.spelling.startswith(STUB_PREFIX)
+          else (c.mangled_name if exported_only and c.mangled_name
+                else c.spelling)
           for c in tu.cursor.walk_preorder()
           if c.kind == ci.CursorKind.FUNCTION_DECL and c.is_definition() and
           c.location.file and os.path.abspath(c.location.file.name) == gen_file
