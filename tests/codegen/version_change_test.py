@@ -94,7 +94,9 @@ class RenameTest(unittest.TestCase):
 
   def test_exported_old_names_are_wrapped_under_their_own_version(self):
     wrappers = self.files["hip_symbol_wrappers.cc"]
-    self.assertIn("int getPropsR0600(prop_t *props, int device) {", wrappers)
+    self.assertIn("int getPropsR0600(prop_t *props, int device)\n"
+                  "    __attribute__((alias(\"roctracer_stub_getPropsR0600\")));",
+                  wrappers)
     # The old name: same ID, traced without __val copies of newer structs.
     self.assertIn("int getProps(prop_t *props, int device) {", wrappers)
     self.assertIn('"getProps"', wrappers)

@@ -62,8 +62,10 @@ class LinkLayoutsTest(unittest.TestCase):
   @classmethod
   def setUpClass(cls):
     cls.tmp = tempfile.mkdtemp(prefix="link_layouts")
-    cls.lib = os.path.join(cls.tmp, "libroctracer64.so")
+    # Laid out as installed: the SONAME file and the development link.
+    cls.lib = os.path.join(cls.tmp, "libroctracer64.so.4")
     shutil.copy(LIBRARY, cls.lib)
+    os.symlink("libroctracer64.so.4", os.path.join(cls.tmp, "libroctracer64.so"))
     cls.env = {"LD_LIBRARY_PATH": cls.tmp}
     cls.plain = build(cls.tmp, "plain_app", ["linked_app.cc"],
                       ["-lamdhip64", "-lhsa-runtime64"])
@@ -84,7 +86,7 @@ class LinkLayoutsTest(unittest.TestCase):
 
   def test_default_flags_link_answers_as_without_tracer_and_traces(self):
     # What makes this layout hard: the runtimes are not in DT_NEEDED.
-    self.assertEqual(needed(self.linked)[0], "libroctracer64.so")
+    self.assertEqual(needed(self.linked)[0], "libroctracer64.so.4")
     self.assertNotIn("libamdhip64.so.5", needed(self.linked))
     plain = run(self.plain, env=self.env)
     linked = run(self.linked, env=self.env)
