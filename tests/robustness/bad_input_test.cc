@@ -338,11 +338,10 @@ const std::vector<Case>& RoctracerCases() {
            {
              roctracer_pool_t* pool = nullptr;
              EXPECT_EQ(roctracer_open_pool_expl(nullptr, &pool), kBadArg);
+             // (No callback is accepted, as ROCm does: api_status_test. Not
+             // opened here: each closed pool would bring the recycling of
+             // g_closed_pool's object nearer, see README's known limits.)
              roctracer_properties_t p{};
-             p.buffer_size = 4096;  // no callback: accepted, as ROCm does
-             ASSERT_EQ(roctracer_open_pool_expl(&p, &pool), kSuccess);
-             EXPECT_EQ(roctracer_close_pool_expl(pool), kSuccess);
-             pool = nullptr;
              p.buffer_callback_fun = &NoopBuffer;
              p.buffer_size = static_cast<size_t>(
                  Pick(rng, {0, 1, 191, 63}));  // below a record + tag + message
