@@ -50,7 +50,7 @@ extern "C" {
 #endif
 
 /* Symbol version tags. Every exported function carries the ELF symbol version
- * "ROCTRACER_4.1" (see runtime/roctracer.map), so dlvsym(handle, name,
+ * "ROCTRACER_4.1" (see runtime/capi/roctracer.map), so dlvsym(handle, name,
  * "ROCTRACER_4.1") finds it. The macro itself expands to nothing. */
 #define ROCTRACER_VERSION_4_1
 

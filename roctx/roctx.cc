@@ -1,6 +1,6 @@
 // libroctx64: application annotations. Nesting levels and range IDs are kept
 // here whether or not a tracer listens; a tracer, when attached (see
-// runtime/roctx_link.h), is told about each annotation whose "active" byte it
+// runtime/capi/roctx_link.h), is told about each annotation whose "active" byte it
 // has set.
 #include "rocprofiler-sdk-roctx/roctx.h"
 
@@ -11,8 +11,8 @@
 
 #include <atomic>
 
-#include "runtime/hot_tls.h"
-#include "runtime/roctx_link.h"
+#include "runtime/platform/hot_tls.h"
+#include "runtime/capi/roctx_link.h"
 
 namespace {
 

@@ -12,10 +12,10 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "roctracer_roctx.h"
-#include "runtime/asymmetric_fence.h"
-#include "runtime/hot_tls.h"
-#include "runtime/thread_exit.h"
-#include "runtime/thread_id.h"
+#include "runtime/platform/asymmetric_fence.h"
+#include "runtime/platform/hot_tls.h"
+#include "runtime/platform/thread_exit.h"
+#include "runtime/platform/thread_id.h"
 #include "sdk/context.h"
 #include "sdk/kinds.h"
 #include "sdk/marker_requests.h"
@@ -64,7 +64,7 @@ ROCTRACER_HOT_TLS ThreadState* t_state = nullptr;
 
 namespace {
 
-// Recycles the block of an exiting thread (runtime/thread_exit.h: a call
+// Recycles the block of an exiting thread (runtime/platform/thread_exit.h: a call
 // traced from another thread_local destructor after this ran just takes a
 // block again).
 void ReleaseThreadState(void* state) noexcept {

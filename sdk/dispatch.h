@@ -1,12 +1,12 @@
 // The traced-call path: the ApiConsumerFn the SDK installs in the
-// interception layer (runtime/api_consumer.h).
+// interception layer (runtime/intercept/api_consumer.h).
 #ifndef ROCPROFILER_SDK_IMPL_DISPATCH_H_
 #define ROCPROFILER_SDK_IMPL_DISPATCH_H_
 
 #include <cstdint>
 
 #include "rocprofiler-sdk/fwd.h"
-#include "runtime/api_consumer.h"
+#include "runtime/intercept/api_consumer.h"
 
 namespace rocprofiler_sdk {
 

@@ -1,6 +1,6 @@
 #include "rocprofiler-sdk/external_correlation.h"
 
-#include "runtime/thread_id.h"
+#include "runtime/platform/thread_id.h"
 #include "sdk/context.h"
 #include "sdk/thread_state.h"
 

@@ -6,7 +6,7 @@
 #include "hip_api_id.h"
 #include "hsa_api_id.h"
 #include "roctracer_roctx.h"
-#include "runtime/api_consumer.h"
+#include "runtime/intercept/api_consumer.h"
 #include "sdk/config_lock.h"
 #include "sdk/dispatch.h"
 

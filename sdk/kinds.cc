@@ -11,8 +11,8 @@
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
 #include "roctracer_roctx.h"
-#include "runtime/api_consumer.h"
-#include "runtime/roctx_link.h"
+#include "runtime/intercept/api_consumer.h"
+#include "runtime/capi/roctx_link.h"
 #include "sdk_op_tables.h"
 
 namespace rocprofiler_sdk {

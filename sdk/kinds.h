@@ -13,7 +13,7 @@
 namespace rocprofiler_sdk {
 
 // Where a kind's calls come from. kRoctxRequest: the rocprofiler-sdk-roctx
-// requests (runtime/roctx_link.h), reported under kRoctxRequestDomain.
+// requests (runtime/capi/roctx_link.h), reported under kRoctxRequestDomain.
 enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest };
 
 struct KindInfo {

@@ -3,8 +3,8 @@
 #include <cstring>
 
 #include "rocprofiler-sdk/rocprofiler.h"
-#include "runtime/clock.h"
-#include "runtime/thread_id.h"
+#include "runtime/clock/clock.h"
+#include "runtime/platform/thread_id.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "runtime/clock.h"
-#include "runtime/correlation.h"
+#include "runtime/clock/clock.h"
+#include "runtime/activity/correlation.h"
 
 namespace {
 

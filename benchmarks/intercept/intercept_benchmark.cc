@@ -24,8 +24,8 @@
 #include <cstring>
 
 #include "hsa_table_fill.h"
-#include "runtime/activity_emit.h"
-#include "runtime/domain_registry.h"
+#include "runtime/activity/activity_emit.h"
+#include "runtime/activity/domain_registry.h"
 
 extern "C" bool OnLoad(HsaApiTable*, uint64_t, uint64_t, const char* const*);
 

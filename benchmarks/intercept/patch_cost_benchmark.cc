@@ -1,4 +1,4 @@
-// What the GOT patcher (runtime/got_patch.h) costs in a process with 200
+// What the GOT patcher (runtime/linking/got_patch.h) costs in a process with 200
 // loaded libraries (benchmarks/intercept/bench_libs, each calling HIP, HSA
 // and libc), the patcher and the stubs linked into this binary as they are
 // into libroctracer64.so:
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/got_patch.h"
+#include "runtime/linking/got_patch.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // Cost of the SDK front end's consumer per traced call, invoked directly the
-// way the interception layer invokes it (runtime/api_consumer.h), next to
+// way the interception layer invokes it (runtime/intercept/api_consumer.h), next to
 // the cheap real calls it would wrap. Run with:
 //   bazel run --config=opt //benchmarks/sdk:consumer_benchmark --
 //     --benchmark_repetitions=5 --benchmark_report_aggregates_only=true

@@ -28,10 +28,10 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/asymmetric_fence.h"
-#include "runtime/hot_tls.h"
+#include "runtime/platform/asymmetric_fence.h"
+#include "runtime/platform/hot_tls.h"
 #include "runtime/pool/futex.h"
-#include "runtime/thread_exit.h"
+#include "runtime/platform/thread_exit.h"
 
 namespace roctracer {
 namespace pool_internal {

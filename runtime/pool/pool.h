@@ -53,7 +53,7 @@
 // one as dropped.
 //
 // Lifetime. Close sets `closing`, then uses an asymmetric barrier (see
-// runtime/asymmetric_fence.h) against each slot's `busy` flag to wait for
+// runtime/platform/asymmetric_fence.h) against each slot's `busy` flag to wait for
 // writes in flight, lets the consumer deliver everything, stops it and frees
 // every buffer through alloc_fun. Retire (close, then give the pool up) lets
 // the memory go: slots of exited threads at once, a live thread's slot when

@@ -10,7 +10,7 @@
 
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
-#include "runtime/api_hook.h"
+#include "runtime/intercept/api_hook.h"
 
 namespace {
 

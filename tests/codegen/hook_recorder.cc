@@ -4,7 +4,7 @@
 
 #include "hip_api_id.h"
 #include "hsa_api_id.h"
-#include "runtime/api_hook.h"
+#include "runtime/intercept/api_hook.h"
 
 namespace hook_recorder {
 namespace {

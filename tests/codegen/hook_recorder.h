@@ -1,4 +1,4 @@
-// Test double for the runtime side of runtime/api_hook.h: records every
+// Test double for the runtime side of runtime/intercept/api_hook.h: records every
 // Enter/Exit with a copy of the callback data, so tests can check what the
 // generated stubs passed.
 #ifndef ROCTRACER_TESTS_CODEGEN_HOOK_RECORDER_H_

@@ -9,7 +9,7 @@
 
 #include "hip_api_id.h"
 #include "hsa_api_id.h"
-#include "runtime/api_hook.h"
+#include "runtime/intercept/api_hook.h"
 #include "tests/codegen/hook_recorder.h"
 
 namespace {

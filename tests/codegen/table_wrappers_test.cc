@@ -8,7 +8,7 @@
 
 #include "hsa_api_id.h"
 #include "hsa_table_wrappers.h"
-#include "runtime/api_hook.h"
+#include "runtime/intercept/api_hook.h"
 #include "tests/codegen/hook_recorder.h"
 
 namespace {

@@ -19,7 +19,7 @@
 #include <cstring>
 #include <thread>
 
-#include "runtime/clock.h"
+#include "runtime/clock/clock.h"
 #include "tests/core/kernel_clock.h"
 
 namespace {

@@ -2,7 +2,7 @@
 // path where the kernel keeps time with the TSC, clock_gettime elsewhere and
 // under ROCTRACER_CLOCK=boottime (the :clock_boottime_test target runs this
 // file again with that setting).
-#include "runtime/clock.h"
+#include "runtime/clock/clock.h"
 
 #include <gtest/gtest.h>
 #include <roctracer.h>
@@ -71,7 +71,7 @@ constexpr uint64_t kToleranceNs = 1000;
 // The one way readings of several threads may go back: a reader that found
 // another thread's re-fit stalled (preempted) reads clock_gettime, and the new
 // map starts at the kernel's time as estimated from its anchor, which is
-// uncertain by tens of ns (runtime/clock.cc). Bugs so far were microseconds.
+// uncertain by tens of ns (runtime/clock/clock.cc). Bugs so far were microseconds.
 constexpr uint64_t kAnchorSlackNs = 100;
 
 TEST(Clock, UsesTheTscExactlyWhenTheKernelDoesAndNobodyOptedOut) {

@@ -1,4 +1,4 @@
-#include "runtime/correlation.h"
+#include "runtime/activity/correlation.h"
 
 #include <gtest/gtest.h>
 

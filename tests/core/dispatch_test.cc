@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/activity_emit.h"
-#include "runtime/correlation.h"
-#include "runtime/domain_registry.h"
+#include "runtime/activity/activity_emit.h"
+#include "runtime/activity/correlation.h"
+#include "runtime/activity/domain_registry.h"
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
 

@@ -12,8 +12,8 @@
 #include <atomic>
 #include <thread>
 
-#include "runtime/domain_registry.h"
-#include "runtime/thread_id.h"
+#include "runtime/activity/domain_registry.h"
+#include "runtime/platform/thread_id.h"
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
 

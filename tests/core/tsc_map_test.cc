@@ -1,7 +1,7 @@
 // The TSC-to-CLOCK_BOOTTIME fitting rules, driven by synthetic anchors: a
 // simulated TSC at 2.3 GHz and a simulated kernel clock whose rate against it
 // can be slewed or made to jump.
-#include "runtime/tsc_map.h"
+#include "runtime/clock/tsc_map.h"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-// The GOT patcher (runtime/got_patch.h) against a library dlopen'ed after
+// The GOT patcher (runtime/linking/got_patch.h) against a library dlopen'ed after
 // the process started: its calls are redirected to the stubs only after a
 // rescan, RestoreAll puts them back, an unloaded library is forgotten, and
 // calls made while another thread patches and restores always reach the
 // runtime. The stubs and the patcher are linked into this test binary (the
 // patcher skips the object it lives in, as in libroctracer64.so).
-#include "runtime/got_patch.h"
+#include "runtime/linking/got_patch.h"
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "hip_api_id.h"
-#include "runtime/api_hook.h"
+#include "runtime/intercept/api_hook.h"
 #include "tests/codegen/hook_recorder.h"
 
 namespace {

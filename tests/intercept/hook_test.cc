@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "hsa_table_fill.h"
-#include "runtime/api_consumer.h"
-#include "runtime/api_hook.h"
-#include "runtime/roctx_link.h"
-#include "runtime/string_arena.h"
-#include "runtime/trace_guard.h"
+#include "runtime/intercept/api_consumer.h"
+#include "runtime/intercept/api_hook.h"
+#include "runtime/capi/roctx_link.h"
+#include "runtime/intercept/string_arena.h"
+#include "runtime/intercept/trace_guard.h"
 #include "tests/core/reset.h"
 
 extern "C" bool OnLoad(HsaApiTable*, uint64_t, uint64_t, const char* const*);

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "hsa_table_fill.h"
-#include "runtime/api_consumer.h"
+#include "runtime/intercept/api_consumer.h"
 #include "tests/core/reset.h"
 
 extern "C" bool OnLoad(HsaApiTable*, uint64_t, uint64_t, const char* const*);

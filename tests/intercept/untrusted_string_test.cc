@@ -23,7 +23,7 @@
 #include "codegen/support/arg_format.h"
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
-#include "runtime/string_arena.h"
+#include "runtime/intercept/string_arena.h"
 #include "tests/core/reset.h"
 
 namespace {

@@ -845,7 +845,7 @@ rocprofiler_tool_configure_result_t* ToolConfigure(uint32_t, const char*,
 // ---- the test --------------------------------------------------------------
 
 // Global names of the version scripts' nodes, without the private rocTX link
-// (runtime/roctx_link.h) and data symbols.
+// (runtime/capi/roctx_link.h) and data symbols.
 std::set<std::string> ExportedFunctions() {
   std::set<std::string> names;
   for (const std::string& path : g_maps) {

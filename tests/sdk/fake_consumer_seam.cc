@@ -1,7 +1,7 @@
 #include "tests/sdk/fake_consumer_seam.h"
 
-#include "runtime/domain_registry.h"
-#include "runtime/trace_guard.h"
+#include "runtime/activity/domain_registry.h"
+#include "runtime/intercept/trace_guard.h"
 
 namespace fake_seam {
 

@@ -1,4 +1,4 @@
-// Test-only driver of the real consumer seam (runtime/api_consumer.cc): the
+// Test-only driver of the real consumer seam (runtime/intercept/api_consumer.cc): the
 // SDK front end is linked with the roctracer core and the interception
 // layer's domain registration, and the tests call its consumer with
 // synthetic calls the way the interception hooks would.
@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "runtime/api_consumer.h"
+#include "runtime/intercept/api_consumer.h"
 
 namespace fake_seam {
 

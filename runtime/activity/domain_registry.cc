@@ -1,0 +1,267 @@
+#include "runtime/activity/domain_registry.h"
+
+#include <pthread.h>
+
+#include <memory>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "runtime/activity/builtin_domains.h"
+
+namespace roctracer {
+namespace {
+
+struct Domain {
+  uint32_t op_count = 0;
+  OpNameFn name_fn = nullptr;
+  OpIdByNameFn id_by_name_fn = nullptr;
+  std::unique_ptr<std::atomic<const CallbackEntry*>[]> callbacks;
+  std::unique_ptr<std::atomic<Pool*>[]> pools;
+  // The second front end's interest (api_consumer.h), OR-ed into `active`.
+  std::unique_ptr<std::atomic<uint8_t>[]> consumer;
+  std::atomic<uint8_t>* active = nullptr;
+  uint32_t active_count = 0;
+};
+
+// Constant-initialised, so usable from any static initialiser and on the hot
+// path without a guard variable.
+std::atomic<Domain*> g_domains[ACTIVITY_DOMAIN_NUMBER] = {};
+std::atomic<bool> g_started{true};
+std::mutex g_config_mutex;
+
+// A forked child has one thread: if another thread of the parent held the
+// configuration mutex at fork, the child would block on it forever. Nothing
+// else runs in the child at that point, so it starts over with a new one.
+void ResetConfigMutexInChild() { new (&g_config_mutex) std::mutex(); }
+
+struct RegisterForkHandler {
+  RegisterForkHandler() {
+    pthread_atfork(nullptr, nullptr, &ResetConfigMutexInChild);
+  }
+} g_register_fork_handler;
+
+// Callback entries are interned and never freed: a reader may still hold one
+// after it was replaced. The set is bounded by the distinct (fn, arg) pairs a
+// program uses.
+std::vector<std::unique_ptr<CallbackEntry>>* g_entries = nullptr;
+
+const CallbackEntry* InternLocked(activity_rtapi_callback_t fn, void* arg) {
+  if (g_entries == nullptr)
+    g_entries = new std::vector<std::unique_ptr<CallbackEntry>>();
+  for (const auto& e : *g_entries) {
+    if (e->fn == fn && e->arg == arg) return e.get();
+  }
+  g_entries->push_back(std::make_unique<CallbackEntry>(CallbackEntry{fn, arg}));
+  return g_entries->back().get();
+}
+
+Domain* Get(uint32_t domain) noexcept {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER) return nullptr;
+  return g_domains[domain].load(std::memory_order_acquire);
+}
+
+}  // namespace
+}  // namespace roctracer
+
+// libroctracer64.so links the GOT patcher (runtime/linking/got_patch.h); test
+// binaries that link this registry without it leave it null.
+namespace roctracer::got {
+void RescanIfChanged() __attribute__((weak));
+}  // namespace roctracer::got
+
+namespace roctracer {
+namespace {
+
+void UpdateActiveLocked(Domain* d, uint32_t op) {
+  if (d->active == nullptr || op >= d->active_count) return;
+  const bool on =
+      (g_started.load(std::memory_order_relaxed) &&
+       (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
+        d->pools[op].load(std::memory_order_relaxed) != nullptr)) ||
+      d->consumer[op].load(std::memory_order_relaxed) != 0;
+  // Objects loaded since the last scan (by a dlopen we did not see) get
+  // their calls redirected before the first call that should be traced.
+  if (on && d->active[op].load(std::memory_order_relaxed) == 0 &&
+      got::RescanIfChanged != nullptr)
+    got::RescanIfChanged();
+  d->active[op].store(on ? 1 : 0, std::memory_order_release);
+}
+
+void UpdateAllActiveLocked() {
+  for (auto& slot : g_domains) {
+    Domain* d = slot.load(std::memory_order_relaxed);
+    if (d == nullptr) continue;
+    for (uint32_t op = 0; op < d->op_count; ++op) UpdateActiveLocked(d, op);
+  }
+}
+
+bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
+                    OpIdByNameFn id_by_name_fn) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER || op_count == 0 || name_fn == nullptr ||
+      id_by_name_fn == nullptr) {
+    return false;
+  }
+  Domain* existing = g_domains[domain].load(std::memory_order_relaxed);
+  if (existing != nullptr) {
+    if (existing->op_count != op_count) return false;
+    existing->name_fn = name_fn;
+    existing->id_by_name_fn = id_by_name_fn;
+    return true;
+  }
+  auto* d = new (std::nothrow) Domain();
+  if (d == nullptr) return false;
+  d->op_count = op_count;
+  d->name_fn = name_fn;
+  d->id_by_name_fn = id_by_name_fn;
+  d->callbacks.reset(new (std::nothrow)
+                         std::atomic<const CallbackEntry*>[op_count]);
+  d->pools.reset(new (std::nothrow) std::atomic<Pool*>[op_count]);
+  d->consumer.reset(new (std::nothrow) std::atomic<uint8_t>[op_count]);
+  if (!d->callbacks || !d->pools || !d->consumer) {
+    delete d;
+    return false;
+  }
+  for (uint32_t op = 0; op < op_count; ++op) {
+    d->callbacks[op].store(nullptr, std::memory_order_relaxed);
+    d->pools[op].store(nullptr, std::memory_order_relaxed);
+    d->consumer[op].store(0, std::memory_order_relaxed);
+  }
+  g_domains[domain].store(d, std::memory_order_release);
+  return true;
+}
+
+void EnsureBuiltins() {
+  static std::once_flag once;
+  std::call_once(once, [] { RegisterBuiltinDomains(); });
+}
+
+}  // namespace
+
+// Registering the built-in domains takes the mutex, so it must happen before
+// the caller takes it: every locker goes through here first.
+std::mutex& ConfigMutex() noexcept {
+  EnsureBuiltins();
+  return g_config_mutex;
+}
+
+bool RegisterApiDomain(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
+                       OpIdByNameFn id_by_name_fn) {
+  std::lock_guard<std::mutex> lock(g_config_mutex);
+  return RegisterLocked(domain, op_count, name_fn, id_by_name_fn);
+}
+
+bool RegisterActiveFlags(uint32_t domain, std::atomic<uint8_t>* flags,
+                         uint32_t count) {
+  EnsureBuiltins();
+  if (domain >= ACTIVITY_DOMAIN_NUMBER || flags == nullptr) return false;
+  std::lock_guard<std::mutex> lock(g_config_mutex);
+  Domain* d = g_domains[domain].load(std::memory_order_relaxed);
+  if (d == nullptr) return false;
+  d->active = flags;
+  d->active_count = count < d->op_count ? count : d->op_count;
+  for (uint32_t op = 0; op < d->active_count; ++op) UpdateActiveLocked(d, op);
+  return true;
+}
+
+void UnregisterActiveFlags(uint32_t domain, std::atomic<uint8_t>* flags) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER) return;
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Domain* d = g_domains[domain].load(std::memory_order_relaxed);
+  if (d == nullptr || d->active != flags) return;
+  d->active = nullptr;
+  d->active_count = 0;
+}
+
+uint32_t OpCount(uint32_t domain) noexcept {
+  EnsureBuiltins();
+  Domain* d = Get(domain);
+  return d == nullptr ? 0 : d->op_count;
+}
+
+const char* OpName(uint32_t domain, uint32_t op) noexcept {
+  EnsureBuiltins();
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  return d->name_fn(op);
+}
+
+bool OpIdByName(uint32_t domain, const char* name, uint32_t* op) noexcept {
+  EnsureBuiltins();
+  Domain* d = Get(domain);
+  if (d == nullptr || name == nullptr || op == nullptr) return false;
+  uint32_t found = 0;
+  if (!d->id_by_name_fn(name, &found) || found >= d->op_count) return false;
+  *op = found;
+  return true;
+}
+
+const CallbackEntry* CallbackFor(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  if (!g_started.load(std::memory_order_relaxed)) return nullptr;
+  return d->callbacks[op].load(std::memory_order_acquire);
+}
+
+Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  if (!g_started.load(std::memory_order_relaxed)) return nullptr;
+  return d->pools[op].load(std::memory_order_acquire);
+}
+
+void SetCallbackLocked(uint32_t domain, uint32_t op,
+                       activity_rtapi_callback_t fn, void* arg) {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return;
+  d->callbacks[op].store(fn == nullptr ? nullptr : InternLocked(fn, arg),
+                         std::memory_order_release);
+  UpdateActiveLocked(d, op);
+}
+
+void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool) {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return;
+  d->pools[op].store(pool, std::memory_order_release);
+  UpdateActiveLocked(d, op);
+}
+
+void DisableActivitiesOfPoolLocked(Pool* pool) {
+  for (auto& slot : g_domains) {
+    Domain* d = slot.load(std::memory_order_relaxed);
+    if (d == nullptr) continue;
+    for (uint32_t op = 0; op < d->op_count; ++op) {
+      if (d->pools[op].load(std::memory_order_relaxed) == pool) {
+        d->pools[op].store(nullptr, std::memory_order_release);
+        UpdateActiveLocked(d, op);
+      }
+    }
+  }
+}
+
+bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return false;
+  d->consumer[op].store(wanted ? 1 : 0, std::memory_order_release);
+  UpdateActiveLocked(d, op);
+  return true;
+}
+
+bool ConsumerWants(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return false;
+  return d->consumer[op].load(std::memory_order_relaxed) != 0;
+}
+
+void SetTracingStarted(bool started) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  g_started.store(started, std::memory_order_release);
+  UpdateAllActiveLocked();
+}
+
+bool TracingStarted() noexcept {
+  return g_started.load(std::memory_order_relaxed);
+}
+
+}  // namespace roctracer

@@ -1,0 +1,357 @@
+// The exported C API. Each function validates its arguments, records a message
+// for roctracer_error_string() on failure and returns the documented status;
+// the behaviour itself lives in the registry, pool and correlation modules.
+#include <roctracer.h>
+#include <roctracer_ext.h>
+
+#include <mutex>
+
+#include "runtime/activity/builtin_domains.h"
+#include "runtime/clock/clock.h"
+#include "runtime/activity/domain_registry.h"
+#include "runtime/capi/error.h"
+#include "runtime/activity/external_correlation.h"
+#include "runtime/pool/pool.h"
+#include "runtime/activity/pool_registry.h"
+
+using roctracer::ConfigMutex;
+using roctracer::Fail;
+using roctracer::OpCount;
+using roctracer::Pool;
+
+namespace {
+
+// A domain callers may configure: in range and with operations registered.
+roctracer_status_t CheckDomain(uint32_t domain) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
+                "domain %u is not an activity_domain_t", domain);
+  }
+  if (OpCount(domain) == 0) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
+                "domain %u has no operations in this library", domain);
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t CheckOp(uint32_t domain, uint32_t op) {
+  if (roctracer_status_t s = CheckDomain(domain)) return s;
+  if (op >= OpCount(domain)) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "op %u out of range for domain %u (%u ops)", op, domain,
+                OpCount(domain));
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+// What a configuration call applies to. The scope is its own field, not a
+// reserved domain or op value: every number a caller passes is range-checked
+// (UINT32_MAX as an op once meant "every op").
+struct Target {
+  enum Scope { kOneOp, kOneDomain, kEveryDomain } scope;
+  uint32_t domain;
+  uint32_t op;
+};
+
+Target OneOp(uint32_t domain, uint32_t op) {
+  return {Target::kOneOp, domain, op};
+}
+Target OneDomain(uint32_t domain) { return {Target::kOneDomain, domain, 0}; }
+Target EveryDomain() { return {Target::kEveryDomain, 0, 0}; }
+
+roctracer_status_t Check(const Target& t) {
+  switch (t.scope) {
+    case Target::kOneOp:
+      return CheckOp(t.domain, t.op);
+    case Target::kOneDomain:
+      return CheckDomain(t.domain);
+    default:
+      return ROCTRACER_STATUS_SUCCESS;
+  }
+}
+
+// Calls fn(domain, op) for every pair of `t`; ConfigMutex() held.
+template <typename Fn>
+void ForEachLocked(const Target& t, Fn fn) {
+  if (t.scope == Target::kOneOp) {
+    fn(t.domain, t.op);
+    return;
+  }
+  const uint32_t first = t.scope == Target::kEveryDomain ? 0 : t.domain;
+  const uint32_t last = t.scope == Target::kEveryDomain
+                            ? uint32_t{ACTIVITY_DOMAIN_NUMBER}
+                            : t.domain + 1;
+  for (uint32_t d = first; d < last; ++d) {
+    const uint32_t count = OpCount(d);
+    for (uint32_t o = 0; o < count; ++o) fn(d, o);
+  }
+}
+
+template <typename Fn>
+roctracer_status_t ForOps(const Target& t, Fn fn) {
+  if (roctracer_status_t s = Check(t)) return s;
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  ForEachLocked(t, fn);
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t SetCallback(const Target& t,
+                               activity_rtapi_callback_t callback, void* arg) {
+  if (callback == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "callback is NULL");
+  }
+  return ForOps(t, [&](uint32_t d, uint32_t o) {
+    roctracer::SetCallbackLocked(d, o, callback, arg);
+  });
+}
+
+roctracer_status_t ClearCallback(const Target& t) {
+  return ForOps(t, [](uint32_t d, uint32_t o) {
+    roctracer::SetCallbackLocked(d, o, nullptr, nullptr);
+  });
+}
+
+roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
+  if (roctracer_status_t s = Check(t)) return s;
+  // Resolve and enable under one lock so a concurrent close cannot slip in
+  // between and leave an activity pointing at a closed pool.
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Pool* pool = nullptr;
+  if (roctracer_status_t s =
+          roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
+    return s;
+  }
+  ForEachLocked(t, [pool](uint32_t d, uint32_t o) {
+    roctracer::SetActivityPoolLocked(d, o, pool);
+  });
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t ClearActivity(const Target& t) {
+  return ForOps(t, [](uint32_t d, uint32_t o) {
+    roctracer::SetActivityPoolLocked(d, o, nullptr);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+ROCTRACER_API uint32_t roctracer_version_major(void) {
+  return ROCTRACER_VERSION_MAJOR;
+}
+
+ROCTRACER_API uint32_t roctracer_version_minor(void) {
+  return ROCTRACER_VERSION_MINOR;
+}
+
+ROCTRACER_API const char* roctracer_error_string(void) {
+  return roctracer::LastError();
+}
+
+ROCTRACER_API const char* roctracer_op_string(uint32_t domain, uint32_t op,
+                                              uint32_t kind) {
+  if (CheckOp(domain, op) != ROCTRACER_STATUS_SUCCESS) return nullptr;
+  // ROCm names a HIP_OPS record by what HIP did (its command kind), not by
+  // the coarse op.
+  if (domain == ACTIVITY_DOMAIN_HIP_OPS) return roctracer::HipCommandName(kind);
+  const char* name = roctracer::OpName(domain, op);
+  if (name == nullptr) {
+    Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+         "op %u of domain %u has no name", op, domain);
+  }
+  return name;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_op_code(uint32_t domain,
+                                                   const char* str,
+                                                   uint32_t* op,
+                                                   uint32_t* kind) {
+  if (roctracer_status_t s = CheckDomain(domain)) return s;
+  if (str == nullptr || op == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "str or op is NULL");
+  }
+  if (!roctracer::OpIdByName(domain, str, op)) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "no op named \"%.64s\" in domain %u", str, domain);
+  }
+  if (kind != nullptr) *kind = 0;
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_set_properties(roctracer_domain_t domain, void* /*properties*/) {
+  if (static_cast<uint32_t>(domain) >= ACTIVITY_DOMAIN_NUMBER) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID,
+                "domain %u is not an activity_domain_t",
+                static_cast<uint32_t>(domain));
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_op_callback(activity_domain_t domain, uint32_t op,
+                             activity_rtapi_callback_t callback, void* arg) {
+  return SetCallback(OneOp(domain, op), callback, arg);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_domain_callback(
+    activity_domain_t domain, activity_rtapi_callback_t callback, void* arg) {
+  return SetCallback(OneDomain(domain), callback, arg);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_callback(activity_rtapi_callback_t callback, void* arg) {
+  return SetCallback(EveryDomain(), callback, arg);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_op_callback(activity_domain_t domain, uint32_t op) {
+  return ClearCallback(OneOp(domain, op));
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_domain_callback(activity_domain_t domain) {
+  return ClearCallback(OneDomain(domain));
+}
+
+ROCTRACER_API roctracer_status_t roctracer_disable_callback(void) {
+  return ClearCallback(EveryDomain());
+}
+
+ROCTRACER_API roctracer_status_t roctracer_next_record(
+    const activity_record_t* record, const activity_record_t** next) {
+  if (record == nullptr || next == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "record or next is NULL");
+  }
+  *next = record + 1;
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_open_pool_expl(
+    const roctracer_properties_t* properties, roctracer_pool_t** pool) {
+  Pool* created = nullptr;
+  roctracer_status_t s =
+      roctracer::OpenPool(properties, pool == nullptr ? nullptr : &created);
+  if (s == ROCTRACER_STATUS_SUCCESS && pool != nullptr) *pool = created;
+  return s;
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_open_pool(const roctracer_properties_t* properties) {
+  return roctracer::OpenPool(properties, nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_close_pool_expl(roctracer_pool_t* pool) {
+  return roctracer::ClosePool(static_cast<Pool*>(pool));
+}
+
+ROCTRACER_API roctracer_status_t roctracer_close_pool(void) {
+  return roctracer::ClosePool(nullptr);
+}
+
+ROCTRACER_API roctracer_pool_t* roctracer_default_pool_expl(
+    roctracer_pool_t* pool) {
+  roctracer_status_t ignored;
+  return roctracer::ExchangeDefaultPool(static_cast<Pool*>(pool), &ignored);
+}
+
+ROCTRACER_API roctracer_pool_t* roctracer_default_pool(void) {
+  roctracer_status_t ignored;
+  return roctracer::ExchangeDefaultPool(nullptr, &ignored);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_op_activity_expl(
+    activity_domain_t domain, uint32_t op, roctracer_pool_t* pool) {
+  return SetActivity(OneOp(domain, op), pool);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_op_activity(activity_domain_t domain, uint32_t op) {
+  return SetActivity(OneOp(domain, op), nullptr);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_domain_activity_expl(
+    activity_domain_t domain, roctracer_pool_t* pool) {
+  return SetActivity(OneDomain(domain), pool);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_domain_activity(activity_domain_t domain) {
+  return SetActivity(OneDomain(domain), nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_enable_activity_expl(roctracer_pool_t* pool) {
+  return SetActivity(EveryDomain(), pool);
+}
+
+ROCTRACER_API roctracer_status_t roctracer_enable_activity(void) {
+  return SetActivity(EveryDomain(), nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_op_activity(activity_domain_t domain, uint32_t op) {
+  return ClearActivity(OneOp(domain, op));
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_disable_domain_activity(activity_domain_t domain) {
+  return ClearActivity(OneDomain(domain));
+}
+
+ROCTRACER_API roctracer_status_t roctracer_disable_activity(void) {
+  return ClearActivity(EveryDomain());
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_flush_activity_expl(roctracer_pool_t* pool) {
+  return roctracer::FlushPool(static_cast<Pool*>(pool));
+}
+
+ROCTRACER_API roctracer_status_t roctracer_flush_activity(void) {
+  return roctracer::FlushPool(nullptr);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_get_dropped_records_expl(roctracer_pool_t* pool, uint64_t* dropped) {
+  return roctracer::DroppedRecords(static_cast<Pool*>(pool), dropped);
+}
+
+ROCTRACER_API roctracer_status_t
+roctracer_get_timestamp(roctracer_timestamp_t* timestamp) {
+  if (timestamp == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "timestamp is NULL");
+  }
+  *timestamp = roctracer::TimestampNs();
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API void roctracer_start(void) { roctracer::SetTracingStarted(true); }
+
+ROCTRACER_API void roctracer_stop(void) { roctracer::SetTracingStarted(false); }
+
+ROCTRACER_API roctracer_status_t
+roctracer_activity_push_external_correlation_id(activity_correlation_id_t id) {
+  if (!roctracer::PushExternalId(id)) {
+    return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
+                "cannot grow the external correlation ID stack");
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
+    activity_correlation_id_t* last_id) {
+  uint64_t id = 0;
+  const bool popped = roctracer::PopExternalId(&id);
+  if (last_id != nullptr) *last_id = popped ? id : 0;
+  if (!popped) {
+    return Fail(ROCTRACER_STATUS_ERROR_MISMATCHED_EXTERNAL_CORRELATION_ID,
+                "external correlation ID stack of this thread is empty");
+  }
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+}  // extern "C"

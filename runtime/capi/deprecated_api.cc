@@ -1,0 +1,36 @@
+// Functions libroctracer64.so has exported since before 4.1 without declaring
+// them in any 4.1 header; programs declare them themselves, so they are kept
+// for link compatibility.
+#include <roctracer.h>
+#include <roctracer_ext.h>
+
+#include "runtime/activity/activity_emit.h"
+#include "runtime/activity/correlation.h"
+#include "runtime/activity/domain_registry.h"
+
+extern "C" {
+
+// Tracing is ready as soon as the library is loaded: report "loaded".
+ROCTRACER_API int roctracer_load(void) { return 1; }
+
+ROCTRACER_API void roctracer_unload(void) {}
+
+// The old name for flushing the default pool.
+ROCTRACER_API void roctracer_flush_buf(void) { roctracer_flush_activity(); }
+
+// A user marker in the EXT_API domain (op ACTIVITY_EXT_OP_MARK): the callback
+// receives the string as its data; the record carries a copy in mark_message
+// and draws a correlation ID, as roctracer did.
+ROCTRACER_API void roctracer_mark(const char* str) {
+  const uint32_t domain = ACTIVITY_DOMAIN_EXT_API;
+  const uint32_t op = ACTIVITY_EXT_OP_MARK;
+  if (const roctracer::CallbackEntry* cb = roctracer::CallbackFor(domain, op)) {
+    cb->fn(domain, op, str, cb->arg);
+  }
+  if (roctracer::Pool* pool = roctracer::ActivityPoolFor(domain, op)) {
+    roctracer::EmitInstantActivityTo(pool, domain, op,
+                                     roctracer::NextCorrelationId(), str);
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,140 @@
+// Tracer side of the rocTX link (see roctx_link.h): turns annotations into
+// ROCTX-domain callbacks and activity records.
+#include <roctracer_ext.h>
+#include <roctracer_roctx.h>
+
+#include <mutex>
+
+#include "runtime/activity/activity_emit.h"
+#include "runtime/activity/correlation.h"
+#include "runtime/activity/domain_registry.h"
+#include "runtime/platform/readable_memory.h"
+#include "runtime/capi/roctx_link.h"
+#include "runtime/intercept/trace_guard.h"
+
+namespace roctracer {
+namespace {
+
+// The text of an unreadable message, as codegen::kUnreadableString shows an
+// unreadable API string argument.
+constexpr char kUnreadableMessage[] = "<unreadable>";
+
+std::mutex g_link_mutex;
+RoctxLink* g_link = nullptr;
+
+uint64_t NextRangeId() { return NextCorrelationId(); }
+
+// An annotation made by tracer code (a user callback, the consumer) is not
+// reported: reporting it would call that code again, without end.
+void Report(uint32_t op, const char* message, uint64_t range_id) {
+  if (hook::InUntracedScope()) return;
+  hook::UntracedScope untraced;
+  roctx_api_data_t data{};
+  data.args.message = message;
+  data.args.id = range_id;
+  if (const CallbackEntry* cb = CallbackFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+    cb->fn(ACTIVITY_DOMAIN_ROCTX, op, &data, cb->arg);
+  }
+  // An annotation is instantaneous: the consumer sees its ENTER and EXIT back
+  // to back, under a correlation ID of its own whose parent is the traced API
+  // call in progress on this thread (if any).
+  ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op);
+  Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op);
+  // One ID per annotation, the same for the consumer and the record (and an
+  // EXT_API record written before it). A range's start and stop share the
+  // range ID, which comes from the same counter while we are attached (or
+  // from libroctx's disjoint space before), so it never names another call.
+  const uint64_t id = range_id != 0 ? range_id
+                      : consumer != nullptr || pool != nullptr
+                          ? NextCorrelationId()
+                          : 0;
+  if (consumer != nullptr) {
+    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
+                     hook::CurrentCallId(), &data};
+    consumer(info);
+    info.phase = ACTIVITY_API_PHASE_EXIT;
+    consumer(info);
+  }
+  if (pool != nullptr) {
+    // The record carries a copy of the text: an invalid pointer, which
+    // libroctx alone never reads, must not crash the tracer.
+    const char* text = message == nullptr || IsReadableString(message)
+                           ? message
+                           : kUnreadableMessage;
+    EmitInstantActivityTo(pool, ACTIVITY_DOMAIN_ROCTX, op, id, text);
+  }
+}
+
+// A rocprofiler-sdk-roctx request. Pause and resume act as roctracer_stop and
+// roctracer_start (process-wide whatever the tid: roctracer has no per-thread
+// stop), between the consumer's ENTER and EXIT. Made from tracer code (a
+// callback), the request still acts but is not reported.
+int Request(uint32_t request, const RoctxRequestArgs* args) {
+  const bool report = !hook::InUntracedScope();
+  hook::UntracedScope untraced;
+  ApiConsumerFn consumer = report ? InstalledConsumer() : nullptr;
+  ApiCallInfo info{
+      kRoctxRequestDomain,      request,
+      ACTIVITY_API_PHASE_ENTER, 0,
+      hook::CurrentCallId(),    const_cast<RoctxRequestArgs*>(args)};
+  if (consumer != nullptr) {
+    info.correlation_id = NextCorrelationId();
+    consumer(info);
+  }
+  if (request == kRoctxProfilerPause) roctracer_stop();
+  if (request == kRoctxProfilerResume) roctracer_start();
+  if (consumer != nullptr) {
+    info.phase = ACTIVITY_API_PHASE_EXIT;
+    consumer(info);
+  }
+  return 0;
+}
+
+// libroctx loaded first: connect at our load. Detach at unload so libroctx
+// never calls into an unmapped tracer.
+struct AutoLink {
+  AutoLink() {
+    if (auto link_fn = LookupPeerSymbol<RoctxLink* (*)()>(
+            kRoctxSoname, "roctx_internal_link")) {
+      AttachRoctx(link_fn());
+    }
+  }
+  ~AutoLink() { DetachRoctx(nullptr); }
+} g_auto_link;
+
+}  // namespace
+
+void AttachRoctx(RoctxLink* link) {
+  if (link == nullptr || link->version != kRoctxLinkVersion ||
+      link->op_count != ROCTX_API_ID_NUMBER) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(g_link_mutex);
+  link->next_range_id.store(&NextRangeId, std::memory_order_release);
+  link->report.store(&Report, std::memory_order_release);
+  link->request.store(&Request, std::memory_order_release);
+  RegisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, link->active, link->op_count);
+  g_link = link;
+}
+
+void DetachRoctx(RoctxLink* link) {
+  std::lock_guard<std::mutex> lock(g_link_mutex);
+  if (g_link == nullptr || (link != nullptr && link != g_link)) return;
+  for (auto& flag : g_link->active) flag.store(0, std::memory_order_relaxed);
+  g_link->report.store(nullptr, std::memory_order_release);
+  g_link->request.store(nullptr, std::memory_order_release);
+  g_link->next_range_id.store(nullptr, std::memory_order_release);
+  UnregisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, g_link->active);
+  g_link = nullptr;
+}
+
+}  // namespace roctracer
+
+extern "C" void roctracer_internal_roctx_attach(roctracer::RoctxLink* link) {
+  roctracer::AttachRoctx(link);
+}
+
+// Called by libroctx when it is unloaded before the tracer.
+extern "C" void roctracer_internal_roctx_detach(roctracer::RoctxLink* link) {
+  roctracer::DetachRoctx(link);
+}

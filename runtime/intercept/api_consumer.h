@@ -1,0 +1,53 @@
+// The seam between the interception layer and a second front end.
+//
+// roctracer's own callbacks and activity records are driven by the domain
+// registry (domain_registry.h). The rocprofiler-sdk callback-tracing services
+// observe the same intercepted calls through this one consumer hook, so that
+// a call traced by both front ends carries the same correlation ID in each and
+// is intercepted only once.
+//
+// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX bridge
+// call the consumer); implemented by the rocprofiler-sdk front end.
+#ifndef ROCTRACER_RUNTIME_API_CONSUMER_H_
+#define ROCTRACER_RUNTIME_API_CONSUMER_H_
+
+#include <cstdint>
+
+namespace roctracer {
+
+// ApiCallInfo::domain of a rocprofiler-sdk-roctx request (roctx_link.h): op
+// is a RoctxRequest, api_data a const RoctxRequestArgs*. Not an
+// activity_domain_t: these calls exist only for the consumer, which receives
+// every one while it is installed (no per-op interest).
+constexpr uint32_t kRoctxRequestDomain = 0x100;
+
+struct ApiCallInfo {
+  uint32_t domain;  // ACTIVITY_DOMAIN_HSA_API, _HIP_API, _ROCTX or
+                    // kRoctxRequestDomain
+  uint32_t op;      // the op ID of that domain (HSA_API_ID_*, HIP_API_ID_*,
+                    // ROCTX_API_ID_*)
+  uint32_t phase;   // ACTIVITY_API_PHASE_ENTER or ACTIVITY_API_PHASE_EXIT
+  uint64_t correlation_id;         // the same ID roctracer reports
+  uint64_t parent_correlation_id;  // 0 for an outermost call
+  // hsa_api_data_t*, hip_api_data_t* or roctx_api_data_t*, with the
+  // arguments (and at EXIT the return value) of the call.
+  void* api_data;
+};
+
+// Called on the application thread at ENTER and at EXIT of every call the
+// consumer registered interest in. ENTER and EXIT of one call come from the
+// same thread and nest properly, so a consumer can keep per-call state on a
+// thread-local stack. Must not throw.
+using ApiConsumerFn = void (*)(const ApiCallInfo& info) noexcept;
+
+// Installs the consumer (NULL removes it). One consumer per process.
+void SetApiConsumer(ApiConsumerFn fn) noexcept;
+
+// Marks (domain, op) as wanted or not by the consumer. The interception
+// layer's per-op "active" byte is the OR of this and roctracer's own
+// callback/activity enables. Returns false for an unknown domain or op.
+bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
+
+}  // namespace roctracer
+
+#endif  // ROCTRACER_RUNTIME_API_CONSUMER_H_

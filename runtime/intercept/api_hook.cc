@@ -1,0 +1,193 @@
+// roctracer::hook::Enter / Exit (api_hook.h): what happens around every
+// intercepted HSA or HIP call whose active byte is set.
+//
+// Per call, in the stub's CallFrame (no allocation): correlation ID and the
+// parent's, the callback chosen at ENTER (EXIT uses the same one, so every
+// ENTER has its EXIT even if callbacks change meanwhile), the consumer, the
+// begin timestamp, the `phase_data` slot, and the link to the enclosing traced
+// call. The per-thread stack of calls is that linked list (trace_guard.h).
+//
+// Guards, checked at ENTER (a guarded call forwards untraced; Exit then does
+// nothing):
+//  - tracer code is running on this thread (a user callback, the consumer, a
+//    pool write, the tracer's own calls into a runtime; UntracedScope): a
+//    traced API called from a callback is not traced, which makes unbounded
+//    recursion impossible and keeps callbacks from seeing their own calls;
+//  - the innermost traced call is the same (domain, op): the call reached a
+//    second wrapper of itself (C-symbol stub -> runtime trampoline -> our
+//    HSA table wrapper), so it is traced once, by the outer wrapper.
+// Different calls nested inside a traced call (libamdhip64's hipMemcpy calling
+// hsa_*, or HIP calling its own exported hip* through the PLT) are traced
+// with their own IDs and the enclosing call as parent.
+#include "runtime/intercept/api_hook.h"
+
+#include <roctracer.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "hip_api_data.h"
+#include "hip_api_tables.h"
+#include "hsa_api_data.h"
+#include "hsa_api_tables.h"
+#include "runtime/activity/activity_emit.h"
+#include "runtime/intercept/api_consumer.h"
+#include "runtime/clock/clock.h"
+#include "runtime/activity/correlation.h"
+#include "runtime/activity/domain_registry.h"
+#include "runtime/intercept/string_arena.h"
+#include "runtime/platform/thread_id.h"
+#include "runtime/intercept/trace_guard.h"
+
+namespace roctracer::hook {
+namespace {
+
+enum FrameFlags : uint16_t {
+  kSkip = 1,     // guarded or nothing to do: Exit returns at once
+  kStrings = 2,  // string arguments were copied: release the arena at EXIT
+};
+
+// The runtime's view of a CallFrame.
+struct Frame {
+  uint64_t phase_data;  // data->phase_data points here
+  uint64_t begin_ns;    // 0: no activity record for this call
+  uint64_t id;
+  uint64_t parent_id;
+  Frame* enclosing;
+  const CallbackEntry* callback;
+  ApiConsumerFn consumer;
+  uint64_t arena_mark;
+  uint32_t op;
+  uint16_t domain;
+  uint16_t flags;
+};
+static_assert(sizeof(Frame) <= sizeof(CallFrame), "CallFrame too small");
+static_assert(alignof(Frame) <= alignof(CallFrame), "CallFrame alignment");
+
+// Copies the string arguments the callbacks will see into the thread's arena,
+// so that the data a callback receives points only at storage the tracer owns
+// for the whole ENTER..EXIT span. The stub forwards its own parameters, not
+// these copies, so the runtime still gets the caller's pointers.
+template <class Data, uint32_t kMax>
+void CopyStrings(Frame* f, Data* data,
+                 uint32_t (*string_args)(uint32_t, Data*,
+                                         const char** [kMax]) noexcept) {
+  const char** slots[kMax];
+  const uint32_t n = string_args(f->op, data, slots);
+  if (n == 0) return;
+  StringArena* arena = StringArena::ForThisThread();
+  if (arena == nullptr) return;
+  f->arena_mark = arena->Mark();
+  f->flags |= kStrings;
+  for (uint32_t i = 0; i < n; ++i) *slots[i] = arena->Copy(*slots[i]);
+}
+
+template <class Data>
+void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
+  ThreadState& t = Thread();
+  auto* top = static_cast<Frame*>(t.top);
+  if (t.untraced != 0 ||
+      (top != nullptr && top->op == op && top->domain == domain)) {
+    f->flags = kSkip;
+    return;
+  }
+  const CallbackEntry* cb = CallbackFor(domain, op);
+  ApiConsumerFn consumer = ConsumerFor(domain, op);
+  Pool* pool = ActivityPoolFor(domain, op);
+  if (cb == nullptr && consumer == nullptr && pool == nullptr) {
+    f->flags = kSkip;  // disabled since the stub read the active byte
+    return;
+  }
+  f->domain = static_cast<uint16_t>(domain);
+  f->op = op;
+  f->id = NextCorrelationId();
+  f->parent_id = t.top_id;
+  f->enclosing = top;
+  f->callback = cb;
+  f->consumer = consumer;
+  t.top = f;
+  t.top_id = f->id;
+
+  data->correlation_id = f->id;
+  data->phase_data = &f->phase_data;
+  if (cb != nullptr || consumer != nullptr) {
+    if (domain == kDomainHsaApi) {
+      CopyStrings<hsa_api_data_t, hsa_api::kMaxStringArgs>(
+          f, reinterpret_cast<hsa_api_data_t*>(data), &hsa_api::StringArgs);
+    } else {
+      CopyStrings<hip_api_data_t, hip_api::kMaxStringArgs>(
+          f, reinterpret_cast<hip_api_data_t*>(data), &hip_api::StringArgs);
+    }
+    UntracedScope untraced;
+    data->phase = ACTIVITY_API_PHASE_ENTER;
+    if (cb != nullptr) cb->fn(domain, op, data, cb->arg);
+    if (consumer != nullptr) {
+      consumer(ApiCallInfo{domain, op, ACTIVITY_API_PHASE_ENTER, f->id,
+                           f->parent_id, data});
+    }
+  }
+  // Taken last, so the record spans the runtime's work, not the callbacks'.
+  if (pool != nullptr) f->begin_ns = TimestampNs();
+}
+
+template <class Data>
+void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
+  if (f->flags & kSkip) return;
+  const uint64_t end_ns = f->begin_ns != 0 ? TimestampNs() : 0;
+  ThreadState& t = Thread();
+  {
+    UntracedScope untraced;
+    data->phase = ACTIVITY_API_PHASE_EXIT;
+    if (f->consumer != nullptr) {
+      f->consumer(ApiCallInfo{domain, op, ACTIVITY_API_PHASE_EXIT, f->id,
+                              f->parent_id, data});
+    }
+    if (f->callback != nullptr) {
+      f->callback->fn(domain, op, data, f->callback->arg);
+    }
+    if (end_ns != 0) {
+      // Looked up again: a pool closed during the call gets no record.
+      if (Pool* pool = ActivityPoolFor(domain, op)) {
+        activity_record_t record{};
+        record.domain = domain;
+        record.kind = 0;
+        record.op = op;
+        record.correlation_id = f->id;
+        record.begin_ns = f->begin_ns;
+        record.end_ns = end_ns;
+        record.process_id = ProcessId();
+        record.thread_id = ThreadId();
+        EmitApiActivityTo(pool, record);
+      }
+    }
+  }
+  if ((f->flags & kStrings) && t.arena != nullptr) {
+    t.arena->Release(f->arena_mark);
+  }
+  t.top = f->enclosing;
+  t.top_id = f->parent_id;
+}
+
+}  // namespace
+
+void Enter(uint32_t domain, uint32_t op, void* data,
+           CallFrame* frame) noexcept {
+  auto* f = reinterpret_cast<Frame*>(frame);
+  if (domain == kDomainHsaApi) {
+    EnterImpl(domain, op, static_cast<hsa_api_data_t*>(data), f);
+  } else {
+    EnterImpl(domain, op, static_cast<hip_api_data_t*>(data), f);
+  }
+}
+
+void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
+  auto* f = reinterpret_cast<Frame*>(frame);
+  if (domain == kDomainHsaApi) {
+    ExitImpl(domain, op, static_cast<hsa_api_data_t*>(data), f);
+  } else {
+    ExitImpl(domain, op, static_cast<hip_api_data_t*>(data), f);
+  }
+}
+
+}  // namespace roctracer::hook

@@ -1,0 +1,76 @@
+// The contract between generated intercept stubs and the tracing runtime.
+//
+// Every generated stub (HSA table-slot wrapper or C-symbol wrapper) does, in
+// this order:
+//   1. if (!roctracer::hook::IsActive(domain, op)) return next(args...);
+//   2. fill a <domain>_api_data_t on its stack with the arguments (pointers
+//      are stored, never dereferenced);
+//   3. roctracer::hook::Enter(domain, op, &data, &frame);
+//   4. call next, store the result in data's retval union (not for void);
+//   5. roctracer::hook::Exit(domain, op, &data, &frame); return the result.
+// `frame` is opaque storage the runtime owns for the duration of one call
+// (e.g. a correlation ID and a timestamp), so Enter/Exit need no allocation.
+//
+// The generated code defines the per-domain `active` arrays (all zero); the
+// runtime defines Enter/Exit and flips bytes of the arrays to enable an op.
+#ifndef ROCTRACER_RUNTIME_API_HOOK_H_
+#define ROCTRACER_RUNTIME_API_HOOK_H_
+
+#include <atomic>
+#include <cstdint>
+
+#include "runtime/platform/readable_memory.h"
+
+namespace roctracer::hook {
+
+// Values of roctracer 4.1's activity_domain_t for the two API domains.
+constexpr uint32_t kDomainHsaApi = 0;  // ACTIVITY_DOMAIN_HSA_API
+constexpr uint32_t kDomainHipApi = 3;  // ACTIVITY_DOMAIN_HIP_API
+
+// One byte per API ID (sized <D>_API_ID_NUMBER in the generated definition):
+// non-zero means "call Enter/Exit for this op".
+extern std::atomic<uint8_t> g_hsa_api_active[];
+extern std::atomic<uint8_t> g_hip_api_active[];
+
+// Runtime-owned per-call storage, living on the stub's stack (api_hook.cc
+// keeps the call's correlation IDs, timestamps, callback and the link to the
+// enclosing call here, so tracing a call allocates nothing).
+struct CallFrame {
+  uint64_t slots[10];
+};
+
+// Uninitialised stack storage for a <domain>_api_data_t. Some argument types
+// have C++ constructors (HIP's dim3), which deletes the implicit constructor
+// of the C-compatible unions in the data struct; the stub assigns every field
+// it uses, so no constructor needs to run.
+template <class T>
+union DataStorage {
+  DataStorage() noexcept {}
+  T value;
+};
+
+// The wrappers-installed-but-nothing-enabled path: one relaxed byte load.
+// `domain` and `op` are compile-time constants in every stub, so the branch
+// on the domain folds away.
+inline bool IsActive(uint32_t domain, uint32_t op) noexcept {
+  const std::atomic<uint8_t>* active =
+      domain == kDomainHsaApi ? g_hsa_api_active : g_hip_api_active;
+  return active[op].load(std::memory_order_relaxed) != 0;
+}
+
+// A pointer argument's `__val` copy: the pointee when readable, zeroes
+// otherwise (see CopyIfReadable).
+template <typename T>
+inline void CopyPointee(T* val, const void* arg) noexcept {
+  roctracer::CopyIfReadable(val, arg, sizeof(T));
+}
+
+// `data` points to an hsa_api_data_t (kDomainHsaApi) or hip_api_data_t
+// (kDomainHipApi). Enter may set data->correlation_id and data->phase_data;
+// both must not throw (they run inside the traced runtime's call).
+void Enter(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;
+void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;
+
+}  // namespace roctracer::hook
+
+#endif  // ROCTRACER_RUNTIME_API_HOOK_H_

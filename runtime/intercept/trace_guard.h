@@ -1,0 +1,63 @@
+// Per-thread state of the interception layer, shared by the API hooks
+// (api_hook.cc) and the rocTX bridge: the innermost traced call, the
+// "untraced" depth that keeps the tracer's own work (user callbacks, the
+// consumer, the tracer's calls into a runtime) from being traced, and the
+// string arena of the calls in progress.
+//
+// A few dozen bytes of initial-exec TLS (hot_tls.h): one %fs-relative access,
+// no __tls_get_addr call and no lazy initialisation on the hot path.
+#ifndef RUNTIME_TRACE_GUARD_H_
+#define RUNTIME_TRACE_GUARD_H_
+
+#include <cstdint>
+
+#include "runtime/intercept/api_consumer.h"
+#include "runtime/platform/hot_tls.h"
+
+namespace roctracer {
+
+class StringArena;
+
+namespace hook {
+
+struct ThreadState {
+  void* top;        // innermost traced call (api_hook.cc's frame), or NULL
+  uint64_t top_id;  // its correlation ID, 0 when none
+  uint32_t untraced;
+  uint32_t arena_released;  // the thread is exiting: copy no more strings
+  StringArena* arena;       // created on the first string copy
+};
+
+ROCTRACER_HOT_TLS_EXTERN ThreadState t_thread_state;
+
+inline ThreadState& Thread() noexcept { return t_thread_state; }
+
+// True while this thread runs tracer code (a user callback, the consumer,
+// the tracer's own calls into a runtime): intercepted calls forward untraced.
+inline bool InUntracedScope() noexcept { return t_thread_state.untraced != 0; }
+
+// Correlation ID of the innermost traced call on this thread, 0 when none.
+inline uint64_t CurrentCallId() noexcept { return t_thread_state.top_id; }
+
+// Marks a region of tracer code: API calls made inside it (by a user
+// callback, by the consumer, by the tracer itself) are not traced. Nests.
+class UntracedScope {
+ public:
+  UntracedScope() noexcept { ++t_thread_state.untraced; }
+  ~UntracedScope() { --t_thread_state.untraced; }
+  UntracedScope(const UntracedScope&) = delete;
+  UntracedScope& operator=(const UntracedScope&) = delete;
+};
+
+}  // namespace hook
+
+// The consumer to call for (domain, op): the installed one if it registered
+// interest in the op, else NULL. Two relaxed loads.
+ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept;
+
+// The installed consumer whatever its interest (NULL when none).
+ApiConsumerFn InstalledConsumer() noexcept;
+
+}  // namespace roctracer
+
+#endif  // RUNTIME_TRACE_GUARD_H_

@@ -1,7 +1,0 @@
-#include "runtime/trace_guard.h"
-
-namespace roctracer::hook {
-
-ROCTRACER_HOT_TLS ThreadState t_thread_state = {};
-
-}  // namespace roctracer::hook
