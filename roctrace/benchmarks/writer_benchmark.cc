@@ -1,4 +1,4 @@
-// Writer throughput: synthetic API events (one name per 16, 8 threads)
+// Writer throughput: synthetic API events (16 names, 8 threads)
 // through each writer into a scratch directory, files included.
 //   bazel run --config=opt //roctrace:writer_benchmark
 #include <benchmark/benchmark.h>
@@ -42,23 +42,29 @@ void RunWriter(benchmark::State& state, MakeWriter make) {
   std::vector<OpName> names(16);
   for (size_t i = 0; i < names.size(); ++i) {
     names[i] = {Category::kHip, "hipFunction" + std::to_string(i),
-                "HIP_RUNTIME_API"};
+                "HIP_RUNTIME_API", static_cast<uint32_t>(i)};
   }
   const int64_t events = state.range(0);
   uint64_t bytes = 0;
   for (auto _ : state) {
     std::string prefix = ScratchPrefix();
     std::unique_ptr<Writer> writer = make(prefix);
-    uint64_t t = 1'000'000'000'000ull;
+    // As the pool delivers them: runs of one thread's events (a buffer of
+    // 1024 records), 8 threads in turn, each call 40 ns long, 57 ns apart;
+    // timestamps of a day-old machine (47 bits).
+    constexpr int64_t kRun = 1024;
+    uint64_t clock[8];
+    for (uint64_t& c : clock) c = 86'400'000'000'000ull;
     for (int64_t i = 0; i < events; ++i) {
+      size_t thread = static_cast<size_t>(i / kRun) % 8;
       ApiEvent e{};
       e.op = &names[static_cast<size_t>(i) % names.size()];
       e.correlation_id = static_cast<uint64_t>(i) + 1;
-      e.start_ns = t;
-      e.end_ns = t + 40;
-      t += 57;
+      e.start_ns = clock[thread];
+      e.end_ns = clock[thread] + 40;
+      clock[thread] += 57;
       e.pid = 4242;
-      e.tid = 4242 + static_cast<uint32_t>(i % 8);
+      e.tid = 4242 + static_cast<uint32_t>(thread);
       writer->Write(e);
       if (i % 100000 == 99999) writer->Checkpoint();
     }

@@ -1,7 +1,8 @@
 """A reader of Perfetto's protobuf trace for the fields roctrace writes.
 
 Decodes the wire format directly (no protobuf package is needed): the
-Trace's packets, their track descriptors, interned names and track events,
+Trace's packets, their track descriptors, per-sequence interned names,
+packet defaults (default track, timestamp clock) and incremental clocks,
 and rebuilds each track's slices from its begin/end events in timestamp
 order, as Perfetto's trace processor does.
 """
@@ -48,14 +49,28 @@ def fields(buf):
 Slice = collections.namedtuple("Slice", "track name start end correlation_id")
 
 
+class _Sequence:
+  """A packet sequence's incremental state, as the trace processor keeps it:
+  interned names, packet defaults and sequence-scoped clocks."""
+
+  def __init__(self):
+    self.names = {}
+    self.categories = {}
+    self.default_clock = None
+    self.default_track = None
+    self.clocks = {}  # clock id -> [value, incremental, offset to BOOTTIME]
+
+
+BOOTTIME = 6
+
+
 class Trace:
 
   def __init__(self, data, allow_truncated=False):
     self.tracks = {}  # uuid -> dict(name, parent, pid, tid, thread_name)
     self.process = {}
     self.events = []  # (ts, order, track, type, name, corr)
-    names = {}
-    categories = {}
+    sequences = {}
     order = 0
     try:
       packets = [v for f, _, v in fields(data) if f == 1]
@@ -75,54 +90,80 @@ class Trace:
         packets.append(data[j:j + n])
         i = j + n
     for packet in packets:
+      top = {}
+      for f, _, v in fields(packet):
+        top[f] = v
+      seq_id = top.get(10, 0)
+      if top.get(13, 0) & 1 or seq_id not in sequences:
+        sequences[seq_id] = _Sequence()  # incremental state cleared
+      seq = sequences[seq_id]
+      if 12 in top:
+        for ff, _, entry in fields(top[12]):
+          kv = {a: b for a, _, b in fields(entry)}
+          if ff == 2:
+            seq.names[kv[1]] = kv[2].decode()
+          elif ff == 1:
+            seq.categories[kv[1]] = kv[2].decode()
+      if 59 in top:
+        d = {a: b for a, _, b in fields(top[59])}
+        seq.default_clock = d.get(58, seq.default_clock)
+        if 11 in d:
+          ted = {a: b for a, _, b in fields(d[11])}
+          seq.default_track = ted.get(11, seq.default_track)
+      if 6 in top:
+        clocks = []
+        for ff, _, c in fields(top[6]):
+          if ff == 1:
+            clocks.append({a: b for a, _, b in fields(c)})
+        boot = [c.get(2, 0) for c in clocks if c.get(1) == BOOTTIME]
+        for c in clocks:
+          if c.get(1, 0) >= 64:
+            offset = boot[0] - c.get(2, 0) if boot else 0
+            seq.clocks[c[1]] = [c.get(2, 0), bool(c.get(3)), offset]
       ts = None
-      flags = 0
-      for f, _, v in fields(packet):
-        if f == 8:
-          ts = v
-        elif f == 13:
-          flags = v
-        elif f == 12:
-          for ff, _, entry in fields(v):
-            kv = {a: b for a, _, b in fields(entry)}
-            if ff == 2:
-              names[kv[1]] = kv[2].decode()
-            elif ff == 1:
-              categories[kv[1]] = kv[2].decode()
-      if flags & 1:
-        pass  # incremental state cleared: fresh interning follows
-      for f, _, v in fields(packet):
-        if f == 60:
-          desc = {}
-          for ff, _, vv in fields(v):
-            if ff == 1:
-              desc["uuid"] = vv
-            elif ff == 2:
-              desc["name"] = vv.decode()
-            elif ff == 5:
-              desc["parent"] = vv
-            elif ff == 3:
-              p = {a: b for a, _, b in fields(vv)}
-              desc["pid"] = p.get(1)
-              self.process = {"pid": p.get(1),
-                              "name": p.get(6, b"").decode()}
-            elif ff == 4:
-              t = {a: b for a, _, b in fields(vv)}
-              desc["pid"], desc["tid"] = t.get(1), t.get(2)
-              desc["thread_name"] = t.get(5, b"").decode()
-          self.tracks[desc["uuid"]] = desc
-        elif f == 11:
-          ev = {}
-          corr = None
-          for ff, _, vv in fields(v):
-            if ff == 4:
-              ann = {a: b for a, _, b in fields(vv)}
-              corr = ann.get(3)
-            else:
-              ev[ff] = vv
-          name = names.get(ev.get(10))
-          self.events.append((ts, order, ev.get(11), ev.get(9), name, corr))
-          order += 1
+      if 8 in top:
+        clock = top.get(58, seq.default_clock or BOOTTIME)
+        if clock >= 64:
+          state = seq.clocks[clock]
+          if state[1]:
+            state[0] += top[8]
+            ts = state[0] + state[2]
+          else:
+            ts = top[8] + state[2]
+        else:
+          ts = top[8]
+      if 60 in top:
+        desc = {}
+        for ff, _, vv in fields(top[60]):
+          if ff == 1:
+            desc["uuid"] = vv
+          elif ff == 2:
+            desc["name"] = vv.decode()
+          elif ff == 5:
+            desc["parent"] = vv
+          elif ff == 3:
+            p = {a: b for a, _, b in fields(vv)}
+            desc["pid"] = p.get(1)
+            self.process = {"pid": p.get(1),
+                            "name": p.get(6, b"").decode()}
+          elif ff == 4:
+            t = {a: b for a, _, b in fields(vv)}
+            desc["pid"], desc["tid"] = t.get(1), t.get(2)
+            desc["thread_name"] = t.get(5, b"").decode()
+        self.tracks[desc["uuid"]] = desc
+      if 11 in top:
+        ev = {}
+        corr = None
+        for ff, _, vv in fields(top[11]):
+          if ff == 4:
+            ann = {a: b for a, _, b in fields(vv)}
+            corr = ann.get(3)
+          else:
+            ev[ff] = vv
+        name = seq.names.get(ev.get(10))
+        track = ev.get(11, seq.default_track)
+        self.events.append((ts, order, track, ev.get(9), name, corr))
+        order += 1
 
   def slices(self):
     """Slices per track, nesting checked: an end closes the innermost open

@@ -31,6 +31,7 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
     if (*slot != nullptr) return slot->get();
   }
   auto name = std::make_unique<OpName>();
+  name->index = next_index_++;
   const char* text = roctracer_op_string(domain, op, 0);
   if (text == nullptr) {
     ++unresolved_names_;
@@ -53,6 +54,7 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   auto it = marker_names_.find(text);
   if (it != marker_names_.end()) return it->second.get();
   auto name = std::make_unique<OpName>();
+  name->index = next_index_++;
   name->category = Category::kMarker;
   name->name = text;
   name->domain = "MARKER_CORE_API";

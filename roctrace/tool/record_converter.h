@@ -46,6 +46,7 @@ class RecordConverter {
   std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_;
   std::unordered_map<uint32_t, std::vector<OpenRange>> pushed_;  // by tid
   std::unordered_map<uint64_t, OpenRange> started_;              // by range ID
+  uint32_t next_index_ = 0;  // OpName::index of the next name made
   uint64_t unresolved_names_ = 0;
   uint64_t unmatched_range_ends_ = 0;
 };

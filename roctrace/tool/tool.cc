@@ -30,6 +30,9 @@ namespace roctrace {
 namespace {
 
 constexpr auto kCheckpointPeriod = std::chrono::milliseconds(200);
+// Batches (one per delivered pool buffer) a format's thread may have queued
+// before the pool's consumer waits for it.
+constexpr size_t kQueuedBatches = 64;
 
 std::string CommandLine() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
@@ -117,7 +120,9 @@ void Tool::FlushLoop() {
     roctracer_flush_activity_expl(pool_);
     {
       std::lock_guard<std::mutex> writers(mutex_);
-      for (auto& w : writers_) w->Checkpoint();
+      if (!stopped_) {
+        for (auto& w : writers_) w->Checkpoint();
+      }
     }
     lock.lock();
   }
@@ -131,18 +136,21 @@ bool Tool::CreateWriters() {
     writers_failed_ = true;
     return false;
   }
-  if (config_.rocpd) {
+  auto add = [this](std::unique_ptr<Writer> w) {
     writers_.push_back(
-        std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
+        std::make_unique<WriterThread>(std::move(w), kQueuedBatches));
+  };
+  if (config_.rocpd) {
+    add(std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
   }
   if (config_.pftrace) {
-    writers_.push_back(std::make_unique<PftraceWriter>(
-        prefix_, info_, config_.perfetto_max_size));
+    add(std::make_unique<PftraceWriter>(prefix_, info_,
+                                        config_.perfetto_max_size));
   }
-  if (config_.csv) writers_.push_back(std::make_unique<CsvWriter>(prefix_));
+  if (config_.csv) add(std::make_unique<CsvWriter>(prefix_));
   if (config_.stats || config_.summary) {
-    writers_.push_back(std::make_unique<StatsWriter>(
-        config_.stats ? prefix_ : std::string(), config_.summary));
+    add(std::make_unique<StatsWriter>(config_.stats ? prefix_ : std::string(),
+                                      config_.summary));
   }
   return true;
 }
@@ -158,7 +166,14 @@ void Tool::Emit(const ApiEvent& e) {
   if (!writers_created_ && !CreateWriters()) return;
   if (writers_failed_) return;
   ++events_;
-  for (auto& w : writers_) w->Write(e);
+  batch_->push_back(e);
+}
+
+void Tool::PushBatch() {
+  if (batch_ == nullptr || batch_->empty()) return;
+  EventBatch shared = std::move(batch_);
+  batch_ = nullptr;
+  for (auto& w : writers_) w->Push(shared);
 }
 
 void Tool::OnBuffer(const char* begin, const char* end) {
@@ -167,7 +182,10 @@ void Tool::OnBuffer(const char* begin, const char* end) {
   if (stopped_) return;
   const auto* record = reinterpret_cast<const activity_record_t*>(begin);
   const auto* last = reinterpret_cast<const activity_record_t*>(end);
+  batch_ = std::make_shared<std::vector<ApiEvent>>();
+  batch_->reserve(static_cast<size_t>(last - record));
   for (; record < last; ++record) converter_.Convert(*record);
+  PushBatch();
 }
 
 void Tool::Stop() {
@@ -195,9 +213,10 @@ void Tool::Stop() {
       {"unmatched_range_ends", converter_.unmatched_range_ends()},
   };
   std::vector<std::string> files;
+  for (auto& w : writers_) w->StartFinish(info_);
   for (auto& w : writers_) {
-    w->Finish(info_);
-    for (const std::string& f : w->Files()) files.push_back(f);
+    w->Join();
+    for (const std::string& f : w->writer().Files()) files.push_back(f);
   }
   if (events_ == 0 && outside_window_ == 0) return;
   std::fprintf(stderr, "roctrace: pid %u: %llu events", info_.pid,

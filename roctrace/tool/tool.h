@@ -19,6 +19,7 @@
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/writer_thread.h"
 
 namespace roctrace {
 
@@ -34,6 +35,7 @@ class Tool {
 
  private:
   void Emit(const ApiEvent& e);
+  void PushBatch();
   bool CreateWriters();
   void FlushLoop();
 
@@ -43,7 +45,9 @@ class Tool {
   std::string prefix_;
   roctracer_pool_t* pool_ = nullptr;
   std::mutex mutex_;  // writers and converter: buffer callback vs checkpoints
-  std::vector<std::unique_ptr<Writer>> writers_;
+  // One thread per output format; each buffer becomes one shared batch.
+  std::vector<std::unique_ptr<WriterThread>> writers_;
+  std::shared_ptr<std::vector<ApiEvent>> batch_;
   bool writers_created_ = false;
   bool writers_failed_ = false;
   RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};

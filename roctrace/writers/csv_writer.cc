@@ -1,7 +1,5 @@
 #include "roctrace/writers/csv_writer.h"
 
-#include <cinttypes>
-
 namespace roctrace {
 
 const char* CsvWriter::TraceSuffix(Category category) {
@@ -41,9 +39,6 @@ std::FILE* CsvWriter::FileFor(Category category) {
     std::string path = prefix_ + TraceSuffix(category);
     f = std::fopen(path.c_str(), "w");
     if (f == nullptr) return nullptr;
-    // A large buffer: rows are short and the tracer thread should not pay a
-    // write(2) per handful of rows.
-    std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
     std::fputs(
         "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\","
         "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n",
@@ -53,28 +48,66 @@ std::FILE* CsvWriter::FileFor(Category category) {
   return f;
 }
 
+namespace {
+
+// Decimal digits of `v` appended to `out` (snprintf's format parsing was
+// most of a row's cost).
+void AppendUInt(std::string* out, uint64_t v) {
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0) out->push_back(digits[--n]);
+}
+
+}  // namespace
+
 void CsvWriter::Write(const ApiEvent& e) {
-  std::FILE* f = FileFor(e.op->category);
-  if (f == nullptr) return;
-  line_.clear();
-  AppendQuoted(&line_, e.op->domain);
-  line_.push_back(',');
-  AppendQuoted(&line_, e.op->name);
-  char numbers[128];
-  int n = std::snprintf(numbers, sizeof(numbers),
-                        ",%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", e.pid,
-                        e.tid, e.correlation_id, e.start_ns, e.end_ns);
-  line_.append(numbers, static_cast<size_t>(n));
-  std::fwrite(line_.data(), 1, line_.size(), f);
+  int c = static_cast<int>(e.op->category);
+  if (FileFor(e.op->category) == nullptr) return;
+  // "Domain","Function", quoted once per name.
+  if (e.op->index >= prefixes_.size()) prefixes_.resize(e.op->index + 1);
+  std::string& prefix = prefixes_[e.op->index];
+  if (prefix.empty()) {
+    AppendQuoted(&prefix, e.op->domain);
+    prefix.push_back(',');
+    AppendQuoted(&prefix, e.op->name);
+  }
+  std::string& out = pending_[c];
+  out.append(prefix);
+  out.push_back(',');
+  AppendUInt(&out, e.pid);
+  out.push_back(',');
+  AppendUInt(&out, e.tid);
+  out.push_back(',');
+  AppendUInt(&out, e.correlation_id);
+  out.push_back(',');
+  AppendUInt(&out, e.start_ns);
+  out.push_back(',');
+  AppendUInt(&out, e.end_ns);
+  out.push_back('\n');
+  if (out.size() >= kFlushBytes) Flush(c);
+}
+
+void CsvWriter::Flush(int c) {
+  std::string& out = pending_[c];
+  if (files_by_category_[c] != nullptr && !out.empty()) {
+    std::fwrite(out.data(), 1, out.size(), files_by_category_[c]);
+  }
+  out.clear();
 }
 
 void CsvWriter::Checkpoint() {
-  for (std::FILE* f : files_by_category_) {
-    if (f != nullptr) std::fflush(f);
+  for (int c = 0; c < kCategoryCount; ++c) {
+    Flush(c);
+    if (files_by_category_[c] != nullptr) std::fflush(files_by_category_[c]);
   }
 }
 
 void CsvWriter::Finish(const RunInfo&) {
+  for (int c = 0; c < kCategoryCount; ++c) Flush(c);
   for (std::FILE*& f : files_by_category_) {
     if (f != nullptr) std::fclose(f);
     f = nullptr;

@@ -26,11 +26,16 @@ class CsvWriter : public Writer {
 
  private:
   std::FILE* FileFor(Category category);
+  void Flush(int category);
+
+  // Rows are formatted into one buffer per file and written 1 MB at a time.
+  static constexpr size_t kFlushBytes = 1 << 20;
 
   std::string prefix_;
   std::FILE* files_by_category_[kCategoryCount] = {};
+  std::string pending_[kCategoryCount];
+  std::vector<std::string> prefixes_;  // by OpName::index
   std::vector<std::string> files_;
-  std::string line_;
 };
 
 // Appends `text` to `out` as a CSV field, quoted as rocprofv3 quotes

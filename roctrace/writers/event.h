@@ -16,11 +16,13 @@ enum class Category : uint8_t { kHip = 0, kHsa = 1, kMarker = 2 };
 constexpr int kCategoryCount = 3;
 
 // The interned identity of an operation: names live as long as the process,
-// so events carry a pointer and writers can key maps by it.
+// so events carry a pointer. `index` is dense (0, 1, 2, ... in the order the
+// names were made), so writers keep per-name state in vectors, not maps.
 struct OpName {
   Category category;
   std::string name;    // function name, or the rocTX message
   std::string domain;  // rocprofv3's Domain column (HIP_RUNTIME_API, ...)
+  uint32_t index = 0;
 };
 
 struct ApiEvent {

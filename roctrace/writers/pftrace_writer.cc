@@ -1,5 +1,8 @@
 #include "roctrace/writers/pftrace_writer.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "roctrace/writers/proto_encoder.h"
 
 namespace roctrace {
@@ -10,15 +13,30 @@ namespace trace {
 constexpr uint32_t kPacket = 1;
 }
 namespace packet {
+constexpr uint32_t kClockSnapshot = 6;
 constexpr uint32_t kTimestamp = 8;
 constexpr uint32_t kSequenceId = 10;  // trusted_packet_sequence_id
 constexpr uint32_t kTrackEvent = 11;
 constexpr uint32_t kInternedData = 12;
 constexpr uint32_t kSequenceFlags = 13;
+constexpr uint32_t kTimestampClockId = 58;
+constexpr uint32_t kDefaults = 59;  // trace_packet_defaults
 constexpr uint32_t kTrackDescriptor = 60;
 constexpr uint64_t kIncrementalStateCleared = 1;
-constexpr uint64_t kNeedsIncrementalState = 2;
 }  // namespace packet
+namespace defaults {  // TracePacketDefaults, TrackEventDefaults
+constexpr uint32_t kTimestampClockId = 58;
+constexpr uint32_t kTrackEventDefaults = 11;
+constexpr uint32_t kTrackUuid = 11;
+}  // namespace defaults
+namespace clock {  // ClockSnapshot, ClockSnapshot.Clock
+constexpr uint32_t kClocks = 1;
+constexpr uint32_t kClockId = 1;
+constexpr uint32_t kTimestamp = 2;
+constexpr uint32_t kIsIncremental = 3;
+constexpr uint64_t kBoottime = 6;      // BuiltinClock BOOTTIME
+constexpr uint64_t kIncremental = 64;  // first sequence-scoped clock id
+}  // namespace clock
 namespace track_event {
 constexpr uint32_t kCategoryIids = 3;
 constexpr uint32_t kDebugAnnotations = 4;
@@ -54,7 +72,9 @@ constexpr uint32_t kUintValue = 3;
 constexpr uint64_t kCorrelationIdIid = 1;
 }  // namespace debug
 
-constexpr uint64_t kSequence = 1;
+// Sequence 1 describes the process; threads' sequences follow.
+constexpr uint32_t kProcessSequence = 1;
+constexpr size_t kFlushBytes = 1 << 20;
 const char* const kCategoryNames[kCategoryCount] = {"hip_api", "hsa_api",
                                                     "marker_api"};
 
@@ -70,8 +90,18 @@ PftraceWriter::~PftraceWriter() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
+void PftraceWriter::FlushBuffer() {
+  if (file_ != nullptr && !out_.empty()) {
+    std::fwrite(out_.data(), 1, out_.size(), file_);
+  }
+  out_.clear();
+}
+
 bool PftraceWriter::StartFile() {
-  if (file_ != nullptr) std::fclose(file_);
+  if (file_ != nullptr) {
+    FlushBuffer();
+    std::fclose(file_);
+  }
   std::string path = prefix_ + "_results";
   if (!files_.empty()) path += "." + std::to_string(files_.size());
   path += ".pftrace";
@@ -81,89 +111,135 @@ bool PftraceWriter::StartFile() {
     failed_ = true;
     return false;
   }
-  std::setvbuf(file_, nullptr, _IOFBF, 1 << 20);
   files_.push_back(path);
   file_bytes_ = 0;
   tracks_.clear();
-  name_iids_.clear();
-
-  // First packet of the file: clears the sequence's incremental state,
-  // interns the categories and the annotation name, describes the process.
-  using namespace proto;
-  std::string interned_data, entry, process, desc;
-  for (int c = 0; c < kCategoryCount; ++c) {
-    entry.clear();
-    UInt(&entry, interned::kIid, static_cast<uint64_t>(c + 1));
-    Bytes(&entry, interned::kName, kCategoryNames[c]);
-    Bytes(&interned_data, interned::kEventCategories, entry);
+  for (Sequence& s : sequences_) {
+    s.started = false;
+    s.interned.assign(s.interned.size(), false);
   }
-  entry.clear();
-  UInt(&entry, interned::kIid, debug::kCorrelationIdIid);
-  Bytes(&entry, interned::kName, "correlation_id");
-  Bytes(&interned_data, interned::kDebugAnnotationNames, entry);
 
-  UInt(&process, descriptor::kPid, info_.pid);
-  Bytes(&process, descriptor::kCmdline, info_.command);
-  Bytes(&process, descriptor::kProcessName, info_.command);
-  UInt(&desc, descriptor::kUuid, ProcessTrack(info_.pid));
-  Bytes(&desc, descriptor::kProcess, process);
-
-  packet_.clear();
-  UInt(&packet_, packet::kSequenceId, kSequence);
-  UInt(&packet_, packet::kSequenceFlags, packet::kIncrementalStateCleared);
-  Bytes(&packet_, packet::kInternedData, interned_data);
-  Bytes(&packet_, packet::kTrackDescriptor, desc);
-  EmitPacket(packet_);
+  // The process's track, on a sequence of its own.
+  size_t p = out_.Open(trace::kPacket);
+  out_.UInt(packet::kSequenceId, kProcessSequence);
+  out_.UInt(packet::kSequenceFlags, packet::kIncrementalStateCleared);
+  size_t desc = out_.Open(packet::kTrackDescriptor);
+  out_.UInt(descriptor::kUuid, ProcessTrack(info_.pid));
+  size_t process = out_.Open(descriptor::kProcess);
+  out_.UInt(descriptor::kPid, info_.pid);
+  out_.Bytes(descriptor::kCmdline, info_.command);
+  out_.Bytes(descriptor::kProcessName, info_.command);
+  out_.Close(process);
+  out_.Close(desc);
+  out_.Close(p);
   tracks_.insert(ProcessTrack(info_.pid));
+  file_bytes_ = out_.size();
   return true;
 }
 
-void PftraceWriter::EmitPacket(const std::string& packet) {
-  scratch_.clear();
-  proto::Bytes(&scratch_, trace::kPacket, packet);
-  std::fwrite(scratch_.data(), 1, scratch_.size(), file_);
-  file_bytes_ += scratch_.size();
-}
-
-void PftraceWriter::EnsureTrack(uint64_t uuid, const ApiEvent& e) {
-  if (!tracks_.insert(uuid).second) return;
-  using namespace proto;
-  std::string desc, sub;
-  UInt(&desc, descriptor::kUuid, uuid);
-  if (uuid == ThreadTrack(e.tid)) {
-    UInt(&desc, descriptor::kParentUuid, ProcessTrack(e.pid));
-    UInt(&sub, descriptor::kPid, e.pid);
-    UInt(&sub, descriptor::kTid, e.tid);
-    Bytes(&sub, descriptor::kThreadName,
-          e.tid == e.pid ? std::string("main thread")
-                         : "thread " + std::to_string(e.tid));
-    Bytes(&desc, descriptor::kThread, sub);
-  } else if (uuid == MarkerTrack(e.tid)) {
-    // Parented to the thread's track: the UI shows it under the thread.
-    EnsureTrack(ThreadTrack(e.tid), e);
-    UInt(&desc, descriptor::kParentUuid, ThreadTrack(e.tid));
-    Bytes(&desc, descriptor::kName, "rocTX " + std::to_string(e.tid));
-  } else {
-    UInt(&desc, descriptor::kParentUuid, ProcessTrack(e.pid));
-    Bytes(&desc, descriptor::kName,
-          "rocTX range " + std::to_string(e.async_range_id));
+PftraceWriter::Sequence* PftraceWriter::SequenceOf(const ApiEvent& e) {
+  if (last_sequence_ < sequences_.size() &&
+      sequences_[last_sequence_].tid == e.tid) {
+    return &sequences_[last_sequence_];
   }
-  packet_.clear();
-  UInt(&packet_, packet::kSequenceId, kSequence);
-  Bytes(&packet_, packet::kTrackDescriptor, desc);
-  EmitPacket(packet_);
+  auto it = sequence_of_tid_.find(e.tid);
+  if (it == sequence_of_tid_.end()) {
+    Sequence s;
+    s.id = kProcessSequence + 1 + static_cast<uint32_t>(sequences_.size());
+    s.tid = e.tid;
+    it = sequence_of_tid_.emplace(e.tid, sequences_.size()).first;
+    sequences_.push_back(std::move(s));
+  }
+  last_sequence_ = it->second;
+  return &sequences_[last_sequence_];
 }
 
-uint64_t PftraceWriter::NameIid(const OpName* op, std::string* interned_data) {
-  auto it = name_iids_.find(op);
-  if (it != name_iids_.end()) return it->second;
-  uint64_t iid = name_iids_.size() + 1;
-  name_iids_.emplace(op, iid);
-  std::string entry;
-  proto::UInt(&entry, interned::kIid, iid);
-  proto::Bytes(&entry, interned::kName, op->name);
-  proto::Bytes(interned_data, interned::kEventNames, entry);
-  return iid;
+// The sequence's first packets in this file: the thread's track, the
+// sequence's defaults (that track; the incremental clock), the interned
+// categories and annotation name, then the clock snapshot that starts the
+// incremental clock at the first event's time.
+void PftraceWriter::StartSequence(Sequence* s, const ApiEvent& e) {
+  s->started = true;
+  size_t p = out_.Open(trace::kPacket);
+  out_.UInt(packet::kSequenceId, s->id);
+  out_.UInt(packet::kSequenceFlags, packet::kIncrementalStateCleared);
+  size_t data = out_.Open(packet::kInternedData);
+  for (int c = 0; c < kCategoryCount; ++c) {
+    size_t entry = out_.Open(interned::kEventCategories);
+    out_.UInt(interned::kIid, static_cast<uint64_t>(c + 1));
+    out_.Bytes(interned::kName, kCategoryNames[c]);
+    out_.Close(entry);
+  }
+  size_t entry = out_.Open(interned::kDebugAnnotationNames);
+  out_.UInt(interned::kIid, debug::kCorrelationIdIid);
+  out_.Bytes(interned::kName, "correlation_id");
+  out_.Close(entry);
+  out_.Close(data);
+  size_t defaults = out_.Open(packet::kDefaults);
+  out_.UInt(defaults::kTimestampClockId, clock::kIncremental);
+  size_t event_defaults = out_.Open(defaults::kTrackEventDefaults);
+  out_.UInt(defaults::kTrackUuid, ThreadTrack(s->tid));
+  out_.Close(event_defaults);
+  out_.Close(defaults);
+  if (tracks_.insert(ThreadTrack(s->tid)).second) {
+    size_t desc = out_.Open(packet::kTrackDescriptor);
+    out_.UInt(descriptor::kUuid, ThreadTrack(s->tid));
+    out_.UInt(descriptor::kParentUuid, ProcessTrack(e.pid));
+    size_t thread = out_.Open(descriptor::kThread);
+    out_.UInt(descriptor::kPid, e.pid);
+    out_.UInt(descriptor::kTid, s->tid);
+    out_.Bytes(descriptor::kThreadName,
+               s->tid == e.pid ? std::string("main thread")
+                               : "thread " + std::to_string(s->tid));
+    out_.Close(thread);
+    out_.Close(desc);
+  }
+  out_.Close(p);
+
+  s->clock = e.start_ns;
+  p = out_.Open(trace::kPacket);
+  out_.UInt(packet::kSequenceId, s->id);
+  size_t snapshot = out_.Open(packet::kClockSnapshot);
+  size_t c = out_.Open(clock::kClocks);
+  out_.UInt(clock::kClockId, clock::kIncremental);
+  out_.UInt(clock::kTimestamp, s->clock);
+  out_.UInt(clock::kIsIncremental, 1);
+  out_.Close(c);
+  c = out_.Open(clock::kClocks);
+  out_.UInt(clock::kClockId, clock::kBoottime);
+  out_.UInt(clock::kTimestamp, s->clock);
+  out_.Close(c);
+  out_.Close(snapshot);
+  out_.Close(p);
+}
+
+void PftraceWriter::Timestamp(Sequence* s, uint64_t ts) {
+  if (ts >= s->clock) {
+    out_.UInt(packet::kTimestamp, ts - s->clock);
+    s->clock = ts;
+  } else {
+    out_.UInt(packet::kTimestamp, ts);
+    out_.UInt(packet::kTimestampClockId, clock::kBoottime);
+  }
+}
+
+void PftraceWriter::EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s) {
+  if (!tracks_.insert(uuid).second) return;
+  size_t p = out_.Open(trace::kPacket);
+  out_.UInt(packet::kSequenceId, s->id);
+  size_t desc = out_.Open(packet::kTrackDescriptor);
+  out_.UInt(descriptor::kUuid, uuid);
+  if (uuid == MarkerTrack(e.tid)) {
+    // Parented to the thread's track: the UI shows it under the thread.
+    out_.UInt(descriptor::kParentUuid, ThreadTrack(e.tid));
+    out_.Bytes(descriptor::kName, "rocTX " + std::to_string(e.tid));
+  } else {
+    out_.UInt(descriptor::kParentUuid, ProcessTrack(e.pid));
+    out_.Bytes(descriptor::kName,
+               "rocTX range " + std::to_string(e.async_range_id));
+  }
+  out_.Close(desc);
+  out_.Close(p);
 }
 
 void PftraceWriter::Write(const ApiEvent& e) {
@@ -171,54 +247,67 @@ void PftraceWriter::Write(const ApiEvent& e) {
   if (file_ == nullptr || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) {
     if (!StartFile()) return;
   }
-  using namespace proto;
+  size_t before = out_.size();
+  Sequence* s = SequenceOf(e);
+  if (!s->started) StartSequence(s, e);
   uint64_t track = e.async_range_id != 0 ? RangeTrack(e.async_range_id)
                    : e.op->category == Category::kMarker ? MarkerTrack(e.tid)
                                                          : ThreadTrack(e.tid);
-  EnsureTrack(track, e);
+  if (track != ThreadTrack(e.tid)) EnsureTrack(track, e, s);
+  const uint64_t name_iid = e.op->index + 1;
 
-  std::string interned_data;
-  uint64_t name_iid = NameIid(e.op, &interned_data);
-  event_.clear();
-  UInt(&event_, track_event::kType,
-       e.instant ? track_event::kInstant : track_event::kSliceBegin);
-  UInt(&event_, track_event::kTrackUuid, track);
-  UInt(&event_, track_event::kNameIid, name_iid);
-  UInt(&event_, track_event::kCategoryIids,
-       static_cast<uint64_t>(e.op->category) + 1);
-  std::string annotation;
-  UInt(&annotation, debug::kNameIid, debug::kCorrelationIdIid);
-  UInt(&annotation, debug::kUintValue, e.correlation_id);
-  Bytes(&event_, track_event::kDebugAnnotations, annotation);
-
-  packet_.clear();
-  UInt(&packet_, packet::kTimestamp, e.start_ns);
-  UInt(&packet_, packet::kSequenceId, kSequence);
-  UInt(&packet_, packet::kSequenceFlags, packet::kNeedsIncrementalState);
-  if (!interned_data.empty()) {
-    Bytes(&packet_, packet::kInternedData, interned_data);
+  size_t p = out_.Open(trace::kPacket);
+  Timestamp(s, e.start_ns);
+  out_.UInt(packet::kSequenceId, s->id);
+  if (e.op->index >= s->interned.size()) {
+    s->interned.resize(e.op->index + 1, false);
   }
-  Bytes(&packet_, packet::kTrackEvent, event_);
-  EmitPacket(packet_);
-  if (e.instant) return;
+  if (!s->interned[e.op->index]) {
+    s->interned[e.op->index] = true;
+    size_t data = out_.Open(packet::kInternedData);
+    size_t entry = out_.Open(interned::kEventNames);
+    out_.UInt(interned::kIid, name_iid);
+    out_.Bytes(interned::kName, e.op->name);
+    out_.Close(entry);
+    out_.Close(data);
+  }
+  size_t event = out_.Open(packet::kTrackEvent);
+  out_.UInt(track_event::kType,
+            e.instant ? track_event::kInstant : track_event::kSliceBegin);
+  if (track != ThreadTrack(e.tid)) out_.UInt(track_event::kTrackUuid, track);
+  out_.UInt(track_event::kNameIid, name_iid);
+  out_.UInt(track_event::kCategoryIids,
+            static_cast<uint64_t>(e.op->category) + 1);
+  size_t annotation = out_.Open(track_event::kDebugAnnotations);
+  out_.UInt(debug::kNameIid, debug::kCorrelationIdIid);
+  out_.UInt(debug::kUintValue, e.correlation_id);
+  out_.Close(annotation);
+  out_.Close(event);
+  out_.Close(p);
 
-  // The slice's end: the trace processor sorts packets by timestamp, so an
-  // inner call written before its enclosing call still nests.
-  event_.clear();
-  UInt(&event_, track_event::kType, track_event::kSliceEnd);
-  UInt(&event_, track_event::kTrackUuid, track);
-  packet_.clear();
-  UInt(&packet_, packet::kTimestamp, e.end_ns);
-  UInt(&packet_, packet::kSequenceId, kSequence);
-  Bytes(&packet_, packet::kTrackEvent, event_);
-  EmitPacket(packet_);
+  if (!e.instant) {
+    p = out_.Open(trace::kPacket);
+    Timestamp(s, e.end_ns);
+    out_.UInt(packet::kSequenceId, s->id);
+    event = out_.Open(packet::kTrackEvent);
+    out_.UInt(track_event::kType, track_event::kSliceEnd);
+    if (track != ThreadTrack(e.tid)) {
+      out_.UInt(track_event::kTrackUuid, track);
+    }
+    out_.Close(event);
+    out_.Close(p);
+  }
+  file_bytes_ += out_.size() - before;
+  if (out_.size() >= kFlushBytes) FlushBuffer();
 }
 
 void PftraceWriter::Checkpoint() {
+  FlushBuffer();
   if (file_ != nullptr) std::fflush(file_);
 }
 
 void PftraceWriter::Finish(const RunInfo&) {
+  FlushBuffer();
   if (file_ != nullptr) std::fclose(file_);
   file_ = nullptr;
 }

@@ -1,9 +1,19 @@
 // Perfetto's native trace (<prefix>_results.pftrace): one track per thread
 // for API calls (nested calls nest), a child track per thread for rocTX
 // ranges and marks, a track per roctxRangeStart range, interned names.
+//
+// Each thread's events are a packet sequence of their own, so that an API
+// slice costs few bytes: the sequence's defaults name the thread's track
+// (no track UUID per event) and its timestamps are deltas on an incremental
+// clock (1-2 bytes instead of 8). A timestamp earlier than the sequence's
+// last one (an enclosing call, delivered after the calls it encloses) is
+// written absolute, on the BOOTTIME clock. The trace processor sorts every
+// packet by time, so slices nest whatever order they were written in.
+//
 // Packets are appended as events arrive; a file that reaches the size limit
-// is closed and the next one (<prefix>_results.1.pftrace, ...) starts with
-// its own descriptors and interning, so every file opens on its own.
+// is closed and the next one (<prefix>_results.1.pftrace, ...) starts every
+// sequence afresh (descriptors, clocks, interning), so each file opens on
+// its own.
 #ifndef ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 #define ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 
@@ -14,6 +24,7 @@
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/proto_encoder.h"
 
 namespace roctrace {
 
@@ -35,23 +46,34 @@ class PftraceWriter : public Writer {
   static uint64_t RangeTrack(uint64_t id) { return (3ull << 56) | id; }
 
  private:
+  // A thread's packet sequence, and what the current file has of it.
+  struct Sequence {
+    uint32_t id = 0;  // trusted_packet_sequence_id
+    uint32_t tid = 0;
+    bool started = false;        // in the current file
+    uint64_t clock = 0;          // the incremental clock's last value
+    std::vector<bool> interned;  // by OpName::index, in the current file
+  };
+
   bool StartFile();
-  void EmitPacket(const std::string& packet);
-  void EnsureTrack(uint64_t uuid, const ApiEvent& e);
-  uint64_t NameIid(const OpName* op, std::string* interned);
+  Sequence* SequenceOf(const ApiEvent& e);
+  void StartSequence(Sequence* s, const ApiEvent& e);
+  void Timestamp(Sequence* s, uint64_t ts);
+  void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
+  void FlushBuffer();
 
   std::string prefix_;
   RunInfo info_;
   uint64_t max_bytes_;
   std::FILE* file_ = nullptr;
-  uint64_t file_bytes_ = 0;
+  uint64_t file_bytes_ = 0;  // written to the file, plus out_
   bool failed_ = false;
   std::vector<std::string> files_;
-  // Per-file state: what this file has already described or interned.
-  std::unordered_set<uint64_t> tracks_;
-  std::unordered_map<const OpName*, uint64_t> name_iids_;
-  bool categories_interned_ = false;
-  std::string packet_, event_, scratch_;
+  proto::Buffer out_;  // encoded packets not yet written
+  std::vector<Sequence> sequences_;
+  std::unordered_map<uint32_t, size_t> sequence_of_tid_;
+  size_t last_sequence_ = SIZE_MAX;
+  std::unordered_set<uint64_t> tracks_;  // described in the current file
 };
 
 }  // namespace roctrace

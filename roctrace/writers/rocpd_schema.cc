@@ -3,38 +3,42 @@
 namespace roctrace {
 namespace {
 
-// `@GUID@` is replaced by the process's GUID. rocpd_event and rocpd_region
-// take an INTEGER PRIMARY KEY without AUTOINCREMENT: ids are the same for an
-// append-only table, without a sqlite_sequence update per row.
+// `@GUID@` is replaced by the process's GUID. Every row of one database has
+// the same guid, so `guid` is a virtual generated column: it reads as the
+// GUID (views join on it as on rocprofv3's stored column) and costs no bytes
+// per row (a stored 36-character GUID was half of each event's size).
+// rocpd_event and rocpd_region take an INTEGER PRIMARY KEY without
+// AUTOINCREMENT: ids are the same for an append-only table, without a
+// sqlite_sequence update per row.
 const char kTables[] = R"SQL(
 CREATE TABLE IF NOT EXISTS rocpd_metadata (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
   tag TEXT NOT NULL, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_string (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   string TEXT NOT NULL UNIQUE ON CONFLICT ABORT);
 CREATE TABLE IF NOT EXISTS rocpd_info_node (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   hash BIGINT NOT NULL UNIQUE, machine_id TEXT NOT NULL UNIQUE,
   system_name TEXT, hostname TEXT, release TEXT, version TEXT,
   hardware_name TEXT, domain_name TEXT);
 CREATE TABLE IF NOT EXISTS rocpd_info_process (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, ppid INTEGER, pid INTEGER NOT NULL,
   init BIGINT, fini BIGINT, start BIGINT, "end" BIGINT, command TEXT,
   environment JSONB DEFAULT '{}' NOT NULL, extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_thread (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, ppid INTEGER, pid INTEGER NOT NULL,
   tid INTEGER NOT NULL, name TEXT, start BIGINT, "end" BIGINT,
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_agent (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL,
   type TEXT CHECK (type IN ('CPU', 'GPU')),
   absolute_index INTEGER, logical_index INTEGER, type_index INTEGER,
@@ -42,17 +46,17 @@ CREATE TABLE IF NOT EXISTS rocpd_info_agent (
   product_name TEXT, user_name TEXT, extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_queue (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, name TEXT,
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_stream (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, name TEXT,
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_pmc (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, agent_id INTEGER,
   target_arch TEXT CHECK (target_arch IN ('CPU', 'GPU')),
   event_code INT, instance_id INTEGER, name TEXT NOT NULL,
@@ -63,14 +67,14 @@ CREATE TABLE IF NOT EXISTS rocpd_info_pmc (
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_code_object (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, agent_id INTEGER, uri TEXT,
   load_base BIGINT, load_size BIGINT, load_delta BIGINT,
   storage_type TEXT CHECK (storage_type IN ('FILE', 'MEMORY')),
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_info_kernel_symbol (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, code_object_id INTEGER NOT NULL,
   kernel_name TEXT, display_name TEXT, kernel_object INTEGER,
   kernarg_segment_size INTEGER, kernarg_segment_alignment INTEGER,
@@ -79,39 +83,39 @@ CREATE TABLE IF NOT EXISTS rocpd_info_kernel_symbol (
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_track (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER, tid INTEGER, name_id INTEGER,
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_event (
   id INTEGER NOT NULL PRIMARY KEY,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   category_id INTEGER, stack_id INTEGER, parent_stack_id INTEGER,
   correlation_id INTEGER, call_stack JSONB DEFAULT '{}' NOT NULL,
   line_info JSONB DEFAULT '{}' NOT NULL, extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_arg (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   event_id INTEGER NOT NULL, position INTEGER NOT NULL, type TEXT NOT NULL,
   name TEXT NOT NULL, value TEXT, extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_pmc_event (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   event_id INTEGER, pmc_id INTEGER NOT NULL, value REAL DEFAULT 0.0,
   extdata JSONB DEFAULT '{}');
 CREATE TABLE IF NOT EXISTS rocpd_region (
   id INTEGER NOT NULL PRIMARY KEY,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER NOT NULL,
   start BIGINT NOT NULL, "end" BIGINT NOT NULL, name_id INTEGER NOT NULL,
   event_id INTEGER, extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_sample (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   track_id INTEGER NOT NULL, timestamp BIGINT NOT NULL, event_id INTEGER,
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_kernel_dispatch (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER,
   agent_id INTEGER NOT NULL, kernel_id INTEGER NOT NULL,
   dispatch_id INTEGER NOT NULL, queue_id INTEGER NOT NULL,
@@ -124,7 +128,7 @@ CREATE TABLE IF NOT EXISTS rocpd_kernel_dispatch (
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_memory_copy (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER,
   start BIGINT NOT NULL, "end" BIGINT NOT NULL, name_id INTEGER NOT NULL,
   dst_agent_id INTEGER, dst_address INTEGER, src_agent_id INTEGER,
@@ -133,7 +137,7 @@ CREATE TABLE IF NOT EXISTS rocpd_memory_copy (
   extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_memory_allocate (
   id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
-  guid TEXT DEFAULT '@GUID@' NOT NULL,
+  guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   nid INTEGER NOT NULL, pid INTEGER NOT NULL, tid INTEGER, agent_id INTEGER,
   type TEXT CHECK (type IN ('ALLOC', 'FREE', 'REALLOC', 'RECLAIM')),
   level TEXT CHECK (level IN ('REAL', 'VIRTUAL', 'SCRATCH')),

@@ -13,6 +13,31 @@
 namespace roctrace {
 namespace {
 
+// Rows per multi-row INSERT: one statement step per 64 events instead of
+// one per row (the statement overhead was a third of an insert's cost).
+constexpr int kRowsPerStatement = 64;
+
+// "INSERT INTO t(cols) VALUES (row 0), (row 1), ..." where a row's
+// parameters are numbered ?1.. per row: `row` uses $0, $1, ... for its own
+// parameters, `params` per row.
+std::string MultiRowInsert(const char* head, const char* row, int params,
+                           int rows) {
+  std::string sql = head;
+  for (int r = 0; r < rows; ++r) {
+    sql += r == 0 ? " (" : ", (";
+    for (const char* c = row; *c != '\0'; ++c) {
+      if (*c == '$') {
+        sql += "?" + std::to_string(r * params + (c[1] - '0') + 1);
+        ++c;
+      } else {
+        sql += *c;
+      }
+    }
+    sql += ")";
+  }
+  return sql;
+}
+
 // rocprofv3's category names (rocpd_event.category_id -> rocpd_string).
 const char* CategoryName(Category c) {
   switch (c) {
@@ -54,7 +79,8 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
 
 RocpdWriter::~RocpdWriter() {
   for (sqlite3_stmt* s :
-       {insert_string_, insert_event_, insert_region_, insert_thread_}) {
+       {insert_string_, insert_thread_, insert_events_[0], insert_events_[1],
+        insert_regions_[0], insert_regions_[1]}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);
@@ -87,39 +113,56 @@ bool RocpdWriter::Exec(const char* sql) {
 bool RocpdWriter::Open() {
   opened_ = true;
   std::remove(path_.c_str());
-  if (sqlite3_open(path_.c_str(), &db_) != SQLITE_OK) {
+  // One thread uses the connection: no per-call connection mutex.
+  if (sqlite3_open_v2(
+          path_.c_str(), &db_,
+          SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+          nullptr) != SQLITE_OK) {
     Fail("cannot create the database");
     return false;
   }
   guid_ = NewGuid();
-  // WAL: a commit is one append, and readers (and a killed writer) always see
-  // the last committed state. synchronous=OFF survives the process dying,
-  // not the machine: what a tracer needs.
-  if (!Exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA "
-            "cache_size=-16384;") ||
+  // A rollback journal: appended pages are written once (a WAL would be
+  // copied into the database again at the end), and a transaction cut short
+  // by SIGKILL is undone by the next reader. synchronous=OFF survives the
+  // process dying, not the machine: what a tracer needs. Readers may open
+  // the database while it is written; the busy timeout lets a commit wait
+  // for them.
+  sqlite3_busy_timeout(db_, 10000);
+  if (!Exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; PRAGMA "
+            "cache_size=-65536;") ||
       !Exec(RocpdSchemaSql(guid_).c_str())) {
     return false;
   }
-  auto prepare = [this](const char* sql, sqlite3_stmt** stmt) {
-    if (sqlite3_prepare_v2(db_, sql, -1, stmt, nullptr) != SQLITE_OK) {
-      Fail("prepare");
-      return false;
-    }
-    return true;
-  };
-  if (!prepare("INSERT INTO rocpd_string(string) VALUES (?)",
+  // Ids are left to SQLite (the next rowid, at the table's end): an explicit
+  // id costs a uniqueness seek per row. This writer is the tables' only
+  // writer and starts them empty, so row n of each is id n, the event id
+  // the region names.
+  const char kEventHead[] =
+      "INSERT INTO rocpd_event(category_id, stack_id, parent_stack_id, "
+      "correlation_id) VALUES";
+  const char kEventRow[] = "$0, $1, 0, $1";
+  const char kRegionHead[] =
+      "INSERT INTO rocpd_region(nid, pid, tid, start, \"end\", name_id, "
+      "event_id) VALUES";
+  const char kRegionRow[] = "1, 1, $0, $1, $2, $3, $4";
+  if (!Prepare("INSERT INTO rocpd_string(string) VALUES (?)",
                &insert_string_) ||
-      !prepare("INSERT INTO rocpd_event(id, category_id, stack_id, "
-               "parent_stack_id, correlation_id) VALUES (?, ?, ?, 0, ?)",
-               &insert_event_) ||
-      !prepare("INSERT INTO rocpd_region(nid, pid, tid, start, \"end\", "
-               "name_id, event_id) VALUES (1, 1, ?, ?, ?, ?, ?)",
-               &insert_region_) ||
-      !prepare("INSERT INTO rocpd_info_thread(nid, ppid, pid, tid, name, "
+      !Prepare("INSERT INTO rocpd_info_thread(nid, ppid, pid, tid, name, "
                "start, \"end\") VALUES (1, ?, 1, ?, ?, ?, ?)",
                &insert_thread_)) {
     return false;
   }
+  for (int many = 0; many < 2; ++many) {
+    int rows = many ? kRowsPerStatement : 1;
+    if (!Prepare(MultiRowInsert(kEventHead, kEventRow, 2, rows),
+                 &insert_events_[many]) ||
+        !Prepare(MultiRowInsert(kRegionHead, kRegionRow, 5, rows),
+                 &insert_regions_[many])) {
+      return false;
+    }
+  }
+  pending_.reserve(kRowsPerStatement);
 
   Exec("BEGIN");
   std::string machine = MachineId();
@@ -150,6 +193,22 @@ bool RocpdWriter::Open() {
   return ok_;
 }
 
+bool RocpdWriter::Prepare(const std::string& sql, sqlite3_stmt** stmt) {
+  if (sqlite3_prepare_v3(db_, sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, stmt,
+                         nullptr) != SQLITE_OK) {
+    Fail("prepare");
+    return false;
+  }
+  return true;
+}
+
+int64_t RocpdWriter::NameId(const OpName* op) {
+  if (op->index >= name_ids_.size()) name_ids_.resize(op->index + 1, 0);
+  int64_t& id = name_ids_[op->index];
+  if (id == 0) id = StringId(op->name);
+  return id;
+}
+
 int64_t RocpdWriter::StringId(const std::string& text) {
   auto it = strings_.find(text);
   if (it != strings_.end()) return it->second;
@@ -163,6 +222,19 @@ int64_t RocpdWriter::StringId(const std::string& text) {
 }
 
 int64_t RocpdWriter::ThreadRow(uint32_t tid, uint64_t start, uint64_t end) {
+  // Events come in runs of one thread: remember the last one's entry (an
+  // unordered_map's entries do not move).
+  if (last_thread_ == nullptr || tid != last_tid_) {
+    ThreadRowSlow(tid, start, end);
+    last_tid_ = tid;
+    last_thread_ = &threads_.find(tid)->second;
+  }
+  if (start < last_thread_->start) last_thread_->start = start;
+  if (end > last_thread_->end) last_thread_->end = end;
+  return last_thread_->row;
+}
+
+int64_t RocpdWriter::ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end) {
   auto it = threads_.find(tid);
   if (it != threads_.end()) {
     if (start < it->second.start) it->second.start = start;
@@ -186,40 +258,54 @@ int64_t RocpdWriter::ThreadRow(uint32_t tid, uint64_t start, uint64_t end) {
 void RocpdWriter::Write(const ApiEvent& e) {
   if (!opened_ && !Open()) return;
   if (!ok_) return;
-  int64_t name_id;
-  auto it = name_ids_.find(e.op);
-  if (it != name_ids_.end()) {
-    name_id = it->second;
-  } else {
-    name_id = StringId(e.op->name);
-    name_ids_.emplace(e.op, name_id);
+  pending_.push_back({category_ids_[static_cast<int>(e.op->category)],
+                      static_cast<int64_t>(e.correlation_id),
+                      ThreadRow(e.tid, e.start_ns, e.end_ns),
+                      static_cast<int64_t>(e.start_ns),
+                      static_cast<int64_t>(e.end_ns), NameId(e.op)});
+  if (pending_.size() == kRowsPerStatement) InsertPending(false);
+}
+
+void RocpdWriter::InsertPending(bool all) {
+  size_t at = 0;
+  while (ok_ && at < pending_.size()) {
+    int many = pending_.size() - at >= kRowsPerStatement ? 1 : 0;
+    if (!many && !all) break;
+    size_t rows = many ? kRowsPerStatement : 1;
+    sqlite3_stmt* events = insert_events_[many];
+    sqlite3_stmt* regions = insert_regions_[many];
+    for (size_t r = 0; r < rows; ++r) {
+      const PendingRow& p = pending_[at + r];
+      int64_t id = next_event_id_++;
+      int ev = static_cast<int>(r) * 2;
+      sqlite3_bind_int64(events, ev + 1, p.category_id);
+      sqlite3_bind_int64(events, ev + 2, p.correlation_id);
+      int rg = static_cast<int>(r) * 5;
+      sqlite3_bind_int64(regions, rg + 1, p.thread_row);
+      sqlite3_bind_int64(regions, rg + 2, p.start);
+      sqlite3_bind_int64(regions, rg + 3, p.end);
+      sqlite3_bind_int64(regions, rg + 4, p.name_id);
+      sqlite3_bind_int64(regions, rg + 5, id);
+    }
+    if (sqlite3_step(events) != SQLITE_DONE) Fail("insert events");
+    sqlite3_reset(events);
+    if (sqlite3_step(regions) != SQLITE_DONE) Fail("insert regions");
+    sqlite3_reset(regions);
+    at += rows;
   }
-  int64_t thread = ThreadRow(e.tid, e.start_ns, e.end_ns);
-  int64_t event_id = next_event_id_++;
-  sqlite3_bind_int64(insert_event_, 1, event_id);
-  sqlite3_bind_int64(insert_event_, 2,
-                     category_ids_[static_cast<int>(e.op->category)]);
-  sqlite3_bind_int64(insert_event_, 3, static_cast<int64_t>(e.correlation_id));
-  sqlite3_bind_int64(insert_event_, 4, static_cast<int64_t>(e.correlation_id));
-  if (sqlite3_step(insert_event_) != SQLITE_DONE) Fail("insert event");
-  sqlite3_reset(insert_event_);
-  sqlite3_bind_int64(insert_region_, 1, thread);
-  sqlite3_bind_int64(insert_region_, 2, static_cast<int64_t>(e.start_ns));
-  sqlite3_bind_int64(insert_region_, 3, static_cast<int64_t>(e.end_ns));
-  sqlite3_bind_int64(insert_region_, 4, name_id);
-  sqlite3_bind_int64(insert_region_, 5, event_id);
-  if (sqlite3_step(insert_region_) != SQLITE_DONE) Fail("insert region");
-  sqlite3_reset(insert_region_);
+  pending_.erase(pending_.begin(), pending_.begin() + at);
 }
 
 void RocpdWriter::Checkpoint() {
   if (!opened_ || !ok_) return;
+  InsertPending(true);
   Exec("COMMIT");
   Exec("BEGIN");
 }
 
 void RocpdWriter::Finish(const RunInfo& info) {
   if (!opened_ || !ok_) return;
+  InsertPending(true);
   for (const auto& kv : threads_) {
     char* sql = sqlite3_mprintf(
         "UPDATE rocpd_info_thread SET start = %llu, \"end\" = %llu "
@@ -246,10 +332,6 @@ void RocpdWriter::Finish(const RunInfo& info) {
     sqlite3_free(sql);
   }
   Exec("COMMIT");
-  // Fold the WAL back into the database so the result is one file.
-  sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr,
-                            nullptr);
-  Exec("PRAGMA journal_mode=DELETE;");
 }
 
 }  // namespace roctrace

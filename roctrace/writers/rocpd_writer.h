@@ -1,7 +1,8 @@
 // The rocpd SQLite database (<prefix>_results.db). Created at the first
-// event, in WAL mode, committed at every checkpoint: a process killed at any
-// moment leaves a database that opens, with every event up to the last
-// checkpoint.
+// event, committed at every checkpoint (one transaction per checkpoint, rows
+// inserted 64 to a statement): a process killed at any moment leaves a
+// database that opens, with every event up to the last checkpoint (SQLite's
+// rollback journal undoes a transaction cut short).
 #ifndef ROCTRACE_WRITERS_ROCPD_WRITER_H_
 #define ROCTRACE_WRITERS_ROCPD_WRITER_H_
 
@@ -32,8 +33,14 @@ class RocpdWriter : public Writer {
   bool Open();
   bool Exec(const char* sql);
   int64_t StringId(const std::string& text);
+  int64_t NameId(const OpName* op);
   int64_t ThreadRow(uint32_t tid, uint64_t start, uint64_t end);
+  int64_t ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end);
   void Fail(const char* what);
+  bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
+  // Inserts the pending rows: as many full statements as there are, and the
+  // rest one by one when `all`.
+  void InsertPending(bool all);
 
   std::string path_;
   RunInfo start_info_;
@@ -42,12 +49,19 @@ class RocpdWriter : public Writer {
   bool opened_ = false;
   bool ok_ = true;
   sqlite3_stmt* insert_string_ = nullptr;
-  sqlite3_stmt* insert_event_ = nullptr;
-  sqlite3_stmt* insert_region_ = nullptr;
   sqlite3_stmt* insert_thread_ = nullptr;
+  // An event is a rocpd_event row and a rocpd_region row with the same id.
+  // [0]: one event per statement; [1]: kRowsPerStatement events.
+  sqlite3_stmt* insert_events_[2] = {};
+  sqlite3_stmt* insert_regions_[2] = {};
+  struct PendingRow {
+    int64_t category_id, correlation_id, thread_row, start, end, name_id;
+  };
+  std::vector<PendingRow> pending_;
   int64_t next_event_id_ = 1;
   std::unordered_map<std::string, int64_t> strings_;
-  std::unordered_map<const OpName*, int64_t> name_ids_;
+  std::vector<int64_t> name_ids_;  // by OpName::index; 0: not yet
+  uint32_t last_tid_ = 0;
   int64_t category_ids_[kCategoryCount] = {};
   struct ThreadInfo {
     int64_t row;
@@ -55,6 +69,7 @@ class RocpdWriter : public Writer {
     uint64_t end;
   };
   std::unordered_map<uint32_t, ThreadInfo> threads_;
+  ThreadInfo* last_thread_ = nullptr;
 };
 
 }  // namespace roctrace

@@ -40,7 +40,12 @@ StatsWriter::StatsWriter(std::string path_prefix, bool summary)
     : prefix_(std::move(path_prefix)), summary_(summary) {}
 
 void StatsWriter::Write(const ApiEvent& e) {
-  by_op_[e.op].Add(e.end_ns - e.start_ns);
+  if (e.op->index >= by_op_.size()) {
+    by_op_.resize(e.op->index + 1, {nullptr, CallStats()});
+  }
+  auto& entry = by_op_[e.op->index];
+  entry.first = e.op;
+  entry.second.Add(e.end_ns - e.start_ns);
 }
 
 std::vector<StatsRow> MakeRows(std::map<std::string, CallStats> stats) {
@@ -85,7 +90,7 @@ void Merge(CallStats* into, const CallStats& from) {
 std::vector<StatsRow> StatsWriter::Table(Category category) const {
   std::map<std::string, CallStats> by_name;
   for (const auto& kv : by_op_) {
-    if (kv.first->category == category)
+    if (kv.first != nullptr && kv.first->category == category)
       Merge(&by_name[kv.first->name], kv.second);
   }
   return MakeRows(std::move(by_name));
@@ -93,7 +98,9 @@ std::vector<StatsRow> StatsWriter::Table(Category category) const {
 
 std::vector<StatsRow> StatsWriter::DomainTable() const {
   std::map<std::string, CallStats> by_domain;
-  for (const auto& kv : by_op_) Merge(&by_domain[kv.first->domain], kv.second);
+  for (const auto& kv : by_op_) {
+    if (kv.first != nullptr) Merge(&by_domain[kv.first->domain], kv.second);
+  }
   return MakeRows(std::move(by_domain));
 }
 

@@ -53,7 +53,8 @@ class StatsWriter : public Writer {
 
   std::string prefix_;
   bool summary_;
-  std::map<const OpName*, CallStats> by_op_;
+  // By OpName::index: (name, statistics); null name: not seen.
+  std::vector<std::pair<const OpName*, CallStats>> by_op_;
   std::vector<std::string> files_;
 };
 
