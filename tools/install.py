@@ -5,7 +5,9 @@
 DIR/lib: libroctracer64.so.4.1.0 with the links libroctracer64.so.4 (the
 SONAME, what programs load) and libroctracer64.so (what -lroctracer64 finds),
 the same for libroctx64; lib/pkgconfig/{roctracer,roctx}.pc;
-lib/cmake/roctracer/ (find_package(roctracer)).
+lib/cmake/roctracer/ (find_package(roctracer)); bin/roctrace with its tool
+library lib/libroctrace_tool.so (roctrace finds it, and libroctracer64.so.4,
+in ../lib).
 DIR/include/roctracer: the roctracer and rocTX headers with the generated
 headers they include; DIR/include/rocprofiler-sdk*: the rocprofiler-sdk ones.
 
@@ -92,7 +94,12 @@ def main():
   with open(os.path.join(root, "install_manifest.txt")) as f:
     for path in f.read().split():
       src = os.path.join(root, path)
-      if os.path.basename(path).startswith("lib") and ".so." in path:
+      name = os.path.basename(path)
+      if name == "roctrace":
+        copy(src, os.path.join(prefix, "bin", name), 0o755)
+      elif name == "libroctrace_tool.so":
+        copy(src, os.path.join(libdir, name), 0o755)
+      elif name.startswith("lib") and ".so." in path:
         install_library(src, libdir)
       else:
         rel = header_destination(path)

@@ -2,7 +2,8 @@
 # `bazel run //:install -- --prefix DIR` gives a tree users build against as
 # against ROCm: ROCm's lib/ and include/ layout, and a program built with the
 # system g++ and default flags through pkg-config, and another through
-# CMake's find_package(roctracer), run on the installed libraries.
+# CMake's find_package(roctracer), run on the installed libraries; and
+# bin/roctrace tracing a program from there.
 set -euo pipefail
 install="$1"
 client="$2"
@@ -70,4 +71,23 @@ cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/cmake.l
 cmake --build "$tmp/build" >>"$tmp/cmake.log" 2>&1 ||
   { cat "$tmp/cmake.log"; fail "cmake build"; }
 check_client "$tmp/build/install_client"
+
+# roctrace from the installed tree traces a plain HIP program (built with
+# the system g++) into rocprofv3's CSV.
+[[ -x "$prefix/bin/roctrace" && -f "$prefix/lib/libroctrace_tool.so" ]] ||
+  fail "roctrace not installed"
+cat >"$tmp/hip_calls.cc" <<'CC'
+#include <hip/hip_runtime_api.h>
+int main() {
+  for (int i = 0; i < 25; ++i) hipGetErrorString(hipSuccess);
+  return 0;
+}
+CC
+g++ -D__HIP_PLATFORM_AMD__ "$tmp/hip_calls.cc" -lamdhip64 -o "$tmp/hip_calls"
+"$prefix/bin/roctrace" --hip-trace --output-format csv -d "$tmp/trace" -o t \
+  -- "$tmp/hip_calls" 2>"$tmp/roctrace.err" ||
+  { cat "$tmp/roctrace.err"; fail "roctrace from the install tree"; }
+rows=$(grep -c '"hipGetErrorString"' "$tmp/trace/t_hip_api_trace.csv") ||
+  fail "no hipGetErrorString rows"
+[[ "$rows" == 25 ]] || fail "roctrace: $rows hipGetErrorString rows, not 25"
 echo "ok"
