@@ -165,8 +165,8 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
         Unknown("ROCDECODE_API");
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = Unknown("ROCJPEG_API");
-    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API] =
-        Named("HIP_STREAM_API", kStreamNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM] =
+        Named("HIP_STREAM", kStreamNames);
 
     for (int k = 1; k < kKindCount; ++k) {
       const KindInfo& info = kinds[k];
