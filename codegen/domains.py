@@ -12,7 +12,6 @@ import clang.cindex as ci
 
 from codegen import clang_parse as cp
 from codegen import hip_prof
-from codegen import hip_tables
 from codegen import model as m
 
 # Seed order of the HSA IDs (ROCm 5.2.3's roctracer numbered the tables in
@@ -189,7 +188,6 @@ def parse_hip(include_dir: str) -> m.Model:
   if prof is not None:
     mdl.abi_header = hip_prof.HEADER
     mdl.abi_ids, mdl.abi_last, mdl.abi_args = prof.ids, prof.last, prof.args
-  mdl.dispatch_tables = hip_tables.parse(include_dir, HIP_ARGS) or {}
   return mdl
 
 

@@ -133,9 +133,6 @@ class Model:
   abi_ids: Dict[str, int] = field(default_factory=dict)
   abi_last: int = 0
   abi_args: Dict[str, List[AbiField]] = field(default_factory=dict)
-  # HIP's dispatch tables where the release ships them (HIP >= 6.1,
-  # hip/amd_detail/hip_api_trace.hpp): table -> API names in slot order.
-  dispatch_tables: Dict[str, List[str]] = field(default_factory=dict)
 
   def function(self, name: str) -> Optional[Function]:
     for f in self.functions:

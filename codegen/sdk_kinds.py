@@ -74,7 +74,7 @@ def pointer_depths(mdl) -> Dict[str, List[int]]:
           for f in mdl.functions}
 
 
-def hsa_kinds(plan, mdl) -> List[Dict]:
+def hsa_kinds(plan, mdl, _tables=None) -> List[Dict]:
   depths = pointer_depths(mdl)
   by_table = {t["name"]: t for t in plan.tables}
   out = []
@@ -85,10 +85,10 @@ def hsa_kinds(plan, mdl) -> List[Dict]:
   return out
 
 
-def hip_kinds(plan, mdl) -> List[Dict]:
+def hip_kinds(plan, mdl, tables: Optional[Dict[str, List[str]]]) -> List[Dict]:
+  """`tables`: hip_tables.parse's (None without hip_api_trace.hpp)."""
   depths = pointer_depths(mdl)
   live = plan.functions
-  tables = mdl.dispatch_tables
   if tables:
     # A slot names the API as the header spells it before HIP 6's renames
     # (hipChooseDevice), our function the renamed one (hipChooseDeviceR0600,
