@@ -2,7 +2,8 @@
 
   sdk_generate.py --include-dir /usr/include --templates templates --out-dir OUT
 
-Same parse and numbering as generate.py; the kind split and operation
+Same parse and numbering as generate.py, plus HIP's dispatch tables where
+the release ships them (hip_tables.py); the kind split and operation
 numbering are codegen/sdk_kinds.py's. Writes nothing unless every domain
 parsed (exit status 1 with clang's diagnostics otherwise).
 """
@@ -14,6 +15,7 @@ import sys
 from codegen import clang_parse
 from codegen import domains
 from codegen import generate
+from codegen import hip_tables
 from codegen import render
 from codegen import sdk_kinds
 
@@ -31,6 +33,9 @@ def main(argv=None) -> int:
   for d, kinds_of in (("hsa", sdk_kinds.hsa_kinds), ("hip", sdk_kinds.hip_kinds)):
     try:
       mdl = domains.PARSERS[d](args.include_dir)
+      # HIP's dispatch tables number the SDK's HIP operations (HIP >= 6.1).
+      tables = (hip_tables.parse(args.include_dir, domains.HIP_ARGS)
+                if d == "hip" else None)
     except clang_parse.ParseError as e:
       print("sdk_generate: cannot parse %s headers (%s); nothing written:" %
             (d, e), file=sys.stderr)
@@ -38,7 +43,7 @@ def main(argv=None) -> int:
         print("  " + diag, file=sys.stderr)
       return 1
     plan = generate.plan_domain(d, mdl, None, generate.SOURCES[d])
-    kinds = kinds_of(plan, mdl)
+    kinds = kinds_of(plan, mdl, tables)
     ctx = dict(plan.common, kinds=kinds, Cap=d.capitalize())
     ctx_domains.append(ctx)
     files["rocprofiler-sdk/%s/api_id.h" % d] = env.get_template(

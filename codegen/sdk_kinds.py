@@ -5,13 +5,24 @@ each kind's operations from 0. Every rule of that split lives here:
 
 * HSA: one kind per HsaApiTable sub-table; an operation's number is its slot
   in that table (the order ROCR's dispatch tables, and the SDK, use).
-* HIP: the compiler kind holds the `__hip*` entry points, the runtime kind
-  every other live API; both in roctracer-ID order, so an API keeps its
-  number as long as the registry only grows at the end.
+* HIP, where the installed HIP ships hip/amd_detail/hip_api_trace.hpp
+  (HIP >= 6.1): rocprofiler-sdk's rule, an operation's number is its slot in
+  HipDispatchTable (runtime kind) or HipCompilerDispatchTable (compiler
+  kind), named after the slot. Every slot is an operation, traced or not (a
+  slot whose function the headers do not declare, e.g. the compiler's
+  __hipRegister*, never fires); a traced API without a slot (__hipGetPCH) is
+  not an operation of either kind, as in rocprofiler-sdk. HIP only appends
+  slots, so numbers never change when the table grows.
+* HIP without that header (ROCm 5.2.3): our rule, no SDK release supports
+  it. The compiler kind holds the `__hip*` entry points, the runtime kind
+  every other traced API; both numbered 0..n-1 in roctracer-ID order (the
+  installed hip_prof_str.h's, see codegen/numbering.py).
 """
 
 import re
-from typing import Dict, List
+from typing import Dict, List, Optional
+
+from codegen import hip_tables
 
 # HsaApiTable sub-table -> (enum type, enumerator prefix, kind constant).
 HSA_TABLE_KINDS = {
@@ -42,15 +53,20 @@ def c_type(spelling: str) -> str:
   return s
 
 
-def kind_dict(enum_type: str, prefix: str, kind: str, functions: List[Dict],
-              depths: Dict[str, List[int]]):
-  """`depths`: API name -> pointer depth of each parameter (from the model)."""
+def op_dict(name: str, f: Optional[Dict], depths: Dict[str, List[int]]):
+  """Operation `name`, traced as generator function `f` (None: untraced).
+  `depths`: API name -> pointer depth of each parameter (from the model)."""
+  if f is None:
+    return dict(name=name, id_enum=None, params=[])
+  return dict(name=name, id_enum=f["enum"], params=[
+      dict(name=p["name"], type=c_type(p["spelling"]),
+           indirection=depths[f["name"]][i])
+      for i, p in enumerate(f["params"])])
+
+
+def kind_dict(enum_type: str, prefix: str, kind: str, ops: List[Dict]):
   return dict(enum_type=enum_type, prefix=prefix, kind=kind,
-              ident=kind.lower(),
-              ops=[dict(name=f["name"], id_enum=f["enum"], params=[
-                  dict(name=p["name"], type=c_type(p["spelling"]),
-                       indirection=depths[f["name"]][i])
-                  for i, p in enumerate(f["params"])]) for f in functions])
+              ident=kind.lower(), ops=ops)
 
 
 def pointer_depths(mdl) -> Dict[str, List[int]]:
@@ -58,22 +74,38 @@ def pointer_depths(mdl) -> Dict[str, List[int]]:
           for f in mdl.functions}
 
 
-def hsa_kinds(plan, mdl) -> List[Dict]:
+def hsa_kinds(plan, mdl, _tables=None) -> List[Dict]:
   depths = pointer_depths(mdl)
   by_table = {t["name"]: t for t in plan.tables}
   out = []
   for table, (enum_type, prefix, kind) in HSA_TABLE_KINDS.items():
     fns = by_table[table]["functions"] if table in by_table else []
-    out.append(kind_dict(enum_type, prefix, kind, fns, depths))
+    out.append(kind_dict(enum_type, prefix, kind,
+                         [op_dict(f["name"], f, depths) for f in fns]))
   return out
 
 
-def hip_kinds(plan, mdl) -> List[Dict]:
+def hip_kinds(plan, mdl, tables: Optional[Dict[str, List[str]]]) -> List[Dict]:
+  """`tables`: hip_tables.parse's (None without hip_api_trace.hpp)."""
   depths = pointer_depths(mdl)
   live = plan.functions
+  if tables:
+    # A slot names the API as the header spells it before HIP 6's renames
+    # (hipChooseDevice), our function the renamed one (hipChooseDeviceR0600,
+    # with the old name as alias).
+    by_name = {f["name"]: f for f in live}
+    for f in live:
+      for a in f["aliases"]:
+        by_name.setdefault(a, f)
+    return [
+        kind_dict(*HIP_RUNTIME, [op_dict(n, by_name.get(n), depths)
+                                 for n in tables[hip_tables.RUNTIME_TABLE]]),
+        kind_dict(*HIP_COMPILER, [op_dict(n, by_name.get(n), depths)
+                                  for n in tables[hip_tables.COMPILER_TABLE]]),
+    ]
   return [
-      kind_dict(*HIP_RUNTIME,
-                [f for f in live if not is_hip_compiler_api(f["name"])], depths),
-      kind_dict(*HIP_COMPILER,
-                [f for f in live if is_hip_compiler_api(f["name"])], depths),
+      kind_dict(*HIP_RUNTIME, [op_dict(f["name"], f, depths) for f in live
+                               if not is_hip_compiler_api(f["name"])]),
+      kind_dict(*HIP_COMPILER, [op_dict(f["name"], f, depths) for f in live
+                                if is_hip_compiler_api(f["name"])]),
   ]

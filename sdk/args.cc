@@ -9,6 +9,7 @@
 #include "hsa_api_tables.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "sdk/kinds.h"
+#include "sdk_op_tables.h"
 
 namespace rocprofiler_sdk {
 
@@ -205,6 +206,9 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
             0,
             nullptr};
   const uint32_t id = k->ids[record.operation];
+  // A table slot whose function the headers do not declare: no parameters
+  // are known (and no such record is ever delivered).
+  if (id == gen::kUntraced) return ROCPROFILER_STATUS_SUCCESS;
   switch (k->source) {
     case Source::kHsa:
       IterateHsa(

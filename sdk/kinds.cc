@@ -4,15 +4,13 @@
 
 #include "ext/prof_protocol.h"
 #include "hip_api_id.h"
-#include "hip_api_tables.h"
 #include "hsa_api_id.h"
-#include "hsa_api_tables.h"
 #include "rocprofiler-sdk/hip/api_id.h"
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
 #include "roctracer_roctx.h"
-#include "runtime/intercept/api_consumer.h"
 #include "runtime/capi/roctx_link.h"
+#include "runtime/intercept/api_consumer.h"
 #include "sdk_op_tables.h"
 
 namespace rocprofiler_sdk {
@@ -90,7 +88,7 @@ constexpr uint32_t kRoctxDomain = ACTIVITY_DOMAIN_ROCTX;
 constexpr uint32_t kRequestDomain = roctracer::kRoctxRequestDomain;
 
 KindInfo Api(const gen::KindOps& t, Source s) {
-  return KindInfo{t.kind, s, 0, static_cast<int32_t>(t.count), t.ids, nullptr};
+  return KindInfo{t.kind, s, 0, static_cast<int32_t>(t.count), t.ids, t.names};
 }
 
 template <size_t N>
@@ -165,8 +163,8 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
         Unknown("ROCDECODE_API");
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = Unknown("ROCJPEG_API");
-    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API] =
-        Named("HIP_STREAM_API", kStreamNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM] =
+        Named("HIP_STREAM", kStreamNames);
 
     for (int k = 1; k < kKindCount; ++k) {
       const KindInfo& info = kinds[k];
@@ -211,14 +209,7 @@ const KindInfo* FindKind(int32_t kind) noexcept {
 
 const char* OperationName(const KindInfo& k, int32_t op) noexcept {
   if (!ValidOp(k, op)) return nullptr;
-  switch (k.source) {
-    case Source::kHsa:
-      return roctracer::hsa_api::Name(k.ids[op]);
-    case Source::kHip:
-      return roctracer::hip_api::Name(k.ids[op]);
-    default:  // marker kinds: names from the SDK's enums
-      return k.op_names != nullptr ? k.op_names[op - k.first_op] : nullptr;
-  }
+  return k.op_names != nullptr ? k.op_names[op - k.first_op] : nullptr;
 }
 
 KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
@@ -241,7 +232,8 @@ KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
 bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,
                 uint32_t* id) noexcept {
   const KindInfo* k = FindKind(kind);
-  if (k == nullptr || k->source == Source::kNone || !ValidOp(*k, op)) {
+  if (k == nullptr || k->source == Source::kNone || !ValidOp(*k, op) ||
+      k->ids[op] == gen::kUntraced) {
     return false;
   }
   *domain = k->source == Source::kHsa     ? kHsaDomain

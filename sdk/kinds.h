@@ -17,12 +17,13 @@ namespace rocprofiler_sdk {
 enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest };
 
 struct KindInfo {
-  const char* name;             // "HSA_CORE_API"
-  Source source;                // kNone: not traced by this library
-  int32_t first_op;             // 0 for API kinds, 1 when the enum's 0 is NONE
-  int32_t last_op;              // the enum's LAST
-  const uint32_t* ids;          // API kinds: ids[op] is the domain's API ID
-  const char* const* op_names;  // non-API kinds: op_names[op - first_op]
+  const char* name;  // "HSA_CORE_API"
+  Source source;     // kNone: not traced by this library
+  int32_t first_op;  // 0 for API kinds, 1 when the enum's 0 is NONE
+  int32_t last_op;   // the enum's LAST
+  // API kinds: ids[op] is the domain's API ID (gen::kUntraced: none)
+  const uint32_t* ids;
+  const char* const* op_names;  // op_names[op - first_op]
 };
 
 constexpr int kKindCount = ROCPROFILER_CALLBACK_TRACING_LAST;
@@ -50,7 +51,7 @@ inline bool ValidOp(const KindInfo& k, int32_t op) noexcept {
 const char* OperationName(const KindInfo& k, int32_t op) noexcept;
 
 // The largest operation count of any kind: the size of per-kind op bitsets.
-constexpr int32_t kMaxOps = 512;
+constexpr int32_t kMaxOps = 1024;
 
 // (domain, API ID) -> (kind, operation); kind 0 when not traced.
 struct KindOp {
@@ -60,7 +61,8 @@ struct KindOp {
 KindOp MapCall(uint32_t domain, uint32_t id) noexcept;
 
 // The roctracer (domain, API ID) of an API kind's operation; false for
-// non-API kinds and invalid operations.
+// non-API kinds, invalid operations and operations this library does not
+// trace.
 bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,
                 uint32_t* id) noexcept;
 

@@ -1,7 +1,7 @@
 /* Basic types of the rocprofiler-sdk API subset this library implements:
  * status codes, callback phases, tracing kinds and their non-API operations,
  * handles, and the callback-tracing record. Names and values follow
- * rocprofiler-sdk; usable from C99 and C++. */
+ * rocprofiler-sdk 1.0.0 (version.h); usable from C99 and C++. */
 #ifndef ROCPROFILER_SDK_FWD_H_
 #define ROCPROFILER_SDK_FWD_H_
 
@@ -90,7 +90,7 @@ typedef enum {
   ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION,
   ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API,
   ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
-  ROCPROFILER_CALLBACK_TRACING_HIP_STREAM_API,
+  ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,
   ROCPROFILER_CALLBACK_TRACING_LAST
 } rocprofiler_callback_tracing_kind_t;
 

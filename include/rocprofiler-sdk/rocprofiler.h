@@ -10,19 +10,12 @@
 
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
-
-#define ROCPROFILER_VERSION_MAJOR 0
-#define ROCPROFILER_VERSION_MINOR 4
-#define ROCPROFILER_VERSION_PATCH 0
-/* (10000 * major) + (100 * minor) + patch, as passed to rocprofiler_configure
- */
-#define ROCPROFILER_VERSION                                              \
-  (10000 * ROCPROFILER_VERSION_MAJOR + 100 * ROCPROFILER_VERSION_MINOR + \
-   ROCPROFILER_VERSION_PATCH)
+#include "rocprofiler-sdk/version.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
-/* Any pointer may be NULL (that part is not written). Always SUCCESS. */
+/* 1, 0, 0 (version.h). Any pointer may be NULL (that part is not written).
+ * Always SUCCESS. */
 rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
                                              uint32_t* patch) ROCPROFILER_API;
 
@@ -30,7 +23,9 @@ rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
 const char* rocprofiler_get_status_name(rocprofiler_status_t status)
     ROCPROFILER_API;
 
-/* A sentence describing the status; NULL for a value outside the enum. */
+/* rocprofiler-sdk 1.0.0's text for the status (the same string, so tools
+ * that compare or log it see no difference); NULL for a value outside the
+ * enum. */
 const char* rocprofiler_get_status_string(rocprofiler_status_t status)
     ROCPROFILER_API;
 
