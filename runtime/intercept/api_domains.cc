@@ -7,16 +7,17 @@
 #include <roctracer.h>
 
 #include "api_domain_tables.h"
-#include "runtime/intercept/api_hook.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/intercept/api_hook.h"
 
 namespace roctracer {
 namespace {
 
 struct RegisterApiDomains {
   RegisterApiDomains() {
-#define ROCTRACER_REGISTER_DOMAIN(d, value)                                  \
-  RegisterApiDomain(value, d##_api::kCount, &d##_api::Name, &d##_api::IdByName); \
+#define ROCTRACER_REGISTER_DOMAIN(d, value)                 \
+  RegisterApiDomain(value, d##_api::kCount, &d##_api::Name, \
+                    &d##_api::IdByName);                    \
   RegisterActiveFlags(value, hook::g_##d##_api_active, d##_api::kCount);
     ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_REGISTER_DOMAIN)
 #undef ROCTRACER_REGISTER_DOMAIN

@@ -29,13 +29,13 @@
 
 #include "api_domain_tables.h"
 #include "runtime/activity/activity_emit.h"
-#include "runtime/intercept/api_consumer.h"
-#include "runtime/clock/clock.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/clock/clock.h"
+#include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/string_arena.h"
-#include "runtime/platform/thread_id.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/platform/thread_id.h"
 
 namespace roctracer::hook {
 namespace {
@@ -82,7 +82,8 @@ void CopyStrings(Frame* f, Data* data,
 
 // The domain's string-argument table (generated <d>_api::StringArgs).
 template <class Data, uint32_t kMax>
-using StringArgsFn = uint32_t (*)(uint32_t, Data*, const char** [kMax]) noexcept;
+using StringArgsFn = uint32_t (*)(uint32_t, Data*,
+                                  const char** [kMax]) noexcept;
 
 template <class Data, uint32_t kMax>
 void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
@@ -172,10 +173,11 @@ void Enter(uint32_t domain, uint32_t op, void* data,
            CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
   switch (domain) {
-#define ROCTRACER_ENTER_DOMAIN(d, value)                                  \
-  case value:                                                             \
-    EnterImpl<d##_api_data_t, d##_api::kMaxStringArgs>(                   \
-        domain, op, static_cast<d##_api_data_t*>(data), f, &d##_api::StringArgs); \
+#define ROCTRACER_ENTER_DOMAIN(d, value)                   \
+  case value:                                              \
+    EnterImpl<d##_api_data_t, d##_api::kMaxStringArgs>(    \
+        domain, op, static_cast<d##_api_data_t*>(data), f, \
+        &d##_api::StringArgs);                             \
     break;
     ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ENTER_DOMAIN)
 #undef ROCTRACER_ENTER_DOMAIN
@@ -188,9 +190,9 @@ void Enter(uint32_t domain, uint32_t op, void* data,
 void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
   switch (domain) {
-#define ROCTRACER_EXIT_DOMAIN(d, value)                              \
-  case value:                                                        \
-    ExitImpl(domain, op, static_cast<d##_api_data_t*>(data), f);     \
+#define ROCTRACER_EXIT_DOMAIN(d, value)                          \
+  case value:                                                    \
+    ExitImpl(domain, op, static_cast<d##_api_data_t*>(data), f); \
     break;
     ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_DOMAIN)
 #undef ROCTRACER_EXIT_DOMAIN

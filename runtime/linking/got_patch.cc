@@ -1,7 +1,5 @@
 #include "runtime/linking/got_patch.h"
 
-#include "api_domain_list.h"
-
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
@@ -19,6 +17,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "api_domain_list.h"
 
 extern "C" {
 // Generated tables (<d>_symbol_wrappers.cc, one per domain of the list).
@@ -69,7 +69,7 @@ struct State {
   std::mutex mu;
   std::unordered_map<std::string_view, void*> stubs;  // name -> our stub
   bool first_chars[256] = {};  // first letters of the names in `stubs`
-  std::unordered_map<const void*, Object> objects;    // key: dynamic section
+  std::unordered_map<const void*, Object> objects;  // key: dynamic section
   unsigned long long adds = ~0ull, subs = ~0ull;
   uint64_t scans = 0;
   const void* self_base = nullptr;
