@@ -1,5 +1,5 @@
 // Cost of interception on cheap real calls (hsa_status_string,
-// hsa_system_get_info, hipGetErrorString, hsaKmtGetVersion), per path and mode:
+// hsa_system_get_info, hipGetErrorString), per path and mode:
 //   Direct      the runtime's function called through a pointer from dlsym;
 //   Table/m     the HSA table wrapper installed by OnLoad (plugin path);
 //   Symbol/m    the C-symbol stub linked into this binary ahead of the
@@ -17,7 +17,6 @@
 #include <roctracer.h>
 #include <roctracer_hip.h>
 #include <roctracer_hsa.h>
-#include <roctracer_kfd.h>
 #include <sys/mman.h>
 
 #include <cstdio>
@@ -73,7 +72,6 @@ namespace {
 HsaApiTableContainer g_tables;
 HsaApiTableContainer g_direct;
 decltype(&hipGetErrorString) g_hip_direct = nullptr;
-decltype(&hsaKmtGetVersion) g_kfd_direct = nullptr;
 
 void EmptyCallback(uint32_t, uint32_t, const void*, void*) {}
 void DropBuffer(const char*, const char*, void*) {}
@@ -163,21 +161,6 @@ void BM_HipGetErrorString_Symbol(benchmark::State& state) {
       [] { benchmark::DoNotOptimize(hipGetErrorString(hipErrorNoDevice)); });
 }
 
-// libhsakmt's hsaKmtGetVersion: without /dev/kfd it answers "driver not
-// open" at once, a cheap real KFD call. _Direct is libhsakmt's function,
-// _Symbol its C-symbol stub (the path ROCR's calls take).
-HsaVersionInfo g_kfd_version;
-void BM_KfdGetVersion_Direct(benchmark::State& state) {
-  auto fn = g_kfd_direct;
-  Run(state, [fn] { benchmark::DoNotOptimize(fn(&g_kfd_version)); });
-}
-void BM_KfdGetVersion_Symbol(benchmark::State& state) {
-  Mode mode(state.range(0), ACTIVITY_DOMAIN_KFD_API,
-            KFD_API_ID_hsaKmtGetVersion);
-  Run(state,
-      [] { benchmark::DoNotOptimize(hsaKmtGetVersion(&g_kfd_version)); });
-}
-
 // One string argument: hsa_executable_get_symbol_by_name (answers
 // NOT_INITIALIZED at once here) with its name in each home the tracer's
 // fault-safe copy tells apart (string_arena.h): 0 a string literal (a loaded
@@ -251,8 +234,6 @@ BENCHMARK(BM_HsaSystemGetInfo_Direct);
 BENCHMARK(BM_HsaSystemGetInfo_Table)->Arg(0)->Arg(1)->Arg(2);
 BENCHMARK(BM_HipGetErrorString_Direct);
 BENCHMARK(BM_HipGetErrorString_Symbol)->Arg(0)->Arg(1)->Arg(2);
-BENCHMARK(BM_KfdGetVersion_Direct);
-BENCHMARK(BM_KfdGetVersion_Symbol)->Arg(0)->Arg(1)->Arg(2);
 BENCHMARK(BM_StringArg_Direct)->DenseRange(0, 5);
 BENCHMARK(BM_StringArg_Table)->DenseRange(0, 5);
 
@@ -274,12 +255,7 @@ int main(int argc, char** argv) {
   roctracer::hsa_api::FillHsaApiTable(&g_direct, &LookUp, hsa);
   g_hip_direct =
       reinterpret_cast<decltype(g_hip_direct)>(dlsym(hip, "hipGetErrorString"));
-  void* kmt = dlopen("libhsakmt.so.1", RTLD_NOW | RTLD_NOLOAD);
-  g_kfd_direct = kmt == nullptr ? nullptr
-                                : reinterpret_cast<decltype(g_kfd_direct)>(
-                                      dlsym(kmt, "hsaKmtGetVersion"));
-  if (!OnLoad(&g_tables.root, 0, 0, nullptr) || g_hip_direct == nullptr ||
-      g_kfd_direct == nullptr) {
+  if (!OnLoad(&g_tables.root, 0, 0, nullptr) || g_hip_direct == nullptr) {
     return 1;
   }
   roctracer_properties_t properties{};

@@ -13,7 +13,6 @@ struct c_layout {
   size_t hip_size, hip_args_offset, hip_phase_data_offset;
   unsigned hsa_number, hip_number, hip_malloc;
   size_t kfd_size, kfd_args_offset, kfd_phase_data_offset;
-  size_t kfd_create_queue_event_offset;
   unsigned kfd_number;
 };
 

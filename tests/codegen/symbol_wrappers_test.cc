@@ -1,5 +1,5 @@
 // Generated C-symbol wrappers linked into this test binary interpose the real
-// libhsa-runtime64 / libamdhip64 / libhsakmt functions: they must forward to
+// libhsa-runtime64 / libamdhip64 functions: they must forward to
 // the real definitions (dlsym RTLD_NEXT) with arguments and results intact, and
 // report Enter/Exit only for enabled ops.
 #include <dlfcn.h>
@@ -9,7 +9,6 @@
 
 #include "hip_api_id.h"
 #include "hsa_api_id.h"
-#include "kfd_api_id.h"
 #include "runtime/intercept/api_hook.h"
 #include "tests/codegen/hook_recorder.h"
 
@@ -17,7 +16,6 @@ namespace {
 
 using roctracer::hook::kDomainHipApi;
 using roctracer::hook::kDomainHsaApi;
-using roctracer::hook::kDomainKfdApi;
 
 // The library's own definition of `name`, bypassing this binary's wrapper.
 template <class Fn>
@@ -120,28 +118,3 @@ TEST_F(SymbolWrappersTest, HipActiveOpReportsArgsAndResult) {
 }
 
 }  // namespace
-
-// libhsakmt's stubs: the real library answers (no /dev/kfd here: the
-// driver-not-open status), through the stub the same as directly.
-TEST_F(SymbolWrappersTest, KfdActiveOpReportsArgsAndResult) {
-  auto real = Real<HSAKMT_STATUS (*)(HsaVersionInfo*)>("libhsakmt.so.1",
-                                                       "hsaKmtGetVersion");
-  EXPECT_NE(reinterpret_cast<void*>(real),
-            reinterpret_cast<void*>(&hsaKmtGetVersion));
-  HsaVersionInfo want{}, got{};
-  const HSAKMT_STATUS direct = real(&want);
-  EXPECT_EQ(direct, hsaKmtGetVersion(&got));
-  EXPECT_TRUE(hook_recorder::Take().empty());  // not enabled: not reported
-
-  hook_recorder::SetActive(kDomainKfdApi, KFD_API_ID_hsaKmtGetVersion, true);
-  const HSAKMT_STATUS status = hsaKmtGetVersion(&got);
-  auto calls = hook_recorder::Take();
-  EXPECT_EQ(direct, status);
-  ASSERT_EQ(2u, calls.size());
-  EXPECT_TRUE(calls[0].enter);
-  EXPECT_EQ(kDomainKfdApi, calls[0].domain);
-  EXPECT_EQ(static_cast<uint32_t>(KFD_API_ID_hsaKmtGetVersion), calls[0].op);
-  EXPECT_EQ(&got, calls[0].kfd_data().args.hsaKmtGetVersion.VersionInfo);
-  EXPECT_FALSE(calls[1].enter);
-  EXPECT_EQ(status, calls[1].kfd_data().HSAKMT_STATUS_retval);
-}
