@@ -30,7 +30,6 @@ struct c_layout c99_layout(void) {
   l.hip_number = HIP_API_ID_NUMBER;
   l.hip_malloc = HIP_API_ID_hipMalloc;
   l.kfd_size = sizeof(kfd_api_data_t);
-  l.kfd_args_offset = offsetof(kfd_api_data_t, args);
   l.kfd_phase_data_offset = offsetof(kfd_api_data_t, phase_data);
   l.kfd_number = KFD_API_ID_NUMBER;
   return l;

@@ -12,7 +12,7 @@ struct c_layout {
   size_t hsa_size, hsa_args_offset, hsa_phase_data_offset;
   size_t hip_size, hip_args_offset, hip_phase_data_offset;
   unsigned hsa_number, hip_number, hip_malloc;
-  size_t kfd_size, kfd_args_offset, kfd_phase_data_offset;
+  size_t kfd_size, kfd_phase_data_offset;
   unsigned kfd_number;
 };
 

@@ -152,6 +152,8 @@ class CoverageTest(unittest.TestCase):
     symbol_wrappers = defined_functions("kfd_symbol_wrappers.cc", True)
     exported = exports("libhsakmt.so")
     declared = [f.name for f in mdl.functions]
+    if not declared:
+      self.skipTest("this ROCm has no hsakmt.h")
     self.assertGreater(len(declared), 60)
     for i, name in enumerate(declared):
       self.assertEqual(i, ids.get("KFD_API_ID_" + name), name)

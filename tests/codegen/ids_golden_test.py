@@ -43,7 +43,11 @@ class IdsGoldenTest(unittest.TestCase):
     self.check("hip")
 
   def test_kfd(self):
-    # hsakmt.h's functions in declaration order (68 on ROCm 5.2.3).
+    # hsakmt.h's functions in declaration order (68 on ROCm 5.2.3); a ROCm
+    # without libhsakmt's header has an empty KFD domain.
+    generated = read(os.path.join(RUNFILES, "codegen", "kfd_api_ids.txt"))
+    if len(generated.splitlines()) == 1:
+      self.skipTest("this ROCm has no hsakmt.h")
     self.check("kfd", at_least=60)
 
 

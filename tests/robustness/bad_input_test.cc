@@ -894,8 +894,6 @@ TEST(BadInput, RandomCasesFromSeveralThreads) {
     if (n > 0) g_valid_domains.push_back(d);
   }
   ASSERT_FALSE(g_valid_domains.empty());
-  // Every domain has operations (KFD_API: hsakmt.h's functions).
-  ASSERT_GT(g_op_count[ACTIVITY_DOMAIN_KFD_API], 0u);
   g_huge.assign(1 << 20, 'x');
   roctracer_properties_t p{};
   p.buffer_size = 4096;
