@@ -1,12 +1,17 @@
-"""What each API domain parses and how its functions are selected.
+"""The generator's domain list: what each API domain parses, how its
+functions are selected and numbered, and the few facts its generated code
+needs (`DOMAINS`, at the end). Adding a runtime's API is an entry there (and
+its header/library paths in domains.bzl, the same list for Bazel).
 
 HSA: the four public headers through hsa_api_trace.h, which also gives the
 dispatch tables; a function belongs to the domain when it has a table slot.
 HIP: hip_runtime_api.h, extern "C" functions only.
+KFD: libhsakmt's hsakmt.h, every function it declares.
 """
 
+import dataclasses
 import os
-from typing import List
+from typing import Callable, List, Optional
 
 import clang.cindex as ci
 
@@ -203,4 +208,85 @@ def parse_header(path: str, args: List[str], domain: str = "test") -> m.Model:
                  structs=structs, enums=cp.collect_enums(tu, functions, structs))
 
 
-PARSERS = {"hsa": parse_hsa, "hip": parse_hip}
+# Where libhsakmt's header is: hsakmt/hsakmt.h since ROCm 6, hsakmt.h (beside
+# hsakmttypes.h) in Debian's 5.2.3 libhsakmt-dev.
+KFD_HEADERS = ["hsakmt/hsakmt.h", "hsakmt.h"]
+KFD_ARGS = ["-x", "c++", "-std=c++17", "-Wno-deprecated-declarations"]
+
+
+def parse_kfd(include_dir: str) -> m.Model:
+  """Every function hsakmt.h declares, in declaration order (roctracer's
+  kfdap.py took the HSAKMTAPI declarations of hsakmt.h in file order). A
+  ROCm without libhsakmt's header gives an empty domain."""
+  found = [h for h in KFD_HEADERS if os.path.exists(os.path.join(include_dir, h))]
+  if not found:
+    return m.Model(domain="kfd", functions=[])
+  header = os.path.join(include_dir, found[0])
+  tu = cp.parse(header, KFD_ARGS + ["-I", include_dir,
+                                    "-I", os.path.dirname(header)])
+  accept = lambda p: os.path.abspath(p) == os.path.abspath(header)
+  functions, skipped = cp.collect_functions(tu, accept)
+  structs = cp.collect_structs(tu, functions)
+  return m.Model(domain="kfd", functions=functions, skipped=skipped,
+                 structs=structs, enums=cp.collect_enums(tu, functions, structs),
+                 includes=[found[0]])
+
+
+@dataclasses.dataclass(frozen=True)
+class Domain:
+  """One API domain of the generator. Every per-domain fact the generated
+  code needs lives here; the templates and the runtime iterate over the list
+  (the runtime through the generated api_domain_list.h)."""
+  name: str  # file and identifier prefix: <name>_api_id.h, <NAME>_API_ID_*
+  activity_domain: int  # roctracer 4.1's activity_domain_t value
+  parse: Callable[[str], m.Model]
+  # How IDs are derived (codegen/numbering.py): "tables" (HSA's table
+  # order), "hip_prof" (HIP's own record, then names), "declaration"
+  # (header declaration order).
+  numbering: str
+  first_id: int  # the first ID; IDs below it are reserved (HIP's NONE = 0)
+  source: str  # what the generated files say they come from
+  # What the public data header includes (a model may name its own:
+  # Model.includes), and lines before those includes.
+  includes: List[str]
+  preamble: List[str] = dataclasses.field(default_factory=list)
+  # Headers C cannot include whose typedefs the data header re-declares.
+  private_headers: frozenset = frozenset()
+  # `args` has a member (empty) for APIs without parameters, as roctracer's
+  # HSA and KFD records; HIP's record has none.
+  empty_args: bool = False
+  # The runtime's status type, and the value of it a symbol stub returns when
+  # the runtime cannot be loaded.
+  status_type: Optional[str] = None
+  not_initialized: Optional[str] = None
+
+
+DOMAINS = [
+    Domain(name="hsa", activity_domain=0, parse=parse_hsa, numbering="tables",
+           first_id=0,
+           source="hsa/hsa_api_trace.h (hsa.h, hsa_ext_amd.h, hsa_ext_image.h, "
+           "hsa_ext_finalize.h)",
+           includes=["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
+                     "hsa/hsa_ext_finalize.h"],
+           private_headers=frozenset({"hsa_api_trace.h"}), empty_args=True,
+           status_type="hsa_status_t",
+           not_initialized="HSA_STATUS_ERROR_NOT_INITIALIZED"),
+    Domain(name="hip", activity_domain=3, parse=parse_hip, numbering="hip_prof",
+           first_id=1,
+           source="hip/hip_runtime_api.h, hip/hip_ext.h and "
+           "hip/amd_detail/hip_prof_str.h",
+           includes=["hip/hip_runtime_api.h"],
+           # hip_runtime_api.h refuses to parse unless a platform is chosen.
+           preamble=["#if !defined(__HIP_PLATFORM_AMD__) && "
+                     "!defined(__HIP_PLATFORM_NVIDIA__)",
+                     "#define __HIP_PLATFORM_AMD__", "#endif"],
+           status_type="hipError_t", not_initialized="hipErrorNotInitialized"),
+    Domain(name="kfd", activity_domain=4, parse=parse_kfd,
+           numbering="declaration", first_id=0, empty_args=True,
+           source="hsakmt.h (libhsakmt, the KFD thunk)",
+           includes=["hsakmt.h"],
+           # libhsakmt's "the driver is not open" status.
+           status_type="HSAKMT_STATUS", not_initialized="HSAKMT_STATUS_KERNEL_IO_CHANNEL_NOT_OPENED"),
+]
+BY_NAME = {d.name: d for d in DOMAINS}
+PARSERS = {d.name: d.parse for d in DOMAINS}

@@ -25,11 +25,7 @@ from codegen import numbering
 from codegen import render
 
 
-SOURCES = {
-    "hsa": "hsa/hsa_api_trace.h (hsa.h, hsa_ext_amd.h, hsa_ext_image.h, "
-           "hsa_ext_finalize.h)",
-    "hip": "hip/hip_runtime_api.h, hip/hip_ext.h and hip/amd_detail/hip_prof_str.h",
-}
+SOURCES = {d.name: d.source for d in domains.DOMAINS}
 
 
 def release(include_dir: str) -> Optional[str]:
@@ -134,7 +130,9 @@ def main(argv=None) -> int:
     sonames[d] = read_soname(path)
   env = render.environment(args.templates)
   files = {}
-  for d in args.domain or sorted(domains.PARSERS):
+  generated = [d.name for d in domains.DOMAINS
+               if not args.domain or d.name in args.domain]
+  for d in generated:
     try:
       mdl = domains.PARSERS[d](args.include_dir)
     except clang_parse.ParseError as e:
@@ -152,6 +150,10 @@ def main(argv=None) -> int:
         numbering.for_domain(mdl, naming.FIRST_ID[d]), d, rel)
     if args.dump_model:
       files["%s_model.json" % d] = m.to_json(mdl)
+  listed = [dict(name=d, D=d.upper(), const=naming.domain_const(d),
+                 value=naming.DOMAIN_VALUES[d]) for d in generated]
+  for name in ("api_domain_list.h", "api_domain_tables.h"):
+    files[name] = env.get_template(name + ".j2").render(domains=listed)
   write_all(args.out_dir, files)
   return 0
 

@@ -119,7 +119,7 @@ class Typedef:
 
 @dataclass
 class Model:
-  domain: str  # hsa | hip
+  domain: str  # a domains.DOMAINS name: hsa | hip | kfd
   functions: List[Function]
   skipped: List[Skipped] = field(default_factory=list)
   structs: Dict[str, Struct] = field(default_factory=dict)
@@ -133,6 +133,10 @@ class Model:
   abi_ids: Dict[str, int] = field(default_factory=dict)
   abi_last: int = 0
   abi_args: Dict[str, List[AbiField]] = field(default_factory=dict)
+  # What the public data header includes for this domain, when the parser
+  # found the headers somewhere the domain list does not say (hsakmt.h moved
+  # into hsakmt/ in ROCm 6); empty: the domain list's.
+  includes: List[str] = field(default_factory=list)
 
   def function(self, name: str) -> Optional[Function]:
     for f in self.functions:

@@ -2,11 +2,19 @@
 
 import re
 
+from codegen import domains
 from codegen import model as m
 
-# Domain values of roctracer 4.1's activity_domain_t.
-DOMAIN_VALUES = {"hsa": 0, "hip": 3}
-FIRST_ID = {"hsa": 0, "hip": 1}  # HIP keeps 0 for HIP_API_ID_NONE
+# Domain values of roctracer 4.1's activity_domain_t, and each domain's first
+# ID (HIP keeps 0 for HIP_API_ID_NONE): from the domain list.
+DOMAIN_VALUES = {d.name: d.activity_domain for d in domains.DOMAINS}
+FIRST_ID = {d.name: d.first_id for d in domains.DOMAINS}
+
+
+def domain_const(domain: str) -> str:
+  """The runtime's name of a domain's activity_domain_t value
+  (api_domain_list.h): kDomainHsaApi, kDomainKfdApi."""
+  return "kDomain%sApi" % domain.capitalize()
 
 
 def prefix(domain: str) -> str:
@@ -88,10 +96,9 @@ def missing_next_value(t: m.CType) -> str:
   """What a symbol wrapper returns when its runtime cannot be loaded: the
   runtime's "not initialized" status, a printable text for strings
   (hipGetErrorString must never give NULL to a printf), else zero."""
-  if t.spelling == "hsa_status_t":
-    return "HSA_STATUS_ERROR_NOT_INITIALIZED"
-  if t.spelling == "hipError_t":
-    return "hipErrorNotInitialized"
+  for d in domains.DOMAINS:
+    if d.status_type and t.spelling == d.status_type:
+      return d.not_initialized
   if t.kind == "pointer" and t.is_string:
     return "roctracer::intercept::kRuntimeMissingText"
   if t.kind == "pointer":

@@ -11,6 +11,9 @@ against its headers, so its numbers are ours, even where a release renumbers.
 * HSA: roctracer's rule, the slot order of the HsaApiTable sub-tables from
   hsa_api_trace.h: CoreApiTable, AmdExtTable, ImageExtTable (what roctracer
   numbers), then the tables roctracer does not number (FinalizerExtTable), from 0.
+* KFD: roctracer's rule (its kfdap.py), the declaration order of the
+  functions of hsakmt.h, from 0. Functions the library does not export keep
+  their number (no stub).
 """
 
 import dataclasses
@@ -50,8 +53,35 @@ def hip(mdl: m.Model, first: int = 1) -> List[Entry]:
   return entries
 
 
+def declaration(mdl: m.Model, first: int = 0) -> List[Entry]:
+  return [Entry(first + i, f.name) for i, f in enumerate(mdl.functions)]
+
+
+# How each rule reads, for the generated ID header.
+DESCRIPTIONS = {
+    "hip_prof": [
+        "The installed ROCm's numbers (codegen/numbering.py): HIP_API_ID_* as its",
+        "hip/amd_detail/hip_prof_str.h has them; the APIs that header leaves",
+        "unnumbered follow its last ID, in byte order of their names.",
+    ],
+    "tables": [
+        "The installed ROCm's numbers (codegen/numbering.py): roctracer's rule, the",
+        "slot order of CoreApiTable, AmdExtTable and ImageExtTable in",
+        "hsa_api_trace.h, then the tables roctracer does not number.",
+    ],
+    "declaration": [
+        "The installed ROCm's numbers (codegen/numbering.py): roctracer's rule, the",
+        "declaration order of the functions of the header, from 0.",
+    ],
+}
+
+RULES = {"tables": lambda mdl, first: hsa(mdl), "hip_prof": hip,
+         "declaration": declaration}
+
+
 def for_domain(mdl: m.Model, first: int) -> List[Entry]:
-  return hsa(mdl) if mdl.domain == "hsa" else hip(mdl, first)
+  from codegen import domains  # domains imports the parsers; keep this leaf light
+  return RULES[domains.BY_NAME[mdl.domain].numbering](mdl, first)
 
 
 def record(entries: List[Entry], domain: str, release: Optional[str]) -> str:

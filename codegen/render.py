@@ -8,25 +8,17 @@ from typing import Dict, List, Optional, Set
 
 import jinja2
 
+from codegen import domains
 from codegen import model as m
 from codegen import naming
 from codegen import numbering
 
-# Headers the public data header and the wrappers include, per domain.
-INCLUDES = {
-    "hsa": ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
-            "hsa/hsa_ext_finalize.h"],
-    "hip": ["hip/hip_runtime_api.h"],
-}
-PREAMBLE = {
-    "hsa": [],
-    # hip_runtime_api.h refuses to parse unless a platform is chosen.
-    "hip": ["#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_PLATFORM_NVIDIA__)",
-            "#define __HIP_PLATFORM_AMD__", "#endif"],
-}
+# Per-domain facts come from the domain list (codegen/domains.py).
+INCLUDES = {d.name: d.includes for d in domains.DOMAINS}
+PREAMBLE = {d.name: d.preamble for d in domains.DOMAINS}
 # Typedefs from headers the public data header cannot include are re-declared.
-PRIVATE_HEADERS = {"hsa": {"hsa_api_trace.h"}, "hip": set()}
-DOMAIN_CONST = {"hsa": "kDomainHsaApi", "hip": "kDomainHipApi"}
+PRIVATE_HEADERS = {d.name: d.private_headers for d in domains.DOMAINS}
+DOMAIN_CONST = {d.name: naming.domain_const(d.name) for d in domains.DOMAINS}
 # Per HsaApiTable member: the HsaApiTableContainer member holding the table
 # and the prefix of its version macros in hsa_api_trace.h.
 HSA_TABLE_INFO = {
@@ -63,6 +55,9 @@ class Plan:
     self._members = {t.name: t.member for t in mdl.tables}
     self._enums = mdl.enums
     self._abi_args = mdl.abi_args
+    # roctracer's HSA and KFD records have an (empty) member for APIs without
+    # parameters; HIP's has none.
+    self._empty_args = d in domains.BY_NAME and domains.BY_NAME[d].empty_args
     funcs = {f.name: f for f in mdl.functions}
     self._id_of = ids
     self.functions = [self._function(f, ids[f.name]) for f in mdl.functions]
@@ -90,9 +85,13 @@ class Plan:
         entries=self.entries, functions=self.functions, dense=dense,
         by_name=sorted((dict(name=e.name, id=e.id) for e in live.values()),
                        key=lambda x: x["name"].encode()),
-        live_count=len(live), includes=INCLUDES.get(d, []),
+        live_count=len(live), includes=mdl.includes or INCLUDES.get(d, []),
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
         domain_const_value=naming.DOMAIN_VALUES.get(d, 0),
+        not_initialized=(domains.BY_NAME[d].not_initialized
+                         if d in domains.BY_NAME else ""),
+        numbering_doc=numbering.DESCRIPTIONS[
+            domains.BY_NAME[d].numbering if d in domains.BY_NAME else "hip_prof"],
         retvals=self._retvals(mdl), structs=self._structs(mdl),
         abi_header=mdl.abi_header, args_members_list=self._args_members(mdl),
         enums=[dict(name=e.name,
@@ -153,14 +152,14 @@ class Plan:
     """`args` union members in layout order: the ROCm record's (all of them,
     in its order), then ours for the traced APIs it lacks. HSA, like
     roctracer, has a member (empty) for every API; HIP only for APIs with
-    parameters, like HIP."""
+    parameters, like HIP (domains.Domain.empty_args)."""
     out, seen = [], set()
     for name, fields in mdl.abi_args.items():
       out.append(dict(name=name, fields=[naming.declarator(fl.type, fl.name)
                                          for fl in fields]))
       seen.add(name)
     for f in sorted(mdl.functions, key=lambda f: self._id_of.get(f.name, 0)):
-      if f.name in seen or (not f.params and mdl.domain != "hsa"):
+      if f.name in seen or (not f.params and not self._empty_args):
         continue
       out.append(dict(name=f.name, fields=[naming.declarator(fl.type, fl.name)
                                            for fl in self._fields(f)]))

@@ -128,7 +128,7 @@ typedef activity_rtapi_callback_t roctracer_rtapi_callback_t;
  * callback of the operations it covers.
  * Status: SUCCESS; ERROR_INVALID_DOMAIN_ID for a domain outside
  * activity_domain_t or one with no operations known to this library (e.g.
- * KFD_API); ERROR_INVALID_ARGUMENT when `op` is out of range for the domain or
+ * KFD_API built against a ROCm without libhsakmt's header); ERROR_INVALID_ARGUMENT when `op` is out of range for the domain or
  * `callback` is NULL. The all-domain form skips domains with no operations. */
 ROCTRACER_API roctracer_status_t roctracer_enable_op_callback(
     activity_domain_t domain, uint32_t op, activity_rtapi_callback_t callback,

@@ -26,7 +26,7 @@ typedef enum {
   ACTIVITY_DOMAIN_HCC_OPS = ACTIVITY_DOMAIN_HIP_OPS, /* legacy alias */
   ACTIVITY_DOMAIN_HIP_VDI = ACTIVITY_DOMAIN_HIP_OPS, /* legacy alias */
   ACTIVITY_DOMAIN_HIP_API = 3,                       /* HIP API calls */
-  ACTIVITY_DOMAIN_KFD_API = 4, /* KFD (thunk) API calls: not traced here */
+  ACTIVITY_DOMAIN_KFD_API = 4, /* KFD (thunk, libhsakmt) API calls */
   ACTIVITY_DOMAIN_EXT_API = 5, /* external correlation IDs */
   ACTIVITY_DOMAIN_ROCTX = 6,   /* rocTX annotations */
   ACTIVITY_DOMAIN_HSA_EVT = 7, /* HSA runtime events */

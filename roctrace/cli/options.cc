@@ -16,6 +16,7 @@ const char kUsage[] =
     "tracing (default: --sys-trace):\n"
     "  --hip-trace             HIP runtime API calls\n"
     "  --hsa-trace             HSA API calls\n"
+    "  --kfd-trace             KFD (libhsakmt) API calls\n"
     "  --marker-trace          rocTX ranges and marks\n"
     "  --kernel-trace          kernel dispatches (accepted; no rows yet)\n"
     "  --memory-copy-trace     memory copies (accepted; no rows yet)\n"
@@ -85,6 +86,8 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
       o->hip = true;
     } else if (arg == "--hsa-trace") {
       o->hsa = true;
+    } else if (arg == "--kfd-trace") {
+      o->kfd = true;
     } else if (arg == "--marker-trace") {
       o->marker = true;
     } else if (arg == "--kernel-trace") {
@@ -161,7 +164,7 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
     return false;
   }
   if (!o->hip && !o->hsa && !o->marker && !o->kernel && !o->memory_copy &&
-      !o->scratch_memory) {
+      !o->scratch_memory && !o->kfd) {
     o->hip = o->hsa = o->marker = o->kernel = o->memory_copy =
         o->scratch_memory = true;
   }
@@ -182,6 +185,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   std::vector<std::string> domains;
   if (o.hip) domains.push_back("hip");
   if (o.hsa) domains.push_back("hsa");
+  if (o.kfd) domains.push_back("kfd");
   if (o.marker) domains.push_back("marker");
   if (o.kernel) domains.push_back("kernel");
   if (o.memory_copy) domains.push_back("memory_copy");

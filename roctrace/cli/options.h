@@ -13,6 +13,7 @@ struct Options {
   bool help = false;
   bool hip = false, hsa = false, marker = false, kernel = false,
        memory_copy = false, scratch_memory = false;
+  bool kfd = false;  // --kfd-trace: libhsakmt calls (KFD_API)
   bool stats = false, summary = false;
   std::string output_dir;   // empty: the tool's default
   std::string output_file;  // empty: the tool's default

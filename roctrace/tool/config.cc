@@ -172,6 +172,8 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
         c.hip = true;
       else if (d == "hsa")
         c.hsa = true;
+      else if (d == "kfd")
+        c.kfd = true;
       else if (d == "marker")
         c.marker = true;
       else if (d == "kernel")

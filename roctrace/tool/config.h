@@ -21,6 +21,7 @@ struct Config {
   std::string output_file = "%pid%";
   bool rocpd = true, pftrace = false, csv = false, json = false;
   bool hip = true, hsa = true, marker = true;
+  bool kfd = false;  // KFD_API (libhsakmt) calls: only when asked for
   bool kernel = false, memory_copy = false, scratch_memory = false;
   bool stats = false, summary = false;
   size_t buffer_size = 64 * 1024;

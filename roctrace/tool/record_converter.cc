@@ -41,6 +41,11 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     name->category = Category::kHip;
     name->domain = "HIP_RUNTIME_API";
+  } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
+    // The layer below HSA: written with the HSA calls (their files and
+    // tables), its own Domain column.
+    name->category = Category::kHsa;
+    name->domain = "KFD_API";
   } else {
     name->category = Category::kHsa;
     name->domain = HsaDomainOf(name->name);
@@ -77,6 +82,7 @@ void RecordConverter::Convert(const activity_record_t& r) {
   switch (r.domain) {
     case ACTIVITY_DOMAIN_HIP_API:
     case ACTIVITY_DOMAIN_HSA_API:
+    case ACTIVITY_DOMAIN_KFD_API:
       e.op = ApiName(r.domain, r.op);
       e.start_ns = r.begin_ns;
       e.end_ns = r.end_ns;

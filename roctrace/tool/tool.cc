@@ -105,6 +105,9 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) {
     roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_API, pool_);
   }
+  if (config_.kfd) {
+    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_KFD_API, pool_);
+  }
   if (config_.marker) {
     roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, pool_);
   }

@@ -1,28 +1,26 @@
-// Registers the generated HSA_API and HIP_API domains (names, IDs, the active
-// bytes the stubs test) with the domain registry when libroctracer64.so is
+// Registers every generated API domain (HSA_API, HIP_API, KFD_API: the
+// generator's list, api_domain_list.h) with its names, IDs and the active
+// bytes the stubs test, with the domain registry when libroctracer64.so is
 // loaded, before main() and before the application can enable anything, so
 // roctracer_op_string / roctracer_op_code and every enable call work from the
 // first moment.
 #include <roctracer.h>
 
-#include "hip_api_tables.h"
-#include "hsa_api_tables.h"
-#include "runtime/intercept/api_hook.h"
+#include "api_domain_tables.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/intercept/api_hook.h"
 
 namespace roctracer {
 namespace {
 
 struct RegisterApiDomains {
   RegisterApiDomains() {
-    RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, hsa_api::kCount, &hsa_api::Name,
-                      &hsa_api::IdByName);
-    RegisterActiveFlags(ACTIVITY_DOMAIN_HSA_API, hook::g_hsa_api_active,
-                        hsa_api::kCount);
-    RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, hip_api::kCount, &hip_api::Name,
-                      &hip_api::IdByName);
-    RegisterActiveFlags(ACTIVITY_DOMAIN_HIP_API, hook::g_hip_api_active,
-                        hip_api::kCount);
+#define ROCTRACER_REGISTER_DOMAIN(d, value)                 \
+  RegisterApiDomain(value, d##_api::kCount, &d##_api::Name, \
+                    &d##_api::IdByName);                    \
+  RegisterActiveFlags(value, hook::g_##d##_api_active, d##_api::kCount);
+    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_REGISTER_DOMAIN)
+#undef ROCTRACER_REGISTER_DOMAIN
   }
 } g_register_api_domains;
 

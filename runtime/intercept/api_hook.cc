@@ -27,18 +27,15 @@
 #include <cstdint>
 #include <new>
 
-#include "hip_api_data.h"
-#include "hip_api_tables.h"
-#include "hsa_api_data.h"
-#include "hsa_api_tables.h"
+#include "api_domain_tables.h"
 #include "runtime/activity/activity_emit.h"
-#include "runtime/intercept/api_consumer.h"
-#include "runtime/clock/clock.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/clock/clock.h"
+#include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/string_arena.h"
-#include "runtime/platform/thread_id.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/platform/thread_id.h"
 
 namespace roctracer::hook {
 namespace {
@@ -83,8 +80,14 @@ void CopyStrings(Frame* f, Data* data,
   for (uint32_t i = 0; i < n; ++i) *slots[i] = arena->Copy(*slots[i]);
 }
 
-template <class Data>
-void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
+// The domain's string-argument table (generated <d>_api::StringArgs).
+template <class Data, uint32_t kMax>
+using StringArgsFn = uint32_t (*)(uint32_t, Data*,
+                                  const char** [kMax]) noexcept;
+
+template <class Data, uint32_t kMax>
+void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
+               StringArgsFn<Data, kMax> string_args) noexcept {
   ThreadState& t = Thread();
   auto* top = static_cast<Frame*>(t.top);
   if (t.untraced != 0 ||
@@ -112,13 +115,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   data->correlation_id = f->id;
   data->phase_data = &f->phase_data;
   if (cb != nullptr || consumer != nullptr) {
-    if (domain == kDomainHsaApi) {
-      CopyStrings<hsa_api_data_t, hsa_api::kMaxStringArgs>(
-          f, reinterpret_cast<hsa_api_data_t*>(data), &hsa_api::StringArgs);
-    } else {
-      CopyStrings<hip_api_data_t, hip_api::kMaxStringArgs>(
-          f, reinterpret_cast<hip_api_data_t*>(data), &hip_api::StringArgs);
-    }
+    CopyStrings<Data, kMax>(f, data, string_args);
     UntracedScope untraced;
     data->phase = ACTIVITY_API_PHASE_ENTER;
     if (cb != nullptr) cb->fn(domain, op, data, cb->arg);
@@ -171,22 +168,36 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
 
 }  // namespace
 
+// Each domain's data type and string table, from the generated domain list.
 void Enter(uint32_t domain, uint32_t op, void* data,
            CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
-  if (domain == kDomainHsaApi) {
-    EnterImpl(domain, op, static_cast<hsa_api_data_t*>(data), f);
-  } else {
-    EnterImpl(domain, op, static_cast<hip_api_data_t*>(data), f);
+  switch (domain) {
+#define ROCTRACER_ENTER_DOMAIN(d, value)                   \
+  case value:                                              \
+    EnterImpl<d##_api_data_t, d##_api::kMaxStringArgs>(    \
+        domain, op, static_cast<d##_api_data_t*>(data), f, \
+        &d##_api::StringArgs);                             \
+    break;
+    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ENTER_DOMAIN)
+#undef ROCTRACER_ENTER_DOMAIN
+    default:
+      f->flags = kSkip;
+      break;
   }
 }
 
 void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
-  if (domain == kDomainHsaApi) {
-    ExitImpl(domain, op, static_cast<hsa_api_data_t*>(data), f);
-  } else {
-    ExitImpl(domain, op, static_cast<hip_api_data_t*>(data), f);
+  switch (domain) {
+#define ROCTRACER_EXIT_DOMAIN(d, value)                          \
+  case value:                                                    \
+    ExitImpl(domain, op, static_cast<d##_api_data_t*>(data), f); \
+    break;
+    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_DOMAIN)
+#undef ROCTRACER_EXIT_DOMAIN
+    default:
+      break;
   }
 }
 

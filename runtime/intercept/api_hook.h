@@ -19,18 +19,14 @@
 #include <atomic>
 #include <cstdint>
 
+#include "api_domain_list.h"
 #include "runtime/platform/readable_memory.h"
 
 namespace roctracer::hook {
 
-// Values of roctracer 4.1's activity_domain_t for the two API domains.
-constexpr uint32_t kDomainHsaApi = 0;  // ACTIVITY_DOMAIN_HSA_API
-constexpr uint32_t kDomainHipApi = 3;  // ACTIVITY_DOMAIN_HIP_API
-
-// One byte per API ID (sized <D>_API_ID_NUMBER in the generated definition):
-// non-zero means "call Enter/Exit for this op".
-extern std::atomic<uint8_t> g_hsa_api_active[];
-extern std::atomic<uint8_t> g_hip_api_active[];
+// kDomain<D>Api (activity_domain_t values) and the per-domain active-byte
+// arrays g_<d>_api_active[] (one byte per API ID, non-zero: call Enter/Exit)
+// are generated, one per domain of the generator's list: api_domain_list.h.
 
 // Runtime-owned per-call storage, living on the stub's stack (api_hook.cc
 // keeps the call's correlation IDs, timestamps, callback and the link to the
@@ -52,10 +48,16 @@ union DataStorage {
 // The wrappers-installed-but-nothing-enabled path: one relaxed byte load.
 // `domain` and `op` are compile-time constants in every stub, so the branch
 // on the domain folds away.
+inline std::atomic<uint8_t>* ActiveFlags(uint32_t domain) noexcept {
+#define ROCTRACER_ACTIVE_FLAGS_OF(d, value) \
+  if (domain == value) return g_##d##_api_active;
+  ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ACTIVE_FLAGS_OF)
+#undef ROCTRACER_ACTIVE_FLAGS_OF
+  return nullptr;
+}
+
 inline bool IsActive(uint32_t domain, uint32_t op) noexcept {
-  const std::atomic<uint8_t>* active =
-      domain == kDomainHsaApi ? g_hsa_api_active : g_hip_api_active;
-  return active[op].load(std::memory_order_relaxed) != 0;
+  return ActiveFlags(domain)[op].load(std::memory_order_relaxed) != 0;
 }
 
 // A pointer argument's `__val` copy: the pointee when readable, zeroes
@@ -65,8 +67,8 @@ inline void CopyPointee(T* val, const void* arg) noexcept {
   roctracer::CopyIfReadable(val, arg, sizeof(T));
 }
 
-// `data` points to an hsa_api_data_t (kDomainHsaApi) or hip_api_data_t
-// (kDomainHipApi). Enter may set data->correlation_id and data->phase_data;
+// `data` points to the <d>_api_data_t of `domain` (hsa_api_data_t for
+// kDomainHsaApi, ...). Enter may set data->correlation_id and data->phase_data;
 // both must not throw (they run inside the traced runtime's call).
 void Enter(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;
 void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;

@@ -18,16 +18,17 @@
 #include <unordered_map>
 #include <vector>
 
+#include "api_domain_list.h"
+
 extern "C" {
-// Generated tables (hsa_symbol_wrappers.cc, hip_symbol_wrappers.cc).
-extern const roctracer_stub_entry roctracer_hsa_stubs[]
-    __attribute__((weak, visibility("hidden")));
-extern const size_t roctracer_hsa_stub_count
-    __attribute__((weak, visibility("hidden")));
-extern const roctracer_stub_entry roctracer_hip_stubs[]
-    __attribute__((weak, visibility("hidden")));
-extern const size_t roctracer_hip_stub_count
-    __attribute__((weak, visibility("hidden")));
+// Generated tables (<d>_symbol_wrappers.cc, one per domain of the list).
+#define ROCTRACER_DECLARE_STUB_TABLE(d, value)              \
+  extern const roctracer_stub_entry roctracer_##d##_stubs[] \
+      __attribute__((weak, visibility("hidden")));          \
+  extern const size_t roctracer_##d##_stub_count            \
+      __attribute__((weak, visibility("hidden")));
+ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_DECLARE_STUB_TABLE)
+#undef ROCTRACER_DECLARE_STUB_TABLE
 
 // got_patch_hooks.S: rescan, then jump to the real function with the
 // caller's return address intact (dlsym(RTLD_NEXT) and RTLD_DEFAULT depend
@@ -67,7 +68,8 @@ struct Object {
 struct State {
   std::mutex mu;
   std::unordered_map<std::string_view, void*> stubs;  // name -> our stub
-  std::unordered_map<const void*, Object> objects;    // key: dynamic section
+  bool first_chars[256] = {};  // first letters of the names in `stubs`
+  std::unordered_map<const void*, Object> objects;  // key: dynamic section
   unsigned long long adds = ~0ull, subs = ~0ull;
   uint64_t scans = 0;
   const void* self_base = nullptr;
@@ -86,9 +88,14 @@ State& GetState() {
   return *s;
 }
 
+void AddStub(State& s, const char* name, void* stub) {
+  s.stubs.emplace(name, stub);
+  s.first_chars[static_cast<unsigned char>(name[0])] = true;
+}
+
 void AddTable(State& s, const roctracer_stub_entry* table, const size_t* n) {
   if (table == nullptr || n == nullptr) return;
-  for (size_t i = 0; i < *n; ++i) s.stubs.emplace(table[i].name, table[i].stub);
+  for (size_t i = 0; i < *n; ++i) AddStub(s, table[i].name, table[i].stub);
 }
 
 void InitOnce(State& s) {
@@ -98,10 +105,12 @@ void InitOnce(State& s) {
     s.disabled = true;
     return;
   }
-  AddTable(s, roctracer_hsa_stubs, &roctracer_hsa_stub_count);
-  AddTable(s, roctracer_hip_stubs, &roctracer_hip_stub_count);
-  s.stubs.emplace("dlsym", reinterpret_cast<void*>(&roctracer_dlsym_hook));
-  s.stubs.emplace("dlvsym", reinterpret_cast<void*>(&roctracer_dlvsym_hook));
+#define ROCTRACER_ADD_STUB_TABLE(d, value) \
+  AddTable(s, roctracer_##d##_stubs, &roctracer_##d##_stub_count);
+  ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ADD_STUB_TABLE)
+#undef ROCTRACER_ADD_STUB_TABLE
+  AddStub(s, "dlsym", reinterpret_cast<void*>(&roctracer_dlsym_hook));
+  AddStub(s, "dlvsym", reinterpret_cast<void*>(&roctracer_dlvsym_hook));
   Dl_info info{};
   dladdr(reinterpret_cast<void*>(&RescanIfChanged), &info);
   s.self_base = info.dli_fbase;
@@ -180,7 +189,9 @@ void ScanRelocations(State& s, uintptr_t base, const ElfW(Rela) * rel,
     if (type != R_X86_64_JUMP_SLOT && type != R_X86_64_GLOB_DAT) continue;
     const ElfW(Sym)& sym = symtab[ELF64_R_SYM(rel[i].r_info)];
     const char* name = strtab + sym.st_name;
-    if (name[0] != 'h' && name[0] != 'd') continue;  // hip*, hsa_*, dl*
+    // Cheap pre-filter before the hash lookup: the first letters of the
+    // stubbed names (hip*, hsa*, dl*).
+    if (!s.first_chars[static_cast<unsigned char>(name[0])]) continue;
     auto it = s.stubs.find(name);
     if (it == s.stubs.end()) continue;
     const bool dl_hook = IsDlHook(s, it->second);

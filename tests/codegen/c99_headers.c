@@ -7,6 +7,8 @@
 #include "hip_api_id.h"
 #include "hsa_api_data.h"
 #include "hsa_api_id.h"
+#include "kfd_api_data.h"
+#include "kfd_api_id.h"
 
 struct c_layout c99_layout(void) {
   struct c_layout l;
@@ -27,5 +29,8 @@ struct c_layout c99_layout(void) {
   l.hsa_number = HSA_API_ID_NUMBER;
   l.hip_number = HIP_API_ID_NUMBER;
   l.hip_malloc = HIP_API_ID_hipMalloc;
+  l.kfd_size = sizeof(kfd_api_data_t);
+  l.kfd_phase_data_offset = offsetof(kfd_api_data_t, phase_data);
+  l.kfd_number = KFD_API_ID_NUMBER;
   return l;
 }

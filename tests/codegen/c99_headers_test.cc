@@ -8,6 +8,7 @@
 
 #include "hip_api_data.h"
 #include "hsa_api_data.h"
+#include "kfd_api_data.h"
 
 TEST(C99Headers, LayoutMatchesCxx) {
   const c_layout c = c99_layout();
@@ -20,4 +21,7 @@ TEST(C99Headers, LayoutMatchesCxx) {
   EXPECT_EQ(static_cast<unsigned>(HSA_API_ID_NUMBER), c.hsa_number);
   EXPECT_EQ(static_cast<unsigned>(HIP_API_ID_NUMBER), c.hip_number);
   EXPECT_EQ(static_cast<unsigned>(HIP_API_ID_hipMalloc), c.hip_malloc);
+  EXPECT_EQ(sizeof(kfd_api_data_t), c.kfd_size);
+  EXPECT_EQ(offsetof(kfd_api_data_t, phase_data), c.kfd_phase_data_offset);
+  EXPECT_EQ(static_cast<unsigned>(KFD_API_ID_NUMBER), c.kfd_number);
 }

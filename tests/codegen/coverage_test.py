@@ -2,7 +2,8 @@
 
 Every slot of the four HSA tables has an ID and a table wrapper; every
 extern "C" function hip_runtime_api.h declares and libamdhip64 exports (and
-every exported HSA function with a slot) has an ID and a symbol wrapper.
+every exported HSA function with a slot, every function hsakmt.h declares
+and libhsakmt exports) has an ID and a symbol wrapper.
 Whatever is not covered must be listed, with a reason, in
 codegen/exclusions.txt; the test fails on an unlisted gap and on a stale entry.
 The generated files are read back through libclang, and the export lists come
@@ -141,6 +142,31 @@ class CoverageTest(unittest.TestCase):
     gaps |= {n for n in declared if symbol[n] not in exported}
     self.check_gaps("hip", gaps)
     print("HIP: %d declared, %d wrapped, %d exclusions" %
+          (len(declared), len(symbol_wrappers), len(gaps)))
+
+  def test_kfd(self):
+    # Every function hsakmt.h declares has an ID (declaration order, from 0:
+    # roctracer's kfdap.py rule); the ones libhsakmt exports have a stub.
+    mdl = domains.parse_kfd(INCLUDE)
+    ids = enum_constants("kfd_api_id.h")
+    symbol_wrappers = defined_functions("kfd_symbol_wrappers.cc", True)
+    exported = exports("libhsakmt.so")
+    declared = [f.name for f in mdl.functions]
+    if not declared:
+      self.skipTest("this ROCm has no hsakmt.h")
+    self.assertGreater(len(declared), 60)
+    for i, name in enumerate(declared):
+      self.assertEqual(i, ids.get("KFD_API_ID_" + name), name)
+    self.assertEqual(len(declared), ids["KFD_API_ID_NUMBER"])
+    for name in set(declared) & exported:
+      self.assertIn(name, symbol_wrappers)
+    self.assertEqual(set(), symbol_wrappers - exported,
+                     "wrapper for a symbol the library does not export")
+    gaps = {n for n in exported if n.startswith("hsaKmt") and n not in declared}
+    gaps |= {s.name for s in mdl.skipped}
+    gaps |= set(declared) - exported
+    self.check_gaps("kfd", gaps)
+    print("KFD: %d declared, %d wrapped, %d exclusions" %
           (len(declared), len(symbol_wrappers), len(gaps)))
 
   def test_ids_agree_with_hips_own_list(self):

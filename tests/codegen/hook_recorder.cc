@@ -4,6 +4,7 @@
 
 #include "hip_api_id.h"
 #include "hsa_api_id.h"
+#include "kfd_api_id.h"
 #include "runtime/intercept/api_hook.h"
 
 namespace hook_recorder {
@@ -21,6 +22,8 @@ void Record(bool enter, uint32_t domain, uint32_t op, void* data,
   c.op = op;
   if (domain == roctracer::hook::kDomainHsaApi) {
     std::memcpy(c.hsa, data, sizeof(hsa_api_data_t));
+  } else if (domain == roctracer::hook::kDomainKfdApi) {
+    std::memcpy(c.kfd, data, sizeof(kfd_api_data_t));
   } else {
     std::memcpy(c.hip, data, sizeof(hip_api_data_t));
   }
@@ -40,10 +43,8 @@ std::vector<Call> Take() {
 }
 
 void SetActive(uint32_t domain, uint32_t op, bool on) {
-  auto* active = domain == roctracer::hook::kDomainHsaApi
-                     ? roctracer::hook::g_hsa_api_active
-                     : roctracer::hook::g_hip_api_active;
-  active[op].store(on ? 1 : 0, std::memory_order_relaxed);
+  roctracer::hook::ActiveFlags(domain)[op].store(on ? 1 : 0,
+                                                 std::memory_order_relaxed);
 }
 
 void DisableAll() {
@@ -52,6 +53,9 @@ void DisableAll() {
   }
   for (uint32_t i = 0; i < HIP_API_ID_NUMBER; ++i) {
     SetActive(roctracer::hook::kDomainHipApi, i, false);
+  }
+  for (uint32_t i = 0; i < KFD_API_ID_NUMBER; ++i) {
+    SetActive(roctracer::hook::kDomainKfdApi, i, false);
   }
 }
 

@@ -1,6 +1,6 @@
-// Test double for the runtime side of runtime/intercept/api_hook.h: records every
-// Enter/Exit with a copy of the callback data, so tests can check what the
-// generated stubs passed.
+// Test double for the runtime side of runtime/intercept/api_hook.h: records
+// every Enter/Exit with a copy of the callback data, so tests can check what
+// the generated stubs passed.
 #ifndef ROCTRACER_TESTS_CODEGEN_HOOK_RECORDER_H_
 #define ROCTRACER_TESTS_CODEGEN_HOOK_RECORDER_H_
 
@@ -10,6 +10,7 @@
 
 #include "hip_api_data.h"
 #include "hsa_api_data.h"
+#include "kfd_api_data.h"
 
 namespace hook_recorder {
 
@@ -21,6 +22,7 @@ struct Call {
   // is meaningful).
   alignas(hip_api_data_t) unsigned char hip[sizeof(hip_api_data_t)];
   alignas(hsa_api_data_t) unsigned char hsa[sizeof(hsa_api_data_t)];
+  alignas(kfd_api_data_t) unsigned char kfd[sizeof(kfd_api_data_t)];
   const void* data_address;
   const void* frame_address;
 
@@ -29,6 +31,9 @@ struct Call {
   }
   const hip_api_data_t& hip_data() const {
     return *reinterpret_cast<const hip_api_data_t*>(hip);
+  }
+  const kfd_api_data_t& kfd_data() const {
+    return *reinterpret_cast<const kfd_api_data_t*>(kfd);
   }
 };
 

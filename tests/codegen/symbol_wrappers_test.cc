@@ -1,7 +1,7 @@
 // Generated C-symbol wrappers linked into this test binary interpose the real
-// libhsa-runtime64 / libamdhip64 functions: they must forward to the real
-// definitions (dlsym RTLD_NEXT) with arguments and results intact, and report
-// Enter/Exit only for enabled ops.
+// libhsa-runtime64 / libamdhip64 functions: they must forward to
+// the real definitions (dlsym RTLD_NEXT) with arguments and results intact, and
+// report Enter/Exit only for enabled ops.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <hip/hip_runtime_api.h>
