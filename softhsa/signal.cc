@@ -215,10 +215,12 @@ hsa_signal_value_t hsa_signal_load_relaxed(hsa_signal_t h) {
 void hsa_signal_store_relaxed(hsa_signal_t h, hsa_signal_value_t v) {
   SIG(h)->value.store(v, std::memory_order_relaxed);
   Notify(SIG(h));
+  if (SIG(h)->on_store != nullptr) SIG(h)->on_store(SIG(h)->on_store_arg);
 }
 void hsa_signal_store_screlease(hsa_signal_t h, hsa_signal_value_t v) {
   SIG(h)->value.store(v, std::memory_order_release);
   Notify(SIG(h));
+  if (SIG(h)->on_store != nullptr) SIG(h)->on_store(SIG(h)->on_store_arg);
 }
 void hsa_signal_silent_store_relaxed(hsa_signal_t h, hsa_signal_value_t v) {
   SIG(h)->value.store(v, std::memory_order_relaxed);
