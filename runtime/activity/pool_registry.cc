@@ -3,6 +3,7 @@
 #include <roctracer_ext.h>
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,10 +51,17 @@ bool IsOpenLocked(Pool* pool) {
   return std::find(open.begin(), open.end(), pool) != open.end();
 }
 
+std::atomic<void (*)(FlushPoint)> g_before_flush{nullptr};
+
+void BeforeFlush(FlushPoint point) {
+  if (auto hook = g_before_flush.load(std::memory_order_acquire)) hook(point);
+}
+
 // Delivers what is left in every pool when the program exits, so the end of a
 // trace is not lost.
 struct CloseAtExit {
   ~CloseAtExit() {
+    BeforeFlush(FlushPoint::kExit);
     std::vector<Pool*> open;
     {
       std::lock_guard<std::mutex> lock(ConfigMutex());
@@ -132,6 +140,7 @@ roctracer_status_t ClosePool(Pool* pool) {
     return Fail(ROCTRACER_STATUS_ERROR,
                 "a pool cannot be closed from inside a buffer callback");
   }
+  BeforeFlush(FlushPoint::kClose);
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     Pools& state = State();
@@ -161,6 +170,7 @@ roctracer_status_t FlushPool(Pool* pool) {
     return Fail(ROCTRACER_STATUS_ERROR,
                 "a pool cannot be flushed from inside a buffer callback");
   }
+  BeforeFlush(FlushPoint::kFlush);
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     if (pool == nullptr) {
@@ -203,6 +213,10 @@ Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status) {
     }
   }
   return previous;
+}
+
+void SetBeforeFlushHook(void (*hook)(FlushPoint point)) {
+  g_before_flush.store(hook, std::memory_order_release);
 }
 
 roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved) {
