@@ -25,7 +25,9 @@ constexpr uint64_t kBusyPollNs = 1'000'000;
 constexpr uint64_t kIdlePollNs = 100'000'000;
 // Copies waited on at once by the completion thread (the oldest pending).
 constexpr size_t kCopiesWatched = 15;
-constexpr uint32_t kCopyRingCapacity = 4096;
+constexpr uint32_t kCopyRingCapacity = 8192;
+// How long a copy waits for a slot before it goes untraced.
+constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
 
 // Everything here is used by threads that may outlive static destruction
 // (the completion thread, exit-time harvests): allocated once, never freed.
@@ -294,6 +296,21 @@ void HarvestQueueIfFree(QueueState* state) {
   if (!state->harvest_mutex.try_lock()) return;
   HarvestQueueLocked(state, false);
   state->harvest_mutex.unlock();
+}
+
+void MakeRoomForCopy() {
+  CopyTrack& copies = Copies();
+  std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
+  if (HarvestCopiesLocked() > 0) return;
+  bool waited = false;
+  copies.ring.ForEachPending([&waited](PendingOp& op) {
+    if (waited) return;
+    waited = true;
+    Core().hsa_signal_wait_scacquire_fn(op.signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                        NsToTicks(kCopyRoomWaitNs),
+                                        HSA_WAIT_STATE_BLOCKED);
+  });
+  HarvestCopiesLocked();
 }
 
 void HarvestAll(HarvestReason reason) {

@@ -68,6 +68,10 @@ void HarvestAll(HarvestReason reason);
 // One queue, on its submitting thread when its ring is full (try-lock).
 void HarvestQueueIfFree(QueueState* state);
 
+// The copy ring is full: reports what completed and, if that freed nothing,
+// waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.
+void MakeRoomForCopy();
+
 // Starts the completion thread if it is not running.
 void EnsureCollector();
 // Wakes it (a copy was added to an empty copy ring).

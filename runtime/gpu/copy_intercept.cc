@@ -54,6 +54,10 @@ class TracedCopy {
     OpRing& ring = Copies().ring;
     was_empty_ = ring.InFlight() == 0;
     op_ = ring.Reserve();
+    if (op_ == nullptr) {
+      MakeRoomForCopy();
+      op_ = ring.Reserve();
+    }
     if (op_ == nullptr || !EnsureSignal(op_)) {
       op_ = nullptr;
       lock_.unlock();

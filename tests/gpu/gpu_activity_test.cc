@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <map>
 #include <thread>
 
 #include "tests/gpu/gpu_test_util.h"
@@ -257,6 +258,89 @@ TEST_F(GpuActivity, OperationsBeyondTheTracerSlotsAreCountedNotLost) {
   hsa_queue_destroy(q);
   hsa_signal_destroy(gate);
   hsa_signal_destroy(done);
+}
+
+}  // namespace
+
+namespace {
+
+#if defined(__SANITIZE_THREAD__)
+constexpr int kOpsPerThread = 1500;  // exact all the same, 10x faster
+#else
+constexpr int kOpsPerThread = 10000;
+#endif
+constexpr int kThreads = 4;
+
+// 4 threads, each on its own queue, 10k operations each (dispatches,
+// barriers and copies in turn): exactly one record per operation.
+TEST_F(GpuActivity, ExactCountsFromFourThreadsOnFourQueues) {
+  std::vector<hsa_queue_t*> queues;
+  for (int t = 0; t < kThreads; ++t) queues.push_back(program_.Queue(1024));
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  const uint64_t t0 = Now();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      hsa_signal_t done;
+      hsa_signal_create(kOpsPerThread, 0, nullptr, &done);
+      uint64_t src = 42, dst = 0;
+      for (int i = 0; i < kOpsPerThread; ++i) {
+        switch (i % 3) {
+          case 0:
+            gpu_test::Dispatch(queues[t], program_.empty, program_.kernarg,
+                               done);
+            break;
+          case 1:
+            gpu_test::Barrier(queues[t], HSA_PACKET_TYPE_BARRIER_AND, {},
+                              done);
+            break;
+          default:
+            if (hsa_amd_memory_async_copy(&dst, program_.gpu, &src,
+                                          program_.cpu, sizeof(src), 0,
+                                          nullptr,
+                                          done) != HSA_STATUS_SUCCESS) {
+              failures++;
+            }
+        }
+      }
+      if (gpu_test::WaitZero(done) != 0) failures++;
+      hsa_signal_destroy(done);
+    });
+  }
+  for (auto& th : threads) th.join();
+  const uint64_t t1 = Now();
+  ASSERT_EQ(failures.load(), 0);
+  roctracer_flush_activity_expl(pool_);
+  const int per_kind = kOpsPerThread / 3;
+  const size_t dispatches = kThreads * (per_kind + (kOpsPerThread % 3 > 0));
+  const size_t barriers = kThreads * (per_kind + (kOpsPerThread % 3 > 1));
+  const size_t copies = kThreads * per_kind;
+  auto d = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+  auto b = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER);
+  auto c = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY);
+  EXPECT_EQ(d.size(), dispatches);
+  EXPECT_EQ(b.size(), barriers);
+  EXPECT_EQ(c.size(), copies);
+  std::map<uint64_t, size_t> per_queue;
+  for (auto* list : {&d, &b, &c}) {
+    for (const gpu_test::Record& r : *list) {
+      ASSERT_LE(t0, r.r.begin_ns);
+      ASSERT_LE(r.r.begin_ns, r.r.end_ns);
+      ASSERT_LE(r.r.end_ns, t1);
+      if (list != &c) per_queue[r.r.queue_id]++;
+    }
+  }
+  for (const gpu_test::Record& r : d) ASSERT_EQ(r.name, "empty");
+  ASSERT_EQ(per_queue.size(), size_t{kThreads});
+  for (auto& [id, n] : per_queue) {
+    EXPECT_EQ(n, (dispatches + barriers) / kThreads) << id;
+  }
+  const roctracer_gpu_activity_stats_t after = gpu_test::GpuStats();
+  EXPECT_EQ(after.untraced, before.untraced);
+  EXPECT_EQ(after.incomplete, before.incomplete);
+  EXPECT_EQ(after.in_flight, 0u);
+  for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
 }
 
 }  // namespace
