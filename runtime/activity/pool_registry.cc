@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -125,6 +126,13 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
                               ? PoolStatus::kMemoryAllocation
                               : pool_status);
   }
+  // The pools close at exit in an atexit handler registered by their first
+  // Create; this one, registered after it, runs before it.
+  static const bool before_close_at_exit = [] {
+    std::atexit([] { BeforeFlush(FlushPoint::kExit); });
+    return true;
+  }();
+  (void)before_close_at_exit;
   State().open.push_back(pool);
   if (user != nullptr) State().callbacks[pool] = std::move(user);
   if (out == nullptr) {

@@ -1,5 +1,6 @@
 #include "runtime/gpu/gpu_tool.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdio>
 
@@ -19,8 +20,12 @@ namespace {
 HsaApiTable* g_table = nullptr;
 
 void BeforePoolFlush(FlushPoint point) {
-  HarvestAll(point == FlushPoint::kExit ? HarvestReason::kExit
-                                        : HarvestReason::kFlush);
+  if (point != FlushPoint::kExit) {
+    HarvestAll(HarvestReason::kFlush);
+    return;
+  }
+  static std::atomic<bool> exited{false};
+  if (!exited.exchange(true)) HarvestAll(HarvestReason::kExit);
 }
 
 template <class Table, class Fn>

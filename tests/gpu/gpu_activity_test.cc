@@ -26,9 +26,9 @@ class GpuActivity : public ::testing::Test {
     props.buffer_callback_arg = &records_;
     ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_),
               ROCTRACER_STATUS_SUCCESS);
-    ASSERT_EQ(roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS,
-                                                    pool_),
-              ROCTRACER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_),
+        ROCTRACER_STATUS_SUCCESS);
   }
   void TearDown() override {
     if (pool_ != nullptr) roctracer_close_pool_expl(pool_);
@@ -56,10 +56,10 @@ TEST_F(GpuActivity, OneRecordPerDispatchBarrierAndCopyWithNamesAndTimes) {
   gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {}, done);
   gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_OR, {}, done);
   std::vector<char> src(1000, 'x'), dst(1000, 0);
-  ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
-                                      program_.cpu, src.size(), 0, nullptr,
-                                      done),
-            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(
+      hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                program_.cpu, src.size(), 0, nullptr, done),
+      HSA_STATUS_SUCCESS);
   EXPECT_EQ(gpu_test::WaitZero(done), 0);
   const uint64_t t1 = Now();
   EXPECT_EQ(dst[999], 'x');
@@ -137,8 +137,8 @@ TEST_F(GpuActivity, DispatchCarriesTheSubmittingCallsCorrelationId) {
   ASSERT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_HSA_API,
                               "hsa_signal_store_screlease", &store_op, nullptr),
             ROCTRACER_STATUS_SUCCESS);
-  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API,
-                                              store_op, pool_),
+  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API, store_op,
+                                              pool_),
             ROCTRACER_STATUS_SUCCESS);
   hsa_queue_t* q = program_.Queue();
   hsa_signal_t done;
@@ -292,13 +292,11 @@ TEST_F(GpuActivity, ExactCountsFromFourThreadsOnFourQueues) {
                                done);
             break;
           case 1:
-            gpu_test::Barrier(queues[t], HSA_PACKET_TYPE_BARRIER_AND, {},
-                              done);
+            gpu_test::Barrier(queues[t], HSA_PACKET_TYPE_BARRIER_AND, {}, done);
             break;
           default:
             if (hsa_amd_memory_async_copy(&dst, program_.gpu, &src,
-                                          program_.cpu, sizeof(src), 0,
-                                          nullptr,
+                                          program_.cpu, sizeof(src), 0, nullptr,
                                           done) != HSA_STATUS_SUCCESS) {
               failures++;
             }

@@ -20,8 +20,8 @@ KERNEL empty(const void*, const hsa_kernel_dispatch_packet_t*, uint32_t,
 
 // kernarg: uint64_t* out. out[0], out[1]: CLOCK_BOOTTIME at the start and the
 // end of its (one) workgroup, which spins out[2] ns.
-KERNEL stamp(const void* kernarg, const hsa_kernel_dispatch_packet_t*,
-             uint32_t, uint32_t, uint32_t) {
+KERNEL stamp(const void* kernarg, const hsa_kernel_dispatch_packet_t*, uint32_t,
+             uint32_t, uint32_t) {
   uint64_t* out = *static_cast<uint64_t* const*>(kernarg);
   out[0] = BoottimeNs();
   while (BoottimeNs() - out[0] < out[2]) {
