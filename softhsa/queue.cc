@@ -383,10 +383,12 @@ void Drain(Queue* q) {
       return;
     }
   }
-  Handlers handlers;
+  // A snapshot (handlers may register meanwhile), kept per thread so a
+  // doorbell allocates nothing once warm.
+  thread_local Handlers handlers;
   {
     std::lock_guard<std::mutex> h(q->intercept_mutex);
-    handlers = q->interceptors;
+    handlers.assign(q->interceptors.begin(), q->interceptors.end());
   }
   auto* ring = static_cast<uint8_t*>(q->q.base_address);
   const uint64_t mask = q->q.size - 1;

@@ -1,5 +1,7 @@
 #include "runtime/gpu/completion.h"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
@@ -192,20 +194,32 @@ void PrintLosses() {
                s.incomplete, s.untraced, s.names_unresolved, s.failed_copies);
 }
 
+// Copies are reported as soon as they complete (their application signals
+// wait for it); the queues, whose signals the runtime completes itself, at
+// most every kBusyPollNs.
 void CollectorMain() {
   Collector& c = TheCollector();
   std::vector<hsa_signal_t> signals;
   std::vector<hsa_signal_condition_t> conds;
   std::vector<hsa_signal_value_t> values;
+  const uint64_t busy_ticks = NsToTicks(kBusyPollNs);
+  const uint64_t idle_ticks = NsToTicks(kIdlePollNs);
+  uint64_t queues_at = 0;
   while (!c.stop.load(std::memory_order_acquire)) {
     const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
-    HarvestAll(HarvestReason::kCollector);
     signals.assign(1, c.kick);
     conds.assign(1, HSA_SIGNAL_CONDITION_NE);
     values.assign(1, seen);
     {
       CopyTrack& copies = Copies();
-      std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+      std::unique_lock<std::mutex> lock(copies.harvest_mutex);
+      // While copies keep completing, take them without going to sleep
+      // between them: a futex wake per copy costs more than the report.
+      for (int spins = 0; HarvestCopiesLocked() > 0 && spins < 64; ++spins) {
+        lock.unlock();
+        sched_yield();
+        lock.lock();
+      }
       copies.ring.ForEachPending([&](PendingOp& op) {
         if (signals.size() > kCopiesWatched) return;
         signals.push_back(op.signal);
@@ -214,15 +228,23 @@ void CollectorMain() {
       });
     }
     bool busy = false;
-    {
+    const uint64_t now = TimestampNs();
+    if (now - queues_at >= kBusyPollNs) {
+      queues_at = now;
       Registry& r = Reg();
       std::lock_guard<std::mutex> lock(r.mutex);
-      for (QueueState* q : r.queues) busy |= q->ring.InFlight() != 0;
+      for (QueueState* q : r.queues) {
+        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+        HarvestQueueLocked(q, false);
+        busy |= q->ring.InFlight() != 0;
+      }
+    } else {
+      busy = true;  // looked less than a poll ago: look again after one
     }
     Amd().hsa_amd_signal_wait_any_fn(
         static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
-        values.data(), NsToTicks(busy ? kBusyPollNs : kIdlePollNs),
-        HSA_WAIT_STATE_BLOCKED, nullptr);
+        values.data(), busy ? busy_ticks : idle_ticks, HSA_WAIT_STATE_BLOCKED,
+        nullptr);
   }
 }
 
