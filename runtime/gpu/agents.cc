@@ -22,6 +22,10 @@ std::mutex& ListMutex() {
   static std::mutex* mutex = new std::mutex;
   return *mutex;
 }
+std::vector<const AgentList*>& Retired() {
+  static auto* retired = new std::vector<const AgentList*>;
+  return *retired;
+}
 
 const AgentList* Load() {
   if (const AgentList* list = g_agents.load(std::memory_order_acquire)) {
@@ -68,7 +72,9 @@ bool IsKernelAgent(hsa_agent_t agent) noexcept {
 
 void ResetAgents() noexcept {
   std::lock_guard<std::mutex> lock(ListMutex());
-  g_agents.store(nullptr, std::memory_order_release);
+  if (const AgentList* list = g_agents.exchange(nullptr)) {
+    Retired().push_back(list);
+  }
 }
 
 }  // namespace roctracer::gpu

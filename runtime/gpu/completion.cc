@@ -314,6 +314,11 @@ bool EnsureSignal(PendingOp* op) {
   return true;
 }
 
+void HarvestQueueNow(QueueState* state) {
+  std::lock_guard<std::mutex> lock(state->harvest_mutex);
+  HarvestQueueLocked(state, true);
+}
+
 void HarvestQueueIfFree(QueueState* state) {
   if (!state->harvest_mutex.try_lock()) return;
   HarvestQueueLocked(state, false);

@@ -65,8 +65,11 @@ enum class HarvestReason {
 // kExit first wait (at most the drain timeout) for what is in flight and
 // count what never completed.
 void HarvestAll(HarvestReason reason);
-// One queue, on its submitting thread when its ring is full (try-lock).
+// One queue, on its submitting thread: when its ring runs full (skipped if
+// another thread is harvesting it), and when it is full (waits for that
+// thread; reports every completed op, not only the oldest).
 void HarvestQueueIfFree(QueueState* state);
+void HarvestQueueNow(QueueState* state);
 
 // The copy ring is full: reports what completed and, if that freed nothing,
 // waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.

@@ -103,7 +103,7 @@ void Intercept(QueueState* q, const uint8_t* packet,
   }
   PendingOp* op = q->ring.Reserve();
   if (op == nullptr) {
-    HarvestQueueIfFree(q);
+    HarvestQueueNow(q);
     op = q->ring.Reserve();
   }
   if (op == nullptr || !EnsureSignal(op)) {
