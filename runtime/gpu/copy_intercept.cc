@@ -38,18 +38,18 @@ class TracedCopy {
  public:
   // `info` has the copy's agents, bytes and direction.
   TracedCopy(EnqueueInfo info, hsa_signal_t app_signal) {
-    volatile hsa_signal_value_t* value = nullptr;
-    // A signal the runtime would refuse is passed on for it to refuse.
-    if (app_signal.handle == 0 ||
-        Amd().hsa_amd_signal_value_pointer_fn(app_signal, &value) !=
-            HSA_STATUS_SUCCESS) {
-      return;
-    }
+    if (app_signal.handle == 0) return;
     info.kind = OpKind::kCopy;
     info.op_id = NextCorrelationId();
     info.correlation_id = hook::CurrentCallId();
     Interest interest;
     if (!AskObservers(info, &interest)) return;
+    // A signal the runtime would refuse is passed on for it to refuse.
+    volatile hsa_signal_value_t* value = nullptr;
+    if (Amd().hsa_amd_signal_value_pointer_fn(app_signal, &value) !=
+        HSA_STATUS_SUCCESS) {
+      return;
+    }
     lock_ = std::unique_lock<std::mutex>(Copies().submit_mutex);
     OpRing& ring = Copies().ring;
     was_empty_ = ring.InFlight() == 0;

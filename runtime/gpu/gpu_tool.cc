@@ -3,6 +3,8 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "runtime/activity/pool_registry.h"
 #include "runtime/gpu/agents.h"
@@ -39,6 +41,8 @@ void Put(const HsaApiTable* table, Table* sub, Fn Table::*slot, Fn fn,
 }  // namespace
 
 void Install(HsaApiTable* table) {
+  const char* off = std::getenv("ROCTRACER_GPU");
+  if (off != nullptr && std::strcmp(off, "0") == 0) return;
   SaveRuntimeTable(table);
   g_table = table;
   AddObserver(HsaOpsRecords());

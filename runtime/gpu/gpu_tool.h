@@ -12,6 +12,8 @@ namespace roctracer::gpu {
 // Saves the runtime's functions and replaces queue creation/destruction,
 // profiling switches, async copies and executable freeze/destroy. Without
 // the queue-intercept slots, queues stay untraced (one line on stderr).
+// ROCTRACER_GPU=0 in the environment: does nothing (the table keeps the
+// runtime's functions; HSA_OPS stays empty).
 void Install(HsaApiTable* table);
 // Reports what completes within the drain timeout, forgets the rest,
 // destroys the tracer's signals and puts the runtime's functions back.
