@@ -264,11 +264,7 @@ TEST_F(GpuActivity, OperationsBeyondTheTracerSlotsAreCountedNotLost) {
 
 namespace {
 
-#if defined(__SANITIZE_THREAD__)
-constexpr int kOpsPerThread = 1500;  // exact all the same, 10x faster
-#else
 constexpr int kOpsPerThread = 10000;
-#endif
 constexpr int kThreads = 4;
 
 // 4 threads, each on its own queue, 10k operations each (dispatches,
