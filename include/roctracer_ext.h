@@ -62,6 +62,27 @@ ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
 ROCTRACER_API roctracer_status_t roctracer_get_dropped_records_expl(
     roctracer_pool_t* pool, uint64_t* dropped) ROCTRACER_VERSION_4_1;
 
+/* Extension: what the GPU half (HSA_OPS records of kernel dispatches,
+ * barrier packets and async copies, traced when libroctracer64.so is loaded
+ * as an HSA tool) reported and what it could not record. Counts since the
+ * library was loaded, over every pool. */
+typedef struct {
+  uint64_t dispatches;       /* completions reported */
+  uint64_t barriers;         /* application barrier packets reported */
+  uint64_t copies;           /* copies reported */
+  uint64_t untraced;         /* submitted untraced: no tracer signal free */
+  uint64_t names_unresolved; /* dispatches of a kernel in no executable */
+  uint64_t incomplete;       /* traced, never completed (queue error or
+                                destroyed, runtime shut down, exit) */
+  uint64_t failed_copies;    /* completed with an error value (no record) */
+  uint64_t in_flight;        /* traced, not reported yet */
+} roctracer_gpu_activity_stats_t;
+
+/* ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT if `stats` is NULL. */
+ROCTRACER_API roctracer_status_t
+roctracer_get_gpu_activity_stats_expl(roctracer_gpu_activity_stats_t* stats)
+    ROCTRACER_VERSION_4_1;
+
 #ifdef __cplusplus
 }
 #endif

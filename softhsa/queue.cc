@@ -51,13 +51,18 @@ void Wake(Signal* s) {
           INT_MAX, nullptr, nullptr, 0);
 }
 
-// Waits until packet `index` may be taken: the doorbell has reached it and
-// its header has been published. False when the queue is stopping.
+bool PacketReady(Queue* q, uint64_t index, void* slot) {
+  return q->write_index.load(std::memory_order_acquire) > index &&
+         PacketType(LoadHeader(slot)) != HSA_PACKET_TYPE_INVALID;
+}
+
+bool RetryUpper(Queue* q);
+
+// Waits until packet `index` may be taken (the doorbell has reached it and
+// its header has been published) or the intercept queue above wants to
+// retry. False when the queue is stopping.
 bool AwaitPacket(Queue* q, uint64_t index, void* slot) {
-  auto ready = [&] {
-    return q->write_index.load(std::memory_order_acquire) > index &&
-           PacketType(LoadHeader(slot)) != HSA_PACKET_TYPE_INVALID;
-  };
+  auto ready = [&] { return PacketReady(q, index, slot) || RetryUpper(q); };
   for (int i = 0; i < 4000; ++i) {
     if (q->stop.load(std::memory_order_relaxed)) return false;
     if (ready()) return true;
@@ -242,12 +247,21 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
   }
 }
 
+void Drain(Queue* q);
+
+// True when the intercept queue above `q` left packets over that now may fit.
+bool RetryUpper(Queue* q) {
+  return q->upper != nullptr && q->upper->retry.load(std::memory_order_seq_cst);
+}
+
 void Process(Queue* q) {
   auto* ring = static_cast<uint8_t*>(q->q.base_address);
   for (;;) {
+    if (RetryUpper(q) && q->upper->retry.exchange(false)) Drain(q->upper);
     uint64_t r = q->read_index.load(std::memory_order_relaxed);
     void* slot = ring + (r & (q->q.size - 1)) * 64;
     if (!AwaitPacket(q, r, slot)) return;
+    if (RetryUpper(q) && !PacketReady(q, r, slot)) continue;
     // The kernel sees this copy: the slot may be reused once launched.
     alignas(64) uint8_t packet[64];
     memcpy(packet + 2, static_cast<uint8_t*>(slot) + 2, 62);
@@ -257,74 +271,147 @@ void Process(Queue* q) {
   }
 }
 
-// Writes packets into `q`'s ring as a producer would: reserve, copy the body,
-// publish the header, ring. Blocks while the ring is full.
-void Submit(Queue* q, const void* packets, uint64_t count) {
-  auto* ring = static_cast<uint8_t*>(q->q.base_address);
-  for (uint64_t i = 0; i < count; ++i) {
-    const auto* src = static_cast<const uint8_t*>(packets) + i * 64;
-    uint64_t index = q->write_index.fetch_add(1, std::memory_order_acq_rel);
-    while (index - q->read_index.load(std::memory_order_acquire) >= q->q.size) {
-      if (!q->active.load()) return;
-      sched_yield();
-    }
-    uint8_t* dst = ring + (index & (q->q.size - 1)) * 64;
-    memcpy(dst + 2, src + 2, 62);
-    StoreHeader(dst, LoadHeader(src));
-    q->doorbell->value.store(static_cast<int64_t>(index),
-                             std::memory_order_release);
-    Notify(q->doorbell);
-  }
+// Room in `q`'s ring, as its one producer (an intercept queue's drain) sees it.
+uint64_t FreeSlots(Queue* q) {
+  return q->q.size - (q->write_index.load(std::memory_order_acquire) -
+                      q->read_index.load(std::memory_order_acquire));
 }
 
-thread_local Queue* t_intercepting = nullptr;
-thread_local size_t t_interceptor = 0;
+// Writes packets into the lower queue `q` as a producer would, never
+// waiting: all of them or none (a rewrite's packets reach the queue
+// together), unless they could never fit at once. Returns how many it wrote.
+// The first header is published last, so the processor takes none early.
+uint64_t SubmitSome(Queue* q, const uint8_t* packets, uint64_t count) {
+  uint64_t n = FreeSlots(q);
+  if (count <= q->q.size) {
+    if (n < count) return 0;
+    n = count;
+  } else if (n > count) {
+    n = count;
+  }
+  if (n == 0) return 0;
+  auto* ring = static_cast<uint8_t*>(q->q.base_address);
+  const uint64_t mask = q->q.size - 1;
+  const uint64_t first = q->write_index.load(std::memory_order_relaxed);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint8_t* dst = ring + ((first + i) & mask) * 64;
+    memcpy(dst + 2, packets + i * 64 + 2, 62);
+    if (i > 0) StoreHeader(dst, LoadHeader(packets + i * 64));
+  }
+  q->write_index.store(first + n, std::memory_order_release);
+  StoreHeader(ring + (first & mask) * 64, LoadHeader(packets));
+  q->doorbell->value.store(static_cast<int64_t>(first + n - 1),
+                           std::memory_order_release);
+  Notify(q->doorbell);
+  return n;
+}
+
+using Handlers = std::vector<std::pair<hsa_amd_queue_intercept_handler, void*>>;
+
+// Where the packet writer of the interceptor running on this thread leads:
+// interceptors run last registered first (ROCR's order), each writer passing
+// packets to the one registered before it, the first one's writer into the
+// lower queue.
+struct Cursor {
+  Queue* q;
+  const Handlers* handlers;
+  size_t remaining;  // interceptors still ahead of the lower queue
+  uint64_t index;    // the intercepted packet's index in q
+};
+thread_local Cursor t_cursor{nullptr, nullptr, 0, 0};
+
+// The last writer: into the lower queue, or behind what already waits.
+void FinalSubmit(Queue* q, const void* packets, uint64_t count) {
+  const auto* p = static_cast<const uint8_t*>(packets);
+  uint64_t done = q->overflow.empty() ? SubmitSome(q->lower, p, count) : 0;
+  for (uint64_t i = done; i < count; ++i) {
+    std::array<uint8_t, 64> packet;
+    memcpy(packet.data(), p + i * 64, 64);
+    q->overflow.push_back(packet);
+  }
+  if (done < count) {
+    q->retry.store(true, std::memory_order_seq_cst);
+    Wake(q->lower->doorbell);
+  }
+}
 
 void InterceptWriter(const void* packets, uint64_t count);
 
-// Hands packets to interceptor `i` of q, or to the lower queue past the last.
-void Forward(Queue* q, size_t i, const void* packets, uint64_t count,
-             uint64_t user_index) {
-  std::pair<hsa_amd_queue_intercept_handler, void*> h{nullptr, nullptr};
-  {
-    std::lock_guard<std::mutex> lock(q->intercept_mutex);
-    if (i < q->interceptors.size()) h = q->interceptors[i];
-  }
-  if (h.first == nullptr) {
-    Submit(q->lower, packets, count);
+void Pass(Cursor at, const void* packets, uint64_t count) {
+  if (at.remaining == 0) {
+    FinalSubmit(at.q, packets, count);
     return;
   }
-  Queue* saved_q = t_intercepting;
-  size_t saved_i = t_interceptor;
-  t_intercepting = q;
-  t_interceptor = i + 1;
-  h.first(packets, count, user_index, h.second, &InterceptWriter);
-  t_intercepting = saved_q;
-  t_interceptor = saved_i;
+  const Cursor saved = t_cursor;
+  t_cursor = Cursor{at.q, at.handlers, at.remaining - 1, at.index};
+  const auto& h = (*at.handlers)[at.remaining - 1];
+  h.first(packets, count, at.index, h.second, &InterceptWriter);
+  t_cursor = saved;
 }
 
 void InterceptWriter(const void* packets, uint64_t count) {
-  Queue* q = t_intercepting;
-  if (q == nullptr || packets == nullptr) return;
-  Forward(q, t_interceptor, packets, count, q->read_index.load());
+  if (t_cursor.q == nullptr || packets == nullptr || count == 0) return;
+  Pass(t_cursor, packets, count);
 }
 
-// An intercept queue's processor: each packet, once published, goes through
-// the interceptors (first registered first) to the lower queue.
-void ProcessIntercepted(Queue* q) {
+void Drain(Queue* q);
+void DrainLater(void* q) { Drain(static_cast<Queue*>(q)); }
+
+// What ringing an intercept queue's doorbell does (ROCR's
+// InterceptQueue::StoreRelaxed): on the ringing thread, every published
+// packet from the last one taken goes through the interceptors; its slot
+// returns to INVALID and the read index moves past it. Packets left over by
+// a full lower queue go first, and stop the drain until they are in.
+void Drain(Queue* q) {
+  if (!q->active.load(std::memory_order_acquire)) return;
+  if (t_cursor.q != nullptr) {
+    // Rung from inside an interceptor: taken later on a runtime thread, as
+    // ROCR hands it to its asynchronous doorbell.
+    api::hsa_amd_async_function(&DrainLater, q);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(q->drain_mutex);
+  if (!q->overflow.empty()) {
+    std::vector<std::array<uint8_t, 64>> waiting;
+    waiting.swap(q->overflow);
+    uint64_t done =
+        SubmitSome(q->lower, waiting.front().data(), waiting.size());
+    if (done < waiting.size()) {
+      q->overflow.assign(waiting.begin() + static_cast<ptrdiff_t>(done),
+                         waiting.end());
+      q->retry.store(true, std::memory_order_seq_cst);
+      return;
+    }
+  }
+  // A snapshot (handlers may register meanwhile), kept per thread so a
+  // doorbell allocates nothing once warm.
+  thread_local Handlers handlers;
+  {
+    std::lock_guard<std::mutex> h(q->intercept_mutex);
+    handlers.assign(q->interceptors.begin(), q->interceptors.end());
+  }
   auto* ring = static_cast<uint8_t*>(q->q.base_address);
-  for (;;) {
-    uint64_t r = q->read_index.load(std::memory_order_relaxed);
-    void* slot = ring + (r & (q->q.size - 1)) * 64;
-    if (!AwaitPacket(q, r, slot)) return;
+  const uint64_t mask = q->q.size - 1;
+  uint64_t end = q->write_index.load(std::memory_order_acquire);
+  if (end > q->next_packet + q->q.size) end = q->next_packet + q->q.size;
+  uint64_t i = q->next_packet;
+  while (i < end) {
+    void* slot = ring + (i & mask) * 64;
+    const uint16_t header = LoadHeader(slot);
+    if (PacketType(header) == HSA_PACKET_TYPE_INVALID) break;
     alignas(64) uint8_t packet[64];
     memcpy(packet + 2, static_cast<uint8_t*>(slot) + 2, 62);
-    memcpy(packet, slot, 2);
-    Forward(q, 0, packet, 1, r);
+    memcpy(packet, &header, 2);
+    Pass(Cursor{q, &handlers, handlers.size(), i}, packet, 1);
     StoreHeader(slot, HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE);
-    q->read_index.store(r + 1, std::memory_order_release);
+    ++i;
+    q->read_index.store(i, std::memory_order_release);
+    if (!q->overflow.empty()) break;
   }
+  q->next_packet = i;
 }
+
+void OnDoorbell(void* q) { Drain(static_cast<Queue*>(q)); }
 
 hsa_status_t CheckCreate(hsa_agent_t agent, uint32_t size,
                          hsa_queue_type32_t type, hsa_queue_t** queue) {
@@ -343,15 +430,18 @@ hsa_status_t CheckCreate(hsa_agent_t agent, uint32_t size,
   return HSA_STATUS_SUCCESS;
 }
 
+// `take_id`: false for an intercept queue, which shows the application the
+// id of the queue that executes its packets (so SOFTHSA_FAULTS names queues
+// by the same ids with and without a tool intercepting them).
 Queue* NewQueue(Agent* a, uint32_t size, hsa_queue_type32_t type,
-                void (*callback)(hsa_status_t, hsa_queue_t*, void*),
-                void* data) {
+                void (*callback)(hsa_status_t, hsa_queue_t*, void*), void* data,
+                bool take_id = true) {
   auto* q = new Queue;
   q->agent = a;
   q->q.type = type;
   q->q.features = HSA_QUEUE_FEATURE_KERNEL_DISPATCH;
   q->q.size = size;
-  q->q.id = g_next_id.fetch_add(1);
+  q->q.id = take_id ? g_next_id.fetch_add(1) : 0;
   q->q.base_address = aligned_alloc(64, size_t{size} * 64);
   for (uint32_t i = 0; i < size; ++i) {
     auto* slot = static_cast<uint8_t*>(q->q.base_address) + size_t{i} * 64;
@@ -368,6 +458,7 @@ Queue* NewQueue(Agent* a, uint32_t size, hsa_queue_type32_t type,
 }
 
 void Destroy(Queue* q) {
+  q->doorbell->on_store = nullptr;
   q->stop.store(true);
   Wake(q->doorbell);
   if (q->processor.joinable()) q->processor.join();
@@ -417,10 +508,15 @@ hsa_status_t hsa_amd_queue_intercept_create(
     uint32_t, hsa_queue_t** queue) {
   hsa_status_t s = CheckCreate(agent, size, type, queue);
   if (s != HSA_STATUS_SUCCESS) return s;
-  Queue* q = NewQueue(ToAgent(agent), size, type, callback, data);
   // Errors of the executing queue are reported against the queue the
   // application holds.
-  q->lower = NewQueue(ToAgent(agent), size, type, nullptr, nullptr);
+  Queue* lower = NewQueue(ToAgent(agent), size, type, nullptr, nullptr);
+  Queue* q = NewQueue(ToAgent(agent), size, type, callback, data, false);
+  q->q.id = lower->q.id;
+  q->lower = lower;
+  lower->upper = q;
+  q->doorbell->on_store = &OnDoorbell;
+  q->doorbell->on_store_arg = q;
   q->lower->callback = [](hsa_status_t status, hsa_queue_t*, void* upper) {
     auto* u = static_cast<Queue*>(upper);
     u->active.store(false);
@@ -428,7 +524,6 @@ hsa_status_t hsa_amd_queue_intercept_create(
   };
   q->lower->callback_data = q;
   q->lower->processor = std::thread(Process, q->lower);
-  q->processor = std::thread(ProcessIntercepted, q);
   {
     std::lock_guard<std::mutex> lock(g_queues_mutex);
     g_queues.insert(q);

@@ -2,6 +2,7 @@
 #ifndef SOFTHSA_QUEUE_H_
 #define SOFTHSA_QUEUE_H_
 
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -26,10 +27,19 @@ struct Queue {
   std::atomic<bool> profiling{false};
   std::thread processor;
   // An intercept queue forwards its packets, through its interceptors, to
-  // `lower`, a queue of the same agent that executes them.
+  // `lower`, a queue of the same agent that executes them (whose `upper` it
+  // is). As in ROCR, the packets are taken on the thread that rings the
+  // doorbell, under `drain_mutex`; what does not fit into the lower queue
+  // waits in `overflow` until the lower queue's processor has made room
+  // (`retry`) and takes them itself.
   Queue* lower = nullptr;
+  Queue* upper = nullptr;
   std::mutex intercept_mutex;
   std::vector<std::pair<hsa_amd_queue_intercept_handler, void*>> interceptors;
+  std::mutex drain_mutex;
+  uint64_t next_packet = 0;  // first packet of the ring not yet taken
+  std::vector<std::array<uint8_t, 64>> overflow;
+  std::atomic<bool> retry{false};
 };
 
 inline Queue* ToQueue(const hsa_queue_t* q) {

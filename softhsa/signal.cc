@@ -203,8 +203,22 @@ hsa_status_t hsa_signal_destroy(hsa_signal_t signal) {
 
 // The operations take the handle's object without a look-up, as ROCR's do
 // (an invalid handle there is undefined behaviour): they are on every
-// dispatch's path.
+// dispatch's path. A modification keeps its signal alive until it has woken
+// the waiters (hsa_signal_destroy waits for it): a waiter that sees the new
+// value may destroy the signal at once, as a tool completing an
+// application's signal on another thread makes happen; ROCR's signal memory
+// stays mapped in its pool, so there the late wake-up is harmless too.
 #define SIG(h) reinterpret_cast<Signal*>((h).handle)
+
+namespace {
+struct Busy {
+  explicit Busy(Signal* signal) : s(signal) {
+    s->busy.fetch_add(1, std::memory_order_seq_cst);
+  }
+  ~Busy() { s->busy.fetch_sub(1, std::memory_order_seq_cst); }
+  Signal* s;
+};
+}  // namespace
 
 hsa_signal_value_t hsa_signal_load_scacquire(hsa_signal_t h) {
   return SIG(h)->value.load(std::memory_order_acquire);
@@ -213,12 +227,16 @@ hsa_signal_value_t hsa_signal_load_relaxed(hsa_signal_t h) {
   return SIG(h)->value.load(std::memory_order_relaxed);
 }
 void hsa_signal_store_relaxed(hsa_signal_t h, hsa_signal_value_t v) {
+  Busy busy(SIG(h));
   SIG(h)->value.store(v, std::memory_order_relaxed);
   Notify(SIG(h));
+  if (SIG(h)->on_store != nullptr) SIG(h)->on_store(SIG(h)->on_store_arg);
 }
 void hsa_signal_store_screlease(hsa_signal_t h, hsa_signal_value_t v) {
+  Busy busy(SIG(h));
   SIG(h)->value.store(v, std::memory_order_release);
   Notify(SIG(h));
+  if (SIG(h)->on_store != nullptr) SIG(h)->on_store(SIG(h)->on_store_arg);
 }
 void hsa_signal_silent_store_relaxed(hsa_signal_t h, hsa_signal_value_t v) {
   SIG(h)->value.store(v, std::memory_order_relaxed);
@@ -229,18 +247,22 @@ void hsa_signal_silent_store_screlease(hsa_signal_t h, hsa_signal_value_t v) {
 
 #define RMW_VARIANTS(op, expr)                                               \
   void hsa_signal_##op##_relaxed(hsa_signal_t h, hsa_signal_value_t v) {     \
+    Busy busy(SIG(h));                                                       \
     SIG(h)->value.expr(v, std::memory_order_relaxed);                        \
     Notify(SIG(h));                                                          \
   }                                                                          \
   void hsa_signal_##op##_scacquire(hsa_signal_t h, hsa_signal_value_t v) {   \
+    Busy busy(SIG(h));                                                       \
     SIG(h)->value.expr(v, std::memory_order_acquire);                        \
     Notify(SIG(h));                                                          \
   }                                                                          \
   void hsa_signal_##op##_screlease(hsa_signal_t h, hsa_signal_value_t v) {   \
+    Busy busy(SIG(h));                                                       \
     SIG(h)->value.expr(v, std::memory_order_release);                        \
     Notify(SIG(h));                                                          \
   }                                                                          \
   void hsa_signal_##op##_scacq_screl(hsa_signal_t h, hsa_signal_value_t v) { \
+    Busy busy(SIG(h));                                                       \
     SIG(h)->value.expr(v, std::memory_order_acq_rel);                        \
     Notify(SIG(h));                                                          \
   }
@@ -254,12 +276,14 @@ RMW_VARIANTS(xor, fetch_xor)
 #define EXCHANGE(suffix, order)                                            \
   hsa_signal_value_t hsa_signal_exchange_##suffix(hsa_signal_t h,          \
                                                   hsa_signal_value_t v) {  \
+    Busy busy(SIG(h));                                                     \
     hsa_signal_value_t old = SIG(h)->value.exchange(v, order);             \
     Notify(SIG(h));                                                        \
     return old;                                                            \
   }                                                                        \
   hsa_signal_value_t hsa_signal_cas_##suffix(                              \
       hsa_signal_t h, hsa_signal_value_t expected, hsa_signal_value_t v) { \
+    Busy busy(SIG(h));                                                     \
     SIG(h)->value.compare_exchange_strong(expected, v, order,              \
                                           std::memory_order_relaxed);      \
     Notify(SIG(h));                                                        \

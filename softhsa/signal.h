@@ -27,6 +27,11 @@ struct Signal {
   uint64_t start_ticks = 0;
   uint64_t end_ticks = 0;
   bool ipc = false;
+  // A doorbell with work to do on store (an intercept queue's, as ROCR's
+  // InterceptQueue is itself the doorbell signal): called on the storing
+  // thread after the value changed, by the two store operations.
+  void (*on_store)(void* arg) = nullptr;
+  void* on_store_arg = nullptr;
 };
 
 Signal* ToSignal(hsa_signal_t s);  // nullptr when not a live signal

@@ -3,6 +3,8 @@
 #include <roctracer_ext.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -50,10 +52,17 @@ bool IsOpenLocked(Pool* pool) {
   return std::find(open.begin(), open.end(), pool) != open.end();
 }
 
+std::atomic<void (*)(FlushPoint)> g_before_flush{nullptr};
+
+void BeforeFlush(FlushPoint point) {
+  if (auto hook = g_before_flush.load(std::memory_order_acquire)) hook(point);
+}
+
 // Delivers what is left in every pool when the program exits, so the end of a
 // trace is not lost.
 struct CloseAtExit {
   ~CloseAtExit() {
+    BeforeFlush(FlushPoint::kExit);
     std::vector<Pool*> open;
     {
       std::lock_guard<std::mutex> lock(ConfigMutex());
@@ -117,6 +126,13 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
                               ? PoolStatus::kMemoryAllocation
                               : pool_status);
   }
+  // The pools close at exit in an atexit handler registered by their first
+  // Create; this one, registered after it, runs before it.
+  static const bool before_close_at_exit = [] {
+    std::atexit([] { BeforeFlush(FlushPoint::kExit); });
+    return true;
+  }();
+  (void)before_close_at_exit;
   State().open.push_back(pool);
   if (user != nullptr) State().callbacks[pool] = std::move(user);
   if (out == nullptr) {
@@ -132,6 +148,7 @@ roctracer_status_t ClosePool(Pool* pool) {
     return Fail(ROCTRACER_STATUS_ERROR,
                 "a pool cannot be closed from inside a buffer callback");
   }
+  BeforeFlush(FlushPoint::kClose);
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     Pools& state = State();
@@ -161,6 +178,7 @@ roctracer_status_t FlushPool(Pool* pool) {
     return Fail(ROCTRACER_STATUS_ERROR,
                 "a pool cannot be flushed from inside a buffer callback");
   }
+  BeforeFlush(FlushPoint::kFlush);
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     if (pool == nullptr) {
@@ -203,6 +221,10 @@ Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status) {
     }
   }
   return previous;
+}
+
+void SetBeforeFlushHook(void (*hook)(FlushPoint point)) {
+  g_before_flush.store(hook, std::memory_order_release);
 }
 
 roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved) {

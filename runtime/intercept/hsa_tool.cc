@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "hsa_table_wrappers.h"
+#include "runtime/gpu/gpu_tool.h"
 
 namespace {
 
@@ -70,11 +71,15 @@ __attribute__((visibility("default"))) bool OnLoad(
                  "version; HSA_API tracing through the runtime disabled\n");
     return false;
   }
+  // The GPU half first: the API wrappers then enclose it, so an operation
+  // carries the correlation ID of the call that submitted it.
+  roctracer::gpu::Install(table);
   return roctracer::hsa_api::InstallTableWrappers(table) >= 0;
 }
 
 __attribute__((visibility("default"))) void OnUnload() {
   roctracer::hsa_api::RestoreTableWrappers();
+  roctracer::gpu::Uninstall();
 }
 
 }  // extern "C"

@@ -462,6 +462,8 @@ const std::vector<Case>& RoctracerCases() {
                  roctracer_get_dropped_records_expl(ForeignPool(rng), nullptr),
                  kBadArg);
            }),
+      CASE(roctracer_get_gpu_activity_stats_expl,
+           EXPECT_EQ(roctracer_get_gpu_activity_stats_expl(nullptr), kBadArg)),
       CASE(roctracer_get_timestamp,
            EXPECT_EQ(roctracer_get_timestamp(nullptr), kBadArg)),
       CASE(roctracer_start, roctracer_start()),

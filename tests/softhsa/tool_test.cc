@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/softhsa/hsa_test_util.h"
@@ -149,8 +150,10 @@ TEST(ToolTest, InterceptQueueRunsPacketsThroughItsHandlers) {
             0);
   EXPECT_EQ(seen.packets.load(), 1);
   EXPECT_EQ(seen.user_index.load(), index);
-  EXPECT_EQ(seen.first, 1);  // registration order
-  EXPECT_EQ(seen.second, 2);
+  // ROCR's order: the last registered runs first, its writer leading to the
+  // one registered before it.
+  EXPECT_EQ(seen.second, 1);
+  EXPECT_EQ(seen.first, 2);
 
   // Only intercept queues take handlers.
   hsa_queue_t* plain = nullptr;
@@ -170,3 +173,88 @@ TEST(ToolTest, InterceptQueueRunsPacketsThroughItsHandlers) {
 }
 
 }  // namespace
+
+namespace {
+
+struct Doubler {
+  std::thread::id ringer;
+  std::atomic<int> calls{0};
+  std::atomic<int> off_thread{0};
+};
+
+// Writes a signal-less barrier before every packet: twice the packets reach
+// the lower queue, which then fills.
+void Double(const void* packets, uint64_t count, uint64_t, void* data,
+            hsa_amd_queue_intercept_packet_writer writer) {
+  auto* d = static_cast<Doubler*>(data);
+  d->calls++;
+  if (std::this_thread::get_id() != d->ringer) d->off_thread++;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint8_t pair[128] = {};
+    hsa_barrier_and_packet_t b{};
+    b.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND, true);
+    memcpy(pair, &b, 64);
+    memcpy(pair + 64, static_cast<const uint8_t*>(packets) + i * 64, 64);
+    writer(pair, 2);
+  }
+}
+
+}  // namespace
+
+// As in ROCR, packets are intercepted on the thread that rings the doorbell;
+// what a full lower queue cannot take waits and is submitted as room appears
+// (here: behind a barrier the application opens only after submitting more
+// packets than the lower queue holds, so the doorbell never blocks).
+TEST(ToolTest, InterceptRunsOnTheRingingThreadAndOverflowsWithoutBlocking) {
+  setenv("HSA_TOOLS_LIB", kToolA, 1);
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  void* ha;
+  ToolState* a = State(kToolA, &ha);
+  ASSERT_NE(a, nullptr);
+  AmdExtTable* amd = a->table->amd_ext_;
+  auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
+  hsa_queue_t* q = nullptr;
+  ASSERT_EQ(amd->hsa_amd_queue_intercept_create_fn(
+                gpus[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
+            HSA_STATUS_SUCCESS);
+  Doubler d;
+  d.ringer = std::this_thread::get_id();
+  ASSERT_EQ(amd->hsa_amd_queue_intercept_register_fn(q, Double, &d),
+            HSA_STATUS_SUCCESS);
+  hsa_signal_t gate, done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &gate), HSA_STATUS_SUCCESS);
+  constexpr int kPackets = 60;
+  ASSERT_EQ(hsa_signal_create(kPackets, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  hsa_barrier_and_packet_t wait{};
+  wait.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
+  wait.dep_signal[0] = gate;
+  hsa_test::Submit(q, &wait);
+  for (int i = 1; i < kPackets; ++i) {
+    hsa_barrier_and_packet_t b{};
+    b.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
+    b.completion_signal = done;
+    hsa_test::Submit(q, &b);
+  }
+  // 120 packets for a 64-slot lower queue, and nothing has run yet.
+  EXPECT_EQ(hsa_signal_load_scacquire(done), kPackets);
+  EXPECT_EQ(d.off_thread.load(), 0);
+  const int before = d.calls.load();
+  hsa_signal_store_screlease(gate, 0);
+  hsa_barrier_and_packet_t last{};
+  last.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
+  last.completion_signal = done;
+  hsa_test::Submit(q, &last);
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0,
+                                      UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
+            0);
+  EXPECT_EQ(d.calls.load(), kPackets + 1);
+  // The packets left in the intercept queue were taken by the runtime once
+  // the lower queue had room.
+  EXPECT_GT(d.off_thread.load(), 0);
+  EXPECT_LT(before, kPackets);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(gate);
+  hsa_signal_destroy(done);
+  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  unsetenv("HSA_TOOLS_LIB");
+}

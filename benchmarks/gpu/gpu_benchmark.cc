@@ -1,0 +1,223 @@
+// The tracer's added cost per kernel dispatch and per async copy on softhsa,
+// traced against untraced in one run. Each benchmark runs in three modes:
+//   0 "no_tool":  the runtime without the tracer (plain queues);
+//   1 "tool_off": libroctracer64.so.4 loaded as the HSA tool, HSA_OPS off
+//                 (intercept queues, packets passed on untouched);
+//   2 "traced":   HSA_OPS records of every dispatch, barrier and copy into a
+//                 pool whose callback only counts.
+// The runtime is shut down and initialised again (with or without
+// HSA_TOOLS_LIB) when the mode changes; softhsa loads tools at every first
+// hsa_init. The tracer's API is reached with dlsym: the binary does not link
+// it, so mode 0 runs without it.
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+#include <roctracer.h>
+#include <roctracer_ext.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "tests/softhsa/hsa_test_util.h"
+
+namespace {
+
+constexpr char kKernels[] = "tests/gpu/libgpu_kernels.so";
+constexpr char kTracer[] = "./libroctracer64.so.4";  // in the runfiles
+constexpr uint32_t kBatch = 64;
+
+std::atomic<uint64_t> g_records{0};
+void CountRecords(const char* begin, const char* end, void*) {
+  g_records += (end - begin) / sizeof(activity_record_t);
+}
+
+struct Runtime {
+  int mode = -1;
+  hsa_agent_t gpu{0}, cpu{0};
+  hsa_test::Loaded code;
+  uint64_t empty = 0;
+  roctracer_pool_t* pool = nullptr;
+  void* tracer = nullptr;
+  std::vector<hsa_queue_t*> queues;
+
+  template <class Fn>
+  Fn Api(const char* name) {
+    return reinterpret_cast<Fn>(dlsym(tracer, name));
+  }
+
+  void Enter(int m) {
+    if (m == mode) return;
+    if (mode >= 0) {
+      for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
+      queues.clear();
+      if (pool != nullptr) {
+        Api<decltype(&roctracer_close_pool_expl)>("roctracer_close_pool_expl")(
+            pool);
+        pool = nullptr;
+      }
+      hsa_test::Unload(&code);
+      hsa_shut_down();
+    }
+    const char* dir = getenv("GPU_BENCH_TRACER");
+    if (m > 0) {
+      setenv("HSA_TOOLS_LIB", dir != nullptr ? dir : kTracer, 1);
+    } else {
+      unsetenv("HSA_TOOLS_LIB");
+    }
+    if (hsa_init() != HSA_STATUS_SUCCESS) abort();
+    if (m > 0) {
+      tracer = dlopen(dir != nullptr ? dir : kTracer, RTLD_NOW | RTLD_NOLOAD);
+      if (tracer == nullptr) abort();
+    }
+    if (m == 2) {
+      roctracer_properties_t props{};
+      props.buffer_size = 1 << 16;
+      props.buffer_callback_fun = &CountRecords;
+      Api<decltype(&roctracer_open_pool_expl)>("roctracer_open_pool_expl")(
+          &props, &pool);
+      Api<decltype(&roctracer_enable_domain_activity_expl)>(
+          "roctracer_enable_domain_activity_expl")(ACTIVITY_DOMAIN_HSA_OPS,
+                                                   pool);
+    }
+    gpu = hsa_test::Agents(HSA_DEVICE_TYPE_GPU)[0];
+    cpu = hsa_test::Agents(HSA_DEVICE_TYPE_CPU)[0];
+    if (hsa_test::LoadFile(kKernels, gpu, &code) != HSA_STATUS_SUCCESS) abort();
+    empty = hsa_test::KernelObject(code.executable, gpu, "empty");
+    for (int i = 0; i < 4; ++i) {
+      hsa_queue_t* q = nullptr;
+      hsa_queue_create(gpu, 4096, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0,
+                       &q);
+      queues.push_back(q);
+    }
+    mode = m;
+  }
+};
+
+Runtime& Rt() {
+  static Runtime* rt = new Runtime;
+  return *rt;
+}
+std::mutex g_setup;
+
+const char* ModeName(int64_t m) {
+  return m == 0 ? "no_tool" : m == 1 ? "tool_off" : "traced";
+}
+
+void WaitZero(hsa_signal_t s) {
+  hsa_signal_wait_scacquire(s, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                            HSA_WAIT_STATE_BLOCKED);
+}
+
+// Empty dispatches, each thread on its own queue, back to back; every 64th
+// carries the signal its producer then waits for.
+void BM_Dispatch(benchmark::State& state) {
+  Runtime& rt = Rt();
+  if (state.thread_index() == 0) {
+    std::lock_guard<std::mutex> lock(g_setup);
+    rt.Enter(static_cast<int>(state.range(0)));
+  }
+  state.SetLabel(ModeName(state.range(0)));
+  // Benchmark's threads start together after the setup above only for
+  // thread 0; the others wait for the mode.
+  while (Rt().mode != state.range(0)) {
+  }
+  hsa_queue_t* q = rt.queues[state.thread_index()];
+  hsa_signal_t done;
+  hsa_signal_create(1, 0, nullptr, &done);
+  auto plain = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, {0});
+  auto last = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, done);
+  uint32_t n = 0;
+  for (auto _ : state) {
+    if (++n == kBatch) {
+      hsa_test::Submit(q, &last);
+      WaitZero(done);
+      hsa_signal_store_relaxed(done, 1);
+      n = 0;
+    } else {
+      hsa_test::Submit(q, &plain);
+    }
+  }
+  if (n != 0) {
+    hsa_test::Submit(q, &last);
+    WaitZero(done);
+  }
+  state.SetItemsProcessed(state.iterations());
+  hsa_signal_destroy(done);
+}
+BENCHMARK(BM_Dispatch)
+    ->ArgName("mode")
+    ->DenseRange(0, 2)
+    ->Threads(1)
+    ->Threads(2)
+    ->Threads(4)
+    ->UseRealTime();
+
+// One dispatch with a completion signal, waited for: the latency an
+// application sees (the tracer adds a barrier packet behind it).
+void BM_DispatchRoundTrip(benchmark::State& state) {
+  Runtime& rt = Rt();
+  rt.Enter(static_cast<int>(state.range(0)));
+  state.SetLabel(ModeName(state.range(0)));
+  hsa_signal_t done;
+  hsa_signal_create(1, 0, nullptr, &done);
+  auto p = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, done);
+  for (auto _ : state) {
+    hsa_test::Submit(rt.queues[0], &p);
+    WaitZero(done);
+    hsa_signal_store_relaxed(done, 1);
+  }
+  state.SetItemsProcessed(state.iterations());
+  hsa_signal_destroy(done);
+}
+BENCHMARK(BM_DispatchRoundTrip)->ArgName("mode")->DenseRange(0, 2);
+
+// 64-byte host-to-device copies back to back, one signal counting 64 down.
+void BM_Copy(benchmark::State& state) {
+  Runtime& rt = Rt();
+  rt.Enter(static_cast<int>(state.range(0)));
+  state.SetLabel(ModeName(state.range(0)));
+  hsa_signal_t done;
+  hsa_signal_create(kBatch, 0, nullptr, &done);
+  char src[64] = {1}, dst[64];
+  uint32_t n = 0;
+  for (auto _ : state) {
+    hsa_amd_memory_async_copy(dst, rt.gpu, src, rt.cpu, sizeof(src), 0, nullptr,
+                              done);
+    if (++n == kBatch) {
+      WaitZero(done);
+      hsa_signal_store_relaxed(done, kBatch);
+      n = 0;
+    }
+  }
+  if (n != 0) {
+    hsa_signal_subtract_relaxed(done, kBatch - n);
+    WaitZero(done);
+  }
+  state.SetItemsProcessed(state.iterations());
+  hsa_signal_destroy(done);
+}
+BENCHMARK(BM_Copy)->ArgName("mode")->DenseRange(0, 2)->UseRealTime();
+
+// One copy, waited for.
+void BM_CopyRoundTrip(benchmark::State& state) {
+  Runtime& rt = Rt();
+  rt.Enter(static_cast<int>(state.range(0)));
+  state.SetLabel(ModeName(state.range(0)));
+  hsa_signal_t done;
+  hsa_signal_create(1, 0, nullptr, &done);
+  char src[64] = {1}, dst[64];
+  for (auto _ : state) {
+    hsa_amd_memory_async_copy(dst, rt.gpu, src, rt.cpu, sizeof(src), 0, nullptr,
+                              done);
+    WaitZero(done);
+    hsa_signal_store_relaxed(done, 1);
+  }
+  state.SetItemsProcessed(state.iterations());
+  hsa_signal_destroy(done);
+}
+BENCHMARK(BM_CopyRoundTrip)->ArgName("mode")->DenseRange(0, 2);
+
+}  // namespace
+
+BENCHMARK_MAIN();

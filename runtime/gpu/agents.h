@@ -1,0 +1,20 @@
+// The runtime's agents as records name them: device type and the index among
+// kernel agents (HIP's device numbering), looked up without locks once the
+// agent list has been read (at the first queue or copy after hsa_init).
+#ifndef RUNTIME_GPU_AGENTS_H_
+#define RUNTIME_GPU_AGENTS_H_
+
+#include <hsa/hsa.h>
+
+namespace roctracer::gpu {
+
+// -1 when `agent` is not a kernel agent (or unknown).
+int DeviceIndex(hsa_agent_t agent) noexcept;
+bool IsKernelAgent(hsa_agent_t agent) noexcept;
+
+// Forgets the list (the runtime shut down; a new hsa_init makes new agents).
+void ResetAgents() noexcept;
+
+}  // namespace roctracer::gpu
+
+#endif  // RUNTIME_GPU_AGENTS_H_

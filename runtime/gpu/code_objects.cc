@@ -1,0 +1,269 @@
+#include "runtime/gpu/code_objects.h"
+
+#include <cxxabi.h>
+#include <hsa/hsa_ven_amd_loader.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "runtime/gpu/completion.h"
+#include "runtime/gpu/observers.h"
+#include "runtime/gpu/runtime_table.h"
+
+namespace roctracer::gpu {
+namespace {
+
+struct Kernel {
+  uint64_t executable;
+  hsa_agent_t agent;
+  std::string symbol_name;
+  std::string name;
+  uint32_t kernarg_size;
+  uint32_t group_size;
+  uint32_t private_size;
+};
+
+struct CodeObject {
+  hsa_agent_t agent;
+  uint64_t handle;
+  std::string uri;
+  uint64_t load_base;
+  uint64_t load_size;
+  int64_t load_delta;
+};
+
+struct Executable {
+  std::vector<CodeObject> code_objects;
+  std::vector<uint64_t> kernels;
+};
+
+struct Tracker {
+  std::mutex mutex;
+  std::unordered_map<uint64_t, Kernel> kernels;  // by kernel object
+  std::map<uint64_t, Executable> executables;    // by handle
+};
+Tracker& State() {
+  static Tracker* tracker = new Tracker;  // used at exit: never destroyed
+  return *tracker;
+}
+
+KernelSymbolEvent SymbolEvent(bool load, uint64_t object, const Kernel& k) {
+  return KernelSymbolEvent{load,
+                           hsa_executable_t{k.executable},
+                           k.agent,
+                           object,
+                           k.symbol_name.c_str(),
+                           k.name.c_str(),
+                           k.kernarg_size,
+                           k.group_size,
+                           k.private_size};
+}
+
+CodeObjectEvent ObjectEvent(bool load, uint64_t executable,
+                            const CodeObject& c) {
+  return CodeObjectEvent{load,          hsa_executable_t{executable},
+                         c.agent,       c.handle,
+                         c.uri.c_str(), c.load_base,
+                         c.load_size,   c.load_delta};
+}
+
+bool LoaderTable(hsa_ven_amd_loader_1_01_pfn_t* pfn) {
+  if (Core().hsa_system_get_major_extension_table_fn == nullptr) return false;
+  std::memset(pfn, 0, sizeof(*pfn));
+  return Core().hsa_system_get_major_extension_table_fn(
+             HSA_EXTENSION_AMD_LOADER, 1, sizeof(*pfn), pfn) ==
+             HSA_STATUS_SUCCESS &&
+         pfn->hsa_ven_amd_loader_executable_iterate_loaded_code_objects !=
+             nullptr &&
+         pfn->hsa_ven_amd_loader_loaded_code_object_get_info != nullptr;
+}
+
+std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable) {
+  std::vector<CodeObject> out;
+  hsa_ven_amd_loader_1_01_pfn_t pfn;
+  if (!LoaderTable(&pfn)) return out;
+  struct Ctx {
+    hsa_ven_amd_loader_1_01_pfn_t* pfn;
+    std::vector<CodeObject>* out;
+  } ctx{&pfn, &out};
+  pfn.hsa_ven_amd_loader_executable_iterate_loaded_code_objects(
+      executable,
+      [](hsa_executable_t, hsa_loaded_code_object_t lco, void* data) {
+        auto* c = static_cast<Ctx*>(data);
+        auto info = c->pfn->hsa_ven_amd_loader_loaded_code_object_get_info;
+        CodeObject o{};
+        o.handle = lco.handle;
+        info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &o.agent);
+        info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE,
+             &o.load_base);
+        info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE,
+             &o.load_size);
+        info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA,
+             &o.load_delta);
+        uint32_t uri_length = 0;
+        if (info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH,
+                 &uri_length) == HSA_STATUS_SUCCESS &&
+            uri_length > 0) {
+          std::vector<char> uri(uri_length + 1, '\0');
+          if (info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI,
+                   uri.data()) == HSA_STATUS_SUCCESS) {
+            o.uri.assign(uri.data(), strnlen(uri.data(), uri_length));
+          }
+        }
+        c->out->push_back(std::move(o));
+        return HSA_STATUS_SUCCESS;
+      },
+      &ctx);
+  return out;
+}
+
+std::vector<std::pair<uint64_t, Kernel>> ReadKernels(
+    hsa_executable_t executable) {
+  std::vector<std::pair<uint64_t, Kernel>> out;
+  if (Core().hsa_executable_iterate_symbols_fn == nullptr) return out;
+  struct Ctx {
+    uint64_t executable;
+    std::vector<std::pair<uint64_t, Kernel>>* out;
+  } ctx{executable.handle, &out};
+  Core().hsa_executable_iterate_symbols_fn(
+      executable,
+      [](hsa_executable_t, hsa_executable_symbol_t symbol, void* data) {
+        auto* c = static_cast<Ctx*>(data);
+        auto info = Core().hsa_executable_symbol_get_info_fn;
+        hsa_symbol_kind_t kind;
+        if (info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_TYPE, &kind) !=
+                HSA_STATUS_SUCCESS ||
+            kind != HSA_SYMBOL_KIND_KERNEL) {
+          return HSA_STATUS_SUCCESS;
+        }
+        uint32_t length = 0;
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME_LENGTH, &length);
+        std::vector<char> name(length + 1, '\0');
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_NAME, name.data());
+        Kernel k{};
+        k.executable = c->executable;
+        k.symbol_name.assign(name.data(), strnlen(name.data(), length));
+        k.name = KernelDisplayName(k.symbol_name.c_str());
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_AGENT, &k.agent);
+        uint64_t object = 0;
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE,
+             &k.kernarg_size);
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+             &k.group_size);
+        info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE,
+             &k.private_size);
+        if (object != 0) c->out->emplace_back(object, std::move(k));
+        return HSA_STATUS_SUCCESS;
+      },
+      &ctx);
+  return out;
+}
+
+// Requires the tracker's mutex.
+void ForgetLocked(uint64_t handle) {
+  Tracker& t = State();
+  auto it = t.executables.find(handle);
+  if (it == t.executables.end()) return;
+  for (uint64_t object : it->second.kernels) {
+    auto k = t.kernels.find(object);
+    if (k == t.kernels.end()) continue;
+    const KernelSymbolEvent e = SymbolEvent(false, object, k->second);
+    ForEachObserver([&e](Observer* o) { o->OnKernelSymbol(e); });
+    t.kernels.erase(k);
+  }
+  for (const CodeObject& c : it->second.code_objects) {
+    const CodeObjectEvent e = ObjectEvent(false, handle, c);
+    ForEachObserver([&e](Observer* o) { o->OnCodeObject(e); });
+  }
+  t.executables.erase(it);
+}
+
+}  // namespace
+
+std::string KernelDisplayName(const char* symbol_name) {
+  std::string name = symbol_name != nullptr ? symbol_name : "";
+  const size_t n = name.size();
+  if (n > 3 && name.compare(n - 3, 3, ".kd") == 0) name.resize(n - 3);
+  if (name.compare(0, 2, "_Z") == 0) {
+    int status = 0;
+    char* demangled =
+        abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && demangled != nullptr) name = demangled;
+    std::free(demangled);
+  }
+  return name;
+}
+
+hsa_status_t ExecutableFreeze(hsa_executable_t executable,
+                              const char* options) {
+  const hsa_status_t status =
+      Core().hsa_executable_freeze_fn(executable, options);
+  if (status != HSA_STATUS_SUCCESS) return status;
+  std::vector<CodeObject> objects = ReadCodeObjects(executable);
+  auto kernels = ReadKernels(executable);
+  Tracker& t = State();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  ForgetLocked(executable.handle);  // frozen twice: report once
+  Executable& e = t.executables[executable.handle];
+  e.code_objects = std::move(objects);
+  for (const CodeObject& c : e.code_objects) {
+    const CodeObjectEvent ev = ObjectEvent(true, executable.handle, c);
+    ForEachObserver([&ev](Observer* o) { o->OnCodeObject(ev); });
+  }
+  for (auto& [object, kernel] : kernels) {
+    e.kernels.push_back(object);
+    const Kernel& k = t.kernels[object] = std::move(kernel);
+    const KernelSymbolEvent ev = SymbolEvent(true, object, k);
+    ForEachObserver([&ev](Observer* o) { o->OnKernelSymbol(ev); });
+  }
+  return status;
+}
+
+hsa_status_t ExecutableDestroy(hsa_executable_t executable) {
+  HarvestAll(HarvestReason::kExecutableDestroy);
+  {
+    Tracker& t = State();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    ForgetLocked(executable.handle);
+  }
+  return Core().hsa_executable_destroy_fn(executable);
+}
+
+bool KernelName(uint64_t kernel_object, std::string* name) {
+  Tracker& t = State();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.kernels.find(kernel_object);
+  if (it == t.kernels.end()) return false;
+  *name = it->second.name;
+  return true;
+}
+
+void UnloadAllCodeObjects() {
+  Tracker& t = State();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  while (!t.executables.empty()) ForgetLocked(t.executables.begin()->first);
+}
+
+void ReplayLoaded(Observer* observer) {
+  if (observer == nullptr) return;
+  Tracker& t = State();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  for (const auto& [handle, e] : t.executables) {
+    for (const CodeObject& c : e.code_objects) {
+      observer->OnCodeObject(ObjectEvent(true, handle, c));
+    }
+    for (uint64_t object : e.kernels) {
+      auto k = t.kernels.find(object);
+      if (k != t.kernels.end()) {
+        observer->OnKernelSymbol(SymbolEvent(true, object, k->second));
+      }
+    }
+  }
+}
+
+}  // namespace roctracer::gpu

@@ -1,0 +1,445 @@
+#include "runtime/gpu/completion.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/clock/clock.h"
+#include "runtime/gpu/code_objects.h"
+#include "runtime/gpu/gpu_clock.h"
+#include "runtime/gpu/observers.h"
+#include "runtime/gpu/runtime_table.h"
+
+namespace roctracer::gpu {
+namespace {
+
+// How long a destroyed queue, a shutdown or an exit waits for work in flight.
+constexpr uint64_t kDrainTimeoutNs = 500'000'000;
+// The completion thread's look at busy queues, and its sleep when idle.
+constexpr uint64_t kBusyPollNs = 1'000'000;
+constexpr uint64_t kIdlePollNs = 100'000'000;
+// Copies waited on at once by the completion thread (the oldest pending).
+constexpr size_t kCopiesWatched = 15;
+constexpr uint32_t kCopyRingCapacity = 8192;
+// How long a copy waits for a slot before it goes untraced.
+constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
+
+// Everything here is used by threads that may outlive static destruction
+// (the completion thread, exit-time harvests): allocated once, never freed.
+struct Registry {
+  std::mutex mutex;
+  std::vector<QueueState*> queues;
+  std::vector<hsa_signal_t> free_signals;
+};
+Registry& Reg() {
+  static Registry* registry = new Registry;
+  return *registry;
+}
+
+struct Collector {
+  std::mutex mutex;  // start/stop
+  std::thread* thread = nullptr;
+  std::atomic<bool> stop{false};
+  hsa_signal_t kick{0};
+};
+Collector& TheCollector() {
+  static Collector* collector = new Collector;
+  return *collector;
+}
+
+uint64_t NsToTicks(uint64_t ns) {
+  uint64_t frequency = 0;
+  Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+                                &frequency);
+  if (frequency == 0) return ns;
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(ns) * frequency /
+                               1'000'000'000u);
+}
+
+bool Done(const PendingOp& op) {
+  return Core().hsa_signal_load_scacquire_fn(op.signal) < 1;
+}
+
+void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
+  hsa_amd_profiling_dispatch_time_t t{};
+  Amd().hsa_amd_profiling_get_dispatch_time_fn(queue.agent, op.signal, &t);
+  uint64_t begin = 0, end = 0;
+  SystemTicksToNs(t.start, t.end, &begin, &end);
+  if (op.kind == OpKind::kBarrier) {
+    Count().barriers.fetch_add(1, std::memory_order_relaxed);
+    const BarrierRecord r{
+        op.op_id, op.correlation_id, queue, op.packet_type, begin, end};
+    ForInterested(op.interest,
+                  [&r](Observer* o, uint64_t c) { o->OnBarrier(r, c); });
+    return;
+  }
+  std::string name;
+  const bool resolved = KernelName(op.kernel_object, &name);
+  if (!resolved) {
+    Count().names_unresolved.fetch_add(1, std::memory_order_relaxed);
+    char text[48];
+    std::snprintf(text, sizeof(text), "<unknown kernel 0x%" PRIx64 ">",
+                  op.kernel_object);
+    name = text;
+  }
+  Count().dispatches.fetch_add(1, std::memory_order_relaxed);
+  DispatchRecord r{};
+  r.op_id = op.op_id;
+  r.correlation_id = op.correlation_id;
+  r.queue = queue;
+  r.kernel_object = op.kernel_object;
+  r.kernel_name = name.c_str();
+  r.name_resolved = resolved;
+  std::memcpy(r.grid, op.grid, sizeof(r.grid));
+  std::memcpy(r.workgroup, op.workgroup, sizeof(r.workgroup));
+  r.private_segment_size = op.private_segment_size;
+  r.group_segment_size = op.group_segment_size;
+  r.begin_ns = begin;
+  r.end_ns = end;
+  ForInterested(op.interest,
+                [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
+}
+
+// The record first, then the application's signal: whoever sees the copy
+// complete and flushes finds its record.
+void ReportCopy(const PendingOp& op) {
+  const hsa_signal_value_t value =
+      Core().hsa_signal_load_scacquire_fn(op.signal);
+  if (value == 0) {
+    hsa_amd_profiling_async_copy_time_t t{};
+    Amd().hsa_amd_profiling_get_async_copy_time_fn(op.signal, &t);
+    CopyRecord r{};
+    r.op_id = op.op_id;
+    r.correlation_id = op.correlation_id;
+    r.src_agent = op.src_agent;
+    r.dst_agent = op.dst_agent;
+    r.device_id = op.device_id;
+    r.bytes = op.bytes;
+    r.direction = op.direction;
+    SystemTicksToNs(t.start, t.end, &r.begin_ns, &r.end_ns);
+    Count().copies.fetch_add(1, std::memory_order_relaxed);
+    ForInterested(op.interest,
+                  [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
+    // What the runtime does on completion: the signal goes down by one.
+    Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
+  } else {
+    // A failed copy: the runtime would have stored its error value.
+    Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
+    Core().hsa_signal_store_screlease_fn(op.app_signal, value);
+  }
+}
+
+size_t HarvestQueueLocked(QueueState* q, bool all) {
+  return q->ring.Harvest(all, &Done,
+                         [q](PendingOp& op) { ReportDispatch(op, q->info); });
+}
+
+size_t HarvestCopiesLocked() {
+  return Copies().ring.Harvest(true, &Done, &ReportCopy);
+}
+
+// Waits for every pending op of `ring` while `*budget_ns` (shared by a whole
+// drain) lasts.
+void WaitPending(OpRing* ring, uint64_t* budget_ns) {
+  ring->ForEachPending([budget_ns](PendingOp& op) {
+    if (*budget_ns == 0 || Done(op)) return;
+    const uint64_t start = TimestampNs();
+    Core().hsa_signal_wait_scacquire_fn(op.signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                        NsToTicks(*budget_ns),
+                                        HSA_WAIT_STATE_BLOCKED);
+    const uint64_t spent = TimestampNs() - start;
+    *budget_ns = spent >= *budget_ns ? 0 : *budget_ns - spent;
+  });
+}
+
+void Abandon(OpRing* ring) {
+  // Their signals may still be decremented by a late completion: they are
+  // never reused (the runtime frees them at shutdown).
+  ring->ForEachPending([](PendingOp& op) { op.signal = hsa_signal_t{0}; });
+  const size_t lost = ring->Abandon();
+  Count().incomplete.fetch_add(lost, std::memory_order_relaxed);
+}
+
+void DrainQueueLocked(QueueState* q, uint64_t* budget_ns) {
+  HarvestQueueLocked(q, true);
+  WaitPending(&q->ring, budget_ns);
+  HarvestQueueLocked(q, true);
+  Abandon(&q->ring);
+}
+
+void DrainCopiesLocked(uint64_t* budget_ns) {
+  HarvestCopiesLocked();
+  WaitPending(&Copies().ring, budget_ns);
+  HarvestCopiesLocked();
+  Abandon(&Copies().ring);
+}
+
+void PrintLosses() {
+  const GpuStats s = Stats();
+  if (s.incomplete + s.untraced + s.names_unresolved + s.failed_copies == 0) {
+    return;
+  }
+  std::fprintf(stderr,
+               "roctracer: GPU activity: %" PRIu64
+               " operation(s) never completed, %" PRIu64
+               " submitted untraced (no tracer signal), %" PRIu64
+               " kernel name(s) unresolved, %" PRIu64 " copy(ies) failed\n",
+               s.incomplete, s.untraced, s.names_unresolved, s.failed_copies);
+}
+
+// Copies are reported as soon as they complete (their application signals
+// wait for it); the queues, whose signals the runtime completes itself, at
+// most every kBusyPollNs.
+void CollectorMain() {
+  Collector& c = TheCollector();
+  std::vector<hsa_signal_t> signals;
+  std::vector<hsa_signal_condition_t> conds;
+  std::vector<hsa_signal_value_t> values;
+  const uint64_t busy_ticks = NsToTicks(kBusyPollNs);
+  const uint64_t idle_ticks = NsToTicks(kIdlePollNs);
+  uint64_t queues_at = 0;
+  while (!c.stop.load(std::memory_order_acquire)) {
+    const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
+    signals.assign(1, c.kick);
+    conds.assign(1, HSA_SIGNAL_CONDITION_NE);
+    values.assign(1, seen);
+    {
+      CopyTrack& copies = Copies();
+      std::unique_lock<std::mutex> lock(copies.harvest_mutex);
+      // While copies keep completing, take them without going to sleep
+      // between them: a futex wake per copy costs more than the report.
+      for (int spins = 0; HarvestCopiesLocked() > 0 && spins < 64; ++spins) {
+        lock.unlock();
+        sched_yield();
+        lock.lock();
+      }
+      copies.ring.ForEachPending([&](PendingOp& op) {
+        if (signals.size() > kCopiesWatched) return;
+        signals.push_back(op.signal);
+        conds.push_back(HSA_SIGNAL_CONDITION_LT);
+        values.push_back(1);
+      });
+    }
+    bool busy = false;
+    const uint64_t now = TimestampNs();
+    if (now - queues_at >= kBusyPollNs) {
+      queues_at = now;
+      Registry& r = Reg();
+      std::lock_guard<std::mutex> lock(r.mutex);
+      for (QueueState* q : r.queues) {
+        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+        HarvestQueueLocked(q, false);
+        busy |= q->ring.InFlight() != 0;
+      }
+    } else {
+      busy = true;  // looked less than a poll ago: look again after one
+    }
+    Amd().hsa_amd_signal_wait_any_fn(
+        static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
+        values.data(), busy ? busy_ticks : idle_ticks, HSA_WAIT_STATE_BLOCKED,
+        nullptr);
+  }
+}
+
+}  // namespace
+
+CopyTrack& Copies() {
+  static CopyTrack* copies = new CopyTrack(kCopyRingCapacity);
+  return *copies;
+}
+
+void RegisterQueue(QueueState* state) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.queues.push_back(state);
+}
+
+QueueState* DrainAndUnregisterQueue(const hsa_queue_t* queue) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = std::find_if(r.queues.begin(), r.queues.end(),
+                         [queue](QueueState* q) { return q->queue == queue; });
+  if (it == r.queues.end()) return nullptr;
+  QueueState* q = *it;
+  r.queues.erase(it);
+  std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+  uint64_t budget = kDrainTimeoutNs;
+  DrainQueueLocked(q, &budget);
+  return q;
+}
+
+void RetireQueue(QueueState* state) {
+  Registry& r = Reg();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    state->ring.ForEachSlot([&r](PendingOp& op) {
+      if (op.signal.handle != 0) r.free_signals.push_back(op.signal);
+    });
+  }
+  delete state;
+}
+
+bool IsTracedQueue(const hsa_queue_t* queue) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return std::any_of(r.queues.begin(), r.queues.end(),
+                     [queue](QueueState* q) { return q->queue == queue; });
+}
+
+bool EnsureSignal(PendingOp* op) {
+  if (op->signal.handle == 0) {
+    Registry& r = Reg();
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      if (!r.free_signals.empty()) {
+        op->signal = r.free_signals.back();
+        r.free_signals.pop_back();
+      }
+    }
+    if (op->signal.handle == 0 &&
+        Core().hsa_signal_create_fn(1, 0, nullptr, &op->signal) !=
+            HSA_STATUS_SUCCESS) {
+      op->signal = hsa_signal_t{0};
+      return false;
+    }
+  }
+  Core().hsa_signal_silent_store_relaxed_fn(op->signal, 1);
+  return true;
+}
+
+void HarvestQueueNow(QueueState* state) {
+  std::lock_guard<std::mutex> lock(state->harvest_mutex);
+  HarvestQueueLocked(state, true);
+}
+
+void HarvestQueueIfFree(QueueState* state) {
+  if (!state->harvest_mutex.try_lock()) return;
+  HarvestQueueLocked(state, false);
+  state->harvest_mutex.unlock();
+}
+
+void MakeRoomForCopy() {
+  CopyTrack& copies = Copies();
+  std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
+  if (HarvestCopiesLocked() > 0) return;
+  bool waited = false;
+  copies.ring.ForEachPending([&waited](PendingOp& op) {
+    if (waited) return;
+    waited = true;
+    Core().hsa_signal_wait_scacquire_fn(op.signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                        NsToTicks(kCopyRoomWaitNs),
+                                        HSA_WAIT_STATE_BLOCKED);
+  });
+  HarvestCopiesLocked();
+}
+
+void HarvestAll(HarvestReason reason) {
+  const bool final =
+      reason == HarvestReason::kShutdown || reason == HarvestReason::kExit;
+  uint64_t budget = kDrainTimeoutNs;
+  {
+    Registry& r = Reg();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (QueueState* q : r.queues) {
+      std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+      if (final) {
+        DrainQueueLocked(q, &budget);
+      } else {
+        HarvestQueueLocked(q, reason != HarvestReason::kCollector);
+      }
+    }
+  }
+  CopyTrack& copies = Copies();
+  std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
+  if (final) {
+    DrainCopiesLocked(&budget);
+  } else {
+    HarvestCopiesLocked();
+  }
+  if (reason == HarvestReason::kExit) PrintLosses();
+}
+
+void EnsureCollector() {
+  Collector& c = TheCollector();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.thread != nullptr) return;
+  if (c.kick.handle == 0 && Core().hsa_signal_create_fn(
+                                0, 0, nullptr, &c.kick) != HSA_STATUS_SUCCESS) {
+    c.kick = hsa_signal_t{0};
+    return;
+  }
+  c.stop.store(false, std::memory_order_release);
+  c.thread = new std::thread(&CollectorMain);
+}
+
+void KickCollector() {
+  Collector& c = TheCollector();
+  if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
+}
+
+void ShutDown() {
+  Collector& c = TheCollector();
+  {
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (c.thread != nullptr) {
+      c.stop.store(true, std::memory_order_release);
+      KickCollector();
+      c.thread->join();
+      delete c.thread;
+      c.thread = nullptr;
+    }
+  }
+  HarvestAll(HarvestReason::kShutdown);
+  UnloadAllCodeObjects();
+  Registry& r = Reg();
+  std::vector<hsa_signal_t> signals;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    for (QueueState* q : r.queues) {
+      q->ring.ForEachSlot([&signals](PendingOp& op) {
+        if (op.signal.handle != 0) signals.push_back(op.signal);
+      });
+      delete q;
+    }
+    r.queues.clear();
+    signals.insert(signals.end(), r.free_signals.begin(), r.free_signals.end());
+    r.free_signals.clear();
+  }
+  {
+    CopyTrack& copies = Copies();
+    std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+    copies.ring.ForEachSlot([&signals](PendingOp& op) {
+      if (op.signal.handle != 0) signals.push_back(op.signal);
+      op.signal = hsa_signal_t{0};
+    });
+  }
+  if (c.kick.handle != 0) signals.push_back(c.kick);
+  c.kick = hsa_signal_t{0};
+  for (hsa_signal_t s : signals) Core().hsa_signal_destroy_fn(s);
+}
+
+GpuStats Stats() noexcept {
+  Counters& c = Count();
+  GpuStats s{};
+  s.dispatches = c.dispatches.load(std::memory_order_relaxed);
+  s.barriers = c.barriers.load(std::memory_order_relaxed);
+  s.copies = c.copies.load(std::memory_order_relaxed);
+  s.untraced = c.untraced.load(std::memory_order_relaxed);
+  s.names_unresolved = c.names_unresolved.load(std::memory_order_relaxed);
+  s.incomplete = c.incomplete.load(std::memory_order_relaxed);
+  s.failed_copies = c.failed_copies.load(std::memory_order_relaxed);
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (QueueState* q : r.queues) s.in_flight += q->ring.InFlight();
+  s.in_flight += Copies().ring.InFlight();
+  return s;
+}
+
+}  // namespace roctracer::gpu

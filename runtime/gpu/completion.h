@@ -1,0 +1,89 @@
+// Where traced operations wait for their completion and get reported: the
+// intercepted queues' rings and the copies' ring, the tracer's completion
+// thread, and the harvests that flushes, pool closes, queue and executable
+// destruction, runtime shutdown and process exit run synchronously so that
+// completed work is never left behind.
+//
+// The completion thread reports copies at once (the application's signal
+// waits for it: it sleeps on the pending copies' signals with
+// hsa_amd_signal_wait_any) and dispatches and barriers in batches (their
+// application signals are completed by the runtime itself, so nothing waits
+// for the report: it looks at the queues every millisecond while any is
+// busy, and an API that needs the records now harvests them itself).
+#ifndef RUNTIME_GPU_COMPLETION_H_
+#define RUNTIME_GPU_COMPLETION_H_
+
+#include <hsa/hsa.h>
+
+#include <mutex>
+
+#include "runtime/gpu/gpu_events.h"
+#include "runtime/gpu/op_ring.h"
+
+namespace roctracer::gpu {
+
+// One intercepted queue (the interceptor's `data`).
+struct QueueState {
+  QueueState(hsa_queue_t* q, const QueueInfo& queue_info, uint32_t capacity)
+      : queue(q), info(queue_info), ring(capacity) {}
+  hsa_queue_t* queue;
+  QueueInfo info;
+  OpRing ring;
+  std::mutex harvest_mutex;
+};
+
+// Async copies: one ring, producers serialised by `submit_mutex`.
+struct CopyTrack {
+  explicit CopyTrack(uint32_t capacity) : ring(capacity) {}
+  std::mutex submit_mutex;
+  OpRing ring;
+  std::mutex harvest_mutex;
+};
+CopyTrack& Copies();
+
+void RegisterQueue(QueueState* state);
+// Reports what completes within the drain timeout, forgets the rest
+// (counted incomplete), and unregisters. The caller destroys the runtime's
+// queue, then calls RetireQueue.
+QueueState* DrainAndUnregisterQueue(const hsa_queue_t* queue);
+void RetireQueue(QueueState* state);
+// The registered state of `queue`, or NULL (takes the registry mutex).
+bool IsTracedQueue(const hsa_queue_t* queue);
+
+// A tracer signal for a ring slot (from those given back, else a new one).
+bool EnsureSignal(PendingOp* op);
+
+enum class HarvestReason {
+  kCollector,
+  kRingFull,
+  kFlush,
+  kExecutableDestroy,
+  kShutdown,
+  kExit
+};
+// Reports every completed operation of every queue and copy. kShutdown and
+// kExit first wait (at most the drain timeout) for what is in flight and
+// count what never completed.
+void HarvestAll(HarvestReason reason);
+// One queue, on its submitting thread: when its ring runs full (skipped if
+// another thread is harvesting it), and when it is full (waits for that
+// thread; reports every completed op, not only the oldest).
+void HarvestQueueIfFree(QueueState* state);
+void HarvestQueueNow(QueueState* state);
+
+// The copy ring is full: reports what completed and, if that freed nothing,
+// waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.
+void MakeRoomForCopy();
+
+// Starts the completion thread if it is not running.
+void EnsureCollector();
+// Wakes it (a copy was added to an empty copy ring).
+void KickCollector();
+
+// hsa_shut_down (OnUnload): stop the thread, report and forget everything,
+// destroy the tracer's signals.
+void ShutDown();
+
+}  // namespace roctracer::gpu
+
+#endif  // RUNTIME_GPU_COMPLETION_H_

@@ -1,0 +1,253 @@
+#include "runtime/gpu/copy_intercept.h"
+
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <type_traits>
+
+#include "runtime/activity/correlation.h"
+#include "runtime/gpu/agents.h"
+#include "runtime/gpu/completion.h"
+#include "runtime/gpu/observers.h"
+#include "runtime/gpu/runtime_table.h"
+#include "runtime/intercept/trace_guard.h"
+
+namespace roctracer::gpu {
+namespace {
+
+std::atomic<bool> g_copy_profiling{false};
+
+void EnsureCopyProfiling() {
+  if (g_copy_profiling.load(std::memory_order_acquire)) return;
+  if (Amd().hsa_amd_profiling_async_copy_enable_fn(true) ==
+      HSA_STATUS_SUCCESS) {
+    g_copy_profiling.store(true, std::memory_order_release);
+  }
+}
+
+uint32_t Direction(hsa_agent_t src, hsa_agent_t dst) {
+  const bool from_device = IsKernelAgent(src);
+  const bool to_device = IsKernelAgent(dst);
+  if (from_device) return to_device ? hsaDeviceToDevice : hsaDeviceToHost;
+  return to_device ? hsaHostToDevice : hsaHostToHost;
+}
+
+// A copy on its way to the runtime: the slot it holds (NULL: untraced) while
+// the copy ring's submit mutex is held.
+class TracedCopy {
+ public:
+  // `info` has the copy's agents, bytes and direction.
+  TracedCopy(EnqueueInfo info, hsa_signal_t app_signal) {
+    if (app_signal.handle == 0) return;
+    info.kind = OpKind::kCopy;
+    info.op_id = NextCorrelationId();
+    info.correlation_id = hook::CurrentCallId();
+    Interest interest;
+    if (!AskObservers(info, &interest)) return;
+    // A signal the runtime would refuse is passed on for it to refuse.
+    volatile hsa_signal_value_t* value = nullptr;
+    if (Amd().hsa_amd_signal_value_pointer_fn(app_signal, &value) !=
+        HSA_STATUS_SUCCESS) {
+      return;
+    }
+    lock_ = std::unique_lock<std::mutex>(Copies().submit_mutex);
+    OpRing& ring = Copies().ring;
+    was_empty_ = ring.InFlight() == 0;
+    op_ = ring.Reserve();
+    if (op_ == nullptr) {
+      MakeRoomForCopy();
+      op_ = ring.Reserve();
+    }
+    if (op_ == nullptr || !EnsureSignal(op_)) {
+      op_ = nullptr;
+      lock_.unlock();
+      Count().untraced.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    EnsureCopyProfiling();
+    op_->kind = OpKind::kCopy;
+    op_->op_id = info.op_id;
+    op_->correlation_id = info.correlation_id;
+    op_->app_signal = app_signal;
+    op_->src_agent = info.src_agent;
+    op_->dst_agent = info.dst_agent;
+    op_->bytes = info.bytes;
+    op_->direction = info.direction;
+    op_->device_id = IsKernelAgent(info.dst_agent)
+                         ? DeviceIndex(info.dst_agent)
+                         : DeviceIndex(info.src_agent);
+    op_->interest = interest;
+  }
+
+  // The completion signal to give the runtime.
+  hsa_signal_t Signal(hsa_signal_t app_signal) const {
+    return op_ != nullptr ? op_->signal : app_signal;
+  }
+
+  // The runtime accepted the copy (or not: then nothing was traced).
+  void Submitted(hsa_status_t status) {
+    if (op_ == nullptr) return;
+    if (status == HSA_STATUS_SUCCESS) {
+      Copies().ring.Publish();
+      lock_.unlock();
+      EnsureCollector();
+      if (was_empty_) KickCollector();
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+  PendingOp* op_ = nullptr;
+  bool was_empty_ = false;
+};
+
+EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
+                     uint32_t direction) {
+  EnqueueInfo info{};
+  info.src_agent = src;
+  info.dst_agent = dst;
+  info.bytes = bytes;
+  info.direction = direction;
+  return info;
+}
+
+hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
+                       hsa_agent_t src_agent, size_t size,
+                       uint32_t num_dep_signals,
+                       const hsa_signal_t* dep_signals,
+                       hsa_signal_t completion_signal) {
+  TracedCopy copy(
+      CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent)),
+      completion_signal);
+  const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
+      dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
+      copy.Signal(completion_signal));
+  copy.Submitted(status);
+  return status;
+}
+
+// A rectangle copy names one agent (the one that copies) and a direction;
+// it is both agents of the record.
+hsa_status_t AsyncCopyRect(
+    const hsa_pitched_ptr_t* dst, const hsa_dim3_t* dst_offset,
+    const hsa_pitched_ptr_t* src, const hsa_dim3_t* src_offset,
+    const hsa_dim3_t* range, hsa_agent_t copy_agent,
+    hsa_amd_copy_direction_t dir, uint32_t num_dep_signals,
+    const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
+  const uint64_t bytes =
+      range != nullptr ? uint64_t{range->x} * range->y * range->z : 0;
+  TracedCopy copy(
+      CopyInfo(copy_agent, copy_agent, bytes, static_cast<uint32_t>(dir)),
+      range != nullptr ? completion_signal : hsa_signal_t{0});
+  const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
+      dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
+      dep_signals, copy.Signal(completion_signal));
+  copy.Submitted(status);
+  return status;
+}
+
+// hsa_amd_memory_async_copy_on_engine (ROCm >= 6.0 headers): the same
+// arguments as hsa_amd_memory_async_copy, then the engine and its flag.
+template <class T, class = void>
+struct HasOnEngine : std::false_type {};
+template <class T>
+struct HasOnEngine<
+    T, std::void_t<decltype(&T::hsa_amd_memory_async_copy_on_engine_fn)>>
+    : std::true_type {};
+
+// AmdExtTable as a dependent type: its members are looked up only when the
+// template is instantiated, i.e. only with headers that have them.
+template <class T, size_t>
+struct Dependent {
+  using type = T;
+};
+
+template <class Fn>
+struct OnEngine;
+template <class... Extra>
+struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
+                                 size_t, uint32_t, const hsa_signal_t*,
+                                 hsa_signal_t, Extra...)> {
+  static hsa_status_t Call(void* dst, hsa_agent_t dst_agent, const void* src,
+                           hsa_agent_t src_agent, size_t size, uint32_t n,
+                           const hsa_signal_t* deps, hsa_signal_t completion,
+                           Extra... extra) {
+    TracedCopy copy(
+        CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent)),
+        completion);
+    const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
+    const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
+        dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
+        extra...);
+    copy.Submitted(status);
+    return status;
+  }
+};
+
+template <class Table>
+void InstallOnEngine(const HsaApiTable* table, Table* amd) {
+  if constexpr (HasOnEngine<Table>::value) {
+    if (AmdHasSlot(table,
+                   offsetof(Table, hsa_amd_memory_async_copy_on_engine_fn))) {
+      amd->hsa_amd_memory_async_copy_on_engine_fn = &OnEngine<
+          decltype(amd->hsa_amd_memory_async_copy_on_engine_fn)>::Call;
+    }
+  }
+}
+
+template <class Table>
+void RestoreOnEngine(Table* amd) {
+  if constexpr (HasOnEngine<Table>::value) {
+    const Table& saved = Amd();
+    if (saved.hsa_amd_memory_async_copy_on_engine_fn != nullptr) {
+      amd->hsa_amd_memory_async_copy_on_engine_fn =
+          saved.hsa_amd_memory_async_copy_on_engine_fn;
+    }
+  }
+}
+
+}  // namespace
+
+void RestoreCopyWrappers(AmdExtTable* amd) {
+  const AmdExtTable& a = Amd();
+  if (a.hsa_amd_memory_async_copy_fn != nullptr) {
+    amd->hsa_amd_memory_async_copy_fn = a.hsa_amd_memory_async_copy_fn;
+  }
+  if (a.hsa_amd_memory_async_copy_rect_fn != nullptr) {
+    amd->hsa_amd_memory_async_copy_rect_fn =
+        a.hsa_amd_memory_async_copy_rect_fn;
+  }
+  if (a.hsa_amd_profiling_async_copy_enable_fn != nullptr) {
+    amd->hsa_amd_profiling_async_copy_enable_fn =
+        a.hsa_amd_profiling_async_copy_enable_fn;
+  }
+  RestoreOnEngine(amd);
+}
+
+void InstallCopyWrappers(const HsaApiTable* table, AmdExtTable* amd) {
+  if (AmdHasSlot(table, offsetof(AmdExtTable, hsa_amd_memory_async_copy_fn))) {
+    amd->hsa_amd_memory_async_copy_fn = &AsyncCopy;
+  }
+  if (AmdHasSlot(table,
+                 offsetof(AmdExtTable, hsa_amd_memory_async_copy_rect_fn))) {
+    amd->hsa_amd_memory_async_copy_rect_fn = &AsyncCopyRect;
+  }
+  if (AmdHasSlot(table, offsetof(AmdExtTable,
+                                 hsa_amd_profiling_async_copy_enable_fn))) {
+    amd->hsa_amd_profiling_async_copy_enable_fn = &CopyProfilingEnable;
+  }
+  InstallOnEngine(table, amd);
+}
+
+hsa_status_t CopyProfilingEnable(bool enable) {
+  if (!enable && g_copy_profiling.load(std::memory_order_acquire)) {
+    return HSA_STATUS_SUCCESS;
+  }
+  return Amd().hsa_amd_profiling_async_copy_enable_fn(enable);
+}
+
+void ResetCopyProfiling() {
+  g_copy_profiling.store(false, std::memory_order_release);
+}
+
+}  // namespace roctracer::gpu

@@ -1,0 +1,16 @@
+// The HSA_OPS activity records (roctracer 4.1's ACTIVITY_DOMAIN_HSA_OPS):
+// an observer of the GPU events (gpu_events.h) that writes one record per
+// completed dispatch, application barrier packet and copy into the pool
+// enabled for its op when the operation was submitted.
+#ifndef RUNTIME_GPU_HSA_OPS_RECORDS_H_
+#define RUNTIME_GPU_HSA_OPS_RECORDS_H_
+
+#include "runtime/gpu/gpu_events.h"
+
+namespace roctracer::gpu {
+
+Observer* HsaOpsRecords();
+
+}  // namespace roctracer::gpu
+
+#endif  // RUNTIME_GPU_HSA_OPS_RECORDS_H_

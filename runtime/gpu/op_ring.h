@@ -1,0 +1,139 @@
+// Operations the tracer has sent to the runtime and not yet reported: one
+// ring per intercepted queue (and one for copies), filled by the submitting
+// thread and emptied by whoever harvests completions. Each slot keeps its
+// tracer-owned completion signal for reuse, so after warm-up a traced
+// operation creates no signal and allocates nothing.
+//
+// One producer at a time (the runtime holds the queue's lock while it runs
+// the interceptor; copies take the copy ring's mutex) and one harvester at a
+// time (the ring's harvest mutex): the two meet only through `tail_` (what
+// is published) and `head_` (what is free again), no lock between them.
+#ifndef RUNTIME_GPU_OP_RING_H_
+#define RUNTIME_GPU_OP_RING_H_
+
+#include <hsa/hsa.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "runtime/gpu/gpu_events.h"
+#include "runtime/gpu/observers.h"
+
+namespace roctracer::gpu {
+
+struct PendingOp {
+  enum State : uint8_t { kFree, kPending, kReported };
+  State state = kFree;
+  OpKind kind = OpKind::kDispatch;
+  uint8_t packet_type = 0;
+  hsa_signal_t signal{0};      // the tracer's; 0 until first used
+  hsa_signal_t app_signal{0};  // copies: the application's, completed by us
+  uint64_t op_id = 0;
+  uint64_t correlation_id = 0;
+  uint64_t kernel_object = 0;
+  uint32_t grid[3] = {};
+  uint16_t workgroup[3] = {};
+  uint32_t private_segment_size = 0;
+  uint32_t group_segment_size = 0;
+  hsa_agent_t src_agent{0};
+  hsa_agent_t dst_agent{0};
+  int device_id = -1;
+  uint64_t bytes = 0;
+  uint32_t direction = 0;
+  Interest interest{};
+};
+
+class OpRing {
+ public:
+  // `capacity`: a power of two.
+  explicit OpRing(uint32_t capacity)
+      : ops_(new PendingOp[capacity]), mask_(capacity - 1) {}
+
+  // Producer: the next free slot, NULL when every slot is in flight or not
+  // yet harvested. Publish() makes it visible to the harvester.
+  PendingOp* Reserve() noexcept {
+    const uint64_t t = tail_.load(std::memory_order_relaxed);
+    if (t - head_.load(std::memory_order_acquire) > mask_) return nullptr;
+    return &ops_[t & mask_];
+  }
+  void Publish() noexcept {
+    const uint64_t t = tail_.load(std::memory_order_relaxed);
+    ops_[t & mask_].state = PendingOp::kPending;
+    tail_.store(t + 1, std::memory_order_release);
+  }
+
+  // Harvester: reports each published op for which done(op) holds, oldest
+  // first; stops at the first one not done unless `all`. Slots reported in
+  // order become free. Returns how many it reported.
+  template <class Done, class Report>
+  size_t Harvest(bool all, Done done, Report report) {
+    const uint64_t t = tail_.load(std::memory_order_acquire);
+    uint64_t h = head_.load(std::memory_order_relaxed);
+    size_t reported = 0;
+    for (uint64_t i = h; i < t; ++i) {
+      PendingOp& op = ops_[i & mask_];
+      if (op.state == PendingOp::kReported) continue;
+      if (!done(op)) {
+        if (!all) break;
+        continue;
+      }
+      report(op);
+      op.state = PendingOp::kReported;
+      ++reported;
+    }
+    while (h < t && ops_[h & mask_].state == PendingOp::kReported) {
+      ops_[h & mask_].state = PendingOp::kFree;
+      ++h;
+    }
+    head_.store(h, std::memory_order_release);
+    return reported;
+  }
+
+  // Harvester: fn(op) for every published op not reported yet.
+  template <class Fn>
+  void ForEachPending(Fn fn) {
+    const uint64_t t = tail_.load(std::memory_order_acquire);
+    for (uint64_t i = head_.load(std::memory_order_relaxed); i < t; ++i) {
+      PendingOp& op = ops_[i & mask_];
+      if (op.state == PendingOp::kPending) fn(op);
+    }
+  }
+
+  // Harvester: forgets every pending op (they will never complete).
+  size_t Abandon() {
+    size_t n = 0;
+    ForEachPending([&n](PendingOp& op) {
+      op.state = PendingOp::kReported;
+      ++n;
+    });
+    Harvest(
+        true, [](PendingOp&) { return false; }, [](PendingOp&) {});
+    return n;
+  }
+
+  // Published, not yet freed (may lag behind the harvester by a few).
+  uint64_t InFlight() const noexcept {
+    return tail_.load(std::memory_order_acquire) -
+           head_.load(std::memory_order_acquire);
+  }
+  uint32_t capacity() const noexcept {
+    return static_cast<uint32_t>(mask_ + 1);
+  }
+
+  // Every slot, for destroying the signals once nothing is in flight.
+  template <class Fn>
+  void ForEachSlot(Fn fn) {
+    for (uint64_t i = 0; i <= mask_; ++i) fn(ops_[i]);
+  }
+
+ private:
+  std::unique_ptr<PendingOp[]> ops_;
+  const uint64_t mask_;
+  alignas(64) std::atomic<uint64_t> tail_{0};
+  alignas(64) std::atomic<uint64_t> head_{0};
+};
+
+}  // namespace roctracer::gpu
+
+#endif  // RUNTIME_GPU_OP_RING_H_

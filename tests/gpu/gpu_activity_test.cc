@@ -1,0 +1,340 @@
+// HSA_OPS records of an HSA program on softhsa, with libroctracer64.so.4
+// loaded as its HSA tool (HSA_TOOLS_LIB) exactly as ROCR would load it:
+// one record per dispatch, application barrier packet and copy, with names,
+// times in roctracer_get_timestamp's clock, correlation to the API call that
+// submitted it, and delivery at flush, close and hsa_shut_down.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <thread>
+
+#include "tests/gpu/gpu_test_util.h"
+
+namespace {
+
+using gpu_test::Records;
+
+class GpuActivity : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(program_.Start());
+    roctracer_properties_t props{};
+    props.buffer_size = 4096;
+    props.buffer_callback_fun = &Records::Callback;
+    props.buffer_callback_arg = &records_;
+    ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_),
+              ROCTRACER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_),
+        ROCTRACER_STATUS_SUCCESS);
+  }
+  void TearDown() override {
+    if (pool_ != nullptr) roctracer_close_pool_expl(pool_);
+    program_.Stop();
+  }
+  uint64_t Now() {
+    uint64_t t = 0;
+    roctracer_get_timestamp(&t);
+    return t;
+  }
+
+  gpu_test::Program program_;
+  Records records_;
+  roctracer_pool_t* pool_ = nullptr;
+};
+
+TEST_F(GpuActivity, OneRecordPerDispatchBarrierAndCopyWithNamesAndTimes) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(5, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  const uint64_t t0 = Now();
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  gpu_test::Dispatch(q, program_.scale, program_.kernarg, done);
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {}, done);
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_OR, {}, done);
+  std::vector<char> src(1000, 'x'), dst(1000, 0);
+  ASSERT_EQ(
+      hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                program_.cpu, src.size(), 0, nullptr, done),
+      HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  const uint64_t t1 = Now();
+  EXPECT_EQ(dst[999], 'x');
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+
+  auto dispatches = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+  auto barriers = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER);
+  auto copies = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY);
+  ASSERT_EQ(dispatches.size(), 2u);
+  ASSERT_EQ(barriers.size(), 2u);  // the application's only
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(dispatches[0].name, "empty");
+  EXPECT_EQ(dispatches[1].name,
+            "gputest::scale(void const*, hsa_kernel_dispatch_packet_s const*, "
+            "unsigned int, unsigned int, unsigned int)");
+  for (auto* list : {&dispatches, &barriers, &copies}) {
+    for (const gpu_test::Record& c : *list) {
+      EXPECT_LE(t0, c.r.begin_ns);
+      EXPECT_LE(c.r.begin_ns, c.r.end_ns);
+      EXPECT_LE(c.r.end_ns, t1);
+      EXPECT_EQ(c.r.device_id, 0);
+      EXPECT_EQ(c.r.correlation_id, 0u);  // no API call traced
+    }
+  }
+  for (auto* list : {&dispatches, &barriers}) {
+    for (const gpu_test::Record& c : *list) EXPECT_EQ(c.r.queue_id, q->id);
+  }
+  // In submission order on one queue.
+  EXPECT_LE(dispatches[0].r.end_ns, dispatches[1].r.begin_ns);
+  EXPECT_LE(dispatches[1].r.end_ns, barriers[0].r.begin_ns);
+  EXPECT_EQ(copies[0].r.bytes, 1000u);
+  EXPECT_EQ(copies[0].r.kind, uint32_t{hsaHostToDevice});
+  const roctracer_gpu_activity_stats_t stats = gpu_test::GpuStats();
+  EXPECT_EQ(stats.in_flight, 0u);
+  EXPECT_EQ(stats.untraced, 0u);
+  EXPECT_EQ(stats.names_unresolved, 0u);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// The kernel reads CLOCK_BOOTTIME itself: the record, converted from the
+// runtime's system timestamp domain (100 MHz, epoch 1000 s off on softhsa,
+// with a 25 MHz device clock under it), must bracket what the kernel saw, to
+// within the device clock's 40 ns tick and the anchor's error.
+TEST_F(GpuActivity, DispatchTimesAreTheKernelsInTheTracersClock) {
+  hsa_queue_t* q = program_.Queue();
+  auto* out = static_cast<uint64_t*>(program_.kernarg) + 8;
+  *static_cast<uint64_t**>(program_.kernarg) = out;
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  constexpr uint64_t kSlackNs = 200;
+  for (uint64_t spin : {0u, 20'000u, 300'000u}) {
+    records_.Clear();
+    out[2] = spin;
+    hsa_signal_store_screlease(done, 1);
+    gpu_test::Dispatch(q, program_.stamp, program_.kernarg, done);
+    gpu_test::WaitZero(done);
+    roctracer_flush_activity_expl(pool_);
+    auto d = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_LE(d[0].r.begin_ns, out[0] + kSlackNs) << spin;
+    EXPECT_GE(d[0].r.end_ns + kSlackNs, out[1]) << spin;
+    EXPECT_GE(d[0].r.end_ns - d[0].r.begin_ns + kSlackNs, out[1] - out[0]);
+    // Not far outside either: the kernel is most of the dispatch.
+    EXPECT_LT(out[0] - d[0].r.begin_ns + 0ull, 1'000'000u) << spin;
+  }
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// With HSA_API traced, a dispatch carries the correlation ID of the doorbell
+// store that submitted it, and lies after that call's start on one timeline.
+TEST_F(GpuActivity, DispatchCarriesTheSubmittingCallsCorrelationId) {
+  uint32_t store_op = 0;
+  ASSERT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_HSA_API,
+                              "hsa_signal_store_screlease", &store_op, nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API, store_op,
+                                              pool_),
+            ROCTRACER_STATUS_SUCCESS);
+  hsa_queue_t* q = program_.Queue();
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(3, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  for (int i = 0; i < 3; ++i) {
+    gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  }
+  gpu_test::WaitZero(done);
+  roctracer_disable_op_activity(ACTIVITY_DOMAIN_HSA_API, store_op);
+  roctracer_flush_activity_expl(pool_);
+  auto stores = records_.Of(ACTIVITY_DOMAIN_HSA_API, store_op);
+  auto dispatches = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+  ASSERT_EQ(stores.size(), 3u);
+  ASSERT_EQ(dispatches.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NE(stores[i].r.correlation_id, 0u);
+    EXPECT_EQ(dispatches[i].r.correlation_id, stores[i].r.correlation_id);
+    EXPECT_LE(stores[i].r.begin_ns, dispatches[i].r.begin_ns);
+  }
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// Work the application saw complete is in the pool when it flushes, closes
+// the pool or shuts the runtime down, whatever the completion thread did.
+TEST_F(GpuActivity, CompletedWorkIsDeliveredAtFlushCloseAndShutdown) {
+  hsa_queue_t* q = program_.Queue();
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  for (int round = 0; round < 50; ++round) {
+    records_.Clear();
+    hsa_signal_store_screlease(done, 1);
+    gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+    gpu_test::WaitZero(done);
+    roctracer_flush_activity_expl(pool_);
+    ASSERT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH), 1u)
+        << round;
+  }
+  records_.Clear();
+  hsa_signal_store_screlease(done, 1);
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {}, done);
+  gpu_test::WaitZero(done);
+  ASSERT_EQ(roctracer_close_pool_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  pool_ = nullptr;
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 1u);
+
+  roctracer_properties_t props{};
+  props.buffer_size = 4096;
+  props.buffer_callback_fun = &Records::Callback;
+  props.buffer_callback_arg = &records_;
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_);
+  records_.Clear();
+  hsa_signal_store_screlease(done, 1);
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  gpu_test::WaitZero(done);
+  hsa_signal_destroy(done);
+  program_.Stop();  // hsa_shut_down with the queue still open
+  roctracer_flush_activity_expl(pool_);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH), 1u);
+  EXPECT_EQ(gpu_test::GpuStats().in_flight, 0u);
+  ASSERT_TRUE(program_.Start());  // for TearDown
+}
+
+// Disabling mid-stream: what was submitted while enabled is recorded, what
+// came after is not, and no tracer signal stays in use.
+TEST_F(GpuActivity, DisablingMidStreamStopsNewRecordsAndLeaksNothing) {
+  hsa_queue_t* q = program_.Queue(256);
+  hsa_signal_t gate, done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &gate), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(41, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  // Nothing completes before the gate opens: the first 20 are in flight
+  // when activity is disabled.
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {gate}, done);
+  for (int i = 0; i < 19; ++i) {
+    gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  }
+  EXPECT_EQ(gpu_test::GpuStats().in_flight, 20u);
+  ASSERT_EQ(roctracer_disable_domain_activity(ACTIVITY_DOMAIN_HSA_OPS),
+            ROCTRACER_STATUS_SUCCESS);
+  for (int i = 0; i < 21; ++i) {
+    gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  }
+  hsa_signal_store_screlease(gate, 0);
+  gpu_test::WaitZero(done);
+  roctracer_flush_activity_expl(pool_);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 1u);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH), 19u);
+  const roctracer_gpu_activity_stats_t after = gpu_test::GpuStats();
+  EXPECT_EQ(after.in_flight, 0u);
+  EXPECT_EQ(after.untraced, before.untraced);
+  EXPECT_EQ(after.dispatches - before.dispatches, 19u);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(gate);
+  hsa_signal_destroy(done);
+}
+
+// A queue of 64 packets has 64 tracer slots: the 65th operation in flight is
+// submitted untraced, counted, and still runs and completes its signal.
+TEST_F(GpuActivity, OperationsBeyondTheTracerSlotsAreCountedNotLost) {
+  hsa_queue_t* q = program_.Queue(64);
+  hsa_signal_t gate, done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &gate), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  const uint64_t untraced = gpu_test::GpuStats().untraced;
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {gate}, hsa_signal_t{0});
+  for (int i = 0; i < 63; ++i) {
+    gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {}, hsa_signal_t{0});
+  }
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {}, done);
+  EXPECT_EQ(gpu_test::GpuStats().untraced, untraced + 1);
+  hsa_signal_store_screlease(gate, 0);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  roctracer_flush_activity_expl(pool_);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 64u);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(gate);
+  hsa_signal_destroy(done);
+}
+
+}  // namespace
+
+namespace {
+
+constexpr int kOpsPerThread = 10000;
+constexpr int kThreads = 4;
+
+// 4 threads, each on its own queue, 10k operations each (dispatches,
+// barriers and copies in turn): exactly one record per operation.
+TEST_F(GpuActivity, ExactCountsFromFourThreadsOnFourQueues) {
+  std::vector<hsa_queue_t*> queues;
+  for (int t = 0; t < kThreads; ++t) queues.push_back(program_.Queue(1024));
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  const uint64_t t0 = Now();
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      hsa_signal_t done;
+      hsa_signal_create(kOpsPerThread, 0, nullptr, &done);
+      uint64_t src = 42, dst = 0;
+      for (int i = 0; i < kOpsPerThread; ++i) {
+        switch (i % 3) {
+          case 0:
+            gpu_test::Dispatch(queues[t], program_.empty, program_.kernarg,
+                               done);
+            break;
+          case 1:
+            gpu_test::Barrier(queues[t], HSA_PACKET_TYPE_BARRIER_AND, {}, done);
+            break;
+          default:
+            if (hsa_amd_memory_async_copy(&dst, program_.gpu, &src,
+                                          program_.cpu, sizeof(src), 0, nullptr,
+                                          done) != HSA_STATUS_SUCCESS) {
+              failures++;
+            }
+        }
+      }
+      if (gpu_test::WaitZero(done) != 0) failures++;
+      hsa_signal_destroy(done);
+    });
+  }
+  for (auto& th : threads) th.join();
+  const uint64_t t1 = Now();
+  ASSERT_EQ(failures.load(), 0);
+  roctracer_flush_activity_expl(pool_);
+  const int per_kind = kOpsPerThread / 3;
+  const size_t dispatches = kThreads * (per_kind + (kOpsPerThread % 3 > 0));
+  const size_t barriers = kThreads * (per_kind + (kOpsPerThread % 3 > 1));
+  const size_t copies = kThreads * per_kind;
+  auto d = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+  auto b = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER);
+  auto c = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY);
+  EXPECT_EQ(d.size(), dispatches);
+  EXPECT_EQ(b.size(), barriers);
+  EXPECT_EQ(c.size(), copies);
+  std::map<uint64_t, size_t> per_queue;
+  for (auto* list : {&d, &b, &c}) {
+    for (const gpu_test::Record& r : *list) {
+      ASSERT_LE(t0, r.r.begin_ns);
+      ASSERT_LE(r.r.begin_ns, r.r.end_ns);
+      ASSERT_LE(r.r.end_ns, t1);
+      if (list != &c) per_queue[r.r.queue_id]++;
+    }
+  }
+  for (const gpu_test::Record& r : d) ASSERT_EQ(r.name, "empty");
+  ASSERT_EQ(per_queue.size(), size_t{kThreads});
+  for (auto& [id, n] : per_queue) {
+    EXPECT_EQ(n, (dispatches + barriers) / kThreads) << id;
+  }
+  const roctracer_gpu_activity_stats_t after = gpu_test::GpuStats();
+  EXPECT_EQ(after.untraced, before.untraced);
+  EXPECT_EQ(after.incomplete, before.incomplete);
+  EXPECT_EQ(after.in_flight, 0u);
+  for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
+}
+
+}  // namespace
