@@ -60,13 +60,14 @@ size_t SpanIn(uintptr_t base, uintptr_t a) noexcept {
 
 }  // namespace
 
-size_t ArenaHeapSpan(const void* p) noexcept {
+size_t ArenaHeapSpan(const void* p, uintptr_t* begin) noexcept {
   const int count = g_heap_count.load(std::memory_order_acquire);
   if (count == 0) return 0;
   const auto a = reinterpret_cast<uintptr_t>(p);
   const uintptr_t base = a & ~(kHeapMax - 1);
   for (int i = 0; i < count && i < kMaxHeaps; ++i) {
     if (g_heaps[i].load(std::memory_order_relaxed) == base) {
+      if (begin != nullptr) *begin = base;
       return SpanIn(base, a);
     }
   }

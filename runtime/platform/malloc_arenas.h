@@ -20,12 +20,14 @@
 #define ROCTRACER_RUNTIME_PLATFORM_MALLOC_ARENAS_H_
 
 #include <cstddef>
+#include <cstdint>
 
 namespace roctracer {
 
 // Bytes from `p` on that lie in a learnt arena's first heap and are mapped
-// readable for good; 0 when p is in none.
-size_t ArenaHeapSpan(const void* p) noexcept;
+// readable for good; 0 when p is in none. `begin`, when given, receives
+// where the heap begins.
+size_t ArenaHeapSpan(const void* p, uintptr_t* begin = nullptr) noexcept;
 
 // Checks, through the kernel, whether p lies in an arena's first heap not
 // yet learnt, and learns it. True when it learnt one (ArenaHeapSpan now

@@ -20,6 +20,11 @@ namespace roctracer {
 // yet; high 1: unknown). A forked child's thread keeps its stack.
 ROCTRACER_HOT_TLS uintptr_t t_readable_stack_low = 0;
 ROCTRACER_HOT_TLS uintptr_t t_readable_stack_high = 0;
+// The last range this thread found readable for good (a startup object's
+// segment, the used part of an arena heap, which only grows): strings a
+// thread passes tend to come from the same place, and a hit costs two loads.
+ROCTRACER_HOT_TLS uintptr_t t_lasting_begin = 0;
+ROCTRACER_HOT_TLS uintptr_t t_lasting_end = 0;
 
 namespace {
 
@@ -84,7 +89,7 @@ size_t KnownReadableSpan(const void* p) noexcept {
       a < stack_high) {
     return stack_high - a;
   }
-  if (const size_t span = StartupObjectSpan(p)) return span;
+  if (a >= t_lasting_begin && a < t_lasting_end) return t_lasting_end - a;
   const uintptr_t heap_begin = BrkStart();
   if (heap_begin != 0 && a >= heap_begin) {
     const auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
@@ -92,7 +97,14 @@ size_t KnownReadableSpan(const void* p) noexcept {
       return heap_end - a;
     }
   }
-  return ArenaHeapSpan(p);
+  uintptr_t begin = 0;
+  size_t span = StartupObjectSpan(p, &begin);
+  if (span == 0) span = ArenaHeapSpan(p, &begin);
+  if (span != 0) {
+    t_lasting_begin = begin;
+    t_lasting_end = a + span;
+  }
+  return span;
 }
 
 bool VisitReadable(const void* p,

@@ -137,7 +137,7 @@ const Startup& Objects() noexcept {
 
 }  // namespace
 
-size_t StartupObjectSpan(const void* p) noexcept {
+size_t StartupObjectSpan(const void* p, uintptr_t* begin) noexcept {
   const Startup& s = Objects();
   const auto a = reinterpret_cast<uintptr_t>(p);
   auto after =
@@ -145,7 +145,9 @@ size_t StartupObjectSpan(const void* p) noexcept {
                        [](uintptr_t x, const Range& r) { return x < r.begin; });
   if (after == s.segments.begin()) return 0;
   --after;
-  return a < after->end ? after->end - a : 0;
+  if (a >= after->end) return 0;
+  if (begin != nullptr) *begin = after->begin;
+  return after->end - a;
 }
 
 size_t StartupObjectCount() noexcept { return Objects().objects; }

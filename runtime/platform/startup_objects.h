@@ -16,12 +16,13 @@
 #define ROCTRACER_RUNTIME_PLATFORM_STARTUP_OBJECTS_H_
 
 #include <cstddef>
+#include <cstdint>
 
 namespace roctracer {
 
 // Bytes from `p` on within a readable segment of a startup object; 0 when p
-// is in none.
-size_t StartupObjectSpan(const void* p) noexcept;
+// is in none. `begin`, when given, receives where the segment begins.
+size_t StartupObjectSpan(const void* p, uintptr_t* begin = nullptr) noexcept;
 
 // How many objects the prefix holds (for tests).
 size_t StartupObjectCount() noexcept;

@@ -32,11 +32,11 @@ using roctracer::codegen::kUnreadableString;
 
 constexpr uintptr_t kPage = 4096;
 
-std::string ProbeLibrary() {
+std::string ProbeLibrary(const char* name = "libreadable_probe.so") {
   const char* dir = std::getenv("TEST_SRCDIR");
   const char* ws = std::getenv("TEST_WORKSPACE");
-  if (dir == nullptr || ws == nullptr) return "libreadable_probe.so";
-  return std::string(dir) + "/" + ws + "/tests/intercept/libreadable_probe.so";
+  if (dir == nullptr || ws == nullptr) return name;
+  return std::string(dir) + "/" + ws + "/tests/intercept/" + name;
 }
 
 class ReadableMemoryTest : public ::testing::Test {
@@ -181,16 +181,19 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
       }
     });
   }
-  // libz: any library not loaded yet; its loading and unloading change the
-  // loader's counters.
+  // Another library: its loading and unloading change the loader's
+  // counters, so the readers keep rebuilding the cache.
+  const std::string other_path = ProbeLibrary("libreadable_probe_other.so");
+  const size_t builds = roctracer::LoadedSegmentCacheBuilds();
   for (int i = 0; i < 200; ++i) {
-    void* other = dlopen("libz.so.1", RTLD_NOW | RTLD_LOCAL);
+    void* other = dlopen(other_path.c_str(), RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(other, nullptr) << dlerror();
     dlclose(other);
   }
   stop = true;
   for (auto& t : readers) t.join();
   EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(roctracer::LoadedSegmentCacheBuilds(), builds);
   dlclose(keep);
 }
 
