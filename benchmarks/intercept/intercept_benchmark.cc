@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "hsa_table_fill.h"
 #include "runtime/activity/activity_emit.h"
@@ -166,8 +167,11 @@ void BM_HipGetErrorString_Symbol(benchmark::State& state) {
 // fault-safe copy tells apart (string_arena.h): 0 a string literal (a loaded
 // object's segment), 1 the caller's stack, 2 the brk heap, 3 an anonymous
 // mapping (read through the kernel), 4 an invalid pointer (0x10), 5 a
-// shared library's constant (read under the loader's lock). _Direct is
-// the runtime's function, _Table the table wrapper with an empty callback.
+// shared library's constant (libhsa-runtime64, loaded at startup), 6 a
+// block a worker thread allocated (its malloc arena), 7 the constant of a
+// library loaded later with dlopen (read under the loader's lock). _Direct
+// is the runtime's function, _Table the table wrapper with an empty
+// callback.
 constexpr char kName[] = "a_kernel_name_of_typical_length";
 char* g_mapped_name = nullptr;
 
@@ -179,14 +183,34 @@ void WithName(benchmark::State& state, Body body) {
   std::memcpy(on_heap, kName, sizeof(kName));
   const char* in_library = nullptr;  // libhsa-runtime64's text for the code
   g_direct.core.hsa_status_string_fn(HSA_STATUS_ERROR, &in_library);
+  char* from_worker = nullptr;
+  std::thread([&] {
+    from_worker = static_cast<char*>(std::malloc(sizeof(kName)));
+    std::memcpy(from_worker, kName, sizeof(kName));
+  }).join();
+  // Any library the benchmark does not link: libexpat's version text.
+  void* later = dlopen("libexpat.so.1", RTLD_NOW | RTLD_LOCAL);
+  const char* in_later_library = reinterpret_cast<const char*>(0x10);
+  if (later != nullptr) {
+    if (auto version = reinterpret_cast<const char* (*)()>(
+            dlsym(later, "XML_ExpatVersion"))) {
+      in_later_library = version();
+    }
+  } else if (state.range(0) == 7) {
+    state.SkipWithError("libexpat.so.1 not found");
+  }
   const char* homes[] = {kName,
                          on_stack,
                          on_heap,
                          g_mapped_name,
                          reinterpret_cast<const char*>(0x10),
-                         in_library};
+                         in_library,
+                         from_worker,
+                         in_later_library};
   body(homes[state.range(0)]);
   std::free(on_heap);
+  std::free(from_worker);
+  if (later != nullptr) dlclose(later);
 }
 
 void BM_StringArg_Direct(benchmark::State& state) {
@@ -234,8 +258,8 @@ BENCHMARK(BM_HsaSystemGetInfo_Direct);
 BENCHMARK(BM_HsaSystemGetInfo_Table)->Arg(0)->Arg(1)->Arg(2);
 BENCHMARK(BM_HipGetErrorString_Direct);
 BENCHMARK(BM_HipGetErrorString_Symbol)->Arg(0)->Arg(1)->Arg(2);
-BENCHMARK(BM_StringArg_Direct)->DenseRange(0, 5);
-BENCHMARK(BM_StringArg_Table)->DenseRange(0, 5);
+BENCHMARK(BM_StringArg_Direct)->DenseRange(0, 7);
+BENCHMARK(BM_StringArg_Table)->DenseRange(0, 7);
 
 }  // namespace
 

@@ -6,6 +6,8 @@
 // image and finalizer tables; the originals are kept
 // (hsa_api::Original*Table()) for forwarding and for the tracer's own
 // untraced HSA calls.
+#include "runtime/intercept/hsa_tool.h"
+
 #include <hsa/hsa_api_trace.h>
 
 #include <cstdint>
@@ -55,6 +57,27 @@ bool TablesCompatible(const HsaApiTable* table) {
 
 }  // namespace
 
+namespace roctracer::hsa_api {
+
+bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
+  if (table == nullptr || !TablesCompatible(table)) {
+    std::fprintf(stderr,
+                 "roctracer: HSA API table missing or of an unknown major "
+                 "version; HSA_API tracing through the runtime disabled\n");
+    return false;
+  }
+  // The GPU half first: the API wrappers then enclose it, so an operation
+  // carries the correlation ID of the call that submitted it.
+  roctracer::gpu::Install(table);
+  if (InstallTableWrappers(table) >= 0) return true;
+  std::fprintf(stderr,
+               "roctracer: a second HSA API table is left untraced (the "
+               "first one handed over is)\n");
+  return false;
+}
+
+}  // namespace roctracer::hsa_api
+
 extern "C" {
 
 // Tools are loaded in ascending priority order. Constant-initialised (ROCR
@@ -65,16 +88,7 @@ __attribute__((
 __attribute__((visibility("default"))) bool OnLoad(
     HsaApiTable* table, uint64_t /*runtime_version*/,
     uint64_t /*failed_tool_count*/, const char* const* /*failed_tool_names*/) {
-  if (table == nullptr || !TablesCompatible(table)) {
-    std::fprintf(stderr,
-                 "roctracer: HSA API table missing or of an unknown major "
-                 "version; HSA_API tracing through the runtime disabled\n");
-    return false;
-  }
-  // The GPU half first: the API wrappers then enclose it, so an operation
-  // carries the correlation ID of the call that submitted it.
-  roctracer::gpu::Install(table);
-  return roctracer::hsa_api::InstallTableWrappers(table) >= 0;
+  return roctracer::hsa_api::AcceptRuntimeTable(table);
 }
 
 __attribute__((visibility("default"))) void OnUnload() {

@@ -7,9 +7,9 @@
 #include <new>
 
 #include "codegen/support/arg_format.h"
+#include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/readable_memory.h"
 #include "runtime/platform/thread_exit.h"
-#include "runtime/intercept/trace_guard.h"
 
 namespace roctracer {
 namespace {
@@ -94,22 +94,11 @@ void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
 const char* StringArena::Copy(const char* s) noexcept {
   if (s == nullptr) return nullptr;
   if (!PlausibleUserAddress(s)) return codegen::kUnreadableString;
-  if (const size_t span = KnownReadableSpan(s)) {
-    const size_t n = strnlen(s, span);
-    if (n < span) {
-      char* out = Reserve(n + 1);
-      if (out == nullptr) return s;
-      std::memcpy(out, s, n + 1);
-      return out;
-    }
-  } else {
-    // String literals: copied while the loader's lock keeps their object
-    // mapped.
-    VisitResult r{this, nullptr};
-    if (VisitLoadedSegment(s, &CopyVisited, &r) && r.out != nullptr) {
-      return r.out;
-    }
-  }
+  // Directly where the memory is known to stay mapped while it is read
+  // (readable_memory.h); a string that runs past that mapping, or lies
+  // anywhere else, is read through the kernel.
+  VisitResult r{this, nullptr};
+  if (VisitReadable(s, &CopyVisited, &r) && r.out != nullptr) return r.out;
   return CopyChecked(s);
 }
 

@@ -1,8 +1,6 @@
 #include "runtime/platform/readable_memory.h"
 
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <link.h>
 #include <pthread.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -11,6 +9,9 @@
 #include <cstring>
 
 #include "runtime/platform/hot_tls.h"
+#include "runtime/platform/loaded_segments.h"
+#include "runtime/platform/malloc_arenas.h"
+#include "runtime/platform/startup_objects.h"
 #include "runtime/platform/thread_id.h"
 
 namespace roctracer {
@@ -19,6 +20,11 @@ namespace roctracer {
 // yet; high 1: unknown). A forked child's thread keeps its stack.
 ROCTRACER_HOT_TLS uintptr_t t_readable_stack_low = 0;
 ROCTRACER_HOT_TLS uintptr_t t_readable_stack_high = 0;
+// The last range this thread found readable for good (a startup object's
+// segment, the used part of an arena heap, which only grows): strings a
+// thread passes tend to come from the same place, and a hit costs two loads.
+ROCTRACER_HOT_TLS uintptr_t t_lasting_begin = 0;
+ROCTRACER_HOT_TLS uintptr_t t_lasting_end = 0;
 
 namespace {
 
@@ -64,62 +70,6 @@ uintptr_t BrkStart() noexcept {
   return start;
 }
 
-// The main program's readable segments: it is never unloaded, so its string
-// literals need neither a system call nor the loader's lock.
-struct ProgramSegments {
-  static constexpr int kMax = 8;
-  uintptr_t begin[kMax] = {};
-  uintptr_t end[kMax] = {};
-  int count = 0;
-};
-
-int ReadProgramSegments(dl_phdr_info* info, size_t, void* arg) {
-  auto* segments = static_cast<ProgramSegments*>(arg);
-  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_R) == 0) continue;
-    if (segments->count == ProgramSegments::kMax) break;
-    segments->begin[segments->count] = info->dlpi_addr + ph.p_vaddr;
-    segments->end[segments->count] = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
-    ++segments->count;
-  }
-  return 1;  // the first object listed is the program
-}
-
-const ProgramSegments& Program() noexcept {
-  static const ProgramSegments segments = [] {
-    ProgramSegments s;
-    dl_iterate_phdr(&ReadProgramSegments, &s);
-    return s;
-  }();
-  return segments;
-}
-
-struct SegmentQuery {
-  uintptr_t address;
-  ElfW(Addr) object_base;
-  void (*visit)(const char*, size_t, void*);
-  void* ctx;
-  bool found;
-};
-
-int FindSegment(dl_phdr_info* info, size_t, void* arg) {
-  auto* q = static_cast<SegmentQuery*>(arg);
-  if (info->dlpi_addr != q->object_base) return 0;
-  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || (ph.p_flags & PF_R) == 0) continue;
-    const uintptr_t begin = info->dlpi_addr + ph.p_vaddr;
-    const uintptr_t end = begin + ph.p_memsz;
-    if (q->address < begin || q->address >= end) continue;
-    q->visit(reinterpret_cast<const char*>(q->address), end - q->address,
-             q->ctx);
-    q->found = true;
-    return 1;
-  }
-  return 0;
-}
-
 }  // namespace
 
 bool PlausibleUserAddress(const void* p) noexcept {
@@ -139,10 +89,7 @@ size_t KnownReadableSpan(const void* p) noexcept {
       a < stack_high) {
     return stack_high - a;
   }
-  const ProgramSegments& program = Program();
-  for (int i = 0; i < program.count; ++i) {
-    if (a >= program.begin[i] && a < program.end[i]) return program.end[i] - a;
-  }
+  if (a >= t_lasting_begin && a < t_lasting_end) return t_lasting_end - a;
   const uintptr_t heap_begin = BrkStart();
   if (heap_begin != 0 && a >= heap_begin) {
     const auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
@@ -150,22 +97,29 @@ size_t KnownReadableSpan(const void* p) noexcept {
       return heap_end - a;
     }
   }
-  return 0;
+  uintptr_t begin = 0;
+  size_t span = StartupObjectSpan(p, &begin);
+  if (span == 0) span = ArenaHeapSpan(p, &begin);
+  if (span != 0) {
+    t_lasting_begin = begin;
+    t_lasting_end = a + span;
+  }
+  return span;
 }
 
-bool VisitLoadedSegment(const void* p,
-                        void (*visit)(const char* p, size_t span, void* ctx),
-                        void* ctx) noexcept {
-  // Lock-free and a few ns: most pointers that are in no object (heap, mmap)
-  // leave here without walking the list of objects.
-  dl_find_object found;
-  if (_dl_find_object(const_cast<void*>(p), &found) != 0) return false;
-  SegmentQuery q{reinterpret_cast<uintptr_t>(p), found.dlfo_link_map->l_addr,
-                 visit, ctx, false};
-  // dl_iterate_phdr holds the lock dlclose takes before it unmaps an object:
-  // the segment stays mapped while `visit` reads it.
-  dl_iterate_phdr(&FindSegment, &q);
-  return q.found;
+bool VisitReadable(const void* p,
+                   void (*visit)(const char* p, size_t span, void* ctx),
+                   void* ctx) noexcept {
+  if (!PlausibleUserAddress(p)) return false;
+  size_t span = KnownReadableSpan(p);
+  if (span == 0) {
+    if (VisitLoadedSegment(p, visit, ctx)) return true;
+    if (!LearnArenaHeap(p)) return false;
+    span = KnownReadableSpan(p);
+    if (span == 0) return false;
+  }
+  visit(static_cast<const char*>(p), span, ctx);
+  return true;
 }
 
 bool ReadChecked(void* dst, const void* src, size_t n) noexcept {
@@ -176,12 +130,27 @@ bool ReadChecked(void* dst, const void* src, size_t n) noexcept {
   return got >= 0 && static_cast<size_t>(got) == n;
 }
 
+namespace {
+
+struct CopyRequest {
+  void* dst;
+  size_t n;
+  bool copied;
+};
+
+void CopyVisited(const char* src, size_t span, void* ctx) {
+  auto* r = static_cast<CopyRequest*>(ctx);
+  if (span < r->n) return;  // runs off the mapping: left to the kernel
+  std::memcpy(r->dst, src, r->n);
+  r->copied = true;
+}
+
+}  // namespace
+
 bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept {
   if (src != nullptr && PlausibleUserAddress(src)) {
-    if (KnownReadableSpan(src) >= n) {
-      std::memcpy(dst, src, n);
-      return true;
-    }
+    CopyRequest r{dst, n, false};
+    if (VisitReadable(src, &CopyVisited, &r) && r.copied) return true;
     if (ReadChecked(dst, src, n)) return true;
   }
   std::memset(dst, 0, n);
@@ -198,12 +167,8 @@ void FindEnd(const char* s, size_t span, void* found) {
 
 bool IsReadableString(const char* s) noexcept {
   if (s == nullptr || !PlausibleUserAddress(s)) return false;
-  if (const size_t span = KnownReadableSpan(s)) {
-    if (strnlen(s, span) < span) return true;
-  } else {
-    bool ends = false;
-    if (VisitLoadedSegment(s, &FindEnd, &ends) && ends) return true;
-  }
+  bool ends = false;
+  if (VisitReadable(s, &FindEnd, &ends) && ends) return true;
   constexpr uintptr_t kPage = 4096;
   char page[kPage];
   for (auto from = reinterpret_cast<uintptr_t>(s);;) {

@@ -1,15 +1,24 @@
 // Reading memory the tracer was handed but cannot trust: the `const char*`
-// arguments of traced calls. A runtime may reject such a pointer without
-// reading it (an invalid address, a string past the end of a mapping), so the
-// tracer must not fault where the runtime would not.
+// arguments of traced calls and the pointees of their `__val` copies. A
+// runtime may reject such a pointer without reading it (an invalid address,
+// a string past the end of a mapping), so the tracer must not fault where the
+// runtime would not.
 //
 // Reading through the kernel (process_vm_readv on the own process) never
-// faults but costs a system call per page (~2 us on the development VM), so
-// the common homes of argument strings are recognised first and read
-// directly: the calling thread's stack above the current frame, the main
-// program's readable segments (its string literals), the brk heap, and the
-// readable segments of other loaded objects, the latter under the loader's
-// lock so that no dlclose can unmap them meanwhile.
+// faults but costs a system call per page (~1.5-2 us on the development VM),
+// so the common homes of argument strings are recognised first and read
+// directly, each by a rule that keeps the memory mapped while it is read:
+// - the calling thread's stack above the current frame;
+// - the readable segments of the objects loaded at startup (the program and
+//   its libraries: never unloaded, startup_objects.h);
+// - the brk heap, up to the current break;
+// - the first heap of a glibc malloc arena (worker threads' allocations;
+//   never unmapped, malloc_arenas.h);
+// - a readable segment of another loaded object, read under the loader's
+//   lock so that no dlclose can unmap it meanwhile, found in a cache that
+//   every dlopen/dlclose invalidates (loaded_segments.h).
+// Anything else (blocks malloc maps on their own, other threads' stacks,
+// memory the runtimes map) goes through the kernel.
 #ifndef ROCTRACER_RUNTIME_READABLE_MEMORY_H_
 #define ROCTRACER_RUNTIME_READABLE_MEMORY_H_
 
@@ -23,26 +32,29 @@ namespace roctracer {
 // rejected without a system call.
 bool PlausibleUserAddress(const void* p) noexcept;
 
-// Bytes from `p` on that are mapped readable for certain, without a system
-// call: p lies on the calling thread's stack above the current frame, in a
-// readable segment of the main program, or in the brk heap (a heap trimmed by
-// another thread's free() at this moment would make a dangling pointer into
-// it fault: a caller racing its own free()). 0 when not known.
+// Bytes from `p` on that are mapped readable for certain, found without a
+// system call or a lock: p lies on the calling thread's stack above the
+// current frame, in a readable segment of an object loaded at startup, in
+// the brk heap
+// (a heap trimmed by another thread's free() at this moment would make a
+// dangling pointer into it fault: a caller racing its own free()), or in a
+// learnt malloc arena heap. 0 when not known.
 size_t KnownReadableSpan(const void* p) noexcept;
 
-// When `p` lies in a readable segment of a loaded object, calls
-// visit(p, span, ctx) with the loader's lock held (span: bytes of that
-// segment from p on) and returns true; false otherwise.
-bool VisitLoadedSegment(const void* p,
-                        void (*visit)(const char* p, size_t span, void* ctx),
-                        void* ctx) noexcept;
+// Calls visit(p, span, ctx), where the `span` bytes from p on stay readable
+// until visit returns, when that can be established without reading through
+// the kernel (KnownReadableSpan, a loaded object's segment under the
+// loader's lock, an arena heap learnt now); returns whether it did.
+bool VisitReadable(const void* p,
+                   void (*visit)(const char* p, size_t span, void* ctx),
+                   void* ctx) noexcept;
 
 // Copies n bytes from `src` through the kernel; false when any of them is
 // not readable (nothing then is known about dst).
 bool ReadChecked(void* dst, const void* src, size_t n) noexcept;
 
 // Copies n bytes from `src` to `dst` when every one of them is readable:
-// directly where KnownReadableSpan vouches for them, through the kernel
+// directly where VisitReadable vouches for them, through the kernel
 // otherwise. When they are not (NULL included), zeroes `dst` and returns
 // false. For the `__val` copies of pointer arguments: a runtime may reject a
 // pointer it never reads, and the tracer must not fault reading it.

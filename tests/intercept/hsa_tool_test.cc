@@ -1,27 +1,25 @@
-// The HSA plugin path: an HsaApiTable filled from the real libhsa-runtime64
-// by name (what ROCR hands a tool), OnLoad, calls through the table, OnUnload.
-// The tracer is linked statically without its C-symbol wrappers, so the
-// table is the only way calls reach it.
+// The HSA tool path on softhsa (//softhsa, the HSA runtime on the CPU): the
+// runtime loads libroctracer64.so.4 named in HSA_TOOLS_LIB at hsa_init and
+// calls its OnLoad with the runtime's own table, through which every
+// exported hsa_* function dispatches, as ROCR does; OnUnload at the last
+// hsa_shut_down. The program links softhsa ahead of the tracer and the GOT
+// patcher is off (ROCTRACER_GOT_PATCH=0), so the table is the only way its
+// calls reach the tracer. A probe tool loaded before the tracer shows the
+// table as the runtime filled it.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <hsa/hsa_api_trace.h>
 #include <roctracer.h>
 #include <roctracer_hsa.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "hsa_table_fill.h"
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
-
-extern "C" bool OnLoad(HsaApiTable* table, uint64_t runtime_version,
-                       uint64_t failed_tool_count,
-                       const char* const* failed_tool_names);
-extern "C" void OnUnload();
-extern "C" const uint32_t HSA_AMD_TOOL_PRIORITY;
 
 namespace {
 
@@ -50,75 +48,109 @@ void Record(uint32_t domain, uint32_t op, const void* callback_data, void*) {
   g_seen.push_back(s);
 }
 
-void* LookUp(const char* name, void* handle) { return dlsym(handle, name); }
+using ProbeTableFn = HsaApiTable* (*)(const CoreApiTable**, const AmdExtTable**,
+                                      int*);
+using OnLoadFn = bool (*)(HsaApiTable*, uint64_t, uint64_t, const char* const*);
 
 class HsaToolTest : public roctracer_test::TracerTest {
  protected:
   void SetUp() override {
-    handle_ = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL);
-    ASSERT_NE(handle_, nullptr) << dlerror();
-    filled_ = roctracer::hsa_api::FillHsaApiTable(&tables_, &LookUp, handle_);
-    originals_ = tables_;
+    // Both tools by SONAME: the tracer is the copy this program links.
+    setenv("HSA_TOOLS_LIB",
+           "libroctracer64.so.4 tests/intercept/libtable_probe_tool.so", 1);
+    ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+    probe_ = dlopen("tests/intercept/libtable_probe_tool.so",
+                    RTLD_NOW | RTLD_NOLOAD);
+    ASSERT_NE(probe_, nullptr) << dlerror();
+    auto probe_table =
+        reinterpret_cast<ProbeTableFn>(dlsym(probe_, "ProbeTable"));
+    ASSERT_NE(probe_table, nullptr);
+    int loads = 0;
+    table_ = probe_table(&originals_core_, &originals_amd_ext_, &loads);
+    ASSERT_NE(table_, nullptr);
+    ASSERT_GE(loads, 1);
     g_seen.clear();
   }
   void TearDown() override {
-    OnUnload();
+    if (initialized_) hsa_shut_down();
     roctracer_test::TracerTest::TearDown();
+    if (probe_ != nullptr) dlclose(probe_);
   }
 
-  void* handle_ = nullptr;
-  int filled_ = 0;
-  HsaApiTableContainer tables_;
-  HsaApiTableContainer originals_;
+  HsaApiTable* table_ = nullptr;
+  const CoreApiTable* originals_core_ = nullptr;
+  const AmdExtTable* originals_amd_ext_ = nullptr;
+  void* probe_ = nullptr;
+  bool initialized_ = true;
 };
 
-TEST_F(HsaToolTest, ExportsTheToolInterface) {
-  EXPECT_GT(HSA_AMD_TOOL_PRIORITY, 0u);
-  // The table the real library yields: every exported function (the three
-  // queue-intercept slots have no exported symbol).
-  EXPECT_EQ(filled_, 189);
+TEST_F(HsaToolTest, RuntimeLoadsTheTracerAsATool) {
+  void* tracer = dlopen("libroctracer64.so.4", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(tracer, nullptr);
+  const auto* priority =
+      static_cast<const uint32_t*>(dlsym(tracer, "HSA_AMD_TOOL_PRIORITY"));
+  ASSERT_NE(priority, nullptr);
+  EXPECT_GT(*priority, 10u);  // after the probe
+  dlclose(tracer);
+  // The program's hsa_* calls bind to softhsa, not to the tracer's stubs.
+  Dl_info where{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(&hsa_system_get_info), &where), 0);
+  EXPECT_NE(std::string(where.dli_fname).find("softhsa"), std::string::npos)
+      << where.dli_fname;
 }
 
-TEST_F(HsaToolTest, OnLoadWrapsEveryFilledSlotAndOnUnloadRestoresIt) {
-  ASSERT_TRUE(OnLoad(&tables_.root, 0, 0, nullptr));
-  EXPECT_NE(tables_.core.hsa_init_fn, originals_.core.hsa_init_fn);
-  EXPECT_NE(tables_.amd_ext.hsa_amd_memory_pool_get_info_fn,
-            originals_.amd_ext.hsa_amd_memory_pool_get_info_fn);
-  EXPECT_NE(tables_.image_ext.hsa_ext_image_create_fn,
-            originals_.image_ext.hsa_ext_image_create_fn);
-  EXPECT_NE(tables_.finalizer_ext.hsa_ext_program_create_fn,
-            originals_.finalizer_ext.hsa_ext_program_create_fn);
-  // Slots ROCR left NULL stay NULL.
-  EXPECT_EQ(tables_.amd_ext.hsa_amd_queue_intercept_create_fn, nullptr);
-  OnUnload();
-  EXPECT_EQ(std::memcmp(&tables_.core, &originals_.core, sizeof(CoreApiTable)),
+TEST_F(HsaToolTest, OnLoadWrapsTheRuntimesSlotsAndOnUnloadRestoresThem) {
+  const CoreApiTable& core = *table_->core_;
+  const AmdExtTable& amd_ext = *table_->amd_ext_;
+  EXPECT_NE(core.hsa_init_fn, originals_core_->hsa_init_fn);
+  EXPECT_NE(core.hsa_system_get_info_fn,
+            originals_core_->hsa_system_get_info_fn);
+  EXPECT_NE(amd_ext.hsa_amd_memory_pool_get_info_fn,
+            originals_amd_ext_->hsa_amd_memory_pool_get_info_fn);
+  // The slots are the tracer's: they are functions of libroctracer64.
+  Dl_info where{};
+  ASSERT_NE(dladdr(reinterpret_cast<void*>(core.hsa_init_fn), &where), 0);
+  EXPECT_NE(std::string(where.dli_fname).find("libroctracer64"),
+            std::string::npos);
+  // The last hsa_shut_down unloads the tools: the tracer's OnUnload puts
+  // the runtime's functions back.
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  initialized_ = false;
+  EXPECT_EQ(std::memcmp(table_->core_, originals_core_, sizeof(CoreApiTable)),
             0);
   EXPECT_EQ(
-      std::memcmp(&tables_.amd_ext, &originals_.amd_ext, sizeof(AmdExtTable)),
+      std::memcmp(table_->amd_ext_, originals_amd_ext_, sizeof(AmdExtTable)),
       0);
-  EXPECT_EQ(std::memcmp(&tables_.image_ext, &originals_.image_ext,
-                        sizeof(ImageExtTable)),
-            0);
-  EXPECT_EQ(std::memcmp(&tables_.finalizer_ext, &originals_.finalizer_ext,
-                        sizeof(FinalizerExtTable)),
-            0);
 }
 
 TEST_F(HsaToolTest, RefusesATableOfAnotherMajorVersion) {
-  tables_.core.version.major_id = HSA_CORE_API_TABLE_MAJOR_VERSION + 1;
-  EXPECT_FALSE(OnLoad(&tables_.root, 0, 0, nullptr));
-  EXPECT_EQ(tables_.core.hsa_init_fn, originals_.core.hsa_init_fn);
-  EXPECT_FALSE(OnLoad(nullptr, 0, 0, nullptr));
+  void* tracer = dlopen("libroctracer64.so.4", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(tracer, nullptr);
+  auto on_load = reinterpret_cast<OnLoadFn>(dlsym(tracer, "OnLoad"));
+  ASSERT_NE(on_load, nullptr);
+  // A copy of the runtime's tables whose core table claims another layout.
+  CoreApiTable core = *originals_core_;
+  AmdExtTable amd_ext = *originals_amd_ext_;
+  HsaApiTable root = *table_;
+  root.core_ = &core;
+  root.amd_ext_ = &amd_ext;
+  core.version.major_id = HSA_CORE_API_TABLE_MAJOR_VERSION + 1;
+  EXPECT_FALSE(on_load(&root, 0, 0, nullptr));
+  EXPECT_EQ(core.hsa_init_fn, originals_core_->hsa_init_fn);
+  EXPECT_FALSE(on_load(nullptr, 0, 0, nullptr));
+  dlclose(tracer);
 }
 
 TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
-  // The real library's answers, called directly.
-  const hsa_status_t init_direct = originals_.core.hsa_init_fn();
+  // softhsa's answers, untraced (nothing enabled: the wrappers forward).
+  const hsa_status_t init_direct = hsa_init();
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
   uint16_t major = 0;
-  const hsa_status_t info_direct = originals_.core.hsa_system_get_info_fn(
-      HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
-  ASSERT_EQ(init_direct, HSA_STATUS_ERROR_OUT_OF_RESOURCES);
-  ASSERT_EQ(info_direct, HSA_STATUS_ERROR_NOT_INITIALIZED);
+  const hsa_status_t info_direct =
+      hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  ASSERT_EQ(init_direct, HSA_STATUS_SUCCESS);
+  ASSERT_EQ(info_direct, HSA_STATUS_SUCCESS);
+  ASSERT_EQ(major, 1);
 
   auto& collector = NewCollector();
   roctracer_properties_t properties = collector.Properties();
@@ -128,18 +160,17 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
             ROCTRACER_STATUS_SUCCESS);
-  ASSERT_TRUE(OnLoad(&tables_.root, 0, 0, nullptr));
 
   roctracer_timestamp_t before = 0, after = 0;
   ASSERT_EQ(roctracer_get_timestamp(&before), ROCTRACER_STATUS_SUCCESS);
-  EXPECT_EQ(tables_.core.hsa_init_fn(), init_direct);
-  EXPECT_EQ(tables_.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
-                                                &major),
+  EXPECT_EQ(hsa_init(), init_direct);  // nested: the count goes to 2
+  major = 0;
+  EXPECT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major),
             info_direct);
+  EXPECT_EQ(major, 1);
   const char* text = nullptr;
-  EXPECT_EQ(
-      tables_.core.hsa_status_string_fn(HSA_STATUS_ERROR_INVALID_AGENT, &text),
-      HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_status_string(HSA_STATUS_ERROR_INVALID_AGENT, &text),
+            HSA_STATUS_SUCCESS);
   ASSERT_NE(text, nullptr);
   EXPECT_NE(std::string(text).find("HSA_STATUS_ERROR_INVALID_AGENT"),
             std::string::npos);
@@ -148,11 +179,16 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
   hsa_agent_t agent{0x5678};
   hsa_executable_symbol_t symbol{0};
   const hsa_status_t by_name =
-      tables_.core.hsa_executable_get_symbol_by_name_fn(executable, name,
-                                                        &agent, &symbol);
+      hsa_executable_get_symbol_by_name(executable, name, &agent, &symbol);
   ASSERT_EQ(roctracer_get_timestamp(&after), ROCTRACER_STATUS_SUCCESS);
-  EXPECT_EQ(by_name, originals_.core.hsa_executable_get_symbol_by_name_fn(
+  ASSERT_EQ(roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_disable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);  // the nested hsa_init
+  EXPECT_EQ(by_name, originals_core_->hsa_executable_get_symbol_by_name_fn(
                          executable, name, &agent, &symbol));
+  EXPECT_NE(by_name, HSA_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
 
   std::vector<Seen> seen;
@@ -212,11 +248,10 @@ TEST_F(HsaToolTest, CallsThroughTheTableAreTracedWithRealResults) {
 }
 
 TEST_F(HsaToolTest, NothingEnabledForwardsUntraced) {
-  ASSERT_TRUE(OnLoad(&tables_.root, 0, 0, nullptr));
   uint16_t major = 0;
-  EXPECT_EQ(tables_.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
-                                                &major),
-            HSA_STATUS_ERROR_NOT_INITIALIZED);
+  EXPECT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(major, 1);
   std::lock_guard<std::mutex> lock(g_mutex);
   EXPECT_TRUE(g_seen.empty());
 }

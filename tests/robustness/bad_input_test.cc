@@ -43,6 +43,9 @@ struct HsaApiTable;
 bool OnLoad(HsaApiTable* table, uint64_t runtime_version,
             uint64_t failed_tool_count, const char* const* failed_tool_names);
 void OnUnload(void);
+int rocprofiler_set_api_table(const char* name, uint64_t lib_version,
+                              uint64_t lib_instance, void** tables,
+                              uint64_t num_tables);
 }
 
 namespace {
@@ -500,6 +503,26 @@ const std::vector<Case>& RoctracerCases() {
       CASE(roctracer_mark, roctracer_mark(AnyMessage(rng))),
       CASE(OnLoad, EXPECT_FALSE(OnLoad(nullptr, rng(), rng(), nullptr))),
       CASE(OnUnload, OnUnload()),
+      // Malformed registrations: -1; tables of libraries the tracer does
+      // not wrap: taken and left alone (0).
+      CASE(rocprofiler_set_api_table,
+           {
+             const char* names[] = {nullptr, "hsa", "hip", "roctx", "no such"};
+             const char* name = names[rng() % 5];
+             void* none[] = {nullptr};
+             EXPECT_EQ(
+                 rocprofiler_set_api_table(name, rng(), rng(), nullptr, 1), -1);
+             EXPECT_EQ(rocprofiler_set_api_table(name, rng(), rng(), none, 1),
+                       -1);
+             void* some[] = {none};
+             EXPECT_EQ(rocprofiler_set_api_table(name, rng(), rng(), some, 0),
+                       -1);
+             if (name != nullptr && std::string(name) != "hsa") {
+               EXPECT_EQ(rocprofiler_set_api_table(name, rng(), rng(), some, 1),
+                         0);
+               EXPECT_EQ(some[0], static_cast<void*>(none));
+             }
+           }),
   };
   return cases;
 }

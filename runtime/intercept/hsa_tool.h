@@ -1,0 +1,21 @@
+// Taking a runtime's HSA dispatch table, whichever way the runtime hands it
+// over: as an HSA tool (OnLoad, hsa_tool.cc) or through rocprofiler-register
+// (rocprofiler_set_api_table, api_registration.cc).
+#ifndef ROCTRACER_RUNTIME_INTERCEPT_HSA_TOOL_H_
+#define ROCTRACER_RUNTIME_INTERCEPT_HSA_TOOL_H_
+
+#include <hsa/hsa_api_trace.h>
+
+namespace roctracer::hsa_api {
+
+// Installs the generated wrappers into `table` when its layout is the one
+// they were generated for (major versions of the root and every sub-table).
+// The first table accepted is the one traced: handing over the same table
+// again (both ways) changes nothing and returns true; another table while
+// one is installed is refused (false), as are NULL and foreign layouts (with
+// one line on stderr).
+bool AcceptRuntimeTable(HsaApiTable* table) noexcept;
+
+}  // namespace roctracer::hsa_api
+
+#endif  // ROCTRACER_RUNTIME_INTERCEPT_HSA_TOOL_H_
