@@ -122,28 +122,10 @@ void BM_Dispatch(benchmark::State& state) {
   // thread 0; the others wait for the mode.
   while (Rt().mode != state.range(0)) {
   }
-  hsa_queue_t* q = rt.queues[state.thread_index()];
-  hsa_signal_t done;
-  hsa_signal_create(1, 0, nullptr, &done);
-  auto plain = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, {0});
-  auto last = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, done);
-  uint32_t n = 0;
-  for (auto _ : state) {
-    if (++n == kBatch) {
-      hsa_test::Submit(q, &last);
-      WaitZero(done);
-      hsa_signal_store_relaxed(done, 1);
-      n = 0;
-    } else {
-      hsa_test::Submit(q, &plain);
-    }
-  }
-  if (n != 0) {
-    hsa_test::Submit(q, &last);
-    WaitZero(done);
-  }
+  hsa_test::BatchedDispatcher dispatcher(rt.queues[state.thread_index()],
+                                         rt.empty, kBatch);
+  for (auto _ : state) dispatcher.Next();
   state.SetItemsProcessed(state.iterations());
-  hsa_signal_destroy(done);
 }
 BENCHMARK(BM_Dispatch)
     ->ArgName("mode")

@@ -49,28 +49,12 @@ void BM_EmptyDispatch(benchmark::State& state) {
   hsa_queue_t* q = nullptr;
   hsa_queue_create(rt.gpu, 4096, HSA_QUEUE_TYPE_SINGLE, nullptr, nullptr, 0, 0,
                    &q);
-  hsa_signal_t done;
-  hsa_signal_create(1, 0, nullptr, &done);
-  auto plain = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, {0});
-  auto last = hsa_test::DispatchPacket(rt.empty, nullptr, 1, 1, done);
-  uint32_t n = 0;
-  for (auto _ : state) {
-    if (++n == batch) {
-      hsa_test::Submit(q, &last);
-      WaitZero(done);
-      hsa_signal_store_relaxed(done, 1);
-      n = 0;
-    } else {
-      hsa_test::Submit(q, &plain);
-    }
-  }
-  if (n != 0) {
-    hsa_test::Submit(q, &last);
-    WaitZero(done);
+  {
+    hsa_test::BatchedDispatcher dispatcher(q, rt.empty, batch);
+    for (auto _ : state) dispatcher.Next();
   }
   state.SetItemsProcessed(state.iterations());
   hsa_queue_destroy(q);
-  hsa_signal_destroy(done);
 }
 BENCHMARK(BM_EmptyDispatch)->Arg(64)->Arg(1024)->UseRealTime();
 

@@ -142,6 +142,53 @@ inline hsa_kernel_dispatch_packet_t DispatchPacket(uint64_t kernel_object,
   return p;
 }
 
+// Empty dispatches back to back on one queue, every `batch`-th one carrying a
+// completion signal the producer waits for, so the queue never overflows and
+// the producer never waits per packet (the benchmarks' submission loop).
+class BatchedDispatcher {
+ public:
+  BatchedDispatcher(hsa_queue_t* q, uint64_t kernel_object, uint32_t batch)
+      : q_(q), batch_(batch) {
+    hsa_signal_create(1, 0, nullptr, &done_);
+    plain_ = DispatchPacket(kernel_object, nullptr, 1, 1, {0});
+    last_ = DispatchPacket(kernel_object, nullptr, 1, 1, done_);
+  }
+  BatchedDispatcher(const BatchedDispatcher&) = delete;
+  BatchedDispatcher& operator=(const BatchedDispatcher&) = delete;
+  // Waits for what was submitted since the last wait.
+  ~BatchedDispatcher() {
+    if (n_ != 0) {
+      Submit(q_, &last_);
+      WaitDone();
+    }
+    hsa_signal_destroy(done_);
+  }
+
+  void Next() {
+    if (++n_ == batch_) {
+      Submit(q_, &last_);
+      WaitDone();
+      hsa_signal_store_relaxed(done_, 1);
+      n_ = 0;
+    } else {
+      Submit(q_, &plain_);
+    }
+  }
+
+ private:
+  void WaitDone() {
+    hsa_signal_wait_scacquire(done_, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
+                              HSA_WAIT_STATE_BLOCKED);
+  }
+
+  hsa_queue_t* q_;
+  uint32_t batch_;
+  uint32_t n_ = 0;
+  hsa_signal_t done_;
+  hsa_kernel_dispatch_packet_t plain_;
+  hsa_kernel_dispatch_packet_t last_;
+};
+
 }  // namespace hsa_test
 
 #endif  // TESTS_SOFTHSA_HSA_TEST_UTIL_H_
