@@ -5,6 +5,12 @@
 // destructors that live in the tracer: they must still be there when the
 // thread exits. It also calls rocTX after the tracer alone was dlclosed
 // (libroctx64.so reports to the tracer through a function pointer).
+// HSA calls reach the tracer as in an HSA program: the program is linked
+// against softhsa (//softhsa, its libhsa-runtime64.so.1), which calls the
+// tracer's OnLoad with its table at hsa_init (HSA_TOOLS_LIB names
+// libprogram_tool.so, which hands that call to the tracer this program
+// opened: softhsa keeps the tools it loads mapped, and this program must be
+// able to unmap the tracer) and its OnUnload at hsa_shut_down.
 //
 // Usage: dlclose_probe <libroctracer64.so> <libroctx64.so>
 // Prints, from an exit handler that runs after the tracer's own:
@@ -26,24 +32,24 @@
 #include <mutex>
 #include <thread>
 
-#include "hsa_table_fill.h"
+#include "tests/intercept/program_tool.h"
 
 namespace {
 
 std::atomic<uint64_t> g_calls{0};
 std::atomic<uint64_t> g_records{0};
 
-void OnCallback(uint32_t domain, uint32_t, const void *data, void *) {
+void OnCallback(uint32_t domain, uint32_t, const void* data, void*) {
   if (domain == ACTIVITY_DOMAIN_HSA_API &&
-      static_cast<const hsa_api_data_t *>(data)->phase ==
+      static_cast<const hsa_api_data_t*>(data)->phase ==
           ACTIVITY_API_PHASE_EXIT) {
     g_calls.fetch_add(1);
   }
 }
 
-void OnBuffer(const char *begin, const char *end, void *) {
-  for (const char *p = begin; p < end; p += sizeof(activity_record_t)) {
-    if (reinterpret_cast<const activity_record_t *>(p)->domain ==
+void OnBuffer(const char* begin, const char* end, void*) {
+  for (const char* p = begin; p < end; p += sizeof(activity_record_t)) {
+    if (reinterpret_cast<const activity_record_t*>(p)->domain ==
         ACTIVITY_DOMAIN_HSA_API) {
       g_records.fetch_add(1);
     }
@@ -59,11 +65,9 @@ void Report() {
   if (n > 0) (void)!write(STDOUT_FILENO, line, static_cast<size_t>(n));
 }
 
-void *LookUp(const char *name, void *lib) { return dlsym(lib, name); }
-
 template <class F>
-F Sym(void *lib, const char *name) {
-  void *p = dlsym(lib, name);
+F Sym(void* lib, const char* name) {
+  void* p = dlsym(lib, name);
   if (p == nullptr) {
     std::fprintf(stderr, "missing %s\n", name);
     std::exit(2);
@@ -90,11 +94,13 @@ void Advance(int stage) {
 
 }  // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc < 3) return 2;
   std::atexit(&Report);
-  void *tracer = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-  void *roctx = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+  // The runtime's table is the only way in: no patched GOT entries.
+  setenv("ROCTRACER_GOT_PATCH", "0", 1);
+  void* tracer = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+  void* roctx = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
   if (tracer == nullptr || roctx == nullptr) {
     std::fprintf(stderr, "dlopen: %s\n", dlerror());
     return 2;
@@ -105,21 +111,19 @@ int main(int argc, char **argv) {
       tracer, "roctracer_enable_domain_callback");
   auto enable_act = Sym<decltype(&roctracer_enable_domain_activity)>(
       tracer, "roctracer_enable_domain_activity");
+  auto disable_cb = Sym<decltype(&roctracer_disable_domain_callback)>(
+      tracer, "roctracer_disable_domain_callback");
+  auto disable_act = Sym<decltype(&roctracer_disable_domain_activity)>(
+      tracer, "roctracer_disable_domain_activity");
   auto push_ext =
       Sym<decltype(&roctracer_activity_push_external_correlation_id)>(
           tracer, "roctracer_activity_push_external_correlation_id");
-  // HSA calls reach the tracer as they would in an HSA tool: through the
-  // wrappers its OnLoad puts into the runtime's table (its C-symbol stubs
-  // are not in the global scope of a library opened RTLD_LOCAL).
-  void *hsa = dlopen("libhsa-runtime64.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (hsa == nullptr) return 2;
-  static HsaApiTableContainer tables;
-  roctracer::hsa_api::FillHsaApiTable(&tables, &LookUp, hsa);
-  auto on_load =
-      Sym<bool (*)(HsaApiTable *, uint64_t, uint64_t, const char *const *)>(
-          tracer, "OnLoad");
-  auto on_unload = Sym<void (*)()>(tracer, "OnUnload");
-  if (!on_load(&tables.root, 0, 0, nullptr)) return 2;
+  program_tool_register(
+      Sym<bool (*)(HsaApiTable*, uint64_t, uint64_t, const char* const*)>(
+          tracer, "OnLoad"),
+      Sym<void (*)()>(tracer, "OnUnload"));
+  setenv("HSA_TOOLS_LIB", "libprogram_tool.so", 1);
+  if (hsa_init() != HSA_STATUS_SUCCESS) return 2;
   auto mark = Sym<decltype(&roctxMarkA)>(roctx, "roctxMarkA");
   auto push = Sym<decltype(&roctxRangePushA)>(roctx, "roctxRangePushA");
 
@@ -139,11 +143,11 @@ int main(int argc, char **argv) {
   std::thread worker([&] {
     push_ext(7);
     for (int i = 0; i < 100; ++i) {
-      const char *s = nullptr;
-      tables.core.hsa_status_string_fn(HSA_STATUS_ERROR, &s);
+      const char* s = nullptr;
+      hsa_status_string(HSA_STATUS_ERROR, &s);
       hsa_executable_symbol_t symbol{};
-      tables.core.hsa_executable_get_symbol_by_name_fn(
-          hsa_executable_t{1}, "kernel", nullptr, &symbol);
+      hsa_executable_get_symbol_by_name(hsa_executable_t{1}, "kernel", nullptr,
+                                        &symbol);
       mark("worker");
       push("range");
     }
@@ -152,7 +156,13 @@ int main(int argc, char **argv) {
   });  // the thread's key destructors run after the libraries are closed
 
   Await(1);
-  on_unload();
+  // Only the worker's calls count: the runtime's shut-down is not traced.
+  if (disable_cb(ACTIVITY_DOMAIN_HSA_API) != ROCTRACER_STATUS_SUCCESS ||
+      disable_act(ACTIVITY_DOMAIN_HSA_API) != ROCTRACER_STATUS_SUCCESS ||
+      hsa_shut_down() != HSA_STATUS_SUCCESS) {  // the tracer's OnUnload
+    return 2;
+  }
+  program_tool_register(nullptr, nullptr);
   dlclose(tracer);
   mark("after the tracer was closed");
   dlclose(roctx);

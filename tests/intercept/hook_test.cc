@@ -1,7 +1,14 @@
-// Enter/Exit semantics and guards, with the tracer, its C-symbol stubs and
-// its table wrappers linked into the test, and a stand-in runtime whose
-// exported functions forward through the table given to OnLoad (as ROCR's
-// do): app -> symbol stub -> trampoline -> table wrapper -> implementation.
+// Enter/Exit semantics and guards on the path an HSA call takes in a traced
+// program: the tracer, linked statically with its C-symbol stubs (to reach
+// its internals), is loaded by softhsa (//softhsa, linked as the program's
+// libhsa-runtime64.so.1) at hsa_init through HSA_TOOLS_LIB, as ROCR loads a
+// tool (libprogram_tool.so hands the runtime's OnLoad call to this
+// program's tracer). Under the tracer's wrappers this test puts its own
+// functions into the runtime's table first, as a tool loaded before the
+// tracer would: they count the calls that reach the runtime and make nested
+// calls through the table on demand. A call then goes
+// app -> symbol stub (this binary) -> softhsa's exported function -> the
+// runtime's table -> table wrapper -> this test's layer -> softhsa.
 #include <gtest/gtest.h>
 #include <hsa/hsa_api_trace.h>
 #include <roctracer.h>
@@ -9,22 +16,22 @@
 #include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "hsa_table_fill.h"
+#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/api_hook.h"
-#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/string_arena.h"
 #include "runtime/intercept/trace_guard.h"
 #include "tests/core/reset.h"
+#include "tests/intercept/program_tool.h"
 
 extern "C" bool OnLoad(HsaApiTable*, uint64_t, uint64_t, const char* const*);
 extern "C" void OnUnload();
-extern "C" void fake_trampoline_set_table(HsaApiTable* table);
 
 namespace {
 
@@ -36,58 +43,64 @@ struct Call {
 
 std::vector<Call> g_callbacks;
 std::vector<Call> g_consumed;
-HsaApiTableContainer g_tables;
-int g_impl_calls = 0;
+HsaApiTable* g_table = nullptr;  // the runtime's, as OnLoad got it
+CoreApiTable g_runtime;          // its core slots before this test's layer
+int g_impl_calls = 0;            // calls that reached the runtime
 bool g_nest = false;
 bool g_other_thread = false;
 std::string g_seen_string;
 const char* g_seen_pointer = nullptr;
+const char* g_runtime_got = nullptr;  // the name the runtime was given
 
-hsa_status_t StatusStringImpl(hsa_status_t status, const char** text) {
+hsa_status_t StatusStringBelow(hsa_status_t status, const char** text) {
   ++g_impl_calls;
   // A different API called from inside the runtime: a nested traced call.
   if (g_nest) {
     uint16_t major;
-    g_tables.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+    g_table->core_->hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
+                                           &major);
   }
   // The same call on another thread while this one is in progress.
   if (g_other_thread) {
     std::thread([] {
       uint16_t major;
-      g_tables.core.hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
-                                           &major);
+      g_table->core_->hsa_system_get_info_fn(HSA_SYSTEM_INFO_VERSION_MAJOR,
+                                             &major);
     }).join();
   }
-  *text = "impl";
-  return status == HSA_STATUS_ERROR ? HSA_STATUS_ERROR_INVALID_ARGUMENT
-                                    : HSA_STATUS_SUCCESS;
+  return g_runtime.hsa_status_string_fn(status, text);
 }
 
-hsa_status_t SystemGetInfoImpl(hsa_system_info_t, void* value) {
+hsa_status_t SystemGetInfoBelow(hsa_system_info_t attribute, void* value) {
   ++g_impl_calls;
-  *static_cast<uint16_t*>(value) = 7;
-  return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  return g_runtime.hsa_system_get_info_fn(attribute, value);
 }
 
-hsa_status_t GetSymbolByNameImpl(hsa_executable_t, const char* name,
-                                 const hsa_agent_t*,
-                                 hsa_executable_symbol_t* symbol) {
+hsa_status_t GetSymbolByNameBelow(hsa_executable_t executable, const char* name,
+                                  const hsa_agent_t* agent,
+                                  hsa_executable_symbol_t* symbol) {
   ++g_impl_calls;
-  symbol->handle = std::strlen(name);
-  return HSA_STATUS_SUCCESS;
+  g_runtime_got = name;
+  return g_runtime.hsa_executable_get_symbol_by_name_fn(executable, name, agent,
+                                                        symbol);
 }
 
-void* Implementations(const char* name, void*) {
-  if (std::strcmp(name, "hsa_status_string") == 0) {
-    return reinterpret_cast<void*>(&StatusStringImpl);
-  }
-  if (std::strcmp(name, "hsa_system_get_info") == 0) {
-    return reinterpret_cast<void*>(&SystemGetInfoImpl);
-  }
-  if (std::strcmp(name, "hsa_executable_get_symbol_by_name") == 0) {
-    return reinterpret_cast<void*>(&GetSymbolByNameImpl);
-  }
-  return nullptr;
+// What the runtime calls for the tool: this test's layer, then the tracer's
+// OnLoad on top of it; at unload the reverse.
+bool LoadLayerAndTracer(HsaApiTable* table, uint64_t version, uint64_t failed,
+                        const char* const* failed_names) {
+  g_table = table;
+  CoreApiTable& core = *table->core_;
+  g_runtime = core;
+  core.hsa_status_string_fn = &StatusStringBelow;
+  core.hsa_system_get_info_fn = &SystemGetInfoBelow;
+  core.hsa_executable_get_symbol_by_name_fn = &GetSymbolByNameBelow;
+  return OnLoad(table, version, failed, failed_names);
+}
+
+void UnloadTracerAndLayer() {
+  OnUnload();
+  *g_table->core_ = g_runtime;
 }
 
 void Callback(uint32_t domain, uint32_t op, const void* data, void* arg) {
@@ -121,21 +134,25 @@ void Consumer(const roctracer::ApiCallInfo& info) noexcept {
 class HookTest : public roctracer_test::TracerTest {
  protected:
   void SetUp() override {
-    roctracer::hsa_api::FillHsaApiTable(&g_tables, &Implementations, nullptr);
-    ASSERT_TRUE(OnLoad(&g_tables.root, 0, 0, nullptr));
-    fake_trampoline_set_table(&g_tables.root);
+    program_tool_register(&LoadLayerAndTracer, &UnloadTracerAndLayer);
+    setenv("HSA_TOOLS_LIB", "libprogram_tool.so", 1);
+    ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+    ASSERT_NE(g_table, nullptr);
+    // The tracer's wrappers are in the slots, over this test's layer.
+    ASSERT_NE(g_table->core_->hsa_status_string_fn, &StatusStringBelow);
     g_callbacks.clear();
     g_consumed.clear();
     g_impl_calls = 0;
     g_nest = false;
     g_other_thread = false;
+    g_runtime_got = nullptr;
   }
   void TearDown() override {
     roctracer::SetApiConsumer(nullptr);
     for (uint32_t op = 0; op < HSA_API_ID_NUMBER; ++op) {
       roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API, op, false);
     }
-    OnUnload();
+    EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);  // the tracer's OnUnload
     roctracer_test::TracerTest::TearDown();
   }
 };
@@ -145,11 +162,13 @@ TEST_F(HookTest, ACallReachingTwoWrappersIsTracedOnce) {
                                          HSA_API_ID_hsa_status_string,
                                          &Callback, nullptr),
             ROCTRACER_STATUS_SUCCESS);
+  const char* direct = nullptr;
+  ASSERT_EQ(g_runtime.hsa_status_string_fn(HSA_STATUS_ERROR, &direct),
+            HSA_STATUS_SUCCESS);
   const char* text = nullptr;
-  // Symbol stub (this binary) -> trampoline -> table wrapper -> impl.
-  EXPECT_EQ(hsa_status_string(HSA_STATUS_ERROR, &text),
-            HSA_STATUS_ERROR_INVALID_ARGUMENT);
-  EXPECT_STREQ(text, "impl");
+  // Symbol stub (this binary) -> softhsa -> table wrapper -> runtime.
+  EXPECT_EQ(hsa_status_string(HSA_STATUS_ERROR, &text), HSA_STATUS_SUCCESS);
+  EXPECT_STREQ(text, direct);
   EXPECT_EQ(g_impl_calls, 1);
   ASSERT_EQ(g_callbacks.size(), 2u);
   EXPECT_EQ(g_callbacks[0].phase, ACTIVITY_API_PHASE_ENTER);
@@ -266,11 +285,12 @@ TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
   std::string name = "a_kernel_name";
   hsa_executable_symbol_t symbol{0};
   hsa_agent_t agent{1};
-  EXPECT_EQ(g_tables.core.hsa_executable_get_symbol_by_name_fn(
+  // No such executable: the runtime's answer, whatever the tracer does.
+  EXPECT_EQ(g_table->core_->hsa_executable_get_symbol_by_name_fn(
                 hsa_executable_t{2}, name.c_str(), &agent, &symbol),
-            HSA_STATUS_SUCCESS);
+            HSA_STATUS_ERROR_INVALID_EXECUTABLE);
   // The runtime got the caller's string, the callback a copy.
-  EXPECT_EQ(symbol.handle, name.size());
+  EXPECT_EQ(g_runtime_got, name.c_str());
   EXPECT_EQ(g_seen_string, name);
   EXPECT_NE(g_seen_pointer, name.c_str());
   // Repeated calls reuse the thread's arena: it does not grow.
@@ -278,14 +298,14 @@ TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
   ASSERT_NE(arena, nullptr);
   const size_t capacity = arena->Capacity();
   for (int i = 0; i < 1000; ++i) {
-    g_tables.core.hsa_executable_get_symbol_by_name_fn(
+    g_table->core_->hsa_executable_get_symbol_by_name_fn(
         hsa_executable_t{2}, name.c_str(), &agent, &symbol);
   }
   EXPECT_EQ(arena->Capacity(), capacity);
   EXPECT_EQ(g_seen_string, name);
   // A string larger than any kept chunk is copied, then given back.
   std::string big(3u << 20, 'x');
-  g_tables.core.hsa_executable_get_symbol_by_name_fn(
+  g_table->core_->hsa_executable_get_symbol_by_name_fn(
       hsa_executable_t{2}, big.c_str(), &agent, &symbol);
   EXPECT_EQ(g_seen_string.size(), big.size());
   EXPECT_EQ(arena->Capacity(), capacity);

@@ -1,13 +1,19 @@
-// 8 threads calling traced APIs through the HSA table wrappers at once, with
-// callbacks, an activity pool and the consumer all enabled: every ENTER has
-// its EXIT on the same thread with the same ID, IDs are unique, and every
-// activity record matches a callback's correlation ID.
+// 8 threads calling traced HSA APIs at once, with callbacks, an activity
+// pool and the consumer all enabled: every ENTER has its EXIT on the same
+// thread with the same ID, IDs are unique, and every activity record matches
+// a callback's correlation ID. The calls take an HSA program's path: the
+// exported functions of softhsa (//softhsa, the program's
+// libhsa-runtime64.so.1) dispatch through the runtime's table, into which
+// the runtime had the tracer (linked statically, for its internals) put its
+// wrappers from HSA_TOOLS_LIB at hsa_init (libprogram_tool.so hands that
+// OnLoad call to this program's tracer).
 #include <gtest/gtest.h>
 #include <hsa/hsa_api_trace.h>
 #include <roctracer.h>
 #include <roctracer_hsa.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -15,9 +21,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "hsa_table_fill.h"
 #include "runtime/intercept/api_consumer.h"
 #include "tests/core/reset.h"
+#include "tests/intercept/program_tool.h"
 
 extern "C" bool OnLoad(HsaApiTable*, uint64_t, uint64_t, const char* const*);
 extern "C" void OnUnload();
@@ -26,26 +32,6 @@ namespace {
 
 constexpr int kThreads = 8;
 constexpr int kCallsPerThread = 5000;
-
-hsa_status_t StatusStringImpl(hsa_status_t, const char** text) {
-  *text = "ok";
-  return HSA_STATUS_SUCCESS;
-}
-hsa_status_t GetSymbolByNameImpl(hsa_executable_t, const char* name,
-                                 const hsa_agent_t*,
-                                 hsa_executable_symbol_t* symbol) {
-  symbol->handle = std::strlen(name);
-  return HSA_STATUS_ERROR_INVALID_SYMBOL_NAME;
-}
-void* Implementations(const char* name, void*) {
-  if (std::strcmp(name, "hsa_status_string") == 0) {
-    return reinterpret_cast<void*>(&StatusStringImpl);
-  }
-  if (std::strcmp(name, "hsa_executable_get_symbol_by_name") == 0) {
-    return reinterpret_cast<void*>(&GetSymbolByNameImpl);
-  }
-  return nullptr;
-}
 
 struct PerThread {
   std::vector<uint64_t> open;  // stack of ENTERed IDs
@@ -86,9 +72,9 @@ void Consumer(const roctracer::ApiCallInfo& info) noexcept {
 class ThreadsTest : public roctracer_test::TracerTest {};
 
 TEST_F(ThreadsTest, EightThreadsEveryEnterHasItsExitAndItsRecord) {
-  static HsaApiTableContainer tables;
-  roctracer::hsa_api::FillHsaApiTable(&tables, &Implementations, nullptr);
-  ASSERT_TRUE(OnLoad(&tables.root, 0, 0, nullptr));
+  program_tool_register(&OnLoad, &OnUnload);
+  setenv("HSA_TOOLS_LIB", "libprogram_tool.so", 1);
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
   auto& collector = NewCollector();
   roctracer_properties_t properties = collector.Properties(1 << 16);
   ASSERT_EQ(roctracer_open_pool(&properties), ROCTRACER_STATUS_SUCCESS);
@@ -108,11 +94,11 @@ TEST_F(ThreadsTest, EightThreadsEveryEnterHasItsExitAndItsRecord) {
       t_log = &logs[t];
       for (int i = 0; i < kCallsPerThread; ++i) {
         const char* text;
-        tables.core.hsa_status_string_fn(HSA_STATUS_SUCCESS, &text);
+        hsa_status_string(HSA_STATUS_SUCCESS, &text);
         hsa_agent_t agent{1};
         hsa_executable_symbol_t symbol;
-        tables.core.hsa_executable_get_symbol_by_name_fn(
-            hsa_executable_t{1}, "symbol", &agent, &symbol);
+        hsa_executable_get_symbol_by_name(hsa_executable_t{1}, "symbol", &agent,
+                                          &symbol);
       }
     });
   }
@@ -121,7 +107,12 @@ TEST_F(ThreadsTest, EightThreadsEveryEnterHasItsExitAndItsRecord) {
   roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_HSA_API,
                                  HSA_API_ID_hsa_status_string, false);
   roctracer::SetApiConsumer(nullptr);
-  OnUnload();
+  // The runtime's last call, untraced: the callbacks log threads above only.
+  ASSERT_EQ(roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_disable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);  // the tracer's OnUnload
 
   std::set<uint64_t> ids;
   for (const PerThread& log : logs) {

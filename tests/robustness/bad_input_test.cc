@@ -39,6 +39,8 @@ int roctracer_load(void);
 void roctracer_unload(void);
 void roctracer_flush_buf(void);
 void roctracer_mark(const char* str);
+// The HSA tool entry: called here with what no runtime would hand over (no
+// table), so the test calls it itself rather than through softhsa.
 struct HsaApiTable;
 bool OnLoad(HsaApiTable* table, uint64_t runtime_version,
             uint64_t failed_tool_count, const char* const* failed_tool_names);

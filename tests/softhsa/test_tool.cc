@@ -2,23 +2,12 @@
 // and TOOL_FAILS: it records what OnLoad was given and wraps
 // hsa_agent_get_info, keeping the slot's previous function (which shows the
 // order tools were loaded in).
+#include "tests/softhsa/test_tool.h"
+
 #include <hsa/hsa_api_trace.h>
 
-#include <atomic>
+#include <cstdlib>
 #include <string>
-#include <vector>
-
-struct ToolState {
-  int loads = 0;
-  int unloads = 0;
-  HsaApiTable* table = nullptr;
-  uint64_t runtime_version = 0;
-  uint64_t failed_count = 0;
-  std::vector<std::string> failed_names;
-  decltype(hsa_agent_get_info)* previous = nullptr;
-  std::atomic<int> calls{0};
-  int unload_order = 0;
-};
 
 namespace {
 ToolState g_state;

@@ -13,18 +13,7 @@
 #include <vector>
 
 #include "tests/softhsa/hsa_test_util.h"
-
-struct ToolState {
-  int loads = 0;
-  int unloads = 0;
-  HsaApiTable* table = nullptr;
-  uint64_t runtime_version = 0;
-  uint64_t failed_count = 0;
-  std::vector<std::string> failed_names;
-  decltype(hsa_agent_get_info)* previous = nullptr;
-  std::atomic<int> calls{0};
-  int unload_order = 0;
-};
+#include "tests/softhsa/test_tool.h"
 
 namespace {
 
@@ -120,31 +109,48 @@ void Second(const void* packets, uint64_t count, uint64_t, void* data,
   writer(packets, count);
 }
 
-// The intercept API has no exported symbol: tools reach it through the
-// table, as here.
-TEST(ToolTest, InterceptQueueRunsPacketsThroughItsHandlers) {
-  setenv("HSA_TOOLS_LIB", kToolA, 1);
-  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
-  void* ha;
-  ToolState* a = State(kToolA, &ha);
-  ASSERT_NE(a, nullptr);
-  AmdExtTable* amd = a->table->amd_ext_;
-  auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
-  hsa_queue_t* q = nullptr;
-  ASSERT_EQ(amd->hsa_amd_queue_intercept_create_fn(
-                gpus[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
-            HSA_STATUS_SUCCESS);
+// A process with tool a loaded and an intercept queue made through its
+// table. The intercept API has no exported symbol: tools reach it through
+// the table, as here.
+class InterceptTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("HSA_TOOLS_LIB", kToolA, 1);
+    ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+    void* ha;
+    ToolState* a = State(kToolA, &ha);
+    ASSERT_NE(a, nullptr);
+    amd_ = a->table->amd_ext_;
+    gpus_ = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
+    ASSERT_FALSE(gpus_.empty());
+    ASSERT_EQ(
+        amd_->hsa_amd_queue_intercept_create_fn(
+            gpus_[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q_),
+        HSA_STATUS_SUCCESS);
+  }
+  void TearDown() override {
+    if (q_ != nullptr) hsa_queue_destroy(q_);
+    EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+    unsetenv("HSA_TOOLS_LIB");
+  }
+
+  AmdExtTable* amd_ = nullptr;
+  std::vector<hsa_agent_t> gpus_;
+  hsa_queue_t* q_ = nullptr;
+};
+
+TEST_F(InterceptTest, InterceptQueueRunsPacketsThroughItsHandlers) {
   Seen seen;
-  ASSERT_EQ(amd->hsa_amd_queue_intercept_register_fn(q, First, &seen),
+  ASSERT_EQ(amd_->hsa_amd_queue_intercept_register_fn(q_, First, &seen),
             HSA_STATUS_SUCCESS);
-  ASSERT_EQ(amd->hsa_amd_queue_intercept_register_fn(q, Second, &seen),
+  ASSERT_EQ(amd_->hsa_amd_queue_intercept_register_fn(q_, Second, &seen),
             HSA_STATUS_SUCCESS);
   hsa_signal_t done;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
   hsa_barrier_and_packet_t b{};
   b.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
   b.completion_signal = done;
-  uint64_t index = hsa_test::Submit(q, &b);
+  uint64_t index = hsa_test::Submit(q_, &b);
   EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0,
                                       UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
             0);
@@ -157,19 +163,18 @@ TEST(ToolTest, InterceptQueueRunsPacketsThroughItsHandlers) {
 
   // Only intercept queues take handlers.
   hsa_queue_t* plain = nullptr;
-  ASSERT_EQ(hsa_queue_create(gpus[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr,
+  ASSERT_EQ(hsa_queue_create(gpus_[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr,
                              nullptr, 0, 0, &plain),
             HSA_STATUS_SUCCESS);
-  EXPECT_EQ(amd->hsa_amd_queue_intercept_register_fn(plain, First, &seen),
+  EXPECT_EQ(amd_->hsa_amd_queue_intercept_register_fn(plain, First, &seen),
             HSA_STATUS_ERROR_INVALID_QUEUE);
-  EXPECT_EQ(amd->hsa_amd_queue_intercept_create_fn(
-                gpus[0], 65, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
-            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_queue_t* odd = nullptr;
+  EXPECT_EQ(
+      amd_->hsa_amd_queue_intercept_create_fn(
+          gpus_[0], 65, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &odd),
+      HSA_STATUS_ERROR_INVALID_ARGUMENT);
   hsa_queue_destroy(plain);
-  hsa_queue_destroy(q);
   hsa_signal_destroy(done);
-  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
-  unsetenv("HSA_TOOLS_LIB");
 }
 
 }  // namespace
@@ -205,21 +210,11 @@ void Double(const void* packets, uint64_t count, uint64_t, void* data,
 // what a full lower queue cannot take waits and is submitted as room appears
 // (here: behind a barrier the application opens only after submitting more
 // packets than the lower queue holds, so the doorbell never blocks).
-TEST(ToolTest, InterceptRunsOnTheRingingThreadAndOverflowsWithoutBlocking) {
-  setenv("HSA_TOOLS_LIB", kToolA, 1);
-  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
-  void* ha;
-  ToolState* a = State(kToolA, &ha);
-  ASSERT_NE(a, nullptr);
-  AmdExtTable* amd = a->table->amd_ext_;
-  auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
-  hsa_queue_t* q = nullptr;
-  ASSERT_EQ(amd->hsa_amd_queue_intercept_create_fn(
-                gpus[0], 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0, 0, &q),
-            HSA_STATUS_SUCCESS);
+TEST_F(InterceptTest,
+       InterceptRunsOnTheRingingThreadAndOverflowsWithoutBlocking) {
   Doubler d;
   d.ringer = std::this_thread::get_id();
-  ASSERT_EQ(amd->hsa_amd_queue_intercept_register_fn(q, Double, &d),
+  ASSERT_EQ(amd_->hsa_amd_queue_intercept_register_fn(q_, Double, &d),
             HSA_STATUS_SUCCESS);
   hsa_signal_t gate, done;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &gate), HSA_STATUS_SUCCESS);
@@ -228,12 +223,12 @@ TEST(ToolTest, InterceptRunsOnTheRingingThreadAndOverflowsWithoutBlocking) {
   hsa_barrier_and_packet_t wait{};
   wait.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
   wait.dep_signal[0] = gate;
-  hsa_test::Submit(q, &wait);
+  hsa_test::Submit(q_, &wait);
   for (int i = 1; i < kPackets; ++i) {
     hsa_barrier_and_packet_t b{};
     b.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
     b.completion_signal = done;
-    hsa_test::Submit(q, &b);
+    hsa_test::Submit(q_, &b);
   }
   // 120 packets for a 64-slot lower queue, and nothing has run yet.
   EXPECT_EQ(hsa_signal_load_scacquire(done), kPackets);
@@ -243,7 +238,7 @@ TEST(ToolTest, InterceptRunsOnTheRingingThreadAndOverflowsWithoutBlocking) {
   hsa_barrier_and_packet_t last{};
   last.header = hsa_test::Header(HSA_PACKET_TYPE_BARRIER_AND);
   last.completion_signal = done;
-  hsa_test::Submit(q, &last);
+  hsa_test::Submit(q_, &last);
   EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0,
                                       UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
             0);
@@ -252,9 +247,6 @@ TEST(ToolTest, InterceptRunsOnTheRingingThreadAndOverflowsWithoutBlocking) {
   // the lower queue had room.
   EXPECT_GT(d.off_thread.load(), 0);
   EXPECT_LT(before, kPackets);
-  hsa_queue_destroy(q);
   hsa_signal_destroy(gate);
   hsa_signal_destroy(done);
-  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
-  unsetenv("HSA_TOOLS_LIB");
 }
