@@ -5,59 +5,27 @@
 // complete, "TRACE <name> <error name>" (compared against libamdhip64's own
 // AMD_LOG_LEVEL=3 log by interposition_test.py). Exit 0 when every check
 // passed, 1 on a failed check, 2 when no tracer is present.
-#include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 #include <roctracer.h>
 #include <roctracer_hip.h>
 #include <roctracer_hsa.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <vector>
 
+#include "tests/intercept/trace_probe_support.h"
+
 namespace {
 
-struct Event {
-  uint32_t domain;
-  uint32_t op;
-  uint32_t phase;
-  uint64_t id;
-  int64_t result;
-};
-
-std::mutex g_mutex;
-std::vector<Event> g_events;
-std::vector<activity_record_t> g_records;
-int g_failures = 0;
-
-#define CHECK(cond)                                                           \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      std::fprintf(stderr, "CHECK failed at line %d: %s\n", __LINE__, #cond); \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
-
-struct Api {
-  decltype(&roctracer_enable_domain_callback) enable_callback;
-  decltype(&roctracer_enable_domain_activity) enable_activity;
-  decltype(&roctracer_disable_domain_callback) disable_callback;
-  decltype(&roctracer_disable_domain_activity) disable_activity;
-  decltype(&roctracer_open_pool) open_pool;
-  decltype(&roctracer_close_pool) close_pool;
-  decltype(&roctracer_next_record) next_record;
-  decltype(&roctracer_op_string) op_string;
-} g_api;
-
-template <class Fn>
-bool Find(Fn* fn, const char* name) {
-  *fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
-  return *fn != nullptr;
-}
+using trace_probe::Event;
+using trace_probe::g_api;
+using trace_probe::g_events;
+using trace_probe::g_mutex;
+using trace_probe::g_records;
 
 void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
   Event e{domain, op, 0, 0, 0};
@@ -83,18 +51,7 @@ void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
     e.id = d->correlation_id;
     if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->hsa_status_t_retval;
   }
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_events.push_back(e);
-}
-
-void Collect(const char* begin, const char* end, void*) {
-  const auto* r = reinterpret_cast<const activity_record_t*>(begin);
-  const auto* last = reinterpret_cast<const activity_record_t*>(end);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  while (r < last) {
-    g_records.push_back(*r);
-    if (g_api.next_record(r, &r) != ROCTRACER_STATUS_SUCCESS) break;
-  }
+  trace_probe::Keep(e);
 }
 
 const Event* FindEvent(uint32_t domain, uint32_t op, uint32_t phase,
@@ -109,26 +66,12 @@ const Event* FindEvent(uint32_t domain, uint32_t op, uint32_t phase,
 }  // namespace
 
 int main() {
-  if (!Find(&g_api.enable_callback, "roctracer_enable_domain_callback") ||
-      !Find(&g_api.enable_activity, "roctracer_enable_domain_activity") ||
-      !Find(&g_api.disable_callback, "roctracer_disable_domain_callback") ||
-      !Find(&g_api.disable_activity, "roctracer_disable_domain_activity") ||
-      !Find(&g_api.open_pool, "roctracer_open_pool") ||
-      !Find(&g_api.close_pool, "roctracer_close_pool") ||
-      !Find(&g_api.next_record, "roctracer_next_record") ||
-      !Find(&g_api.op_string, "roctracer_op_string")) {
+  if (!trace_probe::FindTracer()) {
     std::printf("NO_TRACER\n");
     return 2;
   }
-  roctracer_properties_t properties{};
-  properties.buffer_size = 1 << 16;
-  properties.buffer_callback_fun = &Collect;
-  CHECK(g_api.open_pool(&properties) == ROCTRACER_STATUS_SUCCESS);
-  for (auto domain : {ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API}) {
-    CHECK(g_api.enable_callback(domain, &Callback, nullptr) ==
-          ROCTRACER_STATUS_SUCCESS);
-    CHECK(g_api.enable_activity(domain) == ROCTRACER_STATUS_SUCCESS);
-  }
+  trace_probe::StartTracing({ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API},
+                            &Callback);
 
   const hsa_status_t init = hsa_init();
   uint16_t major = 0;
@@ -146,11 +89,7 @@ int main() {
   int version = 0;
   const hipError_t version_status = hipRuntimeGetVersion(&version);
 
-  for (auto domain : {ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API}) {
-    g_api.disable_callback(domain);
-    g_api.disable_activity(domain);
-  }
-  CHECK(g_api.close_pool() == ROCTRACER_STATUS_SUCCESS);
+  trace_probe::StopTracing({ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API});
 
   // The application sees the runtimes' real answers.
   CHECK(init == HSA_STATUS_ERROR_OUT_OF_RESOURCES);
@@ -265,6 +204,6 @@ int main() {
                 hipGetErrorName(static_cast<hipError_t>(ev.result)));
   }
   std::printf("EVENTS %zu RECORDS %zu FAILURES %d\n", g_events.size(),
-              api_records, g_failures);
-  return g_failures == 0 ? 0 : 1;
+              api_records, trace_probe::g_failures);
+  return trace_probe::g_failures == 0 ? 0 : 1;
 }

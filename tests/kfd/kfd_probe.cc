@@ -19,46 +19,15 @@
 #include <mutex>
 #include <vector>
 
+#include "tests/intercept/trace_probe_support.h"
+
 namespace {
 
-struct Event {
-  uint32_t domain;
-  uint32_t op;
-  uint32_t phase;
-  uint64_t id;
-  int64_t result;
-};
-
-std::mutex g_mutex;
-std::vector<Event> g_events;
-std::vector<activity_record_t> g_records;
-int g_failures = 0;
-
-#define CHECK(cond)                                                           \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      std::fprintf(stderr, "CHECK failed at line %d: %s\n", __LINE__, #cond); \
-      ++g_failures;                                                           \
-    }                                                                         \
-  } while (0)
-
-struct Api {
-  decltype(&roctracer_enable_domain_callback) enable_callback;
-  decltype(&roctracer_enable_domain_activity) enable_activity;
-  decltype(&roctracer_disable_domain_callback) disable_callback;
-  decltype(&roctracer_disable_domain_activity) disable_activity;
-  decltype(&roctracer_open_pool) open_pool;
-  decltype(&roctracer_close_pool) close_pool;
-  decltype(&roctracer_next_record) next_record;
-  decltype(&roctracer_op_string) op_string;
-  decltype(&roctracer_op_code) op_code;
-} g_api;
-
-template <class Fn>
-bool Find(Fn* fn, const char* name) {
-  *fn = reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
-  return *fn != nullptr;
-}
+using trace_probe::Event;
+using trace_probe::g_api;
+using trace_probe::g_events;
+using trace_probe::g_mutex;
+using trace_probe::g_records;
 
 void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
   Event e{domain, op, 0, 0, 0};
@@ -73,18 +42,7 @@ void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
     e.id = d->correlation_id;
     if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->hsa_status_t_retval;
   }
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_events.push_back(e);
-}
-
-void Collect(const char* begin, const char* end, void*) {
-  const auto* r = reinterpret_cast<const activity_record_t*>(begin);
-  const auto* last = reinterpret_cast<const activity_record_t*>(end);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  while (r < last) {
-    g_records.push_back(*r);
-    if (g_api.next_record(r, &r) != ROCTRACER_STATUS_SUCCESS) break;
-  }
+  trace_probe::Keep(e);
 }
 
 const activity_record_t* RecordOf(uint32_t domain, uint64_t id) {
@@ -97,15 +55,7 @@ const activity_record_t* RecordOf(uint32_t domain, uint64_t id) {
 }  // namespace
 
 int main() {
-  if (!Find(&g_api.enable_callback, "roctracer_enable_domain_callback") ||
-      !Find(&g_api.enable_activity, "roctracer_enable_domain_activity") ||
-      !Find(&g_api.disable_callback, "roctracer_disable_domain_callback") ||
-      !Find(&g_api.disable_activity, "roctracer_disable_domain_activity") ||
-      !Find(&g_api.open_pool, "roctracer_open_pool") ||
-      !Find(&g_api.close_pool, "roctracer_close_pool") ||
-      !Find(&g_api.next_record, "roctracer_next_record") ||
-      !Find(&g_api.op_string, "roctracer_op_string") ||
-      !Find(&g_api.op_code, "roctracer_op_code")) {
+  if (!trace_probe::FindTracer()) {
     std::printf("NO_TRACER\n");
     return 2;
   }
@@ -118,21 +68,10 @@ int main() {
                       nullptr) == ROCTRACER_STATUS_SUCCESS &&
         op == KFD_API_ID_hsaKmtCloseKFD);
 
-  roctracer_properties_t properties{};
-  properties.buffer_size = 1 << 16;
-  properties.buffer_callback_fun = &Collect;
-  CHECK(g_api.open_pool(&properties) == ROCTRACER_STATUS_SUCCESS);
-  for (auto domain : {ACTIVITY_DOMAIN_KFD_API, ACTIVITY_DOMAIN_HSA_API}) {
-    CHECK(g_api.enable_callback(domain, &Callback, nullptr) ==
-          ROCTRACER_STATUS_SUCCESS);
-    CHECK(g_api.enable_activity(domain) == ROCTRACER_STATUS_SUCCESS);
-  }
+  trace_probe::StartTracing({ACTIVITY_DOMAIN_KFD_API, ACTIVITY_DOMAIN_HSA_API},
+                            &Callback);
   const hsa_status_t init = hsa_init();
-  for (auto domain : {ACTIVITY_DOMAIN_KFD_API, ACTIVITY_DOMAIN_HSA_API}) {
-    g_api.disable_callback(domain);
-    g_api.disable_activity(domain);
-  }
-  CHECK(g_api.close_pool() == ROCTRACER_STATUS_SUCCESS);
+  trace_probe::StopTracing({ACTIVITY_DOMAIN_KFD_API, ACTIVITY_DOMAIN_HSA_API});
   CHECK(init == HSA_STATUS_ERROR_OUT_OF_RESOURCES);
 
   // The real libhsakmt's answer, asked directly (not through any stub):
@@ -213,6 +152,6 @@ int main() {
   }
   CHECK(kfd_records == kfd_calls);
   std::printf("KFD_CALLS %zu RECORDS %zu FAILURES %d\n", kfd_calls, kfd_records,
-              g_failures);
-  return g_failures == 0 ? 0 : 1;
+              trace_probe::g_failures);
+  return trace_probe::g_failures == 0 ? 0 : 1;
 }
