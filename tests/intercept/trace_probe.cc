@@ -21,43 +21,36 @@
 
 namespace {
 
-using trace_probe::Event;
 using trace_probe::g_api;
 using trace_probe::g_events;
-using trace_probe::g_mutex;
 using trace_probe::g_records;
 
 void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
-  Event e{domain, op, 0, 0, 0};
-  if (domain == ACTIVITY_DOMAIN_HIP_API) {
-    const auto* d = static_cast<const hip_api_data_t*>(callback_data);
-    e.phase = d->phase;
-    e.id = d->correlation_id;
-    if (d->phase == ACTIVITY_API_PHASE_EXIT &&
-        op != HIP_API_ID_hipGetErrorString) {
-      e.result = d->hipError_t_retval;
-    }
-    // A callback calling traced APIs: they must run, untraced, and not
-    // recurse into this callback.
-    if (op == HIP_API_ID_hipGetDeviceCount &&
-        d->phase == ACTIVITY_API_PHASE_ENTER) {
-      const char* text = nullptr;
-      hsa_status_string(HSA_STATUS_ERROR, &text);
-      CHECK(hipGetErrorName(hipErrorNoDevice) != nullptr);
-    }
-  } else {
-    const auto* d = static_cast<const hsa_api_data_t*>(callback_data);
-    e.phase = d->phase;
-    e.id = d->correlation_id;
-    if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->hsa_status_t_retval;
+  if (domain == ACTIVITY_DOMAIN_HSA_API) {
+    trace_probe::KeepHsaEvent(op, callback_data);
+    return;
+  }
+  const auto* d = static_cast<const hip_api_data_t*>(callback_data);
+  trace_probe::Event e = trace_probe::EventOf(domain, op, d);
+  if (d->phase == ACTIVITY_API_PHASE_EXIT &&
+      op != HIP_API_ID_hipGetErrorString) {
+    e.result = d->hipError_t_retval;
+  }
+  // A callback calling traced APIs: they must run, untraced, and not
+  // recurse into this callback.
+  if (op == HIP_API_ID_hipGetDeviceCount &&
+      d->phase == ACTIVITY_API_PHASE_ENTER) {
+    const char* text = nullptr;
+    hsa_status_string(HSA_STATUS_ERROR, &text);
+    CHECK(hipGetErrorName(hipErrorNoDevice) != nullptr);
   }
   trace_probe::Keep(e);
 }
 
-const Event* FindEvent(uint32_t domain, uint32_t op, uint32_t phase,
-                       size_t from = 0) {
+const trace_probe::Event* FindEvent(uint32_t domain, uint32_t op,
+                                    uint32_t phase, size_t from = 0) {
   for (size_t i = from; i < g_events.size(); ++i) {
-    const Event& e = g_events[i];
+    const trace_probe::Event& e = g_events[i];
     if (e.domain == domain && e.op == op && e.phase == phase) return &e;
   }
   return nullptr;
@@ -102,10 +95,10 @@ int main() {
   CHECK(free_status == hipErrorInvalidDevice);
   CHECK(version_status == hipSuccess && version > 0);
 
-  std::lock_guard<std::mutex> lock(g_mutex);
+  std::lock_guard<std::mutex> lock(trace_probe::g_mutex);
   // The tracer saw the same answers.
-  const Event* e = FindEvent(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
-                             ACTIVITY_API_PHASE_EXIT);
+  const trace_probe::Event* e = FindEvent(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init, ACTIVITY_API_PHASE_EXIT);
   CHECK(e != nullptr && e->result == init);
   e = FindEvent(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
                 ACTIVITY_API_PHASE_EXIT);
@@ -121,7 +114,7 @@ int main() {
   CHECK(FindEvent(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorName,
                   ACTIVITY_API_PHASE_ENTER) == nullptr);
   size_t status_strings = 0;
-  for (const Event& ev : g_events) {
+  for (const trace_probe::Event& ev : g_events) {
     status_strings += ev.domain == ACTIVITY_DOMAIN_HSA_API &&
                       ev.op == HSA_API_ID_hsa_status_string;
   }
@@ -129,10 +122,10 @@ int main() {
 
   // Every ENTER has its EXIT, strictly nested; calls libamdhip64 makes into
   // HSA while serving hipGetDeviceCount are traced inside it.
-  std::vector<const Event*> stack;
+  std::vector<const trace_probe::Event*> stack;
   std::map<uint64_t, uint64_t> parent_of;  // correlation ID -> enclosing call's
   bool hsa_inside_hip = false;
-  for (const Event& ev : g_events) {
+  for (const trace_probe::Event& ev : g_events) {
     if (ev.phase == ACTIVITY_API_PHASE_ENTER) {
       if (!stack.empty() && stack.back()->domain == ACTIVITY_DOMAIN_HIP_API &&
           stack.back()->op == HIP_API_ID_hipGetDeviceCount &&
@@ -154,7 +147,7 @@ int main() {
 
   // One API activity record per traced call, under the callbacks' IDs.
   size_t enters = 0;
-  for (const Event& ev : g_events)
+  for (const trace_probe::Event& ev : g_events)
     enters += ev.phase == ACTIVITY_API_PHASE_ENTER;
   size_t api_records = 0;
   for (const activity_record_t& r : g_records) {
@@ -164,7 +157,7 @@ int main() {
     }
     ++api_records;
     bool matched = false;
-    for (const Event& ev : g_events) {
+    for (const trace_probe::Event& ev : g_events) {
       matched |= ev.phase == ACTIVITY_API_PHASE_ENTER &&
                  ev.id == r.correlation_id && ev.op == r.op &&
                  ev.domain == r.domain;
@@ -194,7 +187,7 @@ int main() {
   }
   CHECK(nested > 0);
 
-  for (const Event& ev : g_events) {
+  for (const trace_probe::Event& ev : g_events) {
     if (ev.domain != ACTIVITY_DOMAIN_HIP_API ||
         ev.phase != ACTIVITY_API_PHASE_EXIT ||
         ev.op == HIP_API_ID_hipGetErrorString) {

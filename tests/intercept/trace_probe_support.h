@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <roctracer.h>
+#include <roctracer_hsa.h>
 
 #include <cstdio>
 #include <initializer_list>
@@ -69,9 +70,24 @@ inline bool FindTracer() {
          Find(&g_api.op_code, "roctracer_op_code");
 }
 
+// The event of a callback's data (hip_api_data_t, hsa_api_data_t, ...),
+// without its result.
+template <class Data>
+Event EventOf(uint32_t domain, uint32_t op, const Data* data) {
+  return Event{domain, op, data->phase, data->correlation_id, 0};
+}
+
 inline void Keep(const Event& e) {
   std::lock_guard<std::mutex> lock(g_mutex);
   g_events.push_back(e);
+}
+
+// Keeps an HSA_API callback's event, with the call's status at EXIT.
+inline void KeepHsaEvent(uint32_t op, const void* callback_data) {
+  const auto* d = static_cast<const hsa_api_data_t*>(callback_data);
+  Event e = EventOf(ACTIVITY_DOMAIN_HSA_API, op, d);
+  if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->hsa_status_t_retval;
+  Keep(e);
 }
 
 inline void Collect(const char* begin, const char* end, void*) {

@@ -23,25 +23,18 @@
 
 namespace {
 
-using trace_probe::Event;
 using trace_probe::g_api;
 using trace_probe::g_events;
-using trace_probe::g_mutex;
 using trace_probe::g_records;
 
 void Callback(uint32_t domain, uint32_t op, const void* callback_data, void*) {
-  Event e{domain, op, 0, 0, 0};
-  if (domain == ACTIVITY_DOMAIN_KFD_API) {
-    const auto* d = static_cast<const kfd_api_data_t*>(callback_data);
-    e.phase = d->phase;
-    e.id = d->correlation_id;
-    if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->HSAKMT_STATUS_retval;
-  } else {
-    const auto* d = static_cast<const hsa_api_data_t*>(callback_data);
-    e.phase = d->phase;
-    e.id = d->correlation_id;
-    if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->hsa_status_t_retval;
+  if (domain == ACTIVITY_DOMAIN_HSA_API) {
+    trace_probe::KeepHsaEvent(op, callback_data);
+    return;
   }
+  const auto* d = static_cast<const kfd_api_data_t*>(callback_data);
+  trace_probe::Event e = trace_probe::EventOf(domain, op, d);
+  if (d->phase == ACTIVITY_API_PHASE_EXIT) e.result = d->HSAKMT_STATUS_retval;
   trace_probe::Keep(e);
 }
 
@@ -86,12 +79,12 @@ int main() {
       real_open != nullptr ? real_open() : HSAKMT_STATUS_SUCCESS;
   CHECK(direct != HSAKMT_STATUS_SUCCESS);  // no /dev/kfd here
 
-  std::lock_guard<std::mutex> lock(g_mutex);
+  std::lock_guard<std::mutex> lock(trace_probe::g_mutex);
   // Strict nesting; every KFD call lies inside hsa_init.
-  std::vector<const Event*> stack;
+  std::vector<const trace_probe::Event*> stack;
   uint64_t init_id = 0;
   size_t kfd_calls = 0, kfd_inside_init = 0, opens = 0;
-  for (const Event& ev : g_events) {
+  for (const trace_probe::Event& ev : g_events) {
     if (ev.phase == ACTIVITY_API_PHASE_ENTER) {
       if (ev.domain == ACTIVITY_DOMAIN_HSA_API &&
           ev.op == HSA_API_ID_hsa_init) {
@@ -137,7 +130,7 @@ int main() {
     if (r.domain != ACTIVITY_DOMAIN_KFD_API) continue;
     ++kfd_records;
     bool matched = false;
-    for (const Event& ev : g_events) {
+    for (const trace_probe::Event& ev : g_events) {
       matched |= ev.domain == ACTIVITY_DOMAIN_KFD_API &&
                  ev.id == r.correlation_id && ev.op == r.op &&
                  ev.phase == ACTIVITY_API_PHASE_ENTER;
