@@ -32,6 +32,7 @@
 #include <mutex>
 #include <thread>
 
+#include "tests/intercept/exit_report.h"
 #include "tests/intercept/program_tool.h"
 
 namespace {
@@ -56,14 +57,7 @@ void OnBuffer(const char* begin, const char* end, void*) {
   }
 }
 
-void Report() {
-  char line[96];
-  const int n =
-      std::snprintf(line, sizeof(line), "CALLS %llu RECORDS %llu\n",
-                    static_cast<unsigned long long>(g_calls.load()),
-                    static_cast<unsigned long long>(g_records.load()));
-  if (n > 0) (void)!write(STDOUT_FILENO, line, static_cast<size_t>(n));
-}
+void Report() { WriteCallsAndRecords(g_calls.load(), g_records.load()); }
 
 template <class F>
 F Sym(void* lib, const char* name) {

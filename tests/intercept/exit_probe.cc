@@ -27,6 +27,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/intercept/exit_report.h"
+
 namespace {
 
 std::atomic<uint64_t> g_calls{0};
@@ -44,15 +46,8 @@ void OnBuffer(const char* begin, const char* end, void*) {
 }
 
 // Registered before the pool is opened, so it runs after the tracer's own
-// exit handler has flushed the pool. write(2) only: stdio may be gone.
-void Report() {
-  char line[96];
-  const int n =
-      std::snprintf(line, sizeof(line), "CALLS %llu RECORDS %llu\n",
-                    static_cast<unsigned long long>(g_calls.load()),
-                    static_cast<unsigned long long>(g_records.load()));
-  if (n > 0) (void)!write(STDOUT_FILENO, line, static_cast<size_t>(n));
-}
+// exit handler has flushed the pool.
+void Report() { WriteCallsAndRecords(g_calls.load(), g_records.load()); }
 
 void Work() {
   const char* text = nullptr;
