@@ -114,7 +114,13 @@ int main(int argc, char** argv) {
   // running
   std::vector<std::thread> workers;
   for (int i = 0; i < 4; ++i) workers.emplace_back(&Work);
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // Return only once the workers are well inside their loops: on a loaded
+  // machine a fixed sleep could end before any call was made.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (g_calls.load() < 4000 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
   for (std::thread& t : workers) t.detach();
   return 0;  // no close, no disable: the tracer cleans up at exit
 }
