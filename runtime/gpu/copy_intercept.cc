@@ -102,8 +102,11 @@ class TracedCopy {
 };
 
 EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
-                     uint32_t direction) {
+                     uint32_t direction, const void* dst_ptr = nullptr,
+                     const void* src_ptr = nullptr) {
   EnqueueInfo info{};
+  info.dst = dst_ptr;
+  info.src = src_ptr;
   info.src_agent = src;
   info.dst_agent = dst;
   info.bytes = bytes;
@@ -117,7 +120,8 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
   TracedCopy copy(
-      CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent)),
+      CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent),
+               dst, src),
       completion_signal);
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
@@ -137,7 +141,9 @@ hsa_status_t AsyncCopyRect(
   const uint64_t bytes =
       range != nullptr ? uint64_t{range->x} * range->y * range->z : 0;
   TracedCopy copy(
-      CopyInfo(copy_agent, copy_agent, bytes, static_cast<uint32_t>(dir)),
+      CopyInfo(copy_agent, copy_agent, bytes, static_cast<uint32_t>(dir),
+               dst != nullptr ? dst->base : nullptr,
+               src != nullptr ? src->base : nullptr),
       range != nullptr ? completion_signal : hsa_signal_t{0});
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
@@ -173,7 +179,8 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
     TracedCopy copy(
-        CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent)),
+        CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent),
+                 dst, src),
         completion);
     const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(

@@ -68,6 +68,9 @@ struct EnqueueInfo {
   hsa_agent_t dst_agent;
   uint64_t bytes;
   uint32_t direction;
+  // Copies: the addresses (a rectangle copy's pitched pointers' bases).
+  const void* dst;
+  const void* src;
 };
 
 // Times are CLOCK_BOOTTIME nanoseconds (roctracer_get_timestamp's clock),
@@ -122,6 +125,12 @@ struct CodeObjectEvent {
   uint64_t load_base;
   uint64_t load_size;
   int64_t load_delta;
+  // hsa_ven_amd_loader_code_object_storage_type_t, and where the code
+  // object was read from (the file descriptor, or the memory range).
+  uint32_t storage_type;
+  int storage_file;
+  uint64_t memory_base;
+  uint64_t memory_size;
 };
 
 struct KernelSymbolEvent {
@@ -134,6 +143,7 @@ struct KernelSymbolEvent {
   uint32_t kernarg_segment_size;
   uint32_t group_segment_size;
   uint32_t private_segment_size;
+  uint32_t kernarg_segment_alignment;
 };
 
 class Observer {
