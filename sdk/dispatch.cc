@@ -64,8 +64,8 @@ ROCTRACER_HOT_TLS ThreadState* t_state = nullptr;
 
 namespace {
 
-// Recycles the block of an exiting thread (runtime/platform/thread_exit.h: a call
-// traced from another thread_local destructor after this ran just takes a
+// Recycles the block of an exiting thread (runtime/platform/thread_exit.h: a
+// call traced from another thread_local destructor after this ran just takes a
 // block again).
 void ReleaseThreadState(void* state) noexcept {
   if (t_state == state) t_state = nullptr;

@@ -23,9 +23,8 @@ namespace rocprofiler_sdk {
 inline bool BeginDelivery(ThreadState& t, int i, bool captured) noexcept {
   roctracer::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
   const bool ok =
-      captured
-          ? !g_contexts[i].invalid.load(std::memory_order_seq_cst)
-          : (g_active_mask.load(std::memory_order_seq_cst) >> i) & 1u;
+      captured ? !g_contexts[i].invalid.load(std::memory_order_seq_cst)
+               : (g_active_mask.load(std::memory_order_seq_cst) >> i) & 1u;
   if (!ok) t.delivering.store(0, std::memory_order_release);
   return ok;
 }

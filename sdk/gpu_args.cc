@@ -17,7 +17,9 @@ class Fields {
   Fields(const rocprofiler_callback_tracing_record_t& record,
          rocprofiler_callback_tracing_operation_args_cb_t callback,
          int32_t max_deref, void* user)
-      : record_(record), callback_(callback), max_deref_(max_deref),
+      : record_(record),
+        callback_(callback),
+        max_deref_(max_deref),
         user_(user) {}
 
   Fields& U64(const char* type, const char* name, const uint64_t& v) {
@@ -48,7 +50,8 @@ class Fields {
   }
   Fields& Str(const char* name, const char* const& v) {
     char text[24];
-    if (v != nullptr && max_deref_ > 0) return Emit(&v, 1, "const char*", name, v, 1);
+    if (v != nullptr && max_deref_ > 0)
+      return Emit(&v, 1, "const char*", name, v, 1);
     std::snprintf(text, sizeof(text), "%p", static_cast<const void*>(v));
     return Emit(&v, 1, "const char*", name, text, 0);
   }
@@ -135,29 +138,36 @@ void Symbol(
 
 }  // namespace
 
-void IterateGpuPayload(const rocprofiler_callback_tracing_record_t& record,
-                       rocprofiler_callback_tracing_operation_args_cb_t callback,
-                       int32_t max_dereference_count, void* user_data) noexcept {
+void IterateGpuPayload(
+    const rocprofiler_callback_tracing_record_t& record,
+    rocprofiler_callback_tracing_operation_args_cb_t callback,
+    int32_t max_dereference_count, void* user_data) noexcept {
   Fields f(record, callback, max_dereference_count, user_data);
   switch (record.kind) {
     case ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH:
-      Dispatch(f, *static_cast<
-                      const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
-                      record.payload));
+      Dispatch(f,
+               *static_cast<
+                   const rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
+                   record.payload));
       break;
     case ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY:
-      Copy(f, *static_cast<const rocprofiler_callback_tracing_memory_copy_data_t*>(
-                  record.payload));
+      Copy(f,
+           *static_cast<const rocprofiler_callback_tracing_memory_copy_data_t*>(
+               record.payload));
       break;
     case ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT:
       if (record.operation == ROCPROFILER_CODE_OBJECT_LOAD) {
-        Load(f, *static_cast<
-                    const rocprofiler_callback_tracing_code_object_load_data_t*>(
-                    record.payload));
+        Load(f,
+             *static_cast<
+                 const rocprofiler_callback_tracing_code_object_load_data_t*>(
+                 record.payload));
       } else if (record.operation ==
                  ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER) {
-        Symbol(f, *static_cast<const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
-                      record.payload));
+        Symbol(
+            f,
+            *static_cast<
+                const rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+                record.payload));
       }
       break;
     default:

@@ -86,8 +86,8 @@ class KernelIds {
   Table* Grow(Table* old) noexcept {
     const size_t slots = old == nullptr ? 256 : 2 * (old->mask + 1);
     void* mem = std::calloc(1, sizeof(Table) + (slots - 1) * sizeof(Slot));
-    if (mem == nullptr) return old != nullptr && used_ + 1 <= old->mask ? old
-                                                                       : nullptr;
+    if (mem == nullptr)
+      return old != nullptr && used_ + 1 <= old->mask ? old : nullptr;
     auto* t = static_cast<Table*>(mem);
     t->mask = slots - 1;
     size_t used = 0;
@@ -126,8 +126,7 @@ struct OpState {
   Captured captured[1];  // `count` entries
 
   static OpState* New(uint32_t count) noexcept {
-    void* mem =
-        std::malloc(sizeof(OpState) + (count - 1) * sizeof(Captured));
+    void* mem = std::malloc(sizeof(OpState) + (count - 1) * sizeof(Captured));
     auto* s = static_cast<OpState*>(mem);
     if (s != nullptr) s->count = count;
     return s;
@@ -316,12 +315,12 @@ class Observer final : public gpu::Observer {
     const uint64_t kernel_id = kernel_ids_.Find(packet.kernel_object);
     rocprofiler_callback_tracing_kernel_dispatch_data_t p{};
     p.size = sizeof(p);
-    p.dispatch_info = DispatchInfo(
-        info.queue, kernel_id, info.op_id, grid, workgroup,
-        packet.private_segment_size, packet.group_segment_size);
-    rocprofiler_callback_tracing_record_t r = MakeRecord(
-        kKind, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
-        ROCPROFILER_CALLBACK_PHASE_ENTER, info.correlation_id, &p);
+    p.dispatch_info =
+        DispatchInfo(info.queue, kernel_id, info.op_id, grid, workgroup,
+                     packet.private_segment_size, packet.group_segment_size);
+    rocprofiler_callback_tracing_record_t r =
+        MakeRecord(kKind, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
+                   ROCPROFILER_CALLBACK_PHASE_ENTER, info.correlation_id, &p);
     rocprofiler_user_data_t user[kMaxContexts];
     uint64_t entered = 0;
     for (uint64_t m = enqueue; m != 0; m &= m - 1) {
@@ -376,11 +375,11 @@ class Observer final : public gpu::Observer {
   }
 
   static OpState* Capture(const ThreadState& t, uint64_t captured,
-                          uint64_t entered,
-                          const rocprofiler_user_data_t* user,
+                          uint64_t entered, const rocprofiler_user_data_t* user,
                           uint64_t correlation_id) noexcept {
     if (captured == 0) return nullptr;
-    OpState* op = OpState::New(static_cast<uint32_t>(__builtin_popcountll(captured)));
+    OpState* op =
+        OpState::New(static_cast<uint32_t>(__builtin_popcountll(captured)));
     if (op == nullptr) return nullptr;
     op->correlation_id = correlation_id;
     op->kernel_id = 0;
@@ -436,10 +435,11 @@ class Observer final : public gpu::Observer {
     if (mask == 0) return;
     ThreadState* t = Tls();
     if (t == nullptr) return;
-    rocprofiler_callback_tracing_record_t r = MakeRecord(
-        kKind, operation,
-        load ? ROCPROFILER_CALLBACK_PHASE_LOAD : ROCPROFILER_CALLBACK_PHASE_UNLOAD,
-        roctracer::hook::CurrentCallId(), payload);
+    rocprofiler_callback_tracing_record_t r =
+        MakeRecord(kKind, operation,
+                   load ? ROCPROFILER_CALLBACK_PHASE_LOAD
+                        : ROCPROFILER_CALLBACK_PHASE_UNLOAD,
+                   roctracer::hook::CurrentCallId(), payload);
     for (uint64_t m = mask; m != 0; m &= m - 1) {
       const int i = __builtin_ctzll(m);
       rocprofiler_user_data_t user{0};

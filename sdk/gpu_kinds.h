@@ -20,9 +20,10 @@ bool EnableGpuKinds() noexcept;
 
 // Argument iteration over a GPU kind's payload: one "argument" per field of
 // the record, named as the field.
-void IterateGpuPayload(const rocprofiler_callback_tracing_record_t& record,
-                       rocprofiler_callback_tracing_operation_args_cb_t callback,
-                       int32_t max_dereference_count, void* user_data) noexcept;
+void IterateGpuPayload(
+    const rocprofiler_callback_tracing_record_t& record,
+    rocprofiler_callback_tracing_operation_args_cb_t callback,
+    int32_t max_dereference_count, void* user_data) noexcept;
 
 }  // namespace rocprofiler_sdk
 

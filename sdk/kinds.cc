@@ -95,8 +95,7 @@ KindInfo Api(const gen::KindOps& t, Source s) {
 template <size_t N>
 KindInfo Named(const char* name, const char* const (&names)[N],
                Source source = Source::kNone) {
-  return KindInfo{name,    source, 1, static_cast<int32_t>(N + 1),
-                  nullptr, names};
+  return KindInfo{name, source, 1, static_cast<int32_t>(N + 1), nullptr, names};
 }
 
 // A kind whose operations come from a library this tracer does not know.

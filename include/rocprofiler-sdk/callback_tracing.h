@@ -1,18 +1,20 @@
 /* Synchronous callback tracing: a callback on the calling thread before
- * (ENTER) and after (EXIT) each traced API call. C99 and C++ (in C++ the HIP
- * payload cannot be default-constructed: HIP's dim3 has a constructor; tools
- * receive payloads by pointer). */
+ * (ENTER) and after (EXIT) each traced API call, and callbacks for GPU work
+ * and code objects (the phases of each GPU kind are at its payload below;
+ * sdk/README.md, "GPU kinds", says on which thread). C99 and C++ (in C++ the
+ * HIP payload cannot be default-constructed: HIP's dim3 has a constructor;
+ * tools receive payloads by pointer). */
 #ifndef ROCPROFILER_SDK_CALLBACK_TRACING_H_
 #define ROCPROFILER_SDK_CALLBACK_TRACING_H_
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ven_amd_loader.h>
 
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "rocprofiler-sdk/hip.h"
 #include "rocprofiler-sdk/hsa.h"
 #include "rocprofiler-sdk/marker.h"
-
-#include <hsa/hsa.h>
-#include <hsa/hsa_ven_amd_loader.h>
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -190,10 +192,12 @@ rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     rocprofiler_callback_tracing_kind_operation_cb_t callback,
     void* data) ROCPROFILER_API;
 
-/* Every argument of the call in `record` (API kinds only). Pointers are
- * followed at most max_dereference_count levels, never when NULL, never
- * through void*, opaque handles or functions, and never through an
- * out-parameter at ENTER (not written yet). */
+/* Every argument of the call in `record`. Pointers are followed at most
+ * max_dereference_count levels, never when NULL, never through void*,
+ * opaque handles or functions, and never through an out-parameter at ENTER
+ * (not written yet). The GPU kinds have no arguments: each field of their
+ * payload is given as one, named as the field (agent, queue and address
+ * handles as numbers, the URI and kernel name as strings). */
 rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operation_args(
     rocprofiler_callback_tracing_record_t record,
     rocprofiler_callback_tracing_operation_args_cb_t callback,

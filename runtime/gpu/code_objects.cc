@@ -71,12 +71,12 @@ KernelSymbolEvent SymbolEvent(bool load, uint64_t object, const Kernel& k) {
 
 CodeObjectEvent ObjectEvent(bool load, uint64_t executable,
                             const CodeObject& c) {
-  return CodeObjectEvent{load,          hsa_executable_t{executable},
-                         c.agent,       c.handle,
-                         c.uri.c_str(), c.load_base,
-                         c.load_size,   c.load_delta,
+  return CodeObjectEvent{load,           hsa_executable_t{executable},
+                         c.agent,        c.handle,
+                         c.uri.c_str(),  c.load_base,
+                         c.load_size,    c.load_delta,
                          c.storage_type, c.storage_file,
-                         c.memory_base, c.memory_size};
+                         c.memory_base,  c.memory_size};
 }
 
 bool LoaderTable(hsa_ven_amd_loader_1_01_pfn_t* pfn) {
@@ -113,13 +113,16 @@ std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable) {
         info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA,
              &o.load_delta);
         o.storage_file = -1;
-        info(lco,
-             HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE,
-             &o.storage_type);
-        if (o.storage_type == HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_FILE) {
-          info(lco,
-               HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE,
-               &o.storage_file);
+        info(
+            lco,
+            HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE,
+            &o.storage_type);
+        if (o.storage_type ==
+            HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_FILE) {
+          info(
+              lco,
+              HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE,
+              &o.storage_file);
         } else if (o.storage_type ==
                    HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY) {
           info(

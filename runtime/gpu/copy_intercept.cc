@@ -119,10 +119,9 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        uint32_t num_dep_signals,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
-  TracedCopy copy(
-      CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent),
-               dst, src),
-      completion_signal);
+  TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
+                           Direction(src_agent, dst_agent), dst, src),
+                  completion_signal);
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
       copy.Signal(completion_signal));
@@ -178,10 +177,9 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            hsa_agent_t src_agent, size_t size, uint32_t n,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
-    TracedCopy copy(
-        CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent),
-                 dst, src),
-        completion);
+    TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
+                             Direction(src_agent, dst_agent), dst, src),
+                    completion);
     const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
         dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),

@@ -7,14 +7,13 @@
 // rocprofiler_get_timestamp's clock, user data and external correlation IDs
 // carried from ENTER to the completion, names and argument iteration.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -64,9 +63,10 @@ Tool& T() {
   return *tool;
 }
 
-int CollectArg(rocprofiler_callback_tracing_kind_t, rocprofiler_tracing_operation_t,
-               uint32_t, const void* const, int32_t, const char*,
-               const char* name, const char* value, int32_t, void* data) {
+int CollectArg(rocprofiler_callback_tracing_kind_t,
+               rocprofiler_tracing_operation_t, uint32_t, const void* const,
+               int32_t, const char*, const char* name, const char* value,
+               int32_t, void* data) {
   auto* s = static_cast<std::string*>(data);
   *s += std::string(name) + "=" + value + ";";
   return 0;
@@ -79,8 +79,9 @@ void Callback(rocprofiler_callback_tracing_record_t record,
   e.user_in = user->value;
   switch (record.kind) {
     case ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH:
-      e.dispatch = *static_cast<
-          rocprofiler_callback_tracing_kernel_dispatch_data_t*>(record.payload);
+      e.dispatch =
+          *static_cast<rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
+              record.payload);
       break;
     case ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY:
       e.copy = *static_cast<rocprofiler_callback_tracing_memory_copy_data_t*>(
@@ -88,9 +89,9 @@ void Callback(rocprofiler_callback_tracing_record_t record,
       break;
     case ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT:
       if (record.operation == ROCPROFILER_CODE_OBJECT_LOAD) {
-        e.load = *static_cast<
-            rocprofiler_callback_tracing_code_object_load_data_t*>(
-            record.payload);
+        e.load =
+            *static_cast<rocprofiler_callback_tracing_code_object_load_data_t*>(
+                record.payload);
         e.text = e.load.uri;
       } else {
         e.symbol = *static_cast<
@@ -137,9 +138,8 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
   t.scratch_status = rocprofiler_configure_callback_tracing_service(
       t.context, ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY, nullptr, 0,
       &Callback, nullptr);
-  return rocprofiler_start_context(t.context) == ROCPROFILER_STATUS_SUCCESS
-             ? 0
-             : 1;
+  return rocprofiler_start_context(t.context) == ROCPROFILER_STATUS_SUCCESS ? 0
+                                                                            : 1;
 }
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
@@ -192,9 +192,8 @@ TEST_F(SdkGpuKinds, ConfigurationStatuses) {
 TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
   auto loads = T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
                       ROCPROFILER_CODE_OBJECT_LOAD);
-  auto symbols =
-      T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
-             ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER);
+  auto symbols = T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                        ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER);
   ASSERT_EQ(loads.size(), 1u);
   const Event& load = loads[0];
   EXPECT_EQ(load.record.phase, ROCPROFILER_CALLBACK_PHASE_LOAD);
@@ -264,9 +263,9 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
   T().Clear();
   rocprofiler_user_data_t external{};
   external.value = 4242;
-  ASSERT_EQ(rocprofiler_push_external_correlation_id(T().context, tid_,
-                                                     external),
-            ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      rocprofiler_push_external_correlation_id(T().context, tid_, external),
+      ROCPROFILER_STATUS_SUCCESS);
   const uint64_t t0 = Now();
   hsa_kernel_dispatch_packet_t p =
       hsa_test::DispatchPacket(program_.empty, program_.kernarg, 96, 32, done);
@@ -398,9 +397,9 @@ TEST_F(SdkGpuKinds, NamesOfTheGpuKindsAndTheirOperations) {
   };
   for (const auto& k : expected) {
     const char* name = nullptr;
-    ASSERT_EQ(rocprofiler_query_callback_tracing_kind_name(k.kind, &name,
-                                                           nullptr),
-              ROCPROFILER_STATUS_SUCCESS);
+    ASSERT_EQ(
+        rocprofiler_query_callback_tracing_kind_name(k.kind, &name, nullptr),
+        ROCPROFILER_STATUS_SUCCESS);
     EXPECT_STREQ(name, k.name);
     for (size_t op = 0; op < k.ops.size(); ++op) {
       uint64_t len = 0;
