@@ -174,6 +174,23 @@ uint64_t Interested(int32_t kind, int32_t op) noexcept {
   return mask;
 }
 
+// Calls each context in `mask` with its own user_data slot (zeroed first
+// when `fresh`); returns the contexts that were called. `captured`: see
+// BeginDelivery.
+uint64_t CallEach(ThreadState& t, uint64_t mask, bool captured, bool fresh,
+                  rocprofiler_callback_tracing_record_t& record,
+                  rocprofiler_user_data_t* user) noexcept {
+  uint64_t called = 0;
+  for (uint64_t m = mask; m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    if (fresh) user[i].value = 0;
+    if (Call(t, i, captured, record, &user[i], t.ExternalTop(i))) {
+      called |= uint64_t{1} << i;
+    }
+  }
+  return called;
+}
+
 rocprofiler_kernel_dispatch_info_t DispatchInfo(
     const gpu::QueueInfo& queue, uint64_t kernel_id, uint64_t dispatch_id,
     const uint32_t grid[3], const uint16_t workgroup[3], uint32_t private_size,
@@ -322,22 +339,12 @@ class Observer final : public gpu::Observer {
         MakeRecord(kKind, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
                    ROCPROFILER_CALLBACK_PHASE_ENTER, info.correlation_id, &p);
     rocprofiler_user_data_t user[kMaxContexts];
-    uint64_t entered = 0;
-    for (uint64_t m = enqueue; m != 0; m &= m - 1) {
-      const int i = __builtin_ctzll(m);
-      user[i].value = 0;
-      if (Call(*t, i, false, r, &user[i], t->ExternalTop(i))) {
-        entered |= uint64_t{1} << i;
-      }
-    }
+    const uint64_t entered = CallEach(*t, enqueue, false, true, r, user);
     // Captured now: active after the ENTER callbacks.
     const uint64_t captured =
         complete & g_active_mask.load(std::memory_order_acquire);
     r.phase = ROCPROFILER_CALLBACK_PHASE_EXIT;
-    for (uint64_t m = entered; m != 0; m &= m - 1) {
-      const int i = __builtin_ctzll(m);
-      Call(*t, i, true, r, &user[i], t->ExternalTop(i));
-    }
+    CallEach(*t, entered, true, false, r, user);
     OpState* op = Capture(*t, captured, entered, user, info.correlation_id);
     if (op == nullptr) return 0;
     op->kernel_id = kernel_id;
@@ -359,14 +366,7 @@ class Observer final : public gpu::Observer {
         MakeRecord(kKind, operation, ROCPROFILER_CALLBACK_PHASE_ENTER,
                    info.correlation_id, &p);
     rocprofiler_user_data_t user[kMaxContexts];
-    uint64_t entered = 0;
-    for (uint64_t m = mask; m != 0; m &= m - 1) {
-      const int i = __builtin_ctzll(m);
-      user[i].value = 0;
-      if (Call(*t, i, false, r, &user[i], t->ExternalTop(i))) {
-        entered |= uint64_t{1} << i;
-      }
-    }
+    const uint64_t entered = CallEach(*t, mask, false, true, r, user);
     OpState* op = Capture(*t, entered, entered, user, info.correlation_id);
     if (op == nullptr) return 0;
     op->dst = info.dst;
@@ -440,11 +440,8 @@ class Observer final : public gpu::Observer {
                    load ? ROCPROFILER_CALLBACK_PHASE_LOAD
                         : ROCPROFILER_CALLBACK_PHASE_UNLOAD,
                    roctracer::hook::CurrentCallId(), payload);
-    for (uint64_t m = mask; m != 0; m &= m - 1) {
-      const int i = __builtin_ctzll(m);
-      rocprofiler_user_data_t user{0};
-      Call(*t, i, false, r, &user, t->ExternalTop(i));
-    }
+    rocprofiler_user_data_t user[kMaxContexts];
+    CallEach(*t, mask, false, true, r, user);
   }
 
   std::mutex mutex_;

@@ -258,6 +258,7 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
   ASSERT_NE(empty_id, 0u);
   hsa_queue_t* q = program_.Queue();
   ASSERT_NE(q, nullptr);
+  const uint64_t queue_id = q->id;
   hsa_signal_t done;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
   T().Clear();
@@ -305,7 +306,7 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
     EXPECT_EQ(d.size,
               offsetof(rocprofiler_kernel_dispatch_info_t, reserved_padding));
     EXPECT_EQ(d.agent_id.handle, program_.gpu.handle);
-    EXPECT_EQ(d.queue_id.handle, q->id);
+    EXPECT_EQ(d.queue_id.handle, queue_id);
     EXPECT_EQ(d.kernel_id, empty_id);
     EXPECT_EQ(d.dispatch_id, enqueue[0].dispatch.dispatch_info.dispatch_id);
     EXPECT_EQ(d.grid_size.x, 96u);
