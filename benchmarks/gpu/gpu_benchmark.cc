@@ -181,10 +181,20 @@ void BM_Dispatch(benchmark::State& state) {
   // thread 0; the others wait for the mode.
   while (Rt().mode != state.range(0)) {
   }
-  hsa_test::BatchedDispatcher dispatcher(rt.queues[state.thread_index()],
-                                         rt.empty, kBatch);
-  for (auto _ : state) dispatcher.Next();
+  const uint64_t callbacks = g_sdk_callbacks.load();
+  {
+    hsa_test::BatchedDispatcher dispatcher(rt.queues[state.thread_index()],
+                                           rt.empty, kBatch);
+    for (auto _ : state) dispatcher.Next();
+  }
   state.SetItemsProcessed(state.iterations());
+  // sdk: ENQUEUE ENTER and EXIT per dispatch, COMPLETE once reported (the
+  // completion thread may still be behind).
+  if (state.range(0) == 3 && state.thread_index() == 0) {
+    state.counters["callbacks_per_dispatch"] =
+        static_cast<double>(g_sdk_callbacks.load() - callbacks) /
+        static_cast<double>(state.iterations() * state.threads());
+  }
 }
 BENCHMARK(BM_Dispatch)
     ->ArgName("mode")
