@@ -8,6 +8,7 @@
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
 #include "rocprofiler-sdk/callback_tracing.h"
+#include "sdk/gpu_kinds.h"
 #include "sdk/kinds.h"
 #include "sdk_op_tables.h"
 
@@ -205,6 +206,10 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
             nullptr,
             0,
             nullptr};
+  if (k->source == Source::kGpu) {
+    IterateGpuPayload(record, callback, max_dereference_count, user_data);
+    return ROCPROFILER_STATUS_SUCCESS;
+  }
   const uint32_t id = k->ids[record.operation];
   // A table slot whose function the headers do not declare: no parameters
   // are known (and no such record is ever delivered).

@@ -45,12 +45,14 @@ void InvalidateClientContexts(uint32_t client) noexcept {
       if (!c.created.load(std::memory_order_acquire) || c.client != client) {
         continue;
       }
-      c.invalid.store(true, std::memory_order_release);
+      c.invalid.store(true, std::memory_order_seq_cst);
       if (g_active_mask.fetch_and(~Bit(i), std::memory_order_seq_cst) &
           Bit(i)) {
         RemoveContextInterest(c);
-        stopped |= Bit(i);
       }
+      // A context stopped earlier may still get the completions of GPU work
+      // it captured (gpu_kinds.cc) until it is invalid: waited for too.
+      stopped |= Bit(i);
     }
   }
   // The tool's finalize runs next and may free what its callbacks use.

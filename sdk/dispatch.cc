@@ -64,8 +64,8 @@ ROCTRACER_HOT_TLS ThreadState* t_state = nullptr;
 
 namespace {
 
-// Recycles the block of an exiting thread (runtime/platform/thread_exit.h: a call
-// traced from another thread_local destructor after this ran just takes a
+// Recycles the block of an exiting thread (runtime/platform/thread_exit.h: a
+// call traced from another thread_local destructor after this ran just takes a
 // block again).
 void ReleaseThreadState(void* state) noexcept {
   if (t_state == state) t_state = nullptr;
@@ -232,14 +232,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     mask &= mask - 1;
     const Service& s = g_contexts[i].services[ko.kind];
     if (!s.Traces(ko.op)) continue;
-    // Published before the active bit is read again (asymmetric Dekker with
-    // WaitForDeliveries): either this read sees the context stopped, or the
-    // stopping thread sees this delivery and waits for it.
-    roctracer::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
-    if (!(g_active_mask.load(std::memory_order_seq_cst) & (uint64_t{1} << i))) {
-      t.delivering.store(0, std::memory_order_release);
-      continue;
-    }
+    if (!BeginDelivery(t, i, false)) continue;
     record.context_id.handle = static_cast<uint64_t>(i) + 1;
     record.correlation_id.external = t.ExternalTop(i);
     record.payload = payload.Get();
@@ -248,7 +241,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
       frame->called |= uint64_t{1} << i;
     }
     s.callback(record, &frame->user[i], s.callback_data);
-    t.delivering.store(0, std::memory_order_release);
+    EndDelivery(t);
   }
 }
 

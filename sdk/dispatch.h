@@ -7,10 +7,30 @@
 
 #include "rocprofiler-sdk/fwd.h"
 #include "runtime/intercept/api_consumer.h"
+#include "runtime/platform/asymmetric_fence.h"
+#include "sdk/context.h"
+#include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
 
-struct ThreadState;
+// One delivery to context `i` from thread block `t`, bracketed so that
+// stopping or finalizing the context waits for it (WaitForDeliveries). The
+// context may be called when it is active, or, for a `captured` delivery (the
+// completion of GPU work the context captured when it was submitted, which
+// rocprofiler-sdk delivers even after a stop), when it has not been
+// invalidated. Published before the flag is read: either the read sees the
+// stop, or the stopping thread sees this delivery and waits for it.
+inline bool BeginDelivery(ThreadState& t, int i, bool captured) noexcept {
+  roctracer::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
+  const bool ok =
+      captured ? !g_contexts[i].invalid.load(std::memory_order_seq_cst)
+               : (g_active_mask.load(std::memory_order_seq_cst) >> i) & 1u;
+  if (!ok) t.delivering.store(0, std::memory_order_release);
+  return ok;
+}
+inline void EndDelivery(ThreadState& t) noexcept {
+  t.delivering.store(0, std::memory_order_release);
+}
 
 // Calls the callbacks of every active context tracing the call's (kind,
 // operation). ENTER and EXIT of one call share a per-thread frame holding one

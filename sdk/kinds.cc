@@ -91,10 +91,11 @@ KindInfo Api(const gen::KindOps& t, Source s) {
   return KindInfo{t.kind, s, 0, static_cast<int32_t>(t.count), t.ids, t.names};
 }
 
+// A kind whose operations are the SDK's enum (NONE = 0 not an operation).
 template <size_t N>
-KindInfo Named(const char* name, const char* const (&names)[N]) {
-  return KindInfo{name,    Source::kNone, 1, static_cast<int32_t>(N + 1),
-                  nullptr, names};
+KindInfo Named(const char* name, const char* const (&names)[N],
+               Source source = Source::kNone) {
+  return KindInfo{name, source, 1, static_cast<int32_t>(N + 1), nullptr, names};
 }
 
 // A kind whose operations come from a library this tracer does not know.
@@ -147,13 +148,13 @@ struct Tables {
                  kMarkerNameIds,
                  kMarkerNameNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT] =
-        Named("CODE_OBJECT", kCodeObjectNames);
+        Named("CODE_OBJECT", kCodeObjectNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY] =
         Named("SCRATCH_MEMORY", kScratchNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH] =
-        Named("KERNEL_DISPATCH", kDispatchNames);
+        Named("KERNEL_DISPATCH", kDispatchNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY] =
-        Named("MEMORY_COPY", kCopyNames);
+        Named("MEMORY_COPY", kCopyNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] = Unknown("RCCL_API");
     kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] = Unknown("OMPT");
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
@@ -168,7 +169,7 @@ struct Tables {
 
     for (int k = 1; k < kKindCount; ++k) {
       const KindInfo& info = kinds[k];
-      if (info.source == Source::kNone) continue;
+      if (info.ids == nullptr) continue;  // not an API kind
       for (int32_t op = info.first_op; op < info.last_op; ++op) {
         const uint32_t id = info.ids[op];
         KindOp* slot = nullptr;
@@ -232,7 +233,7 @@ KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
 bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,
                 uint32_t* id) noexcept {
   const KindInfo* k = FindKind(kind);
-  if (k == nullptr || k->source == Source::kNone || !ValidOp(*k, op) ||
+  if (k == nullptr || k->ids == nullptr || !ValidOp(*k, op) ||
       k->ids[op] == gen::kUntraced) {
     return false;
   }

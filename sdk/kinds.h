@@ -14,14 +14,17 @@ namespace rocprofiler_sdk {
 
 // Where a kind's calls come from. kRoctxRequest: the rocprofiler-sdk-roctx
 // requests (runtime/capi/roctx_link.h), reported under kRoctxRequestDomain.
-enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest };
+// kGpu: GPU work and code objects, from the GPU half's observer seam
+// (gpu_kinds.h), not from API calls.
+enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest, kGpu };
 
 struct KindInfo {
   const char* name;  // "HSA_CORE_API"
   Source source;     // kNone: not traced by this library
   int32_t first_op;  // 0 for API kinds, 1 when the enum's 0 is NONE
   int32_t last_op;   // the enum's LAST
-  // API kinds: ids[op] is the domain's API ID (gen::kUntraced: none)
+  // API kinds: ids[op] is the domain's API ID (gen::kUntraced: none);
+  // NULL for the others
   const uint32_t* ids;
   const char* const* op_names;  // op_names[op - first_op]
 };

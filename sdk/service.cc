@@ -7,6 +7,7 @@
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
+#include "sdk/gpu_kinds.h"
 #include "sdk/interest.h"
 #include "sdk/registration.h"
 
@@ -45,6 +46,13 @@ extern "C" rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
   uint32_t client = 0;
   if (!InToolInitialize(&client)) {
     return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  }
+  // GPU kinds need the SDK's observer on the GPU half's seam: registered
+  // before the lock (gpu_kinds.h says why).
+  const KindInfo* gpu_kind = FindKind(RawValue(kind));
+  if (gpu_kind != nullptr && gpu_kind->source == Source::kGpu &&
+      !EnableGpuKinds()) {
+    return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
   }
   std::lock_guard<std::mutex> lock(ConfigMutex());
   Context* ctx = FindContext(context_id);

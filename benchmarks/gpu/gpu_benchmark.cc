@@ -4,7 +4,10 @@
 //   1 "tool_off": libroctracer64.so.4 loaded as the HSA tool, HSA_OPS off
 //                 (intercept queues, packets passed on untouched);
 //   2 "traced":   HSA_OPS records of every dispatch, barrier and copy into a
-//                 pool whose callback only counts.
+//                 pool whose callback only counts;
+//   3 "sdk":      a rocprofiler-sdk tool's context with KERNEL_DISPATCH
+//                 (ENQUEUE and COMPLETE) and MEMORY_COPY callbacks that only
+//                 count, HSA_OPS off (BM_Dispatch and BM_Copy only).
 // The runtime is shut down and initialised again (with or without
 // HSA_TOOLS_LIB) when the mode changes; softhsa loads tools at every first
 // hsa_init. The tracer's API is reached with dlsym: the binary does not link
@@ -19,6 +22,7 @@
 #include <mutex>
 #include <vector>
 
+#include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/softhsa/hsa_test_util.h"
 
 namespace {
@@ -30,6 +34,16 @@ constexpr uint32_t kBatch = 64;
 std::atomic<uint64_t> g_records{0};
 void CountRecords(const char* begin, const char* end, void*) {
   g_records += (end - begin) / sizeof(activity_record_t);
+}
+
+struct Runtime;
+Runtime& Rt();
+
+std::atomic<uint64_t> g_sdk_callbacks{0};
+rocprofiler_context_id_t g_sdk_context{0};
+void CountCallback(rocprofiler_callback_tracing_record_t,
+                   rocprofiler_user_data_t*, void*) {
+  g_sdk_callbacks.fetch_add(1, std::memory_order_relaxed);
 }
 
 struct Runtime {
@@ -46,8 +60,52 @@ struct Runtime {
     return reinterpret_cast<Fn>(dlsym(tracer, name));
   }
 
+  // The SDK tool registers once (the tracer stays loaded: `tracer` holds
+  // it) and its context runs only in mode 3.
+  void SdkTool(bool on) {
+    if (tracer == nullptr) return;
+    if (on && g_sdk_context.handle == 0) {
+      using Configure = decltype(&rocprofiler_force_configure);
+      Api<Configure>("rocprofiler_force_configure")(
+          [](uint32_t, const char*, uint32_t,
+             rocprofiler_client_id_t*) -> rocprofiler_tool_configure_result_t* {
+            static rocprofiler_tool_configure_result_t r{
+                sizeof(r),
+                [](rocprofiler_client_finalize_t, void*) -> int {
+                  void* t = Rt().tracer;
+                  auto create =
+                      reinterpret_cast<decltype(&rocprofiler_create_context)>(
+                          dlsym(t, "rocprofiler_create_context"));
+                  auto configure = reinterpret_cast<
+                      decltype(&rocprofiler_configure_callback_tracing_service)>(
+                      dlsym(t,
+                            "rocprofiler_configure_callback_tracing_service"));
+                  create(&g_sdk_context);
+                  configure(g_sdk_context,
+                            ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                            nullptr, 0, &CountCallback, nullptr);
+                  configure(g_sdk_context,
+                            ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY, nullptr,
+                            0, &CountCallback, nullptr);
+                  return 0;
+                },
+                nullptr, nullptr};
+            return &r;
+          });
+    }
+    if (g_sdk_context.handle == 0) abort();
+    if (on) {
+      Api<decltype(&rocprofiler_start_context)>("rocprofiler_start_context")(
+          g_sdk_context);
+    } else {
+      Api<decltype(&rocprofiler_stop_context)>("rocprofiler_stop_context")(
+          g_sdk_context);
+    }
+  }
+
   void Enter(int m) {
     if (m == mode) return;
+    if (mode == 3) SdkTool(false);
     if (mode >= 0) {
       for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
       queues.clear();
@@ -70,6 +128,7 @@ struct Runtime {
       tracer = dlopen(dir != nullptr ? dir : kTracer, RTLD_NOW | RTLD_NOLOAD);
       if (tracer == nullptr) abort();
     }
+    if (m == 3) SdkTool(true);
     if (m == 2) {
       roctracer_properties_t props{};
       props.buffer_size = 1 << 16;
@@ -101,7 +160,7 @@ Runtime& Rt() {
 std::mutex g_setup;
 
 const char* ModeName(int64_t m) {
-  return m == 0 ? "no_tool" : m == 1 ? "tool_off" : "traced";
+  return m == 0 ? "no_tool" : m == 1 ? "tool_off" : m == 2 ? "traced" : "sdk";
 }
 
 void WaitZero(hsa_signal_t s) {
@@ -122,14 +181,24 @@ void BM_Dispatch(benchmark::State& state) {
   // thread 0; the others wait for the mode.
   while (Rt().mode != state.range(0)) {
   }
-  hsa_test::BatchedDispatcher dispatcher(rt.queues[state.thread_index()],
-                                         rt.empty, kBatch);
-  for (auto _ : state) dispatcher.Next();
+  const uint64_t callbacks = g_sdk_callbacks.load();
+  {
+    hsa_test::BatchedDispatcher dispatcher(rt.queues[state.thread_index()],
+                                           rt.empty, kBatch);
+    for (auto _ : state) dispatcher.Next();
+  }
   state.SetItemsProcessed(state.iterations());
+  // sdk: ENQUEUE ENTER and EXIT per dispatch, COMPLETE once reported (the
+  // completion thread may still be behind).
+  if (state.range(0) == 3 && state.thread_index() == 0) {
+    state.counters["callbacks_per_dispatch"] =
+        static_cast<double>(g_sdk_callbacks.load() - callbacks) /
+        static_cast<double>(state.iterations() * state.threads());
+  }
 }
 BENCHMARK(BM_Dispatch)
     ->ArgName("mode")
-    ->DenseRange(0, 2)
+    ->DenseRange(0, 3)
     ->Threads(1)
     ->Threads(2)
     ->Threads(4)
@@ -179,7 +248,7 @@ void BM_Copy(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   hsa_signal_destroy(done);
 }
-BENCHMARK(BM_Copy)->ArgName("mode")->DenseRange(0, 2)->UseRealTime();
+BENCHMARK(BM_Copy)->ArgName("mode")->DenseRange(0, 3)->UseRealTime();
 
 // One copy, waited for.
 void BM_CopyRoundTrip(benchmark::State& state) {

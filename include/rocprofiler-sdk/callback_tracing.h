@@ -1,9 +1,14 @@
 /* Synchronous callback tracing: a callback on the calling thread before
- * (ENTER) and after (EXIT) each traced API call. C99 and C++ (in C++ the HIP
- * payload cannot be default-constructed: HIP's dim3 has a constructor; tools
- * receive payloads by pointer). */
+ * (ENTER) and after (EXIT) each traced API call, and callbacks for GPU work
+ * and code objects (the phases of each GPU kind are at its payload below;
+ * sdk/README.md, "GPU kinds", says on which thread). C99 and C++ (in C++ the
+ * HIP payload cannot be default-constructed: HIP's dim3 has a constructor;
+ * tools receive payloads by pointer). */
 #ifndef ROCPROFILER_SDK_CALLBACK_TRACING_H_
 #define ROCPROFILER_SDK_CALLBACK_TRACING_H_
+
+#include <hsa/hsa.h>
+#include <hsa/hsa_ven_amd_loader.h>
 
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
@@ -12,6 +17,18 @@
 #include "rocprofiler-sdk/marker.h"
 
 ROCPROFILER_EXTERN_C_INIT
+
+/* How a code object was handed to the loader (the values of
+ * hsa_ven_amd_loader_code_object_storage_type_t). */
+typedef enum rocprofiler_code_object_storage_type_t {
+  ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_NONE =
+      HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_NONE,
+  ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_FILE =
+      HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_FILE,
+  ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_MEMORY =
+      HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY,
+  ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_LAST
+} rocprofiler_code_object_storage_type_t;
 
 /* Payload of the four HSA API kinds. `args` holds the arguments as passed
  * (pointers are not followed); `retval` is written at EXIT. */
@@ -36,6 +53,80 @@ typedef struct rocprofiler_callback_tracing_marker_api_data_t {
   rocprofiler_marker_api_args_t args;
   rocprofiler_marker_api_retval_t retval;
 } rocprofiler_callback_tracing_marker_api_data_t;
+
+/* CODE_OBJECT / ROCPROFILER_CODE_OBJECT_LOAD: phase LOAD after the
+ * executable holding it was frozen, UNLOAD before it is destroyed. */
+typedef struct rocprofiler_callback_tracing_code_object_load_data_t {
+  uint64_t size;
+  uint64_t code_object_id; /* from 1; unique in the process */
+  union {
+    rocprofiler_agent_id_t rocp_agent; /* the older name of agent_id */
+    rocprofiler_agent_id_t agent_id;
+  };
+  hsa_agent_t hsa_agent;
+  const char* uri; /* "" when the loader gives none; valid in the call */
+  uint64_t load_base;
+  uint64_t load_size;
+  int64_t load_delta;
+  rocprofiler_code_object_storage_type_t storage_type;
+  union {
+    struct {
+      int storage_file; /* storage_type FILE: the descriptor it was read from */
+    };
+    struct {
+      uint64_t memory_base; /* storage_type MEMORY: where it was read from */
+      uint64_t memory_size;
+    };
+  };
+} rocprofiler_callback_tracing_code_object_load_data_t;
+
+#define ROCPROFILER_CODE_OBJECT_ID_NONE ROCPROFILER_UINT64_C(0)
+
+/* CODE_OBJECT / ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER: phase
+ * LOAD when the kernel's executable was frozen, UNLOAD before it is
+ * destroyed. kernel_id is what KERNEL_DISPATCH records carry. The register
+ * counts and the entry offset come from the GPU kernel descriptor, which
+ * this library does not decode: they are 0 (kernel_address too). */
+typedef struct
+    rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t {
+  uint64_t size;
+  uint64_t kernel_id; /* from 1; unique in the process */
+  uint64_t code_object_id;
+  const char* kernel_name; /* the symbol as the runtime names it */
+  uint64_t kernel_object;
+  uint32_t kernarg_segment_size;
+  uint32_t kernarg_segment_alignment;
+  uint32_t group_segment_size;
+  uint32_t private_segment_size;
+  uint32_t sgpr_count;
+  uint32_t arch_vgpr_count;
+  uint32_t accum_vgpr_count;
+  int64_t kernel_code_entry_byte_offset;
+  rocprofiler_address_t kernel_address;
+} rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t;
+
+/* KERNEL_DISPATCH: ENQUEUE with ENTER and EXIT as the packet reaches the
+ * runtime (timestamps 0), COMPLETE with phase NONE when it has finished
+ * (times of the kernel, in rocprofiler_get_timestamp's clock). */
+typedef struct rocprofiler_callback_tracing_kernel_dispatch_data_t {
+  uint64_t size;
+  rocprofiler_timestamp_t start_timestamp;
+  rocprofiler_timestamp_t end_timestamp;
+  rocprofiler_kernel_dispatch_info_t dispatch_info;
+} rocprofiler_callback_tracing_kernel_dispatch_data_t;
+
+/* MEMORY_COPY (operation = direction): ENTER as the copy is submitted
+ * (timestamps 0), EXIT when it has completed. */
+typedef struct rocprofiler_callback_tracing_memory_copy_data_t {
+  uint64_t size;
+  rocprofiler_timestamp_t start_timestamp;
+  rocprofiler_timestamp_t end_timestamp;
+  rocprofiler_agent_id_t dst_agent_id;
+  rocprofiler_agent_id_t src_agent_id;
+  uint64_t bytes;
+  rocprofiler_address_t dst_address;
+  rocprofiler_address_t src_address;
+} rocprofiler_callback_tracing_memory_copy_data_t;
 
 /* Called at ENTER and EXIT. `user_data` is one slot per call and context:
  * zero at ENTER, and what ENTER left in it at EXIT. */
@@ -101,10 +192,12 @@ rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operations(
     rocprofiler_callback_tracing_kind_operation_cb_t callback,
     void* data) ROCPROFILER_API;
 
-/* Every argument of the call in `record` (API kinds only). Pointers are
- * followed at most max_dereference_count levels, never when NULL, never
- * through void*, opaque handles or functions, and never through an
- * out-parameter at ENTER (not written yet). */
+/* Every argument of the call in `record`. Pointers are followed at most
+ * max_dereference_count levels, never when NULL, never through void*,
+ * opaque handles or functions, and never through an out-parameter at ENTER
+ * (not written yet). The GPU kinds have no arguments: each field of their
+ * payload is given as one, named as the field (agent, queue and address
+ * handles as numbers, the URI and kernel name as strings). */
 rocprofiler_status_t rocprofiler_iterate_callback_tracing_kind_operation_args(
     rocprofiler_callback_tracing_record_t record,
     rocprofiler_callback_tracing_operation_args_cb_t callback,

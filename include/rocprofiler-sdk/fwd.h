@@ -66,9 +66,10 @@ typedef enum {
   ROCPROFILER_CALLBACK_PHASE_LAST
 } rocprofiler_callback_phase_t;
 
-/* Kinds this library traces: the HSA, HIP and MARKER_CORE API kinds. The
- * others answer name queries; configuring them returns
- * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED. */
+/* Kinds this library traces: the HSA, HIP and marker API kinds,
+ * CODE_OBJECT, KERNEL_DISPATCH and MEMORY_COPY. The others answer name
+ * queries; configuring them returns ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED
+ * (sdk/README.md says why for each). */
 typedef enum {
   ROCPROFILER_CALLBACK_TRACING_NONE = 0,
   ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
@@ -176,6 +177,50 @@ typedef struct rocprofiler_correlation_id_t {
 } rocprofiler_correlation_id_t;
 
 #define ROCPROFILER_CORRELATION_ID_INTERNAL_NONE ROCPROFILER_UINT64_C(0)
+
+/* A symbol's ID in CODE_OBJECT's kernel-symbol records (from 1). */
+typedef uint64_t rocprofiler_kernel_id_t;
+/* A kernel dispatch's ID, unique in the process. */
+typedef uint64_t rocprofiler_dispatch_id_t;
+
+typedef union rocprofiler_address_t {
+  uint64_t handle;
+  uint64_t value;
+  const void* ptr;
+} rocprofiler_address_t;
+
+/* This library has no agent queries: an agent ID's handle is the HSA
+ * runtime's hsa_agent_t handle of the agent (sdk/README.md). */
+typedef struct rocprofiler_agent_id_t {
+  uint64_t handle;
+} rocprofiler_agent_id_t;
+
+/* handle: hsa_queue_t::id of the application's queue. */
+typedef struct rocprofiler_queue_id_t {
+  uint64_t handle;
+} rocprofiler_queue_id_t;
+
+typedef struct rocprofiler_dim3_t {
+  uint32_t x;
+  uint32_t y;
+  uint32_t z;
+} rocprofiler_dim3_t;
+
+/* One kernel dispatch as its AQL packet and the code object describe it.
+ * 128 bytes, as in rocprofiler-sdk (the padding is for additions); `size`
+ * counts the bytes before the padding. */
+typedef struct rocprofiler_kernel_dispatch_info_t {
+  uint64_t size;
+  rocprofiler_agent_id_t agent_id;
+  rocprofiler_queue_id_t queue_id;
+  rocprofiler_kernel_id_t kernel_id; /* 0: a kernel object in no executable */
+  rocprofiler_dispatch_id_t dispatch_id;
+  uint32_t private_segment_size; /* per work-item, from the packet */
+  uint32_t group_segment_size;   /* per work-group, from the packet */
+  rocprofiler_dim3_t workgroup_size;
+  rocprofiler_dim3_t grid_size;
+  uint8_t reserved_padding[56];
+} rocprofiler_kernel_dispatch_info_t;
 
 typedef struct rocprofiler_callback_tracing_record_t {
   rocprofiler_context_id_t context_id;

@@ -102,8 +102,11 @@ class TracedCopy {
 };
 
 EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
-                     uint32_t direction) {
+                     uint32_t direction, const void* dst_ptr = nullptr,
+                     const void* src_ptr = nullptr) {
   EnqueueInfo info{};
+  info.dst = dst_ptr;
+  info.src = src_ptr;
   info.src_agent = src;
   info.dst_agent = dst;
   info.bytes = bytes;
@@ -116,9 +119,9 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        uint32_t num_dep_signals,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
-  TracedCopy copy(
-      CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent)),
-      completion_signal);
+  TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
+                           Direction(src_agent, dst_agent), dst, src),
+                  completion_signal);
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
       copy.Signal(completion_signal));
@@ -137,7 +140,9 @@ hsa_status_t AsyncCopyRect(
   const uint64_t bytes =
       range != nullptr ? uint64_t{range->x} * range->y * range->z : 0;
   TracedCopy copy(
-      CopyInfo(copy_agent, copy_agent, bytes, static_cast<uint32_t>(dir)),
+      CopyInfo(copy_agent, copy_agent, bytes, static_cast<uint32_t>(dir),
+               dst != nullptr ? dst->base : nullptr,
+               src != nullptr ? src->base : nullptr),
       range != nullptr ? completion_signal : hsa_signal_t{0});
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
@@ -172,9 +177,9 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            hsa_agent_t src_agent, size_t size, uint32_t n,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
-    TracedCopy copy(
-        CopyInfo(src_agent, dst_agent, size, Direction(src_agent, dst_agent)),
-        completion);
+    TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
+                             Direction(src_agent, dst_agent), dst, src),
+                    completion);
     const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
         dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),

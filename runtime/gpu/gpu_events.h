@@ -1,9 +1,10 @@
 // The observer seam of the GPU half of the tracer: what the interception of
 // queues, copies and code objects (runtime/gpu/) tells the parts that turn
-// GPU work into output. HSA_OPS activity records (hsa_ops_records.cc) are one
-// observer; HIP_OPS records, rocprofiler-sdk's KERNEL_DISPATCH / MEMORY_COPY /
-// CODE_OBJECT callbacks and roctrace's kernel and copy outputs are meant to be
-// others, added without touching the interception code.
+// GPU work into output. HSA_OPS activity records (hsa_ops_records.cc) and
+// rocprofiler-sdk's KERNEL_DISPATCH / MEMORY_COPY / CODE_OBJECT callbacks
+// (sdk/gpu_kinds.cc) are observers; HIP_OPS records and roctrace's kernel and
+// copy outputs are meant to be others, added without touching the
+// interception code.
 //
 // Per operation (a kernel dispatch, an application barrier packet, an async
 // copy) an observer sees:
@@ -68,6 +69,9 @@ struct EnqueueInfo {
   hsa_agent_t dst_agent;
   uint64_t bytes;
   uint32_t direction;
+  // Copies: the addresses (a rectangle copy's pitched pointers' bases).
+  const void* dst;
+  const void* src;
 };
 
 // Times are CLOCK_BOOTTIME nanoseconds (roctracer_get_timestamp's clock),
@@ -122,6 +126,12 @@ struct CodeObjectEvent {
   uint64_t load_base;
   uint64_t load_size;
   int64_t load_delta;
+  // hsa_ven_amd_loader_code_object_storage_type_t, and where the code
+  // object was read from (the file descriptor, or the memory range).
+  uint32_t storage_type;
+  int storage_file;
+  uint64_t memory_base;
+  uint64_t memory_size;
 };
 
 struct KernelSymbolEvent {
@@ -134,6 +144,7 @@ struct KernelSymbolEvent {
   uint32_t kernarg_segment_size;
   uint32_t group_segment_size;
   uint32_t private_segment_size;
+  uint32_t kernarg_segment_alignment;
 };
 
 class Observer {

@@ -290,6 +290,43 @@ TEST(Args, IterationStopsWhenTheCallbackReturnsNonZero) {
   EXPECT_EQ(s.args.size(), 2u);
 }
 
+// A GPU kind's fields, from a zeroed payload: NULL strings are not
+// followed, and a callback returning non-zero stops the iteration.
+TEST(Args, GpuKindsListTheirRecordFields) {
+  AnyPayload p;
+  std::memset(p.bytes, 0, sizeof(p.bytes));
+  Sink s;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_iterate_callback_tracing_kind_operation_args(
+                Record(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                       ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER,
+                       ROCPROFILER_CALLBACK_PHASE_LOAD, &p),
+                &Collect, 1, &s));
+  ASSERT_EQ(s.args.size(), 13u);
+  EXPECT_EQ(s.args[0].name, "kernel_id");
+  EXPECT_EQ(s.args[2].name, "kernel_name");
+  EXPECT_EQ(s.args[2].type, "const char*");
+  EXPECT_EQ(s.args[2].derefs, 0);
+  Sink memory;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_iterate_callback_tracing_kind_operation_args(
+                Record(ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
+                       ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST,
+                       ROCPROFILER_CALLBACK_PHASE_EXIT, &p),
+                &Collect, 1, &memory));
+  ASSERT_EQ(memory.args.size(), 7u);
+  EXPECT_EQ(memory.args[4].name, "bytes");
+  EXPECT_EQ(memory.args[4].value, "0");
+  Sink stopped;
+  stopped.stop_after = 3;
+  rocprofiler_iterate_callback_tracing_kind_operation_args(
+      Record(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+             ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
+             ROCPROFILER_CALLBACK_PHASE_NONE, &p),
+      &Collect, 1, &stopped);
+  EXPECT_EQ(stopped.args.size(), 3u);
+}
+
 TEST(Args, InvalidRecordsAreRejected) {
   AnyPayload p;
   std::memset(p.bytes, 0, sizeof(p.bytes));
@@ -301,8 +338,14 @@ TEST(Args, InvalidRecordsAreRejected) {
                 &Collect, 1, &s));
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
             rocprofiler_iterate_callback_tracing_kind_operation_args(
-                Record(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
-                       ROCPROFILER_CODE_OBJECT_LOAD,
+                Record(ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,
+                       ROCPROFILER_SCRATCH_MEMORY_ALLOC,
+                       ROCPROFILER_CALLBACK_PHASE_ENTER, &p),
+                &Collect, 1, &s));
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,
+            rocprofiler_iterate_callback_tracing_kind_operation_args(
+                Record(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                       ROCPROFILER_KERNEL_DISPATCH_NONE,
                        ROCPROFILER_CALLBACK_PHASE_ENTER, &p),
                 &Collect, 1, &s));
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,

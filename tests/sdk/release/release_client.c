@@ -1,9 +1,10 @@
 /* Checks the SDK front end against rocprofiler-sdk 1.0.0 (ROCm 7.0), the
  * release it matches: the facts below are that release's (its fwd.h,
- * version.h and status strings), written out here independently of our
+ * callback_tracing.h, version.h and status strings), written out here independently of our
  * headers and sources. Built by the system C compiler with default flags,
  * as a tool author builds, and linked against the installed-layout
  * libroctracer64.so. Prints one line per mismatch and "N passed, M failed". */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -207,10 +208,70 @@ static void CheckKinds(void) {
   }
 }
 
+/* The GPU kinds' records as rocprofiler-sdk 1.0.0 lays them out on x86-64
+ * (its fwd.h and callback_tracing.h): a tool reads them by offset. */
+#define AT(type, field, offset) \
+  Check(offsetof(type, field) == (offset), #type "." #field " at " #offset)
+#define SYMBOL rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t
+static void CheckGpuRecords(void) {
+  Check(sizeof(rocprofiler_kernel_dispatch_info_t) == 128,
+        "sizeof(rocprofiler_kernel_dispatch_info_t) == 128");
+  AT(rocprofiler_kernel_dispatch_info_t, agent_id, 8);
+  AT(rocprofiler_kernel_dispatch_info_t, queue_id, 16);
+  AT(rocprofiler_kernel_dispatch_info_t, kernel_id, 24);
+  AT(rocprofiler_kernel_dispatch_info_t, dispatch_id, 32);
+  AT(rocprofiler_kernel_dispatch_info_t, private_segment_size, 40);
+  AT(rocprofiler_kernel_dispatch_info_t, group_segment_size, 44);
+  AT(rocprofiler_kernel_dispatch_info_t, workgroup_size, 48);
+  AT(rocprofiler_kernel_dispatch_info_t, grid_size, 60);
+  AT(rocprofiler_kernel_dispatch_info_t, reserved_padding, 72);
+  AT(rocprofiler_callback_tracing_kernel_dispatch_data_t, start_timestamp, 8);
+  AT(rocprofiler_callback_tracing_kernel_dispatch_data_t, end_timestamp, 16);
+  AT(rocprofiler_callback_tracing_kernel_dispatch_data_t, dispatch_info, 24);
+  Check(sizeof(rocprofiler_callback_tracing_memory_copy_data_t) == 64,
+        "sizeof(rocprofiler_callback_tracing_memory_copy_data_t) == 64");
+  AT(rocprofiler_callback_tracing_memory_copy_data_t, dst_agent_id, 24);
+  AT(rocprofiler_callback_tracing_memory_copy_data_t, src_agent_id, 32);
+  AT(rocprofiler_callback_tracing_memory_copy_data_t, bytes, 40);
+  AT(rocprofiler_callback_tracing_memory_copy_data_t, dst_address, 48);
+  AT(rocprofiler_callback_tracing_memory_copy_data_t, src_address, 56);
+  Check(sizeof(rocprofiler_callback_tracing_code_object_load_data_t) == 88,
+        "sizeof(rocprofiler_callback_tracing_code_object_load_data_t) == 88");
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, code_object_id, 8);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, agent_id, 16);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, rocp_agent, 16);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, hsa_agent, 24);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, uri, 32);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, load_delta, 56);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, storage_type, 64);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, storage_file, 72);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, memory_base, 72);
+  AT(rocprofiler_callback_tracing_code_object_load_data_t, memory_size, 80);
+  Check(sizeof(SYMBOL) == 88, "sizeof(..._kernel_symbol_register_data_t) == 88");
+  AT(SYMBOL, kernel_id, 8);
+  AT(SYMBOL, code_object_id, 16);
+  AT(SYMBOL, kernel_name, 24);
+  AT(SYMBOL, kernel_object, 32);
+  AT(SYMBOL, kernarg_segment_alignment, 44);
+  AT(SYMBOL, private_segment_size, 52);
+  AT(SYMBOL, accum_vgpr_count, 64);
+  AT(SYMBOL, kernel_code_entry_byte_offset, 72);
+  AT(SYMBOL, kernel_address, 80);
+  Check(ROCPROFILER_KERNEL_DISPATCH_ENQUEUE == 1 &&
+            ROCPROFILER_KERNEL_DISPATCH_COMPLETE == 2 &&
+            ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE == 2 &&
+            ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER == 2 &&
+            ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_FILE == 1 &&
+            ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_MEMORY == 2 &&
+            ROCPROFILER_CALLBACK_PHASE_UNLOAD == 2,
+        "GPU kinds' operation, phase and storage values");
+}
+
 int main(void) {
   CheckVersion();
   CheckStatus();
   CheckKinds();
+  CheckGpuRecords();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,416 @@
+// rocprofiler-sdk's GPU callback kinds on softhsa, with libroctracer64.so.4
+// loaded as the HSA tool (HSA_TOOLS_LIB) as on ROCR: a tool registered with
+// rocprofiler_force_configure subscribes to KERNEL_DISPATCH, MEMORY_COPY and
+// CODE_OBJECT (and to the doorbell store of HSA_CORE_API, to check
+// correlation) and checks what a tool reads: phases, the payload's fields,
+// kernel IDs linking a dispatch to its symbol, times in
+// rocprofiler_get_timestamp's clock, user data and external correlation IDs
+// carried from ENTER to the completion, names and argument iteration.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace {
+
+struct Event {
+  rocprofiler_callback_tracing_record_t record;
+  uint64_t user_in;   // user_data as the callback received it
+  uint64_t user_out;  // and as it left it
+  union {
+    rocprofiler_callback_tracing_kernel_dispatch_data_t dispatch;
+    rocprofiler_callback_tracing_memory_copy_data_t copy;
+    rocprofiler_callback_tracing_code_object_load_data_t load;
+    rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t
+        symbol;
+  };
+  std::string text;  // uri or kernel name
+  std::string args;  // "name=value;" per iterated argument
+};
+
+struct Tool {
+  std::mutex mutex;
+  std::vector<Event> events;
+  rocprofiler_context_id_t context{0};
+  rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
+  rocprofiler_status_t configure_status[3] = {};
+  uint64_t next_user = 100;
+
+  std::vector<Event> Of(int32_t kind, int32_t op = -1) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<Event> out;
+    for (const Event& e : events) {
+      if (e.record.kind == kind && (op < 0 || e.record.operation == op)) {
+        out.push_back(e);
+      }
+    }
+    return out;
+  }
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mutex);
+    events.clear();
+  }
+};
+Tool& T() {
+  static Tool* tool = new Tool;
+  return *tool;
+}
+
+int CollectArg(rocprofiler_callback_tracing_kind_t,
+               rocprofiler_tracing_operation_t, uint32_t, const void* const,
+               int32_t, const char*, const char* name, const char* value,
+               int32_t, void* data) {
+  auto* s = static_cast<std::string*>(data);
+  *s += std::string(name) + "=" + value + ";";
+  return 0;
+}
+
+void Callback(rocprofiler_callback_tracing_record_t record,
+              rocprofiler_user_data_t* user, void*) {
+  Event e{};
+  e.record = record;
+  e.user_in = user->value;
+  switch (record.kind) {
+    case ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH:
+      e.dispatch =
+          *static_cast<rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
+              record.payload);
+      break;
+    case ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY:
+      e.copy = *static_cast<rocprofiler_callback_tracing_memory_copy_data_t*>(
+          record.payload);
+      break;
+    case ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT:
+      if (record.operation == ROCPROFILER_CODE_OBJECT_LOAD) {
+        e.load =
+            *static_cast<rocprofiler_callback_tracing_code_object_load_data_t*>(
+                record.payload);
+        e.text = e.load.uri;
+      } else {
+        e.symbol = *static_cast<
+            rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+            record.payload);
+        e.text = e.symbol.kernel_name;
+      }
+      break;
+    default:
+      break;
+  }
+  if (record.kind != ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API) {
+    rocprofiler_iterate_callback_tracing_kind_operation_args(
+        record, &CollectArg, 1, &e.args);
+  }
+  std::lock_guard<std::mutex> lock(T().mutex);
+  // A fresh value per ENTER (and per code-object event): it must come back
+  // unchanged with EXIT and COMPLETE.
+  if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+    user->value = T().next_user++;
+  }
+  e.user_out = user->value;
+  T().events.push_back(e);
+}
+
+int Initialize(rocprofiler_client_finalize_t, void*) {
+  Tool& t = T();
+  if (rocprofiler_create_context(&t.context) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
+  const rocprofiler_callback_tracing_kind_t kinds[] = {
+      ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+      ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
+      ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT};
+  for (int i = 0; i < 3; ++i) {
+    t.configure_status[i] = rocprofiler_configure_callback_tracing_service(
+        t.context, kinds[i], nullptr, 0, &Callback, nullptr);
+  }
+  rocprofiler_tracing_operation_t store =
+      ROCPROFILER_HSA_CORE_API_ID_hsa_signal_store_screlease;
+  rocprofiler_configure_callback_tracing_service(
+      t.context, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API, &store, 1,
+      &Callback, nullptr);
+  t.scratch_status = rocprofiler_configure_callback_tracing_service(
+      t.context, ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY, nullptr, 0,
+      &Callback, nullptr);
+  return rocprofiler_start_context(t.context) == ROCPROFILER_STATUS_SUCCESS ? 0
+                                                                            : 1;
+}
+
+rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
+                                               rocprofiler_client_id_t* id) {
+  id->name = "sdk_gpu_kinds_test";
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
+      nullptr};
+  return &result;
+}
+
+uint64_t Now() {
+  rocprofiler_timestamp_t t = 0;
+  rocprofiler_get_timestamp(&t);
+  return t;
+}
+
+class SdkGpuKinds : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(rocprofiler_force_configure(&Configure),
+              ROCPROFILER_STATUS_SUCCESS);
+  }
+  void SetUp() override {
+    T().Clear();
+    ASSERT_TRUE(program_.Start());
+    rocprofiler_get_thread_id(&tid_);
+  }
+  void TearDown() override {
+    if (!stopped_) program_.Stop();
+  }
+  void Stop() {
+    program_.Stop();
+    stopped_ = true;
+  }
+
+  gpu_test::Program program_;
+  rocprofiler_thread_id_t tid_ = 0;
+  bool stopped_ = false;
+};
+
+TEST_F(SdkGpuKinds, ConfigurationStatuses) {
+  for (rocprofiler_status_t s : T().configure_status) {
+    EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
+  }
+  // ROCm 5.2.3's runtime has no scratch-memory events to report.
+  EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+}
+
+TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
+  auto loads = T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                      ROCPROFILER_CODE_OBJECT_LOAD);
+  auto symbols = T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                        ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER);
+  ASSERT_EQ(loads.size(), 1u);
+  const Event& load = loads[0];
+  EXPECT_EQ(load.record.phase, ROCPROFILER_CALLBACK_PHASE_LOAD);
+  EXPECT_EQ(load.load.size, sizeof(load.load));
+  EXPECT_NE(load.load.code_object_id, ROCPROFILER_CODE_OBJECT_ID_NONE);
+  EXPECT_EQ(load.load.agent_id.handle, program_.gpu.handle);
+  EXPECT_EQ(load.load.rocp_agent.handle, program_.gpu.handle);
+  EXPECT_EQ(load.load.hsa_agent.handle, program_.gpu.handle);
+  EXPECT_NE(load.text.find("libgpu_kernels.so"), std::string::npos)
+      << load.text;
+  EXPECT_GT(load.load.load_size, 0u);
+  EXPECT_NE(load.load.load_base, 0u);
+  // The program loads it through a code object reader from a file.
+  ASSERT_EQ(load.load.storage_type, ROCPROFILER_CODE_OBJECT_STORAGE_TYPE_FILE);
+  EXPECT_EQ(load.load.storage_file, program_.kernels.fd);
+  EXPECT_EQ(load.record.context_id.handle, T().context.handle);
+  EXPECT_EQ(load.record.thread_id, tid_);
+
+  std::map<std::string, Event> by_name;
+  for (const Event& s : symbols) {
+    EXPECT_EQ(s.record.phase, ROCPROFILER_CALLBACK_PHASE_LOAD);
+    EXPECT_EQ(s.symbol.code_object_id, load.load.code_object_id);
+    EXPECT_NE(s.symbol.kernel_id, 0u);
+    by_name[s.text] = s;
+  }
+  ASSERT_EQ(by_name.size(), symbols.size()) << "kernel names are unique";
+  ASSERT_TRUE(by_name.count("empty"));
+  ASSERT_TRUE(by_name.count(
+      "_ZN7gputest5scaleEPKvPK28hsa_kernel_dispatch_packet_sjjj"));
+  EXPECT_EQ(by_name["empty"].symbol.kernel_object, program_.empty);
+  EXPECT_EQ(by_name["stamp"].symbol.kernel_object, program_.stamp);
+  std::vector<uint64_t> ids;
+  for (const Event& s : symbols) ids.push_back(s.symbol.kernel_id);
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(std::unique(ids.begin(), ids.end()), ids.end());
+  EXPECT_NE(by_name["empty"].args.find("kernel_name=empty;"), std::string::npos)
+      << by_name["empty"].args;
+  EXPECT_NE(load.args.find("code_object_id="), std::string::npos) << load.args;
+
+  // Unloading reports the same IDs, symbols before their code object.
+  T().Clear();
+  Stop();
+  auto unloads = T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT);
+  ASSERT_EQ(unloads.size(), symbols.size() + 1);
+  for (size_t i = 0; i < unloads.size(); ++i) {
+    EXPECT_EQ(unloads[i].record.phase, ROCPROFILER_CALLBACK_PHASE_UNLOAD);
+  }
+  const Event& last = unloads.back();
+  EXPECT_EQ(last.record.operation, ROCPROFILER_CODE_OBJECT_LOAD);
+  EXPECT_EQ(last.load.code_object_id, load.load.code_object_id);
+  EXPECT_EQ(unloads[0].record.operation,
+            ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER);
+}
+
+TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
+  uint64_t empty_id = 0;
+  for (const Event& s :
+       T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+              ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER)) {
+    if (s.text == "empty") empty_id = s.symbol.kernel_id;
+  }
+  ASSERT_NE(empty_id, 0u);
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  const uint64_t queue_id = q->id;
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().Clear();
+  rocprofiler_user_data_t external{};
+  external.value = 4242;
+  ASSERT_EQ(
+      rocprofiler_push_external_correlation_id(T().context, tid_, external),
+      ROCPROFILER_STATUS_SUCCESS);
+  const uint64_t t0 = Now();
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test::DispatchPacket(program_.empty, program_.kernarg, 96, 32, done);
+  p.grid_size_y = 2;
+  p.private_segment_size = 64;
+  p.group_segment_size = 512;
+  hsa_test::Submit(q, &p);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  // The completion is reported by the tracer's completion thread; a flush
+  // (here, destroying the queue) reports what has completed.
+  hsa_queue_destroy(q);
+  const uint64_t t1 = Now();
+  rocprofiler_user_data_t popped{};
+  rocprofiler_pop_external_correlation_id(T().context, tid_, &popped);
+
+  auto stores = T().Of(ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API);
+  auto enqueue = T().Of(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                        ROCPROFILER_KERNEL_DISPATCH_ENQUEUE);
+  auto complete = T().Of(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                         ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+  ASSERT_EQ(enqueue.size(), 2u);
+  ASSERT_EQ(complete.size(), 1u);
+  ASSERT_FALSE(stores.empty());
+  const uint64_t store_id = stores.back().record.correlation_id.internal;
+  EXPECT_NE(store_id, 0u);
+  EXPECT_EQ(enqueue[0].record.phase, ROCPROFILER_CALLBACK_PHASE_ENTER);
+  EXPECT_EQ(enqueue[1].record.phase, ROCPROFILER_CALLBACK_PHASE_EXIT);
+  EXPECT_EQ(complete[0].record.phase, ROCPROFILER_CALLBACK_PHASE_NONE);
+  const uint64_t user = enqueue[0].user_out;
+  EXPECT_NE(user, 0u);
+  EXPECT_EQ(enqueue[0].user_in, 0u);
+  EXPECT_EQ(enqueue[1].user_in, user);
+  EXPECT_EQ(complete[0].user_in, user);
+  for (const Event& e : {enqueue[0], enqueue[1], complete[0]}) {
+    const rocprofiler_kernel_dispatch_info_t& d = e.dispatch.dispatch_info;
+    EXPECT_EQ(e.dispatch.size, sizeof(e.dispatch));
+    EXPECT_EQ(d.size,
+              offsetof(rocprofiler_kernel_dispatch_info_t, reserved_padding));
+    EXPECT_EQ(d.agent_id.handle, program_.gpu.handle);
+    EXPECT_EQ(d.queue_id.handle, queue_id);
+    EXPECT_EQ(d.kernel_id, empty_id);
+    EXPECT_EQ(d.dispatch_id, enqueue[0].dispatch.dispatch_info.dispatch_id);
+    EXPECT_EQ(d.grid_size.x, 96u);
+    EXPECT_EQ(d.grid_size.y, 2u);
+    EXPECT_EQ(d.grid_size.z, 1u);
+    EXPECT_EQ(d.workgroup_size.x, 32u);
+    EXPECT_EQ(d.private_segment_size, 64u);
+    EXPECT_EQ(d.group_segment_size, 512u);
+    EXPECT_EQ(e.record.correlation_id.internal, store_id);
+    EXPECT_EQ(e.record.correlation_id.external.value, 4242u);
+    EXPECT_EQ(e.record.context_id.handle, T().context.handle);
+  }
+  EXPECT_NE(enqueue[0].dispatch.dispatch_info.dispatch_id, 0u);
+  EXPECT_EQ(enqueue[0].record.thread_id, tid_);
+  EXPECT_EQ(enqueue[0].dispatch.start_timestamp, 0u);
+  EXPECT_EQ(enqueue[0].dispatch.end_timestamp, 0u);
+  EXPECT_LE(t0, complete[0].dispatch.start_timestamp);
+  EXPECT_LE(complete[0].dispatch.start_timestamp,
+            complete[0].dispatch.end_timestamp);
+  EXPECT_LE(complete[0].dispatch.end_timestamp, t1);
+  EXPECT_NE(complete[0].args.find("grid_size={96, 2, 1};"), std::string::npos)
+      << complete[0].args;
+  EXPECT_NE(complete[0].args.find("kernel_id=" + std::to_string(empty_id)),
+            std::string::npos);
+  hsa_signal_destroy(done);
+}
+
+TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  std::vector<char> src(1000, 'x'), dst(1000, 0);
+  T().Clear();
+  const uint64_t t0 = Now();
+  ASSERT_EQ(
+      hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                program_.cpu, src.size(), 0, nullptr, done),
+      HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  // Copies are reported as they complete; give the completion thread time.
+  std::vector<Event> copies;
+  for (int i = 0; i < 2000 && copies.size() < 2; ++i) {
+    copies = T().Of(ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY);
+    if (copies.size() < 2) usleep(1000);
+  }
+  const uint64_t t1 = Now();
+  ASSERT_EQ(copies.size(), 2u);
+  EXPECT_EQ(copies[0].record.phase, ROCPROFILER_CALLBACK_PHASE_ENTER);
+  EXPECT_EQ(copies[1].record.phase, ROCPROFILER_CALLBACK_PHASE_EXIT);
+  EXPECT_NE(copies[0].user_out, 0u);
+  EXPECT_EQ(copies[1].user_in, copies[0].user_out);
+  for (const Event& e : copies) {
+    EXPECT_EQ(e.record.operation, ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE);
+    EXPECT_EQ(e.copy.size, sizeof(e.copy));
+    EXPECT_EQ(e.copy.bytes, 1000u);
+    EXPECT_EQ(e.copy.dst_agent_id.handle, program_.gpu.handle);
+    EXPECT_EQ(e.copy.src_agent_id.handle, program_.cpu.handle);
+    EXPECT_EQ(e.copy.dst_address.ptr, dst.data());
+    EXPECT_EQ(e.copy.src_address.ptr, src.data());
+    EXPECT_EQ(e.record.correlation_id.internal,
+              copies[0].record.correlation_id.internal);
+  }
+  EXPECT_EQ(copies[0].record.thread_id, tid_);
+  EXPECT_EQ(copies[0].copy.start_timestamp, 0u);
+  EXPECT_LE(t0, copies[1].copy.start_timestamp);
+  EXPECT_LE(copies[1].copy.start_timestamp, copies[1].copy.end_timestamp);
+  EXPECT_LE(copies[1].copy.end_timestamp, t1);
+  EXPECT_NE(copies[1].args.find("bytes=1000;"), std::string::npos)
+      << copies[1].args;
+  hsa_signal_destroy(done);
+}
+
+TEST_F(SdkGpuKinds, NamesOfTheGpuKindsAndTheirOperations) {
+  struct {
+    rocprofiler_callback_tracing_kind_t kind;
+    const char* name;
+    std::vector<std::string> ops;
+  } expected[] = {
+      {ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+       "KERNEL_DISPATCH",
+       {"KERNEL_DISPATCH_ENQUEUE", "KERNEL_DISPATCH_COMPLETE"}},
+      {ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
+       "MEMORY_COPY",
+       {"MEMORY_COPY_HOST_TO_HOST", "MEMORY_COPY_HOST_TO_DEVICE",
+        "MEMORY_COPY_DEVICE_TO_HOST", "MEMORY_COPY_DEVICE_TO_DEVICE"}},
+      {ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+       "CODE_OBJECT",
+       {"CODE_OBJECT_LOAD", "CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER",
+        "CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER"}},
+  };
+  for (const auto& k : expected) {
+    const char* name = nullptr;
+    ASSERT_EQ(
+        rocprofiler_query_callback_tracing_kind_name(k.kind, &name, nullptr),
+        ROCPROFILER_STATUS_SUCCESS);
+    EXPECT_STREQ(name, k.name);
+    for (size_t op = 0; op < k.ops.size(); ++op) {
+      uint64_t len = 0;
+      ASSERT_EQ(rocprofiler_query_callback_tracing_kind_operation_name(
+                    k.kind, static_cast<int32_t>(op + 1), &name, &len),
+                ROCPROFILER_STATUS_SUCCESS);
+      EXPECT_EQ(name, k.ops[op]);
+      EXPECT_EQ(len, k.ops[op].size());
+    }
+  }
+}
+
+}  // namespace
