@@ -4,12 +4,13 @@
 // destruction, runtime shutdown and process exit run synchronously so that
 // completed work is never left behind.
 //
-// The completion thread reports copies at once (the application's signal
-// waits for it: it sleeps on the pending copies' signals with
-// hsa_amd_signal_wait_any) and dispatches and barriers in batches (their
-// application signals are completed by the runtime itself, so nothing waits
-// for the report: it looks at the queues every millisecond while any is
-// busy, and an API that needs the records now harvests them itself).
+// The completion thread reports dispatches, barriers and copies in batches:
+// the runtime completes their application signals itself (a barrier packet
+// or a chained empty copy after each), so nothing waits for the report; it
+// looks every millisecond while anything is in flight, and an API that needs
+// the records now harvests them itself. Only a copy whose chained completion
+// the runtime refused waits for the thread (it sleeps on such copies'
+// signals with hsa_amd_signal_wait_any and completes the application's).
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 
@@ -77,8 +78,10 @@ void MakeRoomForCopy();
 
 // Starts the completion thread if it is not running.
 void EnsureCollector();
-// Wakes it (a copy was added to an empty copy ring).
-void KickCollector();
+// A copy was published: wakes the completion thread when it must watch the
+// copy's signal (`forwarded`: it completes the application's) or when it is
+// idle (so that it looks at copies again every poll).
+void WakeCollectorForCopy(bool forwarded);
 
 // hsa_shut_down (OnUnload): stop the thread, report and forget everything,
 // destroy the tracer's signals.
