@@ -269,8 +269,8 @@ void CollectorMain() {
     if (signals.size() == 1) {
       // The kick alone: a wait on one signal sleeps on that signal, not on
       // every watched signal's change as a multi-signal wait may.
-      Core().hsa_signal_wait_scacquire_fn(c.kick, HSA_SIGNAL_CONDITION_NE,
-                                          seen, ticks, HSA_WAIT_STATE_BLOCKED);
+      Core().hsa_signal_wait_scacquire_fn(c.kick, HSA_SIGNAL_CONDITION_NE, seen,
+                                          ticks, HSA_WAIT_STATE_BLOCKED);
     } else {
       Amd().hsa_amd_signal_wait_any_fn(
           static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
@@ -410,7 +410,6 @@ void EnsureCollector() {
   c.stop.store(false, std::memory_order_release);
   c.thread = new std::thread(&CollectorMain);
 }
-
 
 void WakeCollectorForCopy(bool forwarded) {
   if (forwarded || TheCollector().idle.load(std::memory_order_seq_cst)) {

@@ -96,11 +96,9 @@ class TracedCopy {
                  const void* src, hsa_agent_t src_agent) {
     if (op_ == nullptr) return;
     if (status != HSA_STATUS_SUCCESS) return;
-    op_->chained =
-        Amd().hsa_amd_memory_async_copy_fn(dst, dst_agent, src, src_agent, 0,
-                                           1, &op_->signal,
-                                           op_->app_signal) ==
-        HSA_STATUS_SUCCESS;
+    op_->chained = Amd().hsa_amd_memory_async_copy_fn(
+                       dst, dst_agent, src, src_agent, 0, 1, &op_->signal,
+                       op_->app_signal) == HSA_STATUS_SUCCESS;
     const bool forwarded = !op_->chained;
     Copies().ring.Publish();
     lock_.unlock();
@@ -155,8 +153,7 @@ hsa_status_t AsyncCopyRect(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
       dep_signals, copy.Signal(completion_signal));
   copy.Submitted(status, status == HSA_STATUS_SUCCESS ? dst->base : nullptr,
-                 copy_agent,
-                 status == HSA_STATUS_SUCCESS ? src->base : nullptr,
+                 copy_agent, status == HSA_STATUS_SUCCESS ? src->base : nullptr,
                  copy_agent);
   return status;
 }
