@@ -263,8 +263,14 @@ void CollectorMain() {
       busy = true;  // looked less than a poll ago: look again after one
     }
     if (busy) active_at = now;
-    const bool idle = now - active_at >= kLingerNs;
-    c.idle.store(idle, std::memory_order_seq_cst);
+    bool idle = now - active_at >= kLingerNs;
+    if (idle) {
+      // Going idle, then looking again: a copy published before the flag
+      // was seen is found here; one published after it kicks the thread.
+      c.idle.store(true, std::memory_order_seq_cst);
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+      if (Copies().ring.InFlight() != 0) idle = false;
+    }
     const uint64_t ticks = idle ? idle_ticks : busy_ticks;
     if (signals.size() == 1) {
       // The kick alone: a wait on one signal sleeps on that signal, not on
@@ -412,6 +418,9 @@ void EnsureCollector() {
 }
 
 void WakeCollectorForCopy(bool forwarded) {
+  // Pairs with the collector's fence: the copy's publication is seen by it,
+  // or its idle flag is seen here.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   if (forwarded || TheCollector().idle.load(std::memory_order_seq_cst)) {
     KickCollector();
   }
