@@ -50,17 +50,13 @@ struct Collector {
   std::mutex mutex;  // start/stop
   std::thread* thread = nullptr;
   std::atomic<bool> stop{false};
-  std::atomic<bool> idle{true};  // asleep for kIdlePollNs
+  // Asleep for kIdlePollNs; set under the copies' submit mutex.
+  std::atomic<bool> idle{true};
   hsa_signal_t kick{0};
 };
 Collector& TheCollector() {
   static Collector* collector = new Collector;
   return *collector;
-}
-
-void KickCollector() {
-  Collector& c = TheCollector();
-  if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
 }
 
 uint64_t NsToTicks(uint64_t ns) {
@@ -265,11 +261,15 @@ void CollectorMain() {
     if (busy) active_at = now;
     bool idle = now - active_at >= kLingerNs;
     if (idle) {
-      // Going idle, then looking again: a copy published before the flag
-      // was seen is found here; one published after it kicks the thread.
-      c.idle.store(true, std::memory_order_seq_cst);
-      std::atomic_thread_fence(std::memory_order_seq_cst);
-      if (Copies().ring.InFlight() != 0) idle = false;
+      // Under the copies' submit mutex: a copy published before is seen
+      // here, one published after sees the flag and kicks the thread.
+      CopyTrack& copies = Copies();
+      std::lock_guard<std::mutex> lock(copies.submit_mutex);
+      if (copies.ring.InFlight() != 0) {
+        idle = false;
+      } else {
+        c.idle.store(true, std::memory_order_relaxed);
+      }
     }
     const uint64_t ticks = idle ? idle_ticks : busy_ticks;
     if (signals.size() == 1) {
@@ -417,13 +417,13 @@ void EnsureCollector() {
   c.thread = new std::thread(&CollectorMain);
 }
 
-void WakeCollectorForCopy(bool forwarded) {
-  // Pairs with the collector's fence: the copy's publication is seen by it,
-  // or its idle flag is seen here.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (forwarded || TheCollector().idle.load(std::memory_order_seq_cst)) {
-    KickCollector();
-  }
+void KickCollector() {
+  Collector& c = TheCollector();
+  if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
+}
+
+bool CollectorIdle() {
+  return TheCollector().idle.load(std::memory_order_relaxed);
 }
 
 void ShutDown() {

@@ -78,10 +78,12 @@ void MakeRoomForCopy();
 
 // Starts the completion thread if it is not running.
 void EnsureCollector();
-// A copy was published: wakes the completion thread when it must watch the
-// copy's signal (`forwarded`: it completes the application's) or when it is
-// idle (so that it looks at copies again every poll).
-void WakeCollectorForCopy(bool forwarded);
+// Wakes it: a copy whose signal it must watch was published, or a copy was
+// published while it was idle (so that it looks every poll again).
+void KickCollector();
+// Whether it sleeps its long idle sleep. Read with the copies' submit mutex
+// held: the thread goes idle under that mutex, once the copy ring is empty.
+bool CollectorIdle();
 
 // hsa_shut_down (OnUnload): stop the thread, report and forget everything,
 // destroy the tracer's signals.

@@ -99,11 +99,11 @@ class TracedCopy {
     op_->chained = Amd().hsa_amd_memory_async_copy_fn(
                        dst, dst_agent, src, src_agent, 0, 1, &op_->signal,
                        op_->app_signal) == HSA_STATUS_SUCCESS;
-    const bool forwarded = !op_->chained;
+    const bool kick = !op_->chained || CollectorIdle();
     Copies().ring.Publish();
     lock_.unlock();
     EnsureCollector();
-    WakeCollectorForCopy(forwarded);
+    if (kick) KickCollector();
   }
 
  private:
