@@ -67,8 +67,8 @@ void Perform(const Copy& c) {
     }
   }
   if (profile) {
-    c.completion->start_ticks = start;
-    c.completion->end_ticks = DeviceTicks();
+    c.completion->start_ticks.store(start, std::memory_order_relaxed);
+    c.completion->end_ticks.store(DeviceTicks(), std::memory_order_relaxed);
   }
   Decrement(c.completion);
 }
@@ -209,8 +209,8 @@ hsa_status_t hsa_amd_profiling_get_async_copy_time(
   Signal* s = ToSignal(signal);
   if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  time->start = DeviceToSystem(s->start_ticks);
-  time->end = DeviceToSystem(s->end_ticks);
+  time->start = DeviceToSystem(s->start_ticks.load(std::memory_order_relaxed));
+  time->end = DeviceToSystem(s->end_ticks.load(std::memory_order_relaxed));
   return HSA_STATUS_SUCCESS;
 }
 
