@@ -50,11 +50,15 @@ void Perform(const Copy& c) {
   const Faults& f = GetFaults();
   const bool profile = g_profiling.load(std::memory_order_relaxed);
   uint64_t start = profile ? DeviceTicks() : 0;
-  uint64_t n = g_count.fetch_add(1) + 1;
-  if (f.copy_delay_us) usleep(static_cast<useconds_t>(f.copy_delay_us));
-  if (n == f.copy_error_at) {
-    Complete(c.completion, -1);
-    return;
+  // Faults are the data copies': an empty copy (a tool's chained completion)
+  // neither counts nor is delayed, as barrier packets are not dispatches.
+  if (c.range_x * c.range_y * c.range_z != 0) {
+    uint64_t n = g_count.fetch_add(1) + 1;
+    if (f.copy_delay_us) usleep(static_cast<useconds_t>(f.copy_delay_us));
+    if (n == f.copy_error_at) {
+      Complete(c.completion, -1);
+      return;
+    }
   }
   for (size_t z = 0; z < c.range_z; ++z) {
     for (size_t y = 0; y < c.range_y; ++y) {
@@ -63,8 +67,8 @@ void Perform(const Copy& c) {
     }
   }
   if (profile) {
-    c.completion->start_ticks = start;
-    c.completion->end_ticks = DeviceTicks();
+    c.completion->start_ticks.store(start, std::memory_order_relaxed);
+    c.completion->end_ticks.store(DeviceTicks(), std::memory_order_relaxed);
   }
   Decrement(c.completion);
 }
@@ -205,8 +209,8 @@ hsa_status_t hsa_amd_profiling_get_async_copy_time(
   Signal* s = ToSignal(signal);
   if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  time->start = DeviceToSystem(s->start_ticks);
-  time->end = DeviceToSystem(s->end_ticks);
+  time->start = DeviceToSystem(s->start_ticks.load(std::memory_order_relaxed));
+  time->end = DeviceToSystem(s->end_ticks.load(std::memory_order_relaxed));
   return HSA_STATUS_SUCCESS;
 }
 

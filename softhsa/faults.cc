@@ -10,9 +10,10 @@
 //                        so other queues' later work completes first
 //   drop_queue=N         the Nth kernel dispatch's queue silently stops: no
 //                        callback, nothing after it completes
-//   copy_error=N         the Nth async copy fails: its completion signal is
-//                        set to -1 instead of decremented, nothing is copied
-//   copy_delay_us=D      every async copy completes D µs late
+//   copy_error=N         the Nth non-empty async copy fails: its completion
+//                        signal is set to -1 instead of decremented, nothing
+//                        is copied
+//   copy_delay_us=D      every non-empty async copy completes D µs late
 // Unknown keys and malformed values are reported on stderr and ignored.
 #include <cstdio>
 #include <cstdlib>

@@ -119,8 +119,8 @@ void Fail(Queue* q, hsa_status_t status) {
 void Stamp(hsa_signal_t h, uint64_t start, uint64_t end) {
   if (h.handle == 0) return;
   auto* s = reinterpret_cast<Signal*>(h.handle);
-  s->start_ticks = start;
-  s->end_ticks = end;
+  s->start_ticks.store(start, std::memory_order_relaxed);
+  s->end_ticks.store(end, std::memory_order_relaxed);
 }
 
 void Complete(Queue* q, hsa_signal_t h) {
@@ -692,8 +692,8 @@ hsa_status_t hsa_amd_profiling_get_dispatch_time(
   Signal* s = ToSignal(signal);
   if (s == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
   if (time == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  time->start = DeviceToSystem(s->start_ticks);
-  time->end = DeviceToSystem(s->end_ticks);
+  time->start = DeviceToSystem(s->start_ticks.load(std::memory_order_relaxed));
+  time->end = DeviceToSystem(s->end_ticks.load(std::memory_order_relaxed));
   return HSA_STATUS_SUCCESS;
 }
 

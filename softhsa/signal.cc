@@ -94,9 +94,14 @@ void Notify(Signal* s) {
   }
 }
 
+// A system call only while someone sleeps (a sleeper registers before it
+// re-reads the sequence, as in Notify): a copy's submission makes none when
+// the copy engine is busy.
 void BumpWatch() {
   g_watch_seq.fetch_add(1, std::memory_order_seq_cst);
-  Futex(&g_watch_seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+  if (g_watch_sleepers.load(std::memory_order_seq_cst) != 0) {
+    Futex(&g_watch_seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
+  }
 }
 
 uint32_t WatchSeq() { return g_watch_seq.load(std::memory_order_seq_cst); }

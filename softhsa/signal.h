@@ -23,9 +23,11 @@ struct Signal {
   // as soon as it sees the new value, so destruction waits for them.
   std::atomic<uint32_t> busy{0};
   // Profiling times in device ticks, stamped by the packet processor or a
-  // copy engine when the signal was their completion signal.
-  uint64_t start_ticks = 0;
-  uint64_t end_ticks = 0;
+  // copy engine when the signal was their completion signal. Atomic: an
+  // application (or a tool's chained completion) may give one signal to a
+  // queue and to the copy engine at once, whose threads then both stamp it.
+  std::atomic<uint64_t> start_ticks{0};
+  std::atomic<uint64_t> end_ticks{0};
   bool ipc = false;
   // A doorbell with work to do on store (an intercept queue's, as ROCR's
   // InterceptQueue is itself the doorbell signal): called on the storing

@@ -1,5 +1,7 @@
 #include "roctrace/writers/csv_writer.h"
 
+#include <cstring>
+
 namespace roctrace {
 
 const char* CsvWriter::TraceSuffix(Category category) {
@@ -50,16 +52,34 @@ std::FILE* CsvWriter::FileFor(Category category) {
 
 namespace {
 
-// Decimal digits of `v` appended to `out` (snprintf's format parsing was
-// most of a row's cost).
-void AppendUInt(std::string* out, uint64_t v) {
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0) out->push_back(digits[--n]);
+// The decimal digits of `v`, written backwards to end at `end`; returns
+// where they start. Two digits per division (a division per digit and a
+// push_back per character were a tenth of the whole trace's CPU).
+struct DigitPairs {
+  constexpr DigitPairs() : text() {
+    for (int i = 0; i < 100; ++i) {
+      text[2 * i] = static_cast<char>('0' + i / 10);
+      text[2 * i + 1] = static_cast<char>('0' + i % 10);
+    }
+  }
+  char text[200];
+};
+constexpr DigitPairs kPairs;
+
+char* FormatUInt(uint64_t v, char* end) {
+  while (v >= 100) {
+    const uint64_t pair = v % 100;
+    v /= 100;
+    end -= 2;
+    std::memcpy(end, kPairs.text + 2 * pair, 2);
+  }
+  if (v >= 10) {
+    end -= 2;
+    std::memcpy(end, kPairs.text + 2 * v, 2);
+  } else {
+    *--end = static_cast<char>('0' + v);
+  }
+  return end;
 }
 
 }  // namespace
@@ -75,19 +95,18 @@ void CsvWriter::Write(const ApiEvent& e) {
     prefix.push_back(',');
     AppendQuoted(&prefix, e.op->name);
   }
+  // The numbers, formatted backwards into one buffer, appended at once.
+  char row[5 * 21 + 1];
+  char* at = row + sizeof(row);
+  *--at = '\n';
+  for (uint64_t v : {e.end_ns, e.start_ns, e.correlation_id, uint64_t{e.tid},
+                     uint64_t{e.pid}}) {
+    at = FormatUInt(v, at);
+    *--at = ',';
+  }
   std::string& out = pending_[c];
   out.append(prefix);
-  out.push_back(',');
-  AppendUInt(&out, e.pid);
-  out.push_back(',');
-  AppendUInt(&out, e.tid);
-  out.push_back(',');
-  AppendUInt(&out, e.correlation_id);
-  out.push_back(',');
-  AppendUInt(&out, e.start_ns);
-  out.push_back(',');
-  AppendUInt(&out, e.end_ns);
-  out.push_back('\n');
+  out.append(at, row + sizeof(row) - at);
   if (out.size() >= kFlushBytes) Flush(c);
 }
 

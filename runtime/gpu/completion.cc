@@ -22,10 +22,13 @@ namespace {
 
 // How long a destroyed queue, a shutdown or an exit waits for work in flight.
 constexpr uint64_t kDrainTimeoutNs = 500'000'000;
-// The completion thread's look at busy queues, and its sleep when idle.
+// The completion thread's look at busy queues and copies, its sleep when
+// idle, and how long it keeps looking after the last operation completed (so
+// that a program submitting now and then does not wake it every time).
 constexpr uint64_t kBusyPollNs = 1'000'000;
 constexpr uint64_t kIdlePollNs = 100'000'000;
-// Copies waited on at once by the completion thread (the oldest pending).
+constexpr uint64_t kLingerNs = 100'000'000;
+// Forwarded copies waited on at once by the completion thread (the oldest).
 constexpr size_t kCopiesWatched = 15;
 constexpr uint32_t kCopyRingCapacity = 8192;
 // How long a copy waits for a slot before it goes untraced.
@@ -47,6 +50,8 @@ struct Collector {
   std::mutex mutex;  // start/stop
   std::thread* thread = nullptr;
   std::atomic<bool> stop{false};
+  // Asleep for kIdlePollNs; set under the copies' submit mutex.
+  std::atomic<bool> idle{true};
   hsa_signal_t kick{0};
 };
 Collector& TheCollector() {
@@ -107,9 +112,12 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
                 [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
 }
 
-// The record first, then the application's signal: whoever sees the copy
-// complete and flushes finds its record.
-void ReportCopy(const PendingOp& op) {
+// The record first, then (for a copy whose chained completion the runtime
+// refused) the application's signal: whoever sees the copy complete and
+// flushes finds its record. A chained copy's application signal was
+// completed by the runtime once the tracer's signal reached 0, i.e. after
+// the times were stamped.
+void ReportCopy(PendingOp& op) {
   const hsa_signal_value_t value =
       Core().hsa_signal_load_scacquire_fn(op.signal);
   if (value == 0) {
@@ -128,11 +136,14 @@ void ReportCopy(const PendingOp& op) {
     ForInterested(op.interest,
                   [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
     // What the runtime does on completion: the signal goes down by one.
-    Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
+    if (!op.chained) Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
   } else {
-    // A failed copy: the runtime would have stored its error value.
+    // A failed copy: the runtime would have stored its error value. A chained
+    // completion waits for 0 and so never runs; it keeps the tracer's signal,
+    // which is never reused (the runtime frees it at shutdown).
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
     Core().hsa_signal_store_screlease_fn(op.app_signal, value);
+    if (op.chained) op.signal = hsa_signal_t{0};
   }
 }
 
@@ -194,9 +205,9 @@ void PrintLosses() {
                s.incomplete, s.untraced, s.names_unresolved, s.failed_copies);
 }
 
-// Copies are reported as soon as they complete (their application signals
-// wait for it); the queues, whose signals the runtime completes itself, at
-// most every kBusyPollNs.
+// Forwarded copies are reported as soon as they complete (their application
+// signals wait for it); chained copies and the queues, whose signals the
+// runtime completes itself, at most every kBusyPollNs.
 void CollectorMain() {
   Collector& c = TheCollector();
   std::vector<hsa_signal_t> signals;
@@ -205,29 +216,35 @@ void CollectorMain() {
   const uint64_t busy_ticks = NsToTicks(kBusyPollNs);
   const uint64_t idle_ticks = NsToTicks(kIdlePollNs);
   uint64_t queues_at = 0;
+  uint64_t active_at = 0;  // when something was last in flight
   while (!c.stop.load(std::memory_order_acquire)) {
     const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
     signals.assign(1, c.kick);
     conds.assign(1, HSA_SIGNAL_CONDITION_NE);
     values.assign(1, seen);
+    bool busy = false;
     {
       CopyTrack& copies = Copies();
       std::unique_lock<std::mutex> lock(copies.harvest_mutex);
-      // While copies keep completing, take them without going to sleep
-      // between them: a futex wake per copy costs more than the report.
+      // While forwarded copies keep completing, take them without going to
+      // sleep between them: a futex wake per copy costs more than the report.
       for (int spins = 0; HarvestCopiesLocked() > 0 && spins < 64; ++spins) {
+        bool forwarded = false;
+        copies.ring.ForEachPending(
+            [&forwarded](PendingOp& op) { forwarded |= !op.chained; });
+        if (!forwarded) break;
         lock.unlock();
         sched_yield();
         lock.lock();
       }
       copies.ring.ForEachPending([&](PendingOp& op) {
-        if (signals.size() > kCopiesWatched) return;
+        if (op.chained || signals.size() > kCopiesWatched) return;
         signals.push_back(op.signal);
         conds.push_back(HSA_SIGNAL_CONDITION_LT);
         values.push_back(1);
       });
+      busy = copies.ring.InFlight() != 0;
     }
-    bool busy = false;
     const uint64_t now = TimestampNs();
     if (now - queues_at >= kBusyPollNs) {
       queues_at = now;
@@ -241,10 +258,31 @@ void CollectorMain() {
     } else {
       busy = true;  // looked less than a poll ago: look again after one
     }
-    Amd().hsa_amd_signal_wait_any_fn(
-        static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
-        values.data(), busy ? busy_ticks : idle_ticks, HSA_WAIT_STATE_BLOCKED,
-        nullptr);
+    if (busy) active_at = now;
+    bool idle = now - active_at >= kLingerNs;
+    if (idle) {
+      // Under the copies' submit mutex: a copy published before is seen
+      // here, one published after sees the flag and kicks the thread.
+      CopyTrack& copies = Copies();
+      std::lock_guard<std::mutex> lock(copies.submit_mutex);
+      if (copies.ring.InFlight() != 0) {
+        idle = false;
+      } else {
+        c.idle.store(true, std::memory_order_relaxed);
+      }
+    }
+    const uint64_t ticks = idle ? idle_ticks : busy_ticks;
+    if (signals.size() == 1) {
+      // The kick alone: a wait on one signal sleeps on that signal, not on
+      // every watched signal's change as a multi-signal wait may.
+      Core().hsa_signal_wait_scacquire_fn(c.kick, HSA_SIGNAL_CONDITION_NE, seen,
+                                          ticks, HSA_WAIT_STATE_BLOCKED);
+    } else {
+      Amd().hsa_amd_signal_wait_any_fn(
+          static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
+          values.data(), ticks, HSA_WAIT_STATE_BLOCKED, nullptr);
+    }
+    c.idle.store(false, std::memory_order_relaxed);
   }
 }
 
@@ -384,6 +422,10 @@ void KickCollector() {
   if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
 }
 
+bool CollectorIdle() {
+  return TheCollector().idle.load(std::memory_order_relaxed);
+}
+
 void ShutDown() {
   Collector& c = TheCollector();
   {
@@ -413,11 +455,15 @@ void ShutDown() {
     r.free_signals.clear();
   }
   {
+    // A chained completion may not have run yet when its copy's signal
+    // reached 0 (it reads that signal when it does): those signals are left
+    // to the runtime, which frees them at shutdown.
     CopyTrack& copies = Copies();
     std::lock_guard<std::mutex> lock(copies.harvest_mutex);
     copies.ring.ForEachSlot([&signals](PendingOp& op) {
-      if (op.signal.handle != 0) signals.push_back(op.signal);
+      if (op.signal.handle != 0 && !op.chained) signals.push_back(op.signal);
       op.signal = hsa_signal_t{0};
+      op.chained = false;
     });
   }
   if (c.kick.handle != 0) signals.push_back(c.kick);

@@ -4,12 +4,13 @@
 // destruction, runtime shutdown and process exit run synchronously so that
 // completed work is never left behind.
 //
-// The completion thread reports copies at once (the application's signal
-// waits for it: it sleeps on the pending copies' signals with
-// hsa_amd_signal_wait_any) and dispatches and barriers in batches (their
-// application signals are completed by the runtime itself, so nothing waits
-// for the report: it looks at the queues every millisecond while any is
-// busy, and an API that needs the records now harvests them itself).
+// The completion thread reports dispatches, barriers and copies in batches:
+// the runtime completes their application signals itself (a barrier packet
+// or a chained empty copy after each), so nothing waits for the report; it
+// looks every millisecond while anything is in flight, and an API that needs
+// the records now harvests them itself. Only a copy whose chained completion
+// the runtime refused waits for the thread (it sleeps on such copies'
+// signals with hsa_amd_signal_wait_any and completes the application's).
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 
@@ -77,8 +78,12 @@ void MakeRoomForCopy();
 
 // Starts the completion thread if it is not running.
 void EnsureCollector();
-// Wakes it (a copy was added to an empty copy ring).
+// Wakes it: a copy whose signal it must watch was published, or a copy was
+// published while it was idle (so that it looks every poll again).
 void KickCollector();
+// Whether it sleeps its long idle sleep. Read with the copies' submit mutex
+// held: the thread goes idle under that mutex, once the copy ring is empty.
+bool CollectorIdle();
 
 // hsa_shut_down (OnUnload): stop the thread, report and forget everything,
 // destroy the tracer's signals.

@@ -52,7 +52,6 @@ class TracedCopy {
     }
     lock_ = std::unique_lock<std::mutex>(Copies().submit_mutex);
     OpRing& ring = Copies().ring;
-    was_empty_ = ring.InFlight() == 0;
     op_ = ring.Reserve();
     if (op_ == nullptr) {
       MakeRoomForCopy();
@@ -84,21 +83,32 @@ class TracedCopy {
     return op_ != nullptr ? op_->signal : app_signal;
   }
 
-  // The runtime accepted the copy (or not: then nothing was traced).
-  void Submitted(hsa_status_t status) {
+  // The runtime accepted the copy (or not: then nothing was traced). An
+  // accepted copy is followed by an empty copy between the same pointers and
+  // agents that waits for the tracer's signal and completes the
+  // application's: the runtime completes it right after the traced copy, on
+  // its own engine, as it completes a dispatch's signal through the barrier
+  // packet the queue interception adds. The times stay in the tracer's
+  // signal, read when the completion thread or a flush harvests it. Where
+  // the runtime refuses the empty copy, the harvester completes the
+  // application's signal itself (a wake-up of the completion thread).
+  void Submitted(hsa_status_t status, void* dst, hsa_agent_t dst_agent,
+                 const void* src, hsa_agent_t src_agent) {
     if (op_ == nullptr) return;
-    if (status == HSA_STATUS_SUCCESS) {
-      Copies().ring.Publish();
-      lock_.unlock();
-      EnsureCollector();
-      if (was_empty_) KickCollector();
-    }
+    if (status != HSA_STATUS_SUCCESS) return;
+    op_->chained = Amd().hsa_amd_memory_async_copy_fn(
+                       dst, dst_agent, src, src_agent, 0, 1, &op_->signal,
+                       op_->app_signal) == HSA_STATUS_SUCCESS;
+    const bool kick = !op_->chained || CollectorIdle();
+    Copies().ring.Publish();
+    lock_.unlock();
+    EnsureCollector();
+    if (kick) KickCollector();
   }
 
  private:
   std::unique_lock<std::mutex> lock_;
   PendingOp* op_ = nullptr;
-  bool was_empty_ = false;
 };
 
 EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
@@ -125,7 +135,7 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
       copy.Signal(completion_signal));
-  copy.Submitted(status);
+  copy.Submitted(status, dst, dst_agent, src, src_agent);
   return status;
 }
 
@@ -147,7 +157,9 @@ hsa_status_t AsyncCopyRect(
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
       dep_signals, copy.Signal(completion_signal));
-  copy.Submitted(status);
+  copy.Submitted(status, status == HSA_STATUS_SUCCESS ? dst->base : nullptr,
+                 copy_agent, status == HSA_STATUS_SUCCESS ? src->base : nullptr,
+                 copy_agent);
   return status;
 }
 
@@ -184,7 +196,7 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
         dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
         extra...);
-    copy.Submitted(status);
+    copy.Submitted(status, dst, dst_agent, src, src_agent);
     return status;
   }
 };

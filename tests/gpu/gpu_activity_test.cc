@@ -5,6 +5,7 @@
 // submitted it, and delivery at flush, close and hsa_shut_down.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -100,6 +101,38 @@ TEST_F(GpuActivity, OneRecordPerDispatchBarrierAndCopyWithNamesAndTimes) {
   hsa_signal_destroy(done);
 }
 
+// A rectangle copy goes through the same chained completion as a linear
+// one: the runtime completes the application's signal, the record has the
+// rectangle's bytes and the tracer's times.
+TEST_F(GpuActivity, RectangleCopyCompletesTheSignalAndIsRecorded) {
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  std::vector<char> src(16 * 4, 'r'), dst(32 * 4, 0);
+  hsa_pitched_ptr_t s{src.data(), 16, 16 * 4}, d{dst.data(), 32, 32 * 4};
+  hsa_dim3_t origin{0, 0, 0}, range{8, 4, 1};
+  const uint64_t t0 = Now();
+  ASSERT_EQ(hsa_amd_memory_async_copy_rect(&d, &origin, &s, &origin, &range,
+                                           program_.gpu, hsaHostToDevice, 0,
+                                           nullptr, done),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  const uint64_t t1 = Now();
+  EXPECT_EQ(dst[3 * 32 + 7], 'r');
+  EXPECT_EQ(dst[3 * 32 + 8], 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  auto copies = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY);
+  ASSERT_EQ(copies.size(), 1u);
+  EXPECT_EQ(copies[0].r.bytes, 32u);
+  EXPECT_EQ(copies[0].r.kind, uint32_t{hsaHostToDevice});
+  EXPECT_LE(t0, copies[0].r.begin_ns);
+  EXPECT_LE(copies[0].r.begin_ns, copies[0].r.end_ns);
+  EXPECT_LE(copies[0].r.end_ns, t1);
+  EXPECT_EQ(gpu_test::GpuStats().in_flight, 0u);
+  // Still exactly one decrement: the signal stays at 0.
+  EXPECT_EQ(hsa_signal_load_scacquire(done), 0);
+  hsa_signal_destroy(done);
+}
+
 // The kernel reads CLOCK_BOOTTIME itself: the record, converted from the
 // runtime's system timestamp domain (100 MHz, epoch 1000 s off on softhsa,
 // with a 25 MHz device clock under it), must bracket what the kernel saw, to
@@ -153,6 +186,15 @@ TEST_F(GpuActivity, DispatchCarriesTheSubmittingCallsCorrelationId) {
   auto dispatches = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
   ASSERT_EQ(stores.size(), 3u);
   ASSERT_EQ(dispatches.size(), 3u);
+  // Records written by different threads (the completion thread, the flush)
+  // arrive in no particular order between threads: IDs increase along this
+  // thread, so they give the submission order.
+  for (auto* list : {&stores, &dispatches}) {
+    std::sort(list->begin(), list->end(),
+              [](const gpu_test::Record& a, const gpu_test::Record& b) {
+                return a.r.correlation_id < b.r.correlation_id;
+              });
+  }
   for (int i = 0; i < 3; ++i) {
     EXPECT_NE(stores[i].r.correlation_id, 0u);
     EXPECT_EQ(dispatches[i].r.correlation_id, stores[i].r.correlation_id);

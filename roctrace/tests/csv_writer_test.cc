@@ -1,0 +1,68 @@
+// The CSV trace's numbers: every width of decimal, 0 and the largest 64-bit
+// values, read back as a CSV reader would (one row per event, rocprofv3's
+// columns, the numbers as written).
+#include "roctrace/writers/csv_writer.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace roctrace {
+namespace {
+
+std::vector<std::string> Lines(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+TEST(CsvWriter, NumbersOfEveryWidthReadBackExactly) {
+  char dir[] = "/tmp/csv_writer_test_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string prefix = std::string(dir) + "/t";
+  OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  std::vector<uint64_t> values = {0, std::numeric_limits<uint64_t>::max()};
+  for (uint64_t p = 1; p != 0 && p <= UINT64_MAX / 10; p *= 10) {
+    values.push_back(p - 1);
+    values.push_back(p);
+    values.push_back(p * 10 - 1);
+  }
+  {
+    CsvWriter writer(prefix);
+    for (uint64_t v : values) {
+      ApiEvent e{};
+      e.op = &name;
+      e.pid = static_cast<uint32_t>(v);
+      e.tid = static_cast<uint32_t>(v >> 32);
+      e.correlation_id = v;
+      e.start_ns = v / 3;
+      e.end_ns = v;
+      writer.Write(e);
+    }
+    writer.Finish(RunInfo{});
+  }
+  const std::vector<std::string> lines =
+      Lines(prefix + CsvWriter::TraceSuffix(Category::kHip));
+  ASSERT_EQ(lines.size(), values.size() + 1);
+  EXPECT_EQ(lines[0],
+            "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\","
+            "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"");
+  for (size_t i = 0; i < values.size(); ++i) {
+    const uint64_t v = values[i];
+    std::ostringstream want;
+    want << "\"HIP_RUNTIME_API\",\"hipMemcpy\"," << static_cast<uint32_t>(v)
+         << ',' << static_cast<uint32_t>(v >> 32) << ',' << v << ',' << v / 3
+         << ',' << v;
+    EXPECT_EQ(lines[i + 1], want.str()) << "value " << v;
+  }
+}
+
+}  // namespace
+}  // namespace roctrace
