@@ -1,8 +1,24 @@
 #include "roctrace/tool/record_converter.h"
 
+#include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 
 namespace roctrace {
+namespace {
+
+// Recent calls remembered per generation, and device events held waiting
+// for their call (beyond that they are written with the thread unknown).
+constexpr size_t kThreadGeneration = 1 << 16;
+constexpr size_t kMaxWaiting = 1 << 16;
+// HSA_STATUS_INFO_BREAK: an iteration callback stopped the walk, not an
+// error.
+constexpr int64_t kHsaInfoBreak = 0x1;
+
+const char* const kCopyNames[4] = {
+    "MEMORY_COPY_HOST_TO_HOST", "MEMORY_COPY_HOST_TO_DEVICE",
+    "MEMORY_COPY_DEVICE_TO_HOST", "MEMORY_COPY_DEVICE_TO_DEVICE"};
+
+}  // namespace
 
 const char* HsaDomainOf(const std::string& name) {
   if (name.compare(0, 8, "hsa_amd_") == 0) return "HSA_AMD_EXT_API";
@@ -68,6 +84,121 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   return result;
 }
 
+bool RecordConverter::SetKernelFilter(const std::string& include,
+                                      const std::string& exclude,
+                                      std::string* error) {
+  try {
+    include_ = !include.empty();
+    if (include_) include_regex_ = std::regex(include);
+    exclude_ = !exclude.empty();
+    if (exclude_) exclude_regex_ = std::regex(exclude);
+  } catch (const std::regex_error& e) {
+    include_ = exclude_ = false;
+    if (error != nullptr) *error = e.what();
+    return false;
+  }
+  return true;
+}
+
+const OpName* RecordConverter::KernelName(const char* text) {
+  std::string name = text != nullptr ? text : "";
+  auto it = kernel_names_.find(name);
+  if (it != kernel_names_.end()) return it->second;
+  const OpName* result = nullptr;
+  bool keep = (!include_ || std::regex_search(name, include_regex_)) &&
+              (!exclude_ || !std::regex_search(name, exclude_regex_));
+  if (keep) {
+    auto op = std::make_unique<OpName>();
+    op->index = next_index_++;
+    op->category = Category::kKernel;
+    op->name = name;
+    op->domain = "KERNEL_DISPATCH";
+    op->kernel_id = ++kernel_ids_;
+    result = op.get();
+    device_names_.push_back(std::move(op));
+  }
+  kernel_names_.emplace(std::move(name), result);
+  return result;
+}
+
+const OpName* RecordConverter::CopyName(uint32_t direction) {
+  direction &= 3;
+  if (copy_names_[direction] == nullptr) {
+    auto op = std::make_unique<OpName>();
+    op->index = next_index_++;
+    op->category = Category::kMemoryCopy;
+    op->name = kCopyNames[direction];
+    op->domain = "MEMORY_COPY";
+    op->direction = static_cast<CopyDirection>(direction);
+    copy_names_[direction] = op.get();
+    device_names_.push_back(std::move(op));
+  }
+  return copy_names_[direction];
+}
+
+void RecordConverter::RememberThread(uint64_t correlation_id, uint32_t tid) {
+  if (threads_now_.size() >= kThreadGeneration) {
+    threads_before_ = std::move(threads_now_);
+    threads_now_.clear();
+  }
+  threads_now_[correlation_id] = tid;
+  if (!waiting_.empty()) ReleaseWaiting(correlation_id, tid);
+}
+
+uint32_t RecordConverter::ThreadOf(uint64_t correlation_id) const {
+  auto it = threads_now_.find(correlation_id);
+  if (it != threads_now_.end()) return it->second;
+  it = threads_before_.find(correlation_id);
+  return it != threads_before_.end() ? it->second : 0;
+}
+
+void RecordConverter::ReleaseWaiting(uint64_t correlation_id, uint32_t tid) {
+  auto range = waiting_.equal_range(correlation_id);
+  for (auto it = range.first; it != range.second; ++it) {
+    it->second.tid = tid;
+    sink_(it->second);
+  }
+  waiting_.erase(range.first, range.second);
+}
+
+void RecordConverter::FlushWaiting() {
+  for (auto& kv : waiting_) sink_(kv.second);
+  waiting_.clear();
+}
+
+void RecordConverter::ConvertDevice(const activity_record_t& r) {
+  ApiEvent e{};
+  e.correlation_id = r.correlation_id;
+  e.start_ns = r.begin_ns;
+  e.end_ns = r.end_ns;
+  e.device_id = r.device_id;
+  if (r.op == HSA_OP_ID_DISPATCH) {
+    e.op = KernelName(r.kernel_name);
+    if (e.op == nullptr) {
+      ++filtered_kernels_;
+      return;
+    }
+    e.queue_id = r.queue_id;
+    e.dispatch_id = ++dispatch_ids_;
+  } else if (r.op == HSA_OP_ID_COPY) {
+    e.op = CopyName(r.kind);
+    e.bytes = r.bytes;
+  } else {
+    return;  // barrier packets: rocprofv3 has no output for them
+  }
+  if (!track_threads_ || e.correlation_id == 0) {
+    sink_(e);
+    return;
+  }
+  e.tid = ThreadOf(e.correlation_id);
+  if (e.tid != 0) {
+    sink_(e);
+    return;
+  }
+  if (waiting_.size() >= kMaxWaiting) FlushWaiting();
+  waiting_.emplace(e.correlation_id, e);
+}
+
 uint64_t RecordConverter::open_ranges() const {
   uint64_t n = started_.size();
   for (const auto& kv : pushed_) n += kv.second.size();
@@ -86,12 +217,18 @@ void RecordConverter::Convert(const activity_record_t& r) {
       e.op = ApiName(r.domain, r.op);
       e.start_ns = r.begin_ns;
       e.end_ns = r.end_ns;
+      e.failed = r.api_status != 0 && !(r.domain == ACTIVITY_DOMAIN_HSA_API &&
+                                        r.api_status == kHsaInfoBreak);
       sink_(e);
+      if (track_threads_) RememberThread(r.correlation_id, r.thread_id);
+      return;
+    case ACTIVITY_DOMAIN_HSA_OPS:
+      ConvertDevice(r);
       return;
     case ACTIVITY_DOMAIN_ROCTX:
       break;
     default:
-      return;  // EXT_API tags and device records: not written yet
+      return;  // EXT_API tags
   }
   switch (r.op) {
     case ROCTX_API_ID_roctxMarkA:
