@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
   if (hsa_test::LoadFile(argv[1], gpus[0], &code) != HSA_STATUS_SUCCESS) {
     return 3;
   }
-  const uint64_t count = hsa_test::KernelObject(code.executable, gpus[0],
-                                                "count");
+  const uint64_t count =
+      hsa_test::KernelObject(code.executable, gpus[0], "count");
   const uint64_t touch = hsa_test::KernelObject(
       code.executable, gpus[0],
       "_ZN7roctest5touchEPKvPK28hsa_kernel_dispatch_packet_sjjj");
@@ -66,8 +66,8 @@ int main(int argc, char** argv) {
   hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0, UINT64_MAX,
                             HSA_WAIT_STATE_BLOCKED);
   // One workgroup per `count` dispatch.
-  const bool ok = *counter == static_cast<uint64_t>(n) &&
-                  (m == 0 || dst[0] == 'x');
+  const bool ok =
+      *counter == static_cast<uint64_t>(n) && (m == 0 || dst[0] == 'x');
   std::printf("dispatches %ld, copies %ld, counter %llu\n", 2 * n, m,
               static_cast<unsigned long long>(*counter));
   hsa_signal_destroy(done);

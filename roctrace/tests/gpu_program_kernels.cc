@@ -7,8 +7,8 @@
 #define KERNEL extern "C" __attribute__((visibility("default"))) void
 
 // kernarg: uint64_t* counter, incremented once per workgroup.
-KERNEL count(const void* kernarg, const hsa_kernel_dispatch_packet_t*,
-             uint32_t, uint32_t, uint32_t) {
+KERNEL count(const void* kernarg, const hsa_kernel_dispatch_packet_t*, uint32_t,
+             uint32_t, uint32_t) {
   uint64_t* counter = *static_cast<uint64_t* const*>(kernarg);
   __atomic_add_fetch(counter, 1, __ATOMIC_RELAXED);
 }
