@@ -177,15 +177,24 @@ class Trace:
     out = []
     stacks = collections.defaultdict(list)
     # Ends sort before begins at equal timestamps, as a zero-gap sequence
-    # of calls must not nest.
+    # of calls must not nest; an end with nothing open at its time closes a
+    # zero-length slice that begins at that same time (deferred past it).
+    deferred = collections.Counter()  # (ts, track) -> ends waiting
     for ts, _, track, typ, name, corr in sorted(
         self.events, key=lambda e: (e[0], 0 if e[3] == 2 else 1, e[1])):
       if typ == 1:
         stacks[track].append((name, ts, corr))
+        if deferred[(ts, track)]:
+          deferred[(ts, track)] -= 1
+          name, start, corr = stacks[track].pop()
+          out.append(Slice(track, name, start, ts, corr))
       elif typ == 2:
+        if not stacks[track]:
+          deferred[(ts, track)] += 1
+          continue
         name, start, corr = stacks[track].pop()
         out.append(Slice(track, name, start, ts, corr))
       elif typ == 3:
         out.append(Slice(track, name, ts, ts, corr))
-    self.unclosed = sum(len(s) for s in stacks.values())
+    self.unclosed = sum(len(s) for s in stacks.values()) + sum(deferred.values())
     return out

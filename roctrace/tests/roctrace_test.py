@@ -416,6 +416,12 @@ class GpuProgram(unittest.TestCase):
       self.assertEqual(len(ends), 2, s)
       names = {e[2] for e in ends}
       self.assertEqual(names, {s.name, api[s.correlation_id].name})
+    # Only the calls that submit work carry a flow: every flow has both ends.
+    self.assertEqual(len(trace.flows), 2 * N + M)
+    self.assertEqual(
+        {e[2] for ends in trace.flows.values() for e in ends} -
+        {COUNT, TOUCH, "MEMORY_COPY_HOST_TO_DEVICE"},
+        {"hsa_signal_store_screlease", "hsa_amd_memory_async_copy"})
 
   def test_failed_calls_are_counted(self):
     hsa = {r["Name"]: r for r in read_csv(self.path("_hsa_api_stats.csv"))}

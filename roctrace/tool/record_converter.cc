@@ -57,6 +57,7 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     name->category = Category::kHip;
     name->domain = "HIP_RUNTIME_API";
+    name->submits_work = track_threads_ && !hsa_traced_;
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
     // tables), its own Domain column.
@@ -65,6 +66,12 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   } else {
     name->category = Category::kHsa;
     name->domain = HsaDomainOf(name->name);
+    // Packets are submitted by ringing the doorbell (a signal store).
+    name->submits_work =
+        track_threads_ &&
+        (name->name.compare(0, 16, "hsa_signal_store") == 0 ||
+         name->name.compare(0, 23, "hsa_signal_silent_store") == 0 ||
+         name->name.compare(0, 25, "hsa_amd_memory_async_copy") == 0);
   }
   *slot = std::move(name);
   return slot->get();
@@ -220,7 +227,8 @@ void RecordConverter::Convert(const activity_record_t& r) {
       e.failed = r.api_status != 0 && !(r.domain == ACTIVITY_DOMAIN_HSA_API &&
                                         r.api_status == kHsaInfoBreak);
       sink_(e);
-      if (track_threads_) RememberThread(r.correlation_id, r.thread_id);
+      // Only calls that can submit work are ever named by device records.
+      if (e.op->submits_work) RememberThread(r.correlation_id, r.thread_id);
       return;
     case ACTIVITY_DOMAIN_HSA_OPS:
       ConvertDevice(r);

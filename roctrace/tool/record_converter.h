@@ -27,10 +27,17 @@ class RecordConverter {
   void Convert(const activity_record_t& record);
 
   // Device work (HSA_OPS records) is written with the thread that submitted
-  // it, found through the API call of its correlation ID: with this on, API
-  // events are remembered by correlation ID (the recent ones) and a device
-  // record whose call has not been delivered yet waits for it.
-  void TrackSubmittingThreads(bool on) { track_threads_ = on; }
+  // it, found through the API call of its correlation ID: with this on, the
+  // calls that can submit work (OpName::submits_work) are remembered by
+  // correlation ID (the recent ones) and a device record whose call has not
+  // been delivered yet waits for it.
+  // `hsa_traced`: device work carries the HSA call (doorbell store, async
+  // copy) as its correlation, not the HIP call around it
+  // (OpName::submits_work).
+  void TrackSubmittingThreads(bool on, bool hsa_traced) {
+    track_threads_ = on;
+    hsa_traced_ = hsa_traced;
+  }
   // Kernel names to keep (ECMAScript regex searched in the name; an empty
   // pattern: no filter). Decided once per name. False when a pattern does
   // not compile (*error says why).
@@ -75,6 +82,7 @@ class RecordConverter {
   uint64_t unmatched_range_ends_ = 0;
 
   bool track_threads_ = false;
+  bool hsa_traced_ = false;
   bool include_ = false, exclude_ = false;
   std::regex include_regex_, exclude_regex_;
   std::unordered_map<std::string, const OpName*> kernel_names_;

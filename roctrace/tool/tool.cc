@@ -84,7 +84,8 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
                  regex_error.c_str());
   }
   const bool device = config_.kernel || config_.memory_copy;
-  converter_.TrackSubmittingThreads(device && (config_.hip || config_.hsa));
+  converter_.TrackSubmittingThreads(device && (config_.hip || config_.hsa),
+                                    config_.hsa);
   info_.pid = static_cast<uint32_t>(getpid());
   info_.ppid = static_cast<uint32_t>(getppid());
   info_.command = CommandLine();
@@ -164,11 +165,8 @@ bool Tool::CreateWriters() {
     add(std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
   }
   if (config_.pftrace) {
-    // Flows from API calls to device work, when both are traced.
-    const bool flows =
-        (config_.kernel || config_.memory_copy) && (config_.hip || config_.hsa);
     add(std::make_unique<PftraceWriter>(prefix_, info_,
-                                        config_.perfetto_max_size, flows));
+                                        config_.perfetto_max_size));
   }
   if (config_.csv) add(std::make_unique<CsvWriter>(prefix_));
   if (config_.json) {

@@ -47,6 +47,10 @@ struct OpName {
   CopyDirection direction = CopyDirection::kHostToHost;
   // kKernel: 1, 2, ... in the order kernel names first appear (Kernel_Id).
   uint32_t kernel_id = 0;
+  // An API call whose correlation ID device work may carry (a doorbell
+  // store, an async copy; HIP calls when HSA is not traced): the timeline
+  // gives only these a flow, so other calls cost no bytes for it.
+  bool submits_work = false;
 };
 
 struct ApiEvent {

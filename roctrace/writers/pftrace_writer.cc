@@ -91,11 +91,10 @@ std::string DeviceTrackName(const ApiEvent& e) {
 }  // namespace
 
 PftraceWriter::PftraceWriter(std::string path_prefix, RunInfo start_info,
-                             uint64_t max_bytes, bool flows)
+                             uint64_t max_bytes)
     : prefix_(std::move(path_prefix)),
       info_(std::move(start_info)),
-      max_bytes_(max_bytes),
-      flows_(flows) {}
+      max_bytes_(max_bytes) {}
 
 PftraceWriter::~PftraceWriter() {
   if (file_ != nullptr) std::fclose(file_);
@@ -300,9 +299,10 @@ void PftraceWriter::Write(const ApiEvent& e) {
             e.instant ? track_event::kInstant : track_event::kSliceBegin);
   if (track != s->track) out_.UInt(track_event::kTrackUuid, track);
   out_.UInt(track_event::kNameIid, name_iid);
-  // Every call that may submit work, and the work, carry the correlation ID
-  // as a flow: the trace processor links the events that share one.
-  if (flows_ && e.correlation_id != 0 && e.op->category != Category::kMarker) {
+  // A call that may submit work, and the work, carry the correlation ID as
+  // a flow: the trace processor links the events that share one (the UI
+  // draws an arrow from the call to each piece of its work).
+  if (e.correlation_id != 0 && (device || e.op->submits_work)) {
     out_.Fixed64(track_event::kFlowIds, e.correlation_id);
   }
   out_.UInt(track_event::kCategoryIids,

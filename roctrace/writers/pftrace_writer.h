@@ -34,10 +34,8 @@ namespace roctrace {
 class PftraceWriter : public Writer {
  public:
   // `max_bytes` 0: one file whatever its size.
-  // `flows`: API slices and device slices carry their correlation ID as a
-  // flow ID, so the UI draws an arrow from a call to the work it submitted.
-  PftraceWriter(std::string path_prefix, RunInfo start_info, uint64_t max_bytes,
-                bool flows = false);
+  PftraceWriter(std::string path_prefix, RunInfo start_info,
+                uint64_t max_bytes);
   ~PftraceWriter() override;
   void Write(const ApiEvent& event) override;
   void Checkpoint() override;
@@ -93,7 +91,6 @@ class PftraceWriter : public Writer {
   proto::Buffer out_;  // encoded packets not yet written
   std::vector<Sequence> sequences_;
   std::unordered_map<uint64_t, size_t> sequence_of_track_;
-  bool flows_;
   size_t last_sequence_ = SIZE_MAX;
   std::unordered_set<uint64_t> tracks_;  // described in the current file
 };
