@@ -260,8 +260,8 @@ class MultiThreaded(unittest.TestCase):
 # gpu_program's work: N dispatches of each kernel, M copies, F failed
 # symbol look-ups.
 N, M, F = 6, 4, 3
-COUNT = "count"
-TOUCH = ("roctest::touch(void const*, hsa_kernel_dispatch_packet_s const*, "
+STAMP = "stamp"
+SCALE = ("gputest::scale(void const*, hsa_kernel_dispatch_packet_s const*, "
          "unsigned int, unsigned int, unsigned int)")
 
 
@@ -314,19 +314,19 @@ class GpuProgram(unittest.TestCase):
 
   def test_exact_counts_in_every_format(self):
     by_name = collections.Counter(k[0] for k in self.kernels())
-    self.assertEqual(by_name, {COUNT: N, TOUCH: N})
+    self.assertEqual(by_name, {STAMP: N, SCALE: N})
     self.assertEqual(len(self.copies()), M)
     self.assertEqual(
         self.db_rows("SELECT COUNT(*) FROM rocpd_kernel_dispatch")[0][0], 2 * N)
     top = dict(self.db_rows("SELECT name, total_calls FROM top_kernels"))
-    self.assertEqual(top, {COUNT: N, TOUCH: N})
+    self.assertEqual(top, {STAMP: N, SCALE: N})
     ktrace = read_csv(self.path("_kernel_trace.csv"))
     self.assertEqual(collections.Counter(r["Kernel_Name"] for r in ktrace),
-                     {COUNT: N, TOUCH: N})
+                     {STAMP: N, SCALE: N})
     self.assertEqual(len(read_csv(self.path("_memory_copy_trace.csv"))), M)
     kstats = {r["Name"]: int(r["Calls"])
               for r in read_csv(self.path("_kernel_stats.csv"))}
-    self.assertEqual(kstats, {COUNT: N, TOUCH: N})
+    self.assertEqual(kstats, {STAMP: N, SCALE: N})
     cstats = {r["Name"]: int(r["Calls"])
               for r in read_csv(self.path("_memory_copy_stats.csv"))}
     self.assertEqual(cstats, {"MEMORY_COPY_HOST_TO_DEVICE": M})
@@ -401,7 +401,7 @@ class GpuProgram(unittest.TestCase):
                             [(c[0], c[1], c[2], c[3]) for c in self.copies()]))
     # One track per GPU queue for kernels, one for the GPU's copies.
     kernel_tracks = {trace.tracks[s.track]["name"] for s in device
-                     if s.name in (COUNT, TOUCH)}
+                     if s.name in (STAMP, SCALE)}
     self.assertEqual(len(kernel_tracks), 1)
     self.assertTrue(next(iter(kernel_tracks)).startswith("GPU 0, queue "))
     copy_tracks = {trace.tracks[s.track]["name"] for s in device
@@ -420,7 +420,7 @@ class GpuProgram(unittest.TestCase):
     self.assertEqual(len(trace.flows), 2 * N + M)
     self.assertEqual(
         {e[2] for ends in trace.flows.values() for e in ends} -
-        {COUNT, TOUCH, "MEMORY_COPY_HOST_TO_DEVICE"},
+        {STAMP, SCALE, "MEMORY_COPY_HOST_TO_DEVICE"},
         {"hsa_signal_store_screlease", "hsa_amd_memory_async_copy"})
 
   def test_failed_calls_are_counted(self):
@@ -443,7 +443,7 @@ class GpuProgram(unittest.TestCase):
     names = collections.Counter(
         symbols[r["dispatch_info"]["kernel_id"]]
         for r in records["kernel_dispatch"])
-    self.assertEqual(names, {COUNT: N, TOUCH: N})
+    self.assertEqual(names, {STAMP: N, SCALE: N})
     self.assertEqual(len(records["memory_copy"]), M)
     self.assertEqual(sorted(r["bytes"] for r in records["memory_copy"]),
                      sorted(1024 * (i % 4 + 1) for i in range(M)))
@@ -467,10 +467,10 @@ class GpuProgram(unittest.TestCase):
   def test_kernel_filters(self):
     d = tempfile.mkdtemp()
     for args, expected in (
-        (["--kernel-include-regex", "^roctest::"], {TOUCH: N}),
-        (["--kernel-exclude-regex", "touch"], {COUNT: N}),
-        (["--kernel-include-regex", "o", "--kernel-exclude-regex", "^c"],
-         {TOUCH: N})):
+        (["--kernel-include-regex", "^gputest::"], {SCALE: N}),
+        (["--kernel-exclude-regex", "scale"], {STAMP: N}),
+        (["--kernel-include-regex", "a", "--kernel-exclude-regex", "^s"],
+         {SCALE: N})):
       p = trace_gpu_program(["--kernel-trace", "--output-format", "csv",
                              "rocpd"] + args, d, "f")
       self.assertEqual(p.returncode, 0, p.stderr)

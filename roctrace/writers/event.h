@@ -23,6 +23,23 @@ enum class Category : uint8_t {
 };
 constexpr int kCategoryCount = 5;
 
+// rocprofv3's category names (rocpd's event categories, JSON's kinds).
+inline const char* CategoryName(Category c) {
+  switch (c) {
+    case Category::kHip:
+      return "HIP_RUNTIME_API";
+    case Category::kHsa:
+      return "HSA_CORE_API";
+    case Category::kMarker:
+      return "MARKER_CORE_API";
+    case Category::kKernel:
+      return "KERNEL_DISPATCH";
+    case Category::kMemoryCopy:
+      return "MEMORY_COPY";
+  }
+  return "UNKNOWN";
+}
+
 inline bool IsDevice(Category c) {
   return c == Category::kKernel || c == Category::kMemoryCopy;
 }

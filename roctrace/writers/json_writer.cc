@@ -61,22 +61,6 @@ const char* JsonWriter::Section(Category category) {
   return "unknown";
 }
 
-const char* JsonWriter::KindName(Category category) {
-  switch (category) {
-    case Category::kHip:
-      return "HIP_RUNTIME_API";
-    case Category::kHsa:
-      return "HSA_CORE_API";
-    case Category::kMarker:
-      return "MARKER_CORE_API";
-    case Category::kKernel:
-      return "KERNEL_DISPATCH";
-    case Category::kMemoryCopy:
-      return "MEMORY_COPY";
-  }
-  return "UNKNOWN";
-}
-
 JsonWriter::JsonWriter(std::string path, RunInfo start_info)
     : path_(std::move(path)), start_info_(std::move(start_info)) {}
 
@@ -212,7 +196,7 @@ void JsonWriter::Finish(const RunInfo& info) {
   head.append("],\n\"strings\":{\"buffer_records\":[");
   for (int c = 0; c < kCategoryCount; ++c) {
     head.append(c == 0 ? "{\"kind\":" : ",{\"kind\":");
-    AppendJsonString(&head, KindName(static_cast<Category>(c)));
+    AppendJsonString(&head, CategoryName(static_cast<Category>(c)));
     head.append(",\"operations\":[");
     for (size_t i = 0; i < operations_[c].size(); ++i) {
       if (i != 0) head.push_back(',');

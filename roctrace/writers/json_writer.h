@@ -30,7 +30,6 @@ class JsonWriter : public Writer {
   // The buffer_records section of a category, which is also the `kind` of
   // its records: the index of its entry in strings.buffer_records.
   static const char* Section(Category category);
-  static const char* KindName(Category category);
 
  private:
   // A record's `operation`: the index of its name in its kind's list.

@@ -38,23 +38,6 @@ std::string MultiRowInsert(const char* head, const char* row, int params,
   return sql;
 }
 
-// rocprofv3's category names (rocpd_event.category_id -> rocpd_string).
-const char* CategoryName(Category c) {
-  switch (c) {
-    case Category::kHip:
-      return "HIP_RUNTIME_API";
-    case Category::kHsa:
-      return "HSA_CORE_API";
-    case Category::kMarker:
-      return "MARKER_CORE_API";
-    case Category::kKernel:
-      return "KERNEL_DISPATCH";
-    case Category::kMemoryCopy:
-      return "MEMORY_COPY";
-  }
-  return "UNKNOWN";
-}
-
 std::string NewGuid() {
   std::random_device rd;
   std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
