@@ -1,9 +1,9 @@
 #include "roctrace/cli/options.h"
 
-#include <regex>
 #include <sstream>
 
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/kernel_filter.h"
 
 namespace roctrace {
 
@@ -144,12 +144,10 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
                              ? &o->kernel_include_regex
                              : &o->kernel_exclude_regex;
       if (!value(name, arg, out)) return false;
-      // The tool's regex (ECMAScript, searched in the name): refused here,
-      // before the program starts.
-      try {
-        std::regex compiled(*out);
-      } catch (const std::regex_error& e) {
-        *error = "bad " + name + " '" + *out + "': " + e.what();
+      // The tool's filter: refused here, before the program starts.
+      KernelFilter filter;
+      if (!filter.Set(o->kernel_include_regex, o->kernel_exclude_regex,
+                      error)) {
         return false;
       }
     } else if (name == "--buffer-size" || name == "--perfetto-max-size") {

@@ -91,30 +91,12 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   return result;
 }
 
-bool RecordConverter::SetKernelFilter(const std::string& include,
-                                      const std::string& exclude,
-                                      std::string* error) {
-  try {
-    include_ = !include.empty();
-    if (include_) include_regex_ = std::regex(include);
-    exclude_ = !exclude.empty();
-    if (exclude_) exclude_regex_ = std::regex(exclude);
-  } catch (const std::regex_error& e) {
-    include_ = exclude_ = false;
-    if (error != nullptr) *error = e.what();
-    return false;
-  }
-  return true;
-}
-
 const OpName* RecordConverter::KernelName(const char* text) {
   std::string name = text != nullptr ? text : "";
   auto it = kernel_names_.find(name);
   if (it != kernel_names_.end()) return it->second;
   const OpName* result = nullptr;
-  bool keep = (!include_ || std::regex_search(name, include_regex_)) &&
-              (!exclude_ || !std::regex_search(name, exclude_regex_));
-  if (keep) {
+  if (filter_.Keep(name)) {
     auto op = std::make_unique<OpName>();
     op->index = next_index_++;
     op->category = Category::kKernel;

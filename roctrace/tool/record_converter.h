@@ -10,11 +10,11 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "roctrace/tool/kernel_filter.h"
 #include "roctrace/writers/event.h"
 
 namespace roctrace {
@@ -38,11 +38,12 @@ class RecordConverter {
     track_threads_ = on;
     hsa_traced_ = hsa_traced;
   }
-  // Kernel names to keep (ECMAScript regex searched in the name; an empty
-  // pattern: no filter). Decided once per name. False when a pattern does
-  // not compile (*error says why).
+  // Kernel names to keep (kernel_filter.h), decided once per name. False
+  // when a pattern does not compile (*error says why).
   bool SetKernelFilter(const std::string& include, const std::string& exclude,
-                       std::string* error);
+                       std::string* error) {
+    return filter_.Set(include, exclude, error);
+  }
   // Emits the device events still waiting for their API call (at the end:
   // their thread stays unknown, 0).
   void FlushWaiting();
@@ -83,8 +84,7 @@ class RecordConverter {
 
   bool track_threads_ = false;
   bool hsa_traced_ = false;
-  bool include_ = false, exclude_ = false;
-  std::regex include_regex_, exclude_regex_;
+  KernelFilter filter_;
   std::unordered_map<std::string, const OpName*> kernel_names_;
   std::vector<std::unique_ptr<OpName>> device_names_;
   const OpName* copy_names_[4] = {};
