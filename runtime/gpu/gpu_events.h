@@ -1,9 +1,10 @@
 // The observer seam of the GPU half of the tracer: what the interception of
 // queues, copies and code objects (runtime/gpu/) tells the parts that turn
 // GPU work into output. HSA_OPS activity records (hsa_ops_records.cc) are one
-// observer; HIP_OPS records, rocprofiler-sdk's KERNEL_DISPATCH / MEMORY_COPY /
-// CODE_OBJECT callbacks and roctrace's kernel and copy outputs are meant to be
-// others, added without touching the interception code.
+// observer (roctrace's kernel and copy outputs read those records); HIP_OPS
+// records and rocprofiler-sdk's KERNEL_DISPATCH / MEMORY_COPY / CODE_OBJECT
+// callbacks are meant to be others, added without touching the interception
+// code.
 //
 // Per operation (a kernel dispatch, an application barrier packet, an async
 // copy) an observer sees:
