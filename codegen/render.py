@@ -75,17 +75,25 @@ class Plan:
     self.number = last + 1
     dense = []
     live = {e.id: e for e in entries if not e.reserved}
+    status_type = (domains.BY_NAME[d].status_type
+                   if d in domains.BY_NAME else None)
     for i in range(self.number):
       e = live.get(i)
       dense.append(dict(id=i, live=e is not None, name=e.name if e else "",
-                        arg_count=len(funcs[e.name].params) if e else 0))
+                        arg_count=len(funcs[e.name].params) if e else 0,
+                        returns_status=bool(
+                            e and status_type and
+                            funcs[e.name].return_type.spelling == status_type)))
     self.common = dict(
         domain=d, D=d.upper(), prefix=naming.prefix(d), source=source,
         has_none=first > 0, first=first, last=last, number=self.number,
         entries=self.entries, functions=self.functions, dense=dense,
         by_name=sorted((dict(name=e.name, id=e.id) for e in live.values()),
                        key=lambda x: x["name"].encode()),
-        live_count=len(live), includes=mdl.includes or INCLUDES.get(d, []),
+        live_count=len(live),
+        status_member=(status_type + "_retval"
+                       if any(x["returns_status"] for x in dense) else None),
+        includes=mdl.includes or INCLUDES.get(d, []),
         preamble=PREAMBLE.get(d, []), domain_const=DOMAIN_CONST.get(d, ""),
         domain_const_value=naming.DOMAIN_VALUES.get(d, 0),
         not_initialized=(domains.BY_NAME[d].not_initialized

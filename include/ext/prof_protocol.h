@@ -88,6 +88,9 @@ typedef struct activity_record_s {
     size_t bytes;             /* copies */
     const char* kernel_name;  /* dispatches */
     const char* mark_message; /* rocTX */
+    /* API calls (extension): the status the call returned, 0 for success
+     * and for an API whose result is not its domain's status type. */
+    int64_t api_status;
   };
 } activity_record_t;
 

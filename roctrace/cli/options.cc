@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/kernel_filter.h"
 
 namespace roctrace {
 
@@ -18,9 +19,9 @@ const char kUsage[] =
     "  --hsa-trace             HSA API calls\n"
     "  --kfd-trace             KFD (libhsakmt) API calls\n"
     "  --marker-trace          rocTX ranges and marks\n"
-    "  --kernel-trace          kernel dispatches (accepted; no rows yet)\n"
-    "  --memory-copy-trace     memory copies (accepted; no rows yet)\n"
-    "  --scratch-memory-trace  scratch memory (accepted; no rows yet)\n"
+    "  --kernel-trace          kernel dispatches\n"
+    "  --memory-copy-trace     memory copies\n"
+    "  --scratch-memory-trace  scratch memory (accepted; no events exist)\n"
     "  --runtime-trace         HIP, markers, kernels, copies, scratch\n"
     "  --sys-trace             --runtime-trace plus HSA\n"
     "  --stats                 per-function statistics CSVs\n"
@@ -137,10 +138,18 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
         return false;
       }
       o->collection_periods.push_back(p);
-    } else if (name == "--kernel-include-regex") {
-      if (!value(name, arg, &o->kernel_include_regex)) return false;
-    } else if (name == "--kernel-exclude-regex") {
-      if (!value(name, arg, &o->kernel_exclude_regex)) return false;
+    } else if (name == "--kernel-include-regex" ||
+               name == "--kernel-exclude-regex") {
+      std::string* out = name == "--kernel-include-regex"
+                             ? &o->kernel_include_regex
+                             : &o->kernel_exclude_regex;
+      if (!value(name, arg, out)) return false;
+      // The tool's filter: refused here, before the program starts.
+      KernelFilter filter;
+      if (!filter.Set(o->kernel_include_regex, o->kernel_exclude_regex,
+                      error)) {
+        return false;
+      }
     } else if (name == "--buffer-size" || name == "--perfetto-max-size") {
       std::string* out =
           name == "--buffer-size" ? &o->buffer_size : &o->perfetto_max_size;

@@ -3,6 +3,7 @@
 #include "roctrace/tool/config.h"
 
 #include <gtest/gtest.h>
+#include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 
 #include <map>
@@ -122,7 +123,9 @@ TEST(Options, BadInputIsAnError) {
            {"--output-format", "xml", "--", "app"},
            {"--buffer-size", "100", "--", "app"},
            {"--perfetto-max-size", "0", "--", "app"},
-           {"--collection-period", "x", "--", "app"}}) {
+           {"--collection-period", "x", "--", "app"},
+           {"--kernel-include-regex", "(", "--", "app"},
+           {"--kernel-exclude-regex", "[a", "--", "app"}}) {
     Parse(args, &ok, &error);
     EXPECT_FALSE(ok) << args.size();
     EXPECT_FALSE(error.empty());
@@ -189,6 +192,101 @@ TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {
   EXPECT_STREQ(HsaDomainOf("hsa_amd_memory_pool_allocate"), "HSA_AMD_EXT_API");
   EXPECT_STREQ(HsaDomainOf("hsa_ext_image_create"), "HSA_IMAGE_EXT_API");
   EXPECT_STREQ(HsaDomainOf("hsa_init"), "HSA_CORE_API");
+}
+
+TEST(KernelFilter, IncludeThenExcludeSearchedInTheName) {
+  KernelFilter f;
+  std::string error;
+  EXPECT_TRUE(f.Keep("anything"));
+  ASSERT_TRUE(f.Set("^ns::|gemm", "_fp16", &error)) << error;
+  EXPECT_TRUE(f.Keep("ns::scale(int)"));
+  EXPECT_TRUE(f.Keep("my_gemm_fp32"));
+  EXPECT_FALSE(f.Keep("my_gemm_fp16"));
+  EXPECT_FALSE(f.Keep("other::ns::scale"));
+  EXPECT_FALSE(f.Set("(", "", &error));
+  EXPECT_NE(error.find("--kernel-include-regex"), std::string::npos);
+  EXPECT_TRUE(f.Keep("other"));  // a failed Set keeps everything
+}
+
+uint32_t HsaOp(const char* name) {
+  uint32_t op = 0;
+  EXPECT_EQ(roctracer_op_code(ACTIVITY_DOMAIN_HSA_API, name, &op, nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  return op;
+}
+
+activity_record_t Api(uint32_t op, uint64_t id, uint32_t tid, int64_t status) {
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  r.op = op;
+  r.correlation_id = id;
+  r.begin_ns = 10;
+  r.end_ns = 20;
+  r.process_id = 1;
+  r.thread_id = tid;
+  r.api_status = status;
+  return r;
+}
+
+activity_record_t Dispatch(uint64_t id, const char* kernel) {
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_OPS;
+  r.op = HSA_OP_ID_DISPATCH;
+  r.correlation_id = id;
+  r.begin_ns = 30;
+  r.end_ns = 40;
+  r.device_id = 0;
+  r.queue_id = 7;
+  r.kernel_name = kernel;
+  return r;
+}
+
+TEST(RecordConverter, DeviceWorkTakesTheThreadOfItsCall) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.TrackSubmittingThreads(true, true);
+  std::string error;
+  ASSERT_TRUE(c.SetKernelFilter("", "skip", &error));
+  const uint32_t store = HsaOp("hsa_signal_store_screlease");
+  // The call first, then its dispatch.
+  c.Convert(Api(store, 5, 77, 0));
+  c.Convert(Dispatch(5, "k"));
+  // The dispatch first: it waits for its call.
+  c.Convert(Dispatch(6, "k"));
+  ASSERT_EQ(events.size(), 2u);
+  c.Convert(Api(store, 6, 78, 0));
+  // Filtered by name; a dispatch whose call never comes is written at the
+  // end with the thread unknown.
+  c.Convert(Dispatch(8, "skip_me"));
+  c.Convert(Dispatch(9, "k"));
+  c.FlushWaiting();
+  ASSERT_EQ(events.size(), 5u);
+  EXPECT_EQ(events[1].op->category, Category::kKernel);
+  EXPECT_EQ(events[1].tid, 77u);
+  EXPECT_EQ(events[1].queue_id, 7u);
+  EXPECT_EQ(events[1].dispatch_id, 1u);
+  EXPECT_EQ(events[1].op->kernel_id, 1u);
+  EXPECT_EQ(events[3].correlation_id, 6u);
+  EXPECT_EQ(events[3].tid, 78u);
+  EXPECT_EQ(events[3].dispatch_id, 2u);
+  EXPECT_EQ(events[4].correlation_id, 9u);
+  EXPECT_EQ(events[4].tid, 0u);
+  EXPECT_EQ(c.filtered_kernels(), 1u);
+  EXPECT_TRUE(events[0].op->submits_work);
+}
+
+TEST(RecordConverter, FailedCallsAreThoseWithAnErrorStatus) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  const uint32_t iterate = HsaOp("hsa_iterate_agents");
+  c.Convert(Api(iterate, 1, 1, 0));
+  c.Convert(Api(iterate, 2, 1, 0x1));     // HSA_STATUS_INFO_BREAK
+  c.Convert(Api(iterate, 3, 1, 0x1008));  // HSA_STATUS_ERROR_OUT_OF_RESOURCES
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_FALSE(events[0].failed);
+  EXPECT_FALSE(events[1].failed);
+  EXPECT_TRUE(events[2].failed);
+  EXPECT_FALSE(events[0].op->submits_work);  // not tracking device work
 }
 
 }  // namespace

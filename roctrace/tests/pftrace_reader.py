@@ -3,7 +3,7 @@
 Decodes the wire format directly (no protobuf package is needed): the
 Trace's packets, their track descriptors, per-sequence interned names,
 packet defaults (default track, timestamp clock) and incremental clocks,
-and rebuilds each track's slices from its begin/end events in timestamp
+flow IDs, and rebuilds each track's slices from its begin/end events in timestamp
 order, as Perfetto's trace processor does.
 """
 
@@ -70,6 +70,7 @@ class Trace:
     self.tracks = {}  # uuid -> dict(name, parent, pid, tid, thread_name)
     self.process = {}
     self.events = []  # (ts, order, track, type, name, corr)
+    self.flows = collections.defaultdict(list)  # flow id -> [(track, ts)]
     sequences = {}
     order = 0
     try:
@@ -154,14 +155,19 @@ class Trace:
       if 11 in top:
         ev = {}
         corr = None
+        flows = []
         for ff, _, vv in fields(top[11]):
           if ff == 4:
             ann = {a: b for a, _, b in fields(vv)}
             corr = ann.get(3)
+          elif ff == 47:
+            flows.append(vv)
           else:
             ev[ff] = vv
         name = seq.names.get(ev.get(10))
         track = ev.get(11, seq.default_track)
+        for flow in flows:
+          self.flows[flow].append((track, ts, name))
         self.events.append((ts, order, track, ev.get(9), name, corr))
         order += 1
 
@@ -171,15 +177,24 @@ class Trace:
     out = []
     stacks = collections.defaultdict(list)
     # Ends sort before begins at equal timestamps, as a zero-gap sequence
-    # of calls must not nest.
+    # of calls must not nest; an end with nothing open at its time closes a
+    # zero-length slice that begins at that same time (deferred past it).
+    deferred = collections.Counter()  # (ts, track) -> ends waiting
     for ts, _, track, typ, name, corr in sorted(
         self.events, key=lambda e: (e[0], 0 if e[3] == 2 else 1, e[1])):
       if typ == 1:
         stacks[track].append((name, ts, corr))
+        if deferred[(ts, track)]:
+          deferred[(ts, track)] -= 1
+          name, start, corr = stacks[track].pop()
+          out.append(Slice(track, name, start, ts, corr))
       elif typ == 2:
+        if not stacks[track]:
+          deferred[(ts, track)] += 1
+          continue
         name, start, corr = stacks[track].pop()
         out.append(Slice(track, name, start, ts, corr))
       elif typ == 3:
         out.append(Slice(track, name, ts, ts, corr))
-    self.unclosed = sum(len(s) for s in stacks.values())
+    self.unclosed = sum(len(s) for s in stacks.values()) + sum(deferred.values())
     return out

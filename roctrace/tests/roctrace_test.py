@@ -5,6 +5,7 @@ reader and the csv module."""
 import collections
 import csv
 import glob
+import json
 import os
 import signal
 import sqlite3
@@ -16,8 +17,9 @@ import unittest
 
 import pftrace_reader
 
-ROCTRACE, PROGRAM = [os.path.abspath(p) for p in sys.argv[1:3]]
-del sys.argv[1:3]
+ROCTRACE, PROGRAM, GPU_PROGRAM, GPU_KERNELS = [
+    os.path.abspath(p) for p in sys.argv[1:5]]
+del sys.argv[1:5]
 
 API_CATEGORIES = ("HIP_RUNTIME_API", "HSA_CORE_API")
 
@@ -141,7 +143,7 @@ class TraceSample(unittest.TestCase):
     stats = read_csv(os.path.join(self.out, "run_hsa_api_stats.csv"))
     self.assertEqual(list(stats[0]), [
         "Name", "Calls", "TotalDurationNs", "AverageNs", "Percentage",
-        "MinNs", "MaxNs", "StdDev"])
+        "MinNs", "MaxNs", "StdDev", "FailedCalls"])
     total = sum(sum(d) for d in durations.values())
     self.assertEqual({s["Name"] for s in stats}, set(durations))
     for s in stats:
@@ -154,6 +156,19 @@ class TraceSample(unittest.TestCase):
                              places=3)
     self.assertIn("roctrace summary: HSA API", self.p.stderr)
     self.assertIn("hsa_system_get_info", self.p.stderr)
+
+  def test_failed_calls_are_counted(self):
+    # Without a GPU, hipGetDeviceCount returns hipErrorNoDevice (the program
+    # prints it); hipGetErrorString returns a string, never a failure.
+    self.assertIn("hipGetDeviceCount 100,", self.p.stdout)
+    hip = {r["Name"]: r for r in read_csv(
+        os.path.join(self.out, "run_hip_api_stats.csv"))}
+    self.assertEqual(int(hip["hipGetDeviceCount"]["FailedCalls"]), 1)
+    self.assertEqual(int(hip["hipGetErrorString"]["FailedCalls"]), 0)
+    domains = {r["Name"]: r for r in read_csv(
+        os.path.join(self.out, "run_domain_stats.csv"))}
+    self.assertGreaterEqual(
+        int(domains["HIP_RUNTIME_API"]["FailedCalls"]), 1)
 
   def test_timeline_agrees_with_the_database(self):
     with open(os.path.join(self.out, "run_results.pftrace"), "rb") as f:
@@ -240,6 +255,248 @@ class MultiThreaded(unittest.TestCase):
     self.assertEqual(
         sorted((s.name, s.start, s.end) for s in slices),
         sorted((r[1], r[4], r[5]) for r in rows))
+
+
+# gpu_program's work: N dispatches of each kernel, M copies, F failed
+# symbol look-ups.
+N, M, F = 6, 4, 3
+STAMP = "stamp"
+SCALE = ("gputest::scale(void const*, hsa_kernel_dispatch_packet_s const*, "
+         "unsigned int, unsigned int, unsigned int)")
+
+
+def trace_gpu_program(args, d, prefix):
+  p = run([ROCTRACE] + args + ["-d", d, "-o", prefix, "--", GPU_PROGRAM,
+                               GPU_KERNELS, str(N), str(M), str(F)], d)
+  return p
+
+
+class GpuProgram(unittest.TestCase):
+  """An HSA program on the software runtime: kernels and copies in every
+  format, agreeing with each other and with the API calls that submitted
+  them."""
+
+  @classmethod
+  def setUpClass(cls):
+    cls.dir = tempfile.mkdtemp()
+    cls.p = trace_gpu_program(
+        ["--sys-trace", "--stats", "--output-format", "rocpd", "pftrace",
+         "csv", "json"], cls.dir, "gpu")
+    cls.db = os.path.join(cls.dir, "gpu_results.db")
+
+  def path(self, suffix):
+    return os.path.join(self.dir, "gpu" + suffix)
+
+  def db_rows(self, sql):
+    con = sqlite3.connect(self.db)
+    try:
+      return con.execute(sql).fetchall()
+    finally:
+      con.close()
+
+  def kernels(self):
+    return self.db_rows(
+        "SELECT name, start, \"end\", corr_id, tid, agent_type, "
+        "agent_type_index, queue_id, dispatch_id, kernel_id FROM kernels")
+
+  def copies(self):
+    return self.db_rows(
+        "SELECT name, start, \"end\", corr_id, tid, size, src_agent_type, "
+        "dst_agent_type FROM memory_copies")
+
+  def test_program_ran_and_files_are_named_as_rocprofv3(self):
+    self.assertEqual(self.p.returncode, 0, self.p.stderr)
+    for suffix in ("_results.db", "_results.pftrace", "_results.json",
+                   "_kernel_trace.csv", "_memory_copy_trace.csv",
+                   "_kernel_stats.csv", "_memory_copy_stats.csv",
+                   "_hsa_api_trace.csv", "_domain_stats.csv"):
+      self.assertTrue(os.path.exists(self.path(suffix)), suffix)
+
+  def test_exact_counts_in_every_format(self):
+    by_name = collections.Counter(k[0] for k in self.kernels())
+    self.assertEqual(by_name, {STAMP: N, SCALE: N})
+    self.assertEqual(len(self.copies()), M)
+    self.assertEqual(
+        self.db_rows("SELECT COUNT(*) FROM rocpd_kernel_dispatch")[0][0], 2 * N)
+    top = dict(self.db_rows("SELECT name, total_calls FROM top_kernels"))
+    self.assertEqual(top, {STAMP: N, SCALE: N})
+    ktrace = read_csv(self.path("_kernel_trace.csv"))
+    self.assertEqual(collections.Counter(r["Kernel_Name"] for r in ktrace),
+                     {STAMP: N, SCALE: N})
+    self.assertEqual(len(read_csv(self.path("_memory_copy_trace.csv"))), M)
+    kstats = {r["Name"]: int(r["Calls"])
+              for r in read_csv(self.path("_kernel_stats.csv"))}
+    self.assertEqual(kstats, {STAMP: N, SCALE: N})
+    cstats = {r["Name"]: int(r["Calls"])
+              for r in read_csv(self.path("_memory_copy_stats.csv"))}
+    self.assertEqual(cstats, {"MEMORY_COPY_HOST_TO_DEVICE": M})
+    domains = {r["Name"]: int(r["Calls"])
+               for r in read_csv(self.path("_domain_stats.csv"))}
+    self.assertEqual(domains["KERNEL_DISPATCH"], 2 * N)
+    self.assertEqual(domains["MEMORY_COPY"], M)
+
+  def test_csv_columns_and_values_equal_the_database(self):
+    rows = read_csv(self.path("_kernel_trace.csv"))
+    self.assertEqual(list(rows[0])[:11], [
+        "Kind", "Agent_Id", "Queue_Id", "Stream_Id", "Thread_Id",
+        "Dispatch_Id", "Kernel_Id", "Kernel_Name", "Correlation_Id",
+        "Start_Timestamp", "End_Timestamp"])
+    self.assertEqual(list(rows[0])[-3:],
+                     ["Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"])
+    self.assertEqual({r["Kind"] for r in rows}, {"KERNEL_DISPATCH"})
+    self.assertEqual({r["Agent_Id"] for r in rows}, {"GPU 0"})
+    self.assertEqual(
+        {(r["Kernel_Name"], int(r["Start_Timestamp"]), int(r["End_Timestamp"]),
+          int(r["Correlation_Id"]), int(r["Thread_Id"]), int(r["Dispatch_Id"]),
+          int(r["Kernel_Id"])) for r in rows},
+        {(k[0], k[1], k[2], k[3], k[4], k[8], k[9]) for k in self.kernels()})
+    self.assertEqual(sorted(int(r["Dispatch_Id"]) for r in rows),
+                     list(range(1, 2 * N + 1)))
+    copies = read_csv(self.path("_memory_copy_trace.csv"))
+    self.assertEqual(list(copies[0]), [
+        "Kind", "Direction", "Stream_Id", "Source_Agent_Id",
+        "Destination_Agent_Id", "Correlation_Id", "Start_Timestamp",
+        "End_Timestamp"])
+    for r in copies:
+      self.assertEqual((r["Kind"], r["Direction"], r["Source_Agent_Id"],
+                        r["Destination_Agent_Id"]),
+                       ("MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE", "CPU 0",
+                        "GPU 0"))
+    self.assertEqual(
+        {(int(r["Start_Timestamp"]), int(r["End_Timestamp"]),
+          int(r["Correlation_Id"])) for r in copies},
+        {(c[1], c[2], c[3]) for c in self.copies()})
+    self.assertEqual(sorted(c[5] for c in self.copies()),
+                     sorted(1024 * (i % 4 + 1) for i in range(M)))
+    self.assertEqual({(c[6], c[7]) for c in self.copies()}, {("CPU", "GPU")})
+
+  def test_device_work_names_the_api_call_that_submitted_it(self):
+    calls = {r[6]: r for r in regions(self.db)}
+    for k in self.kernels():
+      call = calls[k[3]]
+      # The doorbell store that published the packet, on the same thread,
+      # before the kernel started.
+      self.assertEqual(call[1], "hsa_signal_store_screlease")
+      self.assertEqual(call[3], k[4])
+      self.assertLessEqual(call[4], k[1])
+      self.assertLessEqual(k[1], k[2])
+      self.assertEqual((k[5], k[6]), ("GPU", 0))
+    for c in self.copies():
+      call = calls[c[3]]
+      self.assertEqual(call[1], "hsa_amd_memory_async_copy")
+      self.assertEqual(call[3], c[4])
+      self.assertLessEqual(call[4], c[1])
+    self.assertEqual(len({k[3] for k in self.kernels()}), 2 * N)
+
+  def test_timeline_agrees_with_the_database(self):
+    with open(self.path("_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    slices = trace.slices()
+    self.assertEqual(trace.unclosed, 0)
+    device = [s for s in slices if "tid" not in trace.tracks[s.track]]
+    self.assertEqual(
+        collections.Counter((s.name, s.start, s.end, s.correlation_id)
+                            for s in device),
+        collections.Counter([(k[0], k[1], k[2], k[3]) for k in self.kernels()] +
+                            [(c[0], c[1], c[2], c[3]) for c in self.copies()]))
+    # One track per GPU queue for kernels, one for the GPU's copies.
+    kernel_tracks = {trace.tracks[s.track]["name"] for s in device
+                     if s.name in (STAMP, SCALE)}
+    self.assertEqual(len(kernel_tracks), 1)
+    self.assertTrue(next(iter(kernel_tracks)).startswith("GPU 0, queue "))
+    copy_tracks = {trace.tracks[s.track]["name"] for s in device
+                   if s.name.startswith("MEMORY_COPY")}
+    self.assertEqual(copy_tracks, {"GPU 0 copies"})
+    # Flows: each device slice shares its correlation ID with the API slice
+    # of the call that submitted it, and with nothing else.
+    api = {s.correlation_id: s for s in slices
+           if "tid" in trace.tracks[s.track]}
+    for s in device:
+      ends = trace.flows[s.correlation_id]
+      self.assertEqual(len(ends), 2, s)
+      names = {e[2] for e in ends}
+      self.assertEqual(names, {s.name, api[s.correlation_id].name})
+    # Only the calls that submit work carry a flow: every flow has both ends.
+    self.assertEqual(len(trace.flows), 2 * N + M)
+    self.assertEqual(
+        {e[2] for ends in trace.flows.values() for e in ends} -
+        {STAMP, SCALE, "MEMORY_COPY_HOST_TO_DEVICE"},
+        {"hsa_signal_store_screlease", "hsa_amd_memory_async_copy"})
+
+  def test_failed_calls_are_counted(self):
+    hsa = {r["Name"]: r for r in read_csv(self.path("_hsa_api_stats.csv"))}
+    lookups = hsa["hsa_executable_get_symbol_by_name"]
+    self.assertEqual(int(lookups["Calls"]), F + 2)
+    self.assertEqual(int(lookups["FailedCalls"]), F)
+    self.assertEqual(int(hsa["hsa_queue_create"]["FailedCalls"]), 0)
+
+  def test_json_parses_with_rocprofv3s_layout_and_counts(self):
+    with open(self.path("_results.json")) as f:
+      data = json.load(f)
+    tool = data["rocprofiler-sdk-tool"][0]
+    records = tool["buffer_records"]
+    kinds = [k["kind"] for k in tool["strings"]["buffer_records"]]
+    ops = {k["kind"]: k["operations"]
+           for k in tool["strings"]["buffer_records"]}
+    symbols = {k["kernel_id"]: k["formatted_kernel_name"]
+               for k in tool["kernel_symbols"]}
+    names = collections.Counter(
+        symbols[r["dispatch_info"]["kernel_id"]]
+        for r in records["kernel_dispatch"])
+    self.assertEqual(names, {STAMP: N, SCALE: N})
+    self.assertEqual(len(records["memory_copy"]), M)
+    self.assertEqual(sorted(r["bytes"] for r in records["memory_copy"]),
+                     sorted(1024 * (i % 4 + 1) for i in range(M)))
+    for r in records["kernel_dispatch"] + records["memory_copy"]:
+      self.assertEqual(kinds[r["kind"]] in ("KERNEL_DISPATCH", "MEMORY_COPY"),
+                       True)
+    hsa = collections.Counter(ops["HSA_CORE_API"][r["operation"]]
+                              for r in records["hsa_api"])
+    from_db = collections.Counter(
+        r[1] for r in regions(self.db) if r[0] != "MARKER_CORE_API")
+    self.assertEqual(hsa, from_db)
+    failed = [r for r in records["hsa_api"] if r.get("failed")]
+    self.assertEqual(len(failed), F)
+    self.assertEqual(tool["metadata"]["pid"], regions(self.db)[0][2])
+    self.assertIn({"GPU", "CPU"} - {a["type"] for a in tool["agents"]},
+                  [set()])
+    dispatch_corr = {r["correlation_id"]["internal"]
+                     for r in records["kernel_dispatch"]}
+    self.assertEqual(dispatch_corr, {k[3] for k in self.kernels()})
+
+  def test_kernel_filters(self):
+    d = tempfile.mkdtemp()
+    for args, expected in (
+        (["--kernel-include-regex", "^gputest::"], {SCALE: N}),
+        (["--kernel-exclude-regex", "scale"], {STAMP: N}),
+        (["--kernel-include-regex", "a", "--kernel-exclude-regex", "^s"],
+         {SCALE: N})):
+      p = trace_gpu_program(["--kernel-trace", "--output-format", "csv",
+                             "rocpd"] + args, d, "f")
+      self.assertEqual(p.returncode, 0, p.stderr)
+      rows = read_csv(os.path.join(d, "f_kernel_trace.csv"))
+      self.assertEqual(collections.Counter(r["Kernel_Name"] for r in rows),
+                       expected, args)
+      con = sqlite3.connect(os.path.join(d, "f_results.db"))
+      n = con.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
+      con.close()
+      self.assertEqual(n, sum(expected.values()))
+
+  def test_kernels_without_api_tracing(self):
+    # No API call is traced around the dispatches: correlation ID 0, thread
+    # unknown (NULL), and the views still show every dispatch.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace"], d, "k")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    con = sqlite3.connect(os.path.join(d, "k_results.db"))
+    rows = con.execute("SELECT corr_id, tid FROM kernels").fetchall()
+    copies = con.execute("SELECT COUNT(*) FROM memory_copies").fetchone()[0]
+    regions_n = con.execute("SELECT COUNT(*) FROM regions").fetchone()[0]
+    con.close()
+    self.assertEqual(len(rows), 2 * N)
+    self.assertEqual(set(rows), {(0, None)})
+    self.assertEqual(copies, M)
+    self.assertEqual(regions_n, 0)
 
 
 class ExitPaths(unittest.TestCase):
@@ -331,7 +588,8 @@ class BadInput(unittest.TestCase):
   def test_option_without_value_or_bad_value(self):
     for args in (["-d"], ["--output-format", "xml", "--", "true"],
                  ["--buffer-size", "12", "--", "true"],
-                 ["--collection-period", "1:2", "--", "true"]):
+                 ["--collection-period", "1:2", "--", "true"],
+                 ["--kernel-include-regex", "(", "--", "true"]):
       p = self.roctrace(*args)
       self.assertEqual(p.returncode, 2, args)
       self.assertIn("usage: roctrace", p.stderr)

@@ -1,8 +1,24 @@
 #include "roctrace/tool/record_converter.h"
 
+#include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 
 namespace roctrace {
+namespace {
+
+// Recent calls remembered per generation, and device events held waiting
+// for their call (beyond that they are written with the thread unknown).
+constexpr size_t kThreadGeneration = 1 << 16;
+constexpr size_t kMaxWaiting = 1 << 16;
+// HSA_STATUS_INFO_BREAK: an iteration callback stopped the walk, not an
+// error.
+constexpr int64_t kHsaInfoBreak = 0x1;
+
+const char* const kCopyNames[4] = {
+    "MEMORY_COPY_HOST_TO_HOST", "MEMORY_COPY_HOST_TO_DEVICE",
+    "MEMORY_COPY_DEVICE_TO_HOST", "MEMORY_COPY_DEVICE_TO_DEVICE"};
+
+}  // namespace
 
 const char* HsaDomainOf(const std::string& name) {
   if (name.compare(0, 8, "hsa_amd_") == 0) return "HSA_AMD_EXT_API";
@@ -41,6 +57,7 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     name->category = Category::kHip;
     name->domain = "HIP_RUNTIME_API";
+    name->submits_work = track_threads_ && !hsa_traced_;
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
     // tables), its own Domain column.
@@ -49,6 +66,12 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   } else {
     name->category = Category::kHsa;
     name->domain = HsaDomainOf(name->name);
+    // Packets are submitted by ringing the doorbell (a signal store).
+    name->submits_work =
+        track_threads_ &&
+        (name->name.compare(0, 16, "hsa_signal_store") == 0 ||
+         name->name.compare(0, 23, "hsa_signal_silent_store") == 0 ||
+         name->name.compare(0, 25, "hsa_amd_memory_async_copy") == 0);
   }
   *slot = std::move(name);
   return slot->get();
@@ -66,6 +89,103 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   const OpName* result = name.get();
   marker_names_.emplace(text, std::move(name));
   return result;
+}
+
+const OpName* RecordConverter::KernelName(const char* text) {
+  std::string name = text != nullptr ? text : "";
+  auto it = kernel_names_.find(name);
+  if (it != kernel_names_.end()) return it->second;
+  const OpName* result = nullptr;
+  if (filter_.Keep(name)) {
+    auto op = std::make_unique<OpName>();
+    op->index = next_index_++;
+    op->category = Category::kKernel;
+    op->name = name;
+    op->domain = "KERNEL_DISPATCH";
+    op->kernel_id = ++kernel_ids_;
+    result = op.get();
+    device_names_.push_back(std::move(op));
+  }
+  kernel_names_.emplace(std::move(name), result);
+  return result;
+}
+
+const OpName* RecordConverter::CopyName(uint32_t direction) {
+  direction &= 3;
+  if (copy_names_[direction] == nullptr) {
+    auto op = std::make_unique<OpName>();
+    op->index = next_index_++;
+    op->category = Category::kMemoryCopy;
+    op->name = kCopyNames[direction];
+    op->domain = "MEMORY_COPY";
+    op->direction = static_cast<CopyDirection>(direction);
+    copy_names_[direction] = op.get();
+    device_names_.push_back(std::move(op));
+  }
+  return copy_names_[direction];
+}
+
+void RecordConverter::RememberThread(uint64_t correlation_id, uint32_t tid) {
+  if (threads_now_.size() >= kThreadGeneration) {
+    threads_before_ = std::move(threads_now_);
+    threads_now_.clear();
+  }
+  threads_now_[correlation_id] = tid;
+  if (!waiting_.empty()) ReleaseWaiting(correlation_id, tid);
+}
+
+uint32_t RecordConverter::ThreadOf(uint64_t correlation_id) const {
+  auto it = threads_now_.find(correlation_id);
+  if (it != threads_now_.end()) return it->second;
+  it = threads_before_.find(correlation_id);
+  return it != threads_before_.end() ? it->second : 0;
+}
+
+void RecordConverter::ReleaseWaiting(uint64_t correlation_id, uint32_t tid) {
+  auto range = waiting_.equal_range(correlation_id);
+  for (auto it = range.first; it != range.second; ++it) {
+    it->second.tid = tid;
+    sink_(it->second);
+  }
+  waiting_.erase(range.first, range.second);
+}
+
+void RecordConverter::FlushWaiting() {
+  for (auto& kv : waiting_) sink_(kv.second);
+  waiting_.clear();
+}
+
+void RecordConverter::ConvertDevice(const activity_record_t& r) {
+  ApiEvent e{};
+  e.correlation_id = r.correlation_id;
+  e.start_ns = r.begin_ns;
+  e.end_ns = r.end_ns;
+  e.device_id = r.device_id;
+  if (r.op == HSA_OP_ID_DISPATCH) {
+    e.op = KernelName(r.kernel_name);
+    if (e.op == nullptr) {
+      ++filtered_kernels_;
+      return;
+    }
+    e.queue_id = r.queue_id;
+    e.dispatch_id = ++dispatch_ids_;
+  } else if (r.op == HSA_OP_ID_COPY) {
+    e.op = CopyName(r.kind);
+    e.bytes = r.bytes;
+  } else {
+    return;  // barrier packets: rocprofv3 has no output for them
+  }
+  if (!track_threads_ || e.correlation_id == 0) {
+    sink_(e);
+    return;
+  }
+  e.tid = ThreadOf(e.correlation_id);
+  if (e.tid != 0) {
+    sink_(e);
+    return;
+  }
+  if (waiting_.size() >= kMaxWaiting) FlushWaiting();
+  waiting_.emplace(e.correlation_id, e);
 }
 
 uint64_t RecordConverter::open_ranges() const {
@@ -86,12 +206,19 @@ void RecordConverter::Convert(const activity_record_t& r) {
       e.op = ApiName(r.domain, r.op);
       e.start_ns = r.begin_ns;
       e.end_ns = r.end_ns;
+      e.failed = r.api_status != 0 && !(r.domain == ACTIVITY_DOMAIN_HSA_API &&
+                                        r.api_status == kHsaInfoBreak);
       sink_(e);
+      // Only calls that can submit work are ever named by device records.
+      if (e.op->submits_work) RememberThread(r.correlation_id, r.thread_id);
+      return;
+    case ACTIVITY_DOMAIN_HSA_OPS:
+      ConvertDevice(r);
       return;
     case ACTIVITY_DOMAIN_ROCTX:
       break;
     default:
-      return;  // EXT_API tags and device records: not written yet
+      return;  // EXT_API tags
   }
   switch (r.op) {
     case ROCTX_API_ID_roctxMarkA:

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "roctrace/tool/kernel_filter.h"
 #include "roctrace/writers/event.h"
 
 namespace roctrace {
@@ -25,6 +26,29 @@ class RecordConverter {
 
   void Convert(const activity_record_t& record);
 
+  // Device work (HSA_OPS records) is written with the thread that submitted
+  // it, found through the API call of its correlation ID: with this on, the
+  // calls that can submit work (OpName::submits_work) are remembered by
+  // correlation ID (the recent ones) and a device record whose call has not
+  // been delivered yet waits for it.
+  // `hsa_traced`: device work carries the HSA call (doorbell store, async
+  // copy) as its correlation, not the HIP call around it
+  // (OpName::submits_work).
+  void TrackSubmittingThreads(bool on, bool hsa_traced) {
+    track_threads_ = on;
+    hsa_traced_ = hsa_traced;
+  }
+  // Kernel names to keep (kernel_filter.h), decided once per name. False
+  // when a pattern does not compile (*error says why).
+  bool SetKernelFilter(const std::string& include, const std::string& exclude,
+                       std::string* error) {
+    return filter_.Set(include, exclude, error);
+  }
+  // Emits the device events still waiting for their API call (at the end:
+  // their thread stays unknown, 0).
+  void FlushWaiting();
+  uint64_t filtered_kernels() const { return filtered_kernels_; }
+
   uint64_t unresolved_names() const { return unresolved_names_; }
   uint64_t unmatched_range_ends() const { return unmatched_range_ends_; }
   // rocTX ranges still open (never popped or stopped).
@@ -33,6 +57,14 @@ class RecordConverter {
  private:
   const OpName* ApiName(uint32_t domain, uint32_t op);
   const OpName* MarkerName(const char* message);
+  // nullptr: the kernel filter drops this name.
+  const OpName* KernelName(const char* name);
+  const OpName* CopyName(uint32_t direction);
+  void ConvertDevice(const activity_record_t& r);
+  void RememberThread(uint64_t correlation_id, uint32_t tid);
+  void ReleaseWaiting(uint64_t correlation_id, uint32_t tid);
+  // 0 when the call is not known (yet).
+  uint32_t ThreadOf(uint64_t correlation_id) const;
 
   struct OpenRange {
     const OpName* name;
@@ -49,6 +81,22 @@ class RecordConverter {
   uint32_t next_index_ = 0;  // OpName::index of the next name made
   uint64_t unresolved_names_ = 0;
   uint64_t unmatched_range_ends_ = 0;
+
+  bool track_threads_ = false;
+  bool hsa_traced_ = false;
+  KernelFilter filter_;
+  std::unordered_map<std::string, const OpName*> kernel_names_;
+  std::vector<std::unique_ptr<OpName>> device_names_;
+  const OpName* copy_names_[4] = {};
+  uint64_t filtered_kernels_ = 0;
+  uint32_t kernel_ids_ = 0;
+  uint64_t dispatch_ids_ = 0;
+  // Correlation ID -> thread of recent API calls, two generations: the
+  // older is dropped when the newer fills (device work completes soon after
+  // the call that submitted it).
+  std::unordered_map<uint64_t, uint32_t> threads_now_, threads_before_;
+  // Device events whose API call has not arrived, by correlation ID.
+  std::unordered_multimap<uint64_t, ApiEvent> waiting_;
 };
 
 // rocprofv3's Domain column for an HSA function, from its name's table.

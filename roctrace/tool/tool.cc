@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
+#include <roctracer_hsa.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/writers/csv_writer.h"
+#include "roctrace/writers/json_writer.h"
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
@@ -75,9 +77,15 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   for (const std::string& w : warnings) {
     std::fprintf(stderr, "roctrace: ignoring %s\n", w.c_str());
   }
-  if (config_.json) {
-    std::fprintf(stderr, "roctrace: the json output is not written yet\n");
+  std::string regex_error;
+  if (!converter_.SetKernelFilter(config_.kernel_include_regex,
+                                  config_.kernel_exclude_regex, &regex_error)) {
+    std::fprintf(stderr, "roctrace: ignoring the kernel filter: %s\n",
+                 regex_error.c_str());
   }
+  const bool device = config_.kernel || config_.memory_copy;
+  converter_.TrackSubmittingThreads(device && (config_.hip || config_.hsa),
+                                    config_.hsa);
   info_.pid = static_cast<uint32_t>(getpid());
   info_.ppid = static_cast<uint32_t>(getppid());
   info_.command = CommandLine();
@@ -110,6 +118,16 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   }
   if (config_.marker) {
     roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, pool_);
+  }
+  // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
+  // Scratch memory has no activity records: nothing to enable for it.
+  if (config_.kernel) {
+    roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_OPS,
+                                      HSA_OP_ID_DISPATCH, pool_);
+  }
+  if (config_.memory_copy) {
+    roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY,
+                                      pool_);
   }
   flusher_ = std::thread([this] { FlushLoop(); });
 }
@@ -151,6 +169,9 @@ bool Tool::CreateWriters() {
                                         config_.perfetto_max_size));
   }
   if (config_.csv) add(std::make_unique<CsvWriter>(prefix_));
+  if (config_.json) {
+    add(std::make_unique<JsonWriter>(prefix_ + "_results.json", info_));
+  }
   if (config_.stats || config_.summary) {
     add(std::make_unique<StatsWriter>(config_.stats ? prefix_ : std::string(),
                                       config_.summary));
@@ -206,6 +227,10 @@ void Tool::Stop() {
   roctracer_close_pool_expl(pool_);
 
   std::lock_guard<std::mutex> lock(mutex_);
+  // Device work whose API call never arrived: its thread stays unknown.
+  batch_ = std::make_shared<std::vector<ApiEvent>>();
+  converter_.FlushWaiting();
+  PushBatch();
   stopped_ = true;
   roctracer_get_timestamp(&info_.end_ns);
   info_.losses = {

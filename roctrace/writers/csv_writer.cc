@@ -12,6 +12,10 @@ const char* CsvWriter::TraceSuffix(Category category) {
       return "_hsa_api_trace.csv";
     case Category::kMarker:
       return "_marker_api_trace.csv";
+    case Category::kKernel:
+      return "_kernel_trace.csv";
+    case Category::kMemoryCopy:
+      return "_memory_copy_trace.csv";
   }
   return "_api_trace.csv";
 }
@@ -41,13 +45,30 @@ std::FILE* CsvWriter::FileFor(Category category) {
     std::string path = prefix_ + TraceSuffix(category);
     f = std::fopen(path.c_str(), "w");
     if (f == nullptr) return nullptr;
-    std::fputs(
-        "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\","
-        "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n",
-        f);
+    std::fputs(Header(category), f);
     files_.push_back(path);
   }
   return f;
+}
+
+const char* CsvWriter::Header(Category category) {
+  switch (category) {
+    case Category::kKernel:
+      return "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\","
+             "\"Dispatch_Id\",\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\","
+             "\"Start_Timestamp\",\"End_Timestamp\",\"LDS_Block_Size\","
+             "\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\",\"SGPR_"
+             "Count\","
+             "\"Workgroup_Size_X\",\"Workgroup_Size_Y\",\"Workgroup_Size_Z\","
+             "\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n";
+    case Category::kMemoryCopy:
+      return "\"Kind\",\"Direction\",\"Stream_Id\",\"Source_Agent_Id\","
+             "\"Destination_Agent_Id\",\"Correlation_Id\",\"Start_Timestamp\","
+             "\"End_Timestamp\"\n";
+    default:
+      return "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\","
+             "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n";
+  }
 }
 
 namespace {
@@ -84,9 +105,50 @@ char* FormatUInt(uint64_t v, char* end) {
 
 }  // namespace
 
+void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
+  if (e.op->category == Category::kKernel) {
+    out->append("\"KERNEL_DISPATCH\",");
+    AppendQuoted(out, AgentName({true, e.device_id}));
+    out->push_back(',');
+    AppendUInt(out, e.queue_id);
+    out->append(",0,");  // Stream_Id: no HIP stream is known
+    AppendUInt(out, e.tid);
+    out->push_back(',');
+    AppendUInt(out, e.dispatch_id);
+    out->push_back(',');
+    AppendUInt(out, e.op->kernel_id);
+    out->push_back(',');
+    AppendQuoted(out, e.op->name);
+  } else {
+    AgentRef src, dst;
+    CopyAgents(e, &src, &dst);
+    out->append("\"MEMORY_COPY\",");
+    AppendQuoted(out, e.op->name);
+    out->append(",0,");
+    AppendQuoted(out, AgentName(src));
+    out->push_back(',');
+    AppendQuoted(out, AgentName(dst));
+  }
+  out->push_back(',');
+  AppendUInt(out, e.correlation_id);
+  out->push_back(',');
+  AppendUInt(out, e.start_ns);
+  out->push_back(',');
+  AppendUInt(out, e.end_ns);
+  // Segment sizes, registers and geometry are not in the activity records:
+  // left empty (unknown), never guessed.
+  if (e.op->category == Category::kKernel) out->append(",,,,,,,,,,,");
+  out->push_back('\n');
+}
+
 void CsvWriter::Write(const ApiEvent& e) {
   int c = static_cast<int>(e.op->category);
   if (FileFor(e.op->category) == nullptr) return;
+  if (IsDevice(e.op->category)) {
+    WriteDevice(e, &pending_[c]);
+    if (pending_[c].size() >= kFlushBytes) Flush(c);
+    return;
+  }
   // "Domain","Function", quoted once per name.
   if (e.op->index >= prefixes_.size()) prefixes_.resize(e.op->index + 1);
   std::string& prefix = prefixes_[e.op->index];

@@ -1,6 +1,6 @@
-// rocprofv3's per-domain API trace CSVs: <prefix>_hip_api_trace.csv,
-// _hsa_api_trace.csv, _marker_api_trace.csv, each created with its header
-// when the first row of its domain arrives.
+// rocprofv3's trace CSVs: <prefix>_hip_api_trace.csv, _hsa_api_trace.csv,
+// _marker_api_trace.csv, _kernel_trace.csv, _memory_copy_trace.csv, each
+// created with its header when the first row of its domain arrives.
 #ifndef ROCTRACE_WRITERS_CSV_WRITER_H_
 #define ROCTRACE_WRITERS_CSV_WRITER_H_
 
@@ -23,10 +23,13 @@ class CsvWriter : public Writer {
 
   // The file name suffix rocprofv3 gives a domain's API trace.
   static const char* TraceSuffix(Category category);
+  // The file's header row: API columns, or the kernel / copy trace's.
+  static const char* Header(Category category);
 
  private:
   std::FILE* FileFor(Category category);
   void Flush(int category);
+  void WriteDevice(const ApiEvent& e, std::string* out);
 
   // Rows are formatted into one buffer per file and written 1 MB at a time.
   static constexpr size_t kFlushBytes = 1 << 20;

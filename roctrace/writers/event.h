@@ -12,8 +12,45 @@
 namespace roctrace {
 
 // rocprofv3's output domains; the order is the order of the stats tables.
-enum class Category : uint8_t { kHip = 0, kHsa = 1, kMarker = 2 };
-constexpr int kCategoryCount = 3;
+// kKernel and kMemoryCopy are device work (a kernel dispatch, a copy): their
+// events carry the device fields of ApiEvent.
+enum class Category : uint8_t {
+  kHip = 0,
+  kHsa = 1,
+  kMarker = 2,
+  kKernel = 3,
+  kMemoryCopy = 4
+};
+constexpr int kCategoryCount = 5;
+
+// rocprofv3's category names (rocpd's event categories, JSON's kinds).
+inline const char* CategoryName(Category c) {
+  switch (c) {
+    case Category::kHip:
+      return "HIP_RUNTIME_API";
+    case Category::kHsa:
+      return "HSA_CORE_API";
+    case Category::kMarker:
+      return "MARKER_CORE_API";
+    case Category::kKernel:
+      return "KERNEL_DISPATCH";
+    case Category::kMemoryCopy:
+      return "MEMORY_COPY";
+  }
+  return "UNKNOWN";
+}
+
+inline bool IsDevice(Category c) {
+  return c == Category::kKernel || c == Category::kMemoryCopy;
+}
+
+// A copy's direction (hsa_amd_copy_direction_t's values).
+enum class CopyDirection : uint8_t {
+  kHostToHost = 0,
+  kHostToDevice = 1,
+  kDeviceToHost = 2,
+  kDeviceToDevice = 3
+};
 
 // The interned identity of an operation: names live as long as the process,
 // so events carry a pointer. `index` is dense (0, 1, 2, ... in the order the
@@ -23,6 +60,14 @@ struct OpName {
   std::string name;    // function name, or the rocTX message
   std::string domain;  // rocprofv3's Domain column (HIP_RUNTIME_API, ...)
   uint32_t index = 0;
+  // kMemoryCopy names are per direction (MEMORY_COPY_HOST_TO_DEVICE, ...).
+  CopyDirection direction = CopyDirection::kHostToHost;
+  // kKernel: 1, 2, ... in the order kernel names first appear (Kernel_Id).
+  uint32_t kernel_id = 0;
+  // An API call whose correlation ID device work may carry (a doorbell
+  // store, an async copy; HIP calls when HSA is not traced): the timeline
+  // gives only these a flow, so other calls cost no bytes for it.
+  bool submits_work = false;
 };
 
 struct ApiEvent {
@@ -32,12 +77,59 @@ struct ApiEvent {
   uint64_t end_ns;
   uint32_t pid;
   uint32_t tid;
-  // rocTX ranges opened with roctxRangeStartA may end on another thread and
-  // overlap each other: they go on a track of their own (this ID), never on
-  // a thread's nested track. 0 for everything else.
-  uint64_t async_range_id;
+  // kKernel: the application's queue (hsa_queue_t::id); kMemoryCopy: bytes.
+  // Otherwise the rocTX range ID of a range opened with roctxRangeStartA,
+  // which may end on another thread and overlap others: such a range goes
+  // on a track of its own (this ID), never on a thread's nested track; 0
+  // for everything else.
+  union {
+    uint64_t async_range_id;
+    uint64_t queue_id;
+    uint64_t bytes;
+  };
   bool instant;  // a rocTX mark
+  // API calls: returned a status that is not success.
+  bool failed;
+  // Device work: the kernel agent's index (HIP's device number); -1 for a
+  // copy between host agents. `tid` is the submitting thread, 0 unknown.
+  int32_t device_id;
+  // kKernel: 1, 2, ... in the order dispatches are delivered (Dispatch_Id).
+  uint64_t dispatch_id;
 };
+
+// An agent as the outputs name it: the host (one CPU agent) or a kernel
+// agent by its index ("GPU 0", rocprofv3's type-relative naming).
+struct AgentRef {
+  bool gpu;
+  int32_t index;
+};
+
+// A copy's agents: the record names the kernel agent (the destination's
+// when both are), so a device-to-device copy shows it on both ends.
+inline void CopyAgents(const ApiEvent& e, AgentRef* src, AgentRef* dst) {
+  const AgentRef host{false, 0};
+  const AgentRef gpu{true, e.device_id};
+  switch (e.op->direction) {
+    case CopyDirection::kHostToHost:
+      *src = *dst = host;
+      return;
+    case CopyDirection::kHostToDevice:
+      *src = host;
+      *dst = gpu;
+      return;
+    case CopyDirection::kDeviceToHost:
+      *src = gpu;
+      *dst = host;
+      return;
+    case CopyDirection::kDeviceToDevice:
+      *src = *dst = gpu;
+      return;
+  }
+}
+
+inline std::string AgentName(AgentRef a) {
+  return (a.gpu ? "GPU " : "CPU ") + std::to_string(a.index);
+}
 
 // Process facts and losses, known at the end (or at a checkpoint).
 struct RunInfo {

@@ -43,6 +43,7 @@ constexpr uint32_t kDebugAnnotations = 4;
 constexpr uint32_t kType = 9;
 constexpr uint32_t kNameIid = 10;
 constexpr uint32_t kTrackUuid = 11;
+constexpr uint32_t kFlowIds = 47;
 constexpr uint64_t kSliceBegin = 1;
 constexpr uint64_t kSliceEnd = 2;
 constexpr uint64_t kInstant = 3;
@@ -75,8 +76,17 @@ constexpr uint64_t kCorrelationIdIid = 1;
 // Sequence 1 describes the process; threads' sequences follow.
 constexpr uint32_t kProcessSequence = 1;
 constexpr size_t kFlushBytes = 1 << 20;
-const char* const kCategoryNames[kCategoryCount] = {"hip_api", "hsa_api",
-                                                    "marker_api"};
+const char* const kCategoryNames[kCategoryCount] = {
+    "hip_api", "hsa_api", "marker_api", "kernel_dispatch", "memory_copy"};
+
+std::string DeviceTrackName(const ApiEvent& e) {
+  if (e.op->category == Category::kKernel) {
+    return AgentName({true, e.device_id}) + ", queue " +
+           std::to_string(e.queue_id);
+  }
+  return e.device_id < 0 ? std::string("host copies")
+                         : AgentName({true, e.device_id}) + " copies";
+}
 
 }  // namespace
 
@@ -138,16 +148,19 @@ bool PftraceWriter::StartFile() {
 }
 
 PftraceWriter::Sequence* PftraceWriter::SequenceOf(const ApiEvent& e) {
+  const uint64_t track =
+      IsDevice(e.op->category) ? DeviceTrack(e) : ThreadTrack(e.tid);
   if (last_sequence_ < sequences_.size() &&
-      sequences_[last_sequence_].tid == e.tid) {
+      sequences_[last_sequence_].track == track) {
     return &sequences_[last_sequence_];
   }
-  auto it = sequence_of_tid_.find(e.tid);
-  if (it == sequence_of_tid_.end()) {
+  auto it = sequence_of_track_.find(track);
+  if (it == sequence_of_track_.end()) {
     Sequence s;
     s.id = kProcessSequence + 1 + static_cast<uint32_t>(sequences_.size());
     s.tid = e.tid;
-    it = sequence_of_tid_.emplace(e.tid, sequences_.size()).first;
+    s.track = track;
+    it = sequence_of_track_.emplace(track, sequences_.size()).first;
     sequences_.push_back(std::move(s));
   }
   last_sequence_ = it->second;
@@ -178,10 +191,18 @@ void PftraceWriter::StartSequence(Sequence* s, const ApiEvent& e) {
   size_t defaults = out_.Open(packet::kDefaults);
   out_.UInt(defaults::kTimestampClockId, clock::kIncremental);
   size_t event_defaults = out_.Open(defaults::kTrackEventDefaults);
-  out_.UInt(defaults::kTrackUuid, ThreadTrack(s->tid));
+  out_.UInt(defaults::kTrackUuid, s->track);
   out_.Close(event_defaults);
   out_.Close(defaults);
-  if (tracks_.insert(ThreadTrack(s->tid)).second) {
+  if (IsDevice(e.op->category)) {
+    if (tracks_.insert(s->track).second) {
+      size_t desc = out_.Open(packet::kTrackDescriptor);
+      out_.UInt(descriptor::kUuid, s->track);
+      out_.UInt(descriptor::kParentUuid, ProcessTrack(info_.pid));
+      out_.Bytes(descriptor::kName, DeviceTrackName(e));
+      out_.Close(desc);
+    }
+  } else if (tracks_.insert(ThreadTrack(s->tid)).second) {
     size_t desc = out_.Open(packet::kTrackDescriptor);
     out_.UInt(descriptor::kUuid, ThreadTrack(s->tid));
     out_.UInt(descriptor::kParentUuid, ProcessTrack(e.pid));
@@ -250,10 +271,12 @@ void PftraceWriter::Write(const ApiEvent& e) {
   size_t before = out_.size();
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);
-  uint64_t track = e.async_range_id != 0 ? RangeTrack(e.async_range_id)
+  const bool device = IsDevice(e.op->category);
+  uint64_t track = device                  ? s->track
+                   : e.async_range_id != 0 ? RangeTrack(e.async_range_id)
                    : e.op->category == Category::kMarker ? MarkerTrack(e.tid)
-                                                         : ThreadTrack(e.tid);
-  if (track != ThreadTrack(e.tid)) EnsureTrack(track, e, s);
+                                                         : s->track;
+  if (track != s->track) EnsureTrack(track, e, s);
   const uint64_t name_iid = e.op->index + 1;
 
   size_t p = out_.Open(trace::kPacket);
@@ -274,8 +297,14 @@ void PftraceWriter::Write(const ApiEvent& e) {
   size_t event = out_.Open(packet::kTrackEvent);
   out_.UInt(track_event::kType,
             e.instant ? track_event::kInstant : track_event::kSliceBegin);
-  if (track != ThreadTrack(e.tid)) out_.UInt(track_event::kTrackUuid, track);
+  if (track != s->track) out_.UInt(track_event::kTrackUuid, track);
   out_.UInt(track_event::kNameIid, name_iid);
+  // A call that may submit work, and the work, carry the correlation ID as
+  // a flow: the trace processor links the events that share one (the UI
+  // draws an arrow from the call to each piece of its work).
+  if (e.correlation_id != 0 && (device || e.op->submits_work)) {
+    out_.Fixed64(track_event::kFlowIds, e.correlation_id);
+  }
   out_.UInt(track_event::kCategoryIids,
             static_cast<uint64_t>(e.op->category) + 1);
   size_t annotation = out_.Open(track_event::kDebugAnnotations);
@@ -291,9 +320,7 @@ void PftraceWriter::Write(const ApiEvent& e) {
     out_.UInt(packet::kSequenceId, s->id);
     event = out_.Open(packet::kTrackEvent);
     out_.UInt(track_event::kType, track_event::kSliceEnd);
-    if (track != ThreadTrack(e.tid)) {
-      out_.UInt(track_event::kTrackUuid, track);
-    }
+    if (track != s->track) out_.UInt(track_event::kTrackUuid, track);
     out_.Close(event);
     out_.Close(p);
   }

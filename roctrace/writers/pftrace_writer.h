@@ -1,8 +1,11 @@
 // Perfetto's native trace (<prefix>_results.pftrace): one track per thread
 // for API calls (nested calls nest), a child track per thread for rocTX
-// ranges and marks, a track per roctxRangeStart range, interned names.
+// ranges and marks, a track per roctxRangeStart range, a track per GPU queue
+// (kernel dispatches, named by kernel) and per GPU for copies, flows from an
+// API call to its device work, interned names.
 //
-// Each thread's events are a packet sequence of their own, so that an API
+// Each thread's (and device track's) events are a packet sequence of their
+// own, so that an API
 // slice costs few bytes: the sequence's defaults name the thread's track
 // (no track UUID per event) and its timestamps are deltas on an incremental
 // clock (1-2 bytes instead of 8). A timestamp earlier than the sequence's
@@ -44,12 +47,28 @@ class PftraceWriter : public Writer {
   static uint64_t ThreadTrack(uint32_t tid) { return tid; }
   static uint64_t MarkerTrack(uint32_t tid) { return (2ull << 32) | tid; }
   static uint64_t RangeTrack(uint64_t id) { return (3ull << 56) | id; }
+  // A GPU queue's kernels; a kernel agent's copies (device -1: host to
+  // host).
+  static uint64_t QueueTrack(int32_t device, uint64_t queue) {
+    return (4ull << 56) | (static_cast<uint64_t>(device & 0xffff) << 40) |
+           (queue & ((1ull << 40) - 1));
+  }
+  static uint64_t CopyTrack(int32_t device) {
+    return (5ull << 56) | static_cast<uint32_t>(device + 1);
+  }
+  static uint64_t DeviceTrack(const ApiEvent& e) {
+    return e.op->category == Category::kKernel
+               ? QueueTrack(e.device_id, e.queue_id)
+               : CopyTrack(e.device_id);
+  }
 
  private:
   // A thread's packet sequence, and what the current file has of it.
+  // A thread's packet sequence (API calls, rocTX), or a device track's.
   struct Sequence {
     uint32_t id = 0;  // trusted_packet_sequence_id
     uint32_t tid = 0;
+    uint64_t track = 0;          // its default track
     bool started = false;        // in the current file
     uint64_t clock = 0;          // the incremental clock's last value
     std::vector<bool> interned;  // by OpName::index, in the current file
@@ -71,7 +90,7 @@ class PftraceWriter : public Writer {
   std::vector<std::string> files_;
   proto::Buffer out_;  // encoded packets not yet written
   std::vector<Sequence> sequences_;
-  std::unordered_map<uint32_t, size_t> sequence_of_tid_;
+  std::unordered_map<uint64_t, size_t> sequence_of_track_;
   size_t last_sequence_ = SIZE_MAX;
   std::unordered_set<uint64_t> tracks_;  // described in the current file
 };

@@ -40,6 +40,13 @@ class Buffer {
     Tag(field, 0);
     Varint(v);
   }
+  void Fixed64(uint32_t field, uint64_t v) {
+    Tag(field, 1);
+    Reserve(8);
+    for (int i = 0; i < 8; ++i) {
+      bytes_[size_++] = static_cast<char>((v >> (8 * i)) & 0xff);
+    }
+  }
   void Bytes(uint32_t field, const std::string& bytes) {
     Tag(field, 2);
     Varint(bytes.size());

@@ -148,7 +148,9 @@ CREATE TABLE IF NOT EXISTS rocpd_memory_allocate (
 
 // The views rocpd's own queries start from (same names and columns as
 // rocprofv3's data and summary views; top_regions is ours: top_kernels for
-// API calls and rocTX ranges).
+// API calls and rocTX ranges). `kernels` and `memory_copies` join the
+// thread with a LEFT JOIN: device work whose submitting thread is not known
+// (no API call traced around it) has a NULL tid and still shows.
 const char kViews[] = R"SQL(
 CREATE VIEW IF NOT EXISTS processes AS
 SELECT N.id AS nid, N.machine_id, N.system_name, N.hostname,
@@ -212,7 +214,7 @@ JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id AND S.guid = K.guid
 LEFT JOIN rocpd_info_stream ST ON ST.id = K.stream_id AND ST.guid = K.guid
 LEFT JOIN rocpd_info_queue Q ON Q.id = K.queue_id AND Q.guid = K.guid
 JOIN rocpd_info_process P ON P.id = K.pid AND P.guid = K.guid
-JOIN rocpd_info_thread T ON T.id = K.tid AND T.guid = K.guid;
+LEFT JOIN rocpd_info_thread T ON T.id = K.tid AND T.guid = K.guid;
 
 CREATE VIEW IF NOT EXISTS memory_copies AS
 SELECT M.id, M.guid,
@@ -239,7 +241,7 @@ LEFT JOIN rocpd_info_queue Q ON Q.id = M.queue_id AND Q.guid = M.guid
 LEFT JOIN rocpd_info_stream ST ON ST.id = M.stream_id AND ST.guid = M.guid
 JOIN rocpd_event E ON E.id = M.event_id AND E.guid = M.guid
 JOIN rocpd_info_process P ON P.id = M.pid AND P.guid = M.guid
-JOIN rocpd_info_thread T ON T.id = M.tid AND T.guid = M.guid;
+LEFT JOIN rocpd_info_thread T ON T.id = M.tid AND T.guid = M.guid;
 
 CREATE VIEW IF NOT EXISTS top_kernels AS
 SELECT S.display_name AS name, COUNT(K.kernel_id) AS total_calls,

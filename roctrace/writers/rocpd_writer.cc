@@ -38,19 +38,6 @@ std::string MultiRowInsert(const char* head, const char* row, int params,
   return sql;
 }
 
-// rocprofv3's category names (rocpd_event.category_id -> rocpd_string).
-const char* CategoryName(Category c) {
-  switch (c) {
-    case Category::kHip:
-      return "HIP_RUNTIME_API";
-    case Category::kHsa:
-      return "HSA_CORE_API";
-    case Category::kMarker:
-      return "MARKER_CORE_API";
-  }
-  return "UNKNOWN";
-}
-
 std::string NewGuid() {
   std::random_device rd;
   std::mt19937_64 gen((static_cast<uint64_t>(rd()) << 32) ^ rd());
@@ -78,9 +65,9 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
     : path_(std::move(path)), start_info_(std::move(start_info)) {}
 
 RocpdWriter::~RocpdWriter() {
-  for (sqlite3_stmt* s :
-       {insert_string_, insert_thread_, insert_events_[0], insert_events_[1],
-        insert_regions_[0], insert_regions_[1]}) {
+  for (sqlite3_stmt* s : {insert_string_, insert_thread_, insert_events_[0],
+                          insert_events_[1], insert_regions_[0],
+                          insert_regions_[1], insert_dispatch_, insert_copy_}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);
@@ -150,7 +137,20 @@ bool RocpdWriter::Open() {
                &insert_string_) ||
       !Prepare("INSERT INTO rocpd_info_thread(nid, ppid, pid, tid, name, "
                "start, \"end\") VALUES (1, ?, 1, ?, ?, ?, ?)",
-               &insert_thread_)) {
+               &insert_thread_) ||
+      // Geometry and segment sizes are not in the activity records: the
+      // NOT NULL sizes are 0, the others NULL.
+      !Prepare("INSERT INTO rocpd_kernel_dispatch(nid, pid, tid, agent_id, "
+               "kernel_id, dispatch_id, queue_id, stream_id, start, \"end\", "
+               "workgroup_size_x, workgroup_size_y, workgroup_size_z, "
+               "grid_size_x, grid_size_y, grid_size_z, region_name_id, "
+               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, 0, 0, "
+               "0, 0, 0, 0, ?8, ?9)",
+               &insert_dispatch_) ||
+      !Prepare("INSERT INTO rocpd_memory_copy(nid, pid, tid, start, \"end\", "
+               "name_id, dst_agent_id, src_agent_id, size, region_name_id, "
+               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?4, ?8)",
+               &insert_copy_)) {
     return false;
   }
   for (int many = 0; many < 2; ++many) {
@@ -255,9 +255,102 @@ int64_t RocpdWriter::ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end) {
   return row;
 }
 
+int64_t RocpdWriter::AgentRow(AgentRef agent) {
+  const int64_t key = agent.gpu ? int64_t{agent.index} + 1 : 0;
+  auto it = agents_.find(key);
+  if (it != agents_.end()) return it->second;
+  char* sql = sqlite3_mprintf(
+      "INSERT INTO rocpd_info_agent(nid, pid, type, logical_index, "
+      "type_index, name) VALUES (1, 1, %Q, %d, %d, %Q);",
+      agent.gpu ? "GPU" : "CPU", agent.index, agent.index,
+      AgentName(agent).c_str());
+  Exec(sql);
+  sqlite3_free(sql);
+  int64_t row = sqlite3_last_insert_rowid(db_);
+  agents_.emplace(key, row);
+  return row;
+}
+
+int64_t RocpdWriter::QueueRow(uint64_t queue_id) {
+  auto it = queues_.find(queue_id);
+  if (it != queues_.end()) return it->second;
+  char* sql = sqlite3_mprintf(
+      "INSERT INTO rocpd_info_queue(nid, pid, name) VALUES (1, 1, "
+      "'Queue %llu');",
+      static_cast<unsigned long long>(queue_id));
+  Exec(sql);
+  sqlite3_free(sql);
+  int64_t row = sqlite3_last_insert_rowid(db_);
+  queues_.emplace(queue_id, row);
+  return row;
+}
+
+// The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's).
+int64_t RocpdWriter::KernelRow(const OpName* op) {
+  if (op->kernel_id >= kernels_.size()) kernels_.resize(op->kernel_id + 1);
+  if (!kernels_[op->kernel_id]) {
+    kernels_[op->kernel_id] = true;
+    char* sql = sqlite3_mprintf(
+        "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
+        "kernel_name, display_name) VALUES (%u, 1, 1, 0, %Q, %Q);",
+        op->kernel_id, op->name.c_str(), op->name.c_str());
+    Exec(sql);
+    sqlite3_free(sql);
+  }
+  return op->kernel_id;
+}
+
+// A device event: its rocpd_event row (after the API rows waiting, so that
+// ids stay in insertion order), then its dispatch or copy row.
+void RocpdWriter::WriteDevice(const ApiEvent& e) {
+  InsertPending(true);
+  const int64_t event_id = next_event_id_++;
+  sqlite3_stmt* events = insert_events_[0];
+  sqlite3_bind_int64(events, 1,
+                     category_ids_[static_cast<int>(e.op->category)]);
+  sqlite3_bind_int64(events, 2, static_cast<int64_t>(e.correlation_id));
+  if (sqlite3_step(events) != SQLITE_DONE) Fail("insert event");
+  sqlite3_reset(events);
+  sqlite3_stmt* st;
+  if (e.op->category == Category::kKernel) {
+    st = insert_dispatch_;
+    sqlite3_bind_int64(st, 2, AgentRow({true, e.device_id}));
+    sqlite3_bind_int64(st, 3, KernelRow(e.op));
+    sqlite3_bind_int64(st, 4, static_cast<int64_t>(e.dispatch_id));
+    sqlite3_bind_int64(st, 5, QueueRow(e.queue_id));
+    sqlite3_bind_int64(st, 6, static_cast<int64_t>(e.start_ns));
+    sqlite3_bind_int64(st, 7, static_cast<int64_t>(e.end_ns));
+    sqlite3_bind_int64(st, 8, NameId(e.op));
+    sqlite3_bind_int64(st, 9, event_id);
+  } else {
+    AgentRef src, dst;
+    CopyAgents(e, &src, &dst);
+    st = insert_copy_;
+    sqlite3_bind_int64(st, 2, static_cast<int64_t>(e.start_ns));
+    sqlite3_bind_int64(st, 3, static_cast<int64_t>(e.end_ns));
+    sqlite3_bind_int64(st, 4, NameId(e.op));
+    sqlite3_bind_int64(st, 5, AgentRow(dst));
+    sqlite3_bind_int64(st, 6, AgentRow(src));
+    sqlite3_bind_int64(st, 7, static_cast<int64_t>(e.bytes));
+    sqlite3_bind_int64(st, 8, event_id);
+  }
+  // The submitting thread, NULL when it is not known.
+  if (e.tid != 0) {
+    sqlite3_bind_int64(st, 1, ThreadRow(e.tid, e.start_ns, e.start_ns));
+  } else {
+    sqlite3_bind_null(st, 1);
+  }
+  if (sqlite3_step(st) != SQLITE_DONE) Fail("insert device work");
+  sqlite3_reset(st);
+}
+
 void RocpdWriter::Write(const ApiEvent& e) {
   if (!opened_ && !Open()) return;
   if (!ok_) return;
+  if (IsDevice(e.op->category)) {
+    WriteDevice(e);
+    return;
+  }
   pending_.push_back({category_ids_[static_cast<int>(e.op->category)],
                       static_cast<int64_t>(e.correlation_id),
                       ThreadRow(e.tid, e.start_ns, e.end_ns),

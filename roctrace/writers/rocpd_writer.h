@@ -37,6 +37,10 @@ class RocpdWriter : public Writer {
   int64_t ThreadRow(uint32_t tid, uint64_t start, uint64_t end);
   int64_t ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end);
   void Fail(const char* what);
+  void WriteDevice(const ApiEvent& e);
+  int64_t AgentRow(AgentRef agent);
+  int64_t QueueRow(uint64_t queue_id);
+  int64_t KernelRow(const OpName* op);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   // Inserts the pending rows: as many full statements as there are, and the
   // rest one by one when `all`.
@@ -54,6 +58,11 @@ class RocpdWriter : public Writer {
   // [0]: one event per statement; [1]: kRowsPerStatement events.
   sqlite3_stmt* insert_events_[2] = {};
   sqlite3_stmt* insert_regions_[2] = {};
+  sqlite3_stmt* insert_dispatch_ = nullptr;
+  sqlite3_stmt* insert_copy_ = nullptr;
+  std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
+  std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
+  std::vector<bool> kernels_;                     // by Kernel_Id: row made
   struct PendingRow {
     int64_t category_id, correlation_id, thread_row, start, end, name_id;
   };

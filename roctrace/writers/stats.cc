@@ -32,6 +32,10 @@ const char* StatsWriter::StatsSuffix(Category category) {
       return "_hsa_api_stats.csv";
     case Category::kMarker:
       return "_marker_api_stats.csv";
+    case Category::kKernel:
+      return "_kernel_stats.csv";
+    case Category::kMemoryCopy:
+      return "_memory_copy_stats.csv";
   }
   return "_api_stats.csv";
 }
@@ -46,6 +50,7 @@ void StatsWriter::Write(const ApiEvent& e) {
   auto& entry = by_op_[e.op->index];
   entry.first = e.op;
   entry.second.Add(e.end_ns - e.start_ns);
+  if (e.failed) ++entry.second.failed;
 }
 
 std::vector<StatsRow> MakeRows(std::map<std::string, CallStats> stats) {
@@ -80,6 +85,7 @@ void Merge(CallStats* into, const CallStats& from) {
   into->m2 += from.m2 + delta * delta * n1 * n2 / (n1 + n2);
   into->mean += delta * n2 / (n1 + n2);
   into->calls += from.calls;
+  into->failed += from.failed;
   into->total_ns += from.total_ns;
   into->min_ns = std::min(into->min_ns, from.min_ns);
   into->max_ns = std::max(into->max_ns, from.max_ns);
@@ -105,22 +111,24 @@ std::vector<StatsRow> StatsWriter::DomainTable() const {
 }
 
 void StatsWriter::WriteCsv(const std::string& path,
-                           const std::vector<StatsRow>& rows) {
+                           const std::vector<StatsRow>& rows, bool failed) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return;
   std::fputs(
       "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\","
-      "\"MinNs\",\"MaxNs\",\"StdDev\"\n",
+      "\"MinNs\",\"MaxNs\",\"StdDev\"",
       f);
+  std::fputs(failed ? ",\"FailedCalls\"\n" : "\n", f);
   std::string name;
   for (const StatsRow& r : rows) {
     name.clear();
     AppendQuoted(&name, r.name);
     std::fprintf(
-        f,
-        "%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%" PRIu64 ",%" PRIu64 ",%.6g\n",
+        f, "%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%" PRIu64 ",%" PRIu64 ",%.6g",
         name.c_str(), r.stats.calls, r.stats.total_ns, r.stats.mean,
         r.percentage, r.stats.min_ns, r.stats.max_ns, r.stats.StdDev());
+    if (failed) std::fprintf(f, ",%" PRIu64, r.stats.failed);
+    std::fputc('\n', f);
   }
   std::fclose(f);
   files_.push_back(path);
@@ -134,17 +142,17 @@ void PrintTable(const char* title, const std::vector<StatsRow>& rows) {
   for (const StatsRow& r : rows) width = std::max(width, r.name.size());
   width = std::min<size_t>(width, 60);
   std::fprintf(stderr, "\nroctrace summary: %s\n", title);
-  std::fprintf(stderr, "%-*s %10s %16s %12s %8s %12s %12s %12s\n",
+  std::fprintf(stderr, "%-*s %10s %16s %12s %8s %12s %12s %12s %8s\n",
                static_cast<int>(width), "Name", "Calls", "TotalDurationNs",
-               "AverageNs", "Percent", "MinNs", "MaxNs", "StdDev");
+               "AverageNs", "Percent", "MinNs", "MaxNs", "StdDev", "Failed");
   for (const StatsRow& r : rows) {
     std::fprintf(stderr,
                  "%-*.*s %10" PRIu64 " %16" PRIu64 " %12.1f %8.2f %12" PRIu64
-                 " %12" PRIu64 " %12.1f\n",
+                 " %12" PRIu64 " %12.1f %8" PRIu64 "\n",
                  static_cast<int>(width), static_cast<int>(width),
                  r.name.c_str(), r.stats.calls, r.stats.total_ns, r.stats.mean,
-                 r.percentage, r.stats.min_ns, r.stats.max_ns,
-                 r.stats.StdDev());
+                 r.percentage, r.stats.min_ns, r.stats.max_ns, r.stats.StdDev(),
+                 r.stats.failed);
   }
 }
 
@@ -152,19 +160,25 @@ void PrintTable(const char* title, const std::vector<StatsRow>& rows) {
 
 void StatsWriter::Finish(const RunInfo&) {
   static const Category kAll[] = {Category::kHip, Category::kHsa,
-                                  Category::kMarker};
+                                  Category::kMarker, Category::kKernel,
+                                  Category::kMemoryCopy};
+  static const char* const kTitles[] = {"HIP API", "HSA API", "MARKER API",
+                                        "KERNEL DISPATCH", "MEMORY COPY"};
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);
-      if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows);
+      // Kernel and copy tables keep rocprofv3's columns exactly.
+      if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows, !IsDevice(c));
     }
     std::vector<StatsRow> domains = DomainTable();
-    if (!domains.empty()) WriteCsv(prefix_ + "_domain_stats.csv", domains);
+    if (!domains.empty()) {
+      WriteCsv(prefix_ + "_domain_stats.csv", domains, true);
+    }
   }
   if (summary_) {
-    PrintTable("HIP API", Table(Category::kHip));
-    PrintTable("HSA API", Table(Category::kHsa));
-    PrintTable("MARKER API", Table(Category::kMarker));
+    for (Category c : kAll) {
+      PrintTable(kTitles[static_cast<int>(c)], Table(c));
+    }
     PrintTable("DOMAINS", DomainTable());
   }
 }

@@ -18,6 +18,7 @@ struct CallStats {
   uint64_t total_ns = 0;
   uint64_t min_ns = UINT64_MAX;
   uint64_t max_ns = 0;
+  uint64_t failed = 0;  // API calls that returned a status other than success
   // Welford's running mean and sum of squared deviations: stable for the
   // millions of near-equal durations a hot loop produces.
   double mean = 0;
@@ -49,7 +50,9 @@ class StatsWriter : public Writer {
   static const char* StatsSuffix(Category category);
 
  private:
-  void WriteCsv(const std::string& path, const std::vector<StatsRow>& rows);
+  // `failed`: with the FailedCalls column (API tables).
+  void WriteCsv(const std::string& path, const std::vector<StatsRow>& rows,
+                bool failed);
 
   std::string prefix_;
   bool summary_;

@@ -1,10 +1,10 @@
 // The observer seam of the GPU half of the tracer: what the interception of
 // queues, copies and code objects (runtime/gpu/) tells the parts that turn
-// GPU work into output. HSA_OPS activity records (hsa_ops_records.cc) and
-// rocprofiler-sdk's KERNEL_DISPATCH / MEMORY_COPY / CODE_OBJECT callbacks
-// (sdk/gpu_kinds.cc) are observers; HIP_OPS records and roctrace's kernel and
-// copy outputs are meant to be others, added without touching the
-// interception code.
+// GPU work into output. HSA_OPS activity records (hsa_ops_records.cc, which
+// roctrace's kernel and copy outputs read) and rocprofiler-sdk's
+// KERNEL_DISPATCH / MEMORY_COPY / CODE_OBJECT callbacks (sdk/gpu_kinds.cc) are
+// observers; HIP_OPS records are meant to be another, added without touching
+// the interception code.
 //
 // Per operation (a kernel dispatch, an application barrier packet, an async
 // copy) an observer sees:

@@ -128,7 +128,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
   if (pool != nullptr) f->begin_ns = TimestampNs();
 }
 
-template <class Data>
+template <class Data, int64_t (*kStatus)(uint32_t, const Data*) noexcept>
 void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   if (f->flags & kSkip) return;
   const uint64_t end_ns = f->begin_ns != 0 ? TimestampNs() : 0;
@@ -155,6 +155,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
         record.end_ns = end_ns;
         record.process_id = ProcessId();
         record.thread_id = ThreadId();
+        record.api_status = kStatus(op, data);
         EmitApiActivityTo(pool, record);
       }
     }
@@ -190,9 +191,10 @@ void Enter(uint32_t domain, uint32_t op, void* data,
 void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
   switch (domain) {
-#define ROCTRACER_EXIT_DOMAIN(d, value)                          \
-  case value:                                                    \
-    ExitImpl(domain, op, static_cast<d##_api_data_t*>(data), f); \
+#define ROCTRACER_EXIT_DOMAIN(d, value)                     \
+  case value:                                               \
+    ExitImpl<d##_api_data_t, &d##_api::ReturnedStatus>(     \
+        domain, op, static_cast<d##_api_data_t*>(data), f); \
     break;
     ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_DOMAIN)
 #undef ROCTRACER_EXIT_DOMAIN

@@ -1,0 +1,243 @@
+#include "roctrace/writers/json_writer.h"
+
+#include <cinttypes>
+
+namespace roctrace {
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+// Agent handles in the JSON: the host 0, kernel agent n at n + 1.
+uint64_t AgentHandle(AgentRef a) {
+  return a.gpu ? static_cast<uint64_t>(a.index) + 1 : 0;
+}
+
+void AppendUInt(std::string* out, uint64_t v) {
+  char digits[24];
+  int n = std::snprintf(digits, sizeof(digits), "%" PRIu64, v);
+  out->append(digits, static_cast<size_t>(n));
+}
+
+void Key(std::string* out, const char* key, uint64_t value) {
+  out->push_back('"');
+  out->append(key);
+  out->append("\":");
+  AppendUInt(out, value);
+}
+
+}  // namespace
+
+void AppendJsonString(std::string* out, const std::string& text) {
+  out->push_back('"');
+  for (char c : text) {
+    auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out->push_back('\\');
+      out->push_back(c);
+    } else if (u < 0x20) {
+      char esc[8];
+      std::snprintf(esc, sizeof(esc), "\\u%04x", u);
+      out->append(esc);
+    } else {
+      out->push_back(c);
+    }
+  }
+  out->push_back('"');
+}
+
+const char* JsonWriter::Section(Category category) {
+  switch (category) {
+    case Category::kHip:
+      return "hip_api";
+    case Category::kHsa:
+      return "hsa_api";
+    case Category::kMarker:
+      return "marker_api";
+    case Category::kKernel:
+      return "kernel_dispatch";
+    case Category::kMemoryCopy:
+      return "memory_copy";
+  }
+  return "unknown";
+}
+
+JsonWriter::JsonWriter(std::string path, RunInfo start_info)
+    : path_(std::move(path)), start_info_(std::move(start_info)) {}
+
+JsonWriter::~JsonWriter() {
+  for (std::FILE*& f : parts_) {
+    if (f != nullptr) std::fclose(f);
+    f = nullptr;
+  }
+}
+
+uint32_t JsonWriter::Operation(const OpName* op) {
+  if (op->index >= operation_of_.size()) operation_of_.resize(op->index + 1);
+  uint32_t& slot = operation_of_[op->index];
+  if (slot == 0) {
+    auto& list = operations_[static_cast<int>(op->category)];
+    list.push_back(op);
+    slot = static_cast<uint32_t>(list.size());
+  }
+  return slot - 1;
+}
+
+void JsonWriter::Write(const ApiEvent& e) {
+  if (failed_) return;
+  const int c = static_cast<int>(e.op->category);
+  if (parts_[c] == nullptr) {
+    parts_[c] = std::tmpfile();
+    if (parts_[c] == nullptr) {
+      std::perror("roctrace: json: temporary file");
+      failed_ = true;
+      return;
+    }
+  }
+  std::string& out = pending_[c];
+  out.append(records_[c]++ == 0 ? "\n{" : ",\n{");
+  Key(&out, "kind", static_cast<uint64_t>(c));
+  out.push_back(',');
+  Key(&out, "operation", Operation(e.op));
+  out.append(",\"correlation_id\":{");
+  Key(&out, "internal", e.correlation_id);
+  out.append(",\"external\":0},");
+  Key(&out, "start_timestamp", e.start_ns);
+  out.push_back(',');
+  Key(&out, "end_timestamp", e.end_ns);
+  out.push_back(',');
+  Key(&out, "thread_id", e.tid);
+  if (e.op->category == Category::kKernel) {
+    AgentRef agent{true, e.device_id};
+    if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
+    kernels_[e.op->kernel_id - 1] = e.op;
+    NoteAgent(agent);
+    out.append(",\"dispatch_info\":{\"agent_id\":{");
+    Key(&out, "handle", AgentHandle(agent));
+    out.append("},\"queue_id\":{");
+    Key(&out, "handle", e.queue_id);
+    out.append("},");
+    Key(&out, "kernel_id", e.op->kernel_id);
+    out.push_back(',');
+    Key(&out, "dispatch_id", e.dispatch_id);
+    out.push_back('}');
+  } else if (e.op->category == Category::kMemoryCopy) {
+    AgentRef src, dst;
+    CopyAgents(e, &src, &dst);
+    NoteAgent(src);
+    NoteAgent(dst);
+    out.append(",\"dst_agent_id\":{");
+    Key(&out, "handle", AgentHandle(dst));
+    out.append("},\"src_agent_id\":{");
+    Key(&out, "handle", AgentHandle(src));
+    out.append("},");
+    Key(&out, "bytes", e.bytes);
+  } else if (e.failed) {
+    out.append(",\"failed\":true");  // ours: the call returned an error
+  }
+  out.push_back('}');
+  if (out.size() >= kFlushBytes) Flush(c);
+}
+
+// A machine has a handful of agents: a list beats a map.
+void JsonWriter::NoteAgent(AgentRef a) {
+  for (AgentRef known : agents_) {
+    if (known.gpu == a.gpu && known.index == a.index) return;
+  }
+  agents_.push_back(a);
+}
+
+void JsonWriter::Flush(int c) {
+  if (parts_[c] != nullptr && !pending_[c].empty()) {
+    std::fwrite(pending_[c].data(), 1, pending_[c].size(), parts_[c]);
+  }
+  pending_[c].clear();
+}
+
+void JsonWriter::Finish(const RunInfo& info) {
+  if (failed_) return;
+  std::FILE* f = std::fopen(path_.c_str(), "w");
+  if (f == nullptr) {
+    std::perror(("roctrace: " + path_).c_str());
+    return;
+  }
+  files_.push_back(path_);
+  std::string head = "{\"rocprofiler-sdk-tool\":[{\"metadata\":{";
+  Key(&head, "pid", info.pid);
+  head.push_back(',');
+  Key(&head, "ppid", info.ppid);
+  head.push_back(',');
+  Key(&head, "init_time", start_info_.start_ns);
+  head.push_back(',');
+  Key(&head, "fini_time", info.end_ns);
+  head.append(",\"hostname\":");
+  AppendJsonString(&head, info.hostname);
+  head.append(",\"command\":");
+  AppendJsonString(&head, info.command);
+  head.append(",\"roctrace_lost\":{");
+  for (size_t i = 0; i < info.losses.size(); ++i) {
+    if (i != 0) head.push_back(',');
+    AppendJsonString(&head, info.losses[i].first);
+    head.push_back(':');
+    AppendUInt(&head, info.losses[i].second);
+  }
+  head.append("}},\n\"agents\":[");
+  const std::vector<AgentRef>& unique = agents_;
+  for (size_t i = 0; i < unique.size(); ++i) {
+    head.append(i == 0 ? "{\"id\":{" : ",{\"id\":{");
+    Key(&head, "handle", AgentHandle(unique[i]));
+    head.append("},\"type\":");
+    AppendJsonString(&head, unique[i].gpu ? "GPU" : "CPU");
+    head.push_back(',');
+    Key(&head, "logical_node_type_id", static_cast<uint64_t>(unique[i].index));
+    head.append(",\"name\":");
+    AppendJsonString(&head, AgentName(unique[i]));
+    head.push_back('}');
+  }
+  head.append("],\n\"strings\":{\"buffer_records\":[");
+  for (int c = 0; c < kCategoryCount; ++c) {
+    head.append(c == 0 ? "{\"kind\":" : ",{\"kind\":");
+    AppendJsonString(&head, CategoryName(static_cast<Category>(c)));
+    head.append(",\"operations\":[");
+    for (size_t i = 0; i < operations_[c].size(); ++i) {
+      if (i != 0) head.push_back(',');
+      AppendJsonString(&head, operations_[c][i]->name);
+    }
+    head.append("]}");
+  }
+  head.append("]},\n\"kernel_symbols\":[");
+  for (size_t i = 0; i < kernels_.size(); ++i) {
+    if (i != 0) head.push_back(',');
+    head.push_back('{');
+    Key(&head, "kernel_id", i + 1);
+    for (const char* key :
+         {"kernel_name", "formatted_kernel_name", "truncated_kernel_name"}) {
+      head.append(",\"");
+      head.append(key);
+      head.append("\":");
+      AppendJsonString(&head, kernels_[i] != nullptr ? kernels_[i]->name : "");
+    }
+    head.push_back('}');
+  }
+  head.append("],\n\"buffer_records\":{");
+  std::fwrite(head.data(), 1, head.size(), f);
+  char copy[1 << 16];
+  for (int c = 0; c < kCategoryCount; ++c) {
+    std::fprintf(f, "%s\"%s\":[", c == 0 ? "" : ",\n",
+                 Section(static_cast<Category>(c)));
+    Flush(c);
+    if (parts_[c] != nullptr) {
+      std::rewind(parts_[c]);
+      size_t n;
+      while ((n = std::fread(copy, 1, sizeof(copy), parts_[c])) > 0) {
+        std::fwrite(copy, 1, n, f);
+      }
+      std::fclose(parts_[c]);
+      parts_[c] = nullptr;
+    }
+    std::fputc(']', f);
+  }
+  std::fputs("}}]}\n", f);
+  std::fclose(f);
+}
+
+}  // namespace roctrace

@@ -1,0 +1,58 @@
+// rocprofv3's JSON output (<prefix>_results.json): one object
+// {"rocprofiler-sdk-tool": [{metadata, agents, strings, kernel_symbols,
+// buffer_records}]} with rocprofv3's key names for the parts roctrace
+// records (see ../README.md for the subset).
+//
+// Streamed: records are formatted as they arrive into one anonymous
+// temporary file per buffer_records section; Finish writes the file's head
+// (metadata, agents, names seen), then copies each section in. Memory holds
+// only names, agents and the write buffers. A killed process leaves no JSON
+// (the temporary files vanish with it); rocpd is the format that survives.
+#ifndef ROCTRACE_WRITERS_JSON_WRITER_H_
+#define ROCTRACE_WRITERS_JSON_WRITER_H_
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "roctrace/writers/event.h"
+
+namespace roctrace {
+
+class JsonWriter : public Writer {
+ public:
+  JsonWriter(std::string path, RunInfo start_info);
+  ~JsonWriter() override;
+  void Write(const ApiEvent& event) override;
+  void Finish(const RunInfo& info) override;
+  std::vector<std::string> Files() const override { return files_; }
+
+  // The buffer_records section of a category, which is also the `kind` of
+  // its records: the index of its entry in strings.buffer_records.
+  static const char* Section(Category category);
+
+ private:
+  // A record's `operation`: the index of its name in its kind's list.
+  uint32_t Operation(const OpName* op);
+  void Flush(int category);
+  void NoteAgent(AgentRef agent);
+
+  std::string path_;
+  RunInfo start_info_;
+  std::FILE* parts_[kCategoryCount] = {};
+  std::string pending_[kCategoryCount];
+  uint64_t records_[kCategoryCount] = {};
+  std::vector<uint32_t> operation_of_;  // by OpName::index, +1; 0: none yet
+  std::vector<const OpName*> operations_[kCategoryCount];
+  std::vector<const OpName*> kernels_;  // by Kernel_Id - 1
+  std::vector<AgentRef> agents_;
+  bool failed_ = false;
+  std::vector<std::string> files_;
+};
+
+// Appends `text` as a JSON string (quoted, escaped).
+void AppendJsonString(std::string* out, const std::string& text);
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_WRITERS_JSON_WRITER_H_
