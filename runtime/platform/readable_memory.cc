@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runtime/platform/guarded_read.h"
 #include "runtime/platform/hot_tls.h"
 #include "runtime/platform/loaded_segments.h"
 #include "runtime/platform/malloc_arenas.h"
+#include "runtime/platform/mapped_ranges.h"
 #include "runtime/platform/startup_objects.h"
 #include "runtime/platform/thread_id.h"
 
@@ -112,6 +114,7 @@ bool VisitReadable(const void* p,
                    void* ctx) noexcept {
   if (!PlausibleUserAddress(p)) return false;
   size_t span = KnownReadableSpan(p);
+  if (span == 0 && GuardedReadsOn()) span = MappedSpan(p);
   if (span == 0) {
     if (VisitLoadedSegment(p, visit, ctx)) return true;
     if (!LearnArenaHeap(p)) return false;
@@ -141,8 +144,8 @@ struct CopyRequest {
 void CopyVisited(const char* src, size_t span, void* ctx) {
   auto* r = static_cast<CopyRequest*>(ctx);
   if (span < r->n) return;  // runs off the mapping: left to the kernel
-  std::memcpy(r->dst, src, r->n);
-  r->copied = true;
+  r->copied = GuardedCopy(r->dst, src, r->n);
+  if (!r->copied) MappedRangesOutdated();
 }
 
 }  // namespace
@@ -160,7 +163,9 @@ bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept {
 namespace {
 
 void FindEnd(const char* s, size_t span, void* found) {
-  *static_cast<bool*>(found) = strnlen(s, span) < span;
+  const size_t n = GuardedStringLength(s, span);
+  if (n == kReadFaulted) MappedRangesOutdated();
+  *static_cast<bool*>(found) = n < span;
 }
 
 }  // namespace

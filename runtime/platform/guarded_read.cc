@@ -1,0 +1,237 @@
+#include "runtime/platform/guarded_read.h"
+
+#include <signal.h>
+#include <ucontext.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "runtime/platform/hot_tls.h"
+
+#if defined(__x86_64__)
+// One entry per guarded load: where the load is and where to resume when it
+// faults, each as an offset from the field itself (no dynamic relocations,
+// so the table stays read-only in a shared library). The linker defines the
+// bounds of the section; hidden, so that each copy of the tracer in a process
+// (a test's static one beside libroctracer64.so) reads its own table.
+struct FaultFixup {
+  int32_t load;
+  int32_t resume;
+};
+extern "C" const FaultFixup __start_roctracer_fault_fixups[]
+    __attribute__((visibility("hidden")));
+extern "C" const FaultFixup __stop_roctracer_fault_fixups[]
+    __attribute__((visibility("hidden")));
+
+// `insn` (a load from the address in %1 into %0) listed in the table with
+// `label` as where to go on a fault. Nothing happens between the fault and
+// the resumption, so the registers there are those the asm goto's branch
+// expects.
+#define ROCTRACER_GUARDED_LOAD(insn, out, address, label)  \
+  asm goto("1: " insn                                      \
+           " (%1), %0\n\t"                                 \
+           ".pushsection roctracer_fault_fixups,\"a\"\n\t" \
+           ".balign 4\n\t"                                 \
+           ".long 1b - .\n\t"                              \
+           ".long %l[" #label                              \
+           "] - .\n\t"                                     \
+           ".popsection"                                   \
+           : "=r"(out)                                     \
+           : "r"(address)                                  \
+           : "memory"                                      \
+           : label)
+#endif
+
+namespace roctracer {
+namespace {
+
+std::atomic<size_t> g_faults{0};
+
+#if defined(__x86_64__)
+
+inline bool Load8(uintptr_t address, uint64_t* out) noexcept {
+  uint64_t value;
+  ROCTRACER_GUARDED_LOAD("movq", value, address, faulted);
+  *out = value;
+  return true;
+faulted:
+  return false;
+}
+
+inline bool Load1(uintptr_t address, uint32_t* out) noexcept {
+  uint32_t value;
+  ROCTRACER_GUARDED_LOAD("movzbl", value, address, faulted);
+  *out = value;
+  return true;
+faulted:
+  return false;
+}
+
+uintptr_t Target(const int32_t* field) noexcept {
+  return reinterpret_cast<uintptr_t>(field) + static_cast<intptr_t>(*field);
+}
+
+// The handlers the tracer's replaced: [0] SIGSEGV, [1] SIGBUS.
+struct sigaction g_previous[2];
+
+void OnFault(int sig, siginfo_t* info, void* context);
+
+void Forward(int sig, siginfo_t* info, void* context) {
+  const struct sigaction& previous = g_previous[sig == SIGBUS ? 1 : 0];
+  if ((previous.sa_flags & SA_SIGINFO) != 0 &&
+      previous.sa_sigaction != nullptr) {
+    previous.sa_sigaction(sig, info, context);
+    return;
+  }
+  if (previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(sig);
+    return;
+  }
+  const bool sent = info == nullptr || info->si_code <= 0;
+  if (previous.sa_handler == SIG_IGN && sent) return;
+  // The default action: a fault happens again once this returns, a signal
+  // that was sent is sent again (blocked until this handler returns).
+  struct sigaction fallback {};
+  fallback.sa_handler = SIG_DFL;
+  sigemptyset(&fallback.sa_mask);
+  sigaction(sig, &fallback, nullptr);
+  if (sent) raise(sig);
+}
+
+void OnFault(int sig, siginfo_t* info, void* context) {
+  // Only a fault the kernel raised (si_code > 0), not one sent by kill().
+  if (info != nullptr && info->si_code > 0 && context != nullptr) {
+    auto* uc = static_cast<ucontext_t*>(context);
+    const auto ip = static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+    for (const FaultFixup* f = __start_roctracer_fault_fixups;
+         f < __stop_roctracer_fault_fixups; ++f) {
+      if (Target(&f->load) == ip) {
+        uc->uc_mcontext.gregs[REG_RIP] =
+            static_cast<greg_t>(Target(&f->resume));
+        g_faults.fetch_add(1, std::memory_order_relaxed);
+        return;
+      }
+    }
+  }
+  Forward(sig, info, context);
+}
+
+bool Ours(int sig) noexcept {
+  struct sigaction current;
+  return sigaction(sig, nullptr, &current) == 0 &&
+         (current.sa_flags & SA_SIGINFO) != 0 &&
+         current.sa_sigaction == &OnFault;
+}
+
+bool Install() noexcept {
+  const int signals[2] = {SIGSEGV, SIGBUS};
+  for (int i = 0; i < 2; ++i) {
+    // The previous handler is saved before ours can run.
+    if (sigaction(signals[i], nullptr, &g_previous[i]) != 0) return false;
+    struct sigaction ours {};
+    ours.sa_sigaction = &OnFault;
+    // On the alternate stack where the program set one: a stack overflow
+    // must still reach the program's handler.
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&ours.sa_mask);
+    if (sigaction(signals[i], &ours, nullptr) != 0) return false;
+  }
+  return true;
+}
+
+// 0 not yet installed, 1 on, 2 off (failed to install, or replaced).
+std::atomic<int> g_state{0};
+ROCTRACER_HOT_TLS uint32_t t_until_check = 0;
+constexpr uint32_t kCheckEvery = 1024;
+
+#endif  // __x86_64__
+
+}  // namespace
+
+#if defined(__x86_64__)
+
+bool GuardedReadsStillOn() noexcept {
+  if (g_state.load(std::memory_order_acquire) != 1) return false;
+  if (Ours(SIGSEGV) && Ours(SIGBUS)) return true;
+  g_state.store(2, std::memory_order_release);
+  return false;
+}
+
+bool GuardedReadsOn() noexcept {
+  int state = g_state.load(std::memory_order_acquire);
+  if (state == 0) {
+    static const bool installed = Install();
+    int expected = 0;
+    g_state.compare_exchange_strong(expected, installed ? 1 : 2,
+                                    std::memory_order_acq_rel);
+    state = g_state.load(std::memory_order_acquire);
+  }
+  if (state != 1) return false;
+  if (t_until_check-- != 0) return true;
+  t_until_check = kCheckEvery - 1;
+  return GuardedReadsStillOn();
+}
+
+size_t GuardedStringLength(const char* s, size_t span) noexcept {
+  if (span == 0) return 0;
+  const auto from = reinterpret_cast<uintptr_t>(s);
+  uintptr_t word_at = from & ~uintptr_t{7};
+  uint64_t word;
+  if (!Load8(word_at, &word)) return kReadFaulted;
+  // The bytes before s in its word are made non-zero.
+  const unsigned skipped = static_cast<unsigned>(from - word_at);
+  if (skipped != 0) word |= (uint64_t{1} << (8 * skipped)) - 1;
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHighs = 0x8080808080808080ull;
+  for (;;) {
+    // The lowest set bit marks the first zero byte exactly.
+    const uint64_t zeros = (word - kOnes) & ~word & kHighs;
+    if (zeros != 0) {
+      const size_t n =
+          word_at + static_cast<size_t>(__builtin_ctzll(zeros) / 8) - from;
+      return n < span ? n : span;
+    }
+    word_at += 8;
+    if (word_at - from >= span) return span;
+    if (!Load8(word_at, &word)) return kReadFaulted;
+  }
+}
+
+bool GuardedCopy(void* dst, const void* src, size_t n) noexcept {
+  auto* out = static_cast<char*>(dst);
+  auto from = reinterpret_cast<uintptr_t>(src);
+  // Whole words inside [src, src + n): no load reaches past its end.
+  for (; n >= 8; n -= 8, from += 8, out += 8) {
+    uint64_t word;
+    if (!Load8(from, &word)) return false;
+    std::memcpy(out, &word, 8);
+  }
+  for (; n != 0; --n, ++from, ++out) {
+    uint32_t byte;
+    if (!Load1(from, &byte)) return false;
+    *out = static_cast<char>(byte);
+  }
+  return true;
+}
+
+#else  // !__x86_64__: no guarded reads; the functions read known memory.
+
+bool GuardedReadsStillOn() noexcept { return false; }
+bool GuardedReadsOn() noexcept { return false; }
+
+size_t GuardedStringLength(const char* s, size_t span) noexcept {
+  return strnlen(s, span);
+}
+
+bool GuardedCopy(void* dst, const void* src, size_t n) noexcept {
+  std::memcpy(dst, src, n);
+  return true;
+}
+
+#endif
+
+size_t GuardedReadFaults() noexcept {
+  return g_faults.load(std::memory_order_relaxed);
+}
+
+}  // namespace roctracer
