@@ -43,6 +43,15 @@ extern "C" const FaultFixup __stop_roctracer_fault_fixups[]
 #endif
 
 namespace roctracer {
+
+namespace guarded_read_detail {
+std::atomic<int> g_state{0};
+ROCTRACER_HOT_TLS uint32_t t_until_check = 0;
+}  // namespace guarded_read_detail
+
+using guarded_read_detail::g_state;
+using guarded_read_detail::t_until_check;
+
 namespace {
 
 std::atomic<size_t> g_faults{0};
@@ -139,9 +148,6 @@ bool Install() noexcept {
   return true;
 }
 
-// 0 not yet installed, 1 on, 2 off (failed to install, or replaced).
-std::atomic<int> g_state{0};
-ROCTRACER_HOT_TLS uint32_t t_until_check = 0;
 constexpr uint32_t kCheckEvery = 1024;
 
 #endif  // __x86_64__
@@ -157,7 +163,9 @@ bool GuardedReadsStillOn() noexcept {
   return false;
 }
 
-bool GuardedReadsOn() noexcept {
+namespace guarded_read_detail {
+
+bool InstallOrCheck() noexcept {
   int state = g_state.load(std::memory_order_acquire);
   if (state == 0) {
     static const bool installed = Install();
@@ -167,10 +175,11 @@ bool GuardedReadsOn() noexcept {
     state = g_state.load(std::memory_order_acquire);
   }
   if (state != 1) return false;
-  if (t_until_check-- != 0) return true;
-  t_until_check = kCheckEvery - 1;
+  t_until_check = kCheckEvery;
   return GuardedReadsStillOn();
 }
+
+}  // namespace guarded_read_detail
 
 size_t GuardedStringLength(const char* s, size_t span) noexcept {
   if (span == 0) return 0;
@@ -199,17 +208,25 @@ size_t GuardedStringLength(const char* s, size_t span) noexcept {
 
 bool GuardedCopy(void* dst, const void* src, size_t n) noexcept {
   auto* out = static_cast<char*>(dst);
-  auto from = reinterpret_cast<uintptr_t>(src);
-  // Whole words inside [src, src + n): no load reaches past its end.
-  for (; n >= 8; n -= 8, from += 8, out += 8) {
-    uint64_t word;
-    if (!Load8(from, &word)) return false;
-    std::memcpy(out, &word, 8);
+  const auto from = reinterpret_cast<uintptr_t>(src);
+  uint64_t word;
+  if (n >= 8) {
+    // Whole words inside [src, src + n), the last one overlapping the one
+    // before: no load reaches past the end.
+    for (size_t at = 0; at + 8 <= n; at += 8) {
+      if (!Load8(from + at, &word)) return false;
+      std::memcpy(out + at, &word, 8);
+    }
+    if (n % 8 != 0) {
+      if (!Load8(from + n - 8, &word)) return false;
+      std::memcpy(out + n - 8, &word, 8);
+    }
+    return true;
   }
-  for (; n != 0; --n, ++from, ++out) {
+  for (size_t at = 0; at < n; ++at) {
     uint32_t byte;
-    if (!Load1(from, &byte)) return false;
-    *out = static_cast<char>(byte);
+    if (!Load1(from + at, &byte)) return false;
+    out[at] = static_cast<char>(byte);
   }
   return true;
 }
@@ -217,7 +234,12 @@ bool GuardedCopy(void* dst, const void* src, size_t n) noexcept {
 #else  // !__x86_64__: no guarded reads; the functions read known memory.
 
 bool GuardedReadsStillOn() noexcept { return false; }
-bool GuardedReadsOn() noexcept { return false; }
+namespace guarded_read_detail {
+bool InstallOrCheck() noexcept {
+  g_state.store(2, std::memory_order_relaxed);
+  return false;
+}
+}  // namespace guarded_read_detail
 
 size_t GuardedStringLength(const char* s, size_t span) noexcept {
   return strnlen(s, span);

@@ -22,14 +22,34 @@
 #ifndef ROCTRACER_RUNTIME_PLATFORM_GUARDED_READ_H_
 #define ROCTRACER_RUNTIME_PLATFORM_GUARDED_READ_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/platform/hot_tls.h"
+
 namespace roctracer {
 
+namespace guarded_read_detail {
+// 0 not yet installed, 1 on, 2 off (failed to install, or replaced).
+extern std::atomic<int> g_state;
+// Lookups left before this thread checks the handler again.
+ROCTRACER_HOT_TLS_EXTERN uint32_t t_until_check;
+bool InstallOrCheck() noexcept;
+}  // namespace guarded_read_detail
+
 // Whether reads of memory that may be unmapped can go through the functions
-// below (installs the handler on first use).
-bool GuardedReadsOn() noexcept;
+// below (installs the handler on first use). Inline: it is asked on every
+// string read through the snapshot.
+inline bool GuardedReadsOn() noexcept {
+  using guarded_read_detail::t_until_check;
+  if (guarded_read_detail::g_state.load(std::memory_order_relaxed) == 1 &&
+      t_until_check != 0) {
+    --t_until_check;
+    return true;
+  }
+  return guarded_read_detail::InstallOrCheck();
+}
 
 // Re-checks, now, that the handler is still the process's (a system call);
 // turns guarded reads off for good when it is not.

@@ -1,6 +1,7 @@
 #include "runtime/platform/mapped_ranges.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,12 +16,14 @@
 
 namespace roctracer {
 
-// The range this thread found last, valid while the sequence number is the
-// one it was found at: strings a thread passes tend to come from the same
-// place, and a hit then costs no search.
-ROCTRACER_HOT_TLS uintptr_t t_mapped_begin = 0;
-ROCTRACER_HOT_TLS uintptr_t t_mapped_end = 0;
-ROCTRACER_HOT_TLS uint64_t t_mapped_seq = 0;
+namespace mapped_ranges_detail {
+std::atomic<uint64_t> g_seq{0};
+ROCTRACER_HOT_TLS uintptr_t t_begin = 0;
+ROCTRACER_HOT_TLS uintptr_t t_end = 0;
+ROCTRACER_HOT_TLS uint64_t t_seq = 0;
+}  // namespace mapped_ranges_detail
+
+using mapped_ranges_detail::g_seq;
 
 namespace {
 
@@ -31,7 +34,6 @@ struct Table {
   std::atomic<uintptr_t>* bounds;
 };
 
-std::atomic<uint64_t> g_seq{0};  // odd while a refresh writes
 std::atomic<Table*> g_table{nullptr};
 std::atomic<size_t> g_count{0};
 std::atomic<size_t> g_refreshes{0};
@@ -176,7 +178,20 @@ void Publish(size_t count) noexcept {
   g_seq.store(seq + 2, std::memory_order_release);
 }
 
+// A fork child may start with another thread's refresh half done: the lock
+// held and the sequence number odd, for good. The table may then be torn,
+// which the guarded reads tolerate; the child's next miss refreshes it.
+void ResetInChild() {
+  new (&g_refresh) std::mutex;
+  const uint64_t seq = g_seq.load(std::memory_order_relaxed);
+  if ((seq & 1) != 0) g_seq.store(seq + 1, std::memory_order_relaxed);
+  g_ever_refreshed = false;
+}
+
 void Refresh(bool forced) noexcept {
+  static const bool reset_in_child =
+      pthread_atfork(nullptr, nullptr, &ResetInChild) == 0;
+  (void)reset_in_child;
   std::unique_lock<std::mutex> lock(g_refresh, std::try_to_lock);
   if (!lock.owns_lock()) return;  // another thread is at it
   const int64_t now = MonotonicNs();
@@ -226,9 +241,9 @@ size_t Lookup(uintptr_t a) noexcept {
     std::atomic_thread_fence(std::memory_order_acquire);
     if (g_seq.load(std::memory_order_relaxed) != seq) continue;
     if (low == 0 || a >= end) return 0;
-    t_mapped_begin = begin;
-    t_mapped_end = end;
-    t_mapped_seq = seq;
+    mapped_ranges_detail::t_begin = begin;
+    mapped_ranges_detail::t_end = end;
+    mapped_ranges_detail::t_seq = seq;
     return end - a;
   }
   return 0;
@@ -237,12 +252,10 @@ size_t Lookup(uintptr_t a) noexcept {
 }  // namespace
 
 size_t MappedSpan(const void* p) noexcept {
+  size_t span = CachedMappedSpan(p);
+  if (span != 0) return span;
   const auto a = reinterpret_cast<uintptr_t>(p);
-  if (a >= t_mapped_begin && a < t_mapped_end &&
-      t_mapped_seq == g_seq.load(std::memory_order_relaxed)) {
-    return t_mapped_end - a;
-  }
-  size_t span = Lookup(a);
+  span = Lookup(a);
   if (span == 0) {
     Refresh(false);
     span = Lookup(a);

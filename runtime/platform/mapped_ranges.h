@@ -18,10 +18,23 @@
 #ifndef ROCTRACER_RUNTIME_PLATFORM_MAPPED_RANGES_H_
 #define ROCTRACER_RUNTIME_PLATFORM_MAPPED_RANGES_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
+#include "runtime/platform/hot_tls.h"
+
 namespace roctracer {
+
+namespace mapped_ranges_detail {
+// The snapshot's sequence number (odd while a refresh writes it).
+extern std::atomic<uint64_t> g_seq;
+// The range this thread found last, valid while g_seq is `t_seq`: strings a
+// thread passes tend to come from the same place.
+ROCTRACER_HOT_TLS_EXTERN uintptr_t t_begin;
+ROCTRACER_HOT_TLS_EXTERN uintptr_t t_end;
+ROCTRACER_HOT_TLS_EXTERN uint64_t t_seq;
+}  // namespace mapped_ranges_detail
 
 // The least time between two refreshes caused by misses.
 constexpr int64_t kRefreshIntervalNs = 2'000'000;
@@ -30,6 +43,17 @@ constexpr int64_t kRefreshIntervalNs = 2'000'000;
 // readable mappings count as one); 0 when the snapshot, refreshed when due,
 // has none.
 size_t MappedSpan(const void* p) noexcept;
+
+// MappedSpan when p lies in the range this thread found last; else 0.
+inline size_t CachedMappedSpan(const void* p) noexcept {
+  namespace d = mapped_ranges_detail;
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (a >= d::t_begin && a < d::t_end &&
+      d::t_seq == d::g_seq.load(std::memory_order_relaxed)) {
+    return d::t_end - a;
+  }
+  return 0;
+}
 
 // After a guarded read faulted: the snapshot is out of date; refreshes it
 // now (unless another thread is refreshing it).

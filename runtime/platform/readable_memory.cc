@@ -79,8 +79,10 @@ bool PlausibleUserAddress(const void* p) noexcept {
   return a >= kLowestMapped && a < kUserEnd;
 }
 
-size_t KnownReadableSpan(const void* p) noexcept {
-  const auto a = reinterpret_cast<uintptr_t>(p);
+namespace {
+
+// The checks of KnownReadableSpan that cost a few loads.
+size_t QuickKnownSpan(uintptr_t a) noexcept {
   if (t_readable_stack_high == 0) FindThreadStack();
   const uintptr_t stack_low = t_readable_stack_low;
   const uintptr_t stack_high = t_readable_stack_high;
@@ -92,6 +94,14 @@ size_t KnownReadableSpan(const void* p) noexcept {
     return stack_high - a;
   }
   if (a >= t_lasting_begin && a < t_lasting_end) return t_lasting_end - a;
+  return 0;
+}
+
+}  // namespace
+
+size_t KnownReadableSpan(const void* p) noexcept {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (const size_t quick = QuickKnownSpan(a)) return quick;
   const uintptr_t heap_begin = BrkStart();
   if (heap_begin != 0 && a >= heap_begin) {
     const auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
@@ -113,8 +123,16 @@ bool VisitReadable(const void* p,
                    void (*visit)(const char* p, size_t span, void* ctx),
                    void* ctx) noexcept {
   if (!PlausibleUserAddress(p)) return false;
-  size_t span = KnownReadableSpan(p);
-  if (span == 0 && GuardedReadsOn()) span = MappedSpan(p);
+  // Cheapest first: the stack and this thread's last lasting range, then
+  // its last range of the snapshot, then the other known homes, then the
+  // whole snapshot.
+  size_t span = QuickKnownSpan(reinterpret_cast<uintptr_t>(p));
+  if (span == 0) {
+    const bool guarded = GuardedReadsOn();
+    if (guarded) span = CachedMappedSpan(p);
+    if (span == 0) span = KnownReadableSpan(p);
+    if (span == 0 && guarded) span = MappedSpan(p);
+  }
   if (span == 0) {
     if (VisitLoadedSegment(p, visit, ctx)) return true;
     if (!LearnArenaHeap(p)) return false;
