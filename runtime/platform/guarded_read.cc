@@ -126,7 +126,8 @@ void OnFault(int sig, siginfo_t* info, void* context) {
 }
 
 bool Ours(int sig) noexcept {
-  struct sigaction current;
+  // Zeroed: a sanitizer that refuses user handlers answers without filling it.
+  struct sigaction current {};
   return sigaction(sig, nullptr, &current) == 0 &&
          (current.sa_flags & SA_SIGINFO) != 0 &&
          current.sa_sigaction == &OnFault;
