@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <ucontext.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -22,24 +23,6 @@ extern "C" const FaultFixup __start_roctracer_fault_fixups[]
     __attribute__((visibility("hidden")));
 extern "C" const FaultFixup __stop_roctracer_fault_fixups[]
     __attribute__((visibility("hidden")));
-
-// `insn` (a load from the address in %1 into %0) listed in the table with
-// `label` as where to go on a fault. Nothing happens between the fault and
-// the resumption, so the registers there are those the asm goto's branch
-// expects.
-#define ROCTRACER_GUARDED_LOAD(insn, out, address, label)  \
-  asm goto("1: " insn                                      \
-           " (%1), %0\n\t"                                 \
-           ".pushsection roctracer_fault_fixups,\"a\"\n\t" \
-           ".balign 4\n\t"                                 \
-           ".long 1b - .\n\t"                              \
-           ".long %l[" #label                              \
-           "] - .\n\t"                                     \
-           ".popsection"                                   \
-           : "=r"(out)                                     \
-           : "r"(address)                                  \
-           : "memory"                                      \
-           : label)
 #endif
 
 namespace roctracer {
@@ -58,18 +41,22 @@ std::atomic<size_t> g_faults{0};
 
 #if defined(__x86_64__)
 
+// The one load that may fault, listed in the table with `faulted` as where
+// to resume. Nothing runs between the fault and the resumption, so the
+// registers there are those the asm goto's branch expects.
 inline bool Load8(uintptr_t address, uint64_t* out) noexcept {
   uint64_t value;
-  ROCTRACER_GUARDED_LOAD("movq", value, address, faulted);
-  *out = value;
-  return true;
-faulted:
-  return false;
-}
-
-inline bool Load1(uintptr_t address, uint32_t* out) noexcept {
-  uint32_t value;
-  ROCTRACER_GUARDED_LOAD("movzbl", value, address, faulted);
+  asm goto(
+      "1: movq (%1), %0\n\t"
+      ".pushsection roctracer_fault_fixups, \"a\"\n\t"
+      ".balign 4\n\t"
+      ".long 1b - .\n\t"
+      ".long %l[faulted] - .\n\t"
+      ".popsection"
+      : "=r"(value)
+      : "r"(address)
+      : "memory"
+      : faulted);
   *out = value;
   return true;
 faulted:
@@ -82,8 +69,6 @@ uintptr_t Target(const int32_t* field) noexcept {
 
 // The handlers the tracer's replaced: [0] SIGSEGV, [1] SIGBUS.
 struct sigaction g_previous[2];
-
-void OnFault(int sig, siginfo_t* info, void* context);
 
 void Forward(int sig, siginfo_t* info, void* context) {
   const struct sigaction& previous = g_previous[sig == SIGBUS ? 1 : 0];
@@ -224,10 +209,14 @@ bool GuardedCopy(void* dst, const void* src, size_t n) noexcept {
     }
     return true;
   }
-  for (size_t at = 0; at < n; ++at) {
-    uint32_t byte;
-    if (!Load1(from + at, &byte)) return false;
-    out[at] = static_cast<char>(byte);
+  // Fewer than 8: from the aligned words holding them (in their pages).
+  for (size_t at = 0; at < n;) {
+    const uintptr_t word_at = (from + at) & ~uintptr_t{7};
+    if (!Load8(word_at, &word)) return false;
+    const size_t skip = from + at - word_at;
+    const size_t take = std::min<size_t>(8 - skip, n - at);
+    std::memcpy(out + at, reinterpret_cast<const char*>(&word) + skip, take);
+    at += take;
   }
   return true;
 }

@@ -246,6 +246,47 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
   dlclose(keep);
 }
 
+// The guarded loads read whole aligned words: at every alignment and
+// length, right up to an unmapped page, they copy and measure exactly and
+// fault only on the unmapped page.
+TEST(GuardedReadTest, EveryAlignmentUpToAnUnmappedPage) {
+  if (!roctracer::GuardedReadsOn()) GTEST_SKIP() << "no fault guard here";
+  void* p = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  char* page = static_cast<char*>(p);
+  ASSERT_EQ(munmap(page + kPage, kPage), 0);
+  for (size_t i = 0; i < kPage; ++i) page[i] = static_cast<char>('a' + i % 26);
+  char* const end = page + kPage;
+  for (size_t length = 0; length <= 40; ++length) {
+    for (size_t offset = 0; offset < 16; ++offset) {
+      // `length` bytes ending `offset` bytes before the unmapped page.
+      const char* src = end - offset - length;
+      char out[48];
+      std::memset(out, '#', sizeof(out));
+      ASSERT_TRUE(roctracer::GuardedCopy(out, src, length));
+      ASSERT_EQ(std::memcmp(out, src, length), 0);
+      ASSERT_EQ(out[length], '#');  // nothing written past n
+      if (offset == 0 && length > 0) {
+        ASSERT_FALSE(roctracer::GuardedCopy(out, src, length + 1));
+      }
+      // A NUL at `length`: found. No NUL before the span's end: the span.
+      char* nul = end - offset - 1;
+      const char saved = *nul;
+      *nul = '\0';
+      const char* s = nul - length;
+      ASSERT_EQ(roctracer::GuardedStringLength(s, length + 1 + offset), length);
+      ASSERT_EQ(roctracer::GuardedStringLength(s, length), length);
+      *nul = saved;
+      if (offset == 0) {  // runs into the unmapped page
+        ASSERT_EQ(roctracer::GuardedStringLength(s, length + 64),
+                  roctracer::kReadFaulted);
+      }
+    }
+  }
+  munmap(page, kPage);
+}
+
 // Memory no rule keeps mapped (an anonymous mapping: a large malloc block,
 // a buffer the program maps) is read through the snapshot, without a system
 // call once the snapshot knows it.
