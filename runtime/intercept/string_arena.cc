@@ -92,10 +92,9 @@ void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
   if (n == span) return;  // runs off the mapping
   const uint64_t mark = arena->Mark();
   char* out = arena->Reserve(n + 1);
-  if (out == nullptr) {
-    r->out = s;  // readable, just not copied
-    return;
-  }
+  // Out of memory: left to CopyChecked, which answers "unreadable" (the
+  // caller's pointer, read in place later, might be unmapped by then).
+  if (out == nullptr) return;
   if (!GuardedCopy(out, s, n)) {
     arena->Release(mark);
     MappedRangesOutdated();
