@@ -226,7 +226,10 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
         const uint64_t mark = arena->Mark();
         if (expected != arena->Copy(text)) wrong.fetch_add(1);
         arena->Release(mark);
-        if (CopiedUnderTheLoaderLock(text) != expected) wrong.fetch_add(1);
+        // The locked lookup may give up while objects keep being loaded
+        // and unloaded ("<not found>"); it must never give other bytes.
+        const std::string locked = CopiedUnderTheLoaderLock(text);
+        if (locked != expected && locked != "<not found>") wrong.fetch_add(1);
       }
     });
   }
