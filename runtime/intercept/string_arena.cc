@@ -8,6 +8,8 @@
 
 #include "codegen/support/arg_format.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/platform/guarded_read.h"
+#include "runtime/platform/mapped_ranges.h"
 #include "runtime/platform/readable_memory.h"
 #include "runtime/platform/thread_exit.h"
 
@@ -73,21 +75,32 @@ namespace {
 
 struct VisitResult {
   StringArena* arena;
-  const char* out;
+  const char* out;  // NULL: left to CopyChecked
 };
 
 }  // namespace
 
 void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
   auto* r = static_cast<VisitResult*>(ctx);
-  const size_t n = strnlen(s, span);
-  if (n == span) return;  // runs off the segment: left to CopyChecked
-  char* out = r->arena->Reserve(n + 1);
-  if (out == nullptr) {
-    r->out = s;  // readable for certain, just not copied
+  StringArena* arena = r->arena;
+  // Guarded reads (readable_memory.h): the memory may be unmapped under them.
+  const size_t n = GuardedStringLength(s, span);
+  if (n == kReadFaulted) {
+    MappedRangesOutdated();
     return;
   }
-  std::memcpy(out, s, n + 1);
+  if (n == span) return;  // runs off the mapping
+  const uint64_t mark = arena->Mark();
+  char* out = arena->Reserve(n + 1);
+  // Out of memory: left to CopyChecked, which answers "unreadable" (the
+  // caller's pointer, read in place later, might be unmapped by then).
+  if (out == nullptr) return;
+  if (!GuardedCopy(out, s, n)) {
+    arena->Release(mark);
+    MappedRangesOutdated();
+    return;
+  }
+  out[n] = '\0';  // the string may have changed since its length was found
   r->out = out;
 }
 

@@ -31,9 +31,8 @@ class StringArena {
 
   // A copy of `s` (NUL included) that stays valid until the Release() of a
   // mark taken before this call; NULL for NULL; codegen::kUnreadableString
-  // when `s` does not point at a readable NUL-terminated string (or it could
-  // not be verified for lack of memory); `s` itself when it is readable but
-  // the arena is out of memory.
+  // when `s` does not point at a readable NUL-terminated string, or when the
+  // arena is out of memory.
   const char* Copy(const char* s) noexcept;
 
   // Bytes held by the arena (for tests).

@@ -8,9 +8,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "runtime/platform/guarded_read.h"
 #include "runtime/platform/hot_tls.h"
 #include "runtime/platform/loaded_segments.h"
 #include "runtime/platform/malloc_arenas.h"
+#include "runtime/platform/mapped_ranges.h"
 #include "runtime/platform/startup_objects.h"
 #include "runtime/platform/thread_id.h"
 
@@ -77,8 +79,10 @@ bool PlausibleUserAddress(const void* p) noexcept {
   return a >= kLowestMapped && a < kUserEnd;
 }
 
-size_t KnownReadableSpan(const void* p) noexcept {
-  const auto a = reinterpret_cast<uintptr_t>(p);
+namespace {
+
+// The checks of KnownReadableSpan that cost a few loads.
+size_t QuickKnownSpan(uintptr_t a) noexcept {
   if (t_readable_stack_high == 0) FindThreadStack();
   const uintptr_t stack_low = t_readable_stack_low;
   const uintptr_t stack_high = t_readable_stack_high;
@@ -90,6 +94,14 @@ size_t KnownReadableSpan(const void* p) noexcept {
     return stack_high - a;
   }
   if (a >= t_lasting_begin && a < t_lasting_end) return t_lasting_end - a;
+  return 0;
+}
+
+}  // namespace
+
+size_t KnownReadableSpan(const void* p) noexcept {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  if (const size_t quick = QuickKnownSpan(a)) return quick;
   const uintptr_t heap_begin = BrkStart();
   if (heap_begin != 0 && a >= heap_begin) {
     const auto heap_end = reinterpret_cast<uintptr_t>(sbrk(0));
@@ -111,7 +123,16 @@ bool VisitReadable(const void* p,
                    void (*visit)(const char* p, size_t span, void* ctx),
                    void* ctx) noexcept {
   if (!PlausibleUserAddress(p)) return false;
-  size_t span = KnownReadableSpan(p);
+  // Cheapest first: the stack and this thread's last lasting range, then
+  // its last range of the snapshot, then the other known homes, then the
+  // whole snapshot.
+  size_t span = QuickKnownSpan(reinterpret_cast<uintptr_t>(p));
+  if (span == 0) {
+    const bool guarded = GuardedReadsOn();
+    if (guarded) span = CachedMappedSpan(p);
+    if (span == 0) span = KnownReadableSpan(p);
+    if (span == 0 && guarded) span = MappedSpan(p);
+  }
   if (span == 0) {
     if (VisitLoadedSegment(p, visit, ctx)) return true;
     if (!LearnArenaHeap(p)) return false;
@@ -141,8 +162,8 @@ struct CopyRequest {
 void CopyVisited(const char* src, size_t span, void* ctx) {
   auto* r = static_cast<CopyRequest*>(ctx);
   if (span < r->n) return;  // runs off the mapping: left to the kernel
-  std::memcpy(r->dst, src, r->n);
-  r->copied = true;
+  r->copied = GuardedCopy(r->dst, src, r->n);
+  if (!r->copied) MappedRangesOutdated();
 }
 
 }  // namespace
@@ -160,7 +181,9 @@ bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept {
 namespace {
 
 void FindEnd(const char* s, size_t span, void* found) {
-  *static_cast<bool*>(found) = strnlen(s, span) < span;
+  const size_t n = GuardedStringLength(s, span);
+  if (n == kReadFaulted) MappedRangesOutdated();
+  *static_cast<bool*>(found) = n < span;
 }
 
 }  // namespace

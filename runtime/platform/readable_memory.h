@@ -6,19 +6,24 @@
 //
 // Reading through the kernel (process_vm_readv on the own process) never
 // faults but costs a system call per page (~1.5-2 us on the development VM),
-// so the common homes of argument strings are recognised first and read
-// directly, each by a rule that keeps the memory mapped while it is read:
-// - the calling thread's stack above the current frame;
-// - the readable segments of the objects loaded at startup (the program and
-//   its libraries: never unloaded, startup_objects.h);
-// - the brk heap, up to the current break;
-// - the first heap of a glibc malloc arena (worker threads' allocations;
-//   never unmapped, malloc_arenas.h);
-// - a readable segment of another loaded object, read under the loader's
-//   lock so that no dlclose can unmap it meanwhile, found in a cache that
-//   every dlopen/dlclose invalidates (loaded_segments.h).
-// Anything else (blocks malloc maps on their own, other threads' stacks,
-// memory the runtimes map) goes through the kernel.
+// so memory is read directly wherever it is known to be mapped:
+// - by a rule that keeps it mapped while it is read, without a fault
+//   handler: the calling thread's stack above the current frame; the
+//   readable segments of the objects loaded at startup (never unloaded,
+//   startup_objects.h); the brk heap, up to the current break; the first
+//   heap of a glibc malloc arena (never unmapped, malloc_arenas.h);
+// - anywhere else a snapshot of the process's readable mappings vouches for
+//   (mapped_ranges.h: libraries loaded with dlopen, large malloc blocks,
+//   later arena heaps, other threads' stacks, the program's own mappings),
+//   through loads that turn a fault into an answer (guarded_read.h), since
+//   another thread may unmap that memory at any moment;
+// - where the fault handler is not available (not x86-64, or the program
+//   replaced it): a loaded object's segment, read under the loader's lock so
+//   that no dlclose can unmap it meanwhile (loaded_segments.h), and arena
+//   heaps learnt on first sight.
+// Anything else (memory the snapshot does not know yet and did not find on
+// a refresh, or that was unmapped under the read) goes through the kernel,
+// which also gives the answer for memory that is not readable at all.
 #ifndef ROCTRACER_RUNTIME_READABLE_MEMORY_H_
 #define ROCTRACER_RUNTIME_READABLE_MEMORY_H_
 
@@ -41,10 +46,13 @@ bool PlausibleUserAddress(const void* p) noexcept;
 // learnt malloc arena heap. 0 when not known.
 size_t KnownReadableSpan(const void* p) noexcept;
 
-// Calls visit(p, span, ctx), where the `span` bytes from p on stay readable
-// until visit returns, when that can be established without reading through
-// the kernel (KnownReadableSpan, a loaded object's segment under the
-// loader's lock, an arena heap learnt now); returns whether it did.
+// Calls visit(p, span, ctx), where the `span` bytes from p on were mapped
+// readable when last looked at, when that can be established without
+// reading through the kernel (KnownReadableSpan, the mapping snapshot, a
+// loaded object's segment under the loader's lock, an arena heap learnt
+// now); returns whether it did. `visit` must read them through the guarded
+// loads (guarded_read.h) and, when one faults, call MappedRangesOutdated()
+// and leave the answer to the kernel.
 bool VisitReadable(const void* p,
                    void (*visit)(const char* p, size_t span, void* ctx),
                    void* ctx) noexcept;

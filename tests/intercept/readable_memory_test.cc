@@ -2,18 +2,22 @@
 // and what invalidates them: a library's segments after dlclose (the address
 // unmapped, then mapped again by something else), a heap block malloc gave
 // back to the kernel, glibc arena heaps of worker threads and the reserved,
-// inaccessible rest of them. Every read must give the bytes there now, or
-// "unreadable", and never fault.
+// inaccessible rest of them, memory unmapped while other threads read it.
+// Every read must give the bytes there now, or "unreadable", and never
+// fault.
 #include "runtime/platform/readable_memory.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -22,9 +26,12 @@
 
 #include "codegen/support/arg_format.h"
 #include "runtime/intercept/string_arena.h"
+#include "runtime/platform/guarded_read.h"
 #include "runtime/platform/loaded_segments.h"
 #include "runtime/platform/malloc_arenas.h"
+#include "runtime/platform/mapped_ranges.h"
 #include "runtime/platform/startup_objects.h"
+#include "tests/intercept/flickering_page.h"
 
 namespace {
 
@@ -37,6 +44,24 @@ std::string ProbeLibrary(const char* name = "libreadable_probe.so") {
   const char* ws = std::getenv("TEST_WORKSPACE");
   if (dir == nullptr || ws == nullptr) return name;
   return std::string(dir) + "/" + ws + "/tests/intercept/" + name;
+}
+
+// Past the interval at which a miss may refresh the mapping snapshot, so
+// that the next miss does.
+void LetTheSnapshotRefresh() {
+  usleep(static_cast<useconds_t>(roctracer::kRefreshIntervalNs / 1000 + 1000));
+}
+
+// The loader-locked lookup (used where guarded reads are off) as a copy.
+std::string CopiedUnderTheLoaderLock(const char* s) {
+  std::string out = "<not found>";
+  roctracer::VisitLoadedSegment(
+      s,
+      [](const char* p, size_t span, void* ctx) {
+        *static_cast<std::string*>(ctx) = std::string(p, strnlen(p, span));
+      },
+      &out);
+  return out;
 }
 
 class ReadableMemoryTest : public ::testing::Test {
@@ -78,18 +103,38 @@ TEST_F(ReadableMemoryTest, LibraryStringAfterDlcloseAndReuseOfTheAddress) {
   ASSERT_NE(text_of, nullptr);
   const char* text = text_of();
   const std::string expected = text;
-  // Loaded later: not a startup object, read under the loader's lock.
+  // Loaded later: not a startup object. Read through the mapping snapshot
+  // (guarded reads), or under the loader's lock where those are off.
   EXPECT_EQ(roctracer::StartupObjectSpan(text), 0u);
+  LetTheSnapshotRefresh();
   EXPECT_EQ(Copied(text), expected);
-  // The cache is built once for these objects, not per lookup.
+  if (roctracer::GuardedReadsOn()) {
+    EXPECT_GT(roctracer::MappedSpan(text), 0u);
+  }
+  EXPECT_EQ(CopiedUnderTheLoaderLock(text), expected);
+  // Neither the snapshot nor the loader's cache is rebuilt per lookup.
   const size_t builds = roctracer::LoadedSegmentCacheBuilds();
-  for (int i = 0; i < 100; ++i) ASSERT_EQ(Copied(text), expected);
+  const size_t refreshes = roctracer::MappedRangeRefreshes();
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_EQ(Copied(text), expected);
+    ASSERT_EQ(CopiedUnderTheLoaderLock(text), expected);
+  }
   EXPECT_EQ(roctracer::LoadedSegmentCacheBuilds(), builds);
+  EXPECT_EQ(roctracer::MappedRangeRefreshes(), refreshes);
 
+  const size_t faults = roctracer::GuardedReadFaults();
   ASSERT_EQ(dlclose(lib), 0);
-  // Unloaded: the address is no longer mapped. The cache must not vouch
-  // for it (a direct read would fault).
+  // Unloaded: the address is no longer mapped. The snapshot still lists it
+  // (a direct read would fault): the guard catches the fault, which
+  // refreshes the snapshot.
   EXPECT_EQ(Copied(text), "<unreadable>");
+  if (roctracer::GuardedReadsOn()) {
+    EXPECT_EQ(roctracer::GuardedReadFaults(), faults + 1);
+    EXPECT_GT(roctracer::MappedRangeRefreshes(), refreshes);
+    EXPECT_EQ(Copied(text), "<unreadable>");
+    EXPECT_EQ(roctracer::GuardedReadFaults(), faults + 1);  // now known
+  }
+  EXPECT_EQ(CopiedUnderTheLoaderLock(text), "<not found>");
   EXPECT_GT(roctracer::LoadedSegmentCacheBuilds(), builds);
 
   // Something else mapped at the same address: its bytes, not the old ones.
@@ -146,7 +191,10 @@ TEST_F(ReadableMemoryTest, WorkerThreadArenaHeap) {
   EXPECT_EQ(Copied(from_worker), "allocated by a worker thread");
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   // glibc's allocator (the sanitizers bring their own): the block's arena
-  // heap was learnt, so later copies need no system call.
+  // heap is learnt (where guarded reads are off, the first copy learns it;
+  // where they are on, the snapshot serves it and this learns it now), so
+  // later copies need no system call.
+  EXPECT_TRUE(roctracer::LearnArenaHeap(from_worker));
   EXPECT_GT(roctracer::ArenaHeapSpan(from_worker), 0u);
   // The reserved rest of the heap (64 MiB, mapped inaccessible past what
   // the arena uses) is not vouched for.
@@ -178,6 +226,10 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
         const uint64_t mark = arena->Mark();
         if (expected != arena->Copy(text)) wrong.fetch_add(1);
         arena->Release(mark);
+        // The locked lookup may give up while objects keep being loaded
+        // and unloaded ("<not found>"); it must never give other bytes.
+        const std::string locked = CopiedUnderTheLoaderLock(text);
+        if (locked != expected && locked != "<not found>") wrong.fetch_add(1);
       }
     });
   }
@@ -196,5 +248,187 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
   EXPECT_GT(roctracer::LoadedSegmentCacheBuilds(), builds);
   dlclose(keep);
 }
+
+// The guarded loads read whole aligned words: at every alignment and
+// length, right up to an unmapped page, they copy and measure exactly and
+// fault only on the unmapped page.
+TEST(GuardedReadTest, EveryAlignmentUpToAnUnmappedPage) {
+  if (!roctracer::GuardedReadsOn()) GTEST_SKIP() << "no fault guard here";
+  void* p = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  char* page = static_cast<char*>(p);
+  ASSERT_EQ(munmap(page + kPage, kPage), 0);
+  for (size_t i = 0; i < kPage; ++i) page[i] = static_cast<char>('a' + i % 26);
+  char* const end = page + kPage;
+  for (size_t length = 0; length <= 40; ++length) {
+    for (size_t offset = 0; offset < 16; ++offset) {
+      // `length` bytes ending `offset` bytes before the unmapped page.
+      const char* src = end - offset - length;
+      char out[48];
+      std::memset(out, '#', sizeof(out));
+      ASSERT_TRUE(roctracer::GuardedCopy(out, src, length));
+      ASSERT_EQ(std::memcmp(out, src, length), 0);
+      ASSERT_EQ(out[length], '#');  // nothing written past n
+      if (offset == 0 && length > 0) {
+        ASSERT_FALSE(roctracer::GuardedCopy(out, src, length + 1));
+      }
+      // A NUL at `length`: found. No NUL before the span's end: the span.
+      char* nul = end - offset - 1;
+      const char saved = *nul;
+      *nul = '\0';
+      const char* s = nul - length;
+      ASSERT_EQ(roctracer::GuardedStringLength(s, length + 1 + offset), length);
+      ASSERT_EQ(roctracer::GuardedStringLength(s, length), length);
+      *nul = saved;
+      if (offset == 0) {  // runs into the unmapped page
+        ASSERT_EQ(roctracer::GuardedStringLength(s, length + 64),
+                  roctracer::kReadFaulted);
+      }
+    }
+  }
+  munmap(page, kPage);
+}
+
+// Memory no rule keeps mapped (an anonymous mapping: a large malloc block,
+// a buffer the program maps) is read through the snapshot, without a system
+// call once the snapshot knows it.
+TEST_F(ReadableMemoryTest, AnonymousMappingIsReadThroughTheSnapshot) {
+  void* p = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  char* text = static_cast<char*>(p) + kPage - 10;  // across two pages
+  std::strcpy(text, "in an anonymous mapping");
+  LetTheSnapshotRefresh();
+  EXPECT_EQ(Copied(text), "in an anonymous mapping");
+  if (roctracer::GuardedReadsOn()) {
+    EXPECT_GE(roctracer::MappedSpan(text), kPage + 10);
+    const size_t refreshes = roctracer::MappedRangeRefreshes();
+    for (int i = 0; i < 100; ++i) ASSERT_EQ(Copied(text), text);
+    EXPECT_EQ(roctracer::MappedRangeRefreshes(), refreshes);
+  }
+  char value[8];
+  EXPECT_TRUE(roctracer::CopyIfReadable(value, text, sizeof(value)));
+  EXPECT_EQ(std::memcmp(value, "in an an", 8), 0);
+  EXPECT_TRUE(roctracer::IsReadableString(text));
+  ASSERT_EQ(munmap(p, 2 * kPage), 0);
+  EXPECT_EQ(Copied(text), "<unreadable>");
+  EXPECT_FALSE(roctracer::CopyIfReadable(value, text, sizeof(value)));
+  EXPECT_FALSE(roctracer::IsReadableString(text));
+}
+
+// A thread unmaps and maps again a file's page holding a string while others
+// copy it (as the string argument of a traced call, as a `__val` pointee,
+// and as a rocTX message): each copy is the string or "unreadable", never a
+// fault (run under ASan and TSan too).
+TEST_F(ReadableMemoryTest, UnmappingWhileOtherThreadsCopy) {
+  roctracer_test::FlickeringPage page("in a page another thread unmaps");
+  const char* text = page.text();
+  const std::string& expected = page.expected();
+  std::atomic<bool> stop{false};
+  std::atomic<int> wrong{0};
+  std::atomic<int> copied{0};
+  std::atomic<int> unreadable{0};
+  std::vector<std::thread> readers;
+  for (int t = 0; t < 3; ++t) {
+    readers.emplace_back([&, t] {
+      roctracer::StringArena* arena = roctracer::StringArena::ForThisThread();
+      char value[16];
+      for (int i = 0; !stop.load(); ++i) {
+        bool readable = false;
+        bool right = true;
+        switch ((i + t) % 3) {
+          case 0: {
+            const uint64_t mark = arena->Mark();
+            const char* copy = arena->Copy(text);
+            readable = copy != kUnreadableString;
+            right = !readable || expected == copy;
+            arena->Release(mark);
+            break;
+          }
+          case 1:
+            readable = roctracer::CopyIfReadable(value, text, sizeof(value));
+            right = readable ? std::memcmp(value, expected.data(),
+                                           sizeof(value)) == 0
+                             : value[0] == 0;
+            break;
+          default:
+            readable = roctracer::IsReadableString(text);
+            break;
+        }
+        if (!right) wrong.fetch_add(1);
+        (readable ? copied : unreadable).fetch_add(1);
+      }
+    });
+  }
+  const size_t faults = roctracer::GuardedReadFaults();
+  const int cycles = page.Flicker([&](int cycles) {
+    return cycles >= 200 && (!roctracer::GuardedReadsOn() ||
+                             roctracer::GuardedReadFaults() >= faults + 20);
+  });
+  stop = true;
+  for (auto& t : readers) t.join();
+  EXPECT_GE(cycles, 10);
+  EXPECT_EQ(wrong.load(), 0);
+  EXPECT_GT(copied.load(), 0);
+  if (roctracer::GuardedReadsOn()) {
+    // The race was run: reads of the unmapped page faulted and were caught.
+    EXPECT_GT(roctracer::GuardedReadFaults(), faults);
+  }
+  std::printf("%d cycles: %d copied, %d unreadable, %zu faults caught\n",
+              cycles, copied.load(), unreadable.load(),
+              roctracer::GuardedReadFaults() - faults);
+}
+
+#if defined(__x86_64__)
+// Faults that are not the tracer's reach the handler the program had
+// installed before the tracer's (in a fresh process: the tracer installs its
+// handler once).
+TEST(FaultHandlerDeathTest, OtherFaultsReachTheProgramsHandler) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        struct sigaction program {};
+        program.sa_handler = [](int) { _exit(42); };
+        sigaction(SIGSEGV, &program, nullptr);
+        if (!roctracer::GuardedReadsOn()) _exit(1);
+        void* p =
+            mmap(nullptr, kPage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char byte = 0;
+        // The tracer's own read faults quietly...
+        if (roctracer::GuardedCopy(&byte, p, 1)) _exit(2);
+        // ...the program's goes to the program's handler.
+        byte = *static_cast<volatile char*>(p);
+        _exit(3);
+      },
+      ::testing::ExitedWithCode(42), "");
+}
+
+// A program that installs its own handler after the tracer's turns guarded
+// reads off; strings are then read through the kernel, still right.
+TEST(FaultHandlerDeathTest, ReplacedHandlerTurnsGuardedReadsOff) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!roctracer::GuardedReadsOn()) _exit(1);
+        struct sigaction program {};
+        program.sa_handler = [](int) { _exit(42); };
+        sigaction(SIGSEGV, &program, nullptr);
+        if (roctracer::GuardedReadsStillOn()) _exit(2);
+        if (roctracer::GuardedReadsOn()) _exit(3);
+        void* p = mmap(nullptr, kPage, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        std::strcpy(static_cast<char*>(p), "mapped");
+        roctracer::StringArena* arena = roctracer::StringArena::ForThisThread();
+        if (std::strcmp(arena->Copy(static_cast<char*>(p)), "mapped") != 0) {
+          _exit(4);
+        }
+        munmap(p, kPage);
+        if (arena->Copy(static_cast<char*>(p)) != kUnreadableString) _exit(5);
+        _exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+#endif
 
 }  // namespace

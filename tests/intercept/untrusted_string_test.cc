@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -25,6 +26,7 @@
 #include "hsa_api_tables.h"
 #include "runtime/intercept/string_arena.h"
 #include "tests/core/reset.h"
+#include "tests/intercept/flickering_page.h"
 
 namespace {
 
@@ -244,6 +246,74 @@ TEST_F(BadStringCallTest, HsaExecutableGetSymbol) {
       0);
   ASSERT_EQ(g_printed.size(), 1u);
   EXPECT_EQ(g_printed[0], "\"kernel\"");
+}
+
+// Threads make traced calls whose string lies in a page another thread
+// unmaps and maps again: each ENTER callback sees the name or
+// "<unreadable>", the runtime's result is the untraced one, nothing faults
+// (also under ASan and TSan).
+std::atomic<int> g_names_seen{0};
+std::atomic<int> g_unreadable_seen{0};
+std::atomic<int> g_wrong_seen{0};
+const std::string* g_expected_name = nullptr;
+
+void CheckName(uint32_t, uint32_t op, const void* data, void*) {
+  const auto* d = static_cast<const hsa_api_data_t*>(data);
+  if (op != HSA_API_ID_hsa_executable_get_symbol_by_name ||
+      d->phase != ACTIVITY_API_PHASE_ENTER) {
+    return;
+  }
+  const char* name = d->args.hsa_executable_get_symbol_by_name.symbol_name;
+  if (name == kUnreadableString) {
+    g_unreadable_seen.fetch_add(1);
+  } else if (*g_expected_name == name) {
+    g_names_seen.fetch_add(1);
+  } else {
+    g_wrong_seen.fetch_add(1);
+  }
+}
+
+TEST_F(BadStringCallTest, NameUnmappedWhileTracedCallsRun) {
+  roctracer_test::FlickeringPage page("a_kernel_name_in_a_flickering_page");
+  g_expected_name = &page.expected();
+  hsa_agent_t agent{1};
+  hsa_executable_symbol_t symbol{};
+  const hsa_status_t untraced = hsa_executable_get_symbol_by_name(
+      hsa_executable_t{1}, "any", &agent, &symbol);
+  ASSERT_EQ(
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                   HSA_API_ID_hsa_executable_get_symbol_by_name,
+                                   &CheckName, nullptr),
+      ROCTRACER_STATUS_SUCCESS);
+  std::atomic<bool> stop{false};
+  std::atomic<int> other_results{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 3; ++t) {
+    callers.emplace_back([&] {
+      hsa_agent_t a{1};
+      hsa_executable_symbol_t s{};
+      while (!stop.load()) {
+        if (hsa_executable_get_symbol_by_name(hsa_executable_t{1}, page.text(),
+                                              &a, &s) != untraced) {
+          other_results.fetch_add(1);
+        }
+      }
+    });
+  }
+  const int cycles = page.Flicker([](int cycles) {
+    return cycles >= 200 && g_unreadable_seen.load() > 0 &&
+           g_names_seen.load() > 0;
+  });
+  stop = true;
+  for (auto& t : callers) t.join();
+  roctracer_disable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                HSA_API_ID_hsa_executable_get_symbol_by_name);
+  EXPECT_GE(cycles, 10);
+  EXPECT_EQ(other_results.load(), 0);
+  EXPECT_EQ(g_wrong_seen.load(), 0);
+  EXPECT_GT(g_names_seen.load(), 0);
+  std::printf("%d cycles: %d names, %d unreadable\n", cycles,
+              g_names_seen.load(), g_unreadable_seen.load());
 }
 
 }  // namespace
