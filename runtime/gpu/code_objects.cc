@@ -34,6 +34,10 @@ struct CodeObject {
   uint64_t load_base;
   uint64_t load_size;
   int64_t load_delta;
+  uint32_t storage_type;
+  int storage_file;
+  uint64_t memory_base;
+  uint64_t memory_size;
 };
 
 struct Executable {
@@ -65,10 +69,12 @@ KernelSymbolEvent SymbolEvent(bool load, uint64_t object, const Kernel& k) {
 
 CodeObjectEvent ObjectEvent(bool load, uint64_t executable,
                             const CodeObject& c) {
-  return CodeObjectEvent{load,          hsa_executable_t{executable},
-                         c.agent,       c.handle,
-                         c.uri.c_str(), c.load_base,
-                         c.load_size,   c.load_delta};
+  return CodeObjectEvent{load,           hsa_executable_t{executable},
+                         c.agent,        c.handle,
+                         c.uri.c_str(),  c.load_base,
+                         c.load_size,    c.load_delta,
+                         c.storage_type, c.storage_file,
+                         c.memory_base,  c.memory_size};
 }
 
 bool LoaderTable(hsa_ven_amd_loader_1_01_pfn_t* pfn) {
@@ -104,6 +110,29 @@ std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable) {
              &o.load_size);
         info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA,
              &o.load_delta);
+        o.storage_type = HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_NONE;
+        o.storage_file = -1;
+        info(
+            lco,
+            HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE,
+            &o.storage_type);
+        if (o.storage_type ==
+            HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_FILE) {
+          info(
+              lco,
+              HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE,
+              &o.storage_file);
+        } else if (o.storage_type ==
+                   HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_MEMORY) {
+          info(
+              lco,
+              HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE,
+              &o.memory_base);
+          info(
+              lco,
+              HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE,
+              &o.memory_size);
+        }
         uint32_t uri_length = 0;
         if (info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH,
                  &uri_length) == HSA_STATUS_SUCCESS &&

@@ -122,6 +122,13 @@ struct CodeObjectEvent {
   uint64_t load_base;
   uint64_t load_size;
   int64_t load_delta;
+  // Where the loader read it from (hsa_ven_amd_loader_code_object_storage_
+  // type_t): a file (storage_file, its descriptor) or memory (memory_base,
+  // memory_size); -1 and 0 where they do not apply.
+  uint32_t storage_type;
+  int storage_file;
+  uint64_t memory_base;
+  uint64_t memory_size;
 };
 
 struct KernelSymbolEvent {

@@ -34,8 +34,10 @@ class Records {
     for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
          r < reinterpret_cast<const activity_record_t*>(end); ++r) {
       Record c{*r, ""};
-      if (r->domain == ACTIVITY_DOMAIN_HSA_OPS && r->op == HSA_OP_ID_DISPATCH &&
-          r->kernel_name != nullptr) {
+      // HSA_OP_ID_DISPATCH and HIP_OP_ID_DISPATCH are both 0.
+      if ((r->domain == ACTIVITY_DOMAIN_HSA_OPS ||
+           r->domain == ACTIVITY_DOMAIN_HIP_OPS) &&
+          r->op == HSA_OP_ID_DISPATCH && r->kernel_name != nullptr) {
         c.name = r->kernel_name;
       }
       self->all_.push_back(c);

@@ -1,0 +1,310 @@
+// A stand-in for libamdhip64, for tests: a few HIP entry points with HIP's
+// signatures (the installed hip_runtime_api.h), implemented on the HSA API,
+// so that HIP-level tracing (HIP_API calls and the HIP_OPS records of the
+// device work they submit) runs on softhsa, where the real libamdhip64 finds
+// no GPU. Built as libamdhip64.so.5 and loaded as HIP is: the tracer's HIP
+// stubs forward to it.
+//
+// One device (the first kernel agent), one in-order queue for every stream
+// (dispatches carry the barrier bit, as HIP's do). hipMemcpy is a runtime
+// copy waited for; unlike HIP's it does not wait for earlier work on the
+// stream (call hipDeviceSynchronize first). hipModuleLaunchKernel takes its
+// arguments through `extra` (HIP_LAUNCH_PARAM_BUFFER_POINTER/SIZE) only.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <hip/hip_runtime_api.h>
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+struct ihipModule_t {
+  hsa_executable_t executable;
+  hsa_code_object_reader_t reader;
+  int fd;
+};
+
+struct ihipModuleSymbol_t {
+  uint64_t kernel_object;
+};
+
+namespace {
+
+constexpr uint32_t kQueueSize = 1024;
+constexpr size_t kKernargBytes = 256;
+
+struct Device {
+  bool ok = false;
+  hsa_agent_t gpu{0};
+  hsa_agent_t cpu{0};
+  hsa_queue_t* queue = nullptr;
+  char* kernargs = nullptr;  // one slot per queue packet
+  ihipModule_t builtins{};
+  uint64_t fill_kernel = 0;
+  std::mutex sync_mutex;
+  hsa_signal_t sync_signal{0};
+};
+
+hsa_status_t FirstAgents(hsa_agent_t agent, void* data) {
+  auto* d = static_cast<Device*>(data);
+  hsa_device_type_t type;
+  hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
+  if (type == HSA_DEVICE_TYPE_GPU && d->gpu.handle == 0) d->gpu = agent;
+  if (type == HSA_DEVICE_TYPE_CPU && d->cpu.handle == 0) d->cpu = agent;
+  return HSA_STATUS_SUCCESS;
+}
+
+hipError_t LoadModule(const char* path, ihipModule_t* m, hsa_agent_t gpu) {
+  m->fd = open(path, O_RDONLY);
+  if (m->fd < 0) return hipErrorFileNotFound;
+  if (hsa_code_object_reader_create_from_file(m->fd, &m->reader) !=
+          HSA_STATUS_SUCCESS ||
+      hsa_executable_create_alt(
+          HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr,
+          &m->executable) != HSA_STATUS_SUCCESS ||
+      hsa_executable_load_agent_code_object(m->executable, gpu, m->reader,
+                                            nullptr,
+                                            nullptr) != HSA_STATUS_SUCCESS ||
+      hsa_executable_freeze(m->executable, nullptr) != HSA_STATUS_SUCCESS) {
+    return hipErrorInvalidImage;
+  }
+  return hipSuccess;
+}
+
+uint64_t KernelObject(const ihipModule_t& m, hsa_agent_t gpu,
+                      const char* name) {
+  hsa_executable_symbol_t symbol;
+  uint64_t object = 0;
+  if (hsa_executable_get_symbol_by_name(m.executable, name, &gpu, &symbol) ==
+      HSA_STATUS_SUCCESS) {
+    hsa_executable_symbol_get_info(
+        symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
+  }
+  return object;
+}
+
+// The runtime's kernels live beside this library.
+std::string BuiltinKernelsPath() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&FirstAgents), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return "";
+  }
+  // Through links (Bazel's solib directory) to where the build put it.
+  char* real = realpath(info.dli_fname, nullptr);
+  std::string path = real != nullptr ? real : info.dli_fname;
+  free(real);
+  const size_t slash = path.rfind('/');
+  path = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  return path + "libstandin_hip_kernels.so";
+}
+
+// Initialised on the first HIP call, as HIP is.
+Device* Dev() {
+  static Device* device = [] {
+    auto* d = new Device;
+    if (hsa_init() != HSA_STATUS_SUCCESS) return d;
+    hsa_iterate_agents(&FirstAgents, d);
+    if (d->gpu.handle == 0 || d->cpu.handle == 0) return d;
+    if (hsa_queue_create(d->gpu, kQueueSize, HSA_QUEUE_TYPE_MULTI, nullptr,
+                         nullptr, UINT32_MAX, UINT32_MAX,
+                         &d->queue) != HSA_STATUS_SUCCESS ||
+        hsa_signal_create(0, 0, nullptr, &d->sync_signal) !=
+            HSA_STATUS_SUCCESS) {
+      return d;
+    }
+    d->kernargs = new char[kQueueSize * kKernargBytes];
+    if (LoadModule(BuiltinKernelsPath().c_str(), &d->builtins, d->gpu) ==
+        hipSuccess) {
+      d->fill_kernel =
+          KernelObject(d->builtins, d->gpu, "__amd_rocclr_fillBufferAligned");
+    }
+    d->ok = d->fill_kernel != 0;
+    return d;
+  }();
+  return device;
+}
+
+uint16_t Header(hsa_packet_type_t type) {
+  return static_cast<uint16_t>(
+      (type << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
+      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+}
+
+// Writes `packet` (64 bytes, header last) into the next slot and rings.
+// `kernarg` (up to kKernargBytes) is copied into the slot's own kernarg
+// memory, which stays untouched until the queue wraps around.
+void Submit(Device* d, void* packet, const void* kernarg, size_t bytes) {
+  hsa_queue_t* q = d->queue;
+  const uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+  while (index - hsa_queue_load_read_index_scacquire(q) >= q->size) {
+  }
+  if (kernarg != nullptr) {
+    char* slot_args = d->kernargs + (index % q->size) * kKernargBytes;
+    std::memcpy(slot_args, kernarg, bytes);
+    static_cast<hsa_kernel_dispatch_packet_t*>(packet)->kernarg_address =
+        slot_args;
+  }
+  auto* slot = static_cast<uint8_t*>(q->base_address) + (index % q->size) * 64;
+  std::memcpy(slot + 4, static_cast<const uint8_t*>(packet) + 4, 60);
+  uint32_t first;
+  std::memcpy(&first, packet, 4);
+  __atomic_store_n(reinterpret_cast<uint32_t*>(slot), first, __ATOMIC_RELEASE);
+  hsa_signal_store_screlease(q->doorbell_signal,
+                             static_cast<hsa_signal_value_t>(index));
+}
+
+void Dispatch(Device* d, uint64_t kernel, const uint32_t grid[3],
+              const uint16_t block[3], const void* args, size_t bytes) {
+  hsa_kernel_dispatch_packet_t p{};
+  p.header = Header(HSA_PACKET_TYPE_KERNEL_DISPATCH);
+  p.setup = 3 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+  p.workgroup_size_x = block[0];
+  p.workgroup_size_y = block[1];
+  p.workgroup_size_z = block[2];
+  p.grid_size_x = grid[0];
+  p.grid_size_y = grid[1];
+  p.grid_size_z = grid[2];
+  p.kernel_object = kernel;
+  Submit(d, &p, args, bytes);
+}
+
+}  // namespace
+
+extern "C" {
+
+hipError_t hipDeviceSynchronize(void) {
+  Device* d = Dev();
+  if (!d->ok) return hipErrorNoDevice;
+  std::lock_guard<std::mutex> lock(d->sync_mutex);
+  hsa_signal_store_screlease(d->sync_signal, 1);
+  hsa_barrier_and_packet_t b{};
+  b.header = Header(HSA_PACKET_TYPE_BARRIER_AND);
+  b.completion_signal = d->sync_signal;
+  Submit(d, &b, nullptr, 0);
+  hsa_signal_wait_scacquire(d->sync_signal, HSA_SIGNAL_CONDITION_EQ, 0,
+                            UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+  return hipSuccess;
+}
+
+hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes,
+                     hipMemcpyKind kind) {
+  Device* d = Dev();
+  if (!d->ok) return hipErrorNoDevice;
+  if (sizeBytes == 0) return hipSuccess;
+  if (dst == nullptr || src == nullptr) return hipErrorInvalidValue;
+  const bool src_host =
+      kind == hipMemcpyHostToDevice || kind == hipMemcpyHostToHost;
+  const bool dst_host =
+      kind == hipMemcpyDeviceToHost || kind == hipMemcpyHostToHost;
+  hsa_signal_t done;
+  if (hsa_signal_create(1, 0, nullptr, &done) != HSA_STATUS_SUCCESS) {
+    return hipErrorOutOfMemory;
+  }
+  hipError_t result = hipSuccess;
+  if (hsa_amd_memory_async_copy(dst, dst_host ? d->cpu : d->gpu, src,
+                                src_host ? d->cpu : d->gpu, sizeBytes, 0,
+                                nullptr, done) != HSA_STATUS_SUCCESS) {
+    result = hipErrorInvalidValue;
+  } else if (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1,
+                                       UINT64_MAX,
+                                       HSA_WAIT_STATE_BLOCKED) != 0) {
+    result = hipErrorLaunchFailure;
+  }
+  hsa_signal_destroy(done);
+  return result;
+}
+
+hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes,
+                          hipStream_t /*stream*/) {
+  Device* d = Dev();
+  if (!d->ok) return hipErrorNoDevice;
+  if (dst == nullptr) return hipErrorInvalidValue;
+  struct {
+    void* dst;
+    uint64_t bytes;
+    int value;
+  } args{dst, sizeBytes, value};
+  const uint32_t grid[3] = {1, 1, 1};
+  const uint16_t block[3] = {1, 1, 1};
+  Dispatch(d, d->fill_kernel, grid, block, &args, sizeof(args));
+  return hipSuccess;
+}
+
+hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
+  Device* d = Dev();
+  if (!d->ok) return hipErrorNoDevice;
+  if (module == nullptr || fname == nullptr) return hipErrorInvalidValue;
+  auto* m = new ihipModule_t{};
+  const hipError_t result = LoadModule(fname, m, d->gpu);
+  if (result != hipSuccess) {
+    (void)hipModuleUnload(m);
+    return result;
+  }
+  *module = m;
+  return hipSuccess;
+}
+
+hipError_t hipModuleUnload(hipModule_t module) {
+  if (module == nullptr) return hipErrorInvalidValue;
+  if (module->executable.handle != 0) {
+    hsa_executable_destroy(module->executable);
+  }
+  if (module->reader.handle != 0) {
+    hsa_code_object_reader_destroy(module->reader);
+  }
+  if (module->fd >= 0) close(module->fd);
+  delete module;
+  return hipSuccess;
+}
+
+hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module,
+                                const char* kname) {
+  Device* d = Dev();
+  if (!d->ok) return hipErrorNoDevice;
+  if (function == nullptr || module == nullptr || kname == nullptr) {
+    return hipErrorInvalidValue;
+  }
+  const uint64_t object = KernelObject(*module, d->gpu, kname);
+  if (object == 0) return hipErrorNotFound;
+  *function = new ihipModuleSymbol_t{object};
+  return hipSuccess;
+}
+
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX,
+                                 unsigned int gridDimY, unsigned int gridDimZ,
+                                 unsigned int blockDimX, unsigned int blockDimY,
+                                 unsigned int blockDimZ,
+                                 unsigned int /*sharedMemBytes*/,
+                                 hipStream_t /*stream*/, void** kernelParams,
+                                 void** extra) {
+  Device* d = Dev();
+  if (!d->ok) return hipErrorNoDevice;
+  if (f == nullptr || kernelParams != nullptr) return hipErrorInvalidValue;
+  const void* args = nullptr;
+  size_t bytes = 0;
+  for (void** e = extra; e != nullptr && *e != HIP_LAUNCH_PARAM_END; e += 2) {
+    if (e[0] == HIP_LAUNCH_PARAM_BUFFER_POINTER) args = e[1];
+    if (e[0] == HIP_LAUNCH_PARAM_BUFFER_SIZE) {
+      bytes = *static_cast<const size_t*>(e[1]);
+    }
+  }
+  if (bytes > kKernargBytes || (bytes != 0 && args == nullptr)) {
+    return hipErrorInvalidValue;
+  }
+  const uint32_t grid[3] = {gridDimX * blockDimX, gridDimY * blockDimY,
+                            gridDimZ * blockDimZ};
+  const uint16_t block[3] = {static_cast<uint16_t>(blockDimX),
+                             static_cast<uint16_t>(blockDimY),
+                             static_cast<uint16_t>(blockDimZ)};
+  Dispatch(d, f->kernel_object, grid, block, args, bytes);
+  return hipSuccess;
+}
+
+}  // extern "C"
