@@ -20,17 +20,22 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
-
-struct ihipModule_t {
-  hsa_executable_t executable;
-  hsa_code_object_reader_t reader;
-  int fd;
-};
+#include <vector>
 
 struct ihipModuleSymbol_t {
   uint64_t kernel_object;
+};
+
+// A module owns the functions found in it, as HIP's does.
+struct ihipModule_t {
+  hsa_executable_t executable{0};
+  hsa_code_object_reader_t reader{0};
+  int fd = -1;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<ihipModuleSymbol_t>> functions;
 };
 
 namespace {
@@ -241,7 +246,7 @@ hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
   Device* d = Dev();
   if (!d->ok) return hipErrorNoDevice;
   if (module == nullptr || fname == nullptr) return hipErrorInvalidValue;
-  auto* m = new ihipModule_t{};
+  auto* m = new ihipModule_t;
   const hipError_t result = LoadModule(fname, m, d->gpu);
   if (result != hipSuccess) {
     (void)hipModuleUnload(m);
@@ -273,7 +278,10 @@ hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module,
   }
   const uint64_t object = KernelObject(*module, d->gpu, kname);
   if (object == 0) return hipErrorNotFound;
-  *function = new ihipModuleSymbol_t{object};
+  std::lock_guard<std::mutex> lock(module->mutex);
+  module->functions.push_back(
+      std::unique_ptr<ihipModuleSymbol_t>(new ihipModuleSymbol_t{object}));
+  *function = module->functions.back().get();
   return hipSuccess;
 }
 
