@@ -7,6 +7,7 @@
 
 #include "runtime/activity/builtin_domains.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/gpu/hsa_ops_records.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/pool/pool.h"
 
@@ -129,15 +130,8 @@ class Writer final : public Observer {
   }
   static activity_record_t Base(const Pending& p, uint64_t begin, uint64_t end,
                                 int device) {
-    activity_record_t record{};
-    record.domain = ACTIVITY_DOMAIN_HIP_OPS;
-    record.kind = p.kind;
-    record.op = p.op;
-    record.correlation_id = p.correlation_id;
-    record.begin_ns = begin;
-    record.end_ns = end;
-    record.device_id = device;
-    return record;
+    return OpRecord(ACTIVITY_DOMAIN_HIP_OPS, p.op, p.kind, p.correlation_id,
+                    begin, end, device);
   }
 };
 

@@ -20,12 +20,7 @@ class GpuActivity : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(program_.Start());
-    roctracer_properties_t props{};
-    props.buffer_size = 4096;
-    props.buffer_callback_fun = &Records::Callback;
-    props.buffer_callback_arg = &records_;
-    ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_),
-              ROCTRACER_STATUS_SUCCESS);
+    ASSERT_EQ(gpu_test::OpenPool(&records_, &pool_), ROCTRACER_STATUS_SUCCESS);
     ASSERT_EQ(
         roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_),
         ROCTRACER_STATUS_SUCCESS);
@@ -185,11 +180,7 @@ TEST_F(GpuActivity, CompletedWorkIsDeliveredAtFlushCloseAndShutdown) {
   pool_ = nullptr;
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 1u);
 
-  roctracer_properties_t props{};
-  props.buffer_size = 4096;
-  props.buffer_callback_fun = &Records::Callback;
-  props.buffer_callback_arg = &records_;
-  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(gpu_test::OpenPool(&records_, &pool_), ROCTRACER_STATUS_SUCCESS);
   roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_);
   records_.Clear();
   hsa_signal_store_screlease(done, 1);

@@ -62,6 +62,15 @@ class Records {
   std::vector<Record> all_;
 };
 
+// A pool of 4 KiB buffers delivering into `records`.
+inline roctracer_status_t OpenPool(Records* records, roctracer_pool_t** pool) {
+  roctracer_properties_t props{};
+  props.buffer_size = 4096;
+  props.buffer_callback_fun = &Records::Callback;
+  props.buffer_callback_arg = records;
+  return roctracer_open_pool_expl(&props, pool);
+}
+
 // The tracer's directory in the runfiles: the test links it, and names the
 // same file to the runtime as its tool.
 inline std::string TracerPath() {

@@ -38,12 +38,7 @@ class HipOps : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(program_.Start());
-    roctracer_properties_t props{};
-    props.buffer_size = 4096;
-    props.buffer_callback_fun = &Records::Callback;
-    props.buffer_callback_arg = &records_;
-    ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_),
-              ROCTRACER_STATUS_SUCCESS);
+    ASSERT_EQ(gpu_test::OpenPool(&records_, &pool_), ROCTRACER_STATUS_SUCCESS);
     ASSERT_EQ(hipModuleLoad(&module_, gpu_test::kKernels), hipSuccess);
     ASSERT_EQ(hipModuleGetFunction(&empty_, module_, "empty"), hipSuccess);
     ASSERT_EQ(hipModuleGetFunction(&scale_, module_, kScale), hipSuccess);

@@ -11,12 +11,11 @@
 // stream (call hipDeviceSynchronize first). hipModuleLaunchKernel takes its
 // arguments through `extra` (HIP_LAUNCH_PARAM_BUFFER_POINTER/SIZE) only.
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
-#include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -25,15 +24,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/softhsa/hsa_test_util.h"
+
 struct ihipModuleSymbol_t {
   uint64_t kernel_object;
 };
 
 // A module owns the functions found in it, as HIP's does.
 struct ihipModule_t {
-  hsa_executable_t executable{0};
-  hsa_code_object_reader_t reader{0};
-  int fd = -1;
+  hsa_test::Loaded loaded;
   std::mutex mutex;
   std::vector<std::unique_ptr<ihipModuleSymbol_t>> functions;
 };
@@ -48,55 +47,26 @@ struct Device {
   hsa_agent_t gpu{0};
   hsa_agent_t cpu{0};
   hsa_queue_t* queue = nullptr;
-  char* kernargs = nullptr;  // one slot per queue packet
-  ihipModule_t builtins{};
+  // Kernarg slots in submission order, as many as the queue has packets: a
+  // slot is reused only once the queue has wrapped around.
+  char* kernargs = nullptr;
+  std::atomic<uint64_t> next_kernarg{0};
+  ihipModule_t builtins;
   uint64_t fill_kernel = 0;
   std::mutex sync_mutex;
   hsa_signal_t sync_signal{0};
 };
 
-hsa_status_t FirstAgents(hsa_agent_t agent, void* data) {
-  auto* d = static_cast<Device*>(data);
-  hsa_device_type_t type;
-  hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-  if (type == HSA_DEVICE_TYPE_GPU && d->gpu.handle == 0) d->gpu = agent;
-  if (type == HSA_DEVICE_TYPE_CPU && d->cpu.handle == 0) d->cpu = agent;
-  return HSA_STATUS_SUCCESS;
-}
-
 hipError_t LoadModule(const char* path, ihipModule_t* m, hsa_agent_t gpu) {
-  m->fd = open(path, O_RDONLY);
-  if (m->fd < 0) return hipErrorFileNotFound;
-  if (hsa_code_object_reader_create_from_file(m->fd, &m->reader) !=
-          HSA_STATUS_SUCCESS ||
-      hsa_executable_create_alt(
-          HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr,
-          &m->executable) != HSA_STATUS_SUCCESS ||
-      hsa_executable_load_agent_code_object(m->executable, gpu, m->reader,
-                                            nullptr,
-                                            nullptr) != HSA_STATUS_SUCCESS ||
-      hsa_executable_freeze(m->executable, nullptr) != HSA_STATUS_SUCCESS) {
-    return hipErrorInvalidImage;
-  }
-  return hipSuccess;
-}
-
-uint64_t KernelObject(const ihipModule_t& m, hsa_agent_t gpu,
-                      const char* name) {
-  hsa_executable_symbol_t symbol;
-  uint64_t object = 0;
-  if (hsa_executable_get_symbol_by_name(m.executable, name, &gpu, &symbol) ==
-      HSA_STATUS_SUCCESS) {
-    hsa_executable_symbol_get_info(
-        symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
-  }
-  return object;
+  const hsa_status_t s = hsa_test::LoadFile(path, gpu, &m->loaded);
+  if (s == HSA_STATUS_ERROR_INVALID_FILE) return hipErrorFileNotFound;
+  return s == HSA_STATUS_SUCCESS ? hipSuccess : hipErrorInvalidImage;
 }
 
 // The runtime's kernels live beside this library.
 std::string BuiltinKernelsPath() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&FirstAgents), &info) == 0 ||
+  if (dladdr(reinterpret_cast<void*>(&LoadModule), &info) == 0 ||
       info.dli_fname == nullptr) {
     return "";
   }
@@ -114,8 +84,11 @@ Device* Dev() {
   static Device* device = [] {
     auto* d = new Device;
     if (hsa_init() != HSA_STATUS_SUCCESS) return d;
-    hsa_iterate_agents(&FirstAgents, d);
-    if (d->gpu.handle == 0 || d->cpu.handle == 0) return d;
+    auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
+    auto cpus = hsa_test::Agents(HSA_DEVICE_TYPE_CPU);
+    if (gpus.empty() || cpus.empty()) return d;
+    d->gpu = gpus[0];
+    d->cpu = cpus[0];
     if (hsa_queue_create(d->gpu, kQueueSize, HSA_QUEUE_TYPE_MULTI, nullptr,
                          nullptr, UINT32_MAX, UINT32_MAX,
                          &d->queue) != HSA_STATUS_SUCCESS ||
@@ -127,7 +100,8 @@ Device* Dev() {
     if (LoadModule(BuiltinKernelsPath().c_str(), &d->builtins, d->gpu) ==
         hipSuccess) {
       d->fill_kernel =
-          KernelObject(d->builtins, d->gpu, "__amd_rocclr_fillBufferAligned");
+          hsa_test::KernelObject(d->builtins.loaded.executable, d->gpu,
+                                 "__amd_rocclr_fillBufferAligned");
     }
     d->ok = d->fill_kernel != 0;
     return d;
@@ -135,34 +109,10 @@ Device* Dev() {
   return device;
 }
 
+// Every packet carries the barrier bit: the queue is in order, as a HIP
+// stream is.
 uint16_t Header(hsa_packet_type_t type) {
-  return static_cast<uint16_t>(
-      (type << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
-      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
-}
-
-// Writes `packet` (64 bytes, header last) into the next slot and rings.
-// `kernarg` (up to kKernargBytes) is copied into the slot's own kernarg
-// memory, which stays untouched until the queue wraps around.
-void Submit(Device* d, void* packet, const void* kernarg, size_t bytes) {
-  hsa_queue_t* q = d->queue;
-  const uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
-  while (index - hsa_queue_load_read_index_scacquire(q) >= q->size) {
-  }
-  if (kernarg != nullptr) {
-    char* slot_args = d->kernargs + (index % q->size) * kKernargBytes;
-    std::memcpy(slot_args, kernarg, bytes);
-    static_cast<hsa_kernel_dispatch_packet_t*>(packet)->kernarg_address =
-        slot_args;
-  }
-  auto* slot = static_cast<uint8_t*>(q->base_address) + (index % q->size) * 64;
-  std::memcpy(slot + 4, static_cast<const uint8_t*>(packet) + 4, 60);
-  uint32_t first;
-  std::memcpy(&first, packet, 4);
-  __atomic_store_n(reinterpret_cast<uint32_t*>(slot), first, __ATOMIC_RELEASE);
-  hsa_signal_store_screlease(q->doorbell_signal,
-                             static_cast<hsa_signal_value_t>(index));
+  return hsa_test::Header(type, /*barrier=*/true);
 }
 
 void Dispatch(Device* d, uint64_t kernel, const uint32_t grid[3],
@@ -177,7 +127,10 @@ void Dispatch(Device* d, uint64_t kernel, const uint32_t grid[3],
   p.grid_size_y = grid[1];
   p.grid_size_z = grid[2];
   p.kernel_object = kernel;
-  Submit(d, &p, args, bytes);
+  const uint64_t slot = d->next_kernarg.fetch_add(1) % kQueueSize;
+  p.kernarg_address = d->kernargs + slot * kKernargBytes;
+  if (bytes != 0) std::memcpy(p.kernarg_address, args, bytes);
+  hsa_test::Submit(d->queue, &p);
 }
 
 }  // namespace
@@ -192,7 +145,7 @@ hipError_t hipDeviceSynchronize(void) {
   hsa_barrier_and_packet_t b{};
   b.header = Header(HSA_PACKET_TYPE_BARRIER_AND);
   b.completion_signal = d->sync_signal;
-  Submit(d, &b, nullptr, 0);
+  hsa_test::Submit(d->queue, &b);
   hsa_signal_wait_scacquire(d->sync_signal, HSA_SIGNAL_CONDITION_EQ, 0,
                             UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
   return hipSuccess;
@@ -258,13 +211,7 @@ hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
 
 hipError_t hipModuleUnload(hipModule_t module) {
   if (module == nullptr) return hipErrorInvalidValue;
-  if (module->executable.handle != 0) {
-    hsa_executable_destroy(module->executable);
-  }
-  if (module->reader.handle != 0) {
-    hsa_code_object_reader_destroy(module->reader);
-  }
-  if (module->fd >= 0) close(module->fd);
+  hsa_test::Unload(&module->loaded);
   delete module;
   return hipSuccess;
 }
@@ -276,7 +223,8 @@ hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module,
   if (function == nullptr || module == nullptr || kname == nullptr) {
     return hipErrorInvalidValue;
   }
-  const uint64_t object = KernelObject(*module, d->gpu, kname);
+  const uint64_t object =
+      hsa_test::KernelObject(module->loaded.executable, d->gpu, kname);
   if (object == 0) return hipErrorNotFound;
   std::lock_guard<std::mutex> lock(module->mutex);
   module->functions.push_back(
