@@ -132,6 +132,7 @@ void ReportCopy(const PendingOp& op) {
   } else {
     // A failed copy: the runtime would have stored its error value.
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
+    AbandonInterest(op.interest);
     Core().hsa_signal_store_screlease_fn(op.app_signal, value);
   }
 }
@@ -162,7 +163,10 @@ void WaitPending(OpRing* ring, uint64_t* budget_ns) {
 void Abandon(OpRing* ring) {
   // Their signals may still be decremented by a late completion: they are
   // never reused (the runtime frees them at shutdown).
-  ring->ForEachPending([](PendingOp& op) { op.signal = hsa_signal_t{0}; });
+  ring->ForEachPending([](PendingOp& op) {
+    op.signal = hsa_signal_t{0};
+    AbandonInterest(op.interest);
+  });
   const size_t lost = ring->Abandon();
   Count().incomplete.fetch_add(lost, std::memory_order_relaxed);
 }

@@ -48,6 +48,7 @@ class TracedCopy {
     volatile hsa_signal_value_t* value = nullptr;
     if (Amd().hsa_amd_signal_value_pointer_fn(app_signal, &value) !=
         HSA_STATUS_SUCCESS) {
+      AbandonInterest(interest);
       return;
     }
     lock_ = std::unique_lock<std::mutex>(Copies().submit_mutex);
@@ -61,6 +62,7 @@ class TracedCopy {
     if (op_ == nullptr || !EnsureSignal(op_)) {
       op_ = nullptr;
       lock_.unlock();
+      AbandonInterest(interest);
       Count().untraced.fetch_add(1, std::memory_order_relaxed);
       return;
     }
@@ -92,6 +94,8 @@ class TracedCopy {
       lock_.unlock();
       EnsureCollector();
       if (was_empty_) KickCollector();
+    } else {
+      AbandonInterest(op_->interest);
     }
   }
 

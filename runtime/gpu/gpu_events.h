@@ -15,11 +15,12 @@
 //     writer carries the pool the record goes to, so that disabling activity
 //     mid-stream still records what was submitted before).
 //  2. One completion call (OnDispatch / OnBarrier / OnCopy) with the times,
+//     or OnAbandon when there will be none,
 //     on the tracer's completion thread or on a thread that flushes, closes a
 //     pool, destroys a queue or an executable, or shuts the runtime down.
 //     An operation that never completes (its queue stopped with an error or
-//     was destroyed first, the runtime shut down, the process exited) gets no
-//     completion; it is counted in GpuStats::incomplete.
+//     was destroyed first, the runtime shut down, the process exited) gets
+//     OnAbandon; it is counted in GpuStats::incomplete.
 // Code objects and kernel symbols (OnCodeObject / OnKernelSymbol) are
 // reported on the thread that froze or destroyed the executable: loads after
 // hsa_executable_freeze, unloads before hsa_executable_destroy runs.
@@ -151,6 +152,11 @@ class Observer {
   }
   virtual void OnBarrier(const BarrierRecord&, uint64_t /*cookie*/) noexcept {}
   virtual void OnCopy(const CopyRecord&, uint64_t /*cookie*/) noexcept {}
+  // Instead of a completion: the operation whose OnEnqueue returned `cookie`
+  // will not be reported (submitted untraced after all, refused by the
+  // runtime, a copy that failed, work that never completed), so that
+  // per-operation state can be released.
+  virtual void OnAbandon(uint64_t /*cookie*/) noexcept {}
   virtual void OnCodeObject(const CodeObjectEvent&) noexcept {}
   virtual void OnKernelSymbol(const KernelSymbolEvent&) noexcept {}
 };

@@ -21,8 +21,7 @@ constexpr uint32_t kHipOpCopy = 1;
 constexpr uint32_t kHipOpBarrier = 2;
 
 // What the completion needs and the packet no longer says. One per traced
-// operation, freed at its completion (an operation that never completes,
-// counted in GpuStats::incomplete, keeps its 24 bytes).
+// operation, freed at its completion or when it is abandoned.
 struct Pending {
   Pool* pool;
   uint64_t correlation_id;
@@ -114,6 +113,8 @@ class Writer final : public Observer {
     p->pool->Write(record);
     delete p;
   }
+
+  void OnAbandon(uint64_t cookie) noexcept override { delete Take(cookie); }
 
   void OnCopy(const CopyRecord& r, uint64_t cookie) noexcept override {
     Pending* p = Take(cookie);

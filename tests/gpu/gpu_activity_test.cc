@@ -5,6 +5,7 @@
 // submitted it, and delivery at flush, close and hsa_shut_down.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -148,6 +149,14 @@ TEST_F(GpuActivity, DispatchCarriesTheSubmittingCallsCorrelationId) {
   auto dispatches = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
   ASSERT_EQ(stores.size(), 3u);
   ASSERT_EQ(dispatches.size(), 3u);
+  // Records written on different threads (the API records on this one, the
+  // dispatches on the completion thread or the flushing one) reach the
+  // buffer callback in either order: pair them in time order.
+  auto by_begin = [](const gpu_test::Record& a, const gpu_test::Record& b) {
+    return a.r.begin_ns < b.r.begin_ns;
+  };
+  std::sort(stores.begin(), stores.end(), by_begin);
+  std::sort(dispatches.begin(), dispatches.end(), by_begin);
   for (int i = 0; i < 3; ++i) {
     EXPECT_NE(stores[i].r.correlation_id, 0u);
     EXPECT_EQ(dispatches[i].r.correlation_id, stores[i].r.correlation_id);

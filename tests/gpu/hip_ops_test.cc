@@ -8,6 +8,7 @@
 #include <hip/hip_runtime_api.h>
 #include <roctracer_hip.h>
 
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -268,6 +269,31 @@ TEST_F(HipOps, NoRecordsWithoutHipOpsOrWithoutTheHipCallTraced) {
   EXPECT_EQ(
       records_.Count(ACTIVITY_DOMAIN_HIP_API, HipApiOp("hipDeviceSynchronize")),
       1u);
+}
+
+// Run with SOFTHSA_FAULTS=copy_error=2 (hip_ops_faults_test): the second
+// copy fails. It gets no record, in either domain, and is counted; the
+// tracer's note of it is released (LeakSanitizer checks under ASan).
+TEST_F(HipOps, FailedCopyGivesNoRecord) {
+  const char* faults = std::getenv("SOFTHSA_FAULTS");
+  ASSERT_NE(faults, nullptr);
+  ASSERT_STREQ(faults, "copy_error=2");
+  Enable(ACTIVITY_DOMAIN_HIP_API);
+  Enable(ACTIVITY_DOMAIN_HIP_OPS);
+  Enable(ACTIVITY_DOMAIN_HSA_OPS);
+  const uint64_t failed = gpu_test::GpuStats().failed_copies;
+  std::vector<char> host(100, 'h'), device(100, 'd');
+  EXPECT_EQ(hipMemcpy(device.data(), host.data(), 100, hipMemcpyHostToDevice),
+            hipSuccess);
+  EXPECT_NE(hipMemcpy(device.data(), host.data(), 100, hipMemcpyHostToDevice),
+            hipSuccess);
+  EXPECT_EQ(hipMemcpy(device.data(), host.data(), 100, hipMemcpyHostToDevice),
+            hipSuccess);
+  roctracer_flush_activity_expl(pool_);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HIP_API, HipApiOp("hipMemcpy")), 3u);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HIP_OPS, HIP_OP_ID_COPY), 2u);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
+  EXPECT_EQ(gpu_test::GpuStats().failed_copies, failed + 1);
 }
 
 }  // namespace
