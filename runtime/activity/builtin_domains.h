@@ -16,6 +16,17 @@ void RegisterBuiltinDomains();
 // "Unknown command type" for a value HIP does not define. Never NULL.
 const char* HipCommandName(uint32_t kind) noexcept;
 
+// The command types of the HIP_OPS records the tracer writes (HIP's
+// CL_COMMAND_* values; HipCommandName gives their names).
+enum HipCommand : uint32_t {
+  kHipKernelExecution = 0x11F0,
+  kHipCopyDeviceToHost = 0x11F3,
+  kHipCopyHostToDevice = 0x11F4,
+  kHipCopyDeviceToDevice = 0x11F5,
+  kHipMarker = 0x11FE,
+  kHipFillBuffer = 0x1207,
+};
+
 }  // namespace roctracer
 
 #endif  // RUNTIME_BUILTIN_DOMAINS_H_

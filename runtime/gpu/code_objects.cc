@@ -112,6 +112,7 @@ std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable) {
              &o.load_size);
         info(lco, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA,
              &o.load_delta);
+        o.storage_type = HSA_VEN_AMD_LOADER_CODE_OBJECT_STORAGE_TYPE_NONE;
         o.storage_file = -1;
         info(
             lco,

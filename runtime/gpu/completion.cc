@@ -142,6 +142,7 @@ void ReportCopy(PendingOp& op) {
     // completion waits for 0 and so never runs; it keeps the tracer's signal,
     // which is never reused (the runtime frees it at shutdown).
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
+    AbandonInterest(op.interest);
     Core().hsa_signal_store_screlease_fn(op.app_signal, value);
     if (op.chained) op.signal = hsa_signal_t{0};
   }
@@ -173,7 +174,10 @@ void WaitPending(OpRing* ring, uint64_t* budget_ns) {
 void Abandon(OpRing* ring) {
   // Their signals may still be decremented by a late completion: they are
   // never reused (the runtime frees them at shutdown).
-  ring->ForEachPending([](PendingOp& op) { op.signal = hsa_signal_t{0}; });
+  ring->ForEachPending([](PendingOp& op) {
+    op.signal = hsa_signal_t{0};
+    AbandonInterest(op.interest);
+  });
   const size_t lost = ring->Abandon();
   Count().incomplete.fetch_add(lost, std::memory_order_relaxed);
 }

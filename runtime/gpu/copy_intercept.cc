@@ -48,6 +48,7 @@ class TracedCopy {
     volatile hsa_signal_value_t* value = nullptr;
     if (Amd().hsa_amd_signal_value_pointer_fn(app_signal, &value) !=
         HSA_STATUS_SUCCESS) {
+      AbandonInterest(interest);
       return;
     }
     lock_ = std::unique_lock<std::mutex>(Copies().submit_mutex);
@@ -60,6 +61,7 @@ class TracedCopy {
     if (op_ == nullptr || !EnsureSignal(op_)) {
       op_ = nullptr;
       lock_.unlock();
+      AbandonInterest(interest);
       Count().untraced.fetch_add(1, std::memory_order_relaxed);
       return;
     }
@@ -95,7 +97,10 @@ class TracedCopy {
   void Submitted(hsa_status_t status, void* dst, hsa_agent_t dst_agent,
                  const void* src, hsa_agent_t src_agent) {
     if (op_ == nullptr) return;
-    if (status != HSA_STATUS_SUCCESS) return;
+    if (status != HSA_STATUS_SUCCESS) {
+      AbandonInterest(op_->interest);
+      return;
+    }
     op_->chained = Amd().hsa_amd_memory_async_copy_fn(
                        dst, dst_agent, src, src_agent, 0, 1, &op_->signal,
                        op_->app_signal) == HSA_STATUS_SUCCESS;

@@ -16,11 +16,12 @@
 //     writer carries the pool the record goes to, so that disabling activity
 //     mid-stream still records what was submitted before).
 //  2. One completion call (OnDispatch / OnBarrier / OnCopy) with the times,
+//     or OnAbandon when there will be none,
 //     on the tracer's completion thread or on a thread that flushes, closes a
 //     pool, destroys a queue or an executable, or shuts the runtime down.
 //     An operation that never completes (its queue stopped with an error or
-//     was destroyed first, the runtime shut down, the process exited) gets no
-//     completion; it is counted in GpuStats::incomplete.
+//     was destroyed first, the runtime shut down, the process exited) gets
+//     OnAbandon; it is counted in GpuStats::incomplete.
 // Code objects and kernel symbols (OnCodeObject / OnKernelSymbol) are
 // reported on the thread that froze or destroyed the executable: loads after
 // hsa_executable_freeze, unloads before hsa_executable_destroy runs.
@@ -126,8 +127,9 @@ struct CodeObjectEvent {
   uint64_t load_base;
   uint64_t load_size;
   int64_t load_delta;
-  // hsa_ven_amd_loader_code_object_storage_type_t, and where the code
-  // object was read from (the file descriptor, or the memory range).
+  // Where the loader read it from (hsa_ven_amd_loader_code_object_storage_
+  // type_t): a file (storage_file, its descriptor) or memory (memory_base,
+  // memory_size); -1 and 0 where they do not apply.
   uint32_t storage_type;
   int storage_file;
   uint64_t memory_base;
@@ -155,14 +157,20 @@ class Observer {
   }
   virtual void OnBarrier(const BarrierRecord&, uint64_t /*cookie*/) noexcept {}
   virtual void OnCopy(const CopyRecord&, uint64_t /*cookie*/) noexcept {}
+  // Instead of a completion: the operation whose OnEnqueue returned `cookie`
+  // will not be reported (submitted untraced after all, refused by the
+  // runtime, a copy that failed, work that never completed), so that
+  // per-operation state can be released.
+  virtual void OnAbandon(uint64_t /*cookie*/) noexcept {}
   virtual void OnCodeObject(const CodeObjectEvent&) noexcept {}
   virtual void OnKernelSymbol(const KernelSymbolEvent&) noexcept {}
 };
 
 // At most kMaxObservers at a time; observers are never destroyed while
 // registered. Returns false when full. Registration is not on any hot path
-// (a mutex); the interception reads the list without locks.
-constexpr int kMaxObservers = 4;
+// (a mutex); the interception reads the list without locks. The tracer's own
+// observers (HSA_OPS, HIP_OPS, HSA_EVT, the SDK's) take four.
+constexpr int kMaxObservers = 6;
 bool AddObserver(Observer* observer);
 void RemoveObserver(Observer* observer);
 

@@ -12,6 +12,8 @@
 #include "runtime/gpu/completion.h"
 #include "runtime/gpu/copy_intercept.h"
 #include "runtime/gpu/gpu_clock.h"
+#include "runtime/gpu/hip_ops_records.h"
+#include "runtime/gpu/hsa_evt_callbacks.h"
 #include "runtime/gpu/hsa_ops_records.h"
 #include "runtime/gpu/queue_intercept.h"
 #include "runtime/gpu/runtime_table.h"
@@ -46,6 +48,8 @@ void Install(HsaApiTable* table) {
   SaveRuntimeTable(table);
   g_table = table;
   AddObserver(HsaOpsRecords());
+  AddObserver(HipOpsRecords());
+  AddObserver(HsaEvtCallbacks());
   SetBeforeFlushHook(&BeforePoolFlush);
   CoreApiTable* core = table->core_;
   AmdExtTable* amd = table->amd_ext_;

@@ -58,19 +58,26 @@ class Writer final : public Observer {
   }
   static activity_record_t Base(uint32_t op, uint64_t correlation_id,
                                 uint64_t begin, uint64_t end, int device) {
-    activity_record_t record{};
-    record.domain = ACTIVITY_DOMAIN_HSA_OPS;
-    record.kind = 0;
-    record.op = op;
-    record.correlation_id = correlation_id;
-    record.begin_ns = begin;
-    record.end_ns = end;
-    record.device_id = device;
-    return record;
+    return OpRecord(ACTIVITY_DOMAIN_HSA_OPS, op, 0, correlation_id, begin, end,
+                    device);
   }
 };
 
 }  // namespace
+
+activity_record_t OpRecord(uint32_t domain, uint32_t op, uint32_t kind,
+                           uint64_t correlation_id, uint64_t begin_ns,
+                           uint64_t end_ns, int device_id) {
+  activity_record_t record{};
+  record.domain = domain;
+  record.kind = kind;
+  record.op = op;
+  record.correlation_id = correlation_id;
+  record.begin_ns = begin_ns;
+  record.end_ns = end_ns;
+  record.device_id = device_id;
+  return record;
+}
 
 Observer* HsaOpsRecords() {
   static Writer* writer = new Writer;  // observers are never destroyed

@@ -5,11 +5,18 @@
 #ifndef RUNTIME_GPU_HSA_OPS_RECORDS_H_
 #define RUNTIME_GPU_HSA_OPS_RECORDS_H_
 
+#include <roctracer.h>
+
 #include "runtime/gpu/gpu_events.h"
 
 namespace roctracer::gpu {
 
 Observer* HsaOpsRecords();
+
+// The fields every GPU operation's record carries (HSA_OPS and HIP_OPS).
+activity_record_t OpRecord(uint32_t domain, uint32_t op, uint32_t kind,
+                           uint64_t correlation_id, uint64_t begin_ns,
+                           uint64_t end_ns, int device_id);
 
 }  // namespace roctracer::gpu
 

@@ -43,6 +43,12 @@ void ForEachObserver(Fn fn) {
   }
 }
 
+// Calls OnAbandon for each observer in `interest` still registered: the
+// operation gets no completion.
+inline void AbandonInterest(const Interest& interest) {
+  ForInterested(interest, [](Observer* o, uint64_t c) { o->OnAbandon(c); });
+}
+
 struct Counters {
   std::atomic<uint64_t> dispatches{0};
   std::atomic<uint64_t> barriers{0};

@@ -107,6 +107,7 @@ void Intercept(QueueState* q, const uint8_t* packet,
     op = q->ring.Reserve();
   }
   if (op == nullptr || !EnsureSignal(op)) {
+    AbandonInterest(interest);
     Count().untraced.fetch_add(1, std::memory_order_relaxed);
     writer(packet, 1);
     return;

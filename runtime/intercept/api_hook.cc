@@ -167,6 +167,22 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   t.top_id = f->parent_id;
 }
 
+// InnermostCallOf (trace_guard.h): the thread's frames, innermost first.
+bool InnermostCall(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
+  for (auto* f = static_cast<const Frame*>(Thread().top); f != nullptr;
+       f = f->enclosing) {
+    if (f->domain == domain) {
+      *op = f->op;
+      *id = f->id;
+      return true;
+    }
+  }
+  return false;
+}
+
+[[maybe_unused]] const bool kInnermostCallInstalled =
+    (SetInnermostCallFn(&InnermostCall), true);
+
 }  // namespace
 
 // Each domain's data type and string table, from the generated domain list.

@@ -51,6 +51,17 @@ class UntracedScope {
 
 }  // namespace hook
 
+// The innermost traced call of `domain` in progress on this thread: its op
+// and correlation ID; false when there is none. The GPU half asks it for the
+// HIP call that submitted a packet or copy (HIP_OPS), which is not the
+// innermost call when HSA calls inside it are traced too. The call frames
+// are api_hook.cc's, which installs the walk at load; without the hooks (unit
+// tests of the GPU half) the answer is false.
+bool InnermostCallOf(uint32_t domain, uint32_t* op, uint64_t* id) noexcept;
+using InnermostCallFn = bool (*)(uint32_t domain, uint32_t* op,
+                                 uint64_t* id) noexcept;
+void SetInnermostCallFn(InnermostCallFn fn) noexcept;
+
 // The consumer to call for (domain, op): the installed one if it registered
 // interest in the op, else NULL. Two relaxed loads.
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept;

@@ -21,12 +21,7 @@ class GpuActivity : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(program_.Start());
-    roctracer_properties_t props{};
-    props.buffer_size = 4096;
-    props.buffer_callback_fun = &Records::Callback;
-    props.buffer_callback_arg = &records_;
-    ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_),
-              ROCTRACER_STATUS_SUCCESS);
+    ASSERT_EQ(gpu_test::OpenPool(&records_, &pool_), ROCTRACER_STATUS_SUCCESS);
     ASSERT_EQ(
         roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_),
         ROCTRACER_STATUS_SUCCESS);
@@ -186,15 +181,14 @@ TEST_F(GpuActivity, DispatchCarriesTheSubmittingCallsCorrelationId) {
   auto dispatches = records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
   ASSERT_EQ(stores.size(), 3u);
   ASSERT_EQ(dispatches.size(), 3u);
-  // Records written by different threads (the completion thread, the flush)
-  // arrive in no particular order between threads: IDs increase along this
-  // thread, so they give the submission order.
-  for (auto* list : {&stores, &dispatches}) {
-    std::sort(list->begin(), list->end(),
-              [](const gpu_test::Record& a, const gpu_test::Record& b) {
-                return a.r.correlation_id < b.r.correlation_id;
-              });
-  }
+  // Records written on different threads (the API records on this one, the
+  // dispatches on the completion thread or the flushing one) reach the
+  // buffer callback in either order: pair them in time order.
+  auto by_begin = [](const gpu_test::Record& a, const gpu_test::Record& b) {
+    return a.r.begin_ns < b.r.begin_ns;
+  };
+  std::sort(stores.begin(), stores.end(), by_begin);
+  std::sort(dispatches.begin(), dispatches.end(), by_begin);
   for (int i = 0; i < 3; ++i) {
     EXPECT_NE(stores[i].r.correlation_id, 0u);
     EXPECT_EQ(dispatches[i].r.correlation_id, stores[i].r.correlation_id);
@@ -227,11 +221,7 @@ TEST_F(GpuActivity, CompletedWorkIsDeliveredAtFlushCloseAndShutdown) {
   pool_ = nullptr;
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 1u);
 
-  roctracer_properties_t props{};
-  props.buffer_size = 4096;
-  props.buffer_callback_fun = &Records::Callback;
-  props.buffer_callback_arg = &records_;
-  ASSERT_EQ(roctracer_open_pool_expl(&props, &pool_), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(gpu_test::OpenPool(&records_, &pool_), ROCTRACER_STATUS_SUCCESS);
   roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_);
   records_.Clear();
   hsa_signal_store_screlease(done, 1);

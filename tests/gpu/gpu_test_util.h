@@ -34,8 +34,10 @@ class Records {
     for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
          r < reinterpret_cast<const activity_record_t*>(end); ++r) {
       Record c{*r, ""};
-      if (r->domain == ACTIVITY_DOMAIN_HSA_OPS && r->op == HSA_OP_ID_DISPATCH &&
-          r->kernel_name != nullptr) {
+      // HSA_OP_ID_DISPATCH and HIP_OP_ID_DISPATCH are both 0.
+      if ((r->domain == ACTIVITY_DOMAIN_HSA_OPS ||
+           r->domain == ACTIVITY_DOMAIN_HIP_OPS) &&
+          r->op == HSA_OP_ID_DISPATCH && r->kernel_name != nullptr) {
         c.name = r->kernel_name;
       }
       self->all_.push_back(c);
@@ -59,6 +61,15 @@ class Records {
   std::mutex mutex_;
   std::vector<Record> all_;
 };
+
+// A pool of 4 KiB buffers delivering into `records`.
+inline roctracer_status_t OpenPool(Records* records, roctracer_pool_t** pool) {
+  roctracer_properties_t props{};
+  props.buffer_size = 4096;
+  props.buffer_callback_fun = &Records::Callback;
+  props.buffer_callback_arg = records;
+  return roctracer_open_pool_expl(&props, pool);
+}
 
 // The tracer's directory in the runfiles: the test links it, and names the
 // same file to the runtime as its tool.

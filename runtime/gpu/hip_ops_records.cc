@@ -1,0 +1,146 @@
+#include "runtime/gpu/hip_ops_records.h"
+
+#include <roctracer.h>
+
+#include <cstring>
+#include <new>
+
+#include "runtime/activity/builtin_domains.h"
+#include "runtime/activity/domain_registry.h"
+#include "runtime/gpu/hsa_ops_records.h"
+#include "runtime/intercept/trace_guard.h"
+#include "runtime/pool/pool.h"
+
+namespace roctracer::gpu {
+namespace {
+
+// hip_op_id_t (roctracer_hip.h, which needs HIP's headers): fixed by
+// roctracer 4.1.
+constexpr uint32_t kHipOpDispatch = 0;
+constexpr uint32_t kHipOpCopy = 1;
+constexpr uint32_t kHipOpBarrier = 2;
+
+// What the completion needs and the packet no longer says. One per traced
+// operation, freed at its completion or when it is abandoned.
+struct Pending {
+  Pool* pool;
+  uint64_t correlation_id;
+  uint32_t op;
+  uint32_t kind;
+};
+
+// HIP fills memory (hipMemset*, hipMemsetD*) with a kernel or a copy that it
+// reports as one FillBuffer command, an op of the COPY kind.
+bool IsFill(uint32_t hip_api_op) {
+  const char* name = OpName(ACTIVITY_DOMAIN_HIP_API, hip_api_op);
+  return name != nullptr && std::strncmp(name, "hipMemset", 9) == 0;
+}
+
+// HIP's command for a copy between two memory objects by the runtime's
+// direction: reads and writes of device memory from the host are
+// CopyDeviceToHost / CopyHostToDevice, anything else is a buffer-to-buffer
+// copy (CopyDeviceToDevice), also between two host buffers.
+uint32_t CopyCommand(uint32_t direction) {
+  switch (direction) {
+    case hsaHostToDevice:
+      return kHipCopyHostToDevice;
+    case hsaDeviceToHost:
+      return kHipCopyDeviceToHost;
+    default:
+      return kHipCopyDeviceToDevice;
+  }
+}
+
+class Writer final : public Observer {
+ public:
+  uint64_t OnEnqueue(const EnqueueInfo& info) noexcept override {
+    // Nothing enabled, nothing asked: the common case costs pool look-ups.
+    const bool dispatch_or_copy = info.kind != OpKind::kBarrier;
+    Pool* copy_pool = dispatch_or_copy
+                          ? ActivityPoolFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpCopy)
+                          : nullptr;
+    Pool* other_pool = nullptr;
+    if (info.kind == OpKind::kDispatch) {
+      other_pool = ActivityPoolFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpDispatch);
+    } else if (info.kind == OpKind::kBarrier) {
+      other_pool = ActivityPoolFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpBarrier);
+    }
+    if (copy_pool == nullptr && other_pool == nullptr) return 0;
+    uint32_t hip_api_op = 0;
+    uint64_t hip_call_id = 0;
+    if (!InnermostCallOf(ACTIVITY_DOMAIN_HIP_API, &hip_api_op, &hip_call_id)) {
+      return 0;
+    }
+    uint32_t op = kHipOpCopy;
+    uint32_t kind = kHipFillBuffer;
+    Pool* pool = copy_pool;
+    if (info.kind == OpKind::kBarrier) {
+      op = kHipOpBarrier;
+      kind = kHipMarker;
+      pool = other_pool;
+    } else if (!IsFill(hip_api_op)) {
+      if (info.kind == OpKind::kDispatch) {
+        op = kHipOpDispatch;
+        kind = kHipKernelExecution;
+        pool = other_pool;
+      } else {
+        kind = CopyCommand(info.direction);
+      }
+    }
+    if (pool == nullptr) return 0;
+    auto* pending = new (std::nothrow) Pending{pool, hip_call_id, op, kind};
+    return reinterpret_cast<uint64_t>(pending);
+  }
+
+  void OnDispatch(const DispatchRecord& r, uint64_t cookie) noexcept override {
+    Pending* p = Take(cookie);
+    activity_record_t record =
+        Base(*p, r.begin_ns, r.end_ns, r.queue.device_id);
+    record.queue_id = r.queue.queue_id;
+    if (p->op == kHipOpDispatch) {
+      p->pool->Write(record, r.kernel_name, std::strlen(r.kernel_name) + 1);
+    } else {
+      p->pool->Write(record);
+    }
+    delete p;
+  }
+
+  void OnBarrier(const BarrierRecord& r, uint64_t cookie) noexcept override {
+    Pending* p = Take(cookie);
+    activity_record_t record =
+        Base(*p, r.begin_ns, r.end_ns, r.queue.device_id);
+    record.queue_id = r.queue.queue_id;
+    p->pool->Write(record);
+    delete p;
+  }
+
+  void OnAbandon(uint64_t cookie) noexcept override { delete Take(cookie); }
+
+  void OnCopy(const CopyRecord& r, uint64_t cookie) noexcept override {
+    Pending* p = Take(cookie);
+    activity_record_t record = Base(*p, r.begin_ns, r.end_ns, r.device_id);
+    record.queue_id = 0;
+    record.bytes = r.bytes;
+    p->pool->Write(record);
+    delete p;
+  }
+
+ private:
+  static Pending* Take(uint64_t cookie) {
+    return reinterpret_cast<Pending*>(cookie);
+  }
+  static activity_record_t Base(const Pending& p, uint64_t begin, uint64_t end,
+                                int device) {
+    return OpRecord(ACTIVITY_DOMAIN_HIP_OPS, p.op, p.kind, p.correlation_id,
+                    begin, end, device);
+  }
+};
+
+}  // namespace
+
+Observer* HipOpsRecords() {
+  static Writer* writer = new Writer;  // observers are never destroyed
+  return writer;
+}
+
+}  // namespace roctracer::gpu
