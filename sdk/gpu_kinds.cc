@@ -242,6 +242,12 @@ class Observer final : public gpu::Observer {
              ROCPROFILER_CALLBACK_PHASE_EXIT, &p);
   }
 
+  // Captured at submission, never to complete (refused, failed, untraced
+  // after all, or still running at shutdown): no callback, the state goes.
+  void OnAbandon(uint64_t cookie) noexcept override {
+    std::free(reinterpret_cast<OpState*>(cookie));
+  }
+
   void OnCodeObject(const gpu::CodeObjectEvent& e) noexcept override {
     rocprofiler_callback_tracing_code_object_load_data_t p{};
     p.size = sizeof(p);
