@@ -79,6 +79,9 @@ class Plan:
       e = live.get(i)
       dense.append(dict(id=i, live=e is not None, name=e.name if e else "",
                         arg_count=len(funcs[e.name].params) if e else 0))
+    local_typedefs = [naming.declarator(t.underlying, t.name)
+                      for t in mdl.typedefs
+                      if t.header in PRIVATE_HEADERS.get(d, set())]
     self.common = dict(
         domain=d, D=d.upper(), prefix=naming.prefix(d), source=source,
         has_none=first > 0, first=first, last=last, number=self.number,
@@ -98,9 +101,8 @@ class Plan:
                     constants=[(n, naming.long_long_literal(v))
                                for n, v in e.constants])
                for e in mdl.enums.values()],
-        local_typedefs=[naming.declarator(t.underlying, t.name)
-                        for t in mdl.typedefs
-                        if t.header in PRIVATE_HEADERS.get(d, set())])
+        local_typedefs=local_typedefs,
+        local_tags=naming.struct_tags(local_typedefs))
     self.tables = []
     for t in mdl.tables:
       container_member, version_prefix = HSA_TABLE_INFO.get(
