@@ -48,7 +48,7 @@ write_filters() {
     why+=("tests tagged kfd: $suite has no libhsakmt")
   fi
   # One reason a line (test.sh prints them), then the tag filter.
-  printf '%s\n' "${why[@]}" >"$dir/skipped"
+  if ((${#why[@]})); then printf '%s\n' "${why[@]}"; fi >"$dir/skipped"
   local IFS=,
   echo "${skip[*]}" >"$dir/test_tag_filters"
 }
