@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "hsa_table_fill.h"
+#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/api_hook.h"
-#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/string_arena.h"
 #include "runtime/intercept/trace_guard.h"
 #include "tests/core/reset.h"
@@ -289,6 +289,30 @@ TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
       hsa_executable_t{2}, big.c_str(), &agent, &symbol);
   EXPECT_EQ(g_seen_string.size(), big.size());
   EXPECT_EQ(arena->Capacity(), capacity);
+}
+
+// A newer runtime of the same major hands over bigger tables (sizes in
+// minor_id) of later steps: accepted. Another major has another layout:
+// refused, nothing touched.
+TEST(OnLoadTest, AcceptsNewerMinorsAndStepsRefusesAnotherMajor) {
+  HsaApiTableContainer tables;
+  roctracer::hsa_api::FillHsaApiTable(&tables, &Implementations, nullptr);
+  for (ApiTableVersion* v :
+       {&tables.root.version, &tables.core.version, &tables.amd_ext.version,
+        &tables.image_ext.version, &tables.finalizer_ext.version}) {
+    v->minor_id += 64;
+    v->step_id += 3;
+  }
+  auto* init = tables.core.hsa_system_get_info_fn;
+  ASSERT_NE(nullptr, init);
+  ASSERT_TRUE(OnLoad(&tables.root, 0, 0, nullptr));
+  EXPECT_NE(init, tables.core.hsa_system_get_info_fn);
+  OnUnload();
+  EXPECT_EQ(init, tables.core.hsa_system_get_info_fn);
+
+  tables.core.version.major_id += 1;
+  EXPECT_FALSE(OnLoad(&tables.root, 0, 0, nullptr));
+  EXPECT_EQ(init, tables.core.hsa_system_get_info_fn);
 }
 
 TEST(StringArenaTest, NestedCopiesStayValidUntilTheirRelease) {
