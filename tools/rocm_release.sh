@@ -14,9 +14,13 @@
 #
 # It also writes what this machine cannot test of the release:
 # <cache>/<suite>/test_tag_filters (e.g. `-runs_rocm,-kfd`) and, one reason a
-# line, <cache>/<suite>/skipped. Tests tagged `runs_rocm` load the release's
-# runtime libraries (sid's need a newer glibc than bookworm's); tests tagged
-# `kfd` need libhsakmt. tools/test.sh applies the filter and prints the reasons.
+# line, <cache>/<suite>/skipped. Tests tagged `runs_rocm` need the release
+# built against to be this machine's ROCm: they load its libraries, build a
+# client against the installed headers, or drive the tracer with softhsa
+# (built from the installed headers). They are filtered out for every
+# fetched release, with what its libraries lack here (sid's need a newer
+# glibc than bookworm's). Tests tagged `kfd` need libhsakmt. tools/test_release.sh applies the
+# filter and prints the reasons.
 #
 # Usage: tools/rocm_release.sh SUITE        (trixie, sid, experimental, ...)
 set -euo pipefail
@@ -39,9 +43,11 @@ write_filters() {
               [[ -e $f ]] && LD_LIBRARY_PATH=$lib ldd "$f" 2>&1
             done | grep 'not found' | grep -o "version \`[^']*' not found\|[^ ]* => not found" |
             sed "s/version \`\(.*\)' not found/\1/; s/ => not found//" | sort -uV | paste -sd' ' || true)
+  skip+=(-runs_rocm)
   if [[ -n $missing ]]; then
-    skip+=(-runs_rocm)
-    why+=("tests tagged runs_rocm (they load $suite's ROCm libraries, which need what this machine lacks: $missing)")
+    why+=("tests tagged runs_rocm: $suite's ROCm is not installed here, and its libraries need what this machine lacks: $missing")
+  else
+    why+=("tests tagged runs_rocm: $suite's ROCm is not installed here")
   fi
   if ! ls "$prefix"/lib/x86_64-linux-gnu/libhsakmt.so* >/dev/null 2>&1; then
     skip+=(-kfd)
