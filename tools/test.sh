@@ -6,7 +6,7 @@
 #
 # ROCTRACER_RELEASES (default "trixie sid experimental") names the Debian
 # suites of the matrix; set it empty to test the installed ROCm only. A suite
-# that cannot be fetched fails the run.
+# that cannot be fetched fails the run (after the other suites ran).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./tools/install_deps.sh
@@ -15,6 +15,12 @@ bazel test //... "$@"
 bazel test --config=asan --test_tag_filters=-no_asan --build_tests_only //... "$@"
 bazel test --config=tsan --test_tag_filters=tsan --build_tests_only //... "$@"
 
+# Every release is tested even when one fails; the run fails at the end.
+failed=()
 for suite in ${ROCTRACER_RELEASES-trixie sid experimental}; do
-  ./tools/test_release.sh "$suite" "$@"
+  ./tools/test_release.sh "$suite" "$@" || failed+=("$suite")
 done
+if ((${#failed[@]})); then
+  echo "=== ROCm release matrix: FAILED for ${failed[*]}" >&2
+  exit 1
+fi
