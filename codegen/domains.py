@@ -193,6 +193,7 @@ def parse_hip(include_dir: str) -> m.Model:
   if prof is not None:
     mdl.abi_header = hip_prof.HEADER
     mdl.abi_ids, mdl.abi_last, mdl.abi_args = prof.ids, prof.last, prof.args
+    mdl.includes = prof.includes
   return mdl
 
 

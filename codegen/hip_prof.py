@@ -27,6 +27,10 @@ class HipProf:
   unnumbered: List[str]  # names HIP maps to HIP_API_ID_NONE
   # args members in HIP's union order: API name -> fields in order
   args: Dict[str, List[m.AbiField]]
+  # HIP's headers it includes (hip/..., from the include directory), which
+  # declare the types of its fields (HIP 6: hip_deprecated.h's
+  # hipDeviceProp_tR0000, amd_hip_gl_interop.h's hipGLDeviceList).
+  includes: List[str] = dataclasses.field(default_factory=list)
 
   def params(self, api: str) -> List[m.AbiField]:
     """The fields holding arguments (not the __val copies), in order."""
@@ -100,4 +104,19 @@ def parse(include_dir: str, args: List[str]) -> Optional[HipProf]:
   tu = cp.parse(main, args + ["-I", include_dir], unsaved_text=text,
                 declarations_only=True)
   ids, unnumbered, last = _ids(tu)
-  return HipProf(ids=ids, last=last, unnumbered=unnumbered, args=_args(tu))
+  return HipProf(ids=ids, last=last, unnumbered=unnumbered, args=_args(tu),
+                 includes=_includes(tu, include_dir, header))
+
+
+def _includes(tu: ci.TranslationUnit, include_dir: str, header: str) -> List[str]:
+  hip_dir = os.path.join(os.path.abspath(include_dir), "hip")
+  out = ["hip/hip_runtime_api.h"]
+  for inc in tu.get_includes():
+    if os.path.abspath(inc.source.name) != os.path.abspath(header):
+      continue
+    target = os.path.abspath(inc.include.name)
+    if target.startswith(hip_dir + os.sep):
+      rel = os.path.relpath(target, os.path.abspath(include_dir))
+      if rel not in out:
+        out.append(rel)
+  return out

@@ -48,6 +48,19 @@ def declarator(spelling: str, name: str) -> str:
   return spelling + sep + name
 
 
+def struct_tags(declarations: list) -> list:
+  """The struct/union tags the declarations name, in first-use order. C
+  scopes a tag first seen in a parameter list to that list (newer HSA's
+  `amd_intercept_marker_handler` takes `const struct
+  amd_aql_intercept_marker_s*`), so they are declared ahead."""
+  tags = []
+  for decl in declarations:
+    for kind, tag in re.findall(r"\b(struct|union)\s+([A-Za-z_]\w*)", decl):
+      if (kind, tag) not in tags:
+        tags.append((kind, tag))
+  return ["%s %s" % t for t in tags]
+
+
 def strip_top_const(spelling: str) -> str:
   """A stored copy must be assignable: drop top-level const/volatile."""
   s = spelling

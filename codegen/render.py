@@ -15,6 +15,7 @@ from codegen import numbering
 
 # Per-domain facts come from the domain list (codegen/domains.py).
 INCLUDES = {d.name: d.includes for d in domains.DOMAINS}
+UNINCLUDED_HEADERS = {"hip_ext.h"}
 PREAMBLE = {d.name: d.preamble for d in domains.DOMAINS}
 # Typedefs from headers the public data header cannot include are re-declared.
 PRIVATE_HEADERS = {d.name: d.private_headers for d in domains.DOMAINS}
@@ -84,6 +85,9 @@ class Plan:
                         returns_status=bool(
                             e and status_type and
                             funcs[e.name].return_type.spelling == status_type)))
+    local_typedefs = [naming.declarator(t.underlying, t.name)
+                      for t in mdl.typedefs
+                      if t.header in PRIVATE_HEADERS.get(d, set())]
     self.common = dict(
         domain=d, D=d.upper(), prefix=naming.prefix(d), source=source,
         has_none=first > 0, first=first, last=last, number=self.number,
@@ -106,9 +110,8 @@ class Plan:
                     constants=[(n, naming.long_long_literal(v))
                                for n, v in e.constants])
                for e in mdl.enums.values()],
-        local_typedefs=[naming.declarator(t.underlying, t.name)
-                        for t in mdl.typedefs
-                        if t.header in PRIVATE_HEADERS.get(d, set())])
+        local_typedefs=local_typedefs,
+        local_tags=naming.struct_tags(local_typedefs))
     self.tables = []
     for t in mdl.tables:
       container_member, version_prefix = HSA_TABLE_INFO.get(
@@ -207,6 +210,9 @@ class Plan:
         container_member=HSA_TABLE_INFO.get(self._member_of(f), (None, None))[0],
         c_linkage=f.c_linkage, symbol=f.symbol or f.name,
         cxx_symbol=f.symbol is not None and f.symbol != f.name,
+        # Declared by a header the generated tests do not include (hip_ext.h
+        # pulls in device headers); C linkage there since HIP 6.
+        undeclared_c=f.c_linkage and f.header in UNINCLUDED_HEADERS,
         aliases=list(f.aliases), vals_enter=vals_enter, vals_exit=vals_exit,
         string_params=[fl.name for p, fl in zip(f.params, arg_fields)
                        if p.type.is_string],

@@ -1,12 +1,14 @@
 """`rocm_repository`: the ROCm headers and libraries the generator reads.
 
 Defaults to the Debian-installed ROCm under /usr. Point the build at another
-ROCm with one flag:
-    bazel build --repo_env=ROCM_INCLUDE_DIR=/opt/rocm-5.7.0/include \
-                --repo_env=ROCM_LIB_DIR=/opt/rocm-5.7.0/lib //...
-Each API domain's include directories or files and its runtime library
-(codegen/domains.bzl) are symlinked into the repository, so Bazel tracks
-every header file: editing or upgrading a header regenerates the code. Per
+ROCm with one flag, its prefix (include/ and lib/x86_64-linux-gnu/ or lib/):
+    bazel build --repo_env=ROCM_PATH=$(tools/rocm_release.sh sid) //...
+    bazel build --repo_env=ROCM_PATH=/opt/rocm-6.4.3 //...
+(ROCM_INCLUDE_DIR / ROCM_LIB_DIR override either half.) Each API domain's
+header files (codegen/domains.bzl) are symlinked into the repository one by
+one, so Bazel tracks every header: editing or upgrading one regenerates the
+code. File by file, because a directory link would let Bazel's globs follow
+the links inside it: Debian's 7.2.4 ships `include/hsa/hsa -> .`. Per
 domain d it defines `d_header_files`, `d_headers` and `d_library` (empty
 for an optional domain the ROCm lacks).
 """
@@ -43,16 +45,37 @@ def _find_library(rctx, lib_dir, stem, optional):
         return None
     fail("rocm_repository: no %s.so* in %s (set ROCM_LIB_DIR)" % (stem, lib_dir))
 
+def _mirror_files(rctx, include_dir, sub):
+    """Links every file under include_dir/sub (a file or a directory) into
+    include/, skipping links to directories."""
+    res = rctx.execute(["find", sub, "-xtype", "f"], working_directory = include_dir)
+    if res.return_code != 0:
+        fail("rocm_repository: cannot list %s/%s: %s" % (include_dir, sub, res.stderr))
+    for f in res.stdout.splitlines():
+        rctx.symlink(include_dir + "/" + f, "include/" + f)
+
+def _lib_dir(rctx, prefix):
+    for sub in ["/lib/x86_64-linux-gnu", "/lib"]:
+        if rctx.path(prefix + sub + "/libhsa-runtime64.so.1").exists:
+            return prefix + sub
+    return prefix + "/lib"
+
 def _rocm_repository_impl(rctx):
-    include_dir = rctx.os.environ.get("ROCM_INCLUDE_DIR", rctx.attr.default_include_dir)
-    lib_dir = rctx.os.environ.get("ROCM_LIB_DIR", rctx.attr.default_lib_dir)
+    prefix = rctx.os.environ.get("ROCM_PATH", "")
+    if prefix:
+        if not rctx.path(prefix + "/include").exists:
+            fail("rocm_repository: ROCM_PATH=%s has no include/" % prefix)
+        default_include, default_lib = prefix + "/include", _lib_dir(rctx, prefix)
+    else:
+        default_include, default_lib = rctx.attr.default_include_dir, rctx.attr.default_lib_dir
+    include_dir = rctx.os.environ.get("ROCM_INCLUDE_DIR", default_include)
+    lib_dir = rctx.os.environ.get("ROCM_LIB_DIR", default_lib)
     build = ['package(default_visibility = ["//visibility:public"])\n']
     for d in API_DOMAINS:
         found = 0
         for sub in d.headers:
-            src = rctx.path(include_dir + "/" + sub)
-            if src.exists:
-                rctx.symlink(src, "include/" + sub)
+            if rctx.path(include_dir + "/" + sub).exists:
+                _mirror_files(rctx, include_dir, sub)
                 found += 1
         if found == 0 and not d.optional:
             fail("rocm_repository: %s/%s does not exist (set ROCM_INCLUDE_DIR)" %
@@ -75,6 +98,6 @@ rocm_repository = repository_rule(
         "default_include_dir": attr.string(default = "/usr/include"),
         "default_lib_dir": attr.string(default = "/usr/lib/x86_64-linux-gnu"),
     },
-    environ = ["ROCM_INCLUDE_DIR", "ROCM_LIB_DIR"],
+    environ = ["ROCM_PATH", "ROCM_INCLUDE_DIR", "ROCM_LIB_DIR"],
     local = True,
 )

@@ -48,7 +48,7 @@ def tracer_linked_binary(name, srcs, deps, **kwargs):
         **kwargs
     )
 
-def probe_pair(name, src, deps):
+def probe_pair(name, src, deps, tags = []):
     """A probe program, traced two ways.
 
     `<name>_linked` links the tracer ahead of the runtimes
@@ -59,11 +59,13 @@ def probe_pair(name, src, deps):
       name: the prefix of both programs.
       src: the probe's source.
       deps: its libraries (the runtimes among them).
+      tags: of both programs.
     """
     tracer_linked_binary(
         name = name + "_linked",
         testonly = True,
         srcs = [src],
+        tags = tags,
         deps = deps,
     )
     native.cc_binary(
@@ -72,5 +74,6 @@ def probe_pair(name, src, deps):
         srcs = [src],
         copts = TEST_COPTS,
         linkopts = ["-ldl"],
+        tags = tags,
         deps = deps,
     )

@@ -103,6 +103,12 @@ char* FormatUInt(uint64_t v, char* end) {
   return end;
 }
 
+void AppendUInt(std::string* out, uint64_t v) {
+  char text[20];
+  const char* at = FormatUInt(v, text + sizeof(text));
+  out->append(at, text + sizeof(text) - at);
+}
+
 }  // namespace
 
 void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {

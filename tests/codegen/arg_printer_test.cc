@@ -284,8 +284,15 @@ TEST(ArgPrinter, HipStructsByValueAndThroughPointers) {
   hipDeviceProp_t prop{};
   std::strcpy(prop.name, "gfx-test");
   prop.major = 9;
+#if HIP_VERSION_MAJOR >= 6
+  // HIP's field names: HIP 6 renames the API to hipGetDevicePropertiesR0600
+  // (by macro) and names its fields differently.
+  data.args.hipGetDeviceProperties.prop = &prop;
+  data.args.hipGetDeviceProperties.deviceId = 0;
+#else
   data.args.hipGetDeviceProperties.props = &prop;  // HIP's field names
   data.args.hipGetDeviceProperties.device = 0;
+#endif
   args.clear();
   ASSERT_EQ(0, hip_api::IterateArgs(HIP_API_ID_hipGetDeviceProperties, &data,
                                     true, 1, &Collect, &args));

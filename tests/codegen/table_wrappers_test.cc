@@ -2,6 +2,8 @@
 // slots; forward arguments and results bit for bit; report Enter/Exit with
 // the right op and arguments once an op is enabled; restore the originals.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstring>
@@ -144,6 +146,28 @@ TEST_F(TableWrappersTest, RespectsTableSizesAndNullSubTables) {
   tables_.root.finalizer_ext_ = &tables_.finalizer_ext;
   EXPECT_EQ(4, hsa_api::InstallTableWrappers(&tables_.root));
   EXPECT_EQ(&FakeSamplerDestroy, tables_.image_ext.hsa_ext_sampler_destroy_fn);
+}
+
+// A runtime older than the headers hands over a shorter table: neither
+// installing nor restoring may touch a byte past its size (here a guard page).
+TEST_F(TableWrappersTest, NeverReadsPastAShortTable) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* mem = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(MAP_FAILED, mem);
+  char* guard = static_cast<char*>(mem) + page;
+  ASSERT_EQ(0, mprotect(guard, page, PROT_NONE));
+  const size_t size =
+      offsetof(AmdExtTable, hsa_amd_memory_pool_allocate_fn) + sizeof(void*);
+  auto* shorter = reinterpret_cast<AmdExtTable*>(guard - size);
+  std::memcpy(shorter, &tables_.amd_ext, size);
+  shorter->version.minor_id = static_cast<uint32_t>(size);
+  tables_.root.amd_ext_ = shorter;
+  EXPECT_EQ(6, hsa_api::InstallTableWrappers(&tables_.root));
+  EXPECT_NE(&FakePoolAllocate, shorter->hsa_amd_memory_pool_allocate_fn);
+  EXPECT_EQ(6, hsa_api::RestoreTableWrappers());
+  EXPECT_EQ(&FakePoolAllocate, shorter->hsa_amd_memory_pool_allocate_fn);
+  munmap(mem, 2 * page);
 }
 
 TEST_F(TableWrappersTest, InactiveOpsForwardWithoutHook) {

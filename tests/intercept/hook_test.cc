@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "hsa_table_fill.h"
 #include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/api_hook.h"
@@ -309,6 +310,41 @@ TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
       hsa_executable_t{2}, big.c_str(), &agent, &symbol);
   EXPECT_EQ(g_seen_string.size(), big.size());
   EXPECT_EQ(arena->Capacity(), capacity);
+}
+
+// A table as a runtime of another version might hand over: only
+// hsa_system_get_info is filled (never called: OnLoad only wraps it).
+hsa_status_t UncalledSystemGetInfo(hsa_system_info_t, void*) {
+  return HSA_STATUS_ERROR;
+}
+void* OnlySystemGetInfo(const char* name, void*) {
+  return std::strcmp(name, "hsa_system_get_info") == 0
+             ? reinterpret_cast<void*>(&UncalledSystemGetInfo)
+             : nullptr;
+}
+
+// A newer runtime of the same major hands over bigger tables (sizes in
+// minor_id) of later steps: accepted. Another major has another layout:
+// refused, nothing touched.
+TEST(OnLoadTest, AcceptsNewerMinorsAndStepsRefusesAnotherMajor) {
+  HsaApiTableContainer tables;
+  roctracer::hsa_api::FillHsaApiTable(&tables, &OnlySystemGetInfo, nullptr);
+  for (ApiTableVersion* v :
+       {&tables.root.version, &tables.core.version, &tables.amd_ext.version,
+        &tables.image_ext.version, &tables.finalizer_ext.version}) {
+    v->minor_id += 64;
+    v->step_id += 3;
+  }
+  auto* init = tables.core.hsa_system_get_info_fn;
+  ASSERT_NE(nullptr, init);
+  ASSERT_TRUE(OnLoad(&tables.root, 0, 0, nullptr));
+  EXPECT_NE(init, tables.core.hsa_system_get_info_fn);
+  OnUnload();
+  EXPECT_EQ(init, tables.core.hsa_system_get_info_fn);
+
+  tables.core.version.major_id += 1;
+  EXPECT_FALSE(OnLoad(&tables.root, 0, 0, nullptr));
+  EXPECT_EQ(init, tables.core.hsa_system_get_info_fn);
 }
 
 TEST(StringArenaTest, NestedCopiesStayValidUntilTheirRelease) {

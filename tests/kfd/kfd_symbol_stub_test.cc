@@ -3,7 +3,6 @@
 // real definition and report Enter/Exit only for enabled ops.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-#include <hsakmt.h>
 
 #include "kfd_api_data.h"
 #include "kfd_api_id.h"

@@ -13,7 +13,7 @@ Releases checked:
   `__hip*` APIs);
 * every Debian suite whose headers are in the release cache
   ($ROCTRACER_ROCM_CACHE, else ~/.cache/roctracer-rocm: <suite>/root/usr),
-  filled by tools/rocm_release.sh or tests/sdk/release/fetch_headers.sh.
+  filled by tools/rocm_release.sh (tools/test.sh fetches every suite).
   None there: those cases are skipped, saying how to fetch them.
 """
 
@@ -178,8 +178,7 @@ class CachedReleases(unittest.TestCase):
                                              "hip_api_trace.hpp"))]
     if not found:
       self.skipTest("no release with hip_api_trace.hpp under %s: run "
-                    "tests/sdk/release/fetch_headers.sh sid (or "
-                    "tools/rocm_release.sh sid)" % cache)
+                    "tools/rocm_release.sh sid" % cache)
     for suite in found:
       check_table_numbering(self, os.path.join(cache, suite, "root", "usr",
                                                "include"))

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs `bazel test //...` against one ROCm release of the matrix: the Debian
+# suite's ROCm, fetched by tools/rocm_release.sh, in a copy of this tree under
+# the release cache (its own Bazel output base, so switching @rocm back and
+# forth never rebuilds everything, and none of this tree's bazel-* links,
+# which a second output base would take for packages). Tests this machine
+# cannot run for that release are filtered out by tag, and said so.
+#
+# Usage: tools/test_release.sh SUITE [bazel test options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if (($# < 1)); then
+  echo "usage: $0 SUITE [bazel test options...]" >&2
+  exit 2
+fi
+suite=$1
+shift
+cache=${ROCTRACER_ROCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/roctracer-rocm}
+prefix=$(./tools/rocm_release.sh "$suite")
+ws=$cache/$suite/workspace
+rm -rf "$ws"
+mkdir -p "$ws"
+git ls-files -z --cached --others --exclude-standard |
+  tar --null -T - -cf - | tar -xf - -C "$ws"
+echo "=== ROCm release $suite ($prefix)"
+filters=$(cat "$cache/$suite/test_tag_filters")
+while read -r why; do
+  [[ -n $why ]] && echo "=== skipped for $suite: $why"
+done <"$cache/$suite/skipped"
+status=0
+(cd "$ws" && bazel test --repo_env=ROCM_PATH="$prefix" \
+  ${filters:+--build_tag_filters="$filters" --test_tag_filters="$filters"} \
+  //... "$@") || status=$?
+# One server per release would stay resident otherwise.
+(cd "$ws" && bazel shutdown)
+if ((status != 0)); then
+  echo "=== ROCm release $suite: FAILED" >&2
+fi
+exit "$status"
