@@ -133,8 +133,10 @@ def parse_hsa(include_dir: str) -> m.Model:
 
 
 # What HIP declares for host code, beside hip_runtime_api.h: hip_ext.h holds
-# the extended launch APIs (hipExtModuleLaunchKernel, C++ linkage).
-HIP_HEADERS = ["hip_runtime_api.h", "hip_ext.h"]
+# the extended launch APIs (hipExtModuleLaunchKernel, C++ linkage);
+# hip_deprecated.h (HIP >= 6) the previous ABI of the APIs HIP 6 renamed
+# (hipGetDevicePropertiesR0000), which HIP numbers and libamdhip64 exports.
+HIP_HEADERS = ["hip_runtime_api.h", "hip_ext.h", "hip_deprecated.h"]
 
 
 def _api_files(tu, hip_dir: str, headers: List[str]):
@@ -274,8 +276,8 @@ DOMAINS = [
            not_initialized="HSA_STATUS_ERROR_NOT_INITIALIZED"),
     Domain(name="hip", activity_domain=3, parse=parse_hip, numbering="hip_prof",
            first_id=1,
-           source="hip/hip_runtime_api.h, hip/hip_ext.h and "
-           "hip/amd_detail/hip_prof_str.h",
+           source="hip/hip_runtime_api.h, hip/hip_ext.h, "
+           "hip/hip_deprecated.h and hip/amd_detail/hip_prof_str.h",
            includes=["hip/hip_runtime_api.h"],
            # hip_runtime_api.h refuses to parse unless a platform is chosen.
            preamble=["#if !defined(__HIP_PLATFORM_AMD__) && "
