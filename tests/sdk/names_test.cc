@@ -237,6 +237,14 @@ std::string HipApiOf(const std::string& op_name) {
   return it == renamed.end() ? op_name : it->second;
 }
 
+// HIP's tables have slots for its OpenGL interop functions, which need GL's
+// types to declare: our HIP domain leaves them out (codegen/exclusions.txt
+// says so per release), so they are operations without a HIP API.
+bool IsGlInterop(const std::string& op_name) {
+  return op_name.rfind("hipGL", 0) == 0 ||
+         op_name.rfind("hipGraphicsGL", 0) == 0;
+}
+
 TEST(Operations, HipKindsSplitCompilerEntryPointsFromTheRuntime) {
   std::set<uint32_t> seen;
   for (auto kind : {ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
@@ -246,6 +254,7 @@ TEST(Operations, HipKindsSplitCompilerEntryPointsFromTheRuntime) {
       EXPECT_EQ(name.rfind("__hip", 0) == 0,
                 kind == ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API)
           << name;
+      if (IsGlInterop(name)) continue;
       uint32_t id = 0;
       ASSERT_TRUE(roctracer::hip_api::IdByName(HipApiOf(name).c_str(), &id))
           << name;
