@@ -237,12 +237,13 @@ std::string HipApiOf(const std::string& op_name) {
   return it == renamed.end() ? op_name : it->second;
 }
 
-// Operations of HIP's tables (HIP >= 6) that may have no HIP API of ours: the
-// OpenGL interop functions, which need GL's types to declare (our HIP domain
-// leaves them out; codegen/exclusions.txt says so per release), and
-// hipExtHostAlloc, a slot no public header declares and HIP does not number.
+// Operations of HIP's tables (HIP >= 6) that may have no HIP API of ours,
+// as codegen/exclusions.txt lists them: the compiler's entry points
+// (__hipRegisterFatBinary, ...: not in the API headers), the OpenGL interop
+// functions (they need GL's types to declare), and hipExtHostAlloc, a slot no
+// public header declares and HIP does not number.
 bool TableOnly(const std::string& op_name) {
-  return op_name.rfind("hipGL", 0) == 0 ||
+  return op_name.rfind("__hip", 0) == 0 || op_name.rfind("hipGL", 0) == 0 ||
          op_name.rfind("hipGraphicsGL", 0) == 0 || op_name == "hipExtHostAlloc";
 }
 
