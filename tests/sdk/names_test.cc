@@ -264,7 +264,16 @@ TEST(Operations, HipKindsSplitCompilerEntryPointsFromTheRuntime) {
       EXPECT_TRUE(seen.insert(id).second) << name;
     }
   }
-  EXPECT_EQ(seen.size(), roctracer::hip_api::kLiveCount);
+  // Every HIP API of ours is an operation, but one: HIP's tables (HIP >= 6)
+  // have no slot for __hipGetPCH, so rocprofiler-sdk cannot number it.
+  std::vector<std::string> unnumbered;
+  for (uint32_t id = 0; id < roctracer::hip_api::kCount; ++id) {
+    const char* name = roctracer::hip_api::Name(id);
+    if (name != nullptr && seen.count(id) == 0) unnumbered.push_back(name);
+  }
+  EXPECT_TRUE(unnumbered.empty() ||
+              unnumbered == std::vector<std::string>{"__hipGetPCH"})
+      << unnumbered.size() << " unnumbered, first " << unnumbered[0];
   EXPECT_EQ(OpName(ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
                    ROCPROFILER_HIP_RUNTIME_API_ID_hipGetErrorString),
             "hipGetErrorString");
