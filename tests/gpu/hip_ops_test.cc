@@ -8,6 +8,7 @@
 #include <hip/hip_runtime_api.h>
 #include <roctracer_hip.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -126,6 +127,13 @@ TEST_F(HipOps, OneRecordPerOperationWithTheHipCallsIdAndKind) {
   auto dispatches = records_.Of(ACTIVITY_DOMAIN_HIP_OPS, HIP_OP_ID_DISPATCH);
   auto copies = records_.Of(ACTIVITY_DOMAIN_HIP_OPS, HIP_OP_ID_COPY);
   auto barriers = records_.Of(ACTIVITY_DOMAIN_HIP_OPS, HIP_OP_ID_BARRIER);
+  // Records written by different threads (the completion thread, the flush)
+  // reach the buffer in no set order; the calls' IDs, increasing along this
+  // one submitting thread, give the launch order the kernel names follow.
+  std::sort(dispatches.begin(), dispatches.end(),
+            [](const Record& a, const Record& b) {
+              return a.r.correlation_id < b.r.correlation_id;
+            });
   EXPECT_EQ(dispatches.size(), size_t{kRounds * 2});
   EXPECT_EQ(copies.size(), size_t{kRounds * 4});  // a fill, three copies
   EXPECT_EQ(barriers.size(), size_t{kRounds * 1});
