@@ -8,6 +8,7 @@
 #include <roctracer_ext.h>
 #include <roctracer_hsa.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -43,12 +44,18 @@ class Records {
       self->all_.push_back(c);
     }
   }
+  // In begin order: records written by different threads (the completion
+  // thread, a flush) reach the buffer callback in no set order between them.
   std::vector<Record> Of(uint32_t domain, uint32_t op) {
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<Record> out;
     for (const Record& c : all_) {
       if (c.r.domain == domain && c.r.op == op) out.push_back(c);
     }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Record& a, const Record& b) {
+                       return a.r.begin_ns < b.r.begin_ns;
+                     });
     return out;
   }
   size_t Count(uint32_t domain, uint32_t op) { return Of(domain, op).size(); }
