@@ -1,8 +1,13 @@
 // The HsaApiTable the exported symbols dispatch through and tools receive in
-// OnLoad. Every slot holds a function: the implemented ones from
-// softhsa::api, the rest a stub answering HSA_STATUS_ERROR (images and the
-// finalizer are not supported; see softhsa/README.md).
+// OnLoad, with the layout of the HSA headers built against: every slot of
+// every sub-table those headers declare holds a function, the implemented
+// ones from softhsa::api and the rest a stub answering HSA_STATUS_ERROR
+// (images, the finalizer, and whatever a newer release added; see
+// softhsa/README.md). Each sub-table's version is the headers' own, with
+// minor_id its size in bytes, as ROCR fills it.
+#include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include "softhsa/api.h"
 #include "softhsa/runtime.h"
@@ -23,7 +28,7 @@ HsaApiTable g_root;
 template <typename F>
 struct Unsupported;
 template <typename R, typename... A>
-struct Unsupported<R (*)(A...)> {
+struct Unsupported<R(A...)> {
   static R Call(A...) {
     if constexpr (std::is_same_v<R, hsa_status_t>) {
       return Initialized() ? HSA_STATUS_ERROR
@@ -34,10 +39,45 @@ struct Unsupported<R (*)(A...)> {
   }
 };
 
+// Becomes the stub of whatever function pointer type it initializes, so a
+// table is filled without naming its slots: the headers decide which exist.
+struct AnyUnsupported {
+  template <typename F>
+  operator F*() const {
+    return &Unsupported<F>::Call;
+  }
+};
+
+template <typename T, std::size_t... I>
+void FillWithStubs(T* table, std::index_sequence<I...>) {
+  *table = T{table->version, ((void)I, AnyUnsupported{})...};
+}
+
+// A sub-table is its version followed by function pointers only.
+template <typename T>
+void FillSubTable(T* table, uint32_t major, uint32_t step) {
+  constexpr std::size_t kSlots =
+      (sizeof(T) - sizeof(ApiTableVersion)) / sizeof(void (*)());
+  static_assert(
+      sizeof(T) == sizeof(ApiTableVersion) + kSlots * sizeof(void (*)()),
+      "an HSA API sub-table holds something other than functions");
+  table->version = {major, sizeof(T), step, 0};
+  FillWithStubs(table, std::make_index_sequence<kSlots>());
+}
+
 template <typename F>
 void Set(F* slot, F fn) {
   *slot = fn;
 }
+
+// The sub-tables of newer releases that softhsa has no functions for; they
+// exist where the headers define their versions.
+#ifdef HSA_TOOLS_API_TABLE_MAJOR_VERSION
+ToolsApiTable g_tools_table;
+#endif
+#ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
+PcSamplingExtTable g_pc_sampling_table;
+#endif
 
 }  // namespace
 
@@ -50,27 +90,27 @@ void FillTable() {
   g_root.amd_ext_ = &softhsa_amd_ext_table;
   g_root.finalizer_ext_ = &softhsa_finalizer_ext_table;
   g_root.image_ext_ = &softhsa_image_ext_table;
-  softhsa_core_table.version = {HSA_CORE_API_TABLE_MAJOR_VERSION,
-                                sizeof(CoreApiTable),
-                                HSA_CORE_API_TABLE_STEP_VERSION, 0};
-  softhsa_amd_ext_table.version = {HSA_AMD_EXT_API_TABLE_MAJOR_VERSION,
-                                   sizeof(AmdExtTable),
-                                   HSA_AMD_EXT_API_TABLE_STEP_VERSION, 0};
-  softhsa_image_ext_table.version = {HSA_IMAGE_API_TABLE_MAJOR_VERSION,
-                                     sizeof(ImageExtTable),
-                                     HSA_IMAGE_API_TABLE_STEP_VERSION, 0};
-  softhsa_finalizer_ext_table.version = {
-      HSA_FINALIZER_API_TABLE_MAJOR_VERSION, sizeof(FinalizerExtTable),
-      HSA_FINALIZER_API_TABLE_STEP_VERSION, 0};
-#define SOFTHSA_SLOT(table, name)     \
-  softhsa_##table##_table.name##_fn = \
-      &Unsupported<decltype(softhsa_##table##_table.name##_fn)>::Call;
-#define SOFTHSA_HIDDEN_SLOT(table, name) SOFTHSA_SLOT(table, name)
-#define SOFTHSA_ALIAS(table, name, slot)
-#include "softhsa/api_slots.inc"
-#undef SOFTHSA_SLOT
-#undef SOFTHSA_HIDDEN_SLOT
-#undef SOFTHSA_ALIAS
+  FillSubTable(&softhsa_core_table, HSA_CORE_API_TABLE_MAJOR_VERSION,
+               HSA_CORE_API_TABLE_STEP_VERSION);
+  FillSubTable(&softhsa_amd_ext_table, HSA_AMD_EXT_API_TABLE_MAJOR_VERSION,
+               HSA_AMD_EXT_API_TABLE_STEP_VERSION);
+  FillSubTable(&softhsa_image_ext_table, HSA_IMAGE_API_TABLE_MAJOR_VERSION,
+               HSA_IMAGE_API_TABLE_STEP_VERSION);
+  FillSubTable(&softhsa_finalizer_ext_table,
+               HSA_FINALIZER_API_TABLE_MAJOR_VERSION,
+               HSA_FINALIZER_API_TABLE_STEP_VERSION);
+#ifdef HSA_TOOLS_API_TABLE_MAJOR_VERSION
+  // The runtime's event hooks, for a tool to replace: softhsa raises no
+  // scratch events, so its own do nothing.
+  g_root.tools_ = &g_tools_table;
+  FillSubTable(&g_tools_table, HSA_TOOLS_API_TABLE_MAJOR_VERSION,
+               HSA_TOOLS_API_TABLE_STEP_VERSION);
+#endif
+#ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
+  g_root.pc_sampling_ext_ = &g_pc_sampling_table;
+  FillSubTable(&g_pc_sampling_table, HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION,
+               HSA_PC_SAMPLING_API_TABLE_STEP_VERSION);
+#endif
   // The implemented functions, each declared in api.h.
 #define SOFTHSA_API(table, name) \
   Set(&softhsa_##table##_table.name##_fn, &api::name);

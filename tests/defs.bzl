@@ -24,7 +24,36 @@ def softhsa_kernels(name, src):
         # Kernels take the whole signature whether they use it or not.
         copts = HSA_PROGRAM_COPTS + ["-Wno-unused-parameter"],
         linkshared = True,
-        deps = ["@system//:hsa_headers"],
+        deps = ["@rocm//:hsa_headers"],
+    )
+
+def softhsa_traced_test(name, srcs, deps, env, data = [], **kwargs):
+    """A GoogleTest HSA program on softhsa with the tracer as its HSA tool.
+
+    The program links libroctracer64.so.4 (its API) ahead of everything in
+    `srcs` (a stand-in runtime there comes after it, as the libraries the
+    tracer's stubs forward to do), and softhsa's libhsa-runtime64.so.1 last,
+    as an application links ROCR; `env` names the tracer for the program to
+    put in HSA_TOOLS_LIB, so the runtime's dlopen finds the library already
+    loaded.
+
+    Args:
+      name: the test.
+      srcs: its sources (the runtimes are added).
+      deps: its libraries (GoogleTest's main is added).
+      env: its environment.
+      data: files it reads (kernel libraries).
+      **kwargs: passed to cc_test (size, args, tags).
+    """
+    native.cc_test(
+        name = name,
+        srcs = ["//:libroctracer64.so.4"] + srcs +
+               ["//softhsa:libhsa-runtime64.so.1"],
+        copts = HSA_PROGRAM_COPTS,
+        data = data,
+        env = env,
+        deps = deps + ["@system//:gtest_main"],
+        **kwargs
     )
 
 def tracer_linked_binary(name, srcs, deps, **kwargs):

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +27,25 @@ ToolState* State(const char* path, void** handle) {
   if (*handle == nullptr) return nullptr;
   auto fn = reinterpret_cast<ToolState* (*)()>(dlsym(*handle, "tool_state"));
   return fn ? fn() : nullptr;
+}
+
+// A sub-table of the headers built against, as ROCR hands it over: its size
+// in minor_id and a function in every slot, the ones softhsa does not
+// implement (and those a newer release added) included.
+template <typename T>
+void ExpectFilled(const T* table, const char* name) {
+  ASSERT_NE(table, nullptr) << name;
+  EXPECT_EQ(table->version.minor_id, sizeof(T)) << name;
+  constexpr size_t kSlots =
+      (sizeof(T) - sizeof(ApiTableVersion)) / sizeof(void*);
+  for (size_t i = 0; i < kSlots; ++i) {
+    void* fn;
+    std::memcpy(&fn,
+                reinterpret_cast<const char*>(table) + sizeof(ApiTableVersion) +
+                    i * sizeof(void*),
+                sizeof(fn));
+    EXPECT_NE(fn, nullptr) << name << " slot " << i;
+  }
 }
 
 TEST(ToolTest, ToolsLoadInPriorityOrderAndSeeEveryCall) {
@@ -56,6 +76,25 @@ TEST(ToolTest, ToolsLoadInPriorityOrderAndSeeEveryCall) {
   EXPECT_EQ(a->table->image_ext_->version.minor_id, sizeof(ImageExtTable));
   EXPECT_EQ(a->table->finalizer_ext_->version.minor_id,
             sizeof(FinalizerExtTable));
+  ExpectFilled(a->table->core_, "core");
+  ExpectFilled(a->table->amd_ext_, "amd_ext");
+  ExpectFilled(a->table->image_ext_, "image_ext");
+  ExpectFilled(a->table->finalizer_ext_, "finalizer_ext");
+  // The sub-tables of releases that have them (the headers define their
+  // versions where HsaApiTable points to them).
+#ifdef HSA_TOOLS_API_TABLE_MAJOR_VERSION
+  ExpectFilled(a->table->tools_, "tools");
+#endif
+#ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
+  ExpectFilled(a->table->pc_sampling_ext_, "pc_sampling_ext");
+#endif
+  // A slot softhsa does not implement answers as an unsupported call.
+  hsa_ext_image_format_t format{};
+  uint32_t capability = 0;
+  EXPECT_EQ(a->table->image_ext_->hsa_ext_image_get_capability_fn(
+                hsa_test::Agents(HSA_DEVICE_TYPE_GPU).at(0),
+                HSA_EXT_IMAGE_GEOMETRY_2D, &format, &capability),
+            HSA_STATUS_ERROR);
 
   // Order: the tool that fails (5), then b (10), then a (20). The unloadable
   // name fails before any OnLoad runs.
