@@ -15,11 +15,12 @@
 # It also writes what this machine cannot test of the release:
 # <cache>/<suite>/test_tag_filters (e.g. `-runs_rocm,-kfd`) and, one reason a
 # line, <cache>/<suite>/skipped. Tests tagged `runs_rocm` need the release
-# built against to be this machine's ROCm: they load its libraries, build a
-# client against the installed headers, or drive the tracer with softhsa
-# (built from the installed headers). They are filtered out for every
-# fetched release, with what its libraries lack here (sid's need a newer
-# glibc than bookworm's). Tests tagged `kfd` need libhsakmt. tools/test_release.sh applies the
+# built against to be this machine's ROCm: they load its libraries or build
+# a client against the headers installed under /usr. They are filtered out
+# for every fetched release, with what its libraries lack here (sid's need a
+# newer glibc than bookworm's). The GPU tests on softhsa are not: softhsa,
+# the tracer and the test programs are all built from the release's headers.
+# Tests tagged `kfd` need libhsakmt. tools/test_release.sh applies the
 # filter and prints the reasons.
 #
 # Usage: tools/rocm_release.sh SUITE        (trixie, sid, experimental, ...)
@@ -45,9 +46,9 @@ write_filters() {
             sed "s/version \`\(.*\)' not found/\1/; s/ => not found//" | sort -uV | paste -sd' ' || true)
   skip+=(-runs_rocm)
   if [[ -n $missing ]]; then
-    why+=("tests tagged runs_rocm: $suite's ROCm is not installed here, and its libraries need what this machine lacks: $missing")
+    why+=("tests tagged runs_rocm (they load the installed ROCm's libraries or build against its headers): $suite's ROCm is not installed here, and its libraries need what this machine lacks: $missing")
   else
-    why+=("tests tagged runs_rocm: $suite's ROCm is not installed here")
+    why+=("tests tagged runs_rocm (they load the installed ROCm's libraries or build against its headers): $suite's ROCm is not installed here")
   fi
   if ! ls "$prefix"/lib/x86_64-linux-gnu/libhsakmt.so* >/dev/null 2>&1; then
     skip+=(-kfd)

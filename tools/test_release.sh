@@ -6,15 +6,22 @@
 # which a second output base would take for packages). Tests this machine
 # cannot run for that release are filtered out by tag, and said so.
 #
-# Usage: tools/test_release.sh SUITE [bazel test options...]
+# Usage: tools/test_release.sh SUITE [bazel test options...] [targets...]
+# Options in their --name=value form; the targets default to //...
+# (`tools/test_release.sh sid //tests/gpu/...` tests one package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if (($# < 1)); then
-  echo "usage: $0 SUITE [bazel test options...]" >&2
+  echo "usage: $0 SUITE [bazel test options...] [targets...]" >&2
   exit 2
 fi
 suite=$1
 shift
+options=() targets=()
+for arg in "$@"; do
+  if [[ $arg == -* ]]; then options+=("$arg"); else targets+=("$arg"); fi
+done
+((${#targets[@]})) || targets=(//...)
 cache=${ROCTRACER_ROCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/roctracer-rocm}
 prefix=$(./tools/rocm_release.sh "$suite")
 ws=$cache/$suite/workspace
@@ -30,7 +37,7 @@ done <"$cache/$suite/skipped"
 status=0
 (cd "$ws" && bazel test --repo_env=ROCM_PATH="$prefix" \
   ${filters:+--build_tag_filters="$filters" --test_tag_filters="$filters"} \
-  //... "$@") || status=$?
+  "${options[@]}" -- "${targets[@]}") || status=$?
 # One server per release would stay resident otherwise.
 (cd "$ws" && bazel shutdown)
 if ((status != 0)); then
