@@ -20,13 +20,13 @@
 #ifndef ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 #define ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 
-#include <cstdio>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/output_file.h"
 #include "roctrace/writers/proto_encoder.h"
 
 namespace roctrace {
@@ -79,12 +79,14 @@ class PftraceWriter : public Writer {
   void StartSequence(Sequence* s, const ApiEvent& e);
   void Timestamp(Sequence* s, uint64_t ts);
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
+  // False when `e` needs the general path.
+  bool WriteSlice(Sequence* s, const ApiEvent& e, bool flow);
   void FlushBuffer();
 
   std::string prefix_;
   RunInfo info_;
   uint64_t max_bytes_;
-  std::FILE* file_ = nullptr;
+  OutputFile file_;
   uint64_t file_bytes_ = 0;  // written to the file, plus out_
   bool failed_ = false;
   std::vector<std::string> files_;
