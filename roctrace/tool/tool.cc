@@ -209,7 +209,7 @@ void Tool::OnBuffer(const char* begin, const char* end) {
   batch_ = batches_.Take(static_cast<size_t>(last - record));
   // The records were written on the application's cores: asking for a few
   // ahead overlaps those cache misses instead of taking them one by one.
-  constexpr ptrdiff_t kAhead = 8;
+  constexpr ptrdiff_t kAhead = 32;
   for (; record < last; ++record) {
     if (last - record > kAhead) __builtin_prefetch(record + kAhead);
     converter_.Convert(*record);

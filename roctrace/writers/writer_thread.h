@@ -21,9 +21,8 @@ namespace roctrace {
 
 using EventBatch = std::shared_ptr<const std::vector<ApiEvent>>;
 
-// Batches whose memory is used again once every writer has released them:
-// a fresh 64 KiB batch per pool buffer was memory the allocator had just
-// given back to the system (page faults, zeroing) or never touched.
+// Batches whose memory is used again once every writer has released them,
+// rather than a fresh 64 KiB allocation per pool buffer.
 class BatchPool {
  public:
   // An empty batch with room for `events`; back in the pool when the last
@@ -34,6 +33,7 @@ class BatchPool {
   struct Free {
     std::mutex mutex;
     std::vector<std::unique_ptr<std::vector<ApiEvent>>> batches;
+    size_t kept_bytes = 0;
   };
   std::shared_ptr<Free> free_ = std::make_shared<Free>();
 };
