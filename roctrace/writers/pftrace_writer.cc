@@ -121,7 +121,8 @@ bool PftraceWriter::StartFile() {
   tracks_.clear();
   for (Sequence& s : sequences_) {
     s.started = false;
-    s.interned.assign(s.interned.size(), false);
+    s.name_iid.assign(s.name_iid.size(), 0);
+    s.names = 0;
   }
 
   // The process's track, on a sequence of its own.
@@ -261,7 +262,8 @@ void PftraceWriter::EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s) {
 // The common event, a slice on its sequence's own track whose name the
 // sequence has interned and whose timestamps do not go back, written with
 // plain stores: the same fields, in the same order, as Write's general path.
-bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, bool flow) {
+bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
+                               bool flow) {
   using proto::Key;
   using proto::kLengthDelimited;
   using proto::kVarint;
@@ -281,7 +283,7 @@ bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, bool flow) {
   *p++ = Key<track_event::kType, kVarint>();
   *p++ = static_cast<char>(track_event::kSliceBegin);
   *p++ = Key<track_event::kNameIid, kVarint>();
-  p = PutVarint(p, e.op->index + 1);
+  p = PutVarint(p, iid);
   if (flow) {
     p = PutVarint(p, (track_event::kFlowIds << 3) | proto::kFixed64);
     for (int i = 0; i < 8; ++i) {
@@ -334,23 +336,22 @@ void PftraceWriter::Write(const ApiEvent& e) {
   // a flow: the trace processor links the events that share one (the UI
   // draws an arrow from the call to each piece of its work).
   const bool flow = e.correlation_id != 0 && (device || e.op->submits_work);
-  if (track == s->track && !e.instant && e.op->index < s->interned.size() &&
-      s->interned[e.op->index] && WriteSlice(s, e, flow)) {
+  const uint32_t index = e.op->index;
+  if (index >= s->name_iid.size()) s->name_iid.resize(index + 1, 0);
+  uint32_t name_iid = s->name_iid[index];
+  if (track == s->track && !e.instant && name_iid != 0 &&
+      WriteSlice(s, e, name_iid, flow)) {
     file_bytes_ += out_.size() - before;
     if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
     return;
   }
   if (track != s->track) EnsureTrack(track, e, s);
-  const uint64_t name_iid = e.op->index + 1;
 
   size_t p = out_.Open(trace::kPacket);
   Timestamp(s, e.start_ns);
   out_.UInt(packet::kSequenceId, s->id);
-  if (e.op->index >= s->interned.size()) {
-    s->interned.resize(e.op->index + 1, false);
-  }
-  if (!s->interned[e.op->index]) {
-    s->interned[e.op->index] = true;
+  if (name_iid == 0) {
+    name_iid = s->name_iid[index] = ++s->names;
     size_t data = out_.Open(packet::kInternedData);
     size_t entry = out_.Open(interned::kEventNames);
     out_.UInt(interned::kIid, name_iid);

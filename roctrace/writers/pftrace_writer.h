@@ -71,7 +71,11 @@ class PftraceWriter : public Writer {
     uint64_t track = 0;          // its default track
     bool started = false;        // in the current file
     uint64_t clock = 0;          // the incremental clock's last value
-    std::vector<bool> interned;  // by OpName::index, in the current file
+    // Name iids by OpName::index, 0 where the current file has not interned
+    // the name on this sequence. Numbered per sequence in first-use order,
+    // so a thread's first 127 names take one-byte iids in every event.
+    std::vector<uint32_t> name_iid;
+    uint32_t names = 0;  // iids given in the current file
   };
 
   bool StartFile();
@@ -80,7 +84,7 @@ class PftraceWriter : public Writer {
   void Timestamp(Sequence* s, uint64_t ts);
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
   // False when `e` needs the general path.
-  bool WriteSlice(Sequence* s, const ApiEvent& e, bool flow);
+  bool WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid, bool flow);
   void FlushBuffer();
 
   std::string prefix_;
