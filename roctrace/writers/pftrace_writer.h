@@ -68,9 +68,9 @@ class PftraceWriter : public Writer {
   struct Sequence {
     uint32_t id = 0;  // trusted_packet_sequence_id
     uint32_t tid = 0;
-    uint64_t track = 0;          // its default track
-    bool started = false;        // in the current file
-    uint64_t clock = 0;          // the incremental clock's last value
+    uint64_t track = 0;    // its default track
+    bool started = false;  // in the current file
+    uint64_t clock = 0;    // the incremental clock's last value
     // Name iids by OpName::index, 0 where the current file has not interned
     // the name on this sequence. Numbered per sequence in first-use order,
     // so a thread's first 127 names take one-byte iids in every event.
