@@ -182,6 +182,7 @@ void Measure(benchmark::State& state, std::vector<std::string> formats) {
 void BM_Rocpd(benchmark::State& s) { Measure(s, {"rocpd"}); }
 void BM_Pftrace(benchmark::State& s) { Measure(s, {"pftrace"}); }
 void BM_Csv(benchmark::State& s) { Measure(s, {"csv"}); }
+void BM_PftraceCsv(benchmark::State& s) { Measure(s, {"pftrace", "csv"}); }
 void BM_RocpdPftraceCsv(benchmark::State& s) {
   Measure(s, {"rocpd", "pftrace", "csv"});
 }
@@ -195,6 +196,10 @@ BENCHMARK(BM_Pftrace)
     ->UseRealTime()
     ->Iterations(1);
 BENCHMARK(BM_Csv)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_PftraceCsv)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(1);
 BENCHMARK(BM_RocpdPftraceCsv)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()

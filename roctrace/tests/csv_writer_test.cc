@@ -64,5 +64,44 @@ TEST(CsvWriter, NumbersOfEveryWidthReadBackExactly) {
   }
 }
 
+// Timestamps and correlation IDs reuse the previous number's digits above
+// their last 4 (formatted once per 10 us of timestamps): rows on both sides
+// of such boundaries, numbers under 10^4 and over, and threads taking turns
+// (their ",pid,tid," is also formatted once per run of rows).
+TEST(CsvWriter, TimestampsAcrossDigitBoundariesAndThreadsInTurn) {
+  char dir[] = "/tmp/csv_writer_test_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string prefix = std::string(dir) + "/t";
+  OpName name{Category::kHsa, "hsa_init", "HSA_CORE_API", 0};
+  std::vector<ApiEvent> events;
+  uint64_t ts = 86'399'999'999'990ull;  // 10 ns before a 10^8 boundary
+  for (int i = 0; i < 64; ++i) {
+    ApiEvent e{};
+    e.op = &name;
+    e.pid = 77;
+    e.tid = 77 + static_cast<uint32_t>((i / 3) % 4);
+    e.correlation_id = 9'980 + static_cast<uint64_t>(i);
+    e.start_ns = ts;
+    e.end_ns = ts + 7 + static_cast<uint64_t>(i % 5) * 33'333'333;
+    ts = e.end_ns + (i % 7 == 0 ? 99'999'999 : 3);
+    events.push_back(e);
+  }
+  {
+    CsvWriter writer(prefix);
+    for (const ApiEvent& e : events) writer.Write(e);
+    writer.Finish(RunInfo{});
+  }
+  const std::vector<std::string> lines =
+      Lines(prefix + CsvWriter::TraceSuffix(Category::kHsa));
+  ASSERT_EQ(lines.size(), events.size() + 1);
+  for (size_t i = 0; i < events.size(); ++i) {
+    const ApiEvent& e = events[i];
+    std::ostringstream want;
+    want << "\"HSA_CORE_API\",\"hsa_init\"," << e.pid << ',' << e.tid << ','
+         << e.correlation_id << ',' << e.start_ns << ',' << e.end_ns;
+    EXPECT_EQ(lines[i + 1], want.str()) << "row " << i;
+  }
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -48,6 +48,7 @@ class Tool {
   // One thread per output format; each buffer becomes one shared batch.
   std::vector<std::unique_ptr<WriterThread>> writers_;
   std::shared_ptr<std::vector<ApiEvent>> batch_;
+  BatchPool batches_;
   bool writers_created_ = false;
   bool writers_failed_ = false;
   RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};

@@ -4,11 +4,13 @@
 #ifndef ROCTRACE_WRITERS_CSV_WRITER_H_
 #define ROCTRACE_WRITERS_CSV_WRITER_H_
 
-#include <cstdio>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "roctrace/writers/byte_buffer.h"
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/output_file.h"
 
 namespace roctrace {
 
@@ -27,18 +29,38 @@ class CsvWriter : public Writer {
   static const char* Header(Category category);
 
  private:
-  std::FILE* FileFor(Category category);
+  // The category's file, created with its header on first use; nullptr
+  // when it cannot be.
+  OutputFile* FileFor(Category category);
   void Flush(int category);
   void WriteDevice(const ApiEvent& e, std::string* out);
+  // Appends numbers that change slowly from row to row (timestamps, the
+  // calls' correlation IDs): all but their last 4 digits are nearly always
+  // those of the previous number (a timestamp's change every 10 us), so they
+  // are formatted once and copied, and only 4 digits per number are made.
+  class DecimalCache {
+   public:
+    // Stores up to 24 bytes at `out`; returns the end of the digits.
+    char* Append(char* out, uint64_t v);
 
-  // Rows are formatted into one buffer per file and written 1 MB at a time.
-  static constexpr size_t kFlushBytes = 1 << 20;
+   private:
+    uint64_t key_ = UINT64_MAX;  // v / 10^4
+    char text_[24] = {};         // its digits
+    size_t length_ = 0;
+  };
 
+  // Rows are formatted into one buffer per file and written out in chunks.
   std::string prefix_;
-  std::FILE* files_by_category_[kCategoryCount] = {};
-  std::string pending_[kCategoryCount];
+  OutputFile files_by_category_[kCategoryCount];
+  bool failed_[kCategoryCount] = {};
+  ByteBuffer pending_[kCategoryCount];
   std::vector<std::string> prefixes_;  // by OpName::index
   std::vector<std::string> files_;
+  // ",pid,tid," of the last thread written (events come in runs per thread).
+  uint64_t thread_key_ = UINT64_MAX;
+  char thread_text_[24] = {};
+  size_t thread_length_ = 0;
+  DecimalCache timestamps_, correlation_ids_;
 };
 
 // Appends `text` to `out` as a CSV field, quoted as rocprofv3 quotes

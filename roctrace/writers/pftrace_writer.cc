@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 
 #include "roctrace/writers/proto_encoder.h"
 
@@ -75,7 +76,6 @@ constexpr uint64_t kCorrelationIdIid = 1;
 
 // Sequence 1 describes the process; threads' sequences follow.
 constexpr uint32_t kProcessSequence = 1;
-constexpr size_t kFlushBytes = 1 << 20;
 const char* const kCategoryNames[kCategoryCount] = {
     "hip_api", "hsa_api", "marker_api", "kernel_dispatch", "memory_copy"};
 
@@ -96,27 +96,22 @@ PftraceWriter::PftraceWriter(std::string path_prefix, RunInfo start_info,
       info_(std::move(start_info)),
       max_bytes_(max_bytes) {}
 
-PftraceWriter::~PftraceWriter() {
-  if (file_ != nullptr) std::fclose(file_);
-}
+PftraceWriter::~PftraceWriter() = default;
 
 void PftraceWriter::FlushBuffer() {
-  if (file_ != nullptr && !out_.empty()) {
-    std::fwrite(out_.data(), 1, out_.size(), file_);
-  }
+  if (file_.is_open() && !out_.empty()) file_.Write(out_.data(), out_.size());
   out_.clear();
 }
 
 bool PftraceWriter::StartFile() {
-  if (file_ != nullptr) {
+  if (file_.is_open()) {
     FlushBuffer();
-    std::fclose(file_);
+    file_.Close();
   }
   std::string path = prefix_ + "_results";
   if (!files_.empty()) path += "." + std::to_string(files_.size());
   path += ".pftrace";
-  file_ = std::fopen(path.c_str(), "w");
-  if (file_ == nullptr) {
+  if (!file_.Open(path)) {
     std::perror(("roctrace: " + path).c_str());
     failed_ = true;
     return false;
@@ -126,7 +121,8 @@ bool PftraceWriter::StartFile() {
   tracks_.clear();
   for (Sequence& s : sequences_) {
     s.started = false;
-    s.interned.assign(s.interned.size(), false);
+    s.name_iid.assign(s.name_iid.size(), 0);
+    s.names = 0;
   }
 
   // The process's track, on a sequence of its own.
@@ -263,12 +259,72 @@ void PftraceWriter::EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s) {
   out_.Close(p);
 }
 
+// The common event, a slice on its sequence's own track whose name the
+// sequence has interned and whose timestamps do not go back, written with
+// plain stores: the same fields, in the same order, as Write's general path.
+bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
+                               bool flow) {
+  using proto::Key;
+  using proto::kLengthDelimited;
+  using proto::kVarint;
+  using proto::PutVarint;
+  if (e.start_ns < s->clock || e.end_ns < e.start_ns) return false;
+  // Two packets of at most 59 and 23 bytes: every nested length fits the
+  // one byte OpenShort leaves for it.
+  char* p = out_.Reserve(96);
+  char* packet = proto::OpenShort<trace::kPacket>(p);
+  p = packet;
+  *p++ = Key<packet::kTimestamp, kVarint>();
+  p = PutVarint(p, e.start_ns - s->clock);
+  *p++ = Key<packet::kSequenceId, kVarint>();
+  p = PutVarint(p, s->id);
+  char* event = proto::OpenShort<packet::kTrackEvent>(p);
+  p = event;
+  *p++ = Key<track_event::kType, kVarint>();
+  *p++ = static_cast<char>(track_event::kSliceBegin);
+  *p++ = Key<track_event::kNameIid, kVarint>();
+  p = PutVarint(p, iid);
+  if (flow) {
+    p = PutVarint(p, (track_event::kFlowIds << 3) | proto::kFixed64);
+    for (int i = 0; i < 8; ++i) {
+      *p++ = static_cast<char>((e.correlation_id >> (8 * i)) & 0xff);
+    }
+  }
+  *p++ = Key<track_event::kCategoryIids, kVarint>();
+  *p++ = static_cast<char>(static_cast<int>(e.op->category) + 1);
+  char* annotation = proto::OpenShort<track_event::kDebugAnnotations>(p);
+  p = annotation;
+  *p++ = Key<debug::kNameIid, kVarint>();
+  *p++ = static_cast<char>(debug::kCorrelationIdIid);
+  *p++ = Key<debug::kUintValue, kVarint>();
+  p = PutVarint(p, e.correlation_id);
+  proto::CloseShort(annotation, p);
+  proto::CloseShort(event, p);
+  proto::CloseShort(packet, p);
+
+  packet = proto::OpenShort<trace::kPacket>(p);
+  p = packet;
+  *p++ = Key<packet::kTimestamp, kVarint>();
+  p = PutVarint(p, e.end_ns - e.start_ns);
+  *p++ = Key<packet::kSequenceId, kVarint>();
+  p = PutVarint(p, s->id);
+  event = proto::OpenShort<packet::kTrackEvent>(p);
+  p = event;
+  *p++ = Key<track_event::kType, kVarint>();
+  *p++ = static_cast<char>(track_event::kSliceEnd);
+  proto::CloseShort(event, p);
+  proto::CloseShort(packet, p);
+  s->clock = e.end_ns;
+  out_.Commit(p);
+  return true;
+}
+
 void PftraceWriter::Write(const ApiEvent& e) {
   if (failed_) return;
-  if (file_ == nullptr || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) {
+  if (!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) {
     if (!StartFile()) return;
   }
-  size_t before = out_.size();
+  const size_t before = out_.size();
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);
   const bool device = IsDevice(e.op->category);
@@ -276,17 +332,26 @@ void PftraceWriter::Write(const ApiEvent& e) {
                    : e.async_range_id != 0 ? RangeTrack(e.async_range_id)
                    : e.op->category == Category::kMarker ? MarkerTrack(e.tid)
                                                          : s->track;
+  // A call that may submit work, and the work, carry the correlation ID as
+  // a flow: the trace processor links the events that share one (the UI
+  // draws an arrow from the call to each piece of its work).
+  const bool flow = e.correlation_id != 0 && (device || e.op->submits_work);
+  const uint32_t index = e.op->index;
+  if (index >= s->name_iid.size()) s->name_iid.resize(index + 1, 0);
+  uint32_t name_iid = s->name_iid[index];
+  if (track == s->track && !e.instant && name_iid != 0 &&
+      WriteSlice(s, e, name_iid, flow)) {
+    file_bytes_ += out_.size() - before;
+    if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+    return;
+  }
   if (track != s->track) EnsureTrack(track, e, s);
-  const uint64_t name_iid = e.op->index + 1;
 
   size_t p = out_.Open(trace::kPacket);
   Timestamp(s, e.start_ns);
   out_.UInt(packet::kSequenceId, s->id);
-  if (e.op->index >= s->interned.size()) {
-    s->interned.resize(e.op->index + 1, false);
-  }
-  if (!s->interned[e.op->index]) {
-    s->interned[e.op->index] = true;
+  if (name_iid == 0) {
+    name_iid = s->name_iid[index] = ++s->names;
     size_t data = out_.Open(packet::kInternedData);
     size_t entry = out_.Open(interned::kEventNames);
     out_.UInt(interned::kIid, name_iid);
@@ -299,12 +364,7 @@ void PftraceWriter::Write(const ApiEvent& e) {
             e.instant ? track_event::kInstant : track_event::kSliceBegin);
   if (track != s->track) out_.UInt(track_event::kTrackUuid, track);
   out_.UInt(track_event::kNameIid, name_iid);
-  // A call that may submit work, and the work, carry the correlation ID as
-  // a flow: the trace processor links the events that share one (the UI
-  // draws an arrow from the call to each piece of its work).
-  if (e.correlation_id != 0 && (device || e.op->submits_work)) {
-    out_.Fixed64(track_event::kFlowIds, e.correlation_id);
-  }
+  if (flow) out_.Fixed64(track_event::kFlowIds, e.correlation_id);
   out_.UInt(track_event::kCategoryIids,
             static_cast<uint64_t>(e.op->category) + 1);
   size_t annotation = out_.Open(track_event::kDebugAnnotations);
@@ -325,18 +385,14 @@ void PftraceWriter::Write(const ApiEvent& e) {
     out_.Close(p);
   }
   file_bytes_ += out_.size() - before;
-  if (out_.size() >= kFlushBytes) FlushBuffer();
+  if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
 }
 
-void PftraceWriter::Checkpoint() {
-  FlushBuffer();
-  if (file_ != nullptr) std::fflush(file_);
-}
+void PftraceWriter::Checkpoint() { FlushBuffer(); }
 
 void PftraceWriter::Finish(const RunInfo&) {
   FlushBuffer();
-  if (file_ != nullptr) std::fclose(file_);
-  file_ = nullptr;
+  file_.Close();
 }
 
 }  // namespace roctrace

@@ -20,13 +20,13 @@
 #ifndef ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 #define ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 
-#include <cstdio>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/output_file.h"
 #include "roctrace/writers/proto_encoder.h"
 
 namespace roctrace {
@@ -68,10 +68,14 @@ class PftraceWriter : public Writer {
   struct Sequence {
     uint32_t id = 0;  // trusted_packet_sequence_id
     uint32_t tid = 0;
-    uint64_t track = 0;          // its default track
-    bool started = false;        // in the current file
-    uint64_t clock = 0;          // the incremental clock's last value
-    std::vector<bool> interned;  // by OpName::index, in the current file
+    uint64_t track = 0;    // its default track
+    bool started = false;  // in the current file
+    uint64_t clock = 0;    // the incremental clock's last value
+    // Name iids by OpName::index, 0 where the current file has not interned
+    // the name on this sequence. Numbered per sequence in first-use order,
+    // so a thread's first 127 names take one-byte iids in every event.
+    std::vector<uint32_t> name_iid;
+    uint32_t names = 0;  // iids given in the current file
   };
 
   bool StartFile();
@@ -79,12 +83,14 @@ class PftraceWriter : public Writer {
   void StartSequence(Sequence* s, const ApiEvent& e);
   void Timestamp(Sequence* s, uint64_t ts);
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
+  // False when `e` needs the general path.
+  bool WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid, bool flow);
   void FlushBuffer();
 
   std::string prefix_;
   RunInfo info_;
   uint64_t max_bytes_;
-  std::FILE* file_ = nullptr;
+  OutputFile file_;
   uint64_t file_bytes_ = 0;  // written to the file, plus out_
   bool failed_ = false;
   std::vector<std::string> files_;

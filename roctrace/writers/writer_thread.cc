@@ -3,6 +3,43 @@
 #include <pthread.h>
 
 namespace roctrace {
+namespace {
+
+// Batches kept for reuse, in bytes of events: room for every batch the
+// writers' queues can hold at the default buffer size (64 queued per format
+// of 1024 events each), so that in a steady state none is allocated anew.
+// Writing events into memory fresh from the allocator cost ~30 ns an event.
+constexpr size_t kKeptBytes = 32 << 20;
+// Events prefetched ahead of the one being written.
+constexpr ptrdiff_t kAhead = 8;
+
+}  // namespace
+
+std::shared_ptr<std::vector<ApiEvent>> BatchPool::Take(size_t events) {
+  std::unique_ptr<std::vector<ApiEvent>> batch;
+  {
+    std::lock_guard<std::mutex> lock(free_->mutex);
+    if (!free_->batches.empty()) {
+      batch = std::move(free_->batches.back());
+      free_->batches.pop_back();
+      free_->kept_bytes -= batch->capacity() * sizeof(ApiEvent);
+    }
+  }
+  if (batch == nullptr) batch = std::make_unique<std::vector<ApiEvent>>();
+  batch->reserve(events);
+  std::shared_ptr<Free> free = free_;
+  return std::shared_ptr<std::vector<ApiEvent>>(
+      batch.release(), [free](std::vector<ApiEvent>* done) {
+        std::unique_ptr<std::vector<ApiEvent>> owned(done);
+        owned->clear();
+        const size_t bytes = owned->capacity() * sizeof(ApiEvent);
+        std::lock_guard<std::mutex> lock(free->mutex);
+        if (free->kept_bytes + bytes <= kKeptBytes) {
+          free->kept_bytes += bytes;
+          free->batches.push_back(std::move(owned));
+        }
+      });
+}
 
 WriterThread::WriterThread(std::unique_ptr<Writer> writer,
                            size_t max_queued_batches)
@@ -60,7 +97,14 @@ void WriterThread::Main() {
     if (item.batch == nullptr) {
       writer_->Checkpoint();
     } else {
-      for (const ApiEvent& e : *item.batch) writer_->Write(e);
+      // The batch was written on the consumer's core: asking for a few
+      // events ahead overlaps those cache misses.
+      const ApiEvent* e = item.batch->data();
+      const ApiEvent* const end = e + item.batch->size();
+      for (; e < end; ++e) {
+        if (end - e > kAhead) __builtin_prefetch(e + kAhead);
+        writer_->Write(*e);
+      }
     }
     item.batch.reset();
     lock.lock();

@@ -21,6 +21,23 @@ namespace roctrace {
 
 using EventBatch = std::shared_ptr<const std::vector<ApiEvent>>;
 
+// Batches whose memory is used again once every writer has released them,
+// rather than a fresh 64 KiB allocation per pool buffer.
+class BatchPool {
+ public:
+  // An empty batch with room for `events`; back in the pool when the last
+  // reference to it goes (the pool may be gone by then).
+  std::shared_ptr<std::vector<ApiEvent>> Take(size_t events);
+
+ private:
+  struct Free {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<std::vector<ApiEvent>>> batches;
+    size_t kept_bytes = 0;
+  };
+  std::shared_ptr<Free> free_ = std::make_shared<Free>();
+};
+
 class WriterThread {
  public:
   WriterThread(std::unique_ptr<Writer> writer, size_t max_queued_batches);

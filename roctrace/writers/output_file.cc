@@ -1,0 +1,71 @@
+#include "roctrace/writers/output_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace roctrace {
+namespace {
+
+// Reservation steps grow with the file (a quarter of what it holds), so a
+// small trace reserves little and a large one calls fallocate rarely.
+constexpr uint64_t kMinReserve = 1 << 20;
+constexpr uint64_t kMaxReserve = 64 << 20;
+
+}  // namespace
+
+bool OutputFile::Open(const std::string& path) {
+  Close();
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  size_ = reserved_ = 0;
+  can_reserve_ = true;
+  return fd_ >= 0;
+}
+
+void OutputFile::ReserveFor(uint64_t end) {
+  const uint64_t step = std::min(kMaxReserve, std::max(kMinReserve, size_ / 4));
+  const uint64_t length = end - reserved_ + step;
+  // Not every filesystem can (tmpfs before Linux 6.x, NFS): then writes
+  // allocate as they go, as without this.
+  if (fallocate(fd_, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(reserved_),
+                static_cast<off_t>(length)) != 0) {
+    can_reserve_ = false;
+    return;
+  }
+  reserved_ += length;
+}
+
+bool OutputFile::Write(const char* data, size_t n) {
+  if (fd_ < 0) {
+    errno = EBADF;
+    return false;
+  }
+  if (can_reserve_ && size_ + n > reserved_) ReserveFor(size_ + n);
+  while (n > 0) {
+    ssize_t done = ::write(fd_, data, n);
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += done;
+    n -= static_cast<size_t>(done);
+    size_ += static_cast<uint64_t>(done);
+  }
+  return true;
+}
+
+void OutputFile::Close() {
+  if (fd_ < 0) return;
+  // Truncating at the file's own size frees the blocks reserved past it.
+  if (reserved_ > size_) {
+    if (ftruncate(fd_, static_cast<off_t>(size_)) != 0) {
+      // The data is intact; only the reservation stays allocated.
+    }
+  }
+  ::close(fd_);
+  fd_ = -1;
+}
+
+}  // namespace roctrace

@@ -1,0 +1,51 @@
+// An append-only output file (a CSV, a timeline) written in chunks of a few
+// hundred KiB, with its disk blocks reserved ahead of the data.
+//
+// Why: the kernel's cost of a buffered write here is mostly per 4 KiB page
+// and per block (page-cache page, ext4's delayed-allocation reservation), not
+// the copy. Reserving blocks in large steps (fallocate, file size unchanged)
+// takes the per-block reservation off the write path, and chunks small
+// enough to stay in the writer's cache make the copy cheap. What is reserved
+// beyond the data is given back at Close; a killed process leaves at most one
+// step reserved past its file's end (not part of the file's size).
+#ifndef ROCTRACE_WRITERS_OUTPUT_FILE_H_
+#define ROCTRACE_WRITERS_OUTPUT_FILE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace roctrace {
+
+class OutputFile {
+ public:
+  // What writers stage before writing it out: small enough to stay in a
+  // core's L2 cache while it is copied into the page cache.
+  static constexpr size_t kChunkBytes = 256 << 10;
+
+  OutputFile() = default;
+  ~OutputFile() { Close(); }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // Creates (truncates) `path`; false with errno set when it cannot.
+  bool Open(const std::string& path);
+  bool is_open() const { return fd_ >= 0; }
+  // Appends all of `data` (short writes retried); false with errno set on
+  // an error (the file keeps what was written).
+  bool Write(const char* data, size_t n);
+  // Gives back the blocks reserved past the data and closes.
+  void Close();
+
+ private:
+  void ReserveFor(uint64_t end);
+
+  int fd_ = -1;
+  uint64_t size_ = 0;      // bytes written
+  uint64_t reserved_ = 0;  // blocks reserved up to here
+  bool can_reserve_ = true;
+};
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_WRITERS_OUTPUT_FILE_H_
