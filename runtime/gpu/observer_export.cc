@@ -1,0 +1,12 @@
+#include "runtime/gpu/observer_export.h"
+
+extern "C" bool roctracer_internal_gpu_add_observer(
+    uint32_t abi_version, roctracer::gpu::Observer* observer) {
+  if (abi_version != roctracer::gpu::kObserverAbiVersion) return false;
+  return roctracer::gpu::AddObserver(observer);
+}
+
+extern "C" void roctracer_internal_gpu_remove_observer(
+    roctracer::gpu::Observer* observer) {
+  roctracer::gpu::RemoveObserver(observer);
+}
