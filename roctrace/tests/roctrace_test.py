@@ -428,6 +428,21 @@ class GpuProgram(unittest.TestCase):
       self.assertEqual(tuple(d["grid_size"][a] for a in "xyz"), e["grid"])
       self.assertEqual((d["group_segment_size"], d["private_segment_size"]),
                        (e["group"], e["private"]))
+    with open(self.path("_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    kernel_slices = [s for s in trace.slices() if s.name in (STAMP, SCALE)]
+    self.assertEqual(sorted(s.args["dispatch_id"] for s in kernel_slices), ids)
+    for s in kernel_slices:
+      e = expected(s.args["dispatch_id"])
+      self.assertEqual(s.name, e["name"])
+      self.assertEqual(
+          (tuple(s.args["workgroup_size_" + a] for a in "xyz"),
+           tuple(s.args["grid_size_" + a] for a in "xyz"),
+           s.args["group_segment_size"], s.args["private_segment_size"]),
+          (e["workgroup"], e["grid"], e["group"], e["private"]))
+    # API slices carry the correlation ID only.
+    self.assertEqual({len(s.args) for s in trace.slices()
+                      if "tid" in trace.tracks[s.track]}, {0})
     # Submission order: the doorbell stores (one thread, one queue) that
     # submitted the dispatches, in call order, carry IDs 1, 2, ...
     by_call = self.db_rows(
