@@ -1,9 +1,5 @@
 #include "roctrace/tool/kernel_observer.h"
 
-#include <string>
-
-#include "runtime/gpu/observer_export.h"
-
 namespace roctrace {
 
 namespace gpu = roctracer::gpu;
@@ -61,20 +57,6 @@ std::vector<DispatchRow> KernelObserver::Take() {
   std::lock_guard<std::mutex> lock(mutex_);
   rows.swap(rows_);
   return rows;
-}
-
-bool RegisterKernelObserver(KernelObserver* observer, std::string* error) {
-  if (roctracer_internal_gpu_add_observer(gpu::kObserverAbiVersion, observer)) {
-    return true;
-  }
-  *error =
-      "libroctracer64.so.4 refused the kernel observer (another build of the "
-      "library, or every observer slot taken)";
-  return false;
-}
-
-void UnregisterKernelObserver(KernelObserver* observer) {
-  roctracer_internal_gpu_remove_observer(observer);
 }
 
 }  // namespace roctrace

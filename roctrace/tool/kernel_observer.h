@@ -1,12 +1,12 @@
 // roctrace's observer of kernel dispatches on the GPU seam
-// (runtime/gpu/gpu_events.h), registered through libroctracer64's private
-// export (runtime/gpu/observer_export.h). It is the one source of the
-// kernel rows: on the submitting thread it only draws the dispatch ID (one
-// atomic increment, so IDs follow submission order); at completion, on the
-// tracer's completion thread or a flushing thread, it builds a DispatchRow
-// with the packet's sizes and queues it for the tool, which converts the
-// queued rows whenever it converts a pool buffer, at every checkpoint and
-// at exit.
+// (runtime/gpu/gpu_events.h), which the tool registers through
+// libroctracer64's private export (runtime/gpu/observer_export.h). It is the
+// one source of the kernel rows: on the submitting thread it only draws the
+// dispatch ID (one atomic increment, so IDs follow submission order); at
+// completion, on the tracer's completion thread or a flushing thread, it builds
+// a DispatchRow with the packet's sizes and queues it for the tool, which
+// converts the queued rows whenever it converts a pool buffer, at every
+// checkpoint and at exit.
 #ifndef ROCTRACE_TOOL_KERNEL_OBSERVER_H_
 #define ROCTRACE_TOOL_KERNEL_OBSERVER_H_
 
@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
-#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -48,11 +47,6 @@ class KernelObserver final : public roctracer::gpu::Observer {
   // kernel object -> its symbol's group segment size, while loaded.
   std::unordered_map<uint64_t, uint32_t> symbol_lds_;
 };
-
-// Registers `observer` with libroctracer64.so.4; false (and why in *error)
-// when the library refuses it.
-bool RegisterKernelObserver(KernelObserver* observer, std::string* error);
-void UnregisterKernelObserver(KernelObserver* observer);
 
 }  // namespace roctrace
 

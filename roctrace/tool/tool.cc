@@ -27,6 +27,7 @@
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
+#include "runtime/gpu/observer_export.h"
 
 namespace roctrace {
 namespace {
@@ -124,12 +125,13 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   // Dispatches through the tool's own observer, not HSA_OPS records: the
   // records have no room for the launch sizes (kernel_observer.h).
   if (config_.kernel) {
-    std::string error;
-    kernel_observer_registered_ =
-        RegisterKernelObserver(&kernel_observer_, &error);
+    kernel_observer_registered_ = roctracer_internal_gpu_add_observer(
+        roctracer::gpu::kObserverAbiVersion, &kernel_observer_);
     if (!kernel_observer_registered_) {
-      std::fprintf(stderr, "roctrace: kernel dispatches are not traced: %s\n",
-                   error.c_str());
+      std::fprintf(stderr,
+                   "roctrace: kernel dispatches are not traced: "
+                   "libroctracer64.so.4 refused the kernel observer (another "
+                   "build of the library, or every observer slot taken)\n");
     }
   }
   if (config_.memory_copy) {
@@ -263,7 +265,9 @@ void Tool::Stop() {
   // Closing disables our activities and delivers what is left (completing
   // what the GPU has finished, kernel rows included).
   roctracer_close_pool_expl(pool_);
-  if (kernel_observer_registered_) UnregisterKernelObserver(&kernel_observer_);
+  if (kernel_observer_registered_) {
+    roctracer_internal_gpu_remove_observer(&kernel_observer_);
+  }
 
   std::lock_guard<std::mutex> lock(mutex_);
   batch_ = std::make_shared<std::vector<ApiEvent>>();
