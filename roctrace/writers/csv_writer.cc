@@ -151,7 +151,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
     out->push_back(',');
     AppendQuoted(out, e.op->name);
   } else {
-    AgentRef src, dst;
+    AgentRef src{}, dst{};
     CopyAgents(e, &src, &dst);
     out->append("\"MEMORY_COPY\",");
     AppendQuoted(out, e.op->name);
