@@ -18,8 +18,9 @@ constexpr uint32_t kObserverAbiVersion = 1;
 }  // namespace roctracer::gpu
 
 extern "C" {
-// AddObserver (gpu_events.h) when `abi_version` is kObserverAbiVersion;
-// false when it is not, or when every observer slot is taken.
+// AddObserver (gpu_events.h) when `abi_version` is kObserverAbiVersion, then
+// ReplayLoaded (what is loaded now); false when the version differs or when
+// every observer slot is taken.
 __attribute__((visibility("default"))) bool roctracer_internal_gpu_add_observer(
     uint32_t abi_version, roctracer::gpu::Observer* observer);
 // RemoveObserver: later calls skip `observer`; one already running may still
