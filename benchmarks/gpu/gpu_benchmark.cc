@@ -7,7 +7,13 @@
 //                 pool whose callback only counts;
 //   3 "sdk":      a rocprofiler-sdk tool's context with KERNEL_DISPATCH
 //                 (ENQUEUE and COMPLETE) and MEMORY_COPY callbacks that only
-//                 count, HSA_OPS off (BM_Dispatch and BM_Copy only).
+//                 count, HSA_OPS off (BM_Dispatch and BM_Copy only);
+//   4 "rows":     roctrace's kernel observer (roctrace/tool/kernel_observer.h)
+//                 alone, what `roctrace --kernel-trace` adds on the seam; its
+//                 rows are taken and dropped on the completion thread;
+//   5 "all":      every observer at once: HSA_OPS and HIP_OPS records into
+//                 the counting pool, an HSA_EVT callback, the SDK context
+//                 and roctrace's kernel observer (BM_Dispatch only).
 // The runtime is shut down and initialised again (with or without
 // HSA_TOOLS_LIB) when the mode changes; softhsa loads tools at every first
 // hsa_init. The tracer's API is reached with dlsym: the binary does not link
@@ -23,6 +29,8 @@
 #include <vector>
 
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "roctrace/tool/kernel_observer.h"
+#include "runtime/gpu/observer_export.h"
 #include "tests/softhsa/hsa_test_util.h"
 
 namespace {
@@ -38,6 +46,11 @@ void CountRecords(const char* begin, const char* end, void*) {
 
 struct Runtime;
 Runtime& Rt();
+
+// Keeps no rows: a real tool converts them on its own thread.
+roctrace::KernelObserver* g_rows =
+    new roctrace::KernelObserver([] { g_rows->Take(); });
+void CountEvents(uint32_t, uint32_t, const void*, void*) {}
 
 std::atomic<uint64_t> g_sdk_callbacks{0};
 rocprofiler_context_id_t g_sdk_context{0};
@@ -103,9 +116,29 @@ struct Runtime {
     }
   }
 
+  // roctrace's kernel observer, through the library's private export.
+  void KernelRows(bool on) {
+    if (on) {
+      using Add = decltype(&roctracer_internal_gpu_add_observer);
+      if (!Api<Add>("roctracer_internal_gpu_add_observer")(
+              roctracer::gpu::kObserverAbiVersion, g_rows)) {
+        abort();
+      }
+    } else {
+      Api<decltype(&roctracer_internal_gpu_remove_observer)>(
+          "roctracer_internal_gpu_remove_observer")(g_rows);
+      g_rows->Take();
+    }
+  }
+
   void Enter(int m) {
     if (m == mode) return;
-    if (mode == 3) SdkTool(false);
+    if (mode == 3 || mode == 5) SdkTool(false);
+    if (mode == 4 || mode == 5) KernelRows(false);
+    if (mode == 5) {
+      Api<decltype(&roctracer_disable_domain_callback)>(
+          "roctracer_disable_domain_callback")(ACTIVITY_DOMAIN_HSA_EVT);
+    }
     if (mode >= 0) {
       for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
       queues.clear();
@@ -128,8 +161,14 @@ struct Runtime {
       tracer = dlopen(dir != nullptr ? dir : kTracer, RTLD_NOW | RTLD_NOLOAD);
       if (tracer == nullptr) abort();
     }
-    if (m == 3) SdkTool(true);
-    if (m == 2) {
+    if (m == 3 || m == 5) SdkTool(true);
+    if (m == 4 || m == 5) KernelRows(true);
+    if (m == 5) {
+      Api<decltype(&roctracer_enable_domain_callback)>(
+          "roctracer_enable_domain_callback")(ACTIVITY_DOMAIN_HSA_EVT,
+                                              &CountEvents, nullptr);
+    }
+    if (m == 2 || m == 5) {
       roctracer_properties_t props{};
       props.buffer_size = 1 << 16;
       props.buffer_callback_fun = &CountRecords;
@@ -138,6 +177,11 @@ struct Runtime {
       Api<decltype(&roctracer_enable_domain_activity_expl)>(
           "roctracer_enable_domain_activity_expl")(ACTIVITY_DOMAIN_HSA_OPS,
                                                    pool);
+      if (m == 5) {
+        Api<decltype(&roctracer_enable_domain_activity_expl)>(
+            "roctracer_enable_domain_activity_expl")(ACTIVITY_DOMAIN_HIP_OPS,
+                                                     pool);
+      }
     }
     gpu = hsa_test::Agents(HSA_DEVICE_TYPE_GPU)[0];
     cpu = hsa_test::Agents(HSA_DEVICE_TYPE_CPU)[0];
@@ -160,7 +204,9 @@ Runtime& Rt() {
 std::mutex g_setup;
 
 const char* ModeName(int64_t m) {
-  return m == 0 ? "no_tool" : m == 1 ? "tool_off" : m == 2 ? "traced" : "sdk";
+  const char* const kNames[] = {"no_tool", "tool_off", "traced",
+                                "sdk",     "rows",     "all"};
+  return kNames[m];
 }
 
 void WaitZero(hsa_signal_t s) {
@@ -190,7 +236,8 @@ void BM_Dispatch(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   // sdk: ENQUEUE ENTER and EXIT per dispatch, COMPLETE once reported (the
   // completion thread may still be behind).
-  if (state.range(0) == 3 && state.thread_index() == 0) {
+  if ((state.range(0) == 3 || state.range(0) == 5) &&
+      state.thread_index() == 0) {
     state.counters["callbacks_per_dispatch"] =
         static_cast<double>(g_sdk_callbacks.load() - callbacks) /
         static_cast<double>(state.iterations() * state.threads());
@@ -198,7 +245,7 @@ void BM_Dispatch(benchmark::State& state) {
 }
 BENCHMARK(BM_Dispatch)
     ->ArgName("mode")
-    ->DenseRange(0, 3)
+    ->DenseRange(0, 5)
     ->Threads(1)
     ->Threads(2)
     ->Threads(4)

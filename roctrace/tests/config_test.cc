@@ -228,16 +228,18 @@ activity_record_t Api(uint32_t op, uint64_t id, uint32_t tid, int64_t status) {
   return r;
 }
 
-activity_record_t Dispatch(uint64_t id, const char* kernel) {
-  activity_record_t r{};
-  r.domain = ACTIVITY_DOMAIN_HSA_OPS;
-  r.op = HSA_OP_ID_DISPATCH;
+DispatchRow Dispatch(uint64_t id, const char* kernel, uint64_t dispatch_id) {
+  DispatchRow r{};
+  r.dispatch_id = dispatch_id;
   r.correlation_id = id;
   r.begin_ns = 30;
   r.end_ns = 40;
   r.device_id = 0;
   r.queue_id = 7;
   r.kernel_name = kernel;
+  r.launch.grid[0] = 100 + static_cast<uint32_t>(dispatch_id);
+  r.launch.workgroup[2] = 3;
+  r.launch.group_segment_size = 4096;
   return r;
 }
 
@@ -250,27 +252,33 @@ TEST(RecordConverter, DeviceWorkTakesTheThreadOfItsCall) {
   const uint32_t store = HsaOp("hsa_signal_store_screlease");
   // The call first, then its dispatch.
   c.Convert(Api(store, 5, 77, 0));
-  c.Convert(Dispatch(5, "k"));
+  c.ConvertDispatch(Dispatch(5, "k", 11));
   // The dispatch first: it waits for its call.
-  c.Convert(Dispatch(6, "k"));
+  c.ConvertDispatch(Dispatch(6, "k", 12));
   ASSERT_EQ(events.size(), 2u);
   c.Convert(Api(store, 6, 78, 0));
   // Filtered by name; a dispatch whose call never comes is written at the
   // end with the thread unknown.
-  c.Convert(Dispatch(8, "skip_me"));
-  c.Convert(Dispatch(9, "k"));
+  c.ConvertDispatch(Dispatch(8, "skip_me", 13));
+  c.ConvertDispatch(Dispatch(9, "k", 14));
   c.FlushWaiting();
   ASSERT_EQ(events.size(), 5u);
   EXPECT_EQ(events[1].op->category, Category::kKernel);
   EXPECT_EQ(events[1].tid, 77u);
   EXPECT_EQ(events[1].queue_id, 7u);
-  EXPECT_EQ(events[1].dispatch_id, 1u);
+  // The observer's IDs and launch sizes, as they came.
+  EXPECT_EQ(events[1].dispatch_id, 11u);
+  EXPECT_EQ(events[1].launch.grid[0], 111u);
+  EXPECT_EQ(events[1].launch.workgroup[2], 3u);
+  EXPECT_EQ(events[1].launch.group_segment_size, 4096u);
   EXPECT_EQ(events[1].op->kernel_id, 1u);
   EXPECT_EQ(events[3].correlation_id, 6u);
   EXPECT_EQ(events[3].tid, 78u);
-  EXPECT_EQ(events[3].dispatch_id, 2u);
+  EXPECT_EQ(events[3].dispatch_id, 12u);
+  EXPECT_EQ(events[3].launch.grid[0], 112u);
   EXPECT_EQ(events[4].correlation_id, 9u);
   EXPECT_EQ(events[4].tid, 0u);
+  EXPECT_EQ(events[4].dispatch_id, 14u);
   EXPECT_EQ(c.filtered_kernels(), 1u);
   EXPECT_TRUE(events[0].op->submits_work);
 }

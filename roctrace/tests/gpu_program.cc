@@ -5,6 +5,13 @@
 // copies and F symbol look-ups that fail
 // (HSA_STATUS_ERROR_INVALID_SYMBOL_NAME), then checks the work was done. Exit 0
 // when everything ran.
+//
+// Every dispatch has sizes of its own, from its submission index k = 0, 1,
+// ... (stamp, scale, stamp, ...): workgroup (k % 128 + 1, 2, 3), grid the
+// workgroup for stamp (one workgroup: it writes one result) and twice it in
+// x and y for scale, group segment 64 * (k % 128 + 1) bytes, private
+// segment 16 * (k % 128 + 1) bytes, so a trace shows which dispatch is
+// which (roctrace_test.py computes the same).
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -49,13 +56,23 @@ int main(int argc, char** argv) {
   }
   hsa_signal_t done;
   hsa_signal_create(2 * n + m, 0, nullptr, &done);
+  long k = 0;
+  auto submit = [&](uint64_t kernel, uint32_t grid_factor) {
+    const uint32_t x = static_cast<uint32_t>(k++ % 128 + 1);
+    hsa_kernel_dispatch_packet_t p = hsa_test::DispatchPacket(
+        kernel, kernarg, x * grid_factor, static_cast<uint16_t>(x), done);
+    p.setup = 3 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
+    p.workgroup_size_y = 2;
+    p.workgroup_size_z = 3;
+    p.grid_size_y = 2 * grid_factor;
+    p.grid_size_z = 3;
+    p.group_segment_size = 64 * x;
+    p.private_segment_size = 16 * x;
+    hsa_test::Submit(q, &p);
+  };
   for (long i = 0; i < n; ++i) {
-    hsa_kernel_dispatch_packet_t a =
-        hsa_test::DispatchPacket(stamp, kernarg, 1, 1, done);
-    hsa_test::Submit(q, &a);
-    hsa_kernel_dispatch_packet_t b =
-        hsa_test::DispatchPacket(scale, kernarg, 1, 1, done);
-    hsa_test::Submit(q, &b);
+    submit(stamp, 1);
+    submit(scale, 2);
   }
   std::vector<char> src(4096, 'x'), dst(4096, 0);
   for (long i = 0; i < m; ++i) {

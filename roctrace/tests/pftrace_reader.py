@@ -46,7 +46,9 @@ def fields(buf):
     yield field, wire, value
 
 
-Slice = collections.namedtuple("Slice", "track name start end correlation_id")
+Slice = collections.namedtuple("Slice",
+                               "track name start end correlation_id args",
+                               defaults=({},))
 
 
 class _Sequence:
@@ -56,6 +58,7 @@ class _Sequence:
   def __init__(self):
     self.names = {}
     self.categories = {}
+    self.annotation_names = {}
     self.default_clock = None
     self.default_track = None
     self.clocks = {}  # clock id -> [value, incremental, offset to BOOTTIME]
@@ -69,7 +72,7 @@ class Trace:
   def __init__(self, data, allow_truncated=False):
     self.tracks = {}  # uuid -> dict(name, parent, pid, tid, thread_name)
     self.process = {}
-    self.events = []  # (ts, order, track, type, name, corr)
+    self.events = []  # (ts, order, track, type, name, (corr, other args))
     self.flows = collections.defaultdict(list)  # flow id -> [(track, ts)]
     sequences = {}
     order = 0
@@ -105,6 +108,8 @@ class Trace:
             seq.names[kv[1]] = kv[2].decode()
           elif ff == 1:
             seq.categories[kv[1]] = kv[2].decode()
+          elif ff == 3:
+            seq.annotation_names[kv[1]] = kv[2].decode()
       if 59 in top:
         d = {a: b for a, _, b in fields(top[59])}
         seq.default_clock = d.get(58, seq.default_clock)
@@ -154,12 +159,12 @@ class Trace:
         self.tracks[desc["uuid"]] = desc
       if 11 in top:
         ev = {}
-        corr = None
+        args = {}
         flows = []
         for ff, _, vv in fields(top[11]):
           if ff == 4:
             ann = {a: b for a, _, b in fields(vv)}
-            corr = ann.get(3)
+            args[seq.annotation_names.get(ann.get(1))] = ann.get(3)
           elif ff == 47:
             flows.append(vv)
           else:
@@ -168,7 +173,8 @@ class Trace:
         track = ev.get(11, seq.default_track)
         for flow in flows:
           self.flows[flow].append((track, ts, name))
-        self.events.append((ts, order, track, ev.get(9), name, corr))
+        corr = args.pop("correlation_id", None)
+        self.events.append((ts, order, track, ev.get(9), name, (corr, args)))
         order += 1
 
   def slices(self):
@@ -180,21 +186,21 @@ class Trace:
     # of calls must not nest; an end with nothing open at its time closes a
     # zero-length slice that begins at that same time (deferred past it).
     deferred = collections.Counter()  # (ts, track) -> ends waiting
-    for ts, _, track, typ, name, corr in sorted(
+    for ts, _, track, typ, name, (corr, args) in sorted(
         self.events, key=lambda e: (e[0], 0 if e[3] == 2 else 1, e[1])):
       if typ == 1:
-        stacks[track].append((name, ts, corr))
+        stacks[track].append((name, ts, corr, args))
         if deferred[(ts, track)]:
           deferred[(ts, track)] -= 1
-          name, start, corr = stacks[track].pop()
-          out.append(Slice(track, name, start, ts, corr))
+          name, start, corr, args = stacks[track].pop()
+          out.append(Slice(track, name, start, ts, corr, args))
       elif typ == 2:
         if not stacks[track]:
           deferred[(ts, track)] += 1
           continue
-        name, start, corr = stacks[track].pop()
-        out.append(Slice(track, name, start, ts, corr))
+        name, start, corr, args = stacks[track].pop()
+        out.append(Slice(track, name, start, ts, corr, args))
       elif typ == 3:
-        out.append(Slice(track, name, ts, ts, corr))
+        out.append(Slice(track, name, ts, ts, corr, args))
     self.unclosed = sum(len(s) for s in stacks.values()) + sum(deferred.values())
     return out

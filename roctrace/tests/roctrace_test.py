@@ -373,6 +373,82 @@ class GpuProgram(unittest.TestCase):
                      sorted(1024 * (i % 4 + 1) for i in range(M)))
     self.assertEqual({(c[6], c[7]) for c in self.copies()}, {("CPU", "GPU")})
 
+  def test_launch_sizes_and_dispatch_ids_in_every_format(self):
+    # gpu_program's sizes for the dispatch submitted k-th (k from 0):
+    # stamp and scale alternate; Dispatch_Id = k + 1 if IDs follow
+    # submission.
+    def expected(dispatch_id):
+      k = dispatch_id - 1
+      x, f = k % 128 + 1, 1 + k % 2
+      return {"name": (STAMP, SCALE)[k % 2], "workgroup": (x, 2, 3),
+              "grid": (x * f, 2 * f, 3), "group": 64 * x, "private": 16 * x,
+              # The symbol's static LDS (scale's 1000, stamp's 0) rounded
+              # up to the 512-byte block, as rocprofv3's CSV.
+              "lds_block": (0, 1024)[k % 2]}
+
+    ids = list(range(1, 2 * N + 1))
+    db = self.db_rows(
+        "SELECT K.dispatch_id, S.kernel_name, K.workgroup_size_x, "
+        "K.workgroup_size_y, K.workgroup_size_z, K.grid_size_x, "
+        "K.grid_size_y, K.grid_size_z, K.group_segment_size, "
+        "K.private_segment_size FROM rocpd_kernel_dispatch K "
+        "JOIN rocpd_info_kernel_symbol S ON S.id = K.kernel_id")
+    self.assertEqual(sorted(r[0] for r in db), ids)
+    for r in db:
+      e = expected(r[0])
+      self.assertEqual((r[1], r[2:5], r[5:8], r[8], r[9]),
+                       (e["name"], e["workgroup"], e["grid"], e["group"],
+                        e["private"]), r)
+    for r in read_csv(self.path("_kernel_trace.csv")):
+      e = expected(int(r["Dispatch_Id"]))
+      self.assertEqual(r["Kernel_Name"], e["name"])
+      self.assertEqual(
+          tuple(int(r["Workgroup_Size_" + a]) for a in "XYZ"), e["workgroup"])
+      self.assertEqual(tuple(int(r["Grid_Size_" + a]) for a in "XYZ"),
+                       e["grid"])
+      self.assertEqual(int(r["LDS_Block_Size"]), e["lds_block"])
+      self.assertEqual(int(r["Scratch_Size"]), e["private"])
+      # Register counts need the kernel descriptor: unknown, left empty.
+      self.assertEqual(
+          (r["VGPR_Count"], r["Accum_VGPR_Count"], r["SGPR_Count"]),
+          ("", "", ""))
+    with open(self.path("_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    symbols = {k["kernel_id"]: k["formatted_kernel_name"]
+               for k in tool["kernel_symbols"]}
+    dispatches = tool["buffer_records"]["kernel_dispatch"]
+    self.assertEqual(sorted(r["dispatch_info"]["dispatch_id"]
+                            for r in dispatches), ids)
+    for r in dispatches:
+      d = r["dispatch_info"]
+      e = expected(d["dispatch_id"])
+      self.assertEqual(symbols[d["kernel_id"]], e["name"])
+      self.assertEqual(
+          tuple(d["workgroup_size"][a] for a in "xyz"), e["workgroup"])
+      self.assertEqual(tuple(d["grid_size"][a] for a in "xyz"), e["grid"])
+      self.assertEqual((d["group_segment_size"], d["private_segment_size"]),
+                       (e["group"], e["private"]))
+    with open(self.path("_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    kernel_slices = [s for s in trace.slices() if s.name in (STAMP, SCALE)]
+    self.assertEqual(sorted(s.args["dispatch_id"] for s in kernel_slices), ids)
+    for s in kernel_slices:
+      e = expected(s.args["dispatch_id"])
+      self.assertEqual(s.name, e["name"])
+      self.assertEqual(
+          (tuple(s.args["workgroup_size_" + a] for a in "xyz"),
+           tuple(s.args["grid_size_" + a] for a in "xyz"),
+           s.args["group_segment_size"], s.args["private_segment_size"]),
+          (e["workgroup"], e["grid"], e["group"], e["private"]))
+    # API slices carry the correlation ID only.
+    self.assertEqual({len(s.args) for s in trace.slices()
+                      if "tid" in trace.tracks[s.track]}, {0})
+    # Submission order: the doorbell stores (one thread, one queue) that
+    # submitted the dispatches, in call order, carry IDs 1, 2, ...
+    by_call = self.db_rows(
+        "SELECT dispatch_id FROM kernels ORDER BY corr_id")
+    self.assertEqual([r[0] for r in by_call], ids)
+
   def test_device_work_names_the_api_call_that_submitted_it(self):
     calls = {r[6]: r for r in regions(self.db)}
     for k in self.kernels():

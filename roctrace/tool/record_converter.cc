@@ -91,8 +91,7 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   return result;
 }
 
-const OpName* RecordConverter::KernelName(const char* text) {
-  std::string name = text != nullptr ? text : "";
+const OpName* RecordConverter::KernelName(const std::string& name) {
   auto it = kernel_names_.find(name);
   if (it != kernel_names_.end()) return it->second;
   const OpName* result = nullptr;
@@ -106,7 +105,7 @@ const OpName* RecordConverter::KernelName(const char* text) {
     result = op.get();
     device_names_.push_back(std::move(op));
   }
-  kernel_names_.emplace(std::move(name), result);
+  kernel_names_.emplace(name, result);
   return result;
 }
 
@@ -156,32 +155,46 @@ void RecordConverter::FlushWaiting() {
 }
 
 void RecordConverter::ConvertDevice(const activity_record_t& r) {
+  // Dispatches come through ConvertDispatch; barrier packets have no output
+  // in rocprofv3.
+  if (r.op != HSA_OP_ID_COPY) return;
   ApiEvent e{};
   e.correlation_id = r.correlation_id;
   e.start_ns = r.begin_ns;
   e.end_ns = r.end_ns;
   e.device_id = r.device_id;
-  if (r.op == HSA_OP_ID_DISPATCH) {
-    e.op = KernelName(r.kernel_name);
-    if (e.op == nullptr) {
-      ++filtered_kernels_;
-      return;
-    }
-    e.queue_id = r.queue_id;
-    e.dispatch_id = ++dispatch_ids_;
-  } else if (r.op == HSA_OP_ID_COPY) {
-    e.op = CopyName(r.kind);
-    e.bytes = r.bytes;
-  } else {
-    return;  // barrier packets: rocprofv3 has no output for them
+  e.op = CopyName(r.kind);
+  e.bytes = r.bytes;
+  EmitDevice(e);
+}
+
+void RecordConverter::ConvertDispatch(const DispatchRow& row) {
+  ApiEvent e{};
+  e.op = KernelName(row.kernel_name);
+  if (e.op == nullptr) {
+    ++filtered_kernels_;
+    return;
   }
+  e.correlation_id = row.correlation_id;
+  e.start_ns = row.begin_ns;
+  e.end_ns = row.end_ns;
+  e.device_id = row.device_id;
+  e.queue_id = row.queue_id;
+  e.dispatch_id = row.dispatch_id;
+  e.launch = row.launch;
+  EmitDevice(e);
+}
+
+void RecordConverter::EmitDevice(const ApiEvent& e) {
   if (!track_threads_ || e.correlation_id == 0) {
     sink_(e);
     return;
   }
-  e.tid = ThreadOf(e.correlation_id);
-  if (e.tid != 0) {
-    sink_(e);
+  const uint32_t tid = ThreadOf(e.correlation_id);
+  if (tid != 0) {
+    ApiEvent known = e;
+    known.tid = tid;
+    sink_(known);
     return;
   }
   if (waiting_.size() >= kMaxWaiting) FlushWaiting();

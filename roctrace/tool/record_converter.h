@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "roctrace/tool/dispatch_row.h"
 #include "roctrace/tool/kernel_filter.h"
 #include "roctrace/writers/event.h"
 
@@ -25,6 +26,9 @@ class RecordConverter {
   explicit RecordConverter(Sink sink) : sink_(std::move(sink)) {}
 
   void Convert(const activity_record_t& record);
+  // A kernel dispatch (the tool's observer, kernel_observer.h: HSA_OPS
+  // dispatch records are not read).
+  void ConvertDispatch(const DispatchRow& row);
 
   // Device work (HSA_OPS records) is written with the thread that submitted
   // it, found through the API call of its correlation ID: with this on, the
@@ -58,9 +62,11 @@ class RecordConverter {
   const OpName* ApiName(uint32_t domain, uint32_t op);
   const OpName* MarkerName(const char* message);
   // nullptr: the kernel filter drops this name.
-  const OpName* KernelName(const char* name);
+  const OpName* KernelName(const std::string& name);
   const OpName* CopyName(uint32_t direction);
   void ConvertDevice(const activity_record_t& r);
+  // Emits device work now, or holds it until its API call's thread is known.
+  void EmitDevice(const ApiEvent& e);
   void RememberThread(uint64_t correlation_id, uint32_t tid);
   void ReleaseWaiting(uint64_t correlation_id, uint32_t tid);
   // 0 when the call is not known (yet).
@@ -90,7 +96,6 @@ class RecordConverter {
   const OpName* copy_names_[4] = {};
   uint64_t filtered_kernels_ = 0;
   uint32_t kernel_ids_ = 0;
-  uint64_t dispatch_ids_ = 0;
   // Correlation ID -> thread of recent API calls, two generations: the
   // older is dropped when the newer fills (device work completes soon after
   // the call that submitted it).

@@ -27,6 +27,7 @@
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
+#include "runtime/gpu/observer_export.h"
 
 namespace roctrace {
 namespace {
@@ -121,9 +122,17 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   }
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: nothing to enable for it.
+  // Dispatches through the tool's own observer, not HSA_OPS records: the
+  // records have no room for the launch sizes (kernel_observer.h).
   if (config_.kernel) {
-    roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_OPS,
-                                      HSA_OP_ID_DISPATCH, pool_);
+    kernel_observer_registered_ = roctracer_internal_gpu_add_observer(
+        roctracer::gpu::kObserverAbiVersion, &kernel_observer_);
+    if (!kernel_observer_registered_) {
+      std::fprintf(stderr,
+                   "roctrace: kernel dispatches are not traced: "
+                   "libroctracer64.so.4 refused the kernel observer (another "
+                   "build of the library, or every observer slot taken)\n");
+    }
   }
   if (config_.memory_copy) {
     roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY,
@@ -134,19 +143,48 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
 
 void Tool::FlushLoop() {
   std::unique_lock<std::mutex> lock(flusher_mutex_);
+  auto checkpoint_at = std::chrono::steady_clock::now() + kCheckpointPeriod;
   while (!stopping_) {
-    flusher_cv_.wait_for(lock, kCheckpointPeriod);
+    flusher_cv_.wait_until(lock, checkpoint_at,
+                           [this] { return stopping_ || convert_rows_now_; });
     if (stopping_) break;
+    convert_rows_now_ = false;
+    const bool checkpoint = std::chrono::steady_clock::now() >= checkpoint_at;
     lock.unlock();
-    roctracer_flush_activity_expl(pool_);
+    // Completes what the GPU has finished (kernel rows included) and
+    // delivers the pool's partly filled buffers.
+    if (checkpoint) roctracer_flush_activity_expl(pool_);
     {
       std::lock_guard<std::mutex> writers(mutex_);
       if (!stopped_) {
-        for (auto& w : writers_) w->Checkpoint();
+        batch_ = std::make_shared<std::vector<ApiEvent>>();
+        ConvertKernelRows();
+        PushBatch();
+        if (checkpoint) {
+          for (auto& w : writers_) w->Checkpoint();
+        }
       }
     }
     lock.lock();
+    if (checkpoint) {
+      checkpoint_at = std::chrono::steady_clock::now() + kCheckpointPeriod;
+    }
   }
+}
+
+void Tool::ConvertKernelRows() {
+  if (!kernel_observer_registered_) return;
+  for (const DispatchRow& row : kernel_observer_.Take()) {
+    converter_.ConvertDispatch(row);
+  }
+}
+
+void Tool::WakeForKernelRows() {
+  {
+    std::lock_guard<std::mutex> lock(flusher_mutex_);
+    convert_rows_now_ = true;
+  }
+  flusher_cv_.notify_all();
 }
 
 bool Tool::CreateWriters() {
@@ -207,6 +245,7 @@ void Tool::OnBuffer(const char* begin, const char* end) {
   const auto* record = reinterpret_cast<const activity_record_t*>(begin);
   const auto* last = reinterpret_cast<const activity_record_t*>(end);
   batch_ = batches_.Take(static_cast<size_t>(last - record));
+  ConvertKernelRows();
   // The records were written on the application's cores: asking for a few
   // ahead overlaps those cache misses instead of taking them one by one.
   constexpr ptrdiff_t kAhead = 32;
@@ -228,12 +267,17 @@ void Tool::Stop() {
   if (flusher_.joinable()) flusher_.join();
   uint64_t dropped = 0;
   roctracer_get_dropped_records_expl(pool_, &dropped);
-  // Closing disables our activities and delivers what is left.
+  // Closing disables our activities and delivers what is left (completing
+  // what the GPU has finished, kernel rows included).
   roctracer_close_pool_expl(pool_);
+  if (kernel_observer_registered_) {
+    roctracer_internal_gpu_remove_observer(&kernel_observer_);
+  }
 
   std::lock_guard<std::mutex> lock(mutex_);
-  // Device work whose API call never arrived: its thread stays unknown.
   batch_ = std::make_shared<std::vector<ApiEvent>>();
+  ConvertKernelRows();
+  // Device work whose API call never arrived: its thread stays unknown.
   converter_.FlushWaiting();
   PushBatch();
   stopped_ = true;

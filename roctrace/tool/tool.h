@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/kernel_observer.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/writers/event.h"
 #include "roctrace/writers/writer_thread.h"
@@ -38,6 +39,11 @@ class Tool {
   void PushBatch();
   bool CreateWriters();
   void FlushLoop();
+  // Converts the kernel rows completed so far into the current batch
+  // (requires mutex_).
+  void ConvertKernelRows();
+  // From a completion: many rows are waiting, convert them now.
+  void WakeForKernelRows();
 
   Config config_;
   RunInfo info_;
@@ -52,12 +58,17 @@ class Tool {
   bool writers_created_ = false;
   bool writers_failed_ = false;
   RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};
+  // Kernel rows (registered only with the kernel trace on); never destroyed
+  // while libroctracer64 may call it (the Tool is leaked).
+  KernelObserver kernel_observer_{[this] { WakeForKernelRows(); }};
+  bool kernel_observer_registered_ = false;
   uint64_t events_ = 0;
   uint64_t outside_window_ = 0;
   std::thread flusher_;
   std::mutex flusher_mutex_;
   std::condition_variable flusher_cv_;
   bool stopping_ = false;
+  bool convert_rows_now_ = false;
   bool stopped_ = false;
   bool in_forked_child_ = false;
 };

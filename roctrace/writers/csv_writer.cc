@@ -128,6 +128,31 @@ void AppendUInt(std::string* out, uint64_t v) {
   out->append(text, static_cast<size_t>(AppendUInt(text, v) - text));
 }
 
+// LDS_Block_Size as rocprofv3 computes it: the kernel symbol's group segment
+// size rounded up to the 512-byte LDS allocation block (empty when the
+// symbol is not known). Scratch_Size and the geometry are the packet's.
+// The three register counts need the kernel descriptor: left empty
+// (unknown), never guessed.
+void AppendLaunch(const KernelLaunch& l, std::string* out) {
+  constexpr uint32_t kLdsBlock = 512;
+  out->push_back(',');
+  if (l.symbol_known) {
+    AppendUInt(out, (uint64_t{l.symbol_group_segment_size} + kLdsBlock - 1) &
+                        ~uint64_t{kLdsBlock - 1});
+  }
+  out->push_back(',');
+  AppendUInt(out, l.private_segment_size);
+  out->append(",,,");
+  for (uint32_t v : l.workgroup) {
+    out->push_back(',');
+    AppendUInt(out, v);
+  }
+  for (uint32_t v : l.grid) {
+    out->push_back(',');
+    AppendUInt(out, v);
+  }
+}
+
 }  // namespace
 
 char* CsvWriter::DecimalCache::Append(char* out, uint64_t v) {
@@ -175,9 +200,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   AppendUInt(out, e.start_ns);
   out->push_back(',');
   AppendUInt(out, e.end_ns);
-  // Segment sizes, registers and geometry are not in the activity records:
-  // left empty (unknown), never guessed.
-  if (e.op->category == Category::kKernel) out->append(",,,,,,,,,,,");
+  if (e.op->category == Category::kKernel) AppendLaunch(e.launch, out);
   out->push_back('\n');
 }
 

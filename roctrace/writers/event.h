@@ -70,6 +70,23 @@ struct OpName {
   bool submits_work = false;
 };
 
+// What a kernel dispatch was launched with (kKernel events). Sizes are the
+// application's AQL packet's, as rocprofv3's dispatch_info: grid and
+// workgroup in work-items, group segment (LDS) and private segment
+// (scratch per work-item) in bytes. `symbol_group_segment_size` is the
+// kernel symbol's own (static) LDS size, from which rocprofv3's CSV derives
+// LDS_Block_Size; `symbol_known` is false when the kernel object was in no
+// executable the tracer saw loaded. Register counts are not here: they need
+// the kernel descriptor, which the tracer does not read (roctrace/README.md).
+struct KernelLaunch {
+  uint32_t grid[3];
+  uint16_t workgroup[3];
+  bool symbol_known;
+  uint32_t group_segment_size;
+  uint32_t private_segment_size;
+  uint32_t symbol_group_segment_size;
+};
+
 struct ApiEvent {
   const OpName* op;
   uint64_t correlation_id;
@@ -93,8 +110,11 @@ struct ApiEvent {
   // Device work: the kernel agent's index (HIP's device number); -1 for a
   // copy between host agents. `tid` is the submitting thread, 0 unknown.
   int32_t device_id;
-  // kKernel: 1, 2, ... in the order dispatches are delivered (Dispatch_Id).
+  // kKernel: 1, 2, ... in the order dispatches were submitted, unique in
+  // the process (Dispatch_Id; a dispatch the kernel filter drops leaves a
+  // gap).
   uint64_t dispatch_id;
+  KernelLaunch launch;  // kKernel
 };
 
 // An agent as the outputs name it: the host (one CPU agent) or a kernel

@@ -25,6 +25,20 @@ void Key(std::string* out, const char* key, uint64_t value) {
   AppendUInt(out, value);
 }
 
+// ,"key":{"x":x,"y":y,"z":z} (rocprofiler_dim3_t).
+void Dim3(std::string* out, const char* key, uint64_t x, uint64_t y,
+          uint64_t z) {
+  out->append(",\"");
+  out->append(key);
+  out->append("\":{");
+  Key(out, "x", x);
+  out->push_back(',');
+  Key(out, "y", y);
+  out->push_back(',');
+  Key(out, "z", z);
+  out->push_back('}');
+}
+
 }  // namespace
 
 void AppendJsonString(std::string* out, const std::string& text) {
@@ -119,6 +133,15 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "kernel_id", e.op->kernel_id);
     out.push_back(',');
     Key(&out, "dispatch_id", e.dispatch_id);
+    // rocprofiler_kernel_dispatch_info_t's sizes: the packet's.
+    const KernelLaunch& l = e.launch;
+    out.push_back(',');
+    Key(&out, "private_segment_size", l.private_segment_size);
+    out.push_back(',');
+    Key(&out, "group_segment_size", l.group_segment_size);
+    Dim3(&out, "workgroup_size", l.workgroup[0], l.workgroup[1],
+         l.workgroup[2]);
+    Dim3(&out, "grid_size", l.grid[0], l.grid[1], l.grid[2]);
     out.push_back('}');
   } else if (e.op->category == Category::kMemoryCopy) {
     AgentRef src, dst;

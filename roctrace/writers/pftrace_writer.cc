@@ -72,6 +72,13 @@ namespace debug {
 constexpr uint32_t kNameIid = 1;
 constexpr uint32_t kUintValue = 3;
 constexpr uint64_t kCorrelationIdIid = 1;
+// A kernel slice's launch, named as rocpd's rocpd_kernel_dispatch columns;
+// interned as iids 2, 3, ... on the GPU queues' sequences only.
+const char* const kKernelArgs[] = {
+    "dispatch_id",      "workgroup_size_x",   "workgroup_size_y",
+    "workgroup_size_z", "grid_size_x",        "grid_size_y",
+    "grid_size_z",      "group_segment_size", "private_segment_size"};
+constexpr uint64_t kKernelArgsIid = 2;
 }  // namespace debug
 
 // Sequence 1 describes the process; threads' sequences follow.
@@ -183,6 +190,15 @@ void PftraceWriter::StartSequence(Sequence* s, const ApiEvent& e) {
   out_.UInt(interned::kIid, debug::kCorrelationIdIid);
   out_.Bytes(interned::kName, "correlation_id");
   out_.Close(entry);
+  if (e.op->category == Category::kKernel) {
+    uint64_t iid = debug::kKernelArgsIid;
+    for (const char* name : debug::kKernelArgs) {
+      entry = out_.Open(interned::kDebugAnnotationNames);
+      out_.UInt(interned::kIid, iid++);
+      out_.Bytes(interned::kName, name);
+      out_.Close(entry);
+    }
+  }
   out_.Close(data);
   size_t defaults = out_.Open(packet::kDefaults);
   out_.UInt(defaults::kTimestampClockId, clock::kIncremental);
@@ -371,6 +387,27 @@ void PftraceWriter::Write(const ApiEvent& e) {
   out_.UInt(debug::kNameIid, debug::kCorrelationIdIid);
   out_.UInt(debug::kUintValue, e.correlation_id);
   out_.Close(annotation);
+  if (e.op->category == Category::kKernel) {
+    const KernelLaunch& l = e.launch;
+    const uint64_t values[] = {e.dispatch_id,
+                               l.workgroup[0],
+                               l.workgroup[1],
+                               l.workgroup[2],
+                               l.grid[0],
+                               l.grid[1],
+                               l.grid[2],
+                               l.group_segment_size,
+                               l.private_segment_size};
+    static_assert(sizeof(values) / sizeof(values[0]) ==
+                  sizeof(debug::kKernelArgs) / sizeof(debug::kKernelArgs[0]));
+    uint64_t iid = debug::kKernelArgsIid;
+    for (uint64_t v : values) {
+      annotation = out_.Open(track_event::kDebugAnnotations);
+      out_.UInt(debug::kNameIid, iid++);
+      out_.UInt(debug::kUintValue, v);
+      out_.Close(annotation);
+    }
+  }
   out_.Close(event);
   out_.Close(p);
 

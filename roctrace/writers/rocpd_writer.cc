@@ -138,14 +138,14 @@ bool RocpdWriter::Open() {
       !Prepare("INSERT INTO rocpd_info_thread(nid, ppid, pid, tid, name, "
                "start, \"end\") VALUES (1, ?, 1, ?, ?, ?, ?)",
                &insert_thread_) ||
-      // Geometry and segment sizes are not in the activity records: the
-      // NOT NULL sizes are 0, the others NULL.
+      // Sizes as rocprofv3's dispatch_info: the packet's.
       !Prepare("INSERT INTO rocpd_kernel_dispatch(nid, pid, tid, agent_id, "
                "kernel_id, dispatch_id, queue_id, stream_id, start, \"end\", "
+               "private_segment_size, group_segment_size, "
                "workgroup_size_x, workgroup_size_y, workgroup_size_z, "
                "grid_size_x, grid_size_y, grid_size_z, region_name_id, "
-               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, 0, 0, "
-               "0, 0, 0, 0, ?8, ?9)",
+               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?10, "
+               "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?8, ?9)",
                &insert_dispatch_) ||
       !Prepare("INSERT INTO rocpd_memory_copy(nid, pid, tid, start, \"end\", "
                "name_id, dst_agent_id, src_agent_id, size, region_name_id, "
@@ -322,6 +322,16 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     sqlite3_bind_int64(st, 7, static_cast<int64_t>(e.end_ns));
     sqlite3_bind_int64(st, 8, NameId(e.op));
     sqlite3_bind_int64(st, 9, event_id);
+    const KernelLaunch& l = e.launch;
+    const uint32_t sizes[] = {l.private_segment_size,
+                              l.group_segment_size,
+                              l.workgroup[0],
+                              l.workgroup[1],
+                              l.workgroup[2],
+                              l.grid[0],
+                              l.grid[1],
+                              l.grid[2]};
+    for (int i = 0; i < 8; ++i) sqlite3_bind_int64(st, 10 + i, sizes[i]);
   } else {
     AgentRef src, dst;
     CopyAgents(e, &src, &dst);

@@ -113,6 +113,14 @@ class RocmAbiTest(unittest.TestCase):
     have = self.check_versions(TRACER, ROCM_TRACER_MAP)
     self.assertEqual(have.get("roctracer_get_dropped_records_expl"),
                      ["@@ROCTRACER_EXT_1"])
+    # The private exports (the rocTX link, roctrace's GPU observer) only in
+    # the private node.
+    private = sorted(n for n, v in have.items() if "@@ROCTRACER_PRIVATE" in v)
+    self.assertEqual(private, [
+        "roctracer_internal_gpu_add_observer",
+        "roctracer_internal_gpu_remove_observer",
+        "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach"
+    ])
 
   def test_roctx_symbol_versions_are_rocms(self):
     self.check_versions(ROCTX, ROCM_ROCTX_MAP)

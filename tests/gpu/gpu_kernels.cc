@@ -35,3 +35,9 @@ __attribute__((visibility("default"))) void scale(
     const void*, const hsa_kernel_dispatch_packet_t*, uint32_t, uint32_t,
     uint32_t) {}
 }  // namespace gputest
+
+// scale's static LDS size as its symbol reports it (softhsa's convention):
+// roctrace's kernel trace rounds it to the 512-byte LDS block, 1024.
+extern "C" __attribute__((visibility("default"))) const uint32_t
+    softhsa_group_segment_size__ZN7gputest5scaleEPKvPK28hsa_kernel_dispatch_packet_sjjj =
+        1000;

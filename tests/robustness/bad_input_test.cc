@@ -896,7 +896,9 @@ std::set<std::string> ExportedFunctions() {
   }
   for (const char* n :
        {"roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach",
-        "roctx_internal_link", "HSA_AMD_TOOL_PRIORITY"}) {
+        "roctracer_internal_gpu_add_observer",
+        "roctracer_internal_gpu_remove_observer", "roctx_internal_link",
+        "HSA_AMD_TOOL_PRIORITY"}) {
     names.erase(n);
   }
   return names;

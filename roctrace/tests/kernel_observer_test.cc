@@ -1,0 +1,159 @@
+// roctrace's kernel observer on the GPU seam, driven as the interception
+// drives it (OnEnqueue on submitting threads, completions later, in another
+// order), and its registration through libroctracer64's private export.
+#include "roctrace/tool/kernel_observer.h"
+
+#include <gtest/gtest.h>
+#include <hsa/hsa.h>
+
+#include <algorithm>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "runtime/gpu/observer_export.h"
+
+namespace roctrace {
+namespace {
+
+namespace gpu = roctracer::gpu;
+
+gpu::EnqueueInfo Enqueue(gpu::OpKind kind) {
+  gpu::EnqueueInfo info{};
+  info.kind = kind;
+  return info;
+}
+
+gpu::DispatchRecord Completed(uint64_t kernel_object, uint32_t k) {
+  gpu::DispatchRecord r{};
+  r.correlation_id = 500 + k;
+  r.queue.device_id = 1;
+  r.queue.queue_id = 9;
+  r.kernel_object = kernel_object;
+  r.kernel_name = "kern";
+  r.grid[0] = 64 * k;
+  r.grid[1] = 2;
+  r.grid[2] = 3;
+  r.workgroup[0] = static_cast<uint16_t>(k);
+  r.workgroup[1] = 1;
+  r.workgroup[2] = 1;
+  r.group_segment_size = 128 * k;
+  r.private_segment_size = 8 * k;
+  r.begin_ns = 10;
+  r.end_ns = 20;
+  return r;
+}
+
+gpu::KernelSymbolEvent Symbol(bool load, uint64_t kernel_object, uint32_t lds) {
+  gpu::KernelSymbolEvent e{};
+  e.load = load;
+  e.kernel_object = kernel_object;
+  e.group_segment_size = lds;
+  return e;
+}
+
+TEST(KernelObserver, OnlyDispatchesAreWanted) {
+  KernelObserver o;
+  EXPECT_EQ(o.OnEnqueue(Enqueue(gpu::OpKind::kBarrier)), 0u);
+  EXPECT_EQ(o.OnEnqueue(Enqueue(gpu::OpKind::kCopy)), 0u);
+  EXPECT_EQ(o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)), 1u);
+}
+
+TEST(KernelObserver, DispatchIdsAreUniqueAndIncreaseAsSubmitted) {
+  KernelObserver o;
+  constexpr int kThreads = 4, kEach = 10000;
+  std::vector<std::vector<uint64_t>> ids(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        ids[t].push_back(o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::vector<uint64_t> all;
+  for (const auto& mine : ids) {
+    // Each thread's later submission has the larger ID.
+    EXPECT_TRUE(std::is_sorted(mine.begin(), mine.end()));
+    all.insert(all.end(), mine.begin(), mine.end());
+  }
+  std::sort(all.begin(), all.end());
+  for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i + 1);
+}
+
+TEST(KernelObserver, RowsCarryTheLaunchAndTheSymbolsLds) {
+  KernelObserver o;
+  o.OnKernelSymbol(Symbol(true, 0x1000, 1000));
+  const uint64_t first = o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch));
+  const uint64_t second = o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch));
+  // Completions in another order than submissions; the second kernel object
+  // is in no executable the observer saw.
+  o.OnDispatch(Completed(0x2000, 2), second);
+  o.OnDispatch(Completed(0x1000, 1), first);
+  std::vector<DispatchRow> rows = o.Take();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].dispatch_id, 2u);
+  EXPECT_FALSE(rows[0].launch.symbol_known);
+  const DispatchRow& r = rows[1];
+  EXPECT_EQ(r.dispatch_id, 1u);
+  EXPECT_EQ(r.correlation_id, 501u);
+  EXPECT_EQ(r.device_id, 1);
+  EXPECT_EQ(r.queue_id, 9u);
+  EXPECT_EQ(r.kernel_name, "kern");
+  EXPECT_EQ(
+      (std::vector<uint32_t>{r.launch.grid[0], r.launch.grid[1],
+                             r.launch.grid[2], r.launch.workgroup[0],
+                             r.launch.workgroup[1], r.launch.workgroup[2]}),
+      (std::vector<uint32_t>{64, 2, 3, 1, 1, 1}));
+  EXPECT_EQ(r.launch.group_segment_size, 128u);
+  EXPECT_EQ(r.launch.private_segment_size, 8u);
+  EXPECT_TRUE(r.launch.symbol_known);
+  EXPECT_EQ(r.launch.symbol_group_segment_size, 1000u);
+  EXPECT_EQ((std::vector<uint64_t>{r.begin_ns, r.end_ns}),
+            (std::vector<uint64_t>{10, 20}));
+  // Taken once; an unloaded symbol is forgotten.
+  EXPECT_TRUE(o.Take().empty());
+  o.OnKernelSymbol(Symbol(false, 0x1000, 1000));
+  o.OnDispatch(Completed(0x1000, 3),
+               o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)));
+  EXPECT_FALSE(o.Take()[0].launch.symbol_known);
+}
+
+TEST(KernelObserver, WakesTheToolWhenManyRowsWait) {
+  int wakes = 0;
+  KernelObserver o([&] { ++wakes; });
+  for (size_t i = 0; i < KernelObserver::kWakeRows - 1; ++i) {
+    o.OnDispatch(Completed(1, 1), i + 1);
+  }
+  EXPECT_EQ(wakes, 0);
+  o.OnDispatch(Completed(1, 1), KernelObserver::kWakeRows);
+  EXPECT_EQ(wakes, 1);
+  o.OnDispatch(Completed(1, 1), KernelObserver::kWakeRows + 1);
+  EXPECT_EQ(wakes, 1);  // once per crossing, not per row
+  EXPECT_EQ(o.Take().size(), KernelObserver::kWakeRows + 1);
+}
+
+TEST(KernelObserver, RegistersThroughThePrivateExport) {
+  KernelObserver o;
+  const uint32_t abi = gpu::kObserverAbiVersion;
+  // Another seam layout is refused.
+  EXPECT_FALSE(roctracer_internal_gpu_add_observer(abi + 1, &o));
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(abi, &o));
+  roctracer_internal_gpu_remove_observer(&o);
+  // Slots are limited: registering more observers than the seam holds
+  // fails; removing them frees the slots again.
+  std::vector<std::unique_ptr<KernelObserver>> many;
+  bool refused = false;
+  for (int i = 0; i <= gpu::kMaxObservers && !refused; ++i) {
+    many.push_back(std::make_unique<KernelObserver>());
+    refused = !roctracer_internal_gpu_add_observer(abi, many.back().get());
+  }
+  EXPECT_TRUE(refused);
+  for (auto& m : many) roctracer_internal_gpu_remove_observer(m.get());
+  EXPECT_TRUE(roctracer_internal_gpu_add_observer(abi, &o));
+  roctracer_internal_gpu_remove_observer(&o);
+}
+
+}  // namespace
+}  // namespace roctrace

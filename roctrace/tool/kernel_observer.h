@@ -1,0 +1,53 @@
+// roctrace's observer of kernel dispatches on the GPU seam
+// (runtime/gpu/gpu_events.h), which the tool registers through
+// libroctracer64's private export (runtime/gpu/observer_export.h). It is the
+// one source of the kernel rows: on the submitting thread it only draws the
+// dispatch ID (one atomic increment, so IDs follow submission order); at
+// completion, on the tracer's completion thread or a flushing thread, it builds
+// a DispatchRow with the packet's sizes and queues it for the tool, which
+// converts the queued rows whenever it converts a pool buffer, at every
+// checkpoint and at exit.
+#ifndef ROCTRACE_TOOL_KERNEL_OBSERVER_H_
+#define ROCTRACE_TOOL_KERNEL_OBSERVER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "roctrace/tool/dispatch_row.h"
+#include "runtime/gpu/gpu_events.h"
+
+namespace roctrace {
+
+class KernelObserver final : public roctracer::gpu::Observer {
+ public:
+  // `wake` is called (from a completion) when kWakeRows rows are queued, so
+  // that the tool converts them before the next checkpoint.
+  static constexpr size_t kWakeRows = 4096;
+  explicit KernelObserver(std::function<void()> wake = nullptr)
+      : wake_(std::move(wake)) {}
+
+  uint64_t OnEnqueue(const roctracer::gpu::EnqueueInfo& info) noexcept override;
+  void OnDispatch(const roctracer::gpu::DispatchRecord& r,
+                  uint64_t cookie) noexcept override;
+  void OnKernelSymbol(
+      const roctracer::gpu::KernelSymbolEvent& e) noexcept override;
+
+  // The rows completed since the last call, in completion order.
+  std::vector<DispatchRow> Take();
+
+ private:
+  std::atomic<uint64_t> last_dispatch_id_{0};
+  std::function<void()> wake_;
+  std::mutex mutex_;
+  std::vector<DispatchRow> rows_;
+  // kernel object -> its symbol's group segment size, while loaded.
+  std::unordered_map<uint64_t, uint32_t> symbol_lds_;
+};
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_TOOL_KERNEL_OBSERVER_H_
