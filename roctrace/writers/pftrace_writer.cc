@@ -275,9 +275,10 @@ void PftraceWriter::EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s) {
   out_.Close(p);
 }
 
-// The common event, a slice on its sequence's own track whose name the
-// sequence has interned and whose timestamps do not go back, written with
-// plain stores: the same fields, in the same order, as Write's general path.
+// The common event, a slice (not a kernel's) on its sequence's own track
+// whose name the sequence has interned and whose timestamps do not go back,
+// written with plain stores: the same fields, in the same order, as Write's
+// general path.
 bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
                                bool flow) {
   using proto::Key;
@@ -355,8 +356,9 @@ void PftraceWriter::Write(const ApiEvent& e) {
   const uint32_t index = e.op->index;
   if (index >= s->name_iid.size()) s->name_iid.resize(index + 1, 0);
   uint32_t name_iid = s->name_iid[index];
+  // Kernel slices carry their launch annotations: the general path.
   if (track == s->track && !e.instant && name_iid != 0 &&
-      WriteSlice(s, e, name_iid, flow)) {
+      e.op->category != Category::kKernel && WriteSlice(s, e, name_iid, flow)) {
     file_bytes_ += out_.size() - before;
     if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
     return;
