@@ -8,11 +8,13 @@
 
 #include <sqlite3.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/sqlite_table_appender.h"
 
 namespace roctrace {
 
@@ -41,10 +43,11 @@ class RocpdWriter : public Writer {
   int64_t AgentRow(AgentRef agent);
   int64_t QueueRow(uint64_t queue_id);
   int64_t KernelRow(const OpName* op);
+  void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
-  // Inserts the pending rows: as many full statements as there are, and the
-  // rest one by one when `all`.
-  void InsertPending(bool all);
+  void InsertDeviceRows();
+  // Commits SQLite's rows, then publishes the appended ones.
+  bool Commit();
 
   std::string path_;
   RunInfo start_info_;
@@ -54,19 +57,22 @@ class RocpdWriter : public Writer {
   bool ok_ = true;
   sqlite3_stmt* insert_string_ = nullptr;
   sqlite3_stmt* insert_thread_ = nullptr;
-  // An event is a rocpd_event row and a rocpd_region row with the same id.
-  // [0]: one event per statement; [1]: kRowsPerStatement events.
-  sqlite3_stmt* insert_events_[2] = {};
-  sqlite3_stmt* insert_regions_[2] = {};
+  // An API event is a rocpd_event row and a rocpd_region row with the same
+  // id, both written by the appender.
+  std::unique_ptr<SqliteTableAppender> appender_;
   sqlite3_stmt* insert_dispatch_ = nullptr;
   sqlite3_stmt* insert_copy_ = nullptr;
   std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
   std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
   std::vector<bool> kernels_;                     // by Kernel_Id: row made
-  struct PendingRow {
-    int64_t category_id, correlation_id, thread_row, start, end, name_id;
+  // A kernel dispatch's or copy's row, its parameters in statement order
+  // (the first, the thread, NULL unless has_tid).
+  struct DeviceRow {
+    bool kernel;
+    bool has_tid;
+    int64_t values[9];
   };
-  std::vector<PendingRow> pending_;
+  std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;  // by OpName::index; 0: not yet
