@@ -295,7 +295,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     v[7] = NameId(e.op);
     v[8] = event_id;
   } else {
-    AgentRef src, dst;
+    AgentRef src{}, dst{};
     CopyAgents(e, &src, &dst);
     v[1] = static_cast<int64_t>(e.start_ns);
     v[2] = static_cast<int64_t>(e.end_ns);
