@@ -1,8 +1,13 @@
 // The rocpd SQLite database (<prefix>_results.db). Created at the first
-// event, committed at every checkpoint (one transaction per checkpoint, rows
-// inserted 64 to a statement): a process killed at any moment leaves a
+// event. rocpd_event and rocpd_region rows (one each an API call, same id)
+// are b-tree cells laid out in memory by SqliteTableAppender and published
+// at every checkpoint; SQLite writes every other table (strings, threads,
+// agents, queues, kernel symbols, dispatch and copy rows, metadata) in one
+// transaction a checkpoint, committed before the events are published, and
+// dispatch and copy rows after them. A process killed at any moment leaves a
 // database that opens, with every event up to the last checkpoint (SQLite's
-// rollback journal undoes a transaction cut short).
+// rollback journal undoes its transaction cut short; the appender's writes
+// are ordered so that each leaves a valid file).
 #ifndef ROCTRACE_WRITERS_ROCPD_WRITER_H_
 #define ROCTRACE_WRITERS_ROCPD_WRITER_H_
 
