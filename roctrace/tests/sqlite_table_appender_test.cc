@@ -116,11 +116,10 @@ struct Database {
 // of random size, each batch published by Flush() after a SQLite
 // transaction that adds large strings (new pages at the file's end), then
 // reads everything back through SQLite.
-// The file stays for the caller's checks: its path in *path.
+// `depth`: the b-tree levels rocpd_region must have (0: no check).
 void AppendAndReadBack(int page_size, int64_t n, int64_t max_batch,
-                       std::string* path = nullptr) {
+                       int depth = 0) {
   Database d(page_size);
-  if (path != nullptr) *path = d.path;
   std::string error;
   auto appender = SqliteTableAppender::Open(
       d.db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
@@ -197,9 +196,16 @@ void AppendAndReadBack(int page_size, int64_t n, int64_t max_batch,
                     .c_str()),
         std::to_string((n + 1) / 2 * 1000003));
   }
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM dbstat WHERE pagetype = 'overflow' AND "
+                "name IN ('rocpd_event', 'rocpd_region')"),
+            "0");
   EXPECT_EQ(One(db, "SELECT count(*) FROM rocpd_string"),
             std::to_string(3 + strings));
   sqlite3_close(db);
+  if (depth != 0) {
+    EXPECT_EQ(Depth(d.path, "rocpd_region"), depth);
+  }
 }
 
 TEST(SqliteTableAppender, NoRows) { AppendAndReadBack(512, 0, 1); }
@@ -209,18 +215,14 @@ TEST(SqliteTableAppender, OneRow) { AppendAndReadBack(512, 1, 1); }
 TEST(SqliteTableAppender, OnePage) { AppendAndReadBack(4096, 100, 100); }
 
 TEST(SqliteTableAppender, ThreeLevelsInLargeBatches) {
-  std::string path;
-  AppendAndReadBack(512, 5000, 700, &path);
-  EXPECT_EQ(Depth(path, "rocpd_region"), 3);
+  AppendAndReadBack(512, 5000, 700, 3);
 }
 
 // One row a Flush: right-most pages change in place, and a full one that
 // must take one more child is replaced by new pages, the old one going to
 // SQLite's freelist, from which SQLite's next inserts take pages.
 TEST(SqliteTableAppender, ThreeLevelsOneRowAtATime) {
-  std::string path;
-  AppendAndReadBack(512, 2500, 1, &path);
-  EXPECT_EQ(Depth(path, "rocpd_region"), 3);
+  AppendAndReadBack(512, 2500, 1, 3);
 }
 
 TEST(SqliteTableAppender, ReplacedPagesGoToSqlitesFreelist) {
@@ -249,30 +251,7 @@ TEST(SqliteTableAppender, ReplacedPagesGoToSqlitesFreelist) {
 }
 
 TEST(SqliteTableAppender, FourLevelsInMixedBatches) {
-  std::string path;
-  AppendAndReadBack(512, 60000, 3000, &path);
-  EXPECT_EQ(Depth(path, "rocpd_region"), 4);
-}
-
-TEST(SqliteTableAppender, TablesGetAsDeepAsTheRowsNeed) {
-  Database d(512);
-  std::string error;
-  auto appender =
-      SqliteTableAppender::Open(d.db, {{"rocpd_region", 7}}, &error);
-  ASSERT_NE(appender, nullptr) << error;
-  for (int64_t id = 1; id <= 5000; ++id) {
-    const int64_t region[7] = {1, 1, 1, id, id + 1, 2, id};
-    appender->Append(0, id, region);
-  }
-  ASSERT_TRUE(appender->Flush(&error)) << error;
-  EXPECT_EQ(Depth(d.path, "rocpd_region"), 3);
-  sqlite3* db = nullptr;
-  sqlite3_open(d.path.c_str(), &db);
-  EXPECT_EQ(One(db,
-                "SELECT count(*) FROM dbstat WHERE name = 'rocpd_region' "
-                "AND pagetype = 'overflow'"),
-            "0");
-  sqlite3_close(db);
+  AppendAndReadBack(512, 60000, 3000, 4);
 }
 
 TEST(SqliteTableAppender, RefusesWhatItCannotAppendTo) {
