@@ -17,7 +17,7 @@ namespace {
 // Rows waiting in memory for a checkpoint before one is made early.
 constexpr size_t kMaxBufferedBytes = 64 << 20;
 
-// The appender's tables, their integer columns after the id.
+// The appender's tables, in the order given to it.
 enum AppendedTable : size_t { kEventTable, kRegionTable };
 
 std::string NewGuid() {
@@ -277,11 +277,7 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
 // waits for the checkpoint that publishes the event (rows never name an
 // event a killed process left out).
 void RocpdWriter::WriteDevice(const ApiEvent& e) {
-  const int64_t event_id = next_event_id_++;
-  const int64_t corr = static_cast<int64_t>(e.correlation_id);
-  const int64_t event[4] = {category_ids_[static_cast<int>(e.op->category)],
-                            corr, 0, corr};
-  appender_->Append(kEventTable, event_id, event);
+  const int64_t event_id = AppendEvent(e);
   DeviceRow row{};
   row.kernel = e.op->category == Category::kKernel;
   int64_t* v = row.values;
@@ -311,6 +307,17 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   device_rows_.push_back(row);
 }
 
+// The event's rocpd_event row (category, stack id = correlation ID, parent
+// stack 0, correlation ID); its id.
+int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
+  const int64_t id = next_event_id_++;
+  const int64_t corr = static_cast<int64_t>(e.correlation_id);
+  const int64_t event[4] = {category_ids_[static_cast<int>(e.op->category)],
+                            corr, 0, corr};
+  appender_->Append(kEventTable, id, event);
+  return id;
+}
+
 void RocpdWriter::InsertDeviceRows() {
   for (const DeviceRow& row : device_rows_) {
     sqlite3_stmt* st = row.kernel ? insert_dispatch_ : insert_copy_;
@@ -335,11 +342,7 @@ void RocpdWriter::Write(const ApiEvent& e) {
   if (IsDevice(e.op->category)) {
     WriteDevice(e);
   } else {
-    const int64_t id = next_event_id_++;
-    const int64_t corr = static_cast<int64_t>(e.correlation_id);
-    const int64_t event[4] = {category_ids_[static_cast<int>(e.op->category)],
-                              corr, 0, corr};
-    appender_->Append(kEventTable, id, event);
+    const int64_t id = AppendEvent(e);
     const int64_t region[7] = {1,
                                1,
                                ThreadRow(e.tid, e.start_ns, e.end_ns),

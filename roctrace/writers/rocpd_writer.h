@@ -50,6 +50,7 @@ class RocpdWriter : public Writer {
   int64_t KernelRow(const OpName* op);
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
+  int64_t AppendEvent(const ApiEvent& e);
   void InsertDeviceRows();
   // Commits SQLite's rows, then publishes the appended ones.
   bool Commit();
