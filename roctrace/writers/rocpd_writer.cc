@@ -9,34 +9,16 @@
 #include <random>
 
 #include "roctrace/writers/rocpd_schema.h"
+#include "roctrace/writers/sqlite_table_appender.h"
 
 namespace roctrace {
 namespace {
 
-// Rows per multi-row INSERT: one statement step per 64 events instead of
-// one per row (the statement overhead was a third of an insert's cost).
-constexpr int kRowsPerStatement = 64;
+// Rows waiting in memory for a checkpoint before one is made early.
+constexpr size_t kMaxBufferedBytes = 64 << 20;
 
-// "INSERT INTO t(cols) VALUES (row 0), (row 1), ..." where a row's
-// parameters are numbered ?1.. per row: `row` uses $0, $1, ... for its own
-// parameters, `params` per row.
-std::string MultiRowInsert(const char* head, const char* row, int params,
-                           int rows) {
-  std::string sql = head;
-  for (int r = 0; r < rows; ++r) {
-    sql += r == 0 ? " (" : ", (";
-    for (const char* c = row; *c != '\0'; ++c) {
-      if (*c == '$') {
-        sql += "?" + std::to_string(r * params + (c[1] - '0') + 1);
-        ++c;
-      } else {
-        sql += *c;
-      }
-    }
-    sql += ")";
-  }
-  return sql;
-}
+// The appender's tables, in the order given to it.
+enum AppendedTable : size_t { kEventTable, kRegionTable };
 
 std::string NewGuid() {
   std::random_device rd;
@@ -65,9 +47,8 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
     : path_(std::move(path)), start_info_(std::move(start_info)) {}
 
 RocpdWriter::~RocpdWriter() {
-  for (sqlite3_stmt* s : {insert_string_, insert_thread_, insert_events_[0],
-                          insert_events_[1], insert_regions_[0],
-                          insert_regions_[1], insert_dispatch_, insert_copy_}) {
+  for (sqlite3_stmt* s :
+       {insert_string_, insert_thread_, insert_dispatch_, insert_copy_}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);
@@ -79,9 +60,13 @@ std::vector<std::string> RocpdWriter::Files() const {
 }
 
 void RocpdWriter::Fail(const char* what) {
+  Fail(what, db_ != nullptr ? sqlite3_errmsg(db_) : "cannot open");
+}
+
+void RocpdWriter::Fail(const char* what, const std::string& why) {
   if (ok_) {
     std::fprintf(stderr, "roctrace: %s: %s: %s\n", path_.c_str(), what,
-                 db_ != nullptr ? sqlite3_errmsg(db_) : "cannot open");
+                 why.c_str());
   }
   ok_ = false;
 }
@@ -116,23 +101,22 @@ bool RocpdWriter::Open() {
   // the database while it is written; the busy timeout lets a commit wait
   // for them.
   sqlite3_busy_timeout(db_, 10000);
-  if (!Exec("PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF; PRAGMA "
-            "cache_size=-65536;") ||
+  // No auto-vacuum: the appender's pages stay where it put them.
+  if (!Exec("PRAGMA auto_vacuum=NONE; PRAGMA journal_mode=DELETE; PRAGMA "
+            "synchronous=OFF; PRAGMA cache_size=-65536;") ||
       !Exec(RocpdSchemaSql(guid_).c_str())) {
     return false;
   }
-  // Ids are left to SQLite (the next rowid, at the table's end): an explicit
-  // id costs a uniqueness seek per row. This writer is the tables' only
-  // writer and starts them empty, so row n of each is id n, the event id
-  // the region names.
-  const char kEventHead[] =
-      "INSERT INTO rocpd_event(category_id, stack_id, parent_stack_id, "
-      "correlation_id) VALUES";
-  const char kEventRow[] = "$0, $1, 0, $1";
-  const char kRegionHead[] =
-      "INSERT INTO rocpd_region(nid, pid, tid, start, \"end\", name_id, "
-      "event_id) VALUES";
-  const char kRegionRow[] = "1, 1, $0, $1, $2, $3, $4";
+  // rocpd_event and rocpd_region rows are b-tree cells written by the
+  // appender (ids ours, from 1: the event id the region names); SQLite
+  // writes the rest.
+  std::string error;
+  appender_ = SqliteTableAppender::Open(
+      db_, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
+  if (appender_ == nullptr) {
+    Fail("cannot append rows", error);
+    return false;
+  }
   if (!Prepare("INSERT INTO rocpd_string(string) VALUES (?)",
                &insert_string_) ||
       !Prepare("INSERT INTO rocpd_info_thread(nid, ppid, pid, tid, name, "
@@ -153,17 +137,6 @@ bool RocpdWriter::Open() {
                &insert_copy_)) {
     return false;
   }
-  for (int many = 0; many < 2; ++many) {
-    int rows = many ? kRowsPerStatement : 1;
-    if (!Prepare(MultiRowInsert(kEventHead, kEventRow, 2, rows),
-                 &insert_events_[many]) ||
-        !Prepare(MultiRowInsert(kRegionHead, kRegionRow, 5, rows),
-                 &insert_regions_[many])) {
-      return false;
-    }
-  }
-  pending_.reserve(kRowsPerStatement);
-
   Exec("BEGIN");
   std::string machine = MachineId();
   struct utsname u {};
@@ -300,28 +273,24 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
   return op->kernel_id;
 }
 
-// A device event: its rocpd_event row (after the API rows waiting, so that
-// ids stay in insertion order), then its dispatch or copy row.
+// A device event: its rocpd_event row, and its dispatch or copy row, which
+// waits for the checkpoint that publishes the event (rows never name an
+// event a killed process left out).
 void RocpdWriter::WriteDevice(const ApiEvent& e) {
-  InsertPending(true);
-  const int64_t event_id = next_event_id_++;
-  sqlite3_stmt* events = insert_events_[0];
-  sqlite3_bind_int64(events, 1,
-                     category_ids_[static_cast<int>(e.op->category)]);
-  sqlite3_bind_int64(events, 2, static_cast<int64_t>(e.correlation_id));
-  if (sqlite3_step(events) != SQLITE_DONE) Fail("insert event");
-  sqlite3_reset(events);
-  sqlite3_stmt* st;
-  if (e.op->category == Category::kKernel) {
-    st = insert_dispatch_;
-    sqlite3_bind_int64(st, 2, AgentRow({true, e.device_id}));
-    sqlite3_bind_int64(st, 3, KernelRow(e.op));
-    sqlite3_bind_int64(st, 4, static_cast<int64_t>(e.dispatch_id));
-    sqlite3_bind_int64(st, 5, QueueRow(e.queue_id));
-    sqlite3_bind_int64(st, 6, static_cast<int64_t>(e.start_ns));
-    sqlite3_bind_int64(st, 7, static_cast<int64_t>(e.end_ns));
-    sqlite3_bind_int64(st, 8, NameId(e.op));
-    sqlite3_bind_int64(st, 9, event_id);
+  const int64_t event_id = AppendEvent(e);
+  DeviceRow row{};
+  row.kernel = e.op->category == Category::kKernel;
+  int64_t* v = row.values;
+  if (row.kernel) {
+    v[1] = AgentRow({true, e.device_id});
+    v[2] = KernelRow(e.op);
+    v[3] = static_cast<int64_t>(e.dispatch_id);
+    v[4] = QueueRow(e.queue_id);
+    v[5] = static_cast<int64_t>(e.start_ns);
+    v[6] = static_cast<int64_t>(e.end_ns);
+    v[7] = NameId(e.op);
+    v[8] = event_id;
+    // ?10..?17: the launch, as rocprofv3's dispatch_info.
     const KernelLaunch& l = e.launch;
     const uint32_t sizes[] = {l.private_segment_size,
                               l.group_segment_size,
@@ -331,27 +300,51 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
                               l.grid[0],
                               l.grid[1],
                               l.grid[2]};
-    for (int i = 0; i < 8; ++i) sqlite3_bind_int64(st, 10 + i, sizes[i]);
+    for (int i = 0; i < 8; ++i) v[9 + i] = sizes[i];
   } else {
-    AgentRef src, dst;
+    AgentRef src{}, dst{};
     CopyAgents(e, &src, &dst);
-    st = insert_copy_;
-    sqlite3_bind_int64(st, 2, static_cast<int64_t>(e.start_ns));
-    sqlite3_bind_int64(st, 3, static_cast<int64_t>(e.end_ns));
-    sqlite3_bind_int64(st, 4, NameId(e.op));
-    sqlite3_bind_int64(st, 5, AgentRow(dst));
-    sqlite3_bind_int64(st, 6, AgentRow(src));
-    sqlite3_bind_int64(st, 7, static_cast<int64_t>(e.bytes));
-    sqlite3_bind_int64(st, 8, event_id);
+    v[1] = static_cast<int64_t>(e.start_ns);
+    v[2] = static_cast<int64_t>(e.end_ns);
+    v[3] = NameId(e.op);
+    v[4] = AgentRow(dst);
+    v[5] = AgentRow(src);
+    v[6] = static_cast<int64_t>(e.bytes);
+    v[7] = event_id;
   }
   // The submitting thread, NULL when it is not known.
-  if (e.tid != 0) {
-    sqlite3_bind_int64(st, 1, ThreadRow(e.tid, e.start_ns, e.start_ns));
-  } else {
-    sqlite3_bind_null(st, 1);
+  row.has_tid = e.tid != 0;
+  if (row.has_tid) v[0] = ThreadRow(e.tid, e.start_ns, e.start_ns);
+  device_rows_.push_back(row);
+}
+
+// The event's rocpd_event row (category, stack id = correlation ID, parent
+// stack 0, correlation ID); its id.
+int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
+  const int64_t id = next_event_id_++;
+  const int64_t corr = static_cast<int64_t>(e.correlation_id);
+  const int64_t event[4] = {category_ids_[static_cast<int>(e.op->category)],
+                            corr, 0, corr};
+  appender_->Append(kEventTable, id, event);
+  return id;
+}
+
+void RocpdWriter::InsertDeviceRows() {
+  for (const DeviceRow& row : device_rows_) {
+    sqlite3_stmt* st = row.kernel ? insert_dispatch_ : insert_copy_;
+    const int params = row.kernel ? 17 : 8;
+    if (row.has_tid) {
+      sqlite3_bind_int64(st, 1, row.values[0]);
+    } else {
+      sqlite3_bind_null(st, 1);
+    }
+    for (int i = 1; i < params; ++i) {
+      sqlite3_bind_int64(st, i + 1, row.values[i]);
+    }
+    if (sqlite3_step(st) != SQLITE_DONE) Fail("insert device work");
+    sqlite3_reset(st);
   }
-  if (sqlite3_step(st) != SQLITE_DONE) Fail("insert device work");
-  sqlite3_reset(st);
+  device_rows_.clear();
 }
 
 void RocpdWriter::Write(const ApiEvent& e) {
@@ -359,56 +352,45 @@ void RocpdWriter::Write(const ApiEvent& e) {
   if (!ok_) return;
   if (IsDevice(e.op->category)) {
     WriteDevice(e);
-    return;
+  } else {
+    const int64_t id = AppendEvent(e);
+    const int64_t region[7] = {1,
+                               1,
+                               ThreadRow(e.tid, e.start_ns, e.end_ns),
+                               static_cast<int64_t>(e.start_ns),
+                               static_cast<int64_t>(e.end_ns),
+                               NameId(e.op),
+                               id};
+    appender_->Append(kRegionTable, id, region);
   }
-  pending_.push_back({category_ids_[static_cast<int>(e.op->category)],
-                      static_cast<int64_t>(e.correlation_id),
-                      ThreadRow(e.tid, e.start_ns, e.end_ns),
-                      static_cast<int64_t>(e.start_ns),
-                      static_cast<int64_t>(e.end_ns), NameId(e.op)});
-  if (pending_.size() == kRowsPerStatement) InsertPending(false);
+  if (appender_->buffered_bytes() > kMaxBufferedBytes) Checkpoint();
 }
 
-void RocpdWriter::InsertPending(bool all) {
-  size_t at = 0;
-  while (ok_ && at < pending_.size()) {
-    int many = pending_.size() - at >= kRowsPerStatement ? 1 : 0;
-    if (!many && !all) break;
-    size_t rows = many ? kRowsPerStatement : 1;
-    sqlite3_stmt* events = insert_events_[many];
-    sqlite3_stmt* regions = insert_regions_[many];
-    for (size_t r = 0; r < rows; ++r) {
-      const PendingRow& p = pending_[at + r];
-      int64_t id = next_event_id_++;
-      int ev = static_cast<int>(r) * 2;
-      sqlite3_bind_int64(events, ev + 1, p.category_id);
-      sqlite3_bind_int64(events, ev + 2, p.correlation_id);
-      int rg = static_cast<int>(r) * 5;
-      sqlite3_bind_int64(regions, rg + 1, p.thread_row);
-      sqlite3_bind_int64(regions, rg + 2, p.start);
-      sqlite3_bind_int64(regions, rg + 3, p.end);
-      sqlite3_bind_int64(regions, rg + 4, p.name_id);
-      sqlite3_bind_int64(regions, rg + 5, id);
-    }
-    if (sqlite3_step(events) != SQLITE_DONE) Fail("insert events");
-    sqlite3_reset(events);
-    if (sqlite3_step(regions) != SQLITE_DONE) Fail("insert regions");
-    sqlite3_reset(regions);
-    at += rows;
+// SQLite's rows first (the strings, threads, agents events name), then the
+// appended events, then the device rows that name those events.
+bool RocpdWriter::Commit() {
+  if (!Exec("COMMIT")) return false;
+  std::string error;
+  if (!appender_->Flush(&error)) {
+    Fail("cannot append rows", error);
+    return false;
   }
-  pending_.erase(pending_.begin(), pending_.begin() + at);
+  if (!device_rows_.empty()) {
+    Exec("BEGIN");
+    InsertDeviceRows();
+    Exec("COMMIT");
+  }
+  return ok_;
 }
 
 void RocpdWriter::Checkpoint() {
   if (!opened_ || !ok_) return;
-  InsertPending(true);
-  Exec("COMMIT");
-  Exec("BEGIN");
+  if (Commit()) Exec("BEGIN");
 }
 
 void RocpdWriter::Finish(const RunInfo& info) {
-  if (!opened_ || !ok_) return;
-  InsertPending(true);
+  if (!opened_ || !ok_ || !Commit()) return;
+  Exec("BEGIN");
   for (const auto& kv : threads_) {
     char* sql = sqlite3_mprintf(
         "UPDATE rocpd_info_thread SET start = %llu, \"end\" = %llu "

@@ -1,18 +1,25 @@
 // The rocpd SQLite database (<prefix>_results.db). Created at the first
-// event, committed at every checkpoint (one transaction per checkpoint, rows
-// inserted 64 to a statement): a process killed at any moment leaves a
+// event. rocpd_event and rocpd_region rows (one each an API call, same id)
+// are b-tree cells laid out in memory by SqliteTableAppender and published
+// at every checkpoint; SQLite writes every other table (strings, threads,
+// agents, queues, kernel symbols, dispatch and copy rows, metadata) in one
+// transaction a checkpoint, committed before the events are published, and
+// dispatch and copy rows after them. A process killed at any moment leaves a
 // database that opens, with every event up to the last checkpoint (SQLite's
-// rollback journal undoes a transaction cut short).
+// rollback journal undoes its transaction cut short; the appender's writes
+// are ordered so that each leaves a valid file).
 #ifndef ROCTRACE_WRITERS_ROCPD_WRITER_H_
 #define ROCTRACE_WRITERS_ROCPD_WRITER_H_
 
 #include <sqlite3.h>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/sqlite_table_appender.h"
 
 namespace roctrace {
 
@@ -41,10 +48,12 @@ class RocpdWriter : public Writer {
   int64_t AgentRow(AgentRef agent);
   int64_t QueueRow(uint64_t queue_id);
   int64_t KernelRow(const OpName* op);
+  void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
-  // Inserts the pending rows: as many full statements as there are, and the
-  // rest one by one when `all`.
-  void InsertPending(bool all);
+  int64_t AppendEvent(const ApiEvent& e);
+  void InsertDeviceRows();
+  // Commits SQLite's rows, then publishes the appended ones.
+  bool Commit();
 
   std::string path_;
   RunInfo start_info_;
@@ -54,19 +63,22 @@ class RocpdWriter : public Writer {
   bool ok_ = true;
   sqlite3_stmt* insert_string_ = nullptr;
   sqlite3_stmt* insert_thread_ = nullptr;
-  // An event is a rocpd_event row and a rocpd_region row with the same id.
-  // [0]: one event per statement; [1]: kRowsPerStatement events.
-  sqlite3_stmt* insert_events_[2] = {};
-  sqlite3_stmt* insert_regions_[2] = {};
+  // An API event is a rocpd_event row and a rocpd_region row with the same
+  // id, both written by the appender.
+  std::unique_ptr<SqliteTableAppender> appender_;
   sqlite3_stmt* insert_dispatch_ = nullptr;
   sqlite3_stmt* insert_copy_ = nullptr;
   std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
   std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
   std::vector<bool> kernels_;                     // by Kernel_Id: row made
-  struct PendingRow {
-    int64_t category_id, correlation_id, thread_row, start, end, name_id;
+  // A kernel dispatch's or copy's row, its parameters in statement order
+  // (the first, the thread, NULL unless has_tid).
+  struct DeviceRow {
+    bool kernel;
+    bool has_tid;
+    int64_t values[17];  // a dispatch's 17 parameters, a copy's 8
   };
-  std::vector<PendingRow> pending_;
+  std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;  // by OpName::index; 0: not yet

@@ -1,0 +1,298 @@
+// Rows the appender writes as b-tree pages, read back by SQLite itself:
+// exactly, through rocpd's `regions` view, with PRAGMA integrity_check, for
+// empty, one-row, one-page and three-level tables, published in batches
+// between SQLite's own transactions that grow the file.
+#include "roctrace/writers/sqlite_table_appender.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "roctrace/writers/rocpd_schema.h"
+
+namespace roctrace {
+namespace {
+
+std::string TempPath(const char* name) {
+  char dir[] = "/tmp/appender_test_XXXXXX";
+  if (mkdtemp(dir) == nullptr) std::abort();
+  return std::string(dir) + "/" + name;
+}
+
+std::vector<std::vector<std::string>> Rows(sqlite3* db, const char* sql) {
+  std::vector<std::vector<std::string>> rows;
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &st, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(db);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::vector<std::string> row;
+    for (int c = 0; c < sqlite3_column_count(st); ++c) {
+      const unsigned char* text = sqlite3_column_text(st, c);
+      row.push_back(text != nullptr ? reinterpret_cast<const char*>(text)
+                                    : "NULL");
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(st);
+  return rows;
+}
+
+std::string One(sqlite3* db, const char* sql) {
+  auto rows = Rows(db, sql);
+  return rows.empty() || rows[0].empty() ? "" : rows[0][0];
+}
+
+void Exec(sqlite3* db, const std::string& sql) {
+  char* err = nullptr;
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK)
+      << err;
+}
+
+// A value of every integer width SQLite stores (0 and 1 have no bytes,
+// then 1, 2, 3, 4, 6 and 8 bytes), both signs.
+int64_t Wide(int64_t i) {
+  static const int64_t kValues[] = {0,
+                                    1,
+                                    -1,
+                                    127,
+                                    -128,
+                                    128,
+                                    32767,
+                                    -32769,
+                                    8388607,
+                                    8388608,
+                                    2147483647,
+                                    -2147483649ll,
+                                    140737488355327ll,
+                                    -140737488355329ll,
+                                    std::numeric_limits<int64_t>::max(),
+                                    std::numeric_limits<int64_t>::min()};
+  return kValues[i % 16];
+}
+
+// b-tree depth of a table, as SQLite's dbstat sees it ("/" the root,
+// "/000/" its first child, ...).
+int Depth(const std::string& path, const char* table) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  const std::string sql =
+      std::string(
+          "SELECT max(length(path) - length(replace(path, '/', ''))) "
+          "FROM dbstat WHERE name = '") +
+      table + "'";
+  const int depth = std::stoi(One(db, sql.c_str()));
+  sqlite3_close(db);
+  return depth;
+}
+
+struct Database {
+  explicit Database(int page_size) : path(TempPath("t.db")) {
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    Exec(db, "PRAGMA page_size=" + std::to_string(page_size) +
+                 "; PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF;");
+    Exec(db, RocpdSchemaSql("guid-1"));
+    Exec(db,
+         "INSERT INTO rocpd_string(id, string) VALUES (1, 'HIP_API'), "
+         "(2, 'hipA'), (3, 'hipB');"
+         "INSERT INTO rocpd_info_node(id, hash, machine_id) VALUES (1, 1, "
+         "'m');"
+         "INSERT INTO rocpd_info_process(id, nid, pid) VALUES (1, 1, 77);"
+         "INSERT INTO rocpd_info_thread(id, nid, pid, tid) VALUES (1, 1, 1, "
+         "700), (2, 1, 1, 701);");
+  }
+  ~Database() { sqlite3_close(db); }
+  std::string path;
+  sqlite3* db = nullptr;
+};
+
+// Appends `n` events (a rocpd_event and a rocpd_region row each) in batches
+// of random size, each batch published by Flush() after a SQLite
+// transaction that adds large strings (new pages at the file's end), then
+// reads everything back through SQLite.
+// `depth`: the b-tree levels rocpd_region must have (0: no check).
+void AppendAndReadBack(int page_size, int64_t n, int64_t max_batch,
+                       int depth = 0) {
+  Database d(page_size);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(
+      d.db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  std::mt19937_64 rng(static_cast<uint64_t>(n * 31 + page_size));
+  int64_t id = 0;
+  int strings = 0;
+  while (id < n) {
+    const int64_t batch =
+        std::min<int64_t>(n - id, 1 + static_cast<int64_t>(rng() % max_batch));
+    for (int64_t b = 0; b < batch; ++b) {
+      ++id;
+      const int64_t event[4] = {1, Wide(id), 0, id * 1000003};
+      appender->Append(0, id, event);
+      const int64_t region[7] = {1,
+                                 1,
+                                 1 + id % 2,
+                                 86400000000000 + id * 57,
+                                 86400000000000 + id * 57 + 40,
+                                 2 + id % 2,
+                                 id};
+      appender->Append(1, id, region);
+    }
+    Exec(d.db, "BEGIN; INSERT INTO rocpd_string(string) VALUES ('" +
+                   std::string(static_cast<size_t>(page_size) / 2, 'x') +
+                   std::to_string(++strings) + "'); COMMIT;");
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+
+  // A fresh connection, as a reader of the finished file would.
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(Rows(db, "PRAGMA integrity_check"),
+            std::vector<std::vector<std::string>>{{"ok"}});
+  auto events = Rows(db,
+                     "SELECT id, category_id, stack_id, parent_stack_id, "
+                     "correlation_id, typeof(stack_id), call_stack, "
+                     "line_info, extdata, guid FROM rocpd_event ORDER BY id");
+  ASSERT_EQ(static_cast<int64_t>(events.size()), n);
+  for (int64_t i = 1; i <= n; ++i) {
+    const std::vector<std::string> want = {std::to_string(i),
+                                           "1",
+                                           std::to_string(Wide(i)),
+                                           "0",
+                                           std::to_string(i * 1000003),
+                                           "integer",
+                                           "{}",
+                                           "{}",
+                                           "{}",
+                                           "guid-1"};
+    ASSERT_EQ(events[static_cast<size_t>(i - 1)], want) << "event " << i;
+  }
+  auto regions = Rows(db,
+                      "SELECT id, category, name, pid, tid, start, \"end\", "
+                      "duration, event_id, corr_id FROM regions ORDER BY id");
+  ASSERT_EQ(static_cast<int64_t>(regions.size()), n);
+  for (int64_t i = 1; i <= n; ++i) {
+    const int64_t start = 86400000000000 + i * 57;
+    const std::vector<std::string> want = {
+        std::to_string(i),          "HIP_API",
+        i % 2 ? "hipB" : "hipA",    "77",
+        i % 2 ? "701" : "700",      std::to_string(start),
+        std::to_string(start + 40), "40",
+        std::to_string(i),          std::to_string(i * 1000003)};
+    ASSERT_EQ(regions[static_cast<size_t>(i - 1)], want) << "region " << i;
+  }
+  // Look-ups by id go down the interior pages.
+  if (n > 0) {
+    const std::string mid = std::to_string((n + 1) / 2);
+    EXPECT_EQ(
+        One(db, ("SELECT correlation_id FROM rocpd_event WHERE id = " + mid)
+                    .c_str()),
+        std::to_string((n + 1) / 2 * 1000003));
+  }
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM dbstat WHERE pagetype = 'overflow' AND "
+                "name IN ('rocpd_event', 'rocpd_region')"),
+            "0");
+  EXPECT_EQ(One(db, "SELECT count(*) FROM rocpd_string"),
+            std::to_string(3 + strings));
+  sqlite3_close(db);
+  if (depth != 0) {
+    EXPECT_EQ(Depth(d.path, "rocpd_region"), depth);
+  }
+}
+
+TEST(SqliteTableAppender, NoRows) { AppendAndReadBack(512, 0, 1); }
+
+TEST(SqliteTableAppender, OneRow) { AppendAndReadBack(512, 1, 1); }
+
+TEST(SqliteTableAppender, OnePage) { AppendAndReadBack(4096, 100, 100); }
+
+TEST(SqliteTableAppender, ThreeLevelsInLargeBatches) {
+  AppendAndReadBack(512, 5000, 700, 3);
+}
+
+// One row a Flush: right-most pages change in place, and a full one that
+// must take one more child is replaced by new pages, the old one going to
+// SQLite's freelist, from which SQLite's next inserts take pages.
+TEST(SqliteTableAppender, ThreeLevelsOneRowAtATime) {
+  AppendAndReadBack(512, 2500, 1, 3);
+}
+
+TEST(SqliteTableAppender, ReplacedPagesGoToSqlitesFreelist) {
+  Database d(512);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  for (int64_t id = 1; id <= 8000; ++id) {
+    const int64_t event[4] = {1, id, 0, id};
+    appender->Append(0, id, event);
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+  }
+  sqlite3* db = nullptr;
+  sqlite3_open(d.path.c_str(), &db);
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  const int free_pages = std::stoi(One(db, "PRAGMA freelist_count"));
+  EXPECT_GT(free_pages, 0);
+  for (int i = 0; i < free_pages; ++i) {
+    Exec(db, "INSERT INTO rocpd_string(string) VALUES ('" +
+                 std::string(400, 'y') + std::to_string(i) + "')");
+  }
+  EXPECT_EQ(One(db, "PRAGMA freelist_count"), "0");
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(One(db, "SELECT sum(correlation_id) FROM rocpd_event"), "32004000");
+  sqlite3_close(db);
+}
+
+TEST(SqliteTableAppender, FourLevelsInMixedBatches) {
+  AppendAndReadBack(512, 60000, 3000, 4);
+}
+
+TEST(SqliteTableAppender, RefusesWhatItCannotAppendTo) {
+  Database d(4096);
+  std::string error;
+  EXPECT_EQ(SqliteTableAppender::Open(d.db, {{"no_such_table", 1}}, &error),
+            nullptr);
+  EXPECT_NE(error.find("no_such_table"), std::string::npos);
+  // rocpd_region's later columns are NOT NULL without a default.
+  EXPECT_EQ(SqliteTableAppender::Open(d.db, {{"rocpd_region", 2}}, &error),
+            nullptr);
+  // A table SQLite already wrote rows to.
+  Exec(d.db, "INSERT INTO rocpd_event(id) VALUES (1)");
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  const int64_t event[4] = {1, 2, 3, 4};
+  appender->Append(0, 2, event);
+  EXPECT_FALSE(appender->Flush(&error));
+  EXPECT_NE(error.find("not empty"), std::string::npos) << error;
+}
+
+TEST(SqliteTableAppender, RowidsOutOfOrderAreAnError) {
+  Database d(4096);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  const int64_t event[4] = {1, 2, 3, 4};
+  appender->Append(0, 5, event);
+  appender->Append(0, 5, event);
+  EXPECT_FALSE(appender->Flush(&error));
+  EXPECT_NE(error.find("rowid 5 after 5"), std::string::npos) << error;
+}
+
+TEST(SqliteTableAppender, WalIsRefused) {
+  Database d(4096);
+  Exec(d.db, "PRAGMA journal_mode=WAL");
+  std::string error;
+  EXPECT_EQ(SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error),
+            nullptr);
+  EXPECT_NE(error.find("rollback journal"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace roctrace

@@ -1,0 +1,101 @@
+// Rows appended to SQLite rowid tables by writing their b-tree pages
+// directly (the public SQLite file format), without SQLite's per-row
+// statement and b-tree insert cost. For append-only tables whose rowids the
+// caller assigns in strictly increasing order, in a database that SQLite
+// (the same connection) keeps writing otherwise: SQLite creates the schema
+// and writes every other table.
+//
+// Rows are laid out in memory as table b-tree leaf cells; Flush() publishes
+// them between SQLite transactions under SQLite's own exclusive lock and file
+// handle. A process killed at any moment leaves a database that opens and
+// reads every row up to the last completed Flush(): new pages are written
+// past the database's page count first, then the header's page count, then
+// the existing pages of each tree's right-most path in place, one page per
+// write, leaves first and the root last, each write taking the tree from one
+// valid state to the next. The only transient damage a kill can leave is a
+// few pages not yet linked or freed ("never used" to PRAGMA integrity_check).
+//
+// Requirements, checked by Open(): rollback journal (not WAL), no
+// auto-vacuum, mmap off, the tables empty, their first column an INTEGER
+// PRIMARY KEY (stored as NULL; the rowid is the id), the columns after the
+// ones appended all with a DEFAULT (SQLite reads a short record's missing
+// trailing columns as their defaults). Integer values only; rows never need
+// overflow pages. The connection must not use locking_mode=EXCLUSIVE: SQLite
+// notices our writes by the header's change counter, which it re-reads at the
+// start of each transaction only when it took the lock anew.
+#ifndef ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
+#define ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
+
+#include <sqlite3.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace roctrace {
+
+class SqliteTableAppender {
+ public:
+  struct Table {
+    std::string name;
+    // Integer columns each row gives after the INTEGER PRIMARY KEY.
+    size_t columns;
+  };
+
+  // nullptr with the reason in *error when a requirement above is not met.
+  static std::unique_ptr<SqliteTableAppender> Open(
+      sqlite3* db, const std::vector<Table>& tables, std::string* error);
+  ~SqliteTableAppender();
+
+  // Appends a row to tables[table]: `rowid`, larger than the table's last,
+  // and Table::columns values.
+  void Append(size_t table, int64_t rowid, const int64_t* values);
+
+  // Publishes the rows appended since the last Flush (in the order of Open's
+  // tables: a kill between two tables' writes leaves the earlier ones
+  // complete). Call with no SQLite transaction open on the connection.
+  // False with the reason in *error when SQLite or the file refused.
+  bool Flush(std::string* error);
+
+  // Bytes of rows waiting for Flush().
+  size_t buffered_bytes() const { return buffered_; }
+
+ private:
+  struct Child {
+    uint32_t pgno;
+    int64_t maxkey;  // the largest rowid under it
+  };
+  struct Tree;
+  struct FlushState;
+
+  SqliteTableAppender() = default;
+  void SealLeaf(Tree& t);
+  bool FlushTree(Tree& t, FlushState& s);
+  void GrowRoot(Tree& t, std::vector<Child> list, size_t level, FlushState& s);
+  bool Fits(const Child* c, size_t n) const;
+  std::vector<std::vector<Child>> Pack(const Child* c, size_t n) const;
+  void BuildInterior(const Child* c, size_t n, uint8_t* page) const;
+  uint8_t* NewPage(FlushState& s, uint32_t* pgno) const;
+  bool Publish(FlushState& s, std::string* error);
+  bool ReadAt(void* buf, size_t size, int64_t offset);
+  bool WriteAt(const void* buf, size_t size, int64_t offset);
+  bool Exec(const char* sql, std::string* error);
+
+  sqlite3* db_ = nullptr;
+  sqlite3_file* file_ = nullptr;
+  uint32_t page_size_ = 0;
+  uint32_t usable_ = 0;     // page size less the reserved bytes
+  bool small_ints_ = true;  // serial types 8 and 9 (file format >= 4)
+  std::vector<std::unique_ptr<Tree>> trees_;
+  std::vector<uint8_t> header_;  // the database's first 100 bytes
+  std::string error_;            // a rowid out of order, reported at Flush
+  size_t buffered_ = 0;
+  std::unique_ptr<FlushState>
+      flush_;  // buffers kept from one Flush to the next
+};
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
