@@ -4,17 +4,20 @@
 # roctracer_hsa.h, rocprofiler-sdk samples call printf after including only
 # <rocprofiler-sdk/rocprofiler.h>, older tools include roctracer_hcc.h. Each
 # snippet is compiled as users compile, with the system compiler and its
-# default flags (plus the platform macro HIP's headers demand).
+# default flags (plus the platform macro HIP's headers demand), against the
+# headers of the ROCm release built against (hsa.h's path in it).
 set -euo pipefail
 roctracer_h="$1"   # include/roctracer.h
 generated_h="$2"   # codegen/hsa_api_data.h
 sdk_generated_h="$3"  # codegen/sdk/rocprofiler-sdk/hsa/api_id.h
+rocm_include=$(cd "$(dirname "$4")/.." && pwd)  # <release>/include/hsa/hsa.h
 inc=$(cd "$(dirname "$roctracer_h")" && pwd)
 gen=$(cd "$(dirname "$generated_h")" && pwd)
 sdkgen=$(cd "$(dirname "$sdk_generated_h")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-flags=(-I"$inc" -I"$gen" -I"$sdkgen" -D__HIP_PLATFORM_AMD__ -fsyntax-only)
+flags=(-I"$inc" -I"$gen" -I"$sdkgen" -I"$rocm_include" -D__HIP_PLATFORM_AMD__
+       -fsyntax-only)
 failures=0
 
 check() {  # name, compiler, extension, source

@@ -2,13 +2,15 @@
 # rocprofiler-sdk-roctx's additions, used as users use them: a tool library
 # and an application built with the system compiler and its default flags
 # (Debian's gcc links --as-needed), linked against libroctx64.so and
-# libroctracer64.so. The tool must receive each request as a MARKER_CORE /
+# libroctracer64.so, against the headers of the ROCm release built against
+# (hsa.h's path in it). The tool must receive each request as a MARKER_CORE /
 # MARKER_CONTROL / MARKER_NAME callback with its arguments; pause/resume must
 # stop and restart roctracer's own rocTX callbacks.
 set -euo pipefail
 roctx_so="$1" roctracer_so="$2" tool_c="$3" client_cc="$4" roctracer_h="$5"
 sdk_generated_h="$6"  # codegen/sdk/rocprofiler-sdk/hsa/api_id.h
 generated_h="$7"      # codegen/hsa_api_data.h
+rocm_include=$(cd "$(dirname "$8")/.." && pwd)  # <release>/include/hsa/hsa.h
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Laid out as installed: the SONAME file and the development link.
@@ -18,7 +20,8 @@ ln -s libroctx64.so.4 "$work/libroctx64.so"
 ln -s libroctracer64.so.4 "$work/libroctracer64.so"
 inc=(-I"$(cd "$(dirname "$roctracer_h")" && pwd)"
      -I"$(cd "$(dirname "$sdk_generated_h")/../.." && pwd)"
-     -I"$(cd "$(dirname "$generated_h")" && pwd)")
+     -I"$(cd "$(dirname "$generated_h")" && pwd)"
+     -I"$rocm_include")
 gcc "${inc[@]}" -fPIC -shared -o "$work/libmarker_tool.so" "$tool_c" \
     -L"$work" -lroctracer64
 g++ "${inc[@]}" -o "$work/client" "$client_cc" -L"$work" -lroctx64 -lroctracer64
