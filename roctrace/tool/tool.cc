@@ -157,7 +157,7 @@ void Tool::FlushLoop() {
     {
       std::lock_guard<std::mutex> writers(mutex_);
       if (!stopped_) {
-        batch_ = std::make_shared<std::vector<ApiEvent>>();
+        batch_ = batches_.Take(0);
         ConvertKernelRows();
         PushBatch();
         if (checkpoint) {
@@ -275,7 +275,7 @@ void Tool::Stop() {
   }
 
   std::lock_guard<std::mutex> lock(mutex_);
-  batch_ = std::make_shared<std::vector<ApiEvent>>();
+  batch_ = batches_.Take(0);
   ConvertKernelRows();
   // Device work whose API call never arrived: its thread stays unknown.
   converter_.FlushWaiting();
