@@ -17,12 +17,12 @@ import unittest
 
 import pftrace_reader
 
-ROCTRACE, PROGRAM, GPU_PROGRAM, GPU_KERNELS = [
-    os.path.abspath(p) for p in sys.argv[1:5]]
+ROCTRACE, PROGRAM, GPU_PROGRAM, GPU_KERNELS, CLIENT_PROGRAM = [
+    os.path.abspath(p) for p in sys.argv[1:6]]
 # "gpu": only GpuProgram, which drives the tracer through softhsa (built with
 # the installed ROCm's table layout); "host": everything else.
-PART = sys.argv[5]
-del sys.argv[1:6]
+PART = sys.argv[6]
+del sys.argv[1:7]
 
 API_CATEGORIES = ("HIP_RUNTIME_API", "HSA_CORE_API")
 
@@ -258,6 +258,42 @@ class MultiThreaded(unittest.TestCase):
     self.assertEqual(
         sorted((s.name, s.start, s.end) for s in slices),
         sorted((r[1], r[4], r[5]) for r in rows))
+
+
+class TracerClient(unittest.TestCase):
+  """A program that is a roctracer client itself (as one with a profiler
+  linked in is) under roctrace: neither loses a record to the other."""
+
+  def test_program_and_roctrace_both_get_every_record(self):
+    d = tempfile.mkdtemp()
+    n = 300
+    seen = os.path.join(d, "seen.txt")
+    p = run([ROCTRACE, "--hip-trace", "--marker-trace", "--output-format",
+             "csv", "rocpd", "-d", d, "-o", "c", "--", CLIENT_PROGRAM, str(n),
+             seen], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(seen) as f:
+      head = f.readline().split()
+      program_ids = [int(line) for line in f]
+    # The program's own tracing: phases A and C (stopped during B, its pool
+    # closed before D), callbacks and records alike.
+    self.assertEqual(head, ["records", str(2 * n), "callbacks", str(2 * n)])
+    rows = [r for r in read_csv(os.path.join(d, "c_hip_api_trace.csv"))
+            if r["Function"] == "hipGetErrorString"]
+    # roctrace's: all four phases, whatever the program enabled, stopped,
+    # disabled or closed; the same correlation IDs for the calls both saw.
+    self.assertEqual(len(rows), 4 * n)
+    ids = {int(r["Correlation_Id"]) for r in rows}
+    self.assertEqual(len(ids), 4 * n)
+    self.assertTrue(set(program_ids) <= ids)
+    markers = [r["Function"] for r in
+               read_csv(os.path.join(d, "c_marker_api_trace.csv"))]
+    self.assertEqual(sorted(markers), ["a", "d"])
+    db_names = collections.Counter(
+        r[1] for r in regions(os.path.join(d, "c_results.db")))
+    self.assertEqual(db_names["hipGetErrorString"], 4 * n)
+    self.assertEqual(metadata(os.path.join(d, "c_results.db"))[
+        "roctrace.lost.dropped_records"], "0")
 
 
 # gpu_program's work: N dispatches of each kernel, M copies, F failed

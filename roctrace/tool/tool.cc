@@ -27,6 +27,7 @@
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
+#include "runtime/capi/tool_activity.h"
 #include "runtime/gpu/observer_export.h"
 
 namespace roctrace {
@@ -108,18 +109,20 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     pool_ = nullptr;
     return;
   }
-  if (config_.hip) {
-    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HIP_API, pool_);
-  }
-  if (config_.hsa) {
-    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_API, pool_);
-  }
-  if (config_.kfd) {
-    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_KFD_API, pool_);
-  }
-  if (config_.marker) {
-    roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_ROCTX, pool_);
-  }
+  // The tool slot, not the public enables: a program that is a roctracer
+  // client itself (a profiler in it enabling, disabling, closing its own
+  // pools) must neither take our records nor turn them off.
+  auto enable = [this](activity_domain_t domain) {
+    if (roctracer_internal_tool_enable_domain_activity(domain, pool_) !=
+        ROCTRACER_STATUS_SUCCESS) {
+      std::fprintf(stderr, "roctrace: cannot trace domain %u: %s\n",
+                   static_cast<unsigned>(domain), roctracer_error_string());
+    }
+  };
+  if (config_.hip) enable(ACTIVITY_DOMAIN_HIP_API);
+  if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
+  if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
+  if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: nothing to enable for it.
   // Dispatches through the tool's own observer, not HSA_OPS records: the
@@ -135,8 +138,8 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     }
   }
   if (config_.memory_copy) {
-    roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY,
-                                      pool_);
+    roctracer_internal_tool_enable_op_activity(ACTIVITY_DOMAIN_HSA_OPS,
+                                               HSA_OP_ID_COPY, pool_);
   }
   flusher_ = std::thread([this] { FlushLoop(); });
 }

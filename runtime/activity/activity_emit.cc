@@ -4,11 +4,11 @@
 
 #include <cstring>
 
-#include "runtime/clock/clock.h"
 #include "runtime/activity/domain_registry.h"
 #include "runtime/activity/external_correlation.h"
-#include "runtime/pool/pool.h"
+#include "runtime/clock/clock.h"
 #include "runtime/platform/thread_id.h"
+#include "runtime/pool/pool.h"
 
 namespace roctracer {
 
@@ -27,8 +27,16 @@ bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
   return pool->WriteTagged(&tag, record, text, text_len);
 }
 
-bool EmitInstantActivityTo(Pool* pool, uint32_t domain, uint32_t op,
-                           uint64_t correlation_id,
+bool EmitApiActivityTo(const ActivityPools& pools,
+                       const activity_record_t& record, const char* text,
+                       size_t text_len) noexcept {
+  const bool program = EmitApiActivityTo(pools.program, record, text, text_len);
+  const bool tool = EmitApiActivityTo(pools.tool, record, text, text_len);
+  return program || tool;
+}
+
+bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
+                           uint32_t op, uint64_t correlation_id,
                            const char* message) noexcept {
   activity_record_t record{};
   record.domain = domain;
@@ -40,12 +48,12 @@ bool EmitInstantActivityTo(Pool* pool, uint32_t domain, uint32_t op,
   // The pool copies the message (with its NUL) into the same delivery, so
   // the caller's string may die as soon as this returns.
   const size_t len = message == nullptr ? 0 : std::strlen(message) + 1;
-  return EmitApiActivityTo(pool, record, message, len);
+  return EmitApiActivityTo(pools, record, message, len);
 }
 
 bool EmitApiActivity(const activity_record_t& record, const char* text,
                      size_t text_len) noexcept {
-  return EmitApiActivityTo(ActivityPoolFor(record.domain, record.op), record,
+  return EmitApiActivityTo(ActivityPoolsFor(record.domain, record.op), record,
                            text, text_len);
 }
 

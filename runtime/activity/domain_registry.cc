@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -17,7 +18,13 @@ struct Domain {
   OpNameFn name_fn = nullptr;
   OpIdByNameFn id_by_name_fn = nullptr;
   std::unique_ptr<std::atomic<const CallbackEntry*>[]> callbacks;
-  std::unique_ptr<std::atomic<Pool*>[]> pools;
+  // The program's and the tool's pool of an op side by side: the hook reads
+  // both on one cache line.
+  struct PoolSlots {
+    std::atomic<Pool*> program;
+    std::atomic<Pool*> tool;
+  };
+  std::unique_ptr<PoolSlots[]> pools;
   // The second front end's interest (api_consumer.h), OR-ed into `active`.
   std::unique_ptr<std::atomic<uint8_t>[]> consumer;
   std::atomic<uint8_t>* active = nullptr;
@@ -78,7 +85,8 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
   const bool on =
       (g_started.load(std::memory_order_relaxed) &&
        (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
-        d->pools[op].load(std::memory_order_relaxed) != nullptr)) ||
+        d->pools[op].program.load(std::memory_order_relaxed) != nullptr)) ||
+      d->pools[op].tool.load(std::memory_order_relaxed) != nullptr ||
       d->consumer[op].load(std::memory_order_relaxed) != 0;
   // Objects loaded since the last scan (by a dlopen we did not see) get
   // their calls redirected before the first call that should be traced.
@@ -116,7 +124,7 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   d->id_by_name_fn = id_by_name_fn;
   d->callbacks.reset(new (std::nothrow)
                          std::atomic<const CallbackEntry*>[op_count]);
-  d->pools.reset(new (std::nothrow) std::atomic<Pool*>[op_count]);
+  d->pools.reset(new (std::nothrow) Domain::PoolSlots[op_count]);
   d->consumer.reset(new (std::nothrow) std::atomic<uint8_t>[op_count]);
   if (!d->callbacks || !d->pools || !d->consumer) {
     delete d;
@@ -124,7 +132,8 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   }
   for (uint32_t op = 0; op < op_count; ++op) {
     d->callbacks[op].store(nullptr, std::memory_order_relaxed);
-    d->pools[op].store(nullptr, std::memory_order_relaxed);
+    d->pools[op].program.store(nullptr, std::memory_order_relaxed);
+    d->pools[op].tool.store(nullptr, std::memory_order_relaxed);
     d->consumer[op].store(0, std::memory_order_relaxed);
   }
   g_domains[domain].store(d, std::memory_order_release);
@@ -207,7 +216,23 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return nullptr;
   if (!g_started.load(std::memory_order_relaxed)) return nullptr;
-  return d->pools[op].load(std::memory_order_acquire);
+  return d->pools[op].program.load(std::memory_order_acquire);
+}
+
+ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
+  Pool* program = g_started.load(std::memory_order_relaxed)
+                      ? d->pools[op].program.load(std::memory_order_acquire)
+                      : nullptr;
+  Pool* tool = d->pools[op].tool.load(std::memory_order_acquire);
+  return {program, tool != program ? tool : nullptr};
+}
+
+Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  return d->pools[op].tool.load(std::memory_order_acquire);
 }
 
 void SetCallbackLocked(uint32_t domain, uint32_t op,
@@ -222,7 +247,14 @@ void SetCallbackLocked(uint32_t domain, uint32_t op,
 void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool) {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return;
-  d->pools[op].store(pool, std::memory_order_release);
+  d->pools[op].program.store(pool, std::memory_order_release);
+  UpdateActiveLocked(d, op);
+}
+
+void SetToolPoolLocked(uint32_t domain, uint32_t op, Pool* pool) {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return;
+  d->pools[op].tool.store(pool, std::memory_order_release);
   UpdateActiveLocked(d, op);
 }
 
@@ -231,10 +263,15 @@ void DisableActivitiesOfPoolLocked(Pool* pool) {
     Domain* d = slot.load(std::memory_order_relaxed);
     if (d == nullptr) continue;
     for (uint32_t op = 0; op < d->op_count; ++op) {
-      if (d->pools[op].load(std::memory_order_relaxed) == pool) {
-        d->pools[op].store(nullptr, std::memory_order_release);
-        UpdateActiveLocked(d, op);
+      bool changed = false;
+      for (std::atomic<Pool*>* p :
+           {&d->pools[op].program, &d->pools[op].tool}) {
+        if (p->load(std::memory_order_relaxed) == pool) {
+          p->store(nullptr, std::memory_order_release);
+          changed = true;
+        }
       }
+      if (changed) UpdateActiveLocked(d, op);
     }
   }
 }

@@ -67,6 +67,22 @@ const CallbackEntry* CallbackFor(uint32_t domain, uint32_t op) noexcept;
 // Write() returns false.
 Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
 
+// Every pool the records of (domain, op) go to. `program`: roctracer's public
+// enables (ActivityPoolFor). `tool`: a private second slot for a tracer that
+// wraps the whole program (roctrace's libroctrace_tool.so), so that a program
+// which is itself a roctracer client (a profiler such as Kineto enabling,
+// disabling and closing its own pools, calling roctracer_stop) and the tool
+// both get every record: the public API never changes the tool slot, and
+// roctracer_start/stop do not gate it. NULL where none; `tool` is NULL when
+// it is the same pool as `program` (written once).
+struct ActivityPools {
+  Pool* program;
+  Pool* tool;
+  bool any() const noexcept { return program != nullptr || tool != nullptr; }
+};
+ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept;
+Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept;
+
 // ---- configuration (API layer only) ---------------------------------------
 
 // Serialises every configuration change.
@@ -77,8 +93,11 @@ std::mutex& ConfigMutex() noexcept;
 void SetCallbackLocked(uint32_t domain, uint32_t op,
                        activity_rtapi_callback_t fn, void* arg);
 void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
+// The tool slot of ActivityPools; same requirements.
+void SetToolPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
 
-// Clears every slot that points at `pool`. Requires ConfigMutex().
+// Clears every slot (public and tool) that points at `pool`. Requires
+// ConfigMutex().
 void DisableActivitiesOfPoolLocked(Pool* pool);
 
 // The second front end's per-op interest (api_consumer.h). The active byte of

@@ -7,12 +7,13 @@
 #include <mutex>
 
 #include "runtime/activity/builtin_domains.h"
-#include "runtime/clock/clock.h"
 #include "runtime/activity/domain_registry.h"
-#include "runtime/capi/error.h"
 #include "runtime/activity/external_correlation.h"
-#include "runtime/pool/pool.h"
 #include "runtime/activity/pool_registry.h"
+#include "runtime/capi/error.h"
+#include "runtime/capi/tool_activity.h"
+#include "runtime/clock/clock.h"
+#include "runtime/pool/pool.h"
 
 using roctracer::ConfigMutex;
 using roctracer::Fail;
@@ -123,6 +124,26 @@ roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
   }
   ForEachLocked(t, [pool](uint32_t d, uint32_t o) {
     roctracer::SetActivityPoolLocked(d, o, pool);
+  });
+  return ROCTRACER_STATUS_SUCCESS;
+}
+
+roctracer_status_t SetToolActivity(const Target& t,
+                                   roctracer_pool_t* pool_arg) {
+  if (roctracer_status_t s = Check(t)) return s;
+  if (pool_arg == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                "a tool pool must be given (the default pool is the "
+                "program's)");
+  }
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Pool* pool = nullptr;
+  if (roctracer_status_t s =
+          roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
+    return s;
+  }
+  ForEachLocked(t, [pool](uint32_t d, uint32_t o) {
+    roctracer::SetToolPoolLocked(d, o, pool);
   });
   return ROCTRACER_STATUS_SUCCESS;
 }
@@ -290,6 +311,16 @@ roctracer_enable_activity_expl(roctracer_pool_t* pool) {
 
 ROCTRACER_API roctracer_status_t roctracer_enable_activity(void) {
   return SetActivity(EveryDomain(), nullptr);
+}
+
+roctracer_status_t roctracer_internal_tool_enable_op_activity(
+    activity_domain_t domain, uint32_t op, roctracer_pool_t* pool) {
+  return SetToolActivity(OneOp(domain, op), pool);
+}
+
+roctracer_status_t roctracer_internal_tool_enable_domain_activity(
+    activity_domain_t domain, roctracer_pool_t* pool) {
+  return SetToolActivity(OneDomain(domain), pool);
 }
 
 ROCTRACER_API roctracer_status_t

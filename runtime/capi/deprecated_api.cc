@@ -27,8 +27,10 @@ ROCTRACER_API void roctracer_mark(const char* str) {
   if (const roctracer::CallbackEntry* cb = roctracer::CallbackFor(domain, op)) {
     cb->fn(domain, op, str, cb->arg);
   }
-  if (roctracer::Pool* pool = roctracer::ActivityPoolFor(domain, op)) {
-    roctracer::EmitInstantActivityTo(pool, domain, op,
+  const roctracer::ActivityPools pools =
+      roctracer::ActivityPoolsFor(domain, op);
+  if (pools.any()) {
+    roctracer::EmitInstantActivityTo(pools, domain, op,
                                      roctracer::NextCorrelationId(), str);
   }
 }

@@ -8,9 +8,9 @@
 #include "runtime/activity/activity_emit.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
-#include "runtime/platform/readable_memory.h"
 #include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/platform/readable_memory.h"
 
 namespace roctracer {
 namespace {
@@ -39,15 +39,14 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   // to back, under a correlation ID of its own whose parent is the traced API
   // call in progress on this thread (if any).
   ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op);
-  Pool* pool = ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, op);
+  const ActivityPools pools = ActivityPoolsFor(ACTIVITY_DOMAIN_ROCTX, op);
   // One ID per annotation, the same for the consumer and the record (and an
   // EXT_API record written before it). A range's start and stop share the
   // range ID, which comes from the same counter while we are attached (or
   // from libroctx's disjoint space before), so it never names another call.
-  const uint64_t id = range_id != 0 ? range_id
-                      : consumer != nullptr || pool != nullptr
-                          ? NextCorrelationId()
-                          : 0;
+  const uint64_t id = range_id != 0                        ? range_id
+                      : consumer != nullptr || pools.any() ? NextCorrelationId()
+                                                           : 0;
   if (consumer != nullptr) {
     ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
                      hook::CurrentCallId(), &data};
@@ -55,13 +54,13 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consumer(info);
   }
-  if (pool != nullptr) {
+  if (pools.any()) {
     // The record carries a copy of the text: an invalid pointer, which
     // libroctx alone never reads, must not crash the tracer.
     const char* text = message == nullptr || IsReadableString(message)
                            ? message
                            : kUnreadableMessage;
-    EmitInstantActivityTo(pool, ACTIVITY_DOMAIN_ROCTX, op, id, text);
+    EmitInstantActivityTo(pools, ACTIVITY_DOMAIN_ROCTX, op, id, text);
   }
 }
 

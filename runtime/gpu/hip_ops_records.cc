@@ -23,7 +23,7 @@ constexpr uint32_t kHipOpBarrier = 2;
 // What the completion needs and the packet no longer says. One per traced
 // operation, freed at its completion or when it is abandoned.
 struct Pending {
-  Pool* pool;
+  ActivityPools pools;
   uint64_t correlation_id;
   uint32_t op;
   uint32_t kind;
@@ -56,16 +56,16 @@ class Writer final : public Observer {
   uint64_t OnEnqueue(const EnqueueInfo& info) noexcept override {
     // Nothing enabled, nothing asked: the common case costs pool look-ups.
     const bool dispatch_or_copy = info.kind != OpKind::kBarrier;
-    Pool* copy_pool = dispatch_or_copy
-                          ? ActivityPoolFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpCopy)
-                          : nullptr;
-    Pool* other_pool = nullptr;
+    const ActivityPools copy_pools =
+        dispatch_or_copy ? ActivityPoolsFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpCopy)
+                         : ActivityPools{nullptr, nullptr};
+    ActivityPools other_pools{nullptr, nullptr};
     if (info.kind == OpKind::kDispatch) {
-      other_pool = ActivityPoolFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpDispatch);
+      other_pools = ActivityPoolsFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpDispatch);
     } else if (info.kind == OpKind::kBarrier) {
-      other_pool = ActivityPoolFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpBarrier);
+      other_pools = ActivityPoolsFor(ACTIVITY_DOMAIN_HIP_OPS, kHipOpBarrier);
     }
-    if (copy_pool == nullptr && other_pool == nullptr) return 0;
+    if (!copy_pools.any() && !other_pools.any()) return 0;
     uint32_t hip_api_op = 0;
     uint64_t hip_call_id = 0;
     if (!InnermostCallOf(ACTIVITY_DOMAIN_HIP_API, &hip_api_op, &hip_call_id)) {
@@ -73,22 +73,22 @@ class Writer final : public Observer {
     }
     uint32_t op = kHipOpCopy;
     uint32_t kind = kHipFillBuffer;
-    Pool* pool = copy_pool;
+    ActivityPools pools = copy_pools;
     if (info.kind == OpKind::kBarrier) {
       op = kHipOpBarrier;
       kind = kHipMarker;
-      pool = other_pool;
+      pools = other_pools;
     } else if (!IsFill(hip_api_op)) {
       if (info.kind == OpKind::kDispatch) {
         op = kHipOpDispatch;
         kind = kHipKernelExecution;
-        pool = other_pool;
+        pools = other_pools;
       } else {
         kind = CopyCommand(info.direction);
       }
     }
-    if (pool == nullptr) return 0;
-    auto* pending = new (std::nothrow) Pending{pool, hip_call_id, op, kind};
+    if (!pools.any()) return 0;
+    auto* pending = new (std::nothrow) Pending{pools, hip_call_id, op, kind};
     return reinterpret_cast<uint64_t>(pending);
   }
 
@@ -98,9 +98,10 @@ class Writer final : public Observer {
         Base(*p, r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
     if (p->op == kHipOpDispatch) {
-      p->pool->Write(record, r.kernel_name, std::strlen(r.kernel_name) + 1);
+      WriteOpRecord(p->pools, record, r.kernel_name,
+                    std::strlen(r.kernel_name) + 1);
     } else {
-      p->pool->Write(record);
+      WriteOpRecord(p->pools, record);
     }
     delete p;
   }
@@ -110,7 +111,7 @@ class Writer final : public Observer {
     activity_record_t record =
         Base(*p, r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
-    p->pool->Write(record);
+    WriteOpRecord(p->pools, record);
     delete p;
   }
 
@@ -121,7 +122,7 @@ class Writer final : public Observer {
     activity_record_t record = Base(*p, r.begin_ns, r.end_ns, r.device_id);
     record.queue_id = 0;
     record.bytes = r.bytes;
-    p->pool->Write(record);
+    WriteOpRecord(p->pools, record);
     delete p;
   }
 

@@ -17,30 +17,32 @@ namespace {
 // hsa_amd_copy_direction_t and queue_id 0.
 class Writer final : public Observer {
  public:
-  // The cookie is the pool: records of operations submitted while activity
-  // was enabled are written even when it is disabled before they complete
-  // (a pool closed meanwhile refuses them).
+  // The cookie is the program's pool, its low bit set when the tool slot was
+  // enabled too: records of operations submitted while activity was enabled
+  // are written even when it is disabled before they complete (a pool closed
+  // meanwhile refuses them). The tool's pool is looked up again at
+  // completion: it only changes when the tool closes it.
   uint64_t OnEnqueue(const EnqueueInfo& info) noexcept override {
-    uint32_t op = HSA_OP_ID_COPY;
-    if (info.kind == OpKind::kDispatch) op = HSA_OP_ID_DISPATCH;
-    if (info.kind == OpKind::kBarrier) op = HSA_OP_ID_BARRIER;
-    return reinterpret_cast<uint64_t>(
-        ActivityPoolFor(ACTIVITY_DOMAIN_HSA_OPS, op));
+    const ActivityPools pools =
+        ActivityPoolsFor(ACTIVITY_DOMAIN_HSA_OPS, OpOf(info.kind));
+    static_assert(alignof(Pool) > 1, "the low bit of a Pool* must be free");
+    return reinterpret_cast<uint64_t>(pools.program) |
+           (pools.tool != nullptr ? kToolBit : 0);
   }
 
   void OnDispatch(const DispatchRecord& r, uint64_t cookie) noexcept override {
     activity_record_t record = Base(HSA_OP_ID_DISPATCH, r.correlation_id,
                                     r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
-    ToPool(cookie)->Write(record, r.kernel_name,
-                          std::strlen(r.kernel_name) + 1);
+    WriteOpRecord(ToPools(HSA_OP_ID_DISPATCH, cookie), record, r.kernel_name,
+                  std::strlen(r.kernel_name) + 1);
   }
 
   void OnBarrier(const BarrierRecord& r, uint64_t cookie) noexcept override {
     activity_record_t record = Base(HSA_OP_ID_BARRIER, r.correlation_id,
                                     r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
-    ToPool(cookie)->Write(record);
+    WriteOpRecord(ToPools(HSA_OP_ID_BARRIER, cookie), record);
   }
 
   void OnCopy(const CopyRecord& r, uint64_t cookie) noexcept override {
@@ -49,12 +51,23 @@ class Writer final : public Observer {
     record.kind = r.direction;
     record.queue_id = 0;
     record.bytes = r.bytes;
-    ToPool(cookie)->Write(record);
+    WriteOpRecord(ToPools(HSA_OP_ID_COPY, cookie), record);
   }
 
  private:
-  static Pool* ToPool(uint64_t cookie) {
-    return reinterpret_cast<Pool*>(cookie);
+  static constexpr uint64_t kToolBit = 1;
+
+  static uint32_t OpOf(OpKind kind) {
+    if (kind == OpKind::kDispatch) return HSA_OP_ID_DISPATCH;
+    if (kind == OpKind::kBarrier) return HSA_OP_ID_BARRIER;
+    return HSA_OP_ID_COPY;
+  }
+  static ActivityPools ToPools(uint32_t op, uint64_t cookie) {
+    Pool* program = reinterpret_cast<Pool*>(cookie & ~kToolBit);
+    Pool* tool = (cookie & kToolBit) != 0
+                     ? ToolPoolFor(ACTIVITY_DOMAIN_HSA_OPS, op)
+                     : nullptr;
+    return {program, tool != program ? tool : nullptr};
   }
   static activity_record_t Base(uint32_t op, uint64_t correlation_id,
                                 uint64_t begin, uint64_t end, int device) {
@@ -77,6 +90,12 @@ activity_record_t OpRecord(uint32_t domain, uint32_t op, uint32_t kind,
   record.end_ns = end_ns;
   record.device_id = device_id;
   return record;
+}
+
+void WriteOpRecord(const ActivityPools& pools, const activity_record_t& record,
+                   const char* text, size_t text_len) noexcept {
+  if (pools.program != nullptr) pools.program->Write(record, text, text_len);
+  if (pools.tool != nullptr) pools.tool->Write(record, text, text_len);
 }
 
 Observer* HsaOpsRecords() {

@@ -97,8 +97,8 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
   }
   const CallbackEntry* cb = CallbackFor(domain, op);
   ApiConsumerFn consumer = ConsumerFor(domain, op);
-  Pool* pool = ActivityPoolFor(domain, op);
-  if (cb == nullptr && consumer == nullptr && pool == nullptr) {
+  const bool activity = ActivityPoolsFor(domain, op).any();
+  if (cb == nullptr && consumer == nullptr && !activity) {
     f->flags = kSkip;  // disabled since the stub read the active byte
     return;
   }
@@ -125,7 +125,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
     }
   }
   // Taken last, so the record spans the runtime's work, not the callbacks'.
-  if (pool != nullptr) f->begin_ns = TimestampNs();
+  if (activity) f->begin_ns = TimestampNs();
 }
 
 template <class Data, int64_t (*kStatus)(uint32_t, const Data*) noexcept>
@@ -145,7 +145,8 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
     if (end_ns != 0) {
       // Looked up again: a pool closed during the call gets no record.
-      if (Pool* pool = ActivityPoolFor(domain, op)) {
+      const ActivityPools pools = ActivityPoolsFor(domain, op);
+      if (pools.any()) {
         activity_record_t record{};
         record.domain = domain;
         record.kind = 0;
@@ -156,7 +157,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
         record.process_id = ProcessId();
         record.thread_id = ThreadId();
         record.api_status = kStatus(op, data);
-        EmitApiActivityTo(pool, record);
+        EmitApiActivityTo(pools, record);
       }
     }
   }

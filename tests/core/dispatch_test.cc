@@ -16,6 +16,7 @@
 #include "runtime/activity/activity_emit.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/capi/tool_activity.h"
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
 
@@ -269,6 +270,93 @@ TEST_F(Dispatch, StopSuppressesCallbacksAndRecords) {
   EXPECT_TRUE(roctracer::EmitApiActivity(r));
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(collector.size(), 1u);
+}
+
+// The tool slot (tool_activity.h): what the program does with the public API
+// never reaches it, and both get every record.
+TEST_F(Dispatch, ToolSlotIsIndependentOfTheProgramsActivity) {
+  Collector& tool = NewCollector();
+  Collector& program = NewCollector();
+  const roctracer_properties_t pt = tool.Properties(),
+                               pp = program.Properties();
+  roctracer_pool_t* tool_pool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&pt, &tool_pool),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_internal_tool_enable_domain_activity(
+                ACTIVITY_DOMAIN_HSA_API, tool_pool),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_TRUE(Active(0));
+  EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
+
+  ASSERT_EQ(roctracer_open_pool(&pp), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  activity_record_t r{};
+  r.domain = ACTIVITY_DOMAIN_HSA_API;
+  r.correlation_id = 1;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // both
+  roctracer_stop();
+  EXPECT_TRUE(Active(0));
+  r.correlation_id = 2;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // tool only
+  roctracer_start();
+  ASSERT_EQ(roctracer_disable_activity(), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_TRUE(Active(0));
+  r.correlation_id = 3;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // tool only
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);
+  r.correlation_id = 4;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // tool only
+  // The same pool in both slots gets a record once.
+  ASSERT_EQ(
+      roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API, 0, tool_pool),
+      ROCTRACER_STATUS_SUCCESS);
+  r.correlation_id = 5;
+  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_EQ(roctracer_disable_activity(), ROCTRACER_STATUS_SUCCESS);
+
+  ASSERT_EQ(roctracer_flush_activity_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
+  std::vector<uint64_t> tool_ids, program_ids;
+  for (const Collected& c : tool.records())
+    tool_ids.push_back(c.record.correlation_id);
+  for (const Collected& c : program.records())
+    program_ids.push_back(c.record.correlation_id);
+  EXPECT_EQ(tool_ids, (std::vector<uint64_t>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(program_ids, (std::vector<uint64_t>{1}));
+
+  // Closing the tool's pool is what turns the tool slot off.
+  ASSERT_EQ(roctracer_close_pool_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_FALSE(Active(0));
+  EXPECT_FALSE(roctracer::EmitApiActivity(r));
+}
+
+TEST_F(Dispatch, ToolSlotRejectsBadArguments) {
+  Collector& c = NewCollector();
+  const roctracer_properties_t p = c.Properties();
+  roctracer_pool_t* pool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&p, &pool), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_open_pool(&p), ROCTRACER_STATUS_SUCCESS);
+  // No default-pool fallback: the default pool is the program's.
+  EXPECT_EQ(roctracer_internal_tool_enable_domain_activity(
+                ACTIVITY_DOMAIN_HSA_API, nullptr),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(roctracer_internal_tool_enable_domain_activity(
+                static_cast<activity_domain_t>(ACTIVITY_DOMAIN_NUMBER), pool),
+            ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID);
+  EXPECT_EQ(roctracer_internal_tool_enable_op_activity(ACTIVITY_DOMAIN_HSA_API,
+                                                       kFakeOps, pool),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(roctracer_close_pool_expl(pool), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(roctracer_internal_tool_enable_op_activity(ACTIVITY_DOMAIN_HSA_API,
+                                                       0, pool),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_STRNE(roctracer_error_string(), "");
+  for (uint32_t op = 0; op < kFakeOps; ++op) {
+    EXPECT_EQ(roctracer::ToolPoolFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
+    EXPECT_FALSE(Active(op));
+  }
 }
 
 TEST_F(Dispatch, ExternalIdRecordPrecedesTheApiRecordItTags) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <thread>
 
+#include "runtime/capi/tool_activity.h"
 #include "tests/gpu/gpu_test_util.h"
 
 namespace {
@@ -266,6 +267,60 @@ TEST_F(GpuActivity, DisablingMidStreamStopsNewRecordsAndLeaksNothing) {
   EXPECT_EQ(after.dispatches - before.dispatches, 19u);
   hsa_queue_destroy(q);
   hsa_signal_destroy(gate);
+  hsa_signal_destroy(done);
+}
+
+// A tool's pool (the tool slot, tool_activity.h) and the program's get the
+// same device records; the program's disable and close leave the tool's on.
+TEST_F(GpuActivity, ToolPoolAndProgramPoolBothGetEveryRecord) {
+  Records tool_records;
+  roctracer_pool_t* tool_pool = nullptr;
+  ASSERT_EQ(gpu_test::OpenPool(&tool_records, &tool_pool),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_internal_tool_enable_domain_activity(
+                ACTIVITY_DOMAIN_HSA_OPS, tool_pool),
+            ROCTRACER_STATUS_SUCCESS);
+  hsa_queue_t* q = program_.Queue();
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(3, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  std::vector<char> src(64, 'x'), dst(64, 0);
+  auto submit = [&] {
+    hsa_signal_store_screlease(done, 3);
+    gpu_test::Dispatch(q, program_.scale, program_.kernarg, done);
+    gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {}, done);
+    ASSERT_EQ(
+        hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                  program_.cpu, src.size(), 0, nullptr, done),
+        HSA_STATUS_SUCCESS);
+    EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  };
+  submit();  // both
+  ASSERT_EQ(roctracer_disable_domain_activity(ACTIVITY_DOMAIN_HSA_OPS),
+            ROCTRACER_STATUS_SUCCESS);
+  submit();  // the tool's only
+  ASSERT_EQ(
+      roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool_),
+      ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_close_pool_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  pool_ = nullptr;
+  submit();  // the tool's only
+  ASSERT_EQ(roctracer_close_pool_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
+  submit();  // nobody's
+  for (uint32_t op : {HSA_OP_ID_DISPATCH, HSA_OP_ID_BARRIER, HSA_OP_ID_COPY}) {
+    EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, op), 1u) << op;
+    EXPECT_EQ(tool_records.Count(ACTIVITY_DOMAIN_HSA_OPS, op), 3u) << op;
+  }
+  const auto program_dispatch =
+      records_.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+  const auto tool_dispatches =
+      tool_records.Of(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+  ASSERT_EQ(program_dispatch.size(), 1u);
+  EXPECT_EQ(program_dispatch[0].r.correlation_id,
+            tool_dispatches[0].r.correlation_id);
+  EXPECT_EQ(program_dispatch[0].r.begin_ns, tool_dispatches[0].r.begin_ns);
+  EXPECT_EQ(program_dispatch[0].name, tool_dispatches[0].name);
+  EXPECT_FALSE(tool_dispatches[0].name.empty());
+  hsa_queue_destroy(q);
   hsa_signal_destroy(done);
 }
 

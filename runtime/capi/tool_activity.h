@@ -1,0 +1,30 @@
+// The tool slot of activity (domain_registry.h ActivityPools) for a tracer
+// outside libroctracer64.so.4 that wraps a whole program: roctrace's
+// libroctrace_tool.so. Its records then keep flowing whatever the program
+// does with roctracer's public API (its own pools, enables, disables,
+// roctracer_stop), and the program's own records keep flowing to it.
+//
+// Exported under the private version node ROCTRACER_PRIVATE
+// (runtime/capi/roctracer.map). Plain C types: a tool built against another
+// build of the library links or fails to, it never misreads.
+#ifndef RUNTIME_CAPI_TOOL_ACTIVITY_H_
+#define RUNTIME_CAPI_TOOL_ACTIVITY_H_
+
+#include <roctracer.h>
+
+extern "C" {
+// Like roctracer_enable_op_activity_expl / _domain_activity_expl, into the
+// tool slot. `pool` must be open (there is no default-pool fallback: the
+// default pool is the program's). Closing the pool
+// (roctracer_close_pool_expl) disables what it was enabled for.
+// ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID / _INVALID_ARGUMENT otherwise,
+// with roctracer_error_string() saying why.
+__attribute__((visibility("default"))) roctracer_status_t
+roctracer_internal_tool_enable_op_activity(activity_domain_t domain,
+                                           uint32_t op, roctracer_pool_t* pool);
+__attribute__((visibility("default"))) roctracer_status_t
+roctracer_internal_tool_enable_domain_activity(activity_domain_t domain,
+                                               roctracer_pool_t* pool);
+}
+
+#endif  // RUNTIME_CAPI_TOOL_ACTIVITY_H_
