@@ -219,14 +219,27 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
   return d->pools[op].program.load(std::memory_order_acquire);
 }
 
+namespace {
+ActivityPools PoolsOf(const Domain* d, uint32_t op, bool started) noexcept {
+  Pool* program =
+      started ? d->pools[op].program.load(std::memory_order_acquire) : nullptr;
+  Pool* tool = d->pools[op].tool.load(std::memory_order_acquire);
+  return {program, tool != program ? tool : nullptr};
+}
+}  // namespace
+
 ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
-  Pool* program = g_started.load(std::memory_order_relaxed)
-                      ? d->pools[op].program.load(std::memory_order_acquire)
-                      : nullptr;
-  Pool* tool = d->pools[op].tool.load(std::memory_order_acquire);
-  return {program, tool != program ? tool : nullptr};
+  return PoolsOf(d, op, g_started.load(std::memory_order_relaxed));
+}
+
+OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return {nullptr, {nullptr, nullptr}};
+  const bool started = g_started.load(std::memory_order_relaxed);
+  return {started ? d->callbacks[op].load(std::memory_order_acquire) : nullptr,
+          PoolsOf(d, op, started)};
 }
 
 Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept {

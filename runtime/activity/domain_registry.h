@@ -83,6 +83,14 @@ struct ActivityPools {
 ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept;
 Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept;
 
+// CallbackFor and ActivityPoolsFor in one look-up: what a traced call's
+// ENTER needs.
+struct OpTargets {
+  const CallbackEntry* callback;
+  ActivityPools pools;
+};
+OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept;
+
 // ---- configuration (API layer only) ---------------------------------------
 
 // Serialises every configuration change.

@@ -95,9 +95,10 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
     f->flags = kSkip;
     return;
   }
-  const CallbackEntry* cb = CallbackFor(domain, op);
+  const OpTargets targets = TargetsFor(domain, op);
+  const CallbackEntry* cb = targets.callback;
   ApiConsumerFn consumer = ConsumerFor(domain, op);
-  const bool activity = ActivityPoolsFor(domain, op).any();
+  const bool activity = targets.pools.any();
   if (cb == nullptr && consumer == nullptr && !activity) {
     f->flags = kSkip;  // disabled since the stub read the active byte
     return;
