@@ -296,6 +296,18 @@ class TracerClient(unittest.TestCase):
         "roctrace.lost.dropped_records"], "0")
 
 
+  def test_roctx_profiler_pause_pauses_roctrace_too(self):
+    # A request to any profiling tool (rocprofiler-sdk-roctx): honoured,
+    # unlike the program's own roctracer_stop above.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-format", "csv", "-d", d,
+             "-o", "p", "--", PROGRAM, "pause", "100"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "p_hip_api_trace.csv"))
+    self.assertEqual(
+        sum(r["Function"] == "hipGetErrorString" for r in rows), 200)
+
+
 # gpu_program's work: N dispatches of each kernel, M copies, F failed
 # symbol look-ups.
 N, M, F = 6, 4, 3

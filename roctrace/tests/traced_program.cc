@@ -8,6 +8,8 @@
 //   crash N           N calls, then SIGSEGV
 //   wait_for_kill N   N calls, prints "ready" and sleeps until killed
 //   loop N            N hipGetErrorString calls, prints ns per call
+//   pause N           N calls, roctxProfilerPause, N calls,
+//                     roctxProfilerResume, N calls
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 #include <roctx.h>
@@ -20,6 +22,8 @@
 #include <cstring>
 #include <thread>
 #include <vector>
+
+#include "rocprofiler-sdk-roctx/roctx.h"
 
 namespace {
 
@@ -83,6 +87,14 @@ int main(int argc, char** argv) {
     std::printf("ready\n");
     std::fflush(stdout);
     while (true) pause();
+  }
+  if (std::strcmp(mode, "pause") == 0) {
+    Calls(n);
+    if (roctxProfilerPause(0) != 0) return 65;
+    Calls(n);
+    if (roctxProfilerResume(0) != 0) return 65;
+    Calls(n);
+    return 0;
   }
   if (std::strcmp(mode, "loop") == 0) {
     Calls(n / 10 + 1);  // warm up (the clock calibrates in the first ~20 ms)

@@ -35,6 +35,7 @@ struct Domain {
 // path without a guard variable.
 std::atomic<Domain*> g_domains[ACTIVITY_DOMAIN_NUMBER] = {};
 std::atomic<bool> g_started{true};
+std::atomic<bool> g_tool_paused{false};
 std::mutex g_config_mutex;
 
 // A forked child has one thread: if another thread of the parent held the
@@ -86,7 +87,8 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
       (g_started.load(std::memory_order_relaxed) &&
        (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
         d->pools[op].program.load(std::memory_order_relaxed) != nullptr)) ||
-      d->pools[op].tool.load(std::memory_order_relaxed) != nullptr ||
+      (!g_tool_paused.load(std::memory_order_relaxed) &&
+       d->pools[op].tool.load(std::memory_order_relaxed) != nullptr) ||
       d->consumer[op].load(std::memory_order_relaxed) != 0;
   // Objects loaded since the last scan (by a dlopen we did not see) get
   // their calls redirected before the first call that should be traced.
@@ -223,7 +225,9 @@ namespace {
 ActivityPools PoolsOf(const Domain* d, uint32_t op, bool started) noexcept {
   Pool* program =
       started ? d->pools[op].program.load(std::memory_order_acquire) : nullptr;
-  Pool* tool = d->pools[op].tool.load(std::memory_order_acquire);
+  Pool* tool = g_tool_paused.load(std::memory_order_relaxed)
+                   ? nullptr
+                   : d->pools[op].tool.load(std::memory_order_acquire);
   return {program, tool != program ? tool : nullptr};
 }
 }  // namespace
@@ -307,6 +311,12 @@ bool ConsumerWants(uint32_t domain, uint32_t op) noexcept {
 void SetTracingStarted(bool started) {
   std::lock_guard<std::mutex> lock(ConfigMutex());
   g_started.store(started, std::memory_order_release);
+  UpdateAllActiveLocked();
+}
+
+void SetToolPaused(bool paused) {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  g_tool_paused.store(paused, std::memory_order_release);
   UpdateAllActiveLocked();
 }
 

@@ -73,7 +73,8 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
 // which is itself a roctracer client (a profiler such as Kineto enabling,
 // disabling and closing its own pools, calling roctracer_stop) and the tool
 // both get every record: the public API never changes the tool slot, and
-// roctracer_start/stop do not gate it. NULL where none; `tool` is NULL when
+// roctracer_start/stop do not gate it (roctxProfilerPause/Resume, requests
+// to any profiling tool, do: SetToolPaused). NULL where none; `tool` is NULL when
 // it is the same pool as `program` (written once).
 struct ActivityPools {
   Pool* program;
@@ -114,9 +115,13 @@ void DisableActivitiesOfPoolLocked(Pool* pool);
 bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted);
 bool ConsumerWants(uint32_t domain, uint32_t op) noexcept;
 
-// roctracer_start / roctracer_stop.
+// roctracer_start / roctracer_stop: the callbacks and the program's pools.
 void SetTracingStarted(bool started);
 bool TracingStarted() noexcept;
+
+// roctxProfilerPause / Resume, a request to any profiling tool: pauses the
+// tool slot of ActivityPools as well (roctracer_stop does not).
+void SetToolPaused(bool paused);
 
 }  // namespace roctracer
 

@@ -65,9 +65,10 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
 }
 
 // A rocprofiler-sdk-roctx request. Pause and resume act as roctracer_stop and
-// roctracer_start (process-wide whatever the tid: roctracer has no per-thread
-// stop), between the consumer's ENTER and EXIT. Made from tracer code (a
-// callback), the request still acts but is not reported.
+// roctracer_start and pause the tool slot too (process-wide whatever the tid:
+// roctracer has no per-thread stop), between the consumer's ENTER and EXIT.
+// Made from tracer code (a callback), the request still acts but is not
+// reported.
 int Request(uint32_t request, const RoctxRequestArgs* args) {
   const bool report = !hook::InUntracedScope();
   hook::UntracedScope untraced;
@@ -80,8 +81,14 @@ int Request(uint32_t request, const RoctxRequestArgs* args) {
     info.correlation_id = NextCorrelationId();
     consumer(info);
   }
-  if (request == kRoctxProfilerPause) roctracer_stop();
-  if (request == kRoctxProfilerResume) roctracer_start();
+  if (request == kRoctxProfilerPause) {
+    roctracer_stop();
+    SetToolPaused(true);
+  }
+  if (request == kRoctxProfilerResume) {
+    SetToolPaused(false);
+    roctracer_start();
+  }
   if (consumer != nullptr) {
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consumer(info);
