@@ -32,6 +32,7 @@
 #include "roctracer.h"
 #include "roctracer_ext.h"
 #include "roctx.h"
+#include "runtime/capi/tool_activity.h"
 
 // Exported without a declaration in the 4.1 headers.
 extern "C" {
@@ -387,6 +388,41 @@ const std::vector<Case>& RoctracerCases() {
                  << v << " " << op;
              EXPECT_EQ(IntArgs(&roctracer_enable_op_activity_expl)(
                            static_cast<int32_t>(v), 0, ForeignPool(rng)),
+                       kBadArg);
+           }),
+      // The tool slot: no default-pool fallback, so NULL is refused too.
+      CASE(roctracer_internal_tool_enable_op_activity,
+           {
+             const uint32_t d = BadDomain(rng);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_activity)(
+                           static_cast<int32_t>(d), 0, ForeignPool(rng)),
+                       kBadDomain)
+                 << d;
+             const uint32_t v = ValidDomain(rng), op = BadOp(rng, v);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_activity)(
+                           static_cast<int32_t>(v), op, nullptr),
+                       kBadArg)
+                 << v << " " << op;
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_activity)(
+                           static_cast<int32_t>(v), 0, ForeignPool(rng)),
+                       kBadArg);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_activity)(
+                           static_cast<int32_t>(v), 0, nullptr),
+                       kBadArg);
+           }),
+      CASE(roctracer_internal_tool_enable_domain_activity,
+           {
+             const uint32_t d = BadDomain(rng);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_domain_activity)(
+                           static_cast<int32_t>(d), ForeignPool(rng)),
+                       kBadDomain)
+                 << d;
+             const int32_t v = static_cast<int32_t>(ValidDomain(rng));
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_domain_activity)(
+                           v, ForeignPool(rng)),
+                       kBadArg);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_domain_activity)(
+                           v, nullptr),
                        kBadArg);
            }),
       CASE(roctracer_enable_op_activity,
