@@ -68,6 +68,14 @@ bool MakeDirs(const std::string& path) {
 
 }  // namespace
 
+void StreamCreatedCallback(uint32_t domain, uint32_t op, const void* data,
+                           void* arg) {
+  uint64_t stream = 0;
+  if (roctracer_internal_created_stream(domain, op, data, &stream)) {
+    static_cast<KernelObserver*>(arg)->OnStreamCreated(stream);
+  }
+}
+
 void BufferCallback(const char* begin, const char* end, void* arg) {
   static_cast<Tool*>(arg)->OnBuffer(begin, end);
 }
@@ -122,21 +130,21 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   }
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: nothing to enable for it.
-  // Dispatches through the tool's own observer, not HSA_OPS records: the
-  // records have no room for the launch sizes (kernel_observer.h).
-  if (config_.kernel) {
+  // Dispatches and copies through the tool's own observer, not HSA_OPS
+  // records: the records have no room for the launch sizes and the stream
+  // (kernel_observer.h).
+  if (config_.kernel || config_.memory_copy) {
+    kernel_observer_.Watch(config_.kernel, config_.memory_copy);
     kernel_observer_registered_ = roctracer_internal_gpu_add_observer(
         roctracer::gpu::kObserverAbiVersion, &kernel_observer_);
     if (!kernel_observer_registered_) {
       std::fprintf(stderr,
-                   "roctrace: kernel dispatches are not traced: "
+                   "roctrace: kernel dispatches and copies are not traced: "
                    "libroctracer64.so.4 refused the kernel observer (another "
                    "build of the library, or every observer slot taken)\n");
+    } else {
+      WatchStreamCreation();
     }
-  }
-  if (config_.memory_copy) {
-    roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY,
-                                      pool_);
   }
   flusher_ = std::thread([this] { FlushLoop(); });
 }
@@ -176,6 +184,22 @@ void Tool::ConvertKernelRows() {
   if (!kernel_observer_registered_) return;
   for (const DispatchRow& row : kernel_observer_.Take()) {
     converter_.ConvertDispatch(row);
+  }
+  for (const CopyRow& row : kernel_observer_.TakeCopies()) {
+    converter_.ConvertCopy(row);
+  }
+}
+
+// Streams are numbered in the order they are created, as rocprofiler-sdk
+// numbers them: a callback on every HIP API that creates one (the
+// generator's list, from the headers), reading the new stream at EXIT.
+void Tool::WatchStreamCreation() {
+  uint32_t ops[64];
+  const uint32_t n = roctracer_internal_stream_creating_ops(
+      ACTIVITY_DOMAIN_HIP_API, ops, sizeof(ops) / sizeof(ops[0]));
+  for (uint32_t i = 0; i < n && i < sizeof(ops) / sizeof(ops[0]); ++i) {
+    roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, ops[i],
+                                 StreamCreatedCallback, &kernel_observer_);
   }
 }
 

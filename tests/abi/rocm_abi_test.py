@@ -117,9 +117,11 @@ class RocmAbiTest(unittest.TestCase):
     # the private node.
     private = sorted(n for n, v in have.items() if "@@ROCTRACER_PRIVATE" in v)
     self.assertEqual(private, [
+        "roctracer_internal_created_stream",
         "roctracer_internal_gpu_add_observer",
         "roctracer_internal_gpu_remove_observer",
-        "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach"
+        "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach",
+        "roctracer_internal_stream_creating_ops",
     ])
 
   def test_roctx_symbol_versions_are_rocms(self):
