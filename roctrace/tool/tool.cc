@@ -68,8 +68,7 @@ bool MakeDirs(const std::string& path) {
 
 }  // namespace
 
-void StreamCreatedCallback(uint32_t domain, uint32_t op, const void* data,
-                           void* arg) {
+void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg) {
   uint64_t stream = 0;
   if (roctracer_internal_created_stream(domain, op, data, &stream)) {
     static_cast<KernelObserver*>(arg)->OnStreamCreated(stream);
@@ -143,7 +142,7 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
                    "libroctracer64.so.4 refused the kernel observer (another "
                    "build of the library, or every observer slot taken)\n");
     } else {
-      WatchStreamCreation();
+      WatchStreams();
     }
   }
   flusher_ = std::thread([this] { FlushLoop(); });
@@ -192,14 +191,21 @@ void Tool::ConvertKernelRows() {
 
 // Streams are numbered in the order they are created, as rocprofiler-sdk
 // numbers them: a callback on every HIP API that creates one (the
-// generator's list, from the headers), reading the new stream at EXIT.
-void Tool::WatchStreamCreation() {
-  uint32_t ops[64];
-  const uint32_t n = roctracer_internal_stream_creating_ops(
-      ACTIVITY_DOMAIN_HIP_API, ops, sizeof(ops) / sizeof(ops[0]));
-  for (uint32_t i = 0; i < n && i < sizeof(ops) / sizeof(ops[0]); ++i) {
-    roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, ops[i],
-                                 StreamCreatedCallback, &kernel_observer_);
+// generator's list, from the headers) reads the new stream at EXIT. Work
+// names its stream through the traced call that submitted it
+// (EnqueueInfo::stream): without the HIP trace, the APIs that take a stream
+// get an empty callback, so that they are traced all the same.
+void Tool::WatchStreams() {
+  for (const bool created : {true, false}) {
+    if (!created && config_.hip) break;
+    std::vector<uint32_t> ops(roctracer_internal_stream_ops(
+        ACTIVITY_DOMAIN_HIP_API, created, nullptr, 0));
+    ops.resize(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HIP_API, created,
+                                             ops.data(), ops.size()));
+    for (uint32_t op : ops) {
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, op, StreamCallback,
+                                   &kernel_observer_);
+    }
   }
 }
 

@@ -28,14 +28,16 @@ __attribute__((visibility("default"))) bool roctracer_internal_gpu_add_observer(
 __attribute__((visibility("default"))) void
 roctracer_internal_gpu_remove_observer(roctracer::gpu::Observer* observer);
 
-// Streams (EnqueueInfo::stream) as they are created, for a tool that numbers
-// them in creation order (rocprofiler-sdk's rule): the APIs of `domain` that
-// create a stream through an out-parameter (HIP's hipStreamCreate*, found
-// by the generator from the headers), at most `capacity` of them stored in
-// `ops`; returns how many there are (0 for a domain without streams).
-__attribute__((visibility("default"))) uint32_t
-roctracer_internal_stream_creating_ops(uint32_t domain, uint32_t* ops,
-                                       uint32_t capacity);
+// Streams (EnqueueInfo::stream), for a tool that numbers them in creation
+// order (rocprofiler-sdk's rule) or traces only what names them: the APIs of
+// `domain` that create a stream through an out-parameter (`created`: HIP's
+// hipStreamCreate*) or else take one by value (the launches, async copies,
+// ...), found by the generator from the headers. At most `capacity` of them
+// are stored in `ops`; returns how many there are (0 for a domain without
+// streams). EnqueueInfo::stream sees only calls that are traced (by
+// activity or a callback).
+__attribute__((visibility("default"))) uint32_t roctracer_internal_stream_ops(
+    uint32_t domain, bool created, uint32_t* ops, uint32_t capacity);
 // For such an op's callback data (roctracer_enable_op_callback): at EXIT,
 // the stream it created (read through the application's pointer, which may
 // be invalid); false at ENTER and when there is none.

@@ -1,7 +1,8 @@
-// roctracer_internal_stream_creating_ops / roctracer_internal_created_stream
-// (runtime/gpu/observer_export.h): which APIs create streams and the stream
-// one created, from the generated StreamArg of each API domain, so that a
-// tool outside the library numbers streams in the order they are created.
+// roctracer_internal_stream_ops / roctracer_internal_created_stream
+// (runtime/gpu/observer_export.h): which APIs take or create streams and the
+// stream one created, from the generated StreamArg of each API domain, so
+// that a tool outside the library numbers streams in the order they are
+// created and can have the calls that name a stream traced.
 #include <roctracer.h>
 
 #include <cstdint>
@@ -34,20 +35,23 @@ int StreamUse(uint32_t domain, uint32_t op, const void* data,
   }
 }
 
-// Every domain's kStreamCreated (one template generates them all).
+// Every domain's kStreamArg and kStreamCreated (one template generates them
+// all).
+constexpr int kTakes = 1;
 constexpr int kCreated = 2;
 
 }  // namespace
 }  // namespace roctracer
 
-extern "C" uint32_t roctracer_internal_stream_creating_ops(uint32_t domain,
-                                                           uint32_t* ops,
-                                                           uint32_t capacity) {
+extern "C" uint32_t roctracer_internal_stream_ops(uint32_t domain, bool created,
+                                                  uint32_t* ops,
+                                                  uint32_t capacity) {
+  const int wanted = created ? roctracer::kCreated : roctracer::kTakes;
   uint32_t n = 0;
   for (uint32_t op = 0;; ++op) {
     const int use = roctracer::StreamUse(domain, op, nullptr, nullptr, nullptr);
     if (use < 0) break;
-    if (use != roctracer::kCreated) continue;
+    if (use != wanted) continue;
     if (ops != nullptr && n < capacity) ops[n] = op;
     ++n;
   }

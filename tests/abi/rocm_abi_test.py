@@ -121,7 +121,7 @@ class RocmAbiTest(unittest.TestCase):
         "roctracer_internal_gpu_add_observer",
         "roctracer_internal_gpu_remove_observer",
         "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach",
-        "roctracer_internal_stream_creating_ops",
+        "roctracer_internal_stream_ops",
     ])
 
   def test_roctx_symbol_versions_are_rocms(self):

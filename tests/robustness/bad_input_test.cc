@@ -529,21 +529,23 @@ const std::vector<Case>& RoctracerCases() {
            }),
       // The private stream exports (roctrace's): a domain without streams,
       // a short array, and callback data that names no readable stream.
-      CASE(roctracer_internal_stream_creating_ops,
+      CASE(roctracer_internal_stream_ops,
            {
              uint32_t ops[2] = {7, 7};
+             const bool created = rng() % 2 == 0;
              EXPECT_EQ(
-                 roctracer_internal_stream_creating_ops(BadDomain(rng), ops, 2),
+                 roctracer_internal_stream_ops(BadDomain(rng), created, ops, 2),
                  0u);
-             EXPECT_EQ(roctracer_internal_stream_creating_ops(
-                           ACTIVITY_DOMAIN_HSA_API, ops, 2),
+             EXPECT_EQ(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HSA_API,
+                                                     created, ops, 2),
                        0u);
              EXPECT_EQ(ops[0], 7u);
-             const uint32_t n = roctracer_internal_stream_creating_ops(
-                 ACTIVITY_DOMAIN_HIP_API, nullptr, 0);
-             EXPECT_GE(n, 3u);  // hipStreamCreate, ...WithFlags, ...Priority
-             EXPECT_EQ(roctracer_internal_stream_creating_ops(
-                           ACTIVITY_DOMAIN_HIP_API, ops, 1),
+             // hipStreamCreate, ...WithFlags, ...WithPriority; launches, ...
+             const uint32_t n = roctracer_internal_stream_ops(
+                 ACTIVITY_DOMAIN_HIP_API, created, nullptr, 0);
+             EXPECT_GE(n, created ? 3u : 20u);
+             EXPECT_EQ(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HIP_API,
+                                                     created, ops, 1),
                        n);
              EXPECT_EQ(ops[1], 7u);
            }),
