@@ -7,7 +7,9 @@
 #include <hsa/hsa.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -167,6 +169,43 @@ TEST(KernelObserver, StreamsAreNumberedByCreationThenFirstUse) {
     EXPECT_EQ(r.device_id, -1);
   }
   EXPECT_EQ(streams, (std::vector<uint64_t>{3, 1, 0}));
+}
+
+TEST(KernelObserver, ThreadsMeetingStreamsAgreeOnTheirIds) {
+  KernelObserver o;
+  o.Watch(true, false);
+  constexpr int kThreads = 4, kStreams = 50, kEach = 2000;
+  // (cookie, stream handle) per submission, per thread.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> submitted(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        // Runs on one stream, then another: the cache and the lock.
+        const uint64_t handle = 0x1000 * (1 + (i / 7 + 13 * t) % kStreams);
+        submitted[t].emplace_back(
+            o.OnEnqueue(OnStream(gpu::OpKind::kDispatch, handle)), handle);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::map<uint64_t, std::set<uint64_t>> ids_of_handle;
+  std::set<uint64_t> ids;
+  for (const auto& mine : submitted) {
+    for (const auto& [cookie, handle] : mine) {
+      o.OnDispatch(Completed(1, 1), cookie);
+      const std::vector<DispatchRow> rows = o.Take();
+      ASSERT_EQ(rows.size(), 1u);
+      ids_of_handle[handle].insert(rows[0].stream_id);
+      ids.insert(rows[0].stream_id);
+    }
+  }
+  ASSERT_EQ(ids_of_handle.size(), size_t{kStreams});
+  for (const auto& kv : ids_of_handle) EXPECT_EQ(kv.second.size(), 1u);
+  // One ID per stream, dense from 1.
+  EXPECT_EQ(ids.size(), size_t{kStreams});
+  EXPECT_EQ(*ids.begin(), 1u);
+  EXPECT_EQ(*ids.rbegin(), uint64_t{kStreams});
 }
 
 TEST(KernelObserver, CopiesOnlyWhenWatched) {
