@@ -38,9 +38,10 @@ roctracer_internal_gpu_remove_observer(roctracer::gpu::Observer* observer);
 // activity or a callback).
 __attribute__((visibility("default"))) uint32_t roctracer_internal_stream_ops(
     uint32_t domain, bool created, uint32_t* ops, uint32_t capacity);
-// For such an op's callback data (roctracer_enable_op_callback): at EXIT,
-// the stream it created (read through the application's pointer, which may
-// be invalid); false at ENTER and when there is none.
+// For such an op's callback data (roctracer_enable_op_callback): at the
+// EXIT of a call that succeeded, the stream it created (read through the
+// application's pointer, which may be invalid); false at ENTER, after a
+// failed call and when there is none.
 __attribute__((visibility("default"))) bool roctracer_internal_created_stream(
     uint32_t domain, uint32_t op, const void* data, uint64_t* stream);
 }

@@ -15,16 +15,18 @@ namespace roctracer {
 namespace {
 
 // -1: no such domain or op; otherwise the domain's StreamUse. With `data`,
-// also whether the call is at its EXIT (*at_exit).
+// also whether the call is at its EXIT and succeeded (*done): only then
+// does a created stream's out-parameter hold one.
 int StreamUse(uint32_t domain, uint32_t op, const void* data,
-              const void** address, bool* at_exit) {
+              const void** address, bool* done) {
   switch (domain) {
 #define ROCTRACER_STREAM_USE_OF(d, value)                            \
   case value: {                                                      \
     if (op >= d##_api::kCount) return -1;                            \
     const auto* typed = static_cast<const d##_api_data_t*>(data);    \
-    if (typed != nullptr && at_exit != nullptr) {                    \
-      *at_exit = typed->phase == ACTIVITY_API_PHASE_EXIT;            \
+    if (typed != nullptr && done != nullptr) {                       \
+      *done = typed->phase == ACTIVITY_API_PHASE_EXIT &&             \
+              d##_api::ReturnedStatus(op, typed) == 0;               \
     }                                                                \
     return static_cast<int>(d##_api::StreamArg(op, typed, address)); \
   }
@@ -63,10 +65,10 @@ extern "C" bool roctracer_internal_created_stream(uint32_t domain, uint32_t op,
                                                   uint64_t* stream) {
   if (data == nullptr || stream == nullptr) return false;
   const void* address = nullptr;
-  bool at_exit = false;
-  if (roctracer::StreamUse(domain, op, data, &address, &at_exit) !=
+  bool done = false;
+  if (roctracer::StreamUse(domain, op, data, &address, &done) !=
           roctracer::kCreated ||
-      !at_exit) {
+      !done) {
     return false;
   }
   // The application's out-parameter: never trusted.

@@ -569,6 +569,13 @@ const std::vector<Case>& RoctracerCases() {
                                          : ACTIVITY_API_PHASE_EXIT;
              EXPECT_FALSE(roctracer_internal_created_stream(
                  ACTIVITY_DOMAIN_HIP_API, op, &data, &stream));
+             // A call that failed wrote no stream.
+             hipStream_t written = reinterpret_cast<hipStream_t>(0x5000);
+             data.args.hipStreamCreate.stream = &written;
+             data.phase = ACTIVITY_API_PHASE_EXIT;
+             data.hipError_t_retval = hipErrorInvalidValue;
+             EXPECT_FALSE(roctracer_internal_created_stream(
+                 ACTIVITY_DOMAIN_HIP_API, op, &data, &stream));
              EXPECT_EQ(stream, 42u);
            }),
   };
