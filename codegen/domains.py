@@ -262,6 +262,9 @@ class Domain:
   # the runtime cannot be loaded.
   status_type: Optional[str] = None
   not_initialized: Optional[str] = None
+  # The handle type of the runtime's work queues (HIP's streams), whose
+  # parameter the generated StreamArg finds in every API that has one.
+  stream_type: Optional[str] = None
 
 
 DOMAINS = [
@@ -283,7 +286,8 @@ DOMAINS = [
            preamble=["#if !defined(__HIP_PLATFORM_AMD__) && "
                      "!defined(__HIP_PLATFORM_NVIDIA__)",
                      "#define __HIP_PLATFORM_AMD__", "#endif"],
-           status_type="hipError_t", not_initialized="hipErrorNotInitialized"),
+           status_type="hipError_t", not_initialized="hipErrorNotInitialized",
+           stream_type="hipStream_t"),
     Domain(name="kfd", activity_domain=4, parse=parse_kfd,
            numbering="declaration", first_id=0, empty_args=True,
            source="hsakmt.h (libhsakmt, the KFD thunk)",

@@ -61,6 +61,8 @@ class Plan:
     self._empty_args = d in domains.BY_NAME and domains.BY_NAME[d].empty_args
     funcs = {f.name: f for f in mdl.functions}
     self._id_of = ids
+    self._stream_type = (domains.BY_NAME[d].stream_type
+                         if d in domains.BY_NAME else None)
     self.functions = [self._function(f, ids[f.name]) for f in mdl.functions]
     self.functions.sort(key=lambda v: v["id"])
     by_name = {v["name"]: v for v in self.functions}
@@ -216,6 +218,7 @@ class Plan:
         aliases=list(f.aliases), vals_enter=vals_enter, vals_exit=vals_exit,
         string_params=[fl.name for p, fl in zip(f.params, arg_fields)
                        if p.type.is_string],
+        stream_param=self._stream_param(f, arg_fields),
         test_params=[dict(
             decl=d.declarator(d.strip_top_const(p.type.spelling), "a%d" % p.index),
             value=self._test_value(p.type, id_ * 16 + p.index,
@@ -224,6 +227,23 @@ class Plan:
         test_ret=None if ret_void else dict(
             decl=d.declarator(d.strip_top_const(f.return_type.spelling), "expected"),
             value=self._test_value(f.return_type, id_ * 16 + 15)))
+
+  def _stream_param(self, f: m.Function,
+                    arg_fields: List[m.AbiField]) -> Optional[Dict]:
+    """The parameter of `f` that names the stream its work goes to (the
+    domain's stream type by value), else the one through which it creates a
+    stream (a pointer to it, read at EXIT); None when neither. The first
+    such parameter decides: HIP has no API with two."""
+    if self._stream_type is None:
+      return None
+    by_value, created = None, None
+    for p, fl in zip(f.params, arg_fields):
+      spelling = naming.strip_top_const(p.type.spelling).replace(" ", "")
+      if by_value is None and spelling == self._stream_type:
+        by_value = dict(field=fl.name, created=False)
+      elif created is None and spelling == self._stream_type + "*":
+        created = dict(field=fl.name, created=True)
+    return by_value or created
 
   def _test_value(self, t: m.CType, seed: int, copied: bool = False) -> str:
     """A C++ expression of type `t`, distinct per seed and valid for the type

@@ -7,7 +7,9 @@
 #include <hsa/hsa.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -118,6 +120,100 @@ TEST(KernelObserver, RowsCarryTheLaunchAndTheSymbolsLds) {
   o.OnDispatch(Completed(0x1000, 3),
                o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)));
   EXPECT_FALSE(o.Take()[0].launch.symbol_known);
+}
+
+// The stream of the call being "submitted" on this thread (what the seam's
+// EnqueueInfo::stream answers from the thread's traced calls).
+thread_local uint64_t t_stream = 0;
+uint64_t CurrentStream() noexcept { return t_stream; }
+
+gpu::EnqueueInfo OnStream(gpu::OpKind kind, uint64_t handle) {
+  gpu::EnqueueInfo info = Enqueue(kind);
+  info.stream = &CurrentStream;
+  t_stream = handle;
+  return info;
+}
+
+TEST(KernelObserver, StreamsAreNumberedByCreationThenFirstUse) {
+  KernelObserver o;
+  o.Watch(true, true);
+  o.OnStreamCreated(0xa0);  // created first, used second
+  o.OnStreamCreated(0xb0);
+  const uint64_t on_b = o.OnEnqueue(OnStream(gpu::OpKind::kDispatch, 0xb0));
+  const uint64_t on_null = o.OnEnqueue(OnStream(gpu::OpKind::kDispatch, 0));
+  const uint64_t on_a = o.OnEnqueue(OnStream(gpu::OpKind::kDispatch, 0xa0));
+  // Not created while the tool watched: numbered when first used.
+  const uint64_t copy_c = o.OnEnqueue(OnStream(gpu::OpKind::kCopy, 0xc0));
+  const uint64_t copy_a = o.OnEnqueue(OnStream(gpu::OpKind::kCopy, 0xa0));
+  const uint64_t copy_null = o.OnEnqueue(OnStream(gpu::OpKind::kCopy, 0));
+  for (uint64_t cookie : {on_b, on_null, on_a}) {
+    o.OnDispatch(Completed(1, 1), cookie);
+  }
+  gpu::CopyRecord copy{};
+  copy.correlation_id = 77;
+  copy.device_id = -1;
+  copy.bytes = 4096;
+  copy.direction = 3;
+  for (uint64_t cookie : {copy_c, copy_a, copy_null}) o.OnCopy(copy, cookie);
+  std::vector<uint64_t> streams;
+  for (const DispatchRow& r : o.Take()) {
+    streams.push_back(r.stream_id);
+    EXPECT_EQ(r.dispatch_id, streams.size());  // the ID survives beside it
+  }
+  EXPECT_EQ(streams, (std::vector<uint64_t>{2, 0, 1}));
+  streams.clear();
+  for (const CopyRow& r : o.TakeCopies()) {
+    streams.push_back(r.stream_id);
+    EXPECT_EQ((std::vector<uint64_t>{r.correlation_id, r.bytes, r.direction}),
+              (std::vector<uint64_t>{77, 4096, 3}));
+    EXPECT_EQ(r.device_id, -1);
+  }
+  EXPECT_EQ(streams, (std::vector<uint64_t>{3, 1, 0}));
+}
+
+TEST(KernelObserver, ThreadsMeetingStreamsAgreeOnTheirIds) {
+  KernelObserver o;
+  o.Watch(true, false);
+  constexpr int kThreads = 4, kStreams = 50, kEach = 2000;
+  // (cookie, stream handle) per submission, per thread.
+  std::vector<std::vector<std::pair<uint64_t, uint64_t>>> submitted(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        // Runs on one stream, then another: the cache and the lock.
+        const uint64_t handle = 0x1000 * (1 + (i / 7 + 13 * t) % kStreams);
+        submitted[t].emplace_back(
+            o.OnEnqueue(OnStream(gpu::OpKind::kDispatch, handle)), handle);
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::map<uint64_t, std::set<uint64_t>> ids_of_handle;
+  std::set<uint64_t> ids;
+  for (const auto& mine : submitted) {
+    for (const auto& [cookie, handle] : mine) {
+      o.OnDispatch(Completed(1, 1), cookie);
+      const std::vector<DispatchRow> rows = o.Take();
+      ASSERT_EQ(rows.size(), 1u);
+      ids_of_handle[handle].insert(rows[0].stream_id);
+      ids.insert(rows[0].stream_id);
+    }
+  }
+  ASSERT_EQ(ids_of_handle.size(), size_t{kStreams});
+  for (const auto& kv : ids_of_handle) EXPECT_EQ(kv.second.size(), 1u);
+  // One ID per stream, dense from 1.
+  EXPECT_EQ(ids.size(), size_t{kStreams});
+  EXPECT_EQ(*ids.begin(), 1u);
+  EXPECT_EQ(*ids.rbegin(), uint64_t{kStreams});
+}
+
+TEST(KernelObserver, CopiesOnlyWhenWatched) {
+  KernelObserver o;
+  o.Watch(false, true);
+  EXPECT_EQ(o.OnEnqueue(OnStream(gpu::OpKind::kDispatch, 0)), 0u);
+  EXPECT_EQ(o.OnEnqueue(OnStream(gpu::OpKind::kBarrier, 0)), 0u);
+  EXPECT_NE(o.OnEnqueue(OnStream(gpu::OpKind::kCopy, 0)), 0u);
 }
 
 TEST(KernelObserver, WakesTheToolWhenManyRowsWait) {

@@ -17,12 +17,13 @@ import unittest
 
 import pftrace_reader
 
-ROCTRACE, PROGRAM, GPU_PROGRAM, GPU_KERNELS, CLIENT_PROGRAM = [
-    os.path.abspath(p) for p in sys.argv[1:6]]
-# "gpu": only GpuProgram, which drives the tracer through softhsa (built with
-# the installed ROCm's table layout); "host": everything else.
-PART = sys.argv[6]
-del sys.argv[1:7]
+ROCTRACE, PROGRAM, GPU_PROGRAM, GPU_KERNELS, CLIENT_PROGRAM, \
+    HIP_STREAMS_PROGRAM = [os.path.abspath(p) for p in sys.argv[1:7]]
+# "gpu": only GpuProgram and HipStreams, which drive the tracer through
+# softhsa (built with the installed ROCm's table layout); "host": everything
+# else.
+PART = sys.argv[7]
+del sys.argv[1:8]
 
 API_CATEGORIES = ("HIP_RUNTIME_API", "HSA_CORE_API")
 
@@ -831,12 +832,109 @@ class Environment(unittest.TestCase):
     self.assertEqual(len(rows), 20)
 
 
+# hip_streams_program's rounds; its launches' grid widths and copies' sizes
+# (/ 1000) name the stream: 1 stream a, 2 stream b (created second, used
+# first), 3 the null stream. rocprofiler-sdk's Stream_Ids: by creation, the
+# null stream 0.
+ROUNDS = 3
+STREAM_OF_TAG = {1: 1, 2: 2, 3: 0}
+
+
+class HipStreams(unittest.TestCase):
+  """A HIP program with two created streams and the null stream (the
+  stand-in HIP library on softhsa): each kernel's and copy's Stream_Id is the
+  stream it was launched on, in every format, with and without the HIP
+  trace."""
+
+  def trace(self, options, formats):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE] + options + ["--output-format"] + formats +
+            ["-d", d, "-o", "s", "--", HIP_STREAMS_PROGRAM, GPU_KERNELS,
+             str(ROUNDS)], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    return d
+
+  def check_csv(self, d, sizes_by_times=None):
+    kernels = read_csv(os.path.join(d, "s_kernel_trace.csv"))
+    self.assertEqual(len(kernels), 3 * ROUNDS)
+    for r in kernels:
+      self.assertEqual(int(r["Stream_Id"]),
+                       STREAM_OF_TAG[int(r["Grid_Size_X"])], r)
+    copies = read_csv(os.path.join(d, "s_memory_copy_trace.csv"))
+    self.assertEqual(len(copies), 3 * ROUNDS)
+    if sizes_by_times is not None:
+      for r in copies:
+        size = sizes_by_times[(int(r["Start_Timestamp"]),
+                               int(r["End_Timestamp"]))]
+        self.assertEqual(int(r["Stream_Id"]), STREAM_OF_TAG[size // 1000], r)
+    self.assertEqual(collections.Counter(int(r["Stream_Id"]) for r in copies),
+                     {0: ROUNDS, 1: ROUNDS, 2: ROUNDS})
+
+  def test_every_format_with_the_system_trace(self):
+    d = self.trace(["--sys-trace"], ["rocpd", "csv", "json"])
+    con = sqlite3.connect(os.path.join(d, "s_results.db"))
+    try:
+      dispatches = con.execute(
+          "SELECT grid_size_x, stream_id FROM rocpd_kernel_dispatch").fetchall()
+      copies = con.execute(
+          "SELECT size, stream_id, start, \"end\" FROM rocpd_memory_copy"
+      ).fetchall()
+      streams = con.execute(
+          "SELECT id, name FROM rocpd_info_stream").fetchall()
+      view = con.execute("SELECT stream_id, stream FROM kernels").fetchall()
+      copy_view = con.execute(
+          "SELECT stream_id, stream_name FROM memory_copies").fetchall()
+    finally:
+      con.close()
+    self.assertEqual(len(dispatches), 3 * ROUNDS)
+    for width, stream in dispatches:
+      self.assertEqual(stream, STREAM_OF_TAG[width])
+    self.assertEqual(len(copies), 3 * ROUNDS)
+    for size, stream, _, _ in copies:
+      self.assertEqual(stream, STREAM_OF_TAG[size // 1000])
+    # rocprofv3's names: the null stream first, then by first appearance.
+    names = dict(streams)
+    self.assertEqual(names[0], "Default Stream")
+    self.assertEqual(sorted(names.values()),
+                     ["Default Stream", "Stream 0", "Stream 1"])
+    self.assertEqual(sorted(names), [0, 1, 2])
+    # The views join them.
+    self.assertEqual(len(view), 3 * ROUNDS)
+    self.assertEqual(len(copy_view), 3 * ROUNDS)
+    for stream_id, name in view + copy_view:
+      self.assertEqual(name, names[stream_id])
+    self.check_csv(d, {(c[2], c[3]): c[0] for c in copies})
+    with open(os.path.join(d, "s_results.json")) as f:
+      records = json.load(f)["rocprofiler-sdk-tool"][0]["buffer_records"]
+    self.assertEqual(len(records["kernel_dispatch"]), 3 * ROUNDS)
+    for r in records["kernel_dispatch"]:
+      self.assertEqual(r["stream_id"]["handle"],
+                       STREAM_OF_TAG[r["dispatch_info"]["grid_size"]["x"]])
+    self.assertEqual(len(records["memory_copy"]), 3 * ROUNDS)
+    for r in records["memory_copy"]:
+      self.assertEqual(r["stream_id"]["handle"],
+                       STREAM_OF_TAG[r["bytes"] // 1000])
+    # hipMemcpyAsync's stream holds through the hipMemcpy it calls.
+    hip = read_csv(os.path.join(d, "s_hip_api_trace.csv"))
+    self.assertEqual(
+        collections.Counter(r["Function"] for r in hip
+                            if r["Function"].startswith("hipMemcpy")),
+        {"hipMemcpyAsync": 3 * ROUNDS, "hipMemcpy": 3 * ROUNDS})
+
+  def test_kernel_and_copy_trace_alone(self):
+    # No HIP trace: the calls that take a stream are traced all the same
+    # (empty callbacks), and nothing of them is written.
+    d = self.trace(["--kernel-trace", "--memory-copy-trace"], ["csv"])
+    self.assertFalse(os.path.exists(os.path.join(d, "s_hip_api_trace.csv")))
+    self.check_csv(d)
+
+
 def load_tests(loader, tests, pattern):
   del pattern  # unittest's protocol
   suite = unittest.TestSuite()
   for case in tests:
     classes = {type(t) for t in case}
-    if (GpuProgram in classes) == (PART == "gpu"):
+    if bool(classes & {GpuProgram, HipStreams}) == (PART == "gpu"):
       suite.addTest(case)
   return suite
 

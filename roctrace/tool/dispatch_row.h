@@ -1,7 +1,8 @@
 // One completed kernel dispatch as the tool's observer (kernel_observer.h)
 // hands it to the record converter: everything the kernel outputs show, in
 // one piece (the roctracer activity records have no room for the launch
-// sizes, so dispatches do not come through the pool).
+// sizes or the stream, so dispatches and copies do not come through the
+// pool).
 #ifndef ROCTRACE_TOOL_DISPATCH_ROW_H_
 #define ROCTRACE_TOOL_DISPATCH_ROW_H_
 
@@ -17,12 +18,25 @@ struct DispatchRow {
   uint64_t dispatch_id;
   // The innermost traced API call that submitted it, 0 when none.
   uint64_t correlation_id;
-  uint64_t queue_id;  // hsa_queue_t::id of the application's queue
-  int32_t device_id;  // kernel agent index
+  uint64_t queue_id;   // hsa_queue_t::id of the application's queue
+  uint64_t stream_id;  // Stream_Id (stream_ids.h): 0 the null stream
+  int32_t device_id;   // kernel agent index
   uint64_t begin_ns;
   uint64_t end_ns;
   KernelLaunch launch;
   std::string kernel_name;  // demangled, without ".kd"
+};
+
+// One completed async copy, from the same observer: as the HSA_OPS record
+// has it, plus the stream it was submitted on (the record has no room).
+struct CopyRow {
+  uint64_t correlation_id;  // the innermost traced API call, 0 when none
+  uint64_t stream_id;       // Stream_Id (stream_ids.h)
+  int32_t device_id;        // the kernel agent, -1 between host agents
+  uint32_t direction;       // hsa_amd_copy_direction_t
+  uint64_t bytes;
+  uint64_t begin_ns;
+  uint64_t end_ns;
 };
 
 }  // namespace roctrace

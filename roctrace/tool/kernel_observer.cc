@@ -4,16 +4,38 @@ namespace roctrace {
 
 namespace gpu = roctracer::gpu;
 
+namespace {
+
+// A dispatch's cookie: its dispatch ID (from 1: never 0) in the low bits,
+// its Stream_Id above. A copy's: its Stream_Id + 1.
+constexpr int kStreamShift = 40;
+constexpr uint64_t kDispatchIdMask = (uint64_t{1} << kStreamShift) - 1;
+
+}  // namespace
+
 uint64_t KernelObserver::OnEnqueue(const gpu::EnqueueInfo& info) noexcept {
-  if (info.kind != gpu::OpKind::kDispatch) return 0;
-  // The cookie is the dispatch ID (never 0).
-  return last_dispatch_id_.fetch_add(1, std::memory_order_relaxed) + 1;
+  const bool dispatch = info.kind == gpu::OpKind::kDispatch;
+  if (dispatch ? !dispatches_ : info.kind != gpu::OpKind::kCopy || !copies_) {
+    return 0;
+  }
+  // Asked here, on the submitting thread, whose calls name the stream.
+  const uint64_t stream =
+      streams_.IdOf(info.stream != nullptr ? info.stream() : 0);
+  if (!dispatch) return stream + 1;
+  const uint64_t id =
+      last_dispatch_id_.fetch_add(1, std::memory_order_relaxed) + 1;
+  // An ID past 2^24 streams does not fit the cookie: such a dispatch is
+  // written on the null stream rather than on another stream.
+  const uint64_t stream_bits =
+      stream < (uint64_t{1} << (64 - kStreamShift)) ? stream : 0;
+  return (id & kDispatchIdMask) | stream_bits << kStreamShift;
 }
 
 void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
                                 uint64_t cookie) noexcept {
   DispatchRow row;
-  row.dispatch_id = cookie;
+  row.dispatch_id = cookie & kDispatchIdMask;
+  row.stream_id = cookie >> kStreamShift;
   row.correlation_id = r.correlation_id;
   row.queue_id = r.queue.queue_id;
   row.device_id = r.queue.device_id;
@@ -38,7 +60,20 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
       l.symbol_group_segment_size = it->second;
     }
     rows_.push_back(std::move(row));
-    wake = rows_.size() == kWakeRows;
+    wake = QueuedMany();
+  }
+  if (wake && wake_) wake_();
+}
+
+void KernelObserver::OnCopy(const gpu::CopyRecord& r,
+                            uint64_t cookie) noexcept {
+  CopyRow row{r.correlation_id, cookie - 1, r.device_id, r.direction,
+              r.bytes,          r.begin_ns, r.end_ns};
+  bool wake;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    copy_rows_.push_back(row);
+    wake = QueuedMany();
   }
   if (wake && wake_) wake_();
 }
@@ -56,6 +91,13 @@ std::vector<DispatchRow> KernelObserver::Take() {
   std::vector<DispatchRow> rows;
   std::lock_guard<std::mutex> lock(mutex_);
   rows.swap(rows_);
+  return rows;
+}
+
+std::vector<CopyRow> KernelObserver::TakeCopies() {
+  std::vector<CopyRow> rows;
+  std::lock_guard<std::mutex> lock(mutex_);
+  rows.swap(copy_rows_);
   return rows;
 }
 

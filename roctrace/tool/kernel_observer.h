@@ -1,12 +1,14 @@
-// roctrace's observer of kernel dispatches on the GPU seam
+// roctrace's observer of kernel dispatches and copies on the GPU seam
 // (runtime/gpu/gpu_events.h), which the tool registers through
 // libroctracer64's private export (runtime/gpu/observer_export.h). It is the
-// one source of the kernel rows: on the submitting thread it only draws the
-// dispatch ID (one atomic increment, so IDs follow submission order); at
-// completion, on the tracer's completion thread or a flushing thread, it builds
-// a DispatchRow with the packet's sizes and queues it for the tool, which
-// converts the queued rows whenever it converts a pool buffer, at every
-// checkpoint and at exit.
+// one source of the kernel and copy rows: on the submitting thread it only
+// draws the dispatch ID (one atomic increment, so IDs follow submission
+// order) and numbers the stream the work went to (stream_ids.h: a
+// thread-local look-up, a lock the first time a thread meets a stream); at
+// completion, on the tracer's completion thread or a flushing thread, it
+// builds a DispatchRow with the packet's sizes (a CopyRow) and queues it for
+// the tool, which converts the queued rows whenever it converts a pool
+// buffer, at every checkpoint and at exit.
 #ifndef ROCTRACE_TOOL_KERNEL_OBSERVER_H_
 #define ROCTRACE_TOOL_KERNEL_OBSERVER_H_
 
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "roctrace/tool/dispatch_row.h"
+#include "roctrace/tool/stream_ids.h"
 #include "runtime/gpu/gpu_events.h"
 
 namespace roctrace {
@@ -29,21 +32,40 @@ class KernelObserver final : public roctracer::gpu::Observer {
   static constexpr size_t kWakeRows = 4096;
   explicit KernelObserver(std::function<void()> wake = nullptr)
       : wake_(std::move(wake)) {}
+  // Which rows to make (before registering): kernel dispatches, copies.
+  void Watch(bool dispatches, bool copies) {
+    dispatches_ = dispatches;
+    copies_ = copies;
+  }
+  // A stream a traced API created (numbered now: creation order).
+  void OnStreamCreated(uint64_t handle) { streams_.IdOf(handle); }
 
   uint64_t OnEnqueue(const roctracer::gpu::EnqueueInfo& info) noexcept override;
   void OnDispatch(const roctracer::gpu::DispatchRecord& r,
                   uint64_t cookie) noexcept override;
+  void OnCopy(const roctracer::gpu::CopyRecord& r,
+              uint64_t cookie) noexcept override;
   void OnKernelSymbol(
       const roctracer::gpu::KernelSymbolEvent& e) noexcept override;
 
   // The rows completed since the last call, in completion order.
   std::vector<DispatchRow> Take();
+  std::vector<CopyRow> TakeCopies();
 
  private:
+  // Queues a row; wakes the tool when kWakeRows wait (requires mutex_).
+  bool QueuedMany() const {
+    return rows_.size() + copy_rows_.size() == kWakeRows;
+  }
+
+  bool dispatches_ = true;
+  bool copies_ = false;
+  StreamIds streams_;
   std::atomic<uint64_t> last_dispatch_id_{0};
   std::function<void()> wake_;
   std::mutex mutex_;
   std::vector<DispatchRow> rows_;
+  std::vector<CopyRow> copy_rows_;
   // kernel object -> its symbol's group segment size, while loaded.
   std::unordered_map<uint64_t, uint32_t> symbol_lds_;
 };

@@ -1,6 +1,5 @@
 #include "roctrace/tool/record_converter.h"
 
-#include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 
 namespace roctrace {
@@ -154,17 +153,15 @@ void RecordConverter::FlushWaiting() {
   waiting_.clear();
 }
 
-void RecordConverter::ConvertDevice(const activity_record_t& r) {
-  // Dispatches come through ConvertDispatch; barrier packets have no output
-  // in rocprofv3.
-  if (r.op != HSA_OP_ID_COPY) return;
+void RecordConverter::ConvertCopy(const CopyRow& row) {
   ApiEvent e{};
-  e.correlation_id = r.correlation_id;
-  e.start_ns = r.begin_ns;
-  e.end_ns = r.end_ns;
-  e.device_id = r.device_id;
-  e.op = CopyName(r.kind);
-  e.bytes = r.bytes;
+  e.correlation_id = row.correlation_id;
+  e.start_ns = row.begin_ns;
+  e.end_ns = row.end_ns;
+  e.device_id = row.device_id;
+  e.op = CopyName(row.direction);
+  e.bytes = row.bytes;
+  e.stream_id = row.stream_id;
   EmitDevice(e);
 }
 
@@ -181,6 +178,7 @@ void RecordConverter::ConvertDispatch(const DispatchRow& row) {
   e.device_id = row.device_id;
   e.queue_id = row.queue_id;
   e.dispatch_id = row.dispatch_id;
+  e.stream_id = row.stream_id;
   e.launch = row.launch;
   EmitDevice(e);
 }
@@ -224,9 +222,6 @@ void RecordConverter::Convert(const activity_record_t& r) {
       sink_(e);
       // Only calls that can submit work are ever named by device records.
       if (e.op->submits_work) RememberThread(r.correlation_id, r.thread_id);
-      return;
-    case ACTIVITY_DOMAIN_HSA_OPS:
-      ConvertDevice(r);
       return;
     case ACTIVITY_DOMAIN_ROCTX:
       break;

@@ -26,11 +26,12 @@ class RecordConverter {
   explicit RecordConverter(Sink sink) : sink_(std::move(sink)) {}
 
   void Convert(const activity_record_t& record);
-  // A kernel dispatch (the tool's observer, kernel_observer.h: HSA_OPS
-  // dispatch records are not read).
+  // A kernel dispatch or a copy (the tool's observer, kernel_observer.h:
+  // HSA_OPS records are not read).
   void ConvertDispatch(const DispatchRow& row);
+  void ConvertCopy(const CopyRow& row);
 
-  // Device work (HSA_OPS records) is written with the thread that submitted
+  // Device work is written with the thread that submitted
   // it, found through the API call of its correlation ID: with this on, the
   // calls that can submit work (OpName::submits_work) are remembered by
   // correlation ID (the recent ones) and a device record whose call has not
@@ -64,7 +65,6 @@ class RecordConverter {
   // nullptr: the kernel filter drops this name.
   const OpName* KernelName(const std::string& name);
   const OpName* CopyName(uint32_t direction);
-  void ConvertDevice(const activity_record_t& r);
   // Emits device work now, or holds it until its API call's thread is known.
   void EmitDevice(const ApiEvent& e);
   void RememberThread(uint64_t correlation_id, uint32_t tid);

@@ -69,6 +69,13 @@ bool MakeDirs(const std::string& path) {
 
 }  // namespace
 
+void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg) {
+  uint64_t stream = 0;
+  if (roctracer_internal_created_stream(domain, op, data, &stream)) {
+    static_cast<KernelObserver*>(arg)->OnStreamCreated(stream);
+  }
+}
+
 void BufferCallback(const char* begin, const char* end, void* arg) {
   static_cast<Tool*>(arg)->OnBuffer(begin, end);
 }
@@ -125,21 +132,21 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: nothing to enable for it.
-  // Dispatches through the tool's own observer, not HSA_OPS records: the
-  // records have no room for the launch sizes (kernel_observer.h).
-  if (config_.kernel) {
+  // Dispatches and copies through the tool's own observer, not HSA_OPS
+  // records: the records have no room for the launch sizes and the stream
+  // (kernel_observer.h).
+  if (config_.kernel || config_.memory_copy) {
+    kernel_observer_.Watch(config_.kernel, config_.memory_copy);
     kernel_observer_registered_ = roctracer_internal_gpu_add_observer(
         roctracer::gpu::kObserverAbiVersion, &kernel_observer_);
     if (!kernel_observer_registered_) {
       std::fprintf(stderr,
-                   "roctrace: kernel dispatches are not traced: "
+                   "roctrace: kernel dispatches and copies are not traced: "
                    "libroctracer64.so.4 refused the kernel observer (another "
                    "build of the library, or every observer slot taken)\n");
+    } else {
+      WatchStreams();
     }
-  }
-  if (config_.memory_copy) {
-    roctracer_internal_tool_enable_op_activity(ACTIVITY_DOMAIN_HSA_OPS,
-                                               HSA_OP_ID_COPY, pool_);
   }
   flusher_ = std::thread([this] { FlushLoop(); });
 }
@@ -179,6 +186,29 @@ void Tool::ConvertKernelRows() {
   if (!kernel_observer_registered_) return;
   for (const DispatchRow& row : kernel_observer_.Take()) {
     converter_.ConvertDispatch(row);
+  }
+  for (const CopyRow& row : kernel_observer_.TakeCopies()) {
+    converter_.ConvertCopy(row);
+  }
+}
+
+// Streams are numbered in the order they are created, as rocprofiler-sdk
+// numbers them: a callback on every HIP API that creates one (the
+// generator's list, from the headers) reads the new stream at EXIT. Work
+// names its stream through the traced call that submitted it
+// (EnqueueInfo::stream): without the HIP trace, the APIs that take a stream
+// get an empty callback, so that they are traced all the same.
+void Tool::WatchStreams() {
+  for (const bool created : {true, false}) {
+    if (!created && config_.hip) break;
+    std::vector<uint32_t> ops(roctracer_internal_stream_ops(
+        ACTIVITY_DOMAIN_HIP_API, created, nullptr, 0));
+    ops.resize(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HIP_API, created,
+                                             ops.data(), ops.size()));
+    for (uint32_t op : ops) {
+      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, op, StreamCallback,
+                                   &kernel_observer_);
+    }
   }
 }
 

@@ -44,6 +44,7 @@ class Tool {
   void ConvertKernelRows();
   // From a completion: many rows are waiting, convert them now.
   void WakeForKernelRows();
+  void WatchStreams();
 
   Config config_;
   RunInfo info_;
@@ -75,6 +76,9 @@ class Tool {
 
 // The pool's buffer callback (`arg` is the Tool).
 void BufferCallback(const char* begin, const char* end, void* arg);
+// The callback of the HIP APIs that create or take streams (`arg` is the
+// KernelObserver): numbers a stream as it is created.
+void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg);
 
 }  // namespace roctrace
 

@@ -176,7 +176,9 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
     AppendQuoted(out, AgentName({true, e.device_id}));
     out->push_back(',');
     AppendUInt(out, e.queue_id);
-    out->append(",0,");  // Stream_Id: no HIP stream is known
+    out->push_back(',');
+    AppendUInt(out, e.stream_id);
+    out->push_back(',');
     AppendUInt(out, e.tid);
     out->push_back(',');
     AppendUInt(out, e.dispatch_id);
@@ -189,7 +191,9 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
     CopyAgents(e, &src, &dst);
     out->append("\"MEMORY_COPY\",");
     AppendQuoted(out, e.op->name);
-    out->append(",0,");
+    out->push_back(',');
+    AppendUInt(out, e.stream_id);
+    out->push_back(',');
     AppendQuoted(out, AgentName(src));
     out->push_back(',');
     AppendQuoted(out, AgentName(dst));

@@ -114,6 +114,10 @@ struct ApiEvent {
   // the process (Dispatch_Id; a dispatch the kernel filter drops leaves a
   // gap).
   uint64_t dispatch_id;
+  // Device work: the HIP stream it was submitted on (Stream_Id: 0 the null
+  // stream, then 1, 2, ... in the order streams were created or first
+  // used, as rocprofiler-sdk numbers them).
+  uint64_t stream_id;
   KernelLaunch launch;  // kKernel
 };
 

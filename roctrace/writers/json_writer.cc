@@ -120,6 +120,12 @@ void JsonWriter::Write(const ApiEvent& e) {
   Key(&out, "end_timestamp", e.end_ns);
   out.push_back(',');
   Key(&out, "thread_id", e.tid);
+  if (IsDevice(e.op->category)) {
+    // rocprofv3's records of device work carry their HIP stream.
+    out.append(",\"stream_id\":{");
+    Key(&out, "handle", e.stream_id);
+    out.push_back('}');
+  }
   if (e.op->category == Category::kKernel) {
     AgentRef agent{true, e.device_id};
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);

@@ -74,10 +74,11 @@ constexpr uint32_t kUintValue = 3;
 constexpr uint64_t kCorrelationIdIid = 1;
 // A kernel slice's launch, named as rocpd's rocpd_kernel_dispatch columns;
 // interned as iids 2, 3, ... on the GPU queues' sequences only.
-const char* const kKernelArgs[] = {
-    "dispatch_id",      "workgroup_size_x",   "workgroup_size_y",
-    "workgroup_size_z", "grid_size_x",        "grid_size_y",
-    "grid_size_z",      "group_segment_size", "private_segment_size"};
+const char* const kKernelArgs[] = {"dispatch_id",          "workgroup_size_x",
+                                   "workgroup_size_y",     "workgroup_size_z",
+                                   "grid_size_x",          "grid_size_y",
+                                   "grid_size_z",          "group_segment_size",
+                                   "private_segment_size", "stream_id"};
 constexpr uint64_t kKernelArgsIid = 2;
 }  // namespace debug
 
@@ -399,7 +400,8 @@ void PftraceWriter::Write(const ApiEvent& e) {
                                l.grid[1],
                                l.grid[2],
                                l.group_segment_size,
-                               l.private_segment_size};
+                               l.private_segment_size,
+                               e.stream_id};
     static_assert(sizeof(values) / sizeof(values[0]) ==
                   sizeof(debug::kKernelArgs) / sizeof(debug::kKernelArgs[0]));
     uint64_t iid = debug::kKernelArgsIid;

@@ -128,12 +128,13 @@ bool RocpdWriter::Open() {
                "private_segment_size, group_segment_size, "
                "workgroup_size_x, workgroup_size_y, workgroup_size_z, "
                "grid_size_x, grid_size_y, grid_size_z, region_name_id, "
-               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, 0, ?6, ?7, ?10, "
+               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, ?18, ?6, ?7, ?10, "
                "?11, ?12, ?13, ?14, ?15, ?16, ?17, ?8, ?9)",
                &insert_dispatch_) ||
       !Prepare("INSERT INTO rocpd_memory_copy(nid, pid, tid, start, \"end\", "
-               "name_id, dst_agent_id, src_agent_id, size, region_name_id, "
-               "event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?4, ?8)",
+               "name_id, dst_agent_id, src_agent_id, size, stream_id, "
+               "region_name_id, event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, "
+               "?6, ?7, ?9, ?4, ?8)",
                &insert_copy_)) {
     return false;
   }
@@ -258,6 +259,28 @@ int64_t RocpdWriter::QueueRow(uint64_t queue_id) {
   return row;
 }
 
+// A stream's row has its Stream_Id as id and rocprofv3's name: "Default
+// Stream" for the null stream, written before any other, the others
+// "Stream 0", "Stream 1", ... in the order their rows are written.
+int64_t RocpdWriter::StreamRow(uint64_t stream_id) {
+  if (streams_.count(stream_id) != 0) return static_cast<int64_t>(stream_id);
+  if (streams_.empty() && stream_id != 0) StreamRow(0);
+  char* sql =
+      stream_id == 0
+          ? sqlite3_mprintf(
+                "INSERT INTO rocpd_info_stream(id, nid, pid, name) VALUES "
+                "(0, 1, 1, 'Default Stream');")
+          : sqlite3_mprintf(
+                "INSERT INTO rocpd_info_stream(id, nid, pid, name) VALUES "
+                "(%llu, 1, 1, 'Stream %llu');",
+                static_cast<unsigned long long>(stream_id),
+                static_cast<unsigned long long>(streams_.size() - 1));
+  Exec(sql);
+  sqlite3_free(sql);
+  streams_.insert(stream_id);
+  return static_cast<int64_t>(stream_id);
+}
+
 // The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's).
 int64_t RocpdWriter::KernelRow(const OpName* op) {
   if (op->kernel_id >= kernels_.size()) kernels_.resize(op->kernel_id + 1);
@@ -301,6 +324,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
                               l.grid[1],
                               l.grid[2]};
     for (int i = 0; i < 8; ++i) v[9 + i] = sizes[i];
+    v[17] = StreamRow(e.stream_id);
   } else {
     AgentRef src{}, dst{};
     CopyAgents(e, &src, &dst);
@@ -311,6 +335,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     v[5] = AgentRow(src);
     v[6] = static_cast<int64_t>(e.bytes);
     v[7] = event_id;
+    v[8] = StreamRow(e.stream_id);
   }
   // The submitting thread, NULL when it is not known.
   row.has_tid = e.tid != 0;
@@ -332,7 +357,7 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
 void RocpdWriter::InsertDeviceRows() {
   for (const DeviceRow& row : device_rows_) {
     sqlite3_stmt* st = row.kernel ? insert_dispatch_ : insert_copy_;
-    const int params = row.kernel ? 17 : 8;
+    const int params = row.kernel ? 18 : 9;
     if (row.has_tid) {
       sqlite3_bind_int64(st, 1, row.values[0]);
     } else {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "roctrace/writers/event.h"
@@ -47,6 +48,7 @@ class RocpdWriter : public Writer {
   void WriteDevice(const ApiEvent& e);
   int64_t AgentRow(AgentRef agent);
   int64_t QueueRow(uint64_t queue_id);
+  int64_t StreamRow(uint64_t stream_id);
   int64_t KernelRow(const OpName* op);
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
@@ -70,13 +72,14 @@ class RocpdWriter : public Writer {
   sqlite3_stmt* insert_copy_ = nullptr;
   std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
   std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
+  std::unordered_set<uint64_t> streams_;          // Stream_Ids with a row
   std::vector<bool> kernels_;                     // by Kernel_Id: row made
   // A kernel dispatch's or copy's row, its parameters in statement order
   // (the first, the thread, NULL unless has_tid).
   struct DeviceRow {
     bool kernel;
     bool has_tid;
-    int64_t values[17];  // a dispatch's 17 parameters, a copy's 8
+    int64_t values[18];  // a dispatch's 18 parameters, a copy's 9
   };
   std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;

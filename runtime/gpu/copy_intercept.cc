@@ -42,6 +42,7 @@ class TracedCopy {
     info.kind = OpKind::kCopy;
     info.op_id = NextCorrelationId();
     info.correlation_id = hook::CurrentCallId();
+    info.stream = &InnermostStream;
     Interest interest;
     if (!AskObservers(info, &interest)) return;
     // A signal the runtime would refuse is passed on for it to refuse.

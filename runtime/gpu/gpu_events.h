@@ -73,6 +73,14 @@ struct EnqueueInfo {
   // Copies: the addresses (a rectangle copy's pitched pointers' bases).
   const void* dst;
   const void* src;
+  // The stream the work was submitted on: the stream argument (HIP's
+  // hipStream_t, as an integer) of the innermost traced call in progress on
+  // the submitting thread that takes one; 0, HIP's null stream, when none
+  // does (no HIP call traced, work the runtime submits on its own thread).
+  // Worked out only when called, so that observers which do not ask cost
+  // nothing: call it during OnEnqueue (it reads the submitting thread's
+  // calls).
+  uint64_t (*stream)() noexcept;
 };
 
 // Times are CLOCK_BOOTTIME nanoseconds (roctracer_get_timestamp's clock),

@@ -94,6 +94,7 @@ void Intercept(QueueState* q, const uint8_t* packet,
   info.kind = kind;
   info.op_id = NextCorrelationId();
   info.correlation_id = hook::CurrentCallId();
+  info.stream = &InnermostStream;
   info.queue = q->info;
   info.packet = packet;
   Interest interest;

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #include "api_domain_tables.h"
@@ -55,6 +56,7 @@ struct Frame {
   const CallbackEntry* callback;
   ApiConsumerFn consumer;
   uint64_t arena_mark;
+  const void* data;  // the call's <domain>_api_data_t (InnermostStream)
   uint32_t op;
   uint16_t domain;
   uint16_t flags;
@@ -115,6 +117,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
 
   data->correlation_id = f->id;
   data->phase_data = &f->phase_data;
+  f->data = data;
   if (cb != nullptr || consumer != nullptr) {
     CopyStrings<Data, kMax>(f, data, string_args);
     UntracedScope untraced;
@@ -182,8 +185,41 @@ bool InnermostCall(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
   return false;
 }
 
+// The stream argument of a call, if its API takes one (the domain's
+// generated StreamArg).
+bool StreamOf(const Frame& f, uint64_t* stream) noexcept {
+  const void* address = nullptr;
+  switch (f.domain) {
+#define ROCTRACER_STREAM_OF_DOMAIN(d, value)                                 \
+  case value:                                                                \
+    if (d##_api::StreamArg(f.op, static_cast<const d##_api_data_t*>(f.data), \
+                           &address) != d##_api::kStreamArg) {               \
+      return false;                                                          \
+    }                                                                        \
+    break;
+    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_STREAM_OF_DOMAIN)
+#undef ROCTRACER_STREAM_OF_DOMAIN
+    default:
+      return false;
+  }
+  // A stream handle stored in the call's data on the stub's stack.
+  std::memcpy(stream, address, sizeof(*stream));
+  return true;
+}
+
+// InnermostStream (trace_guard.h): the thread's frames, innermost first.
+uint64_t InnermostStreamOfThread() noexcept {
+  uint64_t stream = 0;
+  for (auto* f = static_cast<const Frame*>(Thread().top); f != nullptr;
+       f = f->enclosing) {
+    if (StreamOf(*f, &stream)) return stream;
+  }
+  return 0;
+}
+
 [[maybe_unused]] const bool kInnermostCallInstalled =
-    (SetInnermostCallFn(&InnermostCall), true);
+    (SetInnermostCallFn(&InnermostCall),
+     SetInnermostStreamFn(&InnermostStreamOfThread), true);
 
 }  // namespace
 

@@ -62,6 +62,16 @@ using InnermostCallFn = bool (*)(uint32_t domain, uint32_t* op,
                                  uint64_t* id) noexcept;
 void SetInnermostCallFn(InnermostCallFn fn) noexcept;
 
+// The stream (the runtime's work queue: HIP's hipStream_t, as an integer)
+// named by the innermost traced call in progress on this thread that takes
+// one (the generated StreamArg of its domain); 0, HIP's null stream, when
+// no call in progress does. A walk of the thread's call frames (api_hook.cc
+// installs it; 0 without the hooks): the GPU half calls it only for an
+// observer that asks (gpu_events.h, EnqueueInfo::stream).
+uint64_t InnermostStream() noexcept;
+using InnermostStreamFn = uint64_t (*)() noexcept;
+void SetInnermostStreamFn(InnermostStreamFn fn) noexcept;
+
 // The consumer to call for (domain, op): the installed one if it registered
 // interest in the op, else NULL. Two relaxed loads.
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept;

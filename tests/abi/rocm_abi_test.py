@@ -117,9 +117,11 @@ class RocmAbiTest(unittest.TestCase):
     # slot) only in the private node.
     private = sorted(n for n, v in have.items() if "@@ROCTRACER_PRIVATE" in v)
     self.assertEqual(private, [
+        "roctracer_internal_created_stream",
         "roctracer_internal_gpu_add_observer",
         "roctracer_internal_gpu_remove_observer",
         "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach",
+        "roctracer_internal_stream_ops",
         "roctracer_internal_tool_enable_domain_activity",
         "roctracer_internal_tool_enable_op_activity"
     ])

@@ -305,3 +305,58 @@ TEST(ArgPrinter, HipStructsByValueAndThroughPointers) {
 }
 
 }  // namespace
+
+// StreamArg: the parameter each HIP API names its stream with, as the
+// header declares it (every API is checked against its argument list), and
+// none in a domain without streams.
+TEST(StreamArg, FollowsEachApisParameterTypes) {
+  uint32_t takes = 0, creates = 0;
+  for (uint32_t id = 0; id < hip_api::kCount; ++id) {
+    if (hip_api::Name(id) == nullptr) continue;
+    hip_api_data_t data{};
+    std::vector<Arg> args;
+    hip_api::IterateArgs(id, &data, false, 0, &Collect, &args);
+    const void* expected = nullptr;
+    hip_api::StreamUse expected_use = hip_api::kNoStream;
+    for (const Arg& a : args) {
+      if (expected_use == hip_api::kNoStream && a.type == "hipStream_t *") {
+        expected_use = hip_api::kStreamCreated;
+      }
+      if (a.type == "hipStream_t") {
+        expected_use = hip_api::kStreamArg;
+        expected = a.address;
+        break;
+      }
+    }
+    const void* address = nullptr;
+    const hip_api::StreamUse use = hip_api::StreamArg(id, &data, &address);
+    EXPECT_EQ(use, expected_use) << hip_api::Name(id);
+    EXPECT_EQ(hip_api::StreamArg(id, nullptr, nullptr), use);
+    if (use == hip_api::kStreamArg) {
+      EXPECT_EQ(address, expected) << hip_api::Name(id);
+      ++takes;
+    }
+    if (use == hip_api::kStreamCreated) ++creates;
+  }
+  EXPECT_GE(takes, 20u);
+  EXPECT_GE(creates, 3u);
+
+  hip_api_data_t data{};
+  auto* stream = reinterpret_cast<hipStream_t*>(0x1234);
+  data.args.hipStreamCreate.stream = stream;
+  const void* address = nullptr;
+  EXPECT_EQ(hip_api::StreamArg(HIP_API_ID_hipStreamCreate, &data, &address),
+            hip_api::kStreamCreated);
+  EXPECT_EQ(address, stream);  // the caller's pointer, read at EXIT
+  EXPECT_EQ(
+      hip_api::StreamArg(HIP_API_ID_hipModuleLaunchKernel, &data, &address),
+      hip_api::kStreamArg);
+  EXPECT_EQ(address, &data.args.hipModuleLaunchKernel.stream);
+  EXPECT_EQ(hip_api::StreamArg(HIP_API_ID_hipMalloc, &data, &address),
+            hip_api::kNoStream);
+  EXPECT_EQ(hip_api::StreamArg(hip_api::kCount, &data, &address),
+            hip_api::kNoStream);
+  for (uint32_t id = 0; id < hsa_api::kCount; ++id) {
+    EXPECT_EQ(hsa_api::StreamArg(id, nullptr, nullptr), hsa_api::kNoStream);
+  }
+}

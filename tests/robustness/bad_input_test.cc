@@ -31,8 +31,10 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "roctracer.h"
 #include "roctracer_ext.h"
+#include "roctracer_hip.h"
 #include "roctx.h"
 #include "runtime/capi/tool_activity.h"
+#include "runtime/gpu/observer_export.h"
 
 // Exported without a declaration in the 4.1 headers.
 extern "C" {
@@ -560,6 +562,57 @@ const std::vector<Case>& RoctracerCases() {
                          0);
                EXPECT_EQ(some[0], static_cast<void*>(none));
              }
+           }),
+      // The private stream exports (roctrace's): a domain without streams,
+      // a short array, and callback data that names no readable stream.
+      CASE(roctracer_internal_stream_ops,
+           {
+             uint32_t ops[2] = {7, 7};
+             const bool created = rng() % 2 == 0;
+             EXPECT_EQ(
+                 roctracer_internal_stream_ops(BadDomain(rng), created, ops, 2),
+                 0u);
+             EXPECT_EQ(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HSA_API,
+                                                     created, ops, 2),
+                       0u);
+             EXPECT_EQ(ops[0], 7u);
+             // hipStreamCreate, ...WithFlags, ...WithPriority; launches, ...
+             const uint32_t n = roctracer_internal_stream_ops(
+                 ACTIVITY_DOMAIN_HIP_API, created, nullptr, 0);
+             EXPECT_GE(n, created ? 3u : 20u);
+             EXPECT_EQ(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HIP_API,
+                                                     created, ops, 1),
+                       n);
+             EXPECT_EQ(ops[1], 7u);
+           }),
+      CASE(roctracer_internal_created_stream,
+           {
+             hip_api_data_t data{};
+             uint64_t stream = 42;
+             const uint32_t op = HIP_API_ID_hipStreamCreate;
+             EXPECT_FALSE(roctracer_internal_created_stream(
+                 ACTIVITY_DOMAIN_HIP_API, op, nullptr, &stream));
+             EXPECT_FALSE(roctracer_internal_created_stream(
+                 ACTIVITY_DOMAIN_HIP_API, op, &data, nullptr));
+             EXPECT_FALSE(roctracer_internal_created_stream(BadDomain(rng), op,
+                                                            &data, &stream));
+             EXPECT_FALSE(roctracer_internal_created_stream(
+                 ACTIVITY_DOMAIN_HIP_API, UINT32_MAX, &data, &stream));
+             // At ENTER, through NULL, through an address nothing maps.
+             data.args.hipStreamCreate.stream = reinterpret_cast<hipStream_t*>(
+                 static_cast<intptr_t>(Pick(rng, {0, 0x10, -4096})));
+             data.phase = rng() % 2 == 0 ? ACTIVITY_API_PHASE_ENTER
+                                         : ACTIVITY_API_PHASE_EXIT;
+             EXPECT_FALSE(roctracer_internal_created_stream(
+                 ACTIVITY_DOMAIN_HIP_API, op, &data, &stream));
+             // A call that failed wrote no stream.
+             hipStream_t written = reinterpret_cast<hipStream_t>(0x5000);
+             data.args.hipStreamCreate.stream = &written;
+             data.phase = ACTIVITY_API_PHASE_EXIT;
+             data.hipError_t_retval = hipErrorInvalidValue;
+             EXPECT_FALSE(roctracer_internal_created_stream(
+                 ACTIVITY_DOMAIN_HIP_API, op, &data, &stream));
+             EXPECT_EQ(stream, 42u);
            }),
   };
   return cases;

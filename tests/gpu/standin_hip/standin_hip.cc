@@ -6,9 +6,11 @@
 // stubs forward to it.
 //
 // One device (the first kernel agent), one in-order queue for every stream
-// (dispatches carry the barrier bit, as HIP's do). hipMemcpy is a runtime
-// copy waited for; unlike HIP's it does not wait for earlier work on the
-// stream (call hipDeviceSynchronize first). hipModuleLaunchKernel takes its
+// (dispatches carry the barrier bit, as HIP's do): a created stream is a
+// distinct handle (what a tracer sees of it), not a queue of its own.
+// hipMemcpy and hipMemcpyAsync are runtime copies waited for; unlike HIP's
+// they do not wait for earlier work on the stream (call hipDeviceSynchronize
+// first). hipModuleLaunchKernel takes its
 // arguments through `extra` (HIP_LAUNCH_PARAM_BUFFER_POINTER/SIZE) only.
 #include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
@@ -25,6 +27,10 @@
 #include <vector>
 
 #include "tests/softhsa/hsa_test_util.h"
+
+struct ihipStream_t {
+  unsigned int flags;
+};
 
 struct ihipModuleSymbol_t {
   uint64_t kernel_object;
@@ -177,6 +183,28 @@ hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes,
   }
   hsa_signal_destroy(done);
   return result;
+}
+
+hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes,
+                          hipMemcpyKind kind, hipStream_t /*stream*/) {
+  return hipMemcpy(dst, src, sizeBytes, kind);
+}
+
+hipError_t hipStreamCreateWithFlags(hipStream_t* stream, unsigned int flags) {
+  if (!Dev()->ok) return hipErrorNoDevice;
+  if (stream == nullptr) return hipErrorInvalidValue;
+  *stream = new ihipStream_t{flags};
+  return hipSuccess;
+}
+
+hipError_t hipStreamCreate(hipStream_t* stream) {
+  return hipStreamCreateWithFlags(stream, hipStreamDefault);
+}
+
+hipError_t hipStreamDestroy(hipStream_t stream) {
+  if (stream == nullptr) return hipErrorInvalidHandle;
+  delete stream;
+  return hipSuccess;
 }
 
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes,

@@ -1,0 +1,26 @@
+#include "roctrace/tool/stream_ids.h"
+
+namespace roctrace {
+
+uint64_t StreamIds::IdOf(uint64_t handle) {
+  if (handle == 0) return 0;
+  // Work goes to one stream many times in a row: the thread's last answer
+  // saves the lock. A handle's ID never changes, so the cache cannot go
+  // stale; `owner` keeps two StreamIds (tests) from sharing it.
+  thread_local const StreamIds* owner = nullptr;
+  thread_local uint64_t last_handle = 0, last_id = 0;
+  if (owner == this && last_handle == handle) return last_id;
+  uint64_t id;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = ids_.emplace(handle, next_).first;
+    if (it->second == next_) ++next_;
+    id = it->second;
+  }
+  owner = this;
+  last_handle = handle;
+  last_id = id;
+  return id;
+}
+
+}  // namespace roctrace
