@@ -7,14 +7,46 @@
 // created. hipMemcpyAsync calls hipMemcpy inside the stand-in (through its
 // PLT, so the tracer sees a nested HIP call that takes no stream).
 //
-// Usage: hip_streams_program KERNELS.so ROUNDS
+// With "client" as a third argument the program is also a roctracer client
+// (as one with a profiler linked in is): it enables its own callback on
+// every HIP API through the tracer it runs under (found with dlsym, not
+// linked) and prints "client saw N stream creations" at the end.
+//
+// Usage: hip_streams_program KERNELS.so ROUNDS [client]
+#include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace {
+
+// roctracer's types, by value (this program does not include its headers).
+using Callback = void (*)(uint32_t, uint32_t, const void*, void*);
+using EnableDomainCallback = int (*)(uint32_t, Callback, void*);
+using OpString = const char* (*)(uint32_t, uint32_t, uint32_t);
+constexpr uint32_t kHipApiDomain = 3;  // ACTIVITY_DOMAIN_HIP_API
+OpString g_op_string = nullptr;
+int g_creations = 0;
+
+void OnHip(uint32_t domain, uint32_t op, const void*, void*) {
+  const char* name = g_op_string(domain, op, 0);
+  // ENTER and EXIT: two calls per creation.
+  if (name != nullptr && std::strncmp(name, "hipStreamCreate", 15) == 0) {
+    ++g_creations;
+  }
+}
+
+bool BecomeClient() {
+  auto enable = reinterpret_cast<EnableDomainCallback>(
+      dlsym(RTLD_DEFAULT, "roctracer_enable_domain_callback"));
+  g_op_string =
+      reinterpret_cast<OpString>(dlsym(RTLD_DEFAULT, "roctracer_op_string"));
+  return enable != nullptr && g_op_string != nullptr &&
+         enable(kHipApiDomain, &OnHip, nullptr) == 0;
+}
 
 bool Check(hipError_t e, const char* what) {
   if (e != hipSuccess) std::fprintf(stderr, "%s: error %d\n", what, e);
@@ -33,9 +65,14 @@ hipError_t Launch(hipFunction_t f, unsigned int width, hipStream_t stream) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s KERNELS.so ROUNDS\n", argv[0]);
+  const bool client = argc == 4 && std::strcmp(argv[3], "client") == 0;
+  if (argc != 3 && !client) {
+    std::fprintf(stderr, "usage: %s KERNELS.so ROUNDS [client]\n", argv[0]);
     return 2;
+  }
+  if (client && !BecomeClient()) {
+    std::fprintf(stderr, "no roctracer to be a client of\n");
+    return 1;
   }
   const int rounds = std::atoi(argv[2]);
   hipModule_t module = nullptr;
@@ -70,5 +107,6 @@ int main(int argc, char** argv) {
       !Check(hipModuleUnload(module), "hipModuleUnload")) {
     return 1;
   }
+  if (client) std::printf("client saw %d stream creations\n", g_creations / 2);
   return 0;
 }

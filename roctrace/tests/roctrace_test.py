@@ -7,6 +7,7 @@ import csv
 import glob
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -846,13 +847,27 @@ class HipStreams(unittest.TestCase):
   stream it was launched on, in every format, with and without the HIP
   trace."""
 
-  def trace(self, options, formats):
+  def trace(self, options, formats, extra=()):
     d = tempfile.mkdtemp()
     p = run([ROCTRACE] + options + ["--output-format"] + formats +
             ["-d", d, "-o", "s", "--", HIP_STREAMS_PROGRAM, GPU_KERNELS,
-             str(ROUNDS)], d)
+             str(ROUNDS)] + list(extra), d)
     self.assertEqual(p.returncode, 0, p.stderr)
+    self.stdout = p.stdout
     return d
+
+  def test_a_program_with_its_own_hip_callbacks_keeps_them_and_the_ids(self):
+    # The program's callback on every HIP API (as a profiler in it would
+    # set) and roctrace's on the stream-creating ones both run: creation
+    # order still numbers the streams (b is used first).
+    d = self.trace(["--kernel-trace", "--memory-copy-trace"], ["csv"],
+                   ["client"])
+    # At least its two creations (the stand-in's hipStreamCreate may call
+    # hipStreamCreateWithFlags, traced as a nested call).
+    seen = re.search(r"client saw (\d+) stream creations", self.stdout)
+    self.assertIsNotNone(seen, self.stdout)
+    self.assertGreaterEqual(int(seen.group(1)), 2)
+    self.check_csv(d)
 
   def check_csv(self, d, sizes_by_times=None):
     kernels = read_csv(os.path.join(d, "s_kernel_trace.csv"))

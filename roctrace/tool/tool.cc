@@ -205,9 +205,11 @@ void Tool::WatchStreams() {
         ACTIVITY_DOMAIN_HIP_API, created, nullptr, 0));
     ops.resize(roctracer_internal_stream_ops(ACTIVITY_DOMAIN_HIP_API, created,
                                              ops.data(), ops.size()));
+    // The tool slot's callbacks: the program's own callbacks on these APIs
+    // neither replace ours nor are replaced.
     for (uint32_t op : ops) {
-      roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, op, StreamCallback,
-                                   &kernel_observer_);
+      roctracer_internal_tool_enable_op_callback(
+          ACTIVITY_DOMAIN_HIP_API, op, StreamCallback, &kernel_observer_);
     }
   }
 }

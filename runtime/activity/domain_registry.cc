@@ -18,11 +18,12 @@ struct Domain {
   OpNameFn name_fn = nullptr;
   OpIdByNameFn id_by_name_fn = nullptr;
   std::unique_ptr<std::atomic<const CallbackEntry*>[]> callbacks;
-  // The program's and the tool's pool of an op side by side: the hook reads
-  // both on one cache line.
+  // The program's and the tool's pool and the tool's callback of an op side
+  // by side: the hook reads them on one cache line.
   struct PoolSlots {
     std::atomic<Pool*> program;
     std::atomic<Pool*> tool;
+    std::atomic<const CallbackEntry*> tool_callback;
   };
   std::unique_ptr<PoolSlots[]> pools;
   // The second front end's interest (api_consumer.h), OR-ed into `active`.
@@ -88,7 +89,9 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
        (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
         d->pools[op].program.load(std::memory_order_relaxed) != nullptr)) ||
       (!g_tool_paused.load(std::memory_order_relaxed) &&
-       d->pools[op].tool.load(std::memory_order_relaxed) != nullptr) ||
+       (d->pools[op].tool.load(std::memory_order_relaxed) != nullptr ||
+        d->pools[op].tool_callback.load(std::memory_order_relaxed) !=
+            nullptr)) ||
       d->consumer[op].load(std::memory_order_relaxed) != 0;
   // Objects loaded since the last scan (by a dlopen we did not see) get
   // their calls redirected before the first call that should be traced.
@@ -136,6 +139,7 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
     d->callbacks[op].store(nullptr, std::memory_order_relaxed);
     d->pools[op].program.store(nullptr, std::memory_order_relaxed);
     d->pools[op].tool.store(nullptr, std::memory_order_relaxed);
+    d->pools[op].tool_callback.store(nullptr, std::memory_order_relaxed);
     d->consumer[op].store(0, std::memory_order_relaxed);
   }
   g_domains[domain].store(d, std::memory_order_release);
@@ -240,10 +244,22 @@ ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
 
 OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
-  if (d == nullptr || op >= d->op_count) return {nullptr, {nullptr, nullptr}};
+  if (d == nullptr || op >= d->op_count) {
+    return {nullptr, {nullptr, nullptr}, false};
+  }
   const bool started = g_started.load(std::memory_order_relaxed);
   return {started ? d->callbacks[op].load(std::memory_order_acquire) : nullptr,
-          PoolsOf(d, op, started)};
+          PoolsOf(d, op, started),
+          !g_tool_paused.load(std::memory_order_relaxed) &&
+              d->pools[op].tool_callback.load(std::memory_order_relaxed) !=
+                  nullptr};
+}
+
+const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  if (g_tool_paused.load(std::memory_order_relaxed)) return nullptr;
+  return d->pools[op].tool_callback.load(std::memory_order_acquire);
 }
 
 Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept {
@@ -272,6 +288,16 @@ void SetToolPoolLocked(uint32_t domain, uint32_t op, Pool* pool) {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return;
   d->pools[op].tool.store(pool, std::memory_order_release);
+  UpdateActiveLocked(d, op);
+}
+
+void SetToolCallbackLocked(uint32_t domain, uint32_t op,
+                           activity_rtapi_callback_t fn, void* arg) {
+  Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return;
+  d->pools[op].tool_callback.store(
+      fn == nullptr ? nullptr : InternLocked(fn, arg),
+      std::memory_order_release);
   UpdateActiveLocked(d, op);
 }
 

@@ -74,8 +74,8 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
 // disabling and closing its own pools, calling roctracer_stop) and the tool
 // both get every record: the public API never changes the tool slot, and
 // roctracer_start/stop do not gate it (roctxProfilerPause/Resume, requests
-// to any profiling tool, do: SetToolPaused). NULL where none; `tool` is NULL when
-// it is the same pool as `program` (written once).
+// to any profiling tool, do: SetToolPaused). NULL where none; `tool` is NULL
+// when it is the same pool as `program` (written once).
 struct ActivityPools {
   Pool* program;
   Pool* tool;
@@ -84,11 +84,17 @@ struct ActivityPools {
 ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept;
 Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept;
 
-// CallbackFor and ActivityPoolsFor in one look-up: what a traced call's
-// ENTER needs.
+// The tool's callback of (domain, op): the tool slot's counterpart of
+// CallbackFor, called at EXIT only, gated like the tool's pools (not by
+// roctracer_start/stop, by SetToolPaused). NULL when none.
+const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept;
+
+// CallbackFor, ActivityPoolsFor and whether a tool callback is set, in one
+// look-up: what a traced call's ENTER needs.
 struct OpTargets {
   const CallbackEntry* callback;
   ActivityPools pools;
+  bool tool_callback;
 };
 OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept;
 
@@ -104,6 +110,9 @@ void SetCallbackLocked(uint32_t domain, uint32_t op,
 void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
 // The tool slot of ActivityPools; same requirements.
 void SetToolPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
+// The tool's callback (ToolCallbackFor); fn NULL disables.
+void SetToolCallbackLocked(uint32_t domain, uint32_t op,
+                           activity_rtapi_callback_t fn, void* arg);
 
 // Clears every slot (public and tool) that points at `pool`. Requires
 // ConfigMutex().

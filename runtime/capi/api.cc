@@ -323,6 +323,24 @@ roctracer_status_t roctracer_internal_tool_enable_domain_activity(
   return SetToolActivity(OneDomain(domain), pool);
 }
 
+roctracer_status_t roctracer_internal_tool_enable_op_callback(
+    activity_domain_t domain, uint32_t op, activity_rtapi_callback_t callback,
+    void* arg) {
+  if (callback == nullptr) {
+    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "callback is NULL");
+  }
+  return ForOps(OneOp(domain, op), [&](uint32_t d, uint32_t o) {
+    roctracer::SetToolCallbackLocked(d, o, callback, arg);
+  });
+}
+
+roctracer_status_t roctracer_internal_tool_disable_op_callback(
+    activity_domain_t domain, uint32_t op) {
+  return ForOps(OneOp(domain, op), [](uint32_t d, uint32_t o) {
+    roctracer::SetToolCallbackLocked(d, o, nullptr, nullptr);
+  });
+}
+
 ROCTRACER_API roctracer_status_t
 roctracer_disable_op_activity(activity_domain_t domain, uint32_t op) {
   return ClearActivity(OneOp(domain, op));

@@ -1,8 +1,9 @@
-// The tool slot of activity (domain_registry.h ActivityPools) for a tracer
-// outside libroctracer64.so.4 that wraps a whole program: roctrace's
-// libroctrace_tool.so. Its records then keep flowing whatever the program
-// does with roctracer's public API (its own pools, enables, disables,
-// roctracer_stop), and the program's own records keep flowing to it.
+// The tool slot (domain_registry.h: ActivityPools, ToolCallbackFor) for a
+// tracer outside libroctracer64.so.4 that wraps a whole program: roctrace's
+// libroctrace_tool.so. Its records and callbacks then keep flowing whatever
+// the program does with roctracer's public API (its own pools, callbacks,
+// enables, disables, roctracer_stop), and the program's own keep flowing to
+// it.
 //
 // Exported under the private version node ROCTRACER_PRIVATE
 // (runtime/capi/roctracer.map). Plain C types: a tool built against another
@@ -25,6 +26,23 @@ roctracer_internal_tool_enable_op_activity(activity_domain_t domain,
 __attribute__((visibility("default"))) roctracer_status_t
 roctracer_internal_tool_enable_domain_activity(activity_domain_t domain,
                                                roctracer_pool_t* pool);
+
+// The tool's callback of an API op, beside the program's
+// (roctracer_enable_op_callback), which it neither replaces nor is replaced
+// by. Called at EXIT only (phase ACTIVITY_API_PHASE_EXIT, the arguments and
+// the result in `data`), from the calling thread with tracing suspended on
+// it; not gated by roctracer_start/stop, paused by roctxProfilerPause. A
+// later call replaces the op's tool callback; disable removes it.
+// ROCTRACER_STATUS_ERROR_INVALID_DOMAIN_ID / _INVALID_ARGUMENT (NULL
+// callback, op out of range) otherwise.
+__attribute__((visibility("default"))) roctracer_status_t
+roctracer_internal_tool_enable_op_callback(activity_domain_t domain,
+                                           uint32_t op,
+                                           activity_rtapi_callback_t callback,
+                                           void* arg);
+__attribute__((visibility("default"))) roctracer_status_t
+roctracer_internal_tool_disable_op_callback(activity_domain_t domain,
+                                            uint32_t op);
 }
 
 #endif  // RUNTIME_CAPI_TOOL_ACTIVITY_H_

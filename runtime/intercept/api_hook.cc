@@ -42,8 +42,9 @@ namespace roctracer::hook {
 namespace {
 
 enum FrameFlags : uint16_t {
-  kSkip = 1,     // guarded or nothing to do: Exit returns at once
-  kStrings = 2,  // string arguments were copied: release the arena at EXIT
+  kSkip = 1,          // guarded or nothing to do: Exit returns at once
+  kStrings = 2,       // string arguments were copied: release the arena at EXIT
+  kToolCallback = 4,  // a tool callback was set at ENTER: look it up at EXIT
 };
 
 // The runtime's view of a CallFrame.
@@ -101,10 +102,12 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
   const CallbackEntry* cb = targets.callback;
   ApiConsumerFn consumer = ConsumerFor(domain, op);
   const bool activity = targets.pools.any();
-  if (cb == nullptr && consumer == nullptr && !activity) {
+  if (cb == nullptr && consumer == nullptr && !activity &&
+      !targets.tool_callback) {
     f->flags = kSkip;  // disabled since the stub read the active byte
     return;
   }
+  f->flags = targets.tool_callback ? kToolCallback : 0;
   f->domain = static_cast<uint16_t>(domain);
   f->op = op;
   f->id = NextCorrelationId();
@@ -146,6 +149,12 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
     if (f->callback != nullptr) {
       f->callback->fn(domain, op, data, f->callback->arg);
+    }
+    if (f->flags & kToolCallback) {
+      // Looked up again, as the pools are: removed during the call, not run.
+      if (const CallbackEntry* tool = ToolCallbackFor(domain, op)) {
+        tool->fn(domain, op, data, tool->arg);
+      }
     }
     if (end_ns != 0) {
       // Looked up again: a pool closed during the call gets no record.

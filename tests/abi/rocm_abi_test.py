@@ -122,8 +122,10 @@ class RocmAbiTest(unittest.TestCase):
         "roctracer_internal_gpu_remove_observer",
         "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach",
         "roctracer_internal_stream_ops",
+        "roctracer_internal_tool_disable_op_callback",
         "roctracer_internal_tool_enable_domain_activity",
-        "roctracer_internal_tool_enable_op_activity"
+        "roctracer_internal_tool_enable_op_activity",
+        "roctracer_internal_tool_enable_op_callback"
     ])
 
   def test_roctx_symbol_versions_are_rocms(self):

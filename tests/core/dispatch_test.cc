@@ -332,6 +332,43 @@ TEST_F(Dispatch, ToolSlotIsIndependentOfTheProgramsActivity) {
   EXPECT_FALSE(roctracer::EmitApiActivity(r));
 }
 
+TEST_F(Dispatch, ToolCallbackSitsBesideTheProgramsCallback) {
+  ASSERT_EQ(roctracer_internal_tool_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                                       1, CallbackB, nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_TRUE(Active(1));
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
+  ASSERT_NE(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
+  EXPECT_TRUE(roctracer::TargetsFor(ACTIVITY_DOMAIN_HSA_API, 1).tool_callback);
+  // The program's enable, disable and stop leave it alone.
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA,
+                                             nullptr),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn, &CallbackA);
+  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn,
+            &CallbackB);
+  ASSERT_EQ(roctracer_disable_callback(), ROCTRACER_STATUS_SUCCESS);
+  roctracer_stop();
+  EXPECT_TRUE(Active(1));
+  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn,
+            &CallbackB);
+  roctracer_start();
+  // A profiler pause (roctxProfilerPause) does pause it.
+  roctracer::SetToolPaused(true);
+  EXPECT_FALSE(Active(1));
+  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
+  roctracer::SetToolPaused(false);
+  EXPECT_TRUE(Active(1));
+  ASSERT_EQ(
+      roctracer_internal_tool_disable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1),
+      ROCTRACER_STATUS_SUCCESS);
+  EXPECT_FALSE(Active(1));
+  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
+  EXPECT_EQ(roctracer_internal_tool_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
+                                                       0, nullptr, nullptr),
+            ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
 TEST_F(Dispatch, ToolSlotRejectsBadArguments) {
   Collector& c = NewCollector();
   const roctracer_properties_t p = c.Properties();

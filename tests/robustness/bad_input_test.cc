@@ -427,6 +427,35 @@ const std::vector<Case>& RoctracerCases() {
                            v, nullptr),
                        kBadArg);
            }),
+      CASE(roctracer_internal_tool_enable_op_callback,
+           {
+             const uint32_t d = BadDomain(rng);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_callback)(
+                           static_cast<int32_t>(d), 0, &NoopCallback, nullptr),
+                       kBadDomain)
+                 << d;
+             const uint32_t v = ValidDomain(rng), op = BadOp(rng, v);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_callback)(
+                           static_cast<int32_t>(v), op, &NoopCallback, nullptr),
+                       kBadArg)
+                 << v << " " << op;
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_enable_op_callback)(
+                           static_cast<int32_t>(v), 0, nullptr, nullptr),
+                       kBadArg);
+           }),
+      CASE(roctracer_internal_tool_disable_op_callback,
+           {
+             const uint32_t d = BadDomain(rng);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_disable_op_callback)(
+                           static_cast<int32_t>(d), 0),
+                       kBadDomain)
+                 << d;
+             const uint32_t v = ValidDomain(rng), op = BadOp(rng, v);
+             EXPECT_EQ(IntArgs(&roctracer_internal_tool_disable_op_callback)(
+                           static_cast<int32_t>(v), op),
+                       kBadArg)
+                 << v << " " << op;
+           }),
       CASE(roctracer_enable_op_activity,
            {
              const uint32_t v = ValidDomain(rng), op = BadOp(rng, v);
