@@ -27,15 +27,24 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
   l.group_segment_size = r.group_segment_size;
   l.private_segment_size = r.private_segment_size;
   l.symbol_known = false;
+  l.registers_known = false;
   l.symbol_group_segment_size = 0;
+  l.arch_vgpr_count = l.accum_vgpr_count = l.sgpr_count = 0;
   row.kernel_name = r.kernel_name;
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = symbol_lds_.find(r.kernel_object);
-    if (it != symbol_lds_.end()) {
+    auto it = symbols_.find(r.kernel_object);
+    if (it != symbols_.end()) {
       l.symbol_known = true;
-      l.symbol_group_segment_size = it->second;
+      l.symbol_group_segment_size = it->second.group_segment_size;
+      const gpu::KernelRegisters& regs = it->second.registers;
+      l.registers_known = regs.known;
+      if (regs.known) {
+        l.arch_vgpr_count = regs.arch_vgpr_count;
+        l.accum_vgpr_count = regs.accum_vgpr_count;
+        l.sgpr_count = regs.sgpr_count;
+      }
     }
     rows_.push_back(std::move(row));
     wake = rows_.size() == kWakeRows;
@@ -46,9 +55,9 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
 void KernelObserver::OnKernelSymbol(const gpu::KernelSymbolEvent& e) noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
   if (e.load) {
-    symbol_lds_[e.kernel_object] = e.group_segment_size;
+    symbols_[e.kernel_object] = Symbol{e.group_segment_size, e.registers};
   } else {
-    symbol_lds_.erase(e.kernel_object);
+    symbols_.erase(e.kernel_object);
   }
 }
 

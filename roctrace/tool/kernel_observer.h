@@ -4,7 +4,8 @@
 // one source of the kernel rows: on the submitting thread it only draws the
 // dispatch ID (one atomic increment, so IDs follow submission order); at
 // completion, on the tracer's completion thread or a flushing thread, it builds
-// a DispatchRow with the packet's sizes and queues it for the tool, which
+// a DispatchRow with the packet's sizes and its kernel symbol's LDS size and
+// register counts, and queues it for the tool, which
 // converts the queued rows whenever it converts a pool buffer, at every
 // checkpoint and at exit.
 #ifndef ROCTRACE_TOOL_KERNEL_OBSERVER_H_
@@ -44,8 +45,13 @@ class KernelObserver final : public roctracer::gpu::Observer {
   std::function<void()> wake_;
   std::mutex mutex_;
   std::vector<DispatchRow> rows_;
-  // kernel object -> its symbol's group segment size, while loaded.
-  std::unordered_map<uint64_t, uint32_t> symbol_lds_;
+  // What a dispatch row takes from its kernel symbol, by kernel object,
+  // while loaded.
+  struct Symbol {
+    uint32_t group_segment_size;
+    roctracer::gpu::KernelRegisters registers;
+  };
+  std::unordered_map<uint64_t, Symbol> symbols_;
 };
 
 }  // namespace roctrace

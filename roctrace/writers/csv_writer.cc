@@ -131,8 +131,8 @@ void AppendUInt(std::string* out, uint64_t v) {
 // LDS_Block_Size as rocprofv3 computes it: the kernel symbol's group segment
 // size rounded up to the 512-byte LDS allocation block (empty when the
 // symbol is not known). Scratch_Size and the geometry are the packet's.
-// The three register counts need the kernel descriptor: left empty
-// (unknown), never guessed.
+// The register counts are the kernel descriptor's, empty when the tracer
+// could not read it (unknown, never guessed).
 void AppendLaunch(const KernelLaunch& l, std::string* out) {
   constexpr uint32_t kLdsBlock = 512;
   out->push_back(',');
@@ -142,7 +142,10 @@ void AppendLaunch(const KernelLaunch& l, std::string* out) {
   }
   out->push_back(',');
   AppendUInt(out, l.private_segment_size);
-  out->append(",,,");
+  for (uint32_t v : {l.arch_vgpr_count, l.accum_vgpr_count, l.sgpr_count}) {
+    out->push_back(',');
+    if (l.registers_known) AppendUInt(out, v);
+  }
   for (uint32_t v : l.workgroup) {
     out->push_back(',');
     AppendUInt(out, v);

@@ -76,15 +76,21 @@ struct OpName {
 // (scratch per work-item) in bytes. `symbol_group_segment_size` is the
 // kernel symbol's own (static) LDS size, from which rocprofv3's CSV derives
 // LDS_Block_Size; `symbol_known` is false when the kernel object was in no
-// executable the tracer saw loaded. Register counts are not here: they need
-// the kernel descriptor, which the tracer does not read (roctrace/README.md).
+// executable the tracer saw loaded. The register counts are the kernel
+// descriptor's (allocated per wavefront: VGPR_Count, Accum_VGPR_Count,
+// SGPR_Count); `registers_known` is false when the tracer could not read
+// them (unknown symbol, descriptor not readable, unknown target).
 struct KernelLaunch {
   uint32_t grid[3];
   uint16_t workgroup[3];
   bool symbol_known;
+  bool registers_known;
   uint32_t group_segment_size;
   uint32_t private_segment_size;
   uint32_t symbol_group_segment_size;
+  uint32_t arch_vgpr_count;
+  uint32_t accum_vgpr_count;
+  uint32_t sgpr_count;
 };
 
 struct ApiEvent {

@@ -1,6 +1,7 @@
 #include "roctrace/writers/json_writer.h"
 
 #include <cinttypes>
+#include <utility>
 
 namespace roctrace {
 namespace {
@@ -123,7 +124,8 @@ void JsonWriter::Write(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
     AgentRef agent{true, e.device_id};
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
-    kernels_[e.op->kernel_id - 1] = e.op;
+    KernelSymbol& symbol = kernels_[e.op->kernel_id - 1];
+    if (symbol.op == nullptr) symbol = KernelSymbol{e.op, e.launch};
     NoteAgent(agent);
     out.append(",\"dispatch_info\":{\"agent_id\":{");
     Key(&out, "handle", AgentHandle(agent));
@@ -237,7 +239,22 @@ void JsonWriter::Finish(const RunInfo& info) {
       head.append(",\"");
       head.append(key);
       head.append("\":");
-      AppendJsonString(&head, kernels_[i] != nullptr ? kernels_[i]->name : "");
+      AppendJsonString(&head,
+                       kernels_[i].op != nullptr ? kernels_[i].op->name : "");
+    }
+    // rocprofiler-sdk's kernel symbol fields; null where not known.
+    const KernelLaunch& l = kernels_[i].launch;
+    const std::pair<const char*, uint32_t> registers[] = {
+        {"arch_vgpr_count", l.arch_vgpr_count},
+        {"accum_vgpr_count", l.accum_vgpr_count},
+        {"sgpr_count", l.sgpr_count}};
+    for (const auto& [key, value] : registers) {
+      head.push_back(',');
+      if (l.registers_known) {
+        Key(&head, key, value);
+      } else {
+        head.append("\"").append(key).append("\":null");
+      }
     }
     head.push_back('}');
   }
