@@ -75,15 +75,13 @@ TEST(KernelObserverOnSofthsa, LateRegistrationSeesLoadedSymbolsAndPackets) {
   // Their registers, read from the descriptors when they were loaded:
   // scale declares 104 VGPRs and 50 SGPRs (gfx90a: 104 + 0 in blocks of 8,
   // SGPRs in blocks of 16); empty declares none, the smallest allocation.
-  const roctrace::KernelLaunch& s = rows[0].launch;
-  EXPECT_TRUE(s.registers_known);
-  EXPECT_EQ((std::vector<uint32_t>{s.arch_vgpr_count, s.accum_vgpr_count,
-                                   s.sgpr_count}),
+  const roctrace::KernelRegisterCounts& s = rows[0].registers;
+  EXPECT_TRUE(s.known);
+  EXPECT_EQ((std::vector<uint32_t>{s.arch_vgpr, s.accum_vgpr, s.sgpr}),
             (std::vector<uint32_t>{104, 0, 64}));
-  const roctrace::KernelLaunch& e = rows[1].launch;
-  EXPECT_TRUE(e.registers_known);
-  EXPECT_EQ((std::vector<uint32_t>{e.arch_vgpr_count, e.accum_vgpr_count,
-                                   e.sgpr_count}),
+  const roctrace::KernelRegisterCounts& e = rows[1].registers;
+  EXPECT_TRUE(e.known);
+  EXPECT_EQ((std::vector<uint32_t>{e.arch_vgpr, e.accum_vgpr, e.sgpr}),
             (std::vector<uint32_t>{4, 4, 16}));
 }
 

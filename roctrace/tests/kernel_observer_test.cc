@@ -111,12 +111,11 @@ TEST(KernelObserver, RowsCarryTheLaunchAndTheSymbolsLds) {
   EXPECT_EQ(r.launch.private_segment_size, 8u);
   EXPECT_TRUE(r.launch.symbol_known);
   EXPECT_EQ(r.launch.symbol_group_segment_size, 1000u);
-  EXPECT_TRUE(r.launch.registers_known);
-  EXPECT_EQ((std::vector<uint32_t>{r.launch.arch_vgpr_count,
-                                   r.launch.accum_vgpr_count,
-                                   r.launch.sgpr_count}),
+  EXPECT_TRUE(r.registers.known);
+  EXPECT_EQ((std::vector<uint32_t>{r.registers.arch_vgpr,
+                                   r.registers.accum_vgpr, r.registers.sgpr}),
             (std::vector<uint32_t>{24, 8, 32}));
-  EXPECT_FALSE(rows[0].launch.registers_known);
+  EXPECT_FALSE(rows[0].registers.known);
   EXPECT_EQ((std::vector<uint64_t>{r.begin_ns, r.end_ns}),
             (std::vector<uint64_t>{10, 20}));
   // Taken once; an unloaded symbol is forgotten.
@@ -131,9 +130,9 @@ TEST(KernelObserver, RowsCarryTheLaunchAndTheSymbolsLds) {
   o.OnKernelSymbol(unread);
   o.OnDispatch(Completed(0x3000, 4),
                o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)));
-  const KernelLaunch l = o.Take()[0].launch;
-  EXPECT_TRUE(l.symbol_known);
-  EXPECT_FALSE(l.registers_known);
+  const DispatchRow row = o.Take()[0];
+  EXPECT_TRUE(row.launch.symbol_known);
+  EXPECT_FALSE(row.registers.known);
 }
 
 TEST(KernelObserver, WakesTheToolWhenManyRowsWait) {

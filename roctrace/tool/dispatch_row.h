@@ -22,7 +22,8 @@ struct DispatchRow {
   uint64_t begin_ns;
   uint64_t end_ns;
   KernelLaunch launch;
-  std::string kernel_name;  // demangled, without ".kd"
+  KernelRegisterCounts registers;  // its kernel symbol's
+  std::string kernel_name;         // demangled, without ".kd"
 };
 
 }  // namespace roctrace

@@ -27,9 +27,7 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
   l.group_segment_size = r.group_segment_size;
   l.private_segment_size = r.private_segment_size;
   l.symbol_known = false;
-  l.registers_known = false;
   l.symbol_group_segment_size = 0;
-  l.arch_vgpr_count = l.accum_vgpr_count = l.sgpr_count = 0;
   row.kernel_name = r.kernel_name;
   bool wake;
   {
@@ -39,11 +37,9 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
       l.symbol_known = true;
       l.symbol_group_segment_size = it->second.group_segment_size;
       const gpu::KernelRegisters& regs = it->second.registers;
-      l.registers_known = regs.known;
       if (regs.known) {
-        l.arch_vgpr_count = regs.arch_vgpr_count;
-        l.accum_vgpr_count = regs.accum_vgpr_count;
-        l.sgpr_count = regs.sgpr_count;
+        row.registers = KernelRegisterCounts{
+            true, regs.arch_vgpr_count, regs.accum_vgpr_count, regs.sgpr_count};
       }
     }
     rows_.push_back(std::move(row));

@@ -133,7 +133,8 @@ void AppendUInt(std::string* out, uint64_t v) {
 // symbol is not known). Scratch_Size and the geometry are the packet's.
 // The register counts are the kernel descriptor's, empty when the tracer
 // could not read it (unknown, never guessed).
-void AppendLaunch(const KernelLaunch& l, std::string* out) {
+void AppendLaunch(const KernelLaunch& l, const KernelRegisterCounts& r,
+                  std::string* out) {
   constexpr uint32_t kLdsBlock = 512;
   out->push_back(',');
   if (l.symbol_known) {
@@ -142,9 +143,9 @@ void AppendLaunch(const KernelLaunch& l, std::string* out) {
   }
   out->push_back(',');
   AppendUInt(out, l.private_segment_size);
-  for (uint32_t v : {l.arch_vgpr_count, l.accum_vgpr_count, l.sgpr_count}) {
+  for (uint32_t v : {r.arch_vgpr, r.accum_vgpr, r.sgpr}) {
     out->push_back(',');
-    if (l.registers_known) AppendUInt(out, v);
+    if (r.known) AppendUInt(out, v);
   }
   for (uint32_t v : l.workgroup) {
     out->push_back(',');
@@ -203,7 +204,8 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   AppendUInt(out, e.start_ns);
   out->push_back(',');
   AppendUInt(out, e.end_ns);
-  if (e.op->category == Category::kKernel) AppendLaunch(e.launch, out);
+  if (e.op->category == Category::kKernel)
+    AppendLaunch(e.launch, e.op->registers, out);
   out->push_back('\n');
 }
 

@@ -124,8 +124,7 @@ void JsonWriter::Write(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
     AgentRef agent{true, e.device_id};
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
-    KernelSymbol& symbol = kernels_[e.op->kernel_id - 1];
-    if (symbol.op == nullptr) symbol = KernelSymbol{e.op, e.launch};
+    kernels_[e.op->kernel_id - 1] = e.op;
     NoteAgent(agent);
     out.append(",\"dispatch_info\":{\"agent_id\":{");
     Key(&out, "handle", AgentHandle(agent));
@@ -239,18 +238,19 @@ void JsonWriter::Finish(const RunInfo& info) {
       head.append(",\"");
       head.append(key);
       head.append("\":");
-      AppendJsonString(&head,
-                       kernels_[i].op != nullptr ? kernels_[i].op->name : "");
+      AppendJsonString(&head, kernels_[i] != nullptr ? kernels_[i]->name : "");
     }
     // rocprofiler-sdk's kernel symbol fields; null where not known.
-    const KernelLaunch& l = kernels_[i].launch;
+    const KernelRegisterCounts r = kernels_[i] != nullptr
+                                       ? kernels_[i]->registers
+                                       : KernelRegisterCounts{};
     const std::pair<const char*, uint32_t> registers[] = {
-        {"arch_vgpr_count", l.arch_vgpr_count},
-        {"accum_vgpr_count", l.accum_vgpr_count},
-        {"sgpr_count", l.sgpr_count}};
+        {"arch_vgpr_count", r.arch_vgpr},
+        {"accum_vgpr_count", r.accum_vgpr},
+        {"sgpr_count", r.sgpr}};
     for (const auto& [key, value] : registers) {
       head.push_back(',');
-      if (l.registers_known) {
+      if (r.known) {
         Key(&head, key, value);
       } else {
         head.append("\"").append(key).append("\":null");

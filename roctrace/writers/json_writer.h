@@ -44,13 +44,7 @@ class JsonWriter : public Writer {
   uint64_t records_[kCategoryCount] = {};
   std::vector<uint32_t> operation_of_;  // by OpName::index, +1; 0: none yet
   std::vector<const OpName*> operations_[kCategoryCount];
-  // By Kernel_Id - 1: the name, and its first dispatch's launch (register
-  // counts).
-  struct KernelSymbol {
-    const OpName* op = nullptr;
-    KernelLaunch launch{};
-  };
-  std::vector<KernelSymbol> kernels_;
+  std::vector<const OpName*> kernels_;  // by Kernel_Id - 1
   std::vector<AgentRef> agents_;
   bool failed_ = false;
   std::vector<std::string> files_;

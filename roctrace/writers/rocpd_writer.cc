@@ -259,19 +259,16 @@ int64_t RocpdWriter::QueueRow(uint64_t queue_id) {
 }
 
 // The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's),
-// and the register counts of the name's first dispatch (NULL when not
-// known).
-int64_t RocpdWriter::KernelRow(const ApiEvent& e) {
-  const OpName* op = e.op;
+// and the name's register counts (NULL when not known).
+int64_t RocpdWriter::KernelRow(const OpName* op) {
   if (op->kernel_id >= kernels_.size()) kernels_.resize(op->kernel_id + 1);
   if (!kernels_[op->kernel_id]) {
     kernels_[op->kernel_id] = true;
-    const KernelLaunch& l = e.launch;
+    const KernelRegisterCounts& r = op->registers;
     std::string registers[3];
-    const uint32_t counts[3] = {l.sgpr_count, l.arch_vgpr_count,
-                                l.accum_vgpr_count};
+    const uint32_t counts[3] = {r.sgpr, r.arch_vgpr, r.accum_vgpr};
     for (int i = 0; i < 3; ++i) {
-      registers[i] = l.registers_known ? std::to_string(counts[i]) : "NULL";
+      registers[i] = r.known ? std::to_string(counts[i]) : "NULL";
     }
     char* sql = sqlite3_mprintf(
         "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
@@ -295,7 +292,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   int64_t* v = row.values;
   if (row.kernel) {
     v[1] = AgentRow({true, e.device_id});
-    v[2] = KernelRow(e);
+    v[2] = KernelRow(e.op);
     v[3] = static_cast<int64_t>(e.dispatch_id);
     v[4] = QueueRow(e.queue_id);
     v[5] = static_cast<int64_t>(e.start_ns);

@@ -47,7 +47,7 @@ class RocpdWriter : public Writer {
   void WriteDevice(const ApiEvent& e);
   int64_t AgentRow(AgentRef agent);
   int64_t QueueRow(uint64_t queue_id);
-  int64_t KernelRow(const ApiEvent& e);
+  int64_t KernelRow(const OpName* op);
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
