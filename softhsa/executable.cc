@@ -542,10 +542,8 @@ hsa_status_t hsa_executable_load_agent_code_object(
     d.accum_vgprs = ReadSize(library, "accum_vgpr_count", names[i]);
     d.sgprs = ReadSize(library, "sgpr_count", names[i]);
     d.wavefront_size = ReadSize(library, "wavefront_size", names[i]);
-    uint8_t(&descriptor)[kKernelDescriptorSize] =
-        *reinterpret_cast<uint8_t(*)[kKernelDescriptorSize]>(
-            co->host.get() + i * kKernelDescriptorSize);
-    EncodeKernelDescriptor(a->name, d, descriptor);
+    EncodeKernelDescriptor(a->name, d,
+                           co->host.get() + i * kKernelDescriptorSize);
     const uint64_t object =
         reinterpret_cast<uint64_t>(co->device + i * kKernelDescriptorSize);
     co->symbols.push_back(

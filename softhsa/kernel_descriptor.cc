@@ -10,15 +10,14 @@ uint32_t Blocks(uint32_t count, uint32_t granule) {
   return count == 0 ? 0 : (count + granule - 1) / granule - 1;
 }
 
-void Put32(uint8_t (&out)[kKernelDescriptorSize], size_t offset, uint32_t v) {
+void Put32(uint8_t* out, size_t offset, uint32_t v) {
   std::memcpy(out + offset, &v, sizeof(v));
 }
 
 }  // namespace
 
 void EncodeKernelDescriptor(const std::string& target,
-                            const KernelDeclaration& d,
-                            uint8_t (&out)[kKernelDescriptorSize]) {
+                            const KernelDeclaration& d, uint8_t* out) {
   std::memset(out, 0, kKernelDescriptorSize);
   Put32(out, 0, d.group_size);    // group_segment_fixed_size
   Put32(out, 4, d.private_size);  // private_segment_fixed_size

@@ -29,10 +29,9 @@ struct KernelDeclaration {
 };
 
 // Encodes `d` for the processor `target` ("gfx90a", "gfx1100"; what
-// SOFTHSA_GPU_NAME names) into `out`.
+// SOFTHSA_GPU_NAME names) into the kKernelDescriptorSize bytes at `out`.
 void EncodeKernelDescriptor(const std::string& target,
-                            const KernelDeclaration& d,
-                            uint8_t (&out)[kKernelDescriptorSize]);
+                            const KernelDeclaration& d, uint8_t* out);
 
 }  // namespace softhsa
 
