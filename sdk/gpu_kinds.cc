@@ -311,6 +311,10 @@ class Observer final : public gpu::Observer {
     p.kernarg_segment_alignment = e.kernarg_segment_alignment;
     p.group_segment_size = e.group_segment_size;
     p.private_segment_size = e.private_segment_size;
+    // rocprofiler-sdk's convention for counts it could not decode: 0.
+    p.sgpr_count = e.registers.sgpr_count;
+    p.arch_vgpr_count = e.registers.arch_vgpr_count;
+    p.accum_vgpr_count = e.registers.accum_vgpr_count;
     Announce(ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER, e.load, &p);
   }
 

@@ -1,7 +1,11 @@
 // Code object readers, executables, their symbols, and the
 // hsa_ven_amd_loader extension. A code object is loaded by writing it to a
 // memfd and dlopen-ing that, so two loads of the same bytes are two
-// independent libraries, as two loads of a GPU code object are.
+// independent libraries, as two loads of a GPU code object are. Its kernel
+// descriptors live in a "device" segment the host cannot read (an
+// inaccessible mapping, as a discrete GPU's memory): a kernel object is a
+// descriptor's address there, and the loader extension's
+// query_host_address maps it to the host copy, as ROCR's loader does.
 #include <dlfcn.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -16,6 +20,7 @@
 
 #include "softhsa/api.h"
 #include "softhsa/elf_kernels.h"
+#include "softhsa/kernel_descriptor.h"
 #include "softhsa/loader.h"
 
 namespace softhsa {
@@ -34,6 +39,7 @@ struct CodeObject;
 struct Symbol {
   std::string name;
   Kernel* kernel;
+  uint64_t object;  // its descriptor's device address
   CodeObject* code_object;
 };
 
@@ -41,8 +47,13 @@ struct CodeObject {
   Executable* executable;
   Agent* agent;
   void* library = nullptr;
-  std::unique_ptr<Kernel[]> kernels;  // the segment: kernel objects point here
+  std::unique_ptr<Kernel[]> kernels;  // what runs, by descriptor index
   size_t count = 0;
+  // The segment: `count` descriptors at `device` (mapped inaccessible,
+  // `device_size` bytes), their host copy at `host`.
+  uint8_t* device = nullptr;
+  size_t device_size = 0;
+  std::unique_ptr<uint8_t[]> host;
   std::vector<std::unique_ptr<Symbol>> symbols;
   std::vector<uint8_t> storage;
   bool from_file = false;
@@ -83,7 +94,7 @@ CodeObject* SegmentOf(uintptr_t address) {
   if (it == g_segments.begin()) return nullptr;
   --it;
   CodeObject* co = it->second;
-  return address < it->first + co->count * sizeof(Kernel) ? co : nullptr;
+  return address < it->first + co->count * kKernelDescriptorSize ? co : nullptr;
 }
 
 uint32_t ReadSize(void* library, const std::string& what,
@@ -94,9 +105,10 @@ uint32_t ReadSize(void* library, const std::string& what,
 }
 
 void Unload(CodeObject* co) {
-  g_segments.erase(reinterpret_cast<uintptr_t>(co->kernels.get()));
+  g_segments.erase(reinterpret_cast<uintptr_t>(co->device));
   for (auto& s : co->symbols) g_symbols.erase(s.get());
   if (co->library) dlclose(co->library);
+  if (co->device) munmap(co->device, co->device_size);
 }
 
 void DestroyLocked(Executable* x) {
@@ -182,11 +194,9 @@ hsa_status_t SymbolInfo(Symbol* s, hsa_executable_symbol_info_t attribute,
       memcpy(value, &b, sizeof(b));
       return HSA_STATUS_SUCCESS;
     }
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: {
-      uint64_t o = reinterpret_cast<uint64_t>(s->kernel);
-      memcpy(value, &o, sizeof(o));
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
+      memcpy(value, &s->object, sizeof(s->object));
       return HSA_STATUS_SUCCESS;
-    }
     case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE:
       return put32(s->kernel->kernarg_size);
     case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT:
@@ -215,11 +225,13 @@ hsa_status_t QueryHostAddress(const void* device_address,
   if (device_address == nullptr || host_address == nullptr) {
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
+  if (GetFaults().host_address_error) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::shared_lock<std::shared_mutex> lock(g_mutex);
-  if (SegmentOf(reinterpret_cast<uintptr_t>(device_address)) == nullptr) {
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  }
-  *host_address = device_address;  // one address space
+  const auto address = reinterpret_cast<uintptr_t>(device_address);
+  CodeObject* co = SegmentOf(address);
+  if (co == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  *host_address =
+      co->host.get() + (address - reinterpret_cast<uintptr_t>(co->device));
   return HSA_STATUS_SUCCESS;
 }
 
@@ -244,7 +256,7 @@ hsa_status_t QuerySegmentDescriptors(
     d.code_object_storage_size = co->storage.size();
     d.code_object_storage_offset = 0;
     d.segment_base = reinterpret_cast<const void*>(base);
-    d.segment_size = co->count * sizeof(Kernel);
+    d.segment_size = co->count * kKernelDescriptorSize;
   }
   *count = i;
   return HSA_STATUS_SUCCESS;
@@ -300,7 +312,7 @@ hsa_status_t LoadedCodeObjectGetInfo(
     memcpy(value, &v, sizeof(v));
     return HSA_STATUS_SUCCESS;
   };
-  uintptr_t base = reinterpret_cast<uintptr_t>(co->kernels.get());
+  uintptr_t base = reinterpret_cast<uintptr_t>(co->device);
   switch (attribute) {
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_EXECUTABLE:
       return put(hsa_executable_t{reinterpret_cast<uint64_t>(co->executable)});
@@ -323,7 +335,7 @@ hsa_status_t LoadedCodeObjectGetInfo(
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE:
       return put(uint64_t{base});
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE:
-      return put(uint64_t{co->count * sizeof(Kernel)});
+      return put(uint64_t{co->count * kKernelDescriptorSize});
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH:
       return put(uint32_t(co->uri.size()));
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI:
@@ -364,9 +376,9 @@ bool FindKernel(uint64_t object, Kernel* out) {
   std::shared_lock<std::shared_mutex> lock(g_mutex);
   CodeObject* co = SegmentOf(object);
   if (co == nullptr) return false;
-  uintptr_t offset = object - reinterpret_cast<uintptr_t>(co->kernels.get());
-  if (offset % sizeof(Kernel) != 0) return false;
-  *out = co->kernels[offset / sizeof(Kernel)];
+  uintptr_t offset = object - reinterpret_cast<uintptr_t>(co->device);
+  if (offset % kKernelDescriptorSize != 0) return false;
+  *out = co->kernels[offset / kKernelDescriptorSize];
   return true;
 }
 
@@ -504,14 +516,38 @@ hsa_status_t hsa_executable_load_agent_code_object(
   co->library = library;
   co->count = names.size();
   co->kernels.reset(new Kernel[std::max<size_t>(1, names.size())]);
+  co->host.reset(
+      new uint8_t[std::max<size_t>(1, names.size()) * kKernelDescriptorSize]);
+  if (co->count > 0) {
+    co->device_size = co->count * kKernelDescriptorSize;
+    void* device = mmap(nullptr, co->device_size, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (device == MAP_FAILED) {
+      dlclose(library);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+    co->device = static_cast<uint8_t*>(device);
+  }
   for (size_t i = 0; i < names.size(); ++i) {
     Kernel& k = co->kernels[i];
     k.fn = reinterpret_cast<KernelFn>(dlsym(library, names[i].c_str()));
-    k.kernarg_size = ReadSize(library, "kernarg_size", names[i]);
-    k.group_size = ReadSize(library, "group_segment_size", names[i]);
-    k.private_size = ReadSize(library, "private_segment_size", names[i]);
+    KernelDeclaration d{};
+    d.kernarg_size = k.kernarg_size =
+        ReadSize(library, "kernarg_size", names[i]);
+    d.group_size = k.group_size =
+        ReadSize(library, "group_segment_size", names[i]);
+    d.private_size = k.private_size =
+        ReadSize(library, "private_segment_size", names[i]);
+    d.vgprs = ReadSize(library, "vgpr_count", names[i]);
+    d.accum_vgprs = ReadSize(library, "accum_vgpr_count", names[i]);
+    d.sgprs = ReadSize(library, "sgpr_count", names[i]);
+    d.wavefront_size = ReadSize(library, "wavefront_size", names[i]);
+    EncodeKernelDescriptor(a->name, d,
+                           co->host.get() + i * kKernelDescriptorSize);
+    const uint64_t object =
+        reinterpret_cast<uint64_t>(co->device + i * kKernelDescriptorSize);
     co->symbols.push_back(
-        std::make_unique<Symbol>(Symbol{names[i], &k, co.get()}));
+        std::make_unique<Symbol>(Symbol{names[i], &k, object, co.get()}));
   }
   co->storage = std::move(copy.bytes);
   co->from_file = copy.from_file;
@@ -521,13 +557,13 @@ hsa_status_t hsa_executable_load_agent_code_object(
   std::unique_lock<std::shared_mutex> lock(g_mutex);
   Executable* x = ToExecutable(executable);
   if (x == nullptr || x->frozen) {  // destroyed or frozen meanwhile
-    dlclose(library);
+    Unload(co.get());
     return x ? HSA_STATUS_ERROR_FROZEN_EXECUTABLE
              : HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   }
   co->executable = x;
   if (co->count > 0) {
-    g_segments[reinterpret_cast<uintptr_t>(co->kernels.get())] = co.get();
+    g_segments[reinterpret_cast<uintptr_t>(co->device)] = co.get();
   }
   for (auto& s : co->symbols) g_symbols.insert(s.get());
   if (loaded_code_object) {

@@ -14,6 +14,9 @@
 //                        signal is set to -1 instead of decremented, nothing
 //                        is copied
 //   copy_delay_us=D      every non-empty async copy completes D µs late
+//   host_address_error=1 hsa_ven_amd_loader_query_host_address fails
+//                        (HSA_STATUS_ERROR_INVALID_ARGUMENT) for every
+//                        address, as for one in no loaded segment
 // Unknown keys and malformed values are reported on stderr and ignored.
 #include <cstdio>
 #include <cstdlib>
@@ -74,6 +77,10 @@ void ReadFaults() {
       }
       if (key == "copy_delay_us") {
         g_faults.copy_delay_us = v;
+        continue;
+      }
+      if (key == "host_address_error") {
+        g_faults.host_address_error = v != 0;
         continue;
       }
     }

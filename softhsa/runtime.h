@@ -85,6 +85,7 @@ struct Faults {
   uint64_t drop_queue_at = 0;   // the Nth dispatch drops its queue
   uint64_t delay_queue_id = 0;  // queue id + 1 whose completions are late
   uint64_t delay_queue_us = 0;
+  bool host_address_error = false;  // query_host_address always fails
 };
 const Faults& GetFaults();
 void ReadFaults();

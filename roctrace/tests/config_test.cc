@@ -283,6 +283,27 @@ TEST(RecordConverter, DeviceWorkTakesTheThreadOfItsCall) {
   EXPECT_TRUE(events[0].op->submits_work);
 }
 
+// Register counts belong to the kernel name (its Kernel_Id): those of its
+// first dispatch, unknown when that dispatch's kernel had none.
+TEST(RecordConverter, AKernelNameTakesTheRegistersOfItsFirstDispatch) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  DispatchRow first = Dispatch(0, "k", 1);
+  first.registers = KernelRegisterCounts{true, 40, 16, 32};
+  DispatchRow later = Dispatch(0, "k", 2);
+  later.registers = KernelRegisterCounts{true, 8, 0, 16};
+  c.ConvertDispatch(first);
+  c.ConvertDispatch(later);
+  c.ConvertDispatch(Dispatch(0, "unknown", 3));
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].op, events[1].op);
+  const KernelRegisterCounts& r = events[1].op->registers;
+  EXPECT_TRUE(r.known);
+  EXPECT_EQ((std::vector<uint32_t>{r.arch_vgpr, r.accum_vgpr, r.sgpr}),
+            (std::vector<uint32_t>{40, 16, 32}));
+  EXPECT_FALSE(events[2].op->registers.known);
+}
+
 TEST(RecordConverter, FailedCallsAreThoseWithAnErrorStatus) {
   std::vector<ApiEvent> events;
   RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });

@@ -72,6 +72,17 @@ TEST(KernelObserverOnSofthsa, LateRegistrationSeesLoadedSymbolsAndPackets) {
   EXPECT_EQ(rows[1].kernel_name, "empty");
   EXPECT_TRUE(rows[1].launch.symbol_known);
   EXPECT_EQ(rows[1].launch.symbol_group_segment_size, 0u);
+  // Their registers, read from the descriptors when they were loaded:
+  // scale declares 104 VGPRs and 50 SGPRs (gfx90a: 104 + 0 in blocks of 8,
+  // SGPRs in blocks of 16); empty declares none, the smallest allocation.
+  const roctrace::KernelRegisterCounts& s = rows[0].registers;
+  EXPECT_TRUE(s.known);
+  EXPECT_EQ((std::vector<uint32_t>{s.arch_vgpr, s.accum_vgpr, s.sgpr}),
+            (std::vector<uint32_t>{104, 0, 64}));
+  const roctrace::KernelRegisterCounts& e = rows[1].registers;
+  EXPECT_TRUE(e.known);
+  EXPECT_EQ((std::vector<uint32_t>{e.arch_vgpr, e.accum_vgpr, e.sgpr}),
+            (std::vector<uint32_t>{4, 4, 16}));
 }
 
 }  // namespace

@@ -51,6 +51,7 @@ gpu::KernelSymbolEvent Symbol(bool load, uint64_t kernel_object, uint32_t lds) {
   e.load = load;
   e.kernel_object = kernel_object;
   e.group_segment_size = lds;
+  e.registers = {true, 24, 8, 32};
   return e;
 }
 
@@ -112,6 +113,11 @@ TEST(KernelObserver, RowsCarryTheLaunchAndTheSymbolsLds) {
   EXPECT_EQ(r.launch.private_segment_size, 8u);
   EXPECT_TRUE(r.launch.symbol_known);
   EXPECT_EQ(r.launch.symbol_group_segment_size, 1000u);
+  EXPECT_TRUE(r.registers.known);
+  EXPECT_EQ((std::vector<uint32_t>{r.registers.arch_vgpr,
+                                   r.registers.accum_vgpr, r.registers.sgpr}),
+            (std::vector<uint32_t>{24, 8, 32}));
+  EXPECT_FALSE(rows[0].registers.known);
   EXPECT_EQ((std::vector<uint64_t>{r.begin_ns, r.end_ns}),
             (std::vector<uint64_t>{10, 20}));
   // Taken once; an unloaded symbol is forgotten.
@@ -120,6 +126,15 @@ TEST(KernelObserver, RowsCarryTheLaunchAndTheSymbolsLds) {
   o.OnDispatch(Completed(0x1000, 3),
                o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)));
   EXPECT_FALSE(o.Take()[0].launch.symbol_known);
+  // A symbol whose descriptor could not be read: known, its registers not.
+  gpu::KernelSymbolEvent unread = Symbol(true, 0x3000, 0);
+  unread.registers = {};
+  o.OnKernelSymbol(unread);
+  o.OnDispatch(Completed(0x3000, 4),
+               o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch)));
+  const DispatchRow row = o.Take()[0];
+  EXPECT_TRUE(row.launch.symbol_known);
+  EXPECT_FALSE(row.registers.known);
 }
 
 // The stream of the call being "submitted" on this thread (what the seam's

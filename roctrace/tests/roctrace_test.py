@@ -318,9 +318,22 @@ SCALE = ("gputest::scale(void const*, hsa_kernel_dispatch_packet_s const*, "
          "unsigned int, unsigned int, unsigned int)")
 
 
-def trace_gpu_program(args, d, prefix):
+# The register counts of stamp and scale (VGPR, accumulation VGPR, SGPR)
+# as a GPU allocates them for what tests/gpu/gpu_kernels.cc declares (37,
+# 10, 20 and 104, 0, 50), from the granules of LLVM's AMDGPUUsage: on gfx90a
+# VGPRs in blocks of 8 for both kinds with the architected ones rounded to
+# 4, SGPRs in blocks of 16; on gfx1100 (wave32) VGPRs in blocks of 8 and
+# always 128 SGPRs.
+REGISTERS = {
+    "gfx90a": {STAMP: (40, 16, 32), SCALE: (104, 0, 64)},
+    "gfx1100": {STAMP: (40, 0, 128), SCALE: (104, 0, 128)},
+}
+
+
+def trace_gpu_program(args, d, prefix, env=None):
   p = run([ROCTRACE] + args + ["-d", d, "-o", prefix, "--", GPU_PROGRAM,
-                               GPU_KERNELS, str(N), str(M), str(F)], d)
+                               GPU_KERNELS, str(N), str(M), str(F)], d,
+          env=env)
   return p
 
 
@@ -458,14 +471,18 @@ class GpuProgram(unittest.TestCase):
                        e["grid"])
       self.assertEqual(int(r["LDS_Block_Size"]), e["lds_block"])
       self.assertEqual(int(r["Scratch_Size"]), e["private"])
-      # Register counts need the kernel descriptor: unknown, left empty.
       self.assertEqual(
-          (r["VGPR_Count"], r["Accum_VGPR_Count"], r["SGPR_Count"]),
-          ("", "", ""))
+          tuple(int(r[c]) for c in ("VGPR_Count", "Accum_VGPR_Count",
+                                    "SGPR_Count")),
+          REGISTERS["gfx90a"][e["name"]])
     with open(self.path("_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
     symbols = {k["kernel_id"]: k["formatted_kernel_name"]
                for k in tool["kernel_symbols"]}
+    self.assertEqual(
+        {k["formatted_kernel_name"]:
+         (k["arch_vgpr_count"], k["accum_vgpr_count"], k["sgpr_count"])
+         for k in tool["kernel_symbols"]}, REGISTERS["gfx90a"])
     dispatches = tool["buffer_records"]["kernel_dispatch"]
     self.assertEqual(sorted(r["dispatch_info"]["dispatch_id"]
                             for r in dispatches), ids)
@@ -610,6 +627,62 @@ class GpuProgram(unittest.TestCase):
       n = con.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
       con.close()
       self.assertEqual(n, sum(expected.values()))
+
+  def test_register_counts_in_the_database(self):
+    self.assertEqual(
+        set(self.db_rows("SELECT name, arch_vgpr_count, accum_vgpr_count, "
+                         "sgpr_count FROM kernels")),
+        {(name, *counts) for name, counts in REGISTERS["gfx90a"].items()})
+    self.assertEqual(
+        dict((r[0], r[1:]) for r in self.db_rows(
+            "SELECT display_name, arch_vgpr_count, accum_vgpr_count, "
+            "sgpr_count FROM rocpd_info_kernel_symbol")),
+        REGISTERS["gfx90a"])
+
+  def test_register_counts_of_a_wave32_target(self):
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "--output-format", "csv",
+                           "rocpd"], d, "w",
+                          env=dict(os.environ, SOFTHSA_GPU_NAME="gfx1100"))
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "w_kernel_trace.csv"))
+    self.assertEqual(len(rows), 2 * N)
+    self.assertEqual(
+        {(r["Kernel_Name"], int(r["VGPR_Count"]), int(r["Accum_VGPR_Count"]),
+          int(r["SGPR_Count"])) for r in rows},
+        {(name, *counts) for name, counts in REGISTERS["gfx1100"].items()})
+    con = sqlite3.connect(os.path.join(d, "w_results.db"))
+    db = set(con.execute("SELECT name, arch_vgpr_count, accum_vgpr_count, "
+                         "sgpr_count FROM kernels").fetchall())
+    con.close()
+    self.assertEqual(
+        db, {(name, *counts) for name, counts in REGISTERS["gfx1100"].items()})
+
+  def test_unreadable_descriptors_leave_the_counts_unknown(self):
+    # The runtime maps no kernel object to host memory (softhsa's fault; its
+    # descriptors' device addresses are not readable by the host): the
+    # counts are empty and NULL, not 0, and the program runs as before.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "--output-format", "csv",
+                           "rocpd", "json"], d, "u",
+                          env=dict(os.environ,
+                                   SOFTHSA_FAULTS="host_address_error=1"))
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "u_kernel_trace.csv"))
+    self.assertEqual(len(rows), 2 * N)
+    self.assertEqual(
+        {(r["VGPR_Count"], r["Accum_VGPR_Count"], r["SGPR_Count"])
+         for r in rows}, {("", "", "")})
+    con = sqlite3.connect(os.path.join(d, "u_results.db"))
+    db = set(con.execute("SELECT arch_vgpr_count, accum_vgpr_count, "
+                         "sgpr_count FROM kernels").fetchall())
+    con.close()
+    self.assertEqual(db, {(None, None, None)})
+    with open(os.path.join(d, "u_results.json")) as f:
+      symbols = json.load(f)["rocprofiler-sdk-tool"][0]["kernel_symbols"]
+    self.assertEqual(
+        {(k["arch_vgpr_count"], k["accum_vgpr_count"], k["sgpr_count"])
+         for k in symbols}, {(None, None, None)})
 
   def test_kernels_without_api_tracing(self):
     # No API call is traced around the dispatches: correlation ID 0, thread

@@ -24,7 +24,8 @@ struct DispatchRow {
   uint64_t begin_ns;
   uint64_t end_ns;
   KernelLaunch launch;
-  std::string kernel_name;  // demangled, without ".kd"
+  KernelRegisterCounts registers;  // its kernel symbol's
+  std::string kernel_name;         // demangled, without ".kd"
 };
 
 // One completed async copy, from the same observer: as the HSA_OPS record

@@ -54,10 +54,15 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
   bool wake;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = symbol_lds_.find(r.kernel_object);
-    if (it != symbol_lds_.end()) {
+    auto it = symbols_.find(r.kernel_object);
+    if (it != symbols_.end()) {
       l.symbol_known = true;
-      l.symbol_group_segment_size = it->second;
+      l.symbol_group_segment_size = it->second.group_segment_size;
+      const gpu::KernelRegisters& regs = it->second.registers;
+      if (regs.known) {
+        row.registers = KernelRegisterCounts{
+            true, regs.arch_vgpr_count, regs.accum_vgpr_count, regs.sgpr_count};
+      }
     }
     rows_.push_back(std::move(row));
     wake = QueuedMany();
@@ -81,9 +86,9 @@ void KernelObserver::OnCopy(const gpu::CopyRecord& r,
 void KernelObserver::OnKernelSymbol(const gpu::KernelSymbolEvent& e) noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
   if (e.load) {
-    symbol_lds_[e.kernel_object] = e.group_segment_size;
+    symbols_[e.kernel_object] = Symbol{e.group_segment_size, e.registers};
   } else {
-    symbol_lds_.erase(e.kernel_object);
+    symbols_.erase(e.kernel_object);
   }
 }
 

@@ -6,9 +6,10 @@
 // order) and numbers the stream the work went to (stream_ids.h: a
 // thread-local look-up, a lock the first time a thread meets a stream); at
 // completion, on the tracer's completion thread or a flushing thread, it
-// builds a DispatchRow with the packet's sizes (a CopyRow) and queues it for
-// the tool, which converts the queued rows whenever it converts a pool
-// buffer, at every checkpoint and at exit.
+// builds a DispatchRow with the packet's sizes and its kernel symbol's LDS
+// size and register counts (a CopyRow) and queues it for the tool, which
+// converts the queued rows whenever it converts a pool buffer, at every
+// checkpoint and at exit.
 #ifndef ROCTRACE_TOOL_KERNEL_OBSERVER_H_
 #define ROCTRACE_TOOL_KERNEL_OBSERVER_H_
 
@@ -66,8 +67,13 @@ class KernelObserver final : public roctracer::gpu::Observer {
   std::mutex mutex_;
   std::vector<DispatchRow> rows_;
   std::vector<CopyRow> copy_rows_;
-  // kernel object -> its symbol's group segment size, while loaded.
-  std::unordered_map<uint64_t, uint32_t> symbol_lds_;
+  // What a dispatch row takes from its kernel symbol, by kernel object,
+  // while loaded.
+  struct Symbol {
+    uint32_t group_segment_size;
+    roctracer::gpu::KernelRegisters registers;
+  };
+  std::unordered_map<uint64_t, Symbol> symbols_;
 };
 
 }  // namespace roctrace

@@ -90,7 +90,8 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   return result;
 }
 
-const OpName* RecordConverter::KernelName(const std::string& name) {
+const OpName* RecordConverter::KernelName(
+    const std::string& name, const KernelRegisterCounts& registers) {
   auto it = kernel_names_.find(name);
   if (it != kernel_names_.end()) return it->second;
   const OpName* result = nullptr;
@@ -101,6 +102,7 @@ const OpName* RecordConverter::KernelName(const std::string& name) {
     op->name = name;
     op->domain = "KERNEL_DISPATCH";
     op->kernel_id = ++kernel_ids_;
+    op->registers = registers;
     result = op.get();
     device_names_.push_back(std::move(op));
   }
@@ -167,7 +169,7 @@ void RecordConverter::ConvertCopy(const CopyRow& row) {
 
 void RecordConverter::ConvertDispatch(const DispatchRow& row) {
   ApiEvent e{};
-  e.op = KernelName(row.kernel_name);
+  e.op = KernelName(row.kernel_name, row.registers);
   if (e.op == nullptr) {
     ++filtered_kernels_;
     return;

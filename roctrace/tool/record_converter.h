@@ -63,7 +63,9 @@ class RecordConverter {
   const OpName* ApiName(uint32_t domain, uint32_t op);
   const OpName* MarkerName(const char* message);
   // nullptr: the kernel filter drops this name.
-  const OpName* KernelName(const std::string& name);
+  // Made at the name's first dispatch, which gives its register counts.
+  const OpName* KernelName(const std::string& name,
+                           const KernelRegisterCounts& registers);
   const OpName* CopyName(uint32_t direction);
   // Emits device work now, or holds it until its API call's thread is known.
   void EmitDevice(const ApiEvent& e);

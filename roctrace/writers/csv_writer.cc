@@ -131,9 +131,10 @@ void AppendUInt(std::string* out, uint64_t v) {
 // LDS_Block_Size as rocprofv3 computes it: the kernel symbol's group segment
 // size rounded up to the 512-byte LDS allocation block (empty when the
 // symbol is not known). Scratch_Size and the geometry are the packet's.
-// The three register counts need the kernel descriptor: left empty
-// (unknown), never guessed.
-void AppendLaunch(const KernelLaunch& l, std::string* out) {
+// The register counts are the kernel descriptor's, empty when the tracer
+// could not read it (unknown, never guessed).
+void AppendLaunch(const KernelLaunch& l, const KernelRegisterCounts& r,
+                  std::string* out) {
   constexpr uint32_t kLdsBlock = 512;
   out->push_back(',');
   if (l.symbol_known) {
@@ -142,7 +143,10 @@ void AppendLaunch(const KernelLaunch& l, std::string* out) {
   }
   out->push_back(',');
   AppendUInt(out, l.private_segment_size);
-  out->append(",,,");
+  for (uint32_t v : {r.arch_vgpr, r.accum_vgpr, r.sgpr}) {
+    out->push_back(',');
+    if (r.known) AppendUInt(out, v);
+  }
   for (uint32_t v : l.workgroup) {
     out->push_back(',');
     AppendUInt(out, v);
@@ -204,7 +208,8 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   AppendUInt(out, e.start_ns);
   out->push_back(',');
   AppendUInt(out, e.end_ns);
-  if (e.op->category == Category::kKernel) AppendLaunch(e.launch, out);
+  if (e.op->category == Category::kKernel)
+    AppendLaunch(e.launch, e.op->registers, out);
   out->push_back('\n');
 }
 

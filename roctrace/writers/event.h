@@ -52,6 +52,18 @@ enum class CopyDirection : uint8_t {
   kDeviceToDevice = 3
 };
 
+// A kernel's registers as its kernel descriptor gives them, allocated per
+// wavefront (VGPRs per work-item): rocprofv3's VGPR_Count,
+// Accum_VGPR_Count and SGPR_Count. `known` is false when the tracer could
+// not read them (kernel object in no executable it saw loaded, descriptor
+// not readable, target not known): written empty / NULL, never as 0.
+struct KernelRegisterCounts {
+  bool known = false;
+  uint32_t arch_vgpr = 0;
+  uint32_t accum_vgpr = 0;
+  uint32_t sgpr = 0;
+};
+
 // The interned identity of an operation: names live as long as the process,
 // so events carry a pointer. `index` is dense (0, 1, 2, ... in the order the
 // names were made), so writers keep per-name state in vectors, not maps.
@@ -64,6 +76,9 @@ struct OpName {
   CopyDirection direction = CopyDirection::kHostToHost;
   // kKernel: 1, 2, ... in the order kernel names first appear (Kernel_Id).
   uint32_t kernel_id = 0;
+  // kKernel: the registers of the name's first dispatch's kernel (one name
+  // is one Kernel_Id, whatever kernel objects it stands for).
+  KernelRegisterCounts registers = {};
   // An API call whose correlation ID device work may carry (a doorbell
   // store, an async copy; HIP calls when HSA is not traced): the timeline
   // gives only these a flow, so other calls cost no bytes for it.
@@ -76,8 +91,8 @@ struct OpName {
 // (scratch per work-item) in bytes. `symbol_group_segment_size` is the
 // kernel symbol's own (static) LDS size, from which rocprofv3's CSV derives
 // LDS_Block_Size; `symbol_known` is false when the kernel object was in no
-// executable the tracer saw loaded. Register counts are not here: they need
-// the kernel descriptor, which the tracer does not read (roctrace/README.md).
+// executable the tracer saw loaded. Register counts are the kernel name's
+// (OpName::registers), not repeated in every event.
 struct KernelLaunch {
   uint32_t grid[3];
   uint16_t workgroup[3];

@@ -1,6 +1,7 @@
 #include "roctrace/writers/json_writer.h"
 
 #include <cinttypes>
+#include <utility>
 
 namespace roctrace {
 namespace {
@@ -244,6 +245,22 @@ void JsonWriter::Finish(const RunInfo& info) {
       head.append(key);
       head.append("\":");
       AppendJsonString(&head, kernels_[i] != nullptr ? kernels_[i]->name : "");
+    }
+    // rocprofiler-sdk's kernel symbol fields; null where not known.
+    const KernelRegisterCounts r = kernels_[i] != nullptr
+                                       ? kernels_[i]->registers
+                                       : KernelRegisterCounts{};
+    const std::pair<const char*, uint32_t> registers[] = {
+        {"arch_vgpr_count", r.arch_vgpr},
+        {"accum_vgpr_count", r.accum_vgpr},
+        {"sgpr_count", r.sgpr}};
+    for (const auto& [key, value] : registers) {
+      head.push_back(',');
+      if (r.known) {
+        Key(&head, key, value);
+      } else {
+        head.append("\"").append(key).append("\":null");
+      }
     }
     head.push_back('}');
   }

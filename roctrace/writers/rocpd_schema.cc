@@ -205,6 +205,7 @@ SELECT K.id, K.guid, T.tid,
        K.private_segment_size AS scratch_size,
        S.group_segment_size AS static_lds_size,
        S.private_segment_size AS static_scratch_size,
+       S.sgpr_count, S.arch_vgpr_count, S.accum_vgpr_count,
        E.stack_id, E.parent_stack_id, E.correlation_id AS corr_id
 FROM rocpd_kernel_dispatch K
 JOIN rocpd_info_agent A ON A.id = K.agent_id AND A.guid = K.guid

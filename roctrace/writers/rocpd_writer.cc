@@ -281,15 +281,24 @@ int64_t RocpdWriter::StreamRow(uint64_t stream_id) {
   return static_cast<int64_t>(stream_id);
 }
 
-// The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's).
+// The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's),
+// and the name's register counts (NULL when not known).
 int64_t RocpdWriter::KernelRow(const OpName* op) {
   if (op->kernel_id >= kernels_.size()) kernels_.resize(op->kernel_id + 1);
   if (!kernels_[op->kernel_id]) {
     kernels_[op->kernel_id] = true;
+    const KernelRegisterCounts& r = op->registers;
+    std::string registers[3];
+    const uint32_t counts[3] = {r.sgpr, r.arch_vgpr, r.accum_vgpr};
+    for (int i = 0; i < 3; ++i) {
+      registers[i] = r.known ? std::to_string(counts[i]) : "NULL";
+    }
     char* sql = sqlite3_mprintf(
         "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
-        "kernel_name, display_name) VALUES (%u, 1, 1, 0, %Q, %Q);",
-        op->kernel_id, op->name.c_str(), op->name.c_str());
+        "kernel_name, display_name, sgpr_count, arch_vgpr_count, "
+        "accum_vgpr_count) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s);",
+        op->kernel_id, op->name.c_str(), op->name.c_str(), registers[0].c_str(),
+        registers[1].c_str(), registers[2].c_str());
     Exec(sql);
     sqlite3_free(sql);
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "runtime/gpu/completion.h"
+#include "runtime/gpu/kernel_descriptor.h"
 #include "runtime/gpu/observers.h"
 #include "runtime/gpu/runtime_table.h"
 
@@ -26,6 +27,7 @@ struct Kernel {
   uint32_t group_size;
   uint32_t private_size;
   uint32_t kernarg_alignment;
+  KernelRegisters registers;
 };
 
 struct CodeObject {
@@ -66,7 +68,8 @@ KernelSymbolEvent SymbolEvent(bool load, uint64_t object, const Kernel& k) {
                            k.kernarg_size,
                            k.group_size,
                            k.private_size,
-                           k.kernarg_alignment};
+                           k.kernarg_alignment,
+                           k.registers};
 }
 
 CodeObjectEvent ObjectEvent(bool load, uint64_t executable,
@@ -90,10 +93,9 @@ bool LoaderTable(hsa_ven_amd_loader_1_01_pfn_t* pfn) {
          pfn->hsa_ven_amd_loader_loaded_code_object_get_info != nullptr;
 }
 
-std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable) {
+std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable,
+                                        hsa_ven_amd_loader_1_01_pfn_t& pfn) {
   std::vector<CodeObject> out;
-  hsa_ven_amd_loader_1_01_pfn_t pfn;
-  if (!LoaderTable(&pfn)) return out;
   struct Ctx {
     hsa_ven_amd_loader_1_01_pfn_t* pfn;
     std::vector<CodeObject>* out;
@@ -152,8 +154,77 @@ std::vector<CodeObject> ReadCodeObjects(hsa_executable_t executable) {
   return out;
 }
 
+// The agent's target, from its ISA's name (or, failing that, the agent's
+// name, which ROCR spells "gfx90a").
+bool AgentTarget(hsa_agent_t agent, GfxTarget* target) {
+  const CoreApiTable& core = Core();
+  if (core.hsa_agent_iterate_isas_fn != nullptr &&
+      core.hsa_isa_get_info_alt_fn != nullptr) {
+    struct Ctx {
+      GfxTarget* target;
+      bool found;
+    } ctx{target, false};
+    core.hsa_agent_iterate_isas_fn(
+        agent,
+        [](hsa_isa_t isa, void* data) {
+          auto* c = static_cast<Ctx*>(data);
+          uint32_t length = 0;
+          if (Core().hsa_isa_get_info_alt_fn(isa, HSA_ISA_INFO_NAME_LENGTH,
+                                             &length) != HSA_STATUS_SUCCESS ||
+              length == 0 || length > 256) {
+            return HSA_STATUS_SUCCESS;
+          }
+          std::vector<char> name(length + 1, '\0');
+          if (Core().hsa_isa_get_info_alt_fn(
+                  isa, HSA_ISA_INFO_NAME, name.data()) == HSA_STATUS_SUCCESS &&
+              ParseGfxTarget(name.data(), c->target)) {
+            c->found = true;
+            return HSA_STATUS_INFO_BREAK;
+          }
+          return HSA_STATUS_SUCCESS;
+        },
+        &ctx);
+    if (ctx.found) return true;
+  }
+  char name[64] = {};
+  return core.hsa_agent_get_info_fn != nullptr &&
+         core.hsa_agent_get_info_fn(agent, HSA_AGENT_INFO_NAME, name) ==
+             HSA_STATUS_SUCCESS &&
+         ParseGfxTarget(name, target);
+}
+
+// The kernel descriptor is device memory, which the host may not be able to
+// read (a discrete GPU's): only the host copy the loader extension maps it
+// to is read, never the kernel object itself.
+KernelRegisters ReadRegisters(
+    uint64_t kernel_object, hsa_agent_t agent,
+    const hsa_ven_amd_loader_1_01_pfn_t* pfn,
+    std::map<uint64_t, std::pair<bool, GfxTarget>>* targets) {
+  KernelRegisters unknown{};
+  if (pfn == nullptr || pfn->hsa_ven_amd_loader_query_host_address == nullptr) {
+    return unknown;
+  }
+  auto t = targets->find(agent.handle);
+  if (t == targets->end()) {
+    GfxTarget target{};
+    const bool found = AgentTarget(agent, &target);
+    t = targets->emplace(agent.handle, std::make_pair(found, target)).first;
+  }
+  if (!t->second.first) return unknown;
+  const void* host = nullptr;
+  if (pfn->hsa_ven_amd_loader_query_host_address(
+          reinterpret_cast<const void*>(kernel_object), &host) !=
+          HSA_STATUS_SUCCESS ||
+      host == nullptr) {
+    return unknown;
+  }
+  uint8_t descriptor[kKernelDescriptorSize];
+  std::memcpy(descriptor, host, sizeof(descriptor));
+  return DecodeKernelRegisters(t->second.second, descriptor);
+}
+
 std::vector<std::pair<uint64_t, Kernel>> ReadKernels(
-    hsa_executable_t executable) {
+    hsa_executable_t executable, const hsa_ven_amd_loader_1_01_pfn_t* pfn) {
   std::vector<std::pair<uint64_t, Kernel>> out;
   if (Core().hsa_executable_iterate_symbols_fn == nullptr) return out;
   struct Ctx {
@@ -195,6 +266,12 @@ std::vector<std::pair<uint64_t, Kernel>> ReadKernels(
         return HSA_STATUS_SUCCESS;
       },
       &ctx);
+  // After the iteration, so that no loader call is made from inside the
+  // runtime's callback.
+  std::map<uint64_t, std::pair<bool, GfxTarget>> targets;
+  for (auto& [object, k] : out) {
+    k.registers = ReadRegisters(object, k.agent, pfn, &targets);
+  }
   return out;
 }
 
@@ -238,8 +315,11 @@ hsa_status_t ExecutableFreeze(hsa_executable_t executable,
   const hsa_status_t status =
       Core().hsa_executable_freeze_fn(executable, options);
   if (status != HSA_STATUS_SUCCESS) return status;
-  std::vector<CodeObject> objects = ReadCodeObjects(executable);
-  auto kernels = ReadKernels(executable);
+  hsa_ven_amd_loader_1_01_pfn_t pfn;
+  const bool loader = LoaderTable(&pfn);
+  std::vector<CodeObject> objects;
+  if (loader) objects = ReadCodeObjects(executable, pfn);
+  auto kernels = ReadKernels(executable, loader ? &pfn : nullptr);
   Tracker& t = State();
   std::lock_guard<std::mutex> lock(t.mutex);
   ForgetLocked(executable.handle);  // frozen twice: report once

@@ -144,6 +144,18 @@ struct CodeObjectEvent {
   uint64_t memory_size;
 };
 
+// A kernel's registers as its descriptor gives them (kernel_descriptor.h):
+// what a wavefront is allocated, per work-item for VGPRs. `known` is false
+// when the descriptor could not be read (the runtime has no loader
+// extension, or it does not map the kernel object to host memory) or the
+// agent's target is not known; the counts are then 0 and mean nothing.
+struct KernelRegisters {
+  bool known;
+  uint32_t arch_vgpr_count;
+  uint32_t accum_vgpr_count;  // 0 on targets without accumulation VGPRs
+  uint32_t sgpr_count;
+};
+
 struct KernelSymbolEvent {
   bool load;  // false: unregistered (its executable is being destroyed)
   hsa_executable_t executable;
@@ -155,6 +167,7 @@ struct KernelSymbolEvent {
   uint32_t group_segment_size;
   uint32_t private_segment_size;
   uint32_t kernarg_segment_alignment;
+  KernelRegisters registers;  // read once, when the executable was frozen
 };
 
 class Observer {

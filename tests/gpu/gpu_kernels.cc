@@ -41,3 +41,20 @@ __attribute__((visibility("default"))) void scale(
 extern "C" __attribute__((visibility("default"))) const uint32_t
     softhsa_group_segment_size__ZN7gputest5scaleEPKvPK28hsa_kernel_dispatch_packet_sjjj =
         1000;
+
+// The registers stamp and scale declare (softhsa's convention: what a GPU
+// compiler counted), which softhsa encodes into their kernel descriptors
+// for the agent's target. On gfx90a (softhsa's default) roctrace reports
+// stamp 40 VGPRs (37 rounded to 4), 16 accumulation VGPRs (40 + 10 in
+// blocks of 8 is 56) and 32 SGPRs (20 in blocks of 16); scale 104, 0, 64.
+#define DECLARE(name, value) \
+  extern "C" __attribute__((visibility("default"))) const uint32_t name = value
+DECLARE(softhsa_vgpr_count_stamp, 37);
+DECLARE(softhsa_accum_vgpr_count_stamp, 10);
+DECLARE(softhsa_sgpr_count_stamp, 20);
+DECLARE(
+    softhsa_vgpr_count__ZN7gputest5scaleEPKvPK28hsa_kernel_dispatch_packet_sjjj,
+    104);
+DECLARE(
+    softhsa_sgpr_count__ZN7gputest5scaleEPKvPK28hsa_kernel_dispatch_packet_sjjj,
+    50);

@@ -225,6 +225,13 @@ TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
       "_ZN7gputest5scaleEPKvPK28hsa_kernel_dispatch_packet_sjjj"));
   EXPECT_EQ(by_name["empty"].symbol.kernel_object, program_.empty);
   EXPECT_EQ(by_name["stamp"].symbol.kernel_object, program_.stamp);
+  // Registers from stamp's kernel descriptor (gpu_kernels.cc declares 37
+  // VGPRs, 10 accumulation VGPRs, 20 SGPRs; allocated on gfx90a: 40, 16,
+  // 32).
+  const auto& stamp = by_name["stamp"].symbol;
+  EXPECT_EQ((std::vector<uint32_t>{stamp.arch_vgpr_count,
+                                   stamp.accum_vgpr_count, stamp.sgpr_count}),
+            (std::vector<uint32_t>{40, 16, 32}));
   std::vector<uint64_t> ids;
   for (const Event& s : symbols) ids.push_back(s.symbol.kernel_id);
   std::sort(ids.begin(), ids.end());

@@ -2,15 +2,18 @@
 // Programmer's Reference 1.2 and ROCR's documented behaviour. The test links
 // the library as an application does and calls only the public API.
 #include <dlfcn.h>
+#include <errno.h>
 #include <gtest/gtest.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ven_amd_loader.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -719,11 +722,47 @@ TEST_F(HsaTest, LoaderExtensionMapsAKernelObjectToItsName) {
                 reinterpret_cast<const void*>(object), &exec),
             HSA_STATUS_SUCCESS);
   EXPECT_EQ(exec.handle, loaded_.executable.handle);
+  // The kernel object is its descriptor's device address, which the host
+  // cannot read (write() from it fails with EFAULT instead of crashing);
+  // query_host_address gives the host copy: a code object v3 kernel
+  // descriptor, its segment sizes and fill's declared registers encoded
+  // for gfx90a (test_kernels.cc: 37 VGPRs, 10 AGPRs, 20 SGPRs: 40 + 10 in
+  // blocks of 8 is field 6, ACCUM_OFFSET 40 / 4 - 1 = 9, SGPR field
+  // 2 * (2 - 1) = 2).
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  errno = 0;
+  EXPECT_EQ(write(pipe_fds[1], reinterpret_cast<const void*>(object), 64), -1);
+  EXPECT_EQ(errno, EFAULT);
+  close(pipe_fds[0]);
+  close(pipe_fds[1]);
   const void* host = nullptr;
-  EXPECT_EQ(loader.hsa_ven_amd_loader_query_host_address(
+  ASSERT_EQ(loader.hsa_ven_amd_loader_query_host_address(
                 reinterpret_cast<const void*>(object), &host),
             HSA_STATUS_SUCCESS);
-  EXPECT_EQ(host, reinterpret_cast<const void*>(object));
+  ASSERT_NE(host, nullptr);
+  EXPECT_NE(host, reinterpret_cast<const void*>(object));
+  uint32_t fields[16];
+  std::memcpy(fields, host, sizeof(fields));
+  EXPECT_EQ(fields[0], 256u);                   // group_segment_fixed_size
+  EXPECT_EQ(fields[1], 32u);                    // private_segment_fixed_size
+  EXPECT_EQ(fields[2], sizeof(FillArgs));       // kernarg_size
+  EXPECT_EQ(fields[11], 9u);                    // compute_pgm_rsrc3
+  EXPECT_EQ(fields[12] & 0x3ff, 6u | 2u << 6);  // compute_pgm_rsrc1
+  // Any address inside a loaded segment maps; others, and null arguments,
+  // are invalid arguments, as in ROCR.
+  const void* inside = nullptr;
+  EXPECT_EQ(loader.hsa_ven_amd_loader_query_host_address(
+                reinterpret_cast<const void*>(object + 12), &inside),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(inside, static_cast<const uint8_t*>(host) + 12);
+  EXPECT_EQ(loader.hsa_ven_amd_loader_query_host_address(&inside, &inside),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(loader.hsa_ven_amd_loader_query_host_address(nullptr, &inside),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(loader.hsa_ven_amd_loader_query_host_address(
+                reinterpret_cast<const void*>(object), nullptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
   struct Find {
     uint64_t object;
     std::string name;
@@ -781,6 +820,9 @@ TEST_F(HsaTest, LoaderExtensionMapsAKernelObjectToItsName) {
   hsa_test::Unload(&loaded_);
   EXPECT_EQ(loader.hsa_ven_amd_loader_query_executable(
                 reinterpret_cast<const void*>(object), &exec),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(loader.hsa_ven_amd_loader_query_host_address(
+                reinterpret_cast<const void*>(object), &host),
             HSA_STATUS_ERROR_INVALID_ARGUMENT);
 }
 

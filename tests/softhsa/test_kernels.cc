@@ -37,6 +37,11 @@ KERNEL fill(const void* kernarg, const hsa_kernel_dispatch_packet_t* p,
 SIZE(softhsa_kernarg_size_fill) = sizeof(FillArgs);
 SIZE(softhsa_group_segment_size_fill) = 256;
 SIZE(softhsa_private_segment_size_fill) = 32;
+// The registers a GPU compiler would have counted: softhsa encodes them in
+// fill's kernel descriptor.
+SIZE(softhsa_vgpr_count_fill) = 37;
+SIZE(softhsa_accum_vgpr_count_fill) = 10;
+SIZE(softhsa_sgpr_count_fill) = 20;
 
 // Counts its workgroups in the uint64_t its kernarg points to.
 KERNEL count_workgroups(const void* kernarg,
