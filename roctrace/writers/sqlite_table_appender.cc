@@ -256,10 +256,52 @@ bool SqliteTableAppender::WriteAt(const void* buf, size_t size,
   return true;
 }
 
+namespace {
+
+// A value's serial type and byte count by the leading zero bits of its
+// magnitude (v, or ~v when negative): the fewest big-endian bytes that hold
+// it with its sign (SQLite has no 5- or 7-byte integers).
+struct Width {
+  uint8_t type;
+  uint8_t size;
+};
+struct Widths {
+  Width by_clz[64];
+  constexpr Widths() : by_clz() {
+    constexpr Width kBySize[9] = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4},
+                                  {5, 6}, {5, 6}, {6, 8}, {6, 8}};
+    for (int clz = 0; clz < 64; ++clz) {
+      const int bits = 64 - clz + 1;  // the magnitude's and the sign bit
+      by_clz[clz] = kBySize[(bits + 7) / 8 > 8 ? 8 : (bits + 7) / 8];
+    }
+  }
+};
+constexpr Widths kWidths;
+
+void Store8(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
+
+// Bytes a cell's encoding may store below its first byte (then overwritten
+// by the cell below it, or zeroed with the page's free space).
+constexpr size_t kCellSlack = 8;
+
+// A leaf's cell count and content offset in its header, its free space
+// (between the cell pointers and the cells) zeroed: the page's bytes are
+// all defined without clearing a whole page per leaf.
+void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
+  Put2(page + 3, cells);
+  Put2(page + 5, content == 65536 ? 0 : content);
+  const uint32_t free_from = kLeafHeader + 2 * cells;
+  std::memset(page + free_from, 0, content - free_from);
+}
+
+}  // namespace
+
 // The cell of a table leaf: payload size, rowid, then the record: header
 // size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
-// rowid), big-endian values in as few bytes as hold them. Written in place
-// at the leaf's lowest cell.
+// rowid), big-endian values in as few bytes as hold them. Encoded backwards
+// from the cell's end with whole-word stores (each may spill up to 8 bytes
+// below what it means to write, into bytes written next), straight into the
+// leaf when its free space has room for that spill, else through a buffer.
 void SqliteTableAppender::Append(size_t table, int64_t rowid,
                                  const int64_t* values) {
   Tree& t = *trees_[table];
@@ -271,31 +313,20 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
     return;
   }
   const size_t n = t.columns;
-  uint8_t types[kMaxColumns];
+  // The types after 8 bytes of padding: copied out 8 at a time from the end.
+  uint8_t types[8 + kMaxColumns];
   uint8_t sizes[kMaxColumns];
   size_t body = 0;
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = values[i];
-    const uint64_t mag = static_cast<uint64_t>(v < 0 ? ~v : v);
-    uint8_t type, size;
-    if (small_ints_ && (v == 0 || v == 1)) {
-      type = static_cast<uint8_t>(8 + v), size = 0;
-    } else if (mag <= 0x7f) {
-      type = 1, size = 1;
-    } else if (mag <= 0x7fff) {
-      type = 2, size = 2;
-    } else if (mag <= 0x7fffff) {
-      type = 3, size = 3;
-    } else if (mag <= 0x7fffffff) {
-      type = 4, size = 4;
-    } else if (mag <= 0x7fffffffffffull) {
-      type = 5, size = 6;
-    } else {
-      type = 6, size = 8;
+    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+    Width w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+    if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
+      w = {static_cast<uint8_t>(8 + v), 0};
     }
-    types[i] = type;
-    sizes[i] = size;
-    body += size;
+    types[8 + i] = w.type;
+    sizes[i] = w.size;
+    body += w.size;
   }
   const size_t header = 2 + n;  // size byte, NULL key, one byte a type
   const size_t payload = header + body;
@@ -306,21 +337,27 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
     SealLeaf(t);
   }
   t.leaf_content -= static_cast<uint32_t>(size);
-  uint8_t* p = t.leaf + t.leaf_content;
-  PutVarint(p, payload, payload_len);
-  p += payload_len;
-  PutVarint(p, static_cast<uint64_t>(rowid), rowid_len);
-  p += rowid_len;
-  *p++ = static_cast<uint8_t>(header);
-  *p++ = 0;
-  std::memcpy(p, types, n);
-  p += n;
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t v = static_cast<uint64_t>(values[i]);
-    for (int b = sizes[i] - 1; b >= 0; --b) {
-      *p++ = static_cast<uint8_t>(v >> (8 * b));
-    }
+  uint8_t* const cell = t.leaf + t.leaf_content;
+  const bool direct =
+      kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
+  uint8_t buffer[kCellSlack + 9 + 9 + 2 + kMaxColumns * 9];
+  uint8_t* const end = direct ? cell + size : buffer + sizeof(buffer);
+  uint8_t* q = end;
+  for (size_t i = n; i-- > 0;) {
+    Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
+    q -= sizes[i];
   }
+  for (size_t left = n; left > 0; left = left > 8 ? left - 8 : 0) {
+    std::memcpy(q - (n - left) - 8, types + left, 8);
+  }
+  q -= n;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  q -= payload_len;
+  PutVarint(q, payload, payload_len);
+  if (!direct) std::memcpy(cell, q, size);
   Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
   ++t.leaf_cells;
   t.leaf_max = rowid;
@@ -328,20 +365,16 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   t.last_rowid = rowid;
 }
 
-namespace {
-void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
-  Put2(page + 3, cells);
-  Put2(page + 5, content == 65536 ? 0 : content);
-}
-}  // namespace
-
 void SqliteTableAppender::SealLeaf(Tree& t) {
   FinishLeaf(t.leaf, t.leaf_cells, t.leaf_content);
   if (t.sealed_leaves.empty()) t.first_sealed_dirty = t.leaf_dirty;
   t.sealed_leaves.push_back({t.leaf_pgno, t.leaf_max});
   t.leaf = t.Slot(t.slots++, page_size_);
   buffered_ += page_size_;
-  std::memset(t.leaf, 0, page_size_);
+  // The header and the reserved bytes; the rest is cells, their pointers
+  // and the free space FinishLeaf zeroes.
+  std::memset(t.leaf, 0, kLeafHeader);
+  std::memset(t.leaf + usable_, 0, page_size_ - usable_);
   t.leaf[0] = kTableLeaf;
   t.leaf_cells = 0;
   t.leaf_content = usable_;
