@@ -15,7 +15,7 @@ namespace roctrace {
 namespace {
 
 // Rows waiting in memory for a checkpoint before one is made early.
-constexpr size_t kMaxBufferedBytes = 65536 << 10;
+constexpr size_t kMaxBufferedBytes = 256 << 10;
 
 // The appender's tables, in the order given to it.
 enum AppendedTable : size_t { kEventTable, kRegionTable };

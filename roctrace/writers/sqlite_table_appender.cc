@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace roctrace {
 namespace {
@@ -14,7 +15,7 @@ constexpr uint8_t kTableLeaf = 0x0D;
 constexpr uint8_t kTableInterior = 0x05;
 constexpr size_t kLeafHeader = 8;
 constexpr size_t kInteriorHeader = 12;
-constexpr size_t kMaxColumns = 64;
+constexpr size_t kMaxColumns = SqliteTableAppender::kMaxColumns;
 
 uint32_t Get2(const uint8_t* p) { return uint32_t{p[0]} << 8 | p[1]; }
 uint32_t Get4(const uint8_t* p) {
@@ -33,12 +34,8 @@ void Put4(uint8_t* p, uint32_t v) {
 }
 
 size_t VarintLen(uint64_t v) {
-  size_t n = 1;
-  while (v > 0x7f && n < 9) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
+  const size_t bits = 64 - static_cast<size_t>(__builtin_clzll(v | 1));
+  return bits > 56 ? 9 : (bits + 6) / 7;
 }
 
 // SQLite's varint of `n` (VarintLen) bytes: big-endian groups of 7 bits,
@@ -64,12 +61,28 @@ size_t CellSize(int64_t key) {
 
 }  // namespace
 
+// The last row's serial types: values in [lo, lo + span] take the same
+// type as the last row's value in that column (one sign of one width, or
+// 0 or 1 alone), so a row whose values all do reuses the types, sizes and
+// record size without working them out.
+struct SqliteTableAppender::Layout {
+  uint64_t lo[kMaxColumns];
+  uint64_t span[kMaxColumns];
+  uint8_t size[kMaxColumns];
+  uint64_t type_word;  // type i in byte i
+  size_t body;
+};
+
 struct SqliteTableAppender::Tree {
   std::string name;
   size_t columns = 0;
   uint32_t root = 0;
   bool checked = false;  // the root read back as an empty leaf
   int64_t last_rowid = 0;
+  Layout layout;
+  // Rowids below rowid_next take rowid_len bytes as a varint.
+  int64_t rowid_next = 0;
+  size_t rowid_len = 0;
   // Leaf images, a page a slot, in chunks kept from one Flush to the next:
   // the leaves filled since the last Flush, then the right-most leaf.
   std::vector<std::unique_ptr<uint8_t[]>> chunks;
@@ -190,7 +203,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
                        -1, &st, nullptr);
     sqlite3_bind_text(st, 1, table.name.c_str(), -1, SQLITE_TRANSIENT);
     size_t column = 0;
-    bool fits = table.columns <= kMaxColumns;
+    bool fits = table.columns >= 1 && table.columns <= kMaxColumns;
     while (fits && sqlite3_step(st) == SQLITE_ROW) {
       const char* type =
           reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
@@ -216,6 +229,8 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
       *error = "rows of table " + table.name + " may not fit in a page";
       return nullptr;
     }
+    const int64_t zeros[kMaxColumns] = {};
+    a->SetLayout(t->layout, zeros, table.columns);
     t->leaf = t->Slot(0, a->page_size_);
     std::memset(t->leaf, 0, a->page_size_);
     t->leaf[0] = kTableLeaf;
@@ -260,16 +275,27 @@ namespace {
 
 // A value's serial type and byte count by the leading zero bits of its
 // magnitude (v, or ~v when negative): the fewest big-endian bytes that hold
-// it with its sign (SQLite has no 5- or 7-byte integers).
+// it with its sign (SQLite has no 5- or 7-byte integers), and the
+// magnitudes that take the same type.
 struct Width {
   uint8_t type;
   uint8_t size;
+  uint64_t min_mag;
+  uint64_t max_mag;
 };
 struct Widths {
   Width by_clz[64];
   constexpr Widths() : by_clz() {
-    constexpr Width kBySize[9] = {{0, 0}, {1, 1}, {2, 2}, {3, 3}, {4, 4},
-                                  {5, 6}, {5, 6}, {6, 8}, {6, 8}};
+    constexpr Width kBySize[9] = {
+        {0, 0, 0, 0},
+        {1, 1, 0, 0x7f},
+        {2, 2, 0x80, 0x7fff},
+        {3, 3, 0x8000, 0x7fffff},
+        {4, 4, 0x800000, 0x7fffffff},
+        {5, 6, 0x80000000, 0x7fffffffffff},
+        {5, 6, 0x80000000, 0x7fffffffffff},
+        {6, 8, 0x800000000000, 0x7fffffffffffffff},
+        {6, 8, 0x800000000000, 0x7fffffffffffffff}};
     for (int clz = 0; clz < 64; ++clz) {
       const int bits = 64 - clz + 1;  // the magnitude's and the sign bit
       by_clz[clz] = kBySize[(bits + 7) / 8 > 8 ? 8 : (bits + 7) / 8];
@@ -296,42 +322,73 @@ void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
 
 }  // namespace
 
+void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
+                                    size_t n) const {
+  l.type_word = 0;
+  l.body = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t v = values[i];
+    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+    const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+    uint64_t min_mag = w.min_mag;
+    uint8_t type = w.type, size = w.size;
+    if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
+      type = static_cast<uint8_t>(8 + v), size = 0;
+      min_mag = mag;
+    } else if (small_ints_ && v >= 0 && min_mag < 2) {
+      min_mag = 2;  // 0 and 1 have types of their own
+    }
+    const uint64_t max_mag = size == 0 ? mag : w.max_mag;
+    l.lo[i] = v >= 0 ? min_mag : ~max_mag;
+    l.span[i] = max_mag - min_mag;
+    l.size[i] = size;
+    l.type_word |= uint64_t{type} << (8 * i);
+    l.body += size;
+  }
+}
+
 // The cell of a table leaf: payload size, rowid, then the record: header
 // size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
 // rowid), big-endian values in as few bytes as hold them. Encoded backwards
 // from the cell's end with whole-word stores (each may spill up to 8 bytes
 // below what it means to write, into bytes written next), straight into the
 // leaf when its free space has room for that spill, else through a buffer.
+// The column count is known when compiled: the loops unroll, the sizes stay
+// in registers and the types gather in one word, stored at once.
+template <size_t kColumns>
 void SqliteTableAppender::Append(size_t table, int64_t rowid,
-                                 const int64_t* values) {
+                                 const int64_t (&values)[kColumns]) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid) {
+  if (rowid <= t.last_rowid || t.columns != kColumns) {
     if (error_.empty()) {
-      error_ = t.name + ": rowid " + std::to_string(rowid) + " after " +
-               std::to_string(t.last_rowid);
+      error_ = t.name + (t.columns != kColumns
+                             ? ": a row of " + std::to_string(kColumns) +
+                                   " values for " + std::to_string(t.columns) +
+                                   " columns"
+                             : ": rowid " + std::to_string(rowid) + " after " +
+                                   std::to_string(t.last_rowid));
     }
     return;
   }
-  const size_t n = t.columns;
-  // The types after 8 bytes of padding: copied out 8 at a time from the end.
-  uint8_t types[8 + kMaxColumns];
-  uint8_t sizes[kMaxColumns];
-  size_t body = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const int64_t v = values[i];
-    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
-    Width w = kWidths.by_clz[__builtin_clzll(mag | 1)];
-    if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
-      w = {static_cast<uint8_t>(8 + v), 0};
-    }
-    types[8 + i] = w.type;
-    sizes[i] = w.size;
-    body += w.size;
+  Layout& l = t.layout;
+  bool same = true;
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) {
+    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
-  const size_t header = 2 + n;  // size byte, NULL key, one byte a type
+  if (!same) SetLayout(l, values, kColumns);
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  const size_t body = l.body;
+  const size_t header = 2 + kColumns;  // size byte, NULL key, the types
   const size_t payload = header + body;
-  const size_t payload_len = VarintLen(payload);
-  const size_t rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+  static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
+  constexpr size_t payload_len = 1;
+  const size_t rowid_len = t.rowid_len;
   const size_t size = payload_len + rowid_len + payload;
   if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
     SealLeaf(t);
@@ -340,23 +397,21 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   uint8_t* const cell = t.leaf + t.leaf_content;
   const bool direct =
       kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
-  uint8_t buffer[kCellSlack + 9 + 9 + 2 + kMaxColumns * 9];
-  uint8_t* const end = direct ? cell + size : buffer + sizeof(buffer);
-  uint8_t* q = end;
-  for (size_t i = n; i-- > 0;) {
+  uint8_t buffer[kCellSlack + 9 + 2 + 9 * kColumns + 1];
+  uint8_t* q = direct ? cell + size : buffer + sizeof(buffer);
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
     Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
-    q -= sizes[i];
+    q -= l.size[i];
   }
-  for (size_t left = n; left > 0; left = left > 8 ? left - 8 : 0) {
-    std::memcpy(q - (n - left) - 8, types + left, 8);
-  }
-  q -= n;
+  Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
+  q -= kColumns;
   *--q = 0;
   *--q = static_cast<uint8_t>(header);
   q -= rowid_len;
   PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
-  q -= payload_len;
-  PutVarint(q, payload, payload_len);
+  *--q = static_cast<uint8_t>(payload);
   if (!direct) std::memcpy(cell, q, size);
   Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
   ++t.leaf_cells;
@@ -364,6 +419,23 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   t.leaf_dirty = true;
   t.last_rowid = rowid;
 }
+
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[1]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[2]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[3]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[4]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[5]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[6]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[7]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[8]);
 
 void SqliteTableAppender::SealLeaf(Tree& t) {
   FinishLeaf(t.leaf, t.leaf_cells, t.leaf_content);

@@ -38,9 +38,11 @@ namespace roctrace {
 
 class SqliteTableAppender {
  public:
+  static constexpr size_t kMaxColumns = 8;
   struct Table {
     std::string name;
-    // Integer columns each row gives after the INTEGER PRIMARY KEY.
+    // Integer columns each row gives after the INTEGER PRIMARY KEY (1 to
+    // kMaxColumns).
     size_t columns;
   };
 
@@ -50,8 +52,9 @@ class SqliteTableAppender {
   ~SqliteTableAppender();
 
   // Appends a row to tables[table]: `rowid`, larger than the table's last,
-  // and Table::columns values.
-  void Append(size_t table, int64_t rowid, const int64_t* values);
+  // and its Table::columns values (another count is an error at Flush).
+  template <size_t kColumns>
+  void Append(size_t table, int64_t rowid, const int64_t (&values)[kColumns]);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
@@ -67,10 +70,12 @@ class SqliteTableAppender {
     uint32_t pgno;
     int64_t maxkey;  // the largest rowid under it
   };
+  struct Layout;
   struct Tree;
   struct FlushState;
 
   SqliteTableAppender() = default;
+  void SetLayout(Layout& l, const int64_t* values, size_t n) const;
   void SealLeaf(Tree& t);
   bool FlushTree(Tree& t, FlushState& s);
   void GrowRoot(Tree& t, std::vector<Child> list, size_t level, FlushState& s);
