@@ -322,6 +322,17 @@ void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
 
 }  // namespace
 
+void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
+                                    size_t columns) {
+  if (!error_.empty()) return;
+  error_ = t.name + (t.columns != columns
+                         ? ": a row of " + std::to_string(columns) +
+                               " values for " + std::to_string(t.columns) +
+                               " columns"
+                         : ": rowid " + std::to_string(rowid) + " after " +
+                               std::to_string(t.last_rowid));
+}
+
 void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
                                     size_t n) const {
   l.type_word = 0;
@@ -361,14 +372,7 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
   if (rowid <= t.last_rowid || t.columns != kColumns) {
-    if (error_.empty()) {
-      error_ = t.name + (t.columns != kColumns
-                             ? ": a row of " + std::to_string(kColumns) +
-                                   " values for " + std::to_string(t.columns) +
-                                   " columns"
-                             : ": rowid " + std::to_string(rowid) + " after " +
-                                   std::to_string(t.last_rowid));
-    }
+    RefuseRow(t, rowid, kColumns);
     return;
   }
   Layout& l = t.layout;
@@ -397,8 +401,7 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   uint8_t* const cell = t.leaf + t.leaf_content;
   const bool direct =
       kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
-  uint8_t buffer[kCellSlack + 9 + 2 + 9 * kColumns + 1];
-  uint8_t* q = direct ? cell + size : buffer + sizeof(buffer);
+  uint8_t* q = direct ? cell + size : spill_ + sizeof(spill_);
 #pragma GCC unroll 8
   for (size_t k = 0; k < kColumns; ++k) {
     const size_t i = kColumns - 1 - k;

@@ -75,6 +75,9 @@ class SqliteTableAppender {
   struct FlushState;
 
   SqliteTableAppender() = default;
+  // Out of line: the append's own code stays small.
+  __attribute__((noinline, cold)) void RefuseRow(const Tree& t, int64_t rowid,
+                                                 size_t columns);
   void SetLayout(Layout& l, const int64_t* values, size_t n) const;
   void SealLeaf(Tree& t);
   bool FlushTree(Tree& t, FlushState& s);
@@ -96,6 +99,9 @@ class SqliteTableAppender {
   std::vector<std::unique_ptr<Tree>> trees_;
   std::vector<uint8_t> header_;  // the database's first 100 bytes
   std::string error_;            // a rowid out of order, reported at Flush
+  // A cell encoded here when the leaf has no room below it for the
+  // encoding's word stores: the slack, a rowid, the header, the values.
+  uint8_t spill_[8 + 9 + 2 + 9 * kMaxColumns + 1];
   size_t buffered_ = 0;
   std::unique_ptr<FlushState>
       flush_;  // buffers kept from one Flush to the next
