@@ -14,9 +14,6 @@
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
-#include "roctrace/writers/sqlite_table_appender.h"
-#include "roctrace/writers/rocpd_schema.h"
-#include <sqlite3.h>
 
 namespace roctrace {
 namespace {
@@ -109,38 +106,7 @@ void BM_Stats(benchmark::State& state) {
   });
 }
 
-
-void BM_AppendOnly(benchmark::State& state) {
-  std::string path = ScratchPrefix() + ".db";
-  sqlite3* db = nullptr;
-  sqlite3_open(path.c_str(), &db);
-  sqlite3_exec(db, "PRAGMA journal_mode=DELETE", nullptr, nullptr, nullptr);
-  sqlite3_exec(db, RocpdSchemaSql("x").c_str(), nullptr, nullptr, nullptr);
-  std::string error;
-  auto a = SqliteTableAppender::Open(db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
-  if (!a) { state.SkipWithError(error.c_str()); return; }
-  int64_t id = 1;
-  uint64_t t = 86'400'000'000'000ull;
-  for (auto _ : state) {
-    for (int k = 0; k < 1000; ++k, ++id) {
-      const int64_t ev[4] = {3, id, 0, id};
-      a->Append(0, id, ev);
-      const int64_t reg[7] = {1, 1, 1 + (id >> 10) % 8, (int64_t)t, (int64_t)t + 40, 4 + id % 16, id};
-      t += 57;
-      a->Append(1, id, reg);
-    }
-    if (a->buffered_bytes() > (8 << 20)) {
-      state.PauseTiming();
-      a->Flush(&error);
-      state.ResumeTiming();
-    }
-  }
-  state.SetItemsProcessed(state.iterations() * 1000);
-  a.reset();
-  sqlite3_close(db);
-}
-BENCHMARK(BM_AppendOnly);
-BENCHMARK(BM_Rocpd)->Arg(200000)->Arg(2000)->Arg(2000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Rocpd)->Arg(200000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Pftrace)
     ->Arg(1000000)
     ->Unit(benchmark::kMillisecond)
