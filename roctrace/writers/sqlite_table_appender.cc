@@ -623,8 +623,12 @@ bool SqliteTableAppender::FlushTree(Tree& t, FlushState& s) {
       GrowRoot(t, std::move(list), level, s);
       return true;
     }
+    // The most children one page holds: a cell for each but the last.
     size_t longest = 1;
-    while (longest < list.size() && Fits(list.data(), longest + 1)) ++longest;
+    for (size_t bytes = kInteriorHeader; longest < list.size(); ++longest) {
+      bytes += CellSize(list[longest - 1].maxkey);
+      if (bytes > usable_) break;
+    }
     const size_t keep = m - 1 + (replaced ? below.size() : 1);
     const size_t p = std::min(longest, list.size() - 2);
     std::vector<Child> next;
