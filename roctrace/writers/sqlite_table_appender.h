@@ -19,10 +19,10 @@
 // auto-vacuum, mmap off, the tables empty, their first column an INTEGER
 // PRIMARY KEY (stored as NULL; the rowid is the id), the columns after the
 // ones appended all with a DEFAULT (SQLite reads a short record's missing
-// trailing columns as their defaults). Integer values only; rows never need
-// overflow pages. The connection must not use locking_mode=EXCLUSIVE: SQLite
-// notices our writes by the header's change counter, which it re-reads at the
-// start of each transaction only when it took the lock anew.
+// trailing columns as their defaults). 1 to 8 integer values a row; rows never
+// need overflow pages. The connection must not use locking_mode=EXCLUSIVE:
+// SQLite notices our writes by the header's change counter, which it re-reads
+// at the start of each transaction only when it took the lock anew.
 #ifndef ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
 #define ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
 
