@@ -228,18 +228,7 @@ void Tool::Emit(const ApiEvent& e) {
   if (!writers_created_ && !CreateWriters()) return;
   if (writers_failed_) return;
   ++events_;
-  // The batch's memory was last read by the writer threads, on other cores:
-  // a store to a line not held here waits for it, so the lines of the event
-  // a few ahead are asked for now (one event spans up to three lines).
-  constexpr size_t kAhead = 8;
-  std::vector<ApiEvent>& batch = *batch_;
-  if (batch.size() + kAhead < batch.capacity()) {
-    const char* ahead =
-        reinterpret_cast<const char*>(batch.data() + batch.size() + kAhead);
-    __builtin_prefetch(ahead, 1);
-    __builtin_prefetch(ahead + 64, 1);
-  }
-  batch.push_back(e);
+  batch_->push_back(e);
 }
 
 void Tool::PushBatch() {
