@@ -286,16 +286,15 @@ struct Width {
 struct Widths {
   Width by_clz[64];
   constexpr Widths() : by_clz() {
-    constexpr Width kBySize[9] = {
-        {0, 0, 0, 0},
-        {1, 1, 0, 0x7f},
-        {2, 2, 0x80, 0x7fff},
-        {3, 3, 0x8000, 0x7fffff},
-        {4, 4, 0x800000, 0x7fffffff},
-        {5, 6, 0x80000000, 0x7fffffffffff},
-        {5, 6, 0x80000000, 0x7fffffffffff},
-        {6, 8, 0x800000000000, 0x7fffffffffffffff},
-        {6, 8, 0x800000000000, 0x7fffffffffffffff}};
+    constexpr Width kBySize[9] = {{0, 0, 0, 0},
+                                  {1, 1, 0, 0x7f},
+                                  {2, 2, 0x80, 0x7fff},
+                                  {3, 3, 0x8000, 0x7fffff},
+                                  {4, 4, 0x800000, 0x7fffffff},
+                                  {5, 6, 0x80000000, 0x7fffffffffff},
+                                  {5, 6, 0x80000000, 0x7fffffffffff},
+                                  {6, 8, 0x800000000000, 0x7fffffffffffffff},
+                                  {6, 8, 0x800000000000, 0x7fffffffffffffff}};
     for (int clz = 0; clz < 64; ++clz) {
       const int bits = 64 - clz + 1;  // the magnitude's and the sign bit
       by_clz[clz] = kBySize[(bits + 7) / 8 > 8 ? 8 : (bits + 7) / 8];
@@ -325,12 +324,12 @@ void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
 void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
                                     size_t columns) {
   if (!error_.empty()) return;
-  error_ = t.name + (t.columns != columns
-                         ? ": a row of " + std::to_string(columns) +
-                               " values for " + std::to_string(t.columns) +
-                               " columns"
-                         : ": rowid " + std::to_string(rowid) + " after " +
-                               std::to_string(t.last_rowid));
+  error_ =
+      t.name + (t.columns != columns
+                    ? ": a row of " + std::to_string(columns) + " values for " +
+                          std::to_string(t.columns) + " columns"
+                    : ": rowid " + std::to_string(rowid) + " after " +
+                          std::to_string(t.last_rowid));
 }
 
 void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
