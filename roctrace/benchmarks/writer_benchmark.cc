@@ -72,6 +72,7 @@ void RunWriter(benchmark::State& state, MakeWriter make) {
     info.pid = 4242;
     writer->Finish(info);
     bytes = FileBytes(writer->Files());
+    rmdir(prefix.substr(0, prefix.rfind('/')).c_str());
   }
   state.SetItemsProcessed(state.iterations() * events);
   state.counters["bytes_per_event"] =

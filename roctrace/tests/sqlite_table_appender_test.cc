@@ -263,6 +263,15 @@ TEST(SqliteTableAppender, RefusesWhatItCannotAppendTo) {
   // rocpd_region's later columns are NOT NULL without a default.
   EXPECT_EQ(SqliteTableAppender::Open(d.db, {{"rocpd_region", 2}}, &error),
             nullptr);
+  // Rows of 1 to 8 integers (rows are encoded for a count known when
+  // compiled).
+  EXPECT_EQ(SqliteTableAppender::Open(d.db, {{"rocpd_event", 0}}, &error),
+            nullptr);
+  Exec(d.db,
+       "CREATE TABLE wide(id INTEGER PRIMARY KEY, a, b, c, d, e, f, g, h, i)");
+  EXPECT_EQ(SqliteTableAppender::Open(d.db, {{"wide", 9}}, &error), nullptr);
+  EXPECT_NE(SqliteTableAppender::Open(d.db, {{"wide", 8}}, &error), nullptr)
+      << error;
   // A table SQLite already wrote rows to.
   Exec(d.db, "INSERT INTO rocpd_event(id) VALUES (1)");
   auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error);
@@ -283,6 +292,18 @@ TEST(SqliteTableAppender, RowidsOutOfOrderAreAnError) {
   appender->Append(0, 5, event);
   EXPECT_FALSE(appender->Flush(&error));
   EXPECT_NE(error.find("rowid 5 after 5"), std::string::npos) << error;
+}
+
+TEST(SqliteTableAppender, RowsOfAnotherColumnCountAreAnError) {
+  Database d(4096);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  const int64_t event[3] = {1, 2, 3};
+  appender->Append(0, 1, event);
+  EXPECT_FALSE(appender->Flush(&error));
+  EXPECT_NE(error.find("a row of 3 values for 4 columns"), std::string::npos)
+      << error;
 }
 
 TEST(SqliteTableAppender, WalIsRefused) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 namespace roctrace {
 namespace {
@@ -14,7 +15,7 @@ constexpr uint8_t kTableLeaf = 0x0D;
 constexpr uint8_t kTableInterior = 0x05;
 constexpr size_t kLeafHeader = 8;
 constexpr size_t kInteriorHeader = 12;
-constexpr size_t kMaxColumns = 64;
+constexpr size_t kMaxColumns = SqliteTableAppender::kMaxColumns;
 
 uint32_t Get2(const uint8_t* p) { return uint32_t{p[0]} << 8 | p[1]; }
 uint32_t Get4(const uint8_t* p) {
@@ -33,12 +34,8 @@ void Put4(uint8_t* p, uint32_t v) {
 }
 
 size_t VarintLen(uint64_t v) {
-  size_t n = 1;
-  while (v > 0x7f && n < 9) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
+  const size_t bits = 64 - static_cast<size_t>(__builtin_clzll(v | 1));
+  return bits > 56 ? 9 : (bits + 6) / 7;
 }
 
 // SQLite's varint of `n` (VarintLen) bytes: big-endian groups of 7 bits,
@@ -64,12 +61,28 @@ size_t CellSize(int64_t key) {
 
 }  // namespace
 
+// The last row's serial types: values in [lo, lo + span] take the same
+// type as the last row's value in that column (one sign of one width, or
+// 0 or 1 alone), so a row whose values all do reuses the types, sizes and
+// record size without working them out.
+struct SqliteTableAppender::Layout {
+  uint64_t lo[kMaxColumns];
+  uint64_t span[kMaxColumns];
+  uint8_t size[kMaxColumns];
+  uint64_t type_word;  // type i in byte i
+  size_t body;
+};
+
 struct SqliteTableAppender::Tree {
   std::string name;
   size_t columns = 0;
   uint32_t root = 0;
   bool checked = false;  // the root read back as an empty leaf
   int64_t last_rowid = 0;
+  Layout layout;
+  // Rowids below rowid_next take rowid_len bytes as a varint.
+  int64_t rowid_next = 0;
+  size_t rowid_len = 0;
   // Leaf images, a page a slot, in chunks kept from one Flush to the next:
   // the leaves filled since the last Flush, then the right-most leaf.
   std::vector<std::unique_ptr<uint8_t[]>> chunks;
@@ -190,7 +203,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
                        -1, &st, nullptr);
     sqlite3_bind_text(st, 1, table.name.c_str(), -1, SQLITE_TRANSIENT);
     size_t column = 0;
-    bool fits = table.columns <= kMaxColumns;
+    bool fits = table.columns >= 1 && table.columns <= kMaxColumns;
     while (fits && sqlite3_step(st) == SQLITE_ROW) {
       const char* type =
           reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
@@ -216,6 +229,8 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
       *error = "rows of table " + table.name + " may not fit in a page";
       return nullptr;
     }
+    const int64_t zeros[kMaxColumns] = {};
+    a->SetLayout(t->layout, zeros, table.columns);
     t->leaf = t->Slot(0, a->page_size_);
     std::memset(t->leaf, 0, a->page_size_);
     t->leaf[0] = kTableLeaf;
@@ -256,71 +271,150 @@ bool SqliteTableAppender::WriteAt(const void* buf, size_t size,
   return true;
 }
 
-// The cell of a table leaf: payload size, rowid, then the record: header
-// size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
-// rowid), big-endian values in as few bytes as hold them. Written in place
-// at the leaf's lowest cell.
-void SqliteTableAppender::Append(size_t table, int64_t rowid,
-                                 const int64_t* values) {
-  Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid) {
-    if (error_.empty()) {
-      error_ = t.name + ": rowid " + std::to_string(rowid) + " after " +
-               std::to_string(t.last_rowid);
+namespace {
+
+// A value's serial type and byte count by the leading zero bits of its
+// magnitude (v, or ~v when negative): the fewest big-endian bytes that hold
+// it with its sign (SQLite has no 5- or 7-byte integers), and the
+// magnitudes that take the same type.
+struct Width {
+  uint8_t type;
+  uint8_t size;
+  uint64_t min_mag;
+  uint64_t max_mag;
+};
+struct Widths {
+  Width by_clz[64];
+  constexpr Widths() : by_clz() {
+    constexpr Width kBySize[9] = {{0, 0, 0, 0},
+                                  {1, 1, 0, 0x7f},
+                                  {2, 2, 0x80, 0x7fff},
+                                  {3, 3, 0x8000, 0x7fffff},
+                                  {4, 4, 0x800000, 0x7fffffff},
+                                  {5, 6, 0x80000000, 0x7fffffffffff},
+                                  {5, 6, 0x80000000, 0x7fffffffffff},
+                                  {6, 8, 0x800000000000, 0x7fffffffffffffff},
+                                  {6, 8, 0x800000000000, 0x7fffffffffffffff}};
+    for (int clz = 0; clz < 64; ++clz) {
+      const int bits = 64 - clz + 1;  // the magnitude's and the sign bit
+      by_clz[clz] = kBySize[(bits + 7) / 8 > 8 ? 8 : (bits + 7) / 8];
     }
-    return;
   }
-  const size_t n = t.columns;
-  uint8_t types[kMaxColumns];
-  uint8_t sizes[kMaxColumns];
-  size_t body = 0;
+};
+constexpr Widths kWidths;
+
+void Store8(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
+
+// Bytes a cell's encoding may store below its first byte (then overwritten
+// by the cell below it, or zeroed with the page's free space).
+constexpr size_t kCellSlack = 8;
+
+// A leaf's cell count and content offset in its header, its free space
+// (between the cell pointers and the cells) zeroed: the page's bytes are
+// all defined without clearing a whole page per leaf.
+void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
+  Put2(page + 3, cells);
+  Put2(page + 5, content == 65536 ? 0 : content);
+  const uint32_t free_from = kLeafHeader + 2 * cells;
+  std::memset(page + free_from, 0, content - free_from);
+}
+
+}  // namespace
+
+void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
+                                    size_t columns) {
+  if (!error_.empty()) return;
+  error_ =
+      t.name + (t.columns != columns
+                    ? ": a row of " + std::to_string(columns) + " values for " +
+                          std::to_string(t.columns) + " columns"
+                    : ": rowid " + std::to_string(rowid) + " after " +
+                          std::to_string(t.last_rowid));
+}
+
+void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
+                                    size_t n) const {
+  l.type_word = 0;
+  l.body = 0;
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = values[i];
-    const uint64_t mag = static_cast<uint64_t>(v < 0 ? ~v : v);
-    uint8_t type, size;
-    if (small_ints_ && (v == 0 || v == 1)) {
+    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+    const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+    uint64_t min_mag = w.min_mag;
+    uint8_t type = w.type, size = w.size;
+    if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
       type = static_cast<uint8_t>(8 + v), size = 0;
-    } else if (mag <= 0x7f) {
-      type = 1, size = 1;
-    } else if (mag <= 0x7fff) {
-      type = 2, size = 2;
-    } else if (mag <= 0x7fffff) {
-      type = 3, size = 3;
-    } else if (mag <= 0x7fffffff) {
-      type = 4, size = 4;
-    } else if (mag <= 0x7fffffffffffull) {
-      type = 5, size = 6;
-    } else {
-      type = 6, size = 8;
+      min_mag = mag;
+    } else if (small_ints_ && v >= 0 && min_mag < 2) {
+      min_mag = 2;  // 0 and 1 have types of their own
     }
-    types[i] = type;
-    sizes[i] = size;
-    body += size;
+    const uint64_t max_mag = size == 0 ? mag : w.max_mag;
+    l.lo[i] = v >= 0 ? min_mag : ~max_mag;
+    l.span[i] = max_mag - min_mag;
+    l.size[i] = size;
+    l.type_word |= uint64_t{type} << (8 * i);
+    l.body += size;
   }
-  const size_t header = 2 + n;  // size byte, NULL key, one byte a type
+}
+
+// The cell of a table leaf: payload size, rowid, then the record: header
+// size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
+// rowid), big-endian values in as few bytes as hold them. Encoded backwards
+// from the cell's end with whole-word stores (each may spill up to 8 bytes
+// below what it means to write, into bytes written next), straight into the
+// leaf when its free space has room for that spill, else through a buffer.
+// The column count is known when compiled: the loops unroll, the sizes stay
+// in registers and the types gather in one word, stored at once.
+template <size_t kColumns>
+void SqliteTableAppender::Append(size_t table, int64_t rowid,
+                                 const int64_t (&values)[kColumns]) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
+  Tree& t = *trees_[table];
+  if (rowid <= t.last_rowid || t.columns != kColumns) {
+    RefuseRow(t, rowid, kColumns);
+    return;
+  }
+  Layout& l = t.layout;
+  bool same = true;
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) {
+    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
+  }
+  if (!same) SetLayout(l, values, kColumns);
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  const size_t body = l.body;
+  const size_t header = 2 + kColumns;  // size byte, NULL key, the types
   const size_t payload = header + body;
-  const size_t payload_len = VarintLen(payload);
-  const size_t rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+  static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
+  constexpr size_t payload_len = 1;
+  const size_t rowid_len = t.rowid_len;
   const size_t size = payload_len + rowid_len + payload;
   if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
     SealLeaf(t);
   }
   t.leaf_content -= static_cast<uint32_t>(size);
-  uint8_t* p = t.leaf + t.leaf_content;
-  PutVarint(p, payload, payload_len);
-  p += payload_len;
-  PutVarint(p, static_cast<uint64_t>(rowid), rowid_len);
-  p += rowid_len;
-  *p++ = static_cast<uint8_t>(header);
-  *p++ = 0;
-  std::memcpy(p, types, n);
-  p += n;
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t v = static_cast<uint64_t>(values[i]);
-    for (int b = sizes[i] - 1; b >= 0; --b) {
-      *p++ = static_cast<uint8_t>(v >> (8 * b));
-    }
+  uint8_t* const cell = t.leaf + t.leaf_content;
+  const bool direct =
+      kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
+  uint8_t* q = direct ? cell + size : spill_ + sizeof(spill_);
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
+    Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
+    q -= l.size[i];
   }
+  Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
+  q -= kColumns;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  *--q = static_cast<uint8_t>(payload);
+  if (!direct) std::memcpy(cell, q, size);
   Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
   ++t.leaf_cells;
   t.leaf_max = rowid;
@@ -328,12 +422,22 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   t.last_rowid = rowid;
 }
 
-namespace {
-void FinishLeaf(uint8_t* page, uint32_t cells, uint32_t content) {
-  Put2(page + 3, cells);
-  Put2(page + 5, content == 65536 ? 0 : content);
-}
-}  // namespace
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[1]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[2]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[3]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[4]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[5]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[6]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[7]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[8]);
 
 void SqliteTableAppender::SealLeaf(Tree& t) {
   FinishLeaf(t.leaf, t.leaf_cells, t.leaf_content);
@@ -341,7 +445,10 @@ void SqliteTableAppender::SealLeaf(Tree& t) {
   t.sealed_leaves.push_back({t.leaf_pgno, t.leaf_max});
   t.leaf = t.Slot(t.slots++, page_size_);
   buffered_ += page_size_;
-  std::memset(t.leaf, 0, page_size_);
+  // The header and the reserved bytes; the rest is cells, their pointers
+  // and the free space FinishLeaf zeroes.
+  std::memset(t.leaf, 0, kLeafHeader);
+  std::memset(t.leaf + usable_, 0, page_size_ - usable_);
   t.leaf[0] = kTableLeaf;
   t.leaf_cells = 0;
   t.leaf_content = usable_;
@@ -516,8 +623,12 @@ bool SqliteTableAppender::FlushTree(Tree& t, FlushState& s) {
       GrowRoot(t, std::move(list), level, s);
       return true;
     }
+    // The most children one page holds: a cell for each but the last.
     size_t longest = 1;
-    while (longest < list.size() && Fits(list.data(), longest + 1)) ++longest;
+    for (size_t bytes = kInteriorHeader; longest < list.size(); ++longest) {
+      bytes += CellSize(list[longest - 1].maxkey);
+      if (bytes > usable_) break;
+    }
     const size_t keep = m - 1 + (replaced ? below.size() : 1);
     const size_t p = std::min(longest, list.size() - 2);
     std::vector<Child> next;

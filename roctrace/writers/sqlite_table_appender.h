@@ -19,10 +19,10 @@
 // auto-vacuum, mmap off, the tables empty, their first column an INTEGER
 // PRIMARY KEY (stored as NULL; the rowid is the id), the columns after the
 // ones appended all with a DEFAULT (SQLite reads a short record's missing
-// trailing columns as their defaults). Integer values only; rows never need
-// overflow pages. The connection must not use locking_mode=EXCLUSIVE: SQLite
-// notices our writes by the header's change counter, which it re-reads at the
-// start of each transaction only when it took the lock anew.
+// trailing columns as their defaults). 1 to 8 integer values a row; rows never
+// need overflow pages. The connection must not use locking_mode=EXCLUSIVE:
+// SQLite notices our writes by the header's change counter, which it re-reads
+// at the start of each transaction only when it took the lock anew.
 #ifndef ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
 #define ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
 
@@ -38,9 +38,11 @@ namespace roctrace {
 
 class SqliteTableAppender {
  public:
+  static constexpr size_t kMaxColumns = 8;
   struct Table {
     std::string name;
-    // Integer columns each row gives after the INTEGER PRIMARY KEY.
+    // Integer columns each row gives after the INTEGER PRIMARY KEY (1 to
+    // kMaxColumns).
     size_t columns;
   };
 
@@ -50,8 +52,9 @@ class SqliteTableAppender {
   ~SqliteTableAppender();
 
   // Appends a row to tables[table]: `rowid`, larger than the table's last,
-  // and Table::columns values.
-  void Append(size_t table, int64_t rowid, const int64_t* values);
+  // and its Table::columns values (another count is an error at Flush).
+  template <size_t kColumns>
+  void Append(size_t table, int64_t rowid, const int64_t (&values)[kColumns]);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
@@ -67,10 +70,15 @@ class SqliteTableAppender {
     uint32_t pgno;
     int64_t maxkey;  // the largest rowid under it
   };
+  struct Layout;
   struct Tree;
   struct FlushState;
 
   SqliteTableAppender() = default;
+  // Out of line: the append's own code stays small.
+  __attribute__((noinline, cold)) void RefuseRow(const Tree& t, int64_t rowid,
+                                                 size_t columns);
+  void SetLayout(Layout& l, const int64_t* values, size_t n) const;
   void SealLeaf(Tree& t);
   bool FlushTree(Tree& t, FlushState& s);
   void GrowRoot(Tree& t, std::vector<Child> list, size_t level, FlushState& s);
@@ -91,6 +99,9 @@ class SqliteTableAppender {
   std::vector<std::unique_ptr<Tree>> trees_;
   std::vector<uint8_t> header_;  // the database's first 100 bytes
   std::string error_;            // a rowid out of order, reported at Flush
+  // A cell encoded here when the leaf has no room below it for the
+  // encoding's word stores: the slack, a rowid, the header, the values.
+  uint8_t spill_[8 + 9 + 2 + 9 * kMaxColumns + 1];
   size_t buffered_ = 0;
   std::unique_ptr<FlushState>
       flush_;  // buffers kept from one Flush to the next
