@@ -29,6 +29,9 @@ class RecordConverter {
   // A kernel dispatch (the tool's observer, kernel_observer.h: HSA_OPS
   // dispatch records are not read).
   void ConvertDispatch(const DispatchRow& row);
+  // A scratch allocation, free or reclaim (the tool's scratch observer,
+  // scratch_observer.h), written with the thread the runtime raised it on.
+  void ConvertScratch(const ScratchRow& row);
 
   // Device work (HSA_OPS records) is written with the thread that submitted
   // it, found through the API call of its correlation ID: with this on, the
@@ -64,6 +67,7 @@ class RecordConverter {
   // nullptr: the kernel filter drops this name.
   const OpName* KernelName(const std::string& name);
   const OpName* CopyName(uint32_t direction);
+  const OpName* ScratchName(ScratchRow::Op op);
   void ConvertDevice(const activity_record_t& r);
   // Emits device work now, or holds it until its API call's thread is known.
   void EmitDevice(const ApiEvent& e);
@@ -94,6 +98,7 @@ class RecordConverter {
   std::unordered_map<std::string, const OpName*> kernel_names_;
   std::vector<std::unique_ptr<OpName>> device_names_;
   const OpName* copy_names_[4] = {};
+  const OpName* scratch_names_[3] = {};
   uint64_t filtered_kernels_ = 0;
   uint32_t kernel_ids_ = 0;
   // Correlation ID -> thread of recent API calls, two generations: the
