@@ -84,8 +84,8 @@ constexpr uint64_t kKernelArgsIid = 2;
 // Sequence 1 describes the process; threads' sequences follow.
 constexpr uint32_t kProcessSequence = 1;
 const char* const kCategoryNames[kCategoryCount] = {
-    "hip_api",     "hsa_api",       "marker_api", "kernel_dispatch",
-    "memory_copy", "scratch_memory"};
+    "hip_api",         "hsa_api",     "marker_api",
+    "kernel_dispatch", "memory_copy", "scratch_memory"};
 
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {

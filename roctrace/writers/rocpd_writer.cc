@@ -47,9 +47,8 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
     : path_(std::move(path)), start_info_(std::move(start_info)) {}
 
 RocpdWriter::~RocpdWriter() {
-  for (sqlite3_stmt* s :
-       {insert_string_, insert_thread_, insert_dispatch_, insert_copy_,
-        insert_scratch_}) {
+  for (sqlite3_stmt* s : {insert_string_, insert_thread_, insert_dispatch_,
+                          insert_copy_, insert_scratch_}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);

@@ -161,13 +161,12 @@ void PrintTable(const char* title, const std::vector<StatsRow>& rows) {
 }  // namespace
 
 void StatsWriter::Finish(const RunInfo&) {
-  static const Category kAll[] = {Category::kHip, Category::kHsa,
-                                  Category::kMarker, Category::kKernel,
-                                  Category::kMemoryCopy,
-                                  Category::kScratchMemory};
-  static const char* const kTitles[] = {"HIP API",         "HSA API",
-                                        "MARKER API",      "KERNEL DISPATCH",
-                                        "MEMORY COPY",     "SCRATCH MEMORY"};
+  static const Category kAll[] = {
+      Category::kHip,    Category::kHsa,        Category::kMarker,
+      Category::kKernel, Category::kMemoryCopy, Category::kScratchMemory};
+  static const char* const kTitles[] = {"HIP API",     "HSA API",
+                                        "MARKER API",  "KERNEL DISPATCH",
+                                        "MEMORY COPY", "SCRATCH MEMORY"};
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);
