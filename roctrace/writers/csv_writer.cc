@@ -182,18 +182,11 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
     AppendQuoted(out, e.op->name);
     out->push_back(',');
     if (e.device_id >= 0) AppendQuoted(out, AgentName({true, e.device_id}));
-    out->push_back(',');
-    AppendUInt(out, e.queue_id);
-    out->push_back(',');
-    AppendUInt(out, e.tid);
-    out->push_back(',');
-    AppendUInt(out, e.scratch.flags);
-    out->push_back(',');
-    AppendUInt(out, e.start_ns);
-    out->push_back(',');
-    AppendUInt(out, e.end_ns);
-    out->push_back(',');
-    AppendUInt(out, e.scratch.size);
+    for (uint64_t v : {e.queue_id, uint64_t{e.tid}, uint64_t{e.scratch.flags},
+                       e.start_ns, e.end_ns, e.scratch.size}) {
+      out->push_back(',');
+      AppendUInt(out, v);
+    }
     out->push_back('\n');
     return;
   }

@@ -78,62 +78,63 @@ void End(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
   ForEachObserver([&r](Observer* obs) { obs->OnScratch(r); });
 }
 
-hsa_status_t Chain(hsa_amd_tool_event fn, hsa_amd_tool_event_t e) {
-  return fn != nullptr ? fn(e) : HSA_STATUS_SUCCESS;
+// The event's own struct, for the pointer the union holds for its kind.
+template <ScratchOp op>
+const auto* StartOf(hsa_amd_tool_event_t e) {
+  if constexpr (op == ScratchOp::kAlloc) return e.scratch_alloc_start;
+  if constexpr (op == ScratchOp::kFree) return e.scratch_free_start;
+  if constexpr (op == ScratchOp::kAsyncReclaim) {
+    return e.scratch_async_reclaim_start;
+  }
+}
+template <ScratchOp op>
+const auto* EndOf(hsa_amd_tool_event_t e) {
+  if constexpr (op == ScratchOp::kAlloc) return e.scratch_alloc_end;
+  if constexpr (op == ScratchOp::kFree) return e.scratch_free_end;
+  if constexpr (op == ScratchOp::kAsyncReclaim) {
+    return e.scratch_async_reclaim_end;
+  }
 }
 
-hsa_status_t AllocStart(hsa_amd_tool_event_t e) {
-  if (e.scratch_alloc_start != nullptr) {
-    Start(ScratchOp::kAlloc, e.scratch_alloc_start->queue);
-  }
-  return Chain(g_previous.hsa_amd_tool_scratch_event_alloc_start_fn, e);
+// Ours, then what the slot held before (`previous`).
+template <ScratchOp op, hsa_amd_tool_event ToolsApiTable::*previous>
+hsa_status_t OnStart(hsa_amd_tool_event_t e) {
+  if (const auto* x = StartOf<op>(e)) Start(op, x->queue);
+  hsa_amd_tool_event next = g_previous.*previous;
+  return next != nullptr ? next(e) : HSA_STATUS_SUCCESS;
 }
-hsa_status_t AllocEnd(hsa_amd_tool_event_t e) {
-  if (const auto* x = e.scratch_alloc_end) {
-    End(ScratchOp::kAlloc, x->queue, x->flags, x->dispatch_id, x->size,
-        x->num_slots);
+template <ScratchOp op, hsa_amd_tool_event ToolsApiTable::*previous>
+hsa_status_t OnEnd(hsa_amd_tool_event_t e) {
+  if (const auto* x = EndOf<op>(e)) {
+    if constexpr (op == ScratchOp::kAlloc) {
+      End(op, x->queue, x->flags, x->dispatch_id, x->size, x->num_slots);
+    } else {
+      End(op, x->queue, x->flags, 0, 0, 0);
+    }
   }
-  return Chain(g_previous.hsa_amd_tool_scratch_event_alloc_end_fn, e);
-}
-hsa_status_t FreeStart(hsa_amd_tool_event_t e) {
-  if (e.scratch_free_start != nullptr) {
-    Start(ScratchOp::kFree, e.scratch_free_start->queue);
-  }
-  return Chain(g_previous.hsa_amd_tool_scratch_event_free_start_fn, e);
-}
-hsa_status_t FreeEnd(hsa_amd_tool_event_t e) {
-  if (const auto* x = e.scratch_free_end) {
-    End(ScratchOp::kFree, x->queue, x->flags, 0, 0, 0);
-  }
-  return Chain(g_previous.hsa_amd_tool_scratch_event_free_end_fn, e);
-}
-hsa_status_t ReclaimStart(hsa_amd_tool_event_t e) {
-  if (e.scratch_async_reclaim_start != nullptr) {
-    Start(ScratchOp::kAsyncReclaim, e.scratch_async_reclaim_start->queue);
-  }
-  return Chain(g_previous.hsa_amd_tool_scratch_event_async_reclaim_start_fn, e);
-}
-hsa_status_t ReclaimEnd(hsa_amd_tool_event_t e) {
-  if (const auto* x = e.scratch_async_reclaim_end) {
-    End(ScratchOp::kAsyncReclaim, x->queue, x->flags, 0, 0, 0);
-  }
-  return Chain(g_previous.hsa_amd_tool_scratch_event_async_reclaim_end_fn, e);
+  hsa_amd_tool_event next = g_previous.*previous;
+  return next != nullptr ? next(e) : HSA_STATUS_SUCCESS;
 }
 
-// The hooks, in the order of ToolsApiTable's slots.
+// The hooks, START and END of each operation.
 struct Hook {
   hsa_amd_tool_event ToolsApiTable::*slot;
   hsa_amd_tool_event ours;
 };
-constexpr Hook kHooks[] = {
-    {&ToolsApiTable::hsa_amd_tool_scratch_event_alloc_start_fn, &AllocStart},
-    {&ToolsApiTable::hsa_amd_tool_scratch_event_alloc_end_fn, &AllocEnd},
-    {&ToolsApiTable::hsa_amd_tool_scratch_event_free_start_fn, &FreeStart},
-    {&ToolsApiTable::hsa_amd_tool_scratch_event_free_end_fn, &FreeEnd},
-    {&ToolsApiTable::hsa_amd_tool_scratch_event_async_reclaim_start_fn,
-     &ReclaimStart},
-    {&ToolsApiTable::hsa_amd_tool_scratch_event_async_reclaim_end_fn,
-     &ReclaimEnd},
+template <ScratchOp op, hsa_amd_tool_event ToolsApiTable::*start,
+          hsa_amd_tool_event ToolsApiTable::*end>
+constexpr Hook kPair[2] = {{start, &OnStart<op, start>},
+                           {end, &OnEnd<op, end>}};
+constexpr const Hook* kPairs[] = {
+    kPair<ScratchOp::kAlloc,
+          &ToolsApiTable::hsa_amd_tool_scratch_event_alloc_start_fn,
+          &ToolsApiTable::hsa_amd_tool_scratch_event_alloc_end_fn>,
+    kPair<ScratchOp::kFree,
+          &ToolsApiTable::hsa_amd_tool_scratch_event_free_start_fn,
+          &ToolsApiTable::hsa_amd_tool_scratch_event_free_end_fn>,
+    kPair<ScratchOp::kAsyncReclaim,
+          &ToolsApiTable::hsa_amd_tool_scratch_event_async_reclaim_start_fn,
+          &ToolsApiTable::hsa_amd_tool_scratch_event_async_reclaim_end_fn>,
 };
 
 bool HasSlot(const ToolsApiTable* tools,
@@ -154,19 +155,25 @@ bool InstallScratchHooks(HsaApiTable* table) noexcept {
   }
   g_tools = table->tools_;
   g_previous = ToolsApiTable{};
-  for (const Hook& h : kHooks) {
-    if (!HasSlot(g_tools, h.slot)) continue;
-    g_previous.*h.slot = g_tools->*h.slot;
-    g_tools->*h.slot = h.ours;
+  for (const Hook* pair : kPairs) {
+    for (int i = 0; i < 2; ++i) {
+      const Hook& h = pair[i];
+      if (!HasSlot(g_tools, h.slot)) continue;
+      g_previous.*h.slot = g_tools->*h.slot;
+      g_tools->*h.slot = h.ours;
+    }
   }
   return true;
 }
 
 void RestoreScratchHooks() noexcept {
   if (g_tools == nullptr) return;
-  for (const Hook& h : kHooks) {
-    if (HasSlot(g_tools, h.slot) && g_tools->*h.slot == h.ours) {
-      g_tools->*h.slot = g_previous.*h.slot;
+  for (const Hook* pair : kPairs) {
+    for (int i = 0; i < 2; ++i) {
+      const Hook& h = pair[i];
+      if (HasSlot(g_tools, h.slot) && g_tools->*h.slot == h.ours) {
+        g_tools->*h.slot = g_previous.*h.slot;
+      }
     }
   }
   g_tools = nullptr;
