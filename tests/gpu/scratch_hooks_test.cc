@@ -51,8 +51,12 @@ TEST(ScratchHooksTest, ChainsPairsAndRestores) {
       HSA_AMD_TOOL_EVENT_SCRATCH_ALLOC_START, &queue,
       HSA_AMD_EVENT_SCRATCH_ALLOC_FLAG_USE_ONCE, 9};
   hsa_amd_event_scratch_alloc_end_t end{
-      HSA_AMD_TOOL_EVENT_SCRATCH_ALLOC_END, &queue,
-      HSA_AMD_EVENT_SCRATCH_ALLOC_FLAG_USE_ONCE, 9, 4096, 2};
+      HSA_AMD_TOOL_EVENT_SCRATCH_ALLOC_END,
+      &queue,
+      HSA_AMD_EVENT_SCRATCH_ALLOC_FLAG_USE_ONCE,
+      9,
+      4096,
+      2};
   hsa_amd_tool_event_t e;
   e.scratch_alloc_start = &start;
   EXPECT_EQ(tools.hsa_amd_tool_scratch_event_alloc_start_fn(e),
