@@ -19,6 +19,7 @@
 
 #include "softhsa/api.h"
 #include "softhsa/loader.h"
+#include "softhsa/scratch.h"
 #include "softhsa/workers.h"
 
 namespace softhsa {
@@ -123,7 +124,10 @@ void Stamp(hsa_signal_t h, uint64_t start, uint64_t end) {
   s->end_ticks.store(end, std::memory_order_relaxed);
 }
 
-void Complete(Queue* q, hsa_signal_t h) {
+// Before the signal moves, so that a waiter sees the queue's scratch state
+// as of this packet.
+void Complete(Queue* q, hsa_signal_t h, uint64_t index) {
+  ScratchIfIdle(q, index);
   const Faults& f = GetFaults();
   uint64_t delay = f.dispatch_delay_us;
   if (f.delay_queue_id == q->q.id + 1) delay += f.delay_queue_us;
@@ -175,6 +179,7 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
         Fail(q, HSA_STATUS_ERROR_EXCEPTION);
         return false;
       }
+      const bool use_once = ScratchBeforeDispatch(q, *p, launch.index);
       launch();
       uint64_t start = profile ? DeviceTicks() : 0;
       Grid g{&kernel, p->kernarg_address, p,
@@ -183,8 +188,9 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
       uint64_t nz =
           (p->grid_size_z + p->workgroup_size_z - 1) / p->workgroup_size_z;
       ParallelFor(g.nx * g.ny * nz, &RunWorkgroup, &g);
+      ScratchAfterDispatch(q, use_once);
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
-      Complete(q, p->completion_signal);
+      Complete(q, p->completion_signal, launch.index);
       return true;
     }
     case HSA_PACKET_TYPE_BARRIER_AND: {
@@ -193,7 +199,7 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
       for (const hsa_signal_t& dep : p->dep_signal) WaitZero(dep);
       launch();
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
-      Complete(q, p->completion_signal);
+      Complete(q, p->completion_signal, launch.index);
       return true;
     }
     case HSA_PACKET_TYPE_BARRIER_OR: {
@@ -215,7 +221,7 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
       }
       launch();
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
-      Complete(q, p->completion_signal);
+      Complete(q, p->completion_signal, launch.index);
       return true;
     }
     case HSA_PACKET_TYPE_VENDOR_SPECIFIC: {
@@ -238,7 +244,7 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
         }
       }
       launch();
-      Complete(q, p->completion_signal);
+      Complete(q, p->completion_signal, launch.index);
       return true;
     }
     default:  // agent dispatch (kernel agents take none) and unknown types
@@ -462,6 +468,7 @@ void Destroy(Queue* q) {
   q->stop.store(true);
   Wake(q->doorbell);
   if (q->processor.joinable()) q->processor.join();
+  ScratchOnDestroy(q);
   if (q->lower) Destroy(q->lower);
   if (q->own_doorbell) api::hsa_signal_destroy(q->q.doorbell_signal);
   free(q->q.base_address);

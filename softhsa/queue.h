@@ -40,6 +40,8 @@ struct Queue {
   uint64_t next_packet = 0;  // first packet of the ring not yet taken
   std::vector<std::array<uint8_t, 64>> overflow;
   std::atomic<bool> retry{false};
+  // Bytes of main scratch the queue holds (scratch.h); its processor's.
+  uint64_t scratch_bytes = 0;
 };
 
 inline Queue* ToQueue(const hsa_queue_t* q) {

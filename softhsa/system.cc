@@ -9,6 +9,7 @@
 #include "softhsa/api.h"
 #include "softhsa/loader.h"
 #include "softhsa/runtime.h"
+#include "softhsa/scratch.h"
 
 namespace softhsa {
 
@@ -98,6 +99,7 @@ hsa_status_t hsa_init() {
     return HSA_STATUS_SUCCESS;
   }
   ReadFaults();
+  ReadScratchSettings();
   CreateSystem();
   g_init_count.store(1, std::memory_order_release);
   // Tools load once the runtime answers calls, as in ROCR: OnLoad may call

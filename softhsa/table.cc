@@ -100,11 +100,14 @@ void FillTable() {
                HSA_FINALIZER_API_TABLE_MAJOR_VERSION,
                HSA_FINALIZER_API_TABLE_STEP_VERSION);
 #ifdef HSA_TOOLS_API_TABLE_MAJOR_VERSION
-  // The runtime's event hooks, for a tool to replace: softhsa raises no
-  // scratch events, so its own do nothing.
+  // The runtime's event hooks, for a tool to fill: empty, as ROCR leaves
+  // them (it raises an event only where a tool put a function;
+  // softhsa/scratch.cc).
   g_root.tools_ = &g_tools_table;
-  FillSubTable(&g_tools_table, HSA_TOOLS_API_TABLE_MAJOR_VERSION,
-               HSA_TOOLS_API_TABLE_STEP_VERSION);
+  g_tools_table = ToolsApiTable{};
+  g_tools_table.version = {HSA_TOOLS_API_TABLE_MAJOR_VERSION,
+                           sizeof(ToolsApiTable),
+                           HSA_TOOLS_API_TABLE_STEP_VERSION, 0};
 #endif
 #ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
   g_root.pc_sampling_ext_ = &g_pc_sampling_table;

@@ -18,6 +18,7 @@
 
 #include "roctrace/cli/merge.h"
 #include "roctrace/cli/options.h"
+#include "roctrace/tool/scratch_support.h"
 
 namespace {
 
@@ -157,6 +158,11 @@ int main(int argc, char** argv) {
   if (options.help) {
     std::fputs(roctrace::kUsage, stdout);
     return 0;
+  }
+
+  if (options.scratch_memory_asked && !roctrace::kScratchEventsInHeaders) {
+    std::fprintf(stderr, "roctrace: --scratch-memory-trace: %s\n",
+                 roctrace::kNoScratchEvents);
   }
 
   std::string program;

@@ -21,7 +21,7 @@ const char kUsage[] =
     "  --marker-trace          rocTX ranges and marks\n"
     "  --kernel-trace          kernel dispatches\n"
     "  --memory-copy-trace     memory copies\n"
-    "  --scratch-memory-trace  scratch memory (accepted; no events exist)\n"
+    "  --scratch-memory-trace  scratch memory (ROCm >= 6.1 headers)\n"
     "  --runtime-trace         HIP, markers, kernels, copies, scratch\n"
     "  --sys-trace             --runtime-trace plus HSA\n"
     "  --stats                 per-function statistics CSVs\n"
@@ -96,7 +96,7 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
     } else if (arg == "--memory-copy-trace") {
       o->memory_copy = true;
     } else if (arg == "--scratch-memory-trace") {
-      o->scratch_memory = true;
+      o->scratch_memory = o->scratch_memory_asked = true;
     } else if (arg == "--runtime-trace" || arg == "--sys-trace") {
       o->hip = o->marker = o->kernel = o->memory_copy = o->scratch_memory =
           true;

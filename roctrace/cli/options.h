@@ -13,6 +13,9 @@ struct Options {
   bool help = false;
   bool hip = false, hsa = false, marker = false, kernel = false,
        memory_copy = false, scratch_memory = false;
+  // --scratch-memory-trace itself (not only implied by --runtime-trace or
+  // --sys-trace): a build without scratch events says so on stderr.
+  bool scratch_memory_asked = false;
   bool kfd = false;  // --kfd-trace: libhsakmt calls (KFD_API)
   bool stats = false, summary = false;
   std::string output_dir;   // empty: the tool's default

@@ -330,6 +330,24 @@ REGISTERS = {
 }
 
 
+def scratch_allocations():
+  """The sizes of the scratch allocations softhsa makes for gpu_program's
+  dispatches, in order (softhsa/scratch.h: a dispatch needing more than its
+  queue holds gets private bytes x 64 lanes x waves, waves = the workgroup's
+  64-lane waves x its resident workgroups, at most 32)."""
+  sizes, held, k = [], 0, 0
+  for _ in range(N):
+    for workgroups in (1, 4):  # stamp: one workgroup; scale: 2 x 2 x 1
+      x = k % 128 + 1
+      k += 1
+      slots = -(-6 * x // 64) * min(workgroups, 32)
+      size = 16 * x * 64 * slots
+      if size > held:
+        sizes.append(size)
+        held = size
+  return sizes
+
+
 def trace_gpu_program(args, d, prefix, env=None):
   p = run([ROCTRACE] + args + ["-d", d, "-o", prefix, "--", GPU_PROGRAM,
                                GPU_KERNELS, str(N), str(M), str(F)], d,
@@ -539,7 +557,8 @@ class GpuProgram(unittest.TestCase):
       trace = pftrace_reader.Trace(f.read())
     slices = trace.slices()
     self.assertEqual(trace.unclosed, 0)
-    device = [s for s in slices if "tid" not in trace.tracks[s.track]]
+    device = [s for s in slices if "tid" not in trace.tracks[s.track] and
+              not s.name.startswith("SCRATCH_MEMORY")]
     self.assertEqual(
         collections.Counter((s.name, s.start, s.end, s.correlation_id)
                             for s in device),
@@ -568,6 +587,100 @@ class GpuProgram(unittest.TestCase):
         {e[2] for ends in trace.flows.values() for e in ends} -
         {STAMP, SCALE, "MEMORY_COPY_HOST_TO_DEVICE"},
         {"hsa_signal_store_screlease", "hsa_amd_memory_async_copy"})
+
+  def scratch_reported(self):
+    # gpu_program says whether the headers it was built from (the same as
+    # the tracer's) give the runtime scratch events to report.
+    return "scratch events reported" in self.p.stdout
+
+  def test_scratch_memory_in_every_format(self):
+    self.assertEqual(self.p.returncode, 0, self.p.stderr)
+    meta = metadata(self.db)
+    allocs = self.db_rows(
+        "SELECT type, level, size, extdata, agent_id, queue_id, tid, start, "
+        "\"end\" FROM rocpd_memory_allocate ORDER BY start")
+    if not self.scratch_reported():
+      # Implied by --sys-trace: said in the database, not on stderr.
+      self.assertTrue(meta["roctrace.scratch_memory"].startswith(
+          "not available"))
+      self.assertNotIn("--scratch-memory-trace", self.p.stderr)
+      self.assertEqual(allocs, [])
+      self.assertFalse(os.path.exists(self.path("_scratch_memory_trace.csv")))
+      return
+    self.assertNotIn("roctrace.scratch_memory", meta)
+    sizes = scratch_allocations()
+    # Every allocation, then the queue's scratch freed when it is destroyed.
+    want = [("ALLOC", size) for size in sizes] + [("FREE", 0)]
+    self.assertEqual([(a[0], a[2]) for a in allocs], want)
+    self.assertEqual({a[1] for a in allocs}, {"SCRATCH"})
+    self.assertEqual({json.loads(a[3])["flags"] for a in allocs}, {0})
+    queue = {k[7] for k in self.kernels()}
+    self.assertEqual({a[5] for a in allocs}, queue)
+    self.assertEqual(
+        {r[0] for r in self.db_rows(
+            "SELECT type FROM rocpd_info_agent WHERE id IN "
+            "(SELECT agent_id FROM rocpd_memory_allocate)")}, {"GPU"})
+    for a in allocs:
+      self.assertLessEqual(a[7], a[8])
+      self.assertIsNotNone(a[6])
+    rows = read_csv(self.path("_scratch_memory_trace.csv"))
+    self.assertEqual(list(rows[0]), [
+        "Kind", "Operation", "Agent_Id", "Queue_Id", "Thread_Id",
+        "Alloc_Flags", "Start_Timestamp", "End_Timestamp", "Allocation_Size"])
+    self.assertEqual(
+        [(r["Operation"], int(r["Allocation_Size"])) for r in rows],
+        [("SCRATCH_MEMORY_" + op, size) for op, size in want])
+    self.assertEqual({r["Kind"] for r in rows}, {"SCRATCH_MEMORY"})
+    self.assertEqual({r["Agent_Id"] for r in rows}, {"GPU 0"})
+    self.assertEqual({int(r["Alloc_Flags"]) for r in rows}, {0})
+    ktrace = read_csv(self.path("_kernel_trace.csv"))
+    self.assertEqual({r["Queue_Id"] for r in rows},
+                     {r["Queue_Id"] for r in ktrace})
+    self.assertEqual([(int(r["Start_Timestamp"]), int(r["End_Timestamp"]))
+                      for r in rows], [(a[7], a[8]) for a in allocs])
+    # Allocations on the queue's packet processor, never the program's own
+    # thread; the free in hsa_queue_destroy, on the program's main thread.
+    main_tid = regions(self.db)[0][2]
+    self.assertNotIn(main_tid, {int(r["Thread_Id"]) for r in rows[:-1]})
+    self.assertEqual(int(rows[-1]["Thread_Id"]), main_tid)
+    stats = {r["Name"]: int(r["Calls"])
+             for r in read_csv(self.path("_scratch_memory_stats.csv"))}
+    self.assertEqual(stats, {"SCRATCH_MEMORY_ALLOC": len(sizes),
+                             "SCRATCH_MEMORY_FREE": 1})
+    with open(self.path("_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    records = tool["buffer_records"]["scratch_memory"]
+    self.assertEqual([r["allocation_size"] for r in records],
+                     [size for _, size in want])
+    with open(self.path("_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    scratch = [s for s in trace.slices()
+               if s.name.startswith("SCRATCH_MEMORY")]
+    self.assertEqual(sorted((s.name, s.start, s.end) for s in scratch),
+                     sorted(("SCRATCH_MEMORY_" + w[0], a[7], a[8])
+                            for w, a in zip(want, allocs)))
+    self.assertEqual({trace.tracks[s.track]["name"] for s in scratch},
+                     {"GPU 0 scratch memory"})
+
+  def test_scratch_memory_option_alone(self):
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--scratch-memory-trace", "--output-format",
+                           "rocpd", "csv"], d, "s")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    meta = metadata(os.path.join(d, "s_results.db"))
+    csv_path = os.path.join(d, "s_scratch_memory_trace.csv")
+    if "scratch events reported" not in p.stdout:
+      # Asked for and impossible: said once on stderr, and in the database.
+      self.assertEqual(p.stderr.count("--scratch-memory-trace: not available"),
+                       1, p.stderr)
+      self.assertTrue(meta["roctrace.scratch_memory"].startswith(
+          "not available"))
+      self.assertFalse(os.path.exists(csv_path))
+      return
+    self.assertNotIn("not available", p.stderr)
+    self.assertNotIn("roctrace.scratch_memory", meta)
+    self.assertEqual([int(r["Allocation_Size"]) for r in read_csv(csv_path)],
+                     scratch_allocations() + [0])
 
   def test_failed_calls_are_counted(self):
     hsa = {r["Name"]: r for r in read_csv(self.path("_hsa_api_stats.csv"))}

@@ -40,6 +40,19 @@ struct CopyRow {
   uint64_t end_ns;
 };
 
+// One scratch allocation, free or reclaim of the runtime for a queue, as the
+// tool's scratch observer (scratch_observer.h) hands it over.
+struct ScratchRow {
+  enum Op : uint8_t { kAlloc, kFree, kAsyncReclaim } op;
+  uint32_t flags;      // hsa_amd_event_scratch_alloc_flag_t
+  uint64_t size;       // kAlloc: bytes
+  uint64_t queue_id;   // hsa_queue_t::id of the application's queue
+  int32_t device_id;   // kernel agent index, -1 when not known
+  uint32_t thread_id;  // the thread the runtime raised the events on
+  uint64_t begin_ns;
+  uint64_t end_ns;
+};
+
 }  // namespace roctrace
 
 #endif  // ROCTRACE_TOOL_DISPATCH_ROW_H_

@@ -125,6 +125,24 @@ const OpName* RecordConverter::CopyName(uint32_t direction) {
   return copy_names_[direction];
 }
 
+const OpName* RecordConverter::ScratchName(ScratchRow::Op op) {
+  // rocprofiler-sdk's operation names of its SCRATCH_MEMORY kind.
+  static const char* const kNames[3] = {"SCRATCH_MEMORY_ALLOC",
+                                        "SCRATCH_MEMORY_FREE",
+                                        "SCRATCH_MEMORY_ASYNC_RECLAIM"};
+  const OpName*& name = scratch_names_[op];
+  if (name == nullptr) {
+    auto made = std::make_unique<OpName>();
+    made->index = next_index_++;
+    made->category = Category::kScratchMemory;
+    made->name = kNames[op];
+    made->domain = "SCRATCH_MEMORY";
+    name = made.get();
+    device_names_.push_back(std::move(made));
+  }
+  return name;
+}
+
 void RecordConverter::RememberThread(uint64_t correlation_id, uint32_t tid) {
   if (threads_now_.size() >= kThreadGeneration) {
     threads_before_ = std::move(threads_now_);
@@ -183,6 +201,19 @@ void RecordConverter::ConvertDispatch(const DispatchRow& row) {
   e.stream_id = row.stream_id;
   e.launch = row.launch;
   EmitDevice(e);
+}
+
+void RecordConverter::ConvertScratch(const ScratchRow& row) {
+  ApiEvent e{};
+  e.op = ScratchName(row.op);
+  e.tid = row.thread_id;
+  e.start_ns = row.begin_ns;
+  e.end_ns = row.end_ns;
+  e.device_id = row.device_id;
+  e.queue_id = row.queue_id;
+  e.scratch.flags = row.flags;
+  e.scratch.size = row.size;
+  sink_(e);
 }
 
 void RecordConverter::EmitDevice(const ApiEvent& e) {

@@ -30,6 +30,9 @@ class RecordConverter {
   // HSA_OPS records are not read).
   void ConvertDispatch(const DispatchRow& row);
   void ConvertCopy(const CopyRow& row);
+  // A scratch allocation, free or reclaim (the tool's scratch observer,
+  // scratch_observer.h), written with the thread the runtime raised it on.
+  void ConvertScratch(const ScratchRow& row);
 
   // Device work is written with the thread that submitted
   // it, found through the API call of its correlation ID: with this on, the
@@ -67,6 +70,7 @@ class RecordConverter {
   const OpName* KernelName(const std::string& name,
                            const KernelRegisterCounts& registers);
   const OpName* CopyName(uint32_t direction);
+  const OpName* ScratchName(ScratchRow::Op op);
   // Emits device work now, or holds it until its API call's thread is known.
   void EmitDevice(const ApiEvent& e);
   void RememberThread(uint64_t correlation_id, uint32_t tid);
@@ -96,6 +100,7 @@ class RecordConverter {
   std::unordered_map<std::string, const OpName*> kernel_names_;
   std::vector<std::unique_ptr<OpName>> device_names_;
   const OpName* copy_names_[4] = {};
+  const OpName* scratch_names_[3] = {};
   uint64_t filtered_kernels_ = 0;
   uint32_t kernel_ids_ = 0;
   // Correlation ID -> thread of recent API calls, two generations: the

@@ -131,7 +131,19 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
-  // Scratch memory has no activity records: nothing to enable for it.
+  // Scratch memory has no activity records: its rows come through an
+  // observer, where the runtime's interface has the events at all.
+  if (config_.scratch_memory && kScratchEventsInHeaders) {
+    scratch_observer_registered_ = roctracer_internal_gpu_add_observer(
+        roctracer::gpu::kObserverAbiVersion, &scratch_observer_);
+    if (!scratch_observer_registered_) {
+      std::fprintf(stderr,
+                   "roctrace: scratch memory is not traced: "
+                   "libroctracer64.so.4 refused the scratch observer\n");
+    }
+  } else if (config_.scratch_memory) {
+    info_.notes.emplace_back("scratch_memory", kNoScratchEvents);
+  }
   // Dispatches and copies through the tool's own observer, not HSA_OPS
   // records: the records have no room for the launch sizes and the stream
   // (kernel_observer.h).
@@ -183,9 +195,15 @@ void Tool::FlushLoop() {
 }
 
 void Tool::ConvertKernelRows() {
-  if (!kernel_observer_registered_) return;
-  for (const DispatchRow& row : kernel_observer_.Take()) {
-    converter_.ConvertDispatch(row);
+  if (kernel_observer_registered_) {
+    for (const DispatchRow& row : kernel_observer_.Take()) {
+      converter_.ConvertDispatch(row);
+    }
+  }
+  if (scratch_observer_registered_) {
+    for (const ScratchRow& row : scratch_observer_.Take()) {
+      converter_.ConvertScratch(row);
+    }
   }
   for (const CopyRow& row : kernel_observer_.TakeCopies()) {
     converter_.ConvertCopy(row);
@@ -308,6 +326,9 @@ void Tool::Stop() {
   if (kernel_observer_registered_) {
     roctracer_internal_gpu_remove_observer(&kernel_observer_);
   }
+  if (scratch_observer_registered_) {
+    roctracer_internal_gpu_remove_observer(&scratch_observer_);
+  }
 
   std::lock_guard<std::mutex> lock(mutex_);
   batch_ = batches_.Take(0);
@@ -324,6 +345,9 @@ void Tool::Stop() {
       {"unterminated_ranges", converter_.open_ranges()},
       {"unmatched_range_ends", converter_.unmatched_range_ends()},
   };
+  // A run that could not trace what was asked says so in its outputs even
+  // when nothing else happened.
+  if (!writers_created_ && !info_.notes.empty()) CreateWriters();
   std::vector<std::string> files;
   for (auto& w : writers_) w->StartFinish(info_);
   for (auto& w : writers_) {

@@ -19,6 +19,7 @@
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_observer.h"
 #include "roctrace/tool/record_converter.h"
+#include "roctrace/tool/scratch_observer.h"
 #include "roctrace/writers/event.h"
 #include "roctrace/writers/writer_thread.h"
 
@@ -39,8 +40,8 @@ class Tool {
   void PushBatch();
   bool CreateWriters();
   void FlushLoop();
-  // Converts the kernel rows completed so far into the current batch
-  // (requires mutex_).
+  // Converts the kernel and scratch rows completed so far into the current
+  // batch (requires mutex_).
   void ConvertKernelRows();
   // From a completion: many rows are waiting, convert them now.
   void WakeForKernelRows();
@@ -63,6 +64,10 @@ class Tool {
   // while libroctracer64 may call it (the Tool is leaked).
   KernelObserver kernel_observer_{[this] { WakeForKernelRows(); }};
   bool kernel_observer_registered_ = false;
+  // Scratch rows (registered only with the scratch memory trace on, and
+  // only where the headers have the events); never destroyed either.
+  ScratchObserver scratch_observer_;
+  bool scratch_observer_registered_ = false;
   uint64_t events_ = 0;
   uint64_t outside_window_ = 0;
   std::thread flusher_;

@@ -16,6 +16,8 @@ const char* CsvWriter::TraceSuffix(Category category) {
       return "_kernel_trace.csv";
     case Category::kMemoryCopy:
       return "_memory_copy_trace.csv";
+    case Category::kScratchMemory:
+      return "_scratch_memory_trace.csv";
   }
   return "_api_trace.csv";
 }
@@ -64,6 +66,10 @@ const char* CsvWriter::Header(Category category) {
       return "\"Kind\",\"Direction\",\"Stream_Id\",\"Source_Agent_Id\","
              "\"Destination_Agent_Id\",\"Correlation_Id\",\"Start_Timestamp\","
              "\"End_Timestamp\"\n";
+    case Category::kScratchMemory:
+      return "\"Kind\",\"Operation\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\","
+             "\"Alloc_Flags\",\"Start_Timestamp\",\"End_Timestamp\","
+             "\"Allocation_Size\"\n";
     default:
       return "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\","
              "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n";
@@ -175,6 +181,19 @@ char* CsvWriter::DecimalCache::Append(char* out, uint64_t v) {
 }
 
 void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
+  if (e.op->category == Category::kScratchMemory) {
+    out->append("\"SCRATCH_MEMORY\",");
+    AppendQuoted(out, e.op->name);
+    out->push_back(',');
+    if (e.device_id >= 0) AppendQuoted(out, AgentName({true, e.device_id}));
+    for (uint64_t v : {e.queue_id, uint64_t{e.tid}, uint64_t{e.scratch.flags},
+                       e.start_ns, e.end_ns, e.scratch.size}) {
+      out->push_back(',');
+      AppendUInt(out, v);
+    }
+    out->push_back('\n');
+    return;
+  }
   if (e.op->category == Category::kKernel) {
     out->append("\"KERNEL_DISPATCH\",");
     AppendQuoted(out, AgentName({true, e.device_id}));

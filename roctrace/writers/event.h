@@ -12,16 +12,18 @@
 namespace roctrace {
 
 // rocprofv3's output domains; the order is the order of the stats tables.
-// kKernel and kMemoryCopy are device work (a kernel dispatch, a copy): their
+// kKernel, kMemoryCopy and kScratchMemory are device work (a kernel
+// dispatch, a copy, the runtime's scratch allocation for a queue): their
 // events carry the device fields of ApiEvent.
 enum class Category : uint8_t {
   kHip = 0,
   kHsa = 1,
   kMarker = 2,
   kKernel = 3,
-  kMemoryCopy = 4
+  kMemoryCopy = 4,
+  kScratchMemory = 5
 };
-constexpr int kCategoryCount = 5;
+constexpr int kCategoryCount = 6;
 
 // rocprofv3's category names (rocpd's event categories, JSON's kinds).
 inline const char* CategoryName(Category c) {
@@ -36,12 +38,15 @@ inline const char* CategoryName(Category c) {
       return "KERNEL_DISPATCH";
     case Category::kMemoryCopy:
       return "MEMORY_COPY";
+    case Category::kScratchMemory:
+      return "SCRATCH_MEMORY";
   }
   return "UNKNOWN";
 }
 
 inline bool IsDevice(Category c) {
-  return c == Category::kKernel || c == Category::kMemoryCopy;
+  return c == Category::kKernel || c == Category::kMemoryCopy ||
+         c == Category::kScratchMemory;
 }
 
 // A copy's direction (hsa_amd_copy_direction_t's values).
@@ -102,6 +107,14 @@ struct KernelLaunch {
   uint32_t symbol_group_segment_size;
 };
 
+// A scratch allocation, free or reclaim (kScratchMemory events): the
+// runtime's hsa_amd_event_scratch_alloc_flag_t (1 use-once, 2 alternate) and
+// the bytes allocated (0 for a free or reclaim).
+struct ScratchUse {
+  uint32_t flags;
+  uint64_t size;
+};
+
 struct ApiEvent {
   const OpName* op;
   uint64_t correlation_id;
@@ -109,7 +122,8 @@ struct ApiEvent {
   uint64_t end_ns;
   uint32_t pid;
   uint32_t tid;
-  // kKernel: the application's queue (hsa_queue_t::id); kMemoryCopy: bytes.
+  // kKernel, kScratchMemory: the application's queue (hsa_queue_t::id);
+  // kMemoryCopy: bytes.
   // Otherwise the rocTX range ID of a range opened with roctxRangeStartA,
   // which may end on another thread and overlap others: such a range goes
   // on a track of its own (this ID), never on a thread's nested track; 0
@@ -133,7 +147,10 @@ struct ApiEvent {
   // stream, then 1, 2, ... in the order streams were created or first
   // used, as rocprofiler-sdk numbers them).
   uint64_t stream_id;
-  KernelLaunch launch;  // kKernel
+  union {
+    KernelLaunch launch;  // kKernel
+    ScratchUse scratch;   // kScratchMemory
+  };
 };
 
 // An agent as the outputs name it: the host (one CPU agent) or a kernel
@@ -180,6 +197,9 @@ struct RunInfo {
   uint64_t end_ns = 0;
   // (tag, count) of everything that did not make it into the outputs.
   std::vector<std::pair<std::string, uint64_t>> losses;
+  // (tag, text) of what the run could not trace at all and why (rocpd
+  // metadata `roctrace.<tag>`), known at start.
+  std::vector<std::pair<std::string, std::string>> notes;
 };
 
 // A writer is driven by one thread at a time (the tool serialises calls).

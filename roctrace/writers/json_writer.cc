@@ -72,6 +72,8 @@ const char* JsonWriter::Section(Category category) {
       return "kernel_dispatch";
     case Category::kMemoryCopy:
       return "memory_copy";
+    case Category::kScratchMemory:
+      return "scratch_memory";
   }
   return "unknown";
 }
@@ -161,6 +163,21 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "handle", AgentHandle(src));
     out.append("},");
     Key(&out, "bytes", e.bytes);
+  } else if (e.op->category == Category::kScratchMemory) {
+    // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
+    if (e.device_id >= 0) {
+      AgentRef agent{true, e.device_id};
+      NoteAgent(agent);
+      out.append(",\"agent_id\":{");
+      Key(&out, "handle", AgentHandle(agent));
+      out.push_back('}');
+    }
+    out.append(",\"queue_id\":{");
+    Key(&out, "handle", e.queue_id);
+    out.append("},");
+    Key(&out, "flags", e.scratch.flags);
+    out.push_back(',');
+    Key(&out, "allocation_size", e.scratch.size);
   } else if (e.failed) {
     out.append(",\"failed\":true");  // ours: the call returned an error
   }

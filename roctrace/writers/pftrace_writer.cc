@@ -85,12 +85,17 @@ constexpr uint64_t kKernelArgsIid = 2;
 // Sequence 1 describes the process; threads' sequences follow.
 constexpr uint32_t kProcessSequence = 1;
 const char* const kCategoryNames[kCategoryCount] = {
-    "hip_api", "hsa_api", "marker_api", "kernel_dispatch", "memory_copy"};
+    "hip_api",         "hsa_api",     "marker_api",
+    "kernel_dispatch", "memory_copy", "scratch_memory"};
 
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
     return AgentName({true, e.device_id}) + ", queue " +
            std::to_string(e.queue_id);
+  }
+  if (e.op->category == Category::kScratchMemory) {
+    return e.device_id < 0 ? std::string("scratch memory")
+                           : AgentName({true, e.device_id}) + " scratch memory";
   }
   return e.device_id < 0 ? std::string("host copies")
                          : AgentName({true, e.device_id}) + " copies";

@@ -56,10 +56,18 @@ class PftraceWriter : public Writer {
   static uint64_t CopyTrack(int32_t device) {
     return (5ull << 56) | static_cast<uint32_t>(device + 1);
   }
+  static uint64_t ScratchTrack(int32_t device) {
+    return (6ull << 56) | static_cast<uint32_t>(device + 1);
+  }
   static uint64_t DeviceTrack(const ApiEvent& e) {
-    return e.op->category == Category::kKernel
-               ? QueueTrack(e.device_id, e.queue_id)
-               : CopyTrack(e.device_id);
+    switch (e.op->category) {
+      case Category::kKernel:
+        return QueueTrack(e.device_id, e.queue_id);
+      case Category::kScratchMemory:
+        return ScratchTrack(e.device_id);
+      default:
+        return CopyTrack(e.device_id);
+    }
   }
 
  private:

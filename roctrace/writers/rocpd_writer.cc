@@ -49,8 +49,8 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
     : path_(std::move(path)), start_info_(std::move(start_info)) {}
 
 RocpdWriter::~RocpdWriter() {
-  for (sqlite3_stmt* s :
-       {insert_string_, insert_thread_, insert_dispatch_, insert_copy_}) {
+  for (sqlite3_stmt* s : {insert_string_, insert_thread_, insert_dispatch_,
+                          insert_copy_, insert_scratch_}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);
@@ -127,7 +127,15 @@ bool RocpdWriter::Open() {
                "name_id, dst_agent_id, src_agent_id, size, stream_id, "
                "region_name_id, event_id) VALUES (1, 1, ?1, ?2, ?3, ?4, ?5, "
                "?6, ?7, ?9, ?4, ?8)",
-               &insert_copy_)) {
+               &insert_copy_) ||
+      // As rocprofv3 files the runtime's scratch events: level SCRATCH,
+      // type ALLOC, FREE or RECLAIM, the allocation flags in extdata.
+      !Prepare("INSERT INTO rocpd_memory_allocate(nid, pid, tid, agent_id, "
+               "type, level, start, \"end\", size, queue_id, event_id, "
+               "extdata) VALUES (1, 1, ?1, ?2, CASE ?3 WHEN 0 THEN 'ALLOC' "
+               "WHEN 1 THEN 'FREE' ELSE 'RECLAIM' END, 'SCRATCH', ?4, ?5, ?6, "
+               "?7, ?8, printf('{\"flags\":%d}', ?9))",
+               &insert_scratch_)) {
     return false;
   }
   std::string machine = MachineId();
@@ -150,6 +158,13 @@ bool RocpdWriter::Open() {
       start_info_.command.c_str());
   Exec(sql);
   sqlite3_free(sql);
+  for (const auto& note : start_info_.notes) {
+    sql = sqlite3_mprintf(
+        "INSERT INTO rocpd_metadata(tag, value) VALUES ('roctrace.%q', %Q);",
+        note.first.c_str(), note.second.c_str());
+    Exec(sql);
+    sqlite3_free(sql);
+  }
   for (int c = 0; c < kCategoryCount; ++c) {
     category_ids_[c] = StringId(CategoryName(static_cast<Category>(c)));
   }
@@ -314,9 +329,20 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
 void RocpdWriter::WriteDevice(const ApiEvent& e) {
   const int64_t event_id = AppendEvent(e);
   DeviceRow row{};
-  row.kernel = e.op->category == Category::kKernel;
+  row.category = e.op->category;
   int64_t* v = row.values;
-  if (row.kernel) {
+  if (row.category == Category::kScratchMemory) {
+    v[1] = e.device_id >= 0 ? AgentRow({true, e.device_id}) : -1;
+    v[2] = static_cast<int64_t>(e.op->name == "SCRATCH_MEMORY_ALLOC"  ? 0
+                                : e.op->name == "SCRATCH_MEMORY_FREE" ? 1
+                                                                      : 2);
+    v[3] = static_cast<int64_t>(e.start_ns);
+    v[4] = static_cast<int64_t>(e.end_ns);
+    v[5] = static_cast<int64_t>(e.scratch.size);
+    v[6] = QueueRow(e.queue_id);
+    v[7] = event_id;
+    v[8] = e.scratch.flags;
+  } else if (row.category == Category::kKernel) {
     v[1] = AgentRow({true, e.device_id});
     v[2] = KernelRow(e.op);
     v[3] = static_cast<int64_t>(e.dispatch_id);
@@ -368,8 +394,15 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
 
 void RocpdWriter::InsertDeviceRows() {
   for (const DeviceRow& row : device_rows_) {
-    sqlite3_stmt* st = row.kernel ? insert_dispatch_ : insert_copy_;
-    const int params = row.kernel ? 18 : 9;
+    sqlite3_stmt* st = insert_copy_;
+    int params = 9;
+    if (row.category == Category::kKernel) {
+      st = insert_dispatch_;
+      params = 18;
+    } else if (row.category == Category::kScratchMemory) {
+      st = insert_scratch_;
+      params = 9;
+    }
     if (row.has_tid) {
       sqlite3_bind_int64(st, 1, row.values[0]);
     } else {
@@ -377,6 +410,10 @@ void RocpdWriter::InsertDeviceRows() {
     }
     for (int i = 1; i < params; ++i) {
       sqlite3_bind_int64(st, i + 1, row.values[i]);
+    }
+    // A scratch event of a queue the tracer did not know: no agent.
+    if (row.category == Category::kScratchMemory && row.values[1] < 0) {
+      sqlite3_bind_null(st, 2);
     }
     if (sqlite3_step(st) != SQLITE_DONE) Fail("insert device work");
     sqlite3_reset(st);
@@ -426,6 +463,8 @@ void RocpdWriter::Checkpoint() {
 }
 
 void RocpdWriter::Finish(const RunInfo& info) {
+  // No events, but something to say (start_info_.notes): a database with it.
+  if (!opened_ && !start_info_.notes.empty()) Open();
   if (!opened_ || !ok_ || !Commit()) return;
   Exec("BEGIN");
   for (const auto& kv : threads_) {

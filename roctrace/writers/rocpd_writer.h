@@ -70,16 +70,17 @@ class RocpdWriter : public Writer {
   std::unique_ptr<SqliteTableAppender> appender_;
   sqlite3_stmt* insert_dispatch_ = nullptr;
   sqlite3_stmt* insert_copy_ = nullptr;
+  sqlite3_stmt* insert_scratch_ = nullptr;
   std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
   std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
   std::unordered_set<uint64_t> streams_;          // Stream_Ids with a row
   std::vector<bool> kernels_;                     // by Kernel_Id: row made
-  // A kernel dispatch's or copy's row, its parameters in statement order
-  // (the first, the thread, NULL unless has_tid).
+  // A kernel dispatch's, copy's or scratch event's row, its parameters in
+  // statement order (the first, the thread, NULL unless has_tid).
   struct DeviceRow {
-    bool kernel;
+    Category category;
     bool has_tid;
-    int64_t values[18];  // a dispatch's 18 parameters, a copy's 9
+    int64_t values[18];  // a dispatch's 18 parameters, a copy's 9, scratch 9
   };
   std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;

@@ -36,6 +36,8 @@ const char* StatsWriter::StatsSuffix(Category category) {
       return "_kernel_stats.csv";
     case Category::kMemoryCopy:
       return "_memory_copy_stats.csv";
+    case Category::kScratchMemory:
+      return "_scratch_memory_stats.csv";
   }
   return "_api_stats.csv";
 }
@@ -159,15 +161,16 @@ void PrintTable(const char* title, const std::vector<StatsRow>& rows) {
 }  // namespace
 
 void StatsWriter::Finish(const RunInfo&) {
-  static const Category kAll[] = {Category::kHip, Category::kHsa,
-                                  Category::kMarker, Category::kKernel,
-                                  Category::kMemoryCopy};
-  static const char* const kTitles[] = {"HIP API", "HSA API", "MARKER API",
-                                        "KERNEL DISPATCH", "MEMORY COPY"};
+  static const Category kAll[] = {
+      Category::kHip,    Category::kHsa,        Category::kMarker,
+      Category::kKernel, Category::kMemoryCopy, Category::kScratchMemory};
+  static const char* const kTitles[] = {"HIP API",     "HSA API",
+                                        "MARKER API",  "KERNEL DISPATCH",
+                                        "MEMORY COPY", "SCRATCH MEMORY"};
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);
-      // Kernel and copy tables keep rocprofv3's columns exactly.
+      // Device tables keep rocprofv3's columns exactly.
       if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows, !IsDevice(c));
     }
     std::vector<StatsRow> domains = DomainTable();

@@ -335,6 +335,18 @@ bool IsTracedQueue(const hsa_queue_t* queue) {
                      [queue](QueueState* q) { return q->queue == queue; });
 }
 
+bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (QueueState* q : r.queues) {
+    if (q->queue == queue || q->info.queue_id == queue->id) {
+      *info = q->info;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool EnsureSignal(PendingOp* op) {
   if (op->signal.handle == 0) {
     Registry& r = Reg();

@@ -50,6 +50,9 @@ QueueState* DrainAndUnregisterQueue(const hsa_queue_t* queue);
 void RetireQueue(QueueState* state);
 // The registered state of `queue`, or NULL (takes the registry mutex).
 bool IsTracedQueue(const hsa_queue_t* queue);
+// The registered queue that is `queue` or shows its id (an intercept queue
+// shows the id of the queue below it, which the runtime may name instead).
+bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info);
 
 // A tracer signal for a ring slot (from those given back, else a new one).
 bool EnsureSignal(PendingOp* op);

@@ -156,6 +156,31 @@ struct KernelRegisters {
   uint32_t sgpr_count;
 };
 
+// Scratch (private segment) memory the runtime allocated, freed or
+// reclaimed for a queue: one record per START/END pair of the runtime's tool
+// events (hsa/hsa_amd_tool.h, ROCm >= 6.1 headers; never on older ones), on
+// the thread that raised them, as soon as the END arrives.
+enum class ScratchOp : uint8_t { kAlloc, kFree, kAsyncReclaim };
+
+struct ScratchRecord {
+  ScratchOp op;
+  // The application's queue where the tracer knows it (matched by the
+  // pointer or by hsa_queue_t::id, which an intercept queue shares with the
+  // queue below it); otherwise agent {0}, device_id -1, the runtime's id.
+  QueueInfo queue;
+  uint32_t flags;  // hsa_amd_event_scratch_alloc_flag_t (1 use-once, 2 alt)
+  // kAlloc: the dispatch that needed it, the bytes and the waves (slots) it
+  // covers; 0 otherwise.
+  uint64_t dispatch_id;
+  uint64_t size;
+  uint64_t num_slots;
+  uint32_t thread_id;  // the kernel's thread ID of the raising thread
+  // START and END in CLOCK_BOOTTIME ns; an END without its START (the tool
+  // was installed in between) has begin_ns == end_ns.
+  uint64_t begin_ns;
+  uint64_t end_ns;
+};
+
 struct KernelSymbolEvent {
   bool load;  // false: unregistered (its executable is being destroyed)
   hsa_executable_t executable;
@@ -185,6 +210,7 @@ class Observer {
   virtual void OnAbandon(uint64_t /*cookie*/) noexcept {}
   virtual void OnCodeObject(const CodeObjectEvent&) noexcept {}
   virtual void OnKernelSymbol(const KernelSymbolEvent&) noexcept {}
+  virtual void OnScratch(const ScratchRecord&) noexcept {}
 };
 
 // At most kMaxObservers at a time; observers are never destroyed while

@@ -17,6 +17,7 @@
 #include "runtime/gpu/hsa_ops_records.h"
 #include "runtime/gpu/queue_intercept.h"
 #include "runtime/gpu/runtime_table.h"
+#include "runtime/gpu/scratch_events.h"
 
 namespace roctracer::gpu {
 namespace {
@@ -51,6 +52,7 @@ void Install(HsaApiTable* table) {
   AddObserver(HipOpsRecords());
   AddObserver(HsaEvtCallbacks());
   SetBeforeFlushHook(&BeforePoolFlush);
+  InstallScratchHooks(table);
   CoreApiTable* core = table->core_;
   AmdExtTable* amd = table->amd_ext_;
   if (core == nullptr || amd == nullptr) return;
@@ -78,6 +80,7 @@ void Install(HsaApiTable* table) {
 
 void Uninstall() {
   if (g_table == nullptr) return;
+  RestoreScratchHooks();
   ShutDown();
   ResetAgents();
   ResetSystemClock();
