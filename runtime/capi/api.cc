@@ -112,7 +112,10 @@ roctracer_status_t ClearCallback(const Target& t) {
   });
 }
 
-roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
+// `set` is the slot's setter: the program's (SetActivityPoolLocked) or the
+// tool's (SetToolPoolLocked).
+roctracer_status_t SetActivityIn(void (*set)(uint32_t, uint32_t, Pool*),
+                                 const Target& t, roctracer_pool_t* pool_arg) {
   if (roctracer_status_t s = Check(t)) return s;
   // Resolve and enable under one lock so a concurrent close cannot slip in
   // between and leave an activity pointing at a closed pool.
@@ -122,12 +125,15 @@ roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
           roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
     return s;
   }
-  ForEachLocked(t, [pool](uint32_t d, uint32_t o) {
-    roctracer::SetActivityPoolLocked(d, o, pool);
-  });
+  ForEachLocked(t, [set, pool](uint32_t d, uint32_t o) { set(d, o, pool); });
   return ROCTRACER_STATUS_SUCCESS;
 }
 
+roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
+  return SetActivityIn(&roctracer::SetActivityPoolLocked, t, pool_arg);
+}
+
+// No default-pool fallback: the default pool is the program's.
 roctracer_status_t SetToolActivity(const Target& t,
                                    roctracer_pool_t* pool_arg) {
   if (roctracer_status_t s = Check(t)) return s;
@@ -136,16 +142,7 @@ roctracer_status_t SetToolActivity(const Target& t,
                 "a tool pool must be given (the default pool is the "
                 "program's)");
   }
-  std::lock_guard<std::mutex> lock(ConfigMutex());
-  Pool* pool = nullptr;
-  if (roctracer_status_t s =
-          roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
-    return s;
-  }
-  ForEachLocked(t, [pool](uint32_t d, uint32_t o) {
-    roctracer::SetToolPoolLocked(d, o, pool);
-  });
-  return ROCTRACER_STATUS_SUCCESS;
+  return SetActivityIn(&roctracer::SetToolPoolLocked, t, pool_arg);
 }
 
 roctracer_status_t ClearActivity(const Target& t) {
