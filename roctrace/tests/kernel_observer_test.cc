@@ -7,13 +7,30 @@
 #include <hsa/hsa.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
+#include <new>
 #include <set>
 #include <thread>
 #include <vector>
 
 #include "runtime/gpu/observer_export.h"
+
+// Out of memory on demand: while a thread's flag is set, its allocations
+// through operator new throw std::bad_alloc (the observers run inside
+// noexcept paths of the tracer and must not let it escape).
+namespace {
+thread_local bool t_fail_allocations = false;
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (t_fail_allocations) throw std::bad_alloc();
+  if (void* p = std::malloc(size != 0 ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace roctrace {
 namespace {
@@ -243,6 +260,32 @@ TEST(KernelObserver, WakesTheToolWhenManyRowsWait) {
   o.OnDispatch(Completed(1, 1), KernelObserver::kWakeRows + 1);
   EXPECT_EQ(wakes, 1);  // once per crossing, not per row
   EXPECT_EQ(o.Take().size(), KernelObserver::kWakeRows + 1);
+}
+
+TEST(KernelObserver, RunningOutOfMemoryLosesRowsNotTheProgram) {
+  KernelObserver o;
+  o.Watch(true, true);
+  o.OnKernelSymbol(Symbol(true, 0x1000, 64));
+  const uint64_t dispatch = o.OnEnqueue(Enqueue(gpu::OpKind::kDispatch));
+  const uint64_t copy = o.OnEnqueue(Enqueue(gpu::OpKind::kCopy));
+  gpu::DispatchRecord r = Completed(0x1000, 1);
+  r.kernel_name = "a_kernel_name_longer_than_the_small_string_buffer";
+  gpu::CopyRecord c{};
+  c.bytes = 10;
+  t_fail_allocations = true;
+  o.OnDispatch(r, dispatch);
+  o.OnCopy(c, copy);
+  o.OnKernelSymbol(Symbol(true, 0x2000, 32));
+  t_fail_allocations = false;
+  EXPECT_EQ(o.lost(), 3u);
+  EXPECT_TRUE(o.Take().empty());
+  EXPECT_TRUE(o.TakeCopies().empty());
+  // Memory back: rows are kept again.
+  o.OnDispatch(r, dispatch);
+  o.OnCopy(c, copy);
+  EXPECT_EQ(o.Take().size(), 1u);
+  EXPECT_EQ(o.TakeCopies().size(), 1u);
+  EXPECT_EQ(o.lost(), 3u);
 }
 
 TEST(KernelObserver, RegistersThroughThePrivateExport) {

@@ -1,5 +1,7 @@
 #include "roctrace/tool/kernel_observer.h"
 
+#include <new>
+
 namespace roctrace {
 
 namespace gpu = roctracer::gpu;
@@ -50,9 +52,9 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
   l.private_segment_size = r.private_segment_size;
   l.symbol_known = false;
   l.symbol_group_segment_size = 0;
-  row.kernel_name = r.kernel_name;
   bool wake;
-  {
+  try {
+    row.kernel_name = r.kernel_name;
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = symbols_.find(r.kernel_object);
     if (it != symbols_.end()) {
@@ -66,6 +68,9 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
     }
     rows_.push_back(std::move(row));
     wake = QueuedMany();
+  } catch (const std::bad_alloc&) {
+    lost_.fetch_add(1, std::memory_order_relaxed);
+    return;
   }
   if (wake && wake_) wake_();
 }
@@ -75,20 +80,28 @@ void KernelObserver::OnCopy(const gpu::CopyRecord& r,
   CopyRow row{r.correlation_id, cookie - 1, r.device_id, r.direction,
               r.bytes,          r.begin_ns, r.end_ns};
   bool wake;
-  {
+  try {
     std::lock_guard<std::mutex> lock(mutex_);
     copy_rows_.push_back(row);
     wake = QueuedMany();
+  } catch (const std::bad_alloc&) {
+    lost_.fetch_add(1, std::memory_order_relaxed);
+    return;
   }
   if (wake && wake_) wake_();
 }
 
 void KernelObserver::OnKernelSymbol(const gpu::KernelSymbolEvent& e) noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (e.load) {
-    symbols_[e.kernel_object] = Symbol{e.group_segment_size, e.registers};
-  } else {
+  if (!e.load) {
     symbols_.erase(e.kernel_object);
+    return;
+  }
+  try {
+    symbols_[e.kernel_object] = Symbol{e.group_segment_size, e.registers};
+  } catch (const std::bad_alloc&) {
+    // Its dispatches go without the symbol's LDS size and registers.
+    lost_.fetch_add(1, std::memory_order_relaxed);
   }
 }
 

@@ -52,6 +52,10 @@ class KernelObserver final : public roctracer::gpu::Observer {
   // The rows completed since the last call, in completion order.
   std::vector<DispatchRow> Take();
   std::vector<CopyRow> TakeCopies();
+  // Rows (and kernel symbols) that could not be kept because memory ran
+  // out: counted, never thrown into the application's or the runtime's
+  // threads (these run inside noexcept paths).
+  uint64_t lost() const { return lost_.load(std::memory_order_relaxed); }
 
  private:
   // Queues a row; wakes the tool when kWakeRows wait (requires mutex_).
@@ -63,6 +67,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
   bool copies_ = false;
   StreamIds streams_;
   std::atomic<uint64_t> last_dispatch_id_{0};
+  std::atomic<uint64_t> lost_{0};
   std::function<void()> wake_;
   std::mutex mutex_;
   std::vector<DispatchRow> rows_;

@@ -1,5 +1,7 @@
 #include "roctrace/tool/scratch_observer.h"
 
+#include <new>
+
 namespace roctrace {
 
 namespace gpu = roctracer::gpu;
@@ -24,8 +26,12 @@ void ScratchObserver::OnScratch(const gpu::ScratchRecord& r) noexcept {
   row.thread_id = r.thread_id;
   row.begin_ns = r.begin_ns;
   row.end_ns = r.end_ns;
-  std::lock_guard<std::mutex> lock(mutex_);
-  rows_.push_back(row);
+  try {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rows_.push_back(row);
+  } catch (const std::bad_alloc&) {
+    lost_.fetch_add(1, std::memory_order_relaxed);
+  }
 }
 
 std::vector<ScratchRow> ScratchObserver::Take() {

@@ -6,6 +6,8 @@
 #ifndef ROCTRACE_TOOL_SCRATCH_OBSERVER_H_
 #define ROCTRACE_TOOL_SCRATCH_OBSERVER_H_
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -24,8 +26,12 @@ class ScratchObserver final : public roctracer::gpu::Observer {
 
   // The rows since the last call, in the order the runtime raised them.
   std::vector<ScratchRow> Take();
+  // Rows that could not be kept because memory ran out (never thrown into
+  // the runtime's thread).
+  uint64_t lost() const { return lost_.load(std::memory_order_relaxed); }
 
  private:
+  std::atomic<uint64_t> lost_{0};
   std::mutex mutex_;
   std::vector<ScratchRow> rows_;
 };

@@ -1,8 +1,10 @@
 #include "roctrace/tool/stream_ids.h"
 
+#include <new>
+
 namespace roctrace {
 
-uint64_t StreamIds::IdOf(uint64_t handle) {
+uint64_t StreamIds::IdOf(uint64_t handle) noexcept {
   if (handle == 0) return 0;
   // Work goes to one stream many times in a row: the thread's last answer
   // saves the lock. A handle's ID never changes, so the cache cannot go
@@ -11,11 +13,13 @@ uint64_t StreamIds::IdOf(uint64_t handle) {
   thread_local uint64_t last_handle = 0, last_id = 0;
   if (owner == this && last_handle == handle) return last_id;
   uint64_t id;
-  {
+  try {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = ids_.emplace(handle, next_).first;
     if (it->second == next_) ++next_;
     id = it->second;
+  } catch (const std::bad_alloc&) {
+    return 0;
   }
   owner = this;
   last_handle = handle;

@@ -17,8 +17,10 @@ namespace roctrace {
 class StreamIds {
  public:
   // The ID of `handle` (hipStream_t as an integer), numbering it if new.
-  // Thread-safe; called on the application's threads.
-  uint64_t IdOf(uint64_t handle);
+  // Thread-safe; called on the application's threads, inside the tracer's
+  // noexcept paths: when memory runs out a new stream is answered 0 (the
+  // null stream) rather than throwing into the application.
+  uint64_t IdOf(uint64_t handle) noexcept;
 
  private:
   std::mutex mutex_;

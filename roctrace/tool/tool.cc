@@ -340,6 +340,9 @@ void Tool::Stop() {
   roctracer_get_timestamp(&info_.end_ns);
   info_.losses = {
       {"dropped_records", dropped},
+      // Device rows the observers could not keep (memory ran out).
+      {"dropped_device_rows",
+       kernel_observer_.lost() + scratch_observer_.lost()},
       {"unresolved_names", converter_.unresolved_names()},
       {"outside_collection_period", outside_window_},
       {"unterminated_ranges", converter_.open_ranges()},
