@@ -24,7 +24,10 @@ done
 ((${#targets[@]})) || targets=(//...)
 cache=${ROCTRACER_ROCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/roctracer-rocm}
 prefix=$(./tools/rocm_release.sh "$suite")
-ws=$cache/$suite/workspace
+# One copy per checkout (keyed by its path): two checkouts testing the same
+# release at once never wipe each other's copy, and each keeps its own Bazel
+# output base from run to run.
+ws=$cache/$suite/workspace-$(printf %s "$PWD" | md5sum | cut -c1-12)
 rm -rf "$ws"
 mkdir -p "$ws"
 git ls-files -z --cached --others --exclude-standard |
