@@ -24,10 +24,14 @@ done
 ((${#targets[@]})) || targets=(//...)
 cache=${ROCTRACER_ROCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/roctracer-rocm}
 prefix=$(./tools/rocm_release.sh "$suite")
-# One copy per checkout (keyed by its path): two checkouts testing the same
-# release at once never wipe each other's copy, and each keeps its own Bazel
-# output base from run to run.
-ws=$cache/$suite/workspace-$(printf %s "$PWD" | md5sum | cut -c1-12)
+ws=$cache/$suite/workspace
+# One run per release at a time (a second one waits): the copy is replaced
+# below, and its Bazel output base is reused from run to run.
+exec 9>"$cache/$suite/lock"
+if ! flock -n 9; then
+  echo "=== ROCm release $suite: waiting for another run of it" >&2
+  flock 9
+fi
 rm -rf "$ws"
 mkdir -p "$ws"
 git ls-files -z --cached --others --exclude-standard |
