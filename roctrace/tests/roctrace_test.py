@@ -525,6 +525,10 @@ class GpuProgram(unittest.TestCase):
            tuple(s.args["grid_size_" + a] for a in "xyz"),
            s.args["group_segment_size"], s.args["private_segment_size"]),
           (e["workgroup"], e["grid"], e["group"], e["private"]))
+      self.assertEqual(
+          tuple(s.args[c] for c in ("arch_vgpr_count", "accum_vgpr_count",
+                                    "sgpr_count")),
+          REGISTERS["gfx90a"][e["name"]])
     # API slices carry the correlation ID only.
     self.assertEqual({len(s.args) for s in trace.slices()
                       if "tid" in trace.tracks[s.track]}, {0})
@@ -777,7 +781,7 @@ class GpuProgram(unittest.TestCase):
     # counts are empty and NULL, not 0, and the program runs as before.
     d = tempfile.mkdtemp()
     p = trace_gpu_program(["--kernel-trace", "--output-format", "csv",
-                           "rocpd", "json"], d, "u",
+                           "rocpd", "json", "pftrace"], d, "u",
                           env=dict(os.environ,
                                    SOFTHSA_FAULTS="host_address_error=1"))
     self.assertEqual(p.returncode, 0, p.stderr)
@@ -796,6 +800,14 @@ class GpuProgram(unittest.TestCase):
     self.assertEqual(
         {(k["arch_vgpr_count"], k["accum_vgpr_count"], k["sgpr_count"])
          for k in symbols}, {(None, None, None)})
+    # The timeline's kernel slices leave them out.
+    with open(os.path.join(d, "u_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    kernel_slices = [s for s in trace.slices() if s.name in (STAMP, SCALE)]
+    self.assertEqual(len(kernel_slices), 2 * N)
+    for s in kernel_slices:
+      self.assertIn("dispatch_id", s.args)
+      self.assertNotIn("sgpr_count", s.args)
 
   def test_kernels_without_api_tracing(self):
     # No API call is traced around the dispatches: correlation ID 0, thread

@@ -72,13 +72,16 @@ namespace debug {
 constexpr uint32_t kNameIid = 1;
 constexpr uint32_t kUintValue = 3;
 constexpr uint64_t kCorrelationIdIid = 1;
-// A kernel slice's launch, named as rocpd's rocpd_kernel_dispatch columns;
-// interned as iids 2, 3, ... on the GPU queues' sequences only.
-const char* const kKernelArgs[] = {"dispatch_id",          "workgroup_size_x",
-                                   "workgroup_size_y",     "workgroup_size_z",
-                                   "grid_size_x",          "grid_size_y",
-                                   "grid_size_z",          "group_segment_size",
-                                   "private_segment_size", "stream_id"};
+// A kernel slice's launch, named as rocpd's rocpd_kernel_dispatch columns,
+// then its kernel's register counts (rocpd_info_kernel_symbol's; only when
+// known); interned as iids 2, 3, ... on the GPU queues' sequences only.
+const char* const kKernelArgs[] = {
+    "dispatch_id",      "workgroup_size_x",   "workgroup_size_y",
+    "workgroup_size_z", "grid_size_x",        "grid_size_y",
+    "grid_size_z",      "group_segment_size", "private_segment_size",
+    "stream_id",        "arch_vgpr_count",    "accum_vgpr_count",
+    "sgpr_count"};
+constexpr size_t kRegisterArgs = 3;
 constexpr uint64_t kKernelArgsIid = 2;
 }  // namespace debug
 
@@ -397,6 +400,7 @@ void PftraceWriter::Write(const ApiEvent& e) {
   out_.Close(annotation);
   if (e.op->category == Category::kKernel) {
     const KernelLaunch& l = e.launch;
+    const KernelRegisterCounts& r = e.op->registers;
     const uint64_t values[] = {e.dispatch_id,
                                l.workgroup[0],
                                l.workgroup[1],
@@ -406,14 +410,19 @@ void PftraceWriter::Write(const ApiEvent& e) {
                                l.grid[2],
                                l.group_segment_size,
                                l.private_segment_size,
-                               e.stream_id};
-    static_assert(sizeof(values) / sizeof(values[0]) ==
+                               e.stream_id,
+                               r.arch_vgpr,
+                               r.accum_vgpr,
+                               r.sgpr};
+    constexpr size_t kArgs = sizeof(values) / sizeof(values[0]);
+    static_assert(kArgs ==
                   sizeof(debug::kKernelArgs) / sizeof(debug::kKernelArgs[0]));
-    uint64_t iid = debug::kKernelArgsIid;
-    for (uint64_t v : values) {
+    // Unknown counts are left out, not written as 0.
+    const size_t written = r.known ? kArgs : kArgs - debug::kRegisterArgs;
+    for (size_t i = 0; i < written; ++i) {
       annotation = out_.Open(track_event::kDebugAnnotations);
-      out_.UInt(debug::kNameIid, iid++);
-      out_.UInt(debug::kUintValue, v);
+      out_.UInt(debug::kNameIid, debug::kKernelArgsIid + i);
+      out_.UInt(debug::kUintValue, values[i]);
       out_.Close(annotation);
     }
   }
