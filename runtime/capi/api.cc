@@ -96,20 +96,32 @@ roctracer_status_t ForOps(const Target& t, Fn fn) {
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-roctracer_status_t SetCallback(const Target& t,
-                               activity_rtapi_callback_t callback, void* arg) {
+// `set` is the slot's setter: the program's (SetCallbackLocked) or the
+// tool's (SetToolCallbackLocked).
+using CallbackSetter = void (*)(uint32_t, uint32_t, activity_rtapi_callback_t,
+                                void*);
+
+roctracer_status_t SetCallbackIn(CallbackSetter set, const Target& t,
+                                 activity_rtapi_callback_t callback,
+                                 void* arg) {
   if (callback == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "callback is NULL");
   }
-  return ForOps(t, [&](uint32_t d, uint32_t o) {
-    roctracer::SetCallbackLocked(d, o, callback, arg);
-  });
+  return ForOps(t, [&](uint32_t d, uint32_t o) { set(d, o, callback, arg); });
+}
+
+roctracer_status_t ClearCallbackIn(CallbackSetter set, const Target& t) {
+  return ForOps(t,
+                [set](uint32_t d, uint32_t o) { set(d, o, nullptr, nullptr); });
+}
+
+roctracer_status_t SetCallback(const Target& t,
+                               activity_rtapi_callback_t callback, void* arg) {
+  return SetCallbackIn(&roctracer::SetCallbackLocked, t, callback, arg);
 }
 
 roctracer_status_t ClearCallback(const Target& t) {
-  return ForOps(t, [](uint32_t d, uint32_t o) {
-    roctracer::SetCallbackLocked(d, o, nullptr, nullptr);
-  });
+  return ClearCallbackIn(&roctracer::SetCallbackLocked, t);
 }
 
 // `set` is the slot's setter: the program's (SetActivityPoolLocked) or the
@@ -323,19 +335,13 @@ roctracer_status_t roctracer_internal_tool_enable_domain_activity(
 roctracer_status_t roctracer_internal_tool_enable_op_callback(
     activity_domain_t domain, uint32_t op, activity_rtapi_callback_t callback,
     void* arg) {
-  if (callback == nullptr) {
-    return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "callback is NULL");
-  }
-  return ForOps(OneOp(domain, op), [&](uint32_t d, uint32_t o) {
-    roctracer::SetToolCallbackLocked(d, o, callback, arg);
-  });
+  return SetCallbackIn(&roctracer::SetToolCallbackLocked, OneOp(domain, op),
+                       callback, arg);
 }
 
 roctracer_status_t roctracer_internal_tool_disable_op_callback(
     activity_domain_t domain, uint32_t op) {
-  return ForOps(OneOp(domain, op), [](uint32_t d, uint32_t o) {
-    roctracer::SetToolCallbackLocked(d, o, nullptr, nullptr);
-  });
+  return ClearCallbackIn(&roctracer::SetToolCallbackLocked, OneOp(domain, op));
 }
 
 ROCTRACER_API roctracer_status_t
