@@ -20,12 +20,12 @@ struct Domain {
   std::unique_ptr<std::atomic<const CallbackEntry*>[]> callbacks;
   // The program's and the tool's pool and the tool's callback of an op side
   // by side: the hook reads them on one cache line.
-  struct PoolSlots {
+  struct OpSlots {
     std::atomic<Pool*> program;
     std::atomic<Pool*> tool;
     std::atomic<const CallbackEntry*> tool_callback;
   };
-  std::unique_ptr<PoolSlots[]> pools;
+  std::unique_ptr<OpSlots[]> slots;
   // The second front end's interest (api_consumer.h), OR-ed into `active`.
   std::unique_ptr<std::atomic<uint8_t>[]> consumer;
   std::atomic<uint8_t>* active = nullptr;
@@ -87,10 +87,10 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
   const bool on =
       (g_started.load(std::memory_order_relaxed) &&
        (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
-        d->pools[op].program.load(std::memory_order_relaxed) != nullptr)) ||
+        d->slots[op].program.load(std::memory_order_relaxed) != nullptr)) ||
       (!g_tool_paused.load(std::memory_order_relaxed) &&
-       (d->pools[op].tool.load(std::memory_order_relaxed) != nullptr ||
-        d->pools[op].tool_callback.load(std::memory_order_relaxed) !=
+       (d->slots[op].tool.load(std::memory_order_relaxed) != nullptr ||
+        d->slots[op].tool_callback.load(std::memory_order_relaxed) !=
             nullptr)) ||
       d->consumer[op].load(std::memory_order_relaxed) != 0;
   // Objects loaded since the last scan (by a dlopen we did not see) get
@@ -129,17 +129,17 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   d->id_by_name_fn = id_by_name_fn;
   d->callbacks.reset(new (std::nothrow)
                          std::atomic<const CallbackEntry*>[op_count]);
-  d->pools.reset(new (std::nothrow) Domain::PoolSlots[op_count]);
+  d->slots.reset(new (std::nothrow) Domain::OpSlots[op_count]);
   d->consumer.reset(new (std::nothrow) std::atomic<uint8_t>[op_count]);
-  if (!d->callbacks || !d->pools || !d->consumer) {
+  if (!d->callbacks || !d->slots || !d->consumer) {
     delete d;
     return false;
   }
   for (uint32_t op = 0; op < op_count; ++op) {
     d->callbacks[op].store(nullptr, std::memory_order_relaxed);
-    d->pools[op].program.store(nullptr, std::memory_order_relaxed);
-    d->pools[op].tool.store(nullptr, std::memory_order_relaxed);
-    d->pools[op].tool_callback.store(nullptr, std::memory_order_relaxed);
+    d->slots[op].program.store(nullptr, std::memory_order_relaxed);
+    d->slots[op].tool.store(nullptr, std::memory_order_relaxed);
+    d->slots[op].tool_callback.store(nullptr, std::memory_order_relaxed);
     d->consumer[op].store(0, std::memory_order_relaxed);
   }
   g_domains[domain].store(d, std::memory_order_release);
@@ -222,16 +222,16 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return nullptr;
   if (!g_started.load(std::memory_order_relaxed)) return nullptr;
-  return d->pools[op].program.load(std::memory_order_acquire);
+  return d->slots[op].program.load(std::memory_order_acquire);
 }
 
 namespace {
 ActivityPools PoolsOf(const Domain* d, uint32_t op, bool started) noexcept {
   Pool* program =
-      started ? d->pools[op].program.load(std::memory_order_acquire) : nullptr;
+      started ? d->slots[op].program.load(std::memory_order_acquire) : nullptr;
   Pool* tool = g_tool_paused.load(std::memory_order_relaxed)
                    ? nullptr
-                   : d->pools[op].tool.load(std::memory_order_acquire);
+                   : d->slots[op].tool.load(std::memory_order_acquire);
   return {program, tool != program ? tool : nullptr};
 }
 }  // namespace
@@ -251,7 +251,7 @@ OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept {
   return {started ? d->callbacks[op].load(std::memory_order_acquire) : nullptr,
           PoolsOf(d, op, started),
           !g_tool_paused.load(std::memory_order_relaxed) &&
-              d->pools[op].tool_callback.load(std::memory_order_relaxed) !=
+              d->slots[op].tool_callback.load(std::memory_order_relaxed) !=
                   nullptr};
 }
 
@@ -259,13 +259,13 @@ const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return nullptr;
   if (g_tool_paused.load(std::memory_order_relaxed)) return nullptr;
-  return d->pools[op].tool_callback.load(std::memory_order_acquire);
+  return d->slots[op].tool_callback.load(std::memory_order_acquire);
 }
 
 Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return nullptr;
-  return d->pools[op].tool.load(std::memory_order_acquire);
+  return d->slots[op].tool.load(std::memory_order_acquire);
 }
 
 void SetCallbackLocked(uint32_t domain, uint32_t op,
@@ -280,14 +280,14 @@ void SetCallbackLocked(uint32_t domain, uint32_t op,
 void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool) {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return;
-  d->pools[op].program.store(pool, std::memory_order_release);
+  d->slots[op].program.store(pool, std::memory_order_release);
   UpdateActiveLocked(d, op);
 }
 
 void SetToolPoolLocked(uint32_t domain, uint32_t op, Pool* pool) {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return;
-  d->pools[op].tool.store(pool, std::memory_order_release);
+  d->slots[op].tool.store(pool, std::memory_order_release);
   UpdateActiveLocked(d, op);
 }
 
@@ -295,7 +295,7 @@ void SetToolCallbackLocked(uint32_t domain, uint32_t op,
                            activity_rtapi_callback_t fn, void* arg) {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return;
-  d->pools[op].tool_callback.store(
+  d->slots[op].tool_callback.store(
       fn == nullptr ? nullptr : InternLocked(fn, arg),
       std::memory_order_release);
   UpdateActiveLocked(d, op);
@@ -308,7 +308,7 @@ void DisableActivitiesOfPoolLocked(Pool* pool) {
     for (uint32_t op = 0; op < d->op_count; ++op) {
       bool changed = false;
       for (std::atomic<Pool*>* p :
-           {&d->pools[op].program, &d->pools[op].tool}) {
+           {&d->slots[op].program, &d->slots[op].tool}) {
         if (p->load(std::memory_order_relaxed) == pool) {
           p->store(nullptr, std::memory_order_release);
           changed = true;
