@@ -5,7 +5,16 @@
 namespace roctracer {
 namespace {
 
-std::atomic<uint64_t> g_next_id{1};
+// Every thread writes it once per block: alone on its cache line, so that
+// the read-only state every traced call reads (the started flag, the domain
+// table) is not invalidated on every core each time one thread takes a
+// block. Beside such a flag it made a callback's cost grow with the threads
+// (BENCHMARKS.md, "Scaling with threads").
+struct alignas(64) NextId {
+  std::atomic<uint64_t> value{1};
+};
+static_assert(sizeof(NextId) == 64, "NextId fills its cache line");
+NextId g_next_id;
 
 }  // namespace
 
@@ -15,7 +24,7 @@ ROCTRACER_HOT_TLS IdBlock t_id_block = {0, 0};
 
 uint64_t TakeBlock() noexcept {
   const uint64_t first =
-      g_next_id.fetch_add(kCorrelationIdBlock, std::memory_order_relaxed);
+      g_next_id.value.fetch_add(kCorrelationIdBlock, std::memory_order_relaxed);
   t_id_block.next = first + 1;
   t_id_block.end = first + kCorrelationIdBlock;
   return first;

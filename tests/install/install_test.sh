@@ -38,6 +38,18 @@ for lib in roctracer64 roctx64; do
   readelf -d "$prefix/lib/lib$lib.so" | grep -q "Library soname: \[lib$lib.so.4\]" ||
     fail "lib$lib.so: SONAME is not lib$lib.so.4"
 done
+# What users install is optimised (the README's commands build it so; a
+# traced call costs several times more otherwise).
+for f in lib/libroctracer64.so.4.1.0 lib/libroctx64.so.4.1.0 bin/roctrace \
+  lib/libroctrace_tool.so; do
+  mode=$(readelf -p .roctracer.build "$prefix/$f" 2>/dev/null |
+    grep -o 'roctracer build: [a-z]*' || true)
+  case "$mode" in
+    *': optimized') ;;
+    '') fail "$f: no build-mode record" ;;
+    *) fail "$f: built ${mode#roctracer build: }" ;;
+  esac
+done
 # The HSA tool entry points survive installation (ROCR dlsym()s them).
 syms=$(readelf --dyn-syms -W "$prefix/lib/libroctracer64.so")
 for s in OnLoad OnUnload HSA_AMD_TOOL_PRIORITY; do
