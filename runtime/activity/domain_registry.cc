@@ -17,17 +17,18 @@ struct Domain {
   uint32_t op_count = 0;
   OpNameFn name_fn = nullptr;
   OpIdByNameFn id_by_name_fn = nullptr;
-  std::unique_ptr<std::atomic<const CallbackEntry*>[]> callbacks;
-  // The program's and the tool's pool and the tool's callback of an op side
-  // by side: the hook reads them on one cache line.
-  struct OpSlots {
+  // Everything a traced call's ENTER reads of its op, on one cache line of
+  // its own: one line fetched per call, and no other op's (or other data's)
+  // writes invalidating it while other threads make that call.
+  struct alignas(64) OpSlots {
+    std::atomic<const CallbackEntry*> callback;  // the program's
     std::atomic<Pool*> program;
     std::atomic<Pool*> tool;
     std::atomic<const CallbackEntry*> tool_callback;
+    // The second front end's interest (api_consumer.h), OR-ed into `active`.
+    std::atomic<uint8_t> consumer;
   };
   std::unique_ptr<OpSlots[]> slots;
-  // The second front end's interest (api_consumer.h), OR-ed into `active`.
-  std::unique_ptr<std::atomic<uint8_t>[]> consumer;
   std::atomic<uint8_t>* active = nullptr;
   uint32_t active_count = 0;
 };
@@ -86,13 +87,13 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
   if (d->active == nullptr || op >= d->active_count) return;
   const bool on =
       (g_started.load(std::memory_order_relaxed) &&
-       (d->callbacks[op].load(std::memory_order_relaxed) != nullptr ||
+       (d->slots[op].callback.load(std::memory_order_relaxed) != nullptr ||
         d->slots[op].program.load(std::memory_order_relaxed) != nullptr)) ||
       (!g_tool_paused.load(std::memory_order_relaxed) &&
        (d->slots[op].tool.load(std::memory_order_relaxed) != nullptr ||
         d->slots[op].tool_callback.load(std::memory_order_relaxed) !=
             nullptr)) ||
-      d->consumer[op].load(std::memory_order_relaxed) != 0;
+      d->slots[op].consumer.load(std::memory_order_relaxed) != 0;
   // Objects loaded since the last scan (by a dlopen we did not see) get
   // their calls redirected before the first call that should be traced.
   if (on && d->active[op].load(std::memory_order_relaxed) == 0 &&
@@ -127,20 +128,17 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   d->op_count = op_count;
   d->name_fn = name_fn;
   d->id_by_name_fn = id_by_name_fn;
-  d->callbacks.reset(new (std::nothrow)
-                         std::atomic<const CallbackEntry*>[op_count]);
   d->slots.reset(new (std::nothrow) Domain::OpSlots[op_count]);
-  d->consumer.reset(new (std::nothrow) std::atomic<uint8_t>[op_count]);
-  if (!d->callbacks || !d->slots || !d->consumer) {
+  if (!d->slots) {
     delete d;
     return false;
   }
   for (uint32_t op = 0; op < op_count; ++op) {
-    d->callbacks[op].store(nullptr, std::memory_order_relaxed);
+    d->slots[op].callback.store(nullptr, std::memory_order_relaxed);
     d->slots[op].program.store(nullptr, std::memory_order_relaxed);
     d->slots[op].tool.store(nullptr, std::memory_order_relaxed);
     d->slots[op].tool_callback.store(nullptr, std::memory_order_relaxed);
-    d->consumer[op].store(0, std::memory_order_relaxed);
+    d->slots[op].consumer.store(0, std::memory_order_relaxed);
   }
   g_domains[domain].store(d, std::memory_order_release);
   return true;
@@ -215,7 +213,7 @@ const CallbackEntry* CallbackFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return nullptr;
   if (!g_started.load(std::memory_order_relaxed)) return nullptr;
-  return d->callbacks[op].load(std::memory_order_acquire);
+  return d->slots[op].callback.load(std::memory_order_acquire);
 }
 
 Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
@@ -226,7 +224,9 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
 }
 
 namespace {
-ActivityPools PoolsOf(const Domain* d, uint32_t op, bool started) noexcept {
+[[gnu::always_inline]] inline ActivityPools PoolsOf(const Domain* d,
+                                                    uint32_t op,
+                                                    bool started) noexcept {
   Pool* program =
       started ? d->slots[op].program.load(std::memory_order_acquire) : nullptr;
   Pool* tool = g_tool_paused.load(std::memory_order_relaxed)
@@ -245,14 +245,15 @@ ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
 OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) {
-    return {nullptr, {nullptr, nullptr}, false};
+    return {nullptr, {nullptr, nullptr}, false, false};
   }
   const bool started = g_started.load(std::memory_order_relaxed);
-  return {started ? d->callbacks[op].load(std::memory_order_acquire) : nullptr,
-          PoolsOf(d, op, started),
-          !g_tool_paused.load(std::memory_order_relaxed) &&
-              d->slots[op].tool_callback.load(std::memory_order_relaxed) !=
-                  nullptr};
+  return {
+      started ? d->slots[op].callback.load(std::memory_order_acquire) : nullptr,
+      PoolsOf(d, op, started),
+      !g_tool_paused.load(std::memory_order_relaxed) &&
+          d->slots[op].tool_callback.load(std::memory_order_relaxed) != nullptr,
+      d->slots[op].consumer.load(std::memory_order_relaxed) != 0};
 }
 
 const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept {
@@ -272,8 +273,8 @@ void SetCallbackLocked(uint32_t domain, uint32_t op,
                        activity_rtapi_callback_t fn, void* arg) {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return;
-  d->callbacks[op].store(fn == nullptr ? nullptr : InternLocked(fn, arg),
-                         std::memory_order_release);
+  d->slots[op].callback.store(fn == nullptr ? nullptr : InternLocked(fn, arg),
+                              std::memory_order_release);
   UpdateActiveLocked(d, op);
 }
 
@@ -323,7 +324,7 @@ bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted) {
   std::lock_guard<std::mutex> lock(ConfigMutex());
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return false;
-  d->consumer[op].store(wanted ? 1 : 0, std::memory_order_release);
+  d->slots[op].consumer.store(wanted ? 1 : 0, std::memory_order_release);
   UpdateActiveLocked(d, op);
   return true;
 }
@@ -331,7 +332,7 @@ bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted) {
 bool ConsumerWants(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return false;
-  return d->consumer[op].load(std::memory_order_relaxed) != 0;
+  return d->slots[op].consumer.load(std::memory_order_relaxed) != 0;
 }
 
 void SetTracingStarted(bool started) {

@@ -89,12 +89,14 @@ Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept;
 // roctracer_start/stop, by SetToolPaused). NULL when none.
 const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept;
 
-// CallbackFor, ActivityPoolsFor and whether a tool callback is set, in one
-// look-up: what a traced call's ENTER needs.
+// CallbackFor, ActivityPoolsFor, whether a tool callback is set and whether
+// the second front end wants the op (ConsumerWants), in one look-up: what a
+// traced call's ENTER needs.
 struct OpTargets {
   const CallbackEntry* callback;
   ActivityPools pools;
   bool tool_callback;
+  bool consumer_wanted;
 };
 OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept;
 

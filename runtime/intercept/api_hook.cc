@@ -69,12 +69,10 @@ static_assert(alignof(Frame) <= alignof(CallFrame), "CallFrame alignment");
 // so that the data a callback receives points only at storage the tracer owns
 // for the whole ENTER..EXIT span. The stub forwards its own parameters, not
 // these copies, so the runtime still gets the caller's pointers.
-template <class Data, uint32_t kMax>
-void CopyStrings(Frame* f, Data* data,
-                 uint32_t (*string_args)(uint32_t, Data*,
-                                         const char** [kMax]) noexcept) {
+template <class Data, uint32_t kMax, auto kStringArgs>
+void CopyStrings(Frame* f, Data* data) {
   const char** slots[kMax];
-  const uint32_t n = string_args(f->op, data, slots);
+  const uint32_t n = kStringArgs(f->op, data, slots);
   if (n == 0) return;
   StringArena* arena = StringArena::ForThisThread();
   if (arena == nullptr) return;
@@ -83,14 +81,11 @@ void CopyStrings(Frame* f, Data* data,
   for (uint32_t i = 0; i < n; ++i) *slots[i] = arena->Copy(*slots[i]);
 }
 
-// The domain's string-argument table (generated <d>_api::StringArgs).
-template <class Data, uint32_t kMax>
-using StringArgsFn = uint32_t (*)(uint32_t, Data*,
-                                  const char** [kMax]) noexcept;
-
-template <class Data, uint32_t kMax>
-void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
-               StringArgsFn<Data, kMax> string_args) noexcept {
+// kStringArgs: the domain's string-argument table (generated
+// <d>_api::StringArgs), a template argument so that its switch is compiled
+// into the hook.
+template <class Data, uint32_t kMax, auto kStringArgs>
+void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   ThreadState& t = Thread();
   auto* top = static_cast<Frame*>(t.top);
   if (t.untraced != 0 ||
@@ -100,7 +95,8 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
   }
   const OpTargets targets = TargetsFor(domain, op);
   const CallbackEntry* cb = targets.callback;
-  ApiConsumerFn consumer = ConsumerFor(domain, op);
+  ApiConsumerFn consumer =
+      targets.consumer_wanted ? InstalledConsumer() : nullptr;
   const bool activity = targets.pools.any();
   if (cb == nullptr && consumer == nullptr && !activity &&
       !targets.tool_callback) {
@@ -122,7 +118,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f,
   data->phase_data = &f->phase_data;
   f->data = data;
   if (cb != nullptr || consumer != nullptr) {
-    CopyStrings<Data, kMax>(f, data, string_args);
+    CopyStrings<Data, kMax, kStringArgs>(f, data);
     UntracedScope untraced;
     data->phase = ACTIVITY_API_PHASE_ENTER;
     if (cb != nullptr) cb->fn(domain, op, data, cb->arg);
@@ -237,11 +233,10 @@ void Enter(uint32_t domain, uint32_t op, void* data,
            CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
   switch (domain) {
-#define ROCTRACER_ENTER_DOMAIN(d, value)                   \
-  case value:                                              \
-    EnterImpl<d##_api_data_t, d##_api::kMaxStringArgs>(    \
-        domain, op, static_cast<d##_api_data_t*>(data), f, \
-        &d##_api::StringArgs);                             \
+#define ROCTRACER_ENTER_DOMAIN(d, value)                                      \
+  case value:                                                                 \
+    EnterImpl<d##_api_data_t, d##_api::kMaxStringArgs, &d##_api::StringArgs>( \
+        domain, op, static_cast<d##_api_data_t*>(data), f);                   \
     break;
     ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ENTER_DOMAIN)
 #undef ROCTRACER_ENTER_DOMAIN
