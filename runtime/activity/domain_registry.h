@@ -22,12 +22,12 @@ class Pool;
 using OpNameFn = const char* (*)(uint32_t op);
 using OpIdByNameFn = bool (*)(const char* name, uint32_t* op);
 
-// Registers the operation table of `domain` (the lead wires the generated
-// HSA_API / HIP_API tables through this). May be called once per domain, or
-// again with the same count (e.g. a second library instance); returns false
-// for an invalid domain, zero ops, NULL functions or a conflicting count.
-// The built-in domains (HSA_OPS, HIP_OPS, EXT_API, ROCTX, HSA_EVT) are
-// registered by the core itself.
+// Registers the operation table of `domain` (the generated HSA_API /
+// HIP_API / KFD_API tables come through this, api_domains.cc). May be called
+// once per domain, or again with the same count (e.g. a second library
+// instance); returns false for an invalid domain, zero ops, NULL functions or a
+// conflicting count. The built-in domains (HSA_OPS, HIP_OPS, EXT_API, ROCTX,
+// HSA_EVT) are registered by the core itself.
 bool RegisterApiDomain(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
                        OpIdByNameFn id_by_name_fn);
 

@@ -1,4 +1,4 @@
-// Many producers, one pool: the guarantees of issue 3 under contention.
+// Many producers, one pool: the pool's guarantees (pool.h) under contention.
 #include <gtest/gtest.h>
 
 #include <atomic>

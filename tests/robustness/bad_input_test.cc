@@ -62,7 +62,6 @@ using Rng = std::mt19937_64;
 uint64_t g_seed = 0;
 int g_threads = 1;
 int g_iterations = 20000;
-bool g_pool_cases = false;
 std::vector<std::string> g_maps;
 
 // ---- passing any integer where the API takes an enum ----------------------
@@ -924,8 +923,7 @@ const std::vector<Case>& SdkCases() {
   return cases;
 }
 
-// Cases whose documented behaviour the pool implementation does not have
-// yet (issue 9 item 6, owned by the pool code): run with --pool_cases.
+// A pool whose allocator fails: the documented status, no pool.
 void NullAllocator(char** ptr, size_t size, void*) {
   if (size != 0) *ptr = nullptr;  // allocation and reallocation fail
 }
@@ -941,7 +939,7 @@ const std::vector<Case>& PoolCases() {
              roctracer_pool_t* pool = nullptr;
              const roctracer_status_t s = roctracer_open_pool_expl(&p, &pool);
              EXPECT_EQ(s, ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION)
-                 << "[pool-owned, issue 9 item 6] an alloc_fun returning NULL";
+                 << "an alloc_fun returning NULL";
              if (s == kSuccess) roctracer_close_pool_expl(pool);
            }),
   };
@@ -953,9 +951,7 @@ std::vector<Case> AllCases() {
   for (const auto* list : {&RoctracerCases(), &RoctxCases(), &SdkCases()}) {
     all.insert(all.end(), list->begin(), list->end());
   }
-  if (g_pool_cases) {
-    all.insert(all.end(), PoolCases().begin(), PoolCases().end());
-  }
+  all.insert(all.end(), PoolCases().begin(), PoolCases().end());
   return all;
 }
 
@@ -1092,8 +1088,6 @@ int main(int argc, char** argv) {
       g_threads = std::atoi(a.c_str() + 10);
     } else if (a.rfind("--iterations=", 0) == 0) {
       g_iterations = std::atoi(a.c_str() + 13);
-    } else if (a == "--pool_cases") {
-      g_pool_cases = true;
     } else if (a.rfind("--map=", 0) == 0) {
       g_maps.push_back(a.substr(6));
     }
