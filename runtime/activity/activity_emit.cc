@@ -27,24 +27,48 @@ bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
   return pool->WriteTagged(&tag, record, text, text_len);
 }
 
+namespace {
+
+// The program's pool first, then the tool's: the order every writer keeps.
+template <class WriteOne>
+bool ToEachPool(const ActivityPools& pools, WriteOne write_one) noexcept {
+  const bool program = pools.program != nullptr && write_one(pools.program);
+  const bool tool = pools.tool != nullptr && write_one(pools.tool);
+  return program || tool;
+}
+
+}  // namespace
+
+activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
+                                   uint64_t correlation_id, uint64_t begin_ns,
+                                   uint64_t end_ns) noexcept {
+  activity_record_t record =
+      MakeRecord(domain, op, correlation_id, begin_ns, end_ns);
+  record.process_id = ProcessId();
+  record.thread_id = ThreadId();
+  return record;
+}
+
+bool WriteRecordTo(const ActivityPools& pools, const activity_record_t& record,
+                   const char* text, size_t text_len) noexcept {
+  return ToEachPool(
+      pools, [&](Pool* pool) { return pool->Write(record, text, text_len); });
+}
+
 bool EmitApiActivityTo(const ActivityPools& pools,
                        const activity_record_t& record, const char* text,
                        size_t text_len) noexcept {
-  const bool program = EmitApiActivityTo(pools.program, record, text, text_len);
-  const bool tool = EmitApiActivityTo(pools.tool, record, text, text_len);
-  return program || tool;
+  return ToEachPool(pools, [&](Pool* pool) {
+    return EmitApiActivityTo(pool, record, text, text_len);
+  });
 }
 
 bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
                            uint32_t op, uint64_t correlation_id,
                            const char* message) noexcept {
-  activity_record_t record{};
-  record.domain = domain;
-  record.op = op;
-  record.correlation_id = correlation_id;
-  record.begin_ns = record.end_ns = TimestampNs();
-  record.process_id = ProcessId();
-  record.thread_id = ThreadId();
+  const uint64_t now = TimestampNs();
+  const activity_record_t record =
+      MakeThreadRecord(domain, op, correlation_id, now, now);
   // The pool copies the message (with its NUL) into the same delivery, so
   // the caller's string may die as soon as this returns.
   const size_t len = message == nullptr ? 0 : std::strlen(message) + 1;

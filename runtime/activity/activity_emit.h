@@ -1,7 +1,9 @@
-// How the interception layer writes an API call's activity record: into the
-// pools enabled for (domain, op) (the program's and the tool's,
-// domain_registry.h), each copy preceded by an EXT_API record when the calling
-// thread has an external correlation ID pushed.
+// The one way activity records are made and written: every record (an API
+// call's, a marker's, a GPU operation's) starts from MakeRecord and goes to
+// the program's pool, then the tool's (domain_registry.h's ActivityPools).
+// An API call's or marker's copy is preceded by an EXT_API record when the
+// calling thread has an external correlation ID pushed; a GPU operation's,
+// which completes on another thread, is not.
 #ifndef RUNTIME_ACTIVITY_EMIT_H_
 #define RUNTIME_ACTIVITY_EMIT_H_
 
@@ -12,6 +14,31 @@
 #include "runtime/activity/domain_registry.h"
 
 namespace roctracer {
+
+// A record of (domain, op) with its correlation ID and span; every other
+// field zero, for the caller to fill.
+inline activity_record_t MakeRecord(uint32_t domain, uint32_t op,
+                                    uint64_t correlation_id, uint64_t begin_ns,
+                                    uint64_t end_ns) noexcept {
+  activity_record_t record{};
+  record.domain = domain;
+  record.op = op;
+  record.correlation_id = correlation_id;
+  record.begin_ns = begin_ns;
+  record.end_ns = end_ns;
+  return record;
+}
+
+// MakeRecord, with the calling process's and thread's IDs: the record of
+// something this thread did (an API call, a marker).
+activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
+                                   uint64_t correlation_id, uint64_t begin_ns,
+                                   uint64_t end_ns) noexcept;
+
+// Writes `record` (and `text`, copied) into the program's pool, then the
+// tool's, with no EXT_API record (a GPU operation's). True when any took it.
+bool WriteRecordTo(const ActivityPools& pools, const activity_record_t& record,
+                   const char* text = nullptr, size_t text_len = 0) noexcept;
 
 // Writes `record` (domain/op/correlation_id/timestamps/ids filled by the
 // caller) to the pools of (record.domain, record.op), each after the EXT_API

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <new>
 
+#include "runtime/activity/activity_emit.h"
 #include "runtime/activity/builtin_domains.h"
 #include "runtime/activity/domain_registry.h"
 #include "runtime/gpu/hsa_ops_records.h"
@@ -98,10 +99,10 @@ class Writer final : public Observer {
         Base(*p, r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
     if (p->op == kHipOpDispatch) {
-      WriteOpRecord(p->pools, record, r.kernel_name,
+      WriteRecordTo(p->pools, record, r.kernel_name,
                     std::strlen(r.kernel_name) + 1);
     } else {
-      WriteOpRecord(p->pools, record);
+      WriteRecordTo(p->pools, record);
     }
     delete p;
   }
@@ -111,7 +112,7 @@ class Writer final : public Observer {
     activity_record_t record =
         Base(*p, r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
-    WriteOpRecord(p->pools, record);
+    WriteRecordTo(p->pools, record);
     delete p;
   }
 
@@ -122,7 +123,7 @@ class Writer final : public Observer {
     activity_record_t record = Base(*p, r.begin_ns, r.end_ns, r.device_id);
     record.queue_id = 0;
     record.bytes = r.bytes;
-    WriteOpRecord(p->pools, record);
+    WriteRecordTo(p->pools, record);
     delete p;
   }
 

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "runtime/activity/activity_emit.h"
 #include "runtime/activity/domain_registry.h"
 #include "runtime/pool/pool.h"
 
@@ -34,7 +35,7 @@ class Writer final : public Observer {
     activity_record_t record = Base(HSA_OP_ID_DISPATCH, r.correlation_id,
                                     r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
-    WriteOpRecord(ToPools(HSA_OP_ID_DISPATCH, cookie), record, r.kernel_name,
+    WriteRecordTo(ToPools(HSA_OP_ID_DISPATCH, cookie), record, r.kernel_name,
                   std::strlen(r.kernel_name) + 1);
   }
 
@@ -42,7 +43,7 @@ class Writer final : public Observer {
     activity_record_t record = Base(HSA_OP_ID_BARRIER, r.correlation_id,
                                     r.begin_ns, r.end_ns, r.queue.device_id);
     record.queue_id = r.queue.queue_id;
-    WriteOpRecord(ToPools(HSA_OP_ID_BARRIER, cookie), record);
+    WriteRecordTo(ToPools(HSA_OP_ID_BARRIER, cookie), record);
   }
 
   void OnCopy(const CopyRecord& r, uint64_t cookie) noexcept override {
@@ -51,7 +52,7 @@ class Writer final : public Observer {
     record.kind = r.direction;
     record.queue_id = 0;
     record.bytes = r.bytes;
-    WriteOpRecord(ToPools(HSA_OP_ID_COPY, cookie), record);
+    WriteRecordTo(ToPools(HSA_OP_ID_COPY, cookie), record);
   }
 
  private:
@@ -81,21 +82,11 @@ class Writer final : public Observer {
 activity_record_t OpRecord(uint32_t domain, uint32_t op, uint32_t kind,
                            uint64_t correlation_id, uint64_t begin_ns,
                            uint64_t end_ns, int device_id) {
-  activity_record_t record{};
-  record.domain = domain;
+  activity_record_t record =
+      MakeRecord(domain, op, correlation_id, begin_ns, end_ns);
   record.kind = kind;
-  record.op = op;
-  record.correlation_id = correlation_id;
-  record.begin_ns = begin_ns;
-  record.end_ns = end_ns;
   record.device_id = device_id;
   return record;
-}
-
-void WriteOpRecord(const ActivityPools& pools, const activity_record_t& record,
-                   const char* text, size_t text_len) noexcept {
-  if (pools.program != nullptr) pools.program->Write(record, text, text_len);
-  if (pools.tool != nullptr) pools.tool->Write(record, text, text_len);
 }
 
 Observer* HsaOpsRecords() {

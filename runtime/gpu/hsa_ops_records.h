@@ -17,14 +17,11 @@ namespace roctracer::gpu {
 
 Observer* HsaOpsRecords();
 
-// The fields every GPU operation's record carries (HSA_OPS and HIP_OPS).
+// The fields every GPU operation's record carries (HSA_OPS and HIP_OPS),
+// on activity_emit.h's MakeRecord; written with its WriteRecordTo.
 activity_record_t OpRecord(uint32_t domain, uint32_t op, uint32_t kind,
                            uint64_t correlation_id, uint64_t begin_ns,
                            uint64_t end_ns, int device_id);
-
-// Writes `record` (and `text`, copied) into each of `pools`.
-void WriteOpRecord(const ActivityPools& pools, const activity_record_t& record,
-                   const char* text = nullptr, size_t text_len = 0) noexcept;
 
 }  // namespace roctracer::gpu
 

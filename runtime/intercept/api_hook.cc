@@ -36,7 +36,6 @@
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/string_arena.h"
 #include "runtime/intercept/trace_guard.h"
-#include "runtime/platform/thread_id.h"
 
 namespace roctracer::hook {
 namespace {
@@ -156,15 +155,8 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
       // Looked up again: a pool closed during the call gets no record.
       const ActivityPools pools = ActivityPoolsFor(domain, op);
       if (pools.any()) {
-        activity_record_t record{};
-        record.domain = domain;
-        record.kind = 0;
-        record.op = op;
-        record.correlation_id = f->id;
-        record.begin_ns = f->begin_ns;
-        record.end_ns = end_ns;
-        record.process_id = ProcessId();
-        record.thread_id = ThreadId();
+        activity_record_t record =
+            MakeThreadRecord(domain, op, f->id, f->begin_ns, end_ns);
         record.api_status = kStatus(op, data);
         EmitApiActivityTo(pools, record);
       }
