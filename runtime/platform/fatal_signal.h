@@ -27,10 +27,18 @@
 // on a thread while they run (a second crash, one inside a callback) waits
 // for the same callbacks, or dies at once if it is their thread.
 //
+// A SIGABRT the process sent itself is taken for abort(), which never
+// returns: once the program's handler returns, the last words are said
+// (abort() then puts the default action back and raises again). A program
+// that raise()s SIGABRT into a handler that returns carries on, its trace
+// finished early.
+//
 // Not covered: a program handler that leaves with _exit() or longjmp (the
 // process then does not die of the signal, or not through us); handlers set
 // through sigset()/bsd_signal() or by the C library for itself; SIGKILL.
-// A forked child has no callback thread: it dies without last words.
+// A forked child has no callback thread: it dies without last words. A
+// crash on a thread a callback waits for (a pool's consumer thread, inside
+// the program's buffer callback) delays the death by the timeout.
 #ifndef ROCTRACER_RUNTIME_PLATFORM_FATAL_SIGNAL_H_
 #define ROCTRACER_RUNTIME_PLATFORM_FATAL_SIGNAL_H_
 
