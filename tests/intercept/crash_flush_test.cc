@@ -123,8 +123,6 @@ TEST(CrashFlushTest, RoctraceFilesOfACrashInTheFirstMillisecond) {
   EXPECT_EQ(1, n.count("hipGetErrorName") ? n.at("hipGetErrorName") : 0);
   EXPECT_GT(SizeOf(dir + "/out/run_results.db"), 0);
   EXPECT_GT(SizeOf(dir + "/out/run_results.pftrace"), 0);
-  EXPECT_NE(std::string::npos, Read(dir + "/log").find("6 events"))
-      << Read(dir + "/log");
 }
 
 TEST(CrashFlushTest, RoctraceFilesOfACrashUnderLoad) {
