@@ -27,6 +27,7 @@
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
+#include "runtime/capi/last_words_export.h"
 #include "runtime/capi/tool_activity.h"
 #include "runtime/gpu/observer_export.h"
 
@@ -79,6 +80,10 @@ void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg) {
 void BufferCallback(const char* begin, const char* end, void* arg) {
   static_cast<Tool*>(arg)->OnBuffer(begin, end);
 }
+
+// The program dies of a fatal signal: the files are finished as at exit, on
+// the library's last-words thread, after the pools were flushed.
+void StopAtFatalSignal(void* arg) { static_cast<Tool*>(arg)->Stop(); }
 
 void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   std::vector<std::string> warnings;
@@ -161,6 +166,7 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     }
   }
   flusher_ = std::thread([this] { FlushLoop(); });
+  roctracer_internal_on_fatal_signal(&StopAtFatalSignal, this);
 }
 
 void Tool::FlushLoop() {
@@ -312,6 +318,8 @@ void Tool::OnBuffer(const char* begin, const char* end) {
 void Tool::Stop() {
   // A forked child shares the parent's open files: it must not touch them.
   if (pool_ == nullptr || in_forked_child_) return;
+  // Once: at exit, or at a fatal signal (which may come during the exit).
+  if (stop_started_.exchange(true)) return;
   {
     std::lock_guard<std::mutex> lock(flusher_mutex_);
     stopping_ = true;

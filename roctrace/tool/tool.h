@@ -8,6 +8,7 @@
 
 #include <roctracer.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -30,7 +31,8 @@ class Tool {
   // Reads the settings through `getenv`, opens the pool, enables the
   // configured domains and starts the flusher.
   void Start(const std::function<const char*(const char*)>& getenv);
-  // Closes the pool (delivering everything) and finishes the outputs.
+  // Closes the pool (delivering everything) and finishes the outputs; at
+  // exit, or when the program dies of a fatal signal. The first call only.
   void Stop();
   void OnBuffer(const char* begin, const char* end);
   void ForkedChild() { in_forked_child_ = true; }
@@ -76,6 +78,7 @@ class Tool {
   bool stopping_ = false;
   bool convert_rows_now_ = false;
   bool stopped_ = false;
+  std::atomic<bool> stop_started_{false};
   bool in_forked_child_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "runtime/activity/domain_registry.h"
 #include "runtime/capi/error.h"
+#include "runtime/platform/fatal_signal.h"
 #include "runtime/pool/pool.h"
 
 namespace roctracer {
@@ -75,6 +77,24 @@ struct CloseAtExit {
   }
 } g_close_at_exit;
 
+// At a fatal signal, on the last-words thread: what the pools hold goes to
+// their consumers. The crashed thread may hold ConfigMutex for good: the
+// list is read only if the lock comes within a second (else nothing is
+// flushed here; the crashing thread's wait is bounded anyway).
+void FlushOpenPools(void*) {
+  BeforeFlush(FlushPoint::kFlush);
+  std::vector<Pool*> open;
+  std::unique_lock<std::mutex> lock(ConfigMutex(), std::defer_lock);
+  for (int tries = 0; tries < 1000 && !lock.try_lock(); ++tries) {
+    struct timespec ms = {0, 1000000};
+    nanosleep(&ms, nullptr);
+  }
+  if (!lock.owns_lock()) return;
+  open = State().open;
+  lock.unlock();
+  for (Pool* pool : open) pool->Flush();
+}
+
 roctracer_status_t FromPoolStatus(PoolStatus status) {
   switch (status) {
     case PoolStatus::kOk:
@@ -133,6 +153,7 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
     return true;
   }();
   (void)before_close_at_exit;
+  FlushPoolsAtFatalSignal();
   State().open.push_back(pool);
   if (user != nullptr) State().callbacks[pool] = std::move(user);
   if (out == nullptr) {
@@ -141,6 +162,12 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
     *out = pool;
   }
   return ROCTRACER_STATUS_SUCCESS;
+}
+
+void FlushPoolsAtFatalSignal() {
+  static const bool registered =
+      fatal_signal::AddLastWords(&FlushOpenPools, nullptr);
+  (void)registered;
 }
 
 roctracer_status_t ClosePool(Pool* pool) {

@@ -32,6 +32,11 @@ Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status);
 enum class FlushPoint { kFlush, kClose, kExit };
 void SetBeforeFlushHook(void (*hook)(FlushPoint point));
 
+// Registers (once) the flush of every open pool to its consumer as last
+// words at a fatal signal (runtime/platform/fatal_signal.h). Called at the
+// first pool's opening.
+void FlushPoolsAtFatalSignal();
+
 // Requires ConfigMutex(). `pool` NULL resolves to the default pool;
 // ERROR_DEFAULT_POOL_UNDEFINED / ERROR_INVALID_ARGUMENT otherwise.
 roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved);

@@ -39,6 +39,13 @@ __attribute__((visibility("hidden"))) void* roctracer_real_dlsym =
     reinterpret_cast<void*>(&dlsym);
 __attribute__((visibility("hidden"))) void* roctracer_real_dlvsym =
     reinterpret_cast<void*>(&dlvsym);
+// runtime/platform/fatal_signal.h, where linked (libroctracer64.so): the
+// program's sigaction()/signal() calls, so its handlers for the fatal
+// signals run from the tracer's.
+int roctracer_sigaction_hook(int, const struct sigaction*, struct sigaction*)
+    __attribute__((weak, visibility("hidden")));
+void (*roctracer_signal_hook(int, void (*)(int)))(int)
+    __attribute__((weak, visibility("hidden")));
 __attribute__((visibility("hidden"))) void roctracer_got_rescan_hook() {
   roctracer::got::RescanIfChanged();
 }
@@ -75,6 +82,7 @@ struct State {
   const void* self_base = nullptr;
   bool disabled = false;
   bool unloaded_since_scan = false;  // during a scan: subs changed
+  bool deferred = false;  // during a scan: an object the loader still holds
 };
 
 State& GetState() {
@@ -111,19 +119,43 @@ void InitOnce(State& s) {
 #undef ROCTRACER_ADD_STUB_TABLE
   AddStub(s, "dlsym", reinterpret_cast<void*>(&roctracer_dlsym_hook));
   AddStub(s, "dlvsym", reinterpret_cast<void*>(&roctracer_dlvsym_hook));
+  if (&roctracer_sigaction_hook != nullptr &&
+      &roctracer_signal_hook != nullptr) {
+    AddStub(s, "sigaction", reinterpret_cast<void*>(&roctracer_sigaction_hook));
+    AddStub(s, "signal", reinterpret_cast<void*>(&roctracer_signal_hook));
+  }
   Dl_info info{};
   dladdr(reinterpret_cast<void*>(&RescanIfChanged), &info);
   s.self_base = info.dli_fbase;
 }
 
-bool IsDlHook(const State& s, void* stub) {
+// The C library's functions the tracer takes over (dlsym, dlvsym,
+// sigaction, signal), as opposed to the runtimes' APIs.
+bool IsLibcHook(const State& s, void* stub) {
   (void)s;
   return stub == reinterpret_cast<void*>(&roctracer_dlsym_hook) ||
-         stub == reinterpret_cast<void*>(&roctracer_dlvsym_hook);
+         stub == reinterpret_cast<void*>(&roctracer_dlvsym_hook) ||
+         (stub != nullptr &&
+          (stub == reinterpret_cast<void*>(&roctracer_sigaction_hook) ||
+           stub == reinterpret_cast<void*>(&roctracer_signal_hook)));
+}
+
+// Whether ld.so is done with the object at `address`: dl_iterate_phdr lists
+// an object as soon as it is mapped, before ld.so has relocated it and made
+// its RELRO read-only, and _r_debug says RT_CONSISTENT before relocation
+// starts too. _dl_find_object knows an object only from the moment dlopen
+// has relocated every new object and protected their RELRO (and from the
+// start for those loaded with the program), and forgets it when dlclose
+// begins to tear it down. Lock-free; glibc >= 2.35.
+bool LoaderDoneWith(const void* address) {
+  dl_find_object found{};
+  return _dl_find_object(const_cast<void*>(address), &found) == 0;
 }
 
 // RELRO pages made writable for the duration of a patch. [begin, end) is
-// page-aligned already (see PageAlignedRelro).
+// page-aligned already (see PageAlignedRelro). Only objects LoaderDoneWith
+// are ever patched, so ld.so no longer writes these pages and expects them
+// read-only, as the window leaves them.
 class RelroWindow {
  public:
   RelroWindow(uintptr_t begin, uintptr_t end) : begin_(begin), end_(end) {
@@ -168,8 +200,9 @@ uintptr_t Addr(uintptr_t base, ElfW(Addr) p) {
 
 // The C library, the loader and the sanitizer runtimes call dlsym while
 // they set themselves up or inside their interceptors, where running our
-// scan (which allocates) is not safe: their dlsym slots are left alone.
-bool KeepsItsDlsym(const char* path) {
+// scan (which allocates) is not safe, and install signal handlers of their
+// own: their dlsym, dlvsym, sigaction and signal slots are left alone.
+bool KeepsItsLibc(const char* path) {
   const char* slash = std::strrchr(path, '/');
   const char* base = slash != nullptr ? slash + 1 : path;
   static const char* const kPrefixes[] = {
@@ -182,7 +215,7 @@ bool KeepsItsDlsym(const char* path) {
 
 void ScanRelocations(State& s, uintptr_t base, const ElfW(Rela) * rel,
                      size_t bytes, const ElfW(Sym) * symtab, const char* strtab,
-                     bool hook_dlsym, std::vector<Slot>* out) {
+                     bool hook_libc, std::vector<Slot>* out) {
   const size_t n = bytes / sizeof(ElfW(Rela));
   for (size_t i = 0; i < n; ++i) {
     const auto type = ELF64_R_TYPE(rel[i].r_info);
@@ -190,12 +223,11 @@ void ScanRelocations(State& s, uintptr_t base, const ElfW(Rela) * rel,
     const ElfW(Sym)& sym = symtab[ELF64_R_SYM(rel[i].r_info)];
     const char* name = strtab + sym.st_name;
     // Cheap pre-filter before the hash lookup: the first letters of the
-    // stubbed names (hip*, hsa*, dl*).
+    // stubbed names (hip*, hsa*, dl*, sig*).
     if (!s.first_chars[static_cast<unsigned char>(name[0])]) continue;
     auto it = s.stubs.find(name);
     if (it == s.stubs.end()) continue;
-    const bool dl_hook = IsDlHook(s, it->second);
-    if (dl_hook && !hook_dlsym) continue;
+    if (!hook_libc && IsLibcHook(s, it->second)) continue;
     // GLOB_DAT is a call in code built with -fno-plt, or an address taken.
     // The object defining the function may put that address in its own
     // dispatch table (ROCR does for hsa_ext_image_*), where our stub would
@@ -251,13 +283,13 @@ Object ScanObject(State& s, const dl_phdr_info* info) {
   }
   if (symtab == nullptr || strtab == nullptr) return obj;
   std::vector<Slot> slots;
-  const bool hook_dlsym =
-      !KeepsItsDlsym(info->dlpi_name != nullptr ? info->dlpi_name : "");
+  const bool hook_libc =
+      !KeepsItsLibc(info->dlpi_name != nullptr ? info->dlpi_name : "");
   if (jmprel != nullptr && plt_is_rela)
-    ScanRelocations(s, base, jmprel, jmprel_bytes, symtab, strtab, hook_dlsym,
+    ScanRelocations(s, base, jmprel, jmprel_bytes, symtab, strtab, hook_libc,
                     &slots);
   if (rela != nullptr)
-    ScanRelocations(s, base, rela, rela_bytes, symtab, strtab, hook_dlsym,
+    ScanRelocations(s, base, rela, rela_bytes, symtab, strtab, hook_libc,
                     &slots);
   if (slots.empty()) return obj;
   bool in_relro = false;
@@ -313,6 +345,14 @@ int ScanOne(dl_phdr_info* info, size_t, void* arg) {
     }
     s.objects.erase(it);  // another load: its slots are fresh from ld.so
   }
+  // Not relocated yet (another thread is inside dlopen): a stub written now
+  // would be rebased or overwritten by ld.so, and a RELRO window would make
+  // pages read-only under its writes. The scan after that dlopen (the
+  // counters are left stale, so the next call scans again) patches it.
+  if (!LoaderDoneWith(dyn)) {
+    s.deferred = true;
+    return 0;
+  }
   Object obj{};
   if (!IsSkipped(s, info)) obj = ScanObject(s, info);
   obj.name = info->dlpi_name != nullptr ? info->dlpi_name : "";
@@ -361,12 +401,13 @@ void RescanIfChanged() {
   if (s.disabled || (c[0] == s.adds && c[1] == s.subs)) return;
   for (auto& [dyn, obj] : s.objects) obj.seen = false;
   s.unloaded_since_scan = c[1] != s.subs;
+  s.deferred = false;
   dl_iterate_phdr(ScanOne, &s);
   for (auto it = s.objects.begin(); it != s.objects.end();) {
     // Unloaded: its memory is gone (or reused); never touch its slots again.
     it = it->second.seen ? std::next(it) : s.objects.erase(it);
   }
-  s.adds = c[0];
+  s.adds = s.deferred ? ~0ull : c[0];  // deferred objects: scan again
   s.subs = c[1];
   ++s.scans;
 }

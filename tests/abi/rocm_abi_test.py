@@ -113,13 +113,14 @@ class RocmAbiTest(unittest.TestCase):
     have = self.check_versions(TRACER, ROCM_TRACER_MAP)
     self.assertEqual(have.get("roctracer_get_dropped_records_expl"),
                      ["@@ROCTRACER_EXT_1"])
-    # The private exports (the rocTX link, roctrace's GPU observer and tool
-    # slot) only in the private node.
+    # The private exports (the rocTX link, roctrace's GPU observer, tool
+    # slot and last words at a fatal signal) only in the private node.
     private = sorted(n for n, v in have.items() if "@@ROCTRACER_PRIVATE" in v)
     self.assertEqual(private, [
         "roctracer_internal_created_stream",
         "roctracer_internal_gpu_add_observer",
         "roctracer_internal_gpu_remove_observer",
+        "roctracer_internal_on_fatal_signal",
         "roctracer_internal_roctx_attach", "roctracer_internal_roctx_detach",
         "roctracer_internal_stream_ops",
         "roctracer_internal_tool_disable_op_callback",

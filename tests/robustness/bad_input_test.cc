@@ -33,6 +33,7 @@
 #include "roctracer_ext.h"
 #include "roctracer_hip.h"
 #include "roctx.h"
+#include "runtime/capi/last_words_export.h"
 #include "runtime/capi/tool_activity.h"
 #include "runtime/gpu/observer_export.h"
 
@@ -612,6 +613,12 @@ const std::vector<Case>& RoctracerCases() {
                                                      created, ops, 1),
                        n);
              EXPECT_EQ(ops[1], 7u);
+           }),
+      // The private last words (roctrace's): no function, nothing kept.
+      CASE(roctracer_internal_on_fatal_signal,
+           {
+             EXPECT_FALSE(roctracer_internal_on_fatal_signal(
+                 nullptr, reinterpret_cast<void*>(rng())));
            }),
       CASE(roctracer_internal_created_stream,
            {
