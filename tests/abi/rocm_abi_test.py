@@ -113,8 +113,8 @@ class RocmAbiTest(unittest.TestCase):
     have = self.check_versions(TRACER, ROCM_TRACER_MAP)
     self.assertEqual(have.get("roctracer_get_dropped_records_expl"),
                      ["@@ROCTRACER_EXT_1"])
-    # The private exports (the rocTX link, roctrace's GPU observer and tool
-    # slot) only in the private node.
+    # The private exports (the rocTX link, roctrace's GPU observer, tool
+    # slot and exit finalizer) only in the private node.
     private = sorted(n for n, v in have.items() if "@@ROCTRACER_PRIVATE" in v)
     self.assertEqual(private, [
         "roctracer_internal_created_stream",
@@ -125,7 +125,8 @@ class RocmAbiTest(unittest.TestCase):
         "roctracer_internal_tool_disable_op_callback",
         "roctracer_internal_tool_enable_domain_activity",
         "roctracer_internal_tool_enable_op_activity",
-        "roctracer_internal_tool_enable_op_callback"
+        "roctracer_internal_tool_enable_op_callback",
+        "roctracer_internal_tool_finalize_at_exit"
     ])
 
   def test_roctx_symbol_versions_are_rocms(self):
