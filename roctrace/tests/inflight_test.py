@@ -20,8 +20,10 @@ PART = sys.argv[5]
 del sys.argv[1:6]
 
 # Each kernel spins this long: the work is still running when the program
-# moves on, and all of it fits the tracer's drain at exit.
+# moves on, and all of it fits the tracer's drain at exit (500 ms).
 SPIN_NS = "20000"
+# Kernels that outlast that wait: about five of ten complete within it.
+LONG_SPIN_NS = "100000000"
 
 
 def run(args, env=None):
@@ -30,10 +32,10 @@ def run(args, env=None):
                         timeout=300)
 
 
-def trace_with_roctrace(mode, n):
+def trace_with_roctrace(mode, n, spin_ns=SPIN_NS):
   d = tempfile.mkdtemp()
   p = run([ROCTRACE, "--kernel-trace", "--output-format", "rocpd", "-d", d,
-           "-o", "t", "--", PROGRAM, KERNELS, mode, str(n), SPIN_NS])
+           "-o", "t", "--", PROGRAM, KERNELS, mode, str(n), spin_ns])
   db = os.path.join(d, "t_results.db")
   if not os.path.exists(db):
     return p, None, None
@@ -48,9 +50,9 @@ def trace_with_roctrace(mode, n):
   return p, rows, {k: int(v) for k, v in lost.items()}
 
 
-def trace_with_pool(mode, n):
+def trace_with_pool(mode, n, spin_ns=SPIN_NS):
   env = dict(os.environ, HSA_TOOLS_LIB=TRACER, TRACE=TRACER)
-  p = run([PROGRAM, KERNELS, mode, str(n), SPIN_NS], env=env)
+  p = run([PROGRAM, KERNELS, mode, str(n), spin_ns], env=env)
   m = re.search(r"records (\d+) lost (\d+)", p.stdout)
   if m is None:
     return p, None, None
@@ -84,6 +86,17 @@ class Roctrace(unittest.TestCase):
   def test_shut_down_with_1000_kernels_in_flight(self):
     self.check("shutdown", 1000)
 
+  def test_work_outlasting_the_wait_is_counted(self):
+    p, rows, lost = trace_with_roctrace("exit", 10, LONG_SPIN_NS)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIsNotNone(rows, p.stderr)
+    incomplete = lost["roctrace.lost.incomplete_device_ops"]
+    self.assertGreater(incomplete, 0, p.stderr)
+    self.assertEqual(rows + incomplete, 10, p.stderr)
+    # In the run's summary line and the tracer's own report too.
+    self.assertIn("incomplete_device_ops: %d" % incomplete, p.stderr)
+    self.assertIn("%d operation(s) never completed" % incomplete, p.stderr)
+
 
 @unittest.skipUnless(PART == "pool", "the plain pool's part")
 class PlainPool(unittest.TestCase):
@@ -107,6 +120,14 @@ class PlainPool(unittest.TestCase):
 
   def test_shut_down_with_1000_kernels_in_flight(self):
     self.check("shutdown", 1000)
+
+  def test_work_outlasting_the_wait_is_counted(self):
+    p, records, lost = trace_with_pool("exit", 10, LONG_SPIN_NS)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIsNotNone(records, p.stdout + p.stderr)
+    self.assertGreater(lost, 0, p.stdout + p.stderr)
+    self.assertEqual(records + lost, 10, p.stdout + p.stderr)
+    self.assertIn("%d operation(s) never completed" % lost, p.stderr)
 
 
 if __name__ == "__main__":
