@@ -27,6 +27,9 @@ namespace {
 
 std::atomic<uint64_t> g_records{0};
 void* g_tracer = nullptr;
+// stamp's output: its start and end times, and how long it spins. Static:
+// kernels may still write it while the process exits.
+uint64_t g_times[3];
 
 void OnRecords(const char* begin, const char* end, void*) {
   for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
@@ -91,11 +94,8 @@ int main(int argc, char** argv) {
   if (stamp == 0) return 4;
   void* kernarg = nullptr;
   hsa_amd_memory_pool_allocate(hsa_test::KernargPool(), 64, 0, &kernarg);
-  // stamp's output: its start and end times, and how long it spins. Never
-  // freed: the kernels may still run while the process exits.
-  auto* times = static_cast<uint64_t*>(std::calloc(3, sizeof(uint64_t)));
-  times[2] = spin_ns;
-  *static_cast<uint64_t**>(kernarg) = times;
+  g_times[2] = spin_ns;
+  *static_cast<uint64_t**>(kernarg) = g_times;
   hsa_queue_t* q = nullptr;
   if (hsa_queue_create(gpus[0], 256, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0,
                        0, &q) != HSA_STATUS_SUCCESS) {
