@@ -105,6 +105,10 @@ void KernelObserver::OnKernelSymbol(const gpu::KernelSymbolEvent& e) noexcept {
   }
 }
 
+void KernelObserver::OnAbandon(uint64_t /*cookie*/) noexcept {
+  incomplete_.fetch_add(1, std::memory_order_relaxed);
+}
+
 std::vector<DispatchRow> KernelObserver::Take() {
   std::vector<DispatchRow> rows;
   std::lock_guard<std::mutex> lock(mutex_);

@@ -48,6 +48,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
               uint64_t cookie) noexcept override;
   void OnKernelSymbol(
       const roctracer::gpu::KernelSymbolEvent& e) noexcept override;
+  void OnAbandon(uint64_t cookie) noexcept override;
 
   // The rows completed since the last call, in completion order.
   std::vector<DispatchRow> Take();
@@ -56,6 +57,12 @@ class KernelObserver final : public roctracer::gpu::Observer {
   // out: counted, never thrown into the application's or the runtime's
   // threads (these run inside noexcept paths).
   uint64_t lost() const { return lost_.load(std::memory_order_relaxed); }
+  // Dispatches and copies the tracer will report no completion for: it
+  // gave up waiting (the queue was destroyed, the runtime shut down or the
+  // process exited before they completed) or could not trace them.
+  uint64_t incomplete() const {
+    return incomplete_.load(std::memory_order_relaxed);
+  }
 
  private:
   // Queues a row; wakes the tool when kWakeRows wait (requires mutex_).
@@ -68,6 +75,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
   StreamIds streams_;
   std::atomic<uint64_t> last_dispatch_id_{0};
   std::atomic<uint64_t> lost_{0};
+  std::atomic<uint64_t> incomplete_{0};
   std::function<void()> wake_;
   std::mutex mutex_;
   std::vector<DispatchRow> rows_;

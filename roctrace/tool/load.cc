@@ -1,10 +1,13 @@
 // libroctrace_tool.so's entry: a Tool configured from the environment at
-// load, finished at exit.
+// load, finished at exit as the last step of libroctracer64's exit handling
+// (runtime/pool/process_exit.h), once the GPU work in flight has been
+// reported to its observers and its pool closed.
 #include <pthread.h>
 
 #include <cstdlib>
 
 #include "roctrace/tool/tool.h"
+#include "runtime/capi/tool_activity.h"
 
 namespace roctrace {
 namespace {
@@ -14,6 +17,8 @@ Tool* g_tool = nullptr;
 void AtExit() {
   if (g_tool != nullptr) g_tool->Stop();
 }
+
+void Finalize(void*) { AtExit(); }
 
 void AtForkChild() {
   if (g_tool != nullptr) g_tool->ForkedChild();
@@ -25,7 +30,9 @@ __attribute__((constructor)) void Load() {
   g_tool = new Tool();
   g_tool->Start(std::getenv);
   pthread_atfork(nullptr, nullptr, AtForkChild);
-  std::atexit(AtExit);
+  if (!roctracer_internal_tool_finalize_at_exit(&Finalize, nullptr)) {
+    std::atexit(AtExit);
+  }
 }
 
 }  // namespace

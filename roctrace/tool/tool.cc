@@ -329,7 +329,9 @@ void Tool::Stop() {
   uint64_t dropped = 0;
   roctracer_get_dropped_records_expl(pool_, &dropped);
   // Closing disables our activities and delivers what is left (completing
-  // what the GPU has finished, kernel rows included).
+  // what the GPU has finished, kernel rows included). At exit the library
+  // has done that already (its pools are closed before tools finalize);
+  // the observers go only now, after its drain reported to them.
   roctracer_close_pool_expl(pool_);
   if (kernel_observer_registered_) {
     roctracer_internal_gpu_remove_observer(&kernel_observer_);
@@ -351,6 +353,8 @@ void Tool::Stop() {
       // Device rows the observers could not keep (memory ran out).
       {"dropped_device_rows",
        kernel_observer_.lost() + scratch_observer_.lost()},
+      // Dispatches and copies submitted whose completion never came.
+      {"incomplete_device_ops", kernel_observer_.incomplete()},
       {"unresolved_names", converter_.unresolved_names()},
       {"outside_collection_period", outside_window_},
       {"unterminated_ranges", converter_.open_ranges()},

@@ -31,8 +31,11 @@ class Tool {
   // Reads the settings through `getenv`, opens the pool, enables the
   // configured domains and starts the flusher.
   void Start(const std::function<const char*(const char*)>& getenv);
-  // Closes the pool (delivering everything) and finishes the outputs; at
-  // exit, or when the program dies of a fatal signal. The first call only.
+  // Closes the pool (delivering everything), removes the observers and
+  // finishes the outputs; the first call only. At exit it runs after
+  // libroctracer64 has waited for the GPU work in flight and closed the pools
+  // (load.cc), so every dispatch is a row or counted as incomplete; when the
+  // program dies of a fatal signal, from the library's last-words thread.
   void Stop();
   void OnBuffer(const char* begin, const char* end);
   void ForkedChild() { in_forked_child_ = true; }

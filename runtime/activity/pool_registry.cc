@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <memory>
@@ -59,23 +58,6 @@ std::atomic<void (*)(FlushPoint)> g_before_flush{nullptr};
 void BeforeFlush(FlushPoint point) {
   if (auto hook = g_before_flush.load(std::memory_order_acquire)) hook(point);
 }
-
-// Delivers what is left in every pool when the program exits, so the end of a
-// trace is not lost.
-struct CloseAtExit {
-  ~CloseAtExit() {
-    BeforeFlush(FlushPoint::kExit);
-    std::vector<Pool*> open;
-    {
-      std::lock_guard<std::mutex> lock(ConfigMutex());
-      open = State().open;
-      for (Pool* pool : open) DisableActivitiesOfPoolLocked(pool);
-      State().open.clear();
-      State().default_pool = nullptr;
-    }
-    for (Pool* pool : open) pool->Close();
-  }
-} g_close_at_exit;
 
 // At a fatal signal, on the last-words thread: what the pools hold goes to
 // their consumers. The crashed thread may hold ConfigMutex for good: the
@@ -146,13 +128,8 @@ roctracer_status_t OpenPool(const roctracer_properties_t* properties,
                               ? PoolStatus::kMemoryAllocation
                               : pool_status);
   }
-  // The pools close at exit in an atexit handler registered by their first
-  // Create; this one, registered after it, runs before it.
-  static const bool before_close_at_exit = [] {
-    std::atexit([] { BeforeFlush(FlushPoint::kExit); });
-    return true;
-  }();
-  (void)before_close_at_exit;
+  // Left open, it is closed at exit (runtime/pool/process_exit.h) and stays
+  // in `open`: the program may still close it, or ask for its drops.
   FlushPoolsAtFatalSignal();
   State().open.push_back(pool);
   if (user != nullptr) State().callbacks[pool] = std::move(user);

@@ -24,12 +24,11 @@ roctracer_status_t DroppedRecords(Pool* pool, uint64_t* dropped);
 Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status);
 
 // Producers that hold completed work outside the pools (the GPU half's
-// completions, runtime/gpu/) write it before a pool is flushed or closed and
-// before the pools are closed at exit: the hook runs first, on the calling
-// thread, without any lock held (kExit: once from an atexit handler that
-// runs before the pools close, and again from the static destructor that
-// closes what is left). One hook; NULL removes it.
-enum class FlushPoint { kFlush, kClose, kExit };
+// completions, runtime/gpu/) write it before a pool is flushed or closed:
+// the hook runs first, on the calling thread, without any lock held. (At
+// process exit the GPU half drains through runtime/pool/process_exit.h
+// instead.) One hook; NULL removes it.
+enum class FlushPoint { kFlush, kClose };
 void SetBeforeFlushHook(void (*hook)(FlushPoint point));
 
 // Registers (once) the flush of every open pool to its consumer as last

@@ -14,6 +14,7 @@
 #include "runtime/capi/tool_activity.h"
 #include "runtime/clock/clock.h"
 #include "runtime/pool/pool.h"
+#include "runtime/pool/process_exit.h"
 
 using roctracer::ConfigMutex;
 using roctracer::Fail;
@@ -337,6 +338,11 @@ roctracer_status_t roctracer_internal_tool_enable_op_callback(
     void* arg) {
   return SetCallbackIn(&roctracer::SetToolCallbackLocked, OneOp(domain, op),
                        callback, arg);
+}
+
+bool roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
+                                              void* arg) {
+  return roctracer::process_exit::AddToolFinalizer(finalize, arg);
 }
 
 roctracer_status_t roctracer_internal_tool_disable_op_callback(

@@ -43,6 +43,16 @@ roctracer_internal_tool_enable_op_callback(activity_domain_t domain,
 __attribute__((visibility("default"))) roctracer_status_t
 roctracer_internal_tool_disable_op_callback(activity_domain_t domain,
                                             uint32_t op);
+
+// `finalize(arg)` once when the program exits, as the last step of the
+// library's exit handling (runtime/pool/process_exit.h): after the GPU work
+// in flight has been waited for and reported (to the tool's observers too)
+// and every pool has been closed, its records delivered. False when it
+// could not be registered (out of memory): the tool must finalize by other
+// means.
+__attribute__((visibility("default"))) bool
+roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
+                                         void* arg);
 }
 
 #endif  // RUNTIME_CAPI_TOOL_ACTIVITY_H_

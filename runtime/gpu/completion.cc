@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -22,6 +23,11 @@ namespace {
 
 // How long a destroyed queue, a shutdown or an exit waits for work in flight.
 constexpr uint64_t kDrainTimeoutNs = 500'000'000;
+// A drain's longest single wait before it looks again: the op it waits for
+// may have been reported by another thread meanwhile, and the application's
+// packets still to be intercepted become new ops.
+constexpr uint64_t kDrainSliceNs = 10'000'000;
+constexpr auto kDrainPoll = std::chrono::microseconds(100);
 // The completion thread's look at busy queues and copies, its sleep when
 // idle, and how long it keeps looking after the last operation completed (so
 // that a program submitting now and then does not wake it every time).
@@ -37,9 +43,17 @@ constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
 // Everything here is used by threads that may outlive static destruction
 // (the completion thread, exit-time harvests): allocated once, never freed.
 struct Registry {
+  // The queue list and the signals given back. The submission path takes it
+  // (EnsureSignal, on the thread the runtime intercepts packets on), so
+  // nothing ever waits for the GPU while holding it.
   std::mutex mutex;
   std::vector<QueueState*> queues;
   std::vector<hsa_signal_t> free_signals;
+  // Held by whoever waits for queues' work or ends a queue's state (queue
+  // destruction, shutdown, exit), so that a state being drained is not
+  // deleted under the drain. Neither the submission path nor the completion
+  // thread takes it: waiting under it holds up neither.
+  std::mutex drain_mutex;
 };
 Registry& Reg() {
   static Registry* registry = new Registry;
@@ -157,20 +171,6 @@ size_t HarvestCopiesLocked() {
   return Copies().ring.Harvest(true, &Done, &ReportCopy);
 }
 
-// Waits for every pending op of `ring` while `*budget_ns` (shared by a whole
-// drain) lasts.
-void WaitPending(OpRing* ring, uint64_t* budget_ns) {
-  ring->ForEachPending([budget_ns](PendingOp& op) {
-    if (*budget_ns == 0 || Done(op)) return;
-    const uint64_t start = TimestampNs();
-    Core().hsa_signal_wait_scacquire_fn(op.signal, HSA_SIGNAL_CONDITION_LT, 1,
-                                        NsToTicks(*budget_ns),
-                                        HSA_WAIT_STATE_BLOCKED);
-    const uint64_t spent = TimestampNs() - start;
-    *budget_ns = spent >= *budget_ns ? 0 : *budget_ns - spent;
-  });
-}
-
 void Abandon(OpRing* ring) {
   // Their signals may still be decremented by a late completion: they are
   // never reused (the runtime frees them at shutdown).
@@ -182,18 +182,73 @@ void Abandon(OpRing* ring) {
   Count().incomplete.fetch_add(lost, std::memory_order_relaxed);
 }
 
-void DrainQueueLocked(QueueState* q, uint64_t* budget_ns) {
-  HarvestQueueLocked(q, true);
-  WaitPending(&q->ring, budget_ns);
+// The signal of the oldest op of `ring` not reported yet (0: none).
+hsa_signal_t OldestPending(OpRing* ring) {
+  hsa_signal_t oldest{0};
+  ring->ForEachPending([&oldest](PendingOp& op) {
+    if (oldest.handle == 0) oldest = op.signal;
+  });
+  return oldest;
+}
+
+// Whether the application published packets on `queue` that the
+// interceptor has not taken yet (they become ops once it does).
+bool PacketsNotIntercepted(hsa_queue_t* queue) {
+  return Core().hsa_queue_load_read_index_scacquire_fn(queue) <
+         Core().hsa_queue_load_write_index_scacquire_fn(queue);
+}
+
+// Reports what `ring` completes until nothing is pending and `more()` (work
+// not yet published) is false, or `*budget_ns` (shared by a whole drain) is
+// spent. `harvest` runs under `harvest_mutex`; the waits run with no lock
+// held, so the submission path (which intercepts the packets the drain
+// waits for) and other harvesters go on meanwhile.
+template <class Harvest, class More>
+void DrainRing(OpRing* ring, std::mutex* harvest_mutex, Harvest harvest,
+               More more, uint64_t* budget_ns) {
+  for (;;) {
+    hsa_signal_t oldest;
+    {
+      std::lock_guard<std::mutex> lock(*harvest_mutex);
+      harvest();
+      oldest = OldestPending(ring);
+    }
+    if (*budget_ns == 0 || (oldest.handle == 0 && !more())) return;
+    const uint64_t start = TimestampNs();
+    if (oldest.handle != 0) {
+      Core().hsa_signal_wait_scacquire_fn(
+          oldest, HSA_SIGNAL_CONDITION_LT, 1,
+          NsToTicks(std::min(*budget_ns, kDrainSliceNs)),
+          HSA_WAIT_STATE_BLOCKED);
+    } else {
+      std::this_thread::sleep_for(kDrainPoll);
+    }
+    const uint64_t spent = TimestampNs() - start;
+    *budget_ns = spent >= *budget_ns ? 0 : *budget_ns - spent;
+  }
+}
+
+void DrainQueue(QueueState* q, uint64_t* budget_ns) {
+  DrainRing(
+      &q->ring, &q->harvest_mutex, [q] { HarvestQueueLocked(q, true); },
+      [q] { return PacketsNotIntercepted(q->queue); }, budget_ns);
+}
+
+// Reports what completed and counts the rest as never completed.
+void AbandonQueue(QueueState* q) {
+  std::lock_guard<std::mutex> lock(q->harvest_mutex);
   HarvestQueueLocked(q, true);
   Abandon(&q->ring);
 }
 
-void DrainCopiesLocked(uint64_t* budget_ns) {
+void DrainCopies(uint64_t* budget_ns) {
+  CopyTrack& copies = Copies();
+  DrainRing(
+      &copies.ring, &copies.harvest_mutex, [] { HarvestCopiesLocked(); },
+      [] { return false; }, budget_ns);
+  std::lock_guard<std::mutex> lock(copies.harvest_mutex);
   HarvestCopiesLocked();
-  WaitPending(&Copies().ring, budget_ns);
-  HarvestCopiesLocked();
-  Abandon(&Copies().ring);
+  Abandon(&copies.ring);
 }
 
 void PrintLosses() {
@@ -303,18 +358,36 @@ void RegisterQueue(QueueState* state) {
   r.queues.push_back(state);
 }
 
-QueueState* DrainAndUnregisterQueue(const hsa_queue_t* queue) {
+hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
+                                  hsa_status_t (*destroy)(hsa_queue_t*)) {
   Registry& r = Reg();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = std::find_if(r.queues.begin(), r.queues.end(),
-                         [queue](QueueState* q) { return q->queue == queue; });
-  if (it == r.queues.end()) return nullptr;
-  QueueState* q = *it;
-  r.queues.erase(it);
-  std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+  std::lock_guard<std::mutex> drain(r.drain_mutex);
+  QueueState* q = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it =
+        std::find_if(r.queues.begin(), r.queues.end(),
+                     [queue](QueueState* s) { return s->queue == queue; });
+    if (it != r.queues.end()) q = *it;
+  }
+  if (q == nullptr) return destroy(queue);
   uint64_t budget = kDrainTimeoutNs;
-  DrainQueueLocked(q, &budget);
-  return q;
+  DrainQueue(q, &budget);
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.queues.erase(std::find(r.queues.begin(), r.queues.end(), q));
+  }
+  const hsa_status_t status = destroy(queue);
+  if (status != HSA_STATUS_SUCCESS) {
+    // Still the runtime's queue, still intercepted: keep tracing it.
+    RegisterQueue(q);
+    return status;
+  }
+  // The interceptor runs no more: what it published after the drain looked
+  // is reported or counted here.
+  AbandonQueue(q);
+  RetireQueue(q);
+  return status;
 }
 
 void RetireQueue(QueueState* state) {
@@ -397,25 +470,33 @@ void MakeRoomForCopy() {
 void HarvestAll(HarvestReason reason) {
   const bool final =
       reason == HarvestReason::kShutdown || reason == HarvestReason::kExit;
-  uint64_t budget = kDrainTimeoutNs;
-  {
-    Registry& r = Reg();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    for (QueueState* q : r.queues) {
-      std::lock_guard<std::mutex> harvest(q->harvest_mutex);
-      if (final) {
-        DrainQueueLocked(q, &budget);
-      } else {
+  Registry& r = Reg();
+  if (!final) {
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      for (QueueState* q : r.queues) {
+        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
         HarvestQueueLocked(q, reason != HarvestReason::kCollector);
       }
     }
-  }
-  CopyTrack& copies = Copies();
-  std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
-  if (final) {
-    DrainCopiesLocked(&budget);
-  } else {
+    CopyTrack& copies = Copies();
+    std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
     HarvestCopiesLocked();
+    return;
+  }
+  {
+    // The states stay alive (drain_mutex) while the waits run without the
+    // registry's mutex.
+    std::lock_guard<std::mutex> drain(r.drain_mutex);
+    std::vector<QueueState*> queues;
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      queues = r.queues;
+    }
+    uint64_t budget = kDrainTimeoutNs;
+    for (QueueState* q : queues) DrainQueue(q, &budget);
+    for (QueueState* q : queues) AbandonQueue(q);
+    DrainCopies(&budget);
   }
   if (reason == HarvestReason::kExit) PrintLosses();
 }
@@ -459,6 +540,7 @@ void ShutDown() {
   Registry& r = Reg();
   std::vector<hsa_signal_t> signals;
   {
+    std::lock_guard<std::mutex> drain(r.drain_mutex);
     std::lock_guard<std::mutex> lock(r.mutex);
     for (QueueState* q : r.queues) {
       q->ring.ForEachSlot([&signals](PendingOp& op) {

@@ -43,10 +43,15 @@ struct CopyTrack {
 CopyTrack& Copies();
 
 void RegisterQueue(QueueState* state);
-// Reports what completes within the drain timeout, forgets the rest
-// (counted incomplete), and unregisters. The caller destroys the runtime's
-// queue, then calls RetireQueue.
-QueueState* DrainAndUnregisterQueue(const hsa_queue_t* queue);
+// hsa_queue_destroy of a traced queue: waits (at most the drain timeout)
+// until every packet the application published has been intercepted and
+// has completed, reporting each, with no lock held that the submission path
+// needs; unregisters the queue; destroys it through `destroy` (the
+// runtime's); then reports what completed meanwhile and counts the rest as
+// never completed (OnAbandon, GpuStats::incomplete). An untraced queue is
+// only destroyed. Returns what `destroy` returned.
+hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
+                                  hsa_status_t (*destroy)(hsa_queue_t*));
 void RetireQueue(QueueState* state);
 // The registered state of `queue`, or NULL (takes the registry mutex).
 bool IsTracedQueue(const hsa_queue_t* queue);
@@ -66,8 +71,10 @@ enum class HarvestReason {
   kExit
 };
 // Reports every completed operation of every queue and copy. kShutdown and
-// kExit first wait (at most the drain timeout) for what is in flight and
-// count what never completed.
+// kExit first wait (at most the drain timeout, without holding a lock the
+// submission path needs) for what is in flight, packets the application
+// published and the runtime has not yet intercepted included, and count
+// what never completed.
 void HarvestAll(HarvestReason reason);
 // One queue, on its submitting thread: when its ring runs full (skipped if
 // another thread is harvesting it), and when it is full (waits for that

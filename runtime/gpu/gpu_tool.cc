@@ -1,6 +1,5 @@
 #include "runtime/gpu/gpu_tool.h"
 
-#include <atomic>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -18,20 +17,23 @@
 #include "runtime/gpu/queue_intercept.h"
 #include "runtime/gpu/runtime_table.h"
 #include "runtime/gpu/scratch_events.h"
+#include "runtime/pool/process_exit.h"
 
 namespace roctracer::gpu {
 namespace {
 
 HsaApiTable* g_table = nullptr;
 
-void BeforePoolFlush(FlushPoint point) {
-  if (point != FlushPoint::kExit) {
-    HarvestAll(HarvestReason::kFlush);
-    return;
-  }
-  static std::atomic<bool> exited{false};
-  if (!exited.exchange(true)) HarvestAll(HarvestReason::kExit);
+void BeforePoolFlush(FlushPoint /*point*/) {
+  HarvestAll(HarvestReason::kFlush);
 }
+
+// Process exit's first step (runtime/pool/process_exit.h): wait for the
+// work in flight and report it while the pools are open and the tools'
+// observers registered. (Installing does not arm the exit handler: that
+// would run it before exit handlers the program registers between hsa_init
+// and opening its pool.)
+void DrainAtExit() { HarvestAll(HarvestReason::kExit); }
 
 template <class Table, class Fn>
 void Put(const HsaApiTable* table, Table* sub, Fn Table::*slot, Fn fn,
@@ -52,6 +54,7 @@ void Install(HsaApiTable* table) {
   AddObserver(HipOpsRecords());
   AddObserver(HsaEvtCallbacks());
   SetBeforeFlushHook(&BeforePoolFlush);
+  process_exit::SetGpuDrain(&DrainAtExit);
   InstallScratchHooks(table);
   CoreApiTable* core = table->core_;
   AmdExtTable* amd = table->amd_ext_;

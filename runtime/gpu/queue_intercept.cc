@@ -168,10 +168,8 @@ hsa_status_t QueueCreate(hsa_agent_t agent, uint32_t size,
 }
 
 hsa_status_t QueueDestroy(hsa_queue_t* queue) {
-  QueueState* state = DrainAndUnregisterQueue(queue);
-  const hsa_status_t status = Core().hsa_queue_destroy_fn(queue);
-  if (state != nullptr) RetireQueue(state);
-  return status;
+  return DrainAndDestroyQueue(
+      queue, [](hsa_queue_t* q) { return Core().hsa_queue_destroy_fn(q); });
 }
 
 hsa_status_t ProfilerEnable(hsa_queue_t* queue, int enable) {

@@ -30,8 +30,9 @@
 
 #include "runtime/platform/asymmetric_fence.h"
 #include "runtime/platform/hot_tls.h"
-#include "runtime/pool/futex.h"
 #include "runtime/platform/thread_exit.h"
+#include "runtime/pool/futex.h"
+#include "runtime/pool/process_exit.h"
 
 namespace roctracer {
 namespace pool_internal {
@@ -206,6 +207,8 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
     return nullptr;
   }
   pool->FreeBuffer(probe);
+  // Closed (and delivered) at exit if nobody closes it before.
+  process_exit::Arm();
   *status = PoolStatus::kOk;
   return pool;
 }
@@ -266,7 +269,6 @@ void Pool::EnsureConsumer() noexcept {
 
 void Pool::Register() noexcept {
   static const bool registered = [] {
-    std::atexit(&Pool::CloseAllAtExit);
     pthread_atfork(nullptr, nullptr, &Pool::ForgetAllInChild);
     return true;
   }();
@@ -278,9 +280,7 @@ void Pool::Register() noexcept {
       head, this, std::memory_order_release, std::memory_order_relaxed));
 }
 
-// Runs before static destructors of objects constructed before the first
-// Create; ours have none, so nothing it touches is gone.
-void Pool::CloseAllAtExit() noexcept {
+void Pool::CloseAll() noexcept {
   for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
        p = p->next_pool_) {
     p->Close();

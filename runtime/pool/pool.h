@@ -53,13 +53,13 @@
 // one as dropped.
 //
 // Lifetime. Close sets `closing`, then uses an asymmetric barrier (see
-// runtime/platform/asymmetric_fence.h) against each slot's `busy` flag to wait for
-// writes in flight, lets the consumer deliver everything, stops it and frees
-// every buffer through alloc_fun. Retire (close, then give the pool up) lets
-// the memory go: slots of exited threads at once, a live thread's slot when
-// that thread next warms up on any pool or exits, and the Pool object itself
-// once its last slot is gone. Pool objects are recycled, never unmapped: a
-// thread that loaded a pool pointer just before the close, and calls Write
+// runtime/platform/asymmetric_fence.h) against each slot's `busy` flag to wait
+// for writes in flight, lets the consumer deliver everything, stops it and
+// frees every buffer through alloc_fun. Retire (close, then give the pool up)
+// lets the memory go: slots of exited threads at once, a live thread's slot
+// when that thread next warms up on any pool or exits, and the Pool object
+// itself once its last slot is gone. Pool objects are recycled, never unmapped:
+// a thread that loaded a pool pointer just before the close, and calls Write
 // after, finds a closed pool (the write is refused) rather than freed memory. A
 // recycled object is reused only after kRetiredKept others were retired after
 // it, so a stale pointer meets a different open pool only after that many
@@ -73,12 +73,13 @@
 // frees them. The main thread's key destructor does not run at exit(); its
 // records are delivered by the at-exit close.
 //
-// Process exit: the first Create registers an atexit handler that closes
-// every pool still open, so their records are delivered before the process
-// ends. Nothing of ours has a static destructor, so static destruction order
-// cannot bite; a thread still writing during exit sees a closed pool. (The
-// tool's callback runs during that close: statics the tool constructed after
-// the first Create are already destroyed by then.)
+// Process exit: Create arms the library's one exit handler
+// (runtime/pool/process_exit.h), which closes every pool still open after
+// the GPU work is drained and before tools finalize, so their records are
+// delivered before the process ends; a thread still writing during exit
+// sees a closed pool. (The tool's callback runs during that close: statics
+// the tool constructed after the first Create are already destroyed by
+// then.)
 //
 // fork(): a pool open in the parent keeps working in the child. The child
 // forgets the records written before the fork (the parent delivers them) and
@@ -140,6 +141,10 @@ class Pool {
   // a writer thread may hold in one pool.
   static Pool* Create(const roctracer_properties_t& properties,
                       OverflowPolicy policy, PoolStatus* status) noexcept;
+
+  // Closes every pool not closed yet (process exit's step 2, see
+  // runtime/pool/process_exit.h).
+  static void CloseAll() noexcept;
 
   // Gives up a pool that will no longer be used: closes it, and its memory
   // is released once no thread can touch it (see the design note above).
@@ -243,7 +248,6 @@ class Pool {
   void Deliver(const char* begin, const char* end) noexcept;
   void FinishClose() noexcept;
   void Register() noexcept;
-  static void CloseAllAtExit() noexcept;
   static void ForgetAllInChild() noexcept;
   char* AllocBuffer() noexcept;
   void FreeBuffer(char* buffer) noexcept;

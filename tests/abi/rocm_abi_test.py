@@ -114,7 +114,8 @@ class RocmAbiTest(unittest.TestCase):
     self.assertEqual(have.get("roctracer_get_dropped_records_expl"),
                      ["@@ROCTRACER_EXT_1"])
     # The private exports (the rocTX link, roctrace's GPU observer, tool
-    # slot and last words at a fatal signal) only in the private node.
+    # slot, exit finalizer and last words at a fatal signal) only in the
+    # private node.
     private = sorted(n for n, v in have.items() if "@@ROCTRACER_PRIVATE" in v)
     self.assertEqual(private, [
         "roctracer_internal_created_stream",
@@ -126,7 +127,8 @@ class RocmAbiTest(unittest.TestCase):
         "roctracer_internal_tool_disable_op_callback",
         "roctracer_internal_tool_enable_domain_activity",
         "roctracer_internal_tool_enable_op_activity",
-        "roctracer_internal_tool_enable_op_callback"
+        "roctracer_internal_tool_enable_op_callback",
+        "roctracer_internal_tool_finalize_at_exit"
     ])
 
   def test_roctx_symbol_versions_are_rocms(self):

@@ -456,6 +456,12 @@ const std::vector<Case>& RoctracerCases() {
                        kBadArg)
                  << v << " " << op;
            }),
+      CASE(roctracer_internal_tool_finalize_at_exit,
+           {
+             // No finalizer: refused (nothing would run at exit).
+             EXPECT_FALSE(roctracer_internal_tool_finalize_at_exit(
+                 nullptr, reinterpret_cast<void*>(rng())));
+           }),
       CASE(roctracer_enable_op_activity,
            {
              const uint32_t v = ValidDomain(rng), op = BadOp(rng, v);

@@ -1,0 +1,134 @@
+"""Kernels still in flight when the program exits, destroys their queue or
+shuts the runtime down (tests/gpu/inflight_program.cc on softhsa): every
+dispatch the program submitted is written, or counted as lost in the
+outputs; none disappears silently. Traced by roctrace (its database's
+kernel rows and roctrace.lost.* metadata) and through a plain roctracer
+pool (HSA_OPS records and the tracer's GPU activity stats)."""
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROCTRACE, PROGRAM, KERNELS, TRACER = [os.path.abspath(p)
+                                      for p in sys.argv[1:5]]
+# "roctrace" or "pool": which of the two ways this target traces.
+PART = sys.argv[5]
+del sys.argv[1:6]
+
+# Each kernel spins this long: the work is still running when the program
+# moves on, and all of it fits the tracer's drain at exit (500 ms).
+SPIN_NS = "20000"
+# Kernels that outlast that wait: about five of ten complete within it.
+LONG_SPIN_NS = "100000000"
+
+
+def run(args, env=None):
+  return subprocess.run(args, env=env, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, universal_newlines=True,
+                        timeout=300)
+
+
+def trace_with_roctrace(mode, n, spin_ns=SPIN_NS):
+  d = tempfile.mkdtemp()
+  p = run([ROCTRACE, "--kernel-trace", "--output-format", "rocpd", "-d", d,
+           "-o", "t", "--", PROGRAM, KERNELS, mode, str(n), spin_ns])
+  db = os.path.join(d, "t_results.db")
+  if not os.path.exists(db):
+    return p, None, None
+  con = sqlite3.connect(db)
+  try:
+    rows = con.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
+    lost = dict(con.execute(
+        "SELECT tag, value FROM rocpd_metadata "
+        "WHERE tag LIKE 'roctrace.lost.%'"))
+  finally:
+    con.close()
+  return p, rows, {k: int(v) for k, v in lost.items()}
+
+
+def trace_with_pool(mode, n, spin_ns=SPIN_NS):
+  env = dict(os.environ, HSA_TOOLS_LIB=TRACER, TRACE=TRACER)
+  p = run([PROGRAM, KERNELS, mode, str(n), spin_ns], env=env)
+  m = re.search(r"records (\d+) lost (\d+)", p.stdout)
+  if m is None:
+    return p, None, None
+  return p, int(m.group(1)), int(m.group(2))
+
+
+@unittest.skipUnless(PART == "roctrace", "roctrace's part")
+class Roctrace(unittest.TestCase):
+
+  def check(self, mode, n):
+    p, rows, lost = trace_with_roctrace(mode, n)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("submitted %d" % n, p.stdout)
+    self.assertIsNotNone(rows, p.stderr)
+    self.assertIn("roctrace.lost.incomplete_device_ops", lost)
+    # Never silent: what is not written is counted...
+    self.assertEqual(rows + lost["roctrace.lost.incomplete_device_ops"], n,
+                     (lost, p.stderr))
+    # ... and with work this short the drain waits for all of it.
+    self.assertEqual(rows, n, (lost, p.stderr))
+
+  def test_exit_with_300_kernels_in_flight(self):
+    self.check("exit", 300)
+
+  def test_exit_with_2000_kernels_in_flight(self):
+    self.check("exit", 2000)
+
+  def test_queue_destroyed_with_1000_kernels_in_flight(self):
+    self.check("destroy", 1000)
+
+  def test_shut_down_with_1000_kernels_in_flight(self):
+    self.check("shutdown", 1000)
+
+  def test_work_outlasting_the_wait_is_counted(self):
+    p, rows, lost = trace_with_roctrace("exit", 10, LONG_SPIN_NS)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIsNotNone(rows, p.stderr)
+    incomplete = lost["roctrace.lost.incomplete_device_ops"]
+    self.assertGreater(incomplete, 0, p.stderr)
+    self.assertEqual(rows + incomplete, 10, p.stderr)
+    # In the run's summary line and the tracer's own report too.
+    self.assertIn("incomplete_device_ops: %d" % incomplete, p.stderr)
+    self.assertIn("%d operation(s) never completed" % incomplete, p.stderr)
+
+
+@unittest.skipUnless(PART == "pool", "the plain pool's part")
+class PlainPool(unittest.TestCase):
+
+  def check(self, mode, n):
+    p, records, lost = trace_with_pool(mode, n)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("submitted %d" % n, p.stdout)
+    self.assertIsNotNone(records, p.stdout + p.stderr)
+    self.assertEqual(records + lost, n, p.stdout + p.stderr)
+    self.assertEqual(records, n, p.stdout + p.stderr)
+
+  def test_exit_with_300_kernels_in_flight(self):
+    self.check("exit", 300)
+
+  def test_exit_with_2000_kernels_in_flight(self):
+    self.check("exit", 2000)
+
+  def test_queue_destroyed_with_1000_kernels_in_flight(self):
+    self.check("destroy", 1000)
+
+  def test_shut_down_with_1000_kernels_in_flight(self):
+    self.check("shutdown", 1000)
+
+  def test_work_outlasting_the_wait_is_counted(self):
+    p, records, lost = trace_with_pool("exit", 10, LONG_SPIN_NS)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIsNotNone(records, p.stdout + p.stderr)
+    self.assertGreater(lost, 0, p.stdout + p.stderr)
+    self.assertEqual(records + lost, 10, p.stdout + p.stderr)
+    self.assertIn("%d operation(s) never completed" % lost, p.stderr)
+
+
+if __name__ == "__main__":
+  unittest.main(argv=sys.argv[:1])
