@@ -37,6 +37,25 @@ TEST(PathKeys, ExpandsRocprofv3Keys) {
   EXPECT_EQ(ExpandPathKeys("%env{NOPE}%", 5, 1, "h", env), "");
 }
 
+TEST(PathKeys, MpiAndBatchKeysAndTheOutputPrefix) {
+  Env env{{{"OMPI_COMM_WORLD_SIZE", "4"}, {"SLURM_JOB_ID", "77"}}};
+  EXPECT_EQ(ExpandPathKeys("%size%_%job%_%nid%", 1, 1, "h", env), "4_77_0");
+  EXPECT_EQ(ExpandPathKeys("%size%", 1, 1, "h", Env{}), "1");
+  // rocprofv3's default: <cwd>/<hostname>/<pid>; a relative directory is
+  // the start directory's, an absolute file the whole prefix.
+  Config c;
+  EXPECT_EQ(OutputPrefix(c.output_dir, c.output_file, "/start", 9, 1, "h", env),
+            "/start/h/9");
+  EXPECT_EQ(OutputPrefix("./out/", "r%pid%", "/start", 9, 1, "h", env),
+            "/start/out/r9");
+  EXPECT_EQ(OutputPrefix("%cwd%/x", "r", "/start", 9, 1, "h", env),
+            "/start/x/r");
+  EXPECT_EQ(OutputPrefix("/abs", "sub/r", "/start", 9, 1, "h", env),
+            "/abs/sub/r");
+  EXPECT_EQ(OutputPrefix("/abs", "/other/r", "/start", 9, 1, "h", env),
+            "/other/r");
+}
+
 TEST(Sizes, ParseWithSuffixes) {
   uint64_t v = 0;
   EXPECT_TRUE(ParseSize("64K", &v));
@@ -98,17 +117,86 @@ TEST(Options, Rocprofv3Names) {
                      "--stats", "-S", "-d", "out", "--", "app", "-x"},
                     &ok, &error);
   ASSERT_TRUE(ok) << error;
-  EXPECT_TRUE(o.hip && o.hsa && o.marker && o.kernel && o.memory_copy);
+  EXPECT_TRUE(o.hip_runtime && o.hip_compiler && o.hsa_core && o.hsa_amd &&
+              o.marker && o.kernel && o.memory_copy);
   EXPECT_EQ(o.formats, (std::vector<std::string>{"rocpd", "pftrace"}));
   EXPECT_EQ(o.program, (std::vector<std::string>{"app", "-x"}));
   o = Parse({"--runtime-trace", "--output-format=csv,json", "app"}, &ok,
             &error);
   ASSERT_TRUE(ok) << error;
-  EXPECT_FALSE(o.hsa);
+  EXPECT_FALSE(o.hsa_core || o.hsa_amd || o.hip_compiler);
+  EXPECT_TRUE(o.hip_runtime);
   EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
   o = Parse({"app"}, &ok, &error);  // no tracing option: --sys-trace
   ASSERT_TRUE(ok);
-  EXPECT_TRUE(o.hip && o.hsa && o.marker);
+  EXPECT_TRUE(o.hip_runtime && o.hsa_core && o.marker);
+}
+
+TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
+  bool ok;
+  std::string error;
+  // Short forms, a BOOL value, a format in capitals, several periods in
+  // one flag, in milliseconds.
+  Options o = Parse({"-r",
+                     "--hip-trace",
+                     "False",
+                     "-S",
+                     "true",
+                     "--stats=no",
+                     "--output-format",
+                     "CSV",
+                     "Json",
+                     "-P",
+                     "1:2:0",
+                     "3:4:1",
+                     "--collection-period-unit",
+                     "msec",
+                     "-d",
+                     "d",
+                     "-o",
+                     "f",
+                     "--",
+                     "app"},
+                    &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.hip_runtime || o.hip_compiler);  // --hip-trace False
+  EXPECT_TRUE(o.marker && o.kernel && o.summary);
+  EXPECT_FALSE(o.stats);
+  EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
+  ASSERT_EQ(o.collection_periods.size(), 2u);
+  CollectionPeriod p;
+  ASSERT_TRUE(ParseCollectionPeriod(o.collection_periods[1], &p));
+  EXPECT_DOUBLE_EQ(p.delay_s, 0.003);  // in seconds for the tool
+  EXPECT_DOUBLE_EQ(p.duration_s, 0.004);
+  EXPECT_EQ(p.repeat, 1u);
+  EXPECT_EQ(o.output_dir, "d");
+  EXPECT_EQ(o.output_file, "f");
+  // The finer HIP and HSA parts.
+  o = Parse({"--hip-compiler-trace", "--hsa-amd-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hip_compiler && o.hsa_amd);
+  EXPECT_FALSE(o.hip_runtime || o.hsa_core || o.hsa_image || o.marker);
+  auto env = ToolEnvironment(o);
+  EXPECT_EQ(env[0], std::make_pair(std::string("ROCTRACE_DOMAINS"),
+                                   std::string("hip_compiler,hsa_amd")));
+  o = Parse({"-s", "--version"}, &ok, &error);
+  EXPECT_TRUE(ok && o.version);
+  o = Parse({"--log-level", "ERROR", "-u", "msec", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.log_level, "error");
+  EXPECT_EQ(o.summary_units, "msec");
+}
+
+TEST(Options, GpuOnlyOptionsAreRefusedByName) {
+  for (const char* option : {"--pmc", "--pc-sampling-unit", "--att",
+                             "--att-target-cu", "-L", "--kernel-rename"}) {
+    bool ok;
+    std::string error;
+    Parse({option, "x", "--", "app"}, &ok, &error);
+    EXPECT_FALSE(ok) << option;
+    EXPECT_NE(error.find("not supported"), std::string::npos) << error;
+    EXPECT_NE(error.find(option), std::string::npos) << error;
+  }
 }
 
 TEST(Options, BadInputIsAnError) {
@@ -125,6 +213,11 @@ TEST(Options, BadInputIsAnError) {
            {"--perfetto-max-size", "0", "--", "app"},
            {"--collection-period", "x", "--", "app"},
            {"--kernel-include-regex", "(", "--", "app"},
+           {"-o", "--", "app"},  // a missing value, not a prefix "--"
+           {"-d", "--", "app"},
+           {"--hip-trace=maybe", "--", "app"},
+           {"--output-format", "csv", "xml", "--", "app"},
+           {"--collection-period-unit", "day", "--", "app"},
            {"--kernel-exclude-regex", "[a", "--", "app"}}) {
     Parse(args, &ok, &error);
     EXPECT_FALSE(ok) << args.size();
@@ -171,6 +264,43 @@ TEST(RecordConverter, PairsRangesAndCountsWhatItCannot) {
   EXPECT_EQ(events[0].op->domain, "MARKER_CORE_API");
   EXPECT_EQ(c.unmatched_range_ends(), 1u);
   EXPECT_EQ(c.open_ranges(), 1u);
+}
+
+TEST(RecordConverter, MarkerMessagesAreWrittenAsValidUtf8) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.Convert(Roctx(ROCTX_API_ID_roctxMarkA, 1, 1, 10, "bad\xff\xfe"));
+  c.Convert(Roctx(ROCTX_API_ID_roctxMarkA, 1, 2, 20, "\xc3("));
+  c.Convert(
+      Roctx(ROCTX_API_ID_roctxMarkA, 1, 3, 30, "caf\xc3\xa9 \xf0\x9f\x98\x80"));
+  c.Convert(
+      Roctx(ROCTX_API_ID_roctxMarkA, 1, 4, 40, "\xed\xa0\x80"));  // surrogate
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].op->name, "bad\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(events[1].op->name, "\xef\xbf\xbd(");
+  EXPECT_EQ(events[2].op->name, "caf\xc3\xa9 \xf0\x9f\x98\x80");  // kept
+  EXPECT_EQ(events[3].op->name, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(RecordConverter, PairsARangeStoppedBeforeItsStartIsDelivered) {
+  // roctxRangeStartA on thread 1, roctxRangeStop on thread 2: the two
+  // threads' records come in separate buffers, the stop's first.
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStop, 2, 21, 300, nullptr));
+  EXPECT_TRUE(events.empty());
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStartA, 1, 21, 200, "cross"));
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].op->name, "cross");
+  EXPECT_EQ(events[0].start_ns, 200u);
+  EXPECT_EQ(events[0].end_ns, 300u);
+  EXPECT_EQ(events[0].tid, 2u);
+  EXPECT_EQ(events[0].async_range_id, 21u);
+  EXPECT_EQ(c.unmatched_range_ends(), 0u);
+  EXPECT_EQ(c.open_ranges(), 0u);
+  // A stop whose start never comes is counted, once, at the end.
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStop, 2, 99, 400, nullptr));
+  EXPECT_EQ(c.unmatched_range_ends(), 1u);
 }
 
 TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {

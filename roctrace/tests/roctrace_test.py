@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -159,6 +160,10 @@ class TraceSample(unittest.TestCase):
       self.assertEqual(int(s["MaxNs"]), max(d))
       self.assertAlmostEqual(float(s["Percentage"]), 100.0 * sum(d) / total,
                              places=3)
+      # rocprofv3's StdDev is the sample's (n - 1), 0 for one call.
+      expected = statistics.stdev(d) if len(d) > 1 else 0.0
+      self.assertAlmostEqual(float(s["StdDev"]), expected,
+                             delta=max(1e-5 * expected, 1e-3))
     self.assertIn("roctrace summary: HSA API", self.p.stderr)
     self.assertIn("hsa_system_get_info", self.p.stderr)
 
@@ -955,6 +960,204 @@ class BadInput(unittest.TestCase):
     self.assertEqual(p.returncode, -signal.SIGTERM)
 
 
+def limit_file_size(limit):
+  """A preexec_fn: files may not grow past `limit` bytes, and a write past it
+  fails with EFBIG instead of killing the writer (SIGXFSZ ignored: the
+  disposition survives exec), as on a full disk."""
+  def apply():
+    import resource
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+  return apply
+
+
+class NothingSilent(unittest.TestCase):
+  """An output that cannot be created or written is an error on stderr and
+  in roctrace's status, never a silent loss; paths are checked before the
+  program starts."""
+
+  def setUp(self):
+    self.dir = tempfile.mkdtemp()
+    self.marker = os.path.join(self.dir, "started")
+
+  def roctrace(self, *args, **kwargs):
+    return subprocess.run([ROCTRACE] + list(args), cwd=self.dir,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=120, **kwargs)
+
+  def touch_program(self):
+    return ["--", "/bin/sh", "-c", "touch " + self.marker]
+
+  def test_a_directory_inside_the_output_name_is_created(self):
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd", "-o",
+                      "sub/dir/x", "--", PROGRAM, "threads", "1", "10")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(self.dir, "sub", "dir",
+                                 "x_hip_api_trace.csv"))
+    self.assertEqual(len(rows), 10)
+    self.assertEqual(len(regions(os.path.join(self.dir, "sub", "dir",
+                                              "x_results.db"))), 10)
+
+  def test_bad_paths_are_errors_before_the_program_starts(self):
+    cases = [["-o", "x" * 300],  # a file name longer than NAME_MAX
+             ["-d", "/proc/nope"],  # cannot be created, even by root
+             ["-d", os.path.join(self.dir, "file", "below")]]
+    open(os.path.join(self.dir, "file"), "w").close()
+    ro = os.path.join(self.dir, "ro")
+    os.mkdir(ro)
+    with open(os.path.join(ro, "x_results.db"), "w"):
+      pass
+    os.chmod(os.path.join(ro, "x_results.db"), 0o444)
+    if os.geteuid() != 0:  # root writes read-only files anyway
+      cases.append(["-d", ro, "-o", "x"])
+    for args in cases:
+      p = self.roctrace(*(args + self.touch_program()))
+      self.assertEqual(p.returncode, 1, (args, p.stderr))
+      self.assertIn("cannot write the output directory", p.stderr)
+      self.assertIn("not started", p.stderr)
+      self.assertFalse(os.path.exists(self.marker), args)
+    # Nothing of the check is left behind.
+    self.assertEqual(sorted(os.listdir(self.dir)), ["file", "ro"])
+
+  def test_an_option_as_a_value_is_an_error(self):
+    for args in (["-o", "--"], ["-d", "--hip-trace"]):
+      p = self.roctrace(*(args + self.touch_program()))
+      self.assertEqual(p.returncode, 2, args)
+      self.assertIn("needs a value", p.stderr)
+      self.assertFalse(os.path.exists(self.marker))
+
+  def test_a_relative_directory_is_roctraces_not_the_programs(self):
+    elsewhere = tempfile.mkdtemp()
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "-d", "out",
+                      "-o", "r", "--", PROGRAM, "chdir", elsewhere, "5")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertEqual(
+        len(read_csv(os.path.join(self.dir, "out", "r_hip_api_trace.csv"))),
+        5)
+    self.assertEqual(os.listdir(elsewhere), [])
+
+  def test_a_full_disk_is_an_error_with_whole_rows_and_a_database(self):
+    # CSV and timeline files outgrow the limit; the database and its journal
+    # stay under it, and record what the others lost.
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd",
+                      "pftrace", "json", "-d", "out", "-o", "f", "--",
+                      PROGRAM, "threads", "2", "20000",
+                      preexec_fn=limit_file_size(2800 << 10))
+    self.assertEqual(p.returncode, 74, p.stderr)
+    self.assertIn("cannot write", p.stderr)
+    self.assertIn("the program exited with status 0", p.stderr)
+    out = os.path.join(self.dir, "out")
+    csv_path = os.path.join(out, "f_hip_api_trace.csv")
+    self.assertIn("cannot write " + csv_path, p.stderr)
+    self.assertIn(csv_path + " (incomplete)", p.stderr)
+    # No half row: the file ends with a whole one, every row has 7 fields.
+    with open(csv_path, newline="") as f:
+      data = f.read()
+    self.assertTrue(data.endswith("\n"))
+    rows = list(csv.reader(data.splitlines()))
+    self.assertTrue(all(len(r) == 7 for r in rows))
+    self.assertLess(len(rows) - 1, 40000)
+    # The JSON, one document, is not left cut short.
+    self.assertFalse(os.path.exists(os.path.join(out, "f_results.json")))
+    # The database opens, has every event, and says what was lost where.
+    db = os.path.join(out, "f_results.db")
+    self.assertEqual(len(regions(db)), 40000)
+    m = metadata(db)
+    self.assertIn(csv_path, m["roctrace.write_failures"])
+    self.assertEqual(int(m["roctrace.lost.unwritten_csv"]),
+                     40000 - (len(rows) - 1))
+    self.assertEqual(int(m["roctrace.lost.unwritten_json"]), 40000)
+    # The timeline keeps whole packets only.
+    self.assertEqual(m["roctrace.finished"], "1")
+
+  def test_a_full_tmpfs(self):
+    mnt = tempfile.mkdtemp()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs",
+                       mnt]).returncode != 0:
+      self.skipTest("cannot mount a tmpfs here (the file size limit test "
+                    "covers the same failures)")
+    try:
+      p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd",
+                        "--stats", "-d", mnt, "-o", "t", "--", PROGRAM,
+                        "threads", "2", "20000")
+      self.assertEqual(p.returncode, 74, p.stderr)
+      self.assertIn("No space left on device", p.stderr)
+      with open(os.path.join(mnt, "t_hip_api_trace.csv")) as f:
+        data = f.read()
+      self.assertTrue(data == "" or data.endswith("\n"))
+      con = sqlite3.connect(os.path.join(mnt, "t_results.db"))
+      con.execute("SELECT COUNT(*) FROM rocpd_metadata").fetchall()
+      con.close()
+    finally:
+      subprocess.run(["umount", mnt])
+
+  def test_killing_roctrace_tells_the_program(self):
+    proc = subprocess.Popen(
+        [ROCTRACE, "--hip-trace", "-d", self.dir, "-o", "k", "--", PROGRAM,
+         "wait_for_kill", "10"], cwd=self.dir, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+      self.assertEqual(proc.stdout.readline().strip(), "ready")
+      program = int(subprocess.check_output(["pgrep", "-P", str(proc.pid)]))
+      proc.kill()  # SIGKILL: roctrace cannot forward it
+      proc.wait(timeout=60)
+      deadline = time.monotonic() + 30
+      while time.monotonic() < deadline and os.path.exists(
+          "/proc/%d" % program):
+        with open("/proc/%d/stat" % program) as f:
+          if f.read().split(") ")[1].startswith("Z"):
+            break  # ended; only its parent (init) has not reaped it yet
+        time.sleep(0.05)
+      alive = os.path.exists("/proc/%d" % program)
+      if alive:
+        with open("/proc/%d/stat" % program) as f:
+          alive = not f.read().split(") ")[1].startswith("Z")
+      if alive:
+        os.kill(program, signal.SIGKILL)
+      self.assertFalse(alive, "the program outlived roctrace")
+    finally:
+      proc.stdout.close()
+      proc.stderr.close()
+
+  def test_cross_thread_ranges_are_written(self):
+    p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
+                      "-d", "out", "-o", "c", "--", PROGRAM, "cross_ranges",
+                      "50")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(self.dir, "out", "c_marker_api_trace.csv"))
+    self.assertEqual([r["Function"] for r in rows], ["cross"] * 50)
+    for r in rows:
+      self.assertLessEqual(int(r["Start_Timestamp"]),
+                           int(r["End_Timestamp"]))
+    db = os.path.join(self.dir, "out", "c_results.db")
+    self.assertEqual(len([r for r in regions(db) if r[1] == "cross"]), 50)
+    m = metadata(db)
+    self.assertEqual(m["roctrace.lost.unmatched_range_ends"], "0")
+    self.assertEqual(m["roctrace.lost.unterminated_ranges"], "0")
+
+  def test_marker_strings_are_valid_utf8_in_every_format(self):
+    p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
+                      "json", "pftrace", "-d", "out", "-o", "u", "--",
+                      PROGRAM, "bad_utf8")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    out = os.path.join(self.dir, "out")
+    for name in ("u_marker_api_trace.csv", "u_results.json"):
+      with open(os.path.join(out, name), "rb") as f:
+        text = f.read().decode("utf-8")  # strict: raises on invalid bytes
+      self.assertIn("bad\ufffd\ufffd", text)
+    json.loads(text)
+    con = sqlite3.connect(os.path.join(out, "u_results.db"))
+    con.text_factory = bytes
+    names = {r[0].decode("utf-8") for r in con.execute(
+        "SELECT string FROM rocpd_string")}
+    con.close()
+    self.assertIn("\ufffd(", names)
+    with open(os.path.join(out, "u_results.pftrace"), "rb") as f:
+      trace = f.read()
+    self.assertNotIn(b"\xff\xfe", trace)
+    self.assertIn("bad\ufffd\ufffd".encode("utf-8"), trace)
+
+
 class Merge(unittest.TestCase):
 
   def test_merge_two_processes(self):
@@ -976,6 +1179,22 @@ class Merge(unittest.TestCase):
     self.assertEqual(pids, {r[2] for r in merged})
     self.assertEqual(len(pids), 2)
 
+  def test_merge_refuses_the_same_database_twice(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "a", "--", PROGRAM,
+             "threads", "1", "20"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    db = os.path.join(d, "a_results.db")
+    copy = os.path.join(d, "copy.db")
+    with open(db, "rb") as src, open(copy, "wb") as dst:
+      dst.write(src.read())
+    for inputs in ([db, db], [db, copy]):
+      out = os.path.join(d, "m.db")
+      p = run([ROCTRACE, "merge", "-o", out] + inputs, d)
+      self.assertEqual(p.returncode, 1, p.stderr)
+      self.assertIn("same process", p.stderr)
+      self.assertFalse(os.path.exists(out))
+
   def test_merge_bad_input(self):
     d = tempfile.mkdtemp()
     self.assertEqual(run([ROCTRACE, "merge"], d).returncode, 2)
@@ -994,14 +1213,15 @@ class Merge(unittest.TestCase):
 class Environment(unittest.TestCase):
 
   def test_default_names_use_hostname_and_pid(self):
+    # rocprofv3's default: ./<hostname>/<pid>_results.db.
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "--hip-trace", "--", PROGRAM, "threads", "1", "10"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
-    dbs = glob.glob(os.path.join(d, "*", "*", "*_results.db"))
-    self.assertEqual(len(dbs), 1)
-    host, pid, name = dbs[0].split(os.sep)[-3:]
+    dbs = glob.glob(os.path.join(d, "*", "*_results.db"))
+    self.assertEqual(len(dbs), 1, os.listdir(d))
+    host, name = dbs[0].split(os.sep)[-2:]
     self.assertEqual(host, os.uname().nodename)
-    self.assertEqual(name, pid + "_results.db")
+    pid = name[:-len("_results.db")]
     self.assertEqual({r[2] for r in regions(dbs[0])}, {int(pid)})
 
   def test_path_keys(self):

@@ -10,6 +10,12 @@
 //   loop N            N hipGetErrorString calls, prints ns per call
 //   pause N           N calls, roctxProfilerPause, N calls,
 //                     roctxProfilerResume, N calls
+//   cross_ranges N    N rocTX ranges, each started (roctxRangeStartA) on
+//                     the main thread and stopped on another thread, which
+//                     ends before the main thread's next call
+//   bad_utf8          a mark and a pushed range whose messages are not
+//                     UTF-8 ("bad\xff\xfe" and "\xc3(")
+//   chdir DIR N       chdir(DIR), then N calls
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 #include <roctx.h>
@@ -94,6 +100,29 @@ int main(int argc, char** argv) {
     Calls(n);
     if (roctxProfilerResume(0) != 0) return 65;
     Calls(n);
+    return 0;
+  }
+  if (std::strcmp(mode, "cross_ranges") == 0) {
+    for (long i = 0; i < n; ++i) {
+      roctx_range_id_t id = roctxRangeStartA("cross");
+      std::thread([id] {
+        Calls(1);
+        roctxRangeStop(id);
+      }).join();
+      Calls(1);
+    }
+    return 0;
+  }
+  if (std::strcmp(mode, "bad_utf8") == 0) {
+    roctxMarkA("bad\xff\xfe");
+    roctxRangePushA("\xc3(");
+    Calls(1);
+    roctxRangePop();
+    return 0;
+  }
+  if (std::strcmp(mode, "chdir") == 0) {
+    if (argc < 4 || chdir(argv[2]) != 0) return 66;
+    Calls(std::atol(argv[3]));
     return 0;
   }
   if (std::strcmp(mode, "loop") == 0) {

@@ -2,6 +2,8 @@
 
 #include <roctracer_roctx.h>
 
+#include "roctrace/writers/utf8.h"
+
 namespace roctrace {
 namespace {
 
@@ -83,7 +85,8 @@ const OpName* RecordConverter::MarkerName(const char* message) {
   auto name = std::make_unique<OpName>();
   name->index = next_index_++;
   name->category = Category::kMarker;
-  name->name = text;
+  // Looked up by the bytes given, written as valid UTF-8 (utf8.h).
+  name->name = IsValidUtf8(text) ? text : MakeValidUtf8(text);
   name->domain = "MARKER_CORE_API";
   const OpName* result = name.get();
   marker_names_.emplace(text, std::move(name));
@@ -272,10 +275,22 @@ void RecordConverter::Convert(const activity_record_t& r) {
       pushed_[r.thread_id].push_back(
           {MarkerName(r.mark_message), r.correlation_id, r.begin_ns});
       return;
-    case ROCTX_API_ID_roctxRangeStartA:
+    case ROCTX_API_ID_roctxRangeStartA: {
+      auto stop = early_stops_.find(r.correlation_id);
+      if (stop != early_stops_.end()) {
+        e.op = MarkerName(r.mark_message);
+        e.start_ns = r.begin_ns;
+        e.end_ns = stop->second.first;
+        e.tid = stop->second.second;  // where it ended, as when in order
+        e.async_range_id = r.correlation_id;
+        early_stops_.erase(stop);
+        sink_(e);
+        return;
+      }
       started_[r.correlation_id] = {MarkerName(r.mark_message),
                                     r.correlation_id, r.begin_ns};
       return;
+    }
     case ROCTX_API_ID_roctxRangePop: {
       auto it = pushed_.find(r.thread_id);
       if (it == pushed_.end() || it->second.empty()) {
@@ -294,7 +309,15 @@ void RecordConverter::Convert(const activity_record_t& r) {
     case ROCTX_API_ID_roctxRangeStop: {
       auto it = started_.find(r.correlation_id);
       if (it == started_.end()) {
-        ++unmatched_range_ends_;
+        // Its start may still be in another thread's buffer. Bounded: a
+        // program stopping ranges it never started must not grow this.
+        constexpr size_t kMaxEarlyStops = 65536;
+        if (early_stops_.size() < kMaxEarlyStops) {
+          early_stops_.emplace(r.correlation_id,
+                               std::make_pair(r.begin_ns, r.thread_id));
+        } else {
+          ++unmatched_range_ends_;
+        }
         return;
       }
       e.op = it->second.name;

@@ -58,7 +58,9 @@ class RecordConverter {
   uint64_t filtered_kernels() const { return filtered_kernels_; }
 
   uint64_t unresolved_names() const { return unresolved_names_; }
-  uint64_t unmatched_range_ends() const { return unmatched_range_ends_; }
+  uint64_t unmatched_range_ends() const {
+    return unmatched_range_ends_ + early_stops_.size();
+  }
   // rocTX ranges still open (never popped or stopped).
   uint64_t open_ranges() const;
 
@@ -90,6 +92,10 @@ class RecordConverter {
   std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_;
   std::unordered_map<uint32_t, std::vector<OpenRange>> pushed_;  // by tid
   std::unordered_map<uint64_t, OpenRange> started_;              // by range ID
+  // roctxRangeStop records delivered before their roctxRangeStartA (the
+  // two threads' records come in separate buffers, in either order): the
+  // stop's time and thread by range ID, until the start arrives.
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> early_stops_;
   uint32_t next_index_ = 0;  // OpName::index of the next name made
   uint64_t unresolved_names_ = 0;
   uint64_t unmatched_range_ends_ = 0;

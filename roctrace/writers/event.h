@@ -200,6 +200,9 @@ struct RunInfo {
   // (tag, text) of what the run could not trace at all and why (rocpd
   // metadata `roctrace.<tag>`), known at start.
   std::vector<std::pair<std::string, std::string>> notes;
+  // Outputs that could not be created or written ("PATH: reason"), known at
+  // the end (rocpd metadata `roctrace.write_failures`).
+  std::vector<std::string> write_failures;
 };
 
 // A writer is driven by one thread at a time (the tool serialises calls).
@@ -212,6 +215,22 @@ class Writer {
   virtual void Finish(const RunInfo& info) = 0;
   // Files this writer produced, for the exit message.
   virtual std::vector<std::string> Files() const = 0;
+
+  // What this writer could not create or write (permissions, a full disk,
+  // an I/O error): one "PATH: reason" per failure, in the order they
+  // happened. Read after Finish.
+  const std::vector<std::string>& failures() const { return failures_; }
+  // Events that are in none of this writer's files because of them.
+  uint64_t unwritten() const { return unwritten_; }
+
+ protected:
+  // Records a failure and reports it at once (output_failures.h).
+  void ReportFailure(const std::string& path, const std::string& reason);
+  void CountUnwritten(uint64_t events) { unwritten_ += events; }
+
+ private:
+  std::vector<std::string> failures_;
+  uint64_t unwritten_ = 0;
 };
 
 }  // namespace roctrace

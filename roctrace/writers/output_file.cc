@@ -43,10 +43,18 @@ bool OutputFile::Write(const char* data, size_t n) {
     return false;
   }
   if (can_reserve_ && size_ + n > reserved_) ReserveFor(size_ + n);
+  const uint64_t before = size_;
   while (n > 0) {
     ssize_t done = ::write(fd_, data, n);
     if (done < 0) {
       if (errno == EINTR) continue;
+      // Writers hand over whole rows and packets: what of them reached the
+      // file is taken back, so the file ends where the last whole write did.
+      const int err = errno;
+      if (size_ != before && ftruncate(fd_, static_cast<off_t>(before)) == 0) {
+        size_ = before;
+      }
+      errno = err;
       return false;
     }
     data += done;

@@ -32,7 +32,8 @@ class OutputFile {
   bool Open(const std::string& path);
   bool is_open() const { return fd_ >= 0; }
   // Appends all of `data` (short writes retried); false with errno set on
-  // an error (the file keeps what was written).
+  // an error, the file cut back to where it was before this call (no part
+  // of `data` kept).
   bool Write(const char* data, size_t n);
   // Gives back the blocks reserved past the data and closes.
   void Close();

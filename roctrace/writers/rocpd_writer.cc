@@ -57,7 +57,7 @@ RocpdWriter::~RocpdWriter() {
 }
 
 std::vector<std::string> RocpdWriter::Files() const {
-  if (!opened_) return {};
+  if (!created_) return {};
   return {path_};
 }
 
@@ -67,8 +67,10 @@ void RocpdWriter::Fail(const char* what) {
 
 void RocpdWriter::Fail(const char* what, const std::string& why) {
   if (ok_) {
-    std::fprintf(stderr, "roctrace: %s: %s: %s\n", path_.c_str(), what,
-                 why.c_str());
+    ReportFailure(path_, std::string(what) + ": " + why);
+    // What the last commit did not make durable is lost with this one.
+    CountUnwritten(uncommitted_events_);
+    uncommitted_events_ = 0;
   }
   ok_ = false;
 }
@@ -76,9 +78,8 @@ void RocpdWriter::Fail(const char* what, const std::string& why) {
 bool RocpdWriter::Exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    if (ok_) std::fprintf(stderr, "roctrace: %s: %s\n", path_.c_str(), err);
+    Fail("cannot write", err != nullptr ? err : sqlite3_errmsg(db_));
     sqlite3_free(err);
-    ok_ = false;
     return false;
   }
   return true;
@@ -95,6 +96,7 @@ bool RocpdWriter::Open() {
     Fail("cannot create the database");
     return false;
   }
+  created_ = true;
   guid_ = NewGuid();
   // A rollback journal: appended pages are written once (a WAL would be
   // copied into the database again at the end), and a transaction cut short
@@ -422,8 +424,11 @@ void RocpdWriter::InsertDeviceRows() {
 }
 
 void RocpdWriter::Write(const ApiEvent& e) {
-  if (!opened_ && !Open()) return;
-  if (!ok_) return;
+  if ((!opened_ && !Open()) || !ok_) {
+    CountUnwritten(1);
+    return;
+  }
+  ++uncommitted_events_;
   if (IsDevice(e.op->category)) {
     WriteDevice(e);
   } else {
@@ -454,6 +459,7 @@ bool RocpdWriter::Commit() {
     InsertDeviceRows();
     Exec("COMMIT");
   }
+  if (ok_) uncommitted_events_ = 0;
   return ok_;
 }
 
@@ -492,6 +498,18 @@ void RocpdWriter::Finish(const RunInfo& info) {
     Exec(sql);
     sqlite3_free(sql);
   }
+  // The other outputs' failures (this one's could not be recorded here).
+  std::string failures;
+  for (const std::string& f : info.write_failures) {
+    if (!failures.empty()) failures += "\n";
+    failures += f;
+  }
+  sql = sqlite3_mprintf(
+      "INSERT INTO rocpd_metadata(tag, value) VALUES "
+      "('roctrace.write_failures', %Q);",
+      failures.c_str());
+  Exec(sql);
+  sqlite3_free(sql);
   Exec("COMMIT");
 }
 

@@ -62,7 +62,9 @@ class RocpdWriter : public Writer {
   std::string guid_;
   sqlite3* db_ = nullptr;
   bool opened_ = false;
+  bool created_ = false;  // the file exists (SQLite opened it)
   bool ok_ = true;
+  uint64_t uncommitted_events_ = 0;  // written since the last commit
   sqlite3_stmt* insert_string_ = nullptr;
   sqlite3_stmt* insert_thread_ = nullptr;
   // An API event is a rocpd_event row and a rocpd_region row with the same

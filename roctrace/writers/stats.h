@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roctrace/writers/event.h"
@@ -25,7 +26,7 @@ struct CallStats {
   double m2 = 0;
 
   void Add(uint64_t duration_ns);
-  double StdDev() const;  // population standard deviation
+  double StdDev() const;  // the sample's standard deviation (n - 1)
 };
 
 struct StatsRow {
@@ -39,6 +40,12 @@ class StatsWriter : public Writer {
   // `path_prefix` empty: no files (only the summary). `summary`: print the
   // tables to stderr at Finish.
   StatsWriter(std::string path_prefix, bool summary);
+  // Where the summary goes ("stderr" or empty, "stdout", or a file it is
+  // appended to) and its time unit (nsec, usec, msec, sec).
+  void SetSummaryOutput(std::string file, std::string units) {
+    summary_file_ = std::move(file);
+    summary_units_ = std::move(units);
+  }
   void Write(const ApiEvent& event) override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -56,6 +63,8 @@ class StatsWriter : public Writer {
 
   std::string prefix_;
   bool summary_;
+  std::string summary_file_;
+  std::string summary_units_ = "nsec";
   // By OpName::index: (name, statistics); null name: not seen.
   std::vector<std::pair<const OpName*, CallStats>> by_op_;
   std::vector<std::string> files_;
