@@ -110,13 +110,15 @@ class TraceSample(unittest.TestCase):
     self.assertEqual(counts[("HSA_CORE_API", "hsa_system_get_info")], 1)
     # One hsa_init of the program's own, more made by libamdhip64.
     self.assertGreaterEqual(counts[("HSA_CORE_API", "hsa_init")], 1)
-    for marker in ("start", "outer", "inner"):
-      self.assertEqual(counts[("MARKER_CORE_API", marker)], 1, marker)
+    # rocprofv3's kinds: a mark, and ranges.
+    self.assertEqual(counts[("MARKER_CORE_API", "start")], 1)
+    for marker in ("outer", "inner"):
+      self.assertEqual(counts[("MARKER_CORE_RANGE_API", marker)], 1, marker)
 
   def test_slices_nest_per_thread(self):
     by_track = collections.defaultdict(list)
     for cat, name, pid, tid, start, end, corr in regions(self.db):
-      track = (tid, cat == "MARKER_CORE_API")
+      track = (tid, cat.startswith("MARKER_"))
       by_track[track].append((start, end, name))
     for intervals in by_track.values():
       assert_nested(self, intervals)
@@ -392,6 +394,21 @@ class GpuProgram(unittest.TestCase):
     return self.db_rows(
         "SELECT name, start, \"end\", corr_id, tid, size, src_agent_type, "
         "dst_agent_type FROM memory_copies")
+
+  def test_api_calls_have_rocprofv3s_categories(self):
+    # The database's categories are the CSV's Domain column: rocprofv3's
+    # kinds, hsa_amd_* calls in HSA_AMD_EXT_API.
+    rows = self.db_rows("SELECT category, name FROM regions")
+    amd = [c for c, n in rows if n.startswith("hsa_amd_")]
+    self.assertTrue(amd)
+    self.assertEqual(set(amd), {"HSA_AMD_EXT_API"})
+    core = {c for c, n in rows if n.startswith("hsa_") and
+            not n.startswith("hsa_amd_") and not n.startswith("hsa_ext_")}
+    self.assertEqual(core, {"HSA_CORE_API"})
+    domains = {(r["Domain"], r["Function"])
+               for r in read_csv(self.path("_hsa_api_trace.csv"))}
+    self.assertEqual(domains, {(c, n) for c, n in rows
+                               if not c.startswith("MARKER_")})
 
   def test_program_ran_and_files_are_named_as_rocprofv3(self):
     self.assertEqual(self.p.returncode, 0, self.p.stderr)
@@ -721,7 +738,7 @@ class GpuProgram(unittest.TestCase):
     hsa = collections.Counter(ops["HSA_CORE_API"][r["operation"]]
                               for r in records["hsa_api"])
     from_db = collections.Counter(
-        r[1] for r in regions(self.db) if r[0] != "MARKER_CORE_API")
+        r[1] for r in regions(self.db) if not r[0].startswith("MARKER_"))
     self.assertEqual(hsa, from_db)
     failed = [r for r in records["hsa_api"] if r.get("failed")]
     self.assertEqual(len(failed), F)
@@ -816,7 +833,8 @@ class GpuProgram(unittest.TestCase):
 
   def test_kernels_without_api_tracing(self):
     # No API call is traced around the dispatches: correlation ID 0, thread
-    # unknown (NULL), and the views still show every dispatch.
+    # unknown (tid 0, as in the CSV), and the views still show every
+    # dispatch, also rocprofv3's, which join the thread (an inner join).
     d = tempfile.mkdtemp()
     p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace"], d, "k")
     self.assertEqual(p.returncode, 0, p.stderr)
@@ -824,9 +842,14 @@ class GpuProgram(unittest.TestCase):
     rows = con.execute("SELECT corr_id, tid FROM kernels").fetchall()
     copies = con.execute("SELECT COUNT(*) FROM memory_copies").fetchone()[0]
     regions_n = con.execute("SELECT COUNT(*) FROM regions").fetchone()[0]
+    joined = [con.execute(
+        "SELECT COUNT(*) FROM %s X JOIN rocpd_info_thread T ON T.id = X.tid "
+        "AND T.guid = X.guid" % t).fetchone()[0]
+              for t in ("rocpd_kernel_dispatch", "rocpd_memory_copy")]
     con.close()
     self.assertEqual(len(rows), 2 * N)
-    self.assertEqual(set(rows), {(0, None)})
+    self.assertEqual(set(rows), {(0, 0)})
+    self.assertEqual(joined, [2 * N, M])
     self.assertEqual(copies, M)
     self.assertEqual(regions_n, 0)
 

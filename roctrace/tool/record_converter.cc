@@ -57,7 +57,10 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   name->name = *text != '\0' ? text : "unknown_op_" + std::to_string(op);
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     name->category = Category::kHip;
-    name->domain = "HIP_RUNTIME_API";
+    // rocprofv3's two HIP kinds: the calls the compiler generates (kernel
+    // and fat binary registration, launch configuration) and the rest.
+    name->domain = name->name.compare(0, 5, "__hip") == 0 ? "HIP_COMPILER_API"
+                                                          : "HIP_RUNTIME_API";
     name->submits_work = track_threads_ && !hsa_traced_;
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
@@ -78,18 +81,19 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   return slot->get();
 }
 
-const OpName* RecordConverter::MarkerName(const char* message) {
+const OpName* RecordConverter::MarkerName(const char* message, bool range) {
   std::string text = message != nullptr ? message : "";
-  auto it = marker_names_.find(text);
-  if (it != marker_names_.end()) return it->second.get();
+  auto& names = marker_names_[range ? 1 : 0];
+  auto it = names.find(text);
+  if (it != names.end()) return it->second.get();
   auto name = std::make_unique<OpName>();
   name->index = next_index_++;
   name->category = Category::kMarker;
   // Looked up by the bytes given, written as valid UTF-8 (utf8.h).
   name->name = IsValidUtf8(text) ? text : MakeValidUtf8(text);
-  name->domain = "MARKER_CORE_API";
+  name->domain = range ? "MARKER_CORE_RANGE_API" : "MARKER_CORE_API";
   const OpName* result = name.get();
-  marker_names_.emplace(text, std::move(name));
+  names.emplace(text, std::move(name));
   return result;
 }
 
@@ -266,19 +270,19 @@ void RecordConverter::Convert(const activity_record_t& r) {
   }
   switch (r.op) {
     case ROCTX_API_ID_roctxMarkA:
-      e.op = MarkerName(r.mark_message);
+      e.op = MarkerName(r.mark_message, false);
       e.start_ns = e.end_ns = r.begin_ns;
       e.instant = true;
       sink_(e);
       return;
     case ROCTX_API_ID_roctxRangePushA:
       pushed_[r.thread_id].push_back(
-          {MarkerName(r.mark_message), r.correlation_id, r.begin_ns});
+          {MarkerName(r.mark_message, true), r.correlation_id, r.begin_ns});
       return;
     case ROCTX_API_ID_roctxRangeStartA: {
       auto stop = early_stops_.find(r.correlation_id);
       if (stop != early_stops_.end()) {
-        e.op = MarkerName(r.mark_message);
+        e.op = MarkerName(r.mark_message, true);
         e.start_ns = r.begin_ns;
         e.end_ns = stop->second.first;
         e.tid = stop->second.second;  // where it ended, as when in order
@@ -287,7 +291,7 @@ void RecordConverter::Convert(const activity_record_t& r) {
         sink_(e);
         return;
       }
-      started_[r.correlation_id] = {MarkerName(r.mark_message),
+      started_[r.correlation_id] = {MarkerName(r.mark_message, true),
                                     r.correlation_id, r.begin_ns};
       return;
     }

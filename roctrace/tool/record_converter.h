@@ -66,7 +66,9 @@ class RecordConverter {
 
  private:
   const OpName* ApiName(uint32_t domain, uint32_t op);
-  const OpName* MarkerName(const char* message);
+  // A mark's name (MARKER_CORE_API) or a range's (MARKER_CORE_RANGE_API,
+  // rocprofv3's kind for pushed and started ranges).
+  const OpName* MarkerName(const char* message, bool range);
   // nullptr: the kernel filter drops this name.
   // Made at the name's first dispatch, which gives its register counts.
   const OpName* KernelName(const std::string& name,
@@ -89,7 +91,7 @@ class RecordConverter {
   Sink sink_;
   std::vector<std::unique_ptr<OpName>> api_names_[ACTIVITY_DOMAIN_NUMBER];
   std::unordered_map<uint64_t, std::unique_ptr<OpName>> sparse_names_;
-  std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_;
+  std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_[2];
   std::unordered_map<uint32_t, std::vector<OpenRange>> pushed_;  // by tid
   std::unordered_map<uint64_t, OpenRange> started_;              // by range ID
   // roctxRangeStop records delivered before their roctxRangeStartA (the

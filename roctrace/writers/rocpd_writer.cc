@@ -236,7 +236,8 @@ int64_t RocpdWriter::ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end) {
     return it->second.row;
   }
   char name[32];
-  std::snprintf(name, sizeof(name), "thread %u", tid);
+  std::snprintf(name, sizeof(name), tid == 0 ? "unknown thread" : "thread %u",
+                tid);
   sqlite3_bind_int64(insert_thread_, 1, start_info_.ppid);
   sqlite3_bind_int64(insert_thread_, 2, tid);
   sqlite3_bind_text(insert_thread_, 3, name, -1, SQLITE_TRANSIENT);
@@ -377,10 +378,26 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     v[7] = event_id;
     v[8] = StreamRow(e.stream_id);
   }
-  // The submitting thread, NULL when it is not known.
-  row.has_tid = e.tid != 0;
-  if (row.has_tid) v[0] = ThreadRow(e.tid, e.start_ns, e.start_ns);
+  // The submitting thread; when it is not known, the process's "unknown
+  // thread" row (tid 0, as the CSV's Thread_Id 0), so that rocprofv3's
+  // views, which join the thread, still show the row.
+  v[0] = ThreadRow(e.tid, e.start_ns, e.start_ns);
   device_rows_.push_back(row);
+}
+
+// rocprofv3's event category: an API call's or rocTX event's own kind
+// (HSA_AMD_EXT_API, HIP_COMPILER_API, MARKER_CORE_RANGE_API, ...: its
+// Domain), device work's category.
+int64_t RocpdWriter::CategoryId(const OpName* op) {
+  if (IsDevice(op->category)) {
+    return category_ids_[static_cast<int>(op->category)];
+  }
+  if (op->index >= op_category_ids_.size()) {
+    op_category_ids_.resize(op->index + 1, 0);
+  }
+  int64_t& id = op_category_ids_[op->index];
+  if (id == 0) id = StringId(op->domain);
+  return id;
 }
 
 // The event's rocpd_event row (category, stack id = correlation ID, parent
@@ -388,8 +405,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
 int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
   const int64_t id = next_event_id_++;
   const int64_t corr = static_cast<int64_t>(e.correlation_id);
-  const int64_t event[4] = {category_ids_[static_cast<int>(e.op->category)],
-                            corr, 0, corr};
+  const int64_t event[4] = {CategoryId(e.op), corr, 0, corr};
   appender_->Append(kEventTable, id, event);
   return id;
 }
@@ -405,12 +421,7 @@ void RocpdWriter::InsertDeviceRows() {
       st = insert_scratch_;
       params = 9;
     }
-    if (row.has_tid) {
-      sqlite3_bind_int64(st, 1, row.values[0]);
-    } else {
-      sqlite3_bind_null(st, 1);
-    }
-    for (int i = 1; i < params; ++i) {
+    for (int i = 0; i < params; ++i) {
       sqlite3_bind_int64(st, i + 1, row.values[i]);
     }
     // A scratch event of a queue the tracer did not know: no agent.
