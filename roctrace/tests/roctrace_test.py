@@ -1142,6 +1142,20 @@ class NothingSilent(unittest.TestCase):
       proc.stdout.close()
       proc.stderr.close()
 
+  def test_a_program_closing_every_descriptor_keeps_its_file(self):
+    # The program closes every descriptor from 3 up (ours too) and opens a
+    # file of its own, which may get the number a writer held: the writer
+    # never writes into it and goes on in its own file.
+    mine = os.path.join(self.dir, "mine.txt")
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "pftrace",
+                      "-d", "out", "-o", "c", "--", PROGRAM, "close_fds",
+                      mine, "3000")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(mine) as f:
+      self.assertEqual(f.read(), "minemine")
+    rows = read_csv(os.path.join(self.dir, "out", "c_hip_api_trace.csv"))
+    self.assertEqual(len(rows), 6000)
+
   def test_cross_thread_ranges_are_written(self):
     p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
                       "-d", "out", "-o", "c", "--", PROGRAM, "cross_ranges",

@@ -16,6 +16,9 @@
 //   bad_utf8          a mark and a pushed range whose messages are not
 //                     UTF-8 ("bad\xff\xfe" and "\xc3(")
 //   chdir DIR N       chdir(DIR), then N calls
+//   close_fds FILE N  N calls, closes every descriptor from 3 up, opens FILE
+//                     and writes "mine" to it, N calls, writes "mine" again
+#include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 #include <roctx.h>
@@ -118,6 +121,20 @@ int main(int argc, char** argv) {
     roctxRangePushA("\xc3(");
     Calls(1);
     roctxRangePop();
+    return 0;
+  }
+  if (std::strcmp(mode, "close_fds") == 0) {
+    if (argc < 4) return 64;
+    const long calls = std::atol(argv[3]);
+    Calls(calls);
+    for (int fd = 3; fd < 4096; ++fd) close(fd);
+    int own = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (own < 0 || write(own, "mine", 4) != 4) return 66;
+    Calls(calls);
+    // Time for a checkpoint: the writers write while the file is open.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    if (write(own, "mine", 4) != 4) return 66;
+    close(own);
     return 0;
   }
   if (std::strcmp(mode, "chdir") == 0) {
