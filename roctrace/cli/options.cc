@@ -50,6 +50,7 @@ const char kUsage[] =
     "  --collection-period-unit hour|min|sec|msec|usec|nsec  (default sec)\n"
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
+    "  -T, --truncate-kernels       kernels named by their function alone\n"
     "  --log-level fatal|error|warning|info|trace|env\n"
     "  --preload LIB...             libraries to preload before the tracer\n"
     "  -h, --help, --version\n"
@@ -131,8 +132,6 @@ const Refused kRefused[] = {
      "the calls that make them)"},
     {"-M", false, "kernel names are always demangled"},
     {"--mangled-kernels", false, "kernel names are always demangled"},
-    {"-T", false, "kernel names are not truncated"},
-    {"--truncate-kernels", false, "kernel names are not truncated"},
     {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
     {"-i", false, "input files are not read; give the options instead"},
     {"--input", false, "input files are not read; give the options instead"},
@@ -302,6 +301,8 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
               o->hsa_finalizer = true;
         }
       }
+    } else if (name == "-T" || name == "--truncate-kernels") {
+      ok = boolean({&o->truncate_kernels});
     } else if (name == "--stats") {
       ok = boolean({&o->stats});
     } else if (name == "-S" || name == "--summary" || name == "-D" ||
@@ -494,6 +495,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     env.emplace_back("ROCTRACE_COLLECTION_PERIOD",
                      join(o.collection_periods, ';'));
   }
+  if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
   if (!o.kernel_include_regex.empty()) {
     env.emplace_back("ROCTRACE_KERNEL_INCLUDE_REGEX", o.kernel_include_regex);
   }

@@ -12,6 +12,7 @@
 
 #include "roctrace/cli/options.h"
 #include "roctrace/tool/record_converter.h"
+#include "roctrace/tool/truncate_kernel_name.h"
 
 namespace roctrace {
 namespace {
@@ -282,6 +283,18 @@ TEST(RecordConverter, MarkerMessagesAreWrittenAsValidUtf8) {
   EXPECT_EQ(events[1].op->name, "\xef\xbf\xbd(");
   EXPECT_EQ(events[2].op->name, "caf\xc3\xa9 \xf0\x9f\x98\x80");  // kept
   EXPECT_EQ(events[3].op->name, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(KernelNames, TruncatedAsRocprofv3Truncates) {
+  EXPECT_EQ(TruncateKernelName("Foo<int, float>::foo(a[], int (int))"), "foo");
+  EXPECT_EQ(TruncateKernelName("void ns::scale<float>(float*, int)"), "scale");
+  EXPECT_EQ(TruncateKernelName("kernel_a"), "kernel_a");
+  EXPECT_EQ(TruncateKernelName("std::pair<A, B>* std::__do_uninit_copy<"
+                               "std::pair<A, B> const*>(std::pair<A, B> "
+                               "const*, std::pair<A, B>*)"),
+            "__do_uninit_copy");
+  EXPECT_EQ(TruncateKernelName(""), "");
+  EXPECT_EQ(TruncateKernelName("(unbalanced"), "(unbalanced");
 }
 
 TEST(RecordConverter, PairsARangeStoppedBeforeItsStartIsDelivered) {

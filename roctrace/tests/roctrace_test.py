@@ -767,6 +767,21 @@ class GpuProgram(unittest.TestCase):
       con.close()
       self.assertEqual(n, sum(expected.values()))
 
+  def test_truncated_kernel_names(self):
+    # -T: rocprofv3's truncated names; the filter still sees the whole name.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "-T", "--output-format", "csv",
+                           "rocpd", "--kernel-include-regex", "^gputest::"],
+                          d, "t")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "t_kernel_trace.csv"))
+    self.assertEqual(collections.Counter(r["Kernel_Name"] for r in rows),
+                     {"scale": N})
+    con = sqlite3.connect(os.path.join(d, "t_results.db"))
+    names = {r[0] for r in con.execute("SELECT name FROM kernels")}
+    con.close()
+    self.assertEqual(names, {"scale"})
+
   def test_register_counts_in_the_database(self):
     self.assertEqual(
         set(self.db_rows("SELECT name, arch_vgpr_count, accum_vgpr_count, "

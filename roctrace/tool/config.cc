@@ -280,6 +280,7 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
       warnings->push_back("bad collection period '" + p + "'");
     }
   }
+  c.truncate_kernels = get("ROCTRACE_TRUNCATE_KERNELS") == "1";
   c.kernel_include_regex = get("ROCTRACE_KERNEL_INCLUDE_REGEX");
   c.kernel_exclude_regex = get("ROCTRACE_KERNEL_EXCLUDE_REGEX");
   return c;

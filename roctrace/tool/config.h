@@ -39,6 +39,7 @@ struct Config {
   uint64_t perfetto_max_size = 512ull << 20;
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
+  bool truncate_kernels = false;  // -T
 };
 
 // Reads the environment through `getenv` (a parameter so tests can feed a

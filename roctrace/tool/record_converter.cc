@@ -2,6 +2,7 @@
 
 #include <roctracer_roctx.h>
 
+#include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/utf8.h"
 
 namespace roctrace {
@@ -106,7 +107,7 @@ const OpName* RecordConverter::KernelName(
     auto op = std::make_unique<OpName>();
     op->index = next_index_++;
     op->category = Category::kKernel;
-    op->name = name;
+    op->name = truncate_kernel_names_ ? TruncateKernelName(name) : name;
     op->domain = "KERNEL_DISPATCH";
     op->kernel_id = ++kernel_ids_;
     op->registers = registers;

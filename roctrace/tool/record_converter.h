@@ -42,6 +42,9 @@ class RecordConverter {
   // `hsa_traced`: device work carries the HSA call (doorbell store, async
   // copy) as its correlation, not the HIP call around it
   // (OpName::submits_work).
+  // -T/--truncate-kernels: kernels named by the function alone
+  // (truncate_kernel_name.h); the kernel filter still sees the whole name.
+  void TruncateKernelNames(bool on) { truncate_kernel_names_ = on; }
   void TrackSubmittingThreads(bool on, bool hsa_traced) {
     track_threads_ = on;
     hsa_traced_ = hsa_traced;
@@ -103,6 +106,7 @@ class RecordConverter {
   uint64_t unmatched_range_ends_ = 0;
 
   bool track_threads_ = false;
+  bool truncate_kernel_names_ = false;
   bool hsa_traced_ = false;
   KernelFilter filter_;
   std::unordered_map<std::string, const OpName*> kernel_names_;
