@@ -7,6 +7,7 @@
 
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_filter.h"
+#include "roctrace/writers/agent_naming.h"
 
 namespace roctrace {
 
@@ -51,6 +52,9 @@ const char kUsage[] =
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
     "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  -A, --agent-index relative|absolute|type-relative   agent names\n"
+    "                               (Agent N by position, default; Agent N\n"
+    "                               by KFD node; GPU n / CPU n)\n"
     "  --log-level fatal|error|warning|info|trace|env\n"
     "  --preload LIB...             libraries to preload before the tracer\n"
     "  -h, --help, --version\n"
@@ -136,9 +140,6 @@ const Refused kRefused[] = {
     {"-i", false, "input files are not read; give the options instead"},
     {"--input", false, "input files are not read; give the options instead"},
     {"--summary-groups", false, "summaries are per domain only"},
-    {"-A", false, "agents are named type-relatively (GPU 0, CPU 0) only"},
-    {"--agent-index", false,
-     "agents are named type-relatively (GPU 0, CPU 0) only"},
     {"--minimum-output-data", false, "every output is written"},
     {"--perfetto-backend", true,
      "the timeline is written by roctrace itself (see --perfetto-max-size)"},
@@ -300,6 +301,14 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
           o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
               o->hsa_finalizer = true;
         }
+      }
+    } else if (name == "-A" || name == "--agent-index") {
+      ok = value(name, arg, &o->agent_index);
+      AgentIndex mode;
+      if (ok && !ParseAgentIndex(o->agent_index, &mode)) {
+        *error = "bad " + name + " '" + o->agent_index +
+                 "' (absolute, relative or type-relative)";
+        ok = false;
       }
     } else if (name == "-T" || name == "--truncate-kernels") {
       ok = boolean({&o->truncate_kernels});
@@ -496,6 +505,9 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                      join(o.collection_periods, ';'));
   }
   if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
+  if (!o.agent_index.empty()) {
+    env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);
+  }
   if (!o.kernel_include_regex.empty()) {
     env.emplace_back("ROCTRACE_KERNEL_INCLUDE_REGEX", o.kernel_include_regex);
   }

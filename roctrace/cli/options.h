@@ -35,6 +35,7 @@ struct Options {
   std::vector<std::string> collection_periods;  // in seconds
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;  // -T/--truncate-kernels
+  std::string agent_index;        // -A: absolute, relative, type-relative
   std::string buffer_size, perfetto_max_size;
   std::vector<std::string> preload;  // --preload: before the tracer
   std::vector<std::string> program;  // argv of the traced program

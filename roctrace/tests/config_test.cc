@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
+#include <sys/stat.h>
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "roctrace/cli/options.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
+#include "roctrace/writers/agent_naming.h"
 
 namespace roctrace {
 namespace {
@@ -283,6 +286,39 @@ TEST(RecordConverter, MarkerMessagesAreWrittenAsValidUtf8) {
   EXPECT_EQ(events[1].op->name, "\xef\xbf\xbd(");
   EXPECT_EQ(events[2].op->name, "caf\xc3\xa9 \xf0\x9f\x98\x80");  // kept
   EXPECT_EQ(events[3].op->name, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(AgentNaming, KfdTopologyGivesPositionsAndNodes) {
+  // Node 0 a CPU, node 1 an APU (CPU and GPU), node 2 a GPU: CPU agents
+  // come first, then the GPUs in node order.
+  char dir[] = "/tmp/agent_topology_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::pair<int, const char*> nodes[] = {
+      {0, "cpu_cores_count 8\nsimd_count 0\n"},
+      {1, "cpu_cores_count 4\nsimd_count 32\n"},
+      {2, "cpu_cores_count 0\nsimd_count 64\n"}};
+  for (const auto& [id, text] : nodes) {
+    const std::string node = std::string(dir) + "/" + std::to_string(id);
+    ASSERT_EQ(mkdir(node.c_str(), 0755), 0);
+    std::ofstream(node + "/properties") << text;
+  }
+  AgentTopology t = ReadAgentTopology(dir);
+  EXPECT_EQ(t.cpu_nodes, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(t.gpu_nodes, (std::vector<uint32_t>{1, 2}));
+  SetAgentNaming(AgentIndex::kRelative, t);
+  EXPECT_EQ(AgentName({true, 1}), "Agent 3");
+  EXPECT_EQ(AgentName({false, 0}), "Agent 0");
+  SetAgentNaming(AgentIndex::kAbsolute, t);
+  EXPECT_EQ(AgentName({true, 1}), "Agent 2");
+  EXPECT_EQ(AgentName({true, 0}), "Agent 1");
+  SetAgentNaming(AgentIndex::kTypeRelative, t);
+  EXPECT_EQ(AgentName({true, 1}), "GPU 1");
+  // No topology: one CPU agent assumed.
+  t = ReadAgentTopology(std::string(dir) + "/none");
+  EXPECT_EQ(t.cpu_nodes, (std::vector<uint32_t>{0}));
+  SetAgentNaming(AgentIndex::kRelative, t);
+  EXPECT_EQ(AgentName({true, 0}), "Agent 1");
+  EXPECT_EQ(AgentAbsoluteIndex({true, 2}), 3);
 }
 
 TEST(KernelNames, TruncatedAsRocprofv3Truncates) {

@@ -450,7 +450,9 @@ class GpuProgram(unittest.TestCase):
     self.assertEqual(list(rows[0])[-3:],
                      ["Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"])
     self.assertEqual({r["Kind"] for r in rows}, {"KERNEL_DISPATCH"})
-    self.assertEqual({r["Agent_Id"] for r in rows}, {"GPU 0"})
+    # rocprofv3's default naming: by position among all agents, the CPU
+    # agent first (no KFD topology here: one CPU agent assumed).
+    self.assertEqual({r["Agent_Id"] for r in rows}, {"Agent 1"})
     self.assertEqual(
         {(r["Kernel_Name"], int(r["Start_Timestamp"]), int(r["End_Timestamp"]),
           int(r["Correlation_Id"]), int(r["Thread_Id"]), int(r["Dispatch_Id"]),
@@ -466,8 +468,8 @@ class GpuProgram(unittest.TestCase):
     for r in copies:
       self.assertEqual((r["Kind"], r["Direction"], r["Source_Agent_Id"],
                         r["Destination_Agent_Id"]),
-                       ("MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE", "CPU 0",
-                        "GPU 0"))
+                       ("MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE",
+                        "Agent 0", "Agent 1"))
     self.assertEqual(
         {(int(r["Start_Timestamp"]), int(r["End_Timestamp"]),
           int(r["Correlation_Id"])) for r in copies},
@@ -657,7 +659,7 @@ class GpuProgram(unittest.TestCase):
         [(r["Operation"], int(r["Allocation_Size"])) for r in rows],
         [("SCRATCH_MEMORY_" + op, size) for op, size in want])
     self.assertEqual({r["Kind"] for r in rows}, {"SCRATCH_MEMORY"})
-    self.assertEqual({r["Agent_Id"] for r in rows}, {"GPU 0"})
+    self.assertEqual({r["Agent_Id"] for r in rows}, {"Agent 1"})
     self.assertEqual({int(r["Alloc_Flags"]) for r in rows}, {0})
     ktrace = read_csv(self.path("_kernel_trace.csv"))
     self.assertEqual({r["Queue_Id"] for r in rows},
@@ -766,6 +768,32 @@ class GpuProgram(unittest.TestCase):
       n = con.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
       con.close()
       self.assertEqual(n, sum(expected.values()))
+
+  def test_agent_index_choices(self):
+    # -A: type-relative (GPU 0, CPU 0) and absolute (the KFD node; here the
+    # assumed layout, CPU node 0, GPU 0 on node 1); the database has every
+    # index whatever the names.
+    d = tempfile.mkdtemp()
+    for choice, gpu, cpu in (("type-relative", "GPU 0", "CPU 0"),
+                             ("absolute", "Agent 1", "Agent 0"),
+                             ("relative", "Agent 1", "Agent 0")):
+      p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace", "-A",
+                             choice, "--output-format", "csv", "rocpd"], d,
+                            choice)
+      self.assertEqual(p.returncode, 0, p.stderr)
+      kernels = read_csv(os.path.join(d, choice + "_kernel_trace.csv"))
+      self.assertEqual({r["Agent_Id"] for r in kernels}, {gpu}, choice)
+      copies = read_csv(os.path.join(d, choice + "_memory_copy_trace.csv"))
+      self.assertEqual({(r["Source_Agent_Id"], r["Destination_Agent_Id"])
+                        for r in copies}, {(cpu, gpu)}, choice)
+      con = sqlite3.connect(os.path.join(d, choice + "_results.db"))
+      agents = set(con.execute(
+          "SELECT type, absolute_index, logical_index, type_index, name "
+          "FROM rocpd_info_agent"))
+      con.close()
+      self.assertEqual(agents, {("CPU", 0, 0, 0, cpu), ("GPU", 1, 1, 0, gpu)})
+    p = trace_gpu_program(["-A", "bogus"], d, "bad")
+    self.assertEqual(p.returncode, 2)
 
   def test_truncated_kernel_names(self):
     # -T: rocprofv3's truncated names; the filter still sees the whole name.

@@ -281,6 +281,15 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
     }
   }
   c.truncate_kernels = get("ROCTRACE_TRUNCATE_KERNELS") == "1";
+  const std::string agent_index = get("ROCTRACE_AGENT_INDEX");
+  if (agent_index == "absolute" || agent_index == "relative" ||
+      agent_index == "type-relative") {
+    c.agent_index = agent_index;
+  } else if (!agent_index.empty()) {
+    warnings->push_back(
+        "ROCTRACE_AGENT_INDEX must be absolute, relative or "
+        "type-relative");
+  }
   c.kernel_include_regex = get("ROCTRACE_KERNEL_INCLUDE_REGEX");
   c.kernel_exclude_regex = get("ROCTRACE_KERNEL_EXCLUDE_REGEX");
   return c;

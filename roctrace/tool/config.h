@@ -39,7 +39,8 @@ struct Config {
   uint64_t perfetto_max_size = 512ull << 20;
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
-  bool truncate_kernels = false;  // -T
+  bool truncate_kernels = false;         // -T
+  std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };
 
 // Reads the environment through `getenv` (a parameter so tests can feed a

@@ -110,6 +110,9 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
   converter_.TruncateKernelNames(config_.truncate_kernels);
+  AgentIndex agent_index = AgentIndex::kRelative;
+  ParseAgentIndex(config_.agent_index, &agent_index);
+  SetAgentNaming(agent_index, ReadAgentTopology());
   const bool device = config_.kernel || config_.memory_copy;
   converter_.TrackSubmittingThreads(device && (config_.hip || config_.hsa),
                                     config_.hsa);

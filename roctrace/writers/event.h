@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "roctrace/writers/agent_naming.h"
+
 namespace roctrace {
 
 // rocprofv3's output domains; the order is the order of the stats tables.
@@ -153,13 +155,6 @@ struct ApiEvent {
   };
 };
 
-// An agent as the outputs name it: the host (one CPU agent) or a kernel
-// agent by its index ("GPU 0", rocprofv3's type-relative naming).
-struct AgentRef {
-  bool gpu;
-  int32_t index;
-};
-
 // A copy's agents: the record names the kernel agent (the destination's
 // when both are), so a device-to-device copy shows it on both ends.
 inline void CopyAgents(const ApiEvent& e, AgentRef* src, AgentRef* dst) {
@@ -181,10 +176,6 @@ inline void CopyAgents(const ApiEvent& e, AgentRef* src, AgentRef* dst) {
       *src = *dst = gpu;
       return;
   }
-}
-
-inline std::string AgentName(AgentRef a) {
-  return (a.gpu ? "GPU " : "CPU ") + std::to_string(a.index);
 }
 
 // Process facts and losses, known at the end (or at a checkpoint).

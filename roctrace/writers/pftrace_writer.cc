@@ -95,15 +95,16 @@ const char* const kCategoryNames[kCategoryCount] = {
 
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
-    return AgentName({true, e.device_id}) + ", queue " +
+    return AgentTypeName({true, e.device_id}) + ", queue " +
            std::to_string(e.queue_id);
   }
   if (e.op->category == Category::kScratchMemory) {
-    return e.device_id < 0 ? std::string("scratch memory")
-                           : AgentName({true, e.device_id}) + " scratch memory";
+    return e.device_id < 0
+               ? std::string("scratch memory")
+               : AgentTypeName({true, e.device_id}) + " scratch memory";
   }
   return e.device_id < 0 ? std::string("host copies")
-                         : AgentName({true, e.device_id}) + " copies";
+                         : AgentTypeName({true, e.device_id}) + " copies";
 }
 
 }  // namespace

@@ -255,9 +255,12 @@ int64_t RocpdWriter::AgentRow(AgentRef agent) {
   auto it = agents_.find(key);
   if (it != agents_.end()) return it->second;
   char* sql = sqlite3_mprintf(
-      "INSERT INTO rocpd_info_agent(nid, pid, type, logical_index, "
-      "type_index, name) VALUES (1, 1, %Q, %d, %d, %Q);",
-      agent.gpu ? "GPU" : "CPU", agent.index, agent.index,
+      "INSERT INTO rocpd_info_agent(nid, pid, type, absolute_index, "
+      "logical_index, type_index, name) VALUES (1, 1, %Q, %lld, %lld, %d, "
+      "%Q);",
+      agent.gpu ? "GPU" : "CPU",
+      static_cast<long long>(AgentAbsoluteIndex(agent)),
+      static_cast<long long>(AgentLogicalIndex(agent)), agent.index,
       AgentName(agent).c_str());
   Exec(sql);
   sqlite3_free(sql);
