@@ -115,6 +115,21 @@ class TraceSample(unittest.TestCase):
     for marker in ("outer", "inner"):
       self.assertEqual(counts[("MARKER_CORE_RANGE_API", marker)], 1, marker)
 
+  def test_marker_events_carry_their_message(self):
+    # rocprofv3's extdata of marker events, read as the rocpd package reads
+    # it.
+    con = sqlite3.connect(self.db)
+    rows = con.execute(
+        "SELECT name, json_extract(extdata, '$.message') FROM regions "
+        "WHERE category LIKE 'MARKER%'").fetchall()
+    others = con.execute(
+        "SELECT COUNT(*) FROM regions WHERE category NOT LIKE 'MARKER%' AND "
+        "extdata != '{}'").fetchone()[0]
+    con.close()
+    self.assertEqual(sorted(rows), [("inner", "inner"), ("outer", "outer"),
+                                    ("start", "start")])
+    self.assertEqual(others, 0)
+
   def test_slices_nest_per_thread(self):
     by_track = collections.defaultdict(list)
     for cat, name, pid, tid, start, end, corr in regions(self.db):

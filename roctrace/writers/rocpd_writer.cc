@@ -18,6 +18,9 @@ namespace {
 // keeps the appender's pages in the cache and its memory from growing with
 // the event rate (at 64 MiB, writing them was mostly page faults).
 constexpr size_t kMaxBufferedBytes = 1 << 20;
+// Marker event ids kept for their messages (8 MiB); past that, one pass
+// over every event at the end instead.
+constexpr size_t kMaxMarkerEvents = 1 << 20;
 
 // The appender's tables, in the order given to it.
 enum AppendedTable : size_t { kEventTable, kRegionTable };
@@ -455,8 +458,49 @@ void RocpdWriter::Write(const ApiEvent& e) {
                                NameId(e.op),
                                id};
     appender_->Append(kRegionTable, id, region);
+    if (e.op->category == Category::kMarker) {
+      if (marker_events_.size() < kMaxMarkerEvents) {
+        marker_events_.push_back(id);
+      } else {
+        marker_events_overflow_ = true;
+      }
+    }
   }
   if (appender_->buffered_bytes() > kMaxBufferedBytes) Checkpoint();
+}
+
+// rocprofv3's marker events carry their message in extdata
+// ({"message": "..."}), which the rocpd package's marker summaries read.
+// The appender writes integer columns only, so the messages are set at the
+// end, once the appender is done with the table (a killed process's
+// markers keep '{}'); the region of an event has the event's id.
+void RocpdWriter::WriteMarkerMessages() {
+  static const char kMessage[] =
+      "json_object('message', (SELECT S.string FROM rocpd_region R JOIN "
+      "rocpd_string S ON S.id = R.name_id WHERE R.id = rocpd_event.id))";
+  if (marker_events_overflow_) {
+    // Too many to have kept their ids: one pass over the events.
+    const std::string sql =
+        std::string("UPDATE rocpd_event SET extdata = ") + kMessage +
+        " WHERE category_id IN (SELECT id FROM rocpd_string WHERE string IN "
+        "('MARKER_CORE_API', 'MARKER_CORE_RANGE_API'))";
+    Exec(sql.c_str());
+    return;
+  }
+  if (marker_events_.empty()) return;
+  sqlite3_stmt* st = nullptr;
+  const std::string sql = std::string("UPDATE rocpd_event SET extdata = ") +
+                          kMessage + " WHERE id = ?1";
+  if (!Prepare(sql, &st)) return;
+  for (int64_t id : marker_events_) {
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      Fail("marker messages");
+      break;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
 }
 
 // SQLite's rows first (the strings, threads, agents events name), then the
@@ -487,6 +531,7 @@ void RocpdWriter::Finish(const RunInfo& info) {
   if (!opened_ && !start_info_.notes.empty()) Open();
   if (!opened_ || !ok_ || !Commit()) return;
   Exec("BEGIN");
+  WriteMarkerMessages();
   for (const auto& kv : threads_) {
     char* sql = sqlite3_mprintf(
         "UPDATE rocpd_info_thread SET start = %llu, \"end\" = %llu "

@@ -54,6 +54,7 @@ class RocpdWriter : public Writer {
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
   int64_t CategoryId(const OpName* op);
+  void WriteMarkerMessages();
   void InsertDeviceRows();
   // Commits SQLite's rows, then publishes the appended ones.
   bool Commit();
@@ -89,6 +90,8 @@ class RocpdWriter : public Writer {
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet
+  std::vector<int64_t> marker_events_;    // ids, for their messages
+  bool marker_events_overflow_ = false;
   uint32_t last_tid_ = 0;
   int64_t category_ids_[kCategoryCount] = {};
   struct ThreadInfo {
