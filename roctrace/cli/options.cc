@@ -1,5 +1,7 @@
 #include "roctrace/cli/options.h"
 
+#include <regex.h>
+
 #include <cctype>
 #include <functional>
 #include <initializer_list>
@@ -34,8 +36,9 @@ const char kUsage[] =
     "  -r, --runtime-trace     HIP runtime, markers, kernels, copies, scratch\n"
     "  -s, --sys-trace         --runtime-trace plus HIP compiler and HSA\n"
     "  --stats                 per-function statistics CSVs\n"
-    "  -S, --summary           print the statistics at exit\n"
-    "  -D, --summary-per-domain  the same (one table per domain)\n"
+    "  -S, --summary           print every operation's statistics at exit\n"
+    "  -D, --summary-per-domain  one table per domain\n"
+    "  --summary-groups RE...  one table per regex, of the domains it finds\n"
     "  --summary-output-file FILE|stdout|stderr  (default stderr)\n"
     "  -u, --summary-units sec|msec|usec|nsec    (default nsec)\n"
     "output:\n"
@@ -139,7 +142,6 @@ const Refused kRefused[] = {
     {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
     {"-i", false, "input files are not read; give the options instead"},
     {"--input", false, "input files are not read; give the options instead"},
-    {"--summary-groups", false, "summaries are per domain only"},
     {"--minimum-output-data", false, "every output is written"},
     {"--perfetto-backend", true,
      "the timeline is written by roctrace itself (see --perfetto-max-size)"},
@@ -314,9 +316,24 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
       ok = boolean({&o->truncate_kernels});
     } else if (name == "--stats") {
       ok = boolean({&o->stats});
-    } else if (name == "-S" || name == "--summary" || name == "-D" ||
-               name == "--summary-per-domain") {
+    } else if (name == "-S" || name == "--summary") {
       ok = boolean({&o->summary});
+    } else if (name == "-D" || name == "--summary-per-domain") {
+      ok = boolean({&o->summary_per_domain});
+    } else if (name == "--summary-groups") {
+      ok = values(
+          name, arg,
+          [](const std::string& s) { return !s.empty() && s[0] != '-'; },
+          &o->summary_groups);
+      for (const std::string& g : o->summary_groups) {
+        regex_t re;
+        if (ok && regcomp(&re, g.c_str(), REG_EXTENDED | REG_NOSUB) != 0) {
+          *error = "bad --summary-groups regular expression '" + g + "'";
+          ok = false;
+        } else if (ok) {
+          regfree(&re);
+        }
+      }
     } else if (name == "--summary-output-file") {
       ok = value(name, arg, &o->summary_output_file);
     } else if (name == "-u" || name == "--summary-units") {
@@ -488,6 +505,12 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                    o.formats.empty() ? "rocpd" : join(o.formats, ','));
   env.emplace_back("ROCTRACE_STATS", o.stats ? "1" : "0");
   env.emplace_back("ROCTRACE_SUMMARY", o.summary ? "1" : "0");
+  if (o.summary_per_domain) {
+    env.emplace_back("ROCTRACE_SUMMARY_PER_DOMAIN", "1");
+  }
+  if (!o.summary_groups.empty()) {
+    env.emplace_back("ROCTRACE_SUMMARY_GROUPS", join(o.summary_groups, '\n'));
+  }
   if (!o.summary_output_file.empty()) {
     env.emplace_back("ROCTRACE_SUMMARY_OUTPUT_FILE", o.summary_output_file);
   }

@@ -26,11 +26,13 @@ struct Options {
   bool scratch_memory_asked = false;
   bool kfd = false;  // --kfd-trace: libhsakmt calls (KFD_API)
   bool stats = false, summary = false;
-  std::string summary_output_file;  // empty: stderr
-  std::string summary_units;        // sec, msec, usec, nsec (default)
-  std::string log_level;            // fatal, error, warning, info, trace, env
-  std::string output_dir;           // empty: the tool's default
-  std::string output_file;          // empty: the tool's default
+  bool summary_per_domain = false;          // -D
+  std::vector<std::string> summary_groups;  // --summary-groups
+  std::string summary_output_file;          // empty: stderr
+  std::string summary_units;                // sec, msec, usec, nsec (default)
+  std::string log_level;    // fatal, error, warning, info, trace, env
+  std::string output_dir;   // empty: the tool's default
+  std::string output_file;  // empty: the tool's default
   std::vector<std::string> formats;
   std::vector<std::string> collection_periods;  // in seconds
   std::string kernel_include_regex, kernel_exclude_regex;

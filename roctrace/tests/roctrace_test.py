@@ -181,7 +181,8 @@ class TraceSample(unittest.TestCase):
       expected = statistics.stdev(d) if len(d) > 1 else 0.0
       self.assertAlmostEqual(float(s["StdDev"]), expected,
                              delta=max(1e-5 * expected, 1e-3))
-    self.assertIn("roctrace summary: HSA API", self.p.stderr)
+    self.assertIn("roctrace summary: SUMMARY", self.p.stderr)
+    self.assertIn("roctrace summary: DOMAINS", self.p.stderr)
     self.assertIn("hsa_system_get_info", self.p.stderr)
 
   def test_failed_calls_are_counted(self):
@@ -1251,6 +1252,48 @@ class NothingSilent(unittest.TestCase):
       trace = f.read()
     self.assertNotIn(b"\xff\xfe", trace)
     self.assertIn("bad\ufffd\ufffd".encode("utf-8"), trace)
+
+
+class Summaries(unittest.TestCase):
+  """rocprofv3's summary options: -S (one table), -D (per domain),
+  --summary-groups, -u, --summary-output-file."""
+
+  def tables(self, text):
+    """{title: {name: row fields}} of the summary tables in `text`."""
+    tables, title = {}, None
+    for line in text.splitlines():
+      if line.startswith("roctrace summary: "):
+        title = line[len("roctrace summary: "):]
+        tables[title] = {}
+      elif title and line and not line.startswith("Name "):
+        fields = line.split()
+        if len(fields) >= 9 and fields[-8].isdigit():
+          tables[title][" ".join(fields[:-8])] = fields[-8:]
+      elif not line:
+        title = None
+    return tables
+
+  def test_per_domain_groups_units_and_file(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--sys-trace", "-D", "--summary-groups", "^HSA",
+             "MARKER", "-u", "usec", "--summary-output-file", "sum.txt",
+             "-d", d, "--", PROGRAM, "sample"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertNotIn("roctrace summary", p.stderr)
+    with open(os.path.join(d, "sum.txt")) as f:
+      tables = self.tables(f.read())
+    self.assertIn("HIP_RUNTIME_API", tables)
+    self.assertIn("hsa_system_get_info", tables["HSA_CORE_API"])
+    self.assertNotIn("hipGetErrorString", tables["HSA_CORE_API"])
+    self.assertNotIn("SUMMARY", tables)  # -S not given
+    self.assertIn("hsa_system_get_info", tables["^HSA"])
+    self.assertNotIn("hipGetDeviceCount", tables["^HSA"])
+    self.assertEqual(set(tables["MARKER"]), {"start", "outer", "inner"})
+    # Microseconds: the column headers say so.
+    with open(os.path.join(d, "sum.txt")) as f:
+      self.assertIn("TotalDurationUs", f.read())
+    p = run([ROCTRACE, "--summary-groups", "(", "--", "true"], d)
+    self.assertEqual(p.returncode, 2)
 
 
 class Merge(unittest.TestCase):

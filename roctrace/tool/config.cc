@@ -245,6 +245,8 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
   }
   c.stats = get("ROCTRACE_STATS") == "1";
   c.summary = get("ROCTRACE_SUMMARY") == "1";
+  c.summary_per_domain = get("ROCTRACE_SUMMARY_PER_DOMAIN") == "1";
+  c.summary_groups = Split(get("ROCTRACE_SUMMARY_GROUPS"), '\n');
   c.summary_output_file = get("ROCTRACE_SUMMARY_OUTPUT_FILE");
   const std::string units = get("ROCTRACE_SUMMARY_UNITS");
   if (units == "sec" || units == "msec" || units == "usec" || units == "nsec") {

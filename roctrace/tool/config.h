@@ -31,6 +31,8 @@ struct Config {
   bool kfd = false;  // KFD_API (libhsakmt) calls: only when asked for
   bool kernel = false, memory_copy = false, scratch_memory = false;
   bool stats = false, summary = false;
+  bool summary_per_domain = false;          // -D
+  std::vector<std::string> summary_groups;  // --summary-groups
   std::string summary_output_file;  // empty or "stderr": stderr; "stdout"
   std::string summary_units = "nsec";
   // fatal or error: no exit summary line per process (failures still).

@@ -292,10 +292,13 @@ bool Tool::CreateWriters() {
   if (config_.json) {
     add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_));
   }
-  if (config_.stats || config_.summary) {
+  const bool summary = config_.summary || config_.summary_per_domain ||
+                       !config_.summary_groups.empty();
+  if (config_.stats || summary) {
     auto stats = std::make_unique<StatsWriter>(
         config_.stats ? prefix_ : std::string(), config_.summary);
     stats->SetSummaryOutput(config_.summary_output_file, config_.summary_units);
+    stats->SetSummaryTables(config_.summary_per_domain, config_.summary_groups);
     add("stats", std::move(stats));
   }
   return true;

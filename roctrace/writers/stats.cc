@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "roctrace/writers/csv_writer.h"
 
@@ -107,6 +108,19 @@ std::vector<StatsRow> StatsWriter::Table(Category category) const {
   return MakeRows(std::move(by_name));
 }
 
+std::vector<StatsRow> StatsWriter::GroupTable(const regex_t* domains) const {
+  std::map<std::string, CallStats> by_name;
+  for (const auto& kv : by_op_) {
+    if (kv.first == nullptr) continue;
+    if (domains != nullptr &&
+        regexec(domains, kv.first->domain.c_str(), 0, nullptr, 0) != 0) {
+      continue;
+    }
+    Merge(&by_name[kv.first->name], kv.second);
+  }
+  return MakeRows(std::move(by_name));
+}
+
 std::vector<StatsRow> StatsWriter::DomainTable() const {
   std::map<std::string, CallStats> by_domain;
   for (const auto& kv : by_op_) {
@@ -199,9 +213,6 @@ void StatsWriter::Finish(const RunInfo&) {
   static const Category kAll[] = {
       Category::kHip,    Category::kHsa,        Category::kMarker,
       Category::kKernel, Category::kMemoryCopy, Category::kScratchMemory};
-  static const char* const kTitles[] = {"HIP API",     "HSA API",
-                                        "MARKER API",  "KERNEL DISPATCH",
-                                        "MEMORY COPY", "SCRATCH MEMORY"};
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);
@@ -213,7 +224,7 @@ void StatsWriter::Finish(const RunInfo&) {
       WriteCsv(prefix_ + "_domain_stats.csv", domains, true);
     }
   }
-  if (summary_) {
+  if (summary_ || per_domain_ || !groups_.empty()) {
     // stderr, stdout or a file (appended to: several processes may share
     // it).
     std::FILE* out = stderr;
@@ -227,10 +238,36 @@ void StatsWriter::Finish(const RunInfo&) {
       }
     }
     const Unit unit = UnitOf(summary_units_);
-    for (Category c : kAll) {
-      PrintTable(out, kTitles[static_cast<int>(c)], Table(c), unit);
+    // -S: every operation in one table, and the domains' totals.
+    if (summary_) {
+      PrintTable(out, "SUMMARY", GroupTable(nullptr), unit);
+      PrintTable(out, "DOMAINS", DomainTable(), unit);
     }
-    PrintTable(out, "DOMAINS", DomainTable(), unit);
+    // -D: a table per domain (rocprofv3's kinds: HIP_RUNTIME_API, ...).
+    if (per_domain_) {
+      std::set<std::string> domains;
+      for (const auto& kv : by_op_) {
+        if (kv.first != nullptr) domains.insert(kv.first->domain);
+      }
+      for (const std::string& d : domains) {
+        std::vector<StatsRow> rows;
+        std::map<std::string, CallStats> by_name;
+        for (const auto& kv : by_op_) {
+          if (kv.first != nullptr && kv.first->domain == d) {
+            Merge(&by_name[kv.first->name], kv.second);
+          }
+        }
+        PrintTable(out, d.c_str(), MakeRows(std::move(by_name)), unit);
+      }
+    }
+    // --summary-groups: a table per regular expression, of the domains it
+    // finds.
+    for (const std::string& group : groups_) {
+      regex_t re;
+      if (regcomp(&re, group.c_str(), REG_EXTENDED | REG_NOSUB) != 0) continue;
+      PrintTable(out, group.c_str(), GroupTable(&re), unit);
+      regfree(&re);
+    }
     if (out != stderr && out != stdout) {
       const bool written = !std::ferror(out);
       if (std::fclose(out) != 0 || !written) {

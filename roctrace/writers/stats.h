@@ -4,6 +4,8 @@
 #ifndef ROCTRACE_WRITERS_STATS_H_
 #define ROCTRACE_WRITERS_STATS_H_
 
+#include <regex.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -46,6 +48,14 @@ class StatsWriter : public Writer {
     summary_file_ = std::move(file);
     summary_units_ = std::move(units);
   }
+  // Summary tables besides `summary`'s (all operations in one table, and
+  // the domains' totals): one per domain (-D), and one per regular
+  // expression (POSIX extended, searched in the domain's name) of the
+  // domains it finds (--summary-groups).
+  void SetSummaryTables(bool per_domain, std::vector<std::string> groups) {
+    per_domain_ = per_domain;
+    groups_ = std::move(groups);
+  }
   void Write(const ApiEvent& event) override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -53,6 +63,8 @@ class StatsWriter : public Writer {
   // Rows sorted by total duration, longest first.
   std::vector<StatsRow> Table(Category category) const;
   std::vector<StatsRow> DomainTable() const;
+  // Every operation of the domains `domains` finds (all when null).
+  std::vector<StatsRow> GroupTable(const regex_t* domains) const;
 
   static const char* StatsSuffix(Category category);
 
@@ -65,6 +77,8 @@ class StatsWriter : public Writer {
   bool summary_;
   std::string summary_file_;
   std::string summary_units_ = "nsec";
+  bool per_domain_ = false;
+  std::vector<std::string> groups_;
   // By OpName::index: (name, statistics); null name: not seen.
   std::vector<std::pair<const OpName*, CallStats>> by_op_;
   std::vector<std::string> files_;
