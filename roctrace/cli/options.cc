@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <sstream>
 
+#include "roctrace/cli/input_file.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_filter.h"
 #include "roctrace/writers/agent_naming.h"
@@ -60,6 +61,8 @@ const char kUsage[] =
     "                               by KFD node; GPU n / CPU n)\n"
     "  --log-level fatal|error|warning|info|trace|env\n"
     "  --preload LIB...             libraries to preload before the tracer\n"
+    "  -i, --input FILE.json        options from rocprofv3's input file\n"
+    "                               ({\"jobs\": [{\"kernel_trace\": true}]})\n"
     "  -h, --help, --version\n"
     "\n"
     "rocprofv3's counter, PC sampling and thread trace options (--pmc,\n"
@@ -140,8 +143,6 @@ const Refused kRefused[] = {
     {"-M", false, "kernel names are always demangled"},
     {"--mangled-kernels", false, "kernel names are always demangled"},
     {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
-    {"-i", false, "input files are not read; give the options instead"},
-    {"--input", false, "input files are not read; give the options instead"},
     {"--minimum-output-data", false, "every output is written"},
     {"--perfetto-backend", true,
      "the timeline is written by roctrace itself (see --perfetto-max-size)"},
@@ -182,10 +183,50 @@ std::string Seconds(double v) {
   return out.str();
 }
 
+// -i/--input FILE (before the program) replaced by its one job's options,
+// in its place: options after it override its values.
+bool ExpandInputFiles(const std::vector<std::string>& given,
+                      std::vector<std::string>* out, std::string* error) {
+  for (size_t i = 0; i < given.size(); ++i) {
+    const std::string& arg = given[i];
+    if (arg == "--" || arg.empty() || arg[0] != '-') {
+      out->insert(out->end(), given.begin() + static_cast<long>(i),
+                  given.end());
+      return true;
+    }
+    std::string path;
+    if (arg == "-i" || arg == "--input") {
+      if (i + 1 == given.size()) {
+        *error = "option " + arg + " needs a value";
+        return false;
+      }
+      path = given[++i];
+    } else if (arg.compare(0, 8, "--input=") == 0) {
+      path = arg.substr(8);
+    } else if (arg.compare(0, 2, "-i") == 0) {
+      path = arg.substr(2);
+    } else {
+      out->push_back(arg);
+      continue;
+    }
+    std::vector<std::vector<std::string>> jobs;
+    if (!ReadInputFile(path, &jobs, error)) return false;
+    if (jobs.size() != 1) {
+      *error = path + ": " + std::to_string(jobs.size()) +
+               " jobs; roctrace runs one (one file per job)";
+      return false;
+    }
+    out->insert(out->end(), jobs[0].begin(), jobs[0].end());
+  }
+  return true;
+}
+
 }  // namespace
 
-bool ParseOptions(const std::vector<std::string>& args, Options* o,
+bool ParseOptions(const std::vector<std::string>& given, Options* o,
                   std::string* error) {
+  std::vector<std::string> args;
+  if (!ExpandInputFiles(given, &args, error)) return false;
   size_t i = 0;
   bool has_separator = false;
   for (const std::string& a : args) has_separator |= a == "--";

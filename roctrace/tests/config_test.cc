@@ -6,12 +6,14 @@
 #include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "roctrace/cli/input_file.h"
 #include "roctrace/cli/options.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
@@ -189,6 +191,49 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
   ASSERT_TRUE(ok) << error;
   EXPECT_EQ(o.log_level, "error");
   EXPECT_EQ(o.summary_units, "msec");
+}
+
+TEST(Options, Rocprofv3InputFiles) {
+  std::vector<std::vector<std::string>> jobs;
+  std::string error;
+  ASSERT_TRUE(ParseInputJson(
+      R"({"jobs": [{"kernel_trace": true, "hip_trace": false,
+                    "output_format": ["csv", "JSON"], "output_file": "r\u00e9",
+                    "collection_period": ["1:2:0"], "log_level": null}]})",
+      "in.json", &jobs, &error))
+      << error;
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(
+      jobs[0],
+      (std::vector<std::string>{
+          "--kernel-trace=true", "--hip-trace=false", "--output-format", "csv",
+          "JSON", "--output-file=r\xc3\xa9", "--collection-period", "1:2:0"}));
+  for (const char* bad :
+       {"", "[]", "{\"jobs\": []}", "{\"jobs\": [1]}",
+        "{\"jobs\": [{\"a\": {}}]}", "{\"jobs\": [{\"a\": tru}]}",
+        "{\"jobs\": [{}]} x", "{\"jobs\": [{\"a\": \"\\q\"}]}"}) {
+    jobs.clear();
+    EXPECT_FALSE(ParseInputJson(bad, "in.json", &jobs, &error)) << bad;
+    EXPECT_NE(error.find("in.json"), std::string::npos);
+  }
+  // Through -i: the file's options in its place, later ones override.
+  char path[] = "/tmp/roctrace_input_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string text =
+      R"({"jobs": [{"marker_trace": true, "output_directory": "a"}]})";
+  ASSERT_EQ(write(fd, text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+  close(fd);
+  bool ok;
+  Options o = Parse({"-i", path, "-d", "b", "--", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.marker);
+  EXPECT_FALSE(o.hip_runtime);
+  EXPECT_EQ(o.output_dir, "b");
+  Parse({"-i", "in.yaml", "--", "app"}, &ok, &error);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(error.find("YAML"), std::string::npos);
 }
 
 TEST(Options, GpuOnlyOptionsAreRefusedByName) {
