@@ -107,7 +107,9 @@ const OpName* RecordConverter::KernelName(
     auto op = std::make_unique<OpName>();
     op->index = next_index_++;
     op->category = Category::kKernel;
-    op->name = truncate_kernel_names_ ? TruncateKernelName(name) : name;
+    // Names come from the program's code objects: written as valid UTF-8.
+    const std::string text = IsValidUtf8(name) ? name : MakeValidUtf8(name);
+    op->name = truncate_kernel_names_ ? TruncateKernelName(text) : text;
     op->domain = "KERNEL_DISPATCH";
     op->kernel_id = ++kernel_ids_;
     op->registers = registers;
