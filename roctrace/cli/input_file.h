@@ -1,8 +1,8 @@
-// rocprofv3's -i/--input: a JSON file of jobs, {"jobs": [{...}]}, each job
-// an object of options named as on the command line with '_' for '-'
-// ("kernel_trace": true, "output_format": ["csv", "json"],
-// "output_directory": "out"). YAML and plain-text input files are not
-// read (said so, exit 2).
+// rocprofv3's -i/--input: a JSON or YAML file of jobs, {"jobs": [{...}]},
+// each job a mapping of options named as on the command line with '_' for
+// '-' ("kernel_trace": true, "output_format": ["csv", "json"],
+// "output_directory": "out"). Plain-text input files are not read (said
+// so, exit 2).
 #ifndef ROCTRACE_CLI_INPUT_FILE_H_
 #define ROCTRACE_CLI_INPUT_FILE_H_
 
@@ -20,6 +20,10 @@ bool ReadInputFile(const std::string& path,
 
 // The same from the document's text (`name` for messages).
 bool ParseInputJson(const std::string& text, const std::string& name,
+                    std::vector<std::vector<std::string>>* jobs,
+                    std::string* error);
+// From YAML's block style (the subset input files are written in).
+bool ParseInputYaml(const std::string& text, const std::string& name,
                     std::vector<std::vector<std::string>>* jobs,
                     std::string* error);
 

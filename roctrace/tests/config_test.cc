@@ -231,9 +231,40 @@ TEST(Options, Rocprofv3InputFiles) {
   EXPECT_TRUE(o.marker);
   EXPECT_FALSE(o.hip_runtime);
   EXPECT_EQ(o.output_dir, "b");
-  Parse({"-i", "in.yaml", "--", "app"}, &ok, &error);
+  Parse({"-i", "in.txt", "--", "app"}, &ok, &error);
   EXPECT_FALSE(ok);
-  EXPECT_NE(error.find("YAML"), std::string::npos);
+}
+
+TEST(Options, Rocprofv3YamlInputFiles) {
+  std::vector<std::vector<std::string>> jobs;
+  std::string error;
+  ASSERT_TRUE(ParseInputYaml(R"(# rocprofv3 input
+jobs:
+  - kernel_trace: true
+    hip_trace: False   # a comment
+    output_format: [csv, "json"]
+    output_file: 'it''s'
+    collection_period:
+      - "1:2:0"
+      - 3:4:1
+    log_level: ~
+  -
+    sys_trace: true
+)",
+                             "in.yaml", &jobs, &error))
+      << error;
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0], (std::vector<std::string>{
+                         "--kernel-trace=true", "--hip-trace=false",
+                         "--output-format", "csv", "json", "--output-file=it's",
+                         "--collection-period", "1:2:0", "3:4:1"}));
+  EXPECT_EQ(jobs[1], (std::vector<std::string>{"--sys-trace=true"}));
+  for (const char* bad :
+       {"jobs:\n  - {a: 1}\n", "jobs:\n\t- a: 1\n", "jobs: [\n",
+        "jobs:\n  - a: \"x\n", "jobs:\n  - a: 1\n b: 2\n", "just text\n"}) {
+    jobs.clear();
+    EXPECT_FALSE(ParseInputYaml(bad, "in.yaml", &jobs, &error)) << bad;
+  }
 }
 
 TEST(Options, GpuOnlyOptionsAreRefusedByName) {
