@@ -160,28 +160,9 @@ int UsageError(const std::string& error) {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && args[0] == "merge") {
-    return roctrace::RunMerge(
-        std::vector<std::string>(args.begin() + 1, args.end()));
-  }
-  roctrace::Options options;
-  std::string error;
-  if (!roctrace::ParseOptions(args, &options, &error)) return UsageError(error);
-  if (options.help) {
-    std::fputs(roctrace::kUsage, stdout);
-    return 0;
-  }
-  if (options.version) {
-    std::printf(
-        "roctrace (roctracer %d.%d): rocprofv3's tracing command line\n",
-        ROCTRACER_VERSION_MAJOR, ROCTRACER_VERSION_MINOR);
-    return 0;
-  }
-
+// Runs the program once under `options` (one job); its status as main
+// returns it, or -signal when the program was killed by one.
+int RunJob(roctrace::Options options, const char* argv0) {
   if (options.scratch_memory_asked && !roctrace::kScratchEventsInHeaders) {
     std::fprintf(stderr, "roctrace: --scratch-memory-trace: %s\n",
                  roctrace::kNoScratchEvents);
@@ -195,7 +176,7 @@ int main(int argc, char** argv) {
     return found;
   }
 
-  std::vector<std::string> dirs = LibraryDirs(argv[0]);
+  std::vector<std::string> dirs = LibraryDirs(argv0);
   std::string tracer = FindLibrary(dirs, "libroctracer64.so.4");
   std::string tool = FindLibrary(dirs, "libroctrace_tool.so");
   if (tracer.empty() || tool.empty()) {
@@ -311,7 +292,7 @@ int main(int argc, char** argv) {
       status_file.empty() ? std::string() : ReadFile(status_file);
   if (!status_file.empty()) unlink(status_file.c_str());
   if (!failures.empty()) {
-    std::string outcome =
+    const std::string outcome =
         WIFEXITED(status)
             ? "exited with status " + std::to_string(WEXITSTATUS(status))
             : "was killed by signal " + std::to_string(WTERMSIG(status));
@@ -322,21 +303,91 @@ int main(int argc, char** argv) {
     if (WIFEXITED(status)) return kOutputLost;
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    // Die of the same signal, so that our caller sees what the shell would
-    // have seen; no core file of ours.
-    struct rlimit no_core {
-      0, 0
-    };
-    setrlimit(RLIMIT_CORE, &no_core);
-    signal(sig, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, nullptr);
-    kill(getpid(), sig);
-    return 128 + sig;
-  }
+  if (WIFSIGNALED(status)) return -WTERMSIG(status);
   return 1;
+}
+
+// The environment as roctrace was started with, restored before each job
+// so that one job's settings never leak into the next.
+std::vector<std::pair<std::string, std::string>> RoctraceEnvironment() {
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const size_t eq = entry.find('=');
+    const std::string name = entry.substr(0, eq);
+    if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
+        name == "HSA_TOOLS_LIB") {
+      saved.emplace_back(name,
+                         eq == std::string::npos ? "" : entry.substr(eq + 1));
+    }
+  }
+  return saved;
+}
+
+void RestoreEnvironment(
+    const std::vector<std::pair<std::string, std::string>>& saved) {
+  std::vector<std::string> names;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
+        name == "HSA_TOOLS_LIB") {
+      names.push_back(name);
+    }
+  }
+  for (const std::string& name : names) unsetenv(name.c_str());
+  for (const auto& kv : saved) setenv(kv.first.c_str(), kv.second.c_str(), 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "merge") {
+    return roctrace::RunMerge(
+        std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  std::vector<roctrace::Options> jobs;
+  std::string error;
+  if (!roctrace::ParseJobs(args, &jobs, &error)) return UsageError(error);
+  const roctrace::Options& first = jobs.front();
+  if (first.help) {
+    std::fputs(roctrace::kUsage, stdout);
+    return 0;
+  }
+  if (first.version) {
+    std::printf(
+        "roctrace (roctracer %d.%d): rocprofv3's tracing command line\n",
+        ROCTRACER_VERSION_MAJOR, ROCTRACER_VERSION_MINOR);
+    return 0;
+  }
+  // An input file's jobs run one after the other, as rocprofv3 runs them;
+  // roctrace's status is the first that is not 0.
+  const auto saved = RoctraceEnvironment();
+  int result = 0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs.size() > 1) {
+      std::fprintf(stderr, "roctrace: job %zu of %zu\n", j + 1, jobs.size());
+      RestoreEnvironment(saved);
+    }
+    const int status = RunJob(jobs[j], argv[0]);
+    if (status < 0) {
+      // Die of the same signal, so that our caller sees what the shell
+      // would have seen; no core file of ours.
+      const int sig = -status;
+      struct rlimit no_core {
+        0, 0
+      };
+      setrlimit(RLIMIT_CORE, &no_core);
+      signal(sig, SIG_DFL);
+      sigset_t set;
+      sigemptyset(&set);
+      sigaddset(&set, sig);
+      sigprocmask(SIG_UNBLOCK, &set, nullptr);
+      kill(getpid(), sig);
+      return 128 + sig;
+    }
+    if (result == 0) result = status;
+  }
+  return result;
 }

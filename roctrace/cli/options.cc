@@ -185,15 +185,20 @@ std::string Seconds(double v) {
   return out.str();
 }
 
-// -i/--input FILE (before the program) replaced by its one job's options,
-// in its place: options after it override its values.
+// -i/--input FILE (before the program) replaced by a job's options, in its
+// place (options after it override its values): one argument list per job
+// (a file of k jobs makes k of them).
 bool ExpandInputFiles(const std::vector<std::string>& given,
-                      std::vector<std::string>* out, std::string* error) {
+                      std::vector<std::vector<std::string>>* out,
+                      std::string* error) {
+  out->assign(1, {});
   for (size_t i = 0; i < given.size(); ++i) {
     const std::string& arg = given[i];
     if (arg == "--" || arg.empty() || arg[0] != '-') {
-      out->insert(out->end(), given.begin() + static_cast<long>(i),
-                  given.end());
+      for (auto& job : *out) {
+        job.insert(job.end(), given.begin() + static_cast<long>(i),
+                   given.end());
+      }
       return true;
     }
     std::string path;
@@ -208,27 +213,56 @@ bool ExpandInputFiles(const std::vector<std::string>& given,
     } else if (arg.compare(0, 2, "-i") == 0) {
       path = arg.substr(2);
     } else {
-      out->push_back(arg);
+      for (auto& job : *out) job.push_back(arg);
       continue;
     }
     std::vector<std::vector<std::string>> jobs;
     if (!ReadInputFile(path, &jobs, error)) return false;
-    if (jobs.size() != 1) {
-      *error = path + ": " + std::to_string(jobs.size()) +
-               " jobs; roctrace runs one (one file per job)";
-      return false;
+    std::vector<std::vector<std::string>> expanded;
+    for (const auto& before : *out) {
+      for (const auto& job : jobs) {
+        expanded.push_back(before);
+        expanded.back().insert(expanded.back().end(), job.begin(), job.end());
+      }
     }
-    out->insert(out->end(), jobs[0].begin(), jobs[0].end());
+    *out = std::move(expanded);
   }
   return true;
 }
 
+bool ParseOneJob(const std::vector<std::string>& args, Options* o,
+                 std::string* error);
+
 }  // namespace
+
+bool ParseJobs(const std::vector<std::string>& given,
+               std::vector<Options>* jobs, std::string* error) {
+  std::vector<std::vector<std::string>> expanded;
+  if (!ExpandInputFiles(given, &expanded, error)) return false;
+  for (const auto& args : expanded) {
+    Options o;
+    if (!ParseOneJob(args, &o, error)) return false;
+    jobs->push_back(std::move(o));
+  }
+  return true;
+}
 
 bool ParseOptions(const std::vector<std::string>& given, Options* o,
                   std::string* error) {
-  std::vector<std::string> args;
-  if (!ExpandInputFiles(given, &args, error)) return false;
+  std::vector<Options> jobs;
+  if (!ParseJobs(given, &jobs, error)) return false;
+  if (jobs.size() != 1) {
+    *error = std::to_string(jobs.size()) + " jobs where one is wanted";
+    return false;
+  }
+  *o = std::move(jobs[0]);
+  return true;
+}
+
+namespace {
+
+bool ParseOneJob(const std::vector<std::string>& args, Options* o,
+                 std::string* error) {
   size_t i = 0;
   bool has_separator = false;
   for (const std::string& a : args) has_separator |= a == "--";
@@ -506,6 +540,8 @@ bool ParseOptions(const std::vector<std::string>& given, Options* o,
   }
   return true;
 }
+
+}  // namespace
 
 std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     const Options& o) {

@@ -47,6 +47,11 @@ struct Options {
 // it with the usage and exits 2).
 bool ParseOptions(const std::vector<std::string>& args, Options* out,
                   std::string* error);
+// The same for a command line whose -i input file may hold several jobs:
+// one Options per job (each the command line with that job's options in
+// place of -i), run one after the other.
+bool ParseJobs(const std::vector<std::string>& args, std::vector<Options>* jobs,
+               std::string* error);
 
 // The environment entries (NAME, value) that configure the tool library.
 std::vector<std::pair<std::string, std::string>> ToolEnvironment(

@@ -1296,6 +1296,52 @@ class Summaries(unittest.TestCase):
     self.assertEqual(p.returncode, 2)
 
 
+class InputFiles(unittest.TestCase):
+  """rocprofv3's -i input files: each job runs the program once, with its own
+  options only."""
+
+  def test_yaml_jobs_run_one_after_the_other(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "input.yaml"), "w") as f:
+      f.write("jobs:\n"
+              "  - hip_trace: true\n"
+              "    output_format: [csv]\n"
+              "    output_directory: one\n"
+              "  - marker_trace: true\n"
+              "    output_format: [csv]\n"
+              "    output_directory: two\n")
+    p = run([ROCTRACE, "-i", "input.yaml", "-o", "r", "--", PROGRAM,
+             "threads", "2", "5"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("job 2 of 2", p.stderr)
+    self.assertEqual(os.listdir(os.path.join(d, "one")),
+                     ["r_hip_api_trace.csv"])
+    self.assertEqual(len(read_csv(os.path.join(d, "one",
+                                               "r_hip_api_trace.csv"))), 10)
+    # The second job traces markers only: nothing of the first's settings.
+    self.assertEqual(os.listdir(os.path.join(d, "two")),
+                     ["r_marker_api_trace.csv"])
+
+  def test_json_job_and_bad_files(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "input.json"), "w") as f:
+      json.dump({"jobs": [{"hip_trace": True, "output_format": ["CSV"],
+                           "output_directory": "j"}]}, f)
+    p = run([ROCTRACE, "-i", "input.json", "-o", "r", "--", PROGRAM,
+             "threads", "1", "3"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertEqual(
+        len(read_csv(os.path.join(d, "j", "r_hip_api_trace.csv"))), 3)
+    with open(os.path.join(d, "bad.json"), "w") as f:
+      f.write('{"jobs": [{"hip_trace": tru}]}')
+    with open(os.path.join(d, "counters.txt"), "w") as f:
+      f.write("pmc: SQ_WAVES\n")
+    for name in ("bad.json", "counters.txt", "missing.yaml"):
+      p = run([ROCTRACE, "-i", name, "--", "true"], d)
+      self.assertEqual(p.returncode, 2, name)
+      self.assertIn(name, p.stderr)
+
+
 class Merge(unittest.TestCase):
 
   def test_merge_two_processes(self):
