@@ -163,6 +163,9 @@ int UsageError(const std::string& error) {
 // Runs the program once under `options` (one job); its status as main
 // returns it, or -signal when the program was killed by one.
 int RunJob(roctrace::Options options, const char* argv0) {
+  for (const std::string& note : options.notes) {
+    std::fprintf(stderr, "roctrace: %s\n", note.c_str());
+  }
   if (options.scratch_memory_asked && !roctrace::kScratchEventsInHeaders) {
     std::fprintf(stderr, "roctrace: --scratch-memory-trace: %s\n",
                  roctrace::kNoScratchEvents);

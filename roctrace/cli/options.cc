@@ -47,7 +47,7 @@ const char kUsage[] =
     "  -o, --output-file PREFIX     (default %hostname%/%pid%); keys: %pid%\n"
     "                               %ppid% %pgid% %psid% %hostname% %rank%\n"
     "                               %size% %nid% %job% %cwd% %env{NAME}%\n"
-    "  --output-format FMT...       rocpd pftrace csv json (default rocpd)\n"
+    "  -f, --output-format FMT...   rocpd pftrace csv json (default rocpd)\n"
     "  --perfetto-max-size SIZE     split .pftrace files at SIZE (default "
     "512M)\n"
     "  --buffer-size SIZE           trace buffer size (default 64K)\n"
@@ -146,12 +146,6 @@ const Refused kRefused[] = {
     {"--mangled-kernels", false, "kernel names are always demangled"},
     {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
     {"--minimum-output-data", false, "every output is written"},
-    {"--perfetto-backend", true,
-     "the timeline is written by roctrace itself (see --perfetto-max-size)"},
-    {"--perfetto-buffer", true,
-     "the timeline is written by roctrace itself (see --perfetto-max-size)"},
-    {"--perfetto-shmem-size-hint", false,
-     "the timeline is written by roctrace itself (see --perfetto-max-size)"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -435,7 +429,35 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       ok = value(name, arg, &o->output_dir);
     } else if (name == "-o" || name == "--output-file") {
       ok = value(name, arg, &o->output_file);
-    } else if (name == "--output-format") {
+    } else if (name == "--perfetto-backend" ||
+               name == "--perfetto-buffer-size" ||
+               name == "--perfetto-buffer-fill-policy" ||
+               name == "--perfetto-shmem-size-hint") {
+      // rocprofv3's Perfetto SDK settings: roctrace streams the timeline to
+      // its file itself (no ring buffer, no daemon, nothing dropped), so
+      // the values are checked and have nothing to set.
+      std::string v;
+      ok = value(name, arg, &v);
+      const bool valid =
+          name == "--perfetto-backend" ? v == "inprocess" || v == "system"
+          : name == "--perfetto-buffer-fill-policy"
+              ? v == "discard" || v == "ring_buffer"
+              : !v.empty() &&
+                    v.find_first_not_of("0123456789") == std::string::npos;
+      if (ok && !valid) {
+        *error = "bad " + name + " '" + v + "'";
+        ok = false;
+      } else if (ok && name == "--perfetto-backend" && v == "system") {
+        *error =
+            "--perfetto-backend system is not supported: the timeline "
+            "is written by roctrace itself (in process)";
+        ok = false;
+      } else if (ok) {
+        o->notes.push_back(name +
+                           ": no effect (the timeline is streamed to "
+                           "its file; nothing is dropped)");
+      }
+    } else if (name == "-f" || name == "--output-format") {
       // One or more formats, space or comma separated, any case.
       // Before a "--", every word is a format (argparse's nargs="+": a
       // wrong one is an error); without one, the formats end where the

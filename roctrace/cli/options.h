@@ -41,6 +41,8 @@ struct Options {
   std::string buffer_size, perfetto_max_size;
   std::vector<std::string> preload;  // --preload: before the tracer
   std::vector<std::string> program;  // argv of the traced program
+  // Options accepted that have no effect here, said on stderr at start.
+  std::vector<std::string> notes;
 };
 
 // Parses argv[1..]; false with `*error` set on bad input (the caller prints

@@ -185,6 +185,16 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
   auto env = ToolEnvironment(o);
   EXPECT_EQ(env[0], std::make_pair(std::string("ROCTRACE_DOMAINS"),
                                    std::string("hip_compiler,hsa_amd")));
+  // rocprofv3's Perfetto settings: accepted, said to have no effect.
+  o = Parse({"-f", "pftrace", "--perfetto-buffer-size", "1024",
+             "--perfetto-buffer-fill-policy", "ring_buffer",
+             "--perfetto-backend", "inprocess", "--", "app"},
+            &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.formats, (std::vector<std::string>{"pftrace"}));
+  EXPECT_EQ(o.notes.size(), 3u);
+  o = Parse({"--perfetto-backend", "system", "--", "app"}, &ok, &error);
+  EXPECT_FALSE(ok);
   o = Parse({"-s", "--version"}, &ok, &error);
   EXPECT_TRUE(ok && o.version);
   o = Parse({"--log-level", "ERROR", "-u", "msec", "app"}, &ok, &error);
