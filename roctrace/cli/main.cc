@@ -2,8 +2,11 @@
 // output directory, then runs the program with libroctracer64.so.4 and the
 // tool library preloaded (and HSA_TOOLS_LIB set), configured through
 // ROCTRACE_* variables; passes the program's exit status or signal through.
+#include <fcntl.h>
 #include <limits.h>
+#include <roctracer.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,11 +21,17 @@
 
 #include "roctrace/cli/merge.h"
 #include "roctrace/cli/options.h"
+#include "roctrace/cli/output_check.h"
+#include "roctrace/tool/config.h"
 #include "roctrace/tool/scratch_support.h"
 
 namespace {
 
 pid_t g_child = -1;
+
+// roctrace's status when the program ran but some output could not be
+// written (sysexits' EX_IOERR); the program's own status is on stderr.
+constexpr int kOutputLost = 74;
 
 std::string DirName(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -101,37 +110,44 @@ int ResolveProgram(const std::string& name, std::string* path) {
   return result;
 }
 
-// The output directory's path may hold per-process keys (%pid%): check the
-// part before the first key. The nearest existing ancestor must be a
-// writable directory, so that the tool can create the rest.
-bool CheckOutputDir(const std::string& pattern, std::string* problem) {
-  std::string fixed = pattern.substr(0, pattern.find('%'));
-  if (fixed.empty()) fixed = ".";
-  std::string dir = fixed;
-  if (pattern.find('%') != std::string::npos && fixed.back() != '/') {
-    dir = DirName(fixed);  // "out/run%pid%": the key is inside a name
-  }
-  while (true) {
-    struct stat st {};
-    if (stat(dir.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) {
-        *problem = dir + " is not a directory";
-        return false;
-      }
-      if (access(dir.c_str(), W_OK | X_OK) != 0) {
-        *problem = dir + " is not writable";
-        return false;
-      }
-      return true;
+std::string CurrentDir() {
+  char cwd[PATH_MAX];
+  return getcwd(cwd, sizeof(cwd)) != nullptr ? cwd : ".";
+}
+
+std::string HostName() {
+  char name[256] = {};
+  gethostname(name, sizeof(name) - 1);
+  return name;
+}
+
+// A file the tool (in every traced process) appends a line to for each
+// output it could not write; read once the program has ended. On tmpfs
+// where there is one, so that a full output disk does not also lose this.
+std::string MakeStatusFile() {
+  std::vector<std::string> dirs = {"/dev/shm"};
+  if (const char* tmp = std::getenv("TMPDIR")) dirs.push_back(tmp);
+  dirs.push_back("/tmp");
+  for (const std::string& dir : dirs) {
+    std::string path = dir + "/roctrace-status-XXXXXX";
+    int fd = mkstemp(&path[0]);
+    if (fd >= 0) {
+      close(fd);
+      return path;
     }
-    if (errno != ENOENT) {
-      *problem = dir + ": " + std::strerror(errno);
-      return false;
-    }
-    std::string parent = DirName(dir);
-    if (parent == dir) return true;
-    dir = parent;
   }
+  return "";
+}
+
+std::string ReadFile(const std::string& path) {
+  std::string text;
+  if (FILE* f = std::fopen(path.c_str(), "r")) {
+    char buf[4096];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof(buf), f)) > 0) text.append(buf, n);
+    std::fclose(f);
+  }
+  return text;
 }
 
 void Forward(int sig) {
@@ -144,22 +160,12 @@ int UsageError(const std::string& error) {
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (!args.empty() && args[0] == "merge") {
-    return roctrace::RunMerge(
-        std::vector<std::string>(args.begin() + 1, args.end()));
+// Runs the program once under `options` (one job); its status as main
+// returns it, or -signal when the program was killed by one.
+int RunJob(roctrace::Options options, const char* argv0) {
+  for (const std::string& note : options.notes) {
+    std::fprintf(stderr, "roctrace: %s\n", note.c_str());
   }
-  roctrace::Options options;
-  std::string error;
-  if (!roctrace::ParseOptions(args, &options, &error)) return UsageError(error);
-  if (options.help) {
-    std::fputs(roctrace::kUsage, stdout);
-    return 0;
-  }
-
   if (options.scratch_memory_asked && !roctrace::kScratchEventsInHeaders) {
     std::fprintf(stderr, "roctrace: --scratch-memory-trace: %s\n",
                  roctrace::kNoScratchEvents);
@@ -172,16 +178,8 @@ int main(int argc, char** argv) {
                  found == 127 ? "command not found" : "Permission denied");
     return found;
   }
-  std::string problem;
-  std::string out_dir =
-      options.output_dir.empty() ? "%hostname%/%pid%" : options.output_dir;
-  if (!CheckOutputDir(out_dir, &problem)) {
-    std::fprintf(stderr, "roctrace: cannot write the output directory: %s\n",
-                 problem.c_str());
-    return 1;
-  }
 
-  std::vector<std::string> dirs = LibraryDirs(argv[0]);
+  std::vector<std::string> dirs = LibraryDirs(argv0);
   std::string tracer = FindLibrary(dirs, "libroctracer64.so.4");
   std::string tool = FindLibrary(dirs, "libroctrace_tool.so");
   if (tracer.empty() || tool.empty()) {
@@ -192,32 +190,93 @@ int main(int argc, char** argv) {
         tracer.empty() ? "libroctracer64.so.4" : "libroctrace_tool.so");
     return 1;
   }
-  std::string preload = tracer + ":" + tool;
+  // --preload's libraries first (a sanitizer's runtime must come first).
+  std::string preload;
+  for (const std::string& lib : options.preload) preload += lib + ":";
+  preload += tracer + ":" + tool;
   if (const char* old = std::getenv("LD_PRELOAD")) {
     if (*old != '\0') preload += std::string(":") + old;
   }
   setenv("LD_PRELOAD", preload.c_str(), 1);
   setenv("HSA_TOOLS_LIB", tracer.c_str(), 1);
+  const std::string& summary_file = options.summary_output_file;
+  if (!summary_file.empty() && summary_file[0] != '/' &&
+      summary_file != "stdout" && summary_file != "stderr") {
+    options.summary_output_file = CurrentDir() + "/" + summary_file;
+  }
   for (const auto& kv : roctrace::ToolEnvironment(options)) {
     setenv(kv.first.c_str(), kv.second.c_str(), 1);
+  }
+  // Relative output paths are roctrace's: every traced process resolves
+  // them from here, whatever directory it runs in.
+  const std::string base_dir = CurrentDir();
+  setenv("ROCTRACE_BASE_DIR", base_dir.c_str(), 1);
+  const std::string status_file = MakeStatusFile();
+  if (!status_file.empty()) {
+    setenv("ROCTRACE_STATUS_FILE", status_file.c_str(), 1);
   }
 
   std::vector<char*> child_argv;
   for (std::string& a : options.program) child_argv.push_back(&a[0]);
   child_argv.push_back(nullptr);
 
+  // The program's paths hold its pid (%pid%): it is forked first and waits
+  // on `gate` until they are checked; a closed gate without a byte means
+  // "do not run".
+  int gate[2];
+  if (pipe2(gate, O_CLOEXEC) != 0) {
+    std::perror("roctrace: pipe");
+    return 1;
+  }
+  const pid_t self = getpid();
   g_child = fork();
   if (g_child < 0) {
     std::perror("roctrace: fork");
     return 1;
   }
   if (g_child == 0) {
+    close(gate[1]);
+    // roctrace killed (even by SIGKILL, which it cannot forward): the
+    // program is told with SIGTERM rather than left running as an orphan.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != self) _exit(1);
+    char go = 0;
+    ssize_t got;
+    while ((got = read(gate[0], &go, 1)) < 0 && errno == EINTR) {
+    }
+    if (got != 1) _exit(1);
+    close(gate[0]);
     execv(program.c_str(), child_argv.data());
     int err = errno;
     std::fprintf(stderr, "roctrace: %s: %s\n", program.c_str(),
                  std::strerror(err));
     _exit(err == ENOENT ? 127 : 126);
   }
+  close(gate[0]);
+  std::string problem;
+  const std::string prefix = roctrace::OutputPrefix(
+      options.output_dir.empty() ? roctrace::Config().output_dir
+                                 : options.output_dir,
+      options.output_file.empty() ? roctrace::Config().output_file
+                                  : options.output_file,
+      base_dir, static_cast<uint32_t>(g_child), static_cast<uint32_t>(self),
+      HostName(), std::getenv);
+  if (!roctrace::CheckOutputs(prefix, roctrace::OutputSuffixes(options),
+                              &problem)) {
+    close(gate[1]);
+    waitpid(g_child, nullptr, 0);
+    if (!status_file.empty()) unlink(status_file.c_str());
+    std::fprintf(stderr,
+                 "roctrace: cannot write the output directory: %s (the "
+                 "program was not started)\n",
+                 problem.c_str());
+    return 1;
+  }
+  if (write(gate[1], "x", 1) != 1) {
+    std::perror("roctrace: starting the program");
+    return 1;
+  }
+  close(gate[1]);
   // The terminal sends ^C to the whole group already; forwarding covers a
   // signal sent to roctrace alone (kill, a batch system).
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) {
@@ -230,22 +289,108 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    // Die of the same signal, so that our caller sees what the shell would
-    // have seen; no core file of ours.
-    struct rlimit no_core {
-      0, 0
-    };
-    setrlimit(RLIMIT_CORE, &no_core);
-    signal(sig, SIG_DFL);
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, sig);
-    sigprocmask(SIG_UNBLOCK, &set, nullptr);
-    kill(getpid(), sig);
-    return 128 + sig;
+  // Outputs some process could not write (each said so on stderr when it
+  // happened): roctrace's status says so, the program's is still told.
+  const std::string failures =
+      status_file.empty() ? std::string() : ReadFile(status_file);
+  if (!status_file.empty()) unlink(status_file.c_str());
+  if (!failures.empty()) {
+    const std::string outcome =
+        WIFEXITED(status)
+            ? "exited with status " + std::to_string(WEXITSTATUS(status))
+            : "was killed by signal " + std::to_string(WTERMSIG(status));
+    std::fprintf(stderr,
+                 "roctrace: error: some output could not be written (above); "
+                 "the program %s\n",
+                 outcome.c_str());
+    if (WIFEXITED(status)) return kOutputLost;
   }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) return -WTERMSIG(status);
   return 1;
+}
+
+// The environment as roctrace was started with, restored before each job
+// so that one job's settings never leak into the next.
+std::vector<std::pair<std::string, std::string>> RoctraceEnvironment() {
+  std::vector<std::pair<std::string, std::string>> saved;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const size_t eq = entry.find('=');
+    const std::string name = entry.substr(0, eq);
+    if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
+        name == "HSA_TOOLS_LIB") {
+      saved.emplace_back(name,
+                         eq == std::string::npos ? "" : entry.substr(eq + 1));
+    }
+  }
+  return saved;
+}
+
+void RestoreEnvironment(
+    const std::vector<std::pair<std::string, std::string>>& saved) {
+  std::vector<std::string> names;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
+        name == "HSA_TOOLS_LIB") {
+      names.push_back(name);
+    }
+  }
+  for (const std::string& name : names) unsetenv(name.c_str());
+  for (const auto& kv : saved) setenv(kv.first.c_str(), kv.second.c_str(), 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && args[0] == "merge") {
+    return roctrace::RunMerge(
+        std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  std::vector<roctrace::Options> jobs;
+  std::string error;
+  if (!roctrace::ParseJobs(args, &jobs, &error)) return UsageError(error);
+  const roctrace::Options& first = jobs.front();
+  if (first.help) {
+    std::fputs(roctrace::kUsage, stdout);
+    return 0;
+  }
+  if (first.version) {
+    std::printf(
+        "roctrace (roctracer %d.%d): rocprofv3's tracing command line\n",
+        ROCTRACER_VERSION_MAJOR, ROCTRACER_VERSION_MINOR);
+    return 0;
+  }
+  // An input file's jobs run one after the other, as rocprofv3 runs them;
+  // roctrace's status is the first that is not 0.
+  const auto saved = RoctraceEnvironment();
+  int result = 0;
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    if (jobs.size() > 1) {
+      std::fprintf(stderr, "roctrace: job %zu of %zu\n", j + 1, jobs.size());
+      RestoreEnvironment(saved);
+    }
+    const int status = RunJob(jobs[j], argv[0]);
+    if (status < 0) {
+      // Die of the same signal, so that our caller sees what the shell
+      // would have seen; no core file of ours.
+      const int sig = -status;
+      struct rlimit no_core {
+        0, 0
+      };
+      setrlimit(RLIMIT_CORE, &no_core);
+      signal(sig, SIG_DFL);
+      sigset_t set;
+      sigemptyset(&set);
+      sigaddset(&set, sig);
+      sigprocmask(SIG_UNBLOCK, &set, nullptr);
+      kill(getpid(), sig);
+      return 128 + sig;
+    }
+    if (result == 0) result = status;
+  }
+  return result;
 }

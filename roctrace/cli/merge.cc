@@ -27,6 +27,22 @@ bool Exec(sqlite3* db, const std::string& sql, const std::string& context) {
 
 std::string Quote(const std::string& name) { return "\"" + name + "\""; }
 
+// The attached database's process GUID (rocpd_metadata 'guid'); empty when
+// it has none.
+std::string Guid(sqlite3* db) {
+  sqlite3_stmt* st = nullptr;
+  std::string guid;
+  if (sqlite3_prepare_v2(db,
+                         "SELECT value FROM src.rocpd_metadata WHERE tag = "
+                         "'guid'",
+                         -1, &st, nullptr) == SQLITE_OK &&
+      sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != nullptr) {
+    guid = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+  }
+  sqlite3_finalize(st);
+  return guid;
+}
+
 }  // namespace
 
 int RunMerge(const std::vector<std::string>& args) {
@@ -74,6 +90,7 @@ int RunMerge(const std::vector<std::string>& args) {
   }
   bool ok = Exec(db, "BEGIN", output);
   std::vector<std::string> suffixes;
+  std::vector<std::string> guids;  // by input
   for (size_t i = 0; ok && i < inputs.size(); ++i) {
     const std::string& in = inputs[i];
     char* attach = sqlite3_mprintf("ATTACH %Q AS src", in.c_str());
@@ -97,6 +114,20 @@ int RunMerge(const std::vector<std::string>& args) {
       ok = false;
       break;
     }
+    // Every process's database has a GUID of its own: the same one twice
+    // (the same file, or a copy) would count its rows twice.
+    std::string guid = Guid(db);
+    for (size_t j = 0; j < guids.size(); ++j) {
+      if (!guid.empty() && guids[j] == guid) {
+        std::fprintf(stderr,
+                     "roctrace merge: %s and %s are the same process's "
+                     "database (guid %s); give each once\n",
+                     inputs[j].c_str(), in.c_str(), guid.c_str());
+        ok = false;
+      }
+    }
+    guids.push_back(guid);
+    if (!ok) break;
     std::string suffix = "_" + std::to_string(i);
     suffixes.push_back(suffix);
     for (const std::string& t : RocpdTableNames()) {

@@ -1,9 +1,16 @@
 #include "roctrace/cli/options.h"
 
+#include <regex.h>
+
+#include <cctype>
+#include <functional>
+#include <initializer_list>
 #include <sstream>
 
+#include "roctrace/cli/input_file.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_filter.h"
+#include "roctrace/writers/agent_naming.h"
 
 namespace roctrace {
 
@@ -12,56 +19,258 @@ const char kUsage[] =
     "       roctrace merge -o OUTPUT.db INPUT.db [INPUT.db...]\n"
     "\n"
     "Runs program with the tracer injected and writes a trace of its API\n"
-    "calls (rocprofv3's options, names and outputs).\n"
+    "calls (rocprofv3's options, names and outputs). Options marked BOOL\n"
+    "take an optional value (true/false, yes/no, on/off, 1/0).\n"
     "\n"
     "tracing (default: --sys-trace):\n"
-    "  --hip-trace             HIP runtime API calls\n"
-    "  --hsa-trace             HSA API calls\n"
-    "  --kfd-trace             KFD (libhsakmt) API calls\n"
+    "  --hip-trace             HIP API calls (runtime and compiler)\n"
+    "  --hip-runtime-trace     HIP runtime API calls (hip*)\n"
+    "  --hip-compiler-trace    HIP compiler-generated calls (__hip*)\n"
+    "  --hsa-trace             HSA API calls (core, AMD, image, finalizer)\n"
+    "  --hsa-core-trace, --hsa-amd-trace, --hsa-image-trace,\n"
+    "  --hsa-finalizer-trace   one part of the HSA API each\n"
+    "  --kfd-trace             KFD (libhsakmt) API calls (roctrace's meaning)\n"
     "  --marker-trace          rocTX ranges and marks\n"
     "  --kernel-trace          kernel dispatches\n"
     "  --memory-copy-trace     memory copies\n"
     "  --scratch-memory-trace  scratch memory (ROCm >= 6.1 headers)\n"
-    "  --runtime-trace         HIP, markers, kernels, copies, scratch\n"
-    "  --sys-trace             --runtime-trace plus HSA\n"
+    "  -r, --runtime-trace     HIP runtime, markers, kernels, copies, scratch\n"
+    "  -s, --sys-trace         --runtime-trace plus HIP compiler and HSA\n"
     "  --stats                 per-function statistics CSVs\n"
-    "  -S, --summary           print the statistics on stderr at exit\n"
+    "  -S, --summary           print every operation's statistics at exit\n"
+    "  -D, --summary-per-domain  one table per domain\n"
+    "  --summary-groups RE...  one table per regex, of the domains it finds\n"
+    "  --summary-output-file FILE|stdout|stderr  (default stderr)\n"
+    "  -u, --summary-units sec|msec|usec|nsec    (default nsec)\n"
     "output:\n"
-    "  -d, --output-directory DIR   (default %hostname%/%pid%)\n"
-    "  -o, --output-file PREFIX     (default %pid%); keys: %pid% %ppid%\n"
-    "                               %hostname% %rank% %env{NAME}%\n"
-    "  --output-format FMT...       rocpd pftrace csv json (default rocpd)\n"
+    "  -d, --output-directory DIR   (default: the current directory)\n"
+    "  -o, --output-file PREFIX     (default %hostname%/%pid%); keys: %pid%\n"
+    "                               %ppid% %pgid% %psid% %hostname% %rank%\n"
+    "                               %size% %nid% %job% %cwd% %env{NAME}%\n"
+    "  -f, --output-format FMT...   rocpd pftrace csv json (default rocpd)\n"
     "  --perfetto-max-size SIZE     split .pftrace files at SIZE (default "
     "512M)\n"
     "  --buffer-size SIZE           trace buffer size (default 64K)\n"
-    "  --collection-period START:DURATION:REPEAT   seconds; repeat 0 = on\n"
-    "  --kernel-include-regex RE, --kernel-exclude-regex RE\n"
-    "  -h, --help\n";
+    "  -P, --collection-period START:DURATION:REPEAT...  repeat 0 = on\n"
+    "  --collection-period-unit hour|min|sec|msec|usec|nsec  (default sec)\n"
+    "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
+    "                               kernel trace)\n"
+    "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  -A, --agent-index relative|absolute|type-relative   agent names\n"
+    "                               (Agent N by position, default; Agent N\n"
+    "                               by KFD node; GPU n / CPU n)\n"
+    "  --log-level fatal|error|warning|info|trace|env\n"
+    "  --preload LIB...             libraries to preload before the tracer\n"
+    "  -i, --input FILE             options from rocprofv3's input file "
+    "(JSON,\n"
+    "                               .yaml): {\"jobs\": [{\"kernel_trace\": "
+    "true}]}\n"
+    "  -h, --help, --version\n"
+    "\n"
+    "rocprofv3's counter, PC sampling and thread trace options (--pmc,\n"
+    "--pc-sampling-*, --att*, -L) need AMD's GPU libraries: refused.\n";
 
 namespace {
 
 const char* const kFormats[] = {"rocpd", "pftrace", "csv", "json"};
 
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(c));
+  return s;
+}
+
 bool IsFormat(const std::string& s) {
   for (const char* f : kFormats) {
-    if (s == f) return true;
+    if (Lower(s) == f) return true;
   }
   return false;
 }
 
+// "csv" or "csv,json": an argument that continues a format list.
+bool IsFormatList(const std::string& s) {
+  std::istringstream in(s);
+  std::string f;
+  bool any = false;
+  while (std::getline(in, f, ',')) {
+    if (!IsFormat(f)) return false;
+    any = true;
+  }
+  return any;
+}
+
+// Python's strtobool, as rocprofv3's BOOL options read their value.
+bool ParseBool(const std::string& text, bool* out) {
+  const std::string s = Lower(text);
+  for (const char* t : {"y", "yes", "t", "true", "on", "1"}) {
+    if (s == t) {
+      *out = true;
+      return true;
+    }
+  }
+  for (const char* f : {"n", "no", "f", "false", "off", "0"}) {
+    if (s == f) {
+      *out = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Options that need AMD's GPU libraries (counters, PC sampling, thread
+// trace) or trace a library roctrace has no tracer for: known by name, so
+// that they are refused with a reason instead of "unknown option".
+struct Refused {
+  const char* prefix;  // an option name, or a family's prefix ("--att")
+  bool family;
+  const char* why;
+};
+const Refused kRefused[] = {
+    {"--pmc", false, "hardware counters need AMD's GPU libraries"},
+    {"-L", false, "hardware counters need AMD's GPU libraries"},
+    {"--list-avail", false, "hardware counters need AMD's GPU libraries"},
+    {"--list-metrics", false, "hardware counters need AMD's GPU libraries"},
+    {"--kernel-iteration-range", false,
+     "counter collection needs AMD's GPU libraries"},
+    {"--pc-sampling", true, "PC sampling needs AMD's GPU libraries"},
+    {"--att", true, "thread trace needs AMD's GPU libraries"},
+    {"--advanced-thread-trace", false,
+     "thread trace needs AMD's GPU libraries"},
+    {"--rccl-trace", false, "roctrace has no RCCL tracer"},
+    {"--kokkos-trace", false, "roctrace has no Kokkos tracer"},
+    {"--rocdecode-trace", false, "roctrace has no rocDecode tracer"},
+    {"--rocjpeg-trace", false, "roctrace has no rocJPEG tracer"},
+    {"--memory-allocation-trace", false,
+     "roctrace does not record memory allocations (--hsa-amd-trace traces "
+     "the calls that make them)"},
+    {"-M", false, "kernel names are always demangled"},
+    {"--mangled-kernels", false, "kernel names are always demangled"},
+    {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
+    {"--minimum-output-data", false, "every output is written"},
+};
+
+const Refused* FindRefused(const std::string& name) {
+  for (const Refused& r : kRefused) {
+    const std::string p = r.prefix;
+    if (name == p || (r.family && name.compare(0, p.size(), p) == 0)) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+// --collection-period-unit's scale to seconds.
+bool UnitSeconds(const std::string& unit, double* scale) {
+  const std::pair<const char*, double> units[] = {
+      {"hour", 3600}, {"min", 60},    {"sec", 1},
+      {"msec", 1e-3}, {"usec", 1e-6}, {"nsec", 1e-9}};
+  for (const auto& u : units) {
+    if (unit == u.first) {
+      *scale = u.second;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string Seconds(double v) {
+  std::ostringstream out;
+  out.precision(17);
+  out << v;
+  return out.str();
+}
+
+// -i/--input FILE (before the program) replaced by a job's options, in its
+// place (options after it override its values): one argument list per job
+// (a file of k jobs makes k of them).
+bool ExpandInputFiles(const std::vector<std::string>& given,
+                      std::vector<std::vector<std::string>>* out,
+                      std::string* error) {
+  out->assign(1, {});
+  for (size_t i = 0; i < given.size(); ++i) {
+    const std::string& arg = given[i];
+    if (arg == "--" || arg.empty() || arg[0] != '-') {
+      for (auto& job : *out) {
+        job.insert(job.end(), given.begin() + static_cast<long>(i),
+                   given.end());
+      }
+      return true;
+    }
+    std::string path;
+    if (arg == "-i" || arg == "--input") {
+      if (i + 1 == given.size()) {
+        *error = "option " + arg + " needs a value";
+        return false;
+      }
+      path = given[++i];
+    } else if (arg.compare(0, 8, "--input=") == 0) {
+      path = arg.substr(8);
+    } else if (arg.compare(0, 2, "-i") == 0) {
+      path = arg.substr(2);
+    } else {
+      for (auto& job : *out) job.push_back(arg);
+      continue;
+    }
+    std::vector<std::vector<std::string>> jobs;
+    if (!ReadInputFile(path, &jobs, error)) return false;
+    std::vector<std::vector<std::string>> expanded;
+    for (const auto& before : *out) {
+      for (const auto& job : jobs) {
+        expanded.push_back(before);
+        expanded.back().insert(expanded.back().end(), job.begin(), job.end());
+      }
+    }
+    *out = std::move(expanded);
+  }
+  return true;
+}
+
+bool ParseOneJob(const std::vector<std::string>& args, Options* o,
+                 std::string* error);
+
 }  // namespace
 
-bool ParseOptions(const std::vector<std::string>& args, Options* o,
+bool ParseJobs(const std::vector<std::string>& given,
+               std::vector<Options>* jobs, std::string* error) {
+  std::vector<std::vector<std::string>> expanded;
+  if (!ExpandInputFiles(given, &expanded, error)) return false;
+  for (const auto& args : expanded) {
+    Options o;
+    if (!ParseOneJob(args, &o, error)) return false;
+    jobs->push_back(std::move(o));
+  }
+  return true;
+}
+
+bool ParseOptions(const std::vector<std::string>& given, Options* o,
                   std::string* error) {
+  std::vector<Options> jobs;
+  if (!ParseJobs(given, &jobs, error)) return false;
+  if (jobs.size() != 1) {
+    *error = std::to_string(jobs.size()) + " jobs where one is wanted";
+    return false;
+  }
+  *o = std::move(jobs[0]);
+  return true;
+}
+
+namespace {
+
+bool ParseOneJob(const std::vector<std::string>& args, Options* o,
+                 std::string* error) {
   size_t i = 0;
-  // Fetches the value of option `name` (given as --name=value or as the
-  // next argument).
+  bool has_separator = false;
+  for (const std::string& a : args) has_separator |= a == "--";
+  std::vector<std::string> periods;  // as given, in --collection-period-unit
+  std::string period_unit = "sec";
+  // The value of option `name`: --name=value, -Xvalue, or the next
+  // argument, which must not look like an option (argparse's rule: `-o --`
+  // is a missing value, not a prefix named "--").
   auto value = [&](const std::string& name, const std::string& arg,
                    std::string* out) {
-    size_t eq = arg.find('=');
-    if (arg.compare(0, 2, "--") == 0 && eq != std::string::npos) {
-      *out = arg.substr(eq + 1);
-    } else if (i + 1 < args.size()) {
+    if (arg.size() > name.size()) {
+      *out = arg.substr(name.size() + (arg[name.size()] == '=' ? 1 : 0));
+    } else if (i + 1 < args.size() &&
+               (args[i + 1].empty() || args[i + 1][0] != '-')) {
       *out = args[++i];
     } else {
       *error = "option " + name + " needs a value";
@@ -73,112 +282,288 @@ bool ParseOptions(const std::vector<std::string>& args, Options* o,
     }
     return true;
   };
+  // A list option's values: the first as `value` takes it, then every
+  // following argument that `more` accepts.
+  auto values = [&](const std::string& name, const std::string& arg,
+                    const std::function<bool(const std::string&)>& more,
+                    std::vector<std::string>* out) {
+    std::string first;
+    if (!value(name, arg, &first)) return false;
+    out->push_back(first);
+    while (i + 1 < args.size() && args[i + 1] != "--" && more(args[i + 1])) {
+      out->push_back(args[++i]);
+    }
+    return true;
+  };
+  // A BOOL option: alone it means true; a following true/false word (or
+  // --name=word) is its value.
+  auto flag = [&](const std::string& name, const std::string& arg, bool* out) {
+    if (arg.size() > name.size()) {
+      if (!ParseBool(arg.substr(name.size() + 1), out)) {
+        *error = "option " + name + ": '" + arg.substr(name.size() + 1) +
+                 "' is not a BOOL (true/false, yes/no, on/off, 1/0)";
+        return false;
+      }
+      return true;
+    }
+    *out = true;
+    bool given;
+    if (i + 1 < args.size() && ParseBool(args[i + 1], &given)) {
+      *out = given;
+      ++i;
+    }
+    return true;
+  };
   for (; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    std::string name = arg.substr(0, arg.find('='));
     if (arg == "--") {
       ++i;
       break;
     }
-    if (arg.empty() || arg[0] != '-') break;  // the program, without "--"
-    if (arg == "-h" || arg == "--help") {
+    if (arg.empty() || arg[0] != '-' || arg == "-") break;  // the program
+    // The option's name: up to '=' for long options; a short option is its
+    // first two characters (-d DIR, -dDIR).
+    std::string name = arg.compare(0, 2, "--") == 0
+                           ? arg.substr(0, arg.find('='))
+                           : arg.substr(0, 2);
+    bool on = false;
+    auto boolean = [&](std::initializer_list<bool*> targets) {
+      if (!flag(name, arg, &on)) return false;
+      for (bool* t : targets) *t = on;
+      return true;
+    };
+    bool ok = true;
+    if (name == "-h" || name == "--help") {
       o->help = true;
-    } else if (arg == "--hip-trace") {
-      o->hip = true;
-    } else if (arg == "--hsa-trace") {
-      o->hsa = true;
-    } else if (arg == "--kfd-trace") {
-      o->kfd = true;
-    } else if (arg == "--marker-trace") {
-      o->marker = true;
-    } else if (arg == "--kernel-trace") {
-      o->kernel = true;
-    } else if (arg == "--memory-copy-trace") {
-      o->memory_copy = true;
-    } else if (arg == "--scratch-memory-trace") {
-      o->scratch_memory = o->scratch_memory_asked = true;
-    } else if (arg == "--runtime-trace" || arg == "--sys-trace") {
-      o->hip = o->marker = o->kernel = o->memory_copy = o->scratch_memory =
-          true;
-      if (arg == "--sys-trace") o->hsa = true;
-    } else if (arg == "--stats") {
-      o->stats = true;
-    } else if (arg == "-S" || arg == "--summary") {
-      o->summary = true;
+    } else if (name == "--version") {
+      o->version = true;
+    } else if (name == "--hip-trace") {
+      ok = boolean({&o->hip_runtime, &o->hip_compiler});
+    } else if (name == "--hip-runtime-trace") {
+      ok = boolean({&o->hip_runtime});
+    } else if (name == "--hip-compiler-trace") {
+      ok = boolean({&o->hip_compiler});
+    } else if (name == "--hsa-trace") {
+      ok = boolean(
+          {&o->hsa_core, &o->hsa_amd, &o->hsa_image, &o->hsa_finalizer});
+    } else if (name == "--hsa-core-trace") {
+      ok = boolean({&o->hsa_core});
+    } else if (name == "--hsa-amd-trace") {
+      ok = boolean({&o->hsa_amd});
+    } else if (name == "--hsa-image-trace") {
+      ok = boolean({&o->hsa_image});
+    } else if (name == "--hsa-finalizer-trace") {
+      ok = boolean({&o->hsa_finalizer});
+    } else if (name == "--kfd-trace") {
+      ok = boolean({&o->kfd});
+    } else if (name == "--marker-trace") {
+      ok = boolean({&o->marker});
+    } else if (name == "--kernel-trace") {
+      ok = boolean({&o->kernel});
+    } else if (name == "--memory-copy-trace") {
+      ok = boolean({&o->memory_copy});
+    } else if (name == "--scratch-memory-trace") {
+      ok = boolean({&o->scratch_memory, &o->scratch_memory_asked});
+    } else if (name == "-r" || name == "--runtime-trace" || name == "-s" ||
+               name == "--sys-trace") {
+      ok = flag(name, arg, &on);
+      if (ok && on) {
+        o->hip_runtime = o->marker = o->kernel = o->memory_copy =
+            o->scratch_memory = true;
+        if (name == "-s" || name == "--sys-trace") {
+          o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
+              o->hsa_finalizer = true;
+        }
+      }
+    } else if (name == "-A" || name == "--agent-index") {
+      ok = value(name, arg, &o->agent_index);
+      AgentIndex mode;
+      if (ok && !ParseAgentIndex(o->agent_index, &mode)) {
+        *error = "bad " + name + " '" + o->agent_index +
+                 "' (absolute, relative or type-relative)";
+        ok = false;
+      }
+    } else if (name == "-T" || name == "--truncate-kernels") {
+      ok = boolean({&o->truncate_kernels});
+    } else if (name == "--stats") {
+      ok = boolean({&o->stats});
+    } else if (name == "-S" || name == "--summary") {
+      ok = boolean({&o->summary});
+    } else if (name == "-D" || name == "--summary-per-domain") {
+      ok = boolean({&o->summary_per_domain});
+    } else if (name == "--summary-groups") {
+      ok = values(
+          name, arg,
+          [](const std::string& s) { return !s.empty() && s[0] != '-'; },
+          &o->summary_groups);
+      for (const std::string& g : o->summary_groups) {
+        regex_t re;
+        if (ok && regcomp(&re, g.c_str(), REG_EXTENDED | REG_NOSUB) != 0) {
+          *error = "bad --summary-groups regular expression '" + g + "'";
+          ok = false;
+        } else if (ok) {
+          regfree(&re);
+        }
+      }
+    } else if (name == "--summary-output-file") {
+      ok = value(name, arg, &o->summary_output_file);
+    } else if (name == "-u" || name == "--summary-units") {
+      ok = value(name, arg, &o->summary_units);
+      if (ok && o->summary_units != "sec" && o->summary_units != "msec" &&
+          o->summary_units != "usec" && o->summary_units != "nsec") {
+        *error = "bad " + name + " '" + o->summary_units +
+                 "' (sec, msec, usec or nsec)";
+        ok = false;
+      }
+    } else if (name == "--log-level") {
+      ok = value(name, arg, &o->log_level);
+      o->log_level = Lower(o->log_level);
+      if (ok && o->log_level != "fatal" && o->log_level != "error" &&
+          o->log_level != "warning" && o->log_level != "info" &&
+          o->log_level != "trace" && o->log_level != "env") {
+        *error = "bad --log-level '" + o->log_level +
+                 "' (fatal, error, warning, info, trace or env)";
+        ok = false;
+      }
     } else if (name == "-d" || name == "--output-directory") {
-      if (!value(name, arg, &o->output_dir)) return false;
+      ok = value(name, arg, &o->output_dir);
     } else if (name == "-o" || name == "--output-file") {
-      if (!value(name, arg, &o->output_file)) return false;
-    } else if (name == "--output-format") {
-      std::string first;
-      if (!value(name, arg, &first)) return false;
-      // One or more formats, space or comma separated.
-      std::vector<std::string> given{first};
-      while (i + 1 < args.size() && IsFormat(args[i + 1]))
-        given.push_back(args[++i]);
-      for (const std::string& g : given) {
-        std::istringstream in(g);
+      ok = value(name, arg, &o->output_file);
+    } else if (name == "--perfetto-backend" ||
+               name == "--perfetto-buffer-size" ||
+               name == "--perfetto-buffer-fill-policy" ||
+               name == "--perfetto-shmem-size-hint") {
+      // rocprofv3's Perfetto SDK settings: roctrace streams the timeline to
+      // its file itself (no ring buffer, no daemon, nothing dropped), so
+      // the values are checked and have nothing to set.
+      std::string v;
+      ok = value(name, arg, &v);
+      const bool valid =
+          name == "--perfetto-backend" ? v == "inprocess" || v == "system"
+          : name == "--perfetto-buffer-fill-policy"
+              ? v == "discard" || v == "ring_buffer"
+              : !v.empty() &&
+                    v.find_first_not_of("0123456789") == std::string::npos;
+      if (ok && !valid) {
+        *error = "bad " + name + " '" + v + "'";
+        ok = false;
+      } else if (ok && name == "--perfetto-backend" && v == "system") {
+        *error =
+            "--perfetto-backend system is not supported: the timeline "
+            "is written by roctrace itself (in process)";
+        ok = false;
+      } else if (ok) {
+        o->notes.push_back(name +
+                           ": no effect (the timeline is streamed to "
+                           "its file; nothing is dropped)");
+      }
+    } else if (name == "-f" || name == "--output-format") {
+      // One or more formats, space or comma separated, any case.
+      // Before a "--", every word is a format (argparse's nargs="+": a
+      // wrong one is an error); without one, the formats end where the
+      // program begins.
+      std::vector<std::string> given;
+      ok = values(
+          name, arg,
+          has_separator
+              ? [](const std::string& s) { return !s.empty() && s[0] != '-'; }
+              : std::function<bool(const std::string&)>(IsFormatList),
+          &given);
+      for (size_t g = 0; ok && g < given.size(); ++g) {
+        std::istringstream in(given[g]);
         std::string f;
-        while (std::getline(in, f, ',')) {
+        while (ok && std::getline(in, f, ',')) {
           if (!IsFormat(f)) {
             *error = "unknown output format '" + f +
                      "' (rocpd, pftrace, csv or json)";
-            return false;
+            ok = false;
+          } else {
+            o->formats.push_back(Lower(f));
           }
-          o->formats.push_back(f);
         }
       }
-    } else if (name == "--collection-period") {
-      std::string p;
-      if (!value(name, arg, &p)) return false;
+    } else if (name == "-P" || name == "--collection-period") {
       CollectionPeriod parsed;
-      if (!ParseCollectionPeriod(p, &parsed)) {
-        *error = "bad --collection-period '" + p +
-                 "' (want START:DURATION:REPEAT in seconds)";
-        return false;
+      ok = values(
+          name, arg,
+          [&parsed](const std::string& s) {
+            return ParseCollectionPeriod(s, &parsed);
+          },
+          &periods);
+    } else if (name == "--collection-period-unit") {
+      double scale;
+      ok = value(name, arg, &period_unit);
+      if (ok && !UnitSeconds(period_unit, &scale)) {
+        *error = "bad --collection-period-unit '" + period_unit +
+                 "' (hour, min, sec, msec, usec or nsec)";
+        ok = false;
       }
-      o->collection_periods.push_back(p);
     } else if (name == "--kernel-include-regex" ||
                name == "--kernel-exclude-regex") {
       std::string* out = name == "--kernel-include-regex"
                              ? &o->kernel_include_regex
                              : &o->kernel_exclude_regex;
-      if (!value(name, arg, out)) return false;
+      ok = value(name, arg, out);
       // The tool's filter: refused here, before the program starts.
       KernelFilter filter;
-      if (!filter.Set(o->kernel_include_regex, o->kernel_exclude_regex,
-                      error)) {
-        return false;
-      }
+      ok = ok &&
+           filter.Set(o->kernel_include_regex, o->kernel_exclude_regex, error);
     } else if (name == "--buffer-size" || name == "--perfetto-max-size") {
       std::string* out =
           name == "--buffer-size" ? &o->buffer_size : &o->perfetto_max_size;
-      if (!value(name, arg, out)) return false;
+      ok = value(name, arg, out);
       uint64_t bytes = 0;
-      if (!ParseSize(*out, &bytes) || bytes == 0 ||
-          (name == "--buffer-size" && (bytes < 4096 || bytes > (1ull << 30)))) {
+      if (ok && (!ParseSize(*out, &bytes) || bytes == 0 ||
+                 (name == "--buffer-size" &&
+                  (bytes < 4096 || bytes > (1ull << 30))))) {
         *error = "bad " + name + " '" + *out + "'" +
                  (name == "--buffer-size" ? " (4K..1G)" : "");
-        return false;
+        ok = false;
       }
+    } else if (name == "--preload") {
+      ok = values(
+          name, arg,
+          [](const std::string& s) { return !s.empty() && s[0] != '-'; },
+          &o->preload);
+    } else if (const Refused* refused = FindRefused(name)) {
+      *error = "option " + name + " is not supported: " + refused->why;
+      ok = false;
     } else {
       *error = "unknown option '" + arg + "'";
-      return false;
+      ok = false;
     }
+    if (!ok) return false;
   }
   o->program.assign(args.begin() + static_cast<long>(i), args.end());
-  if (o->help) return true;
+  if (o->help || o->version) return true;
   if (o->program.empty()) {
     *error = "no program to run";
     return false;
   }
-  if (!o->hip && !o->hsa && !o->marker && !o->kernel && !o->memory_copy &&
-      !o->scratch_memory && !o->kfd) {
-    o->hip = o->hsa = o->marker = o->kernel = o->memory_copy =
-        o->scratch_memory = true;
+  double scale = 1;
+  UnitSeconds(period_unit, &scale);
+  for (const std::string& p : periods) {
+    CollectionPeriod parsed;
+    if (!ParseCollectionPeriod(p, &parsed)) {
+      *error =
+          "bad --collection-period '" + p + "' (want START:DURATION:REPEAT)";
+      return false;
+    }
+    o->collection_periods.push_back(Seconds(parsed.delay_s * scale) + ":" +
+                                    Seconds(parsed.duration_s * scale) + ":" +
+                                    std::to_string(parsed.repeat));
+  }
+  if (!o->hip_runtime && !o->hip_compiler && !o->hsa_core && !o->hsa_amd &&
+      !o->hsa_image && !o->hsa_finalizer && !o->marker && !o->kernel &&
+      !o->memory_copy && !o->scratch_memory && !o->kfd) {
+    o->hip_runtime = o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
+        o->hsa_finalizer = o->marker = o->kernel = o->memory_copy =
+            o->scratch_memory = true;
   }
   return true;
 }
+
+}  // namespace
 
 std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     const Options& o) {
@@ -192,8 +577,21 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     return s;
   };
   std::vector<std::string> domains;
-  if (o.hip) domains.push_back("hip");
-  if (o.hsa) domains.push_back("hsa");
+  if (o.hip_runtime && o.hip_compiler) {
+    domains.push_back("hip");
+  } else if (o.hip_runtime) {
+    domains.push_back("hip_runtime");
+  } else if (o.hip_compiler) {
+    domains.push_back("hip_compiler");
+  }
+  if (o.hsa_core && o.hsa_amd && o.hsa_image && o.hsa_finalizer) {
+    domains.push_back("hsa");
+  } else {
+    if (o.hsa_core) domains.push_back("hsa_core");
+    if (o.hsa_amd) domains.push_back("hsa_amd");
+    if (o.hsa_image) domains.push_back("hsa_image");
+    if (o.hsa_finalizer) domains.push_back("hsa_finalizer");
+  }
   if (o.kfd) domains.push_back("kfd");
   if (o.marker) domains.push_back("marker");
   if (o.kernel) domains.push_back("kernel");
@@ -208,6 +606,19 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                    o.formats.empty() ? "rocpd" : join(o.formats, ','));
   env.emplace_back("ROCTRACE_STATS", o.stats ? "1" : "0");
   env.emplace_back("ROCTRACE_SUMMARY", o.summary ? "1" : "0");
+  if (o.summary_per_domain) {
+    env.emplace_back("ROCTRACE_SUMMARY_PER_DOMAIN", "1");
+  }
+  if (!o.summary_groups.empty()) {
+    env.emplace_back("ROCTRACE_SUMMARY_GROUPS", join(o.summary_groups, '\n'));
+  }
+  if (!o.summary_output_file.empty()) {
+    env.emplace_back("ROCTRACE_SUMMARY_OUTPUT_FILE", o.summary_output_file);
+  }
+  if (!o.summary_units.empty()) {
+    env.emplace_back("ROCTRACE_SUMMARY_UNITS", o.summary_units);
+  }
+  if (!o.log_level.empty()) env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
   if (!o.buffer_size.empty())
     env.emplace_back("ROCTRACE_BUFFER_SIZE", o.buffer_size);
   if (!o.perfetto_max_size.empty()) {
@@ -216,6 +627,10 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   if (!o.collection_periods.empty()) {
     env.emplace_back("ROCTRACE_COLLECTION_PERIOD",
                      join(o.collection_periods, ';'));
+  }
+  if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
+  if (!o.agent_index.empty()) {
+    env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);
   }
   if (!o.kernel_include_regex.empty()) {
     env.emplace_back("ROCTRACE_KERNEL_INCLUDE_REGEX", o.kernel_include_regex);

@@ -1,5 +1,7 @@
-// roctrace's command line: rocprofv3's option names, turned into the
-// ROCTRACE_* environment the tool library reads.
+// roctrace's command line: rocprofv3's option names, short forms and value
+// rules (argparse's: `BOOL` options take an optional true/false word,
+// list options take several values), turned into the ROCTRACE_*
+// environment the tool library reads.
 #ifndef ROCTRACE_CLI_OPTIONS_H_
 #define ROCTRACE_CLI_OPTIONS_H_
 
@@ -11,26 +13,47 @@ namespace roctrace {
 
 struct Options {
   bool help = false;
-  bool hip = false, hsa = false, marker = false, kernel = false,
-       memory_copy = false, scratch_memory = false;
+  bool version = false;
+  // HIP: runtime API (hip*) and compiler-generated calls (__hip*); HSA:
+  // core, AMD extension, image and finalizer extension calls.
+  bool hip_runtime = false, hip_compiler = false;
+  bool hsa_core = false, hsa_amd = false, hsa_image = false,
+       hsa_finalizer = false;
+  bool marker = false, kernel = false, memory_copy = false,
+       scratch_memory = false;
   // --scratch-memory-trace itself (not only implied by --runtime-trace or
   // --sys-trace): a build without scratch events says so on stderr.
   bool scratch_memory_asked = false;
   bool kfd = false;  // --kfd-trace: libhsakmt calls (KFD_API)
   bool stats = false, summary = false;
+  bool summary_per_domain = false;          // -D
+  std::vector<std::string> summary_groups;  // --summary-groups
+  std::string summary_output_file;          // empty: stderr
+  std::string summary_units;                // sec, msec, usec, nsec (default)
+  std::string log_level;    // fatal, error, warning, info, trace, env
   std::string output_dir;   // empty: the tool's default
   std::string output_file;  // empty: the tool's default
   std::vector<std::string> formats;
-  std::vector<std::string> collection_periods;
+  std::vector<std::string> collection_periods;  // in seconds
   std::string kernel_include_regex, kernel_exclude_regex;
+  bool truncate_kernels = false;  // -T/--truncate-kernels
+  std::string agent_index;        // -A: absolute, relative, type-relative
   std::string buffer_size, perfetto_max_size;
+  std::vector<std::string> preload;  // --preload: before the tracer
   std::vector<std::string> program;  // argv of the traced program
+  // Options accepted that have no effect here, said on stderr at start.
+  std::vector<std::string> notes;
 };
 
 // Parses argv[1..]; false with `*error` set on bad input (the caller prints
 // it with the usage and exits 2).
 bool ParseOptions(const std::vector<std::string>& args, Options* out,
                   std::string* error);
+// The same for a command line whose -i input file may hold several jobs:
+// one Options per job (each the command line with that job's options in
+// place of -i), run one after the other.
+bool ParseJobs(const std::vector<std::string>& args, std::vector<Options>* jobs,
+               std::string* error);
 
 // The environment entries (NAME, value) that configure the tool library.
 std::vector<std::pair<std::string, std::string>> ToolEnvironment(

@@ -5,13 +5,19 @@
 #include <gtest/gtest.h>
 #include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "roctrace/cli/input_file.h"
 #include "roctrace/cli/options.h"
 #include "roctrace/tool/record_converter.h"
+#include "roctrace/tool/truncate_kernel_name.h"
+#include "roctrace/writers/agent_naming.h"
 
 namespace roctrace {
 namespace {
@@ -35,6 +41,25 @@ TEST(PathKeys, ExpandsRocprofv3Keys) {
   EXPECT_EQ(ExpandPathKeys("a%unknown%b%", 1, 1, "h", env), "a%unknown%b%");
   EXPECT_EQ(ExpandPathKeys("100%_%pid%", 5, 1, "h", env), "100%_5");
   EXPECT_EQ(ExpandPathKeys("%env{NOPE}%", 5, 1, "h", env), "");
+}
+
+TEST(PathKeys, MpiAndBatchKeysAndTheOutputPrefix) {
+  Env env{{{"OMPI_COMM_WORLD_SIZE", "4"}, {"SLURM_JOB_ID", "77"}}};
+  EXPECT_EQ(ExpandPathKeys("%size%_%job%_%nid%", 1, 1, "h", env), "4_77_0");
+  EXPECT_EQ(ExpandPathKeys("%size%", 1, 1, "h", Env{}), "1");
+  // rocprofv3's default: <cwd>/<hostname>/<pid>; a relative directory is
+  // the start directory's, an absolute file the whole prefix.
+  Config c;
+  EXPECT_EQ(OutputPrefix(c.output_dir, c.output_file, "/start", 9, 1, "h", env),
+            "/start/h/9");
+  EXPECT_EQ(OutputPrefix("./out/", "r%pid%", "/start", 9, 1, "h", env),
+            "/start/out/r9");
+  EXPECT_EQ(OutputPrefix("%cwd%/x", "r", "/start", 9, 1, "h", env),
+            "/start/x/r");
+  EXPECT_EQ(OutputPrefix("/abs", "sub/r", "/start", 9, 1, "h", env),
+            "/abs/sub/r");
+  EXPECT_EQ(OutputPrefix("/abs", "/other/r", "/start", 9, 1, "h", env),
+            "/other/r");
 }
 
 TEST(Sizes, ParseWithSuffixes) {
@@ -98,17 +123,170 @@ TEST(Options, Rocprofv3Names) {
                      "--stats", "-S", "-d", "out", "--", "app", "-x"},
                     &ok, &error);
   ASSERT_TRUE(ok) << error;
-  EXPECT_TRUE(o.hip && o.hsa && o.marker && o.kernel && o.memory_copy);
+  EXPECT_TRUE(o.hip_runtime && o.hip_compiler && o.hsa_core && o.hsa_amd &&
+              o.marker && o.kernel && o.memory_copy);
   EXPECT_EQ(o.formats, (std::vector<std::string>{"rocpd", "pftrace"}));
   EXPECT_EQ(o.program, (std::vector<std::string>{"app", "-x"}));
   o = Parse({"--runtime-trace", "--output-format=csv,json", "app"}, &ok,
             &error);
   ASSERT_TRUE(ok) << error;
-  EXPECT_FALSE(o.hsa);
+  EXPECT_FALSE(o.hsa_core || o.hsa_amd || o.hip_compiler);
+  EXPECT_TRUE(o.hip_runtime);
   EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
   o = Parse({"app"}, &ok, &error);  // no tracing option: --sys-trace
   ASSERT_TRUE(ok);
-  EXPECT_TRUE(o.hip && o.hsa && o.marker);
+  EXPECT_TRUE(o.hip_runtime && o.hsa_core && o.marker);
+}
+
+TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
+  bool ok;
+  std::string error;
+  // Short forms, a BOOL value, a format in capitals, several periods in
+  // one flag, in milliseconds.
+  Options o = Parse({"-r",
+                     "--hip-trace",
+                     "False",
+                     "-S",
+                     "true",
+                     "--stats=no",
+                     "--output-format",
+                     "CSV",
+                     "Json",
+                     "-P",
+                     "1:2:0",
+                     "3:4:1",
+                     "--collection-period-unit",
+                     "msec",
+                     "-d",
+                     "d",
+                     "-o",
+                     "f",
+                     "--",
+                     "app"},
+                    &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.hip_runtime || o.hip_compiler);  // --hip-trace False
+  EXPECT_TRUE(o.marker && o.kernel && o.summary);
+  EXPECT_FALSE(o.stats);
+  EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
+  ASSERT_EQ(o.collection_periods.size(), 2u);
+  CollectionPeriod p;
+  ASSERT_TRUE(ParseCollectionPeriod(o.collection_periods[1], &p));
+  EXPECT_DOUBLE_EQ(p.delay_s, 0.003);  // in seconds for the tool
+  EXPECT_DOUBLE_EQ(p.duration_s, 0.004);
+  EXPECT_EQ(p.repeat, 1u);
+  EXPECT_EQ(o.output_dir, "d");
+  EXPECT_EQ(o.output_file, "f");
+  // The finer HIP and HSA parts.
+  o = Parse({"--hip-compiler-trace", "--hsa-amd-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hip_compiler && o.hsa_amd);
+  EXPECT_FALSE(o.hip_runtime || o.hsa_core || o.hsa_image || o.marker);
+  auto env = ToolEnvironment(o);
+  EXPECT_EQ(env[0], std::make_pair(std::string("ROCTRACE_DOMAINS"),
+                                   std::string("hip_compiler,hsa_amd")));
+  // rocprofv3's Perfetto settings: accepted, said to have no effect.
+  o = Parse({"-f", "pftrace", "--perfetto-buffer-size", "1024",
+             "--perfetto-buffer-fill-policy", "ring_buffer",
+             "--perfetto-backend", "inprocess", "--", "app"},
+            &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.formats, (std::vector<std::string>{"pftrace"}));
+  EXPECT_EQ(o.notes.size(), 3u);
+  o = Parse({"--perfetto-backend", "system", "--", "app"}, &ok, &error);
+  EXPECT_FALSE(ok);
+  o = Parse({"-s", "--version"}, &ok, &error);
+  EXPECT_TRUE(ok && o.version);
+  o = Parse({"--log-level", "ERROR", "-u", "msec", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.log_level, "error");
+  EXPECT_EQ(o.summary_units, "msec");
+}
+
+TEST(Options, Rocprofv3InputFiles) {
+  std::vector<std::vector<std::string>> jobs;
+  std::string error;
+  ASSERT_TRUE(ParseInputJson(
+      R"({"jobs": [{"kernel_trace": true, "hip_trace": false,
+                    "output_format": ["csv", "JSON"], "output_file": "r\u00e9",
+                    "collection_period": ["1:2:0"], "log_level": null}]})",
+      "in.json", &jobs, &error))
+      << error;
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(
+      jobs[0],
+      (std::vector<std::string>{
+          "--kernel-trace=true", "--hip-trace=false", "--output-format", "csv",
+          "JSON", "--output-file=r\xc3\xa9", "--collection-period", "1:2:0"}));
+  for (const char* bad :
+       {"", "[]", "{\"jobs\": []}", "{\"jobs\": [1]}",
+        "{\"jobs\": [{\"a\": {}}]}", "{\"jobs\": [{\"a\": tru}]}",
+        "{\"jobs\": [{}]} x", "{\"jobs\": [{\"a\": \"\\q\"}]}"}) {
+    jobs.clear();
+    EXPECT_FALSE(ParseInputJson(bad, "in.json", &jobs, &error)) << bad;
+    EXPECT_NE(error.find("in.json"), std::string::npos);
+  }
+  // Through -i: the file's options in its place, later ones override.
+  char path[] = "/tmp/roctrace_input_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  const std::string text =
+      R"({"jobs": [{"marker_trace": true, "output_directory": "a"}]})";
+  ASSERT_EQ(write(fd, text.data(), text.size()),
+            static_cast<ssize_t>(text.size()));
+  close(fd);
+  bool ok;
+  Options o = Parse({"-i", path, "-d", "b", "--", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.marker);
+  EXPECT_FALSE(o.hip_runtime);
+  EXPECT_EQ(o.output_dir, "b");
+  Parse({"-i", "in.txt", "--", "app"}, &ok, &error);
+  EXPECT_FALSE(ok);
+}
+
+TEST(Options, Rocprofv3YamlInputFiles) {
+  std::vector<std::vector<std::string>> jobs;
+  std::string error;
+  ASSERT_TRUE(ParseInputYaml(R"(# rocprofv3 input
+jobs:
+  - kernel_trace: true
+    hip_trace: False   # a comment
+    output_format: [csv, "json"]
+    output_file: 'it''s'
+    collection_period:
+      - "1:2:0"
+      - 3:4:1
+    log_level: ~
+  -
+    sys_trace: true
+)",
+                             "in.yaml", &jobs, &error))
+      << error;
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0], (std::vector<std::string>{
+                         "--kernel-trace=true", "--hip-trace=false",
+                         "--output-format", "csv", "json", "--output-file=it's",
+                         "--collection-period", "1:2:0", "3:4:1"}));
+  EXPECT_EQ(jobs[1], (std::vector<std::string>{"--sys-trace=true"}));
+  for (const char* bad :
+       {"jobs:\n  - {a: 1}\n", "jobs:\n\t- a: 1\n", "jobs: [\n",
+        "jobs:\n  - a: \"x\n", "jobs:\n  - a: 1\n b: 2\n", "just text\n"}) {
+    jobs.clear();
+    EXPECT_FALSE(ParseInputYaml(bad, "in.yaml", &jobs, &error)) << bad;
+  }
+}
+
+TEST(Options, GpuOnlyOptionsAreRefusedByName) {
+  for (const char* option : {"--pmc", "--pc-sampling-unit", "--att",
+                             "--att-target-cu", "-L", "--kernel-rename"}) {
+    bool ok;
+    std::string error;
+    Parse({option, "x", "--", "app"}, &ok, &error);
+    EXPECT_FALSE(ok) << option;
+    EXPECT_NE(error.find("not supported"), std::string::npos) << error;
+    EXPECT_NE(error.find(option), std::string::npos) << error;
+  }
 }
 
 TEST(Options, BadInputIsAnError) {
@@ -125,6 +303,11 @@ TEST(Options, BadInputIsAnError) {
            {"--perfetto-max-size", "0", "--", "app"},
            {"--collection-period", "x", "--", "app"},
            {"--kernel-include-regex", "(", "--", "app"},
+           {"-o", "--", "app"},  // a missing value, not a prefix "--"
+           {"-d", "--", "app"},
+           {"--hip-trace=maybe", "--", "app"},
+           {"--output-format", "csv", "xml", "--", "app"},
+           {"--collection-period-unit", "day", "--", "app"},
            {"--kernel-exclude-regex", "[a", "--", "app"}}) {
     Parse(args, &ok, &error);
     EXPECT_FALSE(ok) << args.size();
@@ -168,9 +351,93 @@ TEST(RecordConverter, PairsRangesAndCountsWhatItCannot) {
   EXPECT_EQ(events[3].op->name, "async");
   EXPECT_EQ(events[3].async_range_id, 14u);
   EXPECT_EQ(events[3].tid, 3u);  // the range ended on another thread
-  EXPECT_EQ(events[0].op->domain, "MARKER_CORE_API");
+  EXPECT_EQ(events[0].op->domain, "MARKER_CORE_API");  // a mark
+  EXPECT_EQ(events[1].op->domain, "MARKER_CORE_RANGE_API");
+  EXPECT_EQ(events[3].op->domain, "MARKER_CORE_RANGE_API");
   EXPECT_EQ(c.unmatched_range_ends(), 1u);
   EXPECT_EQ(c.open_ranges(), 1u);
+}
+
+TEST(RecordConverter, MarkerMessagesAreWrittenAsValidUtf8) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.Convert(Roctx(ROCTX_API_ID_roctxMarkA, 1, 1, 10, "bad\xff\xfe"));
+  c.Convert(Roctx(ROCTX_API_ID_roctxMarkA, 1, 2, 20, "\xc3("));
+  c.Convert(
+      Roctx(ROCTX_API_ID_roctxMarkA, 1, 3, 30, "caf\xc3\xa9 \xf0\x9f\x98\x80"));
+  c.Convert(
+      Roctx(ROCTX_API_ID_roctxMarkA, 1, 4, 40, "\xed\xa0\x80"));  // surrogate
+  ASSERT_EQ(events.size(), 4u);
+  EXPECT_EQ(events[0].op->name, "bad\xef\xbf\xbd\xef\xbf\xbd");
+  EXPECT_EQ(events[1].op->name, "\xef\xbf\xbd(");
+  EXPECT_EQ(events[2].op->name, "caf\xc3\xa9 \xf0\x9f\x98\x80");  // kept
+  EXPECT_EQ(events[3].op->name, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+}
+
+TEST(AgentNaming, KfdTopologyGivesPositionsAndNodes) {
+  // Node 0 a CPU, node 1 an APU (CPU and GPU), node 2 a GPU: CPU agents
+  // come first, then the GPUs in node order.
+  char dir[] = "/tmp/agent_topology_XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::pair<int, const char*> nodes[] = {
+      {0, "cpu_cores_count 8\nsimd_count 0\n"},
+      {1, "cpu_cores_count 4\nsimd_count 32\n"},
+      {2, "cpu_cores_count 0\nsimd_count 64\n"}};
+  for (const auto& [id, text] : nodes) {
+    const std::string node = std::string(dir) + "/" + std::to_string(id);
+    ASSERT_EQ(mkdir(node.c_str(), 0755), 0);
+    std::ofstream(node + "/properties") << text;
+  }
+  AgentTopology t = ReadAgentTopology(dir);
+  EXPECT_EQ(t.cpu_nodes, (std::vector<uint32_t>{0, 1}));
+  EXPECT_EQ(t.gpu_nodes, (std::vector<uint32_t>{1, 2}));
+  SetAgentNaming(AgentIndex::kRelative, t);
+  EXPECT_EQ(AgentName({true, 1}), "Agent 3");
+  EXPECT_EQ(AgentName({false, 0}), "Agent 0");
+  SetAgentNaming(AgentIndex::kAbsolute, t);
+  EXPECT_EQ(AgentName({true, 1}), "Agent 2");
+  EXPECT_EQ(AgentName({true, 0}), "Agent 1");
+  SetAgentNaming(AgentIndex::kTypeRelative, t);
+  EXPECT_EQ(AgentName({true, 1}), "GPU 1");
+  // No topology: one CPU agent assumed.
+  t = ReadAgentTopology(std::string(dir) + "/none");
+  EXPECT_EQ(t.cpu_nodes, (std::vector<uint32_t>{0}));
+  SetAgentNaming(AgentIndex::kRelative, t);
+  EXPECT_EQ(AgentName({true, 0}), "Agent 1");
+  EXPECT_EQ(AgentAbsoluteIndex({true, 2}), 3);
+}
+
+TEST(KernelNames, TruncatedAsRocprofv3Truncates) {
+  EXPECT_EQ(TruncateKernelName("Foo<int, float>::foo(a[], int (int))"), "foo");
+  EXPECT_EQ(TruncateKernelName("void ns::scale<float>(float*, int)"), "scale");
+  EXPECT_EQ(TruncateKernelName("kernel_a"), "kernel_a");
+  EXPECT_EQ(TruncateKernelName("std::pair<A, B>* std::__do_uninit_copy<"
+                               "std::pair<A, B> const*>(std::pair<A, B> "
+                               "const*, std::pair<A, B>*)"),
+            "__do_uninit_copy");
+  EXPECT_EQ(TruncateKernelName(""), "");
+  EXPECT_EQ(TruncateKernelName("(unbalanced"), "(unbalanced");
+}
+
+TEST(RecordConverter, PairsARangeStoppedBeforeItsStartIsDelivered) {
+  // roctxRangeStartA on thread 1, roctxRangeStop on thread 2: the two
+  // threads' records come in separate buffers, the stop's first.
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStop, 2, 21, 300, nullptr));
+  EXPECT_TRUE(events.empty());
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStartA, 1, 21, 200, "cross"));
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].op->name, "cross");
+  EXPECT_EQ(events[0].start_ns, 200u);
+  EXPECT_EQ(events[0].end_ns, 300u);
+  EXPECT_EQ(events[0].tid, 2u);
+  EXPECT_EQ(events[0].async_range_id, 21u);
+  EXPECT_EQ(c.unmatched_range_ends(), 0u);
+  EXPECT_EQ(c.open_ranges(), 0u);
+  // A stop whose start never comes is counted, once, at the end.
+  c.Convert(Roctx(ROCTX_API_ID_roctxRangeStop, 2, 99, 400, nullptr));
+  EXPECT_EQ(c.unmatched_range_ends(), 1u);
 }
 
 TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {

@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -109,13 +110,30 @@ class TraceSample(unittest.TestCase):
     self.assertEqual(counts[("HSA_CORE_API", "hsa_system_get_info")], 1)
     # One hsa_init of the program's own, more made by libamdhip64.
     self.assertGreaterEqual(counts[("HSA_CORE_API", "hsa_init")], 1)
-    for marker in ("start", "outer", "inner"):
-      self.assertEqual(counts[("MARKER_CORE_API", marker)], 1, marker)
+    # rocprofv3's kinds: a mark, and ranges.
+    self.assertEqual(counts[("MARKER_CORE_API", "start")], 1)
+    for marker in ("outer", "inner"):
+      self.assertEqual(counts[("MARKER_CORE_RANGE_API", marker)], 1, marker)
+
+  def test_marker_events_carry_their_message(self):
+    # rocprofv3's extdata of marker events, read as the rocpd package reads
+    # it.
+    con = sqlite3.connect(self.db)
+    rows = con.execute(
+        "SELECT name, json_extract(extdata, '$.message') FROM regions "
+        "WHERE category LIKE 'MARKER%'").fetchall()
+    others = con.execute(
+        "SELECT COUNT(*) FROM regions WHERE category NOT LIKE 'MARKER%' AND "
+        "extdata != '{}'").fetchone()[0]
+    con.close()
+    self.assertEqual(sorted(rows), [("inner", "inner"), ("outer", "outer"),
+                                    ("start", "start")])
+    self.assertEqual(others, 0)
 
   def test_slices_nest_per_thread(self):
     by_track = collections.defaultdict(list)
     for cat, name, pid, tid, start, end, corr in regions(self.db):
-      track = (tid, cat == "MARKER_CORE_API")
+      track = (tid, cat.startswith("MARKER_"))
       by_track[track].append((start, end, name))
     for intervals in by_track.values():
       assert_nested(self, intervals)
@@ -159,7 +177,12 @@ class TraceSample(unittest.TestCase):
       self.assertEqual(int(s["MaxNs"]), max(d))
       self.assertAlmostEqual(float(s["Percentage"]), 100.0 * sum(d) / total,
                              places=3)
-    self.assertIn("roctrace summary: HSA API", self.p.stderr)
+      # rocprofv3's StdDev is the sample's (n - 1), 0 for one call.
+      expected = statistics.stdev(d) if len(d) > 1 else 0.0
+      self.assertAlmostEqual(float(s["StdDev"]), expected,
+                             delta=max(1e-5 * expected, 1e-3))
+    self.assertIn("roctrace summary: SUMMARY", self.p.stderr)
+    self.assertIn("roctrace summary: DOMAINS", self.p.stderr)
     self.assertIn("hsa_system_get_info", self.p.stderr)
 
   def test_failed_calls_are_counted(self):
@@ -388,6 +411,21 @@ class GpuProgram(unittest.TestCase):
         "SELECT name, start, \"end\", corr_id, tid, size, src_agent_type, "
         "dst_agent_type FROM memory_copies")
 
+  def test_api_calls_have_rocprofv3s_categories(self):
+    # The database's categories are the CSV's Domain column: rocprofv3's
+    # kinds, hsa_amd_* calls in HSA_AMD_EXT_API.
+    rows = self.db_rows("SELECT category, name FROM regions")
+    amd = [c for c, n in rows if n.startswith("hsa_amd_")]
+    self.assertTrue(amd)
+    self.assertEqual(set(amd), {"HSA_AMD_EXT_API"})
+    core = {c for c, n in rows if n.startswith("hsa_") and
+            not n.startswith("hsa_amd_") and not n.startswith("hsa_ext_")}
+    self.assertEqual(core, {"HSA_CORE_API"})
+    domains = {(r["Domain"], r["Function"])
+               for r in read_csv(self.path("_hsa_api_trace.csv"))}
+    self.assertEqual(domains, {(c, n) for c, n in rows
+                               if not c.startswith("MARKER_")})
+
   def test_program_ran_and_files_are_named_as_rocprofv3(self):
     self.assertEqual(self.p.returncode, 0, self.p.stderr)
     for suffix in ("_results.db", "_results.pftrace", "_results.json",
@@ -428,7 +466,9 @@ class GpuProgram(unittest.TestCase):
     self.assertEqual(list(rows[0])[-3:],
                      ["Grid_Size_X", "Grid_Size_Y", "Grid_Size_Z"])
     self.assertEqual({r["Kind"] for r in rows}, {"KERNEL_DISPATCH"})
-    self.assertEqual({r["Agent_Id"] for r in rows}, {"GPU 0"})
+    # rocprofv3's default naming: by position among all agents, the CPU
+    # agent first (no KFD topology here: one CPU agent assumed).
+    self.assertEqual({r["Agent_Id"] for r in rows}, {"Agent 1"})
     self.assertEqual(
         {(r["Kernel_Name"], int(r["Start_Timestamp"]), int(r["End_Timestamp"]),
           int(r["Correlation_Id"]), int(r["Thread_Id"]), int(r["Dispatch_Id"]),
@@ -444,8 +484,8 @@ class GpuProgram(unittest.TestCase):
     for r in copies:
       self.assertEqual((r["Kind"], r["Direction"], r["Source_Agent_Id"],
                         r["Destination_Agent_Id"]),
-                       ("MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE", "CPU 0",
-                        "GPU 0"))
+                       ("MEMORY_COPY", "MEMORY_COPY_HOST_TO_DEVICE",
+                        "Agent 0", "Agent 1"))
     self.assertEqual(
         {(int(r["Start_Timestamp"]), int(r["End_Timestamp"]),
           int(r["Correlation_Id"])) for r in copies},
@@ -635,7 +675,7 @@ class GpuProgram(unittest.TestCase):
         [(r["Operation"], int(r["Allocation_Size"])) for r in rows],
         [("SCRATCH_MEMORY_" + op, size) for op, size in want])
     self.assertEqual({r["Kind"] for r in rows}, {"SCRATCH_MEMORY"})
-    self.assertEqual({r["Agent_Id"] for r in rows}, {"GPU 0"})
+    self.assertEqual({r["Agent_Id"] for r in rows}, {"Agent 1"})
     self.assertEqual({int(r["Alloc_Flags"]) for r in rows}, {0})
     ktrace = read_csv(self.path("_kernel_trace.csv"))
     self.assertEqual({r["Queue_Id"] for r in rows},
@@ -716,7 +756,7 @@ class GpuProgram(unittest.TestCase):
     hsa = collections.Counter(ops["HSA_CORE_API"][r["operation"]]
                               for r in records["hsa_api"])
     from_db = collections.Counter(
-        r[1] for r in regions(self.db) if r[0] != "MARKER_CORE_API")
+        r[1] for r in regions(self.db) if not r[0].startswith("MARKER_"))
     self.assertEqual(hsa, from_db)
     failed = [r for r in records["hsa_api"] if r.get("failed")]
     self.assertEqual(len(failed), F)
@@ -744,6 +784,47 @@ class GpuProgram(unittest.TestCase):
       n = con.execute("SELECT COUNT(*) FROM kernels").fetchone()[0]
       con.close()
       self.assertEqual(n, sum(expected.values()))
+
+  def test_agent_index_choices(self):
+    # -A: type-relative (GPU 0, CPU 0) and absolute (the KFD node; here the
+    # assumed layout, CPU node 0, GPU 0 on node 1); the database has every
+    # index whatever the names.
+    d = tempfile.mkdtemp()
+    for choice, gpu, cpu in (("type-relative", "GPU 0", "CPU 0"),
+                             ("absolute", "Agent 1", "Agent 0"),
+                             ("relative", "Agent 1", "Agent 0")):
+      p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace", "-A",
+                             choice, "--output-format", "csv", "rocpd"], d,
+                            choice)
+      self.assertEqual(p.returncode, 0, p.stderr)
+      kernels = read_csv(os.path.join(d, choice + "_kernel_trace.csv"))
+      self.assertEqual({r["Agent_Id"] for r in kernels}, {gpu}, choice)
+      copies = read_csv(os.path.join(d, choice + "_memory_copy_trace.csv"))
+      self.assertEqual({(r["Source_Agent_Id"], r["Destination_Agent_Id"])
+                        for r in copies}, {(cpu, gpu)}, choice)
+      con = sqlite3.connect(os.path.join(d, choice + "_results.db"))
+      agents = set(con.execute(
+          "SELECT type, absolute_index, logical_index, type_index, name "
+          "FROM rocpd_info_agent"))
+      con.close()
+      self.assertEqual(agents, {("CPU", 0, 0, 0, cpu), ("GPU", 1, 1, 0, gpu)})
+    p = trace_gpu_program(["-A", "bogus"], d, "bad")
+    self.assertEqual(p.returncode, 2)
+
+  def test_truncated_kernel_names(self):
+    # -T: rocprofv3's truncated names; the filter still sees the whole name.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "-T", "--output-format", "csv",
+                           "rocpd", "--kernel-include-regex", "^gputest::"],
+                          d, "t")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "t_kernel_trace.csv"))
+    self.assertEqual(collections.Counter(r["Kernel_Name"] for r in rows),
+                     {"scale": N})
+    con = sqlite3.connect(os.path.join(d, "t_results.db"))
+    names = {r[0] for r in con.execute("SELECT name FROM kernels")}
+    con.close()
+    self.assertEqual(names, {"scale"})
 
   def test_register_counts_in_the_database(self):
     self.assertEqual(
@@ -811,7 +892,8 @@ class GpuProgram(unittest.TestCase):
 
   def test_kernels_without_api_tracing(self):
     # No API call is traced around the dispatches: correlation ID 0, thread
-    # unknown (NULL), and the views still show every dispatch.
+    # unknown (tid 0, as in the CSV), and the views still show every
+    # dispatch, also rocprofv3's, which join the thread (an inner join).
     d = tempfile.mkdtemp()
     p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace"], d, "k")
     self.assertEqual(p.returncode, 0, p.stderr)
@@ -819,9 +901,14 @@ class GpuProgram(unittest.TestCase):
     rows = con.execute("SELECT corr_id, tid FROM kernels").fetchall()
     copies = con.execute("SELECT COUNT(*) FROM memory_copies").fetchone()[0]
     regions_n = con.execute("SELECT COUNT(*) FROM regions").fetchone()[0]
+    joined = [con.execute(
+        "SELECT COUNT(*) FROM %s X JOIN rocpd_info_thread T ON T.id = X.tid "
+        "AND T.guid = X.guid" % t).fetchone()[0]
+              for t in ("rocpd_kernel_dispatch", "rocpd_memory_copy")]
     con.close()
     self.assertEqual(len(rows), 2 * N)
-    self.assertEqual(set(rows), {(0, None)})
+    self.assertEqual(set(rows), {(0, 0)})
+    self.assertEqual(joined, [2 * N, M])
     self.assertEqual(copies, M)
     self.assertEqual(regions_n, 0)
 
@@ -955,6 +1042,306 @@ class BadInput(unittest.TestCase):
     self.assertEqual(p.returncode, -signal.SIGTERM)
 
 
+def limit_file_size(limit):
+  """A preexec_fn: files may not grow past `limit` bytes, and a write past it
+  fails with EFBIG instead of killing the writer (SIGXFSZ ignored: the
+  disposition survives exec), as on a full disk."""
+  def apply():
+    import resource
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+  return apply
+
+
+class NothingSilent(unittest.TestCase):
+  """An output that cannot be created or written is an error on stderr and
+  in roctrace's status, never a silent loss; paths are checked before the
+  program starts."""
+
+  def setUp(self):
+    self.dir = tempfile.mkdtemp()
+    self.marker = os.path.join(self.dir, "started")
+
+  def roctrace(self, *args, **kwargs):
+    return subprocess.run([ROCTRACE] + list(args), cwd=self.dir,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=120, **kwargs)
+
+  def touch_program(self):
+    return ["--", "/bin/sh", "-c", "touch " + self.marker]
+
+  def test_a_directory_inside_the_output_name_is_created(self):
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd", "-o",
+                      "sub/dir/x", "--", PROGRAM, "threads", "1", "10")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(self.dir, "sub", "dir",
+                                 "x_hip_api_trace.csv"))
+    self.assertEqual(len(rows), 10)
+    self.assertEqual(len(regions(os.path.join(self.dir, "sub", "dir",
+                                              "x_results.db"))), 10)
+
+  def test_bad_paths_are_errors_before_the_program_starts(self):
+    cases = [["-o", "x" * 300],  # a file name longer than NAME_MAX
+             ["-d", "/proc/nope"],  # cannot be created, even by root
+             ["-d", os.path.join(self.dir, "file", "below")]]
+    open(os.path.join(self.dir, "file"), "w").close()
+    ro = os.path.join(self.dir, "ro")
+    os.mkdir(ro)
+    with open(os.path.join(ro, "x_results.db"), "w"):
+      pass
+    os.chmod(os.path.join(ro, "x_results.db"), 0o444)
+    if os.geteuid() != 0:  # root writes read-only files anyway
+      cases.append(["-d", ro, "-o", "x"])
+    for args in cases:
+      p = self.roctrace(*(args + self.touch_program()))
+      self.assertEqual(p.returncode, 1, (args, p.stderr))
+      self.assertIn("cannot write the output directory", p.stderr)
+      self.assertIn("not started", p.stderr)
+      self.assertFalse(os.path.exists(self.marker), args)
+    # Nothing of the check is left behind.
+    self.assertEqual(sorted(os.listdir(self.dir)), ["file", "ro"])
+
+  def test_an_option_as_a_value_is_an_error(self):
+    for args in (["-o", "--"], ["-d", "--hip-trace"]):
+      p = self.roctrace(*(args + self.touch_program()))
+      self.assertEqual(p.returncode, 2, args)
+      self.assertIn("needs a value", p.stderr)
+      self.assertFalse(os.path.exists(self.marker))
+
+  def test_a_relative_directory_is_roctraces_not_the_programs(self):
+    elsewhere = tempfile.mkdtemp()
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "-d", "out",
+                      "-o", "r", "--", PROGRAM, "chdir", elsewhere, "5")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertEqual(
+        len(read_csv(os.path.join(self.dir, "out", "r_hip_api_trace.csv"))),
+        5)
+    self.assertEqual(os.listdir(elsewhere), [])
+
+  def test_a_full_disk_is_an_error_with_whole_rows_and_a_database(self):
+    # CSV and timeline files outgrow the limit; the database and its journal
+    # stay under it, and record what the others lost.
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd",
+                      "pftrace", "json", "-d", "out", "-o", "f", "--",
+                      PROGRAM, "threads", "2", "20000",
+                      preexec_fn=limit_file_size(2800 << 10))
+    self.assertEqual(p.returncode, 74, p.stderr)
+    self.assertIn("cannot write", p.stderr)
+    self.assertIn("the program exited with status 0", p.stderr)
+    out = os.path.join(self.dir, "out")
+    csv_path = os.path.join(out, "f_hip_api_trace.csv")
+    self.assertIn("cannot write " + csv_path, p.stderr)
+    self.assertIn(csv_path + " (incomplete)", p.stderr)
+    # No half row: the file ends with a whole one, every row has 7 fields.
+    with open(csv_path, newline="") as f:
+      data = f.read()
+    self.assertTrue(data.endswith("\n"))
+    rows = list(csv.reader(data.splitlines()))
+    self.assertTrue(all(len(r) == 7 for r in rows))
+    self.assertLess(len(rows) - 1, 40000)
+    # The JSON, one document, is not left cut short.
+    self.assertFalse(os.path.exists(os.path.join(out, "f_results.json")))
+    # The database opens, has every event, and says what was lost where.
+    db = os.path.join(out, "f_results.db")
+    self.assertEqual(len(regions(db)), 40000)
+    m = metadata(db)
+    self.assertIn(csv_path, m["roctrace.write_failures"])
+    self.assertEqual(int(m["roctrace.lost.unwritten_csv"]),
+                     40000 - (len(rows) - 1))
+    self.assertEqual(int(m["roctrace.lost.unwritten_json"]), 40000)
+    # The timeline keeps whole packets only.
+    self.assertEqual(m["roctrace.finished"], "1")
+
+  def test_a_full_tmpfs(self):
+    mnt = tempfile.mkdtemp()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs",
+                       mnt]).returncode != 0:
+      self.skipTest("cannot mount a tmpfs here (the file size limit test "
+                    "covers the same failures)")
+    try:
+      p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd",
+                        "--stats", "-d", mnt, "-o", "t", "--", PROGRAM,
+                        "threads", "2", "20000")
+      self.assertEqual(p.returncode, 74, p.stderr)
+      self.assertIn("No space left on device", p.stderr)
+      with open(os.path.join(mnt, "t_hip_api_trace.csv")) as f:
+        data = f.read()
+      self.assertTrue(data == "" or data.endswith("\n"))
+      con = sqlite3.connect(os.path.join(mnt, "t_results.db"))
+      con.execute("SELECT COUNT(*) FROM rocpd_metadata").fetchall()
+      con.close()
+    finally:
+      subprocess.run(["umount", mnt])
+
+  def test_killing_roctrace_tells_the_program(self):
+    proc = subprocess.Popen(
+        [ROCTRACE, "--hip-trace", "-d", self.dir, "-o", "k", "--", PROGRAM,
+         "wait_for_kill", "10"], cwd=self.dir, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, universal_newlines=True)
+    try:
+      self.assertEqual(proc.stdout.readline().strip(), "ready")
+      program = int(subprocess.check_output(["pgrep", "-P", str(proc.pid)]))
+      proc.kill()  # SIGKILL: roctrace cannot forward it
+      proc.wait(timeout=60)
+      deadline = time.monotonic() + 30
+      while time.monotonic() < deadline and os.path.exists(
+          "/proc/%d" % program):
+        with open("/proc/%d/stat" % program) as f:
+          if f.read().split(") ")[1].startswith("Z"):
+            break  # ended; only its parent (init) has not reaped it yet
+        time.sleep(0.05)
+      alive = os.path.exists("/proc/%d" % program)
+      if alive:
+        with open("/proc/%d/stat" % program) as f:
+          alive = not f.read().split(") ")[1].startswith("Z")
+      if alive:
+        os.kill(program, signal.SIGKILL)
+      self.assertFalse(alive, "the program outlived roctrace")
+    finally:
+      proc.stdout.close()
+      proc.stderr.close()
+
+  def test_a_program_closing_every_descriptor_keeps_its_file(self):
+    # The program closes every descriptor from 3 up (ours too) and opens a
+    # file of its own, which may get the number a writer held: the writer
+    # never writes into it and goes on in its own file.
+    mine = os.path.join(self.dir, "mine.txt")
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "pftrace",
+                      "-d", "out", "-o", "c", "--", PROGRAM, "close_fds",
+                      mine, "3000")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(mine) as f:
+      self.assertEqual(f.read(), "minemine")
+    rows = read_csv(os.path.join(self.dir, "out", "c_hip_api_trace.csv"))
+    self.assertEqual(len(rows), 6000)
+
+  def test_cross_thread_ranges_are_written(self):
+    p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
+                      "-d", "out", "-o", "c", "--", PROGRAM, "cross_ranges",
+                      "50")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(self.dir, "out", "c_marker_api_trace.csv"))
+    self.assertEqual([r["Function"] for r in rows], ["cross"] * 50)
+    for r in rows:
+      self.assertLessEqual(int(r["Start_Timestamp"]),
+                           int(r["End_Timestamp"]))
+    db = os.path.join(self.dir, "out", "c_results.db")
+    self.assertEqual(len([r for r in regions(db) if r[1] == "cross"]), 50)
+    m = metadata(db)
+    self.assertEqual(m["roctrace.lost.unmatched_range_ends"], "0")
+    self.assertEqual(m["roctrace.lost.unterminated_ranges"], "0")
+
+  def test_marker_strings_are_valid_utf8_in_every_format(self):
+    p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
+                      "json", "pftrace", "-d", "out", "-o", "u", "--",
+                      PROGRAM, "bad_utf8")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    out = os.path.join(self.dir, "out")
+    for name in ("u_marker_api_trace.csv", "u_results.json"):
+      with open(os.path.join(out, name), "rb") as f:
+        text = f.read().decode("utf-8")  # strict: raises on invalid bytes
+      self.assertIn("bad\ufffd\ufffd", text)
+    json.loads(text)
+    con = sqlite3.connect(os.path.join(out, "u_results.db"))
+    con.text_factory = bytes
+    names = {r[0].decode("utf-8") for r in con.execute(
+        "SELECT string FROM rocpd_string")}
+    con.close()
+    self.assertIn("\ufffd(", names)
+    with open(os.path.join(out, "u_results.pftrace"), "rb") as f:
+      trace = f.read()
+    self.assertNotIn(b"\xff\xfe", trace)
+    self.assertIn("bad\ufffd\ufffd".encode("utf-8"), trace)
+
+
+class Summaries(unittest.TestCase):
+  """rocprofv3's summary options: -S (one table), -D (per domain),
+  --summary-groups, -u, --summary-output-file."""
+
+  def tables(self, text):
+    """{title: {name: row fields}} of the summary tables in `text`."""
+    tables, title = {}, None
+    for line in text.splitlines():
+      if line.startswith("roctrace summary: "):
+        title = line[len("roctrace summary: "):]
+        tables[title] = {}
+      elif title and line and not line.startswith("Name "):
+        fields = line.split()
+        if len(fields) >= 9 and fields[-8].isdigit():
+          tables[title][" ".join(fields[:-8])] = fields[-8:]
+      elif not line:
+        title = None
+    return tables
+
+  def test_per_domain_groups_units_and_file(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--sys-trace", "-D", "--summary-groups", "^HSA",
+             "MARKER", "-u", "usec", "--summary-output-file", "sum.txt",
+             "-d", d, "--", PROGRAM, "sample"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertNotIn("roctrace summary", p.stderr)
+    with open(os.path.join(d, "sum.txt")) as f:
+      tables = self.tables(f.read())
+    self.assertIn("HIP_RUNTIME_API", tables)
+    self.assertIn("hsa_system_get_info", tables["HSA_CORE_API"])
+    self.assertNotIn("hipGetErrorString", tables["HSA_CORE_API"])
+    self.assertNotIn("SUMMARY", tables)  # -S not given
+    self.assertIn("hsa_system_get_info", tables["^HSA"])
+    self.assertNotIn("hipGetDeviceCount", tables["^HSA"])
+    self.assertEqual(set(tables["MARKER"]), {"start", "outer", "inner"})
+    # Microseconds: the column headers say so.
+    with open(os.path.join(d, "sum.txt")) as f:
+      self.assertIn("TotalDurationUs", f.read())
+    p = run([ROCTRACE, "--summary-groups", "(", "--", "true"], d)
+    self.assertEqual(p.returncode, 2)
+
+
+class InputFiles(unittest.TestCase):
+  """rocprofv3's -i input files: each job runs the program once, with its own
+  options only."""
+
+  def test_yaml_jobs_run_one_after_the_other(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "input.yaml"), "w") as f:
+      f.write("jobs:\n"
+              "  - hip_trace: true\n"
+              "    output_format: [csv]\n"
+              "    output_directory: one\n"
+              "  - marker_trace: true\n"
+              "    output_format: [csv]\n"
+              "    output_directory: two\n")
+    p = run([ROCTRACE, "-i", "input.yaml", "-o", "r", "--", PROGRAM,
+             "threads", "2", "5"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("job 2 of 2", p.stderr)
+    self.assertEqual(os.listdir(os.path.join(d, "one")),
+                     ["r_hip_api_trace.csv"])
+    self.assertEqual(len(read_csv(os.path.join(d, "one",
+                                               "r_hip_api_trace.csv"))), 10)
+    # The second job traces markers only: nothing of the first's settings.
+    self.assertEqual(os.listdir(os.path.join(d, "two")),
+                     ["r_marker_api_trace.csv"])
+
+  def test_json_job_and_bad_files(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "input.json"), "w") as f:
+      json.dump({"jobs": [{"hip_trace": True, "output_format": ["CSV"],
+                           "output_directory": "j"}]}, f)
+    p = run([ROCTRACE, "-i", "input.json", "-o", "r", "--", PROGRAM,
+             "threads", "1", "3"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertEqual(
+        len(read_csv(os.path.join(d, "j", "r_hip_api_trace.csv"))), 3)
+    with open(os.path.join(d, "bad.json"), "w") as f:
+      f.write('{"jobs": [{"hip_trace": tru}]}')
+    with open(os.path.join(d, "counters.txt"), "w") as f:
+      f.write("pmc: SQ_WAVES\n")
+    for name in ("bad.json", "counters.txt", "missing.yaml"):
+      p = run([ROCTRACE, "-i", name, "--", "true"], d)
+      self.assertEqual(p.returncode, 2, name)
+      self.assertIn(name, p.stderr)
+
+
 class Merge(unittest.TestCase):
 
   def test_merge_two_processes(self):
@@ -976,6 +1363,22 @@ class Merge(unittest.TestCase):
     self.assertEqual(pids, {r[2] for r in merged})
     self.assertEqual(len(pids), 2)
 
+  def test_merge_refuses_the_same_database_twice(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "a", "--", PROGRAM,
+             "threads", "1", "20"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    db = os.path.join(d, "a_results.db")
+    copy = os.path.join(d, "copy.db")
+    with open(db, "rb") as src, open(copy, "wb") as dst:
+      dst.write(src.read())
+    for inputs in ([db, db], [db, copy]):
+      out = os.path.join(d, "m.db")
+      p = run([ROCTRACE, "merge", "-o", out] + inputs, d)
+      self.assertEqual(p.returncode, 1, p.stderr)
+      self.assertIn("same process", p.stderr)
+      self.assertFalse(os.path.exists(out))
+
   def test_merge_bad_input(self):
     d = tempfile.mkdtemp()
     self.assertEqual(run([ROCTRACE, "merge"], d).returncode, 2)
@@ -994,14 +1397,15 @@ class Merge(unittest.TestCase):
 class Environment(unittest.TestCase):
 
   def test_default_names_use_hostname_and_pid(self):
+    # rocprofv3's default: ./<hostname>/<pid>_results.db.
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "--hip-trace", "--", PROGRAM, "threads", "1", "10"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
-    dbs = glob.glob(os.path.join(d, "*", "*", "*_results.db"))
-    self.assertEqual(len(dbs), 1)
-    host, pid, name = dbs[0].split(os.sep)[-3:]
+    dbs = glob.glob(os.path.join(d, "*", "*_results.db"))
+    self.assertEqual(len(dbs), 1, os.listdir(d))
+    host, name = dbs[0].split(os.sep)[-2:]
     self.assertEqual(host, os.uname().nodename)
-    self.assertEqual(name, pid + "_results.db")
+    pid = name[:-len("_results.db")]
     self.assertEqual({r[2] for r in regions(dbs[0])}, {int(pid)})
 
   def test_path_keys(self):

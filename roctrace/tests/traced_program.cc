@@ -10,6 +10,15 @@
 //   loop N            N hipGetErrorString calls, prints ns per call
 //   pause N           N calls, roctxProfilerPause, N calls,
 //                     roctxProfilerResume, N calls
+//   cross_ranges N    N rocTX ranges, each started (roctxRangeStartA) on
+//                     the main thread and stopped on another thread, which
+//                     ends before the main thread's next call
+//   bad_utf8          a mark and a pushed range whose messages are not
+//                     UTF-8 ("bad\xff\xfe" and "\xc3(")
+//   chdir DIR N       chdir(DIR), then N calls
+//   close_fds FILE N  N calls, closes every descriptor from 3 up, opens FILE
+//                     and writes "mine" to it, N calls, writes "mine" again
+#include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 #include <roctx.h>
@@ -94,6 +103,43 @@ int main(int argc, char** argv) {
     Calls(n);
     if (roctxProfilerResume(0) != 0) return 65;
     Calls(n);
+    return 0;
+  }
+  if (std::strcmp(mode, "cross_ranges") == 0) {
+    for (long i = 0; i < n; ++i) {
+      roctx_range_id_t id = roctxRangeStartA("cross");
+      std::thread([id] {
+        Calls(1);
+        roctxRangeStop(id);
+      }).join();
+      Calls(1);
+    }
+    return 0;
+  }
+  if (std::strcmp(mode, "bad_utf8") == 0) {
+    roctxMarkA("bad\xff\xfe");
+    roctxRangePushA("\xc3(");
+    Calls(1);
+    roctxRangePop();
+    return 0;
+  }
+  if (std::strcmp(mode, "close_fds") == 0) {
+    if (argc < 4) return 64;
+    const long calls = std::atol(argv[3]);
+    Calls(calls);
+    for (int fd = 3; fd < 4096; ++fd) close(fd);
+    int own = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (own < 0 || write(own, "mine", 4) != 4) return 66;
+    Calls(calls);
+    // Time for a checkpoint: the writers write while the file is open.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    if (write(own, "mine", 4) != 4) return 66;
+    close(own);
+    return 0;
+  }
+  if (std::strcmp(mode, "chdir") == 0) {
+    if (argc < 4 || chdir(argv[2]) != 0) return 66;
+    Calls(std::atol(argv[3]));
     return 0;
   }
   if (std::strcmp(mode, "loop") == 0) {

@@ -1,9 +1,12 @@
 #include "roctrace/tool/config.h"
 
+#include <unistd.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 namespace roctrace {
 namespace {
@@ -115,13 +118,29 @@ std::string ExpandPathKeys(
       out += std::to_string(ppid);
     } else if (key == "hostname") {
       out += hostname;
-    } else if (key == "rank") {
-      const char* rank = nullptr;
-      for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-                               "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}) {
-        if ((rank = getenv(name)) != nullptr) break;
+    } else if (key == "pgid") {
+      out += std::to_string(getpgid(static_cast<pid_t>(pid)));
+    } else if (key == "psid") {
+      out += std::to_string(getsid(static_cast<pid_t>(pid)));
+    } else if (key == "rank" || key == "size" || key == "nid" || key == "job") {
+      // What MPI launchers and batch systems put in the environment.
+      static const std::pair<const char*, std::vector<const char*>> kFrom[] = {
+          {"rank",
+           {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+            "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}},
+          {"size",
+           {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE",
+            "SLURM_NTASKS"}},
+          {"nid", {"SLURM_NODEID"}},
+          {"job", {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID"}}};
+      const char* found = nullptr;
+      for (const auto& from : kFrom) {
+        if (key != from.first) continue;
+        for (const char* name : from.second) {
+          if ((found = getenv(name)) != nullptr) break;
+        }
       }
-      out += rank != nullptr ? rank : "0";
+      out += found != nullptr ? found : key == "size" ? "1" : "0";
     } else if (key.size() > 5 && key.compare(0, 4, "env{") == 0 &&
                key.back() == '}') {
       const char* v = getenv(key.substr(4, key.size() - 5).c_str());
@@ -135,6 +154,30 @@ std::string ExpandPathKeys(
     i = close + 1;
   }
   return out;
+}
+
+std::string OutputPrefix(
+    const std::string& dir, const std::string& file,
+    const std::string& base_dir, uint32_t pid, uint32_t ppid,
+    const std::string& hostname,
+    const std::function<const char*(const char*)>& getenv) {
+  auto expand = [&](std::string pattern) {
+    for (size_t at; (at = pattern.find("%cwd%")) != std::string::npos;) {
+      pattern.replace(at, 5, base_dir);
+    }
+    return ExpandPathKeys(pattern, pid, ppid, hostname, getenv);
+  };
+  const std::string f = expand(file);
+  if (!f.empty() && f[0] == '/') return f;
+  std::string d = expand(dir);
+  while (d.compare(0, 2, "./") == 0) d.erase(0, 2);
+  if (d.empty() || d == ".") {
+    d = base_dir;
+  } else if (d[0] != '/') {
+    d = base_dir + "/" + d;
+  }
+  while (d.size() > 1 && d.back() == '/') d.pop_back();
+  return d + "/" + f;
 }
 
 Config ReadConfig(const std::function<const char*(const char*)>& getenv,
@@ -167,11 +210,25 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
   std::string domains = get("ROCTRACE_DOMAINS");
   if (!domains.empty()) {
     c.hip = c.hsa = c.marker = false;
+    c.hip_runtime = c.hip_compiler = false;
+    c.hsa_core = c.hsa_amd = c.hsa_image = c.hsa_finalizer = false;
     for (const std::string& d : Split(domains, ',')) {
       if (d == "hip")
-        c.hip = true;
+        c.hip = c.hip_runtime = c.hip_compiler = true;
+      else if (d == "hip_runtime")
+        c.hip = c.hip_runtime = true;
+      else if (d == "hip_compiler")
+        c.hip = c.hip_compiler = true;
       else if (d == "hsa")
-        c.hsa = true;
+        c.hsa = c.hsa_core = c.hsa_amd = c.hsa_image = c.hsa_finalizer = true;
+      else if (d == "hsa_core")
+        c.hsa = c.hsa_core = true;
+      else if (d == "hsa_amd")
+        c.hsa = c.hsa_amd = true;
+      else if (d == "hsa_image")
+        c.hsa = c.hsa_image = true;
+      else if (d == "hsa_finalizer")
+        c.hsa = c.hsa_finalizer = true;
       else if (d == "kfd")
         c.kfd = true;
       else if (d == "marker")
@@ -188,6 +245,19 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
   }
   c.stats = get("ROCTRACE_STATS") == "1";
   c.summary = get("ROCTRACE_SUMMARY") == "1";
+  c.summary_per_domain = get("ROCTRACE_SUMMARY_PER_DOMAIN") == "1";
+  c.summary_groups = Split(get("ROCTRACE_SUMMARY_GROUPS"), '\n');
+  c.summary_output_file = get("ROCTRACE_SUMMARY_OUTPUT_FILE");
+  const std::string units = get("ROCTRACE_SUMMARY_UNITS");
+  if (units == "sec" || units == "msec" || units == "usec" || units == "nsec") {
+    c.summary_units = units;
+  } else if (!units.empty()) {
+    warnings->push_back(
+        "ROCTRACE_SUMMARY_UNITS must be sec, msec, usec or "
+        "nsec");
+  }
+  const std::string level = get("ROCTRACE_LOG_LEVEL");
+  c.quiet = level == "fatal" || level == "error";
   uint64_t size = 0;
   if (!get("ROCTRACE_BUFFER_SIZE").empty()) {
     if (ParseSize(get("ROCTRACE_BUFFER_SIZE"), &size) && size >= 4096 &&
@@ -211,6 +281,16 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
     } else {
       warnings->push_back("bad collection period '" + p + "'");
     }
+  }
+  c.truncate_kernels = get("ROCTRACE_TRUNCATE_KERNELS") == "1";
+  const std::string agent_index = get("ROCTRACE_AGENT_INDEX");
+  if (agent_index == "absolute" || agent_index == "relative" ||
+      agent_index == "type-relative") {
+    c.agent_index = agent_index;
+  } else if (!agent_index.empty()) {
+    warnings->push_back(
+        "ROCTRACE_AGENT_INDEX must be absolute, relative or "
+        "type-relative");
   }
   c.kernel_include_regex = get("ROCTRACE_KERNEL_INCLUDE_REGEX");
   c.kernel_exclude_regex = get("ROCTRACE_KERNEL_EXCLUDE_REGEX");

@@ -17,17 +17,32 @@ struct CollectionPeriod {
 };
 
 struct Config {
-  std::string output_dir = "%hostname%/%pid%";
-  std::string output_file = "%pid%";
+  // rocprofv3's defaults: <cwd>/<hostname>/<pid>_results.db.
+  std::string output_dir = ".";
+  std::string output_file = "%hostname%/%pid%";
   bool rocpd = true, pftrace = false, csv = false, json = false;
   bool hip = true, hsa = true, marker = true;
+  // Parts of the HIP and HSA APIs (rocprofv3's finer options), by the
+  // functions' names: HIP runtime hip*, compiler __hip*; HSA core hsa_*,
+  // AMD extension hsa_amd_*, image hsa_ext_image_*, finalizer
+  // hsa_ext_program_* (and any other hsa_ext_*).
+  bool hip_runtime = true, hip_compiler = true;
+  bool hsa_core = true, hsa_amd = true, hsa_image = true, hsa_finalizer = true;
   bool kfd = false;  // KFD_API (libhsakmt) calls: only when asked for
   bool kernel = false, memory_copy = false, scratch_memory = false;
   bool stats = false, summary = false;
+  bool summary_per_domain = false;          // -D
+  std::vector<std::string> summary_groups;  // --summary-groups
+  std::string summary_output_file;  // empty or "stderr": stderr; "stdout"
+  std::string summary_units = "nsec";
+  // fatal or error: no exit summary line per process (failures still).
+  bool quiet = false;
   size_t buffer_size = 64 * 1024;
   uint64_t perfetto_max_size = 512ull << 20;
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
+  bool truncate_kernels = false;         // -T
+  std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };
 
 // Reads the environment through `getenv` (a parameter so tests can feed a
@@ -43,13 +58,23 @@ bool ParseCollectionPeriod(const std::string& text, CollectionPeriod* out);
 // mean powers of 1024).
 bool ParseSize(const std::string& text, uint64_t* out);
 
-// Expands rocprofv3's path keys: %pid%, %ppid%, %hostname%, %rank% (from
-// the MPI / Slurm environment, 0 when none), %env{NAME}%. Unknown keys are
-// kept as written.
+// Expands rocprofv3's path keys: %pid%, %ppid%, %pgid% and %psid% (of
+// `pid`), %hostname%, %rank%, %size%, %nid%, %job% (from the MPI launcher's
+// or batch system's environment; 0, or 1 for the size, when none),
+// %env{NAME}%. Unknown keys are kept as written.
 std::string ExpandPathKeys(
     const std::string& pattern, uint32_t pid, uint32_t ppid,
     const std::string& hostname,
     const std::function<const char*(const char*)>& getenv);
+
+// The output prefix of a process: `dir` + "/" + `file`, keys expanded
+// (`%cwd%` is `base_dir`); a relative directory is taken from `base_dir`
+// (the directory roctrace started in, so that it never follows the
+// program's chdir), an absolute `file` is the whole prefix (a path join).
+std::string OutputPrefix(const std::string& dir, const std::string& file,
+                         const std::string& base_dir, uint32_t pid,
+                         uint32_t ppid, const std::string& hostname,
+                         const std::function<const char*(const char*)>& getenv);
 
 // Whether a time `t_s` seconds after start falls in a collection window.
 bool InCollectionWindow(const std::vector<CollectionPeriod>& periods,

@@ -2,6 +2,9 @@
 
 #include <roctracer_roctx.h>
 
+#include "roctrace/tool/truncate_kernel_name.h"
+#include "roctrace/writers/utf8.h"
+
 namespace roctrace {
 namespace {
 
@@ -55,7 +58,10 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   name->name = *text != '\0' ? text : "unknown_op_" + std::to_string(op);
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     name->category = Category::kHip;
-    name->domain = "HIP_RUNTIME_API";
+    // rocprofv3's two HIP kinds: the calls the compiler generates (kernel
+    // and fat binary registration, launch configuration) and the rest.
+    name->domain = name->name.compare(0, 5, "__hip") == 0 ? "HIP_COMPILER_API"
+                                                          : "HIP_RUNTIME_API";
     name->submits_work = track_threads_ && !hsa_traced_;
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
@@ -76,17 +82,19 @@ const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
   return slot->get();
 }
 
-const OpName* RecordConverter::MarkerName(const char* message) {
+const OpName* RecordConverter::MarkerName(const char* message, bool range) {
   std::string text = message != nullptr ? message : "";
-  auto it = marker_names_.find(text);
-  if (it != marker_names_.end()) return it->second.get();
+  auto& names = marker_names_[range ? 1 : 0];
+  auto it = names.find(text);
+  if (it != names.end()) return it->second.get();
   auto name = std::make_unique<OpName>();
   name->index = next_index_++;
   name->category = Category::kMarker;
-  name->name = text;
-  name->domain = "MARKER_CORE_API";
+  // Looked up by the bytes given, written as valid UTF-8 (utf8.h).
+  name->name = IsValidUtf8(text) ? text : MakeValidUtf8(text);
+  name->domain = range ? "MARKER_CORE_RANGE_API" : "MARKER_CORE_API";
   const OpName* result = name.get();
-  marker_names_.emplace(text, std::move(name));
+  names.emplace(text, std::move(name));
   return result;
 }
 
@@ -99,7 +107,9 @@ const OpName* RecordConverter::KernelName(
     auto op = std::make_unique<OpName>();
     op->index = next_index_++;
     op->category = Category::kKernel;
-    op->name = name;
+    // Names come from the program's code objects: written as valid UTF-8.
+    const std::string text = IsValidUtf8(name) ? name : MakeValidUtf8(name);
+    op->name = truncate_kernel_names_ ? TruncateKernelName(text) : text;
     op->domain = "KERNEL_DISPATCH";
     op->kernel_id = ++kernel_ids_;
     op->registers = registers;
@@ -263,19 +273,31 @@ void RecordConverter::Convert(const activity_record_t& r) {
   }
   switch (r.op) {
     case ROCTX_API_ID_roctxMarkA:
-      e.op = MarkerName(r.mark_message);
+      e.op = MarkerName(r.mark_message, false);
       e.start_ns = e.end_ns = r.begin_ns;
       e.instant = true;
       sink_(e);
       return;
     case ROCTX_API_ID_roctxRangePushA:
       pushed_[r.thread_id].push_back(
-          {MarkerName(r.mark_message), r.correlation_id, r.begin_ns});
+          {MarkerName(r.mark_message, true), r.correlation_id, r.begin_ns});
       return;
-    case ROCTX_API_ID_roctxRangeStartA:
-      started_[r.correlation_id] = {MarkerName(r.mark_message),
+    case ROCTX_API_ID_roctxRangeStartA: {
+      auto stop = early_stops_.find(r.correlation_id);
+      if (stop != early_stops_.end()) {
+        e.op = MarkerName(r.mark_message, true);
+        e.start_ns = r.begin_ns;
+        e.end_ns = stop->second.first;
+        e.tid = stop->second.second;  // where it ended, as when in order
+        e.async_range_id = r.correlation_id;
+        early_stops_.erase(stop);
+        sink_(e);
+        return;
+      }
+      started_[r.correlation_id] = {MarkerName(r.mark_message, true),
                                     r.correlation_id, r.begin_ns};
       return;
+    }
     case ROCTX_API_ID_roctxRangePop: {
       auto it = pushed_.find(r.thread_id);
       if (it == pushed_.end() || it->second.empty()) {
@@ -294,7 +316,15 @@ void RecordConverter::Convert(const activity_record_t& r) {
     case ROCTX_API_ID_roctxRangeStop: {
       auto it = started_.find(r.correlation_id);
       if (it == started_.end()) {
-        ++unmatched_range_ends_;
+        // Its start may still be in another thread's buffer. Bounded: a
+        // program stopping ranges it never started must not grow this.
+        constexpr size_t kMaxEarlyStops = 65536;
+        if (early_stops_.size() < kMaxEarlyStops) {
+          early_stops_.emplace(r.correlation_id,
+                               std::make_pair(r.begin_ns, r.thread_id));
+        } else {
+          ++unmatched_range_ends_;
+        }
         return;
       }
       e.op = it->second.name;

@@ -42,6 +42,9 @@ class RecordConverter {
   // `hsa_traced`: device work carries the HSA call (doorbell store, async
   // copy) as its correlation, not the HIP call around it
   // (OpName::submits_work).
+  // -T/--truncate-kernels: kernels named by the function alone
+  // (truncate_kernel_name.h); the kernel filter still sees the whole name.
+  void TruncateKernelNames(bool on) { truncate_kernel_names_ = on; }
   void TrackSubmittingThreads(bool on, bool hsa_traced) {
     track_threads_ = on;
     hsa_traced_ = hsa_traced;
@@ -58,13 +61,17 @@ class RecordConverter {
   uint64_t filtered_kernels() const { return filtered_kernels_; }
 
   uint64_t unresolved_names() const { return unresolved_names_; }
-  uint64_t unmatched_range_ends() const { return unmatched_range_ends_; }
+  uint64_t unmatched_range_ends() const {
+    return unmatched_range_ends_ + early_stops_.size();
+  }
   // rocTX ranges still open (never popped or stopped).
   uint64_t open_ranges() const;
 
  private:
   const OpName* ApiName(uint32_t domain, uint32_t op);
-  const OpName* MarkerName(const char* message);
+  // A mark's name (MARKER_CORE_API) or a range's (MARKER_CORE_RANGE_API,
+  // rocprofv3's kind for pushed and started ranges).
+  const OpName* MarkerName(const char* message, bool range);
   // nullptr: the kernel filter drops this name.
   // Made at the name's first dispatch, which gives its register counts.
   const OpName* KernelName(const std::string& name,
@@ -87,14 +94,19 @@ class RecordConverter {
   Sink sink_;
   std::vector<std::unique_ptr<OpName>> api_names_[ACTIVITY_DOMAIN_NUMBER];
   std::unordered_map<uint64_t, std::unique_ptr<OpName>> sparse_names_;
-  std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_;
+  std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_[2];
   std::unordered_map<uint32_t, std::vector<OpenRange>> pushed_;  // by tid
   std::unordered_map<uint64_t, OpenRange> started_;              // by range ID
+  // roctxRangeStop records delivered before their roctxRangeStartA (the
+  // two threads' records come in separate buffers, in either order): the
+  // stop's time and thread by range ID, until the start arrives.
+  std::unordered_map<uint64_t, std::pair<uint64_t, uint32_t>> early_stops_;
   uint32_t next_index_ = 0;  // OpName::index of the next name made
   uint64_t unresolved_names_ = 0;
   uint64_t unmatched_range_ends_ = 0;
 
   bool track_threads_ = false;
+  bool truncate_kernel_names_ = false;
   bool hsa_traced_ = false;
   KernelFilter filter_;
   std::unordered_map<std::string, const OpName*> kernel_names_;

@@ -1,5 +1,6 @@
 #include "roctrace/tool/tool.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
@@ -24,6 +25,7 @@
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/writers/csv_writer.h"
 #include "roctrace/writers/json_writer.h"
+#include "roctrace/writers/output_failures.h"
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
@@ -54,6 +56,18 @@ std::string HostName() {
   char name[256] = {};
   gethostname(name, sizeof(name) - 1);
   return name;
+}
+
+std::string DirName(const std::string& path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string CurrentDir() {
+  char cwd[PATH_MAX];
+  return getcwd(cwd, sizeof(cwd)) != nullptr ? cwd : ".";
 }
 
 // mkdir -p; true when the directory exists afterwards.
@@ -97,6 +111,13 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     std::fprintf(stderr, "roctrace: ignoring the kernel filter: %s\n",
                  regex_error.c_str());
   }
+  filter_apis_ =
+      !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
+        config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
+  converter_.TruncateKernelNames(config_.truncate_kernels);
+  AgentIndex agent_index = AgentIndex::kRelative;
+  ParseAgentIndex(config_.agent_index, &agent_index);
+  SetAgentNaming(agent_index, ReadAgentTopology());
   const bool device = config_.kernel || config_.memory_copy;
   converter_.TrackSubmittingThreads(device && (config_.hip || config_.hsa),
                                     config_.hsa);
@@ -105,11 +126,16 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   info_.command = CommandLine();
   info_.hostname = HostName();
   roctracer_get_timestamp(&info_.start_ns);
-  dir_ = ExpandPathKeys(config_.output_dir, info_.pid, info_.ppid,
-                        info_.hostname, getenv);
-  prefix_ = dir_ + "/" +
-            ExpandPathKeys(config_.output_file, info_.pid, info_.ppid,
-                           info_.hostname, getenv);
+  if (const char* status = getenv("ROCTRACE_STATUS_FILE")) {
+    SetOutputStatusFile(status);
+  }
+  // Paths are resolved now, from the directory roctrace started in (or this
+  // process did): a relative directory must not follow a later chdir.
+  const char* base = getenv("ROCTRACE_BASE_DIR");
+  prefix_ = OutputPrefix(
+      config_.output_dir, config_.output_file,
+      base != nullptr && base[0] == '/' ? std::string(base) : CurrentDir(),
+      info_.pid, info_.ppid, info_.hostname, getenv);
 
   roctracer_properties_t props{};
   props.buffer_size = config_.buffer_size;
@@ -248,35 +274,65 @@ void Tool::WakeForKernelRows() {
 
 bool Tool::CreateWriters() {
   writers_created_ = true;
-  if (!MakeDirs(dir_)) {
-    std::fprintf(stderr, "roctrace: cannot create output directory %s: %s\n",
-                 dir_.c_str(), std::strerror(errno));
+  // The prefix's own directories too ("-o sub/run").
+  const std::string dir = DirName(prefix_);
+  if (!MakeDirs(dir)) {
+    ReportOutputFailure("cannot create the output directory " + dir + ": " +
+                        std::strerror(errno) + " (nothing is written)");
     writers_failed_ = true;
     return false;
   }
-  auto add = [this](std::unique_ptr<Writer> w) {
+  auto add = [this](const char* format, std::unique_ptr<Writer> w) {
     writers_.push_back(
         std::make_unique<WriterThread>(std::move(w), kQueuedBatches));
+    writer_formats_.push_back(format);
   };
   if (config_.rocpd) {
-    add(std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
+    add("rocpd", std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
   }
   if (config_.pftrace) {
-    add(std::make_unique<PftraceWriter>(prefix_, info_,
-                                        config_.perfetto_max_size));
+    add("pftrace", std::make_unique<PftraceWriter>(prefix_, info_,
+                                                   config_.perfetto_max_size));
   }
-  if (config_.csv) add(std::make_unique<CsvWriter>(prefix_));
+  if (config_.csv) add("csv", std::make_unique<CsvWriter>(prefix_));
   if (config_.json) {
-    add(std::make_unique<JsonWriter>(prefix_ + "_results.json", info_));
+    add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_));
   }
-  if (config_.stats || config_.summary) {
-    add(std::make_unique<StatsWriter>(config_.stats ? prefix_ : std::string(),
-                                      config_.summary));
+  const bool summary = config_.summary || config_.summary_per_domain ||
+                       !config_.summary_groups.empty();
+  if (config_.stats || summary) {
+    auto stats = std::make_unique<StatsWriter>(
+        config_.stats ? prefix_ : std::string(), config_.summary);
+    stats->SetSummaryOutput(config_.summary_output_file, config_.summary_units);
+    stats->SetSummaryTables(config_.summary_per_domain, config_.summary_groups);
+    add("stats", std::move(stats));
   }
   return true;
 }
 
+// rocprofv3's finer HIP and HSA options select functions by name.
+bool Tool::Wanted(const OpName* op) {
+  if (op->index >= wanted_.size()) wanted_.resize(op->index + 1, -1);
+  int8_t& wanted = wanted_[op->index];
+  if (wanted < 0) {
+    const std::string& n = op->name;
+    auto starts = [&n](const char* p) { return n.rfind(p, 0) == 0; };
+    bool keep = true;
+    if (op->category == Category::kHip) {
+      keep = starts("__hip") ? config_.hip_compiler : config_.hip_runtime;
+    } else if (op->category == Category::kHsa && op->domain != "KFD_API") {
+      keep = starts("hsa_amd_")         ? config_.hsa_amd
+             : starts("hsa_ext_image_") ? config_.hsa_image
+             : starts("hsa_ext_")       ? config_.hsa_finalizer
+                                        : config_.hsa_core;
+    }
+    wanted = keep ? 1 : 0;
+  }
+  return wanted != 0;
+}
+
 void Tool::Emit(const ApiEvent& e) {
+  if (filter_apis_ && !IsDevice(e.op->category) && !Wanted(e.op)) return;
   if (!config_.periods.empty() &&
       !InCollectionWindow(
           config_.periods,
@@ -284,8 +340,10 @@ void Tool::Emit(const ApiEvent& e) {
     ++outside_window_;
     return;
   }
-  if (!writers_created_ && !CreateWriters()) return;
-  if (writers_failed_) return;
+  if ((!writers_created_ && !CreateWriters()) || writers_failed_) {
+    ++unwritten_;
+    return;
+  }
   ++events_;
   batch_->push_back(e);
 }
@@ -363,15 +421,17 @@ void Tool::Stop() {
   // A run that could not trace what was asked says so in its outputs even
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();
-  std::vector<std::string> files;
-  for (auto& w : writers_) w->StartFinish(info_);
-  for (auto& w : writers_) {
-    w->Join();
-    for (const std::string& f : w->writer().Files()) files.push_back(f);
-  }
-  if (events_ == 0 && outside_window_ == 0) return;
+  FinishWriters();
+  if (events_ == 0 && outside_window_ == 0 && unwritten_ == 0) return;
+  // --log-level fatal/error: no summary (failures were said when they
+  // happened).
+  if (config_.quiet) return;
   std::fprintf(stderr, "roctrace: pid %u: %llu events", info_.pid,
-               static_cast<unsigned long long>(events_));
+               static_cast<unsigned long long>(events_ + unwritten_));
+  if (unwritten_ != 0) {
+    std::fprintf(stderr, ", none written: %llu",
+                 static_cast<unsigned long long>(unwritten_));
+  }
   for (const auto& loss : info_.losses) {
     if (loss.second != 0) {
       std::fprintf(stderr, ", %s: %llu", loss.first.c_str(),
@@ -379,8 +439,39 @@ void Tool::Stop() {
     }
   }
   std::fprintf(stderr, "\n");
-  for (const std::string& f : files) {
-    std::fprintf(stderr, "roctrace:   %s\n", f.c_str());
+  for (const std::string& f : files_) {
+    // A file some of whose events could not be written says so.
+    bool incomplete = false;
+    for (const std::string& failure : info_.write_failures) {
+      if (failure.compare(0, f.size() + 1, f + ":") == 0) incomplete = true;
+    }
+    std::fprintf(stderr, "roctrace:   %s%s\n", f.c_str(),
+                 incomplete ? " (incomplete)" : "");
+  }
+}
+
+// Every other format first, so that the database (finished last) records
+// what they could not write; then the database.
+void Tool::FinishWriters() {
+  for (const bool database : {false, true}) {
+    for (size_t i = 0; i < writers_.size(); ++i) {
+      if ((writer_formats_[i] == std::string("rocpd")) == database) {
+        writers_[i]->StartFinish(info_);
+      }
+    }
+    for (size_t i = 0; i < writers_.size(); ++i) {
+      if ((writer_formats_[i] == std::string("rocpd")) != database) continue;
+      writers_[i]->Join();
+      const Writer& w = writers_[i]->writer();
+      for (const std::string& f : w.Files()) files_.push_back(f);
+      for (const std::string& f : w.failures()) {
+        info_.write_failures.push_back(f);
+      }
+      if (w.unwritten() != 0 || !w.failures().empty()) {
+        info_.losses.emplace_back(
+            std::string("unwritten_") + writer_formats_[i], w.unwritten());
+      }
+    }
   }
 }
 

@@ -42,8 +42,13 @@ class Tool {
 
  private:
   void Emit(const ApiEvent& e);
+  // Whether an API call's function is in the HIP/HSA parts asked for.
+  bool Wanted(const OpName* op);
   void PushBatch();
   bool CreateWriters();
+  // Finishes every writer, the database last, collecting the files written
+  // and what could not be (info_.write_failures, losses unwritten_<format>).
+  void FinishWriters();
   void FlushLoop();
   // Converts the kernel and scratch rows completed so far into the current
   // batch (requires mutex_).
@@ -54,12 +59,13 @@ class Tool {
 
   Config config_;
   RunInfo info_;
-  std::string dir_;
   std::string prefix_;
   roctracer_pool_t* pool_ = nullptr;
   std::mutex mutex_;  // writers and converter: buffer callback vs checkpoints
   // One thread per output format; each buffer becomes one shared batch.
   std::vector<std::unique_ptr<WriterThread>> writers_;
+  std::vector<const char*> writer_formats_;  // rocpd, csv, ... by writer
+  std::vector<std::string> files_;           // written, for the exit message
   std::shared_ptr<std::vector<ApiEvent>> batch_;
   BatchPool batches_;
   bool writers_created_ = false;
@@ -73,7 +79,10 @@ class Tool {
   // only where the headers have the events); never destroyed either.
   ScratchObserver scratch_observer_;
   bool scratch_observer_registered_ = false;
+  bool filter_apis_ = false;    // some part of HIP or HSA not asked for
+  std::vector<int8_t> wanted_;  // by OpName::index: -1 not decided yet
   uint64_t events_ = 0;
+  uint64_t unwritten_ = 0;  // events with no output at all (no directory)
   uint64_t outside_window_ = 0;
   std::thread flusher_;
   std::mutex flusher_mutex_;

@@ -1,5 +1,6 @@
 #include "roctrace/writers/csv_writer.h"
 
+#include <cerrno>
 #include <cstring>
 
 namespace roctrace {
@@ -44,8 +45,10 @@ OutputFile* CsvWriter::FileFor(Category category) {
     std::string path = prefix_ + TraceSuffix(category);
     if (!f.Open(path)) {
       failed_[c] = true;
+      ReportFailure(path, std::strerror(errno));
       return nullptr;
     }
+    paths_[c] = path;
     pending_[c].Append(Header(category), std::strlen(Header(category)));
     files_.push_back(path);
   }
@@ -235,8 +238,10 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
 void CsvWriter::Write(const ApiEvent& e) {
   const int c = static_cast<int>(e.op->category);
   if (!files_by_category_[c].is_open() && FileFor(e.op->category) == nullptr) {
+    CountUnwritten(1);
     return;
   }
+  ++pending_rows_[c];
   ByteBuffer& out = pending_[c];
   if (IsDevice(e.op->category)) {
     std::string row;
@@ -284,9 +289,16 @@ void CsvWriter::Write(const ApiEvent& e) {
 
 void CsvWriter::Flush(int c) {
   ByteBuffer& out = pending_[c];
-  if (files_by_category_[c].is_open() && !out.empty()) {
-    files_by_category_[c].Write(out.data(), out.size());
+  OutputFile& file = files_by_category_[c];
+  if (file.is_open() && !out.empty() && !file.Write(out.data(), out.size())) {
+    // The file keeps its whole rows up to the last chunk written; this
+    // chunk's rows and every later row of the file are lost, and said so.
+    ReportFailure(paths_[c], std::strerror(errno));
+    CountUnwritten(pending_rows_[c]);
+    file.Close();
+    failed_[c] = true;
   }
+  pending_rows_[c] = 0;
   out.clear();
 }
 

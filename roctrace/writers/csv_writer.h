@@ -53,8 +53,10 @@ class CsvWriter : public Writer {
   std::string prefix_;
   OutputFile files_by_category_[kCategoryCount];
   bool failed_[kCategoryCount] = {};
+  std::string paths_[kCategoryCount];
   ByteBuffer pending_[kCategoryCount];
-  std::vector<std::string> prefixes_;  // by OpName::index
+  uint64_t pending_rows_[kCategoryCount] = {};  // rows in pending_
+  std::vector<std::string> prefixes_;           // by OpName::index
   std::vector<std::string> files_;
   // ",pid,tid," of the last thread written (events come in runs per thread).
   uint64_t thread_key_ = UINT64_MAX;

@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "roctrace/writers/agent_naming.h"
+
 namespace roctrace {
 
 // rocprofv3's output domains; the order is the order of the stats tables.
@@ -153,13 +155,6 @@ struct ApiEvent {
   };
 };
 
-// An agent as the outputs name it: the host (one CPU agent) or a kernel
-// agent by its index ("GPU 0", rocprofv3's type-relative naming).
-struct AgentRef {
-  bool gpu;
-  int32_t index;
-};
-
 // A copy's agents: the record names the kernel agent (the destination's
 // when both are), so a device-to-device copy shows it on both ends.
 inline void CopyAgents(const ApiEvent& e, AgentRef* src, AgentRef* dst) {
@@ -183,10 +178,6 @@ inline void CopyAgents(const ApiEvent& e, AgentRef* src, AgentRef* dst) {
   }
 }
 
-inline std::string AgentName(AgentRef a) {
-  return (a.gpu ? "GPU " : "CPU ") + std::to_string(a.index);
-}
-
 // Process facts and losses, known at the end (or at a checkpoint).
 struct RunInfo {
   uint32_t pid = 0;
@@ -200,6 +191,9 @@ struct RunInfo {
   // (tag, text) of what the run could not trace at all and why (rocpd
   // metadata `roctrace.<tag>`), known at start.
   std::vector<std::pair<std::string, std::string>> notes;
+  // Outputs that could not be created or written ("PATH: reason"), known at
+  // the end (rocpd metadata `roctrace.write_failures`).
+  std::vector<std::string> write_failures;
 };
 
 // A writer is driven by one thread at a time (the tool serialises calls).
@@ -212,6 +206,22 @@ class Writer {
   virtual void Finish(const RunInfo& info) = 0;
   // Files this writer produced, for the exit message.
   virtual std::vector<std::string> Files() const = 0;
+
+  // What this writer could not create or write (permissions, a full disk,
+  // an I/O error): one "PATH: reason" per failure, in the order they
+  // happened. Read after Finish.
+  const std::vector<std::string>& failures() const { return failures_; }
+  // Events that are in none of this writer's files because of them.
+  uint64_t unwritten() const { return unwritten_; }
+
+ protected:
+  // Records a failure and reports it at once (output_failures.h).
+  void ReportFailure(const std::string& path, const std::string& reason);
+  void CountUnwritten(uint64_t events) { unwritten_ += events; }
+
+ private:
+  std::vector<std::string> failures_;
+  uint64_t unwritten_ = 0;
 };
 
 }  // namespace roctrace

@@ -1,6 +1,8 @@
 #include "roctrace/writers/json_writer.h"
 
+#include <cerrno>
 #include <cinttypes>
+#include <cstring>
 #include <utility>
 
 namespace roctrace {
@@ -99,14 +101,28 @@ uint32_t JsonWriter::Operation(const OpName* op) {
   return slot - 1;
 }
 
+void JsonWriter::Lose(const std::string& what, int err) {
+  // One JSON document: a part of it missing is no document at all.
+  ReportFailure(path_, what + std::strerror(err) + " (no JSON written)");
+  failed_ = true;
+  CountUnwritten(events_);
+  for (std::FILE*& f : parts_) {
+    if (f != nullptr) std::fclose(f);
+    f = nullptr;
+  }
+}
+
 void JsonWriter::Write(const ApiEvent& e) {
-  if (failed_) return;
+  if (failed_) {
+    CountUnwritten(1);
+    return;
+  }
+  ++events_;
   const int c = static_cast<int>(e.op->category);
   if (parts_[c] == nullptr) {
     parts_[c] = std::tmpfile();
     if (parts_[c] == nullptr) {
-      std::perror("roctrace: json: temporary file");
-      failed_ = true;
+      Lose("temporary file: ", errno);
       return;
     }
   }
@@ -194,20 +210,24 @@ void JsonWriter::NoteAgent(AgentRef a) {
 }
 
 void JsonWriter::Flush(int c) {
-  if (parts_[c] != nullptr && !pending_[c].empty()) {
-    std::fwrite(pending_[c].data(), 1, pending_[c].size(), parts_[c]);
+  if (parts_[c] != nullptr && !pending_[c].empty() &&
+      std::fwrite(pending_[c].data(), 1, pending_[c].size(), parts_[c]) !=
+          pending_[c].size()) {
+    pending_[c].clear();
+    Lose("temporary file: ", errno);
+    return;
   }
   pending_[c].clear();
 }
 
 void JsonWriter::Finish(const RunInfo& info) {
+  for (int c = 0; c < kCategoryCount && !failed_; ++c) Flush(c);
   if (failed_) return;
   std::FILE* f = std::fopen(path_.c_str(), "w");
   if (f == nullptr) {
-    std::perror(("roctrace: " + path_).c_str());
+    Lose("", errno);
     return;
   }
-  files_.push_back(path_);
   std::string head = "{\"rocprofiler-sdk-tool\":[{\"metadata\":{";
   Key(&head, "pid", info.pid);
   head.push_back(',');
@@ -284,23 +304,33 @@ void JsonWriter::Finish(const RunInfo& info) {
   head.append("],\n\"buffer_records\":{");
   std::fwrite(head.data(), 1, head.size(), f);
   char copy[1 << 16];
+  bool read_ok = true;
   for (int c = 0; c < kCategoryCount; ++c) {
     std::fprintf(f, "%s\"%s\":[", c == 0 ? "" : ",\n",
                  Section(static_cast<Category>(c)));
-    Flush(c);
     if (parts_[c] != nullptr) {
       std::rewind(parts_[c]);
       size_t n;
       while ((n = std::fread(copy, 1, sizeof(copy), parts_[c])) > 0) {
         std::fwrite(copy, 1, n, f);
       }
+      if (std::ferror(parts_[c])) read_ok = false;
       std::fclose(parts_[c]);
       parts_[c] = nullptr;
     }
     std::fputc(']', f);
   }
   std::fputs("}}]}\n", f);
-  std::fclose(f);
+  // Any write that failed (a full disk) leaves the stream's error flag or
+  // fails the final flush in fclose.
+  const bool written = !std::ferror(f);
+  const int err = errno;
+  if (std::fclose(f) != 0 || !written || !read_ok) {
+    std::remove(path_.c_str());
+    Lose("", written && read_ok ? errno : err);
+    return;
+  }
+  files_.push_back(path_);
 }
 
 }  // namespace roctrace

@@ -36,6 +36,9 @@ class JsonWriter : public Writer {
   uint32_t Operation(const OpName* op);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
+  // Reports the file lost (`what` then errno's text), counts every event
+  // as unwritten and stops.
+  void Lose(const std::string& what, int err);
 
   std::string path_;
   RunInfo start_info_;
@@ -47,6 +50,7 @@ class JsonWriter : public Writer {
   std::vector<const OpName*> kernels_;  // by Kernel_Id - 1
   std::vector<AgentRef> agents_;
   bool failed_ = false;
+  uint64_t events_ = 0;  // received while not failed
   std::vector<std::string> files_;
 };
 

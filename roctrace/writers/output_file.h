@@ -8,8 +8,16 @@
 // enough to stay in the writer's cache make the copy cheap. What is reserved
 // beyond the data is given back at Close; a killed process leaves at most one
 // step reserved past its file's end (not part of the file's size).
+//
+// The program owns the descriptor table: one that closes every descriptor
+// it did not open, or dup2s over ours, must neither lose our file nor get
+// our data in its own. The descriptor is kept high, and before each write
+// the file checks it is still ours (fstat: same device and inode), opening
+// its file again by path when it is not.
 #ifndef ROCTRACE_WRITERS_OUTPUT_FILE_H_
 #define ROCTRACE_WRITERS_OUTPUT_FILE_H_
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -32,15 +40,27 @@ class OutputFile {
   bool Open(const std::string& path);
   bool is_open() const { return fd_ >= 0; }
   // Appends all of `data` (short writes retried); false with errno set on
-  // an error (the file keeps what was written).
+  // an error, the file cut back to where it was before this call (no part
+  // of `data` kept).
   bool Write(const char* data, size_t n);
   // Gives back the blocks reserved past the data and closes.
   void Close();
+  // Times the file was opened again because the program had closed (or
+  // dup2'd over) its descriptor.
+  uint64_t reopened() const { return reopened_; }
 
  private:
   void ReserveFor(uint64_t end);
+  // Whether fd_ is still this file (the same device and inode); if the
+  // program closed it, reopens the file by its path and goes on at size_
+  // (false, errno set, when it cannot).
+  bool StillOurs();
 
   int fd_ = -1;
+  std::string path_;
+  dev_t dev_ = 0;
+  ino_t ino_ = 0;
+  uint64_t reopened_ = 0;
   uint64_t size_ = 0;      // bytes written
   uint64_t reserved_ = 0;  // blocks reserved up to here
   bool can_reserve_ = true;

@@ -1,8 +1,10 @@
 #include "roctrace/writers/pftrace_writer.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "roctrace/writers/proto_encoder.h"
 
@@ -93,15 +95,16 @@ const char* const kCategoryNames[kCategoryCount] = {
 
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
-    return AgentName({true, e.device_id}) + ", queue " +
+    return AgentTypeName({true, e.device_id}) + ", queue " +
            std::to_string(e.queue_id);
   }
   if (e.op->category == Category::kScratchMemory) {
-    return e.device_id < 0 ? std::string("scratch memory")
-                           : AgentName({true, e.device_id}) + " scratch memory";
+    return e.device_id < 0
+               ? std::string("scratch memory")
+               : AgentTypeName({true, e.device_id}) + " scratch memory";
   }
   return e.device_id < 0 ? std::string("host copies")
-                         : AgentName({true, e.device_id}) + " copies";
+                         : AgentTypeName({true, e.device_id}) + " copies";
 }
 
 }  // namespace
@@ -115,7 +118,16 @@ PftraceWriter::PftraceWriter(std::string path_prefix, RunInfo start_info,
 PftraceWriter::~PftraceWriter() = default;
 
 void PftraceWriter::FlushBuffer() {
-  if (file_.is_open() && !out_.empty()) file_.Write(out_.data(), out_.size());
+  if (file_.is_open() && !out_.empty() &&
+      !file_.Write(out_.data(), out_.size())) {
+    // The file keeps its whole packets up to the last chunk written (a
+    // valid trace); this chunk's events and all later ones are lost.
+    ReportFailure(files_.back(), std::strerror(errno));
+    CountUnwritten(pending_events_);
+    file_.Close();
+    failed_ = true;
+  }
+  pending_events_ = 0;
   out_.clear();
 }
 
@@ -123,12 +135,13 @@ bool PftraceWriter::StartFile() {
   if (file_.is_open()) {
     FlushBuffer();
     file_.Close();
+    if (failed_) return false;
   }
   std::string path = prefix_ + "_results";
   if (!files_.empty()) path += "." + std::to_string(files_.size());
   path += ".pftrace";
   if (!file_.Open(path)) {
-    std::perror(("roctrace: " + path).c_str());
+    ReportFailure(path, std::strerror(errno));
     failed_ = true;
     return false;
   }
@@ -346,10 +359,13 @@ bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
 }
 
 void PftraceWriter::Write(const ApiEvent& e) {
-  if (failed_) return;
-  if (!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) {
-    if (!StartFile()) return;
+  if (failed_ ||
+      ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
+       !StartFile())) {
+    CountUnwritten(1);
+    return;
   }
+  ++pending_events_;
   const size_t before = out_.size();
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);

@@ -102,7 +102,8 @@ class PftraceWriter : public Writer {
   uint64_t file_bytes_ = 0;  // written to the file, plus out_
   bool failed_ = false;
   std::vector<std::string> files_;
-  proto::Buffer out_;  // encoded packets not yet written
+  uint64_t pending_events_ = 0;  // events encoded in out_
+  proto::Buffer out_;            // encoded packets not yet written
   std::vector<Sequence> sequences_;
   std::unordered_map<uint64_t, size_t> sequence_of_track_;
   size_t last_sequence_ = SIZE_MAX;

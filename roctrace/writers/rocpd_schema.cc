@@ -149,8 +149,8 @@ CREATE TABLE IF NOT EXISTS rocpd_memory_allocate (
 // The views rocpd's own queries start from (same names and columns as
 // rocprofv3's data and summary views; top_regions is ours: top_kernels for
 // API calls and rocTX ranges). `kernels` and `memory_copies` join the
-// thread with a LEFT JOIN: device work whose submitting thread is not known
-// (no API call traced around it) has a NULL tid and still shows.
+// thread with a LEFT JOIN (device work whose submitting thread is not known
+// names the "unknown thread" row, tid 0, so inner joins keep it as well).
 const char kViews[] = R"SQL(
 CREATE VIEW IF NOT EXISTS processes AS
 SELECT N.id AS nid, N.machine_id, N.system_name, N.hostname,

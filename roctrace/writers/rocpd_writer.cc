@@ -18,6 +18,9 @@ namespace {
 // keeps the appender's pages in the cache and its memory from growing with
 // the event rate (at 64 MiB, writing them was mostly page faults).
 constexpr size_t kMaxBufferedBytes = 1 << 20;
+// Marker event ids kept for their messages (8 MiB); past that, one pass
+// over every event at the end instead.
+constexpr size_t kMaxMarkerEvents = 1 << 20;
 
 // The appender's tables, in the order given to it.
 enum AppendedTable : size_t { kEventTable, kRegionTable };
@@ -57,7 +60,7 @@ RocpdWriter::~RocpdWriter() {
 }
 
 std::vector<std::string> RocpdWriter::Files() const {
-  if (!opened_) return {};
+  if (!created_) return {};
   return {path_};
 }
 
@@ -67,8 +70,10 @@ void RocpdWriter::Fail(const char* what) {
 
 void RocpdWriter::Fail(const char* what, const std::string& why) {
   if (ok_) {
-    std::fprintf(stderr, "roctrace: %s: %s: %s\n", path_.c_str(), what,
-                 why.c_str());
+    ReportFailure(path_, std::string(what) + ": " + why);
+    // What the last commit did not make durable is lost with this one.
+    CountUnwritten(uncommitted_events_);
+    uncommitted_events_ = 0;
   }
   ok_ = false;
 }
@@ -76,9 +81,8 @@ void RocpdWriter::Fail(const char* what, const std::string& why) {
 bool RocpdWriter::Exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
-    if (ok_) std::fprintf(stderr, "roctrace: %s: %s\n", path_.c_str(), err);
+    Fail("cannot write", err != nullptr ? err : sqlite3_errmsg(db_));
     sqlite3_free(err);
-    ok_ = false;
     return false;
   }
   return true;
@@ -95,6 +99,7 @@ bool RocpdWriter::Open() {
     Fail("cannot create the database");
     return false;
   }
+  created_ = true;
   guid_ = NewGuid();
   // A rollback journal: appended pages are written once (a WAL would be
   // copied into the database again at the end), and a transaction cut short
@@ -234,7 +239,8 @@ int64_t RocpdWriter::ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end) {
     return it->second.row;
   }
   char name[32];
-  std::snprintf(name, sizeof(name), "thread %u", tid);
+  std::snprintf(name, sizeof(name), tid == 0 ? "unknown thread" : "thread %u",
+                tid);
   sqlite3_bind_int64(insert_thread_, 1, start_info_.ppid);
   sqlite3_bind_int64(insert_thread_, 2, tid);
   sqlite3_bind_text(insert_thread_, 3, name, -1, SQLITE_TRANSIENT);
@@ -252,9 +258,12 @@ int64_t RocpdWriter::AgentRow(AgentRef agent) {
   auto it = agents_.find(key);
   if (it != agents_.end()) return it->second;
   char* sql = sqlite3_mprintf(
-      "INSERT INTO rocpd_info_agent(nid, pid, type, logical_index, "
-      "type_index, name) VALUES (1, 1, %Q, %d, %d, %Q);",
-      agent.gpu ? "GPU" : "CPU", agent.index, agent.index,
+      "INSERT INTO rocpd_info_agent(nid, pid, type, absolute_index, "
+      "logical_index, type_index, name) VALUES (1, 1, %Q, %lld, %lld, %d, "
+      "%Q);",
+      agent.gpu ? "GPU" : "CPU",
+      static_cast<long long>(AgentAbsoluteIndex(agent)),
+      static_cast<long long>(AgentLogicalIndex(agent)), agent.index,
       AgentName(agent).c_str());
   Exec(sql);
   sqlite3_free(sql);
@@ -375,10 +384,26 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     v[7] = event_id;
     v[8] = StreamRow(e.stream_id);
   }
-  // The submitting thread, NULL when it is not known.
-  row.has_tid = e.tid != 0;
-  if (row.has_tid) v[0] = ThreadRow(e.tid, e.start_ns, e.start_ns);
+  // The submitting thread; when it is not known, the process's "unknown
+  // thread" row (tid 0, as the CSV's Thread_Id 0), so that rocprofv3's
+  // views, which join the thread, still show the row.
+  v[0] = ThreadRow(e.tid, e.start_ns, e.start_ns);
   device_rows_.push_back(row);
+}
+
+// rocprofv3's event category: an API call's or rocTX event's own kind
+// (HSA_AMD_EXT_API, HIP_COMPILER_API, MARKER_CORE_RANGE_API, ...: its
+// Domain), device work's category.
+int64_t RocpdWriter::CategoryId(const OpName* op) {
+  if (IsDevice(op->category)) {
+    return category_ids_[static_cast<int>(op->category)];
+  }
+  if (op->index >= op_category_ids_.size()) {
+    op_category_ids_.resize(op->index + 1, 0);
+  }
+  int64_t& id = op_category_ids_[op->index];
+  if (id == 0) id = StringId(op->domain);
+  return id;
 }
 
 // The event's rocpd_event row (category, stack id = correlation ID, parent
@@ -386,8 +411,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
 int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
   const int64_t id = next_event_id_++;
   const int64_t corr = static_cast<int64_t>(e.correlation_id);
-  const int64_t event[4] = {category_ids_[static_cast<int>(e.op->category)],
-                            corr, 0, corr};
+  const int64_t event[4] = {CategoryId(e.op), corr, 0, corr};
   appender_->Append(kEventTable, id, event);
   return id;
 }
@@ -403,12 +427,7 @@ void RocpdWriter::InsertDeviceRows() {
       st = insert_scratch_;
       params = 9;
     }
-    if (row.has_tid) {
-      sqlite3_bind_int64(st, 1, row.values[0]);
-    } else {
-      sqlite3_bind_null(st, 1);
-    }
-    for (int i = 1; i < params; ++i) {
+    for (int i = 0; i < params; ++i) {
       sqlite3_bind_int64(st, i + 1, row.values[i]);
     }
     // A scratch event of a queue the tracer did not know: no agent.
@@ -422,8 +441,11 @@ void RocpdWriter::InsertDeviceRows() {
 }
 
 void RocpdWriter::Write(const ApiEvent& e) {
-  if (!opened_ && !Open()) return;
-  if (!ok_) return;
+  if ((!opened_ && !Open()) || !ok_) {
+    CountUnwritten(1);
+    return;
+  }
+  ++uncommitted_events_;
   if (IsDevice(e.op->category)) {
     WriteDevice(e);
   } else {
@@ -436,8 +458,49 @@ void RocpdWriter::Write(const ApiEvent& e) {
                                NameId(e.op),
                                id};
     appender_->Append(kRegionTable, id, region);
+    if (e.op->category == Category::kMarker) {
+      if (marker_events_.size() < kMaxMarkerEvents) {
+        marker_events_.push_back(id);
+      } else {
+        marker_events_overflow_ = true;
+      }
+    }
   }
   if (appender_->buffered_bytes() > kMaxBufferedBytes) Checkpoint();
+}
+
+// rocprofv3's marker events carry their message in extdata
+// ({"message": "..."}), which the rocpd package's marker summaries read.
+// The appender writes integer columns only, so the messages are set at the
+// end, once the appender is done with the table (a killed process's
+// markers keep '{}'); the region of an event has the event's id.
+void RocpdWriter::WriteMarkerMessages() {
+  static const char kMessage[] =
+      "json_object('message', (SELECT S.string FROM rocpd_region R JOIN "
+      "rocpd_string S ON S.id = R.name_id WHERE R.id = rocpd_event.id))";
+  if (marker_events_overflow_) {
+    // Too many to have kept their ids: one pass over the events.
+    const std::string sql =
+        std::string("UPDATE rocpd_event SET extdata = ") + kMessage +
+        " WHERE category_id IN (SELECT id FROM rocpd_string WHERE string IN "
+        "('MARKER_CORE_API', 'MARKER_CORE_RANGE_API'))";
+    Exec(sql.c_str());
+    return;
+  }
+  if (marker_events_.empty()) return;
+  sqlite3_stmt* st = nullptr;
+  const std::string sql = std::string("UPDATE rocpd_event SET extdata = ") +
+                          kMessage + " WHERE id = ?1";
+  if (!Prepare(sql, &st)) return;
+  for (int64_t id : marker_events_) {
+    sqlite3_bind_int64(st, 1, id);
+    if (sqlite3_step(st) != SQLITE_DONE) {
+      Fail("marker messages");
+      break;
+    }
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
 }
 
 // SQLite's rows first (the strings, threads, agents events name), then the
@@ -454,6 +517,7 @@ bool RocpdWriter::Commit() {
     InsertDeviceRows();
     Exec("COMMIT");
   }
+  if (ok_) uncommitted_events_ = 0;
   return ok_;
 }
 
@@ -467,6 +531,7 @@ void RocpdWriter::Finish(const RunInfo& info) {
   if (!opened_ && !start_info_.notes.empty()) Open();
   if (!opened_ || !ok_ || !Commit()) return;
   Exec("BEGIN");
+  WriteMarkerMessages();
   for (const auto& kv : threads_) {
     char* sql = sqlite3_mprintf(
         "UPDATE rocpd_info_thread SET start = %llu, \"end\" = %llu "
@@ -492,6 +557,18 @@ void RocpdWriter::Finish(const RunInfo& info) {
     Exec(sql);
     sqlite3_free(sql);
   }
+  // The other outputs' failures (this one's could not be recorded here).
+  std::string failures;
+  for (const std::string& f : info.write_failures) {
+    if (!failures.empty()) failures += "\n";
+    failures += f;
+  }
+  sql = sqlite3_mprintf(
+      "INSERT INTO rocpd_metadata(tag, value) VALUES "
+      "('roctrace.write_failures', %Q);",
+      failures.c_str());
+  Exec(sql);
+  sqlite3_free(sql);
   Exec("COMMIT");
 }
 

@@ -53,6 +53,8 @@ class RocpdWriter : public Writer {
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
+  int64_t CategoryId(const OpName* op);
+  void WriteMarkerMessages();
   void InsertDeviceRows();
   // Commits SQLite's rows, then publishes the appended ones.
   bool Commit();
@@ -62,7 +64,9 @@ class RocpdWriter : public Writer {
   std::string guid_;
   sqlite3* db_ = nullptr;
   bool opened_ = false;
+  bool created_ = false;  // the file exists (SQLite opened it)
   bool ok_ = true;
+  uint64_t uncommitted_events_ = 0;  // written since the last commit
   sqlite3_stmt* insert_string_ = nullptr;
   sqlite3_stmt* insert_thread_ = nullptr;
   // An API event is a rocpd_event row and a rocpd_region row with the same
@@ -76,16 +80,18 @@ class RocpdWriter : public Writer {
   std::unordered_set<uint64_t> streams_;          // Stream_Ids with a row
   std::vector<bool> kernels_;                     // by Kernel_Id: row made
   // A kernel dispatch's, copy's or scratch event's row, its parameters in
-  // statement order (the first, the thread, NULL unless has_tid).
+  // statement order (the first, the thread).
   struct DeviceRow {
     Category category;
-    bool has_tid;
     int64_t values[18];  // a dispatch's 18 parameters, a copy's 9, scratch 9
   };
   std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;
   std::unordered_map<std::string, int64_t> strings_;
-  std::vector<int64_t> name_ids_;  // by OpName::index; 0: not yet
+  std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
+  std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet
+  std::vector<int64_t> marker_events_;    // ids, for their messages
+  bool marker_events_overflow_ = false;
   uint32_t last_tid_ = 0;
   int64_t category_ids_[kCategoryCount] = {};
   struct ThreadInfo {

@@ -1,9 +1,12 @@
 #include "roctrace/writers/stats.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <set>
 
 #include "roctrace/writers/csv_writer.h"
 
@@ -21,7 +24,8 @@ void CallStats::Add(uint64_t duration_ns) {
 }
 
 double CallStats::StdDev() const {
-  return calls == 0 ? 0.0 : std::sqrt(m2 / static_cast<double>(calls));
+  // The sample's standard deviation, as rocprofv3 reports it.
+  return calls < 2 ? 0.0 : std::sqrt(m2 / static_cast<double>(calls - 1));
 }
 
 const char* StatsWriter::StatsSuffix(Category category) {
@@ -104,6 +108,19 @@ std::vector<StatsRow> StatsWriter::Table(Category category) const {
   return MakeRows(std::move(by_name));
 }
 
+std::vector<StatsRow> StatsWriter::GroupTable(const regex_t* domains) const {
+  std::map<std::string, CallStats> by_name;
+  for (const auto& kv : by_op_) {
+    if (kv.first == nullptr) continue;
+    if (domains != nullptr &&
+        regexec(domains, kv.first->domain.c_str(), 0, nullptr, 0) != 0) {
+      continue;
+    }
+    Merge(&by_name[kv.first->name], kv.second);
+  }
+  return MakeRows(std::move(by_name));
+}
+
 std::vector<StatsRow> StatsWriter::DomainTable() const {
   std::map<std::string, CallStats> by_domain;
   for (const auto& kv : by_op_) {
@@ -115,7 +132,10 @@ std::vector<StatsRow> StatsWriter::DomainTable() const {
 void StatsWriter::WriteCsv(const std::string& path,
                            const std::vector<StatsRow>& rows, bool failed) {
   std::FILE* f = std::fopen(path.c_str(), "w");
-  if (f == nullptr) return;
+  if (f == nullptr) {
+    ReportFailure(path, std::strerror(errno));
+    return;
+  }
   std::fputs(
       "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\","
       "\"MinNs\",\"MaxNs\",\"StdDev\"",
@@ -132,29 +152,58 @@ void StatsWriter::WriteCsv(const std::string& path,
     if (failed) std::fprintf(f, ",%" PRIu64, r.stats.failed);
     std::fputc('\n', f);
   }
-  std::fclose(f);
+  const bool written = !std::ferror(f);
+  const int err = errno;
+  if (std::fclose(f) != 0 || !written) {
+    // A table cut short would read as complete: none rather than that.
+    std::remove(path.c_str());
+    ReportFailure(path, std::strerror(written ? errno : err));
+    return;
+  }
   files_.push_back(path);
 }
 
 namespace {
 
-void PrintTable(const char* title, const std::vector<StatsRow>& rows) {
+// Durations in the summary's unit (-u): nsec, usec, msec or sec.
+struct Unit {
+  const char* suffix;  // of the column names: TotalDurationNs, ...Us
+  double ns;
+};
+
+Unit UnitOf(const std::string& name) {
+  if (name == "sec") return {"Sec", 1e9};
+  if (name == "msec") return {"Ms", 1e6};
+  if (name == "usec") return {"Us", 1e3};
+  return {"Ns", 1};
+}
+
+void PrintTable(std::FILE* out, const char* title,
+                const std::vector<StatsRow>& rows, const Unit& unit) {
   if (rows.empty()) return;
   size_t width = 4;
   for (const StatsRow& r : rows) width = std::max(width, r.name.size());
   width = std::min<size_t>(width, 60);
-  std::fprintf(stderr, "\nroctrace summary: %s\n", title);
-  std::fprintf(stderr, "%-*s %10s %16s %12s %8s %12s %12s %12s %8s\n",
-               static_cast<int>(width), "Name", "Calls", "TotalDurationNs",
-               "AverageNs", "Percent", "MinNs", "MaxNs", "StdDev", "Failed");
+  const std::string u = unit.suffix;
+  std::fprintf(out, "\nroctrace summary: %s\n", title);
+  std::fprintf(out, "%-*s %10s %16s %12s %8s %12s %12s %12s %8s\n",
+               static_cast<int>(width), "Name", "Calls",
+               ("TotalDuration" + u).c_str(), ("Average" + u).c_str(),
+               "Percent", ("Min" + u).c_str(), ("Max" + u).c_str(), "StdDev",
+               "Failed");
   for (const StatsRow& r : rows) {
-    std::fprintf(stderr,
-                 "%-*.*s %10" PRIu64 " %16" PRIu64 " %12.1f %8.2f %12" PRIu64
-                 " %12" PRIu64 " %12.1f %8" PRIu64 "\n",
-                 static_cast<int>(width), static_cast<int>(width),
-                 r.name.c_str(), r.stats.calls, r.stats.total_ns, r.stats.mean,
-                 r.percentage, r.stats.min_ns, r.stats.max_ns, r.stats.StdDev(),
-                 r.stats.failed);
+    const double total = static_cast<double>(r.stats.total_ns) / unit.ns;
+    std::fprintf(
+        out,
+        "%-*.*s %10" PRIu64
+        " %16.*f %12.*f %8.2f %12.*f %12.*f "
+        "%12.*f %8" PRIu64 "\n",
+        static_cast<int>(width), static_cast<int>(width), r.name.c_str(),
+        r.stats.calls, unit.ns == 1 ? 0 : 3, total, unit.ns == 1 ? 1 : 4,
+        r.stats.mean / unit.ns, r.percentage, unit.ns == 1 ? 0 : 3,
+        static_cast<double>(r.stats.min_ns) / unit.ns, unit.ns == 1 ? 0 : 3,
+        static_cast<double>(r.stats.max_ns) / unit.ns, unit.ns == 1 ? 1 : 4,
+        r.stats.StdDev() / unit.ns, r.stats.failed);
   }
 }
 
@@ -164,9 +213,6 @@ void StatsWriter::Finish(const RunInfo&) {
   static const Category kAll[] = {
       Category::kHip,    Category::kHsa,        Category::kMarker,
       Category::kKernel, Category::kMemoryCopy, Category::kScratchMemory};
-  static const char* const kTitles[] = {"HIP API",     "HSA API",
-                                        "MARKER API",  "KERNEL DISPATCH",
-                                        "MEMORY COPY", "SCRATCH MEMORY"};
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);
@@ -178,11 +224,58 @@ void StatsWriter::Finish(const RunInfo&) {
       WriteCsv(prefix_ + "_domain_stats.csv", domains, true);
     }
   }
-  if (summary_) {
-    for (Category c : kAll) {
-      PrintTable(kTitles[static_cast<int>(c)], Table(c));
+  if (summary_ || per_domain_ || !groups_.empty()) {
+    // stderr, stdout or a file (appended to: several processes may share
+    // it).
+    std::FILE* out = stderr;
+    if (summary_file_ == "stdout") {
+      out = stdout;
+    } else if (!summary_file_.empty() && summary_file_ != "stderr") {
+      out = std::fopen(summary_file_.c_str(), "a");
+      if (out == nullptr) {
+        ReportFailure(summary_file_, std::strerror(errno));
+        return;
+      }
     }
-    PrintTable("DOMAINS", DomainTable());
+    const Unit unit = UnitOf(summary_units_);
+    // -S: every operation in one table, and the domains' totals.
+    if (summary_) {
+      PrintTable(out, "SUMMARY", GroupTable(nullptr), unit);
+      PrintTable(out, "DOMAINS", DomainTable(), unit);
+    }
+    // -D: a table per domain (rocprofv3's kinds: HIP_RUNTIME_API, ...).
+    if (per_domain_) {
+      std::set<std::string> domains;
+      for (const auto& kv : by_op_) {
+        if (kv.first != nullptr) domains.insert(kv.first->domain);
+      }
+      for (const std::string& d : domains) {
+        std::vector<StatsRow> rows;
+        std::map<std::string, CallStats> by_name;
+        for (const auto& kv : by_op_) {
+          if (kv.first != nullptr && kv.first->domain == d) {
+            Merge(&by_name[kv.first->name], kv.second);
+          }
+        }
+        PrintTable(out, d.c_str(), MakeRows(std::move(by_name)), unit);
+      }
+    }
+    // --summary-groups: a table per regular expression, of the domains it
+    // finds.
+    for (const std::string& group : groups_) {
+      regex_t re;
+      if (regcomp(&re, group.c_str(), REG_EXTENDED | REG_NOSUB) != 0) continue;
+      PrintTable(out, group.c_str(), GroupTable(&re), unit);
+      regfree(&re);
+    }
+    if (out != stderr && out != stdout) {
+      const bool written = !std::ferror(out);
+      if (std::fclose(out) != 0 || !written) {
+        ReportFailure(summary_file_, std::strerror(errno));
+      }
+    } else {
+      std::fflush(out);
+    }
   }
 }
 

@@ -4,9 +4,12 @@
 #ifndef ROCTRACE_WRITERS_STATS_H_
 #define ROCTRACE_WRITERS_STATS_H_
 
+#include <regex.h>
+
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "roctrace/writers/event.h"
@@ -25,7 +28,7 @@ struct CallStats {
   double m2 = 0;
 
   void Add(uint64_t duration_ns);
-  double StdDev() const;  // population standard deviation
+  double StdDev() const;  // the sample's standard deviation (n - 1)
 };
 
 struct StatsRow {
@@ -39,6 +42,20 @@ class StatsWriter : public Writer {
   // `path_prefix` empty: no files (only the summary). `summary`: print the
   // tables to stderr at Finish.
   StatsWriter(std::string path_prefix, bool summary);
+  // Where the summary goes ("stderr" or empty, "stdout", or a file it is
+  // appended to) and its time unit (nsec, usec, msec, sec).
+  void SetSummaryOutput(std::string file, std::string units) {
+    summary_file_ = std::move(file);
+    summary_units_ = std::move(units);
+  }
+  // Summary tables besides `summary`'s (all operations in one table, and
+  // the domains' totals): one per domain (-D), and one per regular
+  // expression (POSIX extended, searched in the domain's name) of the
+  // domains it finds (--summary-groups).
+  void SetSummaryTables(bool per_domain, std::vector<std::string> groups) {
+    per_domain_ = per_domain;
+    groups_ = std::move(groups);
+  }
   void Write(const ApiEvent& event) override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -46,6 +63,8 @@ class StatsWriter : public Writer {
   // Rows sorted by total duration, longest first.
   std::vector<StatsRow> Table(Category category) const;
   std::vector<StatsRow> DomainTable() const;
+  // Every operation of the domains `domains` finds (all when null).
+  std::vector<StatsRow> GroupTable(const regex_t* domains) const;
 
   static const char* StatsSuffix(Category category);
 
@@ -56,6 +75,10 @@ class StatsWriter : public Writer {
 
   std::string prefix_;
   bool summary_;
+  std::string summary_file_;
+  std::string summary_units_ = "nsec";
+  bool per_domain_ = false;
+  std::vector<std::string> groups_;
   // By OpName::index: (name, statistics); null name: not seen.
   std::vector<std::pair<const OpName*, CallStats>> by_op_;
   std::vector<std::string> files_;

@@ -1,0 +1,105 @@
+#include "roctrace/cli/output_check.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "roctrace/writers/csv_writer.h"
+#include "roctrace/writers/stats.h"
+
+namespace roctrace {
+namespace {
+
+bool Has(const std::vector<std::string>& formats, const char* format) {
+  if (formats.empty()) return std::string(format) == "rocpd";
+  for (const std::string& f : formats) {
+    if (f == format) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> OutputSuffixes(const Options& o) {
+  std::vector<std::string> out;
+  if (Has(o.formats, "rocpd")) {
+    out.push_back("_results.db");
+    out.push_back("_results.db-journal");  // SQLite's, beside it
+  }
+  if (Has(o.formats, "pftrace")) {
+    out.push_back("_results.pftrace");
+    out.push_back("_results.1.pftrace");  // the size limit's next file
+  }
+  if (Has(o.formats, "json")) out.push_back("_results.json");
+  const Category all[] = {Category::kHip,        Category::kHsa,
+                          Category::kMarker,     Category::kKernel,
+                          Category::kMemoryCopy, Category::kScratchMemory};
+  if (Has(o.formats, "csv")) {
+    for (Category c : all) out.push_back(CsvWriter::TraceSuffix(c));
+  }
+  if (o.stats) {
+    for (Category c : all) out.push_back(StatsWriter::StatsSuffix(c));
+    out.push_back("_domain_stats.csv");
+  }
+  return out;
+}
+
+bool CheckOutputs(const std::string& prefix,
+                  const std::vector<std::string>& suffixes,
+                  std::string* problem) {
+  std::vector<std::string> created;
+  auto undo = [&created] {
+    for (auto it = created.rbegin(); it != created.rend(); ++it) {
+      rmdir(it->c_str());
+    }
+  };
+  // mkdir -p of the prefix's directory, remembering what did not exist.
+  const size_t last_slash = prefix.rfind('/');
+  const std::string dir =
+      last_slash == std::string::npos ? "." : prefix.substr(0, last_slash);
+  for (size_t at = 1; at <= dir.size(); ++at) {
+    if (at != dir.size() && dir[at] != '/') continue;
+    const std::string part = dir.substr(0, at);
+    if (mkdir(part.c_str(), 0777) == 0) {
+      created.push_back(part);
+      continue;
+    }
+    const int err = errno;
+    struct stat st {};
+    if (stat(part.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
+    *problem = err == EEXIST ? part + " is not a directory"
+                             : part + ": " + std::strerror(err);
+    undo();
+    return false;
+  }
+  bool ok = true;
+  for (const std::string& suffix : suffixes) {
+    const std::string path = prefix + suffix;
+    int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      close(fd);
+      unlink(path.c_str());
+      continue;
+    }
+    if (errno == EEXIST) {
+      struct stat st {};
+      if (stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+          access(path.c_str(), W_OK) == 0) {
+        continue;  // replaced by this run
+      }
+      *problem = "cannot write " + path +
+                 (S_ISDIR(st.st_mode) ? ": Is a directory" : ": not writable");
+    } else {
+      *problem = "cannot create " + path + ": " + std::strerror(errno);
+    }
+    ok = false;
+    break;
+  }
+  undo();
+  return ok;
+}
+
+}  // namespace roctrace
