@@ -45,6 +45,9 @@ struct Pool {
   bool fine_grained;
   bool kernarg;
   size_t size;
+  // GLOBAL, or GROUP for the per-workgroup LDS a kernel agent reports as a
+  // pool of its own (no runtime allocation from it, as in ROCR).
+  hsa_amd_segment_t segment = HSA_AMD_SEGMENT_GLOBAL;
 };
 
 const std::vector<Agent*>& Agents();

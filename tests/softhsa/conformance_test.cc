@@ -263,6 +263,100 @@ TEST_F(HsaTest, MemoryPools) {
   EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
 }
 
+// ROCR gives every kernel agent a GROUP-segment pool (its LDS per
+// workgroup) beside its global ones; HIP sizes __shared__ memory from it.
+TEST_F(HsaTest, KernelAgentHasAGroupSegmentPoolWithoutAllocation) {
+  std::vector<hsa_amd_memory_pool_t> group;
+  for (hsa_amd_memory_pool_t p : hsa_test::Pools(gpu_)) {
+    hsa_amd_segment_t segment{};
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_SEGMENT,
+                                           &segment),
+              HSA_STATUS_SUCCESS);
+    if (segment == HSA_AMD_SEGMENT_GROUP) group.push_back(p);
+  }
+  ASSERT_EQ(group.size(), 1u);
+  size_t size = 0, granule = 1;
+  uint32_t flags = 1;
+  bool alloc_ok = true;
+  EXPECT_EQ(hsa_amd_memory_pool_get_info(group[0],
+                                         HSA_AMD_MEMORY_POOL_INFO_SIZE, &size),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(size, 64u * 1024);
+  hsa_amd_memory_pool_get_info(group[0], HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
+                               &flags);
+  EXPECT_EQ(flags, 0u);  // not a global segment
+  hsa_amd_memory_pool_get_info(
+      group[0], HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc_ok);
+  EXPECT_FALSE(alloc_ok);
+  hsa_amd_memory_pool_get_info(
+      group[0], HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule);
+  EXPECT_EQ(granule, 0u);
+  void* p = nullptr;
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(group[0], 64, 0, &p),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  // The same pool seen as a region.
+  hsa_region_segment_t region_segment{};
+  EXPECT_EQ(hsa_region_get_info(hsa_region_t{group[0].handle},
+                                HSA_REGION_INFO_SEGMENT, &region_segment),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(region_segment, HSA_REGION_SEGMENT_GROUP);
+  // The CPU has none.
+  for (hsa_amd_memory_pool_t c : hsa_test::Pools(cpus_[0])) {
+    hsa_amd_segment_t segment{};
+    hsa_amd_memory_pool_get_info(c, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
+    EXPECT_EQ(segment, HSA_AMD_SEGMENT_GLOBAL);
+  }
+}
+
+// ROCR's system attributes: a build string, and no SVM (hsa_amd_svm_* are
+// not implemented, so HIP must not use them).
+TEST_F(HsaTest, AmdSystemInfo) {
+  const char* build = nullptr;
+  ASSERT_EQ(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_BUILD_VERSION, &build),
+            HSA_STATUS_SUCCESS);
+  ASSERT_NE(build, nullptr);
+  EXPECT_GT(strlen(build), 0u);
+  bool svm = true, by_default = true;
+  EXPECT_EQ(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED, &svm),
+            HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(svm);
+  EXPECT_EQ(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT,
+                                &by_default),
+            HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(by_default);
+}
+
+// hsa_amd_memory_lock_to_pool: a host range locked as one of the CPU's
+// pools; any other pool, or non-zero flags, is an invalid argument.
+TEST_F(HsaTest, LockToPool) {
+  std::vector<char> host(8192);
+  void* agent_ptr = nullptr;
+  auto cpu_pools = hsa_test::Pools(cpus_[0]);
+  ASSERT_FALSE(cpu_pools.empty());
+  EXPECT_EQ(
+      hsa_amd_memory_lock_to_pool(host.data(), host.size(), nullptr, 0,
+                                  hsa_test::Pools(gpu_)[0], 0, &agent_ptr),
+      HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_lock_to_pool(host.data(), host.size(), nullptr, 0,
+                                        cpu_pools[0], 1, &agent_ptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_agent_t bogus{12345};
+  EXPECT_EQ(hsa_amd_memory_lock_to_pool(host.data(), host.size(), &bogus, 1,
+                                        cpu_pools.back(), 0, &agent_ptr),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_memory_lock_to_pool(host.data(), host.size(), &gpu_, 1,
+                                        cpu_pools.back(), 0, &agent_ptr),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(agent_ptr, host.data());
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof(info);
+  ASSERT_EQ(
+      hsa_amd_pointer_info(host.data() + 100, &info, nullptr, nullptr, nullptr),
+      HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
+  EXPECT_EQ(hsa_amd_memory_unlock(host.data()), HSA_STATUS_SUCCESS);
+}
+
 TEST_F(HsaTest, RegionsMirrorPools) {
   std::vector<hsa_region_t> regions;
   hsa_agent_iterate_regions(
