@@ -31,7 +31,7 @@ extern "C" void softhsa_twin_scale(const void* kernarg,
 
 namespace {
 
-constexpr char kCodeObject[] = "tests/softhsa/amdgpu_kernels_gfx90a.co";
+constexpr char kCodeObject[] = "tests/realhip/kernels_gfx90a.co";
 
 class AmdgpuCodeObjectTest : public ::testing::Test {
  protected:

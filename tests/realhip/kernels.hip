@@ -1,6 +1,8 @@
 // Kernels a GPU compiler builds into an AMDGPU code object (hipcc
-// --cuda-device-only), loaded by amdgpu_code_object_test. `scale` has a host
-// twin in the test; `untwinned` has none; `table` is a device variable.
+// --cuda-device-only): loaded through HSA by
+// tests/softhsa:amdgpu_code_object_test and through hipModuleLoad by
+// module.hip. `scale` has host twins there; `untwinned` has none; `table`
+// is a device variable.
 #include <hip/hip_runtime.h>
 
 extern "C" __global__ void scale(float* data, float factor, int n) {

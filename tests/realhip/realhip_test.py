@@ -1,0 +1,247 @@
+"""The real HIP runtime (the installed libamdhip64 5.2.3, unmodified) runs
+hipcc-built programs on softhsa: results right untraced; traced, the
+tracer's records agree with HIP's own activity records and its register
+counts with the compiler's AMDHSA metadata, for every processor the
+programs were built for."""
+
+import collections
+import csv
+import glob
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE = (
+    os.path.abspath(p) for p in sys.argv[1:7])
+ARCHS = sys.argv[7].split(",")
+del sys.argv[1:8]
+RUNFILES = os.path.dirname(os.path.dirname(TRANSPOSE))  # .../tests
+READELF = "/usr/lib/llvm-15/bin/llvm-readelf"  # hipcc's LLVM
+
+NO_TWIN = "has no host twin"
+
+
+def up(n, granule):
+  """`n` rounded up to a multiple of `granule`, at least one granule."""
+  return max(1, -(-n // granule)) * granule
+
+
+def code_object(name, arch):
+  return os.path.join(os.path.dirname(TRANSPOSE), "%s_%s.co" % (name, arch))
+
+
+def metadata(path):
+  """{kernel name: {key: int}} from the code object's AMDHSA metadata."""
+  notes = subprocess.run([READELF, "--notes", path], stdout=subprocess.PIPE,
+                         check=True, universal_newlines=True).stdout
+  kernels, current = {}, None
+  for line in notes.splitlines():
+    if line.startswith("  - ."):
+      current = {}
+      line = "    " + line[4:]
+    m = re.match(r"^    \.([a-z_]+):\s+(\S+)$", line)
+    if current is None or not m:
+      continue
+    key, value = m.groups()
+    current[key] = value
+    if key == "name":
+      kernels[value] = current
+  return {name: {k: int(v) for k, v in d.items() if v.isdigit()}
+          for name, d in kernels.items()}
+
+
+class RealHip(unittest.TestCase):
+
+  @classmethod
+  def setUpClass(cls):
+    cls.tmp = tempfile.TemporaryDirectory()
+    cls.libdir = os.path.join(cls.tmp.name, "lib")
+    os.mkdir(cls.libdir)
+    os.symlink(SOFTHSA, os.path.join(cls.libdir, "libhsa-runtime64.so.1"))
+
+  @classmethod
+  def tearDownClass(cls):
+    cls.tmp.cleanup()
+
+  def env(self, arch="gfx90a", softhsa=True, **extra):
+    e = dict(os.environ)
+    for k in ("LD_LIBRARY_PATH", "LD_PRELOAD", "HSA_TOOLS_LIB"):
+      e.pop(k, None)
+    if softhsa:
+      e["LD_LIBRARY_PATH"] = self.libdir
+    e["SOFTHSA_GPU_NAME"] = arch
+    e.update(extra)
+    return e
+
+  def run_program(self, args, env, timeout=120):
+    return subprocess.run(args, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True,
+                          timeout=timeout)
+
+  def programs(self, arch):
+    return [([TRANSPOSE], "transpose: OK"),
+            ([MODULE, code_object("kernels", arch)], "module: OK")]
+
+  def test_programs_compute_the_right_results_on_every_processor(self):
+    for arch in ARCHS:
+      for args, ok in self.programs(arch):
+        with self.subTest(arch=arch, program=os.path.basename(args[0])):
+          p = self.run_program(args, self.env(arch))
+          self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+          self.assertIn(ok, p.stdout)
+          # Every kernel, the program's and HIP's blit kernels, ran a twin.
+          self.assertNotIn(NO_TWIN, p.stderr)
+
+  def test_without_softhsa_the_same_program_finds_no_gpu(self):
+    p = self.run_program([TRANSPOSE], self.env(softhsa=False))
+    self.assertNotEqual(p.returncode, 0)
+    self.assertNotIn("transpose: OK", p.stdout)
+
+  def recorded(self, arch="gfx90a"):
+    out = os.path.join(self.tmp.name, "recorded_%s.txt" % arch)
+    p = self.run_program(
+        [TRANSPOSE],
+        self.env(arch, LD_PRELOAD=TRACER + ":" + RECORDER,
+                 HSA_TOOLS_LIB=TRACER, RECORDER_OUT=out))
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("transpose: OK", p.stdout)  # traced, still right
+    hip, tracer, kernels, api = {}, {}, {}, 0
+    with open(out) as f:
+      for line in f:
+        w = line.split()
+        if w[0] == "hip":
+          hip[(int(w[1]), int(w[2], 16))] = int(w[3])
+        elif w[0] == "tracer":
+          tracer[(w[1], int(w[2]), int(w[3], 16))] = int(w[4])
+        elif w[0] == "kernel":
+          kernels[(w[1], " ".join(w[2:-1]))] = int(w[-1])
+        elif w[0] == "api":
+          api = int(w[1])
+    return hip, tracer, kernels, api
+
+  def test_tracer_sees_all_the_work_hip_itself_reports(self):
+    hip, tracer, kernels, api = self.recorded()
+    # HIP's own records fire on softhsa: 3 kernel launches, 3 copies in
+    # and 4 out, 1 device-to-device copy, 5 fills, 2 markers.
+    dispatch, copy = 0, 1
+    kernel_execution, d2h, h2d, d2d, marker, fill = (
+        0x11F0, 0x11F3, 0x11F4, 0x11F5, 0x11FE, 0x1207)
+    self.assertEqual(hip, {(dispatch, kernel_execution): 3,
+                           (copy, d2h): 4, (copy, h2d): 3, (copy, d2d): 1,
+                           (copy, marker): 2, (copy, fill): 5})
+    self.assertGreater(api, 0)
+    user = "transpose(float*, float const*, int, int)"
+    # The program's kernels: the same launches, by name, in both domains.
+    self.assertEqual(kernels[("HIP_OPS", user)], hip[(dispatch, kernel_execution)])
+    self.assertEqual(kernels[("HSA_OPS", user)], hip[(dispatch, kernel_execution)])
+    # Copies in and out: one record each, as HIP's.
+    self.assertEqual(tracer[("HIP_OPS", copy, h2d)], hip[(copy, h2d)])
+    self.assertEqual(tracer[("HIP_OPS", copy, d2h)], hip[(copy, d2h)])
+    self.assertEqual(tracer[("HSA_OPS", copy, 0)], hip[(copy, h2d)] + hip[(copy, d2h)])
+    # HIP's device-to-device copy is its copyBuffer blit kernel: the tracer
+    # sees the dispatch (named) where HIP reports a copy.
+    self.assertEqual(kernels[("HSA_OPS", "__amd_rocclr_copyBuffer")], hip[(copy, d2d)])
+    self.assertEqual(kernels[("HIP_OPS", "__amd_rocclr_copyBuffer")], hip[(copy, d2d)])
+    self.assertEqual(tracer[("HIP_OPS", dispatch, kernel_execution)],
+                     hip[(dispatch, kernel_execution)] + hip[(copy, d2d)])
+    # A fill is one HIP command but may be several fillBuffer dispatches
+    # (an unaligned head, body and tail): at least one record each, all
+    # named FillBuffer.
+    fills = kernels[("HSA_OPS", "__amd_rocclr_fillBufferAligned")]
+    self.assertGreaterEqual(fills, hip[(copy, fill)])
+    self.assertEqual(tracer[("HIP_OPS", copy, fill)], fills)
+    # Markers: HIP reports its event markers; the tracer every barrier
+    # packet HIP submits inside a traced call (markers among them).
+    self.assertGreaterEqual(tracer[("HIP_OPS", 2, marker)], hip[(copy, marker)])
+    self.assertEqual(tracer[("HSA_OPS", 2, 0)], tracer[("HIP_OPS", 2, marker)])
+    # Nothing the tracer saw is unaccounted for.
+    self.assertEqual(tracer[("HSA_OPS", dispatch, 0)],
+                     sum(n for (d, _), n in kernels.items() if d == "HSA_OPS"))
+
+  def roctrace(self, arch, args):
+    out = os.path.join(self.tmp.name, "roctrace_" + arch)
+    p = self.run_program(
+        [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--hip-trace",
+         "--output-format", "csv", "-d", out, "-o", "run", "--"] + args,
+        self.env(arch))
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    with open(os.path.join(out, "run_kernel_trace.csv"), newline="") as f:
+      kernels = list(csv.DictReader(f))
+    with open(os.path.join(out, "run_memory_copy_trace.csv"), newline="") as f:
+      copies = list(csv.DictReader(f))
+    return p, kernels, copies
+
+  def test_roctrace_rows_and_register_counts_match_the_compilers(self):
+    for arch in ARCHS:
+      with self.subTest(arch=arch):
+        p, kernels, copies = self.roctrace(arch, [TRANSPOSE])
+        self.assertIn("transpose: OK", p.stdout)
+        names = collections.Counter(k["Kernel_Name"] for k in kernels)
+        self.assertEqual(names["transpose(float*, float const*, int, int)"], 3)
+        directions = collections.Counter(c["Direction"] for c in copies)
+        self.assertEqual(directions, {"MEMORY_COPY_HOST_TO_DEVICE": 3,
+                                      "MEMORY_COPY_DEVICE_TO_HOST": 4})
+        meta = metadata(code_object("transpose", arch))
+        self.check_registers(arch, kernels,
+                             meta["_Z9transposePfPKfii"],
+                             "transpose(float*, float const*, int, int)")
+
+  def test_module_kernels_from_a_second_code_object(self):
+    for arch in ARCHS:
+      with self.subTest(arch=arch):
+        p, kernels, _ = self.roctrace_module(arch)
+        names = collections.Counter(k["Kernel_Name"] for k in kernels)
+        self.assertEqual(names["iota(float*, int)"], 1)
+        self.assertEqual(names["scale"], 1)
+        self.check_registers(arch, kernels,
+                             metadata(code_object("kernels", arch))["scale"],
+                             "scale")
+
+  def roctrace_module(self, arch):
+    out = os.path.join(self.tmp.name, "module_" + arch)
+    p = self.run_program(
+        [ROCTRACE, "--kernel-trace", "--output-format", "csv", "-d", out,
+         "-o", "run", "--", MODULE, code_object("kernels", arch)],
+        self.env(arch))
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("module: OK", p.stdout)
+    with open(os.path.join(out, "run_kernel_trace.csv"), newline="") as f:
+      return p, list(csv.DictReader(f)), None
+
+  def check_registers(self, arch, rows, meta, name):
+    rows = [r for r in rows if r["Kernel_Name"] == name]
+    self.assertTrue(rows, name)
+    for r in rows:
+      # Sizes exactly; registers as the descriptor's granules hold them:
+      # what the hardware allocates for the compiler's counts (SGPRs: GFX9
+      # only, less than 16 over; GFX10 does not encode them).
+      self.assertEqual(int(r["LDS_Block_Size"]),
+                       meta["group_segment_fixed_size"], r)
+      self.assertEqual(int(r["Scratch_Size"]),
+                       meta["private_segment_fixed_size"], r)
+      v, a = int(r["VGPR_Count"]), int(r["Accum_VGPR_Count"])
+      mv, ma = meta["vgpr_count"], meta.get("agpr_count", 0)
+      if arch == "gfx90a":
+        # One register file: AGPRs start at the accumulation offset (the
+        # VGPRs in 4s); the total allocated is in granules of 8, so what
+        # the granule adds shows as accumulation registers.
+        self.assertEqual(v, up(mv, 4), (arch, r, meta))
+        self.assertEqual(v + a, up(up(mv, 4) + ma, 8), (arch, r, meta))
+      elif arch == "gfx908":
+        # As many AGPRs as VGPRs are allocated, in granules of 4.
+        self.assertEqual((v, a), (up(max(mv, ma), 4),) * 2, (arch, r, meta))
+      else:
+        # GFX9 granules of 4; GFX10 wave32 of 8; no AGPRs.
+        granule = 8 if arch.startswith("gfx10") else 4
+        self.assertEqual((v, a), (up(mv, granule), 0), (arch, r, meta))
+      if not arch.startswith("gfx10"):
+        sgpr = int(r["SGPR_Count"])
+        self.assertGreaterEqual(sgpr, meta["sgpr_count"], (arch, r, meta))
+        self.assertLess(sgpr - meta["sgpr_count"], 16, (arch, r, meta))
+
+
+if __name__ == "__main__":
+  unittest.main()
