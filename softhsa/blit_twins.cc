@@ -118,20 +118,20 @@ void FillBufferAligned2D(const void* k, const hsa_kernel_dispatch_packet_t* p,
   }
 }
 
-// copyBufferRect(src, dst, ulong4 srcRect, ulong4 dstRect, ulong4 size) and
-// its aligned twin: a rect is (origin, row pitch, slice pitch, unused) in
-// units of 1 (or 4, aligned) bytes; work-item (x, y, z) copies one unit.
-template <size_t kUnit>
+// copyBufferRect(src, dst, ulong4 srcRect, ulong4 dstRect, ulong4 size)
+// and its aligned twin: a rect is (row pitch, slice pitch, start, 0) and
+// size (x, y, z, unit) in units of `unit` bytes (1; 4 or 16 aligned);
+// work-item (x, y, z) copies one unit.
 void CopyBufferRect(const void* k, const hsa_kernel_dispatch_packet_t* p,
                     uint32_t wx, uint32_t wy, uint32_t wz) {
   const auto* src = Arg<const uint8_t*>(k, 0);
   auto* dst = Arg<uint8_t*>(k, 8);
-  const uint64_t s0 = Arg<uint64_t>(k, 32), s1 = Arg<uint64_t>(k, 40),
-                 s2 = Arg<uint64_t>(k, 48);
-  const uint64_t d0 = Arg<uint64_t>(k, 64), d1 = Arg<uint64_t>(k, 72),
-                 d2 = Arg<uint64_t>(k, 80);
+  const uint64_t s_row = Arg<uint64_t>(k, 32), s_slice = Arg<uint64_t>(k, 40),
+                 s_start = Arg<uint64_t>(k, 48);
+  const uint64_t d_row = Arg<uint64_t>(k, 64), d_slice = Arg<uint64_t>(k, 72),
+                 d_start = Arg<uint64_t>(k, 80);
   const uint64_t sx = Arg<uint64_t>(k, 96), sy = Arg<uint64_t>(k, 104),
-                 sz = Arg<uint64_t>(k, 112);
+                 sz = Arg<uint64_t>(k, 112), unit = Arg<uint64_t>(k, 120);
   for (uint64_t lz = 0; lz < p->workgroup_size_z; ++lz) {
     uint64_t z = uint64_t{wz} * p->workgroup_size_z + lz;
     if (z >= sz) break;
@@ -141,8 +141,8 @@ void CopyBufferRect(const void* k, const hsa_kernel_dispatch_packet_t* p,
       for (uint64_t lx = 0; lx < p->workgroup_size_x; ++lx) {
         uint64_t x = uint64_t{wx} * p->workgroup_size_x + lx;
         if (x >= sx) break;
-        memcpy(dst + (d0 + x + y * d1 + z * d2) * kUnit,
-               src + (s0 + x + y * s1 + z * s2) * kUnit, kUnit);
+        memcpy(dst + (d_start + x + y * d_row + z * d_slice) * unit,
+               src + (s_start + x + y * s_row + z * s_slice) * unit, unit);
       }
     }
   }
@@ -155,8 +155,10 @@ KernelFn BuiltinTwin(const std::string& kernel) {
   if (kernel == "__amd_rocclr_copyBufferAligned") return CopyBufferAligned;
   if (kernel == "__amd_rocclr_fillBufferAligned") return FillBufferAligned;
   if (kernel == "__amd_rocclr_fillBufferAligned2D") return FillBufferAligned2D;
-  if (kernel == "__amd_rocclr_copyBufferRect") return CopyBufferRect<1>;
-  if (kernel == "__amd_rocclr_copyBufferRectAligned") return CopyBufferRect<4>;
+  if (kernel == "__amd_rocclr_copyBufferRect" ||
+      kernel == "__amd_rocclr_copyBufferRectAligned") {
+    return CopyBufferRect;
+  }
   return nullptr;
 }
 

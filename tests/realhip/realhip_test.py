@@ -14,10 +14,10 @@ import sys
 import tempfile
 import unittest
 
-SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE = (
-    os.path.abspath(p) for p in sys.argv[1:7])
-ARCHS = sys.argv[7].split(",")
-del sys.argv[1:8]
+SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE, COPIES2D = (
+    os.path.abspath(p) for p in sys.argv[1:8])
+ARCHS = sys.argv[8].split(",")
+del sys.argv[1:9]
 RUNFILES = os.path.dirname(os.path.dirname(TRANSPOSE))  # .../tests
 READELF = "/usr/lib/llvm-15/bin/llvm-readelf"  # hipcc's LLVM
 
@@ -83,7 +83,8 @@ class RealHip(unittest.TestCase):
 
   def programs(self, arch):
     return [([TRANSPOSE], "transpose: OK"),
-            ([MODULE, code_object("kernels", arch)], "module: OK")]
+            ([MODULE, code_object("kernels", arch)], "module: OK"),
+            ([COPIES2D], "copies2d: OK")]
 
   def test_programs_compute_the_right_results_on_every_processor(self):
     for arch in ARCHS:
@@ -161,8 +162,9 @@ class RealHip(unittest.TestCase):
     self.assertEqual(tracer[("HSA_OPS", dispatch, 0)],
                      sum(n for (d, _), n in kernels.items() if d == "HSA_OPS"))
 
-  def roctrace(self, arch, args):
-    out = os.path.join(self.tmp.name, "roctrace_" + arch)
+  def roctrace(self, run, args):
+    arch = run.split("_")[0]
+    out = os.path.join(self.tmp.name, "roctrace_" + run)
     p = self.run_program(
         [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--hip-trace",
          "--output-format", "csv", "-d", out, "-o", "run", "--"] + args,
@@ -188,6 +190,14 @@ class RealHip(unittest.TestCase):
         self.check_registers(arch, kernels,
                              meta["_Z9transposePfPKfii"],
                              "transpose(float*, float const*, int, int)")
+
+  def test_hips_2d_blit_kernels_are_traced_by_name(self):
+    p, kernels, copies = self.roctrace("gfx90a_2d", [COPIES2D])
+    self.assertIn("copies2d: OK", p.stdout)
+    names = collections.Counter(k["Kernel_Name"] for k in kernels)
+    self.assertEqual(names["__amd_rocclr_copyBufferRect"], 1)
+    self.assertEqual(names["__amd_rocclr_copyBufferRectAligned"], 1)
+    self.assertEqual(names["__amd_rocclr_fillBufferAligned2D"], 2)
 
   def test_module_kernels_from_a_second_code_object(self):
     for arch in ARCHS:
