@@ -7,7 +7,8 @@
 //   hip OP KIND COUNT          HIP's own records, by op and command kind
 //   tracer DOMAIN OP KIND COUNT  the tracer's, HIP_OPS / HSA_OPS (kind 0)
 //   kernel DOMAIN NAME COUNT   the tracer's dispatch records by kernel name
-//   api COUNT                  the tracer's HIP_API records
+//   api SOURCE NAME COUNT      HIP API calls by name: the tracer's HIP_API
+//                              records, HIP's own API callbacks (enter)
 #include <dlfcn.h>
 #include <roctracer.h>
 
@@ -26,7 +27,8 @@ std::map<std::tuple<std::string, uint32_t, uint32_t, uint32_t>, int>& g_ops =
     *new std::map<std::tuple<std::string, uint32_t, uint32_t, uint32_t>, int>;
 std::map<std::pair<uint32_t, std::string>, int>& g_kernels =
     *new std::map<std::pair<uint32_t, std::string>, int>;
-int g_api = 0;
+std::map<std::pair<std::string, uint32_t>, int>& g_api =
+    *new std::map<std::pair<std::string, uint32_t>, int>;
 roctracer_pool_t* g_pool = nullptr;
 
 void Buffer(const char* begin, const char* end, void*) {
@@ -35,7 +37,7 @@ void Buffer(const char* begin, const char* end, void*) {
       reinterpret_cast<const activity_record_t*>(begin);
   while (r < reinterpret_cast<const activity_record_t*>(end)) {
     if (r->domain == ACTIVITY_DOMAIN_HIP_API) {
-      ++g_api;
+      ++g_api[{"tracer", r->op}];
     } else if (r->domain == ACTIVITY_DOMAIN_HIP_OPS ||
                r->domain == ACTIVITY_DOMAIN_HSA_OPS) {
       uint32_t kind = r->domain == ACTIVITY_DOMAIN_HIP_OPS ? r->kind : 0;
@@ -56,6 +58,18 @@ void HipRecord(uint32_t op, void* record, void*) {
   ++g_ops[{"hip", r->domain, op, r->kind}];
 }
 
+// HIP's API callback (hipRegisterApiCallback): data starts with the
+// correlation ID and the phase (0: enter).
+void HipApi(uint32_t, uint32_t cid, const void* data, void*) {
+  struct Head {
+    uint64_t correlation_id;
+    uint32_t phase;
+  };
+  if (static_cast<const Head*>(data)->phase != 0) return;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  ++g_api[{"hip", cid}];
+}
+
 const char* DomainName(uint32_t d) {
   return d == ACTIVITY_DOMAIN_HIP_OPS   ? "HIP_OPS"
          : d == ACTIVITY_DOMAIN_HSA_OPS ? "HSA_OPS"
@@ -65,6 +79,7 @@ const char* DomainName(uint32_t d) {
 __attribute__((constructor)) void Start() {
   using Init = void (*)(void*, void*, void*);
   using Enable = bool (*)(uint32_t, bool);
+  using RegisterApi = int (*)(uint32_t, void*, void*);
   // From HIP itself (the tracer in front of it exports HIP's API only).
   void* hip = dlopen("libamdhip64.so.5", RTLD_NOW | RTLD_NOLOAD);
   auto init = reinterpret_cast<Init>(hip ? dlsym(hip, "hipInitActivityCallback")
@@ -75,6 +90,12 @@ __attribute__((constructor)) void Start() {
     init(reinterpret_cast<void*>(&HipId), reinterpret_cast<void*>(&HipRecord),
          nullptr);
     for (uint32_t op = 0; op < 3; ++op) enable(op, true);
+    auto register_api =
+        reinterpret_cast<RegisterApi>(dlsym(hip, "hipRegisterApiCallback"));
+    // Every API ID of HIP 5.2 (hip_prof_str.h: 1..333).
+    for (uint32_t id = 1; register_api != nullptr && id <= 333; ++id) {
+      register_api(id, reinterpret_cast<void*>(&HipApi), nullptr);
+    }
   } else {
     fprintf(stderr, "recorder: HIP's activity callbacks not found\n");
   }
@@ -114,7 +135,11 @@ __attribute__((destructor)) void Stop() {
     fprintf(f, "kernel %s %s %d\n", DomainName(key.first), key.second.c_str(),
             n);
   }
-  fprintf(f, "api %d\n", g_api);
+  for (auto& [key, n] : g_api) {
+    const char* name =
+        roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, key.second, 0);
+    fprintf(f, "api %s %s %d\n", key.first.c_str(), name ? name : "?", n);
+  }
   if (f != stderr) fclose(f);
 }
 
