@@ -14,10 +14,10 @@ import sys
 import tempfile
 import unittest
 
-SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE, COPIES2D = (
-    os.path.abspath(p) for p in sys.argv[1:8])
-ARCHS = sys.argv[8].split(",")
-del sys.argv[1:9]
+(SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE, COPIES2D,
+ SDK_RECORDER) = (os.path.abspath(p) for p in sys.argv[1:9])
+ARCHS = sys.argv[9].split(",")
+del sys.argv[1:10]
 RUNFILES = os.path.dirname(os.path.dirname(TRANSPOSE))  # .../tests
 READELF = "/usr/lib/llvm-15/bin/llvm-readelf"  # hipcc's LLVM
 
@@ -165,6 +165,50 @@ class RealHip(unittest.TestCase):
     # Nothing the tracer saw is unaccounted for.
     self.assertEqual(tracer[("HSA_OPS", dispatch, 0)],
                      sum(n for (d, _), n in kernels.items() if d == "HSA_OPS"))
+
+  def test_sdk_records_agree_with_hips_own(self):
+    hip, _, _, _, _ = self.recorded()
+    out = os.path.join(self.tmp.name, "sdk.txt")
+    p = self.run_program(
+        [TRANSPOSE],
+        self.env(LD_PRELOAD=TRACER + ":" + SDK_RECORDER, HSA_TOOLS_LIB=TRACER,
+                 SDK_RECORDER_OUT=out))
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("transpose: OK", p.stdout)
+    dispatches, copies, symbols, lines = {}, {}, {}, {}
+    with open(out) as f:
+      for line in f:
+        w = line.split()
+        if w[0] == "dispatch":
+          dispatches[w[1]] = int(w[2])
+        elif w[0] == "copy":
+          copies[w[1]] = int(w[2])
+        elif w[0] == "symbol":
+          symbols[w[1]] = [int(v) for v in w[2:]]
+        else:
+          lines[w[0]] = w[1:]
+    # The tool is initialised once, though its constructor runs inside the
+    # tracer's own (the tracer looks for tools when it loads).
+    self.assertEqual(lines["initialized"], ["1"])
+    # Everything begun completed.
+    begun = lines["begun"]
+    self.assertEqual(begun[:2], begun[3:], begun)
+    # The same launches and copies HIP reports (kinds as in
+    # test_tracer_sees_all_the_work_hip_itself_reports).
+    self.assertEqual(dispatches["_Z9transposePfPKfii.kd"], hip[(0, 0x11F0)])
+    self.assertEqual(copies["MEMORY_COPY_HOST_TO_DEVICE"], hip[(1, 0x11F4)])
+    self.assertEqual(copies["MEMORY_COPY_DEVICE_TO_HOST"], hip[(1, 0x11F3)])
+    self.assertEqual(dispatches["__amd_rocclr_copyBuffer.kd"], hip[(1, 0x11F5)])
+    self.assertGreaterEqual(dispatches["__amd_rocclr_fillBufferAligned.kd"],
+                            hip[(1, 0x1207)])
+    self.assertEqual(set(copies), {"MEMORY_COPY_HOST_TO_DEVICE",
+                                   "MEMORY_COPY_DEVICE_TO_HOST"})
+    # Kernel symbols: the sizes the compiler wrote.
+    meta = metadata(code_object("transpose", "gfx90a"))["_Z9transposePfPKfii"]
+    self.assertEqual(symbols["_Z9transposePfPKfii.kd"],
+                     [meta["kernarg_segment_size"],
+                      meta["group_segment_fixed_size"],
+                      meta["private_segment_fixed_size"]])
 
   def test_tracer_sees_every_hip_api_call_hip_logs(self):
     _, _, _, api, logged = self.recorded()
