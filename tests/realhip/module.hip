@@ -1,13 +1,17 @@
 // Kernels from two code objects in one HIP program: its own (`iota`, from
 // its fat binary) and `scale` from a code object file loaded at run time
-// (hipModuleLoad, argv[1]). On softhsa each runs its host twin below.
-// Prints "module: OK" when the results are right.
+// (hipModuleLoad, argv[1]). On softhsa each runs its host twin below. Also
+// device variables of both: `offsets` through hipMemcpyToSymbol /
+// FromSymbol, the module's `table` through hipModuleGetGlobal. Prints
+// "module: OK" when the results are right.
 #include <hip/hip_runtime.h>
 #include <hsa/hsa.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+__device__ int offsets[8];
 
 __global__ void iota(float* data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -95,6 +99,24 @@ int main(int argc, char** argv) {
       printf("WRONG element %d: %f\n", i, h[i]);
       return 1;
     }
+  }
+  // Device variables: the program's, by symbol; the module's, by name.
+  int values[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8] = {};
+  CHECK(hipMemcpyToSymbol(HIP_SYMBOL(offsets), values, sizeof(values)));
+  CHECK(hipMemcpyFromSymbol(back, HIP_SYMBOL(offsets), sizeof(back)));
+  size_t offsets_size = 0;
+  CHECK(hipGetSymbolSize(&offsets_size, HIP_SYMBOL(offsets)));
+  hipDeviceptr_t table = nullptr;
+  size_t table_size = 0;
+  CHECK(hipModuleGetGlobal(&table, &table_size, module, "table"));
+  CHECK(hipMemcpyHtoD(table, values, table_size));
+  int table_back[4] = {};
+  CHECK(hipMemcpyDtoH(table_back, table, sizeof(table_back)));
+  if (back[7] != 8 || offsets_size != sizeof(values) || table_size != 16 ||
+      table_back[3] != 4) {
+    printf("WRONG device variables: %d %zu %zu %d\n", back[7], offsets_size,
+           table_size, table_back[3]);
+    return 1;
   }
   CHECK(hipModuleUnload(module));
   CHECK(hipFree(d));

@@ -8,7 +8,10 @@
 #include <hsa/hsa_ven_amd_loader.h>
 
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "tests/softhsa/hsa_test_util.h"
 
@@ -203,6 +206,35 @@ TEST_F(AmdgpuCodeObjectTest, AKernelWithoutATwinCompletesAndIsReportedOnce) {
   ASSERT_NE(at, std::string::npos) << err;
   EXPECT_EQ(err.find(line, at + 1), std::string::npos) << err;
   hsa_amd_memory_pool_free(kernarg);
+}
+
+// A damaged code object is refused whole, never half loaded.
+TEST_F(AmdgpuCodeObjectTest, TruncatedCodeObjectsAreInvalid) {
+  std::ifstream f(kCodeObject, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)),
+                          std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  for (size_t size :
+       {size_t{64}, size_t{200}, bytes.size() / 2, bytes.size() - 1}) {
+    hsa_code_object_reader_t reader;
+    ASSERT_EQ(
+        hsa_code_object_reader_create_from_memory(bytes.data(), size, &reader),
+        HSA_STATUS_SUCCESS);
+    hsa_executable_t exec;
+    ASSERT_EQ(hsa_executable_create_alt(HSA_PROFILE_FULL,
+                                        HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                        nullptr, &exec),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(hsa_executable_load_agent_code_object(exec, gpu_, reader, nullptr,
+                                                    nullptr),
+              HSA_STATUS_ERROR_INVALID_CODE_OBJECT)
+        << size;
+    hsa_executable_symbol_t none;
+    EXPECT_EQ(hsa_executable_get_symbol_by_name(exec, "scale.kd", &gpu_, &none),
+              HSA_STATUS_ERROR_INVALID_SYMBOL_NAME);
+    hsa_executable_destroy(exec);
+    hsa_code_object_reader_destroy(reader);
+  }
 }
 
 }  // namespace
