@@ -1,7 +1,8 @@
 // A HIP program as users write it: a matrix transpose kernel, copies in
 // every direction, fills, two streams with events. Built by hipcc for
-// gfx90a; on softhsa the kernel runs its host twin below. Prints
-// "transpose: OK" when every result is right, else what was wrong (exit 1).
+// gfx90a (and the other processors tests/realhip runs it as); on softhsa the
+// kernel runs its host twin below. Prints "transpose: OK" when every result
+// is right, else what was wrong (exit 1).
 #include <hip/hip_runtime.h>
 #include <hsa/hsa.h>
 
