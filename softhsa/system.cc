@@ -10,6 +10,8 @@
 #include "softhsa/loader.h"
 #include "softhsa/runtime.h"
 #include "softhsa/scratch.h"
+#include "softhsa/twins.h"
+#include "softhsa/twins.h"
 
 namespace softhsa {
 
@@ -127,6 +129,7 @@ hsa_status_t hsa_shut_down() {
   ResetMemory();
   g_init_count.store(0, std::memory_order_release);
   DestroySystem();
+  ReportNoTwins();
   FillTable();  // a later hsa_init starts from the runtime's own table
   return HSA_STATUS_SUCCESS;
 }

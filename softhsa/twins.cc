@@ -80,10 +80,15 @@ void NoteNoTwin(const char* kernel) {
   }
 }
 
-uint64_t NoTwinCount(const std::string& kernel) {
+void ReportNoTwins() {
   std::lock_guard<std::mutex> lock(g_mutex);
-  auto it = g_no_twin.find(kernel);
-  return it == g_no_twin.end() ? 0 : it->second;
+  for (const auto& [kernel, count] : g_no_twin) {
+    fprintf(stderr,
+            "softhsa: kernel %s: %llu dispatches completed without running "
+            "(no host twin)\n",
+            kernel.c_str(), static_cast<unsigned long long>(count));
+  }
+  g_no_twin.clear();
 }
 
 }  // namespace softhsa

@@ -29,8 +29,9 @@ const char* InternName(const std::string& name);
 // A dispatch of `kernel` that has no twin ran as a no-op: counted, and the
 // first one of each name reported on stderr.
 void NoteNoTwin(const char* kernel);
-// How many dispatches of `kernel` ran as no-ops so far.
-uint64_t NoTwinCount(const std::string& kernel);
+// At the last hsa_shut_down: one line on stderr per kernel that ran as a
+// no-op, with its count; the counts start again from 0.
+void ReportNoTwins();
 
 // softhsa's twins of the blit kernels HIP's runtime builds for its copies
 // and fills (blit_twins.cc); nullptr for any other name.

@@ -206,6 +206,16 @@ TEST_F(AmdgpuCodeObjectTest, AKernelWithoutATwinCompletesAndIsReportedOnce) {
   ASSERT_NE(at, std::string::npos) << err;
   EXPECT_EQ(err.find(line, at + 1), std::string::npos) << err;
   hsa_amd_memory_pool_free(kernarg);
+  // The last hsa_shut_down reports the count (and starts it again).
+  hsa_test::Unload(&loaded_);
+  testing::internal::CaptureStderr();
+  ASSERT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("kernel _Z9untwinnedPi: 2 dispatches completed without "
+                     "running (no host twin)"),
+            std::string::npos)
+      << err;
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);  // for TearDown's shut-down
 }
 
 // A damaged code object is refused whole, never half loaded.
