@@ -11,7 +11,6 @@
 #include "softhsa/runtime.h"
 #include "softhsa/scratch.h"
 #include "softhsa/twins.h"
-#include "softhsa/twins.h"
 
 namespace softhsa {
 
