@@ -103,6 +103,7 @@ hsa_status_t hsa_init() {
     return HSA_STATUS_SUCCESS;
   }
   ReadFaults();
+  ReadClockSettings();
   ReadScratchSettings();
   CreateSystem();
   g_init_count.store(1, std::memory_order_release);

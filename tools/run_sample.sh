@@ -27,7 +27,9 @@ if [[ -e /dev/kfd ]]; then
 else
   echo "# roctrace: a HIP program with kernels and copies, on softhsa (no GPU here)"
   lib=$(cd bazel-bin/softhsa && pwd)  # holds libhsa-runtime64.so.1
-  runtime=(env "LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
+  # The system timestamps in the clock HIP's event times assume.
+  runtime=(env "LD_LIBRARY_PATH=$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    SOFTHSA_SYSTEM_CLOCK=monotonic)
 fi
 "${runtime[@]}" ./bazel-bin/roctrace/roctrace --sys-trace --stats --summary \
   --output-format rocpd pftrace csv -d "$out" -o hip_matrix_transpose \

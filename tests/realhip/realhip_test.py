@@ -15,9 +15,9 @@ import tempfile
 import unittest
 
 (SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE, COPIES2D,
- SDK_RECORDER) = (os.path.abspath(p) for p in sys.argv[1:9])
-ARCHS = sys.argv[9].split(",")
-del sys.argv[1:10]
+ SDK_RECORDER, PEER, EVENTS) = (os.path.abspath(p) for p in sys.argv[1:11])
+ARCHS = sys.argv[11].split(",")
+del sys.argv[1:12]
 RUNFILES = os.path.dirname(os.path.dirname(TRANSPOSE))  # .../tests
 READELF = "/usr/lib/llvm-15/bin/llvm-readelf"  # hipcc's LLVM
 
@@ -73,6 +73,9 @@ class RealHip(unittest.TestCase):
     if softhsa:
       e["LD_LIBRARY_PATH"] = self.libdir
     e["SOFTHSA_GPU_NAME"] = arch
+    # The system timestamps in the host clock HIP subtracts its own times in
+    # (events.hip).
+    e["SOFTHSA_SYSTEM_CLOCK"] = "monotonic"
     e.update(extra)
     return e
 
@@ -84,7 +87,8 @@ class RealHip(unittest.TestCase):
   def programs(self, arch):
     return [([TRANSPOSE], "transpose: OK"),
             ([MODULE, code_object("kernels", arch)], "module: OK"),
-            ([COPIES2D], "copies2d: OK")]
+            ([COPIES2D], "copies2d: OK"),
+            ([EVENTS], "events: OK")]
 
   def test_programs_compute_the_right_results_on_every_processor(self):
     for arch in ARCHS:
@@ -95,6 +99,16 @@ class RealHip(unittest.TestCase):
           self.assertIn(ok, p.stdout)
           # Every kernel, the program's and HIP's blit kernels, ran a twin.
           self.assertNotIn(NO_TWIN, p.stderr)
+
+  def test_event_times_with_hips_activity_reporting_on(self):
+    # HIP's activity reporting on (the recorder) makes HIP time every
+    # command; elapsed times still right.
+    p = self.run_program(
+        [EVENTS],
+        self.env(LD_PRELOAD=TRACER + ":" + RECORDER, HSA_TOOLS_LIB=TRACER,
+                 RECORDER_OUT=os.path.join(self.tmp.name, "events.txt")))
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("events: OK", p.stdout)
 
   def test_without_softhsa_the_same_program_finds_no_gpu(self):
     p = self.run_program([TRANSPOSE], self.env(softhsa=False))
@@ -261,6 +275,29 @@ class RealHip(unittest.TestCase):
     self.assertEqual(names["__amd_rocclr_copyBufferRect"], 1)
     self.assertEqual(names["__amd_rocclr_copyBufferRectAligned"], 1)
     self.assertEqual(names["__amd_rocclr_fillBufferAligned2D"], 2)
+
+  def test_two_devices_with_a_peer_copy(self):
+    out = os.path.join(self.tmp.name, "peer")
+    p = self.run_program(
+        [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--output-format",
+         "csv", "-d", out, "-o", "run", "--", PEER],
+        self.env(SOFTHSA_GPU_COUNT="2"))
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("peer: OK", p.stdout)
+    with open(os.path.join(out, "run_kernel_trace.csv"), newline="") as f:
+      kernels = list(csv.DictReader(f))
+    with open(os.path.join(out, "run_memory_copy_trace.csv"), newline="") as f:
+      copies = list(csv.DictReader(f))
+    self.assertEqual([(k["Kernel_Name"], k["Agent_Id"]) for k in kernels],
+                     [("twice(int*, int)", "GPU 1")])
+    # The peer copy, as HIP submits it: a copy this small goes to the
+    # destination device as both agents (ROCclr's SDMA threshold). The
+    # 4000-byte copy in is a host write into device memory: no GPU work.
+    self.assertEqual(
+        [(c["Direction"], c["Source_Agent_Id"], c["Destination_Agent_Id"])
+         for c in copies],
+        [("MEMORY_COPY_DEVICE_TO_DEVICE", "GPU 1", "GPU 1"),
+         ("MEMORY_COPY_DEVICE_TO_HOST", "GPU 1", "CPU 0")])
 
   def test_module_kernels_from_a_second_code_object(self):
     for arch in ARCHS:

@@ -18,6 +18,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/softhsa/hsa_test_util.h"
@@ -122,6 +123,47 @@ TEST(Init, KernelAgentCountComesFromTheEnvironment) {
   EXPECT_EQ(nodes, (std::vector<uint32_t>{1, 2, 3}));
   EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
   unsetenv("SOFTHSA_GPU_COUNT");
+}
+
+// SOFTHSA_SYSTEM_CLOCK=rocr / monotonic: the system domain in a host clock's
+// nanoseconds (ROCR's CLOCK_MONOTONIC_RAW; CLOCK_MONOTONIC, which the HIP
+// runtime subtracts host times in), dispatch times converted into it.
+TEST(Init, SystemClockCanBeAHostClocksNanoseconds) {
+  for (auto [mode, clock] :
+       {std::pair<const char*, clockid_t>{"rocr", CLOCK_MONOTONIC_RAW},
+        {"monotonic", CLOCK_MONOTONIC}}) {
+    SCOPED_TRACE(mode);
+    setenv("SOFTHSA_SYSTEM_CLOCK", mode, 1);
+    ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+    uint64_t freq = 0, ticks = 0;
+    EXPECT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(freq, 1'000'000'000u);
+    timespec before, after;
+    clock_gettime(clock, &before);
+    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
+    clock_gettime(clock, &after);
+    auto ns = [](const timespec& t) {
+      return uint64_t(t.tv_sec) * 1'000'000'000u + uint64_t(t.tv_nsec);
+    };
+    EXPECT_LE(ns(before), ticks);
+    EXPECT_LE(ticks, ns(after));
+    // A device tick converts to the same timeline.
+    hsa_agent_t gpu = hsa_test::Agents(HSA_DEVICE_TYPE_GPU)[0];
+    uint64_t converted = 0;
+    ASSERT_EQ(hsa_amd_profiling_convert_tick_to_system_domain(
+                  gpu, 25'000'000u * 20, &converted),  // 20 s of device ticks
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(converted, 3'000'000'000u);  // the device epoch is 17 s ahead
+    EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  }
+  unsetenv("SOFTHSA_SYSTEM_CLOCK");
+  // The next initialisation is back to the default domain.
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  uint64_t freq = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq);
+  EXPECT_EQ(freq, 100'000'000u);
+  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }
 
 // --- system and agents -----------------------------------------------------
