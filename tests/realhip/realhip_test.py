@@ -1,12 +1,11 @@
 """The real HIP runtime (the installed libamdhip64 5.2.3, unmodified) runs
 hipcc-built programs on softhsa: results right untraced; traced, the
-tracer's records agree with HIP's own activity records and its register
-counts with the compiler's AMDHSA metadata, for every processor the
-programs were built for."""
+tracer's records agree with HIP's own activity records and log, the SDK's
+with both, and the register counts with the compiler's AMDHSA metadata, for
+every processor the programs were built for (tests/realhip/README.md)."""
 
 import collections
 import csv
-import glob
 import os
 import re
 import subprocess
@@ -18,7 +17,6 @@ import unittest
  SDK_RECORDER, PEER, EVENTS) = (os.path.abspath(p) for p in sys.argv[1:11])
 ARCHS = sys.argv[11].split(",")
 del sys.argv[1:12]
-RUNFILES = os.path.dirname(os.path.dirname(TRANSPOSE))  # .../tests
 READELF = "/usr/lib/llvm-15/bin/llvm-readelf"  # hipcc's LLVM
 
 NO_TWIN = "has no host twin"
@@ -240,6 +238,7 @@ class RealHip(unittest.TestCase):
     self.assertEqual(api["hip"], {})
 
   def roctrace(self, run, args):
+    """roctrace's CSV rows of `args` run as processor `run` (up to "_")."""
     arch = run.split("_")[0]
     out = os.path.join(self.tmp.name, "roctrace_" + run)
     p = self.run_program(
