@@ -2,8 +2,9 @@
 // its fat binary) and `scale` from a code object file loaded at run time
 // (hipModuleLoad, argv[1]). On softhsa each runs its host twin below. Also
 // device variables of both: `offsets` through hipMemcpyToSymbol /
-// FromSymbol, the module's `table` through hipModuleGetGlobal. Prints
-// "module: OK" when the results are right.
+// FromSymbol, the module's `table` through hipModuleGetGlobal; and the
+// module's kernels that use group (LDS) and private (scratch) memory.
+// Prints "module: OK" when the results are right.
 #include <hip/hip_runtime.h>
 #include <hsa/hsa.h>
 
@@ -56,6 +57,33 @@ extern "C" void softhsa_twin_scale(const void* k,
   Workgroup(p, wx, [&](int i) {
     if (i < n) data[i] *= factor;
   });
+}
+
+// reverse_blocks(int* data 0): each 256-item block reversed.
+extern "C" void softhsa_twin_reverse_blocks(
+    const void* k, const hsa_kernel_dispatch_packet_t* p, uint32_t wx,
+    uint32_t, uint32_t) {
+  int* data;
+  memcpy(&data, k, 8);
+  int* block = data + wx * p->workgroup_size_x;
+  for (uint32_t i = 0; i < p->workgroup_size_x / 2; ++i) {
+    int t = block[i];
+    block[i] = block[p->workgroup_size_x - 1 - i];
+    block[p->workgroup_size_x - 1 - i] = t;
+  }
+}
+
+// pick(int* data 0, int which 8): data[i] = (which & 63) * (i + 1).
+extern "C" void softhsa_twin_pick(const void* k,
+                                  const hsa_kernel_dispatch_packet_t* p,
+                                  uint32_t, uint32_t, uint32_t) {
+  int* data;
+  int which;
+  memcpy(&data, k, 8);
+  memcpy(&which, static_cast<const char*>(k) + 8, 4);
+  for (uint32_t i = 0; i < p->workgroup_size_x; ++i) {
+    data[i] = (which & 63) * static_cast<int>(i + 1);
+  }
 }
 
 #define CHECK(call)                                                      \
@@ -118,6 +146,33 @@ int main(int argc, char** argv) {
            table_size, table_back[3]);
     return 1;
   }
+  // The module's kernels with group (LDS) and private (scratch) memory.
+  hipFunction_t reverse_blocks, pick;
+  CHECK(hipModuleGetFunction(&reverse_blocks, module, "reverse_blocks"));
+  CHECK(hipModuleGetFunction(&pick, module, "pick"));
+  int* ints;
+  int h_ints[512];
+  for (int i = 0; i < 512; ++i) h_ints[i] = i;
+  CHECK(hipMalloc(&ints, sizeof(h_ints)));
+  CHECK(hipMemcpy(ints, h_ints, sizeof(h_ints), hipMemcpyHostToDevice));
+  void* reverse_args[] = {&ints};
+  CHECK(hipModuleLaunchKernel(reverse_blocks, 2, 1, 1, 256, 1, 1, 0, nullptr,
+                              reverse_args, nullptr));
+  CHECK(hipMemcpy(h_ints, ints, sizeof(h_ints), hipMemcpyDeviceToHost));
+  if (h_ints[0] != 255 || h_ints[256] != 511) {
+    printf("WRONG reverse_blocks: %d %d\n", h_ints[0], h_ints[256]);
+    return 1;
+  }
+  int which = 5;
+  void* pick_args[] = {&ints, &which};
+  CHECK(hipModuleLaunchKernel(pick, 1, 1, 1, 64, 1, 1, 0, nullptr, pick_args,
+                              nullptr));
+  CHECK(hipMemcpy(h_ints, ints, 64 * sizeof(int), hipMemcpyDeviceToHost));
+  if (h_ints[0] != 5 || h_ints[63] != 5 * 64) {
+    printf("WRONG pick: %d %d\n", h_ints[0], h_ints[63]);
+    return 1;
+  }
+  CHECK(hipFree(ints));
   CHECK(hipModuleUnload(module));
   CHECK(hipFree(d));
   printf("module: OK\n");

@@ -304,10 +304,13 @@ class RealHip(unittest.TestCase):
         p, kernels, _ = self.roctrace_module(arch)
         names = collections.Counter(k["Kernel_Name"] for k in kernels)
         self.assertEqual(names["iota(float*, int)"], 1)
-        self.assertEqual(names["scale"], 1)
-        self.check_registers(arch, kernels,
-                             metadata(code_object("kernels", arch))["scale"],
-                             "scale")
+        meta = metadata(code_object("kernels", arch))
+        # With LDS and with scratch: their sizes are the compiler's too.
+        self.assertGreater(meta["reverse_blocks"]["group_segment_fixed_size"], 0)
+        self.assertGreater(meta["pick"]["private_segment_fixed_size"], 0)
+        for name in ("scale", "reverse_blocks", "pick"):
+          self.assertEqual(names[name], 1, name)
+          self.check_registers(arch, kernels, meta[name], name)
 
   def roctrace_module(self, arch):
     out = os.path.join(self.tmp.name, "module_" + arch)
