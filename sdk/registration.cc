@@ -109,6 +109,11 @@ bool Register(rocprofiler_configure_func_t first) {
   const uint32_t begin = g_client_count;
   AddCandidate(first);
   CollectCandidates();
+  // CollectCandidates' dlopen runs the constructors of a tool loaded but not
+  // yet initialized (a preloaded one, when this library's constructor is
+  // first): one calling rocprofiler_force_configure has registered every
+  // candidate, nested on this thread, by now.
+  if (g_initialized.load() != 0) return true;
   uint32_t accepted = 0;
   char version[64];
   snprintf(version, sizeof(version), "roctracer rocprofiler-sdk %d.%d.%d",

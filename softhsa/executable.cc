@@ -18,10 +18,12 @@
 #include <shared_mutex>
 #include <unordered_set>
 
+#include "softhsa/amdgpu_code_object.h"
 #include "softhsa/api.h"
 #include "softhsa/elf_kernels.h"
 #include "softhsa/kernel_descriptor.h"
 #include "softhsa/loader.h"
+#include "softhsa/twins.h"
 
 namespace softhsa {
 namespace {
@@ -38,9 +40,10 @@ struct CodeObject;
 
 struct Symbol {
   std::string name;
-  Kernel* kernel;
-  uint64_t object;  // its descriptor's device address
+  Kernel* kernel;   // nullptr: a variable
+  uint64_t object;  // its descriptor's (a variable's) device address
   CodeObject* code_object;
+  uint64_t size = 0;  // a variable's
 };
 
 struct CodeObject {
@@ -49,11 +52,15 @@ struct CodeObject {
   void* library = nullptr;
   std::unique_ptr<Kernel[]> kernels;  // what runs, by descriptor index
   size_t count = 0;
-  // The segment: `count` descriptors at `device` (mapped inaccessible,
-  // `device_size` bytes), their host copy at `host`.
+  // The segment, `device_size` bytes at `device`. A host library's: its
+  // `count` descriptors, mapped inaccessible, their host copy at `host`. An
+  // AMDGPU code object's: its loaded image, readable (all memory is host
+  // memory), so `host_base` is `device`.
   uint8_t* device = nullptr;
   size_t device_size = 0;
   std::unique_ptr<uint8_t[]> host;
+  uint8_t* host_base = nullptr;
+  std::map<uintptr_t, size_t> kernel_at;  // descriptor offset -> kernel
   std::vector<std::unique_ptr<Symbol>> symbols;
   std::vector<uint8_t> storage;
   bool from_file = false;
@@ -94,7 +101,7 @@ CodeObject* SegmentOf(uintptr_t address) {
   if (it == g_segments.begin()) return nullptr;
   --it;
   CodeObject* co = it->second;
-  return address < it->first + co->count * kKernelDescriptorSize ? co : nullptr;
+  return address < it->first + co->device_size ? co : nullptr;
 }
 
 uint32_t ReadSize(void* library, const std::string& what,
@@ -158,12 +165,167 @@ hsa_status_t ReaderFromFile(hsa_file_t file, size_t offset, size_t size,
   return NewReader(std::move(bytes), true, file, uri, reader);
 }
 
+// A host shared library: its exported functions are its kernels.
+hsa_status_t LoadHostLibrary(Agent* a, const Reader& copy,
+                             std::unique_ptr<CodeObject>* out) {
+  std::vector<std::string> names;
+  if (!ExportedFunctions(copy.bytes.data(), copy.bytes.size(), &names)) {
+    return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  }
+  int fd = memfd_create("softhsa-code-object", MFD_CLOEXEC);
+  if (fd < 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+  size_t done = 0;
+  while (done < copy.bytes.size()) {
+    ssize_t n = write(fd, copy.bytes.data() + done, copy.bytes.size() - done);
+    if (n <= 0) {
+      close(fd);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+    done += static_cast<size_t>(n);
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  close(fd);
+  if (library == nullptr) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+
+  auto co = std::make_unique<CodeObject>();
+  co->agent = a;
+  co->library = library;
+  co->count = names.size();
+  co->kernels.reset(new Kernel[std::max<size_t>(1, names.size())]);
+  co->host.reset(
+      new uint8_t[std::max<size_t>(1, names.size()) * kKernelDescriptorSize]);
+  if (co->count > 0) {
+    co->device_size = co->count * kKernelDescriptorSize;
+    void* device = mmap(nullptr, co->device_size, PROT_NONE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (device == MAP_FAILED) {
+      dlclose(library);
+      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    }
+    co->device = static_cast<uint8_t*>(device);
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    Kernel& k = co->kernels[i];
+    k.fn = reinterpret_cast<KernelFn>(dlsym(library, names[i].c_str()));
+    k.name = InternName(names[i]);
+    co->kernel_at[i * kKernelDescriptorSize] = i;
+    KernelDeclaration d{};
+    d.kernarg_size = k.kernarg_size =
+        ReadSize(library, "kernarg_size", names[i]);
+    d.group_size = k.group_size =
+        ReadSize(library, "group_segment_size", names[i]);
+    d.private_size = k.private_size =
+        ReadSize(library, "private_segment_size", names[i]);
+    d.vgprs = ReadSize(library, "vgpr_count", names[i]);
+    d.accum_vgprs = ReadSize(library, "accum_vgpr_count", names[i]);
+    d.sgprs = ReadSize(library, "sgpr_count", names[i]);
+    d.wavefront_size = ReadSize(library, "wavefront_size", names[i]);
+    EncodeKernelDescriptor(a->name, d,
+                           co->host.get() + i * kKernelDescriptorSize);
+    const uint64_t object =
+        reinterpret_cast<uint64_t>(co->device + i * kKernelDescriptorSize);
+    co->symbols.push_back(
+        std::make_unique<Symbol>(Symbol{names[i], &k, object, co.get()}));
+  }
+  co->host_base = co->host.get();
+  *out = std::move(co);
+  return HSA_STATUS_SUCCESS;
+}
+
+// An AMDGPU code object: its image is copied into a segment of its own, its
+// kernel descriptors stay where the compiler put them (so a tool reads the
+// compiler's own register counts), and each kernel runs its host twin.
+hsa_status_t LoadAmdgpu(Agent* a, const Reader& copy,
+                        std::unique_ptr<CodeObject>* out) {
+  AmdgpuCodeObject elf;
+  if (!ReadAmdgpuCodeObject(copy.bytes.data(), copy.bytes.size(), &elf)) {
+    return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
+  }
+  auto co = std::make_unique<CodeObject>();
+  co->agent = a;
+  if (!elf.image.empty()) {
+    co->device_size = elf.image.size();
+    void* device = mmap(nullptr, co->device_size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (device == MAP_FAILED) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
+    co->device = static_cast<uint8_t*>(device);
+    memcpy(co->device, elf.image.data(), elf.image.size());
+  }
+  co->host_base = co->device;
+  for (const AmdgpuSymbol& s : elf.symbols) co->count += s.kernel;
+  co->kernels.reset(new Kernel[std::max<size_t>(1, co->count)]);
+  size_t k = 0;
+  for (const AmdgpuSymbol& s : elf.symbols) {
+    const uint64_t address = reinterpret_cast<uint64_t>(co->device + s.vaddr);
+    if (!s.kernel) {
+      co->symbols.push_back(std::make_unique<Symbol>(
+          Symbol{s.name, nullptr, address, co.get(), s.size}));
+      continue;
+    }
+    const std::string name = s.name.substr(0, s.name.size() - 3);
+    Kernel& kernel = co->kernels[k];
+    const uint8_t* kd = co->device + s.vaddr;  // AMDHSA kernel descriptor
+    memcpy(&kernel.group_size, kd + 0, 4);
+    memcpy(&kernel.private_size, kd + 4, 4);
+    memcpy(&kernel.kernarg_size, kd + 8, 4);
+    kernel.fn = FindTwin(name);
+    kernel.name = InternName(name);
+    co->kernel_at[s.vaddr] = k++;
+    co->symbols.push_back(
+        std::make_unique<Symbol>(Symbol{s.name, &kernel, address, co.get()}));
+  }
+  *out = std::move(co);
+  return HSA_STATUS_SUCCESS;
+}
+
 hsa_status_t SymbolInfo(Symbol* s, hsa_executable_symbol_info_t attribute,
                         void* value) {
   auto put32 = [&](uint32_t v) {
     memcpy(value, &v, sizeof(v));
     return HSA_STATUS_SUCCESS;
   };
+  if (s->kernel == nullptr) {  // a variable
+    switch (attribute) {
+      case HSA_EXECUTABLE_SYMBOL_INFO_TYPE: {
+        hsa_symbol_kind_t k = HSA_SYMBOL_KIND_VARIABLE;
+        memcpy(value, &k, sizeof(k));
+        return HSA_STATUS_SUCCESS;
+      }
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS:
+        memcpy(value, &s->object, sizeof(s->object));
+        return HSA_STATUS_SUCCESS;
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE:
+        return put32(static_cast<uint32_t>(s->size));
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALLOCATION: {
+        hsa_variable_allocation_t a = HSA_VARIABLE_ALLOCATION_AGENT;
+        memcpy(value, &a, sizeof(a));
+        return HSA_STATUS_SUCCESS;
+      }
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SEGMENT: {
+        hsa_variable_segment_t g = HSA_VARIABLE_SEGMENT_GLOBAL;
+        memcpy(value, &g, sizeof(g));
+        return HSA_STATUS_SUCCESS;
+      }
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ALIGNMENT:
+        return put32(8);
+      case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_IS_CONST: {
+        bool b = false;
+        memcpy(value, &b, sizeof(b));
+        return HSA_STATUS_SUCCESS;
+      }
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE:
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT:
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE:
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE:
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK:
+      case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_CALL_CONVENTION:
+        return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      default:
+        break;  // name, agent, linkage, ...: as a kernel's
+    }
+  }
   switch (attribute) {
     case HSA_EXECUTABLE_SYMBOL_INFO_TYPE: {
       hsa_symbol_kind_t k = HSA_SYMBOL_KIND_KERNEL;
@@ -231,7 +393,7 @@ hsa_status_t QueryHostAddress(const void* device_address,
   CodeObject* co = SegmentOf(address);
   if (co == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   *host_address =
-      co->host.get() + (address - reinterpret_cast<uintptr_t>(co->device));
+      co->host_base + (address - reinterpret_cast<uintptr_t>(co->device));
   return HSA_STATUS_SUCCESS;
 }
 
@@ -256,7 +418,7 @@ hsa_status_t QuerySegmentDescriptors(
     d.code_object_storage_size = co->storage.size();
     d.code_object_storage_offset = 0;
     d.segment_base = reinterpret_cast<const void*>(base);
-    d.segment_size = co->count * kKernelDescriptorSize;
+    d.segment_size = co->device_size;
   }
   *count = i;
   return HSA_STATUS_SUCCESS;
@@ -335,7 +497,7 @@ hsa_status_t LoadedCodeObjectGetInfo(
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE:
       return put(uint64_t{base});
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE:
-      return put(uint64_t{co->count * kKernelDescriptorSize});
+      return put(uint64_t{co->device_size});
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH:
       return put(uint32_t(co->uri.size()));
     case HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI:
@@ -376,9 +538,10 @@ bool FindKernel(uint64_t object, Kernel* out) {
   std::shared_lock<std::shared_mutex> lock(g_mutex);
   CodeObject* co = SegmentOf(object);
   if (co == nullptr) return false;
-  uintptr_t offset = object - reinterpret_cast<uintptr_t>(co->device);
-  if (offset % kKernelDescriptorSize != 0) return false;
-  *out = co->kernels[offset / kKernelDescriptorSize];
+  auto it =
+      co->kernel_at.find(object - reinterpret_cast<uintptr_t>(co->device));
+  if (it == co->kernel_at.end()) return false;
+  *out = co->kernels[it->second];
   return true;
 }
 
@@ -491,63 +654,13 @@ hsa_status_t hsa_executable_load_agent_code_object(
     if (x == nullptr) return HSA_STATUS_ERROR_INVALID_EXECUTABLE;
     if (x->frozen) return HSA_STATUS_ERROR_FROZEN_EXECUTABLE;
   }
-  std::vector<std::string> names;
-  if (!ExportedFunctions(copy.bytes.data(), copy.bytes.size(), &names)) {
-    return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-  }
-  int fd = memfd_create("softhsa-code-object", MFD_CLOEXEC);
-  if (fd < 0) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-  size_t done = 0;
-  while (done < copy.bytes.size()) {
-    ssize_t n = write(fd, copy.bytes.data() + done, copy.bytes.size() - done);
-    if (n <= 0) {
-      close(fd);
-      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-    }
-    done += static_cast<size_t>(n);
-  }
-  std::string path = "/proc/self/fd/" + std::to_string(fd);
-  void* library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
-  if (library == nullptr) return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
-
-  auto co = std::make_unique<CodeObject>();
-  co->agent = a;
-  co->library = library;
-  co->count = names.size();
-  co->kernels.reset(new Kernel[std::max<size_t>(1, names.size())]);
-  co->host.reset(
-      new uint8_t[std::max<size_t>(1, names.size()) * kKernelDescriptorSize]);
-  if (co->count > 0) {
-    co->device_size = co->count * kKernelDescriptorSize;
-    void* device = mmap(nullptr, co->device_size, PROT_NONE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (device == MAP_FAILED) {
-      dlclose(library);
-      return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
-    }
-    co->device = static_cast<uint8_t*>(device);
-  }
-  for (size_t i = 0; i < names.size(); ++i) {
-    Kernel& k = co->kernels[i];
-    k.fn = reinterpret_cast<KernelFn>(dlsym(library, names[i].c_str()));
-    KernelDeclaration d{};
-    d.kernarg_size = k.kernarg_size =
-        ReadSize(library, "kernarg_size", names[i]);
-    d.group_size = k.group_size =
-        ReadSize(library, "group_segment_size", names[i]);
-    d.private_size = k.private_size =
-        ReadSize(library, "private_segment_size", names[i]);
-    d.vgprs = ReadSize(library, "vgpr_count", names[i]);
-    d.accum_vgprs = ReadSize(library, "accum_vgpr_count", names[i]);
-    d.sgprs = ReadSize(library, "sgpr_count", names[i]);
-    d.wavefront_size = ReadSize(library, "wavefront_size", names[i]);
-    EncodeKernelDescriptor(a->name, d,
-                           co->host.get() + i * kKernelDescriptorSize);
-    const uint64_t object =
-        reinterpret_cast<uint64_t>(co->device + i * kKernelDescriptorSize);
-    co->symbols.push_back(
-        std::make_unique<Symbol>(Symbol{names[i], &k, object, co.get()}));
+  std::unique_ptr<CodeObject> co;
+  if (IsAmdgpuElf(copy.bytes.data(), copy.bytes.size())) {
+    hsa_status_t s = LoadAmdgpu(a, copy, &co);
+    if (s != HSA_STATUS_SUCCESS) return s;
+  } else {
+    hsa_status_t s = LoadHostLibrary(a, copy, &co);
+    if (s != HSA_STATUS_SUCCESS) return s;
   }
   co->storage = std::move(copy.bytes);
   co->from_file = copy.from_file;
@@ -562,7 +675,7 @@ hsa_status_t hsa_executable_load_agent_code_object(
              : HSA_STATUS_ERROR_INVALID_EXECUTABLE;
   }
   co->executable = x;
-  if (co->count > 0) {
+  if (co->device_size > 0) {
     g_segments[reinterpret_cast<uintptr_t>(co->device)] = co.get();
   }
   for (auto& s : co->symbols) g_symbols.insert(s.get());
@@ -642,8 +755,10 @@ hsa_status_t hsa_executable_get_symbol_by_name(
   if (symbol_name == nullptr || symbol == nullptr) {
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
-  std::string name = symbol_name;
-  // Code object v3+ names a kernel by its descriptor, "name.kd".
+  const std::string exact = symbol_name;
+  // Code object v3+ names a kernel by its descriptor, "name.kd"; a host
+  // library's kernels are named without it.
+  std::string name = exact;
   if (name.size() > 3 && name.compare(name.size() - 3, 3, ".kd") == 0) {
     name.resize(name.size() - 3);
   }
@@ -655,7 +770,7 @@ hsa_status_t hsa_executable_get_symbol_by_name(
       continue;
     }
     for (auto& s : co->symbols) {
-      if (s->name == name) {
+      if (s->name == exact || (co->library != nullptr && s->name == name)) {
         symbol->handle = reinterpret_cast<uint64_t>(s.get());
         return HSA_STATUS_SUCCESS;
       }

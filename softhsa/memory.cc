@@ -37,7 +37,11 @@ hsa_status_t Put(void* value, const T& v) {
   return HSA_STATUS_SUCCESS;
 }
 
+bool IsGlobal(const Pool* p) { return p->segment == HSA_AMD_SEGMENT_GLOBAL; }
+
+// 0 for a non-global pool, as ROCR answers.
 uint32_t GlobalFlags(const Pool* p) {
+  if (!IsGlobal(p)) return 0;
   uint32_t f = p->fine_grained ? HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED
                                : HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
   if (p->kernarg) f |= HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT;
@@ -97,20 +101,20 @@ hsa_status_t hsa_amd_memory_pool_get_info(hsa_amd_memory_pool_t memory_pool,
   if (value == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (attribute) {
     case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
-      return Put<hsa_amd_segment_t>(value, HSA_AMD_SEGMENT_GLOBAL);
+      return Put<hsa_amd_segment_t>(value, p->segment);
     case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
       return Put<uint32_t>(value, GlobalFlags(p));
     case HSA_AMD_MEMORY_POOL_INFO_SIZE:
       return Put<size_t>(value, p->size);
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
-      return Put<bool>(value, true);
+      return Put<bool>(value, IsGlobal(p));
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT:
-      return Put<size_t>(value, kGranule);
+      return Put<size_t>(value, IsGlobal(p) ? kGranule : 0);
     case HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL:
       return Put<bool>(value, p->owner->type == HSA_DEVICE_TYPE_CPU);
     case HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE:
-      return Put<size_t>(value, p->size);
+      return Put<size_t>(value, IsGlobal(p) ? p->size : 0);
     default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
@@ -159,7 +163,9 @@ hsa_status_t hsa_amd_memory_pool_allocate(hsa_amd_memory_pool_t memory_pool,
   if (p == nullptr || ptr == nullptr || size == 0) {
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
-  if (size > p->size) return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  if (!IsGlobal(p) || size > p->size) {
+    return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+  }
   size_t rounded = (size + kGranule - 1) / kGranule * kGranule;
   void* mem = aligned_alloc(kGranule, rounded);
   if (mem == nullptr) return HSA_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -278,6 +284,24 @@ hsa_status_t hsa_amd_memory_lock(void* host_ptr, size_t size, hsa_agent_t*, int,
   return HSA_STATUS_SUCCESS;
 }
 
+// The pool only says which of the CPU's pools the locked range counts as;
+// here every host range is reachable by every agent either way.
+hsa_status_t hsa_amd_memory_lock_to_pool(void* host_ptr, size_t size,
+                                         hsa_agent_t* agents, int num_agent,
+                                         hsa_amd_memory_pool_t pool,
+                                         uint32_t flags, void** agent_ptr) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Pool* p = ToPool(pool.handle);
+  if (p == nullptr || p->owner->type != HSA_DEVICE_TYPE_CPU || !IsGlobal(p) ||
+      flags != 0 || num_agent < 0 || (num_agent > 0 && agents == nullptr)) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  for (int i = 0; i < num_agent; ++i) {
+    if (ToAgent(agents[i]) == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  }
+  return api::hsa_amd_memory_lock(host_ptr, size, agents, num_agent, agent_ptr);
+}
+
 hsa_status_t hsa_amd_memory_unlock(void* host_ptr) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
   std::lock_guard<std::mutex> lock(g_mutex);
@@ -323,8 +347,11 @@ hsa_status_t hsa_region_get_info(hsa_region_t region,
   if (value == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   switch (static_cast<int>(attribute)) {
     case HSA_REGION_INFO_SEGMENT:
-      return Put<hsa_region_segment_t>(value, HSA_REGION_SEGMENT_GLOBAL);
+      return Put<hsa_region_segment_t>(value, IsGlobal(p)
+                                                  ? HSA_REGION_SEGMENT_GLOBAL
+                                                  : HSA_REGION_SEGMENT_GROUP);
     case HSA_REGION_INFO_GLOBAL_FLAGS: {
+      if (!IsGlobal(p)) return Put<uint32_t>(value, 0);
       uint32_t f = p->fine_grained ? HSA_REGION_GLOBAL_FLAG_FINE_GRAINED
                                    : HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED;
       if (p->kernarg) f |= HSA_REGION_GLOBAL_FLAG_KERNARG;
@@ -336,10 +363,10 @@ hsa_status_t hsa_region_get_info(hsa_region_t region,
     case HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE:
       return Put<uint32_t>(value, 0);
     case HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED:
-      return Put<bool>(value, true);
+      return Put<bool>(value, IsGlobal(p));
     case HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE:
     case HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT:
-      return Put<size_t>(value, kGranule);
+      return Put<size_t>(value, IsGlobal(p) ? kGranule : 0);
     case HSA_AMD_REGION_INFO_HOST_ACCESSIBLE:
       return Put<bool>(value, p->owner->type == HSA_DEVICE_TYPE_CPU);
     case HSA_AMD_REGION_INFO_BASE:

@@ -20,6 +20,7 @@
 #include "softhsa/api.h"
 #include "softhsa/loader.h"
 #include "softhsa/scratch.h"
+#include "softhsa/twins.h"
 #include "softhsa/workers.h"
 
 namespace softhsa {
@@ -187,7 +188,11 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
              (p->grid_size_y + p->workgroup_size_y - 1) / p->workgroup_size_y};
       uint64_t nz =
           (p->grid_size_z + p->workgroup_size_z - 1) / p->workgroup_size_z;
-      ParallelFor(g.nx * g.ny * nz, &RunWorkgroup, &g);
+      if (kernel.fn != nullptr) {
+        ParallelFor(g.nx * g.ny * nz, &RunWorkgroup, &g);
+      } else {
+        NoteNoTwin(kernel.name);
+      }
       ScratchAfterDispatch(q, use_once);
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
       Complete(q, p->completion_signal, launch.index);

@@ -45,6 +45,9 @@ struct Pool {
   bool fine_grained;
   bool kernarg;
   size_t size;
+  // GLOBAL, or GROUP for the per-workgroup LDS a kernel agent reports as a
+  // pool of its own (no runtime allocation from it, as in ROCR).
+  hsa_amd_segment_t segment = HSA_AMD_SEGMENT_GLOBAL;
 };
 
 const std::vector<Agent*>& Agents();
@@ -57,7 +60,9 @@ void CreateSystem();   // agents and pools, from the environment
 void DestroySystem();  // at the last hsa_shut_down
 
 // Clocks (clock.cc). The system domain is HSA_SYSTEM_INFO_TIMESTAMP; the
-// device domain is what a kernel agent's packet processor stamps.
+// device domain is what a kernel agent's packet processor stamps. Their
+// settings are read from the environment at the first hsa_init.
+void ReadClockSettings();
 uint64_t SystemTicks();
 uint64_t SystemFrequency();
 uint64_t DeviceTicks();

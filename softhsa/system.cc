@@ -10,6 +10,7 @@
 #include "softhsa/loader.h"
 #include "softhsa/runtime.h"
 #include "softhsa/scratch.h"
+#include "softhsa/twins.h"
 
 namespace softhsa {
 
@@ -69,6 +70,9 @@ void CreateSystem() {
     auto* gpu = new Agent{
         HSA_DEVICE_TYPE_GPU, static_cast<uint32_t>(i + 1), GpuName(), {}};
     gpu->pools.push_back(new Pool{gpu, false, false, size_t{16} << 30});
+    // 64 KiB of LDS per workgroup, as a CDNA/RDNA GPU reports it.
+    gpu->pools.push_back(
+        new Pool{gpu, false, false, size_t{64} << 10, HSA_AMD_SEGMENT_GROUP});
     g_agents.push_back(gpu);
   }
 }
@@ -99,6 +103,7 @@ hsa_status_t hsa_init() {
     return HSA_STATUS_SUCCESS;
   }
   ReadFaults();
+  ReadClockSettings();
   ReadScratchSettings();
   CreateSystem();
   g_init_count.store(1, std::memory_order_release);
@@ -124,6 +129,7 @@ hsa_status_t hsa_shut_down() {
   ResetMemory();
   g_init_count.store(0, std::memory_order_release);
   DestroySystem();
+  ReportNoTwins();
   FillTable();  // a later hsa_init starts from the runtime's own table
   return HSA_STATUS_SUCCESS;
 }
@@ -155,6 +161,12 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
       memcpy(value, bits, sizeof(bits));
       return HSA_STATUS_SUCCESS;
     }
+    case HSA_AMD_SYSTEM_INFO_BUILD_VERSION:  // a string's address, as ROCR
+      return Put<const char*>(value, "softhsa");
+    // No hsa_amd_svm_* support: HIP then keeps to its own allocations.
+    case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED:
+    case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT:
+      return Put<bool>(value, false);
     default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }

@@ -8,6 +8,7 @@ packages=(
   g++
   libhsa-runtime-dev
   libamdhip64-dev
+  hipcc
   libhsakmt-dev
   python3-clang-14
   libclang-14-dev

@@ -37,6 +37,14 @@ bool IsFill(uint32_t hip_api_op) {
   return name != nullptr && std::strncmp(name, "hipMemset", 9) == 0;
 }
 
+// HIP copies device memory (hipMemcpy* between device buffers) with its blit
+// kernels and reports a copy: a dispatch inside hipMemcpy* is one
+// (CopyDeviceToDevice, HIP's buffer-to-buffer command).
+bool IsMemcpy(uint32_t hip_api_op) {
+  const char* name = OpName(ACTIVITY_DOMAIN_HIP_API, hip_api_op);
+  return name != nullptr && std::strncmp(name, "hipMemcpy", 9) == 0;
+}
+
 // HIP's command for a copy between two memory objects by the runtime's
 // direction: reads and writes of device memory from the host are
 // CopyDeviceToHost / CopyHostToDevice, anything else is a buffer-to-buffer
@@ -80,7 +88,9 @@ class Writer final : public Observer {
       kind = kHipMarker;
       pools = other_pools;
     } else if (!IsFill(hip_api_op)) {
-      if (info.kind == OpKind::kDispatch) {
+      if (info.kind == OpKind::kDispatch && IsMemcpy(hip_api_op)) {
+        kind = kHipCopyDeviceToDevice;
+      } else if (info.kind == OpKind::kDispatch) {
         op = kHipOpDispatch;
         kind = kHipKernelExecution;
         pools = other_pools;

@@ -18,6 +18,7 @@
 #include <iterator>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/softhsa/hsa_test_util.h"
@@ -122,6 +123,47 @@ TEST(Init, KernelAgentCountComesFromTheEnvironment) {
   EXPECT_EQ(nodes, (std::vector<uint32_t>{1, 2, 3}));
   EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
   unsetenv("SOFTHSA_GPU_COUNT");
+}
+
+// SOFTHSA_SYSTEM_CLOCK=rocr / monotonic: the system domain in a host clock's
+// nanoseconds (ROCR's CLOCK_MONOTONIC_RAW; CLOCK_MONOTONIC, which the HIP
+// runtime subtracts host times in), dispatch times converted into it.
+TEST(Init, SystemClockCanBeAHostClocksNanoseconds) {
+  for (auto [mode, clock] :
+       {std::pair<const char*, clockid_t>{"rocr", CLOCK_MONOTONIC_RAW},
+        {"monotonic", CLOCK_MONOTONIC}}) {
+    SCOPED_TRACE(mode);
+    setenv("SOFTHSA_SYSTEM_CLOCK", mode, 1);
+    ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+    uint64_t freq = 0, ticks = 0;
+    EXPECT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq),
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(freq, 1'000'000'000u);
+    timespec before, after;
+    clock_gettime(clock, &before);
+    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
+    clock_gettime(clock, &after);
+    auto ns = [](const timespec& t) {
+      return uint64_t(t.tv_sec) * 1'000'000'000u + uint64_t(t.tv_nsec);
+    };
+    EXPECT_LE(ns(before), ticks);
+    EXPECT_LE(ticks, ns(after));
+    // A device tick converts to the same timeline.
+    hsa_agent_t gpu = hsa_test::Agents(HSA_DEVICE_TYPE_GPU)[0];
+    uint64_t converted = 0;
+    ASSERT_EQ(hsa_amd_profiling_convert_tick_to_system_domain(
+                  gpu, 25'000'000u * 20, &converted),  // 20 s of device ticks
+              HSA_STATUS_SUCCESS);
+    EXPECT_EQ(converted, 3'000'000'000u);  // the device epoch is 17 s ahead
+    EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
+  }
+  unsetenv("SOFTHSA_SYSTEM_CLOCK");
+  // The next initialisation is back to the default domain.
+  ASSERT_EQ(hsa_init(), HSA_STATUS_SUCCESS);
+  uint64_t freq = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &freq);
+  EXPECT_EQ(freq, 100'000'000u);
+  EXPECT_EQ(hsa_shut_down(), HSA_STATUS_SUCCESS);
 }
 
 // --- system and agents -----------------------------------------------------
@@ -261,6 +303,100 @@ TEST_F(HsaTest, MemoryPools) {
   ASSERT_EQ(hsa_amd_pointer_info(&local, &info, nullptr, nullptr, nullptr),
             HSA_STATUS_SUCCESS);
   EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+}
+
+// ROCR gives every kernel agent a GROUP-segment pool (its LDS per
+// workgroup) beside its global ones; HIP sizes __shared__ memory from it.
+TEST_F(HsaTest, KernelAgentHasAGroupSegmentPoolWithoutAllocation) {
+  std::vector<hsa_amd_memory_pool_t> group;
+  for (hsa_amd_memory_pool_t p : hsa_test::Pools(gpu_)) {
+    hsa_amd_segment_t segment{};
+    ASSERT_EQ(hsa_amd_memory_pool_get_info(p, HSA_AMD_MEMORY_POOL_INFO_SEGMENT,
+                                           &segment),
+              HSA_STATUS_SUCCESS);
+    if (segment == HSA_AMD_SEGMENT_GROUP) group.push_back(p);
+  }
+  ASSERT_EQ(group.size(), 1u);
+  size_t size = 0, granule = 1;
+  uint32_t flags = 1;
+  bool alloc_ok = true;
+  EXPECT_EQ(hsa_amd_memory_pool_get_info(group[0],
+                                         HSA_AMD_MEMORY_POOL_INFO_SIZE, &size),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(size, 64u * 1024);
+  hsa_amd_memory_pool_get_info(group[0], HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
+                               &flags);
+  EXPECT_EQ(flags, 0u);  // not a global segment
+  hsa_amd_memory_pool_get_info(
+      group[0], HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc_ok);
+  EXPECT_FALSE(alloc_ok);
+  hsa_amd_memory_pool_get_info(
+      group[0], HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule);
+  EXPECT_EQ(granule, 0u);
+  void* p = nullptr;
+  EXPECT_EQ(hsa_amd_memory_pool_allocate(group[0], 64, 0, &p),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  // The same pool seen as a region.
+  hsa_region_segment_t region_segment{};
+  EXPECT_EQ(hsa_region_get_info(hsa_region_t{group[0].handle},
+                                HSA_REGION_INFO_SEGMENT, &region_segment),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(region_segment, HSA_REGION_SEGMENT_GROUP);
+  // The CPU has none.
+  for (hsa_amd_memory_pool_t c : hsa_test::Pools(cpus_[0])) {
+    hsa_amd_segment_t segment{};
+    hsa_amd_memory_pool_get_info(c, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
+    EXPECT_EQ(segment, HSA_AMD_SEGMENT_GLOBAL);
+  }
+}
+
+// ROCR's system attributes: a build string, and no SVM (hsa_amd_svm_* are
+// not implemented, so HIP must not use them).
+TEST_F(HsaTest, AmdSystemInfo) {
+  const char* build = nullptr;
+  ASSERT_EQ(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_BUILD_VERSION, &build),
+            HSA_STATUS_SUCCESS);
+  ASSERT_NE(build, nullptr);
+  EXPECT_GT(strlen(build), 0u);
+  bool svm = true, by_default = true;
+  EXPECT_EQ(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED, &svm),
+            HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(svm);
+  EXPECT_EQ(hsa_system_get_info(HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT,
+                                &by_default),
+            HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(by_default);
+}
+
+// hsa_amd_memory_lock_to_pool: a host range locked as one of the CPU's
+// pools; any other pool, or non-zero flags, is an invalid argument.
+TEST_F(HsaTest, LockToPool) {
+  std::vector<char> host(8192);
+  void* agent_ptr = nullptr;
+  auto cpu_pools = hsa_test::Pools(cpus_[0]);
+  ASSERT_FALSE(cpu_pools.empty());
+  EXPECT_EQ(
+      hsa_amd_memory_lock_to_pool(host.data(), host.size(), nullptr, 0,
+                                  hsa_test::Pools(gpu_)[0], 0, &agent_ptr),
+      HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_memory_lock_to_pool(host.data(), host.size(), nullptr, 0,
+                                        cpu_pools[0], 1, &agent_ptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_agent_t bogus{12345};
+  EXPECT_EQ(hsa_amd_memory_lock_to_pool(host.data(), host.size(), &bogus, 1,
+                                        cpu_pools.back(), 0, &agent_ptr),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  ASSERT_EQ(hsa_amd_memory_lock_to_pool(host.data(), host.size(), &gpu_, 1,
+                                        cpu_pools.back(), 0, &agent_ptr),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(agent_ptr, host.data());
+  hsa_amd_pointer_info_t info{};
+  info.size = sizeof(info);
+  ASSERT_EQ(
+      hsa_amd_pointer_info(host.data() + 100, &info, nullptr, nullptr, nullptr),
+      HSA_STATUS_SUCCESS);
+  EXPECT_EQ(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
+  EXPECT_EQ(hsa_amd_memory_unlock(host.data()), HSA_STATUS_SUCCESS);
 }
 
 TEST_F(HsaTest, RegionsMirrorPools) {

@@ -1,0 +1,158 @@
+// Preloaded behind libroctracer64.so.4 into a hipcc-built program: a
+// rocprofiler-sdk tool (rocprofiler_force_configure from its constructor,
+// which the tracer's constructor runs when it looks for tools) with callback
+// tracing of KERNEL_DISPATCH, MEMORY_COPY and CODE_OBJECT. At exit, once every
+// dispatch and copy it saw begin has completed, it writes to
+// $SDK_RECORDER_OUT, one line each:
+//   dispatch NAME COUNT        completed dispatches by kernel name
+//   copy OPERATION COUNT       completed copies by operation name
+//   symbol NAME KERNARG GROUP PRIVATE   each kernel symbol registered
+//   begun D C done D C         dispatches and copies begun and completed
+//   initialized N              how often the SDK called its initialize
+#include <rocprofiler-sdk/rocprofiler.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace {
+
+struct Seen {
+  std::mutex mutex;
+  std::map<uint64_t, std::string> kernel_names;  // kernel_id -> name
+  std::map<std::string, std::string> symbols;    // name -> sizes
+  std::map<uint64_t, int> dispatches;            // kernel_id -> completed
+  std::map<int32_t, int> copies;                 // operation -> completed
+  int dispatches_begun = 0, dispatches_done = 0;
+  int copies_begun = 0, copies_done = 0;
+  int initialized = 0;  // Initialize calls: one expected
+};
+Seen& S() {
+  static Seen* s = new Seen;
+  return *s;
+}
+
+void Callback(rocprofiler_callback_tracing_record_t record,
+              rocprofiler_user_data_t*, void*) {
+  Seen& s = S();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  switch (record.kind) {
+    case ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH: {
+      const auto* d =
+          static_cast<rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
+              record.payload);
+      if (record.operation == ROCPROFILER_KERNEL_DISPATCH_ENQUEUE &&
+          record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+        ++s.dispatches_begun;
+      } else if (record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE) {
+        ++s.dispatches_done;
+        ++s.dispatches[d->dispatch_info.kernel_id];
+      }
+      break;
+    }
+    case ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY:
+      if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+        ++s.copies_begun;
+      } else {
+        ++s.copies_done;
+        ++s.copies[record.operation];
+      }
+      break;
+    case ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT:
+      if (record.operation ==
+              ROCPROFILER_CODE_OBJECT_DEVICE_KERNEL_SYMBOL_REGISTER &&
+          record.phase == ROCPROFILER_CALLBACK_PHASE_LOAD) {
+        const auto* k = static_cast<
+            rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t*>(
+            record.payload);
+        s.kernel_names[k->kernel_id] = k->kernel_name;
+        s.symbols[k->kernel_name] =
+            std::to_string(k->kernarg_segment_size) + " " +
+            std::to_string(k->group_segment_size) + " " +
+            std::to_string(k->private_segment_size);
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+int Initialize(rocprofiler_client_finalize_t, void*) {
+  {
+    std::lock_guard<std::mutex> lock(S().mutex);
+    ++S().initialized;
+  }
+  rocprofiler_context_id_t context{};
+  if (rocprofiler_create_context(&context) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
+  for (auto kind : {ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                    ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
+                    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT}) {
+    if (rocprofiler_configure_callback_tracing_service(context, kind, nullptr,
+                                                       0, &Callback, nullptr) !=
+        ROCPROFILER_STATUS_SUCCESS) {
+      fprintf(stderr, "sdk_recorder: kind %d not configured\n", kind);
+    }
+  }
+  return rocprofiler_start_context(context) == ROCPROFILER_STATUS_SUCCESS ? 0
+                                                                          : 1;
+}
+
+rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
+                                               rocprofiler_client_id_t* id) {
+  id->name = "sdk_recorder";
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
+      nullptr};
+  return &result;
+}
+
+__attribute__((constructor)) void Start() {
+  if (rocprofiler_force_configure(&Configure) != ROCPROFILER_STATUS_SUCCESS) {
+    fprintf(stderr, "sdk_recorder: not configured\n");
+  }
+}
+
+__attribute__((destructor)) void Stop() {
+  Seen& s = S();
+  // Completions arrive on the tracer's completion thread: wait (at most
+  // 10 s) for every dispatch and copy begun.
+  for (int i = 0; i < 10000; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      if (s.dispatches_done >= s.dispatches_begun &&
+          s.copies_done >= s.copies_begun) {
+        break;
+      }
+    }
+    usleep(1000);
+  }
+  const char* path = getenv("SDK_RECORDER_OUT");
+  FILE* f = path ? fopen(path, "w") : stderr;
+  if (f == nullptr) return;
+  std::lock_guard<std::mutex> lock(s.mutex);
+  for (auto& [id, n] : s.dispatches) {
+    auto it = s.kernel_names.find(id);
+    fprintf(f, "dispatch %s %d\n",
+            it == s.kernel_names.end() ? "?" : it->second.c_str(), n);
+  }
+  for (auto& [op, n] : s.copies) {
+    const char* name = nullptr;
+    rocprofiler_query_callback_tracing_kind_operation_name(
+        ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY, op, &name, nullptr);
+    fprintf(f, "copy %s %d\n", name ? name : "?", n);
+  }
+  for (auto& [name, sizes] : s.symbols) {
+    fprintf(f, "symbol %s %s\n", name.c_str(), sizes.c_str());
+  }
+  fprintf(f, "begun %d %d done %d %d\n", s.dispatches_begun, s.copies_begun,
+          s.dispatches_done, s.copies_done);
+  fprintf(f, "initialized %d\n", s.initialized);
+  if (f != stderr) fclose(f);
+}
+
+}  // namespace
