@@ -76,6 +76,10 @@ class Plan:
     first = naming.FIRST_ID[d]
     last = max([e.id for e in entries] + [first])
     self.number = last + 1
+    # The last ID the ROCm record numbers (HIP's HIP_API_ID_LAST); the IDs
+    # after it are ours, for the APIs the record leaves unnumbered.
+    numbered_last = (max([mdl.abi_last] + list(mdl.abi_ids.values()))
+                     if mdl.abi_header else last)
     dense = []
     live = {e.id: e for e in entries if not e.reserved}
     status_type = (domains.BY_NAME[d].status_type
@@ -93,6 +97,7 @@ class Plan:
     self.common = dict(
         domain=d, D=d.upper(), prefix=naming.prefix(d), source=source,
         has_none=first > 0, first=first, last=last, number=self.number,
+        numbered_last=numbered_last,
         entries=self.entries, functions=self.functions, dense=dense,
         by_name=sorted((dict(name=e.name, id=e.id) for e in live.values()),
                        key=lambda x: x["name"].encode()),
