@@ -5,8 +5,9 @@
 // that header leaves unnumbered (this library numbers them after its last
 // ID); one of those enabled by its ID (found by name) is delivered. Prints
 // "FAIL ..." lines and exits 1 on any violation.
-#include <hip/amd_detail/hip_prof_str.h>
 #include <hip/hip_runtime_api.h>
+// HIP's record needs HIP's API header before it.
+#include <hip/amd_detail/hip_prof_str.h>
 #include <roctracer.h>
 
 #include <cstdio>
