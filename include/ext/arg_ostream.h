@@ -69,7 +69,8 @@ void Put(std::ostream& out, const T& v, KindTag<Kind::kString>) {
 }
 template <class T>
 void Put(std::ostream& out, const T& v, KindTag<Kind::kPointer>) {
-  out << static_cast<const void*>(v);
+  // volatile pointees too (hsakmt's event data).
+  out << const_cast<const void*>(static_cast<const volatile void*>(v));
 }
 template <class T>
 void Put(std::ostream& out, const T& v, KindTag<Kind::kFunction>) {
@@ -98,17 +99,16 @@ void Put(std::ostream& out, const T& v) {
   Put(out, v, KindTag<KindOf<T>()>());
 }
 
-// A fixed-size array field: characters as text up to the first NUL, other
+// A fixed-size array field: `char` as text up to the first NUL, other
 // elements as a bracketed list.
+template <size_t N>
+void PutArray(std::ostream& out, const char (&v)[N]) {
+  size_t n = 0;
+  while (n < N && v[n] != 0) ++n;
+  out.write(v, static_cast<std::streamsize>(n));
+}
 template <class T, size_t N>
 void PutArray(std::ostream& out, const T (&v)[N]) {
-  if (IsChar<T>::value) {
-    size_t n = 0;
-    while (n < N && v[n] != 0) ++n;
-    out.write(reinterpret_cast<const char*>(v),
-              static_cast<std::streamsize>(n));
-    return;
-  }
   out << '[';
   for (size_t i = 0; i < N; ++i) {
     if (i != 0) out << ", ";

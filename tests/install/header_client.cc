@@ -1,13 +1,14 @@
 // Built by install_test.sh against an installed tree with the system g++ and
 // its default flags, as a ROCm roctracer client is built (HIP's helpers
 // switched on, as ROCm's tools do): it uses every declaration ROCm's
-// roctracer_hip.h, roctracer_hsa.h and roctracer_plugin.h give their
-// clients, on the data of real traced HIP and HSA calls, with HIP's own
-// hip/amd_detail/hip_prof_str.h included after ours. Prints
+// roctracer_hip.h, roctracer_hsa.h, roctracer_kfd.h and roctracer_plugin.h
+// give their clients, on the data of real traced HIP and HSA calls, with
+// HIP's own hip/amd_detail/hip_prof_str.h included after ours. Prints
 // "header_client: N failures" and exits 0 when there are none.
 #define HIP_PROF_HIP_API_STRING 1
 #include <roctracer_hip.h>
 #include <roctracer_hsa.h>
+#include <roctracer_kfd.h>
 #include <roctracer_plugin.h>
 // After ours: adds nothing, clashes with nothing.
 #include <hip/amd_detail/hip_prof_str.h>
@@ -130,6 +131,12 @@ int main() {
   EXPECT(g_hsa_text.rfind("hsa_status_string(4097, ", 0) == 0);
   EXPECT(Contains(g_hsa_text, ") = 0"));
 
+  // KFD's printer, as HSA's.
+  kfd_api_data_t kfd{};
+  out.str("");
+  out << kfd_api_data_pair_t(KFD_API_ID_hsaKmtOpenKFD, kfd);
+  EXPECT(out.str().rfind("hsaKmtOpenKFD() = ", 0) == 0);
+
   // HSA's op, event and property types of every release's header.
   EXPECT(HSA_OP_ID_NUMBER == 4 && HSA_EVT_ID_NUMBER == 6);
   hsa_evt_data_t evt{};
@@ -141,6 +148,12 @@ int main() {
          roctracer::hsa_support::HSA_OP_ID_async_copy == 0);
   EXPECT(roctracer_set_properties(ACTIVITY_DOMAIN_HSA_OPS, &old_props) ==
          ROCTRACER_STATUS_SUCCESS);
+
+  // prof_protocol.h's hook types of every release.
+  activity_id_callback_t id_hook = nullptr;
+  activity_async_callback_t async_hook = nullptr;
+  activity_sync_callback_t sync_hook = nullptr;
+  EXPECT(id_hook == nullptr && async_hook == nullptr && sync_hook == nullptr);
 
   // The plugin interface, as a tool drives a plugin.
   EXPECT(roctracer_plugin_initialize(ROCTRACER_VERSION_MAJOR,
