@@ -17,6 +17,7 @@
 #include <roctx.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -228,6 +229,38 @@ TEST_F(RoctxInCallbacks, RangesAreRecordedWithoutARoctxCallback) {
   }
   EXPECT_EQ(pushes, 3);
   EXPECT_EQ(pops, 3);
+}
+
+// A buffer callback that annotates each delivery, into the pool it reads:
+// its marks are recorded (delivered later), and a flush still ends.
+std::atomic<int> g_buffer_marks{0};
+std::atomic<int> g_buffer_deliveries{0};
+void AnnotatingBufferCallback(const char* begin, const char* end, void*) {
+  g_buffer_deliveries.fetch_add(1);
+  for (auto* r = reinterpret_cast<const activity_record_t*>(begin);
+       r < reinterpret_cast<const activity_record_t*>(end); ++r) {
+    if (r->domain == ACTIVITY_DOMAIN_ROCTX &&
+        r->op == ROCTX_API_ID_roctxMarkA) {
+      g_buffer_marks.fetch_add(1);
+    }
+  }
+  roctxMarkA("from the buffer callback");
+}
+
+TEST_F(RoctxInCallbacks, BufferCallbackMarksAreRecordedAndFlushEnds) {
+  roctracer_properties_t props{};
+  props.buffer_size = 4096;
+  props.buffer_callback_fun = &AnnotatingBufferCallback;
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
+            ROCTRACER_STATUS_SUCCESS);
+  roctxMarkA("from the program");
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);
+  // The program's mark, then at least the first delivery's.
+  EXPECT_GE(g_buffer_marks.load(), 2);
+  EXPECT_GE(g_buffer_deliveries.load(), 2);
 }
 
 TEST_F(RoctxInCallbacks, SdkCallbackMarksReachBothFrontEnds) {
