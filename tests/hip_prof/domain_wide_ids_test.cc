@@ -12,6 +12,8 @@
 #include <roctracer.h>
 
 #include "runtime/activity/domain_registry.h"
+#include "runtime/capi/tool_activity.h"
+#include "runtime/intercept/api_consumer.h"
 
 namespace {
 
@@ -88,6 +90,28 @@ TEST_F(DomainWideIds, UnnumberedApisAreEnabledByIdAndDisabledWithTheDomain) {
             ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(roctracer::CallbackFor(kHip, extra), nullptr);
   EXPECT_EQ(roctracer::ActivityPoolFor(kHip, extra), nullptr);
+}
+
+// roctrace (the tool slot) and the rocprofiler-sdk front end (the consumer's
+// per-op interest) keep seeing the APIs after HIP_API_ID_LAST.
+TEST_F(DomainWideIds, ToolSlotAndSdkCoverEveryOp) {
+  const uint32_t count = roctracer::OpCount(kHip);
+  roctracer_properties_t properties{};
+  properties.buffer_size = 4096;
+  properties.buffer_callback_fun = NoRecords;
+  roctracer_pool_t* tool_pool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&properties, &tool_pool),
+            ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_internal_tool_enable_domain_activity(
+                ACTIVITY_DOMAIN_HIP_API, tool_pool),
+            ROCTRACER_STATUS_SUCCESS);
+  for (uint32_t op = 0; op < count; ++op) {
+    EXPECT_NE(roctracer::ToolPoolFor(kHip, op), nullptr) << op;
+  }
+  EXPECT_TRUE(roctracer::SetConsumerInterest(kHip, count - 1, true));
+  EXPECT_TRUE(roctracer::ConsumerWants(kHip, count - 1));
+  roctracer::SetConsumerInterest(kHip, count - 1, false);
+  EXPECT_EQ(roctracer_close_pool_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
 }
 
 }  // namespace
