@@ -17,6 +17,10 @@ from codegen import clang_parse as cp
 from codegen import model as m
 
 HEADER = os.path.join("hip", "amd_detail", "hip_prof_str.h")
+# Its include guard (the same in every release that ships it): our generated
+# headers test it to stand aside when HIP's was included first, and define it
+# so that HIP's, included after ours, adds nothing.
+INCLUDE_GUARD = "_HIP_PROF_STR_H"
 VAL_SUFFIX = "__val"
 
 

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Set
 import jinja2
 
 from codegen import domains
+from codegen import hip_prof
 from codegen import model as m
 from codegen import naming
 from codegen import numbering
@@ -76,6 +77,10 @@ class Plan:
     first = naming.FIRST_ID[d]
     last = max([e.id for e in entries] + [first])
     self.number = last + 1
+    # The last ID the ROCm record numbers (HIP's HIP_API_ID_LAST); the IDs
+    # after it are ours, for the APIs the record leaves unnumbered.
+    numbered_last = (max([mdl.abi_last] + list(mdl.abi_ids.values()))
+                     if mdl.abi_header else last)
     dense = []
     live = {e.id: e for e in entries if not e.reserved}
     status_type = (domains.BY_NAME[d].status_type
@@ -93,6 +98,7 @@ class Plan:
     self.common = dict(
         domain=d, D=d.upper(), prefix=naming.prefix(d), source=source,
         has_none=first > 0, first=first, last=last, number=self.number,
+        numbered_last=numbered_last,
         entries=self.entries, functions=self.functions, dense=dense,
         by_name=sorted((dict(name=e.name, id=e.id) for e in live.values()),
                        key=lambda x: x["name"].encode()),
@@ -108,6 +114,7 @@ class Plan:
             domains.BY_NAME[d].numbering if d in domains.BY_NAME else "hip_prof"],
         retvals=self._retvals(mdl), structs=self._structs(mdl),
         abi_header=mdl.abi_header, args_members_list=self._args_members(mdl),
+        abi_guard=hip_prof.INCLUDE_GUARD if mdl.abi_header else None,
         enums=[dict(name=e.name,
                     constants=[(n, naming.long_long_literal(v))
                                for n, v in e.constants])
@@ -188,6 +195,7 @@ class Plan:
     for p, fl in zip(f.params, arg_fields):
       params.append(dict(
           index=p.index, name=p.name, field=fl.name,
+          val=val_of.get(fl.name),
           spelling=c_string(p.type.spelling),
           member_decl=d.member_decl(p),
           limit_enter=d.deref_limit(p.type, True, p.out),
@@ -312,6 +320,8 @@ def files_for(domain: str) -> Dict[str, str]:
   out = {
       "%s_api_id.h" % domain: "api_id.h.j2",
       "%s_api_data.h" % domain: "api_data.h.j2",
+      "%s_ostream_ops.h" % domain: "ostream_ops.h.j2",
+      "%s_api_helpers.h" % domain: "api_helpers.h.j2",
       "%s_api_tables.h" % domain: "api_tables.h.j2",
       "%s_api_names.cc" % domain: "api_names.cc.j2",
       "%s_api_args.cc" % domain: "api_args.cc.j2",

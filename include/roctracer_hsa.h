@@ -1,6 +1,9 @@
 /* The HSA domains as a tracer sees them: HSA_API operation IDs and callback
  * data (generated from the installed HSA headers into hsa_api_id.h and
- * hsa_api_data.h), HSA_OPS operations and HSA_EVT event data. */
+ * hsa_api_data.h), HSA_OPS operations and HSA_EVT event data, and what ROCm's
+ * roctracer_hsa.h gives C++ clients with them: hsa_api_data_pair_t and its
+ * operator<< (hsa_api_helpers.h), stream operators for HSA's structs
+ * (hsa_ostream_ops.h). */
 
 #ifndef ROCTRACER_HSA_H_
 #define ROCTRACER_HSA_H_
@@ -8,8 +11,10 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
-#include "hsa_api_data.h" /* hsa_api_data_t, generated */
-#include "hsa_api_id.h"   /* enum hsa_api_id_t, generated */
+#include "hsa_api_data.h"    /* hsa_api_data_t, generated */
+#include "hsa_api_helpers.h" /* hsa_api_data_pair_t, generated */
+#include "hsa_api_id.h"      /* enum hsa_api_id_t, generated */
+#include "hsa_ostream_ops.h" /* operator<< for HSA's structs, generated */
 #include "roctracer.h"
 
 /* As ROCm's roctracer_hsa.h, which includes its C++ stream printers. */
@@ -39,6 +44,23 @@ enum hsa_evt_id_t {
 struct hsa_ops_properties_t {
   void* reserved1[4];
 };
+
+#ifdef __cplusplus
+/* roctracer 5.2-5.3's properties of the HSA_OPS domain, under its namespace
+ * (roctracer_set_properties accepts and ignores them). */
+namespace roctracer {
+namespace hsa_support {
+enum { HSA_OP_ID_async_copy = 0 };
+struct ops_properties_t {
+  void* table;
+  activity_async_callback_t async_copy_callback_fun;
+  void* async_copy_callback_arg;
+  const char* output_prefix;
+};
+}  // namespace hsa_support
+typedef hsa_support::ops_properties_t hsa_ops_properties_t;
+}  // namespace roctracer
+#endif
 
 /* Data of ACTIVITY_DOMAIN_HSA_EVT callbacks (layout of roctracer 4.1). */
 typedef struct {

@@ -227,12 +227,15 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   record.operation = ko.op;
   record.phase =
       exit ? ROCPROFILER_CALLBACK_PHASE_EXIT : ROCPROFILER_CALLBACK_PHASE_ENTER;
+  // Non-zero when this delivery is nested in a callback's (an annotation the
+  // callback made).
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
   while (mask != 0) {
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
     const Service& s = g_contexts[i].services[ko.kind];
     if (!s.Traces(ko.op)) continue;
-    if (!BeginDelivery(t, i, false)) continue;
+    if (!BeginDelivery(t, i, false, outer)) continue;
     record.context_id.handle = static_cast<uint64_t>(i) + 1;
     record.correlation_id.external = t.ExternalTop(i);
     record.payload = payload.Get();
@@ -241,7 +244,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
       frame->called |= uint64_t{1} << i;
     }
     s.callback(record, &frame->user[i], s.callback_data);
-    EndDelivery(t);
+    EndDelivery(t, outer);
   }
 }
 

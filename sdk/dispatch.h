@@ -20,16 +20,19 @@ namespace rocprofiler_sdk {
 // rocprofiler-sdk delivers even after a stop), when it has not been
 // invalidated. Published before the flag is read: either the read sees the
 // stop, or the stopping thread sees this delivery and waits for it.
-inline bool BeginDelivery(ThreadState& t, int i, bool captured) noexcept {
+// `outer` is what `delivering` held before: a delivery nested in a callback
+// (a rocTX annotation the callback made) hands the outer one back its mark.
+inline bool BeginDelivery(ThreadState& t, int i, bool captured,
+                          uint32_t outer = 0) noexcept {
   roctracer::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
   const bool ok =
       captured ? !g_contexts[i].invalid.load(std::memory_order_seq_cst)
                : (g_active_mask.load(std::memory_order_seq_cst) >> i) & 1u;
-  if (!ok) t.delivering.store(0, std::memory_order_release);
+  if (!ok) t.delivering.store(outer, std::memory_order_release);
   return ok;
 }
-inline void EndDelivery(ThreadState& t) noexcept {
-  t.delivering.store(0, std::memory_order_release);
+inline void EndDelivery(ThreadState& t, uint32_t outer = 0) noexcept {
+  t.delivering.store(outer, std::memory_order_release);
 }
 
 // Calls the callbacks of every active context tracing the call's (kind,

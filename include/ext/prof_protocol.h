@@ -100,5 +100,7 @@ typedef void (*activity_sync_callback_t)(uint32_t cid,
                                          activity_record_t* record,
                                          const void* data, void* arg);
 typedef void (*activity_async_callback_t)(uint32_t op, void* record, void* arg);
+/* roctracer 5.2-5.3's type of a correlation-ID hook; likewise unused. */
+typedef void (*activity_id_callback_t)(activity_correlation_id_t id);
 
 #endif /* EXT_PROF_PROTOCOL_H_ */

@@ -13,6 +13,8 @@
 //                          "records R callbacks C" and then the
 //                          correlation ID of every hipGetErrorString
 //                          record the program received, one per line.
+//                          Its HIP callback marks roctxMark("callback")
+//                          once, from inside the callback.
 #include <hip/hip_runtime_api.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
@@ -63,8 +65,13 @@ void OnHip(uint32_t /*domain*/, uint32_t cid, const void* data, void* /*arg*/) {
   const auto* d = static_cast<const hip_api_data_t*>(data);
   if (cid == HIP_API_ID_hipGetErrorString &&
       d->phase == ACTIVITY_API_PHASE_ENTER) {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    ++g_callbacks;
+    bool first;
+    {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      first = g_callbacks++ == 0;
+    }
+    // An annotation made inside a callback is the application's too.
+    if (first) roctxMark("callback");
   }
 }
 

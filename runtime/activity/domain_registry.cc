@@ -15,6 +15,7 @@ namespace {
 
 struct Domain {
   uint32_t op_count = 0;
+  uint32_t domain_wide_count = 0;  // <= op_count (DomainWideOpCount)
   OpNameFn name_fn = nullptr;
   OpIdByNameFn id_by_name_fn = nullptr;
   // Everything a traced call's ENTER reads of its op, on one cache line of
@@ -111,14 +112,18 @@ void UpdateAllActiveLocked() {
 }
 
 bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
-                    OpIdByNameFn id_by_name_fn) {
+                    OpIdByNameFn id_by_name_fn, uint32_t domain_wide_count) {
   if (domain >= ACTIVITY_DOMAIN_NUMBER || op_count == 0 || name_fn == nullptr ||
       id_by_name_fn == nullptr) {
     return false;
   }
+  if (domain_wide_count == 0 || domain_wide_count > op_count) {
+    domain_wide_count = op_count;
+  }
   Domain* existing = g_domains[domain].load(std::memory_order_relaxed);
   if (existing != nullptr) {
     if (existing->op_count != op_count) return false;
+    existing->domain_wide_count = domain_wide_count;
     existing->name_fn = name_fn;
     existing->id_by_name_fn = id_by_name_fn;
     return true;
@@ -126,6 +131,7 @@ bool RegisterLocked(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
   auto* d = new (std::nothrow) Domain();
   if (d == nullptr) return false;
   d->op_count = op_count;
+  d->domain_wide_count = domain_wide_count;
   d->name_fn = name_fn;
   d->id_by_name_fn = id_by_name_fn;
   d->slots.reset(new (std::nothrow) Domain::OpSlots[op_count]);
@@ -159,9 +165,10 @@ std::mutex& ConfigMutex() noexcept {
 }
 
 bool RegisterApiDomain(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
-                       OpIdByNameFn id_by_name_fn) {
+                       OpIdByNameFn id_by_name_fn, uint32_t domain_wide_count) {
   std::lock_guard<std::mutex> lock(g_config_mutex);
-  return RegisterLocked(domain, op_count, name_fn, id_by_name_fn);
+  return RegisterLocked(domain, op_count, name_fn, id_by_name_fn,
+                        domain_wide_count);
 }
 
 bool RegisterActiveFlags(uint32_t domain, std::atomic<uint8_t>* flags,
@@ -190,6 +197,12 @@ uint32_t OpCount(uint32_t domain) noexcept {
   EnsureBuiltins();
   Domain* d = Get(domain);
   return d == nullptr ? 0 : d->op_count;
+}
+
+uint32_t DomainWideOpCount(uint32_t domain) noexcept {
+  EnsureBuiltins();
+  Domain* d = Get(domain);
+  return d == nullptr ? 0 : d->domain_wide_count;
 }
 
 const char* OpName(uint32_t domain, uint32_t op) noexcept {

@@ -27,9 +27,11 @@ using OpIdByNameFn = bool (*)(const char* name, uint32_t* op);
 // once per domain, or again with the same count (e.g. a second library
 // instance); returns false for an invalid domain, zero ops, NULL functions or a
 // conflicting count. The built-in domains (HSA_OPS, HIP_OPS, EXT_API, ROCTX,
-// HSA_EVT) are registered by the core itself.
+// HSA_EVT) are registered by the core itself. `domain_wide_count` (0:
+// op_count) bounds what enabling the whole domain enables (DomainWideOpCount).
 bool RegisterApiDomain(uint32_t domain, uint32_t op_count, OpNameFn name_fn,
-                       OpIdByNameFn id_by_name_fn);
+                       OpIdByNameFn id_by_name_fn,
+                       uint32_t domain_wide_count = 0);
 
 // Registers the bytes the interception code tests before doing any tracing
 // work: flags[op] is kept at 1 exactly when tracing is started and op has a
@@ -46,6 +48,14 @@ void UnregisterActiveFlags(uint32_t domain, std::atomic<uint8_t>* flags);
 
 // Number of operations of `domain` (0: invalid or nothing registered).
 uint32_t OpCount(uint32_t domain) noexcept;
+// The ops below this are the ones a program's domain-wide enable
+// (roctracer_enable_domain_callback / _activity, roctracer_enable_callback /
+// _activity) enables: HIP_API's up to HIP_API_ID_LAST, the last ID HIP's own
+// hip_prof_str.h numbers, so a client compiled against ROCm's headers never
+// receives a larger one; the ops after it are enabled by ID only. Every op of
+// the other domains. Disables, the tool slot and the rocprofiler-sdk front end
+// cover every op.
+uint32_t DomainWideOpCount(uint32_t domain) noexcept;
 // NULL when unknown.
 const char* OpName(uint32_t domain, uint32_t op) noexcept;
 bool OpIdByName(uint32_t domain, const char* name, uint32_t* op) noexcept;

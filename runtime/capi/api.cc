@@ -49,10 +49,13 @@ roctracer_status_t CheckOp(uint32_t domain, uint32_t op) {
 // What a configuration call applies to. The scope is its own field, not a
 // reserved domain or op value: every number a caller passes is range-checked
 // (UINT32_MAX as an op once meant "every op").
+// A program's domain-wide enable covers each domain's DomainWideOpCount
+// (HIP_API up to HIP's HIP_API_ID_LAST); disables and the tool slot every op.
 struct Target {
   enum Scope { kOneOp, kOneDomain, kEveryDomain } scope;
   uint32_t domain;
   uint32_t op;
+  bool numbered_only = false;
 };
 
 Target OneOp(uint32_t domain, uint32_t op) {
@@ -60,6 +63,11 @@ Target OneOp(uint32_t domain, uint32_t op) {
 }
 Target OneDomain(uint32_t domain) { return {Target::kOneDomain, domain, 0}; }
 Target EveryDomain() { return {Target::kEveryDomain, 0, 0}; }
+// What a program's domain-wide enable applies to.
+Target Enabling(Target t) {
+  t.numbered_only = true;
+  return t;
+}
 
 roctracer_status_t Check(const Target& t) {
   switch (t.scope) {
@@ -84,7 +92,8 @@ void ForEachLocked(const Target& t, Fn fn) {
                             ? uint32_t{ACTIVITY_DOMAIN_NUMBER}
                             : t.domain + 1;
   for (uint32_t d = first; d < last; ++d) {
-    const uint32_t count = OpCount(d);
+    const uint32_t count =
+        t.numbered_only ? roctracer::DomainWideOpCount(d) : OpCount(d);
     for (uint32_t o = 0; o < count; ++o) fn(d, o);
   }
 }
@@ -118,7 +127,8 @@ roctracer_status_t ClearCallbackIn(CallbackSetter set, const Target& t) {
 
 roctracer_status_t SetCallback(const Target& t,
                                activity_rtapi_callback_t callback, void* arg) {
-  return SetCallbackIn(&roctracer::SetCallbackLocked, t, callback, arg);
+  return SetCallbackIn(&roctracer::SetCallbackLocked, Enabling(t), callback,
+                       arg);
 }
 
 roctracer_status_t ClearCallback(const Target& t) {
@@ -143,7 +153,8 @@ roctracer_status_t SetActivityIn(void (*set)(uint32_t, uint32_t, Pool*),
 }
 
 roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
-  return SetActivityIn(&roctracer::SetActivityPoolLocked, t, pool_arg);
+  return SetActivityIn(&roctracer::SetActivityPoolLocked, Enabling(t),
+                       pool_arg);
 }
 
 // No default-pool fallback: the default pool is the program's.

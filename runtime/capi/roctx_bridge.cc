@@ -24,21 +24,46 @@ RoctxLink* g_link = nullptr;
 
 uint64_t NextRangeId() { return NextCorrelationId(); }
 
-// An annotation made by tracer code (a user callback, the consumer) is not
-// reported: reporting it would call that code again, without end.
+// Marks, for its life, that this thread is delivering an annotation to
+// `sink`, so an annotation made from inside it skips that sink.
+class SinkScope {
+ public:
+  explicit SinkScope(uint32_t sink) noexcept
+      : state_(hook::Thread()), outer_(state_.roctx_sinks) {
+    state_.roctx_sinks = outer_ | sink;
+  }
+  ~SinkScope() { state_.roctx_sinks = outer_; }
+  SinkScope(const SinkScope&) = delete;
+  SinkScope& operator=(const SinkScope&) = delete;
+
+ private:
+  hook::ThreadState& state_;
+  const uint32_t outer_;
+};
+
+// An annotation is the application's, wherever it is made: one made from a
+// callback (a HIP or HSA API callback, a buffer callback, a rocprofiler-sdk
+// tool's callback) is reported like any other. Only the sink whose delivery
+// made it is skipped (a rocTX callback annotating would otherwise call itself
+// without end); the records and the other sink still get it.
 void Report(uint32_t op, const char* message, uint64_t range_id) {
-  if (hook::InUntracedScope()) return;
+  const uint32_t busy = hook::Thread().roctx_sinks;
   hook::UntracedScope untraced;
   roctx_api_data_t data{};
   data.args.message = message;
   data.args.id = range_id;
-  if (const CallbackEntry* cb = CallbackFor(ACTIVITY_DOMAIN_ROCTX, op)) {
-    cb->fn(ACTIVITY_DOMAIN_ROCTX, op, &data, cb->arg);
+  if ((busy & hook::kRoctxCallbackSink) == 0) {
+    if (const CallbackEntry* cb = CallbackFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+      SinkScope sink(hook::kRoctxCallbackSink);
+      cb->fn(ACTIVITY_DOMAIN_ROCTX, op, &data, cb->arg);
+    }
   }
   // An annotation is instantaneous: the consumer sees its ENTER and EXIT back
   // to back, under a correlation ID of its own whose parent is the traced API
   // call in progress on this thread (if any).
-  ApiConsumerFn consumer = ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op);
+  ApiConsumerFn consumer = (busy & hook::kRoctxConsumerSink) == 0
+                               ? ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op)
+                               : nullptr;
   const ActivityPools pools = ActivityPoolsFor(ACTIVITY_DOMAIN_ROCTX, op);
   // One ID per annotation, the same for the consumer and the record (and an
   // EXT_API record written before it). A range's start and stop share the
@@ -48,6 +73,7 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
                       : consumer != nullptr || pools.any() ? NextCorrelationId()
                                                            : 0;
   if (consumer != nullptr) {
+    SinkScope sink(hook::kRoctxConsumerSink);
     ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
                      hook::CurrentCallId(), &data};
     consumer(info);
@@ -67,10 +93,12 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
 // A rocprofiler-sdk-roctx request. Pause and resume act as roctracer_stop and
 // roctracer_start and pause the tool slot too (process-wide whatever the tid:
 // roctracer has no per-thread stop), between the consumer's ENTER and EXIT.
-// Made from tracer code (a callback), the request still acts but is not
-// reported.
+// Made from a callback, it is reported as an annotation is (Report), except
+// to the consumer when the consumer's own rocTX delivery made it: it acts
+// then, unreported.
 int Request(uint32_t request, const RoctxRequestArgs* args) {
-  const bool report = !hook::InUntracedScope();
+  const bool report =
+      (hook::Thread().roctx_sinks & hook::kRoctxConsumerSink) == 0;
   hook::UntracedScope untraced;
   ApiConsumerFn consumer = report ? InstalledConsumer() : nullptr;
   ApiCallInfo info{
@@ -79,6 +107,7 @@ int Request(uint32_t request, const RoctxRequestArgs* args) {
       hook::CurrentCallId(),    const_cast<RoctxRequestArgs*>(args)};
   if (consumer != nullptr) {
     info.correlation_id = NextCorrelationId();
+    SinkScope sink(hook::kRoctxConsumerSink);
     consumer(info);
   }
   if (request == kRoctxProfilerPause) {
@@ -91,6 +120,7 @@ int Request(uint32_t request, const RoctxRequestArgs* args) {
   }
   if (consumer != nullptr) {
     info.phase = ACTIVITY_API_PHASE_EXIT;
+    SinkScope sink(hook::kRoctxConsumerSink);
     consumer(info);
   }
   return 0;

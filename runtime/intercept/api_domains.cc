@@ -15,9 +15,9 @@ namespace {
 
 struct RegisterApiDomains {
   RegisterApiDomains() {
-#define ROCTRACER_REGISTER_DOMAIN(d, value)                 \
-  RegisterApiDomain(value, d##_api::kCount, &d##_api::Name, \
-                    &d##_api::IdByName);                    \
+#define ROCTRACER_REGISTER_DOMAIN(d, value)                         \
+  RegisterApiDomain(value, d##_api::kCount, &d##_api::Name,         \
+                    &d##_api::IdByName, d##_api::kDomainWideCount); \
   RegisterActiveFlags(value, hook::g_##d##_api_active, d##_api::kCount);
     ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_REGISTER_DOMAIN)
 #undef ROCTRACER_REGISTER_DOMAIN

@@ -26,6 +26,15 @@ struct ThreadState {
   uint32_t untraced;
   uint32_t arena_released;  // the thread is exiting: copy no more strings
   StringArena* arena;       // created on the first string copy
+  // rocTX sinks this thread is delivering an annotation to (RoctxSink bits):
+  // an annotation made from inside one of them skips that one.
+  uint32_t roctx_sinks;
+};
+
+// Who receives a rocTX annotation synchronously on the annotating thread.
+enum RoctxSink : uint32_t {
+  kRoctxCallbackSink = 1,  // roctracer's ROCTX-domain callback
+  kRoctxConsumerSink = 2,  // the rocprofiler-sdk front end (api_consumer.h)
 };
 
 ROCTRACER_HOT_TLS_EXTERN ThreadState t_thread_state;

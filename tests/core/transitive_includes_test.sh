@@ -50,6 +50,42 @@ int main() { printf("%d\n", ROCPROFILER_VERSION_MAJOR); return 0; }'
 check roctracer_header_gives_stddef_stdint gcc c '#include <roctracer.h>
 int main(void) { size_t n = sizeof(uint64_t); void* p = malloc(n); free(p); return 0; }'
 
+# What ROCm's roctracer_hip.h / roctracer_hsa.h give beside the C API, on
+# this release's headers: HIP's hip_prof_str.h helpers (HIP's header after
+# ours adds nothing; before ours it is the definition), the HSA printer, the
+# plugin interface (C too).
+check hip_prof_helpers_beside_hips_header g++ cc '#define HIP_PROF_HIP_API_STRING 1
+#include <roctracer_hip.h>
+#include <hip/amd_detail/hip_prof_str.h>
+int main() {
+  hip_api_data_t d{};
+  hipApiArgsInit(HIP_API_ID_hipMalloc, &d);
+  const char* s = hipApiString(HIP_API_ID_hipMalloc, &d);
+  std::cout << dim3(1, 2, 3) << s;
+  return hip_api_name(hipApiIdByName("hipMalloc")) == nullptr;
+}'
+
+check hips_header_first g++ cc '#include <hip/hip_runtime_api.h>
+#include <hip/amd_detail/hip_prof_str.h>
+#include <roctracer_hip.h>
+#include <roctracer_hsa.h>
+int main() { return hip_api_name(HIP_API_ID_hipMalloc) == nullptr; }'
+
+check hsa_pair_printer g++ cc '#include <roctracer_hsa.h>
+#include <sstream>
+int main() {
+  hsa_api_data_t d{};
+  std::ostringstream o;
+  o << hsa_api_data_pair_t(HSA_API_ID_hsa_init, d) << hsa_agent_t{1};
+  return o.str().empty();
+}'
+
+check plugin_header_c gcc c '#include <roctracer_plugin.h>
+int roctracer_plugin_initialize(uint32_t major, uint32_t minor) {
+  return major + minor == 0;
+}
+int main(void) { return roctracer_plugin_initialize(4, 1); }'
+
 # roctx.h and rocprofiler-sdk-roctx/roctx.h both declare roctx_range_id_t:
 # together, in either order, in strict C99 (no repeated typedef).
 flags+=(-std=c99 -pedantic-errors)

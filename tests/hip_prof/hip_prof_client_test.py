@@ -1,4 +1,5 @@
-"""A client compiled against HIP's own hip_prof_str.h reads our callback data.
+"""Clients compiled against HIP's own hip_prof_str.h read our callback data
+and never see an ID above its HIP_API_ID_LAST from a domain-wide enable.
 
 Builds hip_prof_client.cc with the system g++ and its default flags, against
 the installed HIP's headers (hip/amd_detail/hip_prof_str.h, not our generated
@@ -14,8 +15,8 @@ import sys
 import tempfile
 import unittest
 
-LIBRARY, CLIENT, ROCTRACER_H, HIP_H, HIP_LIB = sys.argv[1:6]
-del sys.argv[1:6]
+LIBRARY, CLIENT, ID_RANGE_CLIENT, ROCTRACER_H, HIP_H, HIP_LIB = sys.argv[1:7]
+del sys.argv[1:7]
 
 
 def include_dir(header, depth):
@@ -28,6 +29,12 @@ def include_dir(header, depth):
 class HipProfClientTest(unittest.TestCase):
 
   def test_client_reads_hip_layout_from_real_calls(self):
+    self.build_and_run(CLIENT)
+
+  def test_domain_wide_enables_stay_within_hip_api_id_last(self):
+    self.build_and_run(ID_RANGE_CLIENT)
+
+  def build_and_run(self, client):
     tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
     lib = os.path.abspath(LIBRARY)
     for name in ("libroctracer64.so", "libroctracer64.so.4"):
@@ -37,7 +44,7 @@ class HipProfClientTest(unittest.TestCase):
     # hipExtModuleLaunchKernel references keep libamdhip64 (as a user's
     # program does); the preload puts our wrappers in front of it.
     p = subprocess.run(
-        ["g++", "-D__HIP_PLATFORM_AMD__", CLIENT,
+        ["g++", "-D__HIP_PLATFORM_AMD__", client,
          "-I" + include_dir(ROCTRACER_H, 1), "-I" + include_dir(HIP_H, 2),
          "-L" + tmp, "-L" + hip_lib_dir, "-lamdhip64", "-lroctracer64",
          "-o", binary],
@@ -51,6 +58,7 @@ class HipProfClientTest(unittest.TestCase):
                        timeout=120)
     self.assertEqual(p.returncode, 0, p.stdout)
     self.assertIn(" 0 failures", p.stdout)
+    return p.stdout
 
 
 if __name__ == "__main__":

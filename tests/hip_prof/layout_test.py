@@ -79,8 +79,11 @@ class HipLayoutTest(unittest.TestCase):
     for name in ("correlation_id", "phase", "args"):
       self.assertEqual(hip_top[name], our_top[name], name)
     self.assertEqual(16, our_top["args"])
-    # Our extensions come after HIP's record.
+    # Our extensions come after HIP's record; phase_data where HIP >= 6 has
+    # it, right after `args`.
     self.assertGreater(our_top["phase_data"], our_top["args"])
+    if "phase_data" in hip_top:
+      self.assertEqual(hip_top["phase_data"], our_top["phase_data"])
     retval = record(self.ours, "hip_api_data_s").type.get_offset("hipError_t_retval")
     self.assertGreater(retval // 8, our_top["args"])
     self.assertGreater(len(hip), 300)

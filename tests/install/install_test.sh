@@ -8,6 +8,7 @@ set -euo pipefail
 install="$1"
 client="$2"
 cmakelists="$3"
+header_clients=("${@:4}")
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -23,6 +24,8 @@ for f in lib/libroctracer64.so.4.1.0 lib/libroctx64.so.4.1.0 \
   include/roctracer/roctracer_hip.h include/roctracer/roctracer_hsa.h \
   include/roctracer/roctracer_roctx.h include/roctracer/roctx.h \
   include/roctracer/ext/prof_protocol.h include/roctracer/hip_api_id.h \
+  include/roctracer/roctracer_plugin.h include/roctracer/hip_ostream_ops.h \
+  include/roctracer/hsa_ostream_ops.h include/roctracer/hip_api_helpers.h \
   include/roctracer/hsa_api_data.h include/rocprofiler-sdk/rocprofiler.h \
   include/rocprofiler-sdk/hsa/api_id.h include/rocprofiler-sdk/hip/api_args.h \
   lib/pkgconfig/roctracer.pc lib/pkgconfig/roctx.pc \
@@ -73,6 +76,24 @@ export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 g++ -D__HIP_PLATFORM_AMD__ "$client" $(pkg-config --cflags --libs roctracer roctx) \
   -o "$tmp/pkg_config_client"
 check_client "$tmp/pkg_config_client"
+
+# A client of every public roctracer header, using what ROCm's headers of the
+# same name give (HIP's hip_prof_str.h helpers, the stream printers, the
+# plugin interface), in C++ with HIP's hip_prof_str.h after ours and before
+# ours, and in C.
+for src in "${header_clients[@]}"; do
+  name=$(basename "$src")
+  case "$name" in
+    *.c) compiler=gcc ;;
+    *) compiler=g++ ;;
+  esac
+  # shellcheck disable=SC2046
+  "$compiler" -D__HIP_PLATFORM_AMD__ "$src" \
+    $(pkg-config --cflags --libs roctracer roctx) -o "$tmp/${name%.*}_bin" ||
+    fail "$name does not compile against the installed headers"
+  LD_LIBRARY_PATH="$prefix/lib" "$tmp/${name%.*}_bin" | tee "$tmp/out"
+  grep -q ": 0 failures" "$tmp/out" || fail "$name failed"
+done
 
 # CMake find_package(roctracer).
 mkdir "$tmp/src"
