@@ -223,6 +223,10 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   rocprofiler_callback_tracing_record_t record;
   record.thread_id = roctracer::ThreadId();
   record.correlation_id.internal = info.correlation_id;
+  // The call this one was made from on this thread (the frame below).
+  const ptrdiff_t level = frame - t.frames;
+  record.correlation_id.ancestor =
+      level > 0 ? t.frames[level - 1].correlation_id : 0;
   record.kind = static_cast<rocprofiler_callback_tracing_kind_t>(ko.kind);
   record.operation = ko.op;
   record.phase =

@@ -116,7 +116,7 @@ bool Register(rocprofiler_configure_func_t first) {
            ROCPROFILER_VERSION_PATCH);
   for (uint32_t i = begin; i < g_client_count; ++i) {
     Client& c = g_clients[i];
-    rocprofiler_client_id_t id{nullptr, i};
+    rocprofiler_client_id_t id{sizeof(rocprofiler_client_id_t), nullptr, i};
     c.result = c.configure(ROCPROFILER_VERSION, version, accepted, &id);
     c.name = id.name;
     if (c.result != nullptr) ++accepted;
