@@ -12,6 +12,7 @@
 #include "runtime/gpu/gpu_events.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
+#include "sdk/agents.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
 #include "sdk/thread_state.h"
@@ -197,7 +198,7 @@ rocprofiler_kernel_dispatch_info_t DispatchInfo(
     uint32_t group_size) noexcept {
   rocprofiler_kernel_dispatch_info_t d{};
   d.size = offsetof(rocprofiler_kernel_dispatch_info_t, reserved_padding);
-  d.agent_id.handle = queue.agent.handle;
+  d.agent_id = AgentIdOf(queue.agent);
   d.queue_id.handle = queue.queue_id;
   d.kernel_id = kernel_id;
   d.dispatch_id = dispatch_id;
@@ -267,7 +268,7 @@ class Observer final : public gpu::Observer {
         by_owner_.erase(owner);
       }
     }
-    p.agent_id.handle = e.agent.handle;
+    p.agent_id = AgentIdOf(e.agent);
     p.hsa_agent = e.agent;
     p.uri = e.uri;
     p.load_base = e.load_base;
@@ -410,8 +411,8 @@ class Observer final : public gpu::Observer {
       const void* dst, const void* src) noexcept {
     rocprofiler_callback_tracing_memory_copy_data_t p{};
     p.size = sizeof(p);
-    p.dst_agent_id.handle = dst_agent.handle;
-    p.src_agent_id.handle = src_agent.handle;
+    p.dst_agent_id = AgentIdOf(dst_agent);
+    p.src_agent_id = AgentIdOf(src_agent);
     p.bytes = bytes;
     p.dst_address.ptr = dst;
     p.src_address.ptr = src;

@@ -151,6 +151,40 @@ rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
   return &result;
 }
 
+struct Agents {
+  std::vector<rocprofiler_agent_v0_t> list;
+};
+
+rocprofiler_status_t CopyAgents(rocprofiler_agent_version_t,
+                                const void** agents, size_t n, void* data) {
+  auto* out = static_cast<Agents*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    out->list.push_back(*static_cast<const rocprofiler_agent_v0_t*>(agents[i]));
+  }
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+std::vector<rocprofiler_agent_v0_t> QueryAgents() {
+  Agents a;
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
+                sizeof(rocprofiler_agent_v0_t), &a),
+            ROCPROFILER_STATUS_SUCCESS);
+  return a.list;
+}
+
+// The rocprofiler agent ID of an HSA agent: the agent with its HSA node.
+uint64_t SdkAgentId(hsa_agent_t agent) {
+  uint32_t node = 0;
+  EXPECT_EQ(hsa_agent_get_info(agent, HSA_AGENT_INFO_NODE, &node),
+            HSA_STATUS_SUCCESS);
+  for (const auto& a : QueryAgents()) {
+    if (a.node_id == node) return a.id.handle;
+  }
+  ADD_FAILURE() << "no agent with node " << node;
+  return 0;
+}
+
 uint64_t Now() {
   rocprofiler_timestamp_t t = 0;
   rocprofiler_get_timestamp(&t);
@@ -189,6 +223,56 @@ TEST_F(SdkGpuKinds, ConfigurationStatuses) {
   EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
 }
 
+// softhsa's agents (one CPU, SOFTHSA_GPU_COUNT = 1 gfx90a GPU) as the
+// runtime answers them; IDs are the library's, not hsa_agent_t handles.
+TEST_F(SdkGpuKinds, AvailableAgentsComeFromTheRuntime) {
+  const auto agents = QueryAgents();
+  ASSERT_EQ(agents.size(), 2u);
+  const rocprofiler_agent_v0_t& cpu = agents[0];
+  const rocprofiler_agent_v0_t& gpu = agents[1];
+  EXPECT_EQ(cpu.type, ROCPROFILER_AGENT_TYPE_CPU);
+  EXPECT_EQ(gpu.type, ROCPROFILER_AGENT_TYPE_GPU);
+  EXPECT_EQ(cpu.node_id, 0u);
+  EXPECT_EQ(gpu.node_id, 1u);
+  EXPECT_EQ(cpu.logical_node_id, 0);
+  EXPECT_EQ(gpu.logical_node_id, 1);
+  EXPECT_EQ(gpu.logical_node_type_id, 0);
+  EXPECT_STREQ(gpu.name, "gfx90a");
+  EXPECT_EQ(gpu.gfx_target_version, 90010u);
+  EXPECT_GT(gpu.cu_count, 0u);
+  EXPECT_GT(gpu.wave_front_size, 0u);
+  EXPECT_GT(gpu.workgroup_max_size, 0u);
+  EXPECT_GT(gpu.mem_banks_count, 0u);
+  ASSERT_NE(gpu.mem_banks, nullptr);
+  EXPECT_GT(gpu.mem_banks[0].size_in_bytes, 0u);
+  EXPECT_GT(cpu.cpu_cores_count, 0u);
+  for (const auto& a : agents) {
+    EXPECT_EQ(a.size, sizeof(rocprofiler_agent_v0_t));
+    EXPECT_NE(a.id.handle, 0u);
+    EXPECT_NE(a.id.handle, program_.gpu.handle);
+    EXPECT_NE(a.id.handle, program_.cpu.handle);
+    EXPECT_EQ(a.runtime_visibility.hsa, 1u);
+  }
+  EXPECT_NE(cpu.id.handle, gpu.id.handle);
+}
+
+TEST_F(SdkGpuKinds, AgentQueryStatuses) {
+  Agents a;
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_0, nullptr,
+                sizeof(rocprofiler_agent_v0_t), &a),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_NONE, &CopyAgents,
+                sizeof(rocprofiler_agent_v0_t), &a),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
+                sizeof(rocprofiler_agent_v0_t) - 8, &a),
+            ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI);
+  EXPECT_TRUE(a.list.empty());
+}
+
 TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
   auto loads = T().Of(ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
                       ROCPROFILER_CODE_OBJECT_LOAD);
@@ -199,8 +283,8 @@ TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
   EXPECT_EQ(load.record.phase, ROCPROFILER_CALLBACK_PHASE_LOAD);
   EXPECT_EQ(load.load.size, sizeof(load.load));
   EXPECT_NE(load.load.code_object_id, ROCPROFILER_CODE_OBJECT_ID_NONE);
-  EXPECT_EQ(load.load.agent_id.handle, program_.gpu.handle);
-  EXPECT_EQ(load.load.rocp_agent.handle, program_.gpu.handle);
+  EXPECT_EQ(load.load.agent_id.handle, SdkAgentId(program_.gpu));
+  EXPECT_EQ(load.load.rocp_agent.handle, SdkAgentId(program_.gpu));
   EXPECT_EQ(load.load.hsa_agent.handle, program_.gpu.handle);
   EXPECT_NE(load.text.find("libgpu_kernels.so"), std::string::npos)
       << load.text;
@@ -312,7 +396,7 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
     EXPECT_EQ(e.dispatch.size, sizeof(e.dispatch));
     EXPECT_EQ(d.size,
               offsetof(rocprofiler_kernel_dispatch_info_t, reserved_padding));
-    EXPECT_EQ(d.agent_id.handle, program_.gpu.handle);
+    EXPECT_EQ(d.agent_id.handle, SdkAgentId(program_.gpu));
     EXPECT_EQ(d.queue_id.handle, queue_id);
     EXPECT_EQ(d.kernel_id, empty_id);
     EXPECT_EQ(d.dispatch_id, enqueue[0].dispatch.dispatch_info.dispatch_id);
@@ -368,8 +452,8 @@ TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
     EXPECT_EQ(e.record.operation, ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE);
     EXPECT_EQ(e.copy.size, sizeof(e.copy));
     EXPECT_EQ(e.copy.bytes, 1000u);
-    EXPECT_EQ(e.copy.dst_agent_id.handle, program_.gpu.handle);
-    EXPECT_EQ(e.copy.src_agent_id.handle, program_.cpu.handle);
+    EXPECT_EQ(e.copy.dst_agent_id.handle, SdkAgentId(program_.gpu));
+    EXPECT_EQ(e.copy.src_agent_id.handle, SdkAgentId(program_.cpu));
     EXPECT_EQ(e.copy.dst_address.ptr, dst.data());
     EXPECT_EQ(e.copy.src_address.ptr, src.data());
     EXPECT_EQ(e.record.correlation_id.internal,
