@@ -15,6 +15,7 @@
 
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
 
@@ -90,6 +91,7 @@ void FinalizeClient(uint32_t handle) {
   if (c.finalized || c.result == nullptr) return;
   c.finalized = true;
   InvalidateClientContexts(handle);
+  FlushClientBuffers(handle);
   if (c.result->finalize != nullptr) c.result->finalize(c.result->tool_data);
 }
 

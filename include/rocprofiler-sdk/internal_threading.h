@@ -1,6 +1,7 @@
-/* The threads on which buffers are delivered. Each buffer is delivered on
- * one callback thread: the library's default one, or one a tool created and
- * assigned to it. C99 and C++. */
+/* The threads on which buffers are delivered. In this library every buffer
+ * is delivered on a thread of its own, whatever callback thread it was
+ * assigned: the handles exist and are checked, but two buffers assigned the
+ * same callback thread are still delivered on two threads. C99 and C++. */
 #ifndef ROCPROFILER_SDK_INTERNAL_THREADING_H_
 #define ROCPROFILER_SDK_INTERNAL_THREADING_H_
 
@@ -16,9 +17,8 @@ typedef struct rocprofiler_callback_thread_t {
 typedef void (*rocprofiler_internal_thread_library_cb_t)(
     rocprofiler_runtime_library_t library, void* data);
 
-/* Called before and after the library starts a thread of its own. This
- * library starts its threads only for buffers: `libs` must include
- * ROCPROFILER_LIBRARY for the callbacks to be made. */
+/* Not implemented: returns ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED (the
+ * library starts one thread per buffer, without these callbacks). */
 rocprofiler_status_t rocprofiler_at_internal_thread_create(
     rocprofiler_internal_thread_library_cb_t precreate,
     rocprofiler_internal_thread_library_cb_t postcreate, int libs,
