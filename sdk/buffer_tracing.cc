@@ -10,6 +10,7 @@
 #include "sdk/buffers.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
+#include "sdk/gpu_kinds.h"
 #include "sdk/interest.h"
 #include "sdk/kinds.h"
 #include "sdk/registration.h"
@@ -64,6 +65,11 @@ static_assert(sizeof(kBufferKinds) / sizeof(kBufferKinds[0]) ==
                   ROCPROFILER_BUFFER_TRACING_LAST,
               "one entry per buffer kind");
 
+bool IsGpuBufferKind(int32_t kind) noexcept {
+  return kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH ||
+         kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+}
+
 const BufferKind* FindBufferKind(int32_t kind) noexcept {
   if (kind <= ROCPROFILER_BUFFER_TRACING_NONE ||
       kind >= ROCPROFILER_BUFFER_TRACING_LAST) {
@@ -92,10 +98,15 @@ rocprofiler_configure_buffer_tracing_service(
   if (!InToolInitialize(&client)) {
     return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
   }
+  const int32_t kind_value = RawValue(kind);
+  // GPU kinds need the SDK's observer on the GPU half's seam: registered
+  // before the lock (gpu_kinds.h says why).
+  if (IsGpuBufferKind(kind_value) && !EnableGpuKinds()) {
+    return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
   std::lock_guard<std::mutex> lock(ConfigMutex());
   Context* ctx = FindContext(context_id);
   if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
-  const int32_t kind_value = RawValue(kind);
   const BufferKind* bk = FindBufferKind(kind_value);
   if (bk == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   const int index = static_cast<int>(ctx - g_contexts);
@@ -104,10 +115,11 @@ rocprofiler_configure_buffer_tracing_service(
   if (BufferContext(buffer) != index) {
     return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
   }
-  // Recorded: the API kinds this library traces.
+  // Recorded: the API kinds this library traces, kernel dispatches and
+  // memory copies.
   const KindInfo* info = Operations(*bk);
-  if (kind_value > kLastBufferApiKind || info == nullptr ||
-      info->source == Source::kNone) {
+  if ((kind_value > kLastBufferApiKind && !IsGpuBufferKind(kind_value)) ||
+      info == nullptr || info->source == Source::kNone) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
   }
   BufferService& s = ctx->buffer_services[kind_value];

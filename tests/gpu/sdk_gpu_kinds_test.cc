@@ -41,7 +41,12 @@ struct Tool {
   rocprofiler_context_id_t context{0};
   rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
   rocprofiler_status_t configure_status[3] = {};
+  rocprofiler_status_t buffer_status[3] = {};
   uint64_t next_user = 100;
+  rocprofiler_buffer_id_t buffer{0};
+  // What the buffer delivered.
+  std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches;
+  std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> copies;
 
   std::vector<Event> Of(int32_t kind, int32_t op = -1) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -54,8 +59,11 @@ struct Tool {
     return out;
   }
   void Clear() {
+    if (buffer.handle != 0) rocprofiler_flush_buffer(buffer);
     std::lock_guard<std::mutex> lock(mutex);
     events.clear();
+    dispatches.clear();
+    copies.clear();
   }
 };
 Tool& T() {
@@ -117,11 +125,38 @@ void Callback(rocprofiler_callback_tracing_record_t record,
   T().events.push_back(e);
 }
 
+void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                    rocprofiler_record_header_t** headers, size_t n, void*,
+                    uint64_t) {
+  std::lock_guard<std::mutex> lock(T().mutex);
+  for (size_t i = 0; i < n; ++i) {
+    if (headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
+    if (headers[i]->kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH) {
+      T().dispatches.push_back(
+          *static_cast<rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+              headers[i]->payload));
+    } else if (headers[i]->kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY) {
+      T().copies.push_back(
+          *static_cast<rocprofiler_buffer_tracing_memory_copy_record_t*>(
+              headers[i]->payload));
+    }
+  }
+}
+
 int Initialize(rocprofiler_client_finalize_t, void*) {
   Tool& t = T();
   if (rocprofiler_create_context(&t.context) != ROCPROFILER_STATUS_SUCCESS) {
     return 1;
   }
+  // The same GPU work, also recorded in a buffer.
+  t.buffer_status[0] = rocprofiler_create_buffer(
+      t.context, 1 << 20, 1 << 16, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+      &BufferCallback, nullptr, &t.buffer);
+  t.buffer_status[1] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0,
+      t.buffer);
+  t.buffer_status[2] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, nullptr, 0, t.buffer);
   const rocprofiler_callback_tracing_kind_t kinds[] = {
       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
       ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
@@ -217,6 +252,9 @@ class SdkGpuKinds : public ::testing::Test {
 
 TEST_F(SdkGpuKinds, ConfigurationStatuses) {
   for (rocprofiler_status_t s : T().configure_status) {
+    EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
+  }
+  for (rocprofiler_status_t s : T().buffer_status) {
     EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
   }
   // ROCm 5.2.3's runtime has no scratch-memory events to report.
@@ -422,6 +460,24 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
       << complete[0].args;
   EXPECT_NE(complete[0].args.find("kernel_id=" + std::to_string(empty_id)),
             std::string::npos);
+  // The buffer record: the completion's fields and correlation IDs, the
+  // submitting thread.
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  std::lock_guard<std::mutex> lock(T().mutex);
+  ASSERT_EQ(T().dispatches.size(), 1u);
+  const auto& b = T().dispatches[0];
+  EXPECT_EQ(b.size, sizeof(b));
+  EXPECT_EQ(b.kind, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
+  EXPECT_EQ(b.operation, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+  EXPECT_EQ(b.correlation_id.internal, store_id);
+  EXPECT_EQ(b.correlation_id.external.value, 4242u);
+  EXPECT_EQ(b.thread_id, tid_);
+  EXPECT_EQ(b.start_timestamp, complete[0].dispatch.start_timestamp);
+  EXPECT_EQ(b.end_timestamp, complete[0].dispatch.end_timestamp);
+  EXPECT_EQ(0,
+            std::memcmp(&b.dispatch_info, &complete[0].dispatch.dispatch_info,
+                        sizeof(b.dispatch_info)));
+  EXPECT_TRUE(T().copies.empty());
   hsa_signal_destroy(done);
 }
 
@@ -466,6 +522,24 @@ TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
   EXPECT_LE(copies[1].copy.end_timestamp, t1);
   EXPECT_NE(copies[1].args.find("bytes=1000;"), std::string::npos)
       << copies[1].args;
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  std::lock_guard<std::mutex> lock(T().mutex);
+  ASSERT_EQ(T().copies.size(), 1u);
+  const auto& b = T().copies[0];
+  EXPECT_EQ(b.size, sizeof(b));
+  EXPECT_EQ(b.kind, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
+  EXPECT_EQ(b.operation, ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE);
+  EXPECT_EQ(b.correlation_id.internal,
+            copies[0].record.correlation_id.internal);
+  EXPECT_EQ(b.thread_id, tid_);
+  EXPECT_EQ(b.bytes, 1000u);
+  EXPECT_EQ(b.dst_agent_id.handle, SdkAgentId(program_.gpu));
+  EXPECT_EQ(b.src_agent_id.handle, SdkAgentId(program_.cpu));
+  EXPECT_EQ(b.dst_address.ptr, dst.data());
+  EXPECT_EQ(b.src_address.ptr, src.data());
+  EXPECT_EQ(b.start_timestamp, copies[1].copy.start_timestamp);
+  EXPECT_EQ(b.end_timestamp, copies[1].copy.end_timestamp);
+  EXPECT_TRUE(T().dispatches.empty());
   hsa_signal_destroy(done);
 }
 
