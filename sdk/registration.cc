@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 
@@ -81,6 +82,35 @@ void CollectCandidates() {
   }
 }
 
+// ROCP_TOOL_LIBRARIES: tool libraries to load, ':'-separated, each one's
+// rocprofiler_configure a candidate in that order (after the tools already
+// in the process). Loading them here runs their constructors before their
+// configure is called, and before the at-exit finalize is registered, so
+// their globals outlive their finalize.
+void LoadToolLibraries() {
+  const char* env = getenv("ROCP_TOOL_LIBRARIES");
+  if (env == nullptr) return;
+  char path[4096];
+  while (*env != '\0') {
+    const char* end = env;
+    while (*end != '\0' && *end != ':') ++end;
+    const size_t n = static_cast<size_t>(end - env);
+    if (n > 0 && n < sizeof(path)) {
+      std::memcpy(path, env, n);
+      path[n] = '\0';
+      // Kept loaded: the tool runs until the process exits.
+      if (void* handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) {
+        AddCandidate(reinterpret_cast<rocprofiler_configure_func_t>(
+            dlsym(handle, "rocprofiler_configure")));
+      } else {
+        fprintf(stderr, "rocprofiler-sdk: ROCP_TOOL_LIBRARIES: %s\n",
+                dlerror());
+      }
+    }
+    env = *end == ':' ? end + 1 : end;
+  }
+}
+
 void FinalizeClient(uint32_t handle) {
   // Before the lock: another thread finalizing waits for our callback, and
   // we may be blocked on the lock from inside one.
@@ -111,6 +141,7 @@ bool Register(rocprofiler_configure_func_t first) {
   const uint32_t begin = g_client_count;
   AddCandidate(first);
   CollectCandidates();
+  LoadToolLibraries();
   uint32_t accepted = 0;
   char version[64];
   snprintf(version, sizeof(version), "roctracer rocprofiler-sdk %d.%d.%d",
