@@ -1,8 +1,13 @@
 #include "sdk/buffers.h"
 
+#include <pthread.h>
+
 #include <atomic>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <mutex>
+#include <thread>
 
 #include "rocprofiler-sdk/internal_threading.h"
 #include "runtime/intercept/trace_guard.h"
@@ -22,7 +27,8 @@ struct Buffer {
   int context_plus1 = 0;  // 0: the slot is free
   rocprofiler_buffer_tracing_cb_t callback = nullptr;
   void* callback_data = nullptr;
-  uint64_t callback_thread = 0;  // 0: the buffer's own thread
+  // 0: delivered on the pool's own thread; else a callback thread's handle.
+  std::atomic<uint64_t> callback_thread{0};
   // Consumer thread only (and the destroying thread once the pool closed).
   uint64_t reported_drops = 0;
   size_t capacity = 0;
@@ -31,12 +37,78 @@ struct Buffer {
 };
 
 Buffer g_buffers[kMaxBuffers];
-uint32_t g_callback_threads = 0;  // created so far; under ConfigMutex
 
-// The pool's buffer callback: one batch of 64-byte pool records, each an
-// SDK record or an envelope of one (see buffers.h).
+// A callback thread: the batches of the buffers assigned to it are handed
+// from their pools' consumer threads to this one, which calls the tool; the
+// consumer waits until the call returned (the batch lives in the pool's
+// buffer). Never destroyed: pools deliver until the process exits.
+struct CallbackThread {
+  struct Batch {
+    Buffer* buffer;
+    const char* begin;
+    const char* end;
+    bool done;
+  };
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::deque<Batch*> queue;
+};
+
+constexpr uint32_t kMaxCallbackThreads = 16;
+CallbackThread* g_callback_threads[kMaxCallbackThreads] = {};
+uint32_t g_callback_thread_count = 0;  // under ConfigMutex
+// False in a fork child, where the threads do not exist: batches are then
+// delivered on the pools' own threads.
+std::atomic<bool> g_callback_threads_alive{true};
+// Set on a callback thread: its handle.
+thread_local uint32_t t_callback_thread = 0;
+
+void DeliverNow(Buffer* b, const char* begin, const char* end);
+
+void CallbackThreadMain(CallbackThread* t, uint32_t handle) {
+  t_callback_thread = handle;
+  std::unique_lock<std::mutex> lock(t->mutex);
+  for (;;) {
+    t->cv.wait(lock, [t] { return !t->queue.empty(); });
+    CallbackThread::Batch* batch = t->queue.front();
+    t->queue.pop_front();
+    lock.unlock();
+    DeliverNow(batch->buffer, batch->begin, batch->end);
+    lock.lock();
+    batch->done = true;
+    t->cv.notify_all();
+  }
+}
+
+void ForgetCallbackThreadsInChild() {
+  g_callback_threads_alive.store(false, std::memory_order_relaxed);
+}
+
+// A pool's Flush or Close waits for its consumer, which may wait for a
+// callback thread: on a callback thread they would wait for themselves.
+bool OnCallbackThread() noexcept { return t_callback_thread != 0; }
+
+// The pool's buffer callback, on the pool's consumer thread: delivered here,
+// or on the buffer's callback thread.
 void DeliverBatch(const char* begin, const char* end, void* arg) {
   auto* b = static_cast<Buffer*>(arg);
+  const uint64_t assigned = b->callback_thread.load(std::memory_order_acquire);
+  if (assigned == 0 ||
+      !g_callback_threads_alive.load(std::memory_order_relaxed)) {
+    DeliverNow(b, begin, end);
+    return;
+  }
+  CallbackThread* t = g_callback_threads[assigned - 1];
+  CallbackThread::Batch batch{b, begin, end, false};
+  std::unique_lock<std::mutex> lock(t->mutex);
+  t->queue.push_back(&batch);
+  t->cv.notify_all();
+  t->cv.wait(lock, [&batch] { return batch.done; });
+}
+
+// One batch of 64-byte pool records, each an SDK record or an envelope of
+// one (see buffers.h), to the tool.
+void DeliverNow(Buffer* b, const char* begin, const char* end) {
   const size_t n = static_cast<size_t>(end - begin) / sizeof(activity_record_t);
   if (n > b->capacity) {
     delete[] b->headers;
@@ -110,12 +182,29 @@ bool WriteRecord(int buffer, const void* record, size_t size) noexcept {
   return pool->Write(envelope, text, size + 7);
 }
 
+namespace {
+
+// Flush, or on a callback thread (where waiting would wait for itself) a
+// flush on a thread of its own, not waited for.
+void FlushPool(roctracer::Pool* pool) noexcept {
+  if (!OnCallbackThread()) {
+    pool->Flush();
+    return;
+  }
+  try {
+    std::thread([pool] { pool->Flush(); }).detach();
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
 void FlushClientBuffers(uint32_t client) noexcept {
   for (Buffer& b : g_buffers) {
     roctracer::Pool* pool = b.pool.load(std::memory_order_acquire);
     if (pool != nullptr && b.context_plus1 > 0 &&
         g_contexts[b.context_plus1 - 1].client == client) {
-      pool->Flush();
+      FlushPool(pool);
     }
   }
 }
@@ -165,7 +254,7 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_buffer(
   b.context_plus1 = static_cast<int>(ctx - g_contexts) + 1;
   b.callback = callback;
   b.callback_data = callback_data;
-  b.callback_thread = 0;
+  b.callback_thread.store(0, std::memory_order_relaxed);
   b.reported_drops = 0;
   roctracer::PoolStatus status = roctracer::PoolStatus::kOk;
   roctracer::Pool* pool =
@@ -190,7 +279,7 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) {
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   roctracer::Pool* pool = g_buffers[i].pool.load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  pool->Flush();
+  FlushPool(pool);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -202,6 +291,8 @@ rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) {
   Buffer& b = g_buffers[i];
   roctracer::Pool* pool = b.pool.load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
+  // Destroying waits for the deliveries, which a callback thread makes.
+  if (OnCallbackThread()) return ROCPROFILER_STATUS_ERROR_BUFFER_BUSY;
   // Delivers everything first (Close); then writers find no pool.
   pool->Close();
   {
@@ -225,7 +316,22 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_callback_thread(
   }
   if (cb_thread_id == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   std::lock_guard<std::mutex> lock(ConfigMutex());
-  cb_thread_id->handle = ++g_callback_threads;
+  if (g_callback_thread_count == kMaxCallbackThreads) {
+    return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  static const bool fork_handler =
+      pthread_atfork(nullptr, nullptr, &ForgetCallbackThreadsInChild) == 0;
+  (void)fork_handler;
+  auto* t = new CallbackThread;
+  const uint32_t handle = g_callback_thread_count + 1;
+  try {
+    std::thread(&CallbackThreadMain, t, handle).detach();
+  } catch (...) {
+    delete t;
+    return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
+  }
+  g_callback_threads[g_callback_thread_count++] = t;
+  cb_thread_id->handle = handle;
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -236,10 +342,12 @@ rocprofiler_assign_callback_thread(rocprofiler_buffer_id_t buffer_id,
   std::lock_guard<std::mutex> lock(ConfigMutex());
   const int i = BufferIndex(buffer_id);
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  if (cb_thread_id.handle == 0 || cb_thread_id.handle > g_callback_threads) {
+  if (cb_thread_id.handle == 0 ||
+      cb_thread_id.handle > g_callback_thread_count) {
     return ROCPROFILER_STATUS_ERROR_THREAD_NOT_FOUND;
   }
-  g_buffers[i].callback_thread = cb_thread_id.handle;
+  g_buffers[i].callback_thread.store(cb_thread_id.handle,
+                                     std::memory_order_release);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -34,14 +34,16 @@ rocprofiler_status_t rocprofiler_create_buffer(
     rocprofiler_buffer_id_t* buffer_id) ROCPROFILER_API;
 
 /* Delivers every record written so far and returns after the callback
- * returned. From inside the buffer's own callback it returns
- * ROCPROFILER_STATUS_ERROR_BUFFER_BUSY without waiting. Unknown or
- * destroyed buffer: ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND. */
+ * returned. From inside a buffer callback it cannot wait (the delivery would
+ * wait for that callback): it starts the flush and returns SUCCESS at once.
+ * Unknown or destroyed buffer: ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND. */
 rocprofiler_status_t rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id)
     ROCPROFILER_API;
 
 /* Flushes, then frees the buffer: its services stop writing to it. Unknown
- * or destroyed buffer: ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND. */
+ * or destroyed buffer: ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND; from
+ * inside a callback on a callback thread (internal_threading.h), which the
+ * delivery would wait for: ROCPROFILER_STATUS_ERROR_BUFFER_BUSY. */
 rocprofiler_status_t rocprofiler_destroy_buffer(
     rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
 

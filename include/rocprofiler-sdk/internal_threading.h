@@ -1,7 +1,7 @@
-/* The threads on which buffers are delivered. In this library every buffer
- * is delivered on a thread of its own, whatever callback thread it was
- * assigned: the handles exist and are checked, but two buffers assigned the
- * same callback thread are still delivered on two threads. C99 and C++. */
+/* The threads on which buffers are delivered: a buffer assigned no callback
+ * thread is delivered on a library thread of its own; the buffers assigned
+ * one callback thread are all delivered on that thread, one batch at a time.
+ * C99 and C++. */
 #ifndef ROCPROFILER_SDK_INTERNAL_THREADING_H_
 #define ROCPROFILER_SDK_INTERNAL_THREADING_H_
 
@@ -25,7 +25,8 @@ rocprofiler_status_t rocprofiler_at_internal_thread_create(
     void* data) ROCPROFILER_API;
 
 /* Creates a callback thread (only inside a tool's initialize:
- * ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED otherwise). NULL:
+ * ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED otherwise; at most 16:
+ * ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES). NULL:
  * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. */
 rocprofiler_status_t rocprofiler_create_callback_thread(
     rocprofiler_callback_thread_t* cb_thread_id) ROCPROFILER_API;

@@ -431,6 +431,21 @@ TEST(BufferTracing, LosslessKeepsEveryRecordOfEveryThread) {
   EXPECT_EQ(ids.size(), static_cast<size_t>(kThreads * kCalls));
   std::lock_guard<std::mutex> lock(g_lossless.mutex);
   EXPECT_EQ(g_lossless.drops, 0u);
+  // Assigned a callback thread: every batch was delivered on that one thread.
+  EXPECT_EQ(g_lossless.threads.size(), 1u);
+  std::lock_guard<std::mutex> lock2(g_discard.mutex);
+  EXPECT_EQ(g_discard.threads.size(), 1u);
+  EXPECT_NE(*g_lossless.threads.begin(), *g_discard.threads.begin());
+}
+
+TEST(BufferTracing, FlushFromACallbackOnACallbackThreadReturns) {
+  g_lossless.Take();
+  g_lossless.flush_inside = true;
+  TracedCall(kHsa, HSA_API_ID_hsa_init, 8500, &g_data);
+  ASSERT_EQ(rocprofiler_flush_buffer(g_lossless.buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(g_lossless.inside_flush_status, ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(g_lossless.Take().size(), 1u);
 }
 
 TEST(BufferTracing, FlushFromInsideTheBufferCallbackReturns) {
