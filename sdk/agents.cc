@@ -261,6 +261,9 @@ const AgentList* List(bool refresh) noexcept {
   const AgentList* now = g_list.load(std::memory_order_acquire);
   if (now != list && now != nullptr) return now;  // another thread re-read
   if (AgentList* fresh = Read()) {
+    // The list replaced stays reachable (a reader may still hold it).
+    static auto* retired = new std::vector<const AgentList*>;
+    if (now != nullptr) retired->push_back(now);
     g_list.store(fresh, std::memory_order_release);
     return fresh;
   }
