@@ -35,7 +35,7 @@ def runfiles_root():
 
 def header_destination(path):
   """Install path of a header under include/, or None for a non-header."""
-  if not path.endswith(".h"):
+  if not path.endswith((".h", ".hpp")):
     return None
   for source_root in ("codegen/sdk/", "codegen/", "include/"):
     if path.startswith(source_root):

@@ -78,7 +78,8 @@ check_client "$tmp/build/install_client"
 # find_package(rocprofiler-sdk) with ROCm's target name.
 for f in lib/librocprofiler-sdk.so.1.0.0 lib/pkgconfig/rocprofiler-sdk.pc \
   lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config.cmake \
-  lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config-version.cmake; do
+  lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config-version.cmake \
+  include/rocprofiler-sdk/cxx/name_info.hpp include/rocprofiler-sdk/agent.h; do
   [[ -f "$prefix/$f" ]] || fail "$f not installed"
 done
 [[ "$(readlink "$prefix/lib/librocprofiler-sdk.so")" == "librocprofiler-sdk.so.1" ]] ||

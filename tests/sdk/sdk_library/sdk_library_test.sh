@@ -7,6 +7,7 @@ sdk_so="$1" roctracer_so="$2" client_c="$3" rocprofiler_h="$4" roctracer_h="$5"
 sdk_generated_h="$6"  # codegen/sdk/rocprofiler-sdk/hsa/api_id.h
 generated_h="$7"      # codegen/hsa_api_data.h
 rocm_include=$(cd "$(dirname "$8")/.." && pwd)  # <release>/include/hsa/hsa.h
+client_cxx="$9"       # the same through the C++ helpers, built by g++
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$sdk_so" "$work/librocprofiler-sdk.so.1"
@@ -24,3 +25,6 @@ readelf -d "$work/librocprofiler-sdk.so.1" |
   grep -q 'FILTER.*\[libroctracer64.so.4\]' ||
   { echo "librocprofiler-sdk.so.1 is not a filter of libroctracer64.so.4"; exit 1; }
 LD_LIBRARY_PATH="$work" ROCPROFILER_SDK_NO_AUTO_REGISTER=1 "$work/client"
+g++ -D__HIP_PLATFORM_AMD__ "${inc[@]}" -o "$work/cxx_client" "$client_cxx" \
+  -L"$work" -lrocprofiler-sdk
+LD_LIBRARY_PATH="$work" ROCPROFILER_SDK_NO_AUTO_REGISTER=1 "$work/cxx_client"
