@@ -1,14 +1,18 @@
 // ROCP_TOOL_LIBRARIES names two tool libraries: both are loaded and
 // registered in that order, each with its own client handle, their
-// constructors ran before their initialize, and at exit each finalize runs
-// while the library's globals are still alive.
+// constructors ran before their initialize, both record the same calls in
+// buffers of their own, and at exit each finalize runs, after its buffer
+// was delivered, while the library's globals are still alive.
 #include <cstdlib>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "ext/prof_protocol.h"
 #include "gtest/gtest.h"
+#include "hsa_api_data.h"
 #include "rocprofiler-sdk/registration.h"
+#include "tests/sdk/fake_consumer_seam.h"
 
 struct ToolEvent {
   std::string tool, what;
@@ -50,10 +54,21 @@ TEST(ToolLibraries, LoadedInOrderEachWithItsOwnClient) {
   EXPECT_EQ(ev[5].value, 1u);
 }
 
-TEST(ToolLibraries, FinalizeRunsBeforeTheToolsStaticDestructors) {
-  EXPECT_EXIT(std::exit(0), testing::ExitedWithCode(0),
-              "tool b finalize: globals alive, log 2\n"
-              "tool a finalize: globals alive, log 2\n");
+TEST(ToolLibraries, BothToolsRecordEveryCallAndFinalizeBeforeDestructors) {
+  EXPECT_EXIT(
+      {
+        hsa_api_data_t d{};
+        for (uint64_t i = 1; i <= 25; ++i) {
+          fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                          ACTIVITY_API_PHASE_ENTER, i, &d);
+          fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                          ACTIVITY_API_PHASE_EXIT, i, &d);
+        }
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0),
+      "tool b finalize: globals alive, log 2, records 25\n"
+      "tool a finalize: globals alive, log 2, records 25\n");
 }
 
 }  // namespace
