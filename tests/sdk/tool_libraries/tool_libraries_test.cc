@@ -3,9 +3,12 @@
 // constructors ran before their initialize, both record the same calls in
 // buffers of their own, and at exit each finalize runs, after its buffer
 // was delivered, while the library's globals are still alive.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ext/prof_protocol.h"
@@ -69,6 +72,20 @@ TEST(ToolLibraries, BothToolsRecordEveryCallAndFinalizeBeforeDestructors) {
       testing::ExitedWithCode(0),
       "tool b finalize: globals alive, log 2, records 25\n"
       "tool a finalize: globals alive, log 2, records 25\n");
+}
+
+// exit() from a worker thread while the main thread waits: the same
+// finalize order, on the worker.
+TEST(ToolLibraries, ExitFromAWorkerThreadFinalizesBeforeDestructors) {
+  EXPECT_EXIT({ std::thread([] { std::exit(0); }).join(); },
+              testing::ExitedWithCode(0),
+              "tool b finalize: globals alive, log 2, records 0\n"
+              "tool a finalize: globals alive, log 2, records 0\n");
+}
+
+// _exit() runs nothing: no finalize, and no crash either.
+TEST(ToolLibraries, UnderscoreExitRunsNoFinalize) {
+  EXPECT_EXIT(_exit(3), testing::ExitedWithCode(3), "^$");
 }
 
 }  // namespace
