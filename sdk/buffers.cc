@@ -307,6 +307,15 @@ rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) {
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+ROCPROFILER_API uint64_t
+rocprofiler_record_header_compute_hash(uint32_t category, uint32_t kind) {
+  rocprofiler_record_header_t h;
+  h.hash = 0;
+  h.category = category;
+  h.kind = kind;
+  return h.hash;
+}
+
 ROCPROFILER_API rocprofiler_status_t rocprofiler_create_callback_thread(
     rocprofiler_callback_thread_t* cb_thread_id) {
   using namespace rocprofiler_sdk;

@@ -47,6 +47,12 @@ rocprofiler_status_t rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id)
 rocprofiler_status_t rocprofiler_destroy_buffer(
     rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
 
+/* The `hash` a record header with this category and kind holds (the two
+ * 32-bit fields read as one 64-bit value): tools switch on it to dispatch
+ * records. */
+uint64_t rocprofiler_record_header_compute_hash(uint32_t category,
+                                                uint32_t kind) ROCPROFILER_API;
+
 ROCPROFILER_EXTERN_C_FINI
 
 #endif /* ROCPROFILER_SDK_BUFFER_H_ */

@@ -48,6 +48,16 @@ rocprofiler_status_t rocprofiler_pop_external_correlation_id(
     rocprofiler_context_id_t context, rocprofiler_thread_id_t tid,
     rocprofiler_user_data_t* external_correlation_id) ROCPROFILER_API;
 
+/* "HSA_CORE_API", ...: the enumerator without its prefix; name and name_len
+ * may each be NULL. NONE, LAST or a value outside the enum:
+ * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND. (The request service itself,
+ * rocprofiler_configure_external_correlation_id_request_service, is not
+ * implemented.) */
+rocprofiler_status_t
+rocprofiler_query_external_correlation_id_request_kind_name(
+    rocprofiler_external_correlation_id_request_kind_t kind, const char** name,
+    uint64_t* name_len) ROCPROFILER_API;
+
 ROCPROFILER_EXTERN_C_FINI
 
 #endif /* ROCPROFILER_SDK_EXTERNAL_CORRELATION_H_ */

@@ -1041,6 +1041,30 @@ const std::vector<Case>& SdkCases() {
                            Pick(rng, {0, 8, 303, 305, 100000}), nullptr),
                        ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI);
            }),
+      CASE(rocprofiler_record_header_compute_hash,
+           {
+             const uint32_t category = static_cast<uint32_t>(rng());
+             const uint32_t kind = static_cast<uint32_t>(rng());
+             EXPECT_EQ(rocprofiler_record_header_compute_hash(category, kind),
+                       (uint64_t{kind} << 32) | category);
+           }),
+      CASE(
+          rocprofiler_query_external_correlation_id_request_kind_name,
+          {
+            const char* name = "x";
+            uint64_t len = 5;
+            EXPECT_EQ(
+                IntArgs(
+                    &rocprofiler_query_external_correlation_id_request_kind_name)(
+                    Pick(rng, {0, 19, -1, 999, INT32_MIN, INT32_MAX}), &name,
+                    &len),
+                kSdkNoKind);
+            EXPECT_EQ(
+                rocprofiler_query_external_correlation_id_request_kind_name(
+                    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API,
+                    nullptr, nullptr),
+                kSdkOk);
+          }),
       CASE(rocprofiler_get_version_triplet,
            EXPECT_EQ(IntArgs(&rocprofiler_get_version_triplet)(
                          Null<rocprofiler_version_triplet_t>()),

@@ -532,6 +532,34 @@ TEST(BufferTracing, NamesAndIteration) {
             ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
+TEST(BufferTracing, HeaderHashIsCategoryAndKindTogether) {
+  EXPECT_EQ(rocprofiler_record_header_compute_hash(
+                ROCPROFILER_BUFFER_CATEGORY_TRACING,
+                ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH),
+            (uint64_t{ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH} << 32) |
+                ROCPROFILER_BUFFER_CATEGORY_TRACING);
+  // The hash of the headers delivered.
+  rocprofiler_record_header_t h;
+  h.hash = 0;
+  h.category = ROCPROFILER_BUFFER_CATEGORY_TRACING;
+  h.kind = ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API;
+  EXPECT_EQ(h.hash, rocprofiler_record_header_compute_hash(h.category, h.kind));
+}
+
+TEST(BufferTracing, ExternalCorrelationRequestKindNames) {
+  const char* name = nullptr;
+  uint64_t len = 0;
+  ASSERT_EQ(rocprofiler_query_external_correlation_id_request_kind_name(
+                ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH, &name,
+                &len),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_STREQ(name, "KERNEL_DISPATCH");
+  EXPECT_EQ(len, std::strlen("KERNEL_DISPATCH"));
+  EXPECT_EQ(rocprofiler_query_external_correlation_id_request_kind_name(
+                ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST, &name, &len),
+            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
+}
+
 // Runs last (gtest runs tests in order): destroys a buffer.
 TEST(BufferTracing, ZDestroyDeliversThenForgetsTheBuffer) {
   g_marker.Take();
