@@ -3,10 +3,18 @@
  * (one tracer), and the program must name librocprofiler-sdk.so.1. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <rocprofiler-sdk/hip/compiler_api_id.h>
+#include <rocprofiler-sdk/hip/runtime_api_id.h>
+#include <rocprofiler-sdk/hip/table_id.h>
+#include <rocprofiler-sdk/hsa/amd_ext_api_id.h>
+#include <rocprofiler-sdk/hsa/core_api_id.h>
+#include <rocprofiler-sdk/hsa/finalize_ext_api_id.h>
+#include <rocprofiler-sdk/hsa/image_ext_api_id.h>
+#include <rocprofiler-sdk/hsa/table_id.h>
+#include <rocprofiler-sdk/marker/table_id.h>
+#include <rocprofiler-sdk/rocprofiler.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <rocprofiler-sdk/rocprofiler.h>
 
 static int failures = 0;
 static void Check(int ok, const char* what) {
@@ -15,6 +23,12 @@ static void Check(int ok, const char* what) {
 }
 
 int main(void) {
+  /* 1.0.0's header names for the per-release operation IDs exist. */
+  Check(ROCPROFILER_HSA_CORE_API_ID_hsa_init == 0 &&
+            ROCPROFILER_HIP_TABLE_ID_Runtime == 1 &&
+            ROCPROFILER_HSA_TABLE_ID_Core == 0 &&
+            ROCPROFILER_MARKER_TABLE_ID_RoctxCoreRange == 3,
+        "operation and table IDs under 1.0.0's header names");
   rocprofiler_version_triplet_t v = {0, 0, 0};
   Check(rocprofiler_get_version_triplet(&v) == ROCPROFILER_STATUS_SUCCESS &&
             v.major == 1 && v.minor == 0 && v.patch == 0,
