@@ -13,6 +13,7 @@ namespace rocprofiler_sdk {
 Context g_contexts[kMaxContexts];
 std::atomic<uint64_t> g_active_mask{0};
 std::atomic<uint64_t> g_kind_mask[kKindCount] = {};
+std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount] = {};
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "sdk/kinds.h"
 
@@ -33,11 +34,33 @@ struct Service {
   }
 };
 
+// A buffer-tracing service: records of the kind's selected operations go to
+// `buffer` (an index into the buffers, sdk/buffers.h).
+struct BufferService {
+  std::atomic<bool> configured{false};
+  int buffer = -1;
+  std::atomic<uint64_t> ops[kOpWords] = {};
+
+  bool Traces(int32_t op) const noexcept {
+    return (ops[op >> 6].load(std::memory_order_relaxed) >> (op & 63)) & 1u;
+  }
+};
+
+// Buffer kinds 1..kLastBufferApiKind are the API kinds, numbered as the
+// callback kinds of the same name.
+constexpr int kBufferKindCount = ROCPROFILER_BUFFER_TRACING_LAST;
+constexpr int kLastBufferApiKind = ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API;
+static_assert(
+    static_cast<int>(ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API) ==
+        static_cast<int>(ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API),
+    "the API kinds share their numbers");
+
 struct Context {
   std::atomic<bool> created{false};
   std::atomic<bool> invalid{false};  // its tool failed init or finalized
   uint32_t client = 0;
   Service services[kKindCount];
+  BufferService buffer_services[kBufferKindCount];
 };
 
 extern Context g_contexts[kMaxContexts];
@@ -45,6 +68,8 @@ extern Context g_contexts[kMaxContexts];
 extern std::atomic<uint64_t> g_active_mask;
 // Per kind, bit i: context i configured this kind.
 extern std::atomic<uint64_t> g_kind_mask[kKindCount];
+// Per buffer kind, bit i: context i configured buffer tracing of this kind.
+extern std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount];
 
 // The context of a handle, or nullptr for an unknown/never-created one.
 Context* FindContext(rocprofiler_context_id_t id) noexcept;

@@ -12,10 +12,12 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "roctracer_roctx.h"
+#include "runtime/clock/clock.h"
 #include "runtime/platform/asymmetric_fence.h"
 #include "runtime/platform/hot_tls.h"
 #include "runtime/platform/thread_exit.h"
 #include "runtime/platform/thread_id.h"
+#include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/kinds.h"
 #include "sdk/marker_requests.h"
@@ -223,6 +225,10 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   rocprofiler_callback_tracing_record_t record;
   record.thread_id = roctracer::ThreadId();
   record.correlation_id.internal = info.correlation_id;
+  // The call this one was made from on this thread (the frame below).
+  const ptrdiff_t level = frame - t.frames;
+  record.correlation_id.ancestor =
+      level > 0 ? t.frames[level - 1].correlation_id : 0;
   record.kind = static_cast<rocprofiler_callback_tracing_kind_t>(ko.kind);
   record.operation = ko.op;
   record.phase =
@@ -245,6 +251,37 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     }
     s.callback(record, &frame->user[i], s.callback_data);
     EndDelivery(t, outer);
+  }
+}
+
+// One buffer record per context that buffer-traces the call and is still
+// active, written at EXIT (the record holds the call's start and end).
+void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
+                     ThreadState& t, Frame* frame) noexcept {
+  const uint64_t end = roctracer::TimestampNs();
+  rocprofiler_buffer_tracing_hsa_api_record_t r;
+  static_assert(
+      sizeof(r) == sizeof(rocprofiler_buffer_tracing_hip_api_record_t) &&
+          sizeof(r) == sizeof(rocprofiler_buffer_tracing_marker_api_record_t),
+      "the API records share one layout");
+  r.size = sizeof(r);
+  r.kind = static_cast<rocprofiler_buffer_tracing_kind_t>(ko.kind);
+  r.operation = ko.op;
+  r.correlation_id.internal = info.correlation_id;
+  const ptrdiff_t level = frame - t.frames;
+  r.correlation_id.ancestor =
+      level > 0 ? t.frames[level - 1].correlation_id : 0;
+  r.start_timestamp = frame->start_ns;
+  r.end_timestamp = end;
+  r.thread_id = roctracer::ThreadId();
+  uint64_t mask =
+      frame->buffered & g_active_mask.load(std::memory_order_acquire);
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    const BufferService& s = g_contexts[i].buffer_services[ko.kind];
+    r.correlation_id.external = t.ExternalTop(i);
+    WriteRecord(s.buffer, &r, sizeof(r));
   }
 }
 
@@ -299,9 +336,23 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     Frame* frame = &t.frames[depth];
     frame->correlation_id = info.correlation_id;
     frame->called = 0;
+    frame->buffered = 0;
     if (ko.kind == 0) return;
-    const uint64_t mask = g_active_mask.load(std::memory_order_acquire) &
-                          g_kind_mask[ko.kind].load(std::memory_order_acquire);
+    const uint64_t active = g_active_mask.load(std::memory_order_acquire);
+    if (ko.kind <= kLastBufferApiKind) {
+      uint64_t b =
+          active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire);
+      while (b != 0) {
+        const int i = __builtin_ctzll(b);
+        b &= b - 1;
+        if (g_contexts[i].buffer_services[ko.kind].Traces(ko.op)) {
+          frame->buffered |= uint64_t{1} << i;
+        }
+      }
+      if (frame->buffered != 0) frame->start_ns = roctracer::TimestampNs();
+    }
+    const uint64_t mask =
+        active & g_kind_mask[ko.kind].load(std::memory_order_acquire);
     if (mask != 0) Deliver(mask, ko, false, info, t, frame, true);
     return;
   }
@@ -325,6 +376,7 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
   const uint64_t mask =
       frame->called & g_active_mask.load(std::memory_order_acquire);
   if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
+  if (frame->buffered != 0) WriteApiRecords(ko, info, t, frame);
 }
 
 }  // namespace rocprofiler_sdk

@@ -1,7 +1,10 @@
 #include "rocprofiler-sdk/external_correlation.h"
 
+#include <cstring>
+
 #include "runtime/platform/thread_id.h"
 #include "sdk/context.h"
+#include "sdk/kinds.h"
 #include "sdk/thread_state.h"
 
 namespace {
@@ -59,6 +62,43 @@ rocprofiler_status_t rocprofiler_pop_external_correlation_id(
   }
   const rocprofiler_user_data_t v = stack.ids[--(*stack.depth)];
   if (external_correlation_id != nullptr) *external_correlation_id = v;
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t
+rocprofiler_query_external_correlation_id_request_kind_name(
+    rocprofiler_external_correlation_id_request_kind_t kind, const char** name,
+    uint64_t* name_len) {
+  // Indexed by the enum; the names are the enumerators without their prefix.
+  static const char* const kNames[] = {nullptr,
+                                       "HSA_CORE_API",
+                                       "HSA_AMD_EXT_API",
+                                       "HSA_IMAGE_EXT_API",
+                                       "HSA_FINALIZE_EXT_API",
+                                       "HIP_RUNTIME_API",
+                                       "HIP_COMPILER_API",
+                                       "MARKER_CORE_API",
+                                       "MARKER_CONTROL_API",
+                                       "MARKER_NAME_API",
+                                       "MEMORY_COPY",
+                                       "KERNEL_DISPATCH",
+                                       "SCRATCH_MEMORY",
+                                       "RCCL_API",
+                                       "OMPT",
+                                       "MEMORY_ALLOCATION",
+                                       "ROCDECODE_API",
+                                       "ROCJPEG_API",
+                                       "MARKER_CORE_RANGE_API"};
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) ==
+                    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST,
+                "one name per request kind");
+  const int32_t k = rocprofiler_sdk::RawValue(kind);
+  if (k <= ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE ||
+      k >= ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST) {
+    return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+  }
+  if (name != nullptr) *name = kNames[k];
+  if (name_len != nullptr) *name_len = std::strlen(kNames[k]);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -9,9 +9,12 @@
 #include <mutex>
 #include <utility>
 
+#include "rocprofiler-sdk/buffer_tracing.h"
 #include "runtime/gpu/gpu_events.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
+#include "sdk/agents.h"
+#include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
 #include "sdk/thread_state.h"
@@ -111,6 +114,8 @@ class KernelIds {
 // One context's part in an operation it captured at submission.
 struct Captured {
   int context;
+  bool callback;                     // its callback service gets completion
+  int buffer;                        // -1, or the buffer its record goes to
   rocprofiler_user_data_t user;      // what its ENTER callback left
   rocprofiler_user_data_t external;  // its external ID after ENTER
 };
@@ -119,6 +124,7 @@ struct Captured {
 // allocated at submission, freed at completion.
 struct OpState {
   uint64_t correlation_id;
+  uint64_t thread_id;  // the submitting thread
   uint64_t kernel_id;
   const void* dst;
   const void* src;
@@ -174,6 +180,19 @@ uint64_t Interested(int32_t kind, int32_t op) noexcept {
   return mask;
 }
 
+// Active contexts that buffer-trace `kind` (a buffer kind) for `op`.
+uint64_t BufferInterested(int32_t kind, int32_t op) noexcept {
+  uint64_t mask = g_active_mask.load(std::memory_order_acquire) &
+                  g_buffer_kind_mask[kind].load(std::memory_order_acquire);
+  for (uint64_t m = mask; m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    if (!g_contexts[i].buffer_services[kind].Traces(op)) {
+      mask &= ~(uint64_t{1} << i);
+    }
+  }
+  return mask;
+}
+
 // Calls each context in `mask` with its own user_data slot (zeroed first
 // when `fresh`); returns the contexts that were called. `captured`: see
 // BeginDelivery.
@@ -197,7 +216,7 @@ rocprofiler_kernel_dispatch_info_t DispatchInfo(
     uint32_t group_size) noexcept {
   rocprofiler_kernel_dispatch_info_t d{};
   d.size = offsetof(rocprofiler_kernel_dispatch_info_t, reserved_padding);
-  d.agent_id.handle = queue.agent.handle;
+  d.agent_id = AgentIdOf(queue.agent);
   d.queue_id.handle = queue.queue_id;
   d.kernel_id = kernel_id;
   d.dispatch_id = dispatch_id;
@@ -226,9 +245,19 @@ class Observer final : public gpu::Observer {
     p.dispatch_info =
         DispatchInfo(r.queue, op->kernel_id, r.op_id, r.grid, r.workgroup,
                      r.private_segment_size, r.group_segment_size);
+    rocprofiler_buffer_tracing_kernel_dispatch_record_t b{};
+    b.size = sizeof(b);
+    b.kind = ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+    b.operation = ROCPROFILER_KERNEL_DISPATCH_COMPLETE;
+    b.correlation_id.internal = op->correlation_id;
+    b.thread_id = op->thread_id;
+    b.start_timestamp = p.start_timestamp;
+    b.end_timestamp = p.end_timestamp;
+    b.dispatch_info = p.dispatch_info;
     Complete(op, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
              ROCPROFILER_KERNEL_DISPATCH_COMPLETE,
-             ROCPROFILER_CALLBACK_PHASE_NONE, &p);
+             ROCPROFILER_CALLBACK_PHASE_NONE, &p, &b, sizeof(b),
+             &b.correlation_id);
   }
 
   void OnCopy(const gpu::CopyRecord& r, uint64_t cookie) noexcept override {
@@ -237,9 +266,24 @@ class Observer final : public gpu::Observer {
         CopyPayload(r.dst_agent, r.src_agent, r.bytes, op->dst, op->src);
     p.start_timestamp = r.begin_ns;
     p.end_timestamp = r.end_ns;
+    rocprofiler_buffer_tracing_memory_copy_record_t b{};
+    b.size = sizeof(b);
+    b.kind = ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+    b.operation = static_cast<rocprofiler_memory_copy_operation_t>(
+        static_cast<int32_t>(r.direction) + 1);
+    b.correlation_id.internal = op->correlation_id;
+    b.thread_id = op->thread_id;
+    b.start_timestamp = p.start_timestamp;
+    b.end_timestamp = p.end_timestamp;
+    b.dst_agent_id = p.dst_agent_id;
+    b.src_agent_id = p.src_agent_id;
+    b.bytes = p.bytes;
+    b.dst_address = p.dst_address;
+    b.src_address = p.src_address;
     Complete(op, ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
              static_cast<int32_t>(r.direction) + 1,
-             ROCPROFILER_CALLBACK_PHASE_EXIT, &p);
+             ROCPROFILER_CALLBACK_PHASE_EXIT, &p, &b, sizeof(b),
+             &b.correlation_id);
   }
 
   // Captured at submission, never to complete (refused, failed, untraced
@@ -267,7 +311,7 @@ class Observer final : public gpu::Observer {
         by_owner_.erase(owner);
       }
     }
-    p.agent_id.handle = e.agent.handle;
+    p.agent_id = AgentIdOf(e.agent);
     p.hsa_agent = e.agent;
     p.uri = e.uri;
     p.load_base = e.load_base;
@@ -329,7 +373,10 @@ class Observer final : public gpu::Observer {
         Interested(kKind, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE);
     const uint64_t complete =
         Interested(kKind, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
-    if ((enqueue | complete) == 0) return 0;
+    const uint64_t buffered =
+        BufferInterested(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
+                         ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+    if ((enqueue | complete | buffered) == 0) return 0;
     ThreadState* t = Tls();
     if (t == nullptr) return 0;
     hsa_kernel_dispatch_packet_t packet;
@@ -355,7 +402,8 @@ class Observer final : public gpu::Observer {
         complete & g_active_mask.load(std::memory_order_acquire);
     r.phase = ROCPROFILER_CALLBACK_PHASE_EXIT;
     CallEach(*t, entered, true, false, r, user);
-    OpState* op = Capture(*t, captured, entered, user, info.correlation_id);
+    OpState* op = Capture(*t, captured, entered, user, info.correlation_id,
+                          buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
     if (op == nullptr) return 0;
     op->kernel_id = kernel_id;
     return reinterpret_cast<uint64_t>(op);
@@ -367,7 +415,9 @@ class Observer final : public gpu::Observer {
     constexpr int32_t kKind = ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY;
     const int32_t operation = static_cast<int32_t>(info.direction) + 1;
     const uint64_t mask = Interested(kKind, operation);
-    if (mask == 0) return 0;
+    const uint64_t buffered =
+        BufferInterested(ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, operation);
+    if ((mask | buffered) == 0) return 0;
     ThreadState* t = Tls();
     if (t == nullptr) return 0;
     rocprofiler_callback_tracing_memory_copy_data_t p = CopyPayload(
@@ -377,28 +427,38 @@ class Observer final : public gpu::Observer {
                    info.correlation_id, &p);
     rocprofiler_user_data_t user[kMaxContexts];
     const uint64_t entered = CallEach(*t, mask, false, true, r, user);
-    OpState* op = Capture(*t, entered, entered, user, info.correlation_id);
+    OpState* op = Capture(*t, entered, entered, user, info.correlation_id,
+                          buffered, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
     if (op == nullptr) return 0;
     op->dst = info.dst;
     op->src = info.src;
     return reinterpret_cast<uint64_t>(op);
   }
 
+  // `captured`: contexts whose callbacks get the completion; `buffered`:
+  // contexts that record it in the buffer of their `buffer_kind` service.
   static OpState* Capture(const ThreadState& t, uint64_t captured,
                           uint64_t entered, const rocprofiler_user_data_t* user,
-                          uint64_t correlation_id) noexcept {
-    if (captured == 0) return nullptr;
+                          uint64_t correlation_id, uint64_t buffered,
+                          int32_t buffer_kind) noexcept {
+    const uint64_t all = captured | buffered;
+    if (all == 0) return nullptr;
     OpState* op =
-        OpState::New(static_cast<uint32_t>(__builtin_popcountll(captured)));
+        OpState::New(static_cast<uint32_t>(__builtin_popcountll(all)));
     if (op == nullptr) return nullptr;
     op->correlation_id = correlation_id;
+    op->thread_id = roctracer::ThreadId();
     op->kernel_id = 0;
     op->dst = op->src = nullptr;
     uint32_t n = 0;
-    for (uint64_t m = captured; m != 0; m &= m - 1) {
+    for (uint64_t m = all; m != 0; m &= m - 1) {
       const int i = __builtin_ctzll(m);
       Captured& c = op->captured[n++];
       c.context = i;
+      c.callback = (captured >> i) & 1u;
+      c.buffer = (buffered >> i) & 1u
+                     ? g_contexts[i].buffer_services[buffer_kind].buffer
+                     : -1;
       c.user.value = (entered >> i) & 1u ? user[i].value : 0;
       c.external = t.ExternalTop(i);
     }
@@ -410,8 +470,8 @@ class Observer final : public gpu::Observer {
       const void* dst, const void* src) noexcept {
     rocprofiler_callback_tracing_memory_copy_data_t p{};
     p.size = sizeof(p);
-    p.dst_agent_id.handle = dst_agent.handle;
-    p.src_agent_id.handle = src_agent.handle;
+    p.dst_agent_id = AgentIdOf(dst_agent);
+    p.src_agent_id = AgentIdOf(src_agent);
     p.bytes = bytes;
     p.dst_address.ptr = dst;
     p.src_address.ptr = src;
@@ -420,17 +480,29 @@ class Observer final : public gpu::Observer {
 
   // The completion, to every context that captured the operation and has
   // not been invalidated since; then the operation's state goes.
-  static void Complete(OpState* op, int32_t kind, int32_t operation,
-                       rocprofiler_callback_phase_t phase,
-                       void* payload) noexcept {
+  // `record` (`size` bytes, its correlation ID at `correlation`) goes to
+  // the buffers of the contexts that buffer-trace the operation.
+  static void Complete(
+      OpState* op, int32_t kind, int32_t operation,
+      rocprofiler_callback_phase_t phase, void* payload, const void* record,
+      size_t size, rocprofiler_async_correlation_id_t* correlation) noexcept {
     ThreadState* t = Tls();
     if (t != nullptr) {
       rocprofiler_callback_tracing_record_t r =
           MakeRecord(kind, operation, phase, op->correlation_id, payload);
       for (uint32_t n = 0; n < op->count; ++n) {
         Captured& c = op->captured[n];
-        Call(*t, c.context, true, r, &c.user, c.external);
+        if (c.callback) Call(*t, c.context, true, r, &c.user, c.external);
       }
+    }
+    for (uint32_t n = 0; n < op->count; ++n) {
+      const Captured& c = op->captured[n];
+      if (c.buffer < 0 ||
+          g_contexts[c.context].invalid.load(std::memory_order_acquire)) {
+        continue;
+      }
+      correlation->external = c.external;
+      WriteRecord(c.buffer, record, size);
     }
     std::free(op);
   }

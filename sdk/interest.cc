@@ -38,13 +38,23 @@ void Update(const Context& ctx, int delta) noexcept {
     roctracer::SetApiConsumer(&Consume);
     g_consumer_installed = true;
   }
-  for (int kind = 1; kind < kKindCount; ++kind) {
-    const Service& s = ctx.services[kind];
-    if (!s.configured.load(std::memory_order_acquire)) continue;
+  // Callback services of every kind, then buffer services of the API kinds
+  // (numbered as the callback kinds).
+  for (int n = 1; n < kKindCount + kLastBufferApiKind; ++n) {
+    const bool buffered = n >= kKindCount;
+    const int kind = buffered ? n - kKindCount + 1 : n;
+    const bool configured =
+        buffered
+            ? ctx.buffer_services[kind].configured.load(
+                  std::memory_order_acquire)
+            : ctx.services[kind].configured.load(std::memory_order_acquire);
+    if (!configured) continue;
     const KindInfo* info = FindKind(kind);
     for (int32_t op = info->first_op; op < info->last_op; ++op) {
       uint32_t domain = 0, id = 0;
-      if (!s.Traces(op) || !DomainIdOf(kind, op, &domain, &id)) continue;
+      const bool traces = buffered ? ctx.buffer_services[kind].Traces(op)
+                                   : ctx.services[kind].Traces(op);
+      if (!traces || !DomainIdOf(kind, op, &domain, &id)) continue;
       uint32_t* ref = Ref(domain, id);
       if (ref == nullptr) continue;  // e.g. roctxGetThreadId: never called
       if (delta > 0 && (*ref)++ == 0) {

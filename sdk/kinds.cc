@@ -79,6 +79,10 @@ const char* const kRuntimeInitNames[] = {
     "RUNTIME_INITIALIZATION_HSA",       "RUNTIME_INITIALIZATION_HIP",
     "RUNTIME_INITIALIZATION_MARKER",    "RUNTIME_INITIALIZATION_RCCL",
     "RUNTIME_INITIALIZATION_ROCDECODE", "RUNTIME_INITIALIZATION_ROCJPEG"};
+// MARKER_CORE_RANGE_API's operations number from 0, as the marker API IDs.
+const char* const kMarkerCoreRangeNames[] = {"roctxMarkA", "roctxThreadRangeA",
+                                             "roctxProcessRangeA",
+                                             "roctxGetThreadId"};
 const char* const kStreamNames[] = {"HIP_STREAM_CREATE", "HIP_STREAM_DESTROY",
                                     "HIP_STREAM_SET"};
 
@@ -166,6 +170,15 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = Unknown("ROCJPEG_API");
     kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM] =
         Named("HIP_STREAM", kStreamNames);
+    // rocTX calls are reported per call (MARKER_CORE_API); the range view
+    // of them is not implemented.
+    kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API] =
+        KindInfo{"MARKER_CORE_RANGE_API",
+                 Source::kNone,
+                 0,
+                 ROCPROFILER_MARKER_CORE_RANGE_API_ID_LAST,
+                 nullptr,
+                 kMarkerCoreRangeNames};
 
     for (int k = 1; k < kKindCount; ++k) {
       const KindInfo& info = kinds[k];

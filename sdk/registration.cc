@@ -10,11 +10,13 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
 
@@ -80,6 +82,35 @@ void CollectCandidates() {
   }
 }
 
+// ROCP_TOOL_LIBRARIES: tool libraries to load, ':'-separated, each one's
+// rocprofiler_configure a candidate in that order (after the tools already
+// in the process). Loading them here runs their constructors before their
+// configure is called, and before the at-exit finalize is registered, so
+// their globals outlive their finalize.
+void LoadToolLibraries() {
+  const char* env = getenv("ROCP_TOOL_LIBRARIES");
+  if (env == nullptr) return;
+  char path[4096];
+  while (*env != '\0') {
+    const char* end = env;
+    while (*end != '\0' && *end != ':') ++end;
+    const size_t n = static_cast<size_t>(end - env);
+    if (n > 0 && n < sizeof(path)) {
+      std::memcpy(path, env, n);
+      path[n] = '\0';
+      // Kept loaded: the tool runs until the process exits.
+      if (void* handle = dlopen(path, RTLD_NOW | RTLD_GLOBAL)) {
+        AddCandidate(reinterpret_cast<rocprofiler_configure_func_t>(
+            dlsym(handle, "rocprofiler_configure")));
+      } else {
+        fprintf(stderr, "rocprofiler-sdk: ROCP_TOOL_LIBRARIES: %s\n",
+                dlerror());
+      }
+    }
+    env = *end == ':' ? end + 1 : end;
+  }
+}
+
 void FinalizeClient(uint32_t handle) {
   // Before the lock: another thread finalizing waits for our callback, and
   // we may be blocked on the lock from inside one.
@@ -90,6 +121,7 @@ void FinalizeClient(uint32_t handle) {
   if (c.finalized || c.result == nullptr) return;
   c.finalized = true;
   InvalidateClientContexts(handle);
+  FlushClientBuffers(handle);
   if (c.result->finalize != nullptr) c.result->finalize(c.result->tool_data);
 }
 
@@ -114,6 +146,10 @@ bool Register(rocprofiler_configure_func_t first) {
   // first): one calling rocprofiler_force_configure has registered every
   // candidate, nested on this thread, by now.
   if (g_initialized.load() != 0) return true;
+  LoadToolLibraries();
+  // The same for a tool library of ROCP_TOOL_LIBRARIES whose constructor
+  // called rocprofiler_force_configure.
+  if (g_initialized.load() != 0) return true;
   uint32_t accepted = 0;
   char version[64];
   snprintf(version, sizeof(version), "roctracer rocprofiler-sdk %d.%d.%d",
@@ -121,7 +157,7 @@ bool Register(rocprofiler_configure_func_t first) {
            ROCPROFILER_VERSION_PATCH);
   for (uint32_t i = begin; i < g_client_count; ++i) {
     Client& c = g_clients[i];
-    rocprofiler_client_id_t id{nullptr, i};
+    rocprofiler_client_id_t id{sizeof(rocprofiler_client_id_t), nullptr, i};
     c.result = c.configure(ROCPROFILER_VERSION, version, accepted, &id);
     c.name = id.name;
     if (c.result != nullptr) ++accepted;

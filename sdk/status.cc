@@ -124,6 +124,15 @@ rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
+rocprofiler_status_t rocprofiler_get_version_triplet(
+    rocprofiler_version_triplet_t* info) {
+  if (info == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  *info = rocprofiler_version_triplet_t{ROCPROFILER_VERSION_MAJOR,
+                                        ROCPROFILER_VERSION_MINOR,
+                                        ROCPROFILER_VERSION_PATCH};
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
 const char* rocprofiler_get_status_name(rocprofiler_status_t status) {
   const StatusText* s = Find(status);
   return s != nullptr ? s->name : nullptr;

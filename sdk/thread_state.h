@@ -26,7 +26,9 @@ constexpr uint32_t kMaxExternalDepth = 16;
 // One traced call in progress on this thread.
 struct Frame {
   uint64_t correlation_id;
-  uint64_t called;  // bit i: context i got ENTER
+  uint64_t called;    // bit i: context i got ENTER
+  uint64_t buffered;  // bit i: context i records the call in a buffer
+  uint64_t start_ns;  // when `buffered`: the call's start
   rocprofiler_user_data_t user[kMaxContexts];
 };
 

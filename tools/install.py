@@ -4,8 +4,11 @@
 
 DIR/lib: libroctracer64.so.4.1.0 with the links libroctracer64.so.4 (the
 SONAME, what programs load) and libroctracer64.so (what -lroctracer64 finds),
-the same for libroctx64; lib/pkgconfig/{roctracer,roctx}.pc;
-lib/cmake/roctracer/ (find_package(roctracer)); bin/roctrace with its tool
+the same for libroctx64; librocprofiler-sdk.so.1.0.0 with its links (the
+rocprofiler-sdk name of the same tracer, sdk/BUILD.bazel);
+lib/pkgconfig/{roctracer,roctx,rocprofiler-sdk}.pc; lib/cmake/roctracer/
+(find_package(roctracer)) and lib/cmake/rocprofiler-sdk/
+(find_package(rocprofiler-sdk)); bin/roctrace with its tool
 library lib/libroctrace_tool.so (roctrace finds it, and libroctracer64.so.4,
 in ../lib).
 DIR/include/roctracer: the roctracer and rocTX headers with the generated
@@ -21,6 +24,8 @@ import shutil
 import sys
 
 VERSION = "4.1.0"
+# rocprofiler-sdk's release, for its library and package.
+SDK_VERSION = "1.0.0"
 
 
 def runfiles_root():
@@ -30,7 +35,7 @@ def runfiles_root():
 
 def header_destination(path):
   """Install path of a header under include/, or None for a non-header."""
-  if not path.endswith(".h"):
+  if not path.endswith((".h", ".hpp")):
     return None
   for source_root in ("codegen/sdk/", "codegen/", "include/"):
     if path.startswith(source_root):
@@ -63,17 +68,18 @@ def install_library(src, libdir):
   """lib.so.4 -> lib.so.4.1.0 (file), lib.so.4 and lib.so (links)."""
   soname = os.path.basename(src)
   devname = soname.rsplit(".", 1)[0]
-  real = devname + "." + VERSION
+  version = SDK_VERSION if soname.startswith("librocprofiler-sdk") else VERSION
+  real = devname + "." + version
   copy(src, os.path.join(libdir, real), 0o755)
   link(real, os.path.join(libdir, soname))
   link(soname, os.path.join(libdir, devname))
 
 
-def install_template(root, name, dst):
+def install_template(root, name, dst, version=VERSION):
   with open(os.path.join(root, "tools", "install", name + ".in")) as f:
     text = f.read()
-  text = text.replace("@VERSION_MAJOR@", VERSION.split(".")[0])
-  text = text.replace("@VERSION@", VERSION)
+  text = text.replace("@VERSION_MAJOR@", version.split(".")[0])
+  text = text.replace("@VERSION@", version)
   os.makedirs(os.path.dirname(dst), exist_ok=True)
   with open(dst, "w") as f:
     f.write(text)
@@ -116,6 +122,18 @@ def main():
                    os.path.join(cmake_dir, "roctracer-config.cmake"))
   install_template(root, "roctracer-config-version.cmake",
                    os.path.join(cmake_dir, "roctracer-config-version.cmake"))
+  install_template(root, "rocprofiler-sdk.pc",
+                   os.path.join(libdir, "pkgconfig", "rocprofiler-sdk.pc"),
+                   SDK_VERSION)
+  sdk_cmake_dir = os.path.join(libdir, "cmake", "rocprofiler-sdk")
+  install_template(root, "rocprofiler-sdk-config.cmake",
+                   os.path.join(sdk_cmake_dir, "rocprofiler-sdk-config.cmake"),
+                   SDK_VERSION)
+  # The version check is roctracer's, with the SDK's version.
+  install_template(
+      root, "roctracer-config-version.cmake",
+      os.path.join(sdk_cmake_dir, "rocprofiler-sdk-config-version.cmake"),
+      SDK_VERSION)
   print("install: %d files into %s" % (count, prefix))
   return 0
 

@@ -105,6 +105,26 @@ typedef struct
   rocprofiler_address_t kernel_address;
 } rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t;
 
+/* CODE_OBJECT / ROCPROFILER_CODE_OBJECT_HOST_KERNEL_SYMBOL_REGISTER: a
+ * host function registered with HIP for a kernel. Not reported by this
+ * library (HIP's registration calls are traced as HIP_COMPILER_API). */
+typedef struct
+    rocprofiler_callback_tracing_code_object_host_kernel_symbol_register_data_t {
+  uint64_t size;
+  uint64_t host_function_id;
+  uint64_t kernel_id;
+  uint64_t code_object_id;
+  rocprofiler_address_t host_function;
+  rocprofiler_address_t modules;
+  const char* device_function;
+  uint32_t thread_limit;
+  rocprofiler_dim3_t thread_ids;
+  rocprofiler_dim3_t block_ids;
+  rocprofiler_dim3_t block_dims;
+  rocprofiler_dim3_t grid_dims;
+  uint64_t workgroup_size;
+} rocprofiler_callback_tracing_code_object_host_kernel_symbol_register_data_t;
+
 /* KERNEL_DISPATCH: ENQUEUE with ENTER and EXIT as the packet reaches the
  * runtime (timestamps 0), COMPLETE with phase NONE when it has finished
  * (times of the kernel, in rocprofiler_get_timestamp's clock). */
@@ -127,6 +147,30 @@ typedef struct rocprofiler_callback_tracing_memory_copy_data_t {
   rocprofiler_address_t dst_address;
   rocprofiler_address_t src_address;
 } rocprofiler_callback_tracing_memory_copy_data_t;
+
+/* MEMORY_ALLOCATION (declared; not reported by this library). */
+typedef struct rocprofiler_callback_tracing_memory_allocation_data_t {
+  uint64_t size;
+  rocprofiler_timestamp_t start_timestamp;
+  rocprofiler_timestamp_t end_timestamp;
+  rocprofiler_agent_id_t agent_id;
+  rocprofiler_address_t address;
+  uint64_t allocation_size;
+} rocprofiler_callback_tracing_memory_allocation_data_t;
+
+/* RUNTIME_INITIALIZATION (declared; not reported by this library). */
+typedef struct rocprofiler_callback_tracing_runtime_initialization_data_t {
+  uint64_t size;
+  uint64_t version;
+  uint64_t instance;
+} rocprofiler_callback_tracing_runtime_initialization_data_t;
+
+/* HIP_STREAM (declared; not reported by this library). */
+typedef struct rocprofiler_callback_tracing_hip_stream_data_t {
+  uint64_t size;
+  rocprofiler_stream_id_t stream_id;
+  rocprofiler_address_t stream_value;
+} rocprofiler_callback_tracing_hip_stream_data_t;
 
 /* Called at ENTER and EXIT. `user_data` is one slot per call and context:
  * zero at ENTER, and what ENTER left in it at EXIT. */

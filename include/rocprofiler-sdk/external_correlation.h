@@ -10,6 +10,30 @@
 
 ROCPROFILER_EXTERN_C_INIT
 
+/* The kinds whose calls can ask a tool for an external correlation ID. */
+typedef enum rocprofiler_external_correlation_id_request_kind_t {
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE = 0,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_CORE_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_AMD_EXT_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_IMAGE_EXT_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HSA_FINALIZE_EXT_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_RUNTIME_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_HIP_COMPILER_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CONTROL_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_NAME_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_RCCL_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_OMPT,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCDECODE_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_ROCJPEG_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API,
+  ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST
+} rocprofiler_external_correlation_id_request_kind_t;
+
 /* `tid` must be the calling thread's ID (rocprofiler_get_thread_id):
  * another value is ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. Unknown
  * context: ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND. More than 16 nested
@@ -23,6 +47,16 @@ rocprofiler_status_t rocprofiler_push_external_correlation_id(
 rocprofiler_status_t rocprofiler_pop_external_correlation_id(
     rocprofiler_context_id_t context, rocprofiler_thread_id_t tid,
     rocprofiler_user_data_t* external_correlation_id) ROCPROFILER_API;
+
+/* "HSA_CORE_API", ...: the enumerator without its prefix; name and name_len
+ * may each be NULL. NONE, LAST or a value outside the enum:
+ * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND. (The request service itself,
+ * rocprofiler_configure_external_correlation_id_request_service, is not
+ * implemented.) */
+rocprofiler_status_t
+rocprofiler_query_external_correlation_id_request_kind_name(
+    rocprofiler_external_correlation_id_request_kind_t kind, const char** name,
+    uint64_t* name_len) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI
 

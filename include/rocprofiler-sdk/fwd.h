@@ -1,7 +1,10 @@
-/* Basic types of the rocprofiler-sdk API subset this library implements:
- * status codes, callback phases, tracing kinds and their non-API operations,
- * handles, and the callback-tracing record. Names and values follow
- * rocprofiler-sdk 1.0.0 (version.h); usable from C99 and C++. */
+/* Basic types of rocprofiler-sdk: status codes, callback phases, tracing
+ * kinds and their non-API operations, handles, the callback-tracing record
+ * and the buffer record header. Names, values and layouts are
+ * rocprofiler-sdk 1.0.0's (version.h; //tests/sdk:abi_test compares them
+ * with that release's); usable from C99 and C++. Types of services this
+ * library does not implement (counters, PC sampling) are declared so that
+ * tools written against the SDK compile. */
 #ifndef ROCPROFILER_SDK_FWD_H_
 #define ROCPROFILER_SDK_FWD_H_
 
@@ -57,6 +60,21 @@ typedef enum {
   ROCPROFILER_STATUS_LAST
 } rocprofiler_status_t;
 
+typedef enum rocprofiler_buffer_category_t {
+  ROCPROFILER_BUFFER_CATEGORY_NONE = 0,
+  ROCPROFILER_BUFFER_CATEGORY_TRACING,
+  ROCPROFILER_BUFFER_CATEGORY_PC_SAMPLING,
+  ROCPROFILER_BUFFER_CATEGORY_COUNTERS,
+  ROCPROFILER_BUFFER_CATEGORY_LAST
+} rocprofiler_buffer_category_t;
+
+typedef enum rocprofiler_agent_type_t {
+  ROCPROFILER_AGENT_TYPE_NONE = 0,
+  ROCPROFILER_AGENT_TYPE_CPU,
+  ROCPROFILER_AGENT_TYPE_GPU,
+  ROCPROFILER_AGENT_TYPE_LAST
+} rocprofiler_agent_type_t;
+
 typedef enum {
   ROCPROFILER_CALLBACK_PHASE_NONE = 0,
   ROCPROFILER_CALLBACK_PHASE_ENTER,
@@ -66,10 +84,11 @@ typedef enum {
   ROCPROFILER_CALLBACK_PHASE_LAST
 } rocprofiler_callback_phase_t;
 
-/* Kinds this library traces: the HSA, HIP and marker API kinds,
- * CODE_OBJECT, KERNEL_DISPATCH and MEMORY_COPY. The others answer name
- * queries; configuring them returns ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED
- * (sdk/README.md says why for each). */
+/* Kinds this library traces with callbacks: the HSA, HIP and marker API
+ * kinds, CODE_OBJECT, KERNEL_DISPATCH and MEMORY_COPY. The others answer
+ * name queries; configuring them returns
+ * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED (sdk/README.md says why for
+ * each). */
 typedef enum {
   ROCPROFILER_CALLBACK_TRACING_NONE = 0,
   ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
@@ -92,8 +111,48 @@ typedef enum {
   ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API,
   ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
   ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,
+  ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API,
   ROCPROFILER_CALLBACK_TRACING_LAST
 } rocprofiler_callback_tracing_kind_t;
+
+/* Kinds of the buffer-tracing service (buffer_tracing.h says which this
+ * library records). */
+typedef enum rocprofiler_buffer_tracing_kind_t {
+  ROCPROFILER_BUFFER_TRACING_NONE = 0,
+  ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,
+  ROCPROFILER_BUFFER_TRACING_HSA_AMD_EXT_API,
+  ROCPROFILER_BUFFER_TRACING_HSA_IMAGE_EXT_API,
+  ROCPROFILER_BUFFER_TRACING_HSA_FINALIZE_EXT_API,
+  ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API,
+  ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API,
+  ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,
+  ROCPROFILER_BUFFER_TRACING_MARKER_CONTROL_API,
+  ROCPROFILER_BUFFER_TRACING_MARKER_NAME_API,
+  ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,
+  ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
+  ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY,
+  ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT,
+  ROCPROFILER_BUFFER_TRACING_RCCL_API,
+  ROCPROFILER_BUFFER_TRACING_OMPT,
+  ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION,
+  ROCPROFILER_BUFFER_TRACING_RUNTIME_INITIALIZATION,
+  ROCPROFILER_BUFFER_TRACING_ROCDECODE_API,
+  ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,
+  ROCPROFILER_BUFFER_TRACING_HIP_STREAM,
+  ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT,
+  ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT,
+  ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT,
+  ROCPROFILER_BUFFER_TRACING_KFD_EVENT_PAGE_MIGRATE,
+  ROCPROFILER_BUFFER_TRACING_KFD_EVENT_PAGE_FAULT,
+  ROCPROFILER_BUFFER_TRACING_KFD_EVENT_QUEUE,
+  ROCPROFILER_BUFFER_TRACING_KFD_EVENT_UNMAP_FROM_GPU,
+  ROCPROFILER_BUFFER_TRACING_KFD_EVENT_DROPPED_EVENTS,
+  ROCPROFILER_BUFFER_TRACING_KFD_PAGE_MIGRATE,
+  ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT,
+  ROCPROFILER_BUFFER_TRACING_KFD_QUEUE,
+  ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API,
+  ROCPROFILER_BUFFER_TRACING_LAST
+} rocprofiler_buffer_tracing_kind_t;
 
 typedef enum {
   ROCPROFILER_CODE_OBJECT_NONE = 0,
@@ -136,6 +195,30 @@ typedef enum {
   ROCPROFILER_KERNEL_DISPATCH_LAST
 } rocprofiler_kernel_dispatch_operation_t;
 
+typedef enum rocprofiler_pc_sampling_method_t {
+  ROCPROFILER_PC_SAMPLING_METHOD_NONE = 0,
+  ROCPROFILER_PC_SAMPLING_METHOD_STOCHASTIC,
+  ROCPROFILER_PC_SAMPLING_METHOD_HOST_TRAP,
+  ROCPROFILER_PC_SAMPLING_METHOD_LAST
+} rocprofiler_pc_sampling_method_t;
+
+typedef enum rocprofiler_pc_sampling_unit_t {
+  ROCPROFILER_PC_SAMPLING_UNIT_NONE = 0,
+  ROCPROFILER_PC_SAMPLING_UNIT_INSTRUCTIONS,
+  ROCPROFILER_PC_SAMPLING_UNIT_CYCLES,
+  ROCPROFILER_PC_SAMPLING_UNIT_TIME,
+  ROCPROFILER_PC_SAMPLING_UNIT_LAST
+} rocprofiler_pc_sampling_unit_t;
+
+/* What a full buffer does with a new record: DISCARD drops it (and counts
+ * it), LOSSLESS makes the writer wait until the buffer was drained. */
+typedef enum rocprofiler_buffer_policy_t {
+  ROCPROFILER_BUFFER_POLICY_NONE = 0,
+  ROCPROFILER_BUFFER_POLICY_DISCARD,
+  ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+  ROCPROFILER_BUFFER_POLICY_LAST
+} rocprofiler_buffer_policy_t;
+
 typedef enum {
   ROCPROFILER_SCRATCH_MEMORY_NONE = 0,
   ROCPROFILER_SCRATCH_MEMORY_ALLOC,
@@ -143,6 +226,32 @@ typedef enum {
   ROCPROFILER_SCRATCH_MEMORY_ASYNC_RECLAIM,
   ROCPROFILER_SCRATCH_MEMORY_LAST
 } rocprofiler_scratch_memory_operation_t;
+
+/* Bit flags of the runtime libraries. */
+typedef enum rocprofiler_runtime_library_t {
+  ROCPROFILER_LIBRARY = (1 << 0),
+  ROCPROFILER_HSA_LIBRARY = (1 << 1),
+  ROCPROFILER_HIP_LIBRARY = (1 << 2),
+  ROCPROFILER_MARKER_LIBRARY = (1 << 3),
+  ROCPROFILER_RCCL_LIBRARY = (1 << 4),
+  ROCPROFILER_ROCDECODE_LIBRARY = (1 << 5),
+  ROCPROFILER_ROCJPEG_LIBRARY = (1 << 6),
+  ROCPROFILER_LIBRARY_LAST = ROCPROFILER_ROCJPEG_LIBRARY
+} rocprofiler_runtime_library_t;
+
+/* Bit flags of the runtimes' dispatch tables. */
+typedef enum rocprofiler_intercept_table_t {
+  ROCPROFILER_HSA_TABLE = (1 << 0),
+  ROCPROFILER_HIP_RUNTIME_TABLE = (1 << 1),
+  ROCPROFILER_HIP_COMPILER_TABLE = (1 << 2),
+  ROCPROFILER_MARKER_CORE_TABLE = (1 << 3),
+  ROCPROFILER_MARKER_CONTROL_TABLE = (1 << 4),
+  ROCPROFILER_MARKER_NAME_TABLE = (1 << 5),
+  ROCPROFILER_RCCL_TABLE = (1 << 6),
+  ROCPROFILER_ROCDECODE_TABLE = (1 << 7),
+  ROCPROFILER_ROCJPEG_TABLE = (1 << 8),
+  ROCPROFILER_TABLE_LAST = ROCPROFILER_ROCJPEG_TABLE
+} rocprofiler_intercept_table_t;
 
 typedef enum {
   ROCPROFILER_RUNTIME_INITIALIZATION_NONE = 0,
@@ -154,6 +263,35 @@ typedef enum {
   ROCPROFILER_RUNTIME_INITIALIZATION_ROCJPEG,
   ROCPROFILER_RUNTIME_INITIALIZATION_LAST
 } rocprofiler_runtime_initialization_operation_t;
+
+typedef enum rocprofiler_counter_info_version_id_t {
+  ROCPROFILER_COUNTER_INFO_VERSION_NONE = 0,
+  ROCPROFILER_COUNTER_INFO_VERSION_0,
+  ROCPROFILER_COUNTER_INFO_VERSION_1,
+  ROCPROFILER_COUNTER_INFO_VERSION_LAST
+} rocprofiler_counter_info_version_id_t;
+
+typedef enum rocprofiler_counter_record_kind_t {
+  ROCPROFILER_COUNTER_RECORD_NONE = 0,
+  ROCPROFILER_COUNTER_RECORD_PROFILE_COUNTING_DISPATCH_HEADER,
+  ROCPROFILER_COUNTER_RECORD_VALUE,
+  ROCPROFILER_COUNTER_RECORD_LAST
+} rocprofiler_counter_record_kind_t;
+
+typedef enum rocprofiler_counter_flag_t {
+  ROCPROFILER_COUNTER_FLAG_NONE = 0,
+  ROCPROFILER_COUNTER_FLAG_ASYNC,
+  ROCPROFILER_COUNTER_FLAG_APPEND_DEFINITION,
+  ROCPROFILER_COUNTER_FLAG_LAST
+} rocprofiler_counter_flag_t;
+
+typedef enum rocprofiler_pc_sampling_record_kind_t {
+  ROCPROFILER_PC_SAMPLING_RECORD_NONE = 0,
+  ROCPROFILER_PC_SAMPLING_RECORD_INVALID_SAMPLE,
+  ROCPROFILER_PC_SAMPLING_RECORD_HOST_TRAP_V0_SAMPLE,
+  ROCPROFILER_PC_SAMPLING_RECORD_STOCHASTIC_V0_SAMPLE,
+  ROCPROFILER_PC_SAMPLING_RECORD_LAST
+} rocprofiler_pc_sampling_record_kind_t;
 
 /* Nanoseconds of CLOCK_BOOTTIME, the clock of roctracer_get_timestamp(). */
 typedef uint64_t rocprofiler_timestamp_t;
@@ -167,14 +305,55 @@ typedef union rocprofiler_user_data_t {
   void* ptr;
 } rocprofiler_user_data_t;
 
+/* A 64-bit number also readable byte by byte. */
+typedef union rocprofiler_uuid_t {
+  uint64_t value;
+  uint8_t bytes[8];
+} rocprofiler_uuid_t;
+
+typedef struct rocprofiler_version_triplet_t {
+  uint32_t major;
+  uint32_t minor;
+  uint32_t patch;
+} rocprofiler_version_triplet_t;
+
 typedef struct rocprofiler_context_id_t {
   uint64_t handle;
 } rocprofiler_context_id_t;
 
+/* internal: the library's ID of the traced call (one per call, shared by
+ * every context, by callback and buffer records, and by the GPU work the
+ * call started); external: the top of the tool's external-correlation stack
+ * (external_correlation.h); ancestor: the internal ID of the traced call
+ * this one was made from on the same thread, 0 for an outermost call. */
 typedef struct rocprofiler_correlation_id_t {
   uint64_t internal;
   rocprofiler_user_data_t external;
+  uint64_t ancestor;
 } rocprofiler_correlation_id_t;
+
+/* The correlation ID of asynchronous work (no ancestor). */
+typedef struct rocprofiler_async_correlation_id_t {
+  uint64_t internal;
+  rocprofiler_user_data_t external;
+} rocprofiler_async_correlation_id_t;
+
+typedef struct rocprofiler_buffer_id_t {
+  uint64_t handle;
+} rocprofiler_buffer_id_t;
+
+typedef struct rocprofiler_counter_id_t {
+  uint64_t handle;
+} rocprofiler_counter_id_t;
+
+typedef struct rocprofiler_counter_config_id_t {
+  uint64_t handle;
+} rocprofiler_counter_config_id_t;
+
+typedef rocprofiler_counter_config_id_t rocprofiler_profile_config_id_t;
+
+typedef uint64_t rocprofiler_counter_instance_id_t;
+typedef uint64_t rocprofiler_counter_dimension_id_t;
 
 #define ROCPROFILER_CORRELATION_ID_INTERNAL_NONE ROCPROFILER_UINT64_C(0)
 
@@ -189,8 +368,7 @@ typedef union rocprofiler_address_t {
   const void* ptr;
 } rocprofiler_address_t;
 
-/* This library has no agent queries: an agent ID's handle is the HSA
- * runtime's hsa_agent_t handle of the agent (sdk/README.md). */
+/* One of the agents rocprofiler_query_available_agents reports (agent.h). */
 typedef struct rocprofiler_agent_id_t {
   uint64_t handle;
 } rocprofiler_agent_id_t;
@@ -199,6 +377,11 @@ typedef struct rocprofiler_agent_id_t {
 typedef struct rocprofiler_queue_id_t {
   uint64_t handle;
 } rocprofiler_queue_id_t;
+
+/* handle: the HIP stream. */
+typedef struct rocprofiler_stream_id_t {
+  uint64_t handle;
+} rocprofiler_stream_id_t;
 
 typedef struct rocprofiler_dim3_t {
   uint32_t x;
@@ -231,6 +414,40 @@ typedef struct rocprofiler_callback_tracing_record_t {
   rocprofiler_callback_phase_t phase;
   void* payload;
 } rocprofiler_callback_tracing_record_t;
+
+/* The header of each record a buffer holds: `category` says which service
+ * wrote it (rocprofiler_buffer_category_t), `kind` its kind in that service
+ * (for TRACING, rocprofiler_buffer_tracing_kind_t); `payload` points to the
+ * record, whose struct the (category, kind) pair names. */
+typedef struct rocprofiler_record_header_t {
+  union {
+    struct {
+      uint32_t category;
+      uint32_t kind;
+    };
+    uint64_t hash;
+  };
+  void* payload;
+} rocprofiler_record_header_t;
+
+typedef struct rocprofiler_counter_record_dimension_info_t {
+  const char* name;
+  size_t instance_size;
+  rocprofiler_counter_dimension_id_t id;
+} rocprofiler_counter_record_dimension_info_t;
+
+typedef rocprofiler_counter_record_dimension_info_t
+    rocprofiler_record_dimension_info_t;
+
+typedef struct rocprofiler_counter_record_t {
+  rocprofiler_counter_instance_id_t id;
+  double counter_value;
+  rocprofiler_dispatch_id_t dispatch_id;
+  rocprofiler_user_data_t user_data;
+  rocprofiler_agent_id_t agent_id;
+} rocprofiler_counter_record_t;
+
+typedef rocprofiler_counter_record_t rocprofiler_record_counter_t;
 
 ROCPROFILER_EXTERN_C_FINI
 

@@ -13,7 +13,8 @@
 ROCPROFILER_EXTERN_C_INIT
 
 typedef struct rocprofiler_client_id_t {
-  const char* name;      /* set by the tool, for diagnostics */
+  size_t size;      /* sizeof(rocprofiler_client_id_t), set by the library */
+  const char* name; /* set by the tool, for diagnostics */
   const uint32_t handle; /* assigned by the library */
 } rocprofiler_client_id_t;
 

@@ -19,6 +19,10 @@ ROCPROFILER_EXTERN_C_INIT
 rocprofiler_status_t rocprofiler_get_version(uint32_t* major, uint32_t* minor,
                                              uint32_t* patch) ROCPROFILER_API;
 
+/* 1.0.0 as a triplet. NULL: ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. */
+rocprofiler_status_t rocprofiler_get_version_triplet(
+    rocprofiler_version_triplet_t* info) ROCPROFILER_API;
+
 /* "ROCPROFILER_STATUS_SUCCESS", ...; NULL for a value outside the enum. */
 const char* rocprofiler_get_status_name(rocprofiler_status_t status)
     ROCPROFILER_API;
@@ -41,9 +45,13 @@ rocprofiler_status_t rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid)
 
 ROCPROFILER_EXTERN_C_FINI
 
+#include "rocprofiler-sdk/agent.h"
+#include "rocprofiler-sdk/buffer.h"
+#include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/context.h"
 #include "rocprofiler-sdk/external_correlation.h"
+#include "rocprofiler-sdk/internal_threading.h"
 #include "rocprofiler-sdk/registration.h"
 
 #endif /* ROCPROFILER_SDK_ROCPROFILER_H_ */

@@ -18,6 +18,7 @@ using AgentList = std::vector<Agent>;
 // Published once read; a list replaced by ResetAgents is kept (a reader may
 // hold it), which costs one small vector per hsa_init.
 std::atomic<const AgentList*> g_agents{nullptr};
+std::atomic<uint64_t> g_generation{0};
 std::mutex& ListMutex() {
   static std::mutex* mutex = new std::mutex;
   return *mutex;
@@ -70,7 +71,12 @@ bool IsKernelAgent(hsa_agent_t agent) noexcept {
   return DeviceIndex(agent) >= 0;
 }
 
+uint64_t AgentsGeneration() noexcept {
+  return g_generation.load(std::memory_order_acquire);
+}
+
 void ResetAgents() noexcept {
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard<std::mutex> lock(ListMutex());
   if (const AgentList* list = g_agents.exchange(nullptr)) {
     Retired().push_back(list);

@@ -15,6 +15,11 @@ bool IsKernelAgent(hsa_agent_t agent) noexcept;
 // Forgets the list (the runtime shut down; a new hsa_init makes new agents).
 void ResetAgents() noexcept;
 
+// Counts ResetAgents calls: an hsa_agent_t read before the count changed may
+// name another agent (or none) after it. Lets other agent caches (the SDK's)
+// know when to re-read.
+uint64_t AgentsGeneration() noexcept;
+
 }  // namespace roctracer::gpu
 
 #endif  // RUNTIME_GPU_AGENTS_H_

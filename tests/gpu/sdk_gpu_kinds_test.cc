@@ -41,7 +41,12 @@ struct Tool {
   rocprofiler_context_id_t context{0};
   rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
   rocprofiler_status_t configure_status[3] = {};
+  rocprofiler_status_t buffer_status[3] = {};
   uint64_t next_user = 100;
+  rocprofiler_buffer_id_t buffer{0};
+  // What the buffer delivered.
+  std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches;
+  std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> copies;
 
   std::vector<Event> Of(int32_t kind, int32_t op = -1) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -54,8 +59,11 @@ struct Tool {
     return out;
   }
   void Clear() {
+    if (buffer.handle != 0) rocprofiler_flush_buffer(buffer);
     std::lock_guard<std::mutex> lock(mutex);
     events.clear();
+    dispatches.clear();
+    copies.clear();
   }
 };
 Tool& T() {
@@ -117,11 +125,38 @@ void Callback(rocprofiler_callback_tracing_record_t record,
   T().events.push_back(e);
 }
 
+void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                    rocprofiler_record_header_t** headers, size_t n, void*,
+                    uint64_t) {
+  std::lock_guard<std::mutex> lock(T().mutex);
+  for (size_t i = 0; i < n; ++i) {
+    if (headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
+    if (headers[i]->kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH) {
+      T().dispatches.push_back(
+          *static_cast<rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+              headers[i]->payload));
+    } else if (headers[i]->kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY) {
+      T().copies.push_back(
+          *static_cast<rocprofiler_buffer_tracing_memory_copy_record_t*>(
+              headers[i]->payload));
+    }
+  }
+}
+
 int Initialize(rocprofiler_client_finalize_t, void*) {
   Tool& t = T();
   if (rocprofiler_create_context(&t.context) != ROCPROFILER_STATUS_SUCCESS) {
     return 1;
   }
+  // The same GPU work, also recorded in a buffer.
+  t.buffer_status[0] = rocprofiler_create_buffer(
+      t.context, 1 << 20, 1 << 16, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+      &BufferCallback, nullptr, &t.buffer);
+  t.buffer_status[1] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0,
+      t.buffer);
+  t.buffer_status[2] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, nullptr, 0, t.buffer);
   const rocprofiler_callback_tracing_kind_t kinds[] = {
       ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
       ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
@@ -149,6 +184,40 @@ rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
       sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
       nullptr};
   return &result;
+}
+
+struct Agents {
+  std::vector<rocprofiler_agent_v0_t> list;
+};
+
+rocprofiler_status_t CopyAgents(rocprofiler_agent_version_t,
+                                const void** agents, size_t n, void* data) {
+  auto* out = static_cast<Agents*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    out->list.push_back(*static_cast<const rocprofiler_agent_v0_t*>(agents[i]));
+  }
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+std::vector<rocprofiler_agent_v0_t> QueryAgents() {
+  Agents a;
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
+                sizeof(rocprofiler_agent_v0_t), &a),
+            ROCPROFILER_STATUS_SUCCESS);
+  return a.list;
+}
+
+// The rocprofiler agent ID of an HSA agent: the agent with its HSA node.
+uint64_t SdkAgentId(hsa_agent_t agent) {
+  uint32_t node = 0;
+  EXPECT_EQ(hsa_agent_get_info(agent, HSA_AGENT_INFO_NODE, &node),
+            HSA_STATUS_SUCCESS);
+  for (const auto& a : QueryAgents()) {
+    if (a.node_id == node) return a.id.handle;
+  }
+  ADD_FAILURE() << "no agent with node " << node;
+  return 0;
 }
 
 uint64_t Now() {
@@ -185,8 +254,61 @@ TEST_F(SdkGpuKinds, ConfigurationStatuses) {
   for (rocprofiler_status_t s : T().configure_status) {
     EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
   }
+  for (rocprofiler_status_t s : T().buffer_status) {
+    EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
+  }
   // ROCm 5.2.3's runtime has no scratch-memory events to report.
   EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+}
+
+// softhsa's agents (one CPU, SOFTHSA_GPU_COUNT = 1 gfx90a GPU) as the
+// runtime answers them; IDs are the library's, not hsa_agent_t handles.
+TEST_F(SdkGpuKinds, AvailableAgentsComeFromTheRuntime) {
+  const auto agents = QueryAgents();
+  ASSERT_EQ(agents.size(), 2u);
+  const rocprofiler_agent_v0_t& cpu = agents[0];
+  const rocprofiler_agent_v0_t& gpu = agents[1];
+  EXPECT_EQ(cpu.type, ROCPROFILER_AGENT_TYPE_CPU);
+  EXPECT_EQ(gpu.type, ROCPROFILER_AGENT_TYPE_GPU);
+  EXPECT_EQ(cpu.node_id, 0u);
+  EXPECT_EQ(gpu.node_id, 1u);
+  EXPECT_EQ(cpu.logical_node_id, 0);
+  EXPECT_EQ(gpu.logical_node_id, 1);
+  EXPECT_EQ(gpu.logical_node_type_id, 0);
+  EXPECT_STREQ(gpu.name, "gfx90a");
+  EXPECT_EQ(gpu.gfx_target_version, 90010u);
+  EXPECT_GT(gpu.cu_count, 0u);
+  EXPECT_GT(gpu.wave_front_size, 0u);
+  EXPECT_GT(gpu.workgroup_max_size, 0u);
+  EXPECT_GT(gpu.mem_banks_count, 0u);
+  ASSERT_NE(gpu.mem_banks, nullptr);
+  EXPECT_GT(gpu.mem_banks[0].size_in_bytes, 0u);
+  EXPECT_GT(cpu.cpu_cores_count, 0u);
+  for (const auto& a : agents) {
+    EXPECT_EQ(a.size, sizeof(rocprofiler_agent_v0_t));
+    EXPECT_NE(a.id.handle, 0u);
+    EXPECT_NE(a.id.handle, program_.gpu.handle);
+    EXPECT_NE(a.id.handle, program_.cpu.handle);
+    EXPECT_EQ(a.runtime_visibility.hsa, 1u);
+  }
+  EXPECT_NE(cpu.id.handle, gpu.id.handle);
+}
+
+TEST_F(SdkGpuKinds, AgentQueryStatuses) {
+  Agents a;
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_0, nullptr,
+                sizeof(rocprofiler_agent_v0_t), &a),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_NONE, &CopyAgents,
+                sizeof(rocprofiler_agent_v0_t), &a),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(rocprofiler_query_available_agents(
+                ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
+                sizeof(rocprofiler_agent_v0_t) - 8, &a),
+            ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI);
+  EXPECT_TRUE(a.list.empty());
 }
 
 TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
@@ -199,8 +321,8 @@ TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {
   EXPECT_EQ(load.record.phase, ROCPROFILER_CALLBACK_PHASE_LOAD);
   EXPECT_EQ(load.load.size, sizeof(load.load));
   EXPECT_NE(load.load.code_object_id, ROCPROFILER_CODE_OBJECT_ID_NONE);
-  EXPECT_EQ(load.load.agent_id.handle, program_.gpu.handle);
-  EXPECT_EQ(load.load.rocp_agent.handle, program_.gpu.handle);
+  EXPECT_EQ(load.load.agent_id.handle, SdkAgentId(program_.gpu));
+  EXPECT_EQ(load.load.rocp_agent.handle, SdkAgentId(program_.gpu));
   EXPECT_EQ(load.load.hsa_agent.handle, program_.gpu.handle);
   EXPECT_NE(load.text.find("libgpu_kernels.so"), std::string::npos)
       << load.text;
@@ -312,7 +434,7 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
     EXPECT_EQ(e.dispatch.size, sizeof(e.dispatch));
     EXPECT_EQ(d.size,
               offsetof(rocprofiler_kernel_dispatch_info_t, reserved_padding));
-    EXPECT_EQ(d.agent_id.handle, program_.gpu.handle);
+    EXPECT_EQ(d.agent_id.handle, SdkAgentId(program_.gpu));
     EXPECT_EQ(d.queue_id.handle, queue_id);
     EXPECT_EQ(d.kernel_id, empty_id);
     EXPECT_EQ(d.dispatch_id, enqueue[0].dispatch.dispatch_info.dispatch_id);
@@ -338,6 +460,24 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
       << complete[0].args;
   EXPECT_NE(complete[0].args.find("kernel_id=" + std::to_string(empty_id)),
             std::string::npos);
+  // The buffer record: the completion's fields and correlation IDs, the
+  // submitting thread.
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  std::lock_guard<std::mutex> lock(T().mutex);
+  ASSERT_EQ(T().dispatches.size(), 1u);
+  const auto& b = T().dispatches[0];
+  EXPECT_EQ(b.size, sizeof(b));
+  EXPECT_EQ(b.kind, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
+  EXPECT_EQ(b.operation, ROCPROFILER_KERNEL_DISPATCH_COMPLETE);
+  EXPECT_EQ(b.correlation_id.internal, store_id);
+  EXPECT_EQ(b.correlation_id.external.value, 4242u);
+  EXPECT_EQ(b.thread_id, tid_);
+  EXPECT_EQ(b.start_timestamp, complete[0].dispatch.start_timestamp);
+  EXPECT_EQ(b.end_timestamp, complete[0].dispatch.end_timestamp);
+  EXPECT_EQ(0,
+            std::memcmp(&b.dispatch_info, &complete[0].dispatch.dispatch_info,
+                        sizeof(b.dispatch_info)));
+  EXPECT_TRUE(T().copies.empty());
   hsa_signal_destroy(done);
 }
 
@@ -368,8 +508,8 @@ TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
     EXPECT_EQ(e.record.operation, ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE);
     EXPECT_EQ(e.copy.size, sizeof(e.copy));
     EXPECT_EQ(e.copy.bytes, 1000u);
-    EXPECT_EQ(e.copy.dst_agent_id.handle, program_.gpu.handle);
-    EXPECT_EQ(e.copy.src_agent_id.handle, program_.cpu.handle);
+    EXPECT_EQ(e.copy.dst_agent_id.handle, SdkAgentId(program_.gpu));
+    EXPECT_EQ(e.copy.src_agent_id.handle, SdkAgentId(program_.cpu));
     EXPECT_EQ(e.copy.dst_address.ptr, dst.data());
     EXPECT_EQ(e.copy.src_address.ptr, src.data());
     EXPECT_EQ(e.record.correlation_id.internal,
@@ -382,6 +522,24 @@ TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
   EXPECT_LE(copies[1].copy.end_timestamp, t1);
   EXPECT_NE(copies[1].args.find("bytes=1000;"), std::string::npos)
       << copies[1].args;
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  std::lock_guard<std::mutex> lock(T().mutex);
+  ASSERT_EQ(T().copies.size(), 1u);
+  const auto& b = T().copies[0];
+  EXPECT_EQ(b.size, sizeof(b));
+  EXPECT_EQ(b.kind, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
+  EXPECT_EQ(b.operation, ROCPROFILER_MEMORY_COPY_HOST_TO_DEVICE);
+  EXPECT_EQ(b.correlation_id.internal,
+            copies[0].record.correlation_id.internal);
+  EXPECT_EQ(b.thread_id, tid_);
+  EXPECT_EQ(b.bytes, 1000u);
+  EXPECT_EQ(b.dst_agent_id.handle, SdkAgentId(program_.gpu));
+  EXPECT_EQ(b.src_agent_id.handle, SdkAgentId(program_.cpu));
+  EXPECT_EQ(b.dst_address.ptr, dst.data());
+  EXPECT_EQ(b.src_address.ptr, src.data());
+  EXPECT_EQ(b.start_timestamp, copies[1].copy.start_timestamp);
+  EXPECT_EQ(b.end_timestamp, copies[1].copy.end_timestamp);
+  EXPECT_TRUE(T().dispatches.empty());
   hsa_signal_destroy(done);
 }
 

@@ -8,7 +8,8 @@ set -euo pipefail
 install="$1"
 client="$2"
 cmakelists="$3"
-header_clients=("${@:4}")
+sdk_client="$4"  # a C client of librocprofiler-sdk.so.1
+header_clients=("${@:5}")
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -104,6 +105,44 @@ cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$prefix" >"$tmp/cmake.l
 cmake --build "$tmp/build" >>"$tmp/cmake.log" 2>&1 ||
   { cat "$tmp/cmake.log"; fail "cmake build"; }
 check_client "$tmp/build/install_client"
+
+# rocprofiler-sdk's library and packages: librocprofiler-sdk.so.1 (an ELF
+# filter of libroctracer64.so.4), pkg-config rocprofiler-sdk and CMake
+# find_package(rocprofiler-sdk) with ROCm's target name.
+for f in lib/librocprofiler-sdk.so.1.0.0 lib/pkgconfig/rocprofiler-sdk.pc \
+  lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config.cmake \
+  lib/cmake/rocprofiler-sdk/rocprofiler-sdk-config-version.cmake \
+  include/rocprofiler-sdk/cxx/name_info.hpp include/rocprofiler-sdk/agent.h; do
+  [[ -f "$prefix/$f" ]] || fail "$f not installed"
+done
+[[ "$(readlink "$prefix/lib/librocprofiler-sdk.so")" == "librocprofiler-sdk.so.1" ]] ||
+  fail "librocprofiler-sdk.so does not link to librocprofiler-sdk.so.1"
+[[ "$(readlink "$prefix/lib/librocprofiler-sdk.so.1")" == "librocprofiler-sdk.so.1.0.0" ]] ||
+  fail "librocprofiler-sdk.so.1 does not link to librocprofiler-sdk.so.1.0.0"
+check_sdk_client() {
+  readelf -d "$1" | grep -q "Shared library: \[librocprofiler-sdk.so.1\]" ||
+    fail "$1 does not need librocprofiler-sdk.so.1"
+  LD_LIBRARY_PATH="$prefix/lib" ROCPROFILER_SDK_NO_AUTO_REGISTER=1 "$1" ||
+    fail "$1 failed"
+}
+# shellcheck disable=SC2046
+gcc "$sdk_client" $(pkg-config --cflags --libs rocprofiler-sdk) -ldl \
+  -o "$tmp/sdk_pkg_config_client"
+check_sdk_client "$tmp/sdk_pkg_config_client"
+mkdir "$tmp/sdk_src"
+cp "$sdk_client" "$tmp/sdk_src/client.c"
+cat >"$tmp/sdk_src/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(sdk_client C)
+find_package(rocprofiler-sdk 1.0 REQUIRED)
+add_executable(sdk_client client.c)
+target_link_libraries(sdk_client rocprofiler-sdk::rocprofiler-sdk ${CMAKE_DL_LIBS})
+CMAKE
+cmake -S "$tmp/sdk_src" -B "$tmp/sdk_build" -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$tmp/sdk_cmake.log" 2>&1 || { cat "$tmp/sdk_cmake.log"; fail "cmake configure (rocprofiler-sdk)"; }
+cmake --build "$tmp/sdk_build" >>"$tmp/sdk_cmake.log" 2>&1 ||
+  { cat "$tmp/sdk_cmake.log"; fail "cmake build (rocprofiler-sdk)"; }
+check_sdk_client "$tmp/sdk_build/sdk_client"
 
 # roctrace from the installed tree traces a plain HIP program (built with
 # the system g++) into rocprofv3's CSV.

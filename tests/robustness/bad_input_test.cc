@@ -191,6 +191,18 @@ int32_t BadKind(Rng& rng) {
             ROCPROFILER_CALLBACK_TRACING_LAST, 999, -1, INT32_MIN, INT32_MAX});
 }
 
+int32_t BadBufferKind(Rng& rng) {
+  return Pick(rng,
+              {ROCPROFILER_BUFFER_TRACING_NONE, ROCPROFILER_BUFFER_TRACING_LAST,
+               999, -1, INT32_MIN, INT32_MAX});
+}
+
+// Handles of buffers never created (the tool here creates none).
+rocprofiler_buffer_id_t BadBuffer(Rng& rng) {
+  const uint64_t handles[] = {0, 1, 64, 65, UINT64_MAX, 1 + rng() % 64};
+  return rocprofiler_buffer_id_t{handles[rng() % 6]};
+}
+
 // An SDK kind this library traces, with its operation count.
 int32_t TracedKind(Rng& rng) {
   return Pick(rng, {ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
@@ -932,6 +944,143 @@ const std::vector<Case>& SdkCases() {
           EXPECT_EQ(rocprofiler_start_context(BadContext(rng)), kSdkNoContext)),
       CASE(rocprofiler_stop_context,
            EXPECT_EQ(rocprofiler_stop_context(BadContext(rng)), kSdkNoContext)),
+      // Buffers and buffer tracing: configuration is locked after the
+      // tool's initialize; handles of buffers never created are unknown.
+      CASE(rocprofiler_create_buffer,
+           {
+             rocprofiler_buffer_id_t id{0};
+             EXPECT_EQ(
+                 rocprofiler_create_buffer(
+                     g_context, 4096, 1024, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                     [](rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                        rocprofiler_record_header_t**, size_t, void*,
+                        uint64_t) {},
+                     nullptr, &id),
+                 kSdkLocked);
+             EXPECT_EQ(IntArgs(&rocprofiler_create_buffer)(
+                           BadContext(rng), 0, 1, -1, nullptr, nullptr,
+                           Null<rocprofiler_buffer_id_t>()),
+                       kSdkLocked);
+           }),
+      CASE(rocprofiler_configure_buffer_tracing_service,
+           EXPECT_EQ(IntArgs(&rocprofiler_configure_buffer_tracing_service)(
+                         BadContext(rng), BadBufferKind(rng), nullptr, 0,
+                         BadBuffer(rng)),
+                     kSdkLocked)),
+      CASE(rocprofiler_flush_buffer,
+           EXPECT_EQ(rocprofiler_flush_buffer(BadBuffer(rng)),
+                     ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND)),
+      CASE(rocprofiler_destroy_buffer,
+           EXPECT_EQ(rocprofiler_destroy_buffer(BadBuffer(rng)),
+                     ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND)),
+      CASE(rocprofiler_create_callback_thread,
+           EXPECT_EQ(IntArgs(&rocprofiler_create_callback_thread)(
+                         Null<rocprofiler_callback_thread_t>()),
+                     kSdkLocked)),
+      CASE(rocprofiler_assign_callback_thread,
+           EXPECT_EQ(rocprofiler_assign_callback_thread(
+                         BadBuffer(rng), rocprofiler_callback_thread_t{rng()}),
+                     ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND)),
+      CASE(rocprofiler_at_internal_thread_create,
+           EXPECT_EQ(rocprofiler_at_internal_thread_create(nullptr, nullptr, -1,
+                                                           nullptr),
+                     ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED)),
+      CASE(rocprofiler_query_buffer_tracing_kind_name,
+           {
+             const char* name = "x";
+             uint64_t len = 5;
+             EXPECT_EQ(IntArgs(&rocprofiler_query_buffer_tracing_kind_name)(
+                           BadBufferKind(rng), &name, &len),
+                       kSdkNoKind);
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_query_buffer_tracing_kind_name)(
+                     ROCPROFILER_BUFFER_TRACING_KFD_QUEUE, nullptr, nullptr),
+                 kSdkOk);
+           }),
+      CASE(rocprofiler_query_buffer_tracing_kind_operation_name,
+           {
+             const char* name = "x";
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_query_buffer_tracing_kind_operation_name)(
+                     BadBufferKind(rng), 0, &name, nullptr),
+                 kSdkNoKind);
+             const int32_t op = Pick(rng, {-1, 100000, INT32_MIN, INT32_MAX});
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_query_buffer_tracing_kind_operation_name)(
+                     ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, op, &name,
+                     nullptr),
+                 kSdkNoOp);
+             // A kind without operations here.
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_query_buffer_tracing_kind_operation_name)(
+                     ROCPROFILER_BUFFER_TRACING_KFD_QUEUE, 0, &name, nullptr),
+                 kSdkNoOp);
+           }),
+      CASE(rocprofiler_iterate_buffer_tracing_kinds,
+           EXPECT_EQ(rocprofiler_iterate_buffer_tracing_kinds(nullptr, nullptr),
+                     kSdkBadArg)),
+      CASE(rocprofiler_iterate_buffer_tracing_kind_operations,
+           {
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_iterate_buffer_tracing_kind_operations)(
+                     ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, nullptr, nullptr),
+                 kSdkBadArg);
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_iterate_buffer_tracing_kind_operations)(
+                     BadBufferKind(rng),
+                     [](rocprofiler_buffer_tracing_kind_t, int32_t, void*) {
+                       return 0;
+                     },
+                     nullptr),
+                 kSdkNoKind);
+           }),
+      // Agents: only bad input here (a valid query would start the HSA
+      // runtime).
+      CASE(rocprofiler_query_available_agents,
+           {
+             auto cb = [](rocprofiler_agent_version_t, const void**, size_t,
+                          void*) { return ROCPROFILER_STATUS_SUCCESS; };
+             EXPECT_EQ(IntArgs(&rocprofiler_query_available_agents)(
+                           ROCPROFILER_AGENT_INFO_VERSION_0, nullptr,
+                           sizeof(rocprofiler_agent_v0_t), nullptr),
+                       kSdkBadArg);
+             EXPECT_EQ(IntArgs(&rocprofiler_query_available_agents)(
+                           Pick(rng, {0, 2, -1, 999}), +cb,
+                           sizeof(rocprofiler_agent_v0_t), nullptr),
+                       kSdkBadArg);
+             EXPECT_EQ(rocprofiler_query_available_agents(
+                           ROCPROFILER_AGENT_INFO_VERSION_0, +cb,
+                           Pick(rng, {0, 8, 303, 305, 100000}), nullptr),
+                       ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI);
+           }),
+      CASE(rocprofiler_record_header_compute_hash,
+           {
+             const uint32_t category = static_cast<uint32_t>(rng());
+             const uint32_t kind = static_cast<uint32_t>(rng());
+             EXPECT_EQ(rocprofiler_record_header_compute_hash(category, kind),
+                       (uint64_t{kind} << 32) | category);
+           }),
+      CASE(
+          rocprofiler_query_external_correlation_id_request_kind_name,
+          {
+            const char* name = "x";
+            uint64_t len = 5;
+            EXPECT_EQ(
+                IntArgs(
+                    &rocprofiler_query_external_correlation_id_request_kind_name)(
+                    Pick(rng, {0, 19, -1, 999, INT32_MIN, INT32_MAX}), &name,
+                    &len),
+                kSdkNoKind);
+            EXPECT_EQ(
+                rocprofiler_query_external_correlation_id_request_kind_name(
+                    ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API,
+                    nullptr, nullptr),
+                kSdkOk);
+          }),
+      CASE(rocprofiler_get_version_triplet,
+           EXPECT_EQ(IntArgs(&rocprofiler_get_version_triplet)(
+                         Null<rocprofiler_version_triplet_t>()),
+                     kSdkBadArg)),
   };
   return cases;
 }

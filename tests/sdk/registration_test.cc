@@ -26,8 +26,13 @@ rocprofiler_tool_configure_result_t* Configure(
     std::fprintf(stderr, "finalize %d\n", ++g_finalized);
   };
   result.tool_data = nullptr;
-  static rocprofiler_client_id_t saved{nullptr, 0};
+  static rocprofiler_client_id_t saved{0, nullptr, 0};
   (void)priority;
+  // rocprofiler-sdk 1.0.0's client ID starts with its size.
+  if (id->size != sizeof(rocprofiler_client_id_t)) {
+    std::fprintf(stderr, "client id size %zu\n", id->size);
+    std::exit(2);
+  }
   g_client = &saved;
   std::memcpy(static_cast<void*>(&saved), id, sizeof(saved));
   return &result;

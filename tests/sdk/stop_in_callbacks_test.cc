@@ -46,7 +46,8 @@ void Callback(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
         g_failures++;
       break;
     case Action::kFinalize:
-      g_finalize(rocprofiler_client_id_t{nullptr, g_client_handle});
+      g_finalize(rocprofiler_client_id_t{sizeof(rocprofiler_client_id_t),
+                                         nullptr, g_client_handle});
       break;
   }
 }

@@ -32,6 +32,7 @@ struct Event {
   int32_t op;
   rocprofiler_callback_phase_t phase;
   uint64_t correlation;
+  uint64_t ancestor;
   uint64_t external;
   uint64_t thread;
   uint64_t user_in;  // user_data as the callback found it
@@ -69,6 +70,7 @@ void Record(rocprofiler_callback_tracing_record_t r,
   e.op = r.operation;
   e.phase = r.phase;
   e.correlation = r.correlation_id.internal;
+  e.ancestor = r.correlation_id.ancestor;
   e.external = r.correlation_id.external.value;
   e.thread = r.thread_id;
   e.user_in = user->value;
@@ -515,6 +517,9 @@ TEST_F(Tracing, NestedCallsKeepTheirOwnUserData) {
   const auto ev = Take();
   ASSERT_EQ(ev.size(), 6u);
   // A enter 30, A enter 31, B enter 31, A exit 31, B exit 31, A exit 30.
+  // The inner call's ancestor is the outer call; the outer call has none.
+  for (size_t i : {0u, 5u}) EXPECT_EQ(ev[i].ancestor, 0u) << i;
+  for (size_t i : {1u, 2u, 3u, 4u}) EXPECT_EQ(ev[i].ancestor, 30u) << i;
   EXPECT_EQ(ev[3].correlation, 31u);
   EXPECT_EQ(ev[3].user_in, 31 * 100 + g_a.handle);
   EXPECT_EQ(ev[4].user_in, 31 * 100 + g_b.handle);

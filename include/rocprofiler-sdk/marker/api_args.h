@@ -1,13 +1,13 @@
 /* Argument and return-value unions of the marker kinds (MARKER_CORE_API,
- * MARKER_CONTROL_API, MARKER_NAME_API), laid out as in rocprofiler-sdk. C99
- * and C++. */
+ * MARKER_CONTROL_API, MARKER_NAME_API, MARKER_CORE_RANGE_API), laid out as in
+ * rocprofiler-sdk. C99 and C++. */
 #ifndef ROCPROFILER_SDK_MARKER_API_ARGS_H_
 #define ROCPROFILER_SDK_MARKER_API_ARGS_H_
 
 #include <stdint.h>
 
-#include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk-roctx/types.h"
+#include "rocprofiler-sdk/defines.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -62,6 +62,12 @@ typedef union rocprofiler_marker_api_args_t {
     const char* name;
     const struct ihipStream_t* stream;
   } roctxNameHipStream;
+  struct {
+    const char* message;
+  } roctxThreadRangeA;
+  struct {
+    const char* message;
+  } roctxProcessRangeA;
 } rocprofiler_marker_api_args_t;
 
 ROCPROFILER_EXTERN_C_FINI

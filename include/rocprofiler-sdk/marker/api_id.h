@@ -32,4 +32,17 @@ typedef enum rocprofiler_marker_name_api_id_t {
   ROCPROFILER_MARKER_NAME_API_ID_LAST
 } rocprofiler_marker_name_api_id_t;
 
+/* MARKER_CORE_RANGE_API: rocTX's ranges as one operation each (a thread's
+ * push/pop pair, a process-wide start/stop pair) besides marks and thread
+ * IDs. This library reports the marker kinds per call (MARKER_CORE_API);
+ * the kind is declared for tools that name it. */
+typedef enum rocprofiler_marker_core_range_api_id_t {
+  ROCPROFILER_MARKER_CORE_RANGE_API_ID_NONE = -1,
+  ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxMarkA = 0,
+  ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA,
+  ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA,
+  ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxGetThreadId,
+  ROCPROFILER_MARKER_CORE_RANGE_API_ID_LAST
+} rocprofiler_marker_core_range_api_id_t;
+
 #endif /* ROCPROFILER_SDK_MARKER_API_ID_H_ */

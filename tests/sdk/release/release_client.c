@@ -1,14 +1,14 @@
 /* Checks the SDK front end against rocprofiler-sdk 1.0.0 (ROCm 7.0), the
  * release it matches: the facts below are that release's (its fwd.h,
- * callback_tracing.h, version.h and status strings), written out here independently of our
- * headers and sources. Built by the system C compiler with default flags,
- * as a tool author builds, and linked against the installed-layout
- * libroctracer64.so. Prints one line per mismatch and "N passed, M failed". */
+ * callback_tracing.h, version.h and status strings), written out here
+ * independently of our headers and sources. Built by the system C compiler with
+ * default flags, as a tool author builds, and linked against the
+ * installed-layout libroctracer64.so. Prints one line per mismatch and "N
+ * passed, M failed". */
+#include <rocprofiler-sdk/rocprofiler.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-
-#include <rocprofiler-sdk/rocprofiler.h>
 
 static int g_passed, g_failed;
 
@@ -31,7 +31,8 @@ struct Status {
   const char* text;
 };
 
-#define S(v, n, t) {v, "ROCPROFILER_STATUS_" n, t}
+#define S(v, n, t) \
+  { v, "ROCPROFILER_STATUS_" n, t }
 static const struct Status kStatus[] = {
     S(0, "SUCCESS", "Success"),
     S(1, "ERROR", "General error"),
@@ -69,8 +70,7 @@ static const struct Status kStatus[] = {
       "Metric is not valid for the agent"),
     S(21, "ERROR_FINALIZED",
       "Invalid request because rocprofiler has finalized"),
-    S(22, "ERROR_HSA_NOT_LOADED",
-      "Function call requires that HSA is loaded"),
+    S(22, "ERROR_HSA_NOT_LOADED", "Function call requires that HSA is loaded"),
     S(23, "ERROR_DIM_NOT_FOUND", "Dimension is not found for counter"),
     S(24, "ERROR_PROFILE_COUNTER_NOT_FOUND",
       "Profile could not find counter for GPU"),
@@ -114,7 +114,7 @@ enum { kStatusCount = sizeof(kStatus) / sizeof(kStatus[0]) };
 
 /* rocprofiler_callback_tracing_kind_t: value and query name. */
 static const char* const kKinds[] = {
-    NULL,  /* NONE */
+    NULL, /* NONE */
     "HSA_CORE_API",
     "HSA_AMD_EXT_API",
     "HSA_IMAGE_EXT_API",
@@ -135,6 +135,7 @@ static const char* const kKinds[] = {
     "ROCDECODE_API",
     "ROCJPEG_API",
     "HIP_STREAM",
+    "MARKER_CORE_RANGE_API",
 };
 enum { kKindCount = sizeof(kKinds) / sizeof(kKinds[0]) };
 
@@ -181,20 +182,21 @@ static void CheckStatus(void) {
              kStatus[i].value, kStatus[i].text);
     Check(SameString(rocprofiler_get_status_string(s), kStatus[i].text), what);
   }
-  Check(rocprofiler_get_status_name((rocprofiler_status_t)kStatusCount) ==
-                NULL &&
-            rocprofiler_get_status_string((rocprofiler_status_t)-1) == NULL,
-        "no name or string outside the enum");
+  Check(
+      rocprofiler_get_status_name((rocprofiler_status_t)kStatusCount) == NULL &&
+          rocprofiler_get_status_string((rocprofiler_status_t)-1) == NULL,
+      "no name or string outside the enum");
 }
 
 static void CheckKinds(void) {
   char what[256];
   int k;
   Check(ROCPROFILER_CALLBACK_TRACING_LAST == kKindCount,
-        "ROCPROFILER_CALLBACK_TRACING_LAST == 21");
+        "ROCPROFILER_CALLBACK_TRACING_LAST == 22");
   Check(ROCPROFILER_CALLBACK_TRACING_HIP_STREAM == 20 &&
             ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API == 19 &&
-            ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API == 7,
+            ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API == 7 &&
+            ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API == 21,
         "kind enumerators have 1.0.0's values");
   for (k = 1; k < kKindCount; ++k) {
     const char* name = NULL;
@@ -212,7 +214,8 @@ static void CheckKinds(void) {
  * (its fwd.h and callback_tracing.h): a tool reads them by offset. */
 #define AT(type, field, offset) \
   Check(offsetof(type, field) == (offset), #type "." #field " at " #offset)
-#define SYMBOL rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t
+#define SYMBOL \
+  rocprofiler_callback_tracing_code_object_kernel_symbol_register_data_t
 static void CheckGpuRecords(void) {
   Check(sizeof(rocprofiler_kernel_dispatch_info_t) == 128,
         "sizeof(rocprofiler_kernel_dispatch_info_t) == 128");
@@ -247,7 +250,8 @@ static void CheckGpuRecords(void) {
   AT(rocprofiler_callback_tracing_code_object_load_data_t, storage_file, 72);
   AT(rocprofiler_callback_tracing_code_object_load_data_t, memory_base, 72);
   AT(rocprofiler_callback_tracing_code_object_load_data_t, memory_size, 80);
-  Check(sizeof(SYMBOL) == 88, "sizeof(..._kernel_symbol_register_data_t) == 88");
+  Check(sizeof(SYMBOL) == 88,
+        "sizeof(..._kernel_symbol_register_data_t) == 88");
   AT(SYMBOL, kernel_id, 8);
   AT(SYMBOL, code_object_id, 16);
   AT(SYMBOL, kernel_name, 24);

@@ -1,0 +1,37 @@
+// Buffers of the buffer-tracing service. Each buffer is one of the
+// roctracer activity pools (runtime/pool/pool.h): writers never take a lock,
+// each writer thread fills buffers of its own, and the pool's consumer thread
+// hands the records to the tool's callback. Records of 64 bytes (the API
+// records) are written as pool records themselves; larger ones (GPU records)
+// travel as the pool record's text, behind a 64-byte envelope whose first
+// 8 bytes (where a record has its size) are 0.
+#ifndef ROCPROFILER_SDK_IMPL_BUFFERS_H_
+#define ROCPROFILER_SDK_IMPL_BUFFERS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "rocprofiler-sdk/buffer.h"
+
+namespace rocprofiler_sdk {
+
+constexpr int kMaxBuffers = 64;
+
+// Handles are index + 1; -1 for an unknown or destroyed buffer.
+int BufferIndex(rocprofiler_buffer_id_t id) noexcept;
+
+// The context (index into g_contexts) a live buffer belongs to; -1 if none.
+int BufferContext(int buffer) noexcept;
+
+// Appends one record (its first field is its size, a multiple of 8, at most
+// 1016 bytes). False when the buffer dropped it (DISCARD with no room) or is
+// destroyed.
+bool WriteRecord(int buffer, const void* record, size_t size) noexcept;
+
+// Delivers what every buffer of the client's contexts holds (before the
+// tool's finalize, so its callbacks see every record first).
+void FlushClientBuffers(uint32_t client) noexcept;
+
+}  // namespace rocprofiler_sdk
+
+#endif  // ROCPROFILER_SDK_IMPL_BUFFERS_H_

@@ -1,0 +1,90 @@
+// The header-only C++ helpers under rocprofiler-sdk/cxx/: kind and operation
+// names as the library's queries give them, handle comparison, and handles
+// as keys of unordered containers.
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "gtest/gtest.h"
+#include "rocprofiler-sdk/cxx/hash.hpp"
+#include "rocprofiler-sdk/cxx/name_info.hpp"
+#include "rocprofiler-sdk/cxx/operators.hpp"
+#include "rocprofiler-sdk/rocprofiler.h"
+
+namespace {
+
+TEST(CxxHelpers, CallbackTracingNamesMatchTheQueries) {
+  const auto names = rocprofiler::sdk::get_callback_tracing_names();
+  EXPECT_EQ(names.size(),
+            static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST));
+  EXPECT_STREQ(names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API].name,
+               "HSA_CORE_API");
+  const auto& hsa = names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API];
+  EXPECT_EQ(hsa.value, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API);
+  ASSERT_EQ(hsa.operations.size(),
+            static_cast<size_t>(ROCPROFILER_HSA_CORE_API_ID_LAST));
+  EXPECT_STREQ(hsa.operations[ROCPROFILER_HSA_CORE_API_ID_hsa_init],
+               "hsa_init");
+  // A kind numbered from 1: operation 0 (NONE) is "".
+  const auto& dispatch = names[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH];
+  ASSERT_EQ(dispatch.operations.size(),
+            static_cast<size_t>(ROCPROFILER_KERNEL_DISPATCH_LAST));
+  EXPECT_STREQ(dispatch.operations[0], "");
+  EXPECT_STREQ(dispatch.operations[ROCPROFILER_KERNEL_DISPATCH_COMPLETE],
+               "KERNEL_DISPATCH_COMPLETE");
+  // Every name as the C query answers it.
+  for (const auto& item : names) {
+    if (item.value == ROCPROFILER_CALLBACK_TRACING_NONE) continue;
+    for (size_t op = 0; op < item.operations.size(); ++op) {
+      const char* expected = nullptr;
+      if (rocprofiler_query_callback_tracing_kind_operation_name(
+              item.value, static_cast<int32_t>(op), &expected, nullptr) ==
+          ROCPROFILER_STATUS_SUCCESS) {
+        EXPECT_STREQ(item.operations[op], expected);
+      } else {
+        EXPECT_STREQ(item.operations[op], "");
+      }
+    }
+  }
+  // Outside the enum: an empty entry.
+  const auto& bad =
+      names[static_cast<rocprofiler_callback_tracing_kind_t>(999)];
+  EXPECT_STREQ(bad.name, "");
+  EXPECT_TRUE(bad.operations.empty());
+}
+
+TEST(CxxHelpers, BufferTracingNames) {
+  const auto names = rocprofiler::sdk::get_buffer_tracing_names();
+  EXPECT_EQ(names.size(), static_cast<size_t>(ROCPROFILER_BUFFER_TRACING_LAST));
+  EXPECT_STREQ(names[ROCPROFILER_BUFFER_TRACING_MEMORY_COPY].name,
+               "MEMORY_COPY");
+  EXPECT_STREQ(names[ROCPROFILER_BUFFER_TRACING_MEMORY_COPY]
+                   .operations[ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST],
+               "MEMORY_COPY_DEVICE_TO_HOST");
+  EXPECT_STREQ(names[ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API].name,
+               "HIP_RUNTIME_API");
+  EXPECT_TRUE(names[ROCPROFILER_BUFFER_TRACING_KFD_QUEUE].operations.empty());
+}
+
+TEST(CxxHelpers, HandlesCompareAndHash) {
+  const rocprofiler_agent_id_t a{1}, b{2}, a2{1};
+  EXPECT_TRUE(a == a2);
+  EXPECT_TRUE(a != b);
+  EXPECT_TRUE(a < b);
+  EXPECT_TRUE(b >= a);
+  std::unordered_map<rocprofiler_agent_id_t, int> by_agent;
+  by_agent[a] = 1;
+  by_agent[b] = 2;
+  by_agent[a2] = 3;
+  EXPECT_EQ(by_agent.size(), 2u);
+  EXPECT_EQ(by_agent[a], 3);
+  std::set<rocprofiler_buffer_id_t> buffers{{3}, {1}, {3}};
+  EXPECT_EQ(buffers.size(), 2u);
+  EXPECT_EQ(std::hash<rocprofiler_context_id_t>{}({7}),
+            std::hash<uint64_t>{}(7));
+  EXPECT_TRUE((rocprofiler_dim3_t{1, 2, 3} == rocprofiler_dim3_t{1, 2, 3}));
+}
+
+}  // namespace

@@ -1,0 +1,67 @@
+// A tool library for ROCP_TOOL_LIBRARIES, built twice (TOOL_NAME "a" and
+// "b"). It keeps an ordinary global std::vector and reports, through the
+// test program's tool_event (exported with -rdynamic), its configure (with
+// its client handle) and, in finalize, whether its globals were still alive
+// and how many HSA_CORE_API records its own buffer delivered.
+#include <atomic>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "rocprofiler-sdk/rocprofiler.h"
+
+extern "C" void tool_event(const char* tool, const char* what, uint64_t value);
+
+namespace {
+
+std::vector<std::string> g_log;  // an ordinary global with a destructor
+bool g_alive = false;
+std::atomic<unsigned long> g_records{0};
+
+void Deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+             rocprofiler_record_header_t**, size_t n, void*, uint64_t) {
+  g_records += n;
+}
+struct Alive {
+  Alive() { g_alive = true; }
+  ~Alive() { g_alive = false; }
+} g_alive_guard;
+
+int Initialize(rocprofiler_client_finalize_t, void*) {
+  g_log.push_back("initialize");
+  rocprofiler_context_id_t ctx{0};
+  rocprofiler_buffer_id_t buffer{0};
+  if (rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS ||
+      rocprofiler_create_buffer(
+          ctx, 1 << 16, 1 << 12, ROCPROFILER_BUFFER_POLICY_LOSSLESS, &Deliver,
+          nullptr, &buffer) != ROCPROFILER_STATUS_SUCCESS ||
+      rocprofiler_configure_buffer_tracing_service(
+          ctx, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, nullptr, 0, buffer) !=
+          ROCPROFILER_STATUS_SUCCESS ||
+      rocprofiler_start_context(ctx) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
+  tool_event(TOOL_NAME, "initialize", g_alive ? 1 : 0);
+  return 0;
+}
+
+void Finalize(void*) {
+  g_log.push_back("finalize");
+  // Written to stderr: the test reads it from the exiting process.
+  std::fprintf(stderr, "tool %s finalize: globals %s, log %zu, records %lu\n",
+               TOOL_NAME, g_alive ? "alive" : "destroyed", g_log.size(),
+               g_records.load());
+}
+
+}  // namespace
+
+extern "C" rocprofiler_tool_configure_result_t* rocprofiler_configure(
+    uint32_t, const char*, uint32_t priority, rocprofiler_client_id_t* id) {
+  id->name = "tool_library_" TOOL_NAME;
+  tool_event(TOOL_NAME, "configure", id->handle);
+  tool_event(TOOL_NAME, "priority", priority);
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &Initialize, &Finalize,
+      nullptr};
+  return &result;
+}
