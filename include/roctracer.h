@@ -259,7 +259,7 @@ ROCTRACER_API roctracer_status_t roctracer_flush_activity(void)
  * these tools line up, and because it keeps counting across suspend. Read
  * through the TSC when the kernel's clocksource is the TSC: within tens of ns
  * of clock_gettime and not going backwards while the kernel's rate against
- * the TSC holds (the README lists the exceptions); ROCTRACER_CLOCK=boottime
+ * the TSC holds (docs/roctracer-api.md lists the exceptions); ROCTRACER_CLOCK=boottime
  * in the environment makes it a clock_gettime call. Works at any time, before
  * any runtime is initialised.
  * ERROR_INVALID_ARGUMENT when `timestamp` is NULL. */
