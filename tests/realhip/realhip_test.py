@@ -287,16 +287,18 @@ class RealHip(unittest.TestCase):
       kernels = list(csv.DictReader(f))
     with open(os.path.join(out, "run_memory_copy_trace.csv"), newline="") as f:
       copies = list(csv.DictReader(f))
+    # Agents as rocprofv3 names them by default: "Agent N", N the absolute
+    # index (the CPU agent 0, then the GPUs).
     self.assertEqual([(k["Kernel_Name"], k["Agent_Id"]) for k in kernels],
-                     [("twice(int*, int)", "GPU 1")])
+                     [("twice(int*, int)", "Agent 2")])
     # The peer copy, as HIP submits it: a copy this small goes to the
     # destination device as both agents (ROCclr's SDMA threshold). The
     # 4000-byte copy in is a host write into device memory: no GPU work.
     self.assertEqual(
         [(c["Direction"], c["Source_Agent_Id"], c["Destination_Agent_Id"])
          for c in copies],
-        [("MEMORY_COPY_DEVICE_TO_DEVICE", "GPU 1", "GPU 1"),
-         ("MEMORY_COPY_DEVICE_TO_HOST", "GPU 1", "CPU 0")])
+        [("MEMORY_COPY_DEVICE_TO_DEVICE", "Agent 2", "Agent 2"),
+         ("MEMORY_COPY_DEVICE_TO_HOST", "Agent 2", "Agent 0")])
 
   def test_module_kernels_from_a_second_code_object(self):
     for arch in ARCHS:
