@@ -186,19 +186,15 @@ bool InnermostCall(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
 // generated StreamArg).
 bool StreamOf(const Frame& f, uint64_t* stream) noexcept {
   const void* address = nullptr;
-  switch (f.domain) {
-#define ROCTRACER_STREAM_OF_DOMAIN(d, value)                                 \
-  case value:                                                                \
-    if (d##_api::StreamArg(f.op, static_cast<const d##_api_data_t*>(f.data), \
-                           &address) != d##_api::kStreamArg) {               \
-      return false;                                                          \
-    }                                                                        \
-    break;
-    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_STREAM_OF_DOMAIN)
-#undef ROCTRACER_STREAM_OF_DOMAIN
-    default:
-      return false;
-  }
+  const bool takes = VisitApiDomain(
+      f.domain,
+      [&](auto d) {
+        using D = decltype(d);
+        return D::StreamArg(f.op, static_cast<const typename D::Data*>(f.data),
+                            &address) == D::kStreamArgUse;
+      },
+      [] { return false; });
+  if (!takes) return false;
   // A stream handle stored in the call's data on the stub's stack.
   std::memcpy(stream, address, sizeof(*stream));
   return true;
@@ -220,37 +216,30 @@ uint64_t InnermostStreamOfThread() noexcept {
 
 }  // namespace
 
-// Each domain's data type and string table, from the generated domain list.
+// Each domain's data type and tables, from the generated domain list.
 void Enter(uint32_t domain, uint32_t op, void* data,
            CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
-  switch (domain) {
-#define ROCTRACER_ENTER_DOMAIN(d, value)                                      \
-  case value:                                                                 \
-    EnterImpl<d##_api_data_t, d##_api::kMaxStringArgs, &d##_api::StringArgs>( \
-        domain, op, static_cast<d##_api_data_t*>(data), f);                   \
-    break;
-    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ENTER_DOMAIN)
-#undef ROCTRACER_ENTER_DOMAIN
-    default:
-      f->flags = kSkip;
-      break;
-  }
+  VisitApiDomain(
+      domain,
+      [&](auto d) {
+        using D = decltype(d);
+        EnterImpl<typename D::Data, D::kMaxStringArgs, D::StringArgs>(
+            domain, op, static_cast<typename D::Data*>(data), f);
+      },
+      [&] { f->flags = kSkip; });
 }
 
 void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
-  switch (domain) {
-#define ROCTRACER_EXIT_DOMAIN(d, value)                     \
-  case value:                                               \
-    ExitImpl<d##_api_data_t, &d##_api::ReturnedStatus>(     \
-        domain, op, static_cast<d##_api_data_t*>(data), f); \
-    break;
-    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_DOMAIN)
-#undef ROCTRACER_EXIT_DOMAIN
-    default:
-      break;
-  }
+  VisitApiDomain(
+      domain,
+      [&](auto d) {
+        using D = decltype(d);
+        ExitImpl<typename D::Data, D::ReturnedStatus>(
+            domain, op, static_cast<typename D::Data*>(data), f);
+      },
+      [] {});
 }
 
 }  // namespace roctracer::hook

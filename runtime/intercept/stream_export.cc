@@ -19,22 +19,19 @@ namespace {
 // does a created stream's out-parameter hold one.
 int StreamUse(uint32_t domain, uint32_t op, const void* data,
               const void** address, bool* done) {
-  switch (domain) {
-#define ROCTRACER_STREAM_USE_OF(d, value)                            \
-  case value: {                                                      \
-    if (op >= d##_api::kCount) return -1;                            \
-    const auto* typed = static_cast<const d##_api_data_t*>(data);    \
-    if (typed != nullptr && done != nullptr) {                       \
-      *done = typed->phase == ACTIVITY_API_PHASE_EXIT &&             \
-              d##_api::ReturnedStatus(op, typed) == 0;               \
-    }                                                                \
-    return static_cast<int>(d##_api::StreamArg(op, typed, address)); \
-  }
-    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_STREAM_USE_OF)
-#undef ROCTRACER_STREAM_USE_OF
-    default:
-      return -1;
-  }
+  return hook::VisitApiDomain(
+      domain,
+      [&](auto d) {
+        using D = decltype(d);
+        if (op >= D::kCount) return -1;
+        const auto* typed = static_cast<const typename D::Data*>(data);
+        if (typed != nullptr && done != nullptr) {
+          *done = typed->phase == ACTIVITY_API_PHASE_EXIT &&
+                  D::ReturnedStatus(op, typed) == 0;
+        }
+        return static_cast<int>(D::StreamArg(op, typed, address));
+      },
+      [] { return -1; });
 }
 
 // Every domain's kStreamArg and kStreamCreated (one template generates them
