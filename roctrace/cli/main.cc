@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "roctrace/cli/merge.h"
 #include "roctrace/cli/options.h"
 #include "roctrace/cli/output_check.h"
+#include "roctrace/cli/progress.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/scratch_support.h"
 
@@ -32,6 +34,9 @@ pid_t g_child = -1;
 // roctrace's status when the program ran but some output could not be
 // written (sysexits' EX_IOERR); the program's own status is on stderr.
 constexpr int kOutputLost = 74;
+
+// How long a run goes before its status line appears.
+constexpr std::chrono::milliseconds kProgressDelay(2000);
 
 std::string DirName(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -216,6 +221,15 @@ int RunJob(roctrace::Options options, const char* argv0) {
     setenv("ROCTRACE_STATUS_FILE", status_file.c_str(), 1);
   }
 
+  // The status line: on a terminal, unless --log-level asks for errors only.
+  roctrace::ProgressLine progress;
+  if (isatty(STDERR_FILENO) && options.log_level != "fatal" &&
+      options.log_level != "error" && progress.Create()) {
+    setenv("ROCTRACE_PROGRESS_DIR", progress.dir().c_str(), 1);
+  } else {
+    unsetenv("ROCTRACE_PROGRESS_DIR");
+  }
+
   std::vector<char*> child_argv;
   for (std::string& a : options.program) child_argv.push_back(&a[0]);
   child_argv.push_back(nullptr);
@@ -282,6 +296,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) {
     signal(sig, Forward);
   }
+  if (!progress.dir().empty()) progress.Start(STDERR_FILENO, kProgressDelay);
   int status = 0;
   while (waitpid(g_child, &status, 0) < 0) {
     if (errno != EINTR) {
@@ -289,6 +304,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
       return 1;
     }
   }
+  progress.Stop();
   // Outputs some process could not write (each said so on stderr when it
   // happened): roctrace's status says so, the program's is still told.
   const std::string failures =
