@@ -51,6 +51,8 @@ const char kUsage[] =
     "  --perfetto-max-size SIZE     split .pftrace files at SIZE (default "
     "512M)\n"
     "  --buffer-size SIZE           trace buffer size (default 64K)\n"
+    "  --minimum-output-data KB     keep a process's outputs only when they\n"
+    "                               hold at least KB kilobytes\n"
     "  -P, --collection-period START:DURATION:REPEAT...  repeat 0 = on\n"
     "  --collection-period-unit hour|min|sec|msec|usec|nsec  (default sec)\n"
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
@@ -145,7 +147,6 @@ const Refused kRefused[] = {
     {"-M", false, "kernel names are always demangled"},
     {"--mangled-kernels", false, "kernel names are always demangled"},
     {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
-    {"--minimum-output-data", false, "every output is written"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -520,6 +521,16 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
                  (name == "--buffer-size" ? " (4K..1G)" : "");
         ok = false;
       }
+    } else if (name == "--minimum-output-data") {
+      ok = value(name, arg, &o->minimum_output_data);
+      if (ok && (o->minimum_output_data.empty() ||
+                 o->minimum_output_data.size() > 12 ||
+                 o->minimum_output_data.find_first_not_of("0123456789") !=
+                     std::string::npos)) {
+        *error = "bad --minimum-output-data '" + o->minimum_output_data +
+                 "' (kilobytes)";
+        ok = false;
+      }
     } else if (name == "--preload") {
       ok = values(
           name, arg,
@@ -619,6 +630,9 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     env.emplace_back("ROCTRACE_SUMMARY_UNITS", o.summary_units);
   }
   if (!o.log_level.empty()) env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
+  if (!o.minimum_output_data.empty()) {
+    env.emplace_back("ROCTRACE_MINIMUM_OUTPUT_KB", o.minimum_output_data);
+  }
   if (!o.buffer_size.empty())
     env.emplace_back("ROCTRACE_BUFFER_SIZE", o.buffer_size);
   if (!o.perfetto_max_size.empty()) {

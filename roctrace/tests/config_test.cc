@@ -289,6 +289,36 @@ TEST(Options, GpuOnlyOptionsAreRefusedByName) {
   }
 }
 
+TEST(Options, MinimumOutputDataInKilobytes) {
+  bool ok;
+  std::string error;
+  Options o = Parse({"--minimum-output-data", "100", "--", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  bool found = false;
+  for (const auto& kv : ToolEnvironment(o)) {
+    if (kv.first == "ROCTRACE_MINIMUM_OUTPUT_KB") {
+      EXPECT_EQ(kv.second, "100");
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  for (const char* bad : {"-1", "1K", "x", ""}) {
+    Parse({"--minimum-output-data", bad, "--", "app"}, &ok, &error);
+    EXPECT_FALSE(ok) << bad;
+  }
+  std::vector<std::string> warnings;
+  std::map<std::string, std::string> env = {
+      {"ROCTRACE_MINIMUM_OUTPUT_KB", "3"}};
+  Config c = ReadConfig(
+      [&env](const char* n) {
+        auto it = env.find(n);
+        return it == env.end() ? nullptr : it->second.c_str();
+      },
+      &warnings);
+  EXPECT_EQ(c.minimum_output_bytes, 3u * 1024);
+  EXPECT_TRUE(warnings.empty());
+}
+
 TEST(Options, BadInputIsAnError) {
   bool ok;
   std::string error;

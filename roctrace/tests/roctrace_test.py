@@ -1344,6 +1344,35 @@ class InputFiles(unittest.TestCase):
       self.assertIn(name, p.stderr)
 
 
+class MinimumOutputData(unittest.TestCase):
+  """rocprofv3's --minimum-output-data KB: a process's outputs are kept
+  only when they hold at least that much."""
+
+  def trace(self, calls, kb):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-f", "csv", "rocpd",
+             "--minimum-output-data", kb, "-d", d, "-o", "m", "--", PROGRAM,
+             "threads", "1", calls], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    return d, p.stderr
+
+  def test_small_outputs_are_not_kept(self):
+    d, err = self.trace("10", "1024")
+    self.assertEqual(os.listdir(d), [])
+    self.assertIn("less than --minimum-output-data: not kept", err)
+
+  def test_outputs_above_the_threshold_are_kept(self):
+    d, err = self.trace("20000", "64")
+    self.assertEqual(sorted(os.listdir(d)),
+                     ["m_hip_api_trace.csv", "m_results.db"])
+    self.assertGreaterEqual(
+        sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)),
+        64 * 1024)
+    self.assertEqual(len(read_csv(os.path.join(d, "m_hip_api_trace.csv"))),
+                     20000)
+    self.assertNotIn("not kept", err)
+
+
 def run_on_terminal(args, cwd):
   """Runs `args` with stderr on a pseudo-terminal; (status, what the terminal
   received)."""

@@ -536,6 +536,7 @@ void Tool::Stop() {
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();
   FinishWriters();
+  DropSmallOutputs();
   progress_at_ = {};
   WriteProgress();
   if (events_ == 0 && outside_window_ == 0 && unwritten_ == 0) return;
@@ -566,6 +567,27 @@ void Tool::Stop() {
     std::fprintf(stderr, "roctrace:   %s%s\n", f.c_str(),
                  incomplete ? " (incomplete)" : "");
   }
+}
+
+// rocprofv3's --minimum-output-data: outputs that hold too little data
+// (together, fewer bytes than asked) are not kept.
+void Tool::DropSmallOutputs() {
+  if (config_.minimum_output_bytes == 0 || files_.empty()) return;
+  uint64_t bytes = 0;
+  for (const std::string& f : files_) {
+    struct stat st {};
+    if (stat(f.c_str(), &st) == 0) bytes += static_cast<uint64_t>(st.st_size);
+  }
+  if (bytes >= config_.minimum_output_bytes) return;
+  for (const std::string& f : files_) unlink(f.c_str());
+  if (!config_.quiet) {
+    if (!progress_path_.empty()) std::fputs("\r\x1b[K", stderr);
+    std::fprintf(stderr,
+                 "roctrace: pid %u: %llu bytes of output, less than "
+                 "--minimum-output-data: not kept\n",
+                 info_.pid, static_cast<unsigned long long>(bytes));
+  }
+  files_.clear();
 }
 
 // Every other format first, so that the database (finished last) records

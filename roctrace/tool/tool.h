@@ -62,6 +62,9 @@ class Tool {
   // Finishes every writer, the database last, collecting the files written
   // and what could not be (info_.write_failures, losses unwritten_<format>).
   void FinishWriters();
+  // Removes the finished outputs when they hold less than
+  // --minimum-output-data.
+  void DropSmallOutputs();
   void FlushLoop();
   // Converts the kernel and scratch rows completed so far into the current
   // batch (requires mutex_).
