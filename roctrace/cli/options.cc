@@ -58,6 +58,7 @@ const char kUsage[] =
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
     "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  --group-by-queue             (the timeline's GPU tracks are per queue)\n"
     "  -A, --agent-index relative|absolute|type-relative   agent names\n"
     "                               (Agent N by position, default; Agent N\n"
     "                               by KFD node; GPU n / CPU n)\n"
@@ -383,6 +384,20 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
         *error = "bad " + name + " '" + o->agent_index +
                  "' (absolute, relative or type-relative)";
         ok = false;
+      }
+    } else if (name == "--group-by-queue") {
+      // rocprofv3's timeline draws GPU work per HIP stream unless this is
+      // on; roctrace's is always per HSA queue (the stream is each slice's
+      // stream_id argument).
+      bool by_queue = false;
+      ok = boolean({&by_queue});
+      if (ok) {
+        o->notes.push_back(
+            by_queue ? "--group-by-queue: the timeline's GPU tracks are per "
+                       "HSA queue already"
+                     : "--group-by-queue false: the timeline's GPU tracks "
+                       "are per HSA queue all the same (each slice names its "
+                       "stream, stream_id)");
       }
     } else if (name == "-T" || name == "--truncate-kernels") {
       ok = boolean({&o->truncate_kernels});

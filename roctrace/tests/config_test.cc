@@ -289,6 +289,22 @@ TEST(Options, GpuOnlyOptionsAreRefusedByName) {
   }
 }
 
+TEST(Options, GroupByQueueIsAcceptedWithANote) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"--group-by-queue", "--", "app"},
+           {"--group-by-queue", "true", "--", "app"},
+           {"--group-by-queue", "False", "--", "app"}}) {
+    bool ok;
+    std::string error;
+    Options o = Parse(args, &ok, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_EQ(o.program, std::vector<std::string>{"app"});
+    ASSERT_EQ(o.notes.size(), 1u);
+    EXPECT_NE(o.notes[0].find("per HSA queue"), std::string::npos);
+  }
+}
+
 TEST(Options, MinimumOutputDataInKilobytes) {
   bool ok;
   std::string error;
