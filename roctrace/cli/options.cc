@@ -58,6 +58,8 @@ const char kUsage[] =
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
     "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  --kernel-rename              kernels named by the rocTX range pushed\n"
+    "                               around the call that launched them\n"
     "  --group-by-queue             (the timeline's GPU tracks are per queue)\n"
     "  -A, --agent-index relative|absolute|type-relative   agent names\n"
     "                               (Agent N by position, default; Agent N\n"
@@ -147,7 +149,6 @@ const Refused kRefused[] = {
      "the calls that make them)"},
     {"-M", false, "kernel names are always demangled"},
     {"--mangled-kernels", false, "kernel names are always demangled"},
-    {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -385,6 +386,8 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
                  "' (absolute, relative or type-relative)";
         ok = false;
       }
+    } else if (name == "--kernel-rename") {
+      ok = boolean({&o->kernel_rename});
     } else if (name == "--group-by-queue") {
       // rocprofv3's timeline draws GPU work per HIP stream unless this is
       // on; roctrace's is always per HSA queue (the stream is each slice's
@@ -658,6 +661,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                      join(o.collection_periods, ';'));
   }
   if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
+  if (o.kernel_rename) env.emplace_back("ROCTRACE_KERNEL_RENAME", "1");
   if (!o.agent_index.empty()) {
     env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);
   }

@@ -279,7 +279,7 @@ jobs:
 
 TEST(Options, GpuOnlyOptionsAreRefusedByName) {
   for (const char* option : {"--pmc", "--pc-sampling-unit", "--att",
-                             "--att-target-cu", "-L", "--kernel-rename"}) {
+                             "--att-target-cu", "-L", "--rccl-trace"}) {
     bool ok;
     std::string error;
     Parse({option, "x", "--", "app"}, &ok, &error);

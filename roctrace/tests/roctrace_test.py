@@ -55,6 +55,14 @@ def metadata(db):
     con.close()
 
 
+def query_db(db, sql):
+  con = sqlite3.connect(db)
+  try:
+    return con.execute(sql).fetchall()
+  finally:
+    con.close()
+
+
 def read_csv(path):
   with open(path, newline="") as f:
     return list(csv.DictReader(f))
@@ -1679,6 +1687,36 @@ class HipStreams(unittest.TestCase):
         collections.Counter(r["Function"] for r in hip
                             if r["Function"].startswith("hipMemcpy")),
         {"hipMemcpyAsync": 3 * ROUNDS, "hipMemcpy": 3 * ROUNDS})
+
+  def test_kernels_renamed_by_the_rocTX_range_around_their_launch(self):
+    # rocprofv3's --kernel-rename: the innermost range pushed around the
+    # launch names the kernel ("launch on a" inside "round"), in every
+    # format; without ranges asked for, the ranges are not written.
+    for options in (["--kernel-trace", "--kernel-rename"],
+                    ["--kernel-trace", "--hip-trace", "--marker-trace",
+                     "--kernel-rename"]):
+      d = self.trace(options, ["csv", "rocpd"])
+      kernels = read_csv(os.path.join(d, "s_kernel_trace.csv"))
+      self.assertEqual(len(kernels), 3 * ROUNDS)
+      for r in kernels:
+        self.assertEqual(r["Kernel_Name"],
+                         "launch on a" if r["Grid_Size_X"] == "1" else
+                         "round", (options, r))
+      self.assertEqual(len({r["Kernel_Id"] for r in kernels}), 2)
+      names = query_db(os.path.join(d, "s_results.db"),
+                       "SELECT name, COUNT(*) FROM kernels GROUP BY name")
+      self.assertEqual(sorted(names), [("launch on a", ROUNDS),
+                                       ("round", 2 * ROUNDS)])
+      markers = os.path.exists(os.path.join(d, "s_marker_api_trace.csv"))
+      self.assertEqual(markers, "--marker-trace" in options, options)
+      self.assertEqual(
+          os.path.exists(os.path.join(d, "s_hip_api_trace.csv")),
+          "--hip-trace" in options, options)
+    # Without it, the kernels keep their own name.
+    d = self.trace(["--kernel-trace"], ["csv"])
+    self.assertEqual(
+        {r["Kernel_Name"]
+         for r in read_csv(os.path.join(d, "s_kernel_trace.csv"))}, {"empty"})
 
   def test_kernel_and_copy_trace_alone(self):
     # No HIP trace: the calls that take a stream are traced all the same

@@ -45,6 +45,7 @@ struct Config {
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;         // -T
+  bool kernel_rename = false;            // --kernel-rename
   std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };
 

@@ -207,6 +207,14 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     std::fprintf(stderr, "roctrace: ignoring the kernel filter: %s\n",
                  regex_error.c_str());
   }
+  // --kernel-rename needs the rocTX ranges and the calls that submit work
+  // (their threads): traced without being written when not asked for.
+  write_markers_ = config_.marker;
+  if (config_.kernel_rename && (config_.kernel || config_.memory_copy)) {
+    config_.marker = true;
+    if (!config_.hip && !config_.hsa) config_.hip = true;  // parts not kept
+  }
+  converter_.RenameKernelsByRanges(config_.kernel_rename);
   filter_apis_ =
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
@@ -439,6 +447,7 @@ bool Tool::Wanted(const OpName* op) {
 
 void Tool::Emit(const ApiEvent& e) {
   if (filter_apis_ && !IsDevice(e.op->category) && !Wanted(e.op)) return;
+  if (!write_markers_ && e.op->category == Category::kMarker) return;
   if (!config_.periods.empty() &&
       !InCollectionWindow(config_.periods,
                           static_cast<double>(e.start_ns - load_ns_) * 1e-9)) {

@@ -99,6 +99,7 @@ class Tool {
   ScratchObserver scratch_observer_;
   bool scratch_observer_registered_ = false;
   bool filter_apis_ = false;    // some part of HIP or HSA not asked for
+  bool write_markers_ = true;   // rocTX traced for --kernel-rename only
   std::vector<int8_t> wanted_;  // by OpName::index: -1 not decided yet
   uint64_t events_ = 0;
   uint64_t unwritten_ = 0;  // events with no output at all (no directory)
