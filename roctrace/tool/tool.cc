@@ -212,7 +212,8 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   write_markers_ = config_.marker;
   if (config_.kernel_rename && (config_.kernel || config_.memory_copy)) {
     config_.marker = true;
-    if (!config_.hip && !config_.hsa) config_.hip = true;  // parts not kept
+    // Parts not kept (hip_runtime, hsa_core, ... stay as asked).
+    if (!config_.hip && !config_.hsa) config_.hip = config_.hsa = true;
   }
   converter_.RenameKernelsByRanges(config_.kernel_rename);
   filter_apis_ =
