@@ -165,6 +165,26 @@ int UsageError(const std::string& error) {
   return 2;
 }
 
+// Whether the program is (part of) an MPI job: a rank started by a launcher
+// (its environment says so), or a launcher itself, whose ranks inherit the
+// preload. Only then is libroctrace_mpi.so preloaded: its MPI_Init would
+// otherwise be found by a program probing for MPI.
+bool IsMpiJob(const std::string& program) {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+                          "PMI_SIZE", "MPI_LOCALNRANKS"}) {
+    if (std::getenv(var) != nullptr) return true;
+  }
+  const size_t slash = program.rfind('/');
+  const std::string base =
+      slash == std::string::npos ? program : program.substr(slash + 1);
+  for (const char* launcher :
+       {"mpirun", "mpiexec", "orterun", "prterun", "mpiexec.hydra",
+        "mpirun.openmpi", "mpiexec.openmpi", "srun"}) {
+    if (base == launcher) return true;
+  }
+  return false;
+}
+
 // Runs the program once under `options` (one job); its status as main
 // returns it, or -signal when the program was killed by one.
 int RunJob(roctrace::Options options, const char* argv0) {
@@ -199,6 +219,10 @@ int RunJob(roctrace::Options options, const char* argv0) {
   std::string preload;
   for (const std::string& lib : options.preload) preload += lib + ":";
   preload += tracer + ":" + tool;
+  if (IsMpiJob(program)) {
+    const std::string mpi = FindLibrary(dirs, "libroctrace_mpi.so");
+    if (!mpi.empty()) preload += ":" + mpi;
+  }
   if (const char* old = std::getenv("LD_PRELOAD")) {
     if (*old != '\0') preload += std::string(":") + old;
   }

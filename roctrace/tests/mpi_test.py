@@ -159,5 +159,38 @@ class MpiJob(unittest.TestCase):
                      ["r%d_results.db" % r for r in range(RANKS)])
 
 
+# A program that is not part of an MPI job must not find an MPI_Init of
+# roctrace's: programs and libraries probe for MPI that way.
+PROBE = r"""
+#include <dlfcn.h>
+#include <stdio.h>
+int main(void) {
+  puts(dlsym(RTLD_DEFAULT, "MPI_Init") ? "MPI_Init found" : "no MPI_Init");
+  return 0;
+}
+"""
+
+
+class NotAnMpiJob(unittest.TestCase):
+
+  def test_mpi_entry_points_only_in_mpi_jobs(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "probe.c"), "w") as f:
+      f.write(PROBE)
+    p = run(["cc", "probe.c", "-o", "probe", "-ldl"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("OMPI_", "PMIX_", "PMI_", "MPI_"))}
+    p = run([ROCTRACE, "--hip-trace", "-d", "out", "--", "./probe"], d,
+            env=clean)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("no MPI_Init", p.stdout)
+    # A rank of a launcher (its environment says so) gets them.
+    p = run([ROCTRACE, "--hip-trace", "-d", "out", "--", "./probe"], d,
+            env=dict(clean, OMPI_COMM_WORLD_SIZE="1"))
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("MPI_Init found", p.stdout)
+
+
 if __name__ == "__main__":
   unittest.main()

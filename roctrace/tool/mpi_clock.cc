@@ -1,8 +1,8 @@
-// MPI_Init, MPI_Init_thread and MPI_Finalize, interposed: libroctrace_tool.so
-// is preloaded, so a program's calls reach these first; each forwards to the
-// MPI library's own (dlsym RTLD_NEXT) and, around it, measures this rank's
-// clock against rank 0's by ping-pong (clock_offset.h) through a private
-// duplicate of MPI_COMM_WORLD, so that no message can meet the program's.
+// Right after MPI_Init / MPI_Init_thread and right before MPI_Finalize (called
+// by libroctrace_mpi.so, which interposes them: tool/mpi_shim.cc), this rank
+// measures its clock against rank 0's by ping-pong (clock_offset.h) through a
+// private duplicate of MPI_COMM_WORLD, so that no message can meet the
+// program's.
 // The tool records the offsets (rocpd metadata) and `roctrace merge` puts
 // the ranks on rank 0's clock.
 //
@@ -134,43 +134,20 @@ void BeforeFinalize() {
   g_state.usable = false;
 }
 
-template <typename F>
-F Next(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
 }  // namespace
 }  // namespace roctrace
 
+// What libroctrace_mpi.so calls around the MPI library's own MPI_Init* and
+// MPI_Finalize (tool/mpi_shim.cc).
 extern "C" {
 
-__attribute__((visibility("default"))) int MPI_Init(int* argc, char*** argv) {
-  using Fn = int (*)(int*, char***);
-  static const Fn real = roctrace::Next<Fn>("MPI_Init");
-  if (real == nullptr) return 1;  // MPI_ERR_OTHER-like: no MPI underneath
-  const int rc = real(argc, argv);
-  if (rc == 0) roctrace::AfterInit();
-  return rc;
+__attribute__((visibility("default"))) void
+roctrace_internal_mpi_initialized() {
+  roctrace::AfterInit();
 }
 
-__attribute__((visibility("default"))) int MPI_Init_thread(int* argc,
-                                                           char*** argv,
-                                                           int required,
-                                                           int* provided) {
-  using Fn = int (*)(int*, char***, int, int*);
-  static const Fn real = roctrace::Next<Fn>("MPI_Init_thread");
-  if (real == nullptr) return 1;
-  const int rc = real(argc, argv, required, provided);
-  if (rc == 0) roctrace::AfterInit();
-  return rc;
-}
-
-__attribute__((visibility("default"))) int MPI_Finalize() {
-  using Fn = int (*)();
-  static const Fn real = roctrace::Next<Fn>("MPI_Finalize");
-  if (real == nullptr) return 1;
+__attribute__((visibility("default"))) void roctrace_internal_mpi_finalizing() {
   roctrace::BeforeFinalize();
-  return real();
 }
 
 }  // extern "C"
