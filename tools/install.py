@@ -103,7 +103,7 @@ def main():
       name = os.path.basename(path)
       if name == "roctrace":
         copy(src, os.path.join(prefix, "bin", name), 0o755)
-      elif name == "libroctrace_tool.so":
+      elif name in ("libroctrace_tool.so", "libroctrace_mpi.so"):
         copy(src, os.path.join(libdir, name), 0o755)
       elif name.startswith("lib") and ".so." in path:
         install_library(src, libdir)

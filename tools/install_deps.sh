@@ -20,6 +20,8 @@ packages=(
   pkgconf
   libsqlite3-dev
   sqlite3
+  openmpi-bin
+  libopenmpi-dev
 )
 
 missing=()

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "roctrace/cli/merge.h"
 #include "roctrace/cli/options.h"
 #include "roctrace/cli/output_check.h"
+#include "roctrace/cli/progress.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/scratch_support.h"
 
@@ -32,6 +34,9 @@ pid_t g_child = -1;
 // roctrace's status when the program ran but some output could not be
 // written (sysexits' EX_IOERR); the program's own status is on stderr.
 constexpr int kOutputLost = 74;
+
+// How long a run goes before its status line appears.
+constexpr std::chrono::milliseconds kProgressDelay(2000);
 
 std::string DirName(const std::string& path) {
   size_t slash = path.rfind('/');
@@ -160,6 +165,26 @@ int UsageError(const std::string& error) {
   return 2;
 }
 
+// Whether the program is (part of) an MPI job: a rank started by a launcher
+// (its environment says so), or a launcher itself, whose ranks inherit the
+// preload. Only then is libroctrace_mpi.so preloaded: its MPI_Init would
+// otherwise be found by a program probing for MPI.
+bool IsMpiJob(const std::string& program) {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK",
+                          "PMI_SIZE", "MPI_LOCALNRANKS"}) {
+    if (std::getenv(var) != nullptr) return true;
+  }
+  const size_t slash = program.rfind('/');
+  const std::string base =
+      slash == std::string::npos ? program : program.substr(slash + 1);
+  for (const char* launcher :
+       {"mpirun", "mpiexec", "orterun", "prterun", "mpiexec.hydra",
+        "mpirun.openmpi", "mpiexec.openmpi", "srun"}) {
+    if (base == launcher) return true;
+  }
+  return false;
+}
+
 // Runs the program once under `options` (one job); its status as main
 // returns it, or -signal when the program was killed by one.
 int RunJob(roctrace::Options options, const char* argv0) {
@@ -194,6 +219,10 @@ int RunJob(roctrace::Options options, const char* argv0) {
   std::string preload;
   for (const std::string& lib : options.preload) preload += lib + ":";
   preload += tracer + ":" + tool;
+  if (IsMpiJob(program)) {
+    const std::string mpi = FindLibrary(dirs, "libroctrace_mpi.so");
+    if (!mpi.empty()) preload += ":" + mpi;
+  }
   if (const char* old = std::getenv("LD_PRELOAD")) {
     if (*old != '\0') preload += std::string(":") + old;
   }
@@ -214,6 +243,15 @@ int RunJob(roctrace::Options options, const char* argv0) {
   const std::string status_file = MakeStatusFile();
   if (!status_file.empty()) {
     setenv("ROCTRACE_STATUS_FILE", status_file.c_str(), 1);
+  }
+
+  // The status line: on a terminal, unless --log-level asks for errors only.
+  roctrace::ProgressLine progress;
+  if (isatty(STDERR_FILENO) && options.log_level != "fatal" &&
+      options.log_level != "error" && progress.Create()) {
+    setenv("ROCTRACE_PROGRESS_DIR", progress.dir().c_str(), 1);
+  } else {
+    unsetenv("ROCTRACE_PROGRESS_DIR");
   }
 
   std::vector<char*> child_argv;
@@ -282,6 +320,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) {
     signal(sig, Forward);
   }
+  if (!progress.dir().empty()) progress.Start(STDERR_FILENO, kProgressDelay);
   int status = 0;
   while (waitpid(g_child, &status, 0) < 0) {
     if (errno != EINTR) {
@@ -289,6 +328,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
       return 1;
     }
   }
+  progress.Stop();
   // Outputs some process could not write (each said so on stderr when it
   // happened): roctrace's status says so, the program's is still told.
   const std::string failures =

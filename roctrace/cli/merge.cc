@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "roctrace/cli/clock_alignment.h"
 #include "roctrace/writers/rocpd_schema.h"
 
 namespace roctrace {
@@ -91,6 +92,8 @@ int RunMerge(const std::vector<std::string>& args) {
   bool ok = Exec(db, "BEGIN", output);
   std::vector<std::string> suffixes;
   std::vector<std::string> guids;  // by input
+  size_t aligned = 0;              // inputs put on MPI rank 0's clock
+  uint64_t uncertainty_ns = 0;     // the largest of theirs
   for (size_t i = 0; ok && i < inputs.size(); ++i) {
     const std::string& in = inputs[i];
     char* attach = sqlite3_mprintf("ATTACH %Q AS src", in.c_str());
@@ -136,6 +139,20 @@ int RunMerge(const std::vector<std::string>& args) {
                           " AS SELECT * FROM src." + Quote(t),
                       in + ": " + t);
     }
+    // An MPI rank's timestamps onto rank 0's clock (clock_alignment.h).
+    ClockAlignment clock;
+    std::string clock_error;
+    if (ok && !AlignClock(db, suffix, &clock, &clock_error)) {
+      std::fprintf(stderr, "roctrace merge: %s: clock offsets: %s\n",
+                   in.c_str(), clock_error.c_str());
+      ok = false;
+    }
+    if (clock.measured) {
+      ++aligned;
+      if (clock.uncertainty_ns > uncertainty_ns) {
+        uncertainty_ns = clock.uncertainty_ns;
+      }
+    }
     ok = ok && Exec(db, "COMMIT", output) && Exec(db, "DETACH src", in) &&
          Exec(db, "BEGIN", output);
   }
@@ -157,6 +174,12 @@ int RunMerge(const std::vector<std::string>& args) {
   }
   std::fprintf(stderr, "roctrace merge: %zu databases -> %s\n", inputs.size(),
                output.c_str());
+  if (aligned != 0) {
+    std::fprintf(stderr,
+                 "roctrace merge: %zu MPI ranks put on rank 0's clock (to "
+                 "within %llu ns)\n",
+                 aligned, static_cast<unsigned long long>(uncertainty_ns));
+  }
   return 0;
 }
 

@@ -51,11 +51,16 @@ const char kUsage[] =
     "  --perfetto-max-size SIZE     split .pftrace files at SIZE (default "
     "512M)\n"
     "  --buffer-size SIZE           trace buffer size (default 64K)\n"
+    "  --minimum-output-data KB     keep a process's outputs only when they\n"
+    "                               hold at least KB kilobytes\n"
     "  -P, --collection-period START:DURATION:REPEAT...  repeat 0 = on\n"
     "  --collection-period-unit hour|min|sec|msec|usec|nsec  (default sec)\n"
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
     "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  --kernel-rename              kernels named by the rocTX range pushed\n"
+    "                               around the call that launched them\n"
+    "  --group-by-queue             (the timeline's GPU tracks are per queue)\n"
     "  -A, --agent-index relative|absolute|type-relative   agent names\n"
     "                               (Agent N by position, default; Agent N\n"
     "                               by KFD node; GPU n / CPU n)\n"
@@ -144,8 +149,6 @@ const Refused kRefused[] = {
      "the calls that make them)"},
     {"-M", false, "kernel names are always demangled"},
     {"--mangled-kernels", false, "kernel names are always demangled"},
-    {"--kernel-rename", false, "kernels are not renamed by rocTX ranges"},
-    {"--minimum-output-data", false, "every output is written"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -383,6 +386,22 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
                  "' (absolute, relative or type-relative)";
         ok = false;
       }
+    } else if (name == "--kernel-rename") {
+      ok = boolean({&o->kernel_rename});
+    } else if (name == "--group-by-queue") {
+      // rocprofv3's timeline draws GPU work per HIP stream unless this is
+      // on; roctrace's is always per HSA queue (the stream is each slice's
+      // stream_id argument).
+      bool by_queue = false;
+      ok = boolean({&by_queue});
+      if (ok) {
+        o->notes.push_back(
+            by_queue ? "--group-by-queue: the timeline's GPU tracks are per "
+                       "HSA queue already"
+                     : "--group-by-queue false: the timeline's GPU tracks "
+                       "are per HSA queue all the same (each slice names its "
+                       "stream, stream_id)");
+      }
     } else if (name == "-T" || name == "--truncate-kernels") {
       ok = boolean({&o->truncate_kernels});
     } else if (name == "--stats") {
@@ -520,6 +539,16 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
                  (name == "--buffer-size" ? " (4K..1G)" : "");
         ok = false;
       }
+    } else if (name == "--minimum-output-data") {
+      ok = value(name, arg, &o->minimum_output_data);
+      if (ok && (o->minimum_output_data.empty() ||
+                 o->minimum_output_data.size() > 12 ||
+                 o->minimum_output_data.find_first_not_of("0123456789") !=
+                     std::string::npos)) {
+        *error = "bad --minimum-output-data '" + o->minimum_output_data +
+                 "' (kilobytes)";
+        ok = false;
+      }
     } else if (name == "--preload") {
       ok = values(
           name, arg,
@@ -619,6 +648,9 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     env.emplace_back("ROCTRACE_SUMMARY_UNITS", o.summary_units);
   }
   if (!o.log_level.empty()) env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
+  if (!o.minimum_output_data.empty()) {
+    env.emplace_back("ROCTRACE_MINIMUM_OUTPUT_KB", o.minimum_output_data);
+  }
   if (!o.buffer_size.empty())
     env.emplace_back("ROCTRACE_BUFFER_SIZE", o.buffer_size);
   if (!o.perfetto_max_size.empty()) {
@@ -629,6 +661,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                      join(o.collection_periods, ';'));
   }
   if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
+  if (o.kernel_rename) env.emplace_back("ROCTRACE_KERNEL_RENAME", "1");
   if (!o.agent_index.empty()) {
     env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);
   }

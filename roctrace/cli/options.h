@@ -37,8 +37,10 @@ struct Options {
   std::vector<std::string> collection_periods;  // in seconds
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;  // -T/--truncate-kernels
+  bool kernel_rename = false;     // --kernel-rename
   std::string agent_index;        // -A: absolute, relative, type-relative
   std::string buffer_size, perfetto_max_size;
+  std::string minimum_output_data;   // KB: a process's smaller outputs go
   std::vector<std::string> preload;  // --preload: before the tracer
   std::vector<std::string> program;  // argv of the traced program
   // Options accepted that have no effect here, said on stderr at start.

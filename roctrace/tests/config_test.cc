@@ -279,7 +279,7 @@ jobs:
 
 TEST(Options, GpuOnlyOptionsAreRefusedByName) {
   for (const char* option : {"--pmc", "--pc-sampling-unit", "--att",
-                             "--att-target-cu", "-L", "--kernel-rename"}) {
+                             "--att-target-cu", "-L", "--rccl-trace"}) {
     bool ok;
     std::string error;
     Parse({option, "x", "--", "app"}, &ok, &error);
@@ -287,6 +287,52 @@ TEST(Options, GpuOnlyOptionsAreRefusedByName) {
     EXPECT_NE(error.find("not supported"), std::string::npos) << error;
     EXPECT_NE(error.find(option), std::string::npos) << error;
   }
+}
+
+TEST(Options, GroupByQueueIsAcceptedWithANote) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"--group-by-queue", "--", "app"},
+           {"--group-by-queue", "true", "--", "app"},
+           {"--group-by-queue", "False", "--", "app"}}) {
+    bool ok;
+    std::string error;
+    Options o = Parse(args, &ok, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_EQ(o.program, std::vector<std::string>{"app"});
+    ASSERT_EQ(o.notes.size(), 1u);
+    EXPECT_NE(o.notes[0].find("per HSA queue"), std::string::npos);
+  }
+}
+
+TEST(Options, MinimumOutputDataInKilobytes) {
+  bool ok;
+  std::string error;
+  Options o = Parse({"--minimum-output-data", "100", "--", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  bool found = false;
+  for (const auto& kv : ToolEnvironment(o)) {
+    if (kv.first == "ROCTRACE_MINIMUM_OUTPUT_KB") {
+      EXPECT_EQ(kv.second, "100");
+      found = true;
+    }
+  }
+  EXPECT_TRUE(found);
+  for (const char* bad : {"-1", "1K", "x", ""}) {
+    Parse({"--minimum-output-data", bad, "--", "app"}, &ok, &error);
+    EXPECT_FALSE(ok) << bad;
+  }
+  std::vector<std::string> warnings;
+  std::map<std::string, std::string> env = {
+      {"ROCTRACE_MINIMUM_OUTPUT_KB", "3"}};
+  Config c = ReadConfig(
+      [&env](const char* n) {
+        auto it = env.find(n);
+        return it == env.end() ? nullptr : it->second.c_str();
+      },
+      &warnings);
+  EXPECT_EQ(c.minimum_output_bytes, 3u * 1024);
+  EXPECT_TRUE(warnings.empty());
 }
 
 TEST(Options, BadInputIsAnError) {

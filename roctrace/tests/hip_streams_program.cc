@@ -12,9 +12,13 @@
 // every HIP API through the tracer it runs under (found with dlsym, not
 // linked) and prints "client saw N stream creations" at the end.
 //
+// Each round is inside a rocTX range "round", and stream a's launch inside
+// another, "launch on a" (for --kernel-rename).
+//
 // Usage: hip_streams_program KERNELS.so ROUNDS [client]
 #include <dlfcn.h>
 #include <hip/hip_runtime_api.h>
+#include <roctx.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -92,14 +96,19 @@ int main(int argc, char** argv) {
   } order[] = {{b, 2}, {a, 1}, {nullptr, 3}};
   std::vector<char> host(4096, 'h'), device(4096, 'd');
   for (int r = 0; r < rounds; ++r) {
+    roctxRangePushA("round");
     for (const auto& s : order) {
-      if (!Check(Launch(empty, s.tag, s.stream), "hipModuleLaunchKernel") ||
+      if (s.tag == 1) roctxRangePushA("launch on a");
+      const hipError_t launched = Launch(empty, s.tag, s.stream);
+      if (s.tag == 1) roctxRangePop();
+      if (!Check(launched, "hipModuleLaunchKernel") ||
           !Check(hipMemcpyAsync(device.data(), host.data(), 1000 * s.tag,
                                 hipMemcpyHostToDevice, s.stream),
                  "hipMemcpyAsync")) {
         return 1;
       }
     }
+    roctxRangePop();
     if (!Check(hipDeviceSynchronize(), "hipDeviceSynchronize")) return 1;
   }
   if (!Check(hipStreamDestroy(a), "hipStreamDestroy") ||

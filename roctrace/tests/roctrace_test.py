@@ -7,6 +7,7 @@ import csv
 import glob
 import json
 import os
+import pty
 import re
 import signal
 import sqlite3
@@ -50,6 +51,14 @@ def metadata(db):
   con = sqlite3.connect(db)
   try:
     return dict(con.execute("SELECT tag, value FROM rocpd_metadata"))
+  finally:
+    con.close()
+
+
+def query_db(db, sql):
+  con = sqlite3.connect(db)
+  try:
+    return con.execute(sql).fetchall()
   finally:
     con.close()
 
@@ -1343,6 +1352,104 @@ class InputFiles(unittest.TestCase):
       self.assertIn(name, p.stderr)
 
 
+class MinimumOutputData(unittest.TestCase):
+  """rocprofv3's --minimum-output-data KB: a process's outputs are kept
+  only when they hold at least that much."""
+
+  def trace(self, calls, kb):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-f", "csv", "rocpd",
+             "--minimum-output-data", kb, "-d", d, "-o", "m", "--", PROGRAM,
+             "threads", "1", calls], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    return d, p.stderr
+
+  def test_small_outputs_are_not_kept(self):
+    d, err = self.trace("10", "1024")
+    self.assertEqual(os.listdir(d), [])
+    self.assertIn("less than --minimum-output-data: not kept", err)
+
+  def test_outputs_above_the_threshold_are_kept(self):
+    d, err = self.trace("20000", "64")
+    self.assertEqual(sorted(os.listdir(d)),
+                     ["m_hip_api_trace.csv", "m_results.db"])
+    self.assertGreaterEqual(
+        sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d)),
+        64 * 1024)
+    self.assertEqual(len(read_csv(os.path.join(d, "m_hip_api_trace.csv"))),
+                     20000)
+    self.assertNotIn("not kept", err)
+
+
+def run_on_terminal(args, cwd):
+  """Runs `args` with stderr on a pseudo-terminal; (status, what the terminal
+  received)."""
+  master, slave = pty.openpty()
+  p = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=slave)
+  os.close(slave)
+  received = b""
+  while True:
+    try:
+      chunk = os.read(master, 65536)
+    except OSError:  # EIO: every writer has closed the terminal
+      break
+    if not chunk:
+      break
+    received += chunk
+  os.close(master)
+  return p.wait(timeout=120), received.decode("utf-8", "replace")
+
+
+STATUS_LINE = re.compile(
+    r"\rroctrace: (\d+) s, (\d+) events, ([\d.]+) MiB written, (\d+) "
+    r"dropped\x1b\[K")
+
+
+class Progress(unittest.TestCase):
+  """A run of more than a few seconds shows a status line on a terminal,
+  redrawn in place; never in a pipe or with --log-level error."""
+
+  def test_status_line_on_a_terminal(self):
+    d = tempfile.mkdtemp()
+    status, text = run_on_terminal(
+        [ROCTRACE, "--hip-trace", "-d", d, "-o", "p", "--", PROGRAM, "for_ms",
+         "3500"], d)
+    self.assertEqual(status, 0, text)
+    lines = STATUS_LINE.findall(text)
+    self.assertGreaterEqual(len(lines), 2, repr(text))
+    events = [int(l[1]) for l in lines]
+    mib = [float(l[2]) for l in lines]
+    self.assertEqual(events, sorted(events))
+    self.assertGreater(events[-1], 0)
+    self.assertGreater(mib[-1], 0)
+    self.assertEqual({l[3] for l in lines}, {"0"})
+    # It starts after the first seconds, and is erased at the end: the
+    # terminal's last line is empty, the exit summary stands on its own line.
+    self.assertGreaterEqual(int(lines[0][0]), 2)
+    self.assertTrue(text.endswith("\r\x1b[K"), repr(text[-200:]))
+    summary = re.search(r"roctrace: pid \d+: (\d+) events", text)
+    self.assertIsNotNone(summary, repr(text))
+    self.assertGreaterEqual(int(summary.group(1)), events[-1])
+    self.assertNotIn("dropped\x1b[Kroctrace: pid", text)
+
+  def test_no_status_line_in_a_pipe(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "p", "--", PROGRAM,
+             "for_ms", "2600"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertRegex(p.stderr, r"roctrace: pid \d+: \d+ events")
+    self.assertNotIn("MiB written", p.stderr)
+    self.assertNotIn("\x1b", p.stderr)
+
+  def test_no_status_line_with_log_level_error(self):
+    d = tempfile.mkdtemp()
+    status, text = run_on_terminal(
+        [ROCTRACE, "--hip-trace", "--log-level", "error", "-d", d, "-o", "p",
+         "--", PROGRAM, "for_ms", "2600"], d)
+    self.assertEqual(status, 0, text)
+    self.assertNotIn("MiB written", text)
+
+
 class Merge(unittest.TestCase):
 
   def test_merge_two_processes(self):
@@ -1363,6 +1470,48 @@ class Merge(unittest.TestCase):
     con.close()
     self.assertEqual(pids, {r[2] for r in merged})
     self.assertEqual(len(pids), 2)
+
+  def test_merge_follows_a_drifting_clock(self):
+    # An MPI rank's offsets (as the tool records them at MPI_Init and
+    # MPI_Finalize) that differ: each timestamp is shifted by the offset
+    # interpolated at its time, and held at the nearer one outside them.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "a", "--", PROGRAM,
+             "threads", "1", "50"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    db = os.path.join(d, "a_results.db")
+    before = {r[0]: r[1] for r in sqlite3.connect(db).execute(
+        "SELECT id, start FROM rocpd_region")}
+    starts = sorted(before.values())
+    t1, t2 = starts[10], starts[40]
+    con = sqlite3.connect(db)
+    con.executemany(
+        "INSERT INTO rocpd_metadata(tag, value) VALUES (?, ?)",
+        [("roctrace.clock.init_local_ns", str(t1)),
+         ("roctrace.clock.init_offset_ns", "1000000"),
+         ("roctrace.clock.init_uncertainty_ns", "700"),
+         ("roctrace.clock.finalize_local_ns", str(t2)),
+         ("roctrace.clock.finalize_offset_ns", "-2000000"),
+         ("roctrace.clock.finalize_uncertainty_ns", "900")])
+    con.commit()
+    con.close()
+    out = os.path.join(d, "merged.db")
+    p = run([ROCTRACE, "merge", "-o", out, db], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("to within 900 ns", p.stderr)
+    con = sqlite3.connect(out)
+    after = dict(con.execute("SELECT id, start FROM rocpd_region"))
+    meta = dict(con.execute("SELECT tag, value FROM rocpd_metadata"))
+    con.close()
+    self.assertEqual(meta["roctrace.merge.clock_uncertainty_ns"], "900")
+    for i, t in before.items():
+      if t <= t1:
+        expected = 1000000
+      elif t >= t2:
+        expected = -2000000
+      else:
+        expected = 1000000 - 3000000 * (t - t1) / (t2 - t1)
+      self.assertLessEqual(abs(after[i] - t - expected), 1, (t, t1, t2))
 
   def test_merge_refuses_the_same_database_twice(self):
     d = tempfile.mkdtemp()
@@ -1538,6 +1687,36 @@ class HipStreams(unittest.TestCase):
         collections.Counter(r["Function"] for r in hip
                             if r["Function"].startswith("hipMemcpy")),
         {"hipMemcpyAsync": 3 * ROUNDS, "hipMemcpy": 3 * ROUNDS})
+
+  def test_kernels_renamed_by_the_rocTX_range_around_their_launch(self):
+    # rocprofv3's --kernel-rename: the innermost range pushed around the
+    # launch names the kernel ("launch on a" inside "round"), in every
+    # format; without ranges asked for, the ranges are not written.
+    for options in (["--kernel-trace", "--kernel-rename"],
+                    ["--kernel-trace", "--hip-trace", "--marker-trace",
+                     "--kernel-rename"]):
+      d = self.trace(options, ["csv", "rocpd"])
+      kernels = read_csv(os.path.join(d, "s_kernel_trace.csv"))
+      self.assertEqual(len(kernels), 3 * ROUNDS)
+      for r in kernels:
+        self.assertEqual(r["Kernel_Name"],
+                         "launch on a" if r["Grid_Size_X"] == "1" else
+                         "round", (options, r))
+      self.assertEqual(len({r["Kernel_Id"] for r in kernels}), 2)
+      names = query_db(os.path.join(d, "s_results.db"),
+                       "SELECT name, COUNT(*) FROM kernels GROUP BY name")
+      self.assertEqual(sorted(names), [("launch on a", ROUNDS),
+                                       ("round", 2 * ROUNDS)])
+      markers = os.path.exists(os.path.join(d, "s_marker_api_trace.csv"))
+      self.assertEqual(markers, "--marker-trace" in options, options)
+      self.assertEqual(
+          os.path.exists(os.path.join(d, "s_hip_api_trace.csv")),
+          "--hip-trace" in options, options)
+    # Without it, the kernels keep their own name.
+    d = self.trace(["--kernel-trace"], ["csv"])
+    self.assertEqual(
+        {r["Kernel_Name"]
+         for r in read_csv(os.path.join(d, "s_kernel_trace.csv"))}, {"empty"})
 
   def test_kernel_and_copy_trace_alone(self):
     # No HIP trace: the calls that take a stream are traced all the same

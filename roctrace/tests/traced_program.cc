@@ -16,6 +16,7 @@
 //   bad_utf8          a mark and a pushed range whose messages are not
 //                     UTF-8 ("bad\xff\xfe" and "\xc3(")
 //   chdir DIR N       chdir(DIR), then N calls
+//   for_ms MS         1000 calls per millisecond's sleep, for MS ms
 //   close_fds FILE N  N calls, closes every descriptor from 3 up, opens FILE
 //                     and writes "mine" to it, N calls, writes "mine" again
 #include <fcntl.h>
@@ -140,6 +141,15 @@ int main(int argc, char** argv) {
   if (std::strcmp(mode, "chdir") == 0) {
     if (argc < 4 || chdir(argv[2]) != 0) return 66;
     Calls(std::atol(argv[3]));
+    return 0;
+  }
+  if (std::strcmp(mode, "for_ms") == 0) {
+    const auto end =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(n);
+    while (std::chrono::steady_clock::now() < end) {
+      Calls(1000);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     return 0;
   }
   if (std::strcmp(mode, "loop") == 0) {

@@ -282,7 +282,17 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
       warnings->push_back("bad collection period '" + p + "'");
     }
   }
+  const std::string minimum = get("ROCTRACE_MINIMUM_OUTPUT_KB");
+  if (!minimum.empty()) {
+    if (minimum.size() <= 12 &&
+        minimum.find_first_not_of("0123456789") == std::string::npos) {
+      c.minimum_output_bytes = std::stoull(minimum) * 1024;
+    } else {
+      warnings->push_back("ROCTRACE_MINIMUM_OUTPUT_KB must be a number");
+    }
+  }
   c.truncate_kernels = get("ROCTRACE_TRUNCATE_KERNELS") == "1";
+  c.kernel_rename = get("ROCTRACE_KERNEL_RENAME") == "1";
   const std::string agent_index = get("ROCTRACE_AGENT_INDEX");
   if (agent_index == "absolute" || agent_index == "relative" ||
       agent_index == "type-relative") {

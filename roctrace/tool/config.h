@@ -38,10 +38,14 @@ struct Config {
   // fatal or error: no exit summary line per process (failures still).
   bool quiet = false;
   size_t buffer_size = 64 * 1024;
+  // --minimum-output-data: a process whose outputs hold fewer bytes keeps
+  // none of them (0: every output is kept).
+  uint64_t minimum_output_bytes = 0;
   uint64_t perfetto_max_size = 512ull << 20;
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;         // -T
+  bool kernel_rename = false;            // --kernel-rename
   std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };
 

@@ -36,4 +36,7 @@ __attribute__((constructor)) void Load() {
 }
 
 }  // namespace
+
+Tool* LoadedTool() { return g_tool; }
+
 }  // namespace roctrace

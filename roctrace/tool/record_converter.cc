@@ -157,8 +157,16 @@ void RecordConverter::RememberThread(uint64_t correlation_id, uint32_t tid) {
   if (threads_now_.size() >= kThreadGeneration) {
     threads_before_ = std::move(threads_now_);
     threads_now_.clear();
+    ranges_before_ = std::move(ranges_now_);
+    ranges_now_.clear();
   }
   threads_now_[correlation_id] = tid;
+  if (rename_kernels_) {
+    auto pushed = pushed_.find(tid);
+    if (pushed != pushed_.end() && !pushed->second.empty()) {
+      ranges_now_[correlation_id] = pushed->second.back().name;
+    }
+  }
   if (!waiting_.empty()) ReleaseWaiting(correlation_id, tid);
 }
 
@@ -169,10 +177,38 @@ uint32_t RecordConverter::ThreadOf(uint64_t correlation_id) const {
   return it != threads_before_.end() ? it->second : 0;
 }
 
+const OpName* RecordConverter::RenamedKernelName(
+    const OpName* range, const KernelRegisterCounts& registers) {
+  auto it = renamed_names_.find(range);
+  if (it != renamed_names_.end()) return it->second;
+  auto op = std::make_unique<OpName>();
+  op->index = next_index_++;
+  op->category = Category::kKernel;
+  op->name = range->name;  // a marker's message: valid UTF-8 already
+  op->domain = "KERNEL_DISPATCH";
+  op->kernel_id = ++kernel_ids_;
+  op->registers = registers;
+  const OpName* result = op.get();
+  device_names_.push_back(std::move(op));
+  renamed_names_.emplace(range, result);
+  return result;
+}
+
+void RecordConverter::Rename(ApiEvent* e) {
+  if (!rename_kernels_ || e->op->category != Category::kKernel) return;
+  auto it = ranges_now_.find(e->correlation_id);
+  if (it == ranges_now_.end()) {
+    it = ranges_before_.find(e->correlation_id);
+    if (it == ranges_before_.end()) return;
+  }
+  e->op = RenamedKernelName(it->second, e->op->registers);
+}
+
 void RecordConverter::ReleaseWaiting(uint64_t correlation_id, uint32_t tid) {
   auto range = waiting_.equal_range(correlation_id);
   for (auto it = range.first; it != range.second; ++it) {
     it->second.tid = tid;
+    Rename(&it->second);
     sink_(it->second);
   }
   waiting_.erase(range.first, range.second);
@@ -235,6 +271,7 @@ void RecordConverter::EmitDevice(const ApiEvent& e) {
   if (tid != 0) {
     ApiEvent known = e;
     known.tid = tid;
+    Rename(&known);
     sink_(known);
     return;
   }

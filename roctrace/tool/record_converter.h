@@ -45,6 +45,11 @@ class RecordConverter {
   // -T/--truncate-kernels: kernels named by the function alone
   // (truncate_kernel_name.h); the kernel filter still sees the whole name.
   void TruncateKernelNames(bool on) { truncate_kernel_names_ = on; }
+  // rocprofv3's --kernel-rename: a dispatch is named by the innermost rocTX
+  // range pushed (roctxRangePush) on its submitting thread when the API call
+  // that submitted it ran (needs the rocTX records and submitting threads
+  // tracked); the kernel filter still sees the kernel's own name.
+  void RenameKernelsByRanges(bool on) { rename_kernels_ = on; }
   void TrackSubmittingThreads(bool on, bool hsa_traced) {
     track_threads_ = on;
     hsa_traced_ = hsa_traced;
@@ -84,6 +89,10 @@ class RecordConverter {
   void ReleaseWaiting(uint64_t correlation_id, uint32_t tid);
   // 0 when the call is not known (yet).
   uint32_t ThreadOf(uint64_t correlation_id) const;
+  // --kernel-rename: a kernel event named by the range around its call.
+  void Rename(ApiEvent* e);
+  const OpName* RenamedKernelName(const OpName* range,
+                                  const KernelRegisterCounts& registers);
 
   struct OpenRange {
     const OpName* name;
@@ -107,6 +116,12 @@ class RecordConverter {
 
   bool track_threads_ = false;
   bool truncate_kernel_names_ = false;
+  bool rename_kernels_ = false;
+  // --kernel-rename: the innermost pushed range of recent API calls that
+  // can submit work, by correlation ID (two generations, as threads_*), and
+  // the kernel names made from ranges' messages.
+  std::unordered_map<uint64_t, const OpName*> ranges_now_, ranges_before_;
+  std::unordered_map<const OpName*, const OpName*> renamed_names_;
   bool hsa_traced_ = false;
   KernelFilter filter_;
   std::unordered_map<std::string, const OpName*> kernel_names_;

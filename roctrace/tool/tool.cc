@@ -1,5 +1,6 @@
 #include "roctrace/tool/tool.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <pthread.h>
 #include <roctracer.h>
@@ -82,7 +83,102 @@ bool MakeDirs(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// The test hook's shift of this process (ROCTRACE_TEST_CLOCK_OFFSET_NS: one
+// signed count of nanoseconds, or a comma-separated list of them indexed by
+// the process's MPI rank, %rank%).
+int64_t TestClockShift(const std::function<const char*(const char*)>& getenv,
+                       uint32_t pid, uint32_t ppid,
+                       const std::string& hostname) {
+  const char* value = getenv("ROCTRACE_TEST_CLOCK_OFFSET_NS");
+  if (value == nullptr || *value == '\0') return 0;
+  const long rank =
+      std::atol(ExpandPathKeys("%rank%", pid, ppid, hostname, getenv).c_str());
+  const char* at = value;
+  for (long i = 0; i < rank && at != nullptr; ++i) {
+    at = std::strchr(at, ',');
+    if (at != nullptr) ++at;
+  }
+  return at != nullptr ? std::strtoll(at, nullptr, 10) : 0;
+}
+
+// Bytes in the files whose names start with `prefix` + "_" (this process's
+// outputs).
+uint64_t OutputBytes(const std::string& prefix) {
+  const std::string dir = DirName(prefix);
+  const std::string base = prefix.substr(prefix.rfind('/') == std::string::npos
+                                             ? 0
+                                             : prefix.rfind('/') + 1) +
+                           "_";
+  uint64_t bytes = 0;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return 0;
+  while (dirent* e = readdir(d)) {
+    if (std::strncmp(e->d_name, base.c_str(), base.size()) != 0) continue;
+    struct stat st {};
+    if (stat((dir + "/" + e->d_name).c_str(), &st) == 0 &&
+        S_ISREG(st.st_mode)) {
+      bytes += static_cast<uint64_t>(st.st_size);
+    }
+  }
+  closedir(d);
+  return bytes;
+}
+
 }  // namespace
+
+uint64_t Tool::Now() const {
+  uint64_t t = 0;
+  roctracer_get_timestamp(&t);
+  return t + static_cast<uint64_t>(clock_shift_ns_);
+}
+
+void Tool::SetMpiRank(int rank, int size) {
+  std::lock_guard<std::mutex> lock(end_notes_mutex_);
+  end_notes_.emplace_back("mpi.rank", std::to_string(rank));
+  end_notes_.emplace_back("mpi.size", std::to_string(size));
+}
+
+void Tool::SetClockOffset(const char* when, const ClockOffset& offset) {
+  std::lock_guard<std::mutex> lock(end_notes_mutex_);
+  const std::string tag = std::string("clock.") + when;
+  if (!offset.valid) {
+    end_notes_.emplace_back(tag, "not measured: MPI calls failed");
+    return;
+  }
+  end_notes_.emplace_back(tag + "_local_ns", std::to_string(offset.local_ns));
+  end_notes_.emplace_back(tag + "_offset_ns", std::to_string(offset.offset_ns));
+  end_notes_.emplace_back(tag + "_uncertainty_ns",
+                          std::to_string(offset.uncertainty_ns));
+}
+
+void Tool::NoteMpiClock(const char* tag, const char* text) {
+  std::lock_guard<std::mutex> lock(end_notes_mutex_);
+  end_notes_.emplace_back(tag, text);
+}
+
+void Tool::WriteProgress() {
+  if (progress_path_.empty()) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now < progress_at_) return;
+  progress_at_ = now + std::chrono::milliseconds(500);
+  uint64_t dropped = 0;
+  if (pool_ != nullptr) roctracer_get_dropped_records_expl(pool_, &dropped);
+  char line[128];
+  const int n =
+      std::snprintf(line, sizeof(line), "%llu %llu %llu\n",
+                    static_cast<unsigned long long>(events_),
+                    static_cast<unsigned long long>(
+                        writers_created_ ? OutputBytes(prefix_) : 0),
+                    static_cast<unsigned long long>(dropped + unwritten_));
+  // Whole or not at all: the command reads it at any moment.
+  const std::string tmp = progress_path_ + ".tmp";
+  if (FILE* f = std::fopen(tmp.c_str(), "we")) {
+    const bool ok = std::fwrite(line, 1, static_cast<size_t>(n), f) ==
+                    static_cast<size_t>(n);
+    if (std::fclose(f) == 0 && ok)
+      std::rename(tmp.c_str(), progress_path_.c_str());
+  }
+}
 
 void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg) {
   uint64_t stream = 0;
@@ -111,6 +207,15 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     std::fprintf(stderr, "roctrace: ignoring the kernel filter: %s\n",
                  regex_error.c_str());
   }
+  // --kernel-rename needs the rocTX ranges and the calls that submit work
+  // (their threads): traced without being written when not asked for.
+  write_markers_ = config_.marker;
+  if (config_.kernel_rename && (config_.kernel || config_.memory_copy)) {
+    config_.marker = true;
+    // Parts not kept (hip_runtime, hsa_core, ... stay as asked).
+    if (!config_.hip && !config_.hsa) config_.hip = config_.hsa = true;
+  }
+  converter_.RenameKernelsByRanges(config_.kernel_rename);
   filter_apis_ =
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
@@ -126,6 +231,15 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   info_.command = CommandLine();
   info_.hostname = HostName();
   roctracer_get_timestamp(&info_.start_ns);
+  load_ns_ = info_.start_ns;
+  clock_shift_ns_ =
+      TestClockShift(getenv, info_.pid, info_.ppid, info_.hostname);
+  info_.start_ns += static_cast<uint64_t>(clock_shift_ns_);
+  if (const char* progress = getenv("ROCTRACE_PROGRESS_DIR")) {
+    if (*progress != '\0') {
+      progress_path_ = std::string(progress) + "/" + std::to_string(info_.pid);
+    }
+  }
   if (const char* status = getenv("ROCTRACE_STATUS_FILE")) {
     SetOutputStatusFile(status);
   }
@@ -216,6 +330,7 @@ void Tool::FlushLoop() {
         PushBatch();
         if (checkpoint) {
           for (auto& w : writers_) w->Checkpoint();
+          WriteProgress();
         }
       }
     }
@@ -333,10 +448,10 @@ bool Tool::Wanted(const OpName* op) {
 
 void Tool::Emit(const ApiEvent& e) {
   if (filter_apis_ && !IsDevice(e.op->category) && !Wanted(e.op)) return;
+  if (!write_markers_ && e.op->category == Category::kMarker) return;
   if (!config_.periods.empty() &&
-      !InCollectionWindow(
-          config_.periods,
-          static_cast<double>(e.start_ns - info_.start_ns) * 1e-9)) {
+      !InCollectionWindow(config_.periods,
+                          static_cast<double>(e.start_ns - load_ns_) * 1e-9)) {
     ++outside_window_;
     return;
   }
@@ -346,6 +461,10 @@ void Tool::Emit(const ApiEvent& e) {
   }
   ++events_;
   batch_->push_back(e);
+  if (clock_shift_ns_ != 0) {
+    batch_->back().start_ns += static_cast<uint64_t>(clock_shift_ns_);
+    batch_->back().end_ns += static_cast<uint64_t>(clock_shift_ns_);
+  }
 }
 
 void Tool::PushBatch() {
@@ -406,6 +525,11 @@ void Tool::Stop() {
   PushBatch();
   stopped_ = true;
   roctracer_get_timestamp(&info_.end_ns);
+  info_.end_ns += static_cast<uint64_t>(clock_shift_ns_);
+  {
+    std::lock_guard<std::mutex> notes(end_notes_mutex_);
+    info_.end_notes = end_notes_;
+  }
   info_.losses = {
       {"dropped_records", dropped},
       // Device rows the observers could not keep (memory ran out).
@@ -422,10 +546,15 @@ void Tool::Stop() {
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();
   FinishWriters();
+  DropSmallOutputs();
+  progress_at_ = {};
+  WriteProgress();
   if (events_ == 0 && outside_window_ == 0 && unwritten_ == 0) return;
   // --log-level fatal/error: no summary (failures were said when they
   // happened).
   if (config_.quiet) return;
+  // Over the command's status line, which the terminal shows now.
+  if (!progress_path_.empty()) std::fputs("\r\x1b[K", stderr);
   std::fprintf(stderr, "roctrace: pid %u: %llu events", info_.pid,
                static_cast<unsigned long long>(events_ + unwritten_));
   if (unwritten_ != 0) {
@@ -448,6 +577,27 @@ void Tool::Stop() {
     std::fprintf(stderr, "roctrace:   %s%s\n", f.c_str(),
                  incomplete ? " (incomplete)" : "");
   }
+}
+
+// rocprofv3's --minimum-output-data: outputs that hold too little data
+// (together, fewer bytes than asked) are not kept.
+void Tool::DropSmallOutputs() {
+  if (config_.minimum_output_bytes == 0 || files_.empty()) return;
+  uint64_t bytes = 0;
+  for (const std::string& f : files_) {
+    struct stat st {};
+    if (stat(f.c_str(), &st) == 0) bytes += static_cast<uint64_t>(st.st_size);
+  }
+  if (bytes >= config_.minimum_output_bytes) return;
+  for (const std::string& f : files_) unlink(f.c_str());
+  if (!config_.quiet) {
+    if (!progress_path_.empty()) std::fputs("\r\x1b[K", stderr);
+    std::fprintf(stderr,
+                 "roctrace: pid %u: %llu bytes of output, less than "
+                 "--minimum-output-data: not kept\n",
+                 info_.pid, static_cast<unsigned long long>(bytes));
+  }
+  files_.clear();
 }
 
 // Every other format first, so that the database (finished last) records

@@ -9,6 +9,7 @@
 #include <roctracer.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -17,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "roctrace/tool/clock_offset.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_observer.h"
 #include "roctrace/tool/record_converter.h"
@@ -40,6 +42,17 @@ class Tool {
   void OnBuffer(const char* begin, const char* end);
   void ForkedChild() { in_forked_child_ = true; }
 
+  // The trace's clock as this process's events are stamped (with the test
+  // hook's shift, below).
+  uint64_t Now() const;
+  // An MPI rank's place and its clock against rank 0's, measured at
+  // MPI_Init and MPI_Finalize (`when`), recorded in the database's metadata
+  // (roctrace.mpi.rank, roctrace.clock.<when>_offset_ns, ...) for `roctrace
+  // merge` to apply; NoteMpiClock records why there is none.
+  void SetMpiRank(int rank, int size);
+  void SetClockOffset(const char* when, const ClockOffset& offset);
+  void NoteMpiClock(const char* tag, const char* text);
+
  private:
   void Emit(const ApiEvent& e);
   // Whether an API call's function is in the HIP/HSA parts asked for.
@@ -49,6 +62,9 @@ class Tool {
   // Finishes every writer, the database last, collecting the files written
   // and what could not be (info_.write_failures, losses unwritten_<format>).
   void FinishWriters();
+  // Removes the finished outputs when they hold less than
+  // --minimum-output-data.
+  void DropSmallOutputs();
   void FlushLoop();
   // Converts the kernel and scratch rows completed so far into the current
   // batch (requires mutex_).
@@ -56,6 +72,9 @@ class Tool {
   // From a completion: many rows are waiting, convert them now.
   void WakeForKernelRows();
   void WatchStreams();
+  // Writes this process's counts to the progress directory the command
+  // reads (ROCTRACE_PROGRESS_DIR) for its status line (requires mutex_).
+  void WriteProgress();
 
   Config config_;
   RunInfo info_;
@@ -80,6 +99,7 @@ class Tool {
   ScratchObserver scratch_observer_;
   bool scratch_observer_registered_ = false;
   bool filter_apis_ = false;    // some part of HIP or HSA not asked for
+  bool write_markers_ = true;   // rocTX traced for --kernel-rename only
   std::vector<int8_t> wanted_;  // by OpName::index: -1 not decided yet
   uint64_t events_ = 0;
   uint64_t unwritten_ = 0;  // events with no output at all (no directory)
@@ -92,7 +112,18 @@ class Tool {
   bool stopped_ = false;
   std::atomic<bool> stop_started_{false};
   bool in_forked_child_ = false;
+  // A test hook (ROCTRACE_TEST_CLOCK_OFFSET_NS): every timestamp this process
+  // writes is shifted, as if its clock were off by that much.
+  int64_t clock_shift_ns_ = 0;
+  uint64_t load_ns_ = 0;        // unshifted: collection periods count from it
+  std::mutex end_notes_mutex_;  // end_notes_: MPI calls vs Stop
+  std::vector<std::pair<std::string, std::string>> end_notes_;
+  std::string progress_path_;  // empty: no status line
+  std::chrono::steady_clock::time_point progress_at_{};
 };
+
+// The tool loaded into this process (load.cc); null before or without one.
+Tool* LoadedTool();
 
 // The pool's buffer callback (`arg` is the Tool).
 void BufferCallback(const char* begin, const char* end, void* arg);

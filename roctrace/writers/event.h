@@ -194,6 +194,9 @@ struct RunInfo {
   // Outputs that could not be created or written ("PATH: reason"), known at
   // the end (rocpd metadata `roctrace.write_failures`).
   std::vector<std::string> write_failures;
+  // (tag, text) learnt while the program ran (an MPI rank's clock offsets),
+  // rocpd metadata `roctrace.<tag>` written at the end.
+  std::vector<std::pair<std::string, std::string>> end_notes;
 };
 
 // A writer is driven by one thread at a time (the tool serialises calls).

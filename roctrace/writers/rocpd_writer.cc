@@ -557,6 +557,13 @@ void RocpdWriter::Finish(const RunInfo& info) {
     Exec(sql);
     sqlite3_free(sql);
   }
+  for (const auto& note : info.end_notes) {
+    sql = sqlite3_mprintf(
+        "INSERT INTO rocpd_metadata(tag, value) VALUES ('roctrace.%q', %Q);",
+        note.first.c_str(), note.second.c_str());
+    Exec(sql);
+    sqlite3_free(sql);
+  }
   // The other outputs' failures (this one's could not be recorded here).
   std::string failures;
   for (const std::string& f : info.write_failures) {
