@@ -1364,6 +1364,97 @@ class Merge(unittest.TestCase):
     self.assertEqual(pids, {r[2] for r in merged})
     self.assertEqual(len(pids), 2)
 
+  def test_rocpd_package_reads_merged_and_single_databases(self):
+    """The rocpd Python package opens its inputs in one in-memory database:
+    it attaches each file, takes every rocpd_metadata 'uuid' value, and for
+    each table whose name contains one makes a temporary view named after
+    the table without it, the UNION ALL of that name in every file; then it
+    creates the schema's views on the suffixed tables (with an empty suffix:
+    `rocpd_X AS SELECT * FROM rocpd_X`) where no such view exists yet. A
+    table suffix not recorded as a 'uuid' leaves those views defined on
+    themselves ("view ... is circularly defined")."""
+    d = tempfile.mkdtemp()
+    for name in ("a", "b", "c"):
+      p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", name, "--", PROGRAM,
+               "threads", "1", "30"], d)
+      self.assertEqual(p.returncode, 0, p.stderr)
+    dbs = [os.path.join(d, n + "_results.db") for n in ("a", "b", "c")]
+    merged = os.path.join(d, "ab.db")
+    p = run([ROCTRACE, "merge", "-o", merged] + dbs[:2], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    tables = ["rocpd_" + t for t in (
+        "metadata", "string", "info_node", "info_process", "info_thread",
+        "info_agent", "info_queue", "info_stream", "info_pmc",
+        "info_code_object", "info_kernel_symbol", "track", "event", "arg",
+        "pmc_event", "region", "sample", "kernel_dispatch", "memory_copy",
+        "memory_allocate")]
+
+    def open_as_rocpd(paths):
+      con = sqlite3.connect(":memory:")
+      uuids, selects = [], collections.OrderedDict()
+      for i, path in enumerate(paths):
+        con.execute("ATTACH DATABASE ? AS db%d" % i, (path,))
+        for (u,) in con.execute(
+            "SELECT value FROM db%d.rocpd_metadata WHERE tag = 'uuid'" % i):
+          if u not in uuids:
+            uuids.append(u)
+      for i in range(len(paths)):
+        for (table,) in con.execute(
+            "SELECT name FROM db%d.sqlite_master WHERE type = 'table' AND "
+            "name LIKE 'rocpd_%%'" % i):
+          for u in uuids:
+            if u in table:
+              base = table.replace(u, "")
+              sel = "SELECT * FROM db%d.%s" % (i, base)
+              if sel not in selects.setdefault(base, []):
+                selects[base].append(sel)
+      for base, sels in selects.items():
+        con.execute("CREATE TEMPORARY VIEW %s AS %s" %
+                    (base, " UNION ALL ".join(sels)))
+      for t in tables:
+        con.execute("CREATE TEMPORARY VIEW IF NOT EXISTS %s AS SELECT * FROM "
+                    "%s" % (t, t))
+      return con
+
+    def counts(paths):
+      con = open_as_rocpd(paths)
+      try:
+        out = {t: con.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0]
+               for t in tables}
+        # One of the package's region queries: each call's name through
+        # the event and string of its own process (joined on guid).
+        out["named"] = con.execute(
+            "SELECT COUNT(*) FROM rocpd_region R JOIN rocpd_string S ON "
+            "S.id = R.name_id AND S.guid = R.guid JOIN rocpd_event E ON "
+            "E.id = R.event_id AND E.guid = R.guid").fetchone()[0]
+        return out
+      finally:
+        con.close()
+
+    single = [counts([db]) for db in dbs]
+    self.assertGreaterEqual(single[0]["rocpd_region"], 30)
+    self.assertEqual(single[0]["named"], single[0]["rocpd_region"])
+    both = counts([merged])
+    for t in tables + ["named"]:
+      self.assertEqual(both[t], single[0][t] + single[1][t], t)
+    mixed = counts([merged, dbs[2]])
+    self.assertEqual(mixed["rocpd_region"],
+                     sum(c["rocpd_region"] for c in single))
+    self.assertEqual(mixed["named"], mixed["rocpd_region"])
+    # rocprofv3's naming: `<table>_<uuid>`, the uuid the GUID with '_'.
+    con = sqlite3.connect(merged)
+    rows = con.execute("SELECT value FROM rocpd_metadata WHERE tag = 'uuid' "
+                       "ORDER BY value").fetchall()
+    guids = con.execute("SELECT value FROM rocpd_metadata WHERE tag = 'guid' "
+                        "ORDER BY value").fetchall()
+    names = {r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    con.close()
+    self.assertEqual([r[0] for r in rows],
+                     ["_" + g[0].replace("-", "_") for g in guids])
+    for (u,) in rows:
+      self.assertIn("rocpd_region" + u, names)
+
   def test_merge_refuses_the_same_database_twice(self):
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "a", "--", PROGRAM,
