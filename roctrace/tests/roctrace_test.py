@@ -203,6 +203,8 @@ class TraceSample(unittest.TestCase):
       trace = pftrace_reader.Trace(f.read())
     slices = trace.slices()
     self.assertEqual(trace.unclosed, 0)
+    # Every event packet says it needs its sequence's interned state.
+    self.assertEqual(trace.unflagged, 0)
     from_trace = {(s.name, s.start, s.end, s.correlation_id) for s in slices}
     from_db = {(r[1], r[4], r[5], r[6]) for r in regions(self.db)}
     self.assertEqual(from_trace, from_db)
@@ -602,6 +604,8 @@ class GpuProgram(unittest.TestCase):
       trace = pftrace_reader.Trace(f.read())
     slices = trace.slices()
     self.assertEqual(trace.unclosed, 0)
+    # Every event packet says it needs its sequence's interned state.
+    self.assertEqual(trace.unflagged, 0)
     device = [s for s in slices if "tid" not in trace.tracks[s.track] and
               not s.name.startswith("SCRATCH_MEMORY")]
     self.assertEqual(
