@@ -374,6 +374,144 @@ def scratch_allocations():
   return sizes
 
 
+# rocprofv3's views (rocprofiler-sdk 1.0.0's data and summary views) and
+# their columns, in order: what rocpd's readers select by name.
+UPSTREAM_VIEWS = {
+    "code_objects": "id guid nid pid agent_abs_index uri load_base load_size "
+                    "load_delta storage_type_str code_object_size "
+                    "storage_type memory_base memory_size",
+    "kernel_symbols": "id guid nid pid code_object_id kernel_name "
+                      "display_name kernel_object kernarg_segment_size "
+                      "kernarg_segment_alignment group_segment_size "
+                      "private_segment_size sgpr_count arch_vgpr_count "
+                      "accum_vgpr_count kernel_symbol_size kernel_id "
+                      "kernel_code_entry_byte_offset formatted_kernel_name "
+                      "demangled_kernel_name truncated_kernel_name "
+                      "kernel_address",
+    "processes": "nid machine_id system_name hostname system_release "
+                 "system_version guid ppid pid init start end fini command",
+    "threads": "nid machine_id system_name hostname system_release "
+               "system_version guid ppid pid tid start end name",
+    "regions": "id guid category name nid pid tid start end duration "
+               "event_id stack_id parent_stack_id corr_id extdata "
+               "call_stack line_info",
+    "region_args": "id guid nid pid type name value",
+    "samples": "id guid category name nid pid tid timestamp event_id "
+               "stack_id parent_stack_id corr_id extdata call_stack "
+               "line_info",
+    "sample_regions": "id guid category name nid pid tid start end "
+                      "duration event_id stack_id parent_stack_id corr_id "
+                      "extdata call_stack line_info",
+    "regions_and_samples": "id guid category name nid pid tid start end "
+                           "duration event_id stack_id parent_stack_id "
+                           "corr_id extdata call_stack line_info",
+    "kernels": "id guid tid category region name nid pid agent_abs_index "
+               "agent_log_index agent_type_index agent_type code_object_id "
+               "kernel_id dispatch_id stream_id queue_id queue stream start "
+               "end duration grid_x grid_y grid_z workgroup_x workgroup_y "
+               "workgroup_z lds_size scratch_size vgpr_count "
+               "accum_vgpr_count sgpr_count static_lds_size "
+               "static_scratch_size stack_id parent_stack_id corr_id",
+    "pmc_info": "id guid nid pid agent_abs_index is_constant is_derived "
+                "name description block expression",
+    "pmc_events": "id guid pmc_id event_id category name nid pid "
+                  "dispatch_id start end duration counter_name "
+                  "counter_value",
+    "events_args": "event_id category stack_id parent_stack_id "
+                   "correlation_id arg_position arg_type arg_name arg_value "
+                   "call_stack line_info extdata",
+    "stream_args": "argument_id event_id arg_position arg_type arg_value "
+                   "stream_id nid pid stream_name extdata",
+    "memory_copies": "id guid category nid pid tid start end duration name "
+                     "region_name stream_id queue_id stream_name queue_name "
+                     "size dst_device dst_agent_abs_index "
+                     "dst_agent_log_index dst_agent_type_index "
+                     "dst_agent_type dst_address src_device "
+                     "src_agent_abs_index src_agent_log_index "
+                     "src_agent_type_index src_agent_type src_address "
+                     "stack_id parent_stack_id corr_id",
+    "memory_allocations": "id guid category nid pid tid start end duration "
+                          "type level agent_name agent_abs_index "
+                          "agent_log_index agent_type_index agent_type "
+                          "address size queue_id queue_name stream_id "
+                          "stream_name stack_id parent_stack_id corr_id",
+    "scratch_memory": "id guid nid pid operation agent_name agent_abs_index "
+                      "agent_log_index agent_type_index agent_type queue_id "
+                      "tid alloc_flags start end duration size address "
+                      "correlation_id stack_id parent_stack_id corr_id "
+                      "category event_extdata",
+    "counters_collection": "id guid dispatch_id kernel_id event_id "
+                           "correlation_id stack_id parent_stack_id pid tid "
+                           "agent_id agent_abs_index agent_log_index "
+                           "agent_type_index agent_type queue_id "
+                           "grid_size_x grid_size_y grid_size_z grid_size "
+                           "kernel_name kernel_region workgroup_size_x "
+                           "workgroup_size_y workgroup_size_z "
+                           "workgroup_size lds_block_size scratch_size "
+                           "vgpr_count accum_vgpr_count sgpr_count "
+                           "counter_name counter_symbol component "
+                           "description block expression value_type "
+                           "counter_id value start end is_constant "
+                           "is_derived duration category nid extdata "
+                           "code_object_id",
+    "top_kernels": "name total_calls total_duration average percentage",
+    "busy": "agent_id type GpuTime WallTime Busy",
+    "top": "name total_calls total_duration average percentage",
+}
+
+
+def check_upstream_views(test, db):
+  """Every upstream view exists with upstream's columns, in order, and
+  the summary views agree with the tables they summarise."""
+  con = sqlite3.connect(db)
+  try:
+    for view, columns in UPSTREAM_VIEWS.items():
+      cur = con.execute("SELECT * FROM %s" % view)
+      test.assertEqual([c[0] for c in cur.description], columns.split(),
+                       view)
+      cur.fetchall()
+    one = lambda sql: con.execute(sql).fetchone()[0]
+    test.assertEqual(
+        one("SELECT SUM(total_calls) FROM top"),
+        one("SELECT COUNT(*) FROM rocpd_kernel_dispatch") +
+        one("SELECT COUNT(*) FROM rocpd_memory_copy") +
+        one("SELECT COUNT(*) FROM rocpd_region"))
+    test.assertEqual(one("SELECT COUNT(*) FROM regions_and_samples"),
+                     one("SELECT COUNT(*) FROM regions"))
+    test.assertEqual(one("SELECT COUNT(*) FROM kernel_symbols"),
+                     one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
+    test.assertEqual(
+        one("SELECT COUNT(*) FROM scratch_memory"),
+        one("SELECT COUNT(*) FROM rocpd_memory_allocate WHERE level = "
+            "'SCRATCH'"))
+    test.assertEqual(one("SELECT COUNT(*) FROM memory_allocations"),
+                     one("SELECT COUNT(*) FROM rocpd_memory_allocate"))
+    # busy: each GPU's kernel and copy time (a copy on its destination)
+    # over the span of all device work.
+    # One row per agent of each process (agent ids are per process).
+    busy = con.execute("SELECT agent_id, type, GpuTime, WallTime, Busy "
+                       "FROM busy").fetchall()
+    spans = con.execute(
+        "SELECT agent_id, \"end\" - start, start, \"end\" FROM "
+        "rocpd_kernel_dispatch UNION ALL SELECT dst_agent_id, "
+        "\"end\" - start, start, \"end\" FROM rocpd_memory_copy").fetchall()
+    processes = one("SELECT COUNT(*) FROM rocpd_info_process")
+    expected = collections.Counter()
+    for agent, duration, _, _ in spans:
+      expected[agent] += duration
+    test.assertEqual(len(busy), processes * len(expected))
+    test.assertEqual(sum(b[2] for b in busy), sum(expected.values()))
+    test.assertEqual({b[1] for b in busy}, {"GPU"} if spans else set())
+    if spans:
+      wall = max(s[3] for s in spans) - min(s[2] for s in spans)
+      for b in busy:
+        test.assertEqual(b[3], wall)
+        test.assertAlmostEqual(b[4], b[2] / wall)
+    return one("SELECT COUNT(*) FROM kernels")
+  finally:
+    con.close()
+
+
 def trace_gpu_program(args, d, prefix, env=None):
   p = run([ROCTRACE] + args + ["-d", d, "-o", prefix, "--", GPU_PROGRAM,
                                GPU_KERNELS, str(N), str(M), str(F)], d,
@@ -428,6 +566,24 @@ class GpuProgram(unittest.TestCase):
                for r in read_csv(self.path("_hsa_api_trace.csv"))}
     self.assertEqual(domains, {(c, n) for c, n in rows
                                if not c.startswith("MARKER_")})
+
+  def test_every_upstream_view_in_single_and_merged_databases(self):
+    self.assertEqual(self.p.returncode, 0, self.p.stderr)
+    kernels = check_upstream_views(self, self.db)
+    self.assertEqual(kernels, len(self.kernels()))
+    self.assertGreater(kernels, 0)
+    con = sqlite3.connect(self.db)
+    self.assertGreater(con.execute("SELECT COUNT(*) FROM busy").fetchone()[0],
+                       0)
+    con.close()
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace"], d, "b")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    merged = os.path.join(d, "merged.db")
+    p = run([ROCTRACE, "merge", "-o", merged, self.db,
+             os.path.join(d, "b_results.db")], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertEqual(check_upstream_views(self, merged), 2 * kernels)
 
   def test_program_ran_and_files_are_named_as_rocprofv3(self):
     self.assertEqual(self.p.returncode, 0, self.p.stderr)
@@ -833,7 +989,7 @@ class GpuProgram(unittest.TestCase):
 
   def test_register_counts_in_the_database(self):
     self.assertEqual(
-        set(self.db_rows("SELECT name, arch_vgpr_count, accum_vgpr_count, "
+        set(self.db_rows("SELECT name, vgpr_count, accum_vgpr_count, "
                          "sgpr_count FROM kernels")),
         {(name, *counts) for name, counts in REGISTERS["gfx90a"].items()})
     self.assertEqual(
@@ -855,7 +1011,7 @@ class GpuProgram(unittest.TestCase):
           int(r["SGPR_Count"])) for r in rows},
         {(name, *counts) for name, counts in REGISTERS["gfx1100"].items()})
     con = sqlite3.connect(os.path.join(d, "w_results.db"))
-    db = set(con.execute("SELECT name, arch_vgpr_count, accum_vgpr_count, "
+    db = set(con.execute("SELECT name, vgpr_count, accum_vgpr_count, "
                          "sgpr_count FROM kernels").fetchall())
     con.close()
     self.assertEqual(
@@ -877,7 +1033,7 @@ class GpuProgram(unittest.TestCase):
         {(r["VGPR_Count"], r["Accum_VGPR_Count"], r["SGPR_Count"])
          for r in rows}, {("", "", "")})
     con = sqlite3.connect(os.path.join(d, "u_results.db"))
-    db = set(con.execute("SELECT arch_vgpr_count, accum_vgpr_count, "
+    db = set(con.execute("SELECT vgpr_count, accum_vgpr_count, "
                          "sgpr_count FROM kernels").fetchall())
     con.close()
     self.assertEqual(db, {(None, None, None)})
