@@ -927,6 +927,49 @@ class GpuProgram(unittest.TestCase):
     dispatch_corr = {r["correlation_id"]["internal"]
                      for r in records["kernel_dispatch"]}
     self.assertEqual(dispatch_corr, {k[3] for k in self.kernels()})
+    # rocprofv3's layout: every section, those roctrace has nothing for
+    # empty.
+    self.assertEqual(
+        set(tool), {"metadata", "agents", "counters", "strings",
+                    "code_objects", "kernel_symbols", "host_functions",
+                    "summary", "callback_records", "buffer_records"})
+    self.assertEqual(
+        set(records), {"kernel_dispatch", "hip_api", "hsa_api", "marker_api",
+                       "rccl_api", "memory_copy", "memory_allocation",
+                       "scratch_memory", "rocdecode_api", "rocjpeg_api",
+                       "pc_sample_host_trap", "pc_sample_stochastic"})
+    self.assertEqual(tool["callback_records"], {"counter_collection": []})
+    self.assertTrue({"callback_records", "buffer_records", "marker_api",
+                     "correlation_id", "counters", "pc_sample_instructions",
+                     "pc_sample_comments", "att_filenames",
+                     "code_object_snapshot_filenames"} <=
+                    set(tool["strings"]))
+    for empty in ("counters", "code_objects", "host_functions"):
+      self.assertEqual(tool[empty], [], empty)
+    # The summary: per domain, rocprofv3's statistics of the records'
+    # durations, per operation name (cereal's map: key/value pairs).
+    summary = {d["domain"]: d["stats"] for d in tool["summary"]}
+    self.assertEqual(set(summary), {"HSA_API", "KERNEL_DISPATCH",
+                                    "MEMORY_COPY"} |
+                     ({"SCRATCH_MEMORY"} if records["scratch_memory"]
+                      else set()))
+    kernel_durations = collections.defaultdict(list)
+    for r in records["kernel_dispatch"]:
+      kernel_durations[symbols[r["dispatch_info"]["kernel_id"]]].append(
+          r["end_timestamp"] - r["start_timestamp"])
+    stats = summary["KERNEL_DISPATCH"]
+    self.assertEqual(stats["count"], 2 * N)
+    self.assertEqual(stats["sum"],
+                     sum(sum(v) for v in kernel_durations.values()))
+    for op in stats["operations"]:
+      d = kernel_durations[op["key"]]
+      v = op["value"]
+      self.assertEqual((v["count"], v["sum"], v["min"], v["max"]),
+                       (len(d), sum(d), min(d), max(d)))
+      self.assertAlmostEqual(v["mean"], statistics.mean(d))
+      self.assertAlmostEqual(v["stddev"], statistics.stdev(d), delta=1e-6 *
+                             max(1.0, statistics.stdev(d)))
+    self.assertEqual(summary["HSA_API"]["count"], len(records["hsa_api"]))
 
   def test_kernel_filters(self):
     d = tempfile.mkdtemp()

@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstring>
+#include <map>
 #include <utility>
 
 namespace roctrace {
@@ -62,6 +64,120 @@ void AppendJsonString(std::string* out, const std::string& text) {
   out->push_back('"');
 }
 
+namespace {
+
+void AppendDouble(std::string* out, double v) {
+  char digits[32];
+  int n = std::snprintf(digits, sizeof(digits), "%.17g", v);
+  out->append(digits, static_cast<size_t>(n));
+}
+
+// rocprofv3's summary domain names (its domain_type column names).
+const char* SummaryDomain(Category c) {
+  switch (c) {
+    case Category::kHip:
+      return "HIP_API";
+    case Category::kHsa:
+      return "HSA_API";
+    case Category::kMarker:
+      return "MARKER_API";
+    case Category::kKernel:
+      return "KERNEL_DISPATCH";
+    case Category::kMemoryCopy:
+      return "MEMORY_COPY";
+    case Category::kScratchMemory:
+      return "SCRATCH_MEMORY";
+  }
+  return "UNKNOWN";
+}
+
+// buffer_records sections rocprofv3 has and roctrace never fills.
+constexpr const char* kEmptyBufferSections[] = {
+    "rccl_api",    "memory_allocation",   "rocdecode_api",
+    "rocjpeg_api", "pc_sample_host_trap", "pc_sample_stochastic"};
+
+// {"count":..,"sum":..,"sqr":..,"min":..,"max":..,"mean":..,"stddev":..,
+// "variance":..} as rocprofv3's statistics: the variance the sample's
+// (n - 1), 0 below two values.
+template <typename S>
+void AppendStats(std::string* out, const S& s) {
+  Key(out, "count", s.count);
+  out->push_back(',');
+  Key(out, "sum", s.sum);
+  out->append(",\"sqr\":");
+  AppendDouble(out, s.sqr);
+  out->push_back(',');
+  Key(out, "min", s.min);
+  out->push_back(',');
+  Key(out, "max", s.max);
+  const double n = static_cast<double>(s.count);
+  const double mean = s.count != 0 ? static_cast<double>(s.sum) / n : 0;
+  double variance = 0;
+  if (s.count > 1) {
+    const double sum = static_cast<double>(s.sum);
+    variance = (s.sqr - sum * sum / n) / (n - 1);
+  }
+  out->append(",\"mean\":");
+  AppendDouble(out, mean);
+  out->append(",\"stddev\":");
+  AppendDouble(out, std::sqrt(std::fabs(variance)));
+  out->append(",\"variance\":");
+  AppendDouble(out, variance);
+}
+
+}  // namespace
+
+void JsonWriter::Stats::Add(uint64_t ns) {
+  if (count == 0 || ns < min) min = ns;
+  if (ns > max) max = ns;
+  ++count;
+  sum += ns;
+  sqr += static_cast<double>(ns) * static_cast<double>(ns);
+}
+
+void JsonWriter::Stats::Add(const Stats& o) {
+  if (o.count == 0) return;
+  if (count == 0 || o.min < min) min = o.min;
+  if (o.max > max) max = o.max;
+  count += o.count;
+  sum += o.sum;
+  sqr += o.sqr;
+}
+
+// [{"domain": "HIP_API", "stats": {totals..., "operations": [{"key":
+// name, "value": {stats}}, ...]}}, ...]: one entry per domain that has
+// records, operations by name (a map, written as cereal writes one).
+void JsonWriter::AppendSummary(std::string* out) const {
+  out->push_back('[');
+  bool first_domain = true;
+  for (int c = 0; c < kCategoryCount; ++c) {
+    std::map<std::string, Stats> by_name;
+    for (const OpName* op : operations_[c]) {
+      if (op->index < stats_.size()) by_name[op->name].Add(stats_[op->index]);
+    }
+    Stats total;
+    for (const auto& entry : by_name) total.Add(entry.second);
+    if (total.count == 0) continue;
+    out->append(first_domain ? "{\"domain\":" : ",{\"domain\":");
+    first_domain = false;
+    AppendJsonString(out, SummaryDomain(static_cast<Category>(c)));
+    out->append(",\"stats\":{");
+    AppendStats(out, total);
+    out->append(",\"operations\":[");
+    bool first = true;
+    for (const auto& entry : by_name) {
+      out->append(first ? "{\"key\":" : ",{\"key\":");
+      first = false;
+      AppendJsonString(out, entry.first);
+      out->append(",\"value\":{");
+      AppendStats(out, entry.second);
+      out->append("}}");
+    }
+    out->append("]}}");
+  }
+  out->push_back(']');
+}
+
 const char* JsonWriter::Section(Category category) {
   switch (category) {
     case Category::kHip:
@@ -118,6 +234,8 @@ void JsonWriter::Write(const ApiEvent& e) {
     return;
   }
   ++events_;
+  if (e.op->index >= stats_.size()) stats_.resize(e.op->index + 1);
+  stats_[e.op->index].Add(e.end_ns >= e.start_ns ? e.end_ns - e.start_ns : 0);
   const int c = static_cast<int>(e.op->category);
   if (parts_[c] == nullptr) {
     parts_[c] = std::tmpfile();
@@ -260,7 +378,9 @@ void JsonWriter::Finish(const RunInfo& info) {
     AppendJsonString(&head, AgentName(unique[i]));
     head.push_back('}');
   }
-  head.append("],\n\"strings\":{\"buffer_records\":[");
+  head.append(
+      "],\n\"counters\":[],\n\"strings\":{\"callback_records\":[],"
+      "\"buffer_records\":[");
   for (int c = 0; c < kCategoryCount; ++c) {
     head.append(c == 0 ? "{\"kind\":" : ",{\"kind\":");
     AppendJsonString(&head, CategoryName(static_cast<Category>(c)));
@@ -271,7 +391,13 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
     head.append("]}");
   }
-  head.append("]},\n\"kernel_symbols\":[");
+  // The rest of rocprofv3's strings: what roctrace has none of.
+  head.append(
+      "],\"marker_api\":[],\"correlation_id\":{\"external\":[]},"
+      "\"counters\":{\"dimension_ids\":[]},"
+      "\"pc_sample_instructions\":[],\"pc_sample_comments\":[],"
+      "\"att_filenames\":[],\"code_object_snapshot_filenames\":[]},"
+      "\n\"code_objects\":[],\n\"kernel_symbols\":[");
   for (size_t i = 0; i < kernels_.size(); ++i) {
     if (i != 0) head.push_back(',');
     head.push_back('{');
@@ -301,7 +427,14 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
     head.push_back('}');
   }
-  head.append("],\n\"buffer_records\":{");
+  head.append("],\n\"host_functions\":[],\n\"summary\":");
+  AppendSummary(&head);
+  head.append(
+      ",\n\"callback_records\":{\"counter_collection\":[]},"
+      "\n\"buffer_records\":{");
+  for (const char* section : kEmptyBufferSections) {
+    head.append("\"").append(section).append("\":[],");
+  }
   std::fwrite(head.data(), 1, head.size(), f);
   char copy[1 << 16];
   bool read_ok = true;
