@@ -512,6 +512,20 @@ def check_upstream_views(test, db):
     con.close()
 
 
+def cpu_model_name():
+  """/proc/cpuinfo's model name of the processor with apicid 0."""
+  model, found = "", ""
+  with open("/proc/cpuinfo") as f:
+    for line in f.read().split("\n") + [""]:
+      key, _, value = line.partition(":")
+      key, value = key.strip(), value.strip()
+      if key == "model name":
+        model = value
+      elif key == "apicid" and value == "0" and not found:
+        found = model
+  return found
+
+
 def trace_gpu_program(args, d, prefix, env=None):
   p = run([ROCTRACE] + args + ["-d", d, "-o", prefix, "--", GPU_PROGRAM,
                                GPU_KERNELS, str(N), str(M), str(F)], d,
@@ -1008,10 +1022,20 @@ class GpuProgram(unittest.TestCase):
                         for r in copies}, {(cpu, gpu)}, choice)
       con = sqlite3.connect(os.path.join(d, choice + "_results.db"))
       agents = set(con.execute(
-          "SELECT type, absolute_index, logical_index, type_index, name "
-          "FROM rocpd_info_agent"))
+          "SELECT type, absolute_index, logical_index, type_index, name, "
+          "vendor_name FROM rocpd_info_agent"))
       con.close()
-      self.assertEqual(agents, {("CPU", 0, 0, 0, cpu), ("GPU", 1, 1, 0, gpu)})
+      # Names as rocprofv3's: the CPU's model (no KFD topology here: the
+      # processor with apicid 0); a GPU the topology does not describe has
+      # only its -A name.
+      cpu_model = cpu_model_name() or cpu
+      self.assertEqual(agents, {("CPU", 0, 0, 0, cpu_model, "CPU"),
+                                ("GPU", 1, 1, 0, gpu, None)})
+      info = read_csv(os.path.join(d, choice + "_agent_info.csv"))
+      self.assertEqual(len(info[0]), 53)
+      self.assertEqual([(r["Node_Id"], r["Agent_Type"], r["Name"],
+                         r["Vendor_Name"]) for r in info],
+                       [("0", "CPU", cpu_model_name(), "CPU")])
     p = trace_gpu_program(["-A", "bogus"], d, "bad")
     self.assertEqual(p.returncode, 2)
 
@@ -1518,13 +1542,14 @@ class InputFiles(unittest.TestCase):
              "threads", "2", "5"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
     self.assertIn("job 2 of 2", p.stderr)
-    self.assertEqual(os.listdir(os.path.join(d, "one")),
-                     ["r_hip_api_trace.csv"])
+    # Each CSV run also describes the agents (_agent_info.csv).
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "one"))),
+                     ["r_agent_info.csv", "r_hip_api_trace.csv"])
     self.assertEqual(len(read_csv(os.path.join(d, "one",
                                                "r_hip_api_trace.csv"))), 10)
     # The second job traces markers only: nothing of the first's settings.
-    self.assertEqual(os.listdir(os.path.join(d, "two")),
-                     ["r_marker_api_trace.csv"])
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "two"))),
+                     ["r_agent_info.csv", "r_marker_api_trace.csv"])
 
   def test_json_job_and_bad_files(self):
     d = tempfile.mkdtemp()
