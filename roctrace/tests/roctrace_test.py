@@ -953,6 +953,18 @@ class GpuProgram(unittest.TestCase):
                        "scratch_memory", "rocdecode_api", "rocjpeg_api",
                        "pc_sample_host_trap", "pc_sample_stochastic"})
     self.assertEqual(tool["callback_records"], {"counter_collection": []})
+    # Record fields as rocprofv3 writes them: the rocprofiler-sdk record's
+    # size first, the three-part correlation ID.
+    sizes = {"hsa_api": 64, "kernel_dispatch": 184, "memory_copy": 96,
+             "scratch_memory": 88}
+    for section, size in sizes.items():
+      for r in records[section]:
+        self.assertEqual(list(r)[:3], ["size", "kind", "operation"])
+        self.assertEqual(r["size"], size)
+        self.assertEqual(set(r["correlation_id"]),
+                         {"internal", "external", "ancestor"})
+    for r in records["kernel_dispatch"]:
+      self.assertEqual(r["dispatch_info"]["size"], 128)
     self.assertTrue({"callback_records", "buffer_records", "marker_api",
                      "correlation_id", "counters", "pc_sample_instructions",
                      "pc_sample_comments", "att_filenames",

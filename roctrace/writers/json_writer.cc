@@ -91,6 +91,22 @@ const char* SummaryDomain(Category c) {
   return "UNKNOWN";
 }
 
+// sizeof the rocprofiler-sdk 1.0.0 buffer record of each kind (API calls'
+// records, rocprofiler_buffer_tracing_kernel_dispatch_record_t,
+// _memory_copy_record_t, _scratch_memory_record_t).
+uint64_t RecordSize(Category c) {
+  switch (c) {
+    case Category::kKernel:
+      return 184;
+    case Category::kMemoryCopy:
+      return 96;
+    case Category::kScratchMemory:
+      return 88;
+    default:
+      return 64;
+  }
+}
+
 // buffer_records sections rocprofv3 has and roctrace never fills.
 constexpr const char* kEmptyBufferSections[] = {
     "rccl_api",    "memory_allocation",   "rocdecode_api",
@@ -246,12 +262,16 @@ void JsonWriter::Write(const ApiEvent& e) {
   }
   std::string& out = pending_[c];
   out.append(records_[c]++ == 0 ? "\n{" : ",\n{");
+  // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
+  // field rocprofv3 writes of each.
+  Key(&out, "size", RecordSize(e.op->category));
+  out.push_back(',');
   Key(&out, "kind", static_cast<uint64_t>(c));
   out.push_back(',');
   Key(&out, "operation", Operation(e.op));
   out.append(",\"correlation_id\":{");
   Key(&out, "internal", e.correlation_id);
-  out.append(",\"external\":0},");
+  out.append(",\"external\":0,\"ancestor\":0},");
   Key(&out, "start_timestamp", e.start_ns);
   out.push_back(',');
   Key(&out, "end_timestamp", e.end_ns);
@@ -268,7 +288,7 @@ void JsonWriter::Write(const ApiEvent& e) {
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
     kernels_[e.op->kernel_id - 1] = e.op;
     NoteAgent(agent);
-    out.append(",\"dispatch_info\":{\"agent_id\":{");
+    out.append(",\"dispatch_info\":{\"size\":128,\"agent_id\":{");
     Key(&out, "handle", AgentHandle(agent));
     out.append("},\"queue_id\":{");
     Key(&out, "handle", e.queue_id);
