@@ -480,6 +480,12 @@ def check_upstream_views(test, db):
                      one("SELECT COUNT(*) FROM regions"))
     test.assertEqual(one("SELECT COUNT(*) FROM kernel_symbols"),
                      one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
+    # The names and Kernel_Id the view reads from extdata.
+    test.assertEqual(
+        one("SELECT COUNT(*) FROM kernel_symbols WHERE kernel_id = id AND "
+            "formatted_kernel_name = display_name AND demangled_kernel_name "
+            "= kernel_name AND truncated_kernel_name IS NOT NULL"),
+        one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
     test.assertEqual(
         one("SELECT COUNT(*) FROM scratch_memory"),
         one("SELECT COUNT(*) FROM rocpd_memory_allocate WHERE level = "

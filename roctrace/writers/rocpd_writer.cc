@@ -344,12 +344,17 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
     for (int i = 0; i < 3; ++i) {
       registers[i] = r.known ? std::to_string(counts[i]) : "NULL";
     }
+    // extdata as rocprofv3's (the kernel_symbols view reads kernel_id and
+    // the names from it); the one name roctrace has stands for each.
     char* sql = sqlite3_mprintf(
         "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
         "kernel_name, display_name, sgpr_count, arch_vgpr_count, "
-        "accum_vgpr_count) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s);",
+        "accum_vgpr_count, extdata) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s, "
+        "json_object('kernel_id', %u, 'formatted_kernel_name', %Q, "
+        "'demangled_kernel_name', %Q, 'truncated_kernel_name', %Q));",
         op->kernel_id, op->name.c_str(), op->name.c_str(), registers[0].c_str(),
-        registers[1].c_str(), registers[2].c_str());
+        registers[1].c_str(), registers[2].c_str(), op->kernel_id,
+        op->name.c_str(), op->name.c_str(), op->name.c_str());
     Exec(sql);
     sqlite3_free(sql);
   }
