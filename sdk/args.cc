@@ -68,28 +68,18 @@ int Visit(uint32_t index, const void* addr, int32_t indirection,
                      value, derefs, a->user);
 }
 
-void IterateHsa(uint32_t id,
-                const rocprofiler_callback_tracing_hsa_api_data_t* p, bool exit,
-                int32_t max_deref, Adapter* a) {
-  Storage<hsa_api_data_t> tmp;
+// An HSA or HIP payload's arguments through the generated IterateArgs of
+// its domain, on a copy laid out as the domain's own data struct.
+template <class Data, auto kIterateArgs, class Payload>
+void IterateApi(uint32_t id, const Payload* p, bool exit, int32_t max_deref,
+                Adapter* a) {
+  Storage<Data> tmp;
   std::memset(static_cast<void*>(&tmp.value), 0, sizeof(tmp.value));
   std::memcpy(static_cast<void*>(&tmp.value.args), &p->args, sizeof(p->args));
   a->copy_begin = reinterpret_cast<const char*>(&tmp.value.args);
   a->copy_size = sizeof(p->args);
   a->payload_args = reinterpret_cast<const char*>(&p->args);
-  roctracer::hsa_api::IterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
-}
-
-void IterateHip(uint32_t id,
-                const rocprofiler_callback_tracing_hip_api_data_t* p, bool exit,
-                int32_t max_deref, Adapter* a) {
-  Storage<hip_api_data_t> tmp;
-  std::memset(static_cast<void*>(&tmp.value), 0, sizeof(tmp.value));
-  std::memcpy(static_cast<void*>(&tmp.value.args), &p->args, sizeof(p->args));
-  a->copy_begin = reinterpret_cast<const char*>(&tmp.value.args);
-  a->copy_size = sizeof(p->args);
-  a->payload_args = reinterpret_cast<const char*>(&p->args);
-  roctracer::hip_api::IterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
+  kIterateArgs(id, &tmp.value, exit, max_deref, &Visit, a);
 }
 
 // MARKER_CONTROL / MARKER_NAME: parameters as rocprofiler-sdk-roctx/roctx.h
@@ -216,14 +206,14 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
   if (id == gen::kUntraced) return ROCPROFILER_STATUS_SUCCESS;
   switch (k->source) {
     case Source::kHsa:
-      IterateHsa(
+      IterateApi<hsa_api_data_t, &roctracer::hsa_api::IterateArgs>(
           id,
           static_cast<const rocprofiler_callback_tracing_hsa_api_data_t*>(
               record.payload),
           exit, max_dereference_count, &a);
       break;
     case Source::kHip:
-      IterateHip(
+      IterateApi<hip_api_data_t, &roctracer::hip_api::IterateArgs>(
           id,
           static_cast<const rocprofiler_callback_tracing_hip_api_data_t*>(
               record.payload),

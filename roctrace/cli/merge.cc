@@ -44,6 +44,19 @@ std::string Guid(sqlite3* db) {
   return guid;
 }
 
+// The table suffix of a process whose GUID is `guid`, as rocprofv3 makes
+// it: '_' then the GUID with every character other than a letter or digit
+// made '_' (a UUID's '-').
+std::string UuidSuffix(const std::string& guid) {
+  std::string suffix = "_";
+  for (char c : guid) {
+    bool plain = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                 (c >= 'A' && c <= 'Z');
+    suffix += plain ? c : '_';
+  }
+  return suffix;
+}
+
 }  // namespace
 
 int RunMerge(const std::vector<std::string>& args) {
@@ -131,7 +144,16 @@ int RunMerge(const std::vector<std::string>& args) {
     }
     guids.push_back(guid);
     if (!ok) break;
-    std::string suffix = "_" + std::to_string(i);
+    // rocprofv3's naming: each process's tables carry the suffix
+    // `_<uuid>` (its GUID with '_' for '-') and its rocpd_metadata row
+    // 'uuid' holds that suffix. rocpd's readers find a database's tables by
+    // that value (the table names containing it, the suffix taken off, give
+    // the view names), so a suffix not recorded there leaves its views
+    // defined on themselves.
+    std::string suffix = UuidSuffix(guid.empty() ? std::to_string(i) : guid);
+    for (const std::string& s : suffixes) {
+      if (s == suffix) suffix += "_" + std::to_string(i);
+    }
     suffixes.push_back(suffix);
     for (const std::string& t : RocpdTableNames()) {
       ok = ok && Exec(db,
@@ -153,6 +175,16 @@ int RunMerge(const std::vector<std::string>& args) {
         uncertainty_ns = clock.uncertainty_ns;
       }
     }
+    const std::string meta = Quote("rocpd_metadata" + suffix);
+    char* tag = sqlite3_mprintf(
+        "UPDATE %s SET value = %Q WHERE tag = 'uuid';"
+        "INSERT INTO %s(id, tag, value) SELECT (SELECT COALESCE(MAX(id), 0) "
+        "+ 1 FROM %s), 'uuid', %Q WHERE NOT EXISTS (SELECT 1 FROM %s WHERE "
+        "tag = 'uuid')",
+        meta.c_str(), suffix.c_str(), meta.c_str(), meta.c_str(),
+        suffix.c_str(), meta.c_str());
+    ok = ok && Exec(db, tag, in);
+    sqlite3_free(tag);
     ok = ok && Exec(db, "COMMIT", output) && Exec(db, "DETACH src", in) &&
          Exec(db, "BEGIN", output);
   }

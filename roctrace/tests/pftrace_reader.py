@@ -74,6 +74,11 @@ class Trace:
     self.process = {}
     self.events = []  # (ts, order, track, type, name, (corr, other args))
     self.flows = collections.defaultdict(list)  # flow id -> [(track, ts)]
+    # Packets that read their sequence's incremental state (interned iids,
+    # the defaults' track or incremental clock) without setting
+    # SEQ_NEEDS_INCREMENTAL_STATE (sequence_flags bit 2), which Perfetto's
+    # readers need to skip packets whose state they did not see.
+    self.unflagged = 0
     sequences = {}
     order = 0
     try:
@@ -126,6 +131,11 @@ class Trace:
           if c.get(1, 0) >= 64:
             offset = boot[0] - c.get(2, 0) if boot else 0
             seq.clocks[c[1]] = [c.get(2, 0), bool(c.get(3)), offset]
+      flags = top.get(13, 0)
+      reads_state = 11 in top or (
+          8 in top and top.get(58, seq.default_clock or BOOTTIME) >= 64)
+      if reads_state and not flags & 2:
+        self.unflagged += 1
       ts = None
       if 8 in top:
         clock = top.get(58, seq.default_clock or BOOTTIME)

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -104,19 +105,33 @@ TEST(PftraceWriter, NamesOfAnyIndexCostOneByteAndReadBack) {
   };
   const std::string small = Trace(dir, 1'000, names);
   const std::string large = Trace(dir, 2'000, names);
-  // A slice: a begin packet of 21 bytes (one-byte deltas and name iid, a
-  // two-byte correlation ID) and an end packet of 10.
-  EXPECT_EQ(large.size() - small.size(), 2 * 1'000 * 31u);
+  // A slice: a begin packet of 23 bytes (one-byte deltas and name iid, a
+  // two-byte correlation ID, the sequence flags) and an end packet of 12.
+  EXPECT_EQ(large.size() - small.size(), 2 * 1'000 * 35u);
 
   // Every event's name iid names the event's name on its sequence.
   std::map<std::pair<uint64_t, uint64_t>, std::string> interned;
   std::map<std::string, int> begins;
+  std::set<uint64_t> cleared;  // sequences whose state was started
   for (const Field& packet : Fields(large)) {
     ASSERT_EQ(packet.number, 1u);
     uint64_t sequence = 0;
+    uint64_t flags = 0;
+    bool event = false;
     std::vector<Field> fields = Fields(packet.bytes);
     for (const Field& f : fields) {
       if (f.number == 10) sequence = f.value;
+      if (f.number == 13) flags = f.value;  // sequence_flags
+      if (f.number == 11) event = true;
+    }
+    // SEQ_INCREMENTAL_STATE_CLEARED (1) starts a sequence's state before any
+    // packet that reads it; each event packet reads it (interned iids, the
+    // defaults' track and clock) and says so: SEQ_NEEDS_INCREMENTAL_STATE
+    // (2).
+    if (flags & 1) cleared.insert(sequence);
+    if (event) {
+      EXPECT_EQ(flags, 2u) << "sequence " << sequence;
+      EXPECT_EQ(cleared.count(sequence), 1u) << "sequence " << sequence;
     }
     for (const Field& f : fields) {
       if (f.number == 12) {  // interned_data

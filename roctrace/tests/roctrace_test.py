@@ -212,6 +212,8 @@ class TraceSample(unittest.TestCase):
       trace = pftrace_reader.Trace(f.read())
     slices = trace.slices()
     self.assertEqual(trace.unclosed, 0)
+    # Every event packet says it needs its sequence's interned state.
+    self.assertEqual(trace.unflagged, 0)
     from_trace = {(s.name, s.start, s.end, s.correlation_id) for s in slices}
     from_db = {(r[1], r[4], r[5], r[6]) for r in regions(self.db)}
     self.assertEqual(from_trace, from_db)
@@ -381,6 +383,164 @@ def scratch_allocations():
   return sizes
 
 
+# rocprofv3's views (rocprofiler-sdk 1.0.0's data and summary views) and
+# their columns, in order: what rocpd's readers select by name.
+UPSTREAM_VIEWS = {
+    "code_objects": "id guid nid pid agent_abs_index uri load_base load_size "
+                    "load_delta storage_type_str code_object_size "
+                    "storage_type memory_base memory_size",
+    "kernel_symbols": "id guid nid pid code_object_id kernel_name "
+                      "display_name kernel_object kernarg_segment_size "
+                      "kernarg_segment_alignment group_segment_size "
+                      "private_segment_size sgpr_count arch_vgpr_count "
+                      "accum_vgpr_count kernel_symbol_size kernel_id "
+                      "kernel_code_entry_byte_offset formatted_kernel_name "
+                      "demangled_kernel_name truncated_kernel_name "
+                      "kernel_address",
+    "processes": "nid machine_id system_name hostname system_release "
+                 "system_version guid ppid pid init start end fini command",
+    "threads": "nid machine_id system_name hostname system_release "
+               "system_version guid ppid pid tid start end name",
+    "regions": "id guid category name nid pid tid start end duration "
+               "event_id stack_id parent_stack_id corr_id extdata "
+               "call_stack line_info",
+    "region_args": "id guid nid pid type name value",
+    "samples": "id guid category name nid pid tid timestamp event_id "
+               "stack_id parent_stack_id corr_id extdata call_stack "
+               "line_info",
+    "sample_regions": "id guid category name nid pid tid start end "
+                      "duration event_id stack_id parent_stack_id corr_id "
+                      "extdata call_stack line_info",
+    "regions_and_samples": "id guid category name nid pid tid start end "
+                           "duration event_id stack_id parent_stack_id "
+                           "corr_id extdata call_stack line_info",
+    "kernels": "id guid tid category region name nid pid agent_abs_index "
+               "agent_log_index agent_type_index agent_type code_object_id "
+               "kernel_id dispatch_id stream_id queue_id queue stream start "
+               "end duration grid_x grid_y grid_z workgroup_x workgroup_y "
+               "workgroup_z lds_size scratch_size vgpr_count "
+               "accum_vgpr_count sgpr_count static_lds_size "
+               "static_scratch_size stack_id parent_stack_id corr_id",
+    "pmc_info": "id guid nid pid agent_abs_index is_constant is_derived "
+                "name description block expression",
+    "pmc_events": "id guid pmc_id event_id category name nid pid "
+                  "dispatch_id start end duration counter_name "
+                  "counter_value",
+    "events_args": "event_id category stack_id parent_stack_id "
+                   "correlation_id arg_position arg_type arg_name arg_value "
+                   "call_stack line_info extdata",
+    "stream_args": "argument_id event_id arg_position arg_type arg_value "
+                   "stream_id nid pid stream_name extdata",
+    "memory_copies": "id guid category nid pid tid start end duration name "
+                     "region_name stream_id queue_id stream_name queue_name "
+                     "size dst_device dst_agent_abs_index "
+                     "dst_agent_log_index dst_agent_type_index "
+                     "dst_agent_type dst_address src_device "
+                     "src_agent_abs_index src_agent_log_index "
+                     "src_agent_type_index src_agent_type src_address "
+                     "stack_id parent_stack_id corr_id",
+    "memory_allocations": "id guid category nid pid tid start end duration "
+                          "type level agent_name agent_abs_index "
+                          "agent_log_index agent_type_index agent_type "
+                          "address size queue_id queue_name stream_id "
+                          "stream_name stack_id parent_stack_id corr_id",
+    "scratch_memory": "id guid nid pid operation agent_name agent_abs_index "
+                      "agent_log_index agent_type_index agent_type queue_id "
+                      "tid alloc_flags start end duration size address "
+                      "correlation_id stack_id parent_stack_id corr_id "
+                      "category event_extdata",
+    "counters_collection": "id guid dispatch_id kernel_id event_id "
+                           "correlation_id stack_id parent_stack_id pid tid "
+                           "agent_id agent_abs_index agent_log_index "
+                           "agent_type_index agent_type queue_id "
+                           "grid_size_x grid_size_y grid_size_z grid_size "
+                           "kernel_name kernel_region workgroup_size_x "
+                           "workgroup_size_y workgroup_size_z "
+                           "workgroup_size lds_block_size scratch_size "
+                           "vgpr_count accum_vgpr_count sgpr_count "
+                           "counter_name counter_symbol component "
+                           "description block expression value_type "
+                           "counter_id value start end is_constant "
+                           "is_derived duration category nid extdata "
+                           "code_object_id",
+    "top_kernels": "name total_calls total_duration average percentage",
+    "busy": "agent_id type GpuTime WallTime Busy",
+    "top": "name total_calls total_duration average percentage",
+}
+
+
+def check_upstream_views(test, db):
+  """Every upstream view exists with upstream's columns, in order, and
+  the summary views agree with the tables they summarise."""
+  con = sqlite3.connect(db)
+  try:
+    for view, columns in UPSTREAM_VIEWS.items():
+      cur = con.execute("SELECT * FROM %s" % view)
+      test.assertEqual([c[0] for c in cur.description], columns.split(),
+                       view)
+      cur.fetchall()
+    one = lambda sql: con.execute(sql).fetchone()[0]
+    test.assertEqual(
+        one("SELECT SUM(total_calls) FROM top"),
+        one("SELECT COUNT(*) FROM rocpd_kernel_dispatch") +
+        one("SELECT COUNT(*) FROM rocpd_memory_copy") +
+        one("SELECT COUNT(*) FROM rocpd_region"))
+    test.assertEqual(one("SELECT COUNT(*) FROM regions_and_samples"),
+                     one("SELECT COUNT(*) FROM regions"))
+    test.assertEqual(one("SELECT COUNT(*) FROM kernel_symbols"),
+                     one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
+    # The names and Kernel_Id the view reads from extdata.
+    test.assertEqual(
+        one("SELECT COUNT(*) FROM kernel_symbols WHERE kernel_id = id AND "
+            "formatted_kernel_name = display_name AND demangled_kernel_name "
+            "= kernel_name AND truncated_kernel_name IS NOT NULL"),
+        one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
+    test.assertEqual(
+        one("SELECT COUNT(*) FROM scratch_memory"),
+        one("SELECT COUNT(*) FROM rocpd_memory_allocate WHERE level = "
+            "'SCRATCH'"))
+    test.assertEqual(one("SELECT COUNT(*) FROM memory_allocations"),
+                     one("SELECT COUNT(*) FROM rocpd_memory_allocate"))
+    # busy: each GPU's kernel and copy time (a copy on its destination)
+    # over the span of all device work.
+    # One row per agent of each process (agent ids are per process).
+    busy = con.execute("SELECT agent_id, type, GpuTime, WallTime, Busy "
+                       "FROM busy").fetchall()
+    spans = con.execute(
+        "SELECT agent_id, \"end\" - start, start, \"end\" FROM "
+        "rocpd_kernel_dispatch UNION ALL SELECT dst_agent_id, "
+        "\"end\" - start, start, \"end\" FROM rocpd_memory_copy").fetchall()
+    processes = one("SELECT COUNT(*) FROM rocpd_info_process")
+    expected = collections.Counter()
+    for agent, duration, _, _ in spans:
+      expected[agent] += duration
+    test.assertEqual(len(busy), processes * len(expected))
+    test.assertEqual(sum(b[2] for b in busy), sum(expected.values()))
+    test.assertEqual({b[1] for b in busy}, {"GPU"} if spans else set())
+    if spans:
+      wall = max(s[3] for s in spans) - min(s[2] for s in spans)
+      for b in busy:
+        test.assertEqual(b[3], wall)
+        test.assertAlmostEqual(b[4], b[2] / wall)
+    return one("SELECT COUNT(*) FROM kernels")
+  finally:
+    con.close()
+
+
+def cpu_model_name():
+  """/proc/cpuinfo's model name of the processor with apicid 0."""
+  model, found = "", ""
+  with open("/proc/cpuinfo") as f:
+    for line in f.read().split("\n") + [""]:
+      key, _, value = line.partition(":")
+      key, value = key.strip(), value.strip()
+      if key == "model name":
+        model = value
+      elif key == "apicid" and value == "0" and not found:
+        found = model
+  return found
+
+
 def trace_gpu_program(args, d, prefix, env=None):
   p = run([ROCTRACE] + args + ["-d", d, "-o", prefix, "--", GPU_PROGRAM,
                                GPU_KERNELS, str(N), str(M), str(F)], d,
@@ -435,6 +595,24 @@ class GpuProgram(unittest.TestCase):
                for r in read_csv(self.path("_hsa_api_trace.csv"))}
     self.assertEqual(domains, {(c, n) for c, n in rows
                                if not c.startswith("MARKER_")})
+
+  def test_every_upstream_view_in_single_and_merged_databases(self):
+    self.assertEqual(self.p.returncode, 0, self.p.stderr)
+    kernels = check_upstream_views(self, self.db)
+    self.assertEqual(kernels, len(self.kernels()))
+    self.assertGreater(kernels, 0)
+    con = sqlite3.connect(self.db)
+    self.assertGreater(con.execute("SELECT COUNT(*) FROM busy").fetchone()[0],
+                       0)
+    con.close()
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace"], d, "b")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    merged = os.path.join(d, "merged.db")
+    p = run([ROCTRACE, "merge", "-o", merged, self.db,
+             os.path.join(d, "b_results.db")], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertEqual(check_upstream_views(self, merged), 2 * kernels)
 
   def test_program_ran_and_files_are_named_as_rocprofv3(self):
     self.assertEqual(self.p.returncode, 0, self.p.stderr)
@@ -611,6 +789,8 @@ class GpuProgram(unittest.TestCase):
       trace = pftrace_reader.Trace(f.read())
     slices = trace.slices()
     self.assertEqual(trace.unclosed, 0)
+    # Every event packet says it needs its sequence's interned state.
+    self.assertEqual(trace.unflagged, 0)
     device = [s for s in slices if "tid" not in trace.tracks[s.track] and
               not s.name.startswith("SCRATCH_MEMORY")]
     self.assertEqual(
@@ -776,6 +956,61 @@ class GpuProgram(unittest.TestCase):
     dispatch_corr = {r["correlation_id"]["internal"]
                      for r in records["kernel_dispatch"]}
     self.assertEqual(dispatch_corr, {k[3] for k in self.kernels()})
+    # rocprofv3's layout: every section, those roctrace has nothing for
+    # empty.
+    self.assertEqual(
+        set(tool), {"metadata", "agents", "counters", "strings",
+                    "code_objects", "kernel_symbols", "host_functions",
+                    "summary", "callback_records", "buffer_records"})
+    self.assertEqual(
+        set(records), {"kernel_dispatch", "hip_api", "hsa_api", "marker_api",
+                       "rccl_api", "memory_copy", "memory_allocation",
+                       "scratch_memory", "rocdecode_api", "rocjpeg_api",
+                       "pc_sample_host_trap", "pc_sample_stochastic"})
+    self.assertEqual(tool["callback_records"], {"counter_collection": []})
+    # Record fields as rocprofv3 writes them: the rocprofiler-sdk record's
+    # size first, the three-part correlation ID.
+    sizes = {"hsa_api": 64, "kernel_dispatch": 184, "memory_copy": 96,
+             "scratch_memory": 88}
+    for section, size in sizes.items():
+      for r in records[section]:
+        self.assertEqual(list(r)[:3], ["size", "kind", "operation"])
+        self.assertEqual(r["size"], size)
+        self.assertEqual(set(r["correlation_id"]),
+                         {"internal", "external", "ancestor"})
+    for r in records["kernel_dispatch"]:
+      self.assertEqual(r["dispatch_info"]["size"], 128)
+    self.assertTrue({"callback_records", "buffer_records", "marker_api",
+                     "correlation_id", "counters", "pc_sample_instructions",
+                     "pc_sample_comments", "att_filenames",
+                     "code_object_snapshot_filenames"} <=
+                    set(tool["strings"]))
+    for empty in ("counters", "code_objects", "host_functions"):
+      self.assertEqual(tool[empty], [], empty)
+    # The summary: per domain, rocprofv3's statistics of the records'
+    # durations, per operation name (cereal's map: key/value pairs).
+    summary = {d["domain"]: d["stats"] for d in tool["summary"]}
+    self.assertEqual(set(summary), {"HSA_API", "KERNEL_DISPATCH",
+                                    "MEMORY_COPY"} |
+                     ({"SCRATCH_MEMORY"} if records["scratch_memory"]
+                      else set()))
+    kernel_durations = collections.defaultdict(list)
+    for r in records["kernel_dispatch"]:
+      kernel_durations[symbols[r["dispatch_info"]["kernel_id"]]].append(
+          r["end_timestamp"] - r["start_timestamp"])
+    stats = summary["KERNEL_DISPATCH"]
+    self.assertEqual(stats["count"], 2 * N)
+    self.assertEqual(stats["sum"],
+                     sum(sum(v) for v in kernel_durations.values()))
+    for op in stats["operations"]:
+      d = kernel_durations[op["key"]]
+      v = op["value"]
+      self.assertEqual((v["count"], v["sum"], v["min"], v["max"]),
+                       (len(d), sum(d), min(d), max(d)))
+      self.assertAlmostEqual(v["mean"], statistics.mean(d))
+      self.assertAlmostEqual(v["stddev"], statistics.stdev(d), delta=1e-6 *
+                             max(1.0, statistics.stdev(d)))
+    self.assertEqual(summary["HSA_API"]["count"], len(records["hsa_api"]))
 
   def test_kernel_filters(self):
     d = tempfile.mkdtemp()
@@ -814,10 +1049,20 @@ class GpuProgram(unittest.TestCase):
                         for r in copies}, {(cpu, gpu)}, choice)
       con = sqlite3.connect(os.path.join(d, choice + "_results.db"))
       agents = set(con.execute(
-          "SELECT type, absolute_index, logical_index, type_index, name "
-          "FROM rocpd_info_agent"))
+          "SELECT type, absolute_index, logical_index, type_index, name, "
+          "vendor_name FROM rocpd_info_agent"))
       con.close()
-      self.assertEqual(agents, {("CPU", 0, 0, 0, cpu), ("GPU", 1, 1, 0, gpu)})
+      # Names as rocprofv3's: the CPU's model (no KFD topology here: the
+      # processor with apicid 0); a GPU the topology does not describe has
+      # only its -A name.
+      cpu_model = cpu_model_name() or cpu
+      self.assertEqual(agents, {("CPU", 0, 0, 0, cpu_model, "CPU"),
+                                ("GPU", 1, 1, 0, gpu, None)})
+      info = read_csv(os.path.join(d, choice + "_agent_info.csv"))
+      self.assertEqual(len(info[0]), 53)
+      self.assertEqual([(r["Node_Id"], r["Agent_Type"], r["Name"],
+                         r["Vendor_Name"]) for r in info],
+                       [("0", "CPU", cpu_model_name(), "CPU")])
     p = trace_gpu_program(["-A", "bogus"], d, "bad")
     self.assertEqual(p.returncode, 2)
 
@@ -838,7 +1083,7 @@ class GpuProgram(unittest.TestCase):
 
   def test_register_counts_in_the_database(self):
     self.assertEqual(
-        set(self.db_rows("SELECT name, arch_vgpr_count, accum_vgpr_count, "
+        set(self.db_rows("SELECT name, vgpr_count, accum_vgpr_count, "
                          "sgpr_count FROM kernels")),
         {(name, *counts) for name, counts in REGISTERS["gfx90a"].items()})
     self.assertEqual(
@@ -860,7 +1105,7 @@ class GpuProgram(unittest.TestCase):
           int(r["SGPR_Count"])) for r in rows},
         {(name, *counts) for name, counts in REGISTERS["gfx1100"].items()})
     con = sqlite3.connect(os.path.join(d, "w_results.db"))
-    db = set(con.execute("SELECT name, arch_vgpr_count, accum_vgpr_count, "
+    db = set(con.execute("SELECT name, vgpr_count, accum_vgpr_count, "
                          "sgpr_count FROM kernels").fetchall())
     con.close()
     self.assertEqual(
@@ -882,7 +1127,7 @@ class GpuProgram(unittest.TestCase):
         {(r["VGPR_Count"], r["Accum_VGPR_Count"], r["SGPR_Count"])
          for r in rows}, {("", "", "")})
     con = sqlite3.connect(os.path.join(d, "u_results.db"))
-    db = set(con.execute("SELECT arch_vgpr_count, accum_vgpr_count, "
+    db = set(con.execute("SELECT vgpr_count, accum_vgpr_count, "
                          "sgpr_count FROM kernels").fetchall())
     con.close()
     self.assertEqual(db, {(None, None, None)})
@@ -1324,13 +1569,14 @@ class InputFiles(unittest.TestCase):
              "threads", "2", "5"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
     self.assertIn("job 2 of 2", p.stderr)
-    self.assertEqual(os.listdir(os.path.join(d, "one")),
-                     ["r_hip_api_trace.csv"])
+    # Each CSV run also describes the agents (_agent_info.csv).
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "one"))),
+                     ["r_agent_info.csv", "r_hip_api_trace.csv"])
     self.assertEqual(len(read_csv(os.path.join(d, "one",
                                                "r_hip_api_trace.csv"))), 10)
     # The second job traces markers only: nothing of the first's settings.
-    self.assertEqual(os.listdir(os.path.join(d, "two")),
-                     ["r_marker_api_trace.csv"])
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "two"))),
+                     ["r_agent_info.csv", "r_marker_api_trace.csv"])
 
   def test_json_job_and_bad_files(self):
     d = tempfile.mkdtemp()
@@ -1512,6 +1758,97 @@ class Merge(unittest.TestCase):
       else:
         expected = 1000000 - 3000000 * (t - t1) / (t2 - t1)
       self.assertLessEqual(abs(after[i] - t - expected), 1, (t, t1, t2))
+
+  def test_rocpd_package_reads_merged_and_single_databases(self):
+    """The rocpd Python package opens its inputs in one in-memory database:
+    it attaches each file, takes every rocpd_metadata 'uuid' value, and for
+    each table whose name contains one makes a temporary view named after
+    the table without it, the UNION ALL of that name in every file; then it
+    creates the schema's views on the suffixed tables (with an empty suffix:
+    `rocpd_X AS SELECT * FROM rocpd_X`) where no such view exists yet. A
+    table suffix not recorded as a 'uuid' leaves those views defined on
+    themselves ("view ... is circularly defined")."""
+    d = tempfile.mkdtemp()
+    for name in ("a", "b", "c"):
+      p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", name, "--", PROGRAM,
+               "threads", "1", "30"], d)
+      self.assertEqual(p.returncode, 0, p.stderr)
+    dbs = [os.path.join(d, n + "_results.db") for n in ("a", "b", "c")]
+    merged = os.path.join(d, "ab.db")
+    p = run([ROCTRACE, "merge", "-o", merged] + dbs[:2], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    tables = ["rocpd_" + t for t in (
+        "metadata", "string", "info_node", "info_process", "info_thread",
+        "info_agent", "info_queue", "info_stream", "info_pmc",
+        "info_code_object", "info_kernel_symbol", "track", "event", "arg",
+        "pmc_event", "region", "sample", "kernel_dispatch", "memory_copy",
+        "memory_allocate")]
+
+    def open_as_rocpd(paths):
+      con = sqlite3.connect(":memory:")
+      uuids, selects = [], collections.OrderedDict()
+      for i, path in enumerate(paths):
+        con.execute("ATTACH DATABASE ? AS db%d" % i, (path,))
+        for (u,) in con.execute(
+            "SELECT value FROM db%d.rocpd_metadata WHERE tag = 'uuid'" % i):
+          if u not in uuids:
+            uuids.append(u)
+      for i in range(len(paths)):
+        for (table,) in con.execute(
+            "SELECT name FROM db%d.sqlite_master WHERE type = 'table' AND "
+            "name LIKE 'rocpd_%%'" % i):
+          for u in uuids:
+            if u in table:
+              base = table.replace(u, "")
+              sel = "SELECT * FROM db%d.%s" % (i, base)
+              if sel not in selects.setdefault(base, []):
+                selects[base].append(sel)
+      for base, sels in selects.items():
+        con.execute("CREATE TEMPORARY VIEW %s AS %s" %
+                    (base, " UNION ALL ".join(sels)))
+      for t in tables:
+        con.execute("CREATE TEMPORARY VIEW IF NOT EXISTS %s AS SELECT * FROM "
+                    "%s" % (t, t))
+      return con
+
+    def counts(paths):
+      con = open_as_rocpd(paths)
+      try:
+        out = {t: con.execute("SELECT COUNT(*) FROM %s" % t).fetchone()[0]
+               for t in tables}
+        # One of the package's region queries: each call's name through
+        # the event and string of its own process (joined on guid).
+        out["named"] = con.execute(
+            "SELECT COUNT(*) FROM rocpd_region R JOIN rocpd_string S ON "
+            "S.id = R.name_id AND S.guid = R.guid JOIN rocpd_event E ON "
+            "E.id = R.event_id AND E.guid = R.guid").fetchone()[0]
+        return out
+      finally:
+        con.close()
+
+    single = [counts([db]) for db in dbs]
+    self.assertGreaterEqual(single[0]["rocpd_region"], 30)
+    self.assertEqual(single[0]["named"], single[0]["rocpd_region"])
+    both = counts([merged])
+    for t in tables + ["named"]:
+      self.assertEqual(both[t], single[0][t] + single[1][t], t)
+    mixed = counts([merged, dbs[2]])
+    self.assertEqual(mixed["rocpd_region"],
+                     sum(c["rocpd_region"] for c in single))
+    self.assertEqual(mixed["named"], mixed["rocpd_region"])
+    # rocprofv3's naming: `<table>_<uuid>`, the uuid the GUID with '_'.
+    con = sqlite3.connect(merged)
+    rows = con.execute("SELECT value FROM rocpd_metadata WHERE tag = 'uuid' "
+                       "ORDER BY value").fetchall()
+    guids = con.execute("SELECT value FROM rocpd_metadata WHERE tag = 'guid' "
+                        "ORDER BY value").fetchall()
+    names = {r[0] for r in con.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    con.close()
+    self.assertEqual([r[0] for r in rows],
+                     ["_" + g[0].replace("-", "_") for g in guids])
+    for (u,) in rows:
+      self.assertIn("rocpd_region" + u, names)
 
   def test_merge_refuses_the_same_database_twice(self):
     d = tempfile.mkdtemp()

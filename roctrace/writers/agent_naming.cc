@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
@@ -13,7 +14,7 @@ namespace {
 
 struct Naming {
   AgentIndex mode = AgentIndex::kRelative;  // rocprofv3's default
-  AgentTopology topology = {{0}, {}};
+  AgentTopology topology = {{0}, {}, {}, {}};
 };
 
 Naming& TheNaming() {
@@ -23,7 +24,8 @@ Naming& TheNaming() {
 
 }  // namespace
 
-AgentTopology ReadAgentTopology(const std::string& nodes_dir) {
+AgentTopology ReadAgentTopology(const std::string& nodes_dir,
+                                const std::string& cpuinfo_path) {
   AgentTopology t;
   std::vector<uint32_t> nodes;
   if (DIR* dir = opendir(nodes_dir.c_str())) {
@@ -48,7 +50,21 @@ AgentTopology ReadAgentTopology(const std::string& nodes_dir) {
     if (cpu_cores != 0) t.cpu_nodes.push_back(node);
     if (simds != 0) t.gpu_nodes.push_back(node);
   }
-  if (t.cpu_nodes.empty() && t.gpu_nodes.empty()) t.cpu_nodes.push_back(0);
+  std::ifstream cpuinfo_file(cpuinfo_path);
+  const std::string cpuinfo(std::istreambuf_iterator<char>(cpuinfo_file), {});
+  const std::string none = nodes_dir + "/none";  // no node: reads as empty
+  for (uint32_t node : t.cpu_nodes) {
+    t.cpu_info.push_back(ReadAgentInfo(nodes_dir + "/" + std::to_string(node),
+                                       node, false, cpuinfo));
+  }
+  for (uint32_t node : t.gpu_nodes) {
+    t.gpu_info.push_back(ReadAgentInfo(nodes_dir + "/" + std::to_string(node),
+                                       node, true, cpuinfo));
+  }
+  if (t.cpu_nodes.empty() && t.gpu_nodes.empty()) {
+    t.cpu_nodes.push_back(0);
+    t.cpu_info.push_back(ReadAgentInfo(none, 0, false, cpuinfo));
+  }
   return t;
 }
 
@@ -85,6 +101,34 @@ int64_t AgentAbsoluteIndex(AgentRef a) {
   const int64_t last_cpu =
       t.cpu_nodes.empty() ? -1 : static_cast<int64_t>(t.cpu_nodes.back());
   return a.gpu ? last_cpu + 1 + a.index : a.index;
+}
+
+const AgentInfo* AgentInfoOf(AgentRef a) {
+  const AgentTopology& t = TheNaming().topology;
+  const std::vector<AgentInfo>& infos = a.gpu ? t.gpu_info : t.cpu_info;
+  if (a.index < 0 || static_cast<size_t>(a.index) >= infos.size()) {
+    return nullptr;
+  }
+  return &infos[static_cast<size_t>(a.index)];
+}
+
+std::vector<AgentInfoRow> AllAgentInfo() {
+  const AgentTopology& t = TheNaming().topology;
+  std::vector<std::pair<AgentRef, const AgentInfo*>> all;
+  for (size_t i = 0; i < t.cpu_info.size(); ++i) {
+    all.push_back({AgentRef{false, static_cast<int32_t>(i)}, &t.cpu_info[i]});
+  }
+  for (size_t i = 0; i < t.gpu_info.size(); ++i) {
+    all.push_back({AgentRef{true, static_cast<int32_t>(i)}, &t.gpu_info[i]});
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) {
+    return x.second->node_id < y.second->node_id;
+  });
+  std::vector<AgentInfoRow> rows;
+  for (const auto& [ref, info] : all) {
+    rows.push_back({info, AgentLogicalIndex(ref)});
+  }
+  return rows;
 }
 
 std::string AgentTypeName(AgentRef a) {

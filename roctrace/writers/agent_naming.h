@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/writers/agent_info.h"
+
 namespace roctrace {
 
 // An agent as the events refer to it: the host (one CPU agent) or a kernel
@@ -27,17 +29,28 @@ struct AgentRef {
 
 enum class AgentIndex { kAbsolute, kRelative, kTypeRelative };
 
-// KFD node ids of the CPU and of the GPU agents, each in enumeration order.
+// KFD node ids of the CPU and of the GPU agents, each in enumeration order,
+// and what the topology says of each (same order; agent_info.h).
 struct AgentTopology {
   std::vector<uint32_t> cpu_nodes;
   std::vector<uint32_t> gpu_nodes;
+  std::vector<AgentInfo> cpu_info;
+  std::vector<AgentInfo> gpu_info;
 };
 
 // The KFD topology under `nodes_dir` (each node a directory of its id with
-// a `properties` file: "cpu_cores_count N", "simd_count N"); the assumed
-// one when there is none.
+// a `properties` file: "cpu_cores_count N", "simd_count N", ...); the
+// assumed one when there is none (its CPU described by `cpuinfo_path`
+// alone, its GPUs not at all).
 AgentTopology ReadAgentTopology(
-    const std::string& nodes_dir = "/sys/class/kfd/kfd/topology/nodes");
+    const std::string& nodes_dir = "/sys/class/kfd/kfd/topology/nodes",
+    const std::string& cpuinfo_path = "/proc/cpuinfo");
+
+// What the topology says of the agent; nullptr when nothing.
+const AgentInfo* AgentInfoOf(AgentRef a);
+// Every agent the topology describes, in KFD node order (a node's CPU
+// agent before its GPU agent), with its logical index.
+std::vector<AgentInfoRow> AllAgentInfo();
 
 // Sets the naming for the process; once, before any writer runs.
 void SetAgentNaming(AgentIndex mode, AgentTopology topology);

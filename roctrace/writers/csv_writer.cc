@@ -1,7 +1,10 @@
 #include "roctrace/writers/csv_writer.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+
+#include "roctrace/writers/agent_naming.h"
 
 namespace roctrace {
 
@@ -310,6 +313,17 @@ void CsvWriter::Finish(const RunInfo&) {
   for (int c = 0; c < kCategoryCount; ++c) {
     Flush(c);
     files_by_category_[c].Close();
+  }
+  // rocprofv3 writes the agents it knows with every CSV output.
+  const std::vector<AgentInfoRow> agents = AllAgentInfo();
+  if (!agents.empty()) {
+    const std::string path = prefix_ + "_agent_info.csv";
+    if (WriteAgentInfoCsv(path, agents)) {
+      files_.push_back(path);
+    } else {
+      ReportFailure(path, std::strerror(errno));
+      std::remove(path.c_str());
+    }
   }
 }
 

@@ -2,7 +2,9 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstring>
+#include <map>
 #include <utility>
 
 namespace roctrace {
@@ -62,6 +64,136 @@ void AppendJsonString(std::string* out, const std::string& text) {
   out->push_back('"');
 }
 
+namespace {
+
+void AppendDouble(std::string* out, double v) {
+  char digits[32];
+  int n = std::snprintf(digits, sizeof(digits), "%.17g", v);
+  out->append(digits, static_cast<size_t>(n));
+}
+
+// rocprofv3's summary domain names (its domain_type column names).
+const char* SummaryDomain(Category c) {
+  switch (c) {
+    case Category::kHip:
+      return "HIP_API";
+    case Category::kHsa:
+      return "HSA_API";
+    case Category::kMarker:
+      return "MARKER_API";
+    case Category::kKernel:
+      return "KERNEL_DISPATCH";
+    case Category::kMemoryCopy:
+      return "MEMORY_COPY";
+    case Category::kScratchMemory:
+      return "SCRATCH_MEMORY";
+  }
+  return "UNKNOWN";
+}
+
+// sizeof the rocprofiler-sdk 1.0.0 buffer record of each kind (API calls'
+// records, rocprofiler_buffer_tracing_kernel_dispatch_record_t,
+// _memory_copy_record_t, _scratch_memory_record_t).
+uint64_t RecordSize(Category c) {
+  switch (c) {
+    case Category::kKernel:
+      return 184;
+    case Category::kMemoryCopy:
+      return 96;
+    case Category::kScratchMemory:
+      return 88;
+    default:
+      return 64;
+  }
+}
+
+// buffer_records sections rocprofv3 has and roctrace never fills.
+constexpr const char* kEmptyBufferSections[] = {
+    "rccl_api",    "memory_allocation",   "rocdecode_api",
+    "rocjpeg_api", "pc_sample_host_trap", "pc_sample_stochastic"};
+
+// {"count":..,"sum":..,"sqr":..,"min":..,"max":..,"mean":..,"stddev":..,
+// "variance":..} as rocprofv3's statistics: the variance the sample's
+// (n - 1), 0 below two values.
+template <typename S>
+void AppendStats(std::string* out, const S& s) {
+  Key(out, "count", s.count);
+  out->push_back(',');
+  Key(out, "sum", s.sum);
+  out->append(",\"sqr\":");
+  AppendDouble(out, s.sqr);
+  out->push_back(',');
+  Key(out, "min", s.min);
+  out->push_back(',');
+  Key(out, "max", s.max);
+  const double n = static_cast<double>(s.count);
+  const double mean = s.count != 0 ? static_cast<double>(s.sum) / n : 0;
+  double variance = 0;
+  if (s.count > 1) {
+    const double sum = static_cast<double>(s.sum);
+    variance = (s.sqr - sum * sum / n) / (n - 1);
+  }
+  out->append(",\"mean\":");
+  AppendDouble(out, mean);
+  out->append(",\"stddev\":");
+  AppendDouble(out, std::sqrt(std::fabs(variance)));
+  out->append(",\"variance\":");
+  AppendDouble(out, variance);
+}
+
+}  // namespace
+
+void JsonWriter::Stats::Add(uint64_t ns) {
+  if (count == 0 || ns < min) min = ns;
+  if (ns > max) max = ns;
+  ++count;
+  sum += ns;
+  sqr += static_cast<double>(ns) * static_cast<double>(ns);
+}
+
+void JsonWriter::Stats::Add(const Stats& o) {
+  if (o.count == 0) return;
+  if (count == 0 || o.min < min) min = o.min;
+  if (o.max > max) max = o.max;
+  count += o.count;
+  sum += o.sum;
+  sqr += o.sqr;
+}
+
+// [{"domain": "HIP_API", "stats": {totals..., "operations": [{"key":
+// name, "value": {stats}}, ...]}}, ...]: one entry per domain that has
+// records, operations by name (a map, written as cereal writes one).
+void JsonWriter::AppendSummary(std::string* out) const {
+  out->push_back('[');
+  bool first_domain = true;
+  for (int c = 0; c < kCategoryCount; ++c) {
+    std::map<std::string, Stats> by_name;
+    for (const OpName* op : operations_[c]) {
+      if (op->index < stats_.size()) by_name[op->name].Add(stats_[op->index]);
+    }
+    Stats total;
+    for (const auto& entry : by_name) total.Add(entry.second);
+    if (total.count == 0) continue;
+    out->append(first_domain ? "{\"domain\":" : ",{\"domain\":");
+    first_domain = false;
+    AppendJsonString(out, SummaryDomain(static_cast<Category>(c)));
+    out->append(",\"stats\":{");
+    AppendStats(out, total);
+    out->append(",\"operations\":[");
+    bool first = true;
+    for (const auto& entry : by_name) {
+      out->append(first ? "{\"key\":" : ",{\"key\":");
+      first = false;
+      AppendJsonString(out, entry.first);
+      out->append(",\"value\":{");
+      AppendStats(out, entry.second);
+      out->append("}}");
+    }
+    out->append("]}}");
+  }
+  out->push_back(']');
+}
+
 const char* JsonWriter::Section(Category category) {
   switch (category) {
     case Category::kHip:
@@ -118,6 +250,8 @@ void JsonWriter::Write(const ApiEvent& e) {
     return;
   }
   ++events_;
+  if (e.op->index >= stats_.size()) stats_.resize(e.op->index + 1);
+  stats_[e.op->index].Add(e.end_ns >= e.start_ns ? e.end_ns - e.start_ns : 0);
   const int c = static_cast<int>(e.op->category);
   if (parts_[c] == nullptr) {
     parts_[c] = std::tmpfile();
@@ -128,12 +262,16 @@ void JsonWriter::Write(const ApiEvent& e) {
   }
   std::string& out = pending_[c];
   out.append(records_[c]++ == 0 ? "\n{" : ",\n{");
+  // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
+  // field rocprofv3 writes of each.
+  Key(&out, "size", RecordSize(e.op->category));
+  out.push_back(',');
   Key(&out, "kind", static_cast<uint64_t>(c));
   out.push_back(',');
   Key(&out, "operation", Operation(e.op));
   out.append(",\"correlation_id\":{");
   Key(&out, "internal", e.correlation_id);
-  out.append(",\"external\":0},");
+  out.append(",\"external\":0,\"ancestor\":0},");
   Key(&out, "start_timestamp", e.start_ns);
   out.push_back(',');
   Key(&out, "end_timestamp", e.end_ns);
@@ -150,7 +288,7 @@ void JsonWriter::Write(const ApiEvent& e) {
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
     kernels_[e.op->kernel_id - 1] = e.op;
     NoteAgent(agent);
-    out.append(",\"dispatch_info\":{\"agent_id\":{");
+    out.append(",\"dispatch_info\":{\"size\":128,\"agent_id\":{");
     Key(&out, "handle", AgentHandle(agent));
     out.append("},\"queue_id\":{");
     Key(&out, "handle", e.queue_id);
@@ -260,7 +398,9 @@ void JsonWriter::Finish(const RunInfo& info) {
     AppendJsonString(&head, AgentName(unique[i]));
     head.push_back('}');
   }
-  head.append("],\n\"strings\":{\"buffer_records\":[");
+  head.append(
+      "],\n\"counters\":[],\n\"strings\":{\"callback_records\":[],"
+      "\"buffer_records\":[");
   for (int c = 0; c < kCategoryCount; ++c) {
     head.append(c == 0 ? "{\"kind\":" : ",{\"kind\":");
     AppendJsonString(&head, CategoryName(static_cast<Category>(c)));
@@ -271,7 +411,13 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
     head.append("]}");
   }
-  head.append("]},\n\"kernel_symbols\":[");
+  // The rest of rocprofv3's strings: what roctrace has none of.
+  head.append(
+      "],\"marker_api\":[],\"correlation_id\":{\"external\":[]},"
+      "\"counters\":{\"dimension_ids\":[]},"
+      "\"pc_sample_instructions\":[],\"pc_sample_comments\":[],"
+      "\"att_filenames\":[],\"code_object_snapshot_filenames\":[]},"
+      "\n\"code_objects\":[],\n\"kernel_symbols\":[");
   for (size_t i = 0; i < kernels_.size(); ++i) {
     if (i != 0) head.push_back(',');
     head.push_back('{');
@@ -301,7 +447,14 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
     head.push_back('}');
   }
-  head.append("],\n\"buffer_records\":{");
+  head.append("],\n\"host_functions\":[],\n\"summary\":");
+  AppendSummary(&head);
+  head.append(
+      ",\n\"callback_records\":{\"counter_collection\":[]},"
+      "\n\"buffer_records\":{");
+  for (const char* section : kEmptyBufferSections) {
+    head.append("\"").append(section).append("\":[],");
+  }
   std::fwrite(head.data(), 1, head.size(), f);
   char copy[1 << 16];
   bool read_ok = true;

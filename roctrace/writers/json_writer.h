@@ -1,7 +1,9 @@
 // rocprofv3's JSON output (<prefix>_results.json): one object
-// {"rocprofiler-sdk-tool": [{metadata, agents, strings, kernel_symbols,
-// buffer_records}]} with rocprofv3's key names for the parts roctrace
-// records (see ../README.md for the subset).
+// {"rocprofiler-sdk-tool": [{metadata, agents, counters, strings,
+// code_objects, kernel_symbols, host_functions, summary, callback_records,
+// buffer_records}]} with rocprofv3's keys, sections that roctrace has
+// nothing for (counters, code objects, host functions, PC samples, ...)
+// present and empty (see ../README.md for the subset).
 //
 // Streamed: records are formatted as they arrive into one anonymous
 // temporary file per buffer_records section; Finish writes the file's head
@@ -49,6 +51,19 @@ class JsonWriter : public Writer {
   std::vector<const OpName*> operations_[kCategoryCount];
   std::vector<const OpName*> kernels_;  // by Kernel_Id - 1
   std::vector<AgentRef> agents_;
+  // Per operation (by OpName::index): the summary's statistics, in
+  // rocprofv3's terms (count, sum, sum of squares, min, max of durations).
+  struct Stats {
+    uint64_t count = 0;
+    uint64_t sum = 0;
+    double sqr = 0;
+    uint64_t min = 0;
+    uint64_t max = 0;
+    void Add(uint64_t ns);
+    void Add(const Stats& other);
+  };
+  std::vector<Stats> stats_;
+  void AppendSummary(std::string* out) const;
   bool failed_ = false;
   uint64_t events_ = 0;  // received while not failed
   std::vector<std::string> files_;

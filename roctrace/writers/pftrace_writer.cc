@@ -25,7 +25,12 @@ constexpr uint32_t kSequenceFlags = 13;
 constexpr uint32_t kTimestampClockId = 58;
 constexpr uint32_t kDefaults = 59;  // trace_packet_defaults
 constexpr uint32_t kTrackDescriptor = 60;
+// TracePacket.SequenceFlags: a sequence's first packet clears its state;
+// every packet that reads it (interned iids, the defaults' track and
+// incremental clock) says so, letting readers skip such packets of a
+// sequence whose start they did not see.
 constexpr uint64_t kIncrementalStateCleared = 1;
+constexpr uint64_t kNeedsIncrementalState = 2;
 }  // namespace packet
 namespace defaults {  // TracePacketDefaults, TrackEventDefaults
 constexpr uint32_t kTimestampClockId = 58;
@@ -308,7 +313,7 @@ bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
   using proto::kVarint;
   using proto::PutVarint;
   if (e.start_ns < s->clock || e.end_ns < e.start_ns) return false;
-  // Two packets of at most 59 and 23 bytes: every nested length fits the
+  // Two packets of at most 61 and 25 bytes: every nested length fits the
   // one byte OpenShort leaves for it.
   char* p = out_.Reserve(96);
   char* packet = proto::OpenShort<trace::kPacket>(p);
@@ -317,6 +322,8 @@ bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
   p = PutVarint(p, e.start_ns - s->clock);
   *p++ = Key<packet::kSequenceId, kVarint>();
   p = PutVarint(p, s->id);
+  *p++ = Key<packet::kSequenceFlags, kVarint>();
+  *p++ = static_cast<char>(packet::kNeedsIncrementalState);
   char* event = proto::OpenShort<packet::kTrackEvent>(p);
   p = event;
   *p++ = Key<track_event::kType, kVarint>();
@@ -347,6 +354,8 @@ bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
   p = PutVarint(p, e.end_ns - e.start_ns);
   *p++ = Key<packet::kSequenceId, kVarint>();
   p = PutVarint(p, s->id);
+  *p++ = Key<packet::kSequenceFlags, kVarint>();
+  *p++ = static_cast<char>(packet::kNeedsIncrementalState);
   event = proto::OpenShort<packet::kTrackEvent>(p);
   p = event;
   *p++ = Key<track_event::kType, kVarint>();
@@ -393,6 +402,7 @@ void PftraceWriter::Write(const ApiEvent& e) {
   size_t p = out_.Open(trace::kPacket);
   Timestamp(s, e.start_ns);
   out_.UInt(packet::kSequenceId, s->id);
+  out_.UInt(packet::kSequenceFlags, packet::kNeedsIncrementalState);
   if (name_iid == 0) {
     name_iid = s->name_iid[index] = ++s->names;
     size_t data = out_.Open(packet::kInternedData);
@@ -449,6 +459,7 @@ void PftraceWriter::Write(const ApiEvent& e) {
     p = out_.Open(trace::kPacket);
     Timestamp(s, e.end_ns);
     out_.UInt(packet::kSequenceId, s->id);
+    out_.UInt(packet::kSequenceFlags, packet::kNeedsIncrementalState);
     event = out_.Open(packet::kTrackEvent);
     out_.UInt(track_event::kType, track_event::kSliceEnd);
     if (track != s->track) out_.UInt(track_event::kTrackUuid, track);

@@ -257,14 +257,38 @@ int64_t RocpdWriter::AgentRow(AgentRef agent) {
   const int64_t key = agent.gpu ? int64_t{agent.index} + 1 : 0;
   auto it = agents_.find(key);
   if (it != agents_.end()) return it->second;
+  // As rocprofv3 fills the row from the agent's description: its name
+  // (gfx target, CPU model), model, vendor and product names (user_name is
+  // the product name), `uuid` the KFD device_id, extdata the KFD
+  // properties. An agent the topology does not describe is named by `-A`
+  // and has the rest NULL.
+  const AgentInfo* info = AgentInfoOf(agent);
+  std::string extdata = "{";
+  if (info != nullptr) {
+    for (const auto& [key, value] : info->properties) {
+      if (extdata.size() > 1) extdata.push_back(',');
+      extdata += "\"" + key + "\":" + std::to_string(value);
+    }
+  }
+  extdata.push_back('}');
+  const std::string name =
+      info != nullptr && !info->name.empty() ? info->name : AgentName(agent);
+  auto text = [info](const std::string AgentInfo::*field) {
+    return info != nullptr ? (info->*field).c_str() : nullptr;
+  };
   char* sql = sqlite3_mprintf(
       "INSERT INTO rocpd_info_agent(nid, pid, type, absolute_index, "
-      "logical_index, type_index, name) VALUES (1, 1, %Q, %lld, %lld, %d, "
-      "%Q);",
+      "logical_index, type_index, uuid, name, model_name, vendor_name, "
+      "product_name, user_name, extdata) VALUES (1, 1, %Q, %lld, %lld, %d, "
+      "%s, %Q, %Q, %Q, %Q, %Q, %Q);",
       agent.gpu ? "GPU" : "CPU",
       static_cast<long long>(AgentAbsoluteIndex(agent)),
       static_cast<long long>(AgentLogicalIndex(agent)), agent.index,
-      AgentName(agent).c_str());
+      info != nullptr ? std::to_string(info->Property("device_id")).c_str()
+                      : "NULL",
+      name.c_str(), text(&AgentInfo::model_name), text(&AgentInfo::vendor_name),
+      text(&AgentInfo::product_name), text(&AgentInfo::product_name),
+      extdata.c_str());
   Exec(sql);
   sqlite3_free(sql);
   int64_t row = sqlite3_last_insert_rowid(db_);
@@ -320,12 +344,17 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
     for (int i = 0; i < 3; ++i) {
       registers[i] = r.known ? std::to_string(counts[i]) : "NULL";
     }
+    // extdata as rocprofv3's (the kernel_symbols view reads kernel_id and
+    // the names from it); the one name roctrace has stands for each.
     char* sql = sqlite3_mprintf(
         "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
         "kernel_name, display_name, sgpr_count, arch_vgpr_count, "
-        "accum_vgpr_count) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s);",
+        "accum_vgpr_count, extdata) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s, "
+        "json_object('kernel_id', %u, 'formatted_kernel_name', %Q, "
+        "'demangled_kernel_name', %Q, 'truncated_kernel_name', %Q));",
         op->kernel_id, op->name.c_str(), op->name.c_str(), registers[0].c_str(),
-        registers[1].c_str(), registers[2].c_str());
+        registers[1].c_str(), registers[2].c_str(), op->kernel_id,
+        op->name.c_str(), op->name.c_str(), op->name.c_str());
     Exec(sql);
     sqlite3_free(sql);
   }

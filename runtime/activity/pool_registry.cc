@@ -156,14 +156,9 @@ roctracer_status_t ClosePool(Pool* pool) {
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
     Pools& state = State();
-    if (pool == nullptr) {
-      pool = state.default_pool;
-      if (pool == nullptr) return ROCTRACER_STATUS_SUCCESS;
-    } else if (!IsOpenLocked(pool)) {
-      return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
-                  "pool %p is not open (already closed?)",
-                  static_cast<void*>(pool));
-    }
+    const roctracer_status_t status =
+        ResolvePoolLocked(pool, &pool, /*no_default_is_nothing=*/true);
+    if (status != ROCTRACER_STATUS_SUCCESS || pool == nullptr) return status;
     DisableActivitiesOfPoolLocked(pool);
     state.open.erase(std::find(state.open.begin(), state.open.end(), pool));
     if (state.default_pool == pool) state.default_pool = nullptr;
@@ -185,13 +180,9 @@ roctracer_status_t FlushPool(Pool* pool) {
   BeforeFlush(FlushPoint::kFlush);
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
-    if (pool == nullptr) {
-      pool = State().default_pool;
-      if (pool == nullptr) return ROCTRACER_STATUS_SUCCESS;
-    } else if (!IsOpenLocked(pool)) {
-      return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
-                  "pool %p is not open", static_cast<void*>(pool));
-    }
+    const roctracer_status_t status =
+        ResolvePoolLocked(pool, &pool, /*no_default_is_nothing=*/true);
+    if (status != ROCTRACER_STATUS_SUCCESS || pool == nullptr) return status;
   }
   // Outside the lock: a pool closed meanwhile by another thread is a closed
   // Pool object still (they are recycled, never unmapped, and not while a
@@ -231,9 +222,14 @@ void SetBeforeFlushHook(void (*hook)(FlushPoint point)) {
   g_before_flush.store(hook, std::memory_order_release);
 }
 
-roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved) {
+roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved,
+                                     bool no_default_is_nothing) {
   if (pool == nullptr) {
     if (State().default_pool == nullptr) {
+      if (no_default_is_nothing) {
+        *resolved = nullptr;
+        return ROCTRACER_STATUS_SUCCESS;
+      }
       return Fail(ROCTRACER_STATUS_ERROR_DEFAULT_POOL_UNDEFINED,
                   "no pool given and no default pool is open");
     }

@@ -37,8 +37,12 @@ void SetBeforeFlushHook(void (*hook)(FlushPoint point));
 void FlushPoolsAtFatalSignal();
 
 // Requires ConfigMutex(). `pool` NULL resolves to the default pool;
-// ERROR_DEFAULT_POOL_UNDEFINED / ERROR_INVALID_ARGUMENT otherwise.
-roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved);
+// ERROR_DEFAULT_POOL_UNDEFINED / ERROR_INVALID_ARGUMENT otherwise. With
+// `no_default_is_nothing` (closing or flushing "the default pool" when none
+// is open), a NULL `pool` and no default pool give SUCCESS with *resolved
+// NULL instead.
+roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved,
+                                     bool no_default_is_nothing = false);
 
 }  // namespace roctracer
 
