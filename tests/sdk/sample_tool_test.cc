@@ -15,9 +15,21 @@
 
 namespace {
 
-TEST(SampleTool, FoundAndInitializedAtLoad) {
+TEST(SampleTool, FoundAndInitializedAtTheFirstCall) {
+  int status = -1;
+  rocprofiler_is_initialized(&status);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(sample_tool_seen.initialized, 0);
+  // The runtimes' first call registers the tool; the call itself is not
+  // traced (as a runtime's initialization, which hands the SDK its table).
+  hsa_api_data_t first;
+  std::memset(&first, 0, sizeof(first));
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                  ACTIVITY_API_PHASE_ENTER, 1, &first);
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                  ACTIVITY_API_PHASE_EXIT, 1, &first);
   EXPECT_EQ(sample_tool_seen.initialized, 1);
-  int status = 0;
+  EXPECT_EQ(sample_tool_seen.enters, 0);
   rocprofiler_is_initialized(&status);
   EXPECT_EQ(status, 1);
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,

@@ -26,8 +26,12 @@ void RoctracerCallback(uint32_t, uint32_t, const void* data, void*) {
   }
 }
 
-TEST(ToolEndToEnd, ToolWasFoundInTheProcess) {
+TEST(ToolEndToEnd, ToolWasFoundInTheProcessAtTheFirstRuntimeCall) {
+  // Not at load: at the runtimes' first call (its own call is not traced).
+  EXPECT_EQ(sample_tool_seen.initialized, 0);
+  hipGetErrorString(hipSuccess);
   EXPECT_EQ(sample_tool_seen.initialized, 1);
+  EXPECT_EQ(sample_tool_seen.enters, 0);
 }
 
 TEST(ToolEndToEnd, RealHsaCallWithItsRealReturnCode) {

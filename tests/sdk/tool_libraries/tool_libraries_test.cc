@@ -33,7 +33,15 @@ extern "C" __attribute__((visibility("default"))) void tool_event(
 namespace {
 
 TEST(ToolLibraries, LoadedInOrderEachWithItsOwnClient) {
-  int status = 0;
+  int status = -1;
+  ASSERT_EQ(rocprofiler_is_initialized(&status), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(status, 0);
+  // Loaded and registered at the runtimes' first call.
+  hsa_api_data_t first{};
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                  ACTIVITY_API_PHASE_ENTER, 1000, &first);
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                  ACTIVITY_API_PHASE_EXIT, 1000, &first);
   ASSERT_EQ(rocprofiler_is_initialized(&status), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(status, 1);
   std::vector<ToolEvent> ev;
