@@ -108,6 +108,13 @@ bool ArmFirstUse(roctracer::ApiConsumerFn first) noexcept {
   return true;
 }
 
+bool ContextsWant(uint32_t domain, uint32_t id) noexcept {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  if (domain == roctracer::kRoctxRequestDomain) return g_consumer_installed;
+  const uint32_t* ref = Ref(domain, id);
+  return ref != nullptr && *ref > 0;
+}
+
 void DisarmFirstUse() noexcept {
   std::lock_guard<std::mutex> lock(ConfigMutex());
   if (!g_first_use_armed) return;

@@ -19,6 +19,9 @@ void RemoveContextInterest(const Context& ctx) noexcept;
 bool ArmFirstUse(roctracer::ApiConsumerFn first) noexcept;
 // Back to the contexts' interest and the ordinary consumer.
 void DisarmFirstUse() noexcept;
+// Whether a started context wants (domain, API ID) (rocTX requests: whether
+// any context was ever started).
+bool ContextsWant(uint32_t domain, uint32_t id) noexcept;
 
 }  // namespace rocprofiler_sdk
 

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <new>
 
+#include "ext/prof_protocol.h"
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/intercept/api_consumer.h"
@@ -243,6 +244,14 @@ void ConsumeFirst(const roctracer::ApiCallInfo& info) noexcept {
       t_registering = false;
       g_first_use_pending.store(false, std::memory_order_release);
       DisarmFirstUse();
+      // The call that started the tools is theirs like any other (as a HIP
+      // call that initializes the runtime goes through the table it just
+      // registered), when a started context wants it: only then does its
+      // EXIT reach the consumer to close the frame its ENTER opens.
+      if (info.phase == ACTIVITY_API_PHASE_ENTER &&
+          ContextsWant(info.domain, info.op)) {
+        Consume(info);
+      }
       return;
     }
   }

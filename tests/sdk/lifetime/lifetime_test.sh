@@ -5,10 +5,9 @@
 set -u
 program="$1"
 # configure and initialize ran after the globals were constructed (their
-# entries survive), the first HSA call started the tool without being traced
-# itself, the second was traced, and finalize read everything before the
-# destructors ran.
-expected="finalize lifetime tool with a name on the heap: configure initialize hsa_status_string"
+# entries survive), the first HSA call started the tool and was traced, as
+# the second, and finalize read everything before the destructors ran.
+expected="finalize lifetime tool with a name on the heap: configure initialize hsa_system_get_info hsa_status_string"
 failures=0
 
 check() {
