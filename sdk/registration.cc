@@ -47,6 +47,8 @@ std::atomic<int> g_finalized{0};
 // Registration waits for the runtimes' first call (ArmRegistration).
 std::atomic<bool> g_first_use_pending{false};
 thread_local bool t_registering = false;
+// Non-zero on the thread inside Register (a tool's force_configure may nest).
+thread_local int t_in_register = 0;
 // Set on the thread running a tool's initialize: that tool's handle.
 thread_local bool t_in_init = false;
 thread_local uint32_t t_init_client = 0;
@@ -145,6 +147,10 @@ void FinalizeAll() {
 // Returns false if nothing was registered (no tool found or all declined):
 // registration then stays open for rocprofiler_force_configure.
 bool Register(rocprofiler_configure_func_t first) {
+  struct InRegister {
+    InRegister() { ++t_in_register; }
+    ~InRegister() { --t_in_register; }
+  } in_register;
   const uint32_t begin = g_client_count;
   AddCandidate(first);
   CollectCandidates();
@@ -272,6 +278,8 @@ __attribute__((constructor)) void ArmRegistration() {
 }
 
 }  // namespace
+
+bool InToolRegistration() noexcept { return t_in_register > 0; }
 
 bool InToolInitialize(uint32_t* client) noexcept {
   if (!t_in_init) return false;

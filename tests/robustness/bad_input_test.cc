@@ -750,6 +750,13 @@ const std::vector<Case>& SdkCases() {
                     nullptr, nullptr),
                 kSdkLocked);
           }),
+      CASE(rocprofiler_at_intercept_table_registration,
+           {
+             // Outside registration: locked, whatever the arguments.
+             EXPECT_EQ(IntArgs(&rocprofiler_at_intercept_table_registration)(
+                           nullptr, static_cast<int>(rng()), nullptr),
+                       kSdkLocked);
+           }),
       CASE(rocprofiler_context_is_active,
            {
              int status = 7;
