@@ -155,9 +155,10 @@ bool Register(rocprofiler_configure_func_t first) {
   AddCandidate(first);
   CollectCandidates();
   // CollectCandidates' dlopen runs the constructors of a tool loaded but not
-  // yet initialized (a preloaded one, when this library's constructor is
-  // first): one calling rocprofiler_force_configure has registered every
-  // candidate, nested on this thread, by now.
+  // yet initialized (a preloaded one, when a runtime is called from a
+  // constructor that runs before its own): one calling
+  // rocprofiler_force_configure has registered every candidate, nested on
+  // this thread, by now.
   if (g_initialized.load() != 0) return true;
   LoadToolLibraries();
   // The same for a tool library of ROCP_TOOL_LIBRARIES whose constructor

@@ -1,6 +1,6 @@
-// End to end: a tool in this program (found by libroctracer64.so's
-// load-time scan through -rdynamic) buffer-traces real HIP 5.2.3 and HSA
-// calls intercepted by the library, and callback-traces one of them: every
+// End to end: a tool in this program (found by libroctracer64.so's scan at
+// the runtimes' first call, through -rdynamic) buffer-traces real HIP 5.2.3 and
+// HSA calls intercepted by the library, and callback-traces one of them: every
 // call gives exactly one buffer record, carrying the correlation ID its
 // callback records carry.
 #include <hip/hip_runtime_api.h>
