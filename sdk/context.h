@@ -16,6 +16,7 @@
 
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/external_correlation.h"
 #include "sdk/kinds.h"
 
 namespace rocprofiler_sdk {
@@ -55,12 +56,23 @@ static_assert(
         static_cast<int>(ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API),
     "the API kinds share their numbers");
 
+// The external-correlation request service of a context: bit k of `kinds`
+// for request kind k (rocprofiler_external_correlation_id_request_kind_t).
+struct ExternalRequestService {
+  std::atomic<bool> configured{false};
+  uint32_t kinds = 0;
+  rocprofiler_external_correlation_id_request_cb_t callback = nullptr;
+  void* callback_data = nullptr;
+};
+constexpr int kRequestKindCount = ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST;
+
 struct Context {
   std::atomic<bool> created{false};
   std::atomic<bool> invalid{false};  // its tool failed init or finalized
   uint32_t client = 0;
   Service services[kKindCount];
   BufferService buffer_services[kBufferKindCount];
+  ExternalRequestService request;
 };
 
 extern Context g_contexts[kMaxContexts];
@@ -70,6 +82,8 @@ extern std::atomic<uint64_t> g_active_mask;
 extern std::atomic<uint64_t> g_kind_mask[kKindCount];
 // Per buffer kind, bit i: context i configured buffer tracing of this kind.
 extern std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount];
+// Per request kind, bit i: context i asks for external IDs of that kind.
+extern std::atomic<uint64_t> g_request_mask[kRequestKindCount];
 
 // The context of a handle, or nullptr for an unknown/never-created one.
 Context* FindContext(rocprofiler_context_id_t id) noexcept;

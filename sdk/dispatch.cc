@@ -243,7 +243,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     if (!s.Traces(ko.op)) continue;
     if (!BeginDelivery(t, i, false, outer)) continue;
     record.context_id.handle = static_cast<uint64_t>(i) + 1;
-    record.correlation_id.external = t.ExternalTop(i);
+    record.correlation_id.external = frame->External(t, i);
     record.payload = payload.Get();
     if (record_called) {
       frame->user[i].value = 0;
@@ -251,6 +251,40 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     }
     s.callback(record, &frame->user[i], s.callback_data);
     EndDelivery(t, outer);
+  }
+}
+
+// The external-correlation request service: the contexts in `mask` that
+// asked for this kind and have no external ID pushed on this thread are
+// asked for one, before the ENTER callbacks (API kinds are numbered as the
+// request kinds).
+void RequestExternalIds(uint64_t mask, const KindOp& ko,
+                        const roctracer::ApiCallInfo& info, ThreadState& t,
+                        Frame* frame) noexcept {
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    if (t.external_depth[i] != 0) continue;
+    const Context& c = g_contexts[i];
+    const bool traced =
+        ((frame->buffered >> i) & 1u) ||
+        (((g_kind_mask[ko.kind].load(std::memory_order_relaxed) >> i) & 1u) &&
+         c.services[ko.kind].Traces(ko.op));
+    if (!traced) continue;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    rocprofiler_user_data_t value{0};
+    const int rc = c.request.callback(
+        roctracer::ThreadId(),
+        rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
+        static_cast<rocprofiler_external_correlation_id_request_kind_t>(
+            ko.kind),
+        ko.op, info.correlation_id, &value, c.request.callback_data);
+    EndDelivery(t, outer);
+    if (rc == 0) {
+      frame->requested |= uint64_t{1} << i;
+      frame->requested_external[i] = value;
+    }
   }
 }
 
@@ -280,7 +314,7 @@ void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
     const BufferService& s = g_contexts[i].buffer_services[ko.kind];
-    r.correlation_id.external = t.ExternalTop(i);
+    r.correlation_id.external = frame->External(t, i);
     WriteRecord(s.buffer, &r, sizeof(r));
   }
 }
@@ -337,6 +371,7 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     frame->correlation_id = info.correlation_id;
     frame->called = 0;
     frame->buffered = 0;
+    frame->requested = 0;
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
@@ -350,6 +385,11 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
         }
       }
       if (frame->buffered != 0) frame->start_ns = roctracer::TimestampNs();
+    }
+    if (ko.kind <= kLastBufferApiKind) {
+      const uint64_t requests =
+          active & g_request_mask[ko.kind].load(std::memory_order_acquire);
+      if (requests != 0) RequestExternalIds(requests, ko, info, t, frame);
     }
     const uint64_t mask =
         active & g_kind_mask[ko.kind].load(std::memory_order_acquire);

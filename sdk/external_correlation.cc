@@ -1,10 +1,13 @@
 #include "rocprofiler-sdk/external_correlation.h"
 
 #include <cstring>
+#include <mutex>
 
 #include "runtime/platform/thread_id.h"
+#include "sdk/config_lock.h"
 #include "sdk/context.h"
 #include "sdk/kinds.h"
+#include "sdk/registration.h"
 #include "sdk/thread_state.h"
 
 namespace {
@@ -99,6 +102,54 @@ rocprofiler_query_external_correlation_id_request_kind_name(
   }
   if (name != nullptr) *name = kNames[k];
   if (name_len != nullptr) *name_len = std::strlen(kNames[k]);
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+rocprofiler_status_t
+rocprofiler_configure_external_correlation_id_request_service(
+    rocprofiler_context_id_t context_id,
+    const rocprofiler_external_correlation_id_request_kind_t* kinds,
+    size_t kinds_count,
+    rocprofiler_external_correlation_id_request_cb_t callback,
+    void* callback_args) {
+  using namespace rocprofiler_sdk;
+  uint32_t client = 0;
+  if (!InToolInitialize(&client)) {
+    return ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED;
+  }
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  Context* ctx = FindContext(context_id);
+  if (ctx == nullptr) return ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND;
+  ExternalRequestService& s = ctx->request;
+  if (s.configured.load(std::memory_order_relaxed)) {
+    return ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED;
+  }
+  if (callback == nullptr || (kinds == nullptr) != (kinds_count == 0)) {
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  uint32_t bits = 0;
+  if (kinds == nullptr) {
+    bits = ((uint32_t{1} << kRequestKindCount) - 1) & ~uint32_t{1};
+  }
+  for (size_t i = 0; i < kinds_count; ++i) {
+    const int32_t k = RawValue(kinds[i]);
+    if (k <= ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_NONE ||
+        k >= ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_LAST) {
+      return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+    }
+    bits |= uint32_t{1} << k;
+  }
+  s.kinds = bits;
+  s.callback = callback;
+  s.callback_data = callback_args;
+  s.configured.store(true, std::memory_order_release);
+  // Asked only for the API kinds (numbered as the callback kinds); the
+  // others are accepted and never asked (sdk/README.md).
+  const uint64_t bit = uint64_t{1} << (ctx - g_contexts);
+  for (int k = 1; k < kRequestKindCount; ++k) {
+    if ((bits >> k) & 1u)
+      g_request_mask[k].fetch_or(bit, std::memory_order_release);
+  }
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/intercept/api_consumer.h"
 #include "sdk/config_lock.h"
 #include "sdk/dispatch.h"
+#include "sdk/kinds.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -19,6 +20,19 @@ uint32_t g_hsa_refs[HSA_API_ID_NUMBER];
 uint32_t g_hip_refs[HIP_API_ID_NUMBER];
 uint32_t g_roctx_refs[ROCTX_API_ID_NUMBER];
 bool g_consumer_installed = false;
+// Whether every traced call of the runtimes is wanted until the first one
+// comes (ArmFirstUse).
+bool g_first_use_armed = false;
+
+template <typename Fn>
+void ForEachApiId(Fn&& fn) noexcept {
+  for (uint32_t id = 0; id < HSA_API_ID_NUMBER; ++id)
+    fn(ACTIVITY_DOMAIN_HSA_API, id);
+  for (uint32_t id = 0; id < HIP_API_ID_NUMBER; ++id)
+    fn(ACTIVITY_DOMAIN_HIP_API, id);
+  for (uint32_t id = 0; id < ROCTX_API_ID_NUMBER; ++id)
+    fn(ACTIVITY_DOMAIN_ROCTX, id);
+}
 
 uint32_t* Ref(uint32_t domain, uint32_t id) noexcept {
   switch (domain) {
@@ -69,6 +83,50 @@ void Update(const Context& ctx, int delta) noexcept {
 }  // namespace
 
 void AddContextInterest(const Context& ctx) noexcept { Update(ctx, +1); }
+
+bool ArmFirstUse(roctracer::ApiConsumerFn first) noexcept {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  if (g_consumer_installed) return false;
+  bool all = true;
+  ForEachApiId([&](uint32_t domain, uint32_t id) {
+    // HIP's compiler entry points (__hipRegisterFatBinary, ...) run from the
+    // program's static constructors, before its other globals may exist:
+    // they are no runtime initialization and start no tool.
+    if (MapCall(domain, id).kind ==
+        ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API)
+      return;
+    if (!roctracer::SetConsumerInterest(domain, id, true)) all = false;
+  });
+  if (!all) {
+    ForEachApiId([](uint32_t domain, uint32_t id) {
+      roctracer::SetConsumerInterest(domain, id, false);
+    });
+    return false;
+  }
+  g_first_use_armed = true;
+  roctracer::SetApiConsumer(first);
+  return true;
+}
+
+bool ContextsWant(uint32_t domain, uint32_t id) noexcept {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  if (domain == roctracer::kRoctxRequestDomain) return g_consumer_installed;
+  const uint32_t* ref = Ref(domain, id);
+  return ref != nullptr && *ref > 0;
+}
+
+void DisarmFirstUse() noexcept {
+  std::lock_guard<std::mutex> lock(ConfigMutex());
+  if (!g_first_use_armed) return;
+  g_first_use_armed = false;
+  ForEachApiId([](uint32_t domain, uint32_t id) {
+    const uint32_t* ref = Ref(domain, id);
+    if (ref == nullptr || *ref == 0)
+      roctracer::SetConsumerInterest(domain, id, false);
+  });
+  // From now on only the contexts' interest reaches the consumer.
+  roctracer::SetApiConsumer(g_consumer_installed ? &Consume : nullptr);
+}
 void RemoveContextInterest(const Context& ctx) noexcept { Update(ctx, -1); }
 
 }  // namespace rocprofiler_sdk

@@ -14,11 +14,15 @@
 #include <mutex>
 #include <new>
 
+#include "ext/prof_protocol.h"
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "runtime/intercept/api_consumer.h"
+#include "runtime/platform/fatal_signal.h"
 #include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
+#include "sdk/interest.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -40,6 +44,11 @@ uint32_t g_client_count = 0;
 // 0: not yet, -1: registering, 1: done (rocprofiler_is_initialized).
 std::atomic<int> g_initialized{0};
 std::atomic<int> g_finalized{0};
+// Registration waits for the runtimes' first call (ArmRegistration).
+std::atomic<bool> g_first_use_pending{false};
+thread_local bool t_registering = false;
+// Non-zero on the thread inside Register (a tool's force_configure may nest).
+thread_local int t_in_register = 0;
 // Set on the thread running a tool's initialize: that tool's handle.
 thread_local bool t_in_init = false;
 thread_local uint32_t t_init_client = 0;
@@ -138,13 +147,18 @@ void FinalizeAll() {
 // Returns false if nothing was registered (no tool found or all declined):
 // registration then stays open for rocprofiler_force_configure.
 bool Register(rocprofiler_configure_func_t first) {
+  struct InRegister {
+    InRegister() { ++t_in_register; }
+    ~InRegister() { --t_in_register; }
+  } in_register;
   const uint32_t begin = g_client_count;
   AddCandidate(first);
   CollectCandidates();
   // CollectCandidates' dlopen runs the constructors of a tool loaded but not
-  // yet initialized (a preloaded one, when this library's constructor is
-  // first): one calling rocprofiler_force_configure has registered every
-  // candidate, nested on this thread, by now.
+  // yet initialized (a preloaded one, when a runtime is called from a
+  // constructor that runs before its own): one calling
+  // rocprofiler_force_configure has registered every candidate, nested on
+  // this thread, by now.
   if (g_initialized.load() != 0) return true;
   LoadToolLibraries();
   // The same for a tool library of ROCP_TOOL_LIBRARIES whose constructor
@@ -183,7 +197,19 @@ bool Register(rocprofiler_configure_func_t first) {
     }
   }
   g_initialized.store(1);
+  // The tools are registered: the runtimes' first call need not be watched.
+  g_first_use_pending.store(false, std::memory_order_release);
+  DisarmFirstUse();
+  // Registered now, after the tools' globals were constructed (this runs at
+  // the runtimes' first call or from a tool's own force_configure): exit
+  // runs it before their destructors, as rocprofiler-sdk's atexit from its
+  // initialization. Not process_exit's AddToolFinalizer: that handler may
+  // have been armed earlier (a pool created at load) and would then run
+  // after those destructors.
   std::atexit(&FinalizeAll);
+  // A process dying of a fatal signal runs no exit handler: the tools are
+  // finalized (their buffers delivered first) by the crash flush's thread.
+  roctracer::fatal_signal::AddLastWords([](void*) { FinalizeAll(); }, nullptr);
   return true;
 }
 
@@ -201,16 +227,60 @@ void ResetRegistrationLockInChild() noexcept {
   new (&g_registration_mutex) std::recursive_mutex();
 }
 
-// Tools linked into the executable or preloaded are found when the library
-// is loaded; a tool loaded later calls rocprofiler_force_configure.
-__attribute__((constructor)) void RegisterAtLoad() {
+// Tools linked into the executable, preloaded or linked as shared libraries
+// are found when a runtime is first used, as rocprofiler-sdk finds them when
+// a runtime initializes and hands over its API table: the first HSA, HIP
+// runtime or rocTX call of the process (ConsumeFirst) scans and registers.
+// Not at load: a tool that is the executable (or a library loaded after this
+// one) has not constructed its globals then, and an atexit registered then
+// would finalize after their destructors. That call itself is not traced
+// (the tools start inside it, as inside the runtime's initialization).
+
+void ConsumeFirst(const roctracer::ApiCallInfo& info) noexcept {
+  if (t_registering || !g_first_use_pending.load(std::memory_order_acquire)) {
+    // A call made by a tool's configure or initialize, or one racing the
+    // end of registration on another thread.
+    Consume(info);
+    return;
+  }
+  {
+    std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
+    if (g_first_use_pending.load(std::memory_order_relaxed)) {
+      t_registering = true;
+      if (g_initialized.load() == 0) Register(nullptr);
+      t_registering = false;
+      g_first_use_pending.store(false, std::memory_order_release);
+      DisarmFirstUse();
+      // The call that started the tools is theirs like any other (as a HIP
+      // call that initializes the runtime goes through the table it just
+      // registered), when a started context wants it: only then does its
+      // EXIT reach the consumer to close the frame its ENTER opens.
+      if (info.phase == ACTIVITY_API_PHASE_ENTER &&
+          ContextsWant(info.domain, info.op)) {
+        Consume(info);
+      }
+      return;
+    }
+  }
+  Consume(info);
+}
+
+__attribute__((constructor)) void ArmRegistration() {
   pthread_atfork(nullptr, nullptr, &ResetRegistrationLockInChild);
   if (getenv("ROCPROFILER_SDK_NO_AUTO_REGISTER") != nullptr) return;
-  std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
-  if (g_initialized.load() == 0) Register(nullptr);
+  g_first_use_pending.store(true, std::memory_order_release);
+  if (!ArmFirstUse(&ConsumeFirst)) {
+    // The API domains are not registered (a build without the interception
+    // layer): nothing can report a first call, so register now.
+    g_first_use_pending.store(false, std::memory_order_release);
+    std::lock_guard<std::recursive_mutex> lock(g_registration_mutex);
+    if (g_initialized.load() == 0) Register(nullptr);
+  }
 }
 
 }  // namespace
+
+bool InToolRegistration() noexcept { return t_in_register > 0; }
 
 bool InToolInitialize(uint32_t* client) noexcept {
   if (!t_in_init) return false;

@@ -10,6 +10,10 @@ namespace rocprofiler_sdk {
 // to that tool's handle.
 bool InToolInitialize(uint32_t* client) noexcept;
 
+// True on the thread registering tools (running their rocprofiler_configure
+// or initialize).
+bool InToolRegistration() noexcept;
+
 }  // namespace rocprofiler_sdk
 
 #endif  // ROCPROFILER_SDK_IMPL_REGISTRATION_H_

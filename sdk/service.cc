@@ -16,7 +16,7 @@ namespace rocprofiler_sdk {
 namespace {
 
 // Constant-initialized (constexpr constructor), so usable from the tool
-// scan in the library's constructor whatever the static init order.
+// scan whenever it runs, whatever the static init order.
 std::mutex g_config_mutex;
 
 // No tool code and no waiting ever run under the lock, so the forking

@@ -23,13 +23,21 @@ constexpr uint32_t kMaxCallDepth = 16;
 // External correlation IDs per context per thread.
 constexpr uint32_t kMaxExternalDepth = 16;
 
+struct ThreadState;
+
 // One traced call in progress on this thread.
 struct Frame {
   uint64_t correlation_id;
-  uint64_t called;    // bit i: context i got ENTER
-  uint64_t buffered;  // bit i: context i records the call in a buffer
-  uint64_t start_ns;  // when `buffered`: the call's start
+  uint64_t called;     // bit i: context i got ENTER
+  uint64_t buffered;   // bit i: context i records the call in a buffer
+  uint64_t start_ns;   // when `buffered`: the call's start
+  uint64_t requested;  // bit i: context i's external ID came from its request
   rocprofiler_user_data_t user[kMaxContexts];
+  rocprofiler_user_data_t requested_external[kMaxContexts];
+
+  // Context i's external ID for this call: the one its request service gave,
+  // else the top of the thread's stack.
+  rocprofiler_user_data_t External(const ThreadState& t, int i) const noexcept;
 };
 
 struct ThreadState {
@@ -51,6 +59,11 @@ struct ThreadState {
     return d == 0 ? rocprofiler_user_data_t{0} : external[context][d - 1];
   }
 };
+
+inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
+                                               int i) const noexcept {
+  return (requested >> i) & 1u ? requested_external[i] : t.ExternalTop(i);
+}
 
 // This thread's block; NULL only if its one-time allocation failed (then the
 // thread's calls are not reported and its external-ID calls fail).

@@ -5,10 +5,12 @@
 DIR/lib: libroctracer64.so.4.1.0 with the links libroctracer64.so.4 (the
 SONAME, what programs load) and libroctracer64.so (what -lroctracer64 finds),
 the same for libroctx64; librocprofiler-sdk.so.1.0.0 with its links (the
-rocprofiler-sdk name of the same tracer, sdk/BUILD.bazel);
-lib/pkgconfig/{roctracer,roctx,rocprofiler-sdk}.pc; lib/cmake/roctracer/
-(find_package(roctracer)) and lib/cmake/rocprofiler-sdk/
-(find_package(rocprofiler-sdk)); bin/roctrace with its tool
+rocprofiler-sdk name of the same tracer, sdk/BUILD.bazel) and
+librocprofiler-sdk-roctx.so.1.0.0 with its links (the same rocTX);
+lib/pkgconfig/{roctracer,roctx,rocprofiler-sdk,rocprofiler-sdk-roctx}.pc;
+lib/cmake/roctracer/ (find_package(roctracer)), lib/cmake/rocprofiler-sdk/
+(find_package(rocprofiler-sdk)) and lib/cmake/rocprofiler-sdk-roctx/
+(find_package(rocprofiler-sdk-roctx)); bin/roctrace with its tool
 library lib/libroctrace_tool.so (roctrace finds it, and libroctracer64.so.4,
 in ../lib).
 DIR/include/roctracer: the roctracer and rocTX headers with the generated
@@ -134,6 +136,18 @@ def main():
       root, "roctracer-config-version.cmake",
       os.path.join(sdk_cmake_dir, "rocprofiler-sdk-config-version.cmake"),
       SDK_VERSION)
+  install_template(root, "rocprofiler-sdk-roctx.pc",
+                   os.path.join(libdir, "pkgconfig", "rocprofiler-sdk-roctx.pc"),
+                   SDK_VERSION)
+  roctx_cmake_dir = os.path.join(libdir, "cmake", "rocprofiler-sdk-roctx")
+  install_template(
+      root, "rocprofiler-sdk-roctx-config.cmake",
+      os.path.join(roctx_cmake_dir, "rocprofiler-sdk-roctx-config.cmake"),
+      SDK_VERSION)
+  install_template(
+      root, "roctracer-config-version.cmake",
+      os.path.join(roctx_cmake_dir,
+                   "rocprofiler-sdk-roctx-config-version.cmake"), SDK_VERSION)
   print("install: %d files into %s" % (count, prefix))
   return 0
 

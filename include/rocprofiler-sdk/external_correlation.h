@@ -48,6 +48,28 @@ rocprofiler_status_t rocprofiler_pop_external_correlation_id(
     rocprofiler_context_id_t context, rocprofiler_thread_id_t tid,
     rocprofiler_user_data_t* external_correlation_id) ROCPROFILER_API;
 
+/* Asks the tool for an external correlation ID: called on the thread making
+ * the call, before its ENTER callbacks, for each context that configured
+ * the request service for `kind`, traces the operation and has an empty
+ * external-ID stack on that thread. Returning 0 makes *external_corr_id_value
+ * the external ID of that call's records in that context; anything else
+ * leaves it 0. */
+typedef int (*rocprofiler_external_correlation_id_request_cb_t)(
+    rocprofiler_thread_id_t thread_id, rocprofiler_context_id_t context_id,
+    rocprofiler_external_correlation_id_request_kind_t kind,
+    rocprofiler_tracing_operation_t operation, uint64_t internal_corr_id_value,
+    rocprofiler_user_data_t* external_corr_id_value, void* data);
+
+/* Only inside a tool's initialize. `kinds` NULL with `kinds_count` 0: every
+ * kind. */
+rocprofiler_status_t
+rocprofiler_configure_external_correlation_id_request_service(
+    rocprofiler_context_id_t context_id,
+    const rocprofiler_external_correlation_id_request_kind_t* kinds,
+    size_t kinds_count,
+    rocprofiler_external_correlation_id_request_cb_t callback,
+    void* callback_args) ROCPROFILER_API;
+
 /* "HSA_CORE_API", ...: the enumerator without its prefix; name and name_len
  * may each be NULL. NONE, LAST or a value outside the enum:
  * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND. (The request service itself,

@@ -51,6 +51,7 @@ ROCPROFILER_EXTERN_C_FINI
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/context.h"
 #include "rocprofiler-sdk/external_correlation.h"
+#include "rocprofiler-sdk/intercept_table.h"
 #include "rocprofiler-sdk/internal_threading.h"
 #include "rocprofiler-sdk/registration.h"
 

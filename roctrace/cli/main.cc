@@ -228,6 +228,23 @@ int RunJob(roctrace::Options options, const char* argv0) {
   }
   setenv("LD_PRELOAD", preload.c_str(), 1);
   setenv("HSA_TOOLS_LIB", tracer.c_str(), 1);
+  // --sdk-tool: the tracer's rocprofiler-sdk front end loads these at the
+  // runtimes' first call (sdk/README.md), ahead of any the environment
+  // names. A relative path is roctrace's, whatever directory the program
+  // runs in.
+  if (!options.sdk_tools.empty()) {
+    std::string tools;
+    for (const std::string& lib : options.sdk_tools) {
+      if (!tools.empty()) tools += ":";
+      tools += lib.find('/') != std::string::npos && lib[0] != '/'
+                   ? CurrentDir() + "/" + lib
+                   : lib;
+    }
+    if (const char* old = std::getenv("ROCP_TOOL_LIBRARIES")) {
+      if (*old != '\0') tools += std::string(":") + old;
+    }
+    setenv("ROCP_TOOL_LIBRARIES", tools.c_str(), 1);
+  }
   const std::string& summary_file = options.summary_output_file;
   if (!summary_file.empty() && summary_file[0] != '/' &&
       summary_file != "stdout" && summary_file != "stderr") {
@@ -359,7 +376,7 @@ std::vector<std::pair<std::string, std::string>> RoctraceEnvironment() {
     const size_t eq = entry.find('=');
     const std::string name = entry.substr(0, eq);
     if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
-        name == "HSA_TOOLS_LIB") {
+        name == "HSA_TOOLS_LIB" || name == "ROCP_TOOL_LIBRARIES") {
       saved.emplace_back(name,
                          eq == std::string::npos ? "" : entry.substr(eq + 1));
     }
@@ -374,7 +391,7 @@ void RestoreEnvironment(
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
     if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
-        name == "HSA_TOOLS_LIB") {
+        name == "HSA_TOOLS_LIB" || name == "ROCP_TOOL_LIBRARIES") {
       names.push_back(name);
     }
   }

@@ -66,6 +66,8 @@ const char kUsage[] =
     "                               by KFD node; GPU n / CPU n)\n"
     "  --log-level fatal|error|warning|info|trace|env\n"
     "  --preload LIB...             libraries to preload before the tracer\n"
+    "  --sdk-tool LIB...            rocprofiler-sdk tools to run beside\n"
+    "                               roctrace (ROCP_TOOL_LIBRARIES)\n"
     "  -i, --input FILE             options from rocprofv3's input file "
     "(JSON,\n"
     "                               .yaml): {\"jobs\": [{\"kernel_trace\": "
@@ -554,6 +556,18 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
           name, arg,
           [](const std::string& s) { return !s.empty() && s[0] != '-'; },
           &o->preload);
+    } else if (name == "--sdk-tool") {
+      ok = values(
+          name, arg,
+          [](const std::string& s) { return !s.empty() && s[0] != '-'; },
+          &o->sdk_tools);
+      // ROCP_TOOL_LIBRARIES separates its entries with ':'.
+      for (const std::string& lib : o->sdk_tools) {
+        if (ok && lib.find(':') != std::string::npos) {
+          *error = "bad --sdk-tool '" + lib + "' (a path without ':')";
+          ok = false;
+        }
+      }
     } else if (const Refused* refused = FindRefused(name)) {
       *error = "option " + name + " is not supported: " + refused->why;
       ok = false;

@@ -42,6 +42,9 @@ struct Options {
   std::string buffer_size, perfetto_max_size;
   std::string minimum_output_data;   // KB: a process's smaller outputs go
   std::vector<std::string> preload;  // --preload: before the tracer
+  // --sdk-tool: rocprofiler-sdk tool libraries the program loads beside
+  // roctrace's own tool (ROCP_TOOL_LIBRARIES), in this order.
+  std::vector<std::string> sdk_tools;
   std::vector<std::string> program;  // argv of the traced program
   // Options accepted that have no effect here, said on stderr at start.
   std::vector<std::string> notes;

@@ -12,6 +12,7 @@ namespace roctracer {
 namespace {
 
 std::atomic<ApiConsumerFn> g_consumer{nullptr};
+std::atomic<TableObserverFn> g_table_observer{nullptr};
 
 }  // namespace
 
@@ -31,6 +32,18 @@ ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept {
   ApiConsumerFn fn = g_consumer.load(std::memory_order_acquire);
   if (fn == nullptr || !ConsumerWants(domain, op)) return nullptr;
   return fn;
+}
+
+void SetTableObserver(TableObserverFn fn) noexcept {
+  g_table_observer.store(fn, std::memory_order_release);
+}
+
+void NotifyTablesRegistered(const char* library, uint64_t version,
+                            uint64_t instance, void** tables,
+                            uint64_t count) noexcept {
+  if (TableObserverFn fn = g_table_observer.load(std::memory_order_acquire)) {
+    fn(library, version, instance, tables, count);
+  }
 }
 
 }  // namespace roctracer

@@ -6,8 +6,8 @@
 // a call traced by both front ends carries the same correlation ID in each and
 // is intercepted only once.
 //
-// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX bridge
-// call the consumer); implemented by the rocprofiler-sdk front end.
+// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX
+// bridge call the consumer); implemented by the rocprofiler-sdk front end.
 #ifndef ROCTRACER_RUNTIME_API_CONSUMER_H_
 #define ROCTRACER_RUNTIME_API_CONSUMER_H_
 
@@ -47,6 +47,20 @@ void SetApiConsumer(ApiConsumerFn fn) noexcept;
 // layer's per-op "active" byte is the OR of this and roctracer's own
 // callback/activity enables. Returns false for an unknown domain or op.
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
+
+// A runtime handed the tracer its API tables (HSA's HsaApiTable through
+// OnLoad or rocprofiler_set_api_table, other libraries through the latter),
+// after the tracer's own wrappers went in. `library` is
+// rocprofiler-register's name ("hsa", "hip", "hip_compiler", "roctx", ...).
+// The observer may change the tables' slots (rocprofiler-sdk's
+// intercept-table service).
+using TableObserverFn = void (*)(const char* library, uint64_t version,
+                                 uint64_t instance, void** tables,
+                                 uint64_t count) noexcept;
+void SetTableObserver(TableObserverFn fn) noexcept;
+void NotifyTablesRegistered(const char* library, uint64_t version,
+                            uint64_t instance, void** tables,
+                            uint64_t count) noexcept;
 
 }  // namespace roctracer
 

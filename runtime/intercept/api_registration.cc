@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/hsa_tool.h"
 
 extern "C" {
@@ -25,16 +26,24 @@ extern "C" {
 // malformed arguments (NULL name, NULL or empty table list, NULL table):
 // rocprofiler-register reports any non-zero value to the runtime as an error.
 __attribute__((visibility("default"))) int rocprofiler_set_api_table(
-    const char* name, uint64_t /*lib_version*/, uint64_t /*lib_instance*/,
+    const char* name, uint64_t lib_version, uint64_t lib_instance,
     void** tables, uint64_t num_tables) {
   if (name == nullptr || tables == nullptr || num_tables == 0 ||
       tables[0] == nullptr) {
     return -1;
   }
-  if (std::strcmp(name, "hsa") != 0) return 0;
+  if (std::strcmp(name, "hsa") != 0) {
+    roctracer::NotifyTablesRegistered(name, lib_version, lib_instance, tables,
+                                      num_tables);
+    return 0;
+  }
   // Refused (another layout, another table already traced): said on
   // stderr, and the runtime goes on untraced through this table.
-  roctracer::hsa_api::AcceptRuntimeTable(static_cast<HsaApiTable*>(tables[0]));
+  if (roctracer::hsa_api::AcceptRuntimeTable(
+          static_cast<HsaApiTable*>(tables[0]))) {
+    roctracer::NotifyTablesRegistered(name, lib_version, lib_instance, tables,
+                                      num_tables);
+  }
   return 0;
 }
 

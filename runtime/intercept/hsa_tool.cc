@@ -15,6 +15,7 @@
 
 #include "hsa_table_wrappers.h"
 #include "runtime/gpu/gpu_tool.h"
+#include "runtime/intercept/api_consumer.h"
 
 namespace {
 
@@ -86,9 +87,12 @@ __attribute__((
     visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 50;
 
 __attribute__((visibility("default"))) bool OnLoad(
-    HsaApiTable* table, uint64_t /*runtime_version*/,
+    HsaApiTable* table, uint64_t runtime_version,
     uint64_t /*failed_tool_count*/, const char* const* /*failed_tool_names*/) {
-  return roctracer::hsa_api::AcceptRuntimeTable(table);
+  if (!roctracer::hsa_api::AcceptRuntimeTable(table)) return false;
+  void* tables[1] = {table};
+  roctracer::NotifyTablesRegistered("hsa", runtime_version, 0, tables, 1);
+  return true;
 }
 
 __attribute__((visibility("default"))) void OnUnload() {

@@ -9,7 +9,8 @@ install="$1"
 client="$2"
 cmakelists="$3"
 sdk_client="$4"  # a C client of librocprofiler-sdk.so.1
-header_clients=("${@:5}")
+sdk_roctx_client="$5"  # a C client of librocprofiler-sdk-roctx.so.1
+header_clients=("${@:6}")
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -143,6 +144,62 @@ cmake -S "$tmp/sdk_src" -B "$tmp/sdk_build" -DCMAKE_PREFIX_PATH="$prefix" \
 cmake --build "$tmp/sdk_build" >>"$tmp/sdk_cmake.log" 2>&1 ||
   { cat "$tmp/sdk_cmake.log"; fail "cmake build (rocprofiler-sdk)"; }
 check_sdk_client "$tmp/sdk_build/sdk_client"
+
+# librocprofiler-sdk-roctx.so.1 (an ELF filter of libroctx64.so.4, every
+# name it exports defined there in the same version), pkg-config
+# rocprofiler-sdk-roctx and CMake find_package(rocprofiler-sdk-roctx) with
+# ROCm's target name.
+for f in lib/librocprofiler-sdk-roctx.so.1.0.0 \
+  lib/pkgconfig/rocprofiler-sdk-roctx.pc \
+  lib/cmake/rocprofiler-sdk-roctx/rocprofiler-sdk-roctx-config.cmake \
+  lib/cmake/rocprofiler-sdk-roctx/rocprofiler-sdk-roctx-config-version.cmake \
+  include/rocprofiler-sdk-roctx/roctx.h include/rocprofiler-sdk-roctx/types.h; do
+  [[ -f "$prefix/$f" ]] || fail "$f not installed"
+done
+[[ "$(readlink "$prefix/lib/librocprofiler-sdk-roctx.so")" == "librocprofiler-sdk-roctx.so.1" ]] ||
+  fail "librocprofiler-sdk-roctx.so does not link to librocprofiler-sdk-roctx.so.1"
+[[ "$(readlink "$prefix/lib/librocprofiler-sdk-roctx.so.1")" == "librocprofiler-sdk-roctx.so.1.0.0" ]] ||
+  fail "librocprofiler-sdk-roctx.so.1 does not link to librocprofiler-sdk-roctx.so.1.0.0"
+roctx_sdk_dyn=$(readelf -d "$prefix/lib/librocprofiler-sdk-roctx.so.1")
+grep -q "Library soname: \[librocprofiler-sdk-roctx.so.1\]" <<<"$roctx_sdk_dyn" ||
+  fail "librocprofiler-sdk-roctx.so.1: wrong SONAME"
+grep -q "Filter library: \[libroctx64.so.4\]" <<<"$roctx_sdk_dyn" ||
+  fail "librocprofiler-sdk-roctx.so.1 is not a filter of libroctx64.so.4"
+exported() {  # name@version of every defined global function
+  readelf --dyn-syms -W "$1" | awk '$4 == "FUNC" && $7 != "UND" {print $8}' |
+    sed 's/@@*/@/' | sort
+}
+missing=$(comm -23 <(exported "$prefix/lib/librocprofiler-sdk-roctx.so.1") \
+  <(exported "$prefix/lib/libroctx64.so.4"))
+[[ -z "$missing" ]] || fail "not in libroctx64.so.4: $missing"
+[[ $(exported "$prefix/lib/librocprofiler-sdk-roctx.so.1" | wc -l) == 12 ]] ||
+  fail "librocprofiler-sdk-roctx.so.1 does not export rocTX's 12 functions"
+check_sdk_roctx_client() {
+  readelf -d "$1" | grep -q "Shared library: \[librocprofiler-sdk-roctx.so.1\]" ||
+    fail "$1 does not need librocprofiler-sdk-roctx.so.1"
+  LD_LIBRARY_PATH="$prefix/lib" "$1" | tee "$tmp/out"
+  grep -q "sdk_roctx_client: 0 failures" "$tmp/out" || fail "$1 failed"
+}
+# shellcheck disable=SC2046
+gcc "$sdk_roctx_client" $(pkg-config --cflags --libs rocprofiler-sdk-roctx) -ldl \
+  -o "$tmp/sdk_roctx_pkg_config_client"
+check_sdk_roctx_client "$tmp/sdk_roctx_pkg_config_client"
+mkdir "$tmp/sdk_roctx_src"
+cp "$sdk_roctx_client" "$tmp/sdk_roctx_src/client.c"
+cat >"$tmp/sdk_roctx_src/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.16)
+project(sdk_roctx_client C)
+find_package(rocprofiler-sdk-roctx 1.0 REQUIRED)
+add_executable(sdk_roctx_client client.c)
+target_link_libraries(sdk_roctx_client
+  rocprofiler-sdk-roctx::rocprofiler-sdk-roctx ${CMAKE_DL_LIBS})
+CMAKE
+cmake -S "$tmp/sdk_roctx_src" -B "$tmp/sdk_roctx_build" -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$tmp/sdk_roctx_cmake.log" 2>&1 ||
+  { cat "$tmp/sdk_roctx_cmake.log"; fail "cmake configure (rocprofiler-sdk-roctx)"; }
+cmake --build "$tmp/sdk_roctx_build" >>"$tmp/sdk_roctx_cmake.log" 2>&1 ||
+  { cat "$tmp/sdk_roctx_cmake.log"; fail "cmake build (rocprofiler-sdk-roctx)"; }
+check_sdk_roctx_client "$tmp/sdk_roctx_build/sdk_roctx_client"
 
 # roctrace from the installed tree traces a plain HIP program (built with
 # the system g++) into rocprofv3's CSV.

@@ -735,6 +735,28 @@ const std::vector<Case>& SdkCases() {
                            rng() % 2 ? ULONG_MAX : 1, nullptr, nullptr),
                        kSdkLocked);
            }),
+      CASE(
+          rocprofiler_configure_external_correlation_id_request_service,
+          {
+            // Outside a tool's initialize: locked, whatever the rest.
+            const rocprofiler_external_correlation_id_request_kind_t kinds[1] =
+                {static_cast<
+                    rocprofiler_external_correlation_id_request_kind_t>(rng())};
+            EXPECT_EQ(
+                IntArgs(
+                    &rocprofiler_configure_external_correlation_id_request_service)(
+                    rng() % 2 ? g_context : BadContext(rng),
+                    rng() % 2 ? kinds : nullptr, rng() % 2 ? SIZE_MAX : 1,
+                    nullptr, nullptr),
+                kSdkLocked);
+          }),
+      CASE(rocprofiler_at_intercept_table_registration,
+           {
+             // Outside registration: locked, whatever the arguments.
+             EXPECT_EQ(IntArgs(&rocprofiler_at_intercept_table_registration)(
+                           nullptr, static_cast<int>(rng()), nullptr),
+                       kSdkLocked);
+           }),
       CASE(rocprofiler_context_is_active,
            {
              int status = 7;

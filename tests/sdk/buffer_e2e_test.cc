@@ -1,6 +1,6 @@
-// End to end: a tool in this program (found by libroctracer64.so's
-// load-time scan through -rdynamic) buffer-traces real HIP 5.2.3 and HSA
-// calls intercepted by the library, and callback-traces one of them: every
+// End to end: a tool in this program (found by libroctracer64.so's scan at
+// the runtimes' first call, through -rdynamic) buffer-traces real HIP 5.2.3 and
+// HSA calls intercepted by the library, and callback-traces one of them: every
 // call gives exactly one buffer record, carrying the correlation ID its
 // callback records carry.
 #include <hip/hip_runtime_api.h>
@@ -87,6 +87,10 @@ std::vector<rocprofiler_buffer_tracing_hip_api_record_t> Take() {
 }
 
 TEST(BufferEndToEnd, EveryRealHipCallGivesOneRecordWithItsCorrelationId) {
+  // The tool is registered at the runtimes' first call, as rocprofiler-sdk
+  // registers tools when a runtime initializes.
+  EXPECT_EQ(g_initialized, 0);
+  hipGetErrorString(hipSuccess);
   ASSERT_EQ(g_initialized, 1);
   Take();
   {

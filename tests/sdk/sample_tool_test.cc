@@ -15,9 +15,24 @@
 
 namespace {
 
-TEST(SampleTool, FoundAndInitializedAtLoad) {
+TEST(SampleTool, FoundAndInitializedAtTheFirstCall) {
+  int status = -1;
+  rocprofiler_is_initialized(&status);
+  EXPECT_EQ(status, 0);
+  EXPECT_EQ(sample_tool_seen.initialized, 0);
+  // The runtimes' first call registers the tool, which then traces that
+  // call like any other.
+  hsa_api_data_t first;
+  std::memset(&first, 0, sizeof(first));
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                  ACTIVITY_API_PHASE_ENTER, 1, &first);
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init,
+                  ACTIVITY_API_PHASE_EXIT, 1, &first);
   EXPECT_EQ(sample_tool_seen.initialized, 1);
-  int status = 0;
+  EXPECT_EQ(sample_tool_seen.enters, 1);
+  EXPECT_EQ(sample_tool_seen.exits, 1);
+  EXPECT_STREQ(sample_tool_seen.last_op, "hsa_init");
+  EXPECT_EQ(sample_tool_seen.last_correlation_exit, 1u);
   rocprofiler_is_initialized(&status);
   EXPECT_EQ(status, 1);
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED,
@@ -35,8 +50,8 @@ TEST(SampleTool, TracesAndIteratesArguments) {
   d.hsa_status_t_retval = HSA_STATUS_ERROR_NOT_INITIALIZED;
   fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
                   ACTIVITY_API_PHASE_EXIT, 77, &d);
-  EXPECT_EQ(sample_tool_seen.enters, 1);
-  EXPECT_EQ(sample_tool_seen.exits, 1);
+  EXPECT_EQ(sample_tool_seen.enters, 2);
+  EXPECT_EQ(sample_tool_seen.exits, 2);
   EXPECT_STREQ(sample_tool_seen.last_kind, "HSA_CORE_API");
   EXPECT_STREQ(sample_tool_seen.last_op, "hsa_system_get_info");
   EXPECT_EQ(sample_tool_seen.last_correlation_enter, 77u);

@@ -26,8 +26,14 @@ void RoctracerCallback(uint32_t, uint32_t, const void* data, void*) {
   }
 }
 
-TEST(ToolEndToEnd, ToolWasFoundInTheProcess) {
+TEST(ToolEndToEnd, ToolWasFoundInTheProcessAtTheFirstRuntimeCall) {
+  // Not at load: at the runtimes' first call, which it then traces.
+  EXPECT_EQ(sample_tool_seen.initialized, 0);
+  hipGetErrorString(hipSuccess);
   EXPECT_EQ(sample_tool_seen.initialized, 1);
+  EXPECT_EQ(sample_tool_seen.enters, 1);
+  EXPECT_EQ(sample_tool_seen.exits, 1);
+  EXPECT_STREQ(sample_tool_seen.last_op, "hipGetErrorString");
 }
 
 TEST(ToolEndToEnd, RealHsaCallWithItsRealReturnCode) {

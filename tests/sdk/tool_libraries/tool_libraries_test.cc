@@ -13,6 +13,7 @@
 
 #include "ext/prof_protocol.h"
 #include "gtest/gtest.h"
+#include "hip_api_data.h"
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/registration.h"
 #include "tests/sdk/fake_consumer_seam.h"
@@ -33,7 +34,16 @@ extern "C" __attribute__((visibility("default"))) void tool_event(
 namespace {
 
 TEST(ToolLibraries, LoadedInOrderEachWithItsOwnClient) {
-  int status = 0;
+  int status = -1;
+  ASSERT_EQ(rocprofiler_is_initialized(&status), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(status, 0);
+  // Loaded and registered at the runtimes' first call (a HIP call: the
+  // tools record only HSA calls, so their buffers stay empty).
+  hip_api_data_t first{};
+  fake_seam::Call(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString,
+                  ACTIVITY_API_PHASE_ENTER, 1000, &first);
+  fake_seam::Call(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString,
+                  ACTIVITY_API_PHASE_EXIT, 1000, &first);
   ASSERT_EQ(rocprofiler_is_initialized(&status), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(status, 1);
   std::vector<ToolEvent> ev;
