@@ -18,8 +18,8 @@
 
 #include <mutex>
 
-#include "runtime/gpu/gpu_events.h"
 #include "runtime/gpu/op_ring.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/intercept/hsa_tool.h"
+#include "runtime/capi/hsa_tool.h"
 
 extern "C" {
 

@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 // Raise on any change to Observer or to the structs it is given.

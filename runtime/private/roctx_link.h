@@ -78,8 +78,8 @@ struct RoctxLink {
   std::atomic<RoctxRequestFn> request;
 };
 
-// Tracer side (runtime/capi/roctx_bridge.cc): connect / disconnect a libroctx link.
-// Detach `link`, or whichever link is attached when NULL.
+// Tracer side (runtime/capi/roctx_bridge.cc): connect / disconnect a libroctx
+// link. Detach `link`, or whichever link is attached when NULL.
 void AttachRoctx(RoctxLink* link);
 void DetachRoctx(RoctxLink* link);
 
