@@ -36,8 +36,9 @@ def fixed(text, guard):
   if not last or not closing.match(last[-1].group(0)):
     return None
   # A header C includes too keeps its C comment.
-  comment = f"/* {guard} */" if "/*" in last[-1].group(0) else f"// {guard}"
-  return text[:last[-1].start()] + f"#endif  {comment}\n"
+  if "/*" in last[-1].group(0):
+    return text[:last[-1].start()] + f"#endif /* {guard} */\n"
+  return text[:last[-1].start()] + f"#endif  // {guard}\n"
 
 
 def headers(paths):

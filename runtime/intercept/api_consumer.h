@@ -8,8 +8,8 @@
 //
 // Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX bridge
 // call the consumer); implemented by the rocprofiler-sdk front end.
-#ifndef ROCTRACER_RUNTIME_API_CONSUMER_H_
-#define ROCTRACER_RUNTIME_API_CONSUMER_H_
+#ifndef RUNTIME_INTERCEPT_API_CONSUMER_H_
+#define RUNTIME_INTERCEPT_API_CONSUMER_H_
 
 #include <cstdint>
 
@@ -50,4 +50,4 @@ bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_API_CONSUMER_H_
+#endif  // RUNTIME_INTERCEPT_API_CONSUMER_H_

@@ -5,8 +5,8 @@
 // library has, and take the seam's layout version: Observer and the records
 // are C++ types shared by both sides, so a tool built against another layout
 // is refused instead of misreading them.
-#ifndef RUNTIME_GPU_OBSERVER_EXPORT_H_
-#define RUNTIME_GPU_OBSERVER_EXPORT_H_
+#ifndef RUNTIME_PRIVATE_OBSERVER_EXPORT_H_
+#define RUNTIME_PRIVATE_OBSERVER_EXPORT_H_
 
 #include <cstdint>
 
@@ -46,4 +46,4 @@ __attribute__((visibility("default"))) bool roctracer_internal_created_stream(
     uint32_t domain, uint32_t op, const void* data, uint64_t* stream);
 }
 
-#endif  // RUNTIME_GPU_OBSERVER_EXPORT_H_
+#endif  // RUNTIME_PRIVATE_OBSERVER_EXPORT_H_

@@ -14,8 +14,8 @@
 //  - the tracer's constructor looks up roctx_internal_link the same way.
 // Both symbols are exported under a private symbol version. Attaching twice is
 // harmless.
-#ifndef RUNTIME_ROCTX_LINK_H_
-#define RUNTIME_ROCTX_LINK_H_
+#ifndef RUNTIME_PRIVATE_ROCTX_LINK_H_
+#define RUNTIME_PRIVATE_ROCTX_LINK_H_
 
 #include <dlfcn.h>
 #include <roctracer_roctx.h>
@@ -116,4 +116,4 @@ __attribute__((visibility("default"))) void roctracer_internal_roctx_detach(
     roctracer::RoctxLink* link);
 }
 
-#endif  // RUNTIME_ROCTX_LINK_H_
+#endif  // RUNTIME_PRIVATE_ROCTX_LINK_H_
