@@ -113,7 +113,7 @@ def missing_next_value(t: m.CType) -> str:
     if d.status_type and t.spelling == d.status_type:
       return d.not_initialized
   if t.kind == "pointer" and t.is_string:
-    return "roctracer::intercept::kRuntimeMissingText"
+    return "roctracer::linking::kRuntimeMissingText"
   if t.kind == "pointer":
     return "nullptr"
   s = strip_top_const(t.spelling)

@@ -1,7 +1,7 @@
 // libroctx64: application annotations. Nesting levels and range IDs are kept
 // here whether or not a tracer listens; a tracer, when attached (see
-// runtime/capi/roctx_link.h), is told about each annotation whose "active" byte it
-// has set.
+// runtime/private/roctx_link.h), is told about each annotation whose "active"
+// byte it has set.
 #include "rocprofiler-sdk-roctx/roctx.h"
 
 #include <roctracer_roctx.h>
@@ -12,7 +12,7 @@
 #include <atomic>
 
 #include "runtime/platform/hot_tls.h"
-#include "runtime/capi/roctx_link.h"
+#include "runtime/private/roctx_link.h"
 
 namespace {
 

@@ -10,9 +10,9 @@
 #include <utility>
 
 #include "rocprofiler-sdk/buffer_tracing.h"
-#include "runtime/gpu/gpu_events.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
+#include "runtime/private/gpu_events.h"
 #include "sdk/agents.h"
 #include "sdk/buffers.h"
 #include "sdk/context.h"

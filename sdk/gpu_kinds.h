@@ -1,6 +1,6 @@
 // The GPU kinds of callback tracing: KERNEL_DISPATCH, MEMORY_COPY and
 // CODE_OBJECT, delivered from the GPU half's observer seam
-// (runtime/gpu/gpu_events.h), not from API calls.
+// (runtime/private/gpu_events.h), not from API calls.
 #ifndef ROCPROFILER_SDK_IMPL_GPU_KINDS_H_
 #define ROCPROFILER_SDK_IMPL_GPU_KINDS_H_
 

@@ -9,8 +9,8 @@
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
 #include "roctracer_roctx.h"
-#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/api_consumer.h"
+#include "runtime/private/roctx_link.h"
 #include "sdk_op_tables.h"
 
 namespace rocprofiler_sdk {

@@ -13,7 +13,7 @@
 namespace rocprofiler_sdk {
 
 // Where a kind's calls come from. kRoctxRequest: the rocprofiler-sdk-roctx
-// requests (runtime/capi/roctx_link.h), reported under kRoctxRequestDomain.
+// requests (runtime/private/roctx_link.h), reported under kRoctxRequestDomain.
 // kGpu: GPU work and code objects, from the GPU half's observer seam
 // (gpu_kinds.h), not from API calls.
 enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest, kGpu };

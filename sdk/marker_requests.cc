@@ -1,6 +1,6 @@
 #include "sdk/marker_requests.h"
 
-#include "runtime/capi/roctx_link.h"
+#include "runtime/private/roctx_link.h"
 
 namespace rocprofiler_sdk {
 

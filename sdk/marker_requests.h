@@ -1,5 +1,5 @@
-// Payloads of the rocprofiler-sdk-roctx requests (runtime/capi/roctx_link.h) as
-// the MARKER_CORE (roctxGetThreadId), MARKER_CONTROL and MARKER_NAME kinds
+// Payloads of the rocprofiler-sdk-roctx requests (runtime/private/roctx_link.h)
+// as the MARKER_CORE (roctxGetThreadId), MARKER_CONTROL and MARKER_NAME kinds
 // deliver them.
 #ifndef ROCPROFILER_SDK_IMPL_MARKER_REQUESTS_H_
 #define ROCPROFILER_SDK_IMPL_MARKER_REQUESTS_H_

@@ -30,7 +30,7 @@
 
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "roctrace/tool/kernel_observer.h"
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/observer_export.h"
 #include "tests/softhsa/hsa_test_util.h"
 
 namespace {

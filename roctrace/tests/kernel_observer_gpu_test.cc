@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "roctrace/tool/kernel_observer.h"
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/observer_export.h"
 #include "tests/gpu/gpu_test_util.h"
 
 namespace {

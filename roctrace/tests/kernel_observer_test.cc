@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/observer_export.h"
 
 // Out of memory on demand: while a thread's flag is set, its allocations
 // through operator new throw std::bad_alloc (the observers run inside

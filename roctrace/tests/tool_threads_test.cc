@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "roctrace/tool/tool.h"
-#include "runtime/capi/roctx_link.h"
+#include "runtime/private/roctx_link.h"
 
 namespace roctrace {
 namespace {

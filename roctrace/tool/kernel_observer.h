@@ -1,7 +1,7 @@
 // roctrace's observer of kernel dispatches and copies on the GPU seam
-// (runtime/gpu/gpu_events.h), which the tool registers through
-// libroctracer64's private export (runtime/gpu/observer_export.h). It is the
-// one source of the kernel and copy rows: on the submitting thread it only
+// (runtime/private/gpu_events.h), which the tool registers through
+// libroctracer64's private export (runtime/private/observer_export.h). It is
+// the one source of the kernel and copy rows: on the submitting thread it only
 // draws the dispatch ID (one atomic increment, so IDs follow submission
 // order) and numbers the stream the work went to (stream_ids.h: a
 // thread-local look-up, a lock the first time a thread meets a stream); at
@@ -22,7 +22,7 @@
 
 #include "roctrace/tool/dispatch_row.h"
 #include "roctrace/tool/stream_ids.h"
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctrace {
 

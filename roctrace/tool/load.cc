@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "roctrace/tool/tool.h"
-#include "runtime/capi/tool_activity.h"
+#include "runtime/private/tool_activity.h"
 
 namespace roctrace {
 namespace {

@@ -1,5 +1,5 @@
 // roctrace's observer of the runtime's scratch memory events on the GPU
-// seam (runtime/gpu/gpu_events.h, OnScratch), registered like the kernel
+// seam (runtime/private/gpu_events.h, OnScratch), registered like the kernel
 // observer: it queues one row per allocation, free or reclaim, which the
 // tool converts with the kernel rows. The runtime reports these only where
 // the HSA headers have hsa/hsa_amd_tool.h (ROCm >= 6.1).
@@ -13,7 +13,7 @@
 
 #include "roctrace/tool/dispatch_row.h"
 #include "roctrace/tool/scratch_support.h"
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctrace {
 

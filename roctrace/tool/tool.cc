@@ -30,9 +30,9 @@
 #include "roctrace/writers/pftrace_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
 #include "roctrace/writers/stats.h"
-#include "runtime/capi/last_words_export.h"
-#include "runtime/capi/tool_activity.h"
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/last_words_export.h"
+#include "runtime/private/observer_export.h"
+#include "runtime/private/tool_activity.h"
 
 namespace roctrace {
 namespace {

@@ -4,8 +4,8 @@
 // An API call's or marker's copy is preceded by an EXT_API record when the
 // calling thread has an external correlation ID pushed; a GPU operation's,
 // which completes on another thread, is not.
-#ifndef RUNTIME_ACTIVITY_EMIT_H_
-#define RUNTIME_ACTIVITY_EMIT_H_
+#ifndef RUNTIME_ACTIVITY_ACTIVITY_EMIT_H_
+#define RUNTIME_ACTIVITY_ACTIVITY_EMIT_H_
 
 #include <roctracer.h>
 
@@ -70,4 +70,4 @@ bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_ACTIVITY_EMIT_H_
+#endif  // RUNTIME_ACTIVITY_ACTIVITY_EMIT_H_

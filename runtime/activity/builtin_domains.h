@@ -1,7 +1,7 @@
 // Operation names of the domains whose operations are fixed by the public
 // headers rather than generated from a runtime's headers.
-#ifndef RUNTIME_BUILTIN_DOMAINS_H_
-#define RUNTIME_BUILTIN_DOMAINS_H_
+#ifndef RUNTIME_ACTIVITY_BUILTIN_DOMAINS_H_
+#define RUNTIME_ACTIVITY_BUILTIN_DOMAINS_H_
 
 #include <cstdint>
 
@@ -29,4 +29,4 @@ enum HipCommand : uint32_t {
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_BUILTIN_DOMAINS_H_
+#endif  // RUNTIME_ACTIVITY_BUILTIN_DOMAINS_H_

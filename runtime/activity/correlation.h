@@ -10,8 +10,8 @@
 // and increase along each thread, but IDs of different threads are not in
 // time order (timestamps are), and a thread's unused IDs are skipped when it
 // exits.
-#ifndef RUNTIME_CORRELATION_H_
-#define RUNTIME_CORRELATION_H_
+#ifndef RUNTIME_ACTIVITY_CORRELATION_H_
+#define RUNTIME_ACTIVITY_CORRELATION_H_
 
 #include <cstdint>
 
@@ -43,4 +43,4 @@ inline uint64_t NextCorrelationId() noexcept {
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_CORRELATION_H_
+#endif  // RUNTIME_ACTIVITY_CORRELATION_H_

@@ -6,8 +6,8 @@
 // and one load per slot; no locks. Write side (enable/disable, registration):
 // under ConfigMutex(). Domain objects are created once and never freed, so a
 // reader holding a pointer can never see it dangle.
-#ifndef RUNTIME_DOMAIN_REGISTRY_H_
-#define RUNTIME_DOMAIN_REGISTRY_H_
+#ifndef RUNTIME_ACTIVITY_DOMAIN_REGISTRY_H_
+#define RUNTIME_ACTIVITY_DOMAIN_REGISTRY_H_
 
 #include <roctracer.h>
 
@@ -146,4 +146,4 @@ void SetToolPaused(bool paused);
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_DOMAIN_REGISTRY_H_
+#endif  // RUNTIME_ACTIVITY_DOMAIN_REGISTRY_H_

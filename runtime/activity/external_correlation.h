@@ -1,7 +1,7 @@
 // The per-thread stack of external correlation IDs
 // (roctracer_activity_push/pop_external_correlation_id).
-#ifndef RUNTIME_EXTERNAL_CORRELATION_H_
-#define RUNTIME_EXTERNAL_CORRELATION_H_
+#ifndef RUNTIME_ACTIVITY_EXTERNAL_CORRELATION_H_
+#define RUNTIME_ACTIVITY_EXTERNAL_CORRELATION_H_
 
 #include <cstdint>
 
@@ -17,4 +17,4 @@ bool TopExternalId(uint64_t* id) noexcept;
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_EXTERNAL_CORRELATION_H_
+#endif  // RUNTIME_ACTIVITY_EXTERNAL_CORRELATION_H_

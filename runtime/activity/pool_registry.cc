@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "runtime/activity/domain_registry.h"
-#include "runtime/capi/error.h"
+#include "runtime/activity/error.h"
 #include "runtime/platform/fatal_signal.h"
 #include "runtime/pool/pool.h"
 

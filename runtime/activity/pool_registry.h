@@ -2,8 +2,8 @@
 // closing them (disabling their activities first, then Pool::Retire: an
 // intercepting thread may still hold a pointer it loaded just before the
 // close, and the pool's design note says why that stays harmless).
-#ifndef RUNTIME_POOL_REGISTRY_H_
-#define RUNTIME_POOL_REGISTRY_H_
+#ifndef RUNTIME_ACTIVITY_POOL_REGISTRY_H_
+#define RUNTIME_ACTIVITY_POOL_REGISTRY_H_
 
 #include <roctracer.h>
 
@@ -46,4 +46,4 @@ roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved,
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_POOL_REGISTRY_H_
+#endif  // RUNTIME_ACTIVITY_POOL_REGISTRY_H_

@@ -8,13 +8,13 @@
 
 #include "runtime/activity/builtin_domains.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/activity/error.h"
 #include "runtime/activity/external_correlation.h"
 #include "runtime/activity/pool_registry.h"
-#include "runtime/capi/error.h"
-#include "runtime/capi/tool_activity.h"
 #include "runtime/clock/clock.h"
 #include "runtime/pool/pool.h"
 #include "runtime/pool/process_exit.h"
+#include "runtime/private/tool_activity.h"
 
 using roctracer::ConfigMutex;
 using roctracer::Fail;

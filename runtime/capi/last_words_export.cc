@@ -1,4 +1,4 @@
-#include "runtime/capi/last_words_export.h"
+#include "runtime/private/last_words_export.h"
 
 #include "runtime/activity/pool_registry.h"
 #include "runtime/platform/fatal_signal.h"

@@ -8,9 +8,9 @@
 #include "runtime/activity/activity_emit.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
-#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/readable_memory.h"
+#include "runtime/private/roctx_link.h"
 
 namespace roctracer {
 namespace {

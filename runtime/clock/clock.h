@@ -9,8 +9,8 @@
 // here. An activity record takes two readings. Elsewhere, or with
 // ROCTRACER_CLOCK=boottime in the environment, every reading is a
 // clock_gettime call.
-#ifndef RUNTIME_CLOCK_H_
-#define RUNTIME_CLOCK_H_
+#ifndef RUNTIME_CLOCK_CLOCK_H_
+#define RUNTIME_CLOCK_CLOCK_H_
 
 #include <atomic>
 #include <cstdint>
@@ -81,4 +81,4 @@ const char* ActiveClockName() noexcept;
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_CLOCK_H_
+#endif  // RUNTIME_CLOCK_CLOCK_H_

@@ -19,8 +19,8 @@
 // span ends, at most kRefitNs of TSC time later.
 //
 // Pure arithmetic, no clock reads: tests drive it with synthetic anchors.
-#ifndef RUNTIME_TSC_MAP_H_
-#define RUNTIME_TSC_MAP_H_
+#ifndef RUNTIME_CLOCK_TSC_MAP_H_
+#define RUNTIME_CLOCK_TSC_MAP_H_
 
 #include <cstdint>
 
@@ -105,4 +105,4 @@ class TscFitter {
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_TSC_MAP_H_
+#endif  // RUNTIME_CLOCK_TSC_MAP_H_

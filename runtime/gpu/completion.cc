@@ -60,7 +60,7 @@ Registry& Reg() {
   return *registry;
 }
 
-struct Collector {
+struct CompletionThread {
   std::mutex mutex;  // start/stop
   std::thread* thread = nullptr;
   std::atomic<bool> stop{false};
@@ -68,9 +68,9 @@ struct Collector {
   std::atomic<bool> idle{true};
   hsa_signal_t kick{0};
 };
-Collector& TheCollector() {
-  static Collector* collector = new Collector;
-  return *collector;
+CompletionThread& TheCompletionThread() {
+  static CompletionThread* instance = new CompletionThread;
+  return *instance;
 }
 
 uint64_t NsToTicks(uint64_t ns) {
@@ -267,8 +267,8 @@ void PrintLosses() {
 // Forwarded copies are reported as soon as they complete (their application
 // signals wait for it); chained copies and the queues, whose signals the
 // runtime completes itself, at most every kBusyPollNs.
-void CollectorMain() {
-  Collector& c = TheCollector();
+void CompletionThreadMain() {
+  CompletionThread& c = TheCompletionThread();
   std::vector<hsa_signal_t> signals;
   std::vector<hsa_signal_condition_t> conds;
   std::vector<hsa_signal_value_t> values;
@@ -476,7 +476,7 @@ void HarvestAll(HarvestReason reason) {
       std::lock_guard<std::mutex> lock(r.mutex);
       for (QueueState* q : r.queues) {
         std::lock_guard<std::mutex> harvest(q->harvest_mutex);
-        HarvestQueueLocked(q, reason != HarvestReason::kCollector);
+        HarvestQueueLocked(q, reason != HarvestReason::kCompletionThread);
       }
     }
     CopyTrack& copies = Copies();
@@ -501,8 +501,8 @@ void HarvestAll(HarvestReason reason) {
   if (reason == HarvestReason::kExit) PrintLosses();
 }
 
-void EnsureCollector() {
-  Collector& c = TheCollector();
+void EnsureCompletionThread() {
+  CompletionThread& c = TheCompletionThread();
   std::lock_guard<std::mutex> lock(c.mutex);
   if (c.thread != nullptr) return;
   if (c.kick.handle == 0 && Core().hsa_signal_create_fn(
@@ -511,25 +511,25 @@ void EnsureCollector() {
     return;
   }
   c.stop.store(false, std::memory_order_release);
-  c.thread = new std::thread(&CollectorMain);
+  c.thread = new std::thread(&CompletionThreadMain);
 }
 
-void KickCollector() {
-  Collector& c = TheCollector();
+void KickCompletionThread() {
+  CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
 }
 
-bool CollectorIdle() {
-  return TheCollector().idle.load(std::memory_order_relaxed);
+bool CompletionThreadIdle() {
+  return TheCompletionThread().idle.load(std::memory_order_relaxed);
 }
 
 void ShutDown() {
-  Collector& c = TheCollector();
+  CompletionThread& c = TheCompletionThread();
   {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (c.thread != nullptr) {
       c.stop.store(true, std::memory_order_release);
-      KickCollector();
+      KickCompletionThread();
       c.thread->join();
       delete c.thread;
       c.thread = nullptr;

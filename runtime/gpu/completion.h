@@ -18,8 +18,8 @@
 
 #include <mutex>
 
-#include "runtime/gpu/gpu_events.h"
 #include "runtime/gpu/op_ring.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 
@@ -63,7 +63,7 @@ bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info);
 bool EnsureSignal(PendingOp* op);
 
 enum class HarvestReason {
-  kCollector,
+  kCompletionThread,
   kRingFull,
   kFlush,
   kExecutableDestroy,
@@ -87,13 +87,13 @@ void HarvestQueueNow(QueueState* state);
 void MakeRoomForCopy();
 
 // Starts the completion thread if it is not running.
-void EnsureCollector();
+void EnsureCompletionThread();
 // Wakes it: a copy whose signal it must watch was published, or a copy was
 // published while it was idle (so that it looks every poll again).
-void KickCollector();
+void KickCompletionThread();
 // Whether it sleeps its long idle sleep. Read with the copies' submit mutex
 // held: the thread goes idle under that mutex, once the copy ring is empty.
-bool CollectorIdle();
+bool CompletionThreadIdle();
 
 // hsa_shut_down (OnUnload): stop the thread, report and forget everything,
 // destroy the tracer's signals.

@@ -105,11 +105,11 @@ class TracedCopy {
     op_->chained = Amd().hsa_amd_memory_async_copy_fn(
                        dst, dst_agent, src, src_agent, 0, 1, &op_->signal,
                        op_->app_signal) == HSA_STATUS_SUCCESS;
-    const bool kick = !op_->chained || CollectorIdle();
+    const bool kick = !op_->chained || CompletionThreadIdle();
     Copies().ring.Publish();
     lock_.unlock();
-    EnsureCollector();
-    if (kick) KickCollector();
+    EnsureCompletionThread();
+    if (kick) KickCompletionThread();
   }
 
  private:

@@ -1,4 +1,4 @@
-// The GPU half as part of the HSA tool (runtime/intercept/hsa_tool.cc):
+// The GPU half as part of the HSA tool (runtime/capi/hsa_tool.cc):
 // OnLoad installs it into the runtime's table before the API wrappers go in
 // (so a traced API call encloses the tracer's interception and its
 // correlation ID is the operation's), OnUnload takes it out after them.

@@ -6,7 +6,7 @@
 #ifndef RUNTIME_GPU_HIP_OPS_RECORDS_H_
 #define RUNTIME_GPU_HIP_OPS_RECORDS_H_
 
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

@@ -5,7 +5,7 @@
 #ifndef RUNTIME_GPU_HSA_EVT_CALLBACKS_H_
 #define RUNTIME_GPU_HSA_EVT_CALLBACKS_H_
 
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

@@ -11,7 +11,7 @@
 #include <cstddef>
 
 #include "runtime/activity/domain_registry.h"
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

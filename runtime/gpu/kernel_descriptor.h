@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

@@ -1,4 +1,4 @@
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/observer_export.h"
 
 extern "C" bool roctracer_internal_gpu_add_observer(
     uint32_t abi_version, roctracer::gpu::Observer* observer) {

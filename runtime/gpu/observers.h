@@ -6,7 +6,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "runtime/gpu/gpu_events.h"
 #include "runtime/gpu/observers.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 

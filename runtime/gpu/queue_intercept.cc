@@ -163,7 +163,7 @@ hsa_status_t QueueCreate(hsa_agent_t agent, uint32_t size,
   }
   Amd().hsa_amd_profiling_set_profiler_enabled_fn(*queue, 1);
   RegisterQueue(state);
-  EnsureCollector();
+  EnsureCompletionThread();
   return status;
 }
 

@@ -6,10 +6,10 @@
 // a call traced by both front ends carries the same correlation ID in each and
 // is intercepted only once.
 //
-// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX
-// bridge call the consumer); implemented by the rocprofiler-sdk front end.
-#ifndef ROCTRACER_RUNTIME_API_CONSUMER_H_
-#define ROCTRACER_RUNTIME_API_CONSUMER_H_
+// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX bridge
+// call the consumer); implemented by the rocprofiler-sdk front end.
+#ifndef RUNTIME_INTERCEPT_API_CONSUMER_H_
+#define RUNTIME_INTERCEPT_API_CONSUMER_H_
 
 #include <cstdint>
 
@@ -64,4 +64,4 @@ void NotifyTablesRegistered(const char* library, uint64_t version,
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_API_CONSUMER_H_
+#endif  // RUNTIME_INTERCEPT_API_CONSUMER_H_

@@ -13,8 +13,8 @@
 //
 // The generated code defines the per-domain `active` arrays (all zero); the
 // runtime defines Enter/Exit and flips bytes of the arrays to enable an op.
-#ifndef ROCTRACER_RUNTIME_API_HOOK_H_
-#define ROCTRACER_RUNTIME_API_HOOK_H_
+#ifndef RUNTIME_INTERCEPT_API_HOOK_H_
+#define RUNTIME_INTERCEPT_API_HOOK_H_
 
 #include <atomic>
 #include <cstdint>
@@ -75,4 +75,4 @@ void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;
 
 }  // namespace roctracer::hook
 
-#endif  // ROCTRACER_RUNTIME_API_HOOK_H_
+#endif  // RUNTIME_INTERCEPT_API_HOOK_H_

@@ -1,6 +1,6 @@
 // roctracer_internal_stream_ops / roctracer_internal_created_stream
-// (runtime/gpu/observer_export.h): which APIs take or create streams and the
-// stream one created, from the generated StreamArg of each API domain, so
+// (runtime/private/observer_export.h): which APIs take or create streams and
+// the stream one created, from the generated StreamArg of each API domain, so
 // that a tool outside the library numbers streams in the order they are
 // created and can have the calls that name a stream traced.
 #include <roctracer.h>
@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "api_domain_tables.h"
-#include "runtime/gpu/observer_export.h"
 #include "runtime/platform/readable_memory.h"
+#include "runtime/private/observer_export.h"
 
 namespace roctracer {
 namespace {

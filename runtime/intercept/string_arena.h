@@ -7,8 +7,8 @@
 // The caller's pointer is not trusted (readable_memory.h): a string the
 // tracer cannot read is "copied" as codegen::kUnreadableString, and the call
 // goes on (the runtime gets the caller's pointer and gives its own error).
-#ifndef RUNTIME_STRING_ARENA_H_
-#define RUNTIME_STRING_ARENA_H_
+#ifndef RUNTIME_INTERCEPT_STRING_ARENA_H_
+#define RUNTIME_INTERCEPT_STRING_ARENA_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -62,4 +62,4 @@ class StringArena {
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_STRING_ARENA_H_
+#endif  // RUNTIME_INTERCEPT_STRING_ARENA_H_

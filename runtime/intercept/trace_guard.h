@@ -6,8 +6,8 @@
 //
 // A few dozen bytes of initial-exec TLS (hot_tls.h): one %fs-relative access,
 // no __tls_get_addr call and no lazy initialisation on the hot path.
-#ifndef RUNTIME_TRACE_GUARD_H_
-#define RUNTIME_TRACE_GUARD_H_
+#ifndef RUNTIME_INTERCEPT_TRACE_GUARD_H_
+#define RUNTIME_INTERCEPT_TRACE_GUARD_H_
 
 #include <cstdint>
 
@@ -90,4 +90,4 @@ ApiConsumerFn InstalledConsumer() noexcept;
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_TRACE_GUARD_H_
+#endif  // RUNTIME_INTERCEPT_TRACE_GUARD_H_

@@ -1,8 +1,8 @@
 // Puts libroctracer64's hip*/hsa_* stubs into the GOT slots of every loaded
 // object, so calls are traced whatever the load order (docs/interception.md,
 // "Load orders"). The generated wrappers provide the name -> stub tables.
-#ifndef ROCTRACER_RUNTIME_GOT_PATCH_H_
-#define ROCTRACER_RUNTIME_GOT_PATCH_H_
+#ifndef RUNTIME_LINKING_GOT_PATCH_H_
+#define RUNTIME_LINKING_GOT_PATCH_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -40,4 +40,4 @@ struct roctracer_stub_entry {
 };
 }
 
-#endif  // ROCTRACER_RUNTIME_GOT_PATCH_H_
+#endif  // RUNTIME_LINKING_GOT_PATCH_H_

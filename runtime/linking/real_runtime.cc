@@ -6,7 +6,7 @@
 
 #include "runtime/linking/got_patch.h"
 
-namespace roctracer::intercept {
+namespace roctracer::linking {
 
 const char kRuntimeMissingText[] = "roctracer: runtime library not found";
 
@@ -71,4 +71,4 @@ void* ResolveReal(RealRuntime* runtime, const char* name, const char* version) {
   return h != nullptr ? Lookup(h, name, version) : nullptr;
 }
 
-}  // namespace roctracer::intercept
+}  // namespace roctracer::linking

@@ -2,12 +2,12 @@
 // function in the process, or else the runtime library loaded by the SONAME
 // the generator recorded. Shared by the HSA and HIP stubs (one RealRuntime
 // each, defined in the generated *_symbol_wrappers.cc).
-#ifndef ROCTRACER_RUNTIME_REAL_RUNTIME_H_
-#define ROCTRACER_RUNTIME_REAL_RUNTIME_H_
+#ifndef RUNTIME_LINKING_REAL_RUNTIME_H_
+#define RUNTIME_LINKING_REAL_RUNTIME_H_
 
 #include <atomic>
 
-namespace roctracer::intercept {
+namespace roctracer::linking {
 
 struct RealRuntime {
   const char* soname;  // e.g. "libamdhip64.so.5", recorded at generation time
@@ -28,6 +28,6 @@ void* ResolveReal(RealRuntime* runtime, const char* name, const char* version);
 // runtime is missing: a non-NULL text, safe to print.
 extern const char kRuntimeMissingText[];
 
-}  // namespace roctracer::intercept
+}  // namespace roctracer::linking
 
-#endif  // ROCTRACER_RUNTIME_REAL_RUNTIME_H_
+#endif  // RUNTIME_LINKING_REAL_RUNTIME_H_

@@ -12,8 +12,8 @@
 // ThreadSanitizer (which models neither membarrier nor fences) the producer
 // uses a seq_cst exchange instead: the textbook Dekker, slower, still
 // correct.
-#ifndef RUNTIME_ASYMMETRIC_FENCE_H_
-#define RUNTIME_ASYMMETRIC_FENCE_H_
+#ifndef RUNTIME_PLATFORM_ASYMMETRIC_FENCE_H_
+#define RUNTIME_PLATFORM_ASYMMETRIC_FENCE_H_
 
 #include <atomic>
 
@@ -42,4 +42,4 @@ void HeavyFence() noexcept;
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_ASYMMETRIC_FENCE_H_
+#endif  // RUNTIME_PLATFORM_ASYMMETRIC_FENCE_H_

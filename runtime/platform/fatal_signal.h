@@ -39,8 +39,8 @@
 // A forked child has no callback thread: it dies without last words. A
 // crash on a thread a callback waits for (a pool's consumer thread, inside
 // the program's buffer callback) delays the death by the timeout.
-#ifndef ROCTRACER_RUNTIME_PLATFORM_FATAL_SIGNAL_H_
-#define ROCTRACER_RUNTIME_PLATFORM_FATAL_SIGNAL_H_
+#ifndef RUNTIME_PLATFORM_FATAL_SIGNAL_H_
+#define RUNTIME_PLATFORM_FATAL_SIGNAL_H_
 
 #include <signal.h>
 
@@ -77,4 +77,4 @@ void (*roctracer_signal_hook(int sig, void (*handler)(int)))(int)
     __attribute__((visibility("hidden")));
 }
 
-#endif  // ROCTRACER_RUNTIME_PLATFORM_FATAL_SIGNAL_H_
+#endif  // RUNTIME_PLATFORM_FATAL_SIGNAL_H_

@@ -19,8 +19,8 @@
 // instead). Between that replacement and the check, a string unmapped
 // under a traced call would reach the program's handler, the one limit of
 // this scheme. x86-64 only; elsewhere GuardedReadsOn() is false.
-#ifndef ROCTRACER_RUNTIME_PLATFORM_GUARDED_READ_H_
-#define ROCTRACER_RUNTIME_PLATFORM_GUARDED_READ_H_
+#ifndef RUNTIME_PLATFORM_GUARDED_READ_H_
+#define RUNTIME_PLATFORM_GUARDED_READ_H_
 
 #include <atomic>
 #include <cstddef>
@@ -73,4 +73,4 @@ size_t GuardedReadFaults() noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_PLATFORM_GUARDED_READ_H_
+#endif  // RUNTIME_PLATFORM_GUARDED_READ_H_

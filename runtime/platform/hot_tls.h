@@ -10,8 +10,8 @@
 // Bazel's linker here, mis-relocates initial-exec accesses to TLS variables
 // with internal linkage in a shared library (each got the offset of its
 // neighbour in libroctracer64.so, which silently disabled tracing).
-#ifndef ROCTRACER_RUNTIME_HOT_TLS_H_
-#define ROCTRACER_RUNTIME_HOT_TLS_H_
+#ifndef RUNTIME_PLATFORM_HOT_TLS_H_
+#define RUNTIME_PLATFORM_HOT_TLS_H_
 
 // For definitions.
 #define ROCTRACER_HOT_TLS \
@@ -21,4 +21,4 @@
 #define ROCTRACER_HOT_TLS_EXTERN \
   extern __thread __attribute__((tls_model("initial-exec")))
 
-#endif  // ROCTRACER_RUNTIME_HOT_TLS_H_
+#endif  // RUNTIME_PLATFORM_HOT_TLS_H_

@@ -11,8 +11,8 @@
 // unmaps an object changes them. A lookup is then one step of
 // dl_iterate_phdr (the lock, one callback) and a binary search, instead of a
 // walk over every loaded object.
-#ifndef ROCTRACER_RUNTIME_PLATFORM_LOADED_SEGMENTS_H_
-#define ROCTRACER_RUNTIME_PLATFORM_LOADED_SEGMENTS_H_
+#ifndef RUNTIME_PLATFORM_LOADED_SEGMENTS_H_
+#define RUNTIME_PLATFORM_LOADED_SEGMENTS_H_
 
 #include <cstddef>
 
@@ -33,4 +33,4 @@ size_t LoadedSegmentCacheBuilds() noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_PLATFORM_LOADED_SEGMENTS_H_
+#endif  // RUNTIME_PLATFORM_LOADED_SEGMENTS_H_

@@ -16,8 +16,8 @@
 // path: its header is read through the kernel (one system call) and checked
 // against that shape. Later heaps of an arena, memory glibc maps for large
 // blocks, and other allocators' memory do not match and keep the slow path.
-#ifndef ROCTRACER_RUNTIME_PLATFORM_MALLOC_ARENAS_H_
-#define ROCTRACER_RUNTIME_PLATFORM_MALLOC_ARENAS_H_
+#ifndef RUNTIME_PLATFORM_MALLOC_ARENAS_H_
+#define RUNTIME_PLATFORM_MALLOC_ARENAS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -36,4 +36,4 @@ bool LearnArenaHeap(const void* p) noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_PLATFORM_MALLOC_ARENAS_H_
+#endif  // RUNTIME_PLATFORM_MALLOC_ARENAS_H_

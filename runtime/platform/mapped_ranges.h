@@ -15,8 +15,8 @@
 // (a lookup may still be reading one), at most doubling the memory held.
 // Device files' mappings (/dev/..., except /dev/shm) are left out: reading
 // them can have effects.
-#ifndef ROCTRACER_RUNTIME_PLATFORM_MAPPED_RANGES_H_
-#define ROCTRACER_RUNTIME_PLATFORM_MAPPED_RANGES_H_
+#ifndef RUNTIME_PLATFORM_MAPPED_RANGES_H_
+#define RUNTIME_PLATFORM_MAPPED_RANGES_H_
 
 #include <atomic>
 #include <cstddef>
@@ -64,4 +64,4 @@ size_t MappedRangeRefreshes() noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_PLATFORM_MAPPED_RANGES_H_
+#endif  // RUNTIME_PLATFORM_MAPPED_RANGES_H_

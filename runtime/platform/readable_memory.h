@@ -24,8 +24,8 @@
 // Anything else (memory the snapshot does not know yet and did not find on
 // a refresh, or that was unmapped under the read) goes through the kernel,
 // which also gives the answer for memory that is not readable at all.
-#ifndef ROCTRACER_RUNTIME_READABLE_MEMORY_H_
-#define ROCTRACER_RUNTIME_READABLE_MEMORY_H_
+#ifndef RUNTIME_PLATFORM_READABLE_MEMORY_H_
+#define RUNTIME_PLATFORM_READABLE_MEMORY_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -74,4 +74,4 @@ bool IsReadableString(const char* s) noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_READABLE_MEMORY_H_
+#endif  // RUNTIME_PLATFORM_READABLE_MEMORY_H_

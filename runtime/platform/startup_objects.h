@@ -12,8 +12,8 @@
 // (objects loaded later by dlopen) may be unloaded and goes through the
 // locked lookup (loaded_segments.h). Misjudging an object as not started up
 // only costs speed.
-#ifndef ROCTRACER_RUNTIME_PLATFORM_STARTUP_OBJECTS_H_
-#define ROCTRACER_RUNTIME_PLATFORM_STARTUP_OBJECTS_H_
+#ifndef RUNTIME_PLATFORM_STARTUP_OBJECTS_H_
+#define RUNTIME_PLATFORM_STARTUP_OBJECTS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -29,4 +29,4 @@ size_t StartupObjectCount() noexcept;
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_PLATFORM_STARTUP_OBJECTS_H_
+#endif  // RUNTIME_PLATFORM_STARTUP_OBJECTS_H_

@@ -6,8 +6,8 @@
 // thread blocks, the string arena and the external-ID stack.
 // The destructors are code of this library, which a thread may run after the
 // library was dlclose'd: both libraries are linked -z nodelete for that.
-#ifndef ROCTRACER_RUNTIME_THREAD_EXIT_H_
-#define ROCTRACER_RUNTIME_THREAD_EXIT_H_
+#ifndef RUNTIME_PLATFORM_THREAD_EXIT_H_
+#define RUNTIME_PLATFORM_THREAD_EXIT_H_
 
 #include <pthread.h>
 
@@ -37,4 +37,4 @@ bool ReleaseAtThreadExit(void* value) noexcept {
 
 }  // namespace roctracer
 
-#endif  // ROCTRACER_RUNTIME_THREAD_EXIT_H_
+#endif  // RUNTIME_PLATFORM_THREAD_EXIT_H_

@@ -1,7 +1,7 @@
 // Process and thread IDs for activity records, cached per thread (gettid is a
 // system call).
-#ifndef RUNTIME_THREAD_ID_H_
-#define RUNTIME_THREAD_ID_H_
+#ifndef RUNTIME_PLATFORM_THREAD_ID_H_
+#define RUNTIME_PLATFORM_THREAD_ID_H_
 
 #include <cstdint>
 
@@ -12,4 +12,4 @@ uint32_t ThreadId() noexcept;
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_THREAD_ID_H_
+#endif  // RUNTIME_PLATFORM_THREAD_ID_H_

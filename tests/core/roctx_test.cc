@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/capi/roctx_link.h"
+#include "runtime/private/roctx_link.h"
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
 

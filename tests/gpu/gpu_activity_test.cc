@@ -11,7 +11,7 @@
 #include <map>
 #include <thread>
 
-#include "runtime/capi/tool_activity.h"
+#include "runtime/private/tool_activity.h"
 #include "tests/gpu/gpu_test_util.h"
 
 namespace {

@@ -13,7 +13,7 @@
 #include <mutex>
 #include <vector>
 
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/observer_export.h"
 #include "tests/gpu/gpu_test_util.h"
 
 namespace {

@@ -7,8 +7,8 @@
 
 #include <vector>
 
-#include "runtime/gpu/gpu_events.h"
 #include "runtime/gpu/scratch_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 namespace {

@@ -12,8 +12,8 @@
 #include <roctracer.h>
 
 #include "runtime/activity/domain_registry.h"
-#include "runtime/capi/tool_activity.h"
 #include "runtime/intercept/api_consumer.h"
+#include "runtime/private/tool_activity.h"
 
 namespace {
 

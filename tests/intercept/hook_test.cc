@@ -23,11 +23,11 @@
 #include <vector>
 
 #include "hsa_table_fill.h"
-#include "runtime/capi/roctx_link.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/api_hook.h"
 #include "runtime/intercept/string_arena.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/private/roctx_link.h"
 #include "tests/core/reset.h"
 #include "tests/intercept/program_tool.h"
 

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "rocprofiler-sdk/rocprofiler.h"
-#include "runtime/capi/roctx_link.h"
+#include "runtime/private/roctx_link.h"
 #include "tests/core/reset.h"
 
 extern "C" roctracer::RoctxLink* roctx_internal_link(void);

@@ -33,9 +33,9 @@
 #include "roctracer_ext.h"
 #include "roctracer_hip.h"
 #include "roctx.h"
-#include "runtime/capi/last_words_export.h"
-#include "runtime/capi/tool_activity.h"
-#include "runtime/gpu/observer_export.h"
+#include "runtime/private/last_words_export.h"
+#include "runtime/private/observer_export.h"
+#include "runtime/private/tool_activity.h"
 
 // Exported without a declaration in the 4.1 headers.
 extern "C" {
@@ -1170,7 +1170,7 @@ rocprofiler_tool_configure_result_t* ToolConfigure(uint32_t, const char*,
 // ---- the test --------------------------------------------------------------
 
 // Global names of the version scripts' nodes, without the private rocTX link
-// (runtime/capi/roctx_link.h) and data symbols.
+// (runtime/private/roctx_link.h) and data symbols.
 std::set<std::string> ExportedFunctions() {
   std::set<std::string> names;
   for (const std::string& path : g_maps) {

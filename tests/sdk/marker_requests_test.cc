@@ -18,7 +18,7 @@
 
 #include "rocprofiler-sdk-roctx/roctx.h"
 #include "rocprofiler-sdk/rocprofiler.h"
-#include "runtime/capi/roctx_link.h"
+#include "runtime/private/roctx_link.h"
 
 extern "C" roctracer::RoctxLink* roctx_internal_link(void);
 

@@ -14,8 +14,8 @@
 //  - the tracer's constructor looks up roctx_internal_link the same way.
 // Both symbols are exported under a private symbol version. Attaching twice is
 // harmless.
-#ifndef RUNTIME_ROCTX_LINK_H_
-#define RUNTIME_ROCTX_LINK_H_
+#ifndef RUNTIME_PRIVATE_ROCTX_LINK_H_
+#define RUNTIME_PRIVATE_ROCTX_LINK_H_
 
 #include <dlfcn.h>
 #include <roctracer_roctx.h>
@@ -78,8 +78,8 @@ struct RoctxLink {
   std::atomic<RoctxRequestFn> request;
 };
 
-// Tracer side (runtime/capi/roctx_bridge.cc): connect / disconnect a libroctx link.
-// Detach `link`, or whichever link is attached when NULL.
+// Tracer side (runtime/capi/roctx_bridge.cc): connect / disconnect a libroctx
+// link. Detach `link`, or whichever link is attached when NULL.
 void AttachRoctx(RoctxLink* link);
 void DetachRoctx(RoctxLink* link);
 
@@ -116,4 +116,4 @@ __attribute__((visibility("default"))) void roctracer_internal_roctx_detach(
     roctracer::RoctxLink* link);
 }
 
-#endif  // RUNTIME_ROCTX_LINK_H_
+#endif  // RUNTIME_PRIVATE_ROCTX_LINK_H_

@@ -2,8 +2,8 @@
 // libroctrace_tool.so finishes its output files when the traced program
 // dies of a fatal signal (runtime/platform/fatal_signal.h). Exported under
 // the private version node ROCTRACER_PRIVATE (runtime/capi/roctracer.map).
-#ifndef ROCTRACER_RUNTIME_CAPI_LAST_WORDS_EXPORT_H_
-#define ROCTRACER_RUNTIME_CAPI_LAST_WORDS_EXPORT_H_
+#ifndef RUNTIME_PRIVATE_LAST_WORDS_EXPORT_H_
+#define RUNTIME_PRIVATE_LAST_WORDS_EXPORT_H_
 
 extern "C" {
 // Runs `fn(arg)` on the tracer's last-words thread when the process dies of
@@ -15,4 +15,4 @@ __attribute__((visibility("default"))) bool roctracer_internal_on_fatal_signal(
     void (*fn)(void* arg), void* arg);
 }
 
-#endif  // ROCTRACER_RUNTIME_CAPI_LAST_WORDS_EXPORT_H_
+#endif  // RUNTIME_PRIVATE_LAST_WORDS_EXPORT_H_

@@ -1,8 +1,8 @@
 // Taking a runtime's HSA dispatch table, whichever way the runtime hands it
 // over: as an HSA tool (OnLoad, hsa_tool.cc) or through rocprofiler-register
 // (rocprofiler_set_api_table, api_registration.cc).
-#ifndef ROCTRACER_RUNTIME_INTERCEPT_HSA_TOOL_H_
-#define ROCTRACER_RUNTIME_INTERCEPT_HSA_TOOL_H_
+#ifndef RUNTIME_CAPI_HSA_TOOL_H_
+#define RUNTIME_CAPI_HSA_TOOL_H_
 
 #include <hsa/hsa_api_trace.h>
 
@@ -18,4 +18,4 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept;
 
 }  // namespace roctracer::hsa_api
 
-#endif  // ROCTRACER_RUNTIME_INTERCEPT_HSA_TOOL_H_
+#endif  // RUNTIME_CAPI_HSA_TOOL_H_

@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/capi/hsa_tool.h"
 #include "runtime/intercept/api_consumer.h"
-#include "runtime/intercept/hsa_tool.h"
 
 extern "C" {
 

@@ -1,6 +1,6 @@
 // The per-thread "last error" behind roctracer_error_string().
-#ifndef RUNTIME_ERROR_H_
-#define RUNTIME_ERROR_H_
+#ifndef RUNTIME_ACTIVITY_ERROR_H_
+#define RUNTIME_ACTIVITY_ERROR_H_
 
 #include <roctracer.h>
 
@@ -18,4 +18,4 @@ const char* LastError() noexcept;
 
 }  // namespace roctracer
 
-#endif  // RUNTIME_ERROR_H_
+#endif  // RUNTIME_ACTIVITY_ERROR_H_

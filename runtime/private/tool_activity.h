@@ -8,8 +8,8 @@
 // Exported under the private version node ROCTRACER_PRIVATE
 // (runtime/capi/roctracer.map). Plain C types: a tool built against another
 // build of the library links or fails to, it never misreads.
-#ifndef RUNTIME_CAPI_TOOL_ACTIVITY_H_
-#define RUNTIME_CAPI_TOOL_ACTIVITY_H_
+#ifndef RUNTIME_PRIVATE_TOOL_ACTIVITY_H_
+#define RUNTIME_PRIVATE_TOOL_ACTIVITY_H_
 
 #include <roctracer.h>
 
@@ -55,4 +55,4 @@ roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
                                          void* arg);
 }
 
-#endif  // RUNTIME_CAPI_TOOL_ACTIVITY_H_
+#endif  // RUNTIME_PRIVATE_TOOL_ACTIVITY_H_

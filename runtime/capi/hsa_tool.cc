@@ -6,7 +6,7 @@
 // image and finalizer tables; the originals are kept
 // (hsa_api::Original*Table()) for forwarding and for the tracer's own
 // untraced HSA calls.
-#include "runtime/intercept/hsa_tool.h"
+#include "runtime/capi/hsa_tool.h"
 
 #include <hsa/hsa_api_trace.h>
 

@@ -2,8 +2,8 @@
 // counters for tools and tests.
 #include <roctracer_ext.h>
 
-#include "runtime/capi/error.h"
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/activity/error.h"
+#include "runtime/private/gpu_events.h"
 
 extern "C" ROCTRACER_API roctracer_status_t
 roctracer_get_gpu_activity_stats_expl(roctracer_gpu_activity_stats_t* stats) {

@@ -5,12 +5,12 @@
 // library has, and take the seam's layout version: Observer and the records
 // are C++ types shared by both sides, so a tool built against another layout
 // is refused instead of misreading them.
-#ifndef RUNTIME_GPU_OBSERVER_EXPORT_H_
-#define RUNTIME_GPU_OBSERVER_EXPORT_H_
+#ifndef RUNTIME_PRIVATE_OBSERVER_EXPORT_H_
+#define RUNTIME_PRIVATE_OBSERVER_EXPORT_H_
 
 #include <cstdint>
 
-#include "runtime/gpu/gpu_events.h"
+#include "runtime/private/gpu_events.h"
 
 namespace roctracer::gpu {
 // Raise on any change to Observer or to the structs it is given.
@@ -46,4 +46,4 @@ __attribute__((visibility("default"))) bool roctracer_internal_created_stream(
     uint32_t domain, uint32_t op, const void* data, uint64_t* stream);
 }
 
-#endif  // RUNTIME_GPU_OBSERVER_EXPORT_H_
+#endif  // RUNTIME_PRIVATE_OBSERVER_EXPORT_H_

@@ -1,4 +1,4 @@
-#include "runtime/capi/error.h"
+#include "runtime/activity/error.h"
 
 #include <cstdarg>
 #include <cstdio>

@@ -30,8 +30,8 @@
 // Threads: completion and code-object calls for one queue never overlap;
 // calls for different queues may run concurrently. Observers must not throw
 // and must not call into the HSA runtime's queue or copy functions.
-#ifndef RUNTIME_GPU_GPU_EVENTS_H_
-#define RUNTIME_GPU_GPU_EVENTS_H_
+#ifndef RUNTIME_PRIVATE_GPU_EVENTS_H_
+#define RUNTIME_PRIVATE_GPU_EVENTS_H_
 
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
@@ -243,4 +243,4 @@ GpuStats Stats() noexcept;
 
 }  // namespace roctracer::gpu
 
-#endif  // RUNTIME_GPU_GPU_EVENTS_H_
+#endif  // RUNTIME_PRIVATE_GPU_EVENTS_H_
