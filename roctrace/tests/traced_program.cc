@@ -16,8 +16,11 @@
 //   bad_utf8          a mark and a pushed range whose messages are not
 //                     UTF-8 ("bad\xff\xfe" and "\xc3(")
 //   chdir DIR N       chdir(DIR), then N calls
-//   close_fds FILE N  N calls, closes every descriptor from 3 up, opens FILE
-//                     and writes "mine" to it, N calls, writes "mine" again
+//   close_fds FILE N  N calls, waits 0.5 s, closes every descriptor from 3
+//                     up, opens FILE and writes "mine" to it, N calls,
+//                     writes "mine" again
+//   exec_self N M     N calls, then execv of itself (same pid) with
+//                     "exec_self M 0 again": M calls in the new image
 #include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
@@ -127,6 +130,8 @@ int main(int argc, char** argv) {
     if (argc < 4) return 64;
     const long calls = std::atol(argv[3]);
     Calls(calls);
+    // Time for a checkpoint: every writer has opened its files.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     for (int fd = 3; fd < 4096; ++fd) close(fd);
     int own = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (own < 0 || write(own, "mine", 4) != 4) return 66;
@@ -136,6 +141,19 @@ int main(int argc, char** argv) {
     if (write(own, "mine", 4) != 4) return 66;
     close(own);
     return 0;
+  }
+  if (std::strcmp(mode, "exec_self") == 0) {
+    if (argc < 4) return 64;
+    Calls(n);
+    if (argc > 4) return 0;  // the image after the exec
+    char* const again[] = {argv[0],
+                           const_cast<char*>("exec_self"),
+                           argv[3],
+                           const_cast<char*>("0"),
+                           const_cast<char*>("again"),
+                           nullptr};
+    execv("/proc/self/exe", again);
+    return 65;
   }
   if (std::strcmp(mode, "chdir") == 0) {
     if (argc < 4 || chdir(argv[2]) != 0) return 66;
