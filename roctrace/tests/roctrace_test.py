@@ -1232,6 +1232,24 @@ class NothingSilent(unittest.TestCase):
       doc = json.load(f)["rocprofiler-sdk-tool"][0]
     self.assertEqual(len(doc["buffer_records"]["hip_api"]), 6000)
 
+  def test_a_program_dup2ing_over_every_descriptor_gets_none_of_our_data(self):
+    # Every descriptor from 3 up becomes the program's file: a writer that
+    # wrote through its old number would write into it.
+    mine = os.path.join(self.dir, "mine.txt")
+    p = self.roctrace("--hip-trace", "--output-format", "rocpd", "json",
+                      "csv", "pftrace", "-d", "out", "-o", "d", "--",
+                      PROGRAM, "dup2_fds", mine, "3000")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(mine) as f:
+      self.assertEqual(f.read(), "minemine")
+    out = os.path.join(self.dir, "out")
+    self.assertEqual(len(regions(os.path.join(out, "d_results.db"))), 6000)
+    self.assertEqual(len(read_csv(os.path.join(out, "d_hip_api_trace.csv"))),
+                     6000)
+    with open(os.path.join(out, "d_results.json")) as f:
+      doc = json.load(f)["rocprofiler-sdk-tool"][0]
+    self.assertEqual(len(doc["buffer_records"]["hip_api"]), 6000)
+
   def test_a_program_that_execs_itself_keeps_each_images_files(self):
     # Same pid, same names: the image after the exec writes files of its
     # own (_exec1), the first image's are finished before the exec.
