@@ -57,21 +57,22 @@ bool SetLock(int fd, short type, off_t start, off_t len) {
 
 // Takes again the locks that a lock level holds (after a reopen).
 bool Relock(File* f) {
-  switch (f->lock) {
-    case SQLITE_LOCK_NONE:
-      return true;
-    case SQLITE_LOCK_SHARED:
-      return SetLock(f->fd, F_RDLCK, kSharedFirst, kSharedSize);
-    case SQLITE_LOCK_RESERVED:
-      return SetLock(f->fd, F_RDLCK, kSharedFirst, kSharedSize) &&
-             SetLock(f->fd, F_WRLCK, kReservedByte, 1);
-    default:  // PENDING, EXCLUSIVE
-      return SetLock(f->fd, F_WRLCK, kPendingByte, 1) &&
-             (f->lock < SQLITE_LOCK_RESERVED ||
-              SetLock(f->fd, F_WRLCK, kReservedByte, 1)) &&
-             (f->lock != SQLITE_LOCK_EXCLUSIVE ||
-              SetLock(f->fd, F_WRLCK, kSharedFirst, kSharedSize));
+  const int level = f->lock;
+  if (level >= SQLITE_LOCK_SHARED && level != SQLITE_LOCK_EXCLUSIVE &&
+      !SetLock(f->fd, F_RDLCK, kSharedFirst, kSharedSize)) {
+    return false;
   }
+  // RESERVED is on the way to PENDING for a writer (harmless otherwise).
+  if (level >= SQLITE_LOCK_RESERVED &&
+      !SetLock(f->fd, F_WRLCK, kReservedByte, 1)) {
+    return false;
+  }
+  if (level >= SQLITE_LOCK_PENDING &&
+      !SetLock(f->fd, F_WRLCK, kPendingByte, 1)) {
+    return false;
+  }
+  return level != SQLITE_LOCK_EXCLUSIVE ||
+         SetLock(f->fd, F_WRLCK, kSharedFirst, kSharedSize);
 }
 
 // Whether f->fd is still our file; reopens it by path when the program took

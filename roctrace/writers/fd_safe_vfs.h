@@ -8,7 +8,9 @@
 // the descriptor is still the file they opened (fstat: same device and
 // inode); when it is not, the file is opened again by its path and the
 // byte-range locks it held are taken again (closing any descriptor of a
-// file drops the process's POSIX locks on it). A file that cannot be opened
+// file drops the process's POSIX locks on it: between the program's close
+// and the next operation, another process could take the database; a lock
+// that cannot be taken again fails the operation). A file that cannot be opened
 // again fails the operation with an I/O error (which the writer reports):
 // nothing is ever written through a descriptor that is not ours.
 //
