@@ -175,7 +175,10 @@ typedef struct {
   size_t buffer_size;              /* bytes per buffer, >= 192 */
   roctracer_allocator_t alloc_fun; /* NULL: malloc/realloc/free */
   void* alloc_arg;
-  roctracer_buffer_callback_t buffer_callback_fun; /* required */
+  /* NULL: accepted (as ROCm's roctracer does; Kineto opens its default pool
+   * so); the pool's records are then counted as dropped
+   * (roctracer_get_dropped_records_expl), never delivered. */
+  roctracer_buffer_callback_t buffer_callback_fun;
   void* buffer_callback_arg;
 } roctracer_properties_t;
 
@@ -184,9 +187,10 @@ typedef void roctracer_pool_t;
 /* Create a pool. With `pool` non-NULL the new pool is returned there and the
  * default pool is unchanged; with `pool` NULL the new pool becomes the default
  * pool.
- * Status: SUCCESS; ERROR_INVALID_ARGUMENT when `properties` is NULL, has no
- * buffer callback or a buffer_size below 192 bytes (a record, its EXT_API
- * tag and 64 bytes of message) or above 2 GiB;
+ * Status: SUCCESS (also with a NULL buffer callback, see above);
+ * ERROR_INVALID_ARGUMENT when `properties` is NULL or has a buffer_size below
+ * 192 bytes (a record, its EXT_API tag and 64 bytes of message) or above
+ * 2 GiB, with or without a callback;
  * ERROR_DEFAULT_POOL_ALREADY_DEFINED when `pool` is NULL and a default pool
  * exists; ERROR_MEMORY_ALLOCATION when the buffers cannot be allocated. */
 ROCTRACER_API roctracer_status_t

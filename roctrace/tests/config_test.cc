@@ -15,6 +15,7 @@
 
 #include "roctrace/cli/input_file.h"
 #include "roctrace/cli/options.h"
+#include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/agent_naming.h"
@@ -629,6 +630,45 @@ TEST(RecordConverter, FailedCallsAreThoseWithAnErrorStatus) {
   EXPECT_FALSE(events[1].failed);
   EXPECT_TRUE(events[2].failed);
   EXPECT_FALSE(events[0].op->submits_work);  // not tracking device work
+}
+
+// The image number an exec'd image finds in its environment.
+TEST(ExecImage, ValueRoundTripsAndBadValuesAreRefused) {
+  uint32_t pid = 0, image = 0;
+  uint64_t start = 0;
+  ASSERT_TRUE(ParseExecImage(FormatExecImage(1234, 987654321012ull, 3).c_str(),
+                             &pid, &start, &image));
+  EXPECT_EQ(pid, 1234u);
+  EXPECT_EQ(start, 987654321012ull);
+  EXPECT_EQ(image, 3u);
+  for (const char* bad : {"", "1:2", "1:2:3:4", "a:2:3", "1:2:3x", "-1:2:3",
+                          "99999999999:1:1", "1:1:4294967295"}) {
+    EXPECT_FALSE(ParseExecImage(bad, &pid, &start, &image)) << bad;
+  }
+  EXPECT_FALSE(ParseExecImage(nullptr, &pid, &start, &image));
+}
+
+TEST(ExecImage, OnlyLaterImagesGetASuffix) {
+  EXPECT_EQ(ExecImageSuffix(0), "");
+  EXPECT_EQ(ExecImageSuffix(1), "_exec1");
+  EXPECT_EQ(ExecImageSuffix(12), "_exec12");
+}
+
+// This process is image 0 unless the variable names this very process; it
+// records itself for the next image either way.
+TEST(ExecImage, TakesTheNextNumberOnlyForTheSameProcess) {
+  setenv("ROCTRACE_EXEC_IMAGE", "1:1:7", 1);  // another process's
+  EXPECT_EQ(TakeExecImageNumber(), 0u);
+  uint32_t pid = 0, image = 9;
+  uint64_t start = 0;
+  ASSERT_TRUE(
+      ParseExecImage(getenv("ROCTRACE_EXEC_IMAGE"), &pid, &start, &image));
+  EXPECT_EQ(pid, static_cast<uint32_t>(getpid()));
+  EXPECT_EQ(image, 0u);
+  // As the next image of this process would find it.
+  EXPECT_EQ(TakeExecImageNumber(), 1u);
+  EXPECT_EQ(TakeExecImageNumber(), 2u);
+  unsetenv("ROCTRACE_EXEC_IMAGE");
 }
 
 }  // namespace

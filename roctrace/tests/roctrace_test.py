@@ -1470,6 +1470,67 @@ class NothingSilent(unittest.TestCase):
     rows = read_csv(os.path.join(self.dir, "out", "c_hip_api_trace.csv"))
     self.assertEqual(len(rows), 6000)
 
+  def test_a_program_closing_every_descriptor_keeps_db_and_json(self):
+    # The same with the database and the JSON, which keep descriptors of
+    # their own (SQLite's, the JSON's parts) across the close.
+    mine = os.path.join(self.dir, "mine.txt")
+    p = self.roctrace("--hip-trace", "--output-format", "rocpd", "json",
+                      "-d", "out", "-o", "c", "--", PROGRAM, "close_fds",
+                      mine, "3000")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(mine) as f:
+      self.assertEqual(f.read(), "minemine")
+    out = os.path.join(self.dir, "out")
+    self.assertEqual(len(regions(os.path.join(out, "c_results.db"))), 6000)
+    with open(os.path.join(out, "c_results.json")) as f:
+      doc = json.load(f)["rocprofiler-sdk-tool"][0]
+    self.assertEqual(len(doc["buffer_records"]["hip_api"]), 6000)
+
+  def test_a_program_dup2ing_over_every_descriptor_gets_none_of_our_data(self):
+    # Every descriptor from 3 up becomes the program's file: a writer that
+    # wrote through its old number would write into it.
+    mine = os.path.join(self.dir, "mine.txt")
+    p = self.roctrace("--hip-trace", "--output-format", "rocpd", "json",
+                      "csv", "pftrace", "-d", "out", "-o", "d", "--",
+                      PROGRAM, "dup2_fds", mine, "3000")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(mine) as f:
+      self.assertEqual(f.read(), "minemine")
+    out = os.path.join(self.dir, "out")
+    self.assertEqual(len(regions(os.path.join(out, "d_results.db"))), 6000)
+    self.assertEqual(len(read_csv(os.path.join(out, "d_hip_api_trace.csv"))),
+                     6000)
+    with open(os.path.join(out, "d_results.json")) as f:
+      doc = json.load(f)["rocprofiler-sdk-tool"][0]
+    self.assertEqual(len(doc["buffer_records"]["hip_api"]), 6000)
+
+  def test_a_program_that_execs_itself_keeps_each_images_files(self):
+    # Same pid, same names: the image after the exec writes files of its
+    # own (_exec1), the first image's are finished before the exec.
+    p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd",
+                      "json", "pftrace", "-d", "out", "-o", "x", "--",
+                      PROGRAM, "exec_self", "3000", "2000")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    out = os.path.join(self.dir, "out")
+    for prefix, calls in (("x", 3000), ("x_exec1", 2000)):
+      rows = read_csv(os.path.join(out, prefix + "_hip_api_trace.csv"))
+      self.assertEqual(len(rows), calls, prefix)
+      self.assertEqual(len(regions(os.path.join(out, prefix + "_results.db"))),
+                       calls, prefix)
+      self.assertEqual(metadata(os.path.join(
+          out, prefix + "_results.db"))["roctrace.finished"], "1")
+      with open(os.path.join(out, prefix + "_results.json")) as f:
+        doc = json.load(f)["rocprofiler-sdk-tool"][0]
+      self.assertEqual(len(doc["buffer_records"]["hip_api"]), calls, prefix)
+      self.assertGreater(
+          os.path.getsize(os.path.join(out, prefix + "_results.pftrace")), 0)
+    # Both images are one process.
+    self.assertEqual(
+        {r["Process_Id"] for r in read_csv(
+            os.path.join(out, "x_hip_api_trace.csv"))},
+        {r["Process_Id"] for r in read_csv(
+            os.path.join(out, "x_exec1_hip_api_trace.csv"))})
+
   def test_cross_thread_ranges_are_written(self):
     p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
                       "-d", "out", "-o", "c", "--", PROGRAM, "cross_ranges",

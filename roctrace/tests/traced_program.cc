@@ -17,8 +17,13 @@
 //                     UTF-8 ("bad\xff\xfe" and "\xc3(")
 //   chdir DIR N       chdir(DIR), then N calls
 //   for_ms MS         1000 calls per millisecond's sleep, for MS ms
-//   close_fds FILE N  N calls, closes every descriptor from 3 up, opens FILE
-//                     and writes "mine" to it, N calls, writes "mine" again
+//   close_fds FILE N  N calls, waits 0.5 s, closes every descriptor from 3
+//                     up, opens FILE and writes "mine" to it, N calls,
+//                     writes "mine" again
+//   dup2_fds FILE N   as close_fds, but FILE is dup2'd over every open
+//                     descriptor from 3 up instead of closing them
+//   exec_self N M     N calls, then execv of itself (same pid) with
+//                     "exec_self M 0 again": M calls in the new image
 #include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
@@ -128,6 +133,8 @@ int main(int argc, char** argv) {
     if (argc < 4) return 64;
     const long calls = std::atol(argv[3]);
     Calls(calls);
+    // Time for a checkpoint: every writer has opened its files.
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
     for (int fd = 3; fd < 4096; ++fd) close(fd);
     int own = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (own < 0 || write(own, "mine", 4) != 4) return 66;
@@ -137,6 +144,35 @@ int main(int argc, char** argv) {
     if (write(own, "mine", 4) != 4) return 66;
     close(own);
     return 0;
+  }
+  if (std::strcmp(mode, "dup2_fds") == 0) {
+    if (argc < 4) return 64;
+    const long calls = std::atol(argv[3]);
+    Calls(calls);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    int own = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+    if (own < 0) return 66;
+    for (int fd = 3; fd < 4096; ++fd) {
+      if (fd != own && fcntl(fd, F_GETFD) != -1) dup2(own, fd);
+    }
+    if (write(own, "mine", 4) != 4) return 66;
+    Calls(calls);
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    if (write(own, "mine", 4) != 4) return 66;
+    return 0;
+  }
+  if (std::strcmp(mode, "exec_self") == 0) {
+    if (argc < 4) return 64;
+    Calls(n);
+    if (argc > 4) return 0;  // the image after the exec
+    char* const again[] = {argv[0],
+                           const_cast<char*>("exec_self"),
+                           argv[3],
+                           const_cast<char*>("0"),
+                           const_cast<char*>("again"),
+                           nullptr};
+    execv("/proc/self/exe", again);
+    return 65;
   }
   if (std::strcmp(mode, "chdir") == 0) {
     if (argc < 4 || chdir(argv[2]) != 0) return 66;

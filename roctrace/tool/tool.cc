@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/writers/csv_writer.h"
 #include "roctrace/writers/json_writer.h"
@@ -250,6 +251,9 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       config_.output_dir, config_.output_file,
       base != nullptr && base[0] == '/' ? std::string(base) : CurrentDir(),
       info_.pid, info_.ppid, info_.hostname, getenv);
+  // A program that execs itself keeps its pid: each image after the first
+  // writes files of its own, the earlier images' stay as they were.
+  prefix_ += ExecImageSuffix(TakeExecImageNumber());
 
   roctracer_properties_t props{};
   props.buffer_size = config_.buffer_size;

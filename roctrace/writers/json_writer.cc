@@ -1,8 +1,12 @@
 #include "roctrace/writers/json_writer.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -215,10 +219,17 @@ const char* JsonWriter::Section(Category category) {
 JsonWriter::JsonWriter(std::string path, RunInfo start_info)
     : path_(std::move(path)), start_info_(std::move(start_info)) {}
 
-JsonWriter::~JsonWriter() {
-  for (std::FILE*& f : parts_) {
-    if (f != nullptr) std::fclose(f);
-    f = nullptr;
+JsonWriter::~JsonWriter() { DropParts(); }
+
+std::string JsonWriter::PartPath(int category) const {
+  return path_ + "." + Section(static_cast<Category>(category)) + ".part";
+}
+
+void JsonWriter::DropParts() {
+  for (int c = 0; c < kCategoryCount; ++c) {
+    if (parts_[c] == nullptr) continue;
+    parts_[c].reset();
+    std::remove(PartPath(c).c_str());
   }
 }
 
@@ -238,10 +249,7 @@ void JsonWriter::Lose(const std::string& what, int err) {
   ReportFailure(path_, what + std::strerror(err) + " (no JSON written)");
   failed_ = true;
   CountUnwritten(events_);
-  for (std::FILE*& f : parts_) {
-    if (f != nullptr) std::fclose(f);
-    f = nullptr;
-  }
+  DropParts();
 }
 
 void JsonWriter::Write(const ApiEvent& e) {
@@ -254,9 +262,9 @@ void JsonWriter::Write(const ApiEvent& e) {
   stats_[e.op->index].Add(e.end_ns >= e.start_ns ? e.end_ns - e.start_ns : 0);
   const int c = static_cast<int>(e.op->category);
   if (parts_[c] == nullptr) {
-    parts_[c] = std::tmpfile();
-    if (parts_[c] == nullptr) {
-      Lose("temporary file: ", errno);
+    parts_[c] = std::make_unique<OutputFile>();
+    if (!parts_[c]->Open(PartPath(c))) {
+      Lose(PartPath(c) + ": ", errno);
       return;
     }
   }
@@ -349,10 +357,10 @@ void JsonWriter::NoteAgent(AgentRef a) {
 
 void JsonWriter::Flush(int c) {
   if (parts_[c] != nullptr && !pending_[c].empty() &&
-      std::fwrite(pending_[c].data(), 1, pending_[c].size(), parts_[c]) !=
-          pending_[c].size()) {
+      !parts_[c]->Write(pending_[c].data(), pending_[c].size())) {
+    const int err = errno;
     pending_[c].clear();
-    Lose("temporary file: ", errno);
+    Lose(PartPath(c) + ": ", err);
     return;
   }
   pending_[c].clear();
@@ -361,8 +369,11 @@ void JsonWriter::Flush(int c) {
 void JsonWriter::Finish(const RunInfo& info) {
   for (int c = 0; c < kCategoryCount && !failed_; ++c) Flush(c);
   if (failed_) return;
-  std::FILE* f = std::fopen(path_.c_str(), "w");
-  if (f == nullptr) {
+  for (auto& part : parts_) {
+    if (part != nullptr) part->Close();  // complete on disk, read back below
+  }
+  OutputFile f;
+  if (!f.Open(path_)) {
     Lose("", errno);
     return;
   }
@@ -455,34 +466,59 @@ void JsonWriter::Finish(const RunInfo& info) {
   for (const char* section : kEmptyBufferSections) {
     head.append("\"").append(section).append("\":[],");
   }
-  std::fwrite(head.data(), 1, head.size(), f);
-  char copy[1 << 16];
-  bool read_ok = true;
-  for (int c = 0; c < kCategoryCount; ++c) {
-    std::fprintf(f, "%s\"%s\":[", c == 0 ? "" : ",\n",
-                 Section(static_cast<Category>(c)));
-    if (parts_[c] != nullptr) {
-      std::rewind(parts_[c]);
-      size_t n;
-      while ((n = std::fread(copy, 1, sizeof(copy), parts_[c])) > 0) {
-        std::fwrite(copy, 1, n, f);
+  // Staged in chunks: OutputFile takes whole writes back on an error.
+  std::string out = std::move(head);
+  bool ok = true;
+  int err = 0;
+  auto put = [&](const char* data, size_t n) {
+    out.append(data, n);
+    if (ok && out.size() >= OutputFile::kChunkBytes) {
+      if (!f.Write(out.data(), out.size())) {
+        ok = false;
+        err = errno;
       }
-      if (std::ferror(parts_[c])) read_ok = false;
-      std::fclose(parts_[c]);
-      parts_[c] = nullptr;
+      out.clear();
     }
-    std::fputc(']', f);
+  };
+  char copy[1 << 16];
+  for (int c = 0; c < kCategoryCount && ok; ++c) {
+    std::string key = c == 0 ? "\"" : ",\n\"";
+    key += Section(static_cast<Category>(c));
+    key += "\":[";
+    put(key.data(), key.size());
+    if (parts_[c] != nullptr) {
+      const int fd = ::open(PartPath(c).c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) {
+        ok = false;
+        err = errno;
+        break;
+      }
+      ssize_t n;
+      while (ok && (n = ::read(fd, copy, sizeof(copy))) != 0) {
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          ok = false;
+          err = errno;
+          break;
+        }
+        put(copy, static_cast<size_t>(n));
+      }
+      ::close(fd);
+    }
+    put("]", 1);
   }
-  std::fputs("}}]}\n", f);
-  // Any write that failed (a full disk) leaves the stream's error flag or
-  // fails the final flush in fclose.
-  const bool written = !std::ferror(f);
-  const int err = errno;
-  if (std::fclose(f) != 0 || !written || !read_ok) {
+  put("}}]}\n", 5);
+  if (ok && !out.empty() && !f.Write(out.data(), out.size())) {
+    ok = false;
+    err = errno;
+  }
+  f.Close();
+  if (!ok) {
     std::remove(path_.c_str());
-    Lose("", written && read_ok ? errno : err);
+    Lose("", err);
     return;
   }
+  DropParts();
   files_.push_back(path_);
 }
 

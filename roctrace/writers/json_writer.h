@@ -5,19 +5,25 @@
 // nothing for (counters, code objects, host functions, PC samples, ...)
 // present and empty (see ../README.md for the subset).
 //
-// Streamed: records are formatted as they arrive into one anonymous
-// temporary file per buffer_records section; Finish writes the file's head
-// (metadata, agents, names seen), then copies each section in. Memory holds
-// only names, agents and the write buffers. A killed process leaves no JSON
-// (the temporary files vanish with it); rocpd is the format that survives.
+// Streamed: records are formatted as they arrive into one part file per
+// buffer_records section (`<path>.<section>.part`, beside the JSON);
+// Finish writes the file's head (metadata, agents, names seen), copies each
+// part in and removes the parts. Memory holds only names, agents and the
+// write buffers. The parts and the JSON are OutputFiles: a program that
+// closes (or dup2s over) their descriptors neither loses them nor gets
+// their data (the part is opened again by its name, which an anonymous
+// temporary file could not be). A killed process leaves no JSON, only its
+// parts (each a run of records, no document); rocpd is the format that
+// survives.
 #ifndef ROCTRACE_WRITERS_JSON_WRITER_H_
 #define ROCTRACE_WRITERS_JSON_WRITER_H_
 
-#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/output_file.h"
 
 namespace roctrace {
 
@@ -44,7 +50,11 @@ class JsonWriter : public Writer {
 
   std::string path_;
   RunInfo start_info_;
-  std::FILE* parts_[kCategoryCount] = {};
+  std::string PartPath(int category) const;
+  // Closes and removes every part.
+  void DropParts();
+
+  std::unique_ptr<OutputFile> parts_[kCategoryCount];
   std::string pending_[kCategoryCount];
   uint64_t records_[kCategoryCount] = {};
   std::vector<uint32_t> operation_of_;  // by OpName::index, +1; 0: none yet

@@ -8,6 +8,7 @@
 #include <functional>
 #include <random>
 
+#include "roctrace/writers/fd_safe_vfs.h"
 #include "roctrace/writers/rocpd_schema.h"
 #include "roctrace/writers/sqlite_table_appender.h"
 
@@ -91,11 +92,12 @@ bool RocpdWriter::Exec(const char* sql) {
 bool RocpdWriter::Open() {
   opened_ = true;
   std::remove(path_.c_str());
-  // One thread uses the connection: no per-call connection mutex.
+  // One thread uses the connection: no per-call connection mutex. Its
+  // files survive a program that closes our descriptors (fd_safe_vfs.h).
   if (sqlite3_open_v2(
           path_.c_str(), &db_,
           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-          nullptr) != SQLITE_OK) {
+          FdSafeVfsName()) != SQLITE_OK) {
     Fail("cannot create the database");
     return false;
   }
@@ -111,8 +113,10 @@ bool RocpdWriter::Open() {
   // No auto-vacuum: the appender's pages stay where it put them. The schema
   // and the first rows are one transaction: one journal instead of one a
   // statement (the fixed cost of a database was ~4.6 ms, mostly journals).
+  // temp_store=MEMORY: no temporary files (they would be the default VFS's).
   if (!Exec("PRAGMA auto_vacuum=NONE; PRAGMA journal_mode=DELETE; PRAGMA "
-            "synchronous=OFF; PRAGMA cache_size=-65536;") ||
+            "synchronous=OFF; PRAGMA cache_size=-65536; PRAGMA "
+            "temp_store=MEMORY;") ||
       !Exec("BEGIN") || !Exec(RocpdSchemaSql(guid_).c_str()) ||
       !Prepare("INSERT INTO rocpd_string(string) VALUES (?)",
                &insert_string_) ||

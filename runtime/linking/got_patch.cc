@@ -46,6 +46,18 @@ int roctracer_sigaction_hook(int, const struct sigaction*, struct sigaction*)
     __attribute__((weak, visibility("hidden")));
 void (*roctracer_signal_hook(int, void (*)(int)))(int)
     __attribute__((weak, visibility("hidden")));
+// runtime/linking/exec_hooks.h, where linked (libroctracer64.so): the
+// program's exec calls, so what was recorded is written before the image
+// goes.
+// clang-format off
+#define ROCTRACER_EXEC_HOOKS(X) \
+  X(execve) X(execv) X(execvp) X(execvpe) X(fexecve) \
+  X(execl) X(execlp) X(execle)
+// clang-format on
+#define ROCTRACER_DECLARE_EXEC_HOOK(name) \
+  void roctracer_##name##_hook() __attribute__((weak, visibility("hidden")));
+ROCTRACER_EXEC_HOOKS(ROCTRACER_DECLARE_EXEC_HOOK)
+#undef ROCTRACER_DECLARE_EXEC_HOOK
 __attribute__((visibility("hidden"))) void roctracer_got_rescan_hook() {
   roctracer::got::RescanIfChanged();
 }
@@ -124,15 +136,28 @@ void InitOnce(State& s) {
     AddStub(s, "sigaction", reinterpret_cast<void*>(&roctracer_sigaction_hook));
     AddStub(s, "signal", reinterpret_cast<void*>(&roctracer_signal_hook));
   }
+#define ROCTRACER_ADD_EXEC_HOOK(name)                                     \
+  if (&roctracer_##name##_hook != nullptr) {                              \
+    AddStub(s, #name, reinterpret_cast<void*>(&roctracer_##name##_hook)); \
+  }
+  ROCTRACER_EXEC_HOOKS(ROCTRACER_ADD_EXEC_HOOK)
+#undef ROCTRACER_ADD_EXEC_HOOK
   Dl_info info{};
   dladdr(reinterpret_cast<void*>(&RescanIfChanged), &info);
   s.self_base = info.dli_fbase;
 }
 
 // The C library's functions the tracer takes over (dlsym, dlvsym,
-// sigaction, signal), as opposed to the runtimes' APIs.
+// sigaction, signal, the exec family), as opposed to the runtimes' APIs.
 bool IsLibcHook(const State& s, void* stub) {
   (void)s;
+#define ROCTRACER_IS_EXEC_HOOK(name)                               \
+  if (stub != nullptr &&                                           \
+      stub == reinterpret_cast<void*>(&roctracer_##name##_hook)) { \
+    return true;                                                   \
+  }
+  ROCTRACER_EXEC_HOOKS(ROCTRACER_IS_EXEC_HOOK)
+#undef ROCTRACER_IS_EXEC_HOOK
   return stub == reinterpret_cast<void*>(&roctracer_dlsym_hook) ||
          stub == reinterpret_cast<void*>(&roctracer_dlvsym_hook) ||
          (stub != nullptr &&
@@ -223,7 +248,7 @@ void ScanRelocations(State& s, uintptr_t base, const ElfW(Rela) * rel,
     const ElfW(Sym)& sym = symtab[ELF64_R_SYM(rel[i].r_info)];
     const char* name = strtab + sym.st_name;
     // Cheap pre-filter before the hash lookup: the first letters of the
-    // stubbed names (hip*, hsa*, dl*, sig*).
+    // stubbed names (hip*, hsa*, dl*, sig*, exec*, fexecve).
     if (!s.first_chars[static_cast<unsigned char>(name[0])]) continue;
     auto it = s.stubs.find(name);
     if (it == s.stubs.end()) continue;

@@ -6,7 +6,14 @@
 //                was opened (so it runs before the tracer's) traces more;
 //   running      main returns while its workers are inside traced calls;
 //   _exit        main calls _exit() after its workers finished: no exit
-//                handler runs, so records not yet delivered are lost.
+//                handler runs, so records not yet delivered are lost;
+//   execl, execve  main execs itself (same pid) after its workers finished,
+//                through execl (variadic) or execve: the new image prints
+//                "AFTER EXEC" and returns;
+//   exec_fail    main's execv of a missing file fails; main traces more.
+// In the exec modes the buffer callback prints the line below each time it
+// runs (no exit handler runs in the old image): its last line before the
+// new image's must count every call.
 // In every mode but the last two, every traced call must reach the buffer
 // callback (the tracer flushes open pools at exit). "running" must neither
 // crash nor hang, nor deliver more records than calls were made.
@@ -40,9 +47,14 @@ void OnCallback(uint32_t, uint32_t, const void* data, void*) {
   if (d->phase == ACTIVITY_API_PHASE_EXIT) g_calls.fetch_add(1);
 }
 
+bool g_report_each_buffer = false;
+
 void OnBuffer(const char* begin, const char* end, void*) {
   g_records.fetch_add(static_cast<uint64_t>(end - begin) /
                       sizeof(activity_record_t));
+  if (g_report_each_buffer) {
+    WriteCallsAndRecords(g_calls.load(), g_records.load());
+  }
 }
 
 // Registered before the pool is opened, so it runs after the tracer's own
@@ -72,7 +84,15 @@ void RunCountedWorkers() {
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "";
-  std::atexit(&Report);
+  if (std::strcmp(mode, "after_exec") == 0) {
+    (void)!write(STDOUT_FILENO, "AFTER EXEC\n", 11);
+    return 0;
+  }
+  const bool exec = std::strcmp(mode, "execl") == 0 ||
+                    std::strcmp(mode, "execve") == 0 ||
+                    std::strcmp(mode, "exec_fail") == 0;
+  g_report_each_buffer = exec;
+  if (!exec) std::atexit(&Report);
 
   roctracer_properties_t properties{};
   properties.buffer_size = 0x1000;
@@ -104,6 +124,25 @@ int main(int argc, char** argv) {
     std::atexit(&WorkCounted);
     RunCountedWorkers();
     return 0;
+  }
+  if (exec) {
+    RunCountedWorkers();
+    WorkCounted();  // main's part-filled buffer: delivered by no thread exit
+    if (std::strcmp(mode, "execl") == 0) {
+      execl("/proc/self/exe", argv[0], "after_exec",
+            static_cast<char*>(nullptr));
+    } else if (std::strcmp(mode, "execve") == 0) {
+      char* const again[] = {argv[0], const_cast<char*>("after_exec"), nullptr};
+      execve("/proc/self/exe", again, environ);
+    } else {
+      char* const none[] = {const_cast<char*>("/nonexistent/program"), nullptr};
+      execv(none[0], none);
+      // The process goes on; the pool was closed before the exec.
+      WorkCounted();
+      Report();
+      return 0;
+    }
+    return 3;  // the exec failed
   }
   if (std::strcmp(mode, "_exit") == 0) {
     RunCountedWorkers();

@@ -11,6 +11,9 @@ exits cleanly (no crash, no hang) and never delivers more records than calls.
 _exit: no exit handler runs, so records not yet handed to the buffer callback
 are lost (at least the part-filled buffer of each live thread); the process
 must still end at once, without hanging.
+execl, execve: the program execs itself; every record reaches the buffer
+callback before the image is replaced. exec_fail: an exec that fails leaves
+the process running, its records delivered, tracing off.
 dlclose: the libraries are dlclosed under a live traced thread, which exits
 afterwards (dlclose_probe.cc; dlclose_client.cc, built by the system g++ with
 its default flags, as a user builds a tool).
@@ -68,6 +71,33 @@ class ExitTest(unittest.TestCase):
       calls, records = int(m.group(1)), int(m.group(2))
       self.assertEqual(calls, 5000)
       self.assertLessEqual(records, calls)
+
+  def assert_delivered_before_exec(self, mode):
+    p, _ = run(mode)
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    before, after, rest = p.stdout.partition("AFTER EXEC\n")
+    self.assertEqual(after, "AFTER EXEC\n", p.stdout + p.stderr)
+    self.assertEqual(rest, "")
+    lines = LINE.findall(before)
+    self.assertTrue(lines, p.stdout + p.stderr)
+    self.assertEqual(lines[-1], ("5000", "5000"))
+
+  def test_exec_through_execl_delivers_everything_first(self):
+    # The image is replaced: what the pool held would be lost with it.
+    self.assert_delivered_before_exec("execl")
+
+  def test_exec_through_execve_delivers_everything_first(self):
+    self.assert_delivered_before_exec("execve")
+
+  def test_a_failed_exec_leaves_the_process_running_untraced(self):
+    p, _ = run("exec_fail")
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("exec failed", p.stderr)
+    lines = LINE.findall(p.stdout)
+    self.assertTrue(lines, p.stdout + p.stderr)
+    # Delivered before the exec; the 1000 calls after it are not recorded
+    # (the pool is closed).
+    self.assertEqual(lines[-1], ("6000", "5000"))
 
   def test_exit_while_threads_trace(self):
     for _ in range(10):

@@ -370,6 +370,15 @@ const std::vector<Case>& RoctracerCases() {
              p.buffer_size = rng() % 2 ? SIZE_MAX : (size_t{2} << 30) + 1;
              EXPECT_EQ(roctracer_open_pool_expl(&p, &pool), kBadArg)
                  << p.buffer_size;
+             // Without a callback (accepted as such) a bad size is still
+             // refused: the size is checked first.
+             p.buffer_callback_fun = nullptr;
+             p.buffer_size = static_cast<size_t>(Pick(rng, {0, 191}));
+             EXPECT_EQ(roctracer_open_pool_expl(&p, &pool), kBadArg)
+                 << p.buffer_size;
+             p.buffer_size = SIZE_MAX;
+             EXPECT_EQ(roctracer_open_pool_expl(&p, &pool), kBadArg);
+             EXPECT_EQ(roctracer_open_pool(&p), kBadArg);
              EXPECT_EQ(pool, nullptr);
            }),
       CASE(roctracer_open_pool,

@@ -1,0 +1,39 @@
+// The exec family as the program sees it, for the GOT patcher (linked into
+// libroctracer64.so only): an exec replaces the image and with it every
+// pool's buffers, the tools' writer threads and their unwritten data, as
+// abruptly as a SIGKILL would. Each hook first runs the process-exit steps
+// (runtime/pool/process_exit.h: GPU work drained, pools flushed and closed,
+// tools finalized, so a tool's files are complete and closed), then calls
+// the C library's function.
+//
+// If the exec then fails (the call returns), the process goes on untraced:
+// its pools are closed (later records are refused and counted as dropped)
+// and its tools are finalized; a message on stderr says so.
+//
+// Only the process that loaded the library flushes: a child of vfork (which
+// shares its parent's memory and threads' state) or of fork execs as is.
+#ifndef RUNTIME_LINKING_EXEC_HOOKS_H_
+#define RUNTIME_LINKING_EXEC_HOOKS_H_
+
+extern "C" {
+int roctracer_execve_hook(const char* path, char* const argv[],
+                          char* const envp[])
+    __attribute__((visibility("hidden")));
+int roctracer_execv_hook(const char* path, char* const argv[])
+    __attribute__((visibility("hidden")));
+int roctracer_execvp_hook(const char* file, char* const argv[])
+    __attribute__((visibility("hidden")));
+int roctracer_execvpe_hook(const char* file, char* const argv[],
+                           char* const envp[])
+    __attribute__((visibility("hidden")));
+int roctracer_fexecve_hook(int fd, char* const argv[], char* const envp[])
+    __attribute__((visibility("hidden")));
+int roctracer_execl_hook(const char* path, const char* arg, ...)
+    __attribute__((visibility("hidden")));
+int roctracer_execlp_hook(const char* file, const char* arg, ...)
+    __attribute__((visibility("hidden")));
+int roctracer_execle_hook(const char* path, const char* arg, ...)
+    __attribute__((visibility("hidden")));
+}
+
+#endif  // RUNTIME_LINKING_EXEC_HOOKS_H_
