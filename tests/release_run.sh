@@ -15,7 +15,7 @@
 set -euo pipefail
 if [[ -z ${ROCTRACER_RELEASE_LOADER:-} ]] || (($# == 0)); then exec "$@"; fi
 program=$1
-[[ $program == */* ]] || program=$(command -v -- "$program")
+[[ $program == */* ]] || program=$(type -P -- "$program" || echo "$program")
 if [[ $(head -c 4 -- "$program" 2>/dev/null) != $'\x7fELF' ]]; then exec "$@"; fi
 shift
 exec "$ROCTRACER_RELEASE_LOADER" \
