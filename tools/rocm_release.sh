@@ -12,16 +12,33 @@
 # looked up under the separate state. Fetching fails loudly: a release that
 # cannot be fetched must fail CI, not be skipped.
 #
+# The suite's ROCm libraries need a newer C and C++ runtime than this
+# machine's (glibc >= 2.38, GLIBCXX_3.4.32) and libraries it may lack
+# (comgr, libdrm_amdgpu, libnuma, libelf, LLVM): every package they depend
+# on, as apt resolves it for an empty system, is unpacked beside the release
+# into <cache>/<suite>/runtime, with the suite's own loader. Programs run on
+# the release through that loader,
+#   <cache>/<suite>/runtime/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+#     --library-path <dirs> program
+# with <dirs> written to <cache>/<suite>/library_path and the loader's path
+# to <cache>/<suite>/loader (tests/release_run.sh does both). library_path
+# names the runtime's directories, then <cache>/<suite>/hip, which holds the
+# release's libamdhip64 under every soname a HIP program may ask for
+# (libamdhip64.so.5, .6, .7): programs built by this machine's hipcc 5.2.3
+# then load the release's HIP. The release's libhsa-runtime64 is not on it
+# (a program on softhsa must keep softhsa); a program that wants the
+# release's HSA puts <prefix>/lib/x86_64-linux-gnu on its LD_LIBRARY_PATH.
+#
 # It also writes what this machine cannot test of the release:
-# <cache>/<suite>/test_tag_filters (e.g. `-runs_rocm,-kfd`) and, one reason a
-# line, <cache>/<suite>/skipped. Tests tagged `runs_rocm` need the release
-# built against to be this machine's ROCm: they load its libraries or build
-# a client against the headers installed under /usr. They are filtered out
-# for every fetched release, with what its libraries lack here (sid's need a
-# newer glibc than bookworm's). The GPU tests on softhsa are not: softhsa,
-# the tracer and the test programs are all built from the release's headers.
-# Tests tagged `kfd` need libhsakmt. tools/test_release.sh applies the
-# filter and prints the reasons.
+# <cache>/<suite>/test_tag_filters (e.g. `-installed_rocm,-kfd`) and, one
+# reason a line, <cache>/<suite>/skipped. Tests tagged `installed_rocm`
+# build clients against the ROCm installed under /usr: they are filtered out
+# for every fetched release. Tests tagged `runs_rocm` load the release's
+# libraries: tools/test_release.sh runs them through the loader when every
+# library and symbol version the release's libraries need resolves there,
+# and otherwise filters them out here with what is missing. Tests tagged
+# `kfd` need libhsakmt. tools/test_release.sh applies the filter and prints
+# the reasons.
 #
 # Usage: tools/rocm_release.sh SUITE        (trixie, sid, experimental, ...)
 set -euo pipefail
@@ -34,22 +51,31 @@ cache=${ROCTRACER_ROCM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/roctracer-rocm}
 dir=$cache/$suite
 prefix=$dir/root/usr
 
-# Whether this machine's loader can load the suite's runtime libraries (from
-# the prefix, else the system): `ldd` names every library or symbol version
-# it lacks (sid's need glibc >= 2.38 where bookworm has 2.36).
+runtime=$dir/runtime
+loader=$runtime/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+
+# Whether the release's loader loads the suite's ROCm libraries from the
+# release, its runtime and the hip directory: `--list` names every library
+# or symbol version that is missing. Without a runtime (or where something
+# is still missing) the tests tagged runs_rocm are filtered out.
 write_filters() {
   local lib missing skip=() why=()
   lib=$prefix/lib/x86_64-linux-gnu
   missing=$(for f in "$lib"/lib{hsa-runtime64,amdhip64,hsakmt}.so.[0-9]; do
-              [[ -e $f ]] && LD_LIBRARY_PATH=$lib ldd "$f" 2>&1
+              [[ -e $f ]] || continue
+              if [[ -x $loader ]]; then
+                "$loader" --library-path "$(cat "$dir/library_path"):$lib" --list "$f" 2>&1
+              else
+                LD_LIBRARY_PATH=$lib ldd "$f" 2>&1
+              fi
             done | grep 'not found' | grep -o "version \`[^']*' not found\|[^ ]* => not found" |
             sed "s/version \`\(.*\)' not found/\1/; s/ => not found//" | sort -uV | paste -sd' ' || true)
-  skip+=(-runs_rocm)
-  if [[ -n $missing ]]; then
-    why+=("tests tagged runs_rocm (they load the installed ROCm's libraries or build against its headers): $suite's ROCm is not installed here, and its libraries need what this machine lacks: $missing")
-  else
-    why+=("tests tagged runs_rocm (they load the installed ROCm's libraries or build against its headers): $suite's ROCm is not installed here")
+  if [[ -n $missing || ! -x $loader ]]; then
+    skip+=(-runs_rocm)
+    why+=("tests tagged runs_rocm (they load the release's libraries): $suite's libraries need what neither this machine nor the runtime unpacked beside the release has: ${missing:-its loader}")
   fi
+  skip+=(-installed_rocm)
+  why+=("tests tagged installed_rocm (they build clients against the ROCm installed under /usr and load its libraries): $suite's ROCm is not installed here")
   if ! ls "$prefix"/lib/x86_64-linux-gnu/libhsakmt.so* >/dev/null 2>&1; then
     skip+=(-kfd)
     why+=("tests tagged kfd: $suite has no libhsakmt")
@@ -60,7 +86,7 @@ write_filters() {
   echo "${skip[*]}" >"$dir/test_tag_filters"
 }
 
-if [[ -f $dir/complete ]]; then
+if [[ -f $dir/complete && -f $runtime/complete ]]; then
   write_filters
   echo "$prefix"
   exit 0
@@ -68,7 +94,7 @@ fi
 
 st=$(mktemp -d)
 trap 'rm -rf "$st"' EXIT
-mkdir -p "$st/lists/partial" "$st/archives/partial" "$st/debs"
+mkdir -p "$st/lists/partial" "$st/archives/partial" "$st/debs" "$st/runtime-debs"
 : >"$st/status"
 {
   echo "deb http://deb.debian.org/debian $suite main"
@@ -98,14 +124,45 @@ for opt in libhsakmt-dev libhsakmt1; do
   [[ -n $(candidate $opt) ]] && pkgs+=("$opt")
 done
 mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
-(cd "$st/debs" && apt-get "${opts[@]}" -qq download "${pkgs[@]}")
 mkdir -p "$dir"
-rm -rf "$dir/root.new"
-for deb in "$st"/debs/*.deb; do dpkg -x "$deb" "$dir/root.new"; done
-rm -rf "$dir/root"
-mv "$dir/root.new" "$dir/root"
-printf '%s\n' "${pkgs[@]}" >"$dir/packages"
-(cd "$st/debs" && ls) >"$dir/debs"
+if [[ ! -f $dir/complete ]]; then
+  (cd "$st/debs" && apt-get "${opts[@]}" -qq download "${pkgs[@]}")
+  rm -rf "$dir/root.new"
+  for deb in "$st"/debs/*.deb; do dpkg -x "$deb" "$dir/root.new"; done
+  rm -rf "$dir/root"
+  mv "$dir/root.new" "$dir/root"
+  printf '%s\n' "${pkgs[@]}" >"$dir/packages"
+  (cd "$st/debs" && ls) >"$dir/debs"
+  touch "$dir/complete"
+fi
+
+# The runtime: everything the ROCm runtime libraries depend on, as apt would
+# install it on an empty system (the status file is empty), less the ROCm
+# packages themselves (they are in root/).
+runtime_pkgs=$(apt-get "${opts[@]}" -s install --no-install-recommends \
+                 $(printf '%s\n' "${pkgs[@]}" | grep -v -- '-dev$') |
+               awk '/^Inst / {print $2}' | grep -vxF -f <(printf '%s\n' "${pkgs[@]}") | sort -u)
+[[ -n $runtime_pkgs ]] || { echo "$0: $suite: no runtime packages resolved" >&2; exit 1; }
+(cd "$st/runtime-debs" && apt-get "${opts[@]}" -qq download $runtime_pkgs)
+rm -rf "$runtime.new"
+for deb in "$st"/runtime-debs/*.deb; do dpkg -x "$deb" "$runtime.new"; done
+[[ -x $runtime.new/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 ]] ||
+  { echo "$0: $suite: its libc6 has no usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" >&2; exit 1; }
+(cd "$st/runtime-debs" && ls) >"$runtime.new/debs"
+rm -rf "$runtime"
+mv "$runtime.new" "$runtime"
+# The release's HIP under every soname a HIP program may need.
+rm -rf "$dir/hip"
+mkdir -p "$dir/hip"
+real_hip=$(readlink -f "$prefix"/lib/x86_64-linux-gnu/libamdhip64.so.[0-9])
+for major in 5 6 7; do ln -s "$real_hip" "$dir/hip/libamdhip64.so.$major"; done
+# Every runtime directory that holds shared libraries, then the HIP one.
+{
+  find "$runtime" -name '*.so*' \( -type f -o -type l \) -printf '%h\n' | sort -u |
+    grep -E "^$runtime/(usr/)?lib(64|/x86_64-linux-gnu)?\$"
+  echo "$dir/hip"
+} | paste -sd: >"$dir/library_path"
+echo "$loader" >"$dir/loader"
+touch "$runtime/complete"
 write_filters
-touch "$dir/complete"
 echo "$prefix"

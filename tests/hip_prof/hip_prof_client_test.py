@@ -18,6 +18,14 @@ import unittest
 LIBRARY, CLIENT, ID_RANGE_CLIENT, ROCTRACER_H, HIP_H, HIP_LIB = sys.argv[1:7]
 del sys.argv[1:7]
 
+# On a ROCm release whose libraries need a newer C and C++ runtime than this
+# machine's (tools/test_release.sh), the client runs through that release's
+# loader, and is linked without resolving the libraries' own references
+# (they resolve against the release's runtime, not this machine's).
+RELEASE_RUN = os.environ.get("ROCTRACER_RELEASE_RUN")
+RELEASE_LINK = ["-Wl,--allow-shlib-undefined"] if RELEASE_RUN else []
+RELEASE_PREFIX = [RELEASE_RUN] if RELEASE_RUN else []
+
 
 def include_dir(header, depth):
   d = os.path.abspath(header)
@@ -26,12 +34,28 @@ def include_dir(header, depth):
   return d
 
 
+def hip_prof_str():
+  with open(os.path.join(os.path.dirname(HIP_H), "amd_detail",
+                         "hip_prof_str.h")) as f:
+    return f.read()
+
+
 class HipProfClientTest(unittest.TestCase):
 
   def test_client_reads_hip_layout_from_real_calls(self):
+    # From HIP 5.6 on, hipApiString streams `__val`s through
+    # roctracer::hip_support::detail::operator<<, which ROCm's roctracer
+    # declares in roctracer/hip_ostream_ops.h and include/ does not.
+    if "roctracer::hip_support" in hip_prof_str():
+      self.skipTest("this HIP's hip_prof_str.h needs "
+                    "roctracer::hip_support::detail::operator<<")
     self.build_and_run(CLIENT)
 
   def test_domain_wide_enables_stay_within_hip_api_id_last(self):
+    # The client's traced call; HIP 7's list no longer has an ID for it.
+    if "HIP_API_ID_hipGetErrorString " not in hip_prof_str():
+      self.skipTest("this HIP's hip_prof_str.h has no "
+                    "HIP_API_ID_hipGetErrorString")
     self.build_and_run(ID_RANGE_CLIENT)
 
   def build_and_run(self, client):
@@ -47,13 +71,13 @@ class HipProfClientTest(unittest.TestCase):
         ["g++", "-D__HIP_PLATFORM_AMD__", client,
          "-I" + include_dir(ROCTRACER_H, 1), "-I" + include_dir(HIP_H, 2),
          "-L" + tmp, "-L" + hip_lib_dir, "-lamdhip64", "-lroctracer64",
-         "-o", binary],
+         "-o", binary] + RELEASE_LINK,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
         universal_newlines=True, timeout=300)
     self.assertEqual(p.returncode, 0, p.stdout)
     env = dict(os.environ, LD_PRELOAD=lib,
                LD_LIBRARY_PATH=tmp + ":" + hip_lib_dir)
-    p = subprocess.run([binary], env=env, stdout=subprocess.PIPE,
+    p = subprocess.run(RELEASE_PREFIX + [binary], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True,
                        timeout=120)
     self.assertEqual(p.returncode, 0, p.stdout)
