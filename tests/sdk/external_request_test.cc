@@ -9,6 +9,7 @@
 
 #include "ext/prof_protocol.h"
 #include "gtest/gtest.h"
+#include "hip_api_data.h"
 #include "hip_api_id.h"
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/rocprofiler.h"
@@ -249,8 +250,13 @@ TEST(ExternalRequest, NotAskedWhenAnIdIsPushedOrTheKindWasNotRequested) {
   ASSERT_EQ(rocprofiler_pop_external_correlation_id(g_a, tid, &popped),
             ROCPROFILER_STATUS_SUCCESS);
   // A traces HIP calls but asked for HSA core only.
-  hsa_api_data_t d;
-  std::memset(&d, 0, sizeof(d));
+  // HIP's data has members with constructors (dim3): raw storage.
+  union HipStorage {
+    HipStorage() {}
+    hip_api_data_t value;
+  } storage;
+  hip_api_data_t& d = storage.value;
+  std::memset(static_cast<void*>(&d), 0, sizeof(d));
   fake_seam::Call(kHip, HIP_API_ID_hipGetErrorString, ACTIVITY_API_PHASE_ENTER,
                   60, &d);
   fake_seam::Call(kHip, HIP_API_ID_hipGetErrorString, ACTIVITY_API_PHASE_EXIT,
