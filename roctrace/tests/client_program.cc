@@ -87,6 +87,14 @@ int main(int argc, char** argv) {
   CHECK(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HIP_API, OnHip,
                                          nullptr));
   CHECK(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HIP_API));
+  // A domain-wide enable stops at HIP's last numbered API; the call this
+  // program makes is past it where HIP leaves it unnumbered (HIP 7), so it
+  // is enabled by its ID as well, as such a client must.
+  CHECK(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API,
+                                     HIP_API_ID_hipGetErrorString, OnHip,
+                                     nullptr));
+  CHECK(roctracer_enable_op_activity(ACTIVITY_DOMAIN_HIP_API,
+                                     HIP_API_ID_hipGetErrorString));
   CHECK(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX));
   CHECK(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_EXT_API));
   roctracer_activity_push_external_correlation_id(7);
