@@ -240,8 +240,7 @@ void BM_StringArg_Table(benchmark::State& state) {
 }
 
 // The pool's share of mode 2: one API record written the way Exit writes it,
-// without any interception (the placeholder mutex pool here; re-measure with
-// the lock-free pool).
+// into the lock-free pool (runtime/pool), without any interception.
 void BM_PoolWriteOnly(benchmark::State& state) {
   Mode mode(2, ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string);
   roctracer::Pool* pool = roctracer::ActivityPoolFor(
