@@ -1,5 +1,5 @@
-// What the GOT patcher (runtime/linking/got_patch.h) costs in a process with 200
-// loaded libraries (benchmarks/intercept/bench_libs, each calling HIP, HSA
+// What the GOT patcher (runtime/linking/got_patch.h) costs in a process with
+// 200 loaded libraries (benchmarks/intercept/bench_libs, each calling HIP, HSA
 // and libc), the patcher and the stubs linked into this binary as they are
 // into libroctracer64.so:
 //   BM_ScanAll           scan and patch every loaded object: the cost at
@@ -82,6 +82,7 @@ BENCHMARK(BM_NothingChanged);
 
 int main(int argc, char** argv) {
   if (const char* dir = std::getenv("BENCH_LIBS_DIR")) g_dir = dir;
+  roctracer::got::Arm();  // as libroctracer64.so does at load
   LoadAll();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "runtime/activity/builtin_domains.h"
+#include "runtime/linking/got_patch.h"
 
 namespace roctracer {
 namespace {
@@ -75,12 +76,6 @@ Domain* Get(uint32_t domain) noexcept {
 }  // namespace
 }  // namespace roctracer
 
-// libroctracer64.so links the GOT patcher (runtime/linking/got_patch.h); test
-// binaries that link this registry without it leave it null.
-namespace roctracer::got {
-void RescanIfChanged() __attribute__((weak));
-}  // namespace roctracer::got
-
 namespace roctracer {
 namespace {
 
@@ -97,8 +92,7 @@ void UpdateActiveLocked(Domain* d, uint32_t op) {
       d->slots[op].consumer.load(std::memory_order_relaxed) != 0;
   // Objects loaded since the last scan (by a dlopen we did not see) get
   // their calls redirected before the first call that should be traced.
-  if (on && d->active[op].load(std::memory_order_relaxed) == 0 &&
-      got::RescanIfChanged != nullptr)
+  if (on && d->active[op].load(std::memory_order_relaxed) == 0)
     got::RescanIfChanged();
   d->active[op].store(on ? 1 : 0, std::memory_order_release);
 }

@@ -36,6 +36,7 @@
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/string_arena.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/intercept/traced_call.h"
 
 namespace roctracer::hook {
 namespace {
@@ -47,20 +48,7 @@ enum FrameFlags : uint16_t {
 };
 
 // The runtime's view of a CallFrame.
-struct Frame {
-  uint64_t phase_data;  // data->phase_data points here
-  uint64_t begin_ns;    // 0: no activity record for this call
-  uint64_t id;
-  uint64_t parent_id;
-  Frame* enclosing;
-  const CallbackEntry* callback;
-  ApiConsumerFn consumer;
-  uint64_t arena_mark;
-  const void* data;  // the call's <domain>_api_data_t (InnermostStream)
-  uint32_t op;
-  uint16_t domain;
-  uint16_t flags;
-};
+using Frame = TracedCall;
 static_assert(sizeof(Frame) <= sizeof(CallFrame), "CallFrame too small");
 static_assert(alignof(Frame) <= alignof(CallFrame), "CallFrame alignment");
 
@@ -168,51 +156,6 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   t.top = f->enclosing;
   t.top_id = f->parent_id;
 }
-
-// InnermostCallOf (trace_guard.h): the thread's frames, innermost first.
-bool InnermostCall(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
-  for (auto* f = static_cast<const Frame*>(Thread().top); f != nullptr;
-       f = f->enclosing) {
-    if (f->domain == domain) {
-      *op = f->op;
-      *id = f->id;
-      return true;
-    }
-  }
-  return false;
-}
-
-// The stream argument of a call, if its API takes one (the domain's
-// generated StreamArg).
-bool StreamOf(const Frame& f, uint64_t* stream) noexcept {
-  const void* address = nullptr;
-  const bool takes = VisitApiDomain(
-      f.domain,
-      [&](auto d) {
-        using D = decltype(d);
-        return D::StreamArg(f.op, static_cast<const typename D::Data*>(f.data),
-                            &address) == D::kStreamArgUse;
-      },
-      [] { return false; });
-  if (!takes) return false;
-  // A stream handle stored in the call's data on the stub's stack.
-  std::memcpy(stream, address, sizeof(*stream));
-  return true;
-}
-
-// InnermostStream (trace_guard.h): the thread's frames, innermost first.
-uint64_t InnermostStreamOfThread() noexcept {
-  uint64_t stream = 0;
-  for (auto* f = static_cast<const Frame*>(Thread().top); f != nullptr;
-       f = f->enclosing) {
-    if (StreamOf(*f, &stream)) return stream;
-  }
-  return 0;
-}
-
-[[maybe_unused]] const bool kInnermostCallInstalled =
-    (SetInnermostCallFn(&InnermostCall),
-     SetInnermostStreamFn(&InnermostStreamOfThread), true);
 
 }  // namespace
 

@@ -1,6 +1,9 @@
 #include "runtime/intercept/trace_guard.h"
 
-#include <atomic>
+#include <cstring>
+
+#include "api_domain_tables.h"
+#include "runtime/intercept/traced_call.h"
 
 namespace roctracer::hook {
 
@@ -10,26 +13,53 @@ ROCTRACER_HOT_TLS ThreadState t_thread_state = {};
 
 namespace roctracer {
 namespace {
-std::atomic<InnermostCallFn> g_innermost_call{nullptr};
-std::atomic<InnermostStreamFn> g_innermost_stream{nullptr};
+
+using hook::TracedCall;
+
+const TracedCall* InnermostTracedCall() noexcept {
+  return static_cast<const TracedCall*>(hook::Thread().top);
+}
+
+// The stream argument of a call, if its API takes one (the domain's
+// generated StreamArg).
+bool StreamOf(const TracedCall& call, uint64_t* stream) noexcept {
+  const void* address = nullptr;
+  const bool takes = hook::VisitApiDomain(
+      call.domain,
+      [&](auto d) {
+        using D = decltype(d);
+        return D::StreamArg(call.op,
+                            static_cast<const typename D::Data*>(call.data),
+                            &address) == D::kStreamArgUse;
+      },
+      [] { return false; });
+  if (!takes) return false;
+  // A stream handle stored in the call's data on the stub's stack.
+  std::memcpy(stream, address, sizeof(*stream));
+  return true;
+}
+
 }  // namespace
 
 bool InnermostCallOf(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
-  InnermostCallFn fn = g_innermost_call.load(std::memory_order_acquire);
-  return fn != nullptr && fn(domain, op, id);
-}
-
-void SetInnermostCallFn(InnermostCallFn fn) noexcept {
-  g_innermost_call.store(fn, std::memory_order_release);
+  for (const TracedCall* call = InnermostTracedCall(); call != nullptr;
+       call = call->enclosing) {
+    if (call->domain == domain) {
+      *op = call->op;
+      *id = call->id;
+      return true;
+    }
+  }
+  return false;
 }
 
 uint64_t InnermostStream() noexcept {
-  InnermostStreamFn fn = g_innermost_stream.load(std::memory_order_acquire);
-  return fn != nullptr ? fn() : 0;
-}
-
-void SetInnermostStreamFn(InnermostStreamFn fn) noexcept {
-  g_innermost_stream.store(fn, std::memory_order_release);
+  uint64_t stream = 0;
+  for (const TracedCall* call = InnermostTracedCall(); call != nullptr;
+       call = call->enclosing) {
+    if (StreamOf(*call, &stream)) return stream;
+  }
+  return 0;
 }
 
 }  // namespace roctracer

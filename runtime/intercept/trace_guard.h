@@ -63,23 +63,18 @@ class UntracedScope {
 // The innermost traced call of `domain` in progress on this thread: its op
 // and correlation ID; false when there is none. The GPU half asks it for the
 // HIP call that submitted a packet or copy (HIP_OPS), which is not the
-// innermost call when HSA calls inside it are traced too. The call frames
-// are api_hook.cc's, which installs the walk at load; without the hooks (unit
-// tests of the GPU half) the answer is false.
+// innermost call when HSA calls inside it are traced too. A walk of the
+// thread's traced calls (traced_call.h); without the hooks (unit tests of the
+// GPU half) there are none and the answer is false.
 bool InnermostCallOf(uint32_t domain, uint32_t* op, uint64_t* id) noexcept;
-using InnermostCallFn = bool (*)(uint32_t domain, uint32_t* op,
-                                 uint64_t* id) noexcept;
-void SetInnermostCallFn(InnermostCallFn fn) noexcept;
 
 // The stream (the runtime's work queue: HIP's hipStream_t, as an integer)
 // named by the innermost traced call in progress on this thread that takes
 // one (the generated StreamArg of its domain); 0, HIP's null stream, when
-// no call in progress does. A walk of the thread's call frames (api_hook.cc
-// installs it; 0 without the hooks): the GPU half calls it only for an
-// observer that asks (gpu_events.h, EnqueueInfo::stream).
+// no call in progress does. A walk of the thread's traced calls: the GPU
+// half calls it only for an observer that asks (gpu_events.h,
+// EnqueueInfo::stream).
 uint64_t InnermostStream() noexcept;
-using InnermostStreamFn = uint64_t (*)() noexcept;
-void SetInnermostStreamFn(InnermostStreamFn fn) noexcept;
 
 // The consumer to call for (domain, op): the installed one if it registered
 // interest in the op, else NULL. Two relaxed loads.

@@ -97,6 +97,8 @@ struct State {
   bool deferred = false;  // during a scan: an object the loader still holds
 };
 
+std::atomic<bool> g_armed{false};
+
 State& GetState() {
   static State* s = [] {
     auto* state = new State;  // outlives every destructor that may call us
@@ -417,7 +419,10 @@ int RestoreOne(dl_phdr_info* info, size_t, void* arg) {
 
 }  // namespace
 
+void Arm() { g_armed.store(true, std::memory_order_release); }
+
 void RescanIfChanged() {
+  if (!g_armed.load(std::memory_order_acquire)) return;
   State& s = GetState();
   unsigned long long c[2] = {0, 0};
   dl_iterate_phdr(ReadCounters, c);

@@ -9,11 +9,19 @@
 
 namespace roctracer::got {
 
-// Scans every loaded object not scanned yet (and forgets unloaded ones):
-// JUMP_SLOT and GLOB_DAT relocations naming a stubbed function get the
-// stub's address; dlsym/dlvsym calls get a hook that rescans first. Cheap
-// (one dl_iterate_phdr step) when no object was added or removed since the
-// last scan. Thread-safe. A no-op when ROCTRACER_GOT_PATCH=0.
+// Lets RescanIfChanged patch this process. libroctracer64.so arms the
+// patcher when it is loaded (got_patch_init.cc); a program that links the
+// runtime's units itself (their unit tests) is left as linked unless it
+// arms: it must not rewrite its own GOT when it merely turns a call on.
+void Arm();
+
+// Once armed, scans every loaded object not scanned yet (and forgets
+// unloaded ones): JUMP_SLOT and GLOB_DAT relocations naming a stubbed
+// function get the stub's address; dlsym/dlvsym calls get a hook that
+// rescans first. Cheap (one dl_iterate_phdr step) when no object was added
+// or removed since the last scan. Thread-safe. A no-op before Arm and when
+// ROCTRACER_GOT_PATCH=0. The activity registry calls it when a call is
+// turned on, so objects loaded since the last scan are patched first.
 void RescanIfChanged();
 
 // Writes every patched slot of the objects still loaded back to its original

@@ -9,6 +9,7 @@ namespace {
 
 __attribute__((constructor)) void PatchAtLoad() {
   roctracer::fatal_signal::Install();
+  roctracer::got::Arm();
   roctracer::got::RescanIfChanged();
 }
 

@@ -67,6 +67,7 @@ const char* RealErrorString(int e) {
 class GotLoaderRaceTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    roctracer::got::Arm();  // as libroctracer64.so does at load
     lookup_lib_ = dlopen(kLookup, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(nullptr, lookup_lib_) << dlerror();
     lookup_ = reinterpret_cast<LookupFn>(dlsym(lookup_lib_, "race_lookup"));

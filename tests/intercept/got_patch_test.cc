@@ -1,5 +1,5 @@
-// The GOT patcher (runtime/linking/got_patch.h) against a library dlopen'ed after
-// the process started: its calls are redirected to the stubs only after a
+// The GOT patcher (runtime/linking/got_patch.h) against a library dlopen'ed
+// after the process started: its calls are redirected to the stubs only after a
 // rescan, RestoreAll puts them back, an unloaded library is forgotten, and
 // calls made while another thread patches and restores always reach the
 // runtime. The stubs and the patcher are linked into this test binary (the
@@ -38,9 +38,39 @@ const char* RealErrorString(int e) {
   return fn(static_cast<hipError_t>(e));
 }
 
+// Declared first so that it runs before any fixture arms the patcher: a
+// process that links the patcher without libroctracer64.so's load-time step
+// (the runtime's unit tests) keeps its GOT whatever rescans are asked for.
+TEST(GotPatchUnarmed, RescansPatchNothingUntilArmed) {
+  void* lib = dlopen(kTarget, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(nullptr, lib) << dlerror();
+  auto fn = reinterpret_cast<ErrorStringFn>(dlsym(lib, "target_error_string"));
+  ASSERT_NE(nullptr, fn);
+  hook_recorder::SetActive(roctracer::hook::kDomainHipApi,
+                           HIP_API_ID_hipGetErrorString, true);
+  hook_recorder::Take();
+
+  roctracer::got::RescanIfChanged();
+  EXPECT_EQ(0u, roctracer::got::GetStats().scans);
+  EXPECT_EQ(0u, roctracer::got::GetStats().slots_patched);
+  EXPECT_STREQ(RealErrorString(2), fn(2));
+  EXPECT_EQ(0, TracedHipCalls());
+
+  roctracer::got::Arm();
+  roctracer::got::RescanIfChanged();
+  EXPECT_GT(roctracer::got::GetStats().slots_patched, 0u);
+  EXPECT_STREQ(RealErrorString(2), fn(2));
+  EXPECT_EQ(1, TracedHipCalls());
+
+  hook_recorder::DisableAll();
+  dlclose(lib);
+  roctracer::got::RescanIfChanged();
+}
+
 class GotPatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    roctracer::got::Arm();  // as libroctracer64.so does at load
     roctracer::got::RescanIfChanged();
     lib_ = dlopen(kTarget, RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(nullptr, lib_) << dlerror();
