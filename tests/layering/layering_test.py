@@ -5,7 +5,12 @@ those READMEs to one picture: every `#include "runtime/..."` and every
 `//runtime` dependency stays inside its folder or goes to a folder the
 README allows, every library's files are in one folder, a library depends
 directly on the library of every header it includes, and the allowances
-form no cycle."""
+form no cycle.
+
+The units around runtime/ (the SDK front end, roctrace's three folders,
+softhsa, rocTX) are held to the same rule by OuterUnitsTest: their READMEs
+name what they may use by path (`runtime/private`, `roctrace/writers`), and
+nothing in runtime/ uses them."""
 
 import os
 import re
@@ -16,6 +21,14 @@ RUNTIME = os.path.join(RUNFILES, "runtime")
 FOLDERS = sorted(d for d in os.listdir(RUNTIME)
                  if os.path.isdir(os.path.join(RUNTIME, d)))
 SOURCE = re.compile(r"\.(cc|h|S)$")
+# The build units outside runtime/, each a folder with its own README.
+OUTER_UNITS = [
+    "roctrace/cli", "roctrace/tool", "roctrace/writers", "roctx", "sdk",
+    "softhsa"
+]
+OUTER_INCLUDE = re.compile(
+    r'^\s*#\s*include\s+"((?:roctrace|roctx|sdk|softhsa|runtime)/[^"]+)"',
+    re.M)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"runtime/([^"]+)"', re.M)
 
 
@@ -200,6 +213,161 @@ class LayeringTest(unittest.TestCase):
                            f"runtime/{included} ({owner[included]}) "
                            "without depending on it")
     self.assertEqual(wrong, [])
+
+
+def read_outer_build(package):
+  """cc_library and cc_binary rules of a BUILD file outside runtime/, as
+  (name, files relative to the repository, absolute deps); other rules are
+  read and ignored."""
+  rules = []
+
+  def rule(name, srcs=(), hdrs=(), textual_hdrs=(), deps=(), **_):
+    files = [f"{package}/{f}" for f in [*srcs, *hdrs, *textual_hdrs]]
+    rules.append((f"//{package}:{name}", files,
+                  [absolute(package, d) for d in deps]))
+
+  ignore = lambda *a, **_: None
+  scope = {
+      "cc_library": rule,
+      "cc_binary": rule,
+      "cc_test": ignore,
+      "py_test": ignore,
+      "py_binary": ignore,
+      "sh_test": ignore,
+      "genrule": ignore,
+      "alias": ignore,
+      "package": ignore,
+      "exports_files": ignore,
+      "filegroup": ignore,
+      "load": ignore,
+      "glob": lambda *a, **_: [],
+      "select": lambda d, **_: next(iter(d.values())),
+  }
+  with open(os.path.join(RUNFILES, package, "BUILD.bazel")) as f:
+    exec(compile(f.read(), package + "/BUILD.bazel", "exec"), scope)
+  return rules
+
+
+def outer_unit_of(path):
+  """The outer unit a repository path lies in, or None."""
+  for unit in OUTER_UNITS:
+    if path.startswith(unit + "/"):
+      return unit
+  return None
+
+
+def outer_may_use(unit):
+  with open(os.path.join(RUNFILES, unit, "README.md")) as f:
+    text = f.read()
+  found = re.search(r"^May use:(.*?)(?:\n\s*\n|\Z)", text, re.M | re.S)
+  if found is None:
+    raise AssertionError(f"{unit}/README.md has no 'May use:' line")
+  return set(re.findall(r"`([\w/-]+?)/?`", found.group(1)))
+
+
+class OuterUnitsTest(unittest.TestCase):
+  maxDiff = None
+
+  @classmethod
+  def setUpClass(cls):
+    cls.allowed = {u: outer_may_use(u) for u in OUTER_UNITS}
+    cls.runtime_libs = libraries()
+
+  def unit_of_included(self, included):
+    """`runtime/<folder>` for a runtime header, else the outer unit."""
+    if included.startswith("runtime/"):
+      return "/".join(included.split("/")[:2])
+    return outer_unit_of(included)
+
+  def unit_of_dep(self, label):
+    if label.startswith("//runtime"):
+      lib = self.runtime_libs.get(label)
+      if lib is None:
+        return None
+      folder = folder_of_library(lib, self.runtime_libs)
+      return f"runtime/{folder}" if folder else None
+    package, name = label[2:].split(":")
+    for rule, files, _ in read_outer_build(package):
+      if rule == label:
+        units = {outer_unit_of(f) for f in files} - {None}
+        return units.pop() if len(units) == 1 else None
+    return None
+
+  def test_readmes_name_only_units_that_exist(self):
+    known = set(OUTER_UNITS) | {f"runtime/{f}" for f in FOLDERS}
+    for unit, allowed in self.allowed.items():
+      self.assertEqual(sorted(allowed - known), [], f"{unit}/README.md")
+
+  def test_includes_stay_in_the_allowed_units(self):
+    wrong = []
+    for unit in OUTER_UNITS:
+      for name in sorted(os.listdir(os.path.join(RUNFILES, unit))):
+        if not SOURCE.search(name):
+          continue
+        with open(os.path.join(RUNFILES, unit, name)) as f:
+          for included in OUTER_INCLUDE.findall(f.read()):
+            target = self.unit_of_included(included)
+            if target not in (unit, None) and target not in self.allowed[unit]:
+              wrong.append(f"{unit}/{name} includes {included}")
+    self.assertEqual(wrong, [])
+
+  def test_dependencies_stay_in_the_allowed_units(self):
+    wrong = []
+    packages = sorted({u.split("/")[0] for u in OUTER_UNITS})
+    for package in packages:
+      for label, files, deps in read_outer_build(package):
+        units = {outer_unit_of(f) for f in files}
+        if len(units) != 1 or None in units:
+          continue  # test programs and benchmarks may use anything
+        unit = units.pop()
+        for dep in deps:
+          if not dep.startswith(("//runtime", "//roctrace", "//roctx",
+                                 "//sdk", "//softhsa")):
+            continue
+          target = self.unit_of_dep(dep)
+          if target not in (unit, None) and target not in self.allowed[unit]:
+            wrong.append(f"{label} ({unit}/) depends on {dep} ({target}/)")
+    self.assertEqual(wrong, [])
+
+  def test_every_unit_source_is_in_a_rule(self):
+    missing = []
+    for unit in OUTER_UNITS:
+      listed = {
+          f for _, files, _ in read_outer_build(unit.split("/")[0])
+          for f in files
+      }
+      for name in sorted(os.listdir(os.path.join(RUNFILES, unit))):
+        if SOURCE.search(name) and f"{unit}/{name}" not in listed:
+          missing.append(f"{unit}/{name}")
+    self.assertEqual(missing, [])
+
+  def test_runtime_uses_no_outer_unit(self):
+    wrong = []
+    for folder in FOLDERS:
+      for name in sorted(os.listdir(os.path.join(RUNTIME, folder))):
+        if not SOURCE.search(name):
+          continue
+        with open(os.path.join(RUNTIME, folder, name)) as f:
+          for included in OUTER_INCLUDE.findall(f.read()):
+            if outer_unit_of(included) is not None:
+              wrong.append(f"runtime/{folder}/{name} includes {included}")
+    self.assertEqual(wrong, [])
+
+  def test_allowances_form_no_cycle(self):
+    state = {}
+
+    def visit(unit, path):
+      if unit not in self.allowed or state.get(unit) == "done":
+        return
+      self.assertNotEqual(state.get(unit), "open",
+                          "cycle: " + " -> ".join(path + [unit]))
+      state[unit] = "open"
+      for used in sorted(self.allowed[unit]):
+        visit(used, path + [unit])
+      state[unit] = "done"
+
+    for unit in OUTER_UNITS:
+      visit(unit, [])
 
 
 if __name__ == "__main__":
