@@ -1,5 +1,6 @@
 // Sleeping on a 32-bit atomic without a mutex: the producer path may wake
-// the consumer (and the consumer a producer) without taking any lock.
+// the delivery thread (and the delivery thread a producer) without taking any
+// lock.
 #ifndef RUNTIME_POOL_FUTEX_H_
 #define RUNTIME_POOL_FUTEX_H_
 

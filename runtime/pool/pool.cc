@@ -1,16 +1,17 @@
 // Implementation notes beyond the design note in pool.h.
 //
-// Memory ordering, producer -> consumer: a producer writes a record's bytes
-// (and text), then release-stores the buffer's `committed` offset; sealing
-// release-stores `state = kSealed` after the last `committed`. The consumer
-// acquire-loads `state`, then `committed`, and reads only bytes below it.
-// Consumer -> producer: the consumer finishes reading, then stores
-// `state = kFree`; the producer acquire-loads kFree before reusing the bytes.
+// Memory ordering, producer -> delivery thread: a producer writes a record's
+// bytes (and text), then release-stores the buffer's `committed` offset;
+// sealing release-stores `state = kSealed` after the last `committed`. The
+// delivery thread acquire-loads `state`, then `committed`, and reads only bytes
+// below it. Delivery thread -> producer: the delivery thread finishes reading,
+// then stores `state = kFree`; the producer acquire-loads kFree before reusing
+// the bytes.
 //
 // Sleeping without locks: two Dekker handshakes, both seq_cst on each side.
-// Consumer: `consumer_sleeping_ = 1`, re-read `wake_seq_`, futex-wait.
+// Delivery thread: `delivery_sleeping_ = 1`, re-read `wake_seq_`, futex-wait.
 // Producer (once per sealed buffer): bump `wake_seq_`, read
-// `consumer_sleeping_`, futex-wake if set. A producer waiting for a buffer
+// `delivery_sleeping_`, futex-wake if set. A producer waiting for a buffer
 // does the mirror image with its slot's `waiting` flag and the buffer's
 // `state` word. The futex re-checks the word atomically, so no wake-up is
 // lost; the producer's wait also has a timeout so Close can never be held up
@@ -43,7 +44,7 @@ struct alignas(64) Buffer {
   char* data = nullptr;
   std::atomic<uint32_t> state{kFree};
   std::atomic<uint32_t> committed{0};  // end of the published records
-  uint32_t consumed = 0;               // consumer only: end of delivered ones
+  uint32_t consumed = 0;  // delivery thread only: end of delivered ones
 };
 
 struct Slot {
@@ -69,11 +70,12 @@ struct Slot {
   alignas(64) std::atomic<uint32_t> owned{1};
   Slot* next = nullptr;  // immutable once published in Pool::slots_
 
-  // Consumer-owned.
+  // Owned by the delivery thread.
   alignas(64) uint32_t head = 0;
   uint32_t idle_sweeps = 0;  // consecutive sweeps that found nothing sealed
 
-  // Sealed buffers: producer's count, and consumer's count of those freed.
+  // Sealed buffers: producer's count, and delivery thread's count of those
+  // freed.
   alignas(64) uint64_t sealed = 0;
   std::atomic<uint64_t> freed{0};
 
@@ -153,7 +155,7 @@ constexpr uint32_t kRecordSize = sizeof(activity_record_t);
 // A waiting producer re-checks for Close at least this often.
 constexpr uint64_t kWaitSliceNs = 10 * 1000 * 1000;
 constexpr int kSpinsBeforeSleep = 256;
-// Consumer rounds without a sealed buffer before a slot's spares go back.
+// Delivery rounds without a sealed buffer before a slot's spares go back.
 constexpr uint32_t kIdleSweepsBeforeTrim = 8;
 
 }  // namespace
@@ -193,7 +195,7 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
   // An allocator that cannot give one buffer now would lose every record
   // later: say so now.
   char* probe = pool->AllocBuffer();
-  if (probe == nullptr || !pool->StartConsumer()) {
+  if (probe == nullptr || !pool->StartDeliveryThread()) {
     pool->FreeBuffer(probe);
     // Never started: closing it runs nothing and delivers nothing.
     pool->closing_.store(1, std::memory_order_relaxed);
@@ -226,15 +228,15 @@ Pool* Pool::NewShell(const roctracer_properties_t& properties,
       Pool* oldest = retired.front();
       std::unique_lock<std::mutex> control(oldest->control_mu_);
       if (oldest->waiters_ == 0 &&
-          !(oldest->consumer_.joinable() &&
-            oldest->consumer_.get_id() == std::this_thread::get_id())) {
+          !(oldest->delivery_.joinable() &&
+            oldest->delivery_.get_id() == std::this_thread::get_id())) {
         reuse = oldest;
         retired.erase(retired.begin());
       }
     }
   }
   if (reuse != nullptr) {
-    if (reuse->consumer_.joinable()) reuse->consumer_.join();
+    if (reuse->delivery_.joinable()) reuse->delivery_.join();
     Pool* const next = reuse->next_pool_;
     reuse->~Pool();
     new (reuse) Pool(properties, policy);
@@ -246,25 +248,25 @@ Pool* Pool::NewShell(const roctracer_properties_t& properties,
   return pool;
 }
 
-bool Pool::StartConsumer() noexcept {
+bool Pool::StartDeliveryThread() noexcept {
   try {
-    consumer_ = std::thread([this] { ConsumerMain(); });
+    delivery_ = std::thread([this] { DeliveryMain(); });
   } catch (...) {
     return false;
   }
-  consumer_started_.store(1, std::memory_order_release);
+  delivery_started_.store(1, std::memory_order_release);
   return true;
 }
 
-// A forked child starts its consumer on first need (see ResetInChild).
-void Pool::EnsureConsumer() noexcept {
-  if (consumer_started_.load(std::memory_order_acquire) != 0) return;
+// A forked child starts its delivery thread on first need (see ResetInChild).
+void Pool::EnsureDeliveryThread() noexcept {
+  if (delivery_started_.load(std::memory_order_acquire) != 0) return;
   std::lock_guard<std::mutex> lock(control_mu_);
-  if (consumer_started_.load(std::memory_order_relaxed) != 0 ||
+  if (delivery_started_.load(std::memory_order_relaxed) != 0 ||
       stop_requested_) {
     return;
   }
-  (void)StartConsumer();
+  (void)StartDeliveryThread();
 }
 
 void Pool::Register() noexcept {
@@ -287,7 +289,7 @@ void Pool::CloseAll() noexcept {
   }
 }
 
-// A forked child has no consumer threads: see ResetInChild.
+// A forked child has no delivery threads: see ResetInChild.
 void Pool::ForgetAllInChild() noexcept {
   new (&pool_internal::RetiredMutex()) std::mutex;
   for (Pool* p = pool_internal::g_pools.load(std::memory_order_acquire); p;
@@ -350,7 +352,7 @@ bool Pool::FreeSlotLocked(Slot* slot) noexcept {
 // thread's slot and makes no call but memcpy, so it needs no callee-saved
 // registers; everything else tail-calls WriteCold, which starts over. A tag
 // and its record share one reservation and one publishing store, so the
-// consumer sees both or neither, and a full pool drops both.
+// delivery thread sees both or neither, and a full pool drops both.
 bool Pool::WriteTagged(const activity_record_t* tag,
                        const activity_record_t& record, const char* text,
                        size_t text_len) noexcept {
@@ -478,10 +480,10 @@ void Pool::SealCurrent(Slot* slot) noexcept {
   Seal(slot, /*wake_now=*/false);
 }
 
-// The buffer callback writing into its own pool (consumer thread only): the
-// consumer cannot wait for itself, so a lossless pool takes an extra buffer.
-// Once one exists, later writes follow it until DeliverSpill has drained
-// them all, which keeps this thread's records in write order.
+// The buffer callback writing into its own pool (delivery thread only): the
+// delivery thread cannot wait for itself, so a lossless pool takes an extra
+// buffer. Once one exists, later writes follow it until DeliverSpill has
+// drained them all, which keeps this thread's records in write order.
 Pool::Next Pool::SpillBuffer(Slot* slot) noexcept {
   auto* b = new (std::nothrow) Buffer;
   if (b == nullptr) return Next::kNoMemory;
@@ -508,14 +510,14 @@ Pool::Next Pool::SpillBuffer(Slot* slot) noexcept {
 }
 
 Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
-  const bool on_consumer = OnConsumerThread();
-  if (on_consumer && !spill_.empty()) return SpillBuffer(slot);
+  const bool on_delivery_thread = OnDeliveryThread();
+  if (on_delivery_thread && !spill_.empty()) return SpillBuffer(slot);
   Buffer& b = slot->buffers[slot->next_index];
   if (b.state.load(std::memory_order_acquire) != kFree) {
-    // Whatever the batching deferred, the consumer is needed now.
-    WakeConsumer();
+    // Whatever the batching deferred, the delivery thread is needed now.
+    WakeDeliveryThread();
     if (policy_ == OverflowPolicy::kDiscard) return Next::kFull;
-    if (on_consumer) return SpillBuffer(slot);
+    if (on_delivery_thread) return SpillBuffer(slot);
     for (int i = 0; i < kSpinsBeforeSleep &&
                     b.state.load(std::memory_order_acquire) != kFree;
          ++i) {
@@ -555,17 +557,17 @@ void Pool::Seal(Slot* slot, bool wake_now) noexcept {
   ++slot->sealed;
   if (wake_now || slot->sealed - slot->freed.load(std::memory_order_relaxed) >=
                       wake_batch_) {
-    WakeConsumer();
+    WakeDeliveryThread();
   }
 }
 
-void Pool::WakeConsumer() noexcept {
-  if (__builtin_expect(consumer_started_.load(std::memory_order_relaxed) == 0,
+void Pool::WakeDeliveryThread() noexcept {
+  if (__builtin_expect(delivery_started_.load(std::memory_order_relaxed) == 0,
                        0)) {
-    EnsureConsumer();
+    EnsureDeliveryThread();
   }
   wake_seq_.fetch_add(1, std::memory_order_seq_cst);
-  if (consumer_sleeping_.load(std::memory_order_seq_cst) != 0) {
+  if (delivery_sleeping_.load(std::memory_order_seq_cst) != 0) {
     pool_internal::FutexWakeAll(&wake_seq_);
   }
 }
@@ -693,10 +695,10 @@ void pool_internal::ReleaseThreadSlots(void* thread_slots) noexcept {
   delete ts;
 }
 
-// ---------------------------------------------------------------- consumer
+// ------------------------------------------------------- delivery thread
 
-bool Pool::OnConsumerThread() const noexcept {
-  return consumer_id_.load(std::memory_order_relaxed) ==
+bool Pool::OnDeliveryThread() const noexcept {
+  return delivery_id_.load(std::memory_order_relaxed) ==
          std::this_thread::get_id();
 }
 
@@ -714,7 +716,7 @@ void Pool::Deliver(const char* begin, const char* end) noexcept {
 
 void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
   bool delivered_any = false;
-  // Bounded so a fast producer cannot keep the consumer on one slot; the
+  // Bounded so a fast producer cannot keep the delivery thread on one slot; the
   // bound still covers every buffer that was outstanding when we started.
   for (unsigned step = 0; step < 2 * buffers_per_slot_; ++step) {
     Buffer& b = slot->buffers[slot->head];
@@ -789,7 +791,7 @@ void Pool::Sweep(bool flush) noexcept {
   }
 }
 
-// Consumer thread only. Delivers the spill buffers that existed on entry
+// Delivery thread only. Delivers the spill buffers that existed on entry
 // (`all`: until none is left), the one still being filled included; the
 // callbacks may add more, which the next round delivers. True when some
 // remain.
@@ -812,8 +814,8 @@ bool Pool::DeliverSpill(bool all) noexcept {
   return !spill_.empty();
 }
 
-void Pool::ConsumerMain() noexcept {
-  consumer_id_.store(std::this_thread::get_id(), std::memory_order_relaxed);
+void Pool::DeliveryMain() noexcept {
+  delivery_id_.store(std::this_thread::get_id(), std::memory_order_relaxed);
   for (;;) {
     const uint32_t seq = wake_seq_.load(std::memory_order_seq_cst);
     uint64_t flush_target;
@@ -841,11 +843,11 @@ void Pool::ConsumerMain() noexcept {
       std::lock_guard<std::mutex> lock(control_mu_);
       if (flush_requested_ != flush_completed_ || stop_requested_) continue;
     }
-    consumer_sleeping_.store(1, std::memory_order_seq_cst);
+    delivery_sleeping_.store(1, std::memory_order_seq_cst);
     if (wake_seq_.load(std::memory_order_seq_cst) == seq) {
       pool_internal::FutexWait(&wake_seq_, seq, 0);
     }
-    consumer_sleeping_.store(0, std::memory_order_relaxed);
+    delivery_sleeping_.store(0, std::memory_order_relaxed);
   }
   FinishClose();
 }
@@ -854,8 +856,8 @@ void Pool::ConsumerMain() noexcept {
 
 void Pool::Flush() noexcept {
   std::unique_lock<std::mutex> lock(control_mu_);
-  if (OnConsumerThread()) {
-    // Runs after the current callback returns (see ConsumerMain's re-check).
+  if (OnDeliveryThread()) {
+    // Runs after the current callback returns (see DeliveryMain's re-check).
     if (!stop_requested_) ++flush_requested_;
     return;
   }
@@ -868,7 +870,7 @@ void Pool::Flush() noexcept {
   }
   const uint64_t ticket = ++flush_requested_;
   lock.unlock();
-  WakeConsumer();
+  WakeDeliveryThread();
   lock.lock();
   control_cv_.wait(
       lock, [this, ticket] { return flush_completed_ >= ticket || finished_; });
@@ -892,10 +894,10 @@ void Pool::Close() noexcept {
     {
       std::lock_guard<std::mutex> lock(control_mu_);
       stop_requested_ = true;
-      // A forked child that never needed its consumer: no thread to stop,
-      // the closing thread delivers.
-      if (consumer_started_.load(std::memory_order_relaxed) == 0) {
-        consumer_started_.store(1, std::memory_order_relaxed);
+      // A forked child that never needed its delivery thread: no thread to
+      // stop, the closing thread delivers.
+      if (delivery_started_.load(std::memory_order_relaxed) == 0) {
+        delivery_started_.store(1, std::memory_order_relaxed);
         joined_ = true;
         run_here = true;
       }
@@ -904,23 +906,23 @@ void Pool::Close() noexcept {
       FinishClose();
       return;
     }
-    WakeConsumer();
+    WakeDeliveryThread();
   }
-  if (OnConsumerThread()) return;  // ConsumerMain finishes after the callback
+  if (OnDeliveryThread()) return;  // DeliveryMain finishes after the callback
   std::unique_lock<std::mutex> lock(control_mu_);
   ++waiters_;
   control_cv_.wait(lock, [this] { return finished_; });
-  if (!joined_ && consumer_.joinable()) {
+  if (!joined_ && delivery_.joinable()) {
     joined_ = true;
-    std::thread consumer = std::move(consumer_);
+    std::thread delivery = std::move(delivery_);
     lock.unlock();
-    consumer.join();
+    delivery.join();
     lock.lock();
   }
   --waiters_;
 }
 
-// Consumer thread (or the closing thread when there is none), after Close:
+// Delivery thread (or the closing thread when there is none), after Close:
 // wait out writes in flight, deliver the rest, free every buffer, and the
 // slots no live thread owns.
 void Pool::FinishClose() noexcept {
@@ -990,7 +992,8 @@ uint64_t Pool::dropped() const noexcept {
 // The child is single-threaded here: it may rebuild locks another thread
 // held at fork time. Records written before the fork are the parent's to
 // deliver, so every buffer is emptied; slots of the threads that did not
-// come along become orphans for adoption; the consumer starts on first need.
+// come along become orphans for adoption; the delivery thread starts on first
+// need.
 void Pool::ResetInChild() noexcept {
   new (&slots_mu_) std::mutex;
   new (&control_mu_) std::mutex;
@@ -999,8 +1002,8 @@ void Pool::ResetInChild() noexcept {
     // Closed, or closing in the parent: finished as far as the child goes.
     stop_requested_ = finished_ = joined_ = true;
     finished_flag_.store(1, std::memory_order_relaxed);
-    consumer_started_.store(1, std::memory_order_relaxed);
-    consumer_id_.store(std::thread::id(), std::memory_order_relaxed);
+    delivery_started_.store(1, std::memory_order_relaxed);
+    delivery_id_.store(std::thread::id(), std::memory_order_relaxed);
     waiters_ = 0;
     return;
   }
@@ -1029,7 +1032,7 @@ void Pool::ResetInChild() noexcept {
       if (entry.first == this) entry.second->owned.store(1);
     }
   }
-  // Spill buffers hold the parent's records (its consumer is not here).
+  // Spill buffers hold the parent's records (its delivery thread is not here).
   for (Buffer* b : spill_) {
     FreeBuffer(b->data);
     delete b;
@@ -1037,10 +1040,10 @@ void Pool::ResetInChild() noexcept {
   spill_.clear();
   spill_slot_ = nullptr;
   // The std::thread names a thread of the parent: forget it unjoined.
-  new (&consumer_) std::thread;
-  consumer_id_.store(std::thread::id(), std::memory_order_relaxed);
-  consumer_started_.store(0, std::memory_order_relaxed);
-  consumer_sleeping_.store(0, std::memory_order_relaxed);
+  new (&delivery_) std::thread;
+  delivery_id_.store(std::thread::id(), std::memory_order_relaxed);
+  delivery_started_.store(0, std::memory_order_relaxed);
+  delivery_sleeping_.store(0, std::memory_order_relaxed);
   delivered_.store(0, std::memory_order_relaxed);
   refused_.store(0, std::memory_order_relaxed);
   pool_dropped_.store(0, std::memory_order_relaxed);

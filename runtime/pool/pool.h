@@ -17,7 +17,7 @@
 // onto an empty position, and leave the position when the buffer has been
 // delivered, to be kept as a spare for the thread's next buffer: a busy
 // thread allocates nothing per buffer, and the spares go back (all but one)
-// once the thread has sealed nothing for a few consumer rounds, or at a
+// once the thread has sealed nothing for a few delivery thread rounds, or at a
 // flush. Per writer thread and pool that is a ~4.6 KiB descriptor plus at
 // most buffers_per_slot() buffers (what it has filled and not yet had
 // delivered, the one it fills, and spares): one buffer for a thread that
@@ -25,38 +25,37 @@
 // with kMemoryAllocation when it returns NULL; a later NULL drops the record
 // and counts it in dropped().
 //
-// One consumer thread per pool calls the buffer callback, so the callback
+// One delivery thread per pool calls the buffer callback, so the callback
 // never runs inside a traced call. When a buffer is full the producer seals
 // it and moves on to the next buffer of its slot; once a quarter of its
 // slot's buffers are sealed (or it has to wait for one, or its thread exits)
-// it wakes the consumer if that sleeps (a futex, no mutex). Batching the
+// it wakes the delivery thread if that sleeps (a futex, no mutex). Batching the
 // wake-ups keeps the system call off most buffer switches when buffers are
-// small; the slack of the other three quarters absorbs the consumer's wake-up
-// latency. The consumer walks each
-// slot in buffer order, delivers sealed buffers whole and hands them back
-// (state kFree). Because a slot is filled and drained in the same round-robin
-// order by exactly one producer and one consumer, each thread's records arrive
-// in the order it wrote them, exactly once. Flush makes the consumer also
-// deliver the committed prefix of the buffers still being filled (later records
-// of the same buffer follow in a later delivery); text of a delivered record
-// always lives in the delivered buffer, valid at least until the callback
-// returns.
+// small; the slack of the other three quarters absorbs the delivery thread's
+// wake-up latency. The delivery thread walks each slot in buffer order,
+// delivers sealed buffers whole and hands them back (state kFree). Because a
+// slot is filled and drained in the same round-robin order by exactly one
+// producer and one delivery thread, each thread's records arrive in the order
+// it wrote them, exactly once. Flush makes the delivery thread also deliver the
+// committed prefix of the buffers still being filled (later records of the same
+// buffer follow in a later delivery); text of a delivered record always lives
+// in the delivered buffer, valid at least until the callback returns.
 //
 // Full buffers: in lossless mode (default) a producer whose next buffer has
-// not come back waits (spin, then futex) for the consumer: nothing is lost.
-// In discard mode it drops the record instead and counts it, so that
+// not come back waits (spin, then futex) for the delivery thread: nothing is
+// lost. In discard mode it drops the record instead and counts it, so that
 // delivered() + dropped() == records accepted by Write. The buffer callback
-// itself cannot wait for its own consumer: in lossless mode what it writes
-// into its own pool while its ring is full goes into extra buffers, allocated
-// as needed and delivered (in order) after the current callback returns.
-// A pool without a buffer callback accepts records and counts each delivered
-// one as dropped.
+// itself cannot wait for its own delivery thread: in lossless mode what it
+// writes into its own pool while its ring is full goes into extra buffers,
+// allocated as needed and delivered (in order) after the current callback
+// returns. A pool without a buffer callback accepts records and counts each
+// delivered one as dropped.
 //
 // Lifetime. Close sets `closing`, then uses an asymmetric barrier (see
 // runtime/platform/asymmetric_fence.h) against each slot's `busy` flag to wait
-// for writes in flight, lets the consumer deliver everything, stops it and
-// frees every buffer through alloc_fun. Retire (close, then give the pool up)
-// lets the memory go: slots of exited threads at once, a live thread's slot
+// for writes in flight, lets the delivery thread deliver everything, stops it
+// and frees every buffer through alloc_fun. Retire (close, then give the pool
+// up) lets the memory go: slots of exited threads at once, a live thread's slot
 // when that thread next warms up on any pool or exits, and the Pool object
 // itself once its last slot is gone. Pool objects are recycled, never unmapped:
 // a thread that loaded a pool pointer just before the close, and calls Write
@@ -83,7 +82,7 @@
 //
 // fork(): a pool open in the parent keeps working in the child. The child
 // forgets the records written before the fork (the parent delivers them) and
-// every slot but the forking thread's, and starts a consumer thread of its own
+// every slot but the forking thread's, and starts a delivery thread of its own
 // the first time it needs one (a child that only execs never starts any).
 #ifndef RUNTIME_POOL_POOL_H_
 #define RUNTIME_POOL_POOL_H_
@@ -106,7 +105,7 @@ enum class PoolStatus {
   kOk = 0,
   kInvalidArgument,   // NULL buffer callback, buffer_size out of range
   kMemoryAllocation,  // allocation failed (alloc_fun returned NULL for the
-                      // first buffer), or the consumer thread could not be
+                      // first buffer), or the delivery thread could not be
                       // started
 };
 
@@ -130,7 +129,7 @@ class Pool {
   // Retired Pool objects waiting before they may be recycled.
   static constexpr unsigned kRetiredKept = 64;
 
-  // Validates `properties` and starts the consumer thread. Returns nullptr
+  // Validates `properties` and starts the delivery thread. Returns nullptr
   // with *status set on failure (status may be NULL). buffer_size must be in
   // [kMinBufferSize, kMaxBufferSize] (roctracer's own sample uses 0x1000; the
   // spec's illustrative `12` cannot hold one 64-byte record and is rejected).
@@ -175,13 +174,13 @@ class Pool {
 
   // Blocks until every record whose Write returned before this call has been
   // delivered and its callback has returned. From inside the buffer callback
-  // (the consumer thread) it cannot wait for itself: it schedules a flush
+  // (the delivery thread) it cannot wait for itself: it schedules a flush
   // that runs right after the current callback returns, and returns at once.
   // No-op on a closed pool.
   void Flush() noexcept;
 
   // Stops accepting writes, waits for writes in flight, delivers every
-  // record, stops the consumer and frees every buffer through alloc_fun.
+  // record, stops the delivery thread and frees every buffer through alloc_fun.
   // Idempotent and thread-safe; concurrent callers all return after the
   // close completed. Called from inside the buffer callback it does all of
   // that after the callback returns and itself returns at once.
@@ -216,8 +215,8 @@ class Pool {
   static Pool* NewShell(const roctracer_properties_t& properties,
                         OverflowPolicy policy) noexcept;
   static void Recycle(Pool* pool) noexcept;
-  bool StartConsumer() noexcept;
-  void EnsureConsumer() noexcept;
+  bool StartDeliveryThread() noexcept;
+  void EnsureDeliveryThread() noexcept;
   void SealCurrent(pool_internal::Slot* slot) noexcept;
   char* TakeSpare(pool_internal::Slot* slot) noexcept;
   bool ParkSpare(pool_internal::Slot* slot, char* data) noexcept;
@@ -241,8 +240,8 @@ class Pool {
                  size_t text_len) noexcept;
   Next NextBuffer(pool_internal::Slot* slot) noexcept;
   void Seal(pool_internal::Slot* slot, bool wake_now) noexcept;
-  void WakeConsumer() noexcept;
-  void ConsumerMain() noexcept;
+  void WakeDeliveryThread() noexcept;
+  void DeliveryMain() noexcept;
   void Sweep(bool flush) noexcept;
   void SweepSlot(pool_internal::Slot* slot, bool flush) noexcept;
   void Deliver(const char* begin, const char* end) noexcept;
@@ -252,7 +251,7 @@ class Pool {
   char* AllocBuffer() noexcept;
   void FreeBuffer(char* buffer) noexcept;
   void HandOver(pool_internal::Slot* slot) noexcept;
-  bool OnConsumerThread() const noexcept;
+  bool OnDeliveryThread() const noexcept;
 
   friend void pool_internal::ReleaseThreadSlots(void*) noexcept;
 
@@ -268,9 +267,9 @@ class Pool {
   const roctracer_buffer_callback_t callback_;
   void* const callback_arg_;
 
-  // Bumped once per sealed buffer; the consumer sleeps on it.
+  // Bumped once per sealed buffer; the delivery thread sleeps on it.
   alignas(64) std::atomic<uint32_t> wake_seq_{0};
-  std::atomic<uint32_t> consumer_sleeping_{0};
+  std::atomic<uint32_t> delivery_sleeping_{0};
 
   alignas(64) std::atomic<pool_internal::Slot*> slots_{nullptr};
   std::mutex slots_mu_;  // warm-up and close only, never per record
@@ -279,13 +278,13 @@ class Pool {
   bool recycled_ = false;                  // under slots_mu_
   std::atomic<uint64_t> pool_dropped_{0};  // drops not tied to a slot
 
-  // Consumer-side state.
+  // Delivery-side state.
   alignas(64) std::atomic<uint64_t> delivered_{0};
   std::atomic<uint64_t> refused_{0};
-  std::thread consumer_;
-  std::atomic<std::thread::id> consumer_id_{};
-  std::atomic<uint32_t> consumer_started_{0};
-  // Consumer thread only: extra buffers the buffer callback filled while
+  std::thread delivery_;
+  std::atomic<std::thread::id> delivery_id_{};
+  std::atomic<uint32_t> delivery_started_{0};
+  // Delivery thread only: extra buffers the buffer callback filled while
   // its own slot's ring was full, in write order (see Write).
   std::vector<pool_internal::Buffer*> spill_;
   pool_internal::Slot* spill_slot_ = nullptr;

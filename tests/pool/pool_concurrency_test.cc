@@ -57,7 +57,8 @@ TEST(PoolConcurrency, LosslessDeliversEveryRecordInOrderOnce) {
   Pool::Retire(pool);
 }
 
-// A slow consumer and tiny buffers force drops; the accounting stays exact.
+// A slow delivery thread and tiny buffers force drops; the accounting stays
+// exact.
 TEST(PoolConcurrency, DiscardCountsEveryDrop) {
   const uint64_t per_thread = RecordsPerThread(200000);
   constexpr uint32_t kProducers = 4;
@@ -90,7 +91,7 @@ TEST(PoolConcurrency, DiscardCountsEveryDrop) {
   pool->Close();
   EXPECT_EQ(checker.errors, 0u);
   EXPECT_EQ(checker.order_errors, 0u);
-  EXPECT_GT(pool->dropped(), 0u) << "the consumer was never overrun";
+  EXPECT_GT(pool->dropped(), 0u) << "the delivery thread was never overrun";
   EXPECT_EQ(pool->dropped(), rejected.load());
   EXPECT_EQ(pool->delivered(), accepted.load());
   EXPECT_EQ(checker.records, accepted.load());

@@ -91,7 +91,7 @@ TEST(Pool, WithoutCallbackCountsEveryRecordAsDropped) {
   Pool::Retire(pool);
 }
 
-TEST(Pool, DeliversOnConsumerThreadContiguousRecords) {
+TEST(Pool, DeliversOnDeliveryThreadContiguousRecords) {
   Checker checker(1);
   checker.forbidden_thread = std::this_thread::get_id();
   Pool* pool = Pool::Create(Properties(0x1000, &Checker::Callback, &checker),
@@ -150,7 +150,7 @@ TEST(Pool, TextTravelsInTheSameBuffer) {
   }
   texts.push_back("");                      // empty message
   texts.push_back(std::string(5000, 'L'));  // longer than a buffer
-  // The consumer reads `expected` while we write: fill it in first.
+  // The delivery thread reads `expected` while we write: fill it in first.
   for (const std::string& t : texts) {
     std::string want = t;
     if (want.size() > kBuffer - sizeof(activity_record_t) - 1) {
@@ -477,7 +477,7 @@ TEST(Pool, FlushAndCloseFromInsideTheCallbackDoNotDeadlock) {
 // generation, so N records make exactly 3N.
 struct SelfWriter {
   Pool* pool = nullptr;
-  uint64_t seen = 0;  // consumer thread only
+  uint64_t seen = 0;  // delivery thread only
   std::atomic<uint64_t> accepted{0}, rejected{0};
   static void Callback(const char* b, const char* e, void* arg) {
     auto* self = static_cast<SelfWriter*>(arg);
@@ -610,10 +610,10 @@ TEST(PoolDeathTest, OpenPoolIsFlushedAtExit) {
       "records\n(.|\n)*delivered 3 records|delivered 5 records");
 }
 
-// A pool open at fork() keeps working in the child with a consumer of its
-// own: the child's records reach the child's callback, the parent's records
+// A pool open at fork() keeps working in the child with a delivery thread of
+// its own: the child's records reach the child's callback, the parent's records
 // written before the fork are not delivered again there, and the child's
-// exit does not wait for the parent's consumer.
+// exit does not wait for the parent's delivery thread.
 std::atomic<uint64_t> g_child_records{0};
 void CountInChild(const char* b, const char* e, void*) {
   g_child_records += static_cast<uint64_t>(e - b) / sizeof(activity_record_t);
@@ -664,8 +664,8 @@ TEST(PoolDeathTest, ForkedChildGetsAWorkingPool) {
       ::testing::ExitedWithCode(0), "");
 }
 
-// A child that forks while it never needed its consumer closes at exit on
-// the closing thread.
+// A child that forks while it never needed its delivery thread closes at exit
+// on the closing thread.
 TEST(PoolDeathTest, ForkedChildThatNeverWritesExitsCleanly) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(

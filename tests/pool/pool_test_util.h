@@ -46,7 +46,7 @@ inline activity_record_t MakeRecord(uint32_t thread, uint64_t seq) {
   return r;
 }
 
-// Buffer callback state. Only the pool's consumer thread writes it while the
+// Buffer callback state. Only the pool's delivery thread writes it while the
 // pool runs; the test thread reads it after Flush/Close, which order it.
 struct Checker {
   explicit Checker(uint32_t threads)
