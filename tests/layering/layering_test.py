@@ -32,14 +32,27 @@ OUTER_INCLUDE = re.compile(
 INCLUDE = re.compile(r'^\s*#\s*include\s+"runtime/([^"]+)"', re.M)
 
 
-def may_use(folder):
-  """The folders runtime/<folder>/README.md's "May use:" line names."""
-  with open(os.path.join(RUNTIME, folder, "README.md")) as f:
+def sources(folder):
+  """(file name, text) of each source file of a folder of the repository."""
+  for name in sorted(os.listdir(os.path.join(RUNFILES, folder))):
+    if SOURCE.search(name):
+      with open(os.path.join(RUNFILES, folder, name)) as f:
+        yield name, f.read()
+
+
+def may_use_names(readme):
+  """The `quoted` names of a README's "May use:" paragraph."""
+  with open(os.path.join(RUNFILES, readme)) as f:
     text = f.read()
   found = re.search(r"^May use:(.*?)(?:\n\s*\n|\Z)", text, re.M | re.S)
   if found is None:
-    raise AssertionError(f"runtime/{folder}/README.md has no 'May use:' line")
-  return {w for w in re.findall(r"`(\w+)/?`", found.group(1)) if w in FOLDERS}
+    raise AssertionError(f"{readme} has no 'May use:' line")
+  return set(re.findall(r"`([\w/-]+?)/?`", found.group(1)))
+
+
+def may_use(folder):
+  """The folders runtime/<folder>/README.md's "May use:" line names."""
+  return may_use_names(f"runtime/{folder}/README.md") & set(FOLDERS)
 
 
 class Library:
@@ -106,6 +119,32 @@ def folder_of_library(lib, all_libs):
   return folders.pop()
 
 
+def first_cycle(allowed):
+  """A cycle of the "may use" graph as "a -> b -> a", or None. Names that
+  have no entry of their own (runtime's folders seen from outside) end a
+  path."""
+  state = {}
+
+  def visit(unit, path):
+    if unit not in allowed or state.get(unit) == "done":
+      return None
+    if state.get(unit) == "open":
+      return " -> ".join(path + [unit])
+    state[unit] = "open"
+    for used in sorted(allowed[unit]):
+      cycle = visit(used, path + [unit])
+      if cycle is not None:
+        return cycle
+    state[unit] = "done"
+    return None
+
+  for unit in sorted(allowed):
+    cycle = visit(unit, [])
+    if cycle is not None:
+      return cycle
+  return None
+
+
 class LayeringTest(unittest.TestCase):
 
   @classmethod
@@ -131,33 +170,17 @@ class LayeringTest(unittest.TestCase):
       self.assertIsInstance(self.allowed[folder], set)
 
   def test_allowances_form_no_cycle(self):
-    state = {}
-
-    def visit(folder, path):
-      if state.get(folder) == "done":
-        return
-      self.assertNotEqual(state.get(folder), "open",
-                          "cycle: " + " -> ".join(path + [folder]))
-      state[folder] = "open"
-      for used in sorted(self.allowed[folder]):
-        visit(used, path + [folder])
-      state[folder] = "done"
-
-    for folder in FOLDERS:
-      visit(folder, [])
+    self.assertIsNone(first_cycle(self.allowed))
 
   def test_includes_stay_in_the_allowed_folders(self):
     wrong = []
     for folder in FOLDERS:
-      for name in sorted(os.listdir(os.path.join(RUNTIME, folder))):
-        if not SOURCE.search(name):
-          continue
-        with open(os.path.join(RUNTIME, folder, name)) as f:
-          for included in INCLUDE.findall(f.read()):
-            target = included.split("/")[0]
-            if target != folder and target not in self.allowed[folder]:
-              wrong.append(f"runtime/{folder}/{name} includes "
-                           f"runtime/{included}")
+      for name, text in sources(f"runtime/{folder}"):
+        for included in INCLUDE.findall(text):
+          target = included.split("/")[0]
+          if target != folder and target not in self.allowed[folder]:
+            wrong.append(f"runtime/{folder}/{name} includes "
+                         f"runtime/{included}")
     self.assertEqual(wrong, [])
 
   def test_every_library_is_in_one_folder(self):
@@ -186,8 +209,8 @@ class LayeringTest(unittest.TestCase):
     listed = {f for lib in self.libs.values() for f in lib.files}
     missing = []
     for folder in FOLDERS:
-      for name in sorted(os.listdir(os.path.join(RUNTIME, folder))):
-        if SOURCE.search(name) and f"{folder}/{name}" not in listed:
+      for name, _ in sources(f"runtime/{folder}"):
+        if f"{folder}/{name}" not in listed:
           missing.append(f"runtime/{folder}/{name}")
     self.assertEqual(missing, [])
 
@@ -240,6 +263,7 @@ def read_outer_build(package):
       "exports_files": ignore,
       "filegroup": ignore,
       "load": ignore,
+      "layering_files": ignore,
       "glob": lambda *a, **_: [],
       "select": lambda d, **_: next(iter(d.values())),
   }
@@ -256,21 +280,12 @@ def outer_unit_of(path):
   return None
 
 
-def outer_may_use(unit):
-  with open(os.path.join(RUNFILES, unit, "README.md")) as f:
-    text = f.read()
-  found = re.search(r"^May use:(.*?)(?:\n\s*\n|\Z)", text, re.M | re.S)
-  if found is None:
-    raise AssertionError(f"{unit}/README.md has no 'May use:' line")
-  return set(re.findall(r"`([\w/-]+?)/?`", found.group(1)))
-
-
 class OuterUnitsTest(unittest.TestCase):
   maxDiff = None
 
   @classmethod
   def setUpClass(cls):
-    cls.allowed = {u: outer_may_use(u) for u in OUTER_UNITS}
+    cls.allowed = {u: may_use_names(f"{u}/README.md") for u in OUTER_UNITS}
     cls.runtime_libs = libraries()
 
   def unit_of_included(self, included):
@@ -301,14 +316,11 @@ class OuterUnitsTest(unittest.TestCase):
   def test_includes_stay_in_the_allowed_units(self):
     wrong = []
     for unit in OUTER_UNITS:
-      for name in sorted(os.listdir(os.path.join(RUNFILES, unit))):
-        if not SOURCE.search(name):
-          continue
-        with open(os.path.join(RUNFILES, unit, name)) as f:
-          for included in OUTER_INCLUDE.findall(f.read()):
-            target = self.unit_of_included(included)
-            if target not in (unit, None) and target not in self.allowed[unit]:
-              wrong.append(f"{unit}/{name} includes {included}")
+      for name, text in sources(unit):
+        for included in OUTER_INCLUDE.findall(text):
+          target = self.unit_of_included(included)
+          if target not in (unit, None) and target not in self.allowed[unit]:
+            wrong.append(f"{unit}/{name} includes {included}")
     self.assertEqual(wrong, [])
 
   def test_dependencies_stay_in_the_allowed_units(self):
@@ -336,38 +348,22 @@ class OuterUnitsTest(unittest.TestCase):
           f for _, files, _ in read_outer_build(unit.split("/")[0])
           for f in files
       }
-      for name in sorted(os.listdir(os.path.join(RUNFILES, unit))):
-        if SOURCE.search(name) and f"{unit}/{name}" not in listed:
+      for name, _ in sources(unit):
+        if f"{unit}/{name}" not in listed:
           missing.append(f"{unit}/{name}")
     self.assertEqual(missing, [])
 
   def test_runtime_uses_no_outer_unit(self):
     wrong = []
     for folder in FOLDERS:
-      for name in sorted(os.listdir(os.path.join(RUNTIME, folder))):
-        if not SOURCE.search(name):
-          continue
-        with open(os.path.join(RUNTIME, folder, name)) as f:
-          for included in OUTER_INCLUDE.findall(f.read()):
-            if outer_unit_of(included) is not None:
-              wrong.append(f"runtime/{folder}/{name} includes {included}")
+      for name, text in sources(f"runtime/{folder}"):
+        for included in OUTER_INCLUDE.findall(text):
+          if outer_unit_of(included) is not None:
+            wrong.append(f"runtime/{folder}/{name} includes {included}")
     self.assertEqual(wrong, [])
 
   def test_allowances_form_no_cycle(self):
-    state = {}
-
-    def visit(unit, path):
-      if unit not in self.allowed or state.get(unit) == "done":
-        return
-      self.assertNotEqual(state.get(unit), "open",
-                          "cycle: " + " -> ".join(path + [unit]))
-      state[unit] = "open"
-      for used in sorted(self.allowed[unit]):
-        visit(used, path + [unit])
-      state[unit] = "done"
-
-    for unit in OUTER_UNITS:
-      visit(unit, [])
+    self.assertIsNone(first_cycle(self.allowed))
 
 
 if __name__ == "__main__":
