@@ -221,7 +221,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
     if (!fits || column < table.columns + 1) {
       *error = "table " + table.name +
                " does not take rows of an INTEGER PRIMARY KEY and " +
-               std::to_string(table.columns) + " integers";
+               std::to_string(table.columns) + " values";
       return nullptr;
     }
     // Larger payloads would spill into overflow pages.
@@ -438,6 +438,89 @@ template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[7]);
 template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[8]);
+
+uint8_t* SqliteTableAppender::PlaceCell(Tree& t, size_t size, int64_t rowid) {
+  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
+    SealLeaf(t);
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
+  ++t.leaf_cells;
+  t.leaf_max = rowid;
+  t.leaf_dirty = true;
+  t.last_rowid = rowid;
+  return t.leaf + t.leaf_content;
+}
+
+// The general row: integers as Append stores them, texts as serial type
+// 13 + 2 * size. Encoded forwards into the cell once its size is known.
+void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
+                                    const Value* values, size_t n) {
+  Tree& t = *trees_[table];
+  if (rowid <= t.last_rowid || t.columns != n) {
+    RefuseRow(t, rowid, n);
+    return;
+  }
+  uint64_t types[kMaxColumns];
+  uint8_t sizes[kMaxColumns];
+  size_t header = 2;  // the header's size (one byte), the NULL key
+  size_t body = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].text != nullptr) {
+      types[i] = 13 + 2 * static_cast<uint64_t>(values[i].size);
+      sizes[i] = 0;
+      body += values[i].size;
+    } else {
+      const int64_t v = values[i].integer;
+      const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+      const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+      types[i] = w.type;
+      sizes[i] = w.size;
+      if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
+        types[i] = static_cast<uint64_t>(8 + v);
+        sizes[i] = 0;
+      }
+      body += sizes[i];
+    }
+    header += VarintLen(types[i]);
+  }
+  const size_t payload = header + body;
+  if (header > 0x7f || payload > usable_ - 35) {
+    if (error_.empty()) {
+      error_ = t.name + ": a row of " + std::to_string(payload) +
+               " bytes, more than a page holds";
+    }
+    return;
+  }
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  const size_t payload_len = VarintLen(payload);
+  uint8_t* p = PlaceCell(t, payload_len + t.rowid_len + payload, rowid);
+  PutVarint(p, payload, payload_len);
+  p += payload_len;
+  PutVarint(p, static_cast<uint64_t>(rowid), t.rowid_len);
+  p += t.rowid_len;
+  *p++ = static_cast<uint8_t>(header);
+  *p++ = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t len = VarintLen(types[i]);
+    PutVarint(p, types[i], len);
+    p += len;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].text != nullptr) {
+      std::memcpy(p, values[i].text, values[i].size);
+      p += values[i].size;
+    } else {
+      const uint64_t v = static_cast<uint64_t>(values[i].integer);
+      for (size_t b = sizes[i]; b-- > 0;)
+        *p++ = static_cast<uint8_t>(v >> (8 * b));
+    }
+  }
+}
 
 void SqliteTableAppender::SealLeaf(Tree& t) {
   FinishLeaf(t.leaf, t.leaf_cells, t.leaf_content);
