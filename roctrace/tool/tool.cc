@@ -593,6 +593,8 @@ void Tool::Stop() {
       {"unterminated_ranges", converter_.open_ranges()},
       {"unmatched_range_ends", converter_.unmatched_range_ends()},
   };
+  // API calls whose arguments are not in rocpd_arg (memory ran out).
+  if (capture_args_) info_.losses.emplace_back("api_args", arg_capture_.lost());
   // A run that could not trace what was asked says so in its outputs even
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();
