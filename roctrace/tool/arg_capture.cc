@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 
@@ -108,16 +109,37 @@ struct VisitAdapter {
   void* user;
 };
 
+// Types as the header spells them, by the printers' type string (a
+// literal, so its address names it): normalized once, not per argument.
+struct SpelledType {
+  const char* key = nullptr;
+  uint32_t size = 0;
+  char text[100];
+};
+struct SpellingCache {
+  SpelledType slots[256];
+};
+
+const SpelledType& Spelled(const char* type) {
+  thread_local std::unique_ptr<SpellingCache> cache;
+  if (cache == nullptr) cache = std::make_unique<SpellingCache>();
+  SpelledType& slot =
+      cache->slots[(reinterpret_cast<uintptr_t>(type) >> 3) & 255];
+  if (slot.key != type) {
+    roctracer::codegen::NormalizeTypeSpelling(type, slot.text,
+                                              sizeof(slot.text));
+    slot.size = static_cast<uint32_t>(std::strlen(slot.text));
+    slot.key = type;
+  }
+  return slot;
+}
+
 int Adapt(uint32_t index, const void*, int32_t, const char* type,
           const char* name, const char* value, int32_t, void* user) {
   auto* a = static_cast<VisitAdapter*>(user);
-  char spelled[256];
-  // Most types have no blank to drop.
-  if (std::strchr(type, ' ') != nullptr) {
-    roctracer::codegen::NormalizeTypeSpelling(type, spelled, sizeof(spelled));
-    type = spelled;
-  }
-  a->visit(a->user, index, type, name, value, std::strlen(value));
+  const SpelledType& spelled = Spelled(type);
+  a->visit(a->user, index, spelled.text, spelled.size, name, value,
+           std::strlen(value));
   return 0;
 }
 

@@ -128,7 +128,7 @@ struct ApiArgs {
   // gone by then), structs passed by value field by field (`{x=1, y=1,
   // z=1}`).
   using Visit = void (*)(void* user, uint32_t position, const char* type,
-                         const char* name, const char* value,
+                         size_t type_size, const char* name, const char* value,
                          size_t value_size);
   // Calls `visit` once per argument, in order.
   void (*each)(const ApiArgs& args, Visit visit, void* user);

@@ -464,15 +464,21 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
   } sink{this, event_id};
   args.each(
       args,
-      [](void* user, uint32_t position, const char* type, const char* name,
-         const char* value, size_t size) {
+      [](void* user, uint32_t position, const char* type, size_t type_size,
+         const char* name, const char* value, size_t size) {
         auto* s = static_cast<Sink*>(user);
-        std::string cut;
-        bool ascii = true;
-        for (size_t i = 0; i < size && ascii; ++i) {
-          ascii = static_cast<unsigned char>(value[i]) < 0x80;
+        // Printed values are ASCII but for bytes of char arrays in structs:
+        // those are made valid UTF-8.
+        uint64_t high = 0;
+        size_t i = 0;
+        for (; i + 8 <= size; i += 8) {
+          uint64_t word;
+          std::memcpy(&word, value + i, 8);
+          high |= word;
         }
-        if (size > kMaxArgValue || !ascii) {
+        for (; i < size; ++i) high |= static_cast<unsigned char>(value[i]);
+        std::string cut;
+        if (size > kMaxArgValue || (high & 0x8080808080808080ull) != 0) {
           cut.assign(value, std::min(size, kMaxArgValue));
           if (size > kMaxArgValue) cut += "...";
           if (!IsValidUtf8(cut)) cut = MakeValidUtf8(cut);
@@ -482,7 +488,7 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
         const SqliteTableAppender::Value row[5] = {
             SqliteTableAppender::Integer(s->event_id),
             SqliteTableAppender::Integer(position),
-            SqliteTableAppender::Text(type, std::strlen(type)),
+            SqliteTableAppender::Text(type, type_size),
             SqliteTableAppender::Text(name, std::strlen(name)),
             SqliteTableAppender::Text(value, size)};
         s->writer->appender_->AppendRow(kArgTable, s->writer->next_arg_id_++,
