@@ -306,6 +306,18 @@ class ApiArguments(unittest.TestCase):
         self.assertGreater(rows, 0, name)
     self.assertEqual(metadata(db)["roctrace.lost.api_args"], "0")
 
+  def test_hip_calls_only_as_rocprofv3(self):
+    env = dict(os.environ, ROCTRACE_API_ARGS="hip")
+    _, db = self.trace("--sys-trace", env=env)
+    self.assertEqual(
+        query_db(db, "SELECT DISTINCT R.category FROM regions R "
+                 "JOIN rocpd_arg A ON A.event_id = R.event_id"),
+        [("HIP_RUNTIME_API",)])
+    self.assertEqual(
+        query_db(db, "SELECT count(*) FROM regions R "
+                 "JOIN rocpd_arg A ON A.event_id = R.event_id "
+                 "WHERE R.name = 'hipMemcpy'"), [(4,)])
+
   def test_not_recorded_when_turned_off(self):
     env = dict(os.environ, ROCTRACE_API_ARGS="0")
     _, db = self.trace("--hip-trace", env=env)

@@ -285,12 +285,15 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
-  // Arguments are recorded for the database, as rocprofv3 records them
-  // (ROCTRACE_API_ARGS=0: not).
+  // Arguments are recorded for the database, as rocprofv3 records them:
+  // ROCTRACE_API_ARGS `0` none, `hip` HIP calls' only (rocprofv3's), else
+  // every traced domain's.
   const char* api_args = getenv("ROCTRACE_API_ARGS");
-  capture_args_ = config_.rocpd &&
-                  (config_.hip || config_.hsa || config_.kfd) &&
-                  !(api_args != nullptr && std::strcmp(api_args, "0") == 0);
+  const std::string args_choice = api_args != nullptr ? api_args : "";
+  args_hip_only_ = args_choice == "hip";
+  capture_args_ =
+      config_.rocpd && args_choice != "0" &&
+      (config_.hip || (!args_hip_only_ && (config_.hsa || config_.kfd)));
   if (capture_args_) CaptureArgs();
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: its rows come through an
@@ -403,8 +406,9 @@ void Tool::WatchStreams() {
 void Tool::CaptureArgs() {
   for (const auto& [domain, on] :
        {std::make_pair(ACTIVITY_DOMAIN_HIP_API, config_.hip),
-        std::make_pair(ACTIVITY_DOMAIN_HSA_API, config_.hsa),
-        std::make_pair(ACTIVITY_DOMAIN_KFD_API, config_.kfd)}) {
+        std::make_pair(ACTIVITY_DOMAIN_HSA_API, config_.hsa && !args_hip_only_),
+        std::make_pair(ACTIVITY_DOMAIN_KFD_API,
+                       config_.kfd && !args_hip_only_)}) {
     if (!on) continue;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
       if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters
