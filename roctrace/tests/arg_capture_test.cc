@@ -137,6 +137,22 @@ TEST(ArgCapture, QueuesSpanChunksAndArenasHoldEveryCall) {
   }
 }
 
+// A forked child's or a stopped tool's calls pile nothing up.
+TEST(ArgCapture, NothingRecordedWhileOff) {
+  ArgCapture capture;
+  ArgArena arena;
+  hip_api_data_t d = Memcpy(500, 1);
+  ArgCapture::SetRecording(false);
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &d,
+                     nullptr);
+  EXPECT_EQ(capture.Take(Tid(), 500, &arena), nullptr);
+  ArgCapture::SetRecording(true);
+  d.correlation_id = 501;
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &d,
+                     nullptr);
+  EXPECT_NE(capture.Take(Tid(), 501, &arena), nullptr);
+}
+
 TEST(ArgCapture, OpsWithoutParametersRecordNothing) {
   hsa_api_data_t h{};
   h.correlation_id = 77;

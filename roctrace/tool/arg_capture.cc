@@ -42,6 +42,7 @@ struct Chunk {
 constexpr int kWindow = 8;
 
 std::atomic<uint64_t> g_lost{0};
+std::atomic<bool> g_stopped{false};
 
 }  // namespace
 
@@ -238,9 +239,16 @@ void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {
   Record(domain, op, data);
 }
 
+void ArgCapture::SetRecording(bool on) {
+  g_stopped.store(!on, std::memory_order_relaxed);
+}
+
 void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
   const uint32_t size = ArgsSizeOf(domain, op);
-  if (size == 0 || data == nullptr) return;
+  if (size == 0 || data == nullptr ||
+      g_stopped.load(std::memory_order_relaxed)) {
+    return;
+  }
   Queue* q = t_queue;
   if (q == nullptr) {
     q = t_queue = MakeQueue();

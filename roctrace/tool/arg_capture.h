@@ -51,6 +51,9 @@ class ArgCapture {
   static void OnExit(uint32_t domain, uint32_t op, const void* data, void* arg);
   // The same, for a callback that does more.
   static void Record(uint32_t domain, uint32_t op, const void* data);
+  // Off: nothing is recorded from now on (a forked child, whose tool writes
+  // nothing, or a stopped tool: no consumer would take them). On at first.
+  static void SetRecording(bool on);
 
   // The arguments of call `correlation_id` made on thread `tid`, copied
   // into `arena`; nullptr when there are none (the op has no parameters, or

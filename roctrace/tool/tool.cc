@@ -404,6 +404,7 @@ void Tool::WatchStreams() {
 }
 
 void Tool::CaptureArgs() {
+  ArgCapture::SetRecording(true);
   for (const auto& [domain, on] :
        {std::make_pair(ACTIVITY_DOMAIN_HIP_API, config_.hip),
         std::make_pair(ACTIVITY_DOMAIN_HSA_API, config_.hsa && !args_hip_only_),
@@ -565,6 +566,9 @@ void Tool::Stop() {
   // has done that already (its pools are closed before tools finalize);
   // the observers go only now, after its drain reported to them.
   roctracer_close_pool_expl(pool_);
+  // No record comes any more to take a call's arguments (the program may
+  // go on, after a failed exec).
+  if (capture_args_) ArgCapture::SetRecording(false);
   if (kernel_observer_registered_) {
     roctracer_internal_gpu_remove_observer(&kernel_observer_);
   }

@@ -41,7 +41,11 @@ class Tool {
   // program dies of a fatal signal, from the library's last-words thread.
   void Stop();
   void OnBuffer(const char* begin, const char* end);
-  void ForkedChild() { in_forked_child_ = true; }
+  void ForkedChild() {
+    in_forked_child_ = true;
+    // Nothing takes them in the child: its calls' arguments would pile up.
+    ArgCapture::SetRecording(false);
+  }
 
   // The trace's clock as this process's events are stamped (with the test
   // hook's shift, below).
