@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <string>
 #include <thread>
 #include <vector>
@@ -135,6 +136,37 @@ TEST(ArgCapture, QueuesSpanChunksAndArenasHoldEveryCall) {
                 "2|size_t|sizeBytes|" + std::to_string(i));
     }
   }
+}
+
+// As the tool runs: the calling thread records while the consumer takes,
+// each call once its record is out (here: a counter published after the
+// copy, as the pool publishes the record).
+TEST(ArgCapture, TakenWhileTheCallerGoesOn) {
+  constexpr uint64_t kCalls = 50000;
+  std::atomic<uint32_t> tid{0};
+  std::atomic<uint64_t> published{0};
+  std::thread caller([&] {
+    tid.store(Tid(), std::memory_order_relaxed);
+    for (uint64_t i = 1; i <= kCalls; ++i) {
+      hip_api_data_t d = Memcpy(1000000 + i, i);
+      ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &d,
+                         nullptr);
+      published.store(i, std::memory_order_release);
+    }
+  });
+  ArgCapture capture;
+  ArgArena arena;
+  for (uint64_t i = 1; i <= kCalls; ++i) {
+    while (published.load(std::memory_order_acquire) < i) {
+      std::this_thread::yield();
+    }
+    if (i % 1000 == 0) arena.Clear();
+    const ApiArgs* args =
+        capture.Take(tid.load(std::memory_order_relaxed), 1000000 + i, &arena);
+    ASSERT_NE(args, nullptr) << i;
+    ASSERT_EQ(Print(*args)[2], "2|size_t|sizeBytes|" + std::to_string(i));
+  }
+  caller.join();
 }
 
 // A forked child's or a stopped tool's calls pile nothing up.
