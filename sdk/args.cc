@@ -14,25 +14,6 @@
 
 namespace rocprofiler_sdk {
 
-// clang spells `hsa_agent_t *`; the header says `hsa_agent_t*`. Drops the
-// blanks before a `*` and between `*` and a following `*` or `)`.
-void NormalizeTypeSpelling(const char* in, char* out, size_t cap) noexcept {
-  size_t n = 0;
-  for (size_t i = 0; in[i] != '\0' && n + 1 < cap; ++i) {
-    if (in[i] == ' ') {
-      size_t j = i;
-      while (in[j] == ' ') ++j;
-      if (in[j] == '*' ||
-          (n > 0 && out[n - 1] == '*' && (in[j] == ')' || in[j] == '\0'))) {
-        i = j - 1;
-        continue;
-      }
-    }
-    out[n++] = in[i];
-  }
-  out[n] = '\0';
-}
-
 namespace {
 
 template <class T>
@@ -63,7 +44,7 @@ int Visit(uint32_t index, const void* addr, int32_t indirection,
     p = a->payload_args + (p - a->copy_begin);
   }
   char spelled[512];
-  NormalizeTypeSpelling(type, spelled, sizeof(spelled));
+  roctracer::codegen::NormalizeTypeSpelling(type, spelled, sizeof(spelled));
   return a->callback(a->kind, a->op, index, p, indirection, spelled, name,
                      value, derefs, a->user);
 }

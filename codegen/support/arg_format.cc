@@ -7,6 +7,23 @@ namespace roctracer::codegen {
 
 const char kUnreadableString[] = "<unreadable>";
 
+void NormalizeTypeSpelling(const char* in, char* out, size_t cap) noexcept {
+  size_t n = 0;
+  for (size_t i = 0; in[i] != '\0' && n + 1 < cap; ++i) {
+    if (in[i] == ' ') {
+      size_t j = i;
+      while (in[j] == ' ') ++j;
+      if (in[j] == '*' ||
+          (n > 0 && out[n - 1] == '*' && (in[j] == ')' || in[j] == '\0'))) {
+        i = j - 1;
+        continue;
+      }
+    }
+    out[n++] = in[i];
+  }
+  out[n] = '\0';
+}
+
 void AppendEscaped(std::string* out, const char* s, size_t max_chars) {
   static const char kHex[] = "0123456789abcdef";
   *out += '"';
@@ -48,9 +65,16 @@ void AppendAddress(std::string* out, uintptr_t p) {
     *out += "NULL";
     return;
   }
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "0x%" PRIxPTR, p);
-  *out += buf;
+  // By hand, not snprintf: addresses are most of the arguments a trace
+  // prints, and the format parser cost more than the digits.
+  static const char kHex[] = "0123456789abcdef";
+  char buf[2 + 2 * sizeof(p)];
+  char* end = buf + sizeof(buf);
+  char* q = end;
+  for (; p != 0; p >>= 4) *--q = kHex[p & 0xf];
+  *--q = 'x';
+  *--q = '0';
+  out->append(q, static_cast<size_t>(end - q));
 }
 
 void AppendInt(std::string* out, long long v) { *out += std::to_string(v); }

@@ -30,6 +30,11 @@ using ArgVisitor = int (*)(uint32_t arg_index, const void* arg_value_addr,
 // it cannot be mistaken for a string argument with that text.
 extern const char kUnreadableString[];
 
+// A parameter's type as the header spells it: clang spells
+// `hsa_agent_t *`, the header `hsa_agent_t*`. Drops the blanks before a `*`
+// and between `*` and a following `*` or `)`; at most `cap` - 1 bytes.
+void NormalizeTypeSpelling(const char* in, char* out, size_t cap) noexcept;
+
 // Longest string argument printed; longer ones end with "...".
 constexpr size_t kMaxStringChars = 256;
 

@@ -254,6 +254,79 @@ class TraceSample(unittest.TestCase):
     self.assertEqual(set(losses.values()), {"0"})
 
 
+class ApiArguments(unittest.TestCase):
+  """rocpd_arg: every argument of the program's calls, as rocprofv3 records
+  them (position, type, name, value), read through upstream's views."""
+
+  ARGS_SQL = ("SELECT R.name, EA.arg_position, EA.arg_type, EA.arg_name, "
+              "EA.arg_value FROM regions R "
+              "JOIN events_args EA ON EA.event_id = R.event_id "
+              "WHERE R.name IN ('hipSetDevice', 'hipMalloc', 'hipMemcpy', "
+              "'hipFree', 'hsa_system_get_info') "
+              "ORDER BY R.start, EA.arg_position")
+
+  def trace(self, *options, env=None):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE] + list(options) +
+            ["-d", "out", "-o", "run", "--", PROGRAM, "args"], d, env=env)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    return p, os.path.join(d, "out", "run_results.db")
+
+  def test_every_argument_of_every_call(self):
+    p, db = self.trace("--sys-trace")
+    p_addr, dst, src, major = p.stdout.split()
+    self.assertEqual(query_db(db, self.ARGS_SQL), [
+        ("hipSetDevice", 0, "int", "deviceId", "3"),
+        ("hipMalloc", 0, "void**", "ptr", p_addr),
+        ("hipMalloc", 1, "size_t", "size", "4096"),
+        ("hipMemcpy", 0, "void*", "dst", dst),
+        ("hipMemcpy", 1, "const void*", "src", src),
+        ("hipMemcpy", 2, "size_t", "sizeBytes", "64"),
+        ("hipMemcpy", 3, "hipMemcpyKind", "kind", "hipMemcpyHostToDevice"),
+        ("hipFree", 0, "void*", "ptr", "NULL"),
+        ("hsa_system_get_info", 0, "hsa_system_info_t", "attribute",
+         "HSA_SYSTEM_INFO_VERSION_MAJOR"),
+        ("hsa_system_get_info", 1, "void*", "value", major),
+    ])
+    # upstream's region_args view (region, process, type, name, value).
+    self.assertEqual(
+        query_db(db, "SELECT count(*) FROM region_args RA "
+                 "JOIN regions R ON R.id = RA.id AND R.guid = RA.guid "
+                 "WHERE R.name = 'hipMemcpy' AND RA.pid = R.pid"), [(4,)])
+    # Every call with parameters has a row per parameter, positions 0..n-1
+    # (hsa_init, without any, has none).
+    counts = query_db(
+        db, "SELECT R.name, count(A.id), "
+        "coalesce(max(A.position), -1) + 1 FROM regions R "
+        "LEFT JOIN rocpd_arg A ON A.event_id = R.event_id "
+        "GROUP BY R.id")
+    for name, rows, positions in counts:
+      self.assertEqual(rows, positions, name)
+      if name != "hsa_init":
+        self.assertGreater(rows, 0, name)
+    self.assertEqual(metadata(db)["roctrace.lost.api_args"], "0")
+
+  def test_hip_calls_only_as_rocprofv3(self):
+    env = dict(os.environ, ROCTRACE_API_ARGS="hip")
+    _, db = self.trace("--sys-trace", env=env)
+    self.assertEqual(
+        query_db(db, "SELECT DISTINCT R.category FROM regions R "
+                 "JOIN rocpd_arg A ON A.event_id = R.event_id"),
+        [("HIP_RUNTIME_API",)])
+    self.assertEqual(
+        query_db(db, "SELECT count(*) FROM regions R "
+                 "JOIN rocpd_arg A ON A.event_id = R.event_id "
+                 "WHERE R.name = 'hipMemcpy'"), [(4,)])
+
+  def test_not_recorded_when_turned_off(self):
+    env = dict(os.environ, ROCTRACE_API_ARGS="0")
+    _, db = self.trace("--hip-trace", env=env)
+    self.assertEqual(query_db(db, "SELECT count(*) FROM rocpd_arg"), [(0,)])
+    self.assertEqual(
+        query_db(db, "SELECT count(*) FROM regions WHERE name = 'hipMalloc'"),
+        [(1,)])
+
+
 class MultiThreaded(unittest.TestCase):
 
   def test_threads(self):
@@ -1375,11 +1448,13 @@ class NothingSilent(unittest.TestCase):
 
   def test_a_full_disk_is_an_error_with_whole_rows_and_a_database(self):
     # CSV and timeline files outgrow the limit; the database and its journal
-    # stay under it, and record what the others lost.
+    # stay under it (without the calls' arguments, which would double it),
+    # and record what the others lost.
     p = self.roctrace("--hip-trace", "--output-format", "csv", "rocpd",
                       "pftrace", "json", "-d", "out", "-o", "f", "--",
                       PROGRAM, "threads", "2", "20000",
-                      preexec_fn=limit_file_size(2800 << 10))
+                      preexec_fn=limit_file_size(2800 << 10),
+                      env=dict(os.environ, ROCTRACE_API_ARGS="0"))
     self.assertEqual(p.returncode, 74, p.stderr)
     self.assertIn("cannot write", p.stderr)
     self.assertIn("the program exited with status 0", p.stderr)

@@ -306,6 +306,83 @@ TEST(SqliteTableAppender, RowsOfAnotherColumnCountAreAnError) {
       << error;
 }
 
+// rocpd_arg rows (integers and texts) across many leaves and three
+// levels, read back exactly: empty texts, multi-byte UTF-8, texts of every
+// length up to the longest a row may hold, and long integer widths.
+TEST(SqliteTableAppender, TextColumnsReadBackExactly) {
+  Database d(1024);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  auto text = [](int64_t i) {
+    std::string s;
+    for (int64_t k = 0; k < i % 700; ++k) s += static_cast<char>('a' + k % 26);
+    return i % 5 == 0 ? s + "\xc3\xa9\xe2\x82\xac" : s;
+  };
+  const int64_t n = 3000;
+  for (int64_t id = 1; id <= n; ++id) {
+    const std::string type = id % 3 ? "void**" : "";
+    const std::string value = text(id);
+    const SqliteTableAppender::Value row[5] = {
+        SqliteTableAppender::Integer(Wide(id)),
+        SqliteTableAppender::Integer(id % 7),
+        SqliteTableAppender::Text(type.data(), type.size()),
+        SqliteTableAppender::Text("ptr", 3),
+        SqliteTableAppender::Text(value.data(), value.size())};
+    appender->AppendRow(0, id, row, 5);
+    if (id % 997 == 0) {
+      ASSERT_TRUE(appender->Flush(&error)) << error;
+    }
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  auto rows = Rows(db,
+                   "SELECT id, event_id, position, type, name, value, "
+                   "typeof(value), extdata, guid FROM rocpd_arg ORDER BY id");
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), n);
+  for (int64_t i = 1; i <= n; ++i) {
+    const std::vector<std::string> want = {std::to_string(i),
+                                           std::to_string(Wide(i)),
+                                           std::to_string(i % 7),
+                                           i % 3 ? "void**" : "",
+                                           "ptr",
+                                           text(i),
+                                           "text",
+                                           "{}",
+                                           "guid-1"};
+    ASSERT_EQ(rows[static_cast<size_t>(i - 1)], want) << "arg " << i;
+  }
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM dbstat WHERE pagetype = 'overflow' AND "
+                "name = 'rocpd_arg'"),
+            "0");
+  EXPECT_GE(Depth(d.path, "rocpd_arg"), 2);
+  sqlite3_close(db);
+}
+
+// A row longer than a page holds without overflow pages is an error at
+// Flush, which then publishes nothing (as for a row out of order).
+TEST(SqliteTableAppender, TextRowLongerThanAPageIsAnError) {
+  Database d(1024);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  const std::string fits(900, 'x'), too_long(1000, 'y');
+  for (const std::string* value : {&fits, &too_long}) {
+    const SqliteTableAppender::Value row[5] = {
+        SqliteTableAppender::Integer(1), SqliteTableAppender::Integer(0),
+        SqliteTableAppender::Text("int", 3), SqliteTableAppender::Text("n", 1),
+        SqliteTableAppender::Text(value->data(), value->size())};
+    appender->AppendRow(0, value == &fits ? 1 : 2, row, 5);
+  }
+  EXPECT_FALSE(appender->Flush(&error));
+  EXPECT_NE(error.find("more than a page holds"), std::string::npos) << error;
+  EXPECT_EQ(One(d.db, "SELECT count(*) FROM rocpd_arg"), "0");
+}
+
 TEST(SqliteTableAppender, WalIsRefused) {
   Database d(4096);
   Exec(d.db, "PRAGMA journal_mode=WAL");

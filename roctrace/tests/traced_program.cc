@@ -24,6 +24,10 @@
 //                     descriptor from 3 up instead of closing them
 //   exec_self N M     N calls, then execv of itself (same pid) with
 //                     "exec_self M 0 again": M calls in the new image
+//   args              hipSetDevice(3), hipMalloc(&p, 4096), hipMemcpy(dst,
+//                     src, 64, hipMemcpyHostToDevice), hipFree(NULL),
+//                     hsa_system_get_info(VERSION_MAJOR, &major); prints
+//                     the addresses passed ("&p dst src &major", hex)
 #include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
@@ -68,11 +72,27 @@ int Sample() {
 
 }  // namespace
 
+// Calls with known arguments, whose addresses the test reads from stdout.
+int Args() {
+  (void)hipSetDevice(3);
+  void* p = nullptr;
+  (void)hipMalloc(&p, 4096);
+  static char src[64], dst[64];
+  (void)hipMemcpy(dst, src, sizeof(src), hipMemcpyHostToDevice);
+  (void)hipFree(nullptr);
+  uint16_t major = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  std::printf("%p %p %p %p\n", static_cast<void*>(&p), static_cast<void*>(dst),
+              static_cast<void*>(src), static_cast<void*>(&major));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) return 64;
   const char* mode = argv[1];
   long n = argc > 2 ? std::atol(argv[2]) : 0;
   if (std::strcmp(mode, "sample") == 0) return Sample();
+  if (std::strcmp(mode, "args") == 0) return Args();
   if (std::strcmp(mode, "threads") == 0) {
     long per_thread = argc > 3 ? std::atol(argv[3]) : 0;
     std::vector<std::thread> threads;

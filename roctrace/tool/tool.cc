@@ -188,6 +188,12 @@ void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg) {
   }
 }
 
+void StreamArgsCallback(uint32_t domain, uint32_t op, const void* data,
+                        void* arg) {
+  StreamCallback(domain, op, data, arg);
+  ArgCapture::Record(domain, op, data);
+}
+
 void BufferCallback(const char* begin, const char* end, void* arg) {
   static_cast<Tool*>(arg)->OnBuffer(begin, end);
 }
@@ -279,6 +285,16 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
+  // Arguments are recorded for the database, as rocprofv3 records them:
+  // ROCTRACE_API_ARGS `0` none, `hip` HIP calls' only (rocprofv3's), else
+  // every traced domain's.
+  const char* api_args = getenv("ROCTRACE_API_ARGS");
+  const std::string args_choice = api_args != nullptr ? api_args : "";
+  args_hip_only_ = args_choice == "hip";
+  capture_args_ =
+      config_.rocpd && args_choice != "0" &&
+      (config_.hip || (!args_hip_only_ && (config_.hsa || config_.kfd)));
+  if (capture_args_) CaptureArgs();
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: its rows come through an
   // observer, where the runtime's interface has the events at all.
@@ -329,7 +345,7 @@ void Tool::FlushLoop() {
     {
       std::lock_guard<std::mutex> writers(mutex_);
       if (!stopped_) {
-        batch_ = batches_.Take(0);
+        NewBatch(0);
         ConvertKernelRows();
         PushBatch();
         if (checkpoint) {
@@ -376,11 +392,41 @@ void Tool::WatchStreams() {
                                              ops.data(), ops.size()));
     // The tool slot's callbacks: the program's own callbacks on these APIs
     // neither replace ours nor are replaced.
+    // A HIP op has one tool callback: a created stream's call also records
+    // its arguments when they are.
+    const bool args = created && capture_args_ && config_.hip;
     for (uint32_t op : ops) {
       roctracer_internal_tool_enable_op_callback(
-          ACTIVITY_DOMAIN_HIP_API, op, StreamCallback, &kernel_observer_);
+          ACTIVITY_DOMAIN_HIP_API, op,
+          args ? StreamArgsCallback : StreamCallback, &kernel_observer_);
     }
   }
+}
+
+void Tool::CaptureArgs() {
+  ArgCapture::SetRecording(true);
+  for (const auto& [domain, on] :
+       {std::make_pair(ACTIVITY_DOMAIN_HIP_API, config_.hip),
+        std::make_pair(ACTIVITY_DOMAIN_HSA_API, config_.hsa && !args_hip_only_),
+        std::make_pair(ACTIVITY_DOMAIN_KFD_API,
+                       config_.kfd && !args_hip_only_)}) {
+    if (!on) continue;
+    for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
+      if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters
+      roctracer_internal_tool_enable_op_callback(domain, op, ArgCapture::OnExit,
+                                                 nullptr);
+    }
+  }
+  converter_.SetArgsSource([this](uint32_t tid, uint64_t correlation_id) {
+    return arena_ != nullptr
+               ? arg_capture_.Take(tid, correlation_id, arena_.get())
+               : nullptr;
+  });
+}
+
+void Tool::NewBatch(size_t events) {
+  batch_ = batches_.Take(events);
+  if (capture_args_) arena_ = std::make_shared<ArgArena>();
 }
 
 void Tool::WakeForKernelRows() {
@@ -475,6 +521,12 @@ void Tool::PushBatch() {
   if (batch_ == nullptr || batch_->empty()) return;
   EventBatch shared = std::move(batch_);
   batch_ = nullptr;
+  if (arena_ != nullptr) {
+    // The events' arguments live as long as the batch.
+    shared = EventBatch(shared.get(),
+                        [batch = shared, arena = std::move(arena_)](auto*) {});
+    arena_ = nullptr;
+  }
   for (auto& w : writers_) w->Push(shared);
 }
 
@@ -484,7 +536,7 @@ void Tool::OnBuffer(const char* begin, const char* end) {
   if (stopped_) return;
   const auto* record = reinterpret_cast<const activity_record_t*>(begin);
   const auto* last = reinterpret_cast<const activity_record_t*>(end);
-  batch_ = batches_.Take(static_cast<size_t>(last - record));
+  NewBatch(static_cast<size_t>(last - record));
   ConvertKernelRows();
   // The records were written on the application's cores: asking for a few
   // ahead overlaps those cache misses instead of taking them one by one.
@@ -514,6 +566,9 @@ void Tool::Stop() {
   // has done that already (its pools are closed before tools finalize);
   // the observers go only now, after its drain reported to them.
   roctracer_close_pool_expl(pool_);
+  // No record comes any more to take a call's arguments (the program may
+  // go on, after a failed exec).
+  if (capture_args_) ArgCapture::SetRecording(false);
   if (kernel_observer_registered_) {
     roctracer_internal_gpu_remove_observer(&kernel_observer_);
   }
@@ -522,7 +577,7 @@ void Tool::Stop() {
   }
 
   std::lock_guard<std::mutex> lock(mutex_);
-  batch_ = batches_.Take(0);
+  NewBatch(0);
   ConvertKernelRows();
   // Device work whose API call never arrived: its thread stays unknown.
   converter_.FlushWaiting();
@@ -546,6 +601,8 @@ void Tool::Stop() {
       {"unterminated_ranges", converter_.open_ranges()},
       {"unmatched_range_ends", converter_.unmatched_range_ends()},
   };
+  // API calls whose arguments are not in rocpd_arg (memory ran out).
+  if (capture_args_) info_.losses.emplace_back("api_args", arg_capture_.lost());
   // A run that could not trace what was asked says so in its outputs even
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();

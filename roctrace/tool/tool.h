@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "roctrace/tool/arg_capture.h"
 #include "roctrace/tool/clock_offset.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_observer.h"
@@ -40,7 +41,11 @@ class Tool {
   // program dies of a fatal signal, from the library's last-words thread.
   void Stop();
   void OnBuffer(const char* begin, const char* end);
-  void ForkedChild() { in_forked_child_ = true; }
+  void ForkedChild() {
+    in_forked_child_ = true;
+    // Nothing takes them in the child: its calls' arguments would pile up.
+    ArgCapture::SetRecording(false);
+  }
 
   // The trace's clock as this process's events are stamped (with the test
   // hook's shift, below).
@@ -72,6 +77,11 @@ class Tool {
   // From a completion: many rows are waiting, convert them now.
   void WakeForKernelRows();
   void WatchStreams();
+  // rocpd's rocpd_arg: every traced HIP, HSA and KFD op's EXIT callback
+  // copies its arguments (arg_capture.h).
+  void CaptureArgs();
+  // A fresh batch, and its arguments' arena when they are recorded.
+  void NewBatch(size_t events);
   // Writes this process's counts to the progress directory the command
   // reads (ROCTRACE_PROGRESS_DIR) for its status line (requires mutex_).
   void WriteProgress();
@@ -87,6 +97,11 @@ class Tool {
   std::vector<std::string> files_;           // written, for the exit message
   std::shared_ptr<std::vector<ApiEvent>> batch_;
   BatchPool batches_;
+  // Arguments of the current batch's API events (null: not recorded).
+  bool capture_args_ = false;
+  bool args_hip_only_ = false;  // ROCTRACE_API_ARGS=hip
+  ArgCapture arg_capture_;
+  std::shared_ptr<ArgArena> arena_;
   bool writers_created_ = false;
   bool writers_failed_ = false;
   RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};
@@ -130,6 +145,9 @@ void BufferCallback(const char* begin, const char* end, void* arg);
 // The callback of the HIP APIs that create or take streams (`arg` is the
 // KernelObserver): numbers a stream as it is created.
 void StreamCallback(uint32_t domain, uint32_t op, const void* data, void* arg);
+// StreamCallback, and the call's arguments recorded (ArgCapture).
+void StreamArgsCallback(uint32_t domain, uint32_t op, const void* data,
+                        void* arg);
 
 }  // namespace roctrace
 

@@ -117,6 +117,27 @@ struct ScratchUse {
   uint64_t size;
 };
 
+// An API call's arguments as the call's data held them when it returned:
+// the bytes of its argument struct, copied on the calling thread, made text
+// only by a writer that writes them (rocpd's rocpd_arg), on its own thread.
+struct ApiArgs {
+  // One argument: its position (0, 1, ... in the parameter list), its type
+  // as the header spells it (`hipStream_t`, `void**`), its name and its
+  // value: integers in decimal, enumerators by name, pointers as addresses
+  // (`0x7ffd4c3e1a90`, `NULL`), never followed (what they pointed to is
+  // gone by then), structs passed by value field by field (`{x=1, y=1,
+  // z=1}`).
+  using Visit = void (*)(void* user, uint32_t position, const char* type,
+                         size_t type_size, const char* name, const char* value,
+                         size_t value_size);
+  // Calls `visit` once per argument, in order.
+  void (*each)(const ApiArgs& args, Visit visit, void* user);
+  uint32_t domain;  // activity_domain_t
+  uint32_t op;
+  uint32_t size;
+  const unsigned char* bytes;
+};
+
 struct ApiEvent {
   const OpName* op;
   uint64_t correlation_id;
@@ -153,6 +174,9 @@ struct ApiEvent {
     KernelLaunch launch;  // kKernel
     ScratchUse scratch;   // kScratchMemory
   };
+  // HIP, HSA and KFD API calls, when their arguments are recorded (rocpd
+  // output): owned by the batch the event is in. nullptr otherwise.
+  const ApiArgs* args;
 };
 
 // A copy's agents: the record names the kernel agent (the destination's

@@ -7,8 +7,8 @@ namespace {
 // the same guid, so `guid` is a virtual generated column: it reads as the
 // GUID (views join on it as on rocprofv3's stored column) and costs no bytes
 // per row (a stored 36-character GUID was half of each event's size).
-// rocpd_event and rocpd_region take an INTEGER PRIMARY KEY without
-// AUTOINCREMENT: ids are the same for an append-only table, without a
+// rocpd_event, rocpd_region and rocpd_arg take an INTEGER PRIMARY KEY
+// without AUTOINCREMENT: ids are the same for an append-only table, without a
 // sqlite_sequence update per row.
 const char kTables[] = R"SQL(
 CREATE TABLE IF NOT EXISTS rocpd_metadata (
@@ -93,7 +93,7 @@ CREATE TABLE IF NOT EXISTS rocpd_event (
   correlation_id INTEGER, call_stack JSONB DEFAULT '{}' NOT NULL,
   line_info JSONB DEFAULT '{}' NOT NULL, extdata JSONB DEFAULT '{}' NOT NULL);
 CREATE TABLE IF NOT EXISTS rocpd_arg (
-  id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+  id INTEGER NOT NULL PRIMARY KEY,
   guid TEXT NOT NULL GENERATED ALWAYS AS ('@GUID@') VIRTUAL,
   event_id INTEGER NOT NULL, position INTEGER NOT NULL, type TEXT NOT NULL,
   name TEXT NOT NULL, value TEXT, extdata JSONB DEFAULT '{}' NOT NULL);

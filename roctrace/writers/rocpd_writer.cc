@@ -2,8 +2,10 @@
 
 #include <sys/utsname.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -11,6 +13,7 @@
 #include "roctrace/writers/fd_safe_vfs.h"
 #include "roctrace/writers/rocpd_schema.h"
 #include "roctrace/writers/sqlite_table_appender.h"
+#include "roctrace/writers/utf8.h"
 
 namespace roctrace {
 namespace {
@@ -24,7 +27,10 @@ constexpr size_t kMaxBufferedBytes = 1 << 20;
 constexpr size_t kMaxMarkerEvents = 1 << 20;
 
 // The appender's tables, in the order given to it.
-enum AppendedTable : size_t { kEventTable, kRegionTable };
+enum AppendedTable : size_t { kEventTable, kRegionTable, kArgTable };
+// An argument's value is cut to this many bytes (then "..."), so that a row
+// never needs an overflow page (structs passed by value print every field).
+constexpr size_t kMaxArgValue = 1024;
 
 std::string NewGuid() {
   std::random_device rd;
@@ -185,7 +191,7 @@ bool RocpdWriter::Open() {
   // writes the rest.
   std::string error;
   appender_ = SqliteTableAppender::Open(
-      db_, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
+      db_, {{"rocpd_event", 4}, {"rocpd_region", 7}, {"rocpd_arg", 5}}, &error);
   if (appender_ == nullptr) {
     Fail("cannot append rows", error);
     return false;
@@ -449,6 +455,48 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
   return id;
 }
 
+// An API call's arguments: a rocpd_arg row each (event_id, position, type,
+// name, value), as rocprofv3 writes them.
+void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
+  struct Sink {
+    RocpdWriter* writer;
+    int64_t event_id;
+  } sink{this, event_id};
+  args.each(
+      args,
+      [](void* user, uint32_t position, const char* type, size_t type_size,
+         const char* name, const char* value, size_t size) {
+        auto* s = static_cast<Sink*>(user);
+        // Printed values are ASCII but for bytes of char arrays in structs:
+        // those are made valid UTF-8.
+        uint64_t high = 0;
+        size_t i = 0;
+        for (; i + 8 <= size; i += 8) {
+          uint64_t word;
+          std::memcpy(&word, value + i, 8);
+          high |= word;
+        }
+        for (; i < size; ++i) high |= static_cast<unsigned char>(value[i]);
+        std::string cut;
+        if (size > kMaxArgValue || (high & 0x8080808080808080ull) != 0) {
+          cut.assign(value, std::min(size, kMaxArgValue));
+          if (size > kMaxArgValue) cut += "...";
+          if (!IsValidUtf8(cut)) cut = MakeValidUtf8(cut);
+          value = cut.data();
+          size = cut.size();
+        }
+        const SqliteTableAppender::Value row[5] = {
+            SqliteTableAppender::Integer(s->event_id),
+            SqliteTableAppender::Integer(position),
+            SqliteTableAppender::Text(type, type_size),
+            SqliteTableAppender::Text(name, std::strlen(name)),
+            SqliteTableAppender::Text(value, size)};
+        s->writer->appender_->AppendRow(kArgTable, s->writer->next_arg_id_++,
+                                        row, 5);
+      },
+      &sink);
+}
+
 void RocpdWriter::InsertDeviceRows() {
   for (const DeviceRow& row : device_rows_) {
     sqlite3_stmt* st = insert_copy_;
@@ -491,6 +539,7 @@ void RocpdWriter::Write(const ApiEvent& e) {
                                NameId(e.op),
                                id};
     appender_->Append(kRegionTable, id, region);
+    if (e.args != nullptr) WriteArgs(id, *e.args);
     if (e.op->category == Category::kMarker) {
       if (marker_events_.size() < kMaxMarkerEvents) {
         marker_events_.push_back(id);

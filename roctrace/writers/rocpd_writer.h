@@ -1,9 +1,10 @@
 // The rocpd SQLite database (<prefix>_results.db). Created at the first
 // event. rocpd_event and rocpd_region rows (one each an API call, same id)
-// are b-tree cells laid out in memory by SqliteTableAppender and published
-// at every checkpoint; SQLite writes every other table (strings, threads,
-// agents, queues, kernel symbols, dispatch and copy rows, metadata) in one
-// transaction a checkpoint, committed before the events are published, and
+// and rocpd_arg rows (one each argument of a call whose arguments the event
+// carries) are b-tree cells laid out in memory by SqliteTableAppender and
+// published at every checkpoint; SQLite writes every other table (strings,
+// threads, agents, queues, kernel symbols, dispatch and copy rows, metadata) in
+// one transaction a checkpoint, committed before the events are published, and
 // dispatch and copy rows after them. A process killed at any moment leaves a
 // database that opens, with every event up to the last checkpoint (SQLite's
 // rollback journal undoes its transaction cut short; the appender's writes
@@ -53,6 +54,7 @@ class RocpdWriter : public Writer {
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
+  void WriteArgs(int64_t event_id, const ApiArgs& args);
   int64_t CategoryId(const OpName* op);
   void WriteMarkerMessages();
   void InsertDeviceRows();
@@ -87,6 +89,7 @@ class RocpdWriter : public Writer {
   };
   std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;
+  int64_t next_arg_id_ = 1;
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet

@@ -221,7 +221,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
     if (!fits || column < table.columns + 1) {
       *error = "table " + table.name +
                " does not take rows of an INTEGER PRIMARY KEY and " +
-               std::to_string(table.columns) + " integers";
+               std::to_string(table.columns) + " values";
       return nullptr;
     }
     // Larger payloads would spill into overflow pages.
@@ -438,6 +438,127 @@ template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[7]);
 template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[8]);
+
+uint8_t* SqliteTableAppender::PlaceCell(Tree& t, size_t size, int64_t rowid) {
+  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
+    SealLeaf(t);
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
+  ++t.leaf_cells;
+  t.leaf_max = rowid;
+  t.leaf_dirty = true;
+  t.last_rowid = rowid;
+  return t.leaf + t.leaf_content;
+}
+
+// A varint of at most 2 bytes (a row's payload and text types: below
+// 2^14, as rows fit in a page), or SQLite's general one.
+uint8_t* PutSmallVarint(uint8_t* p, uint64_t v) {
+  if (v < 0x80) {
+    *p = static_cast<uint8_t>(v);
+    return p + 1;
+  }
+  if (v < 0x4000) {
+    p[0] = static_cast<uint8_t>(0x80 | (v >> 7));
+    p[1] = static_cast<uint8_t>(v & 0x7f);
+    return p + 2;
+  }
+  const size_t n = VarintLen(v);
+  PutVarint(p, v, n);
+  return p + n;
+}
+
+// The general row: integers as Append stores them, texts as serial type
+// 13 + 2 * size. The header is made first, then the cell once its size is
+// known.
+void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
+                                    const Value* values, size_t n) {
+  Tree& t = *trees_[table];
+  if (rowid <= t.last_rowid || t.columns != n || n > kMaxColumns) {
+    RefuseRow(t, rowid, n);
+    return;
+  }
+  // The record's header: its size, the NULL key, the serial types.
+  uint8_t header[2 + 9 * kMaxColumns];
+  uint8_t* h = header + 2;
+  uint8_t sizes[kMaxColumns];
+  size_t body = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].text != nullptr) {
+      h = PutSmallVarint(h, 13 + 2 * static_cast<uint64_t>(values[i].size));
+      sizes[i] = 0;
+      body += values[i].size;
+    } else {
+      const int64_t v = values[i].integer;
+      if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
+        *h++ = static_cast<uint8_t>(8 + v);
+        sizes[i] = 0;
+        continue;
+      }
+      const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+      const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+      *h++ = w.type;
+      sizes[i] = w.size;
+      body += w.size;
+    }
+  }
+  const size_t header_size = static_cast<size_t>(h - header);
+  header[0] = static_cast<uint8_t>(header_size);
+  header[1] = 0;
+  const size_t payload = header_size + body;
+  if (header_size > 0x7f || payload > usable_ - 35) {
+    if (error_.empty()) {
+      error_ = t.name + ": a row of " + std::to_string(payload) +
+               " bytes, more than a page holds";
+    }
+    return;
+  }
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  const size_t size = (payload < 0x80 ? 1 : 2) + t.rowid_len + payload;
+  uint8_t* p = PlaceCell(t, size, rowid);
+  p = PutSmallVarint(p, payload);
+  PutVarint(p, static_cast<uint64_t>(rowid), t.rowid_len);
+  p += t.rowid_len;
+  std::memcpy(p, header, header_size);
+  p += header_size;
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].text != nullptr) {
+      std::memcpy(p, values[i].text, values[i].size);
+      p += values[i].size;
+      continue;
+    }
+    const uint64_t v = static_cast<uint64_t>(values[i].integer);
+    switch (sizes[i]) {
+      case 8:
+        *p++ = static_cast<uint8_t>(v >> 56);
+        *p++ = static_cast<uint8_t>(v >> 48);
+        [[fallthrough]];
+      case 6:
+        *p++ = static_cast<uint8_t>(v >> 40);
+        *p++ = static_cast<uint8_t>(v >> 32);
+        [[fallthrough]];
+      case 4:
+        *p++ = static_cast<uint8_t>(v >> 24);
+        [[fallthrough]];
+      case 3:
+        *p++ = static_cast<uint8_t>(v >> 16);
+        [[fallthrough]];
+      case 2:
+        *p++ = static_cast<uint8_t>(v >> 8);
+        [[fallthrough]];
+      case 1:
+        *p++ = static_cast<uint8_t>(v);
+        break;
+      default:
+        break;
+    }
+  }
+}
 
 void SqliteTableAppender::SealLeaf(Tree& t) {
   FinishLeaf(t.leaf, t.leaf_cells, t.leaf_content);

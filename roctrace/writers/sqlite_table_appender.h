@@ -19,10 +19,12 @@
 // auto-vacuum, mmap off, the tables empty, their first column an INTEGER
 // PRIMARY KEY (stored as NULL; the rowid is the id), the columns after the
 // ones appended all with a DEFAULT (SQLite reads a short record's missing
-// trailing columns as their defaults). 1 to 8 integer values a row; rows never
-// need overflow pages. The connection must not use locking_mode=EXCLUSIVE:
-// SQLite notices our writes by the header's change counter, which it re-reads
-// at the start of each transaction only when it took the lock anew.
+// trailing columns as their defaults). 1 to 8 values a row (integers, or
+// text through AppendRow); rows never need overflow pages (AppendRow refuses
+// a row longer than a page holds). The connection must not use
+// locking_mode=EXCLUSIVE: SQLite notices our writes by the header's change
+// counter, which it re-reads at the start of each transaction only when it took
+// the lock anew.
 #ifndef ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
 #define ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
 
@@ -56,6 +58,21 @@ class SqliteTableAppender {
   template <size_t kColumns>
   void Append(size_t table, int64_t rowid, const int64_t (&values)[kColumns]);
 
+  // A column value of AppendRow: text (UTF-8, `size` bytes, not copied
+  // beyond the call) when `text` is not null, else `integer`.
+  struct Value {
+    const char* text;
+    size_t size;
+    int64_t integer;
+  };
+  static Value Integer(int64_t v) { return {nullptr, 0, v}; }
+  static Value Text(const char* s, size_t n) { return {s, n, 0}; }
+  // Appends a row of integers and texts (Table::columns values), as
+  // Append. A record longer than a page holds without overflow pages (the
+  // usable page size less 35 bytes: 4061 of a 4096-byte page) is an error
+  // at Flush, and is not written.
+  void AppendRow(size_t table, int64_t rowid, const Value* values, size_t n);
+
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
   // complete). Call with no SQLite transaction open on the connection.
@@ -79,6 +96,8 @@ class SqliteTableAppender {
   __attribute__((noinline, cold)) void RefuseRow(const Tree& t, int64_t rowid,
                                                  size_t columns);
   void SetLayout(Layout& l, const int64_t* values, size_t n) const;
+  // Places a cell of `size` bytes in the right-most leaf; its address.
+  uint8_t* PlaceCell(Tree& t, size_t size, int64_t rowid);
   void SealLeaf(Tree& t);
   bool FlushTree(Tree& t, FlushState& s);
   void GrowRoot(Tree& t, std::vector<Child> list, size_t level, FlushState& s);

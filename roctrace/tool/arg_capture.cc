@@ -1,0 +1,360 @@
+#include "roctrace/tool/arg_capture.h"
+
+#include <pthread.h>
+#include <roctracer.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+
+#include "codegen/support/arg_format.h"
+#include "hip_api_tables.h"
+#include "hsa_api_tables.h"
+#include "kfd_api_tables.h"
+
+namespace roctrace {
+namespace {
+
+// One call's arguments in a thread's queue: this header, then `size` bytes,
+// padded to 8.
+struct EntryHeader {
+  uint64_t correlation_id;
+  uint32_t domain_op;  // domain << 24 | op
+  uint32_t size;
+};
+
+size_t EntryBytes(uint32_t size) {
+  return sizeof(EntryHeader) + ((size + 7) & ~size_t{7});
+}
+
+struct Chunk {
+  static constexpr uint32_t kBytes = 32 << 10;
+  std::atomic<uint32_t> written{0};   // bytes of whole entries
+  std::atomic<Chunk*> next{nullptr};  // set once the producer moved on
+  alignas(8) unsigned char data[kBytes];
+};
+
+// Entries searched for a record's before giving up on it.
+constexpr int kWindow = 8;
+
+std::atomic<uint64_t> g_lost{0};
+std::atomic<bool> g_stopped{false};
+
+}  // namespace
+
+struct ArgCapture::Queue {
+  uint32_t tid = 0;
+  // The producer's: the chunk it fills and how far.
+  Chunk* tail = nullptr;
+  uint32_t tail_used = 0;
+  // The consumer's: the chunk it reads and how far.
+  Chunk* head = nullptr;
+  uint32_t head_read = 0;
+  std::atomic<bool> exited{false};
+};
+
+namespace {
+
+struct Registry {
+  std::mutex mutex;
+  std::vector<ArgCapture::Queue*> queues;
+  std::atomic<uint64_t> generation{0};
+  pthread_key_t exit_key;
+  bool key_made = false;
+};
+
+Registry& TheRegistry() {
+  static Registry* r = new Registry;  // never destroyed: threads outlive exit
+  return *r;
+}
+
+// A thread that has exited, or is exiting, records nothing more.
+ArgCapture::Queue* const kExited = reinterpret_cast<ArgCapture::Queue*>(1);
+thread_local ArgCapture::Queue* t_queue = nullptr;
+
+void OnThreadExit(void* q) {
+  static_cast<ArgCapture::Queue*>(q)->exited.store(true,
+                                                   std::memory_order_release);
+  t_queue = kExited;
+}
+
+ArgCapture::Queue* MakeQueue() {
+  Registry& r = TheRegistry();
+  auto* q = new (std::nothrow) ArgCapture::Queue;
+  auto* c = new (std::nothrow) Chunk;
+  if (q == nullptr || c == nullptr) {
+    delete q;
+    delete c;
+    return nullptr;
+  }
+  q->tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  q->tail = q->head = c;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (!r.key_made) {
+      r.key_made = pthread_key_create(&r.exit_key, &OnThreadExit) == 0;
+    }
+    r.queues.push_back(q);
+    r.generation.fetch_add(1, std::memory_order_release);
+  }
+  if (r.key_made) pthread_setspecific(r.exit_key, q);
+  return q;
+}
+
+struct VisitAdapter {
+  ApiArgs::Visit visit;
+  void* user;
+};
+
+// Types as the header spells them, by the printers' type string (a
+// literal, so its address names it): normalized once, not per argument.
+struct SpelledType {
+  const char* key = nullptr;
+  uint32_t size = 0;
+  char text[100];
+};
+struct SpellingCache {
+  SpelledType slots[256];
+};
+
+const SpelledType& Spelled(const char* type) {
+  thread_local std::unique_ptr<SpellingCache> cache;
+  if (cache == nullptr) cache = std::make_unique<SpellingCache>();
+  SpelledType& slot =
+      cache->slots[(reinterpret_cast<uintptr_t>(type) >> 3) & 255];
+  if (slot.key != type) {
+    roctracer::codegen::NormalizeTypeSpelling(type, slot.text,
+                                              sizeof(slot.text));
+    slot.size = static_cast<uint32_t>(std::strlen(slot.text));
+    slot.key = type;
+  }
+  return slot;
+}
+
+int Adapt(uint32_t index, const void*, int32_t, const char* type,
+          const char* name, const char* value, int32_t, void* user) {
+  auto* a = static_cast<VisitAdapter*>(user);
+  const SpelledType& spelled = Spelled(type);
+  a->visit(a->user, index, spelled.text, spelled.size, name, value,
+           std::strlen(value));
+  return 0;
+}
+
+// The domain's printers on a copy laid out as its data struct (only the
+// op's member of `args` is read). At EXIT: out-parameters are the call's
+// results; no pointer is followed.
+template <class Data, auto kIterate>
+void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
+  union Storage {
+    Storage() {}
+    Data data;
+  } copy;
+  std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+  VisitAdapter adapter{visit, user};
+  kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
+}
+
+using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
+
+EachFn EachOf(uint32_t domain) {
+  switch (domain) {
+    case ACTIVITY_DOMAIN_HIP_API:
+      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs>;
+    case ACTIVITY_DOMAIN_HSA_API:
+      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs>;
+    case ACTIVITY_DOMAIN_KFD_API:
+      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs>;
+    default:
+      return nullptr;
+  }
+}
+
+// Where the data struct's `args` union starts.
+size_t ArgsOffset(uint32_t domain) {
+  switch (domain) {
+    case ACTIVITY_DOMAIN_HIP_API:
+      return offsetof(hip_api_data_t, args);
+    case ACTIVITY_DOMAIN_HSA_API:
+      return offsetof(hsa_api_data_t, args);
+    case ACTIVITY_DOMAIN_KFD_API:
+      return offsetof(kfd_api_data_t, args);
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+uint32_t ArgsSizeOf(uint32_t domain, uint32_t op) {
+  switch (domain) {
+    case ACTIVITY_DOMAIN_HIP_API:
+      return roctracer::hip_api::ArgsSize(op);
+    case ACTIVITY_DOMAIN_HSA_API:
+      return roctracer::hsa_api::ArgsSize(op);
+    case ACTIVITY_DOMAIN_KFD_API:
+      return roctracer::kfd_api::ArgsSize(op);
+    default:
+      return 0;
+  }
+}
+
+uint32_t OpCountOf(uint32_t domain) {
+  switch (domain) {
+    case ACTIVITY_DOMAIN_HIP_API:
+      return roctracer::hip_api::kCount;
+    case ACTIVITY_DOMAIN_HSA_API:
+      return roctracer::hsa_api::kCount;
+    case ACTIVITY_DOMAIN_KFD_API:
+      return roctracer::kfd_api::kCount;
+    default:
+      return 0;
+  }
+}
+
+const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
+                             uint32_t size) {
+  const size_t need = sizeof(ApiArgs) + ((size + 7) & ~size_t{7});
+  if (need > kChunkBytes) return nullptr;
+  if (chunks_.empty() || used_ + need > kChunkBytes) {
+    if (!chunks_.empty() && chunk_ + 1 < chunks_.size()) {
+      ++chunk_;  // kept from an earlier batch
+    } else {
+      chunks_.emplace_back(new unsigned char[kChunkBytes]);
+      chunk_ = chunks_.size() - 1;
+    }
+    used_ = 0;
+  }
+  unsigned char* p = chunks_[chunk_].get() + used_;
+  used_ += need;
+  unsigned char* copy = p + sizeof(ApiArgs);
+  std::memcpy(copy, bytes, size);
+  return new (p) ApiArgs{EachOf(domain), domain, op, size, copy};
+}
+
+void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {
+  Record(domain, op, data);
+}
+
+void ArgCapture::SetRecording(bool on) {
+  g_stopped.store(!on, std::memory_order_relaxed);
+}
+
+void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
+  const uint32_t size = ArgsSizeOf(domain, op);
+  if (size == 0 || data == nullptr ||
+      g_stopped.load(std::memory_order_relaxed)) {
+    return;
+  }
+  Queue* q = t_queue;
+  if (q == nullptr) {
+    q = t_queue = MakeQueue();
+    if (q == nullptr) {
+      g_lost.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+  }
+  if (q == kExited) return;
+  const size_t bytes = EntryBytes(size);
+  if (q->tail_used + bytes > Chunk::kBytes) {
+    auto* c = new (std::nothrow) Chunk;
+    if (c == nullptr) {
+      g_lost.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    Chunk* full = q->tail;
+    q->tail = c;
+    q->tail_used = 0;
+    full->next.store(c, std::memory_order_release);
+  }
+  unsigned char* p = q->tail->data + q->tail_used;
+  // Every traced call has a correlation ID; the data structs all start
+  // with it.
+  EntryHeader h{*static_cast<const uint64_t*>(data), domain << 24 | op, size};
+  std::memcpy(p, &h, sizeof(h));
+  std::memcpy(p + sizeof(h),
+              static_cast<const unsigned char*>(data) + ArgsOffset(domain),
+              size);
+  q->tail_used += static_cast<uint32_t>(bytes);
+  q->tail->written.store(q->tail_used, std::memory_order_release);
+}
+
+const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
+  Registry& r = TheRegistry();
+  if (r.generation.load(std::memory_order_acquire) != generation_) {
+    // Threads came: the map again, and the queues of exited threads that
+    // hold nothing more go.
+    std::lock_guard<std::mutex> lock(r.mutex);
+    by_tid_.clear();
+    std::vector<Queue*> kept;
+    for (Queue* q : r.queues) {
+      if (q->exited.load(std::memory_order_acquire) &&
+          q->head->next.load(std::memory_order_acquire) == nullptr &&
+          q->head_read == q->head->written.load(std::memory_order_acquire)) {
+        delete q->head;
+        delete q;
+        continue;
+      }
+      kept.push_back(q);
+      by_tid_[q->tid].push_back(q);
+    }
+    r.queues.swap(kept);
+    generation_ = r.generation.load(std::memory_order_acquire);
+  }
+  auto it = by_tid_.find(tid);
+  return it != by_tid_.end() ? &it->second : nullptr;
+}
+
+const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
+                                ArgArena* arena) {
+  const std::vector<Queue*>* queues = QueuesOf(tid);
+  if (queues == nullptr) return nullptr;
+  // A reused thread ID may name an exited thread's queue and a new one's.
+  for (Queue* q : *queues) {
+    Chunk* c = q->head;
+    uint32_t at = q->head_read;
+    int skipped = 0;
+    for (int k = 0; k < kWindow; ++k) {
+      // `next` first: once set, `written` is final.
+      Chunk* next = c->next.load(std::memory_order_acquire);
+      if (at == c->written.load(std::memory_order_acquire)) {
+        if (next == nullptr) break;
+        c = next;
+        at = 0;
+        if (c->written.load(std::memory_order_acquire) == 0) break;
+      }
+      EntryHeader h;
+      std::memcpy(&h, c->data + at, sizeof(h));
+      const unsigned char* bytes = c->data + at + sizeof(h);
+      at += static_cast<uint32_t>(EntryBytes(h.size));
+      if (h.correlation_id != correlation_id) {
+        ++skipped;
+        continue;
+      }
+      const ApiArgs* args =
+          arena->Add(h.domain_op >> 24, h.domain_op & 0xffffff, bytes, h.size);
+      // The entries before it had no record: passed, and their chunks freed.
+      while (q->head != c) {
+        Chunk* done = q->head;
+        q->head = done->next.load(std::memory_order_acquire);
+        delete done;
+      }
+      q->head_read = at;
+      if (skipped != 0) {
+        g_lost.fetch_add(static_cast<uint64_t>(skipped),
+                         std::memory_order_relaxed);
+      }
+      return args;
+    }
+  }
+  return nullptr;
+}
+
+uint64_t ArgCapture::lost() const {
+  return g_lost.load(std::memory_order_relaxed);
+}
+
+}  // namespace roctrace

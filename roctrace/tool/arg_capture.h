@@ -1,0 +1,83 @@
+// The arguments of traced API calls, for rocpd's rocpd_arg. The tool's EXIT
+// callback of each traced op (Record) copies the bytes of the call's
+// argument struct, nothing more, into a queue of the calling thread; the
+// pool's consumer, converting the call's activity record, takes them by the
+// record's thread and correlation ID (Take) into the batch's ArgArena, and
+// the writer that writes them formats them (ApiArgs::each: the generated
+// argument printers, pointers not followed).
+//
+// A thread's queue holds its calls in the order they returned, which is the
+// order of their records: the entry a record looks for is the first, or
+// after a few whose records never came (a pool closed during the call).
+// Queues are chunks of 32 KiB linked one after the other (single producer,
+// single consumer); a chunk is freed once read. Their length is bounded by
+// the records not yet delivered, which the lossless pool bounds.
+#ifndef ROCTRACE_TOOL_ARG_CAPTURE_H_
+#define ROCTRACE_TOOL_ARG_CAPTURE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "roctrace/writers/event.h"
+
+namespace roctrace {
+
+// ApiArgs and their bytes for one batch of events: addresses stay valid
+// until Clear (or the arena goes).
+class ArgArena {
+ public:
+  const ApiArgs* Add(uint32_t domain, uint32_t op, const void* bytes,
+                     uint32_t size);
+  void Clear() {
+    chunk_ = 0;
+    used_ = 0;
+  }
+
+ private:
+  static constexpr size_t kChunkBytes = 64 << 10;
+  std::vector<std::unique_ptr<unsigned char[]>> chunks_;
+  size_t chunk_ = 0;  // the chunk being filled
+  size_t used_ = 0;
+};
+
+class ArgCapture {
+ public:
+  // The tool slot's callback (roctracer_internal_tool_enable_op_callback)
+  // of an HIP, HSA or KFD op: the calling thread's copy of the arguments.
+  // `arg` is unused.
+  static void OnExit(uint32_t domain, uint32_t op, const void* data, void* arg);
+  // The same, for a callback that does more.
+  static void Record(uint32_t domain, uint32_t op, const void* data);
+  // Off: nothing is recorded from now on (a forked child, whose tool writes
+  // nothing, or a stopped tool: no consumer would take them). On at first.
+  static void SetRecording(bool on);
+
+  // The arguments of call `correlation_id` made on thread `tid`, copied
+  // into `arena`; nullptr when there are none (the op has no parameters, or
+  // the copy could not be made). Consumer side: one thread at a time.
+  const ApiArgs* Take(uint32_t tid, uint64_t correlation_id, ArgArena* arena);
+
+  // Calls whose arguments were not copied (out of memory) or never taken.
+  uint64_t lost() const;
+
+  struct Queue;
+
+ private:
+  // The queues of thread `tid` (usually one); nullptr when none.
+  const std::vector<Queue*>* QueuesOf(uint32_t tid);
+  std::unordered_map<uint32_t, std::vector<Queue*>> by_tid_;
+  uint64_t generation_ = 0;  // of the registry, when by_tid_ was made
+};
+
+// Bytes of an op's argument struct (the generated ArgsSize of its domain);
+// 0 for a domain without printers.
+uint32_t ArgsSizeOf(uint32_t domain, uint32_t op);
+// How many ops a domain has (its generated kCount); 0 for others.
+uint32_t OpCountOf(uint32_t domain);
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_TOOL_ARG_CAPTURE_H_
