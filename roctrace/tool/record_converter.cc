@@ -34,7 +34,7 @@ const char* HsaDomainOf(const std::string& name) {
   return "HSA_CORE_API";
 }
 
-const OpName* RecordConverter::ApiName(uint32_t domain, uint32_t op) {
+const OpName* RecordConverter::NewApiName(uint32_t domain, uint32_t op) {
   auto& names = api_names_[domain];
   // Real operation IDs are small and dense: a vector. Anything else (a
   // corrupt record) goes to a map rather than growing the vector.

@@ -79,7 +79,15 @@ class RecordConverter {
   uint64_t open_ranges() const;
 
  private:
-  const OpName* ApiName(uint32_t domain, uint32_t op);
+  // Inline: after an operation's first record, a vector look-up.
+  const OpName* ApiName(uint32_t domain, uint32_t op) {
+    const auto& names = api_names_[domain];
+    if (__builtin_expect(op < names.size() && names[op] != nullptr, 1)) {
+      return names[op].get();
+    }
+    return NewApiName(domain, op);
+  }
+  const OpName* NewApiName(uint32_t domain, uint32_t op);
   // A mark's name (MARKER_CORE_API) or a range's (MARKER_CORE_RANGE_API,
   // rocprofv3's kind for pushed and started ranges).
   const OpName* MarkerName(const char* message, bool range);

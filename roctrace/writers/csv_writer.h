@@ -44,6 +44,8 @@ class CsvWriter : public Writer {
     char* Append(char* out, uint64_t v);
 
    private:
+    void Remember(uint64_t key);  // formats a new v / 10^4
+
     uint64_t key_ = UINT64_MAX;  // v / 10^4
     char text_[24] = {};         // its digits
     size_t length_ = 0;

@@ -397,6 +397,14 @@ void PftraceWriter::Write(const ApiEvent& e) {
     if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
     return;
   }
+  WritePackets(e, s, before, track, flow, name_iid);
+}
+
+// Out of line: its locals (a kernel's annotation values) would otherwise
+// give every call of Write a larger frame and a stack check.
+void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, size_t before,
+                                 uint64_t track, bool flow, uint32_t name_iid) {
+  const uint32_t index = e.op->index;
   if (track != s->track) EnsureTrack(track, e, s);
 
   size_t p = out_.Open(trace::kPacket);

@@ -93,6 +93,11 @@ class PftraceWriter : public Writer {
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
   // False when `e` needs the general path.
   bool WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid, bool flow);
+  // The general path: every packet of `e` through the encoder (`before`:
+  // the buffer's size when its packets began).
+  __attribute__((noinline)) void WritePackets(const ApiEvent& e, Sequence* s,
+                                              size_t before, uint64_t track,
+                                              bool flow, uint32_t name_iid);
   void FlushBuffer();
 
   std::string prefix_;

@@ -228,17 +228,19 @@ int64_t RocpdWriter::StringId(const std::string& text) {
   return id;
 }
 
-int64_t RocpdWriter::ThreadRow(uint32_t tid, uint64_t start, uint64_t end) {
-  // Events come in runs of one thread: remember the last one's entry (an
-  // unordered_map's entries do not move).
-  if (last_thread_ == nullptr || tid != last_tid_) {
-    ThreadRowSlow(tid, start, end);
-    last_tid_ = tid;
-    last_thread_ = &threads_.find(tid)->second;
-  }
-  if (start < last_thread_->start) last_thread_->start = start;
-  if (end > last_thread_->end) last_thread_->end = end;
-  return last_thread_->row;
+void RocpdWriter::SwitchThread(uint32_t tid, uint64_t start, uint64_t end) {
+  // Remember this thread's entry (an unordered_map's entries do not move).
+  ThreadRowSlow(tid, start, end);
+  last_tid_ = tid;
+  last_thread_ = &threads_.find(tid)->second;
+}
+
+const RocpdWriter::NameIds& RocpdWriter::NameIdsSlow(const OpName* op) {
+  if (op->index >= name_ids_of_.size()) name_ids_of_.resize(op->index + 1);
+  NameIds& ids = name_ids_of_[op->index];
+  ids.category = CategoryId(op);
+  ids.name = NameId(op);
+  return ids;
 }
 
 int64_t RocpdWriter::ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end) {
@@ -530,13 +532,18 @@ void RocpdWriter::Write(const ApiEvent& e) {
   if (IsDevice(e.op->category)) {
     WriteDevice(e);
   } else {
-    const int64_t id = AppendEvent(e);
+    // As AppendEvent, with the name's ids found once for both rows.
+    const NameIds& ids = NameIdsOf(e.op);
+    const int64_t id = next_event_id_++;
+    const int64_t corr = static_cast<int64_t>(e.correlation_id);
+    const int64_t event[4] = {ids.category, corr, 0, corr};
+    appender_->Append(kEventTable, id, event);
     const int64_t region[7] = {1,
                                1,
                                ThreadRow(e.tid, e.start_ns, e.end_ns),
                                static_cast<int64_t>(e.start_ns),
                                static_cast<int64_t>(e.end_ns),
-                               NameId(e.op),
+                               ids.name,
                                id};
     appender_->Append(kRegionTable, id, region);
     if (e.args != nullptr) WriteArgs(id, *e.args);

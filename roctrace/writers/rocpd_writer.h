@@ -43,8 +43,32 @@ class RocpdWriter : public Writer {
   bool Exec(const char* sql);
   int64_t StringId(const std::string& text);
   int64_t NameId(const OpName* op);
-  int64_t ThreadRow(uint32_t tid, uint64_t start, uint64_t end);
+  // The thread's row, its time span widened to [start, end]. Inline: events
+  // come in runs of one thread, so this is nearly always the last one's.
+  int64_t ThreadRow(uint32_t tid, uint64_t start, uint64_t end) {
+    if (__builtin_expect(last_thread_ == nullptr || tid != last_tid_, 0)) {
+      SwitchThread(tid, start, end);
+    }
+    if (start < last_thread_->start) last_thread_->start = start;
+    if (end > last_thread_->end) last_thread_->end = end;
+    return last_thread_->row;
+  }
+  void SwitchThread(uint32_t tid, uint64_t start, uint64_t end);
   int64_t ThreadRowSlow(uint32_t tid, uint64_t start, uint64_t end);
+  // An API call's or rocTX event's name and category string ids, both rows'
+  // per-name values found with one look-up.
+  struct NameIds {
+    int64_t name = 0;
+    int64_t category = 0;
+  };
+  const NameIds& NameIdsOf(const OpName* op) {
+    if (__builtin_expect(op->index < name_ids_of_.size(), 1)) {
+      const NameIds& ids = name_ids_of_[op->index];
+      if (__builtin_expect(ids.name != 0, 1)) return ids;
+    }
+    return NameIdsSlow(op);
+  }
+  const NameIds& NameIdsSlow(const OpName* op);
   void Fail(const char* what);
   void WriteDevice(const ApiEvent& e);
   int64_t AgentRow(AgentRef agent);
@@ -93,6 +117,7 @@ class RocpdWriter : public Writer {
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet
+  std::vector<NameIds> name_ids_of_;      // by OpName::index; 0: not yet
   std::vector<int64_t> marker_events_;    // ids, for their messages
   bool marker_events_overflow_ = false;
   uint32_t last_tid_ = 0;
