@@ -6,9 +6,11 @@
 #ifndef ROCPROFILER_SDK_ROCPROFILER_H_
 #define ROCPROFILER_SDK_ROCPROFILER_H_
 
-/* rocprofiler-sdk's headers reach <stdio.h> through the runtimes' headers
- * they include; its samples and many tools call printf without including it
+/* rocprofiler-sdk's headers reach <stdio.h> and <assert.h> through the
+ * runtimes' headers they include (<hip/hip_runtime.h> among them); its
+ * samples and many tools call printf and assert without including them
  * themselves. */
+#include <assert.h>
 #include <stdio.h>
 
 #include "rocprofiler-sdk/defines.h"
