@@ -286,6 +286,12 @@ rocprofiler_agent_id_t AgentIdOf(hsa_agent_t agent) noexcept {
   return rocprofiler_agent_id_t{id};
 }
 
+bool AgentExists(rocprofiler_agent_id_t id) noexcept {
+  const AgentList* list = List(false);
+  return list != nullptr && id.handle >= 1 &&
+         id.handle <= list->pointers.size();
+}
+
 }  // namespace rocprofiler_sdk
 
 extern "C" {

@@ -16,6 +16,10 @@ namespace rocprofiler_sdk {
 // when the runtime does not know the agent.
 rocprofiler_agent_id_t AgentIdOf(hsa_agent_t agent) noexcept;
 
+// True when `id` is one of the agents rocprofiler_query_available_agents
+// reports.
+bool AgentExists(rocprofiler_agent_id_t id) noexcept;
+
 }  // namespace rocprofiler_sdk
 
 #endif  // ROCPROFILER_SDK_IMPL_AGENTS_H_

@@ -14,6 +14,7 @@
 #include "runtime/pool/pool.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
+#include "sdk/internal_threading.h"
 #include "sdk/registration.h"
 
 namespace rocprofiler_sdk {
@@ -191,10 +192,12 @@ void FlushPool(roctracer::Pool* pool) noexcept {
     pool->Flush();
     return;
   }
+  NotifyInternalThread(ThreadCreation::kBefore);
   try {
     std::thread([pool] { pool->Flush(); }).detach();
   } catch (...) {
   }
+  NotifyInternalThread(ThreadCreation::kAfter);
 }
 
 }  // namespace
@@ -257,12 +260,15 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_buffer(
   b.callback_thread.store(0, std::memory_order_relaxed);
   b.reported_drops = 0;
   roctracer::PoolStatus status = roctracer::PoolStatus::kOk;
+  // The pool starts its delivery thread.
+  NotifyInternalThread(ThreadCreation::kBefore);
   roctracer::Pool* pool =
       roctracer::Pool::Create(props,
                               policy_value == ROCPROFILER_BUFFER_POLICY_DISCARD
                                   ? roctracer::OverflowPolicy::kDiscard
                                   : roctracer::OverflowPolicy::kLossless,
                               &status);
+  NotifyInternalThread(ThreadCreation::kAfter);
   if (pool == nullptr) {
     b.context_plus1 = 0;
     return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
@@ -333,12 +339,15 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_callback_thread(
   (void)fork_handler;
   auto* t = new CallbackThread;
   const uint32_t handle = g_callback_thread_count + 1;
+  NotifyInternalThread(ThreadCreation::kBefore);
   try {
     std::thread(&CallbackThreadMain, t, handle).detach();
   } catch (...) {
     delete t;
+    NotifyInternalThread(ThreadCreation::kAfter);
     return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
   }
+  NotifyInternalThread(ThreadCreation::kAfter);
   g_callback_threads[g_callback_thread_count++] = t;
   cb_thread_id->handle = handle;
   return ROCPROFILER_STATUS_SUCCESS;
@@ -358,16 +367,6 @@ rocprofiler_assign_callback_thread(rocprofiler_buffer_id_t buffer_id,
   g_buffers[i].callback_thread.store(cb_thread_id.handle,
                                      std::memory_order_release);
   return ROCPROFILER_STATUS_SUCCESS;
-}
-
-ROCPROFILER_API rocprofiler_status_t rocprofiler_at_internal_thread_create(
-    rocprofiler_internal_thread_library_cb_t precreate,
-    rocprofiler_internal_thread_library_cb_t postcreate, int libs, void* data) {
-  (void)precreate;
-  (void)postcreate;
-  (void)libs;
-  (void)data;
-  return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
 }
 
 }  // extern "C"

@@ -35,4 +35,30 @@
 #define ROCPROFILER_UINT64_C(value) ((uint64_t)(value##ULL))
 #endif
 
+/* Marks the features rocprofiler-sdk 1.0.0 calls experimental or deprecated
+ * (counters, PC sampling, thread trace, SPM, OMPT). As in that release, they
+ * produce no compiler warning unless ROCPROFILER_SDK_DEPRECATED_WARNINGS is
+ * defined > 0 (deprecated) or ROCPROFILER_SDK_EXPERIMENTAL_WARNINGS > 0. */
+#if defined(__cplusplus) && __cplusplus >= 201402L
+#define ROCPROFILER_SDK_DEPRECATED_MESSAGE(...) [[deprecated(__VA_ARGS__)]]
+#elif defined(__GNUC__)
+#define ROCPROFILER_SDK_DEPRECATED_MESSAGE(...) __attribute__((deprecated))
+#else
+#define ROCPROFILER_SDK_DEPRECATED_MESSAGE(...)
+#endif
+#if defined(ROCPROFILER_SDK_DEPRECATED_WARNINGS) && \
+    ROCPROFILER_SDK_DEPRECATED_WARNINGS > 0
+#define ROCPROFILER_SDK_DEPRECATED(...) \
+  ROCPROFILER_SDK_DEPRECATED_MESSAGE(__VA_ARGS__)
+#else
+#define ROCPROFILER_SDK_DEPRECATED(...)
+#endif
+#if defined(ROCPROFILER_SDK_EXPERIMENTAL_WARNINGS) && \
+    ROCPROFILER_SDK_EXPERIMENTAL_WARNINGS > 0
+#define ROCPROFILER_SDK_EXPERIMENTAL \
+  ROCPROFILER_SDK_DEPRECATED_MESSAGE("experimental rocprofiler-sdk feature")
+#else
+#define ROCPROFILER_SDK_EXPERIMENTAL
+#endif
+
 #endif /* ROCPROFILER_SDK_DEFINES_H_ */

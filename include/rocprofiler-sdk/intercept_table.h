@@ -26,6 +26,14 @@ rocprofiler_status_t rocprofiler_at_intercept_table_registration(
     rocprofiler_intercept_library_cb_t callback, int libs,
     void* data) ROCPROFILER_API;
 
+/* The table kind's name ("HSA", "HIP (runtime)", "MARKER (ROCTx)", ...,
+ * rocprofiler-sdk 1.0.0's strings) and its length,
+ * each written when not NULL. A value that is not one table kind:
+ * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND, with NULL and 0 written. */
+rocprofiler_status_t rocprofiler_query_intercept_table_name(
+    rocprofiler_intercept_table_t kind, const char** name,
+    uint64_t* name_len) ROCPROFILER_API;
+
 ROCPROFILER_EXTERN_C_FINI
 
 #endif /* ROCPROFILER_SDK_INTERCEPT_TABLE_H_ */

@@ -17,8 +17,13 @@ typedef struct rocprofiler_callback_thread_t {
 typedef void (*rocprofiler_internal_thread_library_cb_t)(
     rocprofiler_runtime_library_t library, void* data);
 
-/* Not implemented: returns ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED (the
- * library starts one thread per buffer, without these callbacks). */
+/* Registers callbacks run on the creating thread just before and just after
+ * the library starts a thread of its own (ROCPROFILER_LIBRARY: a buffer's
+ * delivery thread at rocprofiler_create_buffer, a callback thread, a flush
+ * helper), for the libraries in `libs` (0: all). Either callback may be
+ * NULL. Registrations naming only runtime libraries are kept and never
+ * called (this library starts no thread on a runtime's behalf). Always
+ * ROCPROFILER_STATUS_SUCCESS. */
 rocprofiler_status_t rocprofiler_at_internal_thread_create(
     rocprofiler_internal_thread_library_cb_t precreate,
     rocprofiler_internal_thread_library_cb_t postcreate, int libs,

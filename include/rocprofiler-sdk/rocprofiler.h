@@ -1,11 +1,16 @@
-/* The rocprofiler-sdk API subset of this library: status strings, version,
- * timestamps, thread IDs; and every header of the subset. C99 and C++. */
+/* The rocprofiler-sdk API of this library: status strings, version,
+ * timestamps, thread IDs; and the headers rocprofiler-sdk 1.0.0's
+ * rocprofiler.h includes that are shipped here (the services that need
+ * hardware among them; spm.h and experimental/ are included separately, as
+ * in 1.0.0). C99 and C++. */
 #ifndef ROCPROFILER_SDK_ROCPROFILER_H_
 #define ROCPROFILER_SDK_ROCPROFILER_H_
 
-/* rocprofiler-sdk's headers reach <stdio.h> through the runtimes' headers
- * they include; its samples and many tools call printf without including it
+/* rocprofiler-sdk's headers reach <stdio.h> and <assert.h> through the
+ * runtimes' headers they include (<hip/hip_runtime.h> among them); its
+ * samples and many tools call printf and assert without including them
  * themselves. */
+#include <assert.h>
 #include <stdio.h>
 
 #include "rocprofiler-sdk/defines.h"
@@ -50,9 +55,16 @@ ROCPROFILER_EXTERN_C_FINI
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "rocprofiler-sdk/context.h"
+#include "rocprofiler-sdk/counter_config.h"
+#include "rocprofiler-sdk/counters.h"
+#include "rocprofiler-sdk/deprecated/profile_config.h"
+#include "rocprofiler-sdk/device_counting_service.h"
+#include "rocprofiler-sdk/dispatch_counting_service.h"
 #include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/intercept_table.h"
 #include "rocprofiler-sdk/internal_threading.h"
+#include "rocprofiler-sdk/ompt.h"
+#include "rocprofiler-sdk/pc_sampling.h"
 #include "rocprofiler-sdk/registration.h"
 
 #endif /* ROCPROFILER_SDK_ROCPROFILER_H_ */

@@ -10,7 +10,8 @@ client="$2"
 cmakelists="$3"
 sdk_client="$4"  # a C client of librocprofiler-sdk.so.1
 sdk_roctx_client="$5"  # a C client of librocprofiler-sdk-roctx.so.1
-header_clients=("${@:6}")
+sdk_tool_client="$6"  # a C++ SDK tool as the SDK's samples write one
+header_clients=("${@:7}")
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -144,6 +145,15 @@ cmake -S "$tmp/sdk_src" -B "$tmp/sdk_build" -DCMAKE_PREFIX_PATH="$prefix" \
 cmake --build "$tmp/sdk_build" >>"$tmp/sdk_cmake.log" 2>&1 ||
   { cat "$tmp/sdk_cmake.log"; fail "cmake build (rocprofiler-sdk)"; }
 check_sdk_client "$tmp/sdk_build/sdk_client"
+
+# A C++ tool written as the SDK's samples and Kineto write theirs, built
+# with -I<prefix>/include alone and run through a RUNPATH to <prefix>/lib
+# alone: the filter finds libroctracer64.so.4 beside itself ($ORIGIN).
+g++ -std=c++17 -I"$prefix/include" "$sdk_tool_client" -L"$prefix/lib" \
+  -lrocprofiler-sdk -Wl,-rpath,"$prefix/lib" -o "$tmp/sdk_tool_client" ||
+  fail "the SDK tool client does not build with -I<prefix>/include alone"
+env -u LD_LIBRARY_PATH "$tmp/sdk_tool_client" | tee "$tmp/out"
+grep -q "sdk_tool_client: 0 failures" "$tmp/out" || fail "sdk_tool_client failed"
 
 # librocprofiler-sdk-roctx.so.1 (an ELF filter of libroctx64.so.4, every
 # name it exports defined there in the same version), pkg-config

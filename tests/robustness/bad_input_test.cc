@@ -12,6 +12,7 @@
 //
 // Every name in the libraries' version scripts must have a case: a new
 // public function fails the test until it gets one.
+#include <dlfcn.h>
 #include <pthread.h>
 
 #include <cinttypes>
@@ -28,7 +29,10 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rocprofiler-sdk/experimental/counters.h"
+#include "rocprofiler-sdk/experimental/thread_trace.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "rocprofiler-sdk/spm.h"
 #include "roctracer.h"
 #include "roctracer_ext.h"
 #include "roctracer_hip.h"
@@ -1012,10 +1016,11 @@ const std::vector<Case>& SdkCases() {
            EXPECT_EQ(rocprofiler_assign_callback_thread(
                          BadBuffer(rng), rocprofiler_callback_thread_t{rng()}),
                      ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND)),
+      // Nothing to call: accepted, as rocprofiler-sdk does, and kept nowhere.
       CASE(rocprofiler_at_internal_thread_create,
-           EXPECT_EQ(rocprofiler_at_internal_thread_create(nullptr, nullptr, -1,
-                                                           nullptr),
-                     ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED)),
+           EXPECT_EQ(rocprofiler_at_internal_thread_create(
+                         nullptr, nullptr, static_cast<int>(rng()), nullptr),
+                     kSdkOk)),
       CASE(rocprofiler_query_buffer_tracing_kind_name,
            {
              const char* name = "x";
@@ -1139,9 +1144,268 @@ const std::vector<Case>& PoolCases() {
   return cases;
 }
 
+// The services that need GPU hardware (sdk/README.md, "Services that need
+// hardware"): bad input only, none of it reaching the agent list (a valid
+// agent query would start the HSA runtime). Configuration from outside a
+// tool's initialize is CONFIGURATION_LOCKED whatever the arguments.
+rocprofiler_counter_id_t AnyCounter(Rng& rng) {
+  return rocprofiler_counter_id_t{rng()};
+}
+
+constexpr auto kSdkNotImplemented = ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
+constexpr auto kSdkNoCounter = ROCPROFILER_STATUS_ERROR_COUNTER_NOT_FOUND;
+
+const std::vector<Case>& HardwareServiceCases() {
+  static const std::vector<Case> cases = {
+      CASE(rocprofiler_query_record_counter_id,
+           EXPECT_EQ(IntArgs(&rocprofiler_query_record_counter_id)(
+                         rng(), Null<rocprofiler_counter_id_t>()),
+                     kSdkBadArg)),
+      CASE(rocprofiler_query_record_dimension_position,
+           EXPECT_EQ(IntArgs(&rocprofiler_query_record_dimension_position)(
+                         rng(), rng(), Null<size_t>()),
+                     kSdkBadArg)),
+      CASE(rocprofiler_query_counter_info,
+           {
+             rocprofiler_counter_info_v1_t info;
+             EXPECT_EQ(IntArgs(&rocprofiler_query_counter_info)(
+                           AnyCounter(rng), Pick(rng, {0, 3, -1, 999}), &info),
+                       ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI);
+             EXPECT_EQ(IntArgs(&rocprofiler_query_counter_info)(
+                           AnyCounter(rng), Pick(rng, {1, 2}), Null<void>()),
+                       kSdkBadArg);
+             EXPECT_EQ(IntArgs(&rocprofiler_query_counter_info)(
+                           AnyCounter(rng), Pick(rng, {1, 2}), &info),
+                       kSdkNoCounter);
+           }),
+      CASE(rocprofiler_iterate_agent_supported_counters,
+           EXPECT_EQ(IntArgs(&rocprofiler_iterate_agent_supported_counters)(
+                         rocprofiler_agent_id_t{rng()},
+                         Null<rocprofiler_status_t(rocprofiler_agent_id_t,
+                                                   rocprofiler_counter_id_t*,
+                                                   size_t, void*)>(),
+                         nullptr),
+                     kSdkBadArg)),
+      CASE(rocprofiler_create_counter,
+           {
+             rocprofiler_counter_id_t id{0};
+             EXPECT_EQ(IntArgs(&rocprofiler_create_counter)(
+                           Null<const char>(), rng(), "x", 1, nullptr, 0,
+                           rocprofiler_agent_id_t{rng()}, &id),
+                       kSdkBadArg);
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_create_counter)(
+                     "x", 1, "y", 1, nullptr, 0, rocprofiler_agent_id_t{rng()},
+                     Null<rocprofiler_counter_id_t>()),
+                 kSdkBadArg);
+           }),
+      CASE(rocprofiler_iterate_counter_dimensions,
+           {
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_iterate_counter_dimensions)(
+                     AnyCounter(rng),
+                     Null<rocprofiler_status_t(
+                         rocprofiler_counter_id_t,
+                         const rocprofiler_counter_record_dimension_info_t*,
+                         size_t, void*)>(),
+                     nullptr),
+                 kSdkBadArg);
+             EXPECT_EQ(
+                 rocprofiler_iterate_counter_dimensions(
+                     AnyCounter(rng),
+                     [](rocprofiler_counter_id_t,
+                        const rocprofiler_counter_record_dimension_info_t*,
+                        size_t, void*) { return kSdkOk; },
+                     nullptr),
+                 kSdkNoCounter);
+           }),
+      CASE(rocprofiler_query_counter_instance_count,
+           EXPECT_EQ(IntArgs(&rocprofiler_query_counter_instance_count)(
+                         rocprofiler_agent_id_t{rng()}, AnyCounter(rng),
+                         Null<size_t>()),
+                     kSdkBadArg)),
+      CASE(rocprofiler_create_counter_config,
+           {
+             rocprofiler_counter_config_id_t config{0};
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_create_counter_config)(
+                     rocprofiler_agent_id_t{rng()},
+                     Null<rocprofiler_counter_id_t>(), 1 + rng() % 9, &config),
+                 kSdkBadArg);
+             EXPECT_EQ(IntArgs(&rocprofiler_create_counter_config)(
+                           rocprofiler_agent_id_t{rng()}, nullptr, 0,
+                           Null<rocprofiler_counter_config_id_t>()),
+                       kSdkBadArg);
+           }),
+      CASE(rocprofiler_destroy_counter_config,
+           EXPECT_EQ(rocprofiler_destroy_counter_config(
+                         rocprofiler_counter_config_id_t{rng()}),
+                     kSdkNotImplemented)),
+      CASE(rocprofiler_load_counter_definition,
+           EXPECT_EQ(IntArgs(&rocprofiler_load_counter_definition)(
+                         Null<const char>(), 1 + rng() % 100,
+                         Pick(rng, {0, 1, 2, -1})),
+                     kSdkBadArg)),
+      CASE(rocprofiler_configure_device_counting_service,
+           EXPECT_EQ(rocprofiler_configure_device_counting_service(
+                         BadContext(rng), rocprofiler_buffer_id_t{rng()},
+                         rocprofiler_agent_id_t{rng()},
+                         [](rocprofiler_context_id_t, rocprofiler_agent_id_t,
+                            rocprofiler_device_counting_agent_cb_t, void*) {},
+                         nullptr),
+                     kSdkLocked)),
+      CASE(rocprofiler_sample_device_counting_service,
+           {
+             size_t n = rng() % 8;
+             rocprofiler_counter_record_t records[8];
+             EXPECT_EQ(IntArgs(&rocprofiler_sample_device_counting_service)(
+                           rocprofiler_context_id_t{0},
+                           rocprofiler_user_data_t{rng()}, Pick(rng, {0, 1, 7}),
+                           records, &n),
+                       kSdkNoContext);
+             EXPECT_EQ(IntArgs(&rocprofiler_sample_device_counting_service)(
+                           g_context, rocprofiler_user_data_t{rng()},
+                           Pick(rng, {0, 1, 7}), records, Null<size_t>()),
+                       kSdkBadArg);
+           }),
+      CASE(rocprofiler_configure_buffer_dispatch_counting_service,
+           EXPECT_EQ(rocprofiler_configure_buffer_dispatch_counting_service(
+                         BadContext(rng), rocprofiler_buffer_id_t{rng()},
+                         nullptr, nullptr),
+                     kSdkLocked)),
+      CASE(rocprofiler_configure_callback_dispatch_counting_service,
+           EXPECT_EQ(rocprofiler_configure_callback_dispatch_counting_service(
+                         g_context, nullptr, nullptr, nullptr, nullptr),
+                     kSdkLocked)),
+      CASE(rocprofiler_configure_spm_service,
+           EXPECT_EQ(rocprofiler_configure_spm_service(
+                         BadContext(rng), rocprofiler_buffer_id_t{rng()},
+                         rocprofiler_counter_config_id_t{rng()}, rng()),
+                     kSdkLocked)),
+      CASE(rocprofiler_configure_pc_sampling_service,
+           EXPECT_EQ(
+               IntArgs(&rocprofiler_configure_pc_sampling_service)(
+                   BadContext(rng), rocprofiler_agent_id_t{rng()},
+                   Pick(rng, {0, 1, 2, 3, -1}), Pick(rng, {0, 1, 2, 3, 4, -1}),
+                   rng(), rocprofiler_buffer_id_t{rng()},
+                   static_cast<int>(rng())),
+               kSdkNotImplemented)),
+      CASE(rocprofiler_query_pc_sampling_agent_configurations,
+           EXPECT_EQ(
+               IntArgs(&rocprofiler_query_pc_sampling_agent_configurations)(
+                   rocprofiler_agent_id_t{rng()},
+                   Null<rocprofiler_status_t(
+                       const rocprofiler_pc_sampling_configuration_t*, size_t,
+                       void*)>(),
+                   nullptr),
+               kSdkBadArg)),
+      CASE(
+          rocprofiler_get_pc_sampling_instruction_type_name,
+          EXPECT_EQ(IntArgs(&rocprofiler_get_pc_sampling_instruction_type_name)(
+                        Pick(rng, {-1, 17, 999, INT32_MIN, INT32_MAX})),
+                    nullptr)),
+      CASE(
+          rocprofiler_get_pc_sampling_instruction_not_issued_reason_name,
+          EXPECT_EQ(
+              IntArgs(
+                  &rocprofiler_get_pc_sampling_instruction_not_issued_reason_name)(
+                  Pick(rng, {-1, 10, 999, INT32_MIN, INT32_MAX})),
+              nullptr)),
+      CASE(
+          rocprofiler_configure_device_thread_trace_service,
+          EXPECT_EQ(rocprofiler_configure_device_thread_trace_service(
+                        BadContext(rng), rocprofiler_agent_id_t{rng()}, nullptr,
+                        rng() % 4, nullptr, rocprofiler_user_data_t{0}),
+                    kSdkLocked)),
+      CASE(rocprofiler_configure_dispatch_thread_trace_service,
+           EXPECT_EQ(rocprofiler_configure_dispatch_thread_trace_service(
+                         BadContext(rng), rocprofiler_agent_id_t{rng()},
+                         nullptr, rng() % 4, nullptr, nullptr, nullptr),
+                     kSdkLocked)),
+      CASE(rocprofiler_thread_trace_decoder_create,
+           {
+             rocprofiler_thread_trace_decoder_handle_t h{0};
+             EXPECT_EQ(
+                 IntArgs(&rocprofiler_thread_trace_decoder_create)(
+                     Null<rocprofiler_thread_trace_decoder_handle_t>(), "/"),
+                 kSdkBadArg);
+             EXPECT_EQ(IntArgs(&rocprofiler_thread_trace_decoder_create)(
+                           &h, Null<const char>()),
+                       kSdkBadArg);
+           }),
+      CASE(rocprofiler_thread_trace_decoder_destroy,
+           rocprofiler_thread_trace_decoder_destroy(
+               rocprofiler_thread_trace_decoder_handle_t{rng()})),
+      CASE(rocprofiler_thread_trace_decoder_codeobj_load,
+           EXPECT_EQ(IntArgs(&rocprofiler_thread_trace_decoder_codeobj_load)(
+                         rocprofiler_thread_trace_decoder_handle_t{rng()},
+                         rng(), rng(), rng(), Null<const void>(), rng()),
+                     kSdkBadArg)),
+      CASE(rocprofiler_thread_trace_decoder_codeobj_unload,
+           EXPECT_EQ(
+               rocprofiler_thread_trace_decoder_codeobj_unload(
+                   rocprofiler_thread_trace_decoder_handle_t{rng()}, rng()),
+               kSdkBadArg)),
+      CASE(rocprofiler_trace_decode,
+           EXPECT_EQ(
+               IntArgs(&rocprofiler_trace_decode)(
+                   rocprofiler_thread_trace_decoder_handle_t{rng()},
+                   Null<void(rocprofiler_thread_trace_decoder_record_type_t,
+                             void*, uint64_t, void*)>(),
+                   Null<void>(), rng(), nullptr),
+               kSdkBadArg)),
+      CASE(rocprofiler_thread_trace_decoder_info_string,
+           EXPECT_EQ(IntArgs(&rocprofiler_thread_trace_decoder_info_string)(
+                         rocprofiler_thread_trace_decoder_handle_t{rng()},
+                         Pick(rng, {0, 1, 2, 3, -1})),
+                     nullptr)),
+      CASE(rocprofiler_ompt_is_initialized,
+           EXPECT_EQ(IntArgs(&rocprofiler_ompt_is_initialized)(Null<int>()),
+                     kSdkBadArg)),
+      CASE(rocprofiler_ompt_is_finalized,
+           EXPECT_EQ(IntArgs(&rocprofiler_ompt_is_finalized)(Null<int>()),
+                     kSdkBadArg)),
+      CASE(rocprofiler_ompt_start_tool,
+           EXPECT_EQ(rocprofiler_ompt_start_tool(static_cast<unsigned>(rng()),
+                                                 rng() % 2 ? nullptr : "x"),
+                     nullptr)),
+      CASE(rocprofiler_query_intercept_table_name,
+           {
+             const char* name = "x";
+             uint64_t len = 5;
+             EXPECT_EQ(IntArgs(&rocprofiler_query_intercept_table_name)(
+                           Pick(rng, {0, 3, 5, 512, -1, INT32_MIN, INT32_MAX}),
+                           &name, &len),
+                       kSdkNoKind);
+             EXPECT_EQ(name, nullptr);
+             EXPECT_EQ(len, 0u);
+             EXPECT_EQ(IntArgs(&rocprofiler_query_intercept_table_name)(
+                           Pick(rng, {1, 2, 4, 8, 16, 32, 64, 128, 256}),
+                           nullptr, nullptr),
+                       kSdkOk);
+           }),
+      // Looked up by name: its callback type is declared by the buffer-tracing
+      // header only where argument iteration of buffer records is built in.
+      CASE(rocprofiler_iterate_buffer_tracing_record_args,
+           {
+             using Fn = rocprofiler_status_t (*)(rocprofiler_record_header_t,
+                                                 void*, void*);
+             auto fn = reinterpret_cast<Fn>(
+                 dlsym(RTLD_DEFAULT,
+                       "rocprofiler_iterate_buffer_tracing_record_args"));
+             ASSERT_NE(fn, nullptr);
+             rocprofiler_record_header_t header;
+             std::memset(&header, 0, sizeof(header));
+             EXPECT_EQ(fn(header, nullptr, nullptr), kSdkBadArg);
+           }),
+  };
+  return cases;
+}
+
 std::vector<Case> AllCases() {
   std::vector<Case> all;
-  for (const auto* list : {&RoctracerCases(), &RoctxCases(), &SdkCases()}) {
+  for (const auto* list : {&RoctracerCases(), &RoctxCases(), &SdkCases(),
+                           &HardwareServiceCases()}) {
     all.insert(all.end(), list->begin(), list->end());
   }
   all.insert(all.end(), PoolCases().begin(), PoolCases().end());

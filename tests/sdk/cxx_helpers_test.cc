@@ -4,7 +4,9 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "gtest/gtest.h"
@@ -19,21 +21,20 @@ TEST(CxxHelpers, CallbackTracingNamesMatchTheQueries) {
   const auto names = rocprofiler::sdk::get_callback_tracing_names();
   EXPECT_EQ(names.size(),
             static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST));
-  EXPECT_STREQ(names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API].name,
-               "HSA_CORE_API");
+  EXPECT_EQ(names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API].name,
+            "HSA_CORE_API");
   const auto& hsa = names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API];
   EXPECT_EQ(hsa.value, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API);
   ASSERT_EQ(hsa.operations.size(),
             static_cast<size_t>(ROCPROFILER_HSA_CORE_API_ID_LAST));
-  EXPECT_STREQ(hsa.operations[ROCPROFILER_HSA_CORE_API_ID_hsa_init],
-               "hsa_init");
+  EXPECT_EQ(hsa.operations[ROCPROFILER_HSA_CORE_API_ID_hsa_init], "hsa_init");
   // A kind numbered from 1: operation 0 (NONE) is "".
   const auto& dispatch = names[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH];
   ASSERT_EQ(dispatch.operations.size(),
             static_cast<size_t>(ROCPROFILER_KERNEL_DISPATCH_LAST));
-  EXPECT_STREQ(dispatch.operations[0], "");
-  EXPECT_STREQ(dispatch.operations[ROCPROFILER_KERNEL_DISPATCH_COMPLETE],
-               "KERNEL_DISPATCH_COMPLETE");
+  EXPECT_EQ(dispatch.operations[0], "");
+  EXPECT_EQ(dispatch.operations[ROCPROFILER_KERNEL_DISPATCH_COMPLETE],
+            "KERNEL_DISPATCH_COMPLETE");
   // Every name as the C query answers it.
   for (const auto& item : names) {
     if (item.value == ROCPROFILER_CALLBACK_TRACING_NONE) continue;
@@ -42,29 +43,50 @@ TEST(CxxHelpers, CallbackTracingNamesMatchTheQueries) {
       if (rocprofiler_query_callback_tracing_kind_operation_name(
               item.value, static_cast<int32_t>(op), &expected, nullptr) ==
           ROCPROFILER_STATUS_SUCCESS) {
-        EXPECT_STREQ(item.operations[op], expected);
+        EXPECT_EQ(item.operations[op], expected);
       } else {
-        EXPECT_STREQ(item.operations[op], "");
+        EXPECT_EQ(item.operations[op], "");
       }
     }
   }
-  // Outside the enum: an empty entry.
-  const auto& bad =
-      names[static_cast<rocprofiler_callback_tracing_kind_t>(999)];
-  EXPECT_STREQ(bad.name, "");
-  EXPECT_TRUE(bad.operations.empty());
+  // The other spellings of the same look-ups.
+  EXPECT_EQ(names.at(ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API),
+            "HSA_CORE_API");
+  EXPECT_EQ(names.at(ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API,
+                     ROCPROFILER_HSA_CORE_API_ID_hsa_init),
+            "hsa_init");
+  EXPECT_EQ(hsa[ROCPROFILER_HSA_CORE_API_ID_hsa_init], "hsa_init");
+  EXPECT_EQ(hsa(), "HSA_CORE_API");
+  size_t seen = 0;
+  for (auto [op, name] : hsa.items()) {
+    EXPECT_EQ(*name, hsa.operations.at(static_cast<size_t>(op)));
+    ++seen;
+  }
+  EXPECT_EQ(seen, hsa.operations.size());
+  EXPECT_EQ(names.items().size(), names.size());
+  // Outside the enum: std::out_of_range, as the 1.0.0 helper's at().
+  EXPECT_THROW(names[999], std::out_of_range);
+  EXPECT_THROW(names.at(ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API, 100000),
+               std::out_of_range);
+  // Other name types.
+  const auto as_strings =
+      rocprofiler::sdk::get_callback_tracing_names<std::string>();
+  EXPECT_EQ(as_strings.at(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API),
+            std::string("MARKER_CORE_API"));
+  const auto as_c = rocprofiler::sdk::get_callback_tracing_names<const char*>();
+  EXPECT_STREQ(as_c[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH].operations[0],
+               "");
 }
 
 TEST(CxxHelpers, BufferTracingNames) {
   const auto names = rocprofiler::sdk::get_buffer_tracing_names();
   EXPECT_EQ(names.size(), static_cast<size_t>(ROCPROFILER_BUFFER_TRACING_LAST));
-  EXPECT_STREQ(names[ROCPROFILER_BUFFER_TRACING_MEMORY_COPY].name,
-               "MEMORY_COPY");
-  EXPECT_STREQ(names[ROCPROFILER_BUFFER_TRACING_MEMORY_COPY]
-                   .operations[ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST],
-               "MEMORY_COPY_DEVICE_TO_HOST");
-  EXPECT_STREQ(names[ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API].name,
-               "HIP_RUNTIME_API");
+  EXPECT_EQ(names[ROCPROFILER_BUFFER_TRACING_MEMORY_COPY].name, "MEMORY_COPY");
+  EXPECT_EQ(names[ROCPROFILER_BUFFER_TRACING_MEMORY_COPY]
+                .operations[ROCPROFILER_MEMORY_COPY_DEVICE_TO_HOST],
+            "MEMORY_COPY_DEVICE_TO_HOST");
+  EXPECT_EQ(names[ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API].name,
+            "HIP_RUNTIME_API");
   EXPECT_TRUE(names[ROCPROFILER_BUFFER_TRACING_KFD_QUEUE].operations.empty());
 }
 

@@ -37,4 +37,33 @@ inline bool operator!=(rocprofiler_dim3_t lhs, rocprofiler_dim3_t rhs) {
   return !(lhs == rhs);
 }
 
+// Versions compare by major, then minor, then patch.
+inline bool operator==(rocprofiler_version_triplet_t lhs,
+                       rocprofiler_version_triplet_t rhs) {
+  return lhs.major == rhs.major && lhs.minor == rhs.minor &&
+         lhs.patch == rhs.patch;
+}
+inline bool operator!=(rocprofiler_version_triplet_t lhs,
+                       rocprofiler_version_triplet_t rhs) {
+  return !(lhs == rhs);
+}
+inline bool operator<(rocprofiler_version_triplet_t lhs,
+                      rocprofiler_version_triplet_t rhs) {
+  if (lhs.major != rhs.major) return lhs.major < rhs.major;
+  if (lhs.minor != rhs.minor) return lhs.minor < rhs.minor;
+  return lhs.patch < rhs.patch;
+}
+inline bool operator>(rocprofiler_version_triplet_t lhs,
+                      rocprofiler_version_triplet_t rhs) {
+  return rhs < lhs;
+}
+inline bool operator<=(rocprofiler_version_triplet_t lhs,
+                       rocprofiler_version_triplet_t rhs) {
+  return !(rhs < lhs);
+}
+inline bool operator>=(rocprofiler_version_triplet_t lhs,
+                       rocprofiler_version_triplet_t rhs) {
+  return !(lhs < rhs);
+}
+
 #endif  // ROCPROFILER_SDK_CXX_OPERATORS_HPP_

@@ -14,7 +14,9 @@ reason: `file PATH reason...` (every entity declared in that header) or
 `entity NAME reason...`. A line `bitfields NAME reason...` says the struct's
 fields are bit-fields, which offsetof cannot take: each field's byte offset
 is found instead by setting the field to 1 in a zeroed struct and finding
-the byte that changed. An exclusion that matches nothing is an error, so
+the byte that changed; `bitfield NAME.FIELD reason...` says it of one field
+of a struct that mixes bit-fields with ordinary fields. An exclusion that
+matches nothing is an error, so
 the list cannot go stale. Inner anonymous structs and unions, and fields
 the listing shows as `<anon>@-1`, cannot be named from C and are counted,
 not compared.
@@ -60,19 +62,21 @@ def parse_reference(path):
 
 
 def parse_exclusions(path):
-  files, names, bitfields = {}, {}, {}
+  files, names, bitfields, fields = {}, {}, {}, {}
   with open(path) as f:
     for number, line in enumerate(f, 1):
       line = line.strip()
       if not line or line.startswith("#"):
         continue
       parts = line.split(None, 2)
-      if len(parts) < 3 or parts[0] not in ("file", "entity", "bitfields"):
-        sys.exit("%s:%d: expected 'file PATH reason', 'entity NAME reason' "
-                 "or 'bitfields NAME reason'" % (path, number))
-      {"file": files, "entity": names, "bitfields": bitfields}[parts[0]][
-          parts[1]] = parts[2]
-  return files, names, bitfields
+      if len(parts) < 3 or parts[0] not in ("file", "entity", "bitfields",
+                                            "bitfield"):
+        sys.exit("%s:%d: expected 'file PATH reason', 'entity NAME reason', "
+                 "'bitfields NAME reason' or 'bitfield NAME.FIELD reason'" %
+                 (path, number))
+      {"file": files, "entity": names, "bitfields": bitfields,
+       "bitfield": fields}[parts[0]][parts[1]] = parts[2]
+  return files, names, bitfields, fields
 
 
 def c_string(s):
@@ -87,13 +91,18 @@ def main():
   args = parser.parse_args()
 
   entities, functions = parse_reference(args.reference)
-  excluded_files, excluded_names, bitfields = parse_exclusions(
-      args.exclusions)
+  excluded_files, excluded_names, bitfields, bitfield_fields = (
+      parse_exclusions(args.exclusions))
   seen_files = {e["file"] for e in entities}
   seen_names = {e["name"] for e in entities}
   stale = [f for f in excluded_files if f not in seen_files]
   stale += [n for n in excluded_names if n not in seen_names]
   stale += [n for n in bitfields if n not in seen_names]
+  seen_fields = {
+      e["name"] + "." + m.rpartition("@")[0] for e in entities
+      for m in e["members"]
+  }
+  stale += [f for f in bitfield_fields if f not in seen_fields]
   if stale:
     sys.exit("exclusions matching nothing in the reference: " +
              ", ".join(stale))
@@ -123,7 +132,7 @@ def main():
         if offset == "-1":
           anonymous += 1
           continue
-        if name in bitfields:
+        if name in bitfields or name + "." + field in bitfield_fields:
           probes.append((name, field, offset))
           continue
         rows.append(("offsetof(%s, %s)" % (name, field), offset,
