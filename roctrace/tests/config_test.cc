@@ -222,7 +222,12 @@ TEST(Options, Rocprofv3InputFiles) {
   for (const char* bad :
        {"", "[]", "{\"jobs\": []}", "{\"jobs\": [1]}",
         "{\"jobs\": [{\"a\": {}}]}", "{\"jobs\": [{\"a\": tru}]}",
-        "{\"jobs\": [{}]} x", "{\"jobs\": [{\"a\": \"\\q\"}]}"}) {
+        "{\"jobs\": [{}]} x", "{\"jobs\": [{\"a\": \"\\q\"}]}",
+        // Malformed: unterminated, trailing comma, bad number, control
+        // character in a string, a list holding an object.
+        "{\"jobs\": [{\"a\": \"x}]}", "{\"jobs\": [{\"a\": 1,}]}",
+        "{\"jobs\": [{\"a\": 01}]}", "{\"jobs\": [{\"a\": \"\x01\"}]}",
+        "{\"jobs\": [{\"a\": [1, {}]}]}", "{\"jobs\": 5}"}) {
     jobs.clear();
     EXPECT_FALSE(ParseInputJson(bad, "in.json", &jobs, &error)) << bad;
     EXPECT_NE(error.find("in.json"), std::string::npos);
@@ -270,11 +275,25 @@ jobs:
                          "--output-format", "csv", "json", "--output-file=it's",
                          "--collection-period", "1:2:0", "3:4:1"}));
   EXPECT_EQ(jobs[1], (std::vector<std::string>{"--sys-trace=true"}));
+  // YAML's flow style is YAML too.
+  jobs.clear();
+  ASSERT_TRUE(
+      ParseInputYaml("jobs: [{kernel_trace: yes, output_format: [csv]}]",
+                     "in.yaml", &jobs, &error))
+      << error;
+  EXPECT_EQ(jobs, (std::vector<std::vector<std::string>>{
+                      {"--kernel-trace=yes", "--output-format", "csv"}}));
   for (const char* bad :
-       {"jobs:\n  - {a: 1}\n", "jobs:\n\t- a: 1\n", "jobs: [\n",
-        "jobs:\n  - a: \"x\n", "jobs:\n  - a: 1\n b: 2\n", "just text\n"}) {
+       {"jobs:\n\t- a: 1\n", "jobs: [\n", "jobs:\n  - a: 1\n b: 2\n",
+        "just text\n",
+        // Malformed: an unclosed flow mapping, a list holding a mapping,
+        // two documents, a key that is a list, no document.
+        "jobs:\n  - {a: 1\n", "jobs:\n  - a: [1, {b: 2}]\n",
+        "jobs:\n  - a: 1\n---\njobs:\n  - b: 1\n", "jobs:\n  - [a]: 1\n", "",
+        "# only a comment\n"}) {
     jobs.clear();
     EXPECT_FALSE(ParseInputYaml(bad, "in.yaml", &jobs, &error)) << bad;
+    EXPECT_NE(error.find("in.yaml"), std::string::npos) << error;
   }
 }
 

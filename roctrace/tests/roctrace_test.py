@@ -1658,10 +1658,23 @@ class InputFiles(unittest.TestCase):
       f.write('{"jobs": [{"hip_trace": tru}]}')
     with open(os.path.join(d, "counters.txt"), "w") as f:
       f.write("pmc: SQ_WAVES\n")
-    for name in ("bad.json", "counters.txt", "missing.yaml"):
+    with open(os.path.join(d, "comma.json"), "w") as f:
+      f.write('{"jobs": [{"hip_trace": true},]}')
+    with open(os.path.join(d, "bad.yaml"), "w") as f:
+      f.write("jobs:\n  - hip_trace: [true\n")
+    with open(os.path.join(d, "nested.yml"), "w") as f:
+      f.write("jobs:\n  - hip_trace: {a: 1}\n")
+    for name in ("bad.json", "counters.txt", "missing.yaml", "comma.json",
+                 "bad.yaml", "nested.yml"):
       p = run([ROCTRACE, "-i", name, "--", "true"], d)
       self.assertEqual(p.returncode, 2, name)
       self.assertIn(name, p.stderr)
+    # Malformed documents say what the parser found, and where.
+    p = run([ROCTRACE, "-i", "comma.json", "--", "true"], d)
+    self.assertIn("not JSON", p.stderr)
+    p = run([ROCTRACE, "-i", "bad.yaml", "--", "true"], d)
+    self.assertIn("not read as YAML", p.stderr)
+    self.assertIn("line", p.stderr)
 
 
 class MinimumOutputData(unittest.TestCase):
