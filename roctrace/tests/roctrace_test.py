@@ -1986,6 +1986,23 @@ class Environment(unittest.TestCase):
     self.assertEqual(len(files), 1)
     self.assertRegex(files[0], r"^r5_\d+_results\.db$")
 
+  def test_command_line_path_keys(self):
+    # rocprofv3's documented keys: the checked paths (before the program
+    # starts) and the program's own files agree.
+    d = tempfile.mkdtemp()
+    env = dict(os.environ, ROCPROF_TIME_FORMAT="T%Y")
+    p = run([ROCTRACE, "--hip-trace", "-f", "csv", "-d", "{tag}_%launch_time%",
+             "-o", "%argt%_%arg9%_%p", "--", PROGRAM, "threads", "1", "10"], d,
+            env=env)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    year = time.strftime("%Y")
+    tag = os.path.basename(PROGRAM)
+    files = os.listdir(os.path.join(d, tag + "_T" + year))
+    names = [f for f in files if f.endswith("_hip_api_trace.csv")]
+    self.assertEqual(len(names), 1, files)
+    self.assertRegex(names[0], "^" + re.escape(tag) +
+                     r"threads_1_10_\d+_hip_api_trace\.csv$")
+
   def test_the_variables_alone_trace_a_program(self):
     # What roctrace sets, set by hand: the same outputs without the command.
     d = tempfile.mkdtemp()

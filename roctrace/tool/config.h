@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/tool/path_keys.h"
+
 namespace roctrace {
 
 struct CollectionPeriod {
@@ -61,24 +63,6 @@ bool ParseCollectionPeriod(const std::string& text, CollectionPeriod* out);
 // Parses a size: bytes, or with a K/M/G suffix (KB/MB/GB, KiB/MiB/GiB all
 // mean powers of 1024).
 bool ParseSize(const std::string& text, uint64_t* out);
-
-// Expands rocprofv3's path keys: %pid%, %ppid%, %pgid% and %psid% (of
-// `pid`), %hostname%, %rank%, %size%, %nid%, %job% (from the MPI launcher's
-// or batch system's environment; 0, or 1 for the size, when none),
-// %env{NAME}%. Unknown keys are kept as written.
-std::string ExpandPathKeys(
-    const std::string& pattern, uint32_t pid, uint32_t ppid,
-    const std::string& hostname,
-    const std::function<const char*(const char*)>& getenv);
-
-// The output prefix of a process: `dir` + "/" + `file`, keys expanded
-// (`%cwd%` is `base_dir`); a relative directory is taken from `base_dir`
-// (the directory roctrace started in, so that it never follows the
-// program's chdir), an absolute `file` is the whole prefix (a path join).
-std::string OutputPrefix(const std::string& dir, const std::string& file,
-                         const std::string& base_dir, uint32_t pid,
-                         uint32_t ppid, const std::string& hostname,
-                         const std::function<const char*(const char*)>& getenv);
 
 // Whether a time `t_s` seconds after start falls in a collection window.
 bool InCollectionWindow(const std::vector<CollectionPeriod>& periods,

@@ -250,7 +250,8 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   prefix_ = OutputPrefix(
       config_.output_dir, config_.output_file,
       base != nullptr && base[0] == '/' ? std::string(base) : CurrentDir(),
-      info_.pid, info_.ppid, info_.hostname, getenv);
+      info_.pid, info_.ppid, info_.hostname, getenv,
+      ProcessCommandLine("/proc/self/cmdline"));
   // A program that execs itself keeps its pid: each image after the first
   // writes files of its own, the earlier images' stay as they were.
   prefix_ += ExecImageSuffix(TakeExecImageNumber());
