@@ -62,6 +62,8 @@ const char kUsage[] =
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
     "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  -M, --mangled-kernels        kernels named by their symbol, not\n"
+    "                               demangled\n"
     "  --kernel-rename              kernels named by the rocTX range pushed\n"
     "                               around the call that launched them\n"
     "  --group-by-queue             (the timeline's GPU tracks are per queue)\n"
@@ -153,8 +155,6 @@ const Refused kRefused[] = {
     {"--memory-allocation-trace", false,
      "roctrace does not record memory allocations (--hsa-amd-trace traces "
      "the calls that make them)"},
-    {"-M", false, "kernel names are always demangled"},
-    {"--mangled-kernels", false, "kernel names are always demangled"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -410,6 +410,8 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       }
     } else if (name == "-T" || name == "--truncate-kernels") {
       ok = boolean({&o->truncate_kernels});
+    } else if (name == "-M" || name == "--mangled-kernels") {
+      ok = boolean({&o->mangled_kernels});
     } else if (name == "--stats") {
       ok = boolean({&o->stats});
     } else if (name == "-S" || name == "--summary") {
@@ -679,6 +681,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                      join(o.collection_periods, ';'));
   }
   if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
+  if (o.mangled_kernels) env.emplace_back("ROCTRACE_MANGLED_KERNELS", "1");
   if (o.kernel_rename) env.emplace_back("ROCTRACE_KERNEL_RENAME", "1");
   if (!o.agent_index.empty()) {
     env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);

@@ -37,6 +37,7 @@ struct Options {
   std::vector<std::string> collection_periods;  // in seconds
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;  // -T/--truncate-kernels
+  bool mangled_kernels = false;   // -M/--mangled-kernels
   bool kernel_rename = false;     // --kernel-rename
   std::string agent_index;        // -A: absolute, relative, type-relative
   std::string buffer_size, perfetto_max_size;

@@ -1081,6 +1081,29 @@ class GpuProgram(unittest.TestCase):
     con.close()
     self.assertEqual(names, {"scale"})
 
+  def test_mangled_kernel_names(self):
+    # -M: the kernels' symbols as the code object names them, which
+    # demangle (c++filt) to the names written without it.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "-M", "--output-format", "csv",
+                           "rocpd"], d, "m")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    mangled = collections.Counter(
+        r["Kernel_Name"] for r in read_csv(os.path.join(d, "m_kernel_trace.csv")))
+    demangled = collections.Counter(
+        r["Kernel_Name"] for r in read_csv(self.path("_kernel_trace.csv")))
+    # One C++ kernel, one extern "C" (the same either way).
+    self.assertEqual(len([n for n in mangled if n.startswith("_Z")]), 1,
+                     mangled)
+    filt = subprocess.run(["c++filt"] + list(mangled), capture_output=True,
+                          text=True, check=True).stdout.splitlines()
+    self.assertEqual(
+        collections.Counter(dict(zip(filt, mangled.values()))), demangled)
+    con = sqlite3.connect(os.path.join(d, "m_results.db"))
+    names = {r[0] for r in con.execute("SELECT name FROM kernels")}
+    con.close()
+    self.assertEqual(names, set(mangled))
+
   def test_register_counts_in_the_database(self):
     self.assertEqual(
         set(self.db_rows("SELECT name, vgpr_count, accum_vgpr_count, "

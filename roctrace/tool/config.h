@@ -47,6 +47,7 @@ struct Config {
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;         // -T
+  bool mangled_kernels = false;          // -M: symbol names, not demangled
   bool kernel_rename = false;            // --kernel-rename
   std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };

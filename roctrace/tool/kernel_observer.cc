@@ -60,6 +60,7 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
     if (it != symbols_.end()) {
       l.symbol_known = true;
       l.symbol_group_segment_size = it->second.group_segment_size;
+      if (mangled_) row.kernel_name = it->second.mangled_name;
       const gpu::KernelRegisters& regs = it->second.registers;
       if (regs.known) {
         row.registers = KernelRegisterCounts{
@@ -98,7 +99,15 @@ void KernelObserver::OnKernelSymbol(const gpu::KernelSymbolEvent& e) noexcept {
     return;
   }
   try {
-    symbols_[e.kernel_object] = Symbol{e.group_segment_size, e.registers};
+    Symbol& s = symbols_[e.kernel_object];
+    s = Symbol{e.group_segment_size, e.registers, {}};
+    if (mangled_ && e.symbol_name != nullptr) {
+      s.mangled_name = e.symbol_name;
+      const size_t n = s.mangled_name.size();
+      if (n > 3 && s.mangled_name.compare(n - 3, 3, ".kd") == 0) {
+        s.mangled_name.resize(n - 3);
+      }
+    }
   } catch (const std::bad_alloc&) {
     // Its dispatches go without the symbol's LDS size and registers.
     lost_.fetch_add(1, std::memory_order_relaxed);

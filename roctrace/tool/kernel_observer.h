@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,9 @@ class KernelObserver final : public roctracer::gpu::Observer {
     dispatches_ = dispatches;
     copies_ = copies;
   }
+  // rocprofv3's -M: dispatches named by their kernel symbol as the code
+  // object has it (without the ".kd" descriptor suffix), not demangled.
+  void KeepMangledNames(bool mangled) { mangled_ = mangled; }
   // A stream a traced API created (numbered now: creation order).
   void OnStreamCreated(uint64_t handle) { streams_.IdOf(handle); }
 
@@ -72,6 +76,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
 
   bool dispatches_ = true;
   bool copies_ = false;
+  bool mangled_ = false;
   StreamIds streams_;
   std::atomic<uint64_t> last_dispatch_id_{0};
   std::atomic<uint64_t> lost_{0};
@@ -85,6 +90,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
   struct Symbol {
     uint32_t group_segment_size;
     roctracer::gpu::KernelRegisters registers;
+    std::string mangled_name;  // kept with KeepMangledNames only
   };
   std::unordered_map<uint64_t, Symbol> symbols_;
 };

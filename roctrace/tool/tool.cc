@@ -299,6 +299,7 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   // (kernel_observer.h).
   if (config_.kernel || config_.memory_copy) {
     kernel_observer_.Watch(config_.kernel, config_.memory_copy);
+    kernel_observer_.KeepMangledNames(config_.mangled_kernels);
     kernel_observer_registered_ = roctracer_internal_gpu_add_observer(
         roctracer::gpu::kObserverAbiVersion, &kernel_observer_);
     if (!kernel_observer_registered_) {
