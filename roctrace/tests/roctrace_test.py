@@ -802,10 +802,11 @@ class GpuProgram(unittest.TestCase):
     kernel_tracks = {trace.tracks[s.track]["name"] for s in device
                      if s.name in (STAMP, SCALE)}
     self.assertEqual(len(kernel_tracks), 1)
-    self.assertTrue(next(iter(kernel_tracks)).startswith("GPU 0, queue "))
+    # The agent named as -A names it (here rocprofv3's default, Agent N).
+    self.assertTrue(next(iter(kernel_tracks)).startswith("Agent 1, queue "))
     copy_tracks = {trace.tracks[s.track]["name"] for s in device
                    if s.name.startswith("MEMORY_COPY")}
-    self.assertEqual(copy_tracks, {"GPU 0 copies"})
+    self.assertEqual(copy_tracks, {"Agent 1 copies"})
     # Flows: each device slice shares its correlation ID with the API slice
     # of the call that submitted it, and with nothing else.
     api = {s.correlation_id: s for s in slices
@@ -894,7 +895,7 @@ class GpuProgram(unittest.TestCase):
                      sorted(("SCRATCH_MEMORY_" + w[0], a[7], a[8])
                             for w, a in zip(want, allocs)))
     self.assertEqual({trace.tracks[s.track]["name"] for s in scratch},
-                     {"GPU 0 scratch memory"})
+                     {"Agent 1 scratch memory"})
 
   def test_scratch_memory_option_alone(self):
     d = tempfile.mkdtemp()
@@ -1039,9 +1040,16 @@ class GpuProgram(unittest.TestCase):
                              ("absolute", "Agent 1", "Agent 0"),
                              ("relative", "Agent 1", "Agent 0")):
       p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace", "-A",
-                             choice, "--output-format", "csv", "rocpd"], d,
-                            choice)
+                             choice, "--output-format", "csv", "rocpd",
+                             "pftrace"], d, choice)
       self.assertEqual(p.returncode, 0, p.stderr)
+      # The timeline's device tracks name the agent the same way.
+      with open(os.path.join(d, choice + "_results.pftrace"), "rb") as f:
+        trace = pftrace_reader.Trace(f.read())
+      device_tracks = {trace.tracks[s.track]["name"] for s in trace.slices()
+                       if "tid" not in trace.tracks[s.track]}
+      self.assertEqual({t.split(",")[0].replace(" copies", "")
+                        for t in device_tracks}, {gpu}, device_tracks)
       kernels = read_csv(os.path.join(d, choice + "_kernel_trace.csv"))
       self.assertEqual({r["Agent_Id"] for r in kernels}, {gpu}, choice)
       copies = read_csv(os.path.join(d, choice + "_memory_copy_trace.csv"))

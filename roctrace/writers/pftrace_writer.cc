@@ -98,18 +98,18 @@ const char* const kCategoryNames[kCategoryCount] = {
     "hip_api",         "hsa_api",     "marker_api",
     "kernel_dispatch", "memory_copy", "scratch_memory"};
 
+// Device tracks name their agent as -A chooses (writers/agent_naming.h).
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
-    return AgentTypeName({true, e.device_id}) + ", queue " +
+    return AgentName({true, e.device_id}) + ", queue " +
            std::to_string(e.queue_id);
   }
   if (e.op->category == Category::kScratchMemory) {
-    return e.device_id < 0
-               ? std::string("scratch memory")
-               : AgentTypeName({true, e.device_id}) + " scratch memory";
+    return e.device_id < 0 ? std::string("scratch memory")
+                           : AgentName({true, e.device_id}) + " scratch memory";
   }
   return e.device_id < 0 ? std::string("host copies")
-                         : AgentTypeName({true, e.device_id}) + " copies";
+                         : AgentName({true, e.device_id}) + " copies";
 }
 
 }  // namespace
