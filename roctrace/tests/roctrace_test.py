@@ -493,7 +493,7 @@ def check_upstream_views(test, db):
     test.assertEqual(
         one("SELECT COUNT(*) FROM kernel_symbols WHERE kernel_id = id AND "
             "formatted_kernel_name = display_name AND demangled_kernel_name "
-            "= kernel_name AND truncated_kernel_name IS NOT NULL"),
+            "= display_name AND truncated_kernel_name IS NOT NULL"),
         one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
     test.assertEqual(
         one("SELECT COUNT(*) FROM scratch_memory"),
@@ -697,7 +697,7 @@ class GpuProgram(unittest.TestCase):
 
     ids = list(range(1, 2 * N + 1))
     db = self.db_rows(
-        "SELECT K.dispatch_id, S.kernel_name, K.workgroup_size_x, "
+        "SELECT K.dispatch_id, S.display_name, K.workgroup_size_x, "
         "K.workgroup_size_y, K.workgroup_size_z, K.grid_size_x, "
         "K.grid_size_y, K.grid_size_z, K.group_segment_size, "
         "K.private_segment_size FROM rocpd_kernel_dispatch K "
@@ -1088,6 +1088,35 @@ class GpuProgram(unittest.TestCase):
     names = {r[0] for r in con.execute("SELECT name FROM kernels")}
     con.close()
     self.assertEqual(names, {"scale"})
+
+  def test_code_objects_and_kernel_symbols(self):
+    # rocpd_info_code_object: the kernels' code object as the loader
+    # describes it, on its agent; each kernel symbol names it, and its kernel
+    # object lies in the object's loaded range. Read through upstream's
+    # views (code_objects, kernel_symbols).
+    objects = self.db_rows(
+        "SELECT id, agent_abs_index, uri, load_base, load_size, "
+        "storage_type_str, storage_type, code_object_size FROM code_objects")
+    self.assertEqual(len(objects), 1, objects)
+    co_id, agent, uri, base, size, storage, storage_enum, record = objects[0]
+    self.assertEqual(agent, 1)  # GPU 0 on node 1 (the assumed layout)
+    self.assertTrue(uri.startswith("file://" + os.path.realpath(GPU_KERNELS)),
+                    uri)
+    self.assertEqual((storage, storage_enum), ("FILE", 1))
+    self.assertGreater(size, 0)
+    self.assertEqual(record, 88)  # the SDK 1.0.0 load record's size
+    symbols = self.db_rows(
+        "SELECT code_object_id, kernel_name, display_name, kernel_object, "
+        "kernarg_segment_alignment FROM kernel_symbols")
+    self.assertEqual(len(symbols), 2)
+    for code_object, name, display, kernel_object, align in symbols:
+      self.assertEqual(code_object, co_id)
+      self.assertTrue(base <= kernel_object < base + size)
+      self.assertEqual(align, 16)
+      filt = subprocess.run(["c++filt", name.removesuffix(".kd")],
+                            capture_output=True, text=True, check=True)
+      self.assertEqual(filt.stdout.strip(), display)
+    self.assertEqual({s[2] for s in symbols}, {STAMP, SCALE})
 
   def test_mangled_kernel_names(self):
     # -M: the kernels' symbols as the code object names them, which

@@ -78,9 +78,11 @@ class RecordConverter {
   // rocprofv3's kind for pushed and started ranges).
   const OpName* MarkerName(const char* message, bool range);
   // nullptr: the kernel filter drops this name.
-  // Made at the name's first dispatch, which gives its register counts.
-  const OpName* KernelName(const std::string& name,
-                           const KernelRegisterCounts& registers);
+  // Made at the name's first dispatch, which gives its register counts and
+  // its kernel symbol.
+  const OpName* KernelName(
+      const std::string& name, const KernelRegisterCounts& registers,
+      const std::shared_ptr<const KernelSymbolInfo>& symbol = nullptr);
   const OpName* CopyName(uint32_t direction);
   const OpName* ScratchName(ScratchRow::Op op);
   // Emits device work now, or holds it until its API call's thread is known.
@@ -91,8 +93,9 @@ class RecordConverter {
   uint32_t ThreadOf(uint64_t correlation_id) const;
   // --kernel-rename: a kernel event named by the range around its call.
   void Rename(ApiEvent* e);
-  const OpName* RenamedKernelName(const OpName* range,
-                                  const KernelRegisterCounts& registers);
+  const OpName* RenamedKernelName(
+      const OpName* range, const KernelRegisterCounts& registers,
+      const std::shared_ptr<const KernelSymbolInfo>& symbol = nullptr);
 
   struct OpenRange {
     const OpName* name;

@@ -551,6 +551,9 @@ void Tool::Stop() {
   // A run that could not trace what was asked says so in its outputs even
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();
+  if (kernel_observer_registered_) {
+    info_.code_objects = kernel_observer_.CodeObjects();
+  }
   FinishWriters();
   DropSmallOutputs();
   progress_at_ = {};

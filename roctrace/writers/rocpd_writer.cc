@@ -336,8 +336,47 @@ int64_t RocpdWriter::StreamRow(uint64_t stream_id) {
   return static_cast<int64_t>(stream_id);
 }
 
+// A code object's row, as rocprofv3 writes it: its id, its agent, what the
+// loader says of it, the storage as text ('FILE', 'MEMORY'; NULL for none)
+// and extdata with the SDK's load record's fields (size is that record's
+// sizeof in rocprofiler-sdk 1.0.0; storage_type its enum value).
+int64_t RocpdWriter::CodeObjectRow(const CodeObjectInfo& c) {
+  if (!code_objects_.insert(c.id).second) return static_cast<int64_t>(c.id);
+  const std::string agent = c.device_id >= 0
+                                ? std::to_string(AgentRow({true, c.device_id}))
+                                : std::string("NULL");
+  const char* storage = c.storage_type == 1   ? "'FILE'"
+                        : c.storage_type == 2 ? "'MEMORY'"
+                                              : "NULL";
+  constexpr unsigned kLoadRecordSize = 88;
+  char* sql = sqlite3_mprintf(
+      "INSERT INTO rocpd_info_code_object(id, nid, pid, agent_id, uri, "
+      "load_base, load_size, load_delta, storage_type, extdata) VALUES "
+      "(%llu, 1, 1, %s, %Q, %llu, %llu, %lld, %s, json_object('size', %u, "
+      "'code_object_id', %llu, 'uri', %Q, 'load_base', %llu, 'load_size', "
+      "%llu, 'load_delta', %lld, 'storage_type', %u, 'memory_base', %llu, "
+      "'memory_size', %llu));",
+      static_cast<unsigned long long>(c.id), agent.c_str(), c.uri.c_str(),
+      static_cast<unsigned long long>(c.load_base),
+      static_cast<unsigned long long>(c.load_size),
+      static_cast<long long>(c.load_delta), storage, kLoadRecordSize,
+      static_cast<unsigned long long>(c.id), c.uri.c_str(),
+      static_cast<unsigned long long>(c.load_base),
+      static_cast<unsigned long long>(c.load_size),
+      static_cast<long long>(c.load_delta), c.storage_type,
+      static_cast<unsigned long long>(c.memory_base),
+      static_cast<unsigned long long>(c.memory_size));
+  Exec(sql);
+  sqlite3_free(sql);
+  return static_cast<int64_t>(c.id);
+}
+
 // The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's),
-// and the name's register counts (NULL when not known).
+// and the name's register counts (NULL when not known). As rocprofv3's:
+// kernel_name is the symbol as the code object has it, display_name the
+// name the other outputs show; the symbol's code object (written first),
+// kernel object and segment sizes come from the name's first dispatch's
+// kernel symbol (NULL, and code object 0, when it was not known).
 int64_t RocpdWriter::KernelRow(const OpName* op) {
   if (op->kernel_id >= kernels_.size()) kernels_.resize(op->kernel_id + 1);
   if (!kernels_[op->kernel_id]) {
@@ -348,17 +387,37 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
     for (int i = 0; i < 3; ++i) {
       registers[i] = r.known ? std::to_string(counts[i]) : "NULL";
     }
+    const KernelSymbolInfo* s = op->symbol.get();
+    const int64_t code_object = s != nullptr && s->code_object != nullptr
+                                    ? CodeObjectRow(*s->code_object)
+                                    : 0;
+    std::string symbol[5] = {"NULL", "NULL", "NULL", "NULL", "NULL"};
+    if (s != nullptr) {
+      symbol[0] = std::to_string(s->kernel_object);
+      symbol[1] = std::to_string(s->kernarg_segment_size);
+      symbol[2] = std::to_string(s->kernarg_segment_alignment);
+      symbol[3] = std::to_string(s->group_segment_size);
+      symbol[4] = std::to_string(s->private_segment_size);
+    }
+    const std::string& kernel_name =
+        s != nullptr && !s->symbol_name.empty() ? s->symbol_name : op->name;
     // extdata as rocprofv3's (the kernel_symbols view reads kernel_id and
     // the names from it); the one name roctrace has stands for each.
     char* sql = sqlite3_mprintf(
         "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
-        "kernel_name, display_name, sgpr_count, arch_vgpr_count, "
-        "accum_vgpr_count, extdata) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s, "
-        "json_object('kernel_id', %u, 'formatted_kernel_name', %Q, "
-        "'demangled_kernel_name', %Q, 'truncated_kernel_name', %Q));",
-        op->kernel_id, op->name.c_str(), op->name.c_str(), registers[0].c_str(),
-        registers[1].c_str(), registers[2].c_str(), op->kernel_id,
-        op->name.c_str(), op->name.c_str(), op->name.c_str());
+        "kernel_name, display_name, kernel_object, kernarg_segment_size, "
+        "kernarg_segment_alignment, group_segment_size, private_segment_size, "
+        "sgpr_count, arch_vgpr_count, accum_vgpr_count, extdata) VALUES (%u, "
+        "1, 1, %lld, %Q, %Q, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "json_object('kernel_id', %u, 'code_object_id', %lld, "
+        "'formatted_kernel_name', %Q, 'demangled_kernel_name', %Q, "
+        "'truncated_kernel_name', %Q));",
+        op->kernel_id, static_cast<long long>(code_object), kernel_name.c_str(),
+        op->name.c_str(), symbol[0].c_str(), symbol[1].c_str(),
+        symbol[2].c_str(), symbol[3].c_str(), symbol[4].c_str(),
+        registers[0].c_str(), registers[1].c_str(), registers[2].c_str(),
+        op->kernel_id, static_cast<long long>(code_object), op->name.c_str(),
+        op->name.c_str(), op->name.c_str());
     Exec(sql);
     sqlite3_free(sql);
   }
@@ -582,6 +641,10 @@ void RocpdWriter::Finish(const RunInfo& info) {
       static_cast<unsigned long long>(info.end_ns));
   Exec(sql);
   sqlite3_free(sql);
+  // Code objects no dispatched kernel's symbol named yet.
+  for (const auto& code_object : info.code_objects) {
+    if (code_object != nullptr) CodeObjectRow(*code_object);
+  }
   for (const auto& loss : info.losses) {
     sql = sqlite3_mprintf(
         "INSERT INTO rocpd_metadata(tag, value) VALUES ('roctrace.lost.%q', "
