@@ -33,6 +33,7 @@ const char kUsage[] =
     "  --marker-trace          rocTX ranges and marks\n"
     "  --kernel-trace          kernel dispatches\n"
     "  --memory-copy-trace     memory copies\n"
+    "  --memory-allocation-trace  memory pool allocations and frees (HSA)\n"
     "  --scratch-memory-trace  scratch memory (ROCm >= 6.1 headers)\n"
     "  -r, --runtime-trace     HIP runtime, markers, kernels, copies, scratch\n"
     "  -s, --sys-trace         --runtime-trace plus HIP compiler and HSA\n"
@@ -152,9 +153,6 @@ const Refused kRefused[] = {
     {"--kokkos-trace", false, "roctrace has no Kokkos tracer"},
     {"--rocdecode-trace", false, "roctrace has no rocDecode tracer"},
     {"--rocjpeg-trace", false, "roctrace has no rocJPEG tracer"},
-    {"--memory-allocation-trace", false,
-     "roctrace does not record memory allocations (--hsa-amd-trace traces "
-     "the calls that make them)"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -371,6 +369,8 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       ok = boolean({&o->kernel});
     } else if (name == "--memory-copy-trace") {
       ok = boolean({&o->memory_copy});
+    } else if (name == "--memory-allocation-trace") {
+      ok = boolean({&o->memory_allocation});
     } else if (name == "--scratch-memory-trace") {
       ok = boolean({&o->scratch_memory, &o->scratch_memory_asked});
     } else if (name == "-r" || name == "--runtime-trace" || name == "-s" ||
@@ -378,7 +378,7 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       ok = flag(name, arg, &on);
       if (ok && on) {
         o->hip_runtime = o->marker = o->kernel = o->memory_copy =
-            o->scratch_memory = true;
+            o->memory_allocation = o->scratch_memory = true;
         if (name == "-s" || name == "--sys-trace") {
           o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
               o->hsa_finalizer = true;
@@ -604,10 +604,11 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
   }
   if (!o->hip_runtime && !o->hip_compiler && !o->hsa_core && !o->hsa_amd &&
       !o->hsa_image && !o->hsa_finalizer && !o->marker && !o->kernel &&
-      !o->memory_copy && !o->scratch_memory && !o->kfd) {
+      !o->memory_copy && !o->memory_allocation && !o->scratch_memory &&
+      !o->kfd) {
     o->hip_runtime = o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
         o->hsa_finalizer = o->marker = o->kernel = o->memory_copy =
-            o->scratch_memory = true;
+            o->memory_allocation = o->scratch_memory = true;
   }
   return true;
 }
@@ -645,6 +646,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   if (o.marker) domains.push_back("marker");
   if (o.kernel) domains.push_back("kernel");
   if (o.memory_copy) domains.push_back("memory_copy");
+  if (o.memory_allocation) domains.push_back("memory_allocation");
   if (o.scratch_memory) domains.push_back("scratch_memory");
   env.emplace_back("ROCTRACE_DOMAINS", join(domains, ','));
   if (!o.output_dir.empty())

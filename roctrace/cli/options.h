@@ -20,7 +20,7 @@ struct Options {
   bool hsa_core = false, hsa_amd = false, hsa_image = false,
        hsa_finalizer = false;
   bool marker = false, kernel = false, memory_copy = false,
-       scratch_memory = false;
+       memory_allocation = false, scratch_memory = false;
   // --scratch-memory-trace itself (not only implied by --runtime-trace or
   // --sys-trace): a build without scratch events says so on stderr.
   bool scratch_memory_asked = false;

@@ -244,6 +244,20 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
   auto env = ToolEnvironment(o);
   EXPECT_EQ(env[0], std::make_pair(std::string("ROCTRACE_DOMAINS"),
                                    std::string("hip_compiler,hsa_amd")));
+  // The memory allocation trace: alone, and in -r (as rocprofv3's).
+  o = Parse({"--memory-allocation-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(ToolEnvironment(o)[0].second, "memory_allocation");
+  o = Parse({"-r", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(ToolEnvironment(o)[0].second,
+            "hip_runtime,marker,kernel,memory_copy,memory_allocation,"
+            "scratch_memory");
+  std::vector<std::string> warnings;
+  EXPECT_TRUE(
+      ReadConfig(Env{{{"ROCTRACE_DOMAINS", "memory_allocation"}}}, &warnings)
+          .memory_allocation);
+  EXPECT_TRUE(warnings.empty());
   // rocprofv3's Perfetto settings: accepted, said to have no effect.
   o = Parse({"-f", "pftrace", "--perfetto-buffer-size", "1024",
              "--perfetto-buffer-fill-policy", "ring_buffer",

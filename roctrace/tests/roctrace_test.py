@@ -506,15 +506,16 @@ def check_upstream_views(test, db):
     # One row per agent of each process (agent ids are per process).
     busy = con.execute("SELECT agent_id, type, GpuTime, WallTime, Busy "
                        "FROM busy").fetchall()
+    # (Agent row ids are each process's own: keyed with the guid.)
     spans = con.execute(
-        "SELECT agent_id, \"end\" - start, start, \"end\" FROM "
-        "rocpd_kernel_dispatch UNION ALL SELECT dst_agent_id, "
-        "\"end\" - start, start, \"end\" FROM rocpd_memory_copy").fetchall()
-    processes = one("SELECT COUNT(*) FROM rocpd_info_process")
+        "SELECT guid || ':' || agent_id, \"end\" - start, start, \"end\" "
+        "FROM rocpd_kernel_dispatch UNION ALL SELECT guid || ':' || "
+        "dst_agent_id, \"end\" - start, start, \"end\" FROM "
+        "rocpd_memory_copy").fetchall()
     expected = collections.Counter()
     for agent, duration, _, _ in spans:
       expected[agent] += duration
-    test.assertEqual(len(busy), processes * len(expected))
+    test.assertEqual(len(busy), len(expected))
     test.assertEqual(sum(b[2] for b in busy), sum(expected.values()))
     test.assertEqual({b[1] for b in busy}, {"GPU"} if spans else set())
     if spans:
@@ -792,7 +793,7 @@ class GpuProgram(unittest.TestCase):
     # Every event packet says it needs its sequence's interned state.
     self.assertEqual(trace.unflagged, 0)
     device = [s for s in slices if "tid" not in trace.tracks[s.track] and
-              not s.name.startswith("SCRATCH_MEMORY")]
+              not s.name.startswith(("SCRATCH_MEMORY", "MEMORY_ALLOCATION"))]
     self.assertEqual(
         collections.Counter((s.name, s.start, s.end, s.correlation_id)
                             for s in device),
@@ -833,7 +834,8 @@ class GpuProgram(unittest.TestCase):
     meta = metadata(self.db)
     allocs = self.db_rows(
         "SELECT type, level, size, extdata, agent_id, queue_id, tid, start, "
-        "\"end\" FROM rocpd_memory_allocate ORDER BY start")
+        "\"end\" FROM rocpd_memory_allocate WHERE level = 'SCRATCH' "
+        "ORDER BY start")
     if not self.scratch_reported():
       # Implied by --sys-trace: said in the database, not on stderr.
       self.assertTrue(meta["roctrace.scratch_memory"].startswith(
@@ -991,8 +993,9 @@ class GpuProgram(unittest.TestCase):
     # The summary: per domain, rocprofv3's statistics of the records'
     # durations, per operation name (cereal's map: key/value pairs).
     summary = {d["domain"]: d["stats"] for d in tool["summary"]}
+    # (--sys-trace includes the memory allocation trace, as rocprofv3's.)
     self.assertEqual(set(summary), {"HSA_API", "KERNEL_DISPATCH",
-                                    "MEMORY_COPY"} |
+                                    "MEMORY_COPY", "MEMORY_ALLOCATION"} |
                      ({"SCRATCH_MEMORY"} if records["scratch_memory"]
                       else set()))
     kernel_durations = collections.defaultdict(list)
@@ -1117,6 +1120,76 @@ class GpuProgram(unittest.TestCase):
                             capture_output=True, text=True, check=True)
       self.assertEqual(filt.stdout.strip(), display)
     self.assertEqual({s[2] for s in symbols}, {STAMP, SCALE})
+
+  def test_memory_allocation_trace(self):
+    # rocprofv3's --memory-allocation-trace: the program's kernarg
+    # allocation (64 bytes from the CPU agent's pool) and its free, each
+    # with its HSA call's correlation ID, times and thread; in every format.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--memory-allocation-trace", "--hsa-trace",
+                           "--output-format", "csv", "rocpd", "json",
+                           "pftrace"], d, "a")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(os.path.join(d, "a_memory_allocation_trace.csv")) as f:
+      self.assertEqual(f.readline().strip(),
+                       '"Kind","Operation","Agent_Id","Allocation_Size",'
+                       '"Address","Correlation_Id","Start_Timestamp",'
+                       '"End_Timestamp"')
+    rows = read_csv(os.path.join(d, "a_memory_allocation_trace.csv"))
+    calls = {r["Correlation_Id"]: r
+             for r in read_csv(os.path.join(d, "a_hsa_api_trace.csv"))}
+    self.assertEqual([(r["Kind"], r["Operation"], r["Agent_Id"],
+                       r["Allocation_Size"]) for r in rows],
+                     [("MEMORY_ALLOCATION", "MEMORY_ALLOCATION_ALLOCATE",
+                       "Agent 0", "64"),
+                      ("MEMORY_ALLOCATION", "MEMORY_ALLOCATION_FREE", "",
+                       "0")])
+    self.assertEqual(rows[0]["Address"], rows[1]["Address"])
+    self.assertRegex(rows[0]["Address"], r"^0x[0-9a-f]{16}$")
+    self.assertNotEqual(int(rows[0]["Address"], 16), 0)
+    for r, function in zip(rows, ("hsa_amd_memory_pool_allocate",
+                                  "hsa_amd_memory_pool_free")):
+      call = calls[r["Correlation_Id"]]
+      self.assertEqual(call["Function"], function)
+      self.assertEqual((r["Start_Timestamp"], r["End_Timestamp"]),
+                       (call["Start_Timestamp"], call["End_Timestamp"]))
+    # rocpd, through upstream's memory_allocations view.
+    con = sqlite3.connect(os.path.join(d, "a_results.db"))
+    db = con.execute(
+        "SELECT category, type, level, agent_type, agent_abs_index, size, "
+        "address, corr_id, start, \"end\" FROM memory_allocations "
+        "ORDER BY start").fetchall()
+    con.close()
+    self.assertEqual(
+        db, [("MEMORY_ALLOCATION", t, "REAL", agent, index, size,
+              int(r["Address"], 16), int(r["Correlation_Id"]),
+              int(r["Start_Timestamp"]), int(r["End_Timestamp"]))
+             for r, t, agent, index, size in zip(
+                 rows, ("ALLOC", "FREE"), ("CPU", None), (0, None), (64, 0))])
+    with open(os.path.join(d, "a_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    records = tool["buffer_records"]["memory_allocation"]
+    self.assertEqual([(r["allocation_size"], r["address"]["handle"],
+                       r["correlation_id"]["internal"]) for r in records],
+                     [(size, int(r["Address"], 16), int(r["Correlation_Id"]))
+                      for r, size in zip(rows, (64, 0))])
+    with open(os.path.join(d, "a_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    self.assertEqual(
+        sorted((trace.tracks[s.track]["name"], s.name, s.start)
+               for s in trace.slices()
+               if s.name.startswith("MEMORY_ALLOCATION")),
+        sorted([("Agent 0 memory allocations", "MEMORY_ALLOCATION_ALLOCATE",
+                 int(rows[0]["Start_Timestamp"])),
+                ("memory frees", "MEMORY_ALLOCATION_FREE",
+                 int(rows[1]["Start_Timestamp"]))]))
+    # Alone, the calls are not written as HSA calls.
+    p = trace_gpu_program(["--memory-allocation-trace", "--output-format",
+                           "csv"], d, "alone")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertFalse(os.path.exists(os.path.join(d, "alone_hsa_api_trace.csv")))
+    self.assertEqual(
+        len(read_csv(os.path.join(d, "alone_memory_allocation_trace.csv"))), 2)
 
   def test_mangled_kernel_names(self):
     # -M: the kernels' symbols as the code object names them, which

@@ -153,6 +153,8 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
         c.kernel = true;
       else if (d == "memory_copy")
         c.memory_copy = true;
+      else if (d == "memory_allocation")
+        c.memory_allocation = true;
       else if (d == "scratch_memory")
         c.scratch_memory = true;
       else

@@ -32,6 +32,9 @@ struct Config {
   bool hsa_core = true, hsa_amd = true, hsa_image = true, hsa_finalizer = true;
   bool kfd = false;  // KFD_API (libhsakmt) calls: only when asked for
   bool kernel = false, memory_copy = false, scratch_memory = false;
+  // rocprofv3's --memory-allocation-trace: memory pool allocations and
+  // frees (tool/memory_allocations.h).
+  bool memory_allocation = false;
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups

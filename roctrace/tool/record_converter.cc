@@ -155,6 +155,20 @@ const OpName* RecordConverter::ScratchName(ScratchRow::Op op) {
   return name;
 }
 
+const OpName* RecordConverter::MemoryAllocationName(bool free) {
+  const OpName*& name = allocation_names_[free ? 1 : 0];
+  if (name == nullptr) {
+    auto made = std::make_unique<OpName>();
+    made->index = next_index_++;
+    made->category = Category::kMemoryAllocation;
+    made->name = free ? "MEMORY_ALLOCATION_FREE" : "MEMORY_ALLOCATION_ALLOCATE";
+    made->domain = "MEMORY_ALLOCATION";
+    name = made.get();
+    device_names_.push_back(std::move(made));
+  }
+  return name;
+}
+
 void RecordConverter::RememberThread(uint64_t correlation_id, uint32_t tid) {
   if (threads_now_.size() >= kThreadGeneration) {
     threads_before_ = std::move(threads_now_);

@@ -217,6 +217,12 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     if (!config_.hip && !config_.hsa) config_.hip = config_.hsa = true;
   }
   converter_.RenameKernelsByRanges(config_.kernel_rename);
+  // --memory-allocation-trace alone: the calls' records give the times and
+  // are not written.
+  if (config_.memory_allocation && !config_.hsa) {
+    config_.hsa_core = config_.hsa_amd = config_.hsa_image =
+        config_.hsa_finalizer = false;
+  }
   filter_apis_ =
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
@@ -280,6 +286,10 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
+  if (config_.memory_allocation) {
+    memory_allocations_on_ =
+        memory_allocations_.Start(config_.hsa ? nullptr : pool_);
+  }
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: its rows come through an
   // observer, where the runtime's interface has the events at all.
@@ -431,6 +441,32 @@ bool Tool::CreateWriters() {
   return true;
 }
 
+// An allocation or free call's record: its MEMORY_ALLOCATION event first,
+// with the call's times, thread and correlation ID.
+void Tool::EmitMemoryAllocation(const ApiEvent& call) {
+  if (call.op->index >= allocation_call_.size()) {
+    allocation_call_.resize(call.op->index + 1, -1);
+  }
+  int8_t& is_call = allocation_call_[call.op->index];
+  if (is_call < 0) {
+    is_call = MemoryAllocations::IsAllocationCall(call.op->name) ? 1 : 0;
+  }
+  MemoryAllocations::Call taken;
+  if (is_call == 0 || !memory_allocations_.Take(call.correlation_id, &taken)) {
+    return;
+  }
+  ApiEvent e{};
+  e.op = converter_.MemoryAllocationName(taken.free);
+  e.correlation_id = call.correlation_id;
+  e.start_ns = call.start_ns;
+  e.end_ns = call.end_ns;
+  e.pid = call.pid;
+  e.tid = call.tid;
+  e.device_id = -1;
+  e.allocation = taken.allocation;
+  Emit(e);
+}
+
 // rocprofv3's finer HIP and HSA options select functions by name.
 bool Tool::Wanted(const OpName* op) {
   if (op->index >= wanted_.size()) wanted_.resize(op->index + 1, -1);
@@ -453,6 +489,9 @@ bool Tool::Wanted(const OpName* op) {
 }
 
 void Tool::Emit(const ApiEvent& e) {
+  if (memory_allocations_on_ && e.op->category == Category::kHsa) {
+    EmitMemoryAllocation(e);
+  }
   if (filter_apis_ && !IsDevice(e.op->category) && !Wanted(e.op)) return;
   if (!write_markers_ && e.op->category == Category::kMarker) return;
   if (!config_.periods.empty() &&

@@ -17,16 +17,19 @@ namespace roctrace {
 // rocprofv3's output domains; the order is the order of the stats tables.
 // kKernel, kMemoryCopy and kScratchMemory are device work (a kernel
 // dispatch, a copy, the runtime's scratch allocation for a queue): their
-// events carry the device fields of ApiEvent.
+// events carry the device fields of ApiEvent. kMemoryAllocation (a memory
+// pool's allocation or free, rocprofv3's --memory-allocation-trace) is
+// written as device work is, on its calling thread.
 enum class Category : uint8_t {
   kHip = 0,
   kHsa = 1,
   kMarker = 2,
   kKernel = 3,
   kMemoryCopy = 4,
-  kScratchMemory = 5
+  kScratchMemory = 5,
+  kMemoryAllocation = 6
 };
-constexpr int kCategoryCount = 6;
+constexpr int kCategoryCount = 7;
 
 // rocprofv3's category names (rocpd's event categories, JSON's kinds).
 inline const char* CategoryName(Category c) {
@@ -43,13 +46,15 @@ inline const char* CategoryName(Category c) {
       return "MEMORY_COPY";
     case Category::kScratchMemory:
       return "SCRATCH_MEMORY";
+    case Category::kMemoryAllocation:
+      return "MEMORY_ALLOCATION";
   }
   return "UNKNOWN";
 }
 
 inline bool IsDevice(Category c) {
   return c == Category::kKernel || c == Category::kMemoryCopy ||
-         c == Category::kScratchMemory;
+         c == Category::kScratchMemory || c == Category::kMemoryAllocation;
 }
 
 // A copy's direction (hsa_amd_copy_direction_t's values).
@@ -91,8 +96,8 @@ struct CodeObjectInfo {
 
 // A kernel symbol as its executable was frozen with it
 // (rocpd_info_kernel_symbol): the symbol's name as the runtime reports it
-// (mangled; a ".kd" descriptor suffix kept), its kernel object and segment sizes, and its code object
-// (null when the loader did not say which).
+// (mangled; a ".kd" descriptor suffix kept), its kernel object and segment
+// sizes, and its code object (null when the loader did not say which).
 struct KernelSymbolInfo {
   std::string symbol_name;
   uint64_t kernel_object = 0;
@@ -152,6 +157,18 @@ struct ScratchUse {
   uint64_t size;
 };
 
+// A memory allocation or free (kMemoryAllocation events; the operation is
+// the name: MEMORY_ALLOCATION_ALLOCATE, MEMORY_ALLOCATION_FREE): the
+// address, the bytes allocated (0 for a free, as rocprofv3 records it) and
+// the agent whose memory it is (allocations only: `has_agent` false for a
+// free).
+struct MemoryAllocation {
+  uint64_t address;
+  uint64_t size;
+  AgentRef agent;
+  bool has_agent;
+};
+
 struct ApiEvent {
   const OpName* op;
   uint64_t correlation_id;
@@ -185,8 +202,9 @@ struct ApiEvent {
   // used, as rocprofiler-sdk numbers them).
   uint64_t stream_id;
   union {
-    KernelLaunch launch;  // kKernel
-    ScratchUse scratch;   // kScratchMemory
+    KernelLaunch launch;          // kKernel
+    ScratchUse scratch;           // kScratchMemory
+    MemoryAllocation allocation;  // kMemoryAllocation
   };
 };
 

@@ -91,6 +91,8 @@ const char* SummaryDomain(Category c) {
       return "MEMORY_COPY";
     case Category::kScratchMemory:
       return "SCRATCH_MEMORY";
+    case Category::kMemoryAllocation:
+      return "MEMORY_ALLOCATION";
   }
   return "UNKNOWN";
 }
@@ -106,6 +108,8 @@ uint64_t RecordSize(Category c) {
       return 96;
     case Category::kScratchMemory:
       return 88;
+    case Category::kMemoryAllocation:
+      return 80;
     default:
       return 64;
   }
@@ -113,8 +117,8 @@ uint64_t RecordSize(Category c) {
 
 // buffer_records sections rocprofv3 has and roctrace never fills.
 constexpr const char* kEmptyBufferSections[] = {
-    "rccl_api",    "memory_allocation",   "rocdecode_api",
-    "rocjpeg_api", "pc_sample_host_trap", "pc_sample_stochastic"};
+    "rccl_api", "rocdecode_api", "rocjpeg_api", "pc_sample_host_trap",
+    "pc_sample_stochastic"};
 
 // {"count":..,"sum":..,"sqr":..,"min":..,"max":..,"mean":..,"stddev":..,
 // "variance":..} as rocprofv3's statistics: the variance the sample's
@@ -212,6 +216,8 @@ const char* JsonWriter::Section(Category category) {
       return "memory_copy";
     case Category::kScratchMemory:
       return "scratch_memory";
+    case Category::kMemoryAllocation:
+      return "memory_allocation";
   }
   return "unknown";
 }
@@ -325,6 +331,20 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "handle", AgentHandle(src));
     out.append("},");
     Key(&out, "bytes", e.bytes);
+  } else if (e.op->category == Category::kMemoryAllocation) {
+    // rocprofiler_buffer_tracing_memory_allocation_record_t's fields.
+    const MemoryAllocation& m = e.allocation;
+    uint64_t agent_handle = 0;
+    if (m.has_agent) {
+      NoteAgent(m.agent);
+      agent_handle = AgentHandle(m.agent);
+    }
+    out.append(",\"agent_id\":{");
+    Key(&out, "handle", agent_handle);
+    out.append("},\"address\":{");
+    Key(&out, "handle", m.address);
+    out.append("},");
+    Key(&out, "allocation_size", m.size);
   } else if (e.op->category == Category::kScratchMemory) {
     // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
     if (e.device_id >= 0) {

@@ -54,7 +54,7 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
 
 RocpdWriter::~RocpdWriter() {
   for (sqlite3_stmt* s : {insert_string_, insert_thread_, insert_dispatch_,
-                          insert_copy_, insert_scratch_}) {
+                          insert_copy_, insert_scratch_, insert_allocation_}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);
@@ -144,7 +144,15 @@ bool RocpdWriter::Open() {
                "extdata) VALUES (1, 1, ?1, ?2, CASE ?3 WHEN 0 THEN 'ALLOC' "
                "WHEN 1 THEN 'FREE' ELSE 'RECLAIM' END, 'SCRATCH', ?4, ?5, ?6, "
                "?7, ?8, printf('{\"flags\":%d}', ?9))",
-               &insert_scratch_)) {
+               &insert_scratch_) ||
+      // A memory pool's allocation or free, as rocprofv3's
+      // --memory-allocation-trace files them: level REAL, the agent of
+      // allocations only.
+      !Prepare("INSERT INTO rocpd_memory_allocate(nid, pid, tid, agent_id, "
+               "type, level, start, \"end\", address, size, event_id) VALUES "
+               "(1, 1, ?1, ?2, CASE ?3 WHEN 0 THEN 'ALLOC' ELSE 'FREE' END, "
+               "'REAL', ?4, ?5, ?6, ?7, ?8)",
+               &insert_allocation_)) {
     return false;
   }
   std::string machine = MachineId();
@@ -432,7 +440,16 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   DeviceRow row{};
   row.category = e.op->category;
   int64_t* v = row.values;
-  if (row.category == Category::kScratchMemory) {
+  if (row.category == Category::kMemoryAllocation) {
+    const MemoryAllocation& m = e.allocation;
+    v[1] = m.has_agent ? AgentRow(m.agent) : -1;
+    v[2] = e.op->name == "MEMORY_ALLOCATION_FREE" ? 1 : 0;
+    v[3] = static_cast<int64_t>(e.start_ns);
+    v[4] = static_cast<int64_t>(e.end_ns);
+    v[5] = static_cast<int64_t>(m.address);
+    v[6] = static_cast<int64_t>(m.size);
+    v[7] = event_id;
+  } else if (row.category == Category::kScratchMemory) {
     v[1] = e.device_id >= 0 ? AgentRow({true, e.device_id}) : -1;
     v[2] = static_cast<int64_t>(e.op->name == "SCRATCH_MEMORY_ALLOC"  ? 0
                                 : e.op->name == "SCRATCH_MEMORY_FREE" ? 1
@@ -518,12 +535,17 @@ void RocpdWriter::InsertDeviceRows() {
     } else if (row.category == Category::kScratchMemory) {
       st = insert_scratch_;
       params = 9;
+    } else if (row.category == Category::kMemoryAllocation) {
+      st = insert_allocation_;
+      params = 8;
     }
     for (int i = 0; i < params; ++i) {
       sqlite3_bind_int64(st, i + 1, row.values[i]);
     }
-    // A scratch event of a queue the tracer did not know: no agent.
-    if (row.category == Category::kScratchMemory && row.values[1] < 0) {
+    // A scratch event of a queue the tracer did not know, a free: no agent.
+    if ((row.category == Category::kScratchMemory ||
+         row.category == Category::kMemoryAllocation) &&
+        row.values[1] < 0) {
       sqlite3_bind_null(st, 2);
     }
     if (sqlite3_step(st) != SQLITE_DONE) Fail("insert device work");

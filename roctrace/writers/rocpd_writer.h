@@ -76,6 +76,7 @@ class RocpdWriter : public Writer {
   sqlite3_stmt* insert_dispatch_ = nullptr;
   sqlite3_stmt* insert_copy_ = nullptr;
   sqlite3_stmt* insert_scratch_ = nullptr;
+  sqlite3_stmt* insert_allocation_ = nullptr;
   std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
   std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
   std::unordered_set<uint64_t> streams_;          // Stream_Ids with a row
