@@ -988,7 +988,7 @@ class GpuProgram(unittest.TestCase):
                      "pc_sample_comments", "att_filenames",
                      "code_object_snapshot_filenames"} <=
                     set(tool["strings"]))
-    for empty in ("counters", "code_objects", "host_functions"):
+    for empty in ("counters", "host_functions"):
       self.assertEqual(tool[empty], [], empty)
     # The summary: per domain, rocprofv3's statistics of the records'
     # durations, per operation name (cereal's map: key/value pairs).
@@ -1120,6 +1120,17 @@ class GpuProgram(unittest.TestCase):
                             capture_output=True, text=True, check=True)
       self.assertEqual(filt.stdout.strip(), display)
     self.assertEqual({s[2] for s in symbols}, {STAMP, SCALE})
+    # The JSON's code_objects and kernel_symbols say the same.
+    with open(self.path("_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    self.assertEqual([(c["code_object_id"], c["uri"], c["load_base"],
+                       c["load_size"], c["storage_type"])
+                      for c in tool["code_objects"]],
+                     [(co_id, uri, base, size, 1)])
+    self.assertEqual(
+        sorted((k["code_object_id"], k["kernel_name"], k["kernel_object"])
+               for k in tool["kernel_symbols"]),
+        sorted((s[0], s[1], s[3]) for s in symbols))
 
   def test_memory_allocation_trace(self):
     # rocprofv3's --memory-allocation-trace: the program's kernarg

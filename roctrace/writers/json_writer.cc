@@ -397,6 +397,11 @@ void JsonWriter::Finish(const RunInfo& info) {
     Lose("", errno);
     return;
   }
+  for (const auto& code_object : info.code_objects) {
+    if (code_object != nullptr && code_object->device_id >= 0) {
+      NoteAgent({true, code_object->device_id});
+    }
+  }
   std::string head = "{\"rocprofiler-sdk-tool\":[{\"metadata\":{";
   Key(&head, "pid", info.pid);
   head.push_back(',');
@@ -448,17 +453,67 @@ void JsonWriter::Finish(const RunInfo& info) {
       "\"counters\":{\"dimension_ids\":[]},"
       "\"pc_sample_instructions\":[],\"pc_sample_comments\":[],"
       "\"att_filenames\":[],\"code_object_snapshot_filenames\":[]},"
-      "\n\"code_objects\":[],\n\"kernel_symbols\":[");
+      "\n\"code_objects\":[");
+  // rocprofiler-sdk's code object load records (1.0.0's size), every code
+  // object loaded while the program ran.
+  bool first = true;
+  for (const auto& c : info.code_objects) {
+    if (c == nullptr) continue;
+    head.append(first ? "{" : ",{");
+    first = false;
+    Key(&head, "size", 88);
+    head.push_back(',');
+    Key(&head, "code_object_id", c->id);
+    head.append(",\"rocp_agent\":{");
+    Key(&head, "handle",
+        c->device_id >= 0 ? AgentHandle({true, c->device_id}) : 0);
+    head.append("},\"uri\":");
+    AppendJsonString(&head, c->uri);
+    const std::pair<const char*, uint64_t> fields[] = {
+        {"load_base", c->load_base},
+        {"load_size", c->load_size},
+        {"load_delta", static_cast<uint64_t>(c->load_delta)},
+        {"storage_type", c->storage_type},
+        {"memory_base", c->memory_base},
+        {"memory_size", c->memory_size}};
+    for (const auto& [key, value] : fields) {
+      head.push_back(',');
+      Key(&head, key, value);
+    }
+    head.push_back('}');
+  }
+  head.append("],\n\"kernel_symbols\":[");
   for (size_t i = 0; i < kernels_.size(); ++i) {
     if (i != 0) head.push_back(',');
     head.push_back('{');
     Key(&head, "kernel_id", i + 1);
+    // kernel_name: the symbol as the runtime reports it, where known.
+    const KernelSymbolInfo* symbol =
+        kernels_[i] != nullptr ? kernels_[i]->symbol.get() : nullptr;
     for (const char* key :
          {"kernel_name", "formatted_kernel_name", "truncated_kernel_name"}) {
       head.append(",\"");
       head.append(key);
       head.append("\":");
-      AppendJsonString(&head, kernels_[i] != nullptr ? kernels_[i]->name : "");
+      const bool raw =
+          symbol != nullptr && key[0] == 'k' && !symbol->symbol_name.empty();
+      AppendJsonString(&head, raw                      ? symbol->symbol_name
+                              : kernels_[i] != nullptr ? kernels_[i]->name
+                                                       : "");
+    }
+    if (symbol != nullptr) {
+      const std::pair<const char*, uint64_t> fields[] = {
+          {"code_object_id",
+           symbol->code_object != nullptr ? symbol->code_object->id : 0},
+          {"kernel_object", symbol->kernel_object},
+          {"kernarg_segment_size", symbol->kernarg_segment_size},
+          {"kernarg_segment_alignment", symbol->kernarg_segment_alignment},
+          {"group_segment_size", symbol->group_segment_size},
+          {"private_segment_size", symbol->private_segment_size}};
+      for (const auto& [key, value] : fields) {
+        head.push_back(',');
+        Key(&head, key, value);
+      }
     }
     // rocprofiler-sdk's kernel symbol fields; null where not known.
     const KernelRegisterCounts r = kernels_[i] != nullptr
