@@ -1222,8 +1222,12 @@ class GpuProgram(unittest.TestCase):
         collections.Counter(dict(zip(filt, mangled.values()))), demangled)
     con = sqlite3.connect(os.path.join(d, "m_results.db"))
     names = {r[0] for r in con.execute("SELECT name FROM kernels")}
+    # The symbols' demangled names are still the demangled ones.
+    symbols = set(con.execute(
+        "SELECT display_name, demangled_kernel_name FROM kernel_symbols"))
     con.close()
     self.assertEqual(names, set(mangled))
+    self.assertEqual(symbols, set(zip(mangled, filt)))
 
   def test_register_counts_in_the_database(self):
     self.assertEqual(

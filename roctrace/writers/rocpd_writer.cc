@@ -1,9 +1,11 @@
 #include "roctrace/writers/rocpd_writer.h"
 
+#include <cxxabi.h>
 #include <sys/utsname.h>
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -344,6 +346,22 @@ int64_t RocpdWriter::StreamRow(uint64_t stream_id) {
   return static_cast<int64_t>(stream_id);
 }
 
+namespace {
+
+// A kernel symbol's name demangled (its ".kd" descriptor suffix dropped);
+// as it is when it does not demangle (extern "C").
+std::string Demangled(std::string name) {
+  const size_t n = name.size();
+  if (n > 3 && name.compare(n - 3, 3, ".kd") == 0) name.resize(n - 3);
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status == 0 && d != nullptr) name = d;
+  std::free(d);
+  return name;
+}
+
+}  // namespace
+
 // A code object's row, as rocprofv3 writes it: its id, its agent, what the
 // loader says of it, the storage as text ('FILE', 'MEMORY'; NULL for none)
 // and extdata with the SDK's load record's fields (size is that record's
@@ -409,6 +427,10 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
     }
     const std::string& kernel_name =
         s != nullptr && !s->symbol_name.empty() ? s->symbol_name : op->name;
+    // The symbol demangled, whatever -T and -M made of the display name.
+    const std::string demangled = s != nullptr && !s->symbol_name.empty()
+                                      ? Demangled(s->symbol_name)
+                                      : op->name;
     // extdata as rocprofv3's (the kernel_symbols view reads kernel_id and
     // the names from it); the one name roctrace has stands for each.
     char* sql = sqlite3_mprintf(
@@ -425,7 +447,7 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
         symbol[2].c_str(), symbol[3].c_str(), symbol[4].c_str(),
         registers[0].c_str(), registers[1].c_str(), registers[2].c_str(),
         op->kernel_id, static_cast<long long>(code_object), op->name.c_str(),
-        op->name.c_str(), op->name.c_str());
+        demangled.c_str(), op->name.c_str());
     Exec(sql);
     sqlite3_free(sql);
   }
