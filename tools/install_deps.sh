@@ -22,6 +22,8 @@ packages=(
   sqlite3
   openmpi-bin
   libopenmpi-dev
+  nlohmann-json3-dev
+  libyaml-cpp-dev
 )
 
 missing=()

@@ -13,7 +13,8 @@ namespace roctrace {
 
 // The command-line arguments of each job in `path` ("--kernel-trace=true",
 // "--output-format", "csv", "json", ...); false with `*error` set when the
-// file cannot be read or is not such a JSON document.
+// file cannot be read, is not JSON or YAML (by its name: .yaml, .yml), or is
+// not such a document.
 bool ReadInputFile(const std::string& path,
                    std::vector<std::vector<std::string>>* jobs,
                    std::string* error);
@@ -22,7 +23,8 @@ bool ReadInputFile(const std::string& path,
 bool ParseInputJson(const std::string& text, const std::string& name,
                     std::vector<std::vector<std::string>>* jobs,
                     std::string* error);
-// From YAML's block style (the subset input files are written in).
+// From YAML (one document; plain true/false/null/~ are YAML's, every other
+// scalar a word as written).
 bool ParseInputYaml(const std::string& text, const std::string& name,
                     std::vector<std::vector<std::string>>* jobs,
                     std::string* error);

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -271,6 +272,10 @@ int RunJob(roctrace::Options options, const char* argv0) {
     unsetenv("ROCTRACE_PROGRESS_DIR");
   }
 
+  // %launch_time% and %launch_date% name one moment in every process.
+  if (std::getenv("ROCTRACE_LAUNCH_TIME") == nullptr) {
+    setenv("ROCTRACE_LAUNCH_TIME", std::to_string(time(nullptr)).c_str(), 1);
+  }
   std::vector<char*> child_argv;
   for (std::string& a : options.program) child_argv.push_back(&a[0]);
   child_argv.push_back(nullptr);
@@ -315,7 +320,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
       options.output_file.empty() ? roctrace::Config().output_file
                                   : options.output_file,
       base_dir, static_cast<uint32_t>(g_child), static_cast<uint32_t>(self),
-      HostName(), std::getenv);
+      HostName(), std::getenv, options.program);
   if (!roctrace::CheckOutputs(prefix, roctrace::OutputSuffixes(options),
                               &problem)) {
     close(gate[1]);

@@ -33,6 +33,7 @@ const char kUsage[] =
     "  --marker-trace          rocTX ranges and marks\n"
     "  --kernel-trace          kernel dispatches\n"
     "  --memory-copy-trace     memory copies\n"
+    "  --memory-allocation-trace  memory pool allocations and frees (HSA)\n"
     "  --scratch-memory-trace  scratch memory (ROCm >= 6.1 headers)\n"
     "  -r, --runtime-trace     HIP runtime, markers, kernels, copies, scratch\n"
     "  -s, --sys-trace         --runtime-trace plus HIP compiler and HSA\n"
@@ -45,8 +46,12 @@ const char kUsage[] =
     "output:\n"
     "  -d, --output-directory DIR   (default: the current directory)\n"
     "  -o, --output-file PREFIX     (default %hostname%/%pid%); keys: %pid%\n"
-    "                               %ppid% %pgid% %psid% %hostname% %rank%\n"
-    "                               %size% %nid% %job% %cwd% %env{NAME}%\n"
+    "                               %ppid% %pgid% %psid% %psize% %hostname%\n"
+    "                               %rank% %size% %nid% %job% %cwd% %tag%\n"
+    "                               %argv% %args% %argt% %arg<N>%\n"
+    "                               %launch_date% %launch_time% %env{NAME}%\n"
+    "                               $env{NAME} %q{NAME}; {key} as %key%;\n"
+    "                               %h %p %j %r %s\n"
     "  -f, --output-format FMT...   rocpd pftrace csv json (default rocpd)\n"
     "  --perfetto-max-size SIZE     split .pftrace files at SIZE (default "
     "512M)\n"
@@ -58,6 +63,8 @@ const char kUsage[] =
     "  --kernel-include-regex RE, --kernel-exclude-regex RE  (filter the\n"
     "                               kernel trace)\n"
     "  -T, --truncate-kernels       kernels named by their function alone\n"
+    "  -M, --mangled-kernels        kernels named by their symbol, not\n"
+    "                               demangled\n"
     "  --kernel-rename              kernels named by the rocTX range pushed\n"
     "                               around the call that launched them\n"
     "  --group-by-queue             (the timeline's GPU tracks are per queue)\n"
@@ -146,11 +153,6 @@ const Refused kRefused[] = {
     {"--kokkos-trace", false, "roctrace has no Kokkos tracer"},
     {"--rocdecode-trace", false, "roctrace has no rocDecode tracer"},
     {"--rocjpeg-trace", false, "roctrace has no rocJPEG tracer"},
-    {"--memory-allocation-trace", false,
-     "roctrace does not record memory allocations (--hsa-amd-trace traces "
-     "the calls that make them)"},
-    {"-M", false, "kernel names are always demangled"},
-    {"--mangled-kernels", false, "kernel names are always demangled"},
 };
 
 const Refused* FindRefused(const std::string& name) {
@@ -367,6 +369,8 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       ok = boolean({&o->kernel});
     } else if (name == "--memory-copy-trace") {
       ok = boolean({&o->memory_copy});
+    } else if (name == "--memory-allocation-trace") {
+      ok = boolean({&o->memory_allocation});
     } else if (name == "--scratch-memory-trace") {
       ok = boolean({&o->scratch_memory, &o->scratch_memory_asked});
     } else if (name == "-r" || name == "--runtime-trace" || name == "-s" ||
@@ -374,7 +378,7 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       ok = flag(name, arg, &on);
       if (ok && on) {
         o->hip_runtime = o->marker = o->kernel = o->memory_copy =
-            o->scratch_memory = true;
+            o->memory_allocation = o->scratch_memory = true;
         if (name == "-s" || name == "--sys-trace") {
           o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
               o->hsa_finalizer = true;
@@ -406,6 +410,8 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       }
     } else if (name == "-T" || name == "--truncate-kernels") {
       ok = boolean({&o->truncate_kernels});
+    } else if (name == "-M" || name == "--mangled-kernels") {
+      ok = boolean({&o->mangled_kernels});
     } else if (name == "--stats") {
       ok = boolean({&o->stats});
     } else if (name == "-S" || name == "--summary") {
@@ -598,10 +604,11 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
   }
   if (!o->hip_runtime && !o->hip_compiler && !o->hsa_core && !o->hsa_amd &&
       !o->hsa_image && !o->hsa_finalizer && !o->marker && !o->kernel &&
-      !o->memory_copy && !o->scratch_memory && !o->kfd) {
+      !o->memory_copy && !o->memory_allocation && !o->scratch_memory &&
+      !o->kfd) {
     o->hip_runtime = o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
         o->hsa_finalizer = o->marker = o->kernel = o->memory_copy =
-            o->scratch_memory = true;
+            o->memory_allocation = o->scratch_memory = true;
   }
   return true;
 }
@@ -639,6 +646,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   if (o.marker) domains.push_back("marker");
   if (o.kernel) domains.push_back("kernel");
   if (o.memory_copy) domains.push_back("memory_copy");
+  if (o.memory_allocation) domains.push_back("memory_allocation");
   if (o.scratch_memory) domains.push_back("scratch_memory");
   env.emplace_back("ROCTRACE_DOMAINS", join(domains, ','));
   if (!o.output_dir.empty())
@@ -675,6 +683,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
                      join(o.collection_periods, ';'));
   }
   if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
+  if (o.mangled_kernels) env.emplace_back("ROCTRACE_MANGLED_KERNELS", "1");
   if (o.kernel_rename) env.emplace_back("ROCTRACE_KERNEL_RENAME", "1");
   if (!o.agent_index.empty()) {
     env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);

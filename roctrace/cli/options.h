@@ -20,7 +20,7 @@ struct Options {
   bool hsa_core = false, hsa_amd = false, hsa_image = false,
        hsa_finalizer = false;
   bool marker = false, kernel = false, memory_copy = false,
-       scratch_memory = false;
+       memory_allocation = false, scratch_memory = false;
   // --scratch-memory-trace itself (not only implied by --runtime-trace or
   // --sys-trace): a build without scratch events says so on stderr.
   bool scratch_memory_asked = false;
@@ -37,6 +37,7 @@ struct Options {
   std::vector<std::string> collection_periods;  // in seconds
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;  // -T/--truncate-kernels
+  bool mangled_kernels = false;   // -M/--mangled-kernels
   bool kernel_rename = false;     // --kernel-rename
   std::string agent_index;        // -A: absolute, relative, type-relative
   std::string buffer_size, perfetto_max_size;

@@ -6,6 +6,7 @@
 #include <roctracer_hsa.h>
 #include <roctracer_roctx.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -44,9 +45,66 @@ TEST(PathKeys, ExpandsRocprofv3Keys) {
   EXPECT_EQ(ExpandPathKeys("%env{NOPE}%", 5, 1, "h", env), "");
 }
 
+TEST(PathKeys, CommandLineKeysAsRocprofv3) {
+  const std::vector<std::string> command = {"./bin/app", "--", "-n", "4",
+                                            " in/x.dat"};
+  auto expand = [&](const char* pattern) {
+    return ExpandPathKeys(pattern, 12, 3, "node", Env{}, command);
+  };
+  // Words: '/' as '_', leading '.' and '_' removed; the "--" after the
+  // program dropped.
+  EXPECT_EQ(expand("%argv%"), "bin_app_-n_4_in_x.dat");
+  EXPECT_EQ(expand("%args%"), "-n_4_in_x.dat");
+  EXPECT_EQ(expand("%tag%"), "app");
+  EXPECT_EQ(expand("%argt%"), "app-n_4_in_x.dat");
+  EXPECT_EQ(expand("{tag}/{pid}"), "app/12");
+  EXPECT_EQ(expand("%arg0%.%arg2%"), "bin_app.4");
+  // A word past the end goes with the separators after it.
+  EXPECT_EQ(expand("r_%arg9%-_/%pid%"), "r_12");
+  EXPECT_EQ(ExpandPathKeys("%tag%%args%", 1, 1, "h", Env{}), "");
+}
+
+TEST(PathKeys, ShorthandsEnvironmentAndLaunchTime) {
+  Env env{{{"SLURM_JOB_ID", "77"},
+           {"OMPI_COMM_WORLD_RANK", "2"},
+           {"OMPI_COMM_WORLD_SIZE", "4"},
+           {"WHO", " /a b/c"},
+           {"ROCTRACE_LAUNCH_TIME", "86400"},
+           {"ROCPROF_TIME_FORMAT", "%Y_%j"}}};
+  EXPECT_EQ(ExpandPathKeys("%h-%p-%j-%r-%s", 9, 1, "node", env),
+            "node-9-77-2-4");
+  // Environment values: leading blanks and '/' removed, the others '_'.
+  for (const char* key :
+       {"%env{WHO}%", "%ENV{WHO}%", "$env{WHO}", "$ENV{WHO}", "%q{WHO}"}) {
+    EXPECT_EQ(ExpandPathKeys(std::string("x") + key, 9, 1, "h", env), "xa_b_c")
+        << key;
+  }
+  EXPECT_EQ(ExpandPathKeys("%launch_time%", 9, 1, "h", env), "1970_002");
+  EXPECT_EQ(ExpandPathKeys("%launch_date%", 9, 1, "h", env), "1970-01-02");
+  // The children of the parent given: this process's, none then one.
+  EXPECT_EQ(ExpandPathKeys("%psize%", 9, getpid(), "h", env), "0");
+  int gate[2];
+  ASSERT_EQ(pipe(gate), 0);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    char c;
+    close(gate[1]);
+    _exit(read(gate[0], &c, 1) < 0 ? 1 : 0);
+  }
+  close(gate[0]);
+  EXPECT_EQ(ExpandPathKeys("%psize%", 9, getpid(), "h", env), "1");
+  close(gate[1]);
+  waitpid(child, nullptr, 0);
+  EXPECT_EQ(ExpandPathKeys("{nope}%zz", 9, 1, "h", env), "{nope}%zz");
+}
+
 TEST(PathKeys, MpiAndBatchKeysAndTheOutputPrefix) {
   Env env{{{"OMPI_COMM_WORLD_SIZE", "4"}, {"SLURM_JOB_ID", "77"}}};
-  EXPECT_EQ(ExpandPathKeys("%size%_%job%_%nid%", 1, 1, "h", env), "4_77_0");
+  // %nid% is the rank under a launcher, else the pid.
+  EXPECT_EQ(ExpandPathKeys("%size%_%job%_%nid%", 5, 1, "h", env), "4_77_5");
+  env.vars["PMI_RANK"] = "3";
+  EXPECT_EQ(ExpandPathKeys("%nid%", 5, 1, "h", env), "3");
   EXPECT_EQ(ExpandPathKeys("%size%", 1, 1, "h", Env{}), "1");
   // rocprofv3's default: <cwd>/<hostname>/<pid>; a relative directory is
   // the start directory's, an absolute file the whole prefix.
@@ -186,6 +244,20 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
   auto env = ToolEnvironment(o);
   EXPECT_EQ(env[0], std::make_pair(std::string("ROCTRACE_DOMAINS"),
                                    std::string("hip_compiler,hsa_amd")));
+  // The memory allocation trace: alone, and in -r (as rocprofv3's).
+  o = Parse({"--memory-allocation-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(ToolEnvironment(o)[0].second, "memory_allocation");
+  o = Parse({"-r", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(ToolEnvironment(o)[0].second,
+            "hip_runtime,marker,kernel,memory_copy,memory_allocation,"
+            "scratch_memory");
+  std::vector<std::string> warnings;
+  EXPECT_TRUE(
+      ReadConfig(Env{{{"ROCTRACE_DOMAINS", "memory_allocation"}}}, &warnings)
+          .memory_allocation);
+  EXPECT_TRUE(warnings.empty());
   // rocprofv3's Perfetto settings: accepted, said to have no effect.
   o = Parse({"-f", "pftrace", "--perfetto-buffer-size", "1024",
              "--perfetto-buffer-fill-policy", "ring_buffer",
@@ -222,7 +294,12 @@ TEST(Options, Rocprofv3InputFiles) {
   for (const char* bad :
        {"", "[]", "{\"jobs\": []}", "{\"jobs\": [1]}",
         "{\"jobs\": [{\"a\": {}}]}", "{\"jobs\": [{\"a\": tru}]}",
-        "{\"jobs\": [{}]} x", "{\"jobs\": [{\"a\": \"\\q\"}]}"}) {
+        "{\"jobs\": [{}]} x", "{\"jobs\": [{\"a\": \"\\q\"}]}",
+        // Malformed: unterminated, trailing comma, bad number, control
+        // character in a string, a list holding an object.
+        "{\"jobs\": [{\"a\": \"x}]}", "{\"jobs\": [{\"a\": 1,}]}",
+        "{\"jobs\": [{\"a\": 01}]}", "{\"jobs\": [{\"a\": \"\x01\"}]}",
+        "{\"jobs\": [{\"a\": [1, {}]}]}", "{\"jobs\": 5}"}) {
     jobs.clear();
     EXPECT_FALSE(ParseInputJson(bad, "in.json", &jobs, &error)) << bad;
     EXPECT_NE(error.find("in.json"), std::string::npos);
@@ -270,11 +347,25 @@ jobs:
                          "--output-format", "csv", "json", "--output-file=it's",
                          "--collection-period", "1:2:0", "3:4:1"}));
   EXPECT_EQ(jobs[1], (std::vector<std::string>{"--sys-trace=true"}));
+  // YAML's flow style is YAML too.
+  jobs.clear();
+  ASSERT_TRUE(
+      ParseInputYaml("jobs: [{kernel_trace: yes, output_format: [csv]}]",
+                     "in.yaml", &jobs, &error))
+      << error;
+  EXPECT_EQ(jobs, (std::vector<std::vector<std::string>>{
+                      {"--kernel-trace=yes", "--output-format", "csv"}}));
   for (const char* bad :
-       {"jobs:\n  - {a: 1}\n", "jobs:\n\t- a: 1\n", "jobs: [\n",
-        "jobs:\n  - a: \"x\n", "jobs:\n  - a: 1\n b: 2\n", "just text\n"}) {
+       {"jobs:\n\t- a: 1\n", "jobs: [\n", "jobs:\n  - a: 1\n b: 2\n",
+        "just text\n",
+        // Malformed: an unclosed flow mapping, a list holding a mapping,
+        // two documents, a key that is a list, no document.
+        "jobs:\n  - {a: 1\n", "jobs:\n  - a: [1, {b: 2}]\n",
+        "jobs:\n  - a: 1\n---\njobs:\n  - b: 1\n", "jobs:\n  - [a]: 1\n", "",
+        "# only a comment\n"}) {
     jobs.clear();
     EXPECT_FALSE(ParseInputYaml(bad, "in.yaml", &jobs, &error)) << bad;
+    EXPECT_NE(error.find("in.yaml"), std::string::npos) << error;
   }
 }
 

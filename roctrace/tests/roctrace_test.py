@@ -566,7 +566,7 @@ def check_upstream_views(test, db):
     test.assertEqual(
         one("SELECT COUNT(*) FROM kernel_symbols WHERE kernel_id = id AND "
             "formatted_kernel_name = display_name AND demangled_kernel_name "
-            "= kernel_name AND truncated_kernel_name IS NOT NULL"),
+            "= display_name AND truncated_kernel_name IS NOT NULL"),
         one("SELECT COUNT(*) FROM rocpd_info_kernel_symbol"))
     test.assertEqual(
         one("SELECT COUNT(*) FROM scratch_memory"),
@@ -579,15 +579,16 @@ def check_upstream_views(test, db):
     # One row per agent of each process (agent ids are per process).
     busy = con.execute("SELECT agent_id, type, GpuTime, WallTime, Busy "
                        "FROM busy").fetchall()
+    # (Agent row ids are each process's own: keyed with the guid.)
     spans = con.execute(
-        "SELECT agent_id, \"end\" - start, start, \"end\" FROM "
-        "rocpd_kernel_dispatch UNION ALL SELECT dst_agent_id, "
-        "\"end\" - start, start, \"end\" FROM rocpd_memory_copy").fetchall()
-    processes = one("SELECT COUNT(*) FROM rocpd_info_process")
+        "SELECT guid || ':' || agent_id, \"end\" - start, start, \"end\" "
+        "FROM rocpd_kernel_dispatch UNION ALL SELECT guid || ':' || "
+        "dst_agent_id, \"end\" - start, start, \"end\" FROM "
+        "rocpd_memory_copy").fetchall()
     expected = collections.Counter()
     for agent, duration, _, _ in spans:
       expected[agent] += duration
-    test.assertEqual(len(busy), processes * len(expected))
+    test.assertEqual(len(busy), len(expected))
     test.assertEqual(sum(b[2] for b in busy), sum(expected.values()))
     test.assertEqual({b[1] for b in busy}, {"GPU"} if spans else set())
     if spans:
@@ -770,7 +771,7 @@ class GpuProgram(unittest.TestCase):
 
     ids = list(range(1, 2 * N + 1))
     db = self.db_rows(
-        "SELECT K.dispatch_id, S.kernel_name, K.workgroup_size_x, "
+        "SELECT K.dispatch_id, S.display_name, K.workgroup_size_x, "
         "K.workgroup_size_y, K.workgroup_size_z, K.grid_size_x, "
         "K.grid_size_y, K.grid_size_z, K.group_segment_size, "
         "K.private_segment_size FROM rocpd_kernel_dispatch K "
@@ -865,7 +866,7 @@ class GpuProgram(unittest.TestCase):
     # Every event packet says it needs its sequence's interned state.
     self.assertEqual(trace.unflagged, 0)
     device = [s for s in slices if "tid" not in trace.tracks[s.track] and
-              not s.name.startswith("SCRATCH_MEMORY")]
+              not s.name.startswith(("SCRATCH_MEMORY", "MEMORY_ALLOCATION"))]
     self.assertEqual(
         collections.Counter((s.name, s.start, s.end, s.correlation_id)
                             for s in device),
@@ -875,10 +876,11 @@ class GpuProgram(unittest.TestCase):
     kernel_tracks = {trace.tracks[s.track]["name"] for s in device
                      if s.name in (STAMP, SCALE)}
     self.assertEqual(len(kernel_tracks), 1)
-    self.assertTrue(next(iter(kernel_tracks)).startswith("GPU 0, queue "))
+    # The agent named as -A names it (here rocprofv3's default, Agent N).
+    self.assertTrue(next(iter(kernel_tracks)).startswith("Agent 1, queue "))
     copy_tracks = {trace.tracks[s.track]["name"] for s in device
                    if s.name.startswith("MEMORY_COPY")}
-    self.assertEqual(copy_tracks, {"GPU 0 copies"})
+    self.assertEqual(copy_tracks, {"Agent 1 copies"})
     # Flows: each device slice shares its correlation ID with the API slice
     # of the call that submitted it, and with nothing else.
     api = {s.correlation_id: s for s in slices
@@ -905,7 +907,8 @@ class GpuProgram(unittest.TestCase):
     meta = metadata(self.db)
     allocs = self.db_rows(
         "SELECT type, level, size, extdata, agent_id, queue_id, tid, start, "
-        "\"end\" FROM rocpd_memory_allocate ORDER BY start")
+        "\"end\" FROM rocpd_memory_allocate WHERE level = 'SCRATCH' "
+        "ORDER BY start")
     if not self.scratch_reported():
       # Implied by --sys-trace: said in the database, not on stderr.
       self.assertTrue(meta["roctrace.scratch_memory"].startswith(
@@ -967,7 +970,7 @@ class GpuProgram(unittest.TestCase):
                      sorted(("SCRATCH_MEMORY_" + w[0], a[7], a[8])
                             for w, a in zip(want, allocs)))
     self.assertEqual({trace.tracks[s.track]["name"] for s in scratch},
-                     {"GPU 0 scratch memory"})
+                     {"Agent 1 scratch memory"})
 
   def test_scratch_memory_option_alone(self):
     d = tempfile.mkdtemp()
@@ -1058,13 +1061,14 @@ class GpuProgram(unittest.TestCase):
                      "pc_sample_comments", "att_filenames",
                      "code_object_snapshot_filenames"} <=
                     set(tool["strings"]))
-    for empty in ("counters", "code_objects", "host_functions"):
+    for empty in ("counters", "host_functions"):
       self.assertEqual(tool[empty], [], empty)
     # The summary: per domain, rocprofv3's statistics of the records'
     # durations, per operation name (cereal's map: key/value pairs).
     summary = {d["domain"]: d["stats"] for d in tool["summary"]}
+    # (--sys-trace includes the memory allocation trace, as rocprofv3's.)
     self.assertEqual(set(summary), {"HSA_API", "KERNEL_DISPATCH",
-                                    "MEMORY_COPY"} |
+                                    "MEMORY_COPY", "MEMORY_ALLOCATION"} |
                      ({"SCRATCH_MEMORY"} if records["scratch_memory"]
                       else set()))
     kernel_durations = collections.defaultdict(list)
@@ -1112,9 +1116,16 @@ class GpuProgram(unittest.TestCase):
                              ("absolute", "Agent 1", "Agent 0"),
                              ("relative", "Agent 1", "Agent 0")):
       p = trace_gpu_program(["--kernel-trace", "--memory-copy-trace", "-A",
-                             choice, "--output-format", "csv", "rocpd"], d,
-                            choice)
+                             choice, "--output-format", "csv", "rocpd",
+                             "pftrace"], d, choice)
       self.assertEqual(p.returncode, 0, p.stderr)
+      # The timeline's device tracks name the agent the same way.
+      with open(os.path.join(d, choice + "_results.pftrace"), "rb") as f:
+        trace = pftrace_reader.Trace(f.read())
+      device_tracks = {trace.tracks[s.track]["name"] for s in trace.slices()
+                       if "tid" not in trace.tracks[s.track]}
+      self.assertEqual({t.split(",")[0].replace(" copies", "")
+                        for t in device_tracks}, {gpu}, device_tracks)
       kernels = read_csv(os.path.join(d, choice + "_kernel_trace.csv"))
       self.assertEqual({r["Agent_Id"] for r in kernels}, {gpu}, choice)
       copies = read_csv(os.path.join(d, choice + "_memory_copy_trace.csv"))
@@ -1153,6 +1164,151 @@ class GpuProgram(unittest.TestCase):
     names = {r[0] for r in con.execute("SELECT name FROM kernels")}
     con.close()
     self.assertEqual(names, {"scale"})
+
+  def test_code_objects_and_kernel_symbols(self):
+    # rocpd_info_code_object: the kernels' code object as the loader
+    # describes it, on its agent; each kernel symbol names it, and its kernel
+    # object lies in the object's loaded range. Read through upstream's
+    # views (code_objects, kernel_symbols).
+    objects = self.db_rows(
+        "SELECT id, agent_abs_index, uri, load_base, load_size, "
+        "storage_type_str, storage_type, code_object_size FROM code_objects")
+    self.assertEqual(len(objects), 1, objects)
+    co_id, agent, uri, base, size, storage, storage_enum, record = objects[0]
+    self.assertEqual(agent, 1)  # GPU 0 on node 1 (the assumed layout)
+    self.assertTrue(uri.startswith("file://" + os.path.realpath(GPU_KERNELS)),
+                    uri)
+    self.assertEqual((storage, storage_enum), ("FILE", 1))
+    self.assertGreater(size, 0)
+    self.assertEqual(record, 88)  # the SDK 1.0.0 load record's size
+    symbols = self.db_rows(
+        "SELECT code_object_id, kernel_name, display_name, kernel_object, "
+        "kernarg_segment_alignment FROM kernel_symbols")
+    self.assertEqual(len(symbols), 2)
+    for code_object, name, display, kernel_object, align in symbols:
+      self.assertEqual(code_object, co_id)
+      self.assertTrue(base <= kernel_object < base + size)
+      self.assertEqual(align, 16)
+      filt = subprocess.run(["c++filt", name.removesuffix(".kd")],
+                            capture_output=True, text=True, check=True)
+      self.assertEqual(filt.stdout.strip(), display)
+    self.assertEqual({s[2] for s in symbols}, {STAMP, SCALE})
+    # The JSON's code_objects and kernel_symbols say the same.
+    with open(self.path("_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    self.assertEqual([(c["code_object_id"], c["uri"], c["load_base"],
+                       c["load_size"], c["storage_type"])
+                      for c in tool["code_objects"]],
+                     [(co_id, uri, base, size, 1)])
+    self.assertEqual(
+        sorted((k["code_object_id"], k["kernel_name"], k["kernel_object"])
+               for k in tool["kernel_symbols"]),
+        sorted((s[0], s[1], s[3]) for s in symbols))
+
+  def test_memory_allocation_trace(self):
+    # rocprofv3's --memory-allocation-trace: the program's kernarg
+    # allocation (64 bytes from the CPU agent's pool) and its free, each
+    # with its HSA call's correlation ID, times and thread; in every format.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--memory-allocation-trace", "--hsa-trace",
+                           "--output-format", "csv", "rocpd", "json",
+                           "pftrace"], d, "a")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(os.path.join(d, "a_memory_allocation_trace.csv")) as f:
+      self.assertEqual(f.readline().strip(),
+                       '"Kind","Operation","Agent_Id","Allocation_Size",'
+                       '"Address","Correlation_Id","Start_Timestamp",'
+                       '"End_Timestamp"')
+    rows = read_csv(os.path.join(d, "a_memory_allocation_trace.csv"))
+    calls = {r["Correlation_Id"]: r
+             for r in read_csv(os.path.join(d, "a_hsa_api_trace.csv"))}
+    self.assertEqual([(r["Kind"], r["Operation"], r["Agent_Id"],
+                       r["Allocation_Size"]) for r in rows],
+                     [("MEMORY_ALLOCATION", "MEMORY_ALLOCATION_ALLOCATE",
+                       "Agent 0", "64"),
+                      ("MEMORY_ALLOCATION", "MEMORY_ALLOCATION_FREE", "",
+                       "0")])
+    self.assertEqual(rows[0]["Address"], rows[1]["Address"])
+    self.assertRegex(rows[0]["Address"], r"^0x[0-9a-f]{16}$")
+    self.assertNotEqual(int(rows[0]["Address"], 16), 0)
+    for r, function in zip(rows, ("hsa_amd_memory_pool_allocate",
+                                  "hsa_amd_memory_pool_free")):
+      call = calls[r["Correlation_Id"]]
+      self.assertEqual(call["Function"], function)
+      self.assertEqual((r["Start_Timestamp"], r["End_Timestamp"]),
+                       (call["Start_Timestamp"], call["End_Timestamp"]))
+    # rocpd, through upstream's memory_allocations view.
+    con = sqlite3.connect(os.path.join(d, "a_results.db"))
+    db = con.execute(
+        "SELECT category, type, level, agent_type, agent_abs_index, size, "
+        "address, corr_id, start, \"end\" FROM memory_allocations "
+        "ORDER BY start").fetchall()
+    con.close()
+    self.assertEqual(
+        db, [("MEMORY_ALLOCATION", t, "REAL", agent, index, size,
+              int(r["Address"], 16), int(r["Correlation_Id"]),
+              int(r["Start_Timestamp"]), int(r["End_Timestamp"]))
+             for r, t, agent, index, size in zip(
+                 rows, ("ALLOC", "FREE"), ("CPU", None), (0, None), (64, 0))])
+    with open(os.path.join(d, "a_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    records = tool["buffer_records"]["memory_allocation"]
+    self.assertEqual([(r["allocation_size"], r["address"]["handle"],
+                       r["correlation_id"]["internal"]) for r in records],
+                     [(size, int(r["Address"], 16), int(r["Correlation_Id"]))
+                      for r, size in zip(rows, (64, 0))])
+    with open(os.path.join(d, "a_results.pftrace"), "rb") as f:
+      trace = pftrace_reader.Trace(f.read())
+    self.assertEqual(
+        sorted((trace.tracks[s.track]["name"], s.name, s.start)
+               for s in trace.slices()
+               if s.name.startswith("MEMORY_ALLOCATION")),
+        sorted([("Agent 0 memory allocations", "MEMORY_ALLOCATION_ALLOCATE",
+                 int(rows[0]["Start_Timestamp"])),
+                ("memory frees", "MEMORY_ALLOCATION_FREE",
+                 int(rows[1]["Start_Timestamp"]))]))
+    # The allocation calls' arguments are recorded as every HSA call's: the
+    # allocation's callback and the arguments' capture share the call.
+    self.assertEqual(
+        query_db(os.path.join(d, "a_results.db"),
+                 "SELECT EA.arg_name, EA.arg_value FROM regions R "
+                 "JOIN events_args EA ON EA.event_id = R.event_id "
+                 "WHERE R.name = 'hsa_amd_memory_pool_allocate' "
+                 "AND EA.arg_name = 'size'"), [("size", "64")])
+    # Alone, the calls are not written as HSA calls.
+    p = trace_gpu_program(["--memory-allocation-trace", "--output-format",
+                           "csv"], d, "alone")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertFalse(os.path.exists(os.path.join(d, "alone_hsa_api_trace.csv")))
+    self.assertEqual(
+        len(read_csv(os.path.join(d, "alone_memory_allocation_trace.csv"))), 2)
+
+  def test_mangled_kernel_names(self):
+    # -M: the kernels' symbols as the code object names them, which
+    # demangle (c++filt) to the names written without it.
+    d = tempfile.mkdtemp()
+    p = trace_gpu_program(["--kernel-trace", "-M", "--output-format", "csv",
+                           "rocpd"], d, "m")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    mangled = collections.Counter(
+        r["Kernel_Name"] for r in read_csv(os.path.join(d, "m_kernel_trace.csv")))
+    demangled = collections.Counter(
+        r["Kernel_Name"] for r in read_csv(self.path("_kernel_trace.csv")))
+    # One C++ kernel, one extern "C" (the same either way).
+    self.assertEqual(len([n for n in mangled if n.startswith("_Z")]), 1,
+                     mangled)
+    filt = subprocess.run(["c++filt"] + list(mangled), capture_output=True,
+                          text=True, check=True).stdout.splitlines()
+    self.assertEqual(
+        collections.Counter(dict(zip(filt, mangled.values()))), demangled)
+    con = sqlite3.connect(os.path.join(d, "m_results.db"))
+    names = {r[0] for r in con.execute("SELECT name FROM kernels")}
+    # The symbols' demangled names are still the demangled ones.
+    symbols = set(con.execute(
+        "SELECT display_name, demangled_kernel_name FROM kernel_symbols"))
+    con.close()
+    self.assertEqual(names, set(mangled))
+    self.assertEqual(symbols, set(zip(mangled, filt)))
 
   def test_register_counts_in_the_database(self):
     self.assertEqual(
@@ -1733,10 +1889,23 @@ class InputFiles(unittest.TestCase):
       f.write('{"jobs": [{"hip_trace": tru}]}')
     with open(os.path.join(d, "counters.txt"), "w") as f:
       f.write("pmc: SQ_WAVES\n")
-    for name in ("bad.json", "counters.txt", "missing.yaml"):
+    with open(os.path.join(d, "comma.json"), "w") as f:
+      f.write('{"jobs": [{"hip_trace": true},]}')
+    with open(os.path.join(d, "bad.yaml"), "w") as f:
+      f.write("jobs:\n  - hip_trace: [true\n")
+    with open(os.path.join(d, "nested.yml"), "w") as f:
+      f.write("jobs:\n  - hip_trace: {a: 1}\n")
+    for name in ("bad.json", "counters.txt", "missing.yaml", "comma.json",
+                 "bad.yaml", "nested.yml"):
       p = run([ROCTRACE, "-i", name, "--", "true"], d)
       self.assertEqual(p.returncode, 2, name)
       self.assertIn(name, p.stderr)
+    # Malformed documents say what the parser found, and where.
+    p = run([ROCTRACE, "-i", "comma.json", "--", "true"], d)
+    self.assertIn("not JSON", p.stderr)
+    p = run([ROCTRACE, "-i", "bad.yaml", "--", "true"], d)
+    self.assertIn("not read as YAML", p.stderr)
+    self.assertIn("line", p.stderr)
 
 
 class MinimumOutputData(unittest.TestCase):
@@ -2047,6 +2216,23 @@ class Environment(unittest.TestCase):
     files = os.listdir(os.path.join(d, "abc"))
     self.assertEqual(len(files), 1)
     self.assertRegex(files[0], r"^r5_\d+_results\.db$")
+
+  def test_command_line_path_keys(self):
+    # rocprofv3's documented keys: the checked paths (before the program
+    # starts) and the program's own files agree.
+    d = tempfile.mkdtemp()
+    env = dict(os.environ, ROCPROF_TIME_FORMAT="T%Y")
+    p = run([ROCTRACE, "--hip-trace", "-f", "csv", "-d", "{tag}_%launch_time%",
+             "-o", "%argt%_%arg9%_%p", "--", PROGRAM, "threads", "1", "10"], d,
+            env=env)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    year = time.strftime("%Y")
+    tag = os.path.basename(PROGRAM)
+    files = os.listdir(os.path.join(d, tag + "_T" + year))
+    names = [f for f in files if f.endswith("_hip_api_trace.csv")]
+    self.assertEqual(len(names), 1, files)
+    self.assertRegex(names[0], "^" + re.escape(tag) +
+                     r"threads_1_10_\d+_hip_api_trace\.csv$")
 
   def test_the_variables_alone_trace_a_program(self):
     # What roctrace sets, set by hand: the same outputs without the command.

@@ -96,90 +96,6 @@ bool InCollectionWindow(const std::vector<CollectionPeriod>& periods,
   return false;
 }
 
-std::string ExpandPathKeys(
-    const std::string& pattern, uint32_t pid, uint32_t ppid,
-    const std::string& hostname,
-    const std::function<const char*(const char*)>& getenv) {
-  std::string out;
-  for (size_t i = 0; i < pattern.size();) {
-    if (pattern[i] != '%') {
-      out.push_back(pattern[i++]);
-      continue;
-    }
-    size_t close = pattern.find('%', i + 1);
-    if (close == std::string::npos) {
-      out.append(pattern, i, std::string::npos);
-      break;
-    }
-    std::string key = pattern.substr(i + 1, close - i - 1);
-    if (key == "pid") {
-      out += std::to_string(pid);
-    } else if (key == "ppid") {
-      out += std::to_string(ppid);
-    } else if (key == "hostname") {
-      out += hostname;
-    } else if (key == "pgid") {
-      out += std::to_string(getpgid(static_cast<pid_t>(pid)));
-    } else if (key == "psid") {
-      out += std::to_string(getsid(static_cast<pid_t>(pid)));
-    } else if (key == "rank" || key == "size" || key == "nid" || key == "job") {
-      // What MPI launchers and batch systems put in the environment.
-      static const std::pair<const char*, std::vector<const char*>> kFrom[] = {
-          {"rank",
-           {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
-            "MV2_COMM_WORLD_RANK", "SLURM_PROCID"}},
-          {"size",
-           {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "MV2_COMM_WORLD_SIZE",
-            "SLURM_NTASKS"}},
-          {"nid", {"SLURM_NODEID"}},
-          {"job", {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID"}}};
-      const char* found = nullptr;
-      for (const auto& from : kFrom) {
-        if (key != from.first) continue;
-        for (const char* name : from.second) {
-          if ((found = getenv(name)) != nullptr) break;
-        }
-      }
-      out += found != nullptr ? found : key == "size" ? "1" : "0";
-    } else if (key.size() > 5 && key.compare(0, 4, "env{") == 0 &&
-               key.back() == '}') {
-      const char* v = getenv(key.substr(4, key.size() - 5).c_str());
-      out += v != nullptr ? v : "";
-    } else {
-      // Not a key: keep the first '%' and rescan from the second.
-      out.push_back('%');
-      ++i;
-      continue;
-    }
-    i = close + 1;
-  }
-  return out;
-}
-
-std::string OutputPrefix(
-    const std::string& dir, const std::string& file,
-    const std::string& base_dir, uint32_t pid, uint32_t ppid,
-    const std::string& hostname,
-    const std::function<const char*(const char*)>& getenv) {
-  auto expand = [&](std::string pattern) {
-    for (size_t at; (at = pattern.find("%cwd%")) != std::string::npos;) {
-      pattern.replace(at, 5, base_dir);
-    }
-    return ExpandPathKeys(pattern, pid, ppid, hostname, getenv);
-  };
-  const std::string f = expand(file);
-  if (!f.empty() && f[0] == '/') return f;
-  std::string d = expand(dir);
-  while (d.compare(0, 2, "./") == 0) d.erase(0, 2);
-  if (d.empty() || d == ".") {
-    d = base_dir;
-  } else if (d[0] != '/') {
-    d = base_dir + "/" + d;
-  }
-  while (d.size() > 1 && d.back() == '/') d.pop_back();
-  return d + "/" + f;
-}
-
 Config ReadConfig(const std::function<const char*(const char*)>& getenv,
                   std::vector<std::string>* warnings) {
   Config c;
@@ -237,6 +153,8 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
         c.kernel = true;
       else if (d == "memory_copy")
         c.memory_copy = true;
+      else if (d == "memory_allocation")
+        c.memory_allocation = true;
       else if (d == "scratch_memory")
         c.scratch_memory = true;
       else
@@ -292,6 +210,7 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
     }
   }
   c.truncate_kernels = get("ROCTRACE_TRUNCATE_KERNELS") == "1";
+  c.mangled_kernels = get("ROCTRACE_MANGLED_KERNELS") == "1";
   c.kernel_rename = get("ROCTRACE_KERNEL_RENAME") == "1";
   const std::string agent_index = get("ROCTRACE_AGENT_INDEX");
   if (agent_index == "absolute" || agent_index == "relative" ||

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/tool/path_keys.h"
+
 namespace roctrace {
 
 struct CollectionPeriod {
@@ -30,6 +32,9 @@ struct Config {
   bool hsa_core = true, hsa_amd = true, hsa_image = true, hsa_finalizer = true;
   bool kfd = false;  // KFD_API (libhsakmt) calls: only when asked for
   bool kernel = false, memory_copy = false, scratch_memory = false;
+  // rocprofv3's --memory-allocation-trace: memory pool allocations and
+  // frees (tool/memory_allocations.h).
+  bool memory_allocation = false;
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups
@@ -45,6 +50,7 @@ struct Config {
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
   bool truncate_kernels = false;         // -T
+  bool mangled_kernels = false;          // -M: symbol names, not demangled
   bool kernel_rename = false;            // --kernel-rename
   std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };
@@ -61,24 +67,6 @@ bool ParseCollectionPeriod(const std::string& text, CollectionPeriod* out);
 // Parses a size: bytes, or with a K/M/G suffix (KB/MB/GB, KiB/MiB/GiB all
 // mean powers of 1024).
 bool ParseSize(const std::string& text, uint64_t* out);
-
-// Expands rocprofv3's path keys: %pid%, %ppid%, %pgid% and %psid% (of
-// `pid`), %hostname%, %rank%, %size%, %nid%, %job% (from the MPI launcher's
-// or batch system's environment; 0, or 1 for the size, when none),
-// %env{NAME}%. Unknown keys are kept as written.
-std::string ExpandPathKeys(
-    const std::string& pattern, uint32_t pid, uint32_t ppid,
-    const std::string& hostname,
-    const std::function<const char*(const char*)>& getenv);
-
-// The output prefix of a process: `dir` + "/" + `file`, keys expanded
-// (`%cwd%` is `base_dir`); a relative directory is taken from `base_dir`
-// (the directory roctrace started in, so that it never follows the
-// program's chdir), an absolute `file` is the whole prefix (a path join).
-std::string OutputPrefix(const std::string& dir, const std::string& file,
-                         const std::string& base_dir, uint32_t pid,
-                         uint32_t ppid, const std::string& hostname,
-                         const std::function<const char*(const char*)>& getenv);
 
 // Whether a time `t_s` seconds after start falls in a collection window.
 bool InCollectionWindow(const std::vector<CollectionPeriod>& periods,

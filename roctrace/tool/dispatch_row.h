@@ -7,6 +7,7 @@
 #define ROCTRACE_TOOL_DISPATCH_ROW_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "roctrace/writers/event.h"
@@ -24,8 +25,9 @@ struct DispatchRow {
   uint64_t begin_ns;
   uint64_t end_ns;
   KernelLaunch launch;
-  KernelRegisterCounts registers;  // its kernel symbol's
-  std::string kernel_name;         // demangled, without ".kd"
+  KernelRegisterCounts registers;                  // its kernel symbol's
+  std::shared_ptr<const KernelSymbolInfo> symbol;  // null when not known
+  std::string kernel_name;                         // demangled, without ".kd"
 };
 
 // One completed async copy, from the same observer: as the HSA_OPS record

@@ -60,6 +60,8 @@ void KernelObserver::OnDispatch(const gpu::DispatchRecord& r,
     if (it != symbols_.end()) {
       l.symbol_known = true;
       l.symbol_group_segment_size = it->second.group_segment_size;
+      if (mangled_) row.kernel_name = it->second.mangled_name;
+      row.symbol = it->second.info;
       const gpu::KernelRegisters& regs = it->second.registers;
       if (regs.known) {
         row.registers = KernelRegisterCounts{
@@ -98,11 +100,73 @@ void KernelObserver::OnKernelSymbol(const gpu::KernelSymbolEvent& e) noexcept {
     return;
   }
   try {
-    symbols_[e.kernel_object] = Symbol{e.group_segment_size, e.registers};
+    // Its code object: the executable's on the same agent whose loaded
+    // range holds the kernel descriptor (else the first of them).
+    std::shared_ptr<const CodeObjectInfo> code_object;
+    for (const auto& [handle, c] : loaded_code_objects_) {
+      if (c.executable != e.executable.handle || c.agent != e.agent.handle) {
+        continue;
+      }
+      const bool holds =
+          e.kernel_object >= c.info->load_base &&
+          e.kernel_object - c.info->load_base < c.info->load_size;
+      if (holds || code_object == nullptr || c.info->id < code_object->id) {
+        code_object = c.info;
+      }
+      if (holds) break;
+    }
+    auto info = std::make_shared<KernelSymbolInfo>();
+    info->symbol_name = e.symbol_name != nullptr ? e.symbol_name : "";
+    info->kernel_object = e.kernel_object;
+    info->kernarg_segment_size = e.kernarg_segment_size;
+    info->kernarg_segment_alignment = e.kernarg_segment_alignment;
+    info->group_segment_size = e.group_segment_size;
+    info->private_segment_size = e.private_segment_size;
+    info->code_object = std::move(code_object);
+    Symbol& s = symbols_[e.kernel_object];
+    s = Symbol{e.group_segment_size, e.registers, {}, info};
+    if (mangled_) {
+      s.mangled_name = info->symbol_name;
+      const size_t n = s.mangled_name.size();
+      if (n > 3 && s.mangled_name.compare(n - 3, 3, ".kd") == 0) {
+        s.mangled_name.resize(n - 3);
+      }
+    }
   } catch (const std::bad_alloc&) {
     // Its dispatches go without the symbol's LDS size and registers.
     lost_.fetch_add(1, std::memory_order_relaxed);
   }
+}
+
+void KernelObserver::OnCodeObject(const gpu::CodeObjectEvent& e) noexcept {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!e.load) {
+    loaded_code_objects_.erase(e.loaded_code_object);
+    return;
+  }
+  try {
+    auto info = std::make_shared<CodeObjectInfo>();
+    info->id = code_objects_.size() + 1;
+    info->device_id = e.device_id;
+    info->uri = e.uri != nullptr ? e.uri : "";
+    info->load_base = e.load_base;
+    info->load_size = e.load_size;
+    info->load_delta = e.load_delta;
+    info->storage_type = e.storage_type;
+    info->memory_base = e.memory_base;
+    info->memory_size = e.memory_size;
+    code_objects_.push_back(info);
+    loaded_code_objects_[e.loaded_code_object] =
+        LoadedCodeObject{e.executable.handle, e.agent.handle, std::move(info)};
+  } catch (const std::bad_alloc&) {
+    lost_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+std::vector<std::shared_ptr<const CodeObjectInfo>>
+KernelObserver::CodeObjects() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return code_objects_;
 }
 
 void KernelObserver::OnAbandon(uint64_t /*cookie*/) noexcept {

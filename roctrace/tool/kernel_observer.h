@@ -16,7 +16,9 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +40,9 @@ class KernelObserver final : public roctracer::gpu::Observer {
     dispatches_ = dispatches;
     copies_ = copies;
   }
+  // rocprofv3's -M: dispatches named by their kernel symbol as the code
+  // object has it (without the ".kd" descriptor suffix), not demangled.
+  void KeepMangledNames(bool mangled) { mangled_ = mangled; }
   // A stream a traced API created (numbered now: creation order).
   void OnStreamCreated(uint64_t handle) { streams_.IdOf(handle); }
 
@@ -46,6 +51,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
                   uint64_t cookie) noexcept override;
   void OnCopy(const roctracer::gpu::CopyRecord& r,
               uint64_t cookie) noexcept override;
+  void OnCodeObject(const roctracer::gpu::CodeObjectEvent& e) noexcept override;
   void OnKernelSymbol(
       const roctracer::gpu::KernelSymbolEvent& e) noexcept override;
   void OnAbandon(uint64_t cookie) noexcept override;
@@ -53,6 +59,8 @@ class KernelObserver final : public roctracer::gpu::Observer {
   // The rows completed since the last call, in completion order.
   std::vector<DispatchRow> Take();
   std::vector<CopyRow> TakeCopies();
+  // Every code object loaded so far, in load order (unloaded ones too).
+  std::vector<std::shared_ptr<const CodeObjectInfo>> CodeObjects();
   // Rows (and kernel symbols) that could not be kept because memory ran
   // out: counted, never thrown into the application's or the runtime's
   // threads (these run inside noexcept paths).
@@ -72,6 +80,7 @@ class KernelObserver final : public roctracer::gpu::Observer {
 
   bool dispatches_ = true;
   bool copies_ = false;
+  bool mangled_ = false;
   StreamIds streams_;
   std::atomic<uint64_t> last_dispatch_id_{0};
   std::atomic<uint64_t> lost_{0};
@@ -85,8 +94,19 @@ class KernelObserver final : public roctracer::gpu::Observer {
   struct Symbol {
     uint32_t group_segment_size;
     roctracer::gpu::KernelRegisters registers;
+    std::string mangled_name;  // kept with KeepMangledNames only
+    std::shared_ptr<const KernelSymbolInfo> info;
   };
   std::unordered_map<uint64_t, Symbol> symbols_;
+  // Loaded code objects by their loader handle, with the executable and
+  // agent that say which of them a kernel symbol belongs to.
+  struct LoadedCodeObject {
+    uint64_t executable;
+    uint64_t agent;
+    std::shared_ptr<const CodeObjectInfo> info;
+  };
+  std::unordered_map<uint64_t, LoadedCodeObject> loaded_code_objects_;
+  std::vector<std::shared_ptr<const CodeObjectInfo>> code_objects_;
 };
 
 }  // namespace roctrace

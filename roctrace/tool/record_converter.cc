@@ -99,7 +99,8 @@ const OpName* RecordConverter::MarkerName(const char* message, bool range) {
 }
 
 const OpName* RecordConverter::KernelName(
-    const std::string& name, const KernelRegisterCounts& registers) {
+    const std::string& name, const KernelRegisterCounts& registers,
+    const std::shared_ptr<const KernelSymbolInfo>& symbol) {
   auto it = kernel_names_.find(name);
   if (it != kernel_names_.end()) return it->second;
   const OpName* result = nullptr;
@@ -113,6 +114,7 @@ const OpName* RecordConverter::KernelName(
     op->domain = "KERNEL_DISPATCH";
     op->kernel_id = ++kernel_ids_;
     op->registers = registers;
+    op->symbol = symbol;
     result = op.get();
     device_names_.push_back(std::move(op));
   }
@@ -153,6 +155,20 @@ const OpName* RecordConverter::ScratchName(ScratchRow::Op op) {
   return name;
 }
 
+const OpName* RecordConverter::MemoryAllocationName(bool free) {
+  const OpName*& name = allocation_names_[free ? 1 : 0];
+  if (name == nullptr) {
+    auto made = std::make_unique<OpName>();
+    made->index = next_index_++;
+    made->category = Category::kMemoryAllocation;
+    made->name = free ? "MEMORY_ALLOCATION_FREE" : "MEMORY_ALLOCATION_ALLOCATE";
+    made->domain = "MEMORY_ALLOCATION";
+    name = made.get();
+    device_names_.push_back(std::move(made));
+  }
+  return name;
+}
+
 void RecordConverter::RememberThread(uint64_t correlation_id, uint32_t tid) {
   if (threads_now_.size() >= kThreadGeneration) {
     threads_before_ = std::move(threads_now_);
@@ -178,7 +194,8 @@ uint32_t RecordConverter::ThreadOf(uint64_t correlation_id) const {
 }
 
 const OpName* RecordConverter::RenamedKernelName(
-    const OpName* range, const KernelRegisterCounts& registers) {
+    const OpName* range, const KernelRegisterCounts& registers,
+    const std::shared_ptr<const KernelSymbolInfo>& symbol) {
   auto it = renamed_names_.find(range);
   if (it != renamed_names_.end()) return it->second;
   auto op = std::make_unique<OpName>();
@@ -188,6 +205,7 @@ const OpName* RecordConverter::RenamedKernelName(
   op->domain = "KERNEL_DISPATCH";
   op->kernel_id = ++kernel_ids_;
   op->registers = registers;
+  op->symbol = symbol;
   const OpName* result = op.get();
   device_names_.push_back(std::move(op));
   renamed_names_.emplace(range, result);
@@ -201,7 +219,7 @@ void RecordConverter::Rename(ApiEvent* e) {
     it = ranges_before_.find(e->correlation_id);
     if (it == ranges_before_.end()) return;
   }
-  e->op = RenamedKernelName(it->second, e->op->registers);
+  e->op = RenamedKernelName(it->second, e->op->registers, e->op->symbol);
 }
 
 void RecordConverter::ReleaseWaiting(uint64_t correlation_id, uint32_t tid) {
@@ -233,7 +251,7 @@ void RecordConverter::ConvertCopy(const CopyRow& row) {
 
 void RecordConverter::ConvertDispatch(const DispatchRow& row) {
   ApiEvent e{};
-  e.op = KernelName(row.kernel_name, row.registers);
+  e.op = KernelName(row.kernel_name, row.registers, row.symbol);
   if (e.op == nullptr) {
     ++filtered_kernels_;
     return;

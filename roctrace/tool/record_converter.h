@@ -33,6 +33,8 @@ class RecordConverter {
   // A scratch allocation, free or reclaim (the tool's scratch observer,
   // scratch_observer.h), written with the thread the runtime raised it on.
   void ConvertScratch(const ScratchRow& row);
+  // rocprofiler-sdk's MEMORY_ALLOCATION operation names (ALLOCATE, FREE).
+  const OpName* MemoryAllocationName(bool free);
 
   // Device work is written with the thread that submitted
   // it, found through the API call of its correlation ID: with this on, the
@@ -92,9 +94,11 @@ class RecordConverter {
   // rocprofv3's kind for pushed and started ranges).
   const OpName* MarkerName(const char* message, bool range);
   // nullptr: the kernel filter drops this name.
-  // Made at the name's first dispatch, which gives its register counts.
-  const OpName* KernelName(const std::string& name,
-                           const KernelRegisterCounts& registers);
+  // Made at the name's first dispatch, which gives its register counts and
+  // its kernel symbol.
+  const OpName* KernelName(
+      const std::string& name, const KernelRegisterCounts& registers,
+      const std::shared_ptr<const KernelSymbolInfo>& symbol = nullptr);
   const OpName* CopyName(uint32_t direction);
   const OpName* ScratchName(ScratchRow::Op op);
   // Emits device work now, or holds it until its API call's thread is known.
@@ -105,8 +109,9 @@ class RecordConverter {
   uint32_t ThreadOf(uint64_t correlation_id) const;
   // --kernel-rename: a kernel event named by the range around its call.
   void Rename(ApiEvent* e);
-  const OpName* RenamedKernelName(const OpName* range,
-                                  const KernelRegisterCounts& registers);
+  const OpName* RenamedKernelName(
+      const OpName* range, const KernelRegisterCounts& registers,
+      const std::shared_ptr<const KernelSymbolInfo>& symbol = nullptr);
 
   struct OpenRange {
     const OpName* name;
@@ -143,6 +148,7 @@ class RecordConverter {
   std::vector<std::unique_ptr<OpName>> device_names_;
   const OpName* copy_names_[4] = {};
   const OpName* scratch_names_[3] = {};
+  const OpName* allocation_names_[2] = {};
   uint64_t filtered_kernels_ = 0;
   uint32_t kernel_ids_ = 0;
   // Correlation ID -> thread of recent API calls, two generations: the

@@ -223,6 +223,12 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
     if (!config_.hip && !config_.hsa) config_.hip = config_.hsa = true;
   }
   converter_.RenameKernelsByRanges(config_.kernel_rename);
+  // --memory-allocation-trace alone: the calls' records give the times and
+  // are not written.
+  if (config_.memory_allocation && !config_.hsa) {
+    config_.hsa_core = config_.hsa_amd = config_.hsa_image =
+        config_.hsa_finalizer = false;
+  }
   filter_apis_ =
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
@@ -256,7 +262,8 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   prefix_ = OutputPrefix(
       config_.output_dir, config_.output_file,
       base != nullptr && base[0] == '/' ? std::string(base) : CurrentDir(),
-      info_.pid, info_.ppid, info_.hostname, getenv);
+      info_.pid, info_.ppid, info_.hostname, getenv,
+      ProcessCommandLine("/proc/self/cmdline"));
   // A program that execs itself keeps its pid: each image after the first
   // writes files of its own, the earlier images' stay as they were.
   prefix_ += ExecImageSuffix(TakeExecImageNumber());
@@ -295,6 +302,12 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       config_.rocpd && args_choice != "0" &&
       (config_.hip || (!args_hip_only_ && (config_.hsa || config_.kfd)));
   if (capture_args_) CaptureArgs();
+  if (config_.memory_allocation) {
+    // Captured HSA arguments ride on these calls' one tool callback.
+    const bool hsa_args = capture_args_ && config_.hsa && !args_hip_only_;
+    memory_allocations_on_ = memory_allocations_.Start(
+        config_.hsa ? nullptr : pool_, hsa_args ? ArgCapture::OnExit : nullptr);
+  }
   // Delivered when libroctracer64 runs as the HSA tool (HSA_TOOLS_LIB).
   // Scratch memory has no activity records: its rows come through an
   // observer, where the runtime's interface has the events at all.
@@ -314,6 +327,7 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   // (kernel_observer.h).
   if (config_.kernel || config_.memory_copy) {
     kernel_observer_.Watch(config_.kernel, config_.memory_copy);
+    kernel_observer_.KeepMangledNames(config_.mangled_kernels);
     kernel_observer_registered_ = roctracer_internal_gpu_add_observer(
         roctracer::gpu::kObserverAbiVersion, &kernel_observer_);
     if (!kernel_observer_registered_) {
@@ -475,6 +489,32 @@ bool Tool::CreateWriters() {
   return true;
 }
 
+// An allocation or free call's record: its MEMORY_ALLOCATION event first,
+// with the call's times, thread and correlation ID.
+void Tool::EmitMemoryAllocation(const ApiEvent& call) {
+  if (call.op->index >= allocation_call_.size()) {
+    allocation_call_.resize(call.op->index + 1, -1);
+  }
+  int8_t& is_call = allocation_call_[call.op->index];
+  if (is_call < 0) {
+    is_call = MemoryAllocations::IsAllocationCall(call.op->name) ? 1 : 0;
+  }
+  MemoryAllocations::Call taken;
+  if (is_call == 0 || !memory_allocations_.Take(call.correlation_id, &taken)) {
+    return;
+  }
+  ApiEvent e{};
+  e.op = converter_.MemoryAllocationName(taken.free);
+  e.correlation_id = call.correlation_id;
+  e.start_ns = call.start_ns;
+  e.end_ns = call.end_ns;
+  e.pid = call.pid;
+  e.tid = call.tid;
+  e.device_id = -1;
+  e.allocation = taken.allocation;
+  Emit(e);
+}
+
 // rocprofv3's finer HIP and HSA options select functions by name.
 bool Tool::Wanted(const OpName* op) {
   if (op->index >= wanted_.size()) wanted_.resize(op->index + 1, -1);
@@ -497,6 +537,9 @@ bool Tool::Wanted(const OpName* op) {
 }
 
 void Tool::Emit(const ApiEvent& e) {
+  if (memory_allocations_on_ && e.op->category == Category::kHsa) {
+    EmitMemoryAllocation(e);
+  }
   if (filter_apis_ && !IsDevice(e.op->category) && !Wanted(e.op)) return;
   if (!write_markers_ && e.op->category == Category::kMarker) return;
   if (!config_.periods.empty() &&
@@ -606,6 +649,9 @@ void Tool::Stop() {
   // A run that could not trace what was asked says so in its outputs even
   // when nothing else happened.
   if (!writers_created_ && !info_.notes.empty()) CreateWriters();
+  if (kernel_observer_registered_) {
+    info_.code_objects = kernel_observer_.CodeObjects();
+  }
   FinishWriters();
   DropSmallOutputs();
   progress_at_ = {};

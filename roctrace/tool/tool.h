@@ -22,6 +22,7 @@
 #include "roctrace/tool/clock_offset.h"
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/kernel_observer.h"
+#include "roctrace/tool/memory_allocations.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/scratch_observer.h"
 #include "roctrace/writers/event.h"
@@ -59,6 +60,7 @@ class Tool {
   void NoteMpiClock(const char* tag, const char* text);
 
  private:
+  void EmitMemoryAllocation(const ApiEvent& call);
   void Emit(const ApiEvent& e);
   // Whether an API call's function is in the HIP/HSA parts asked for.
   bool Wanted(const OpName* op);
@@ -113,6 +115,11 @@ class Tool {
   // only where the headers have the events); never destroyed either.
   ScratchObserver scratch_observer_;
   bool scratch_observer_registered_ = false;
+  // --memory-allocation-trace: the calls' arguments, paired in Emit with
+  // their activity records.
+  MemoryAllocations memory_allocations_;
+  bool memory_allocations_on_ = false;
+  std::vector<int8_t> allocation_call_;  // by OpName::index: -1 not decided
   bool filter_apis_ = false;    // some part of HIP or HSA not asked for
   bool write_markers_ = true;   // rocTX traced for --kernel-rename only
   std::vector<int8_t> wanted_;  // by OpName::index: -1 not decided yet

@@ -60,7 +60,7 @@ bool ParseAgentIndex(const std::string& text, AgentIndex* out);
 // The agent's name in the chosen naming (CSV's Agent_Id columns, JSON's
 // agent names, rocpd's agent names).
 std::string AgentName(AgentRef a);
-// Its type-relative name ("GPU 0"), whatever the naming: timeline tracks.
+// Its type-relative name ("GPU 0"), whatever the naming.
 std::string AgentTypeName(AgentRef a);
 // Its position among all agents (rocpd logical_index) and its KFD node id
 // (rocpd absolute_index).

@@ -22,6 +22,8 @@ const char* CsvWriter::TraceSuffix(Category category) {
       return "_memory_copy_trace.csv";
     case Category::kScratchMemory:
       return "_scratch_memory_trace.csv";
+    case Category::kMemoryAllocation:
+      return "_memory_allocation_trace.csv";
   }
   return "_api_trace.csv";
 }
@@ -76,6 +78,10 @@ const char* CsvWriter::Header(Category category) {
       return "\"Kind\",\"Operation\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\","
              "\"Alloc_Flags\",\"Start_Timestamp\",\"End_Timestamp\","
              "\"Allocation_Size\"\n";
+    case Category::kMemoryAllocation:
+      return "\"Kind\",\"Operation\",\"Agent_Id\",\"Allocation_Size\","
+             "\"Address\",\"Correlation_Id\",\"Start_Timestamp\","
+             "\"End_Timestamp\"\n";
     default:
       return "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\","
              "\"Correlation_Id\",\"Start_Timestamp\",\"End_Timestamp\"\n";
@@ -192,6 +198,28 @@ inline __attribute__((always_inline)) char* CsvWriter::DecimalCache::Append(
 }
 
 void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
+  if (e.op->category == Category::kMemoryAllocation) {
+    // As rocprofv3: the agent of allocations only, the address as 0x and 16
+    // hex digits.
+    const MemoryAllocation& m = e.allocation;
+    out->append("\"MEMORY_ALLOCATION\",");
+    AppendQuoted(out, e.op->name);
+    out->push_back(',');
+    if (m.has_agent) AppendQuoted(out, AgentName(m.agent));
+    out->push_back(',');
+    AppendUInt(out, m.size);
+    char address[24];
+    std::snprintf(address, sizeof(address), ",0x%016llx,",
+                  static_cast<unsigned long long>(m.address));
+    out->append(address);
+    AppendUInt(out, e.correlation_id);
+    out->push_back(',');
+    AppendUInt(out, e.start_ns);
+    out->push_back(',');
+    AppendUInt(out, e.end_ns);
+    out->push_back('\n');
+    return;
+  }
   if (e.op->category == Category::kScratchMemory) {
     out->append("\"SCRATCH_MEMORY\",");
     AppendQuoted(out, e.op->name);

@@ -5,6 +5,7 @@
 #define ROCTRACE_WRITERS_EVENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,16 +17,19 @@ namespace roctrace {
 // rocprofv3's output domains; the order is the order of the stats tables.
 // kKernel, kMemoryCopy and kScratchMemory are device work (a kernel
 // dispatch, a copy, the runtime's scratch allocation for a queue): their
-// events carry the device fields of ApiEvent.
+// events carry the device fields of ApiEvent. kMemoryAllocation (a memory
+// pool's allocation or free, rocprofv3's --memory-allocation-trace) is
+// written as device work is, on its calling thread.
 enum class Category : uint8_t {
   kHip = 0,
   kHsa = 1,
   kMarker = 2,
   kKernel = 3,
   kMemoryCopy = 4,
-  kScratchMemory = 5
+  kScratchMemory = 5,
+  kMemoryAllocation = 6
 };
-constexpr int kCategoryCount = 6;
+constexpr int kCategoryCount = 7;
 
 // rocprofv3's category names (rocpd's event categories, JSON's kinds).
 inline const char* CategoryName(Category c) {
@@ -42,13 +46,15 @@ inline const char* CategoryName(Category c) {
       return "MEMORY_COPY";
     case Category::kScratchMemory:
       return "SCRATCH_MEMORY";
+    case Category::kMemoryAllocation:
+      return "MEMORY_ALLOCATION";
   }
   return "UNKNOWN";
 }
 
 inline bool IsDevice(Category c) {
   return c == Category::kKernel || c == Category::kMemoryCopy ||
-         c == Category::kScratchMemory;
+         c == Category::kScratchMemory || c == Category::kMemoryAllocation;
 }
 
 // A copy's direction (hsa_amd_copy_direction_t's values).
@@ -71,6 +77,37 @@ struct KernelRegisterCounts {
   uint32_t sgpr = 0;
 };
 
+// A code object the runtime loaded (rocpd_info_code_object): its id (1, 2,
+// ... in load order, unique in the process), its kernel agent's index, and
+// what the loader says of it (hsa_ven_amd_loader_loaded_code_object_info_t):
+// storage_type 0 none, 1 a file, 2 memory (memory_base and memory_size then
+// say where it was read from).
+struct CodeObjectInfo {
+  uint64_t id = 0;
+  int32_t device_id = -1;
+  std::string uri;
+  uint64_t load_base = 0;
+  uint64_t load_size = 0;
+  int64_t load_delta = 0;
+  uint32_t storage_type = 0;
+  uint64_t memory_base = 0;
+  uint64_t memory_size = 0;
+};
+
+// A kernel symbol as its executable was frozen with it
+// (rocpd_info_kernel_symbol): the symbol's name as the runtime reports it
+// (mangled; a ".kd" descriptor suffix kept), its kernel object and segment
+// sizes, and its code object (null when the loader did not say which).
+struct KernelSymbolInfo {
+  std::string symbol_name;
+  uint64_t kernel_object = 0;
+  uint32_t kernarg_segment_size = 0;
+  uint32_t kernarg_segment_alignment = 0;
+  uint32_t group_segment_size = 0;
+  uint32_t private_segment_size = 0;
+  std::shared_ptr<const CodeObjectInfo> code_object;
+};
+
 // The interned identity of an operation: names live as long as the process,
 // so events carry a pointer. `index` is dense (0, 1, 2, ... in the order the
 // names were made), so writers keep per-name state in vectors, not maps.
@@ -86,6 +123,9 @@ struct OpName {
   // kKernel: the registers of the name's first dispatch's kernel (one name
   // is one Kernel_Id, whatever kernel objects it stands for).
   KernelRegisterCounts registers = {};
+  // kKernel: the kernel symbol of the name's first dispatch (null when the
+  // kernel object was in no executable the tracer saw frozen).
+  std::shared_ptr<const KernelSymbolInfo> symbol = nullptr;
   // An API call whose correlation ID device work may carry (a doorbell
   // store, an async copy; HIP calls when HSA is not traced): the timeline
   // gives only these a flow, so other calls cost no bytes for it.
@@ -138,6 +178,18 @@ struct ApiArgs {
   const unsigned char* bytes;
 };
 
+// A memory allocation or free (kMemoryAllocation events; the operation is
+// the name: MEMORY_ALLOCATION_ALLOCATE, MEMORY_ALLOCATION_FREE): the
+// address, the bytes allocated (0 for a free, as rocprofv3 records it) and
+// the agent whose memory it is (allocations only: `has_agent` false for a
+// free).
+struct MemoryAllocation {
+  uint64_t address;
+  uint64_t size;
+  AgentRef agent;
+  bool has_agent;
+};
+
 struct ApiEvent {
   const OpName* op;
   uint64_t correlation_id;
@@ -171,8 +223,9 @@ struct ApiEvent {
   // used, as rocprofiler-sdk numbers them).
   uint64_t stream_id;
   union {
-    KernelLaunch launch;  // kKernel
-    ScratchUse scratch;   // kScratchMemory
+    KernelLaunch launch;          // kKernel
+    ScratchUse scratch;           // kScratchMemory
+    MemoryAllocation allocation;  // kMemoryAllocation
   };
   // HIP, HSA and KFD API calls, when their arguments are recorded (rocpd
   // output): owned by the batch the event is in. nullptr otherwise.
@@ -218,6 +271,9 @@ struct RunInfo {
   // Outputs that could not be created or written ("PATH: reason"), known at
   // the end (rocpd metadata `roctrace.write_failures`).
   std::vector<std::string> write_failures;
+  // Every code object loaded while the program ran (rocpd writes those no
+  // dispatched kernel's symbol named at the end).
+  std::vector<std::shared_ptr<const CodeObjectInfo>> code_objects;
   // (tag, text) learnt while the program ran (an MPI rank's clock offsets),
   // rocpd metadata `roctrace.<tag>` written at the end.
   std::vector<std::pair<std::string, std::string>> end_notes;

@@ -91,6 +91,8 @@ const char* SummaryDomain(Category c) {
       return "MEMORY_COPY";
     case Category::kScratchMemory:
       return "SCRATCH_MEMORY";
+    case Category::kMemoryAllocation:
+      return "MEMORY_ALLOCATION";
   }
   return "UNKNOWN";
 }
@@ -106,6 +108,8 @@ uint64_t RecordSize(Category c) {
       return 96;
     case Category::kScratchMemory:
       return 88;
+    case Category::kMemoryAllocation:
+      return 80;
     default:
       return 64;
   }
@@ -113,8 +117,8 @@ uint64_t RecordSize(Category c) {
 
 // buffer_records sections rocprofv3 has and roctrace never fills.
 constexpr const char* kEmptyBufferSections[] = {
-    "rccl_api",    "memory_allocation",   "rocdecode_api",
-    "rocjpeg_api", "pc_sample_host_trap", "pc_sample_stochastic"};
+    "rccl_api", "rocdecode_api", "rocjpeg_api", "pc_sample_host_trap",
+    "pc_sample_stochastic"};
 
 // {"count":..,"sum":..,"sqr":..,"min":..,"max":..,"mean":..,"stddev":..,
 // "variance":..} as rocprofv3's statistics: the variance the sample's
@@ -212,6 +216,8 @@ const char* JsonWriter::Section(Category category) {
       return "memory_copy";
     case Category::kScratchMemory:
       return "scratch_memory";
+    case Category::kMemoryAllocation:
+      return "memory_allocation";
   }
   return "unknown";
 }
@@ -325,6 +331,20 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "handle", AgentHandle(src));
     out.append("},");
     Key(&out, "bytes", e.bytes);
+  } else if (e.op->category == Category::kMemoryAllocation) {
+    // rocprofiler_buffer_tracing_memory_allocation_record_t's fields.
+    const MemoryAllocation& m = e.allocation;
+    uint64_t agent_handle = 0;
+    if (m.has_agent) {
+      NoteAgent(m.agent);
+      agent_handle = AgentHandle(m.agent);
+    }
+    out.append(",\"agent_id\":{");
+    Key(&out, "handle", agent_handle);
+    out.append("},\"address\":{");
+    Key(&out, "handle", m.address);
+    out.append("},");
+    Key(&out, "allocation_size", m.size);
   } else if (e.op->category == Category::kScratchMemory) {
     // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
     if (e.device_id >= 0) {
@@ -377,6 +397,11 @@ void JsonWriter::Finish(const RunInfo& info) {
     Lose("", errno);
     return;
   }
+  for (const auto& code_object : info.code_objects) {
+    if (code_object != nullptr && code_object->device_id >= 0) {
+      NoteAgent({true, code_object->device_id});
+    }
+  }
   std::string head = "{\"rocprofiler-sdk-tool\":[{\"metadata\":{";
   Key(&head, "pid", info.pid);
   head.push_back(',');
@@ -428,17 +453,67 @@ void JsonWriter::Finish(const RunInfo& info) {
       "\"counters\":{\"dimension_ids\":[]},"
       "\"pc_sample_instructions\":[],\"pc_sample_comments\":[],"
       "\"att_filenames\":[],\"code_object_snapshot_filenames\":[]},"
-      "\n\"code_objects\":[],\n\"kernel_symbols\":[");
+      "\n\"code_objects\":[");
+  // rocprofiler-sdk's code object load records (1.0.0's size), every code
+  // object loaded while the program ran.
+  bool first = true;
+  for (const auto& c : info.code_objects) {
+    if (c == nullptr) continue;
+    head.append(first ? "{" : ",{");
+    first = false;
+    Key(&head, "size", 88);
+    head.push_back(',');
+    Key(&head, "code_object_id", c->id);
+    head.append(",\"rocp_agent\":{");
+    Key(&head, "handle",
+        c->device_id >= 0 ? AgentHandle({true, c->device_id}) : 0);
+    head.append("},\"uri\":");
+    AppendJsonString(&head, c->uri);
+    const std::pair<const char*, uint64_t> fields[] = {
+        {"load_base", c->load_base},
+        {"load_size", c->load_size},
+        {"load_delta", static_cast<uint64_t>(c->load_delta)},
+        {"storage_type", c->storage_type},
+        {"memory_base", c->memory_base},
+        {"memory_size", c->memory_size}};
+    for (const auto& [key, value] : fields) {
+      head.push_back(',');
+      Key(&head, key, value);
+    }
+    head.push_back('}');
+  }
+  head.append("],\n\"kernel_symbols\":[");
   for (size_t i = 0; i < kernels_.size(); ++i) {
     if (i != 0) head.push_back(',');
     head.push_back('{');
     Key(&head, "kernel_id", i + 1);
+    // kernel_name: the symbol as the runtime reports it, where known.
+    const KernelSymbolInfo* symbol =
+        kernels_[i] != nullptr ? kernels_[i]->symbol.get() : nullptr;
     for (const char* key :
          {"kernel_name", "formatted_kernel_name", "truncated_kernel_name"}) {
       head.append(",\"");
       head.append(key);
       head.append("\":");
-      AppendJsonString(&head, kernels_[i] != nullptr ? kernels_[i]->name : "");
+      const bool raw =
+          symbol != nullptr && key[0] == 'k' && !symbol->symbol_name.empty();
+      AppendJsonString(&head, raw                      ? symbol->symbol_name
+                              : kernels_[i] != nullptr ? kernels_[i]->name
+                                                       : "");
+    }
+    if (symbol != nullptr) {
+      const std::pair<const char*, uint64_t> fields[] = {
+          {"code_object_id",
+           symbol->code_object != nullptr ? symbol->code_object->id : 0},
+          {"kernel_object", symbol->kernel_object},
+          {"kernarg_segment_size", symbol->kernarg_segment_size},
+          {"kernarg_segment_alignment", symbol->kernarg_segment_alignment},
+          {"group_segment_size", symbol->group_segment_size},
+          {"private_segment_size", symbol->private_segment_size}};
+      for (const auto& [key, value] : fields) {
+        head.push_back(',');
+        Key(&head, key, value);
+      }
     }
     // rocprofiler-sdk's kernel symbol fields; null where not known.
     const KernelRegisterCounts r = kernels_[i] != nullptr

@@ -95,21 +95,26 @@ constexpr uint64_t kKernelArgsIid = 2;
 // Sequence 1 describes the process; threads' sequences follow.
 constexpr uint32_t kProcessSequence = 1;
 const char* const kCategoryNames[kCategoryCount] = {
-    "hip_api",         "hsa_api",     "marker_api",
-    "kernel_dispatch", "memory_copy", "scratch_memory"};
+    "hip_api",     "hsa_api",        "marker_api",       "kernel_dispatch",
+    "memory_copy", "scratch_memory", "memory_allocation"};
 
+// Device tracks name their agent as -A chooses (writers/agent_naming.h).
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
-    return AgentTypeName({true, e.device_id}) + ", queue " +
+    return AgentName({true, e.device_id}) + ", queue " +
            std::to_string(e.queue_id);
   }
+  if (e.op->category == Category::kMemoryAllocation) {
+    return e.allocation.has_agent
+               ? AgentName(e.allocation.agent) + " memory allocations"
+               : std::string("memory frees");
+  }
   if (e.op->category == Category::kScratchMemory) {
-    return e.device_id < 0
-               ? std::string("scratch memory")
-               : AgentTypeName({true, e.device_id}) + " scratch memory";
+    return e.device_id < 0 ? std::string("scratch memory")
+                           : AgentName({true, e.device_id}) + " scratch memory";
   }
   return e.device_id < 0 ? std::string("host copies")
-                         : AgentTypeName({true, e.device_id}) + " copies";
+                         : AgentName({true, e.device_id}) + " copies";
 }
 
 }  // namespace
@@ -386,7 +391,12 @@ void PftraceWriter::Write(const ApiEvent& e) {
   // A call that may submit work, and the work, carry the correlation ID as
   // a flow: the trace processor links the events that share one (the UI
   // draws an arrow from the call to each piece of its work).
-  const bool flow = e.correlation_id != 0 && (device || e.op->submits_work);
+  // (A memory allocation is its call's own record, on the same thread: no
+  // flow, as the call carries none.)
+  const bool flow =
+      e.correlation_id != 0 &&
+      ((device && e.op->category != Category::kMemoryAllocation) ||
+       e.op->submits_work);
   const uint32_t index = e.op->index;
   if (index >= s->name_iid.size()) s->name_iid.resize(index + 1, 0);
   uint32_t name_iid = s->name_iid[index];

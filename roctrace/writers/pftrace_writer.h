@@ -59,8 +59,17 @@ class PftraceWriter : public Writer {
   static uint64_t ScratchTrack(int32_t device) {
     return (6ull << 56) | static_cast<uint32_t>(device + 1);
   }
+  // An agent's memory allocations (frees, whose agent is not recorded, on
+  // one track of their own).
+  static uint64_t AllocationTrack(const MemoryAllocation& m) {
+    if (!m.has_agent) return 7ull << 56;
+    return (7ull << 56) | (m.agent.gpu ? 1ull << 32 : 0) |
+           static_cast<uint32_t>(m.agent.index + 1);
+  }
   static uint64_t DeviceTrack(const ApiEvent& e) {
     switch (e.op->category) {
+      case Category::kMemoryAllocation:
+        return AllocationTrack(e.allocation);
       case Category::kKernel:
         return QueueTrack(e.device_id, e.queue_id);
       case Category::kScratchMemory:

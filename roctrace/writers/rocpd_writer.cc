@@ -1,10 +1,12 @@
 #include "roctrace/writers/rocpd_writer.h"
 
+#include <cxxabi.h>
 #include <sys/utsname.h>
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -60,7 +62,7 @@ RocpdWriter::RocpdWriter(std::string path, RunInfo start_info)
 
 RocpdWriter::~RocpdWriter() {
   for (sqlite3_stmt* s : {insert_string_, insert_thread_, insert_dispatch_,
-                          insert_copy_, insert_scratch_}) {
+                          insert_copy_, insert_scratch_, insert_allocation_}) {
     if (s != nullptr) sqlite3_finalize(s);
   }
   if (db_ != nullptr) sqlite3_close(db_);
@@ -150,7 +152,15 @@ bool RocpdWriter::Open() {
                "extdata) VALUES (1, 1, ?1, ?2, CASE ?3 WHEN 0 THEN 'ALLOC' "
                "WHEN 1 THEN 'FREE' ELSE 'RECLAIM' END, 'SCRATCH', ?4, ?5, ?6, "
                "?7, ?8, printf('{\"flags\":%d}', ?9))",
-               &insert_scratch_)) {
+               &insert_scratch_) ||
+      // A memory pool's allocation or free, as rocprofv3's
+      // --memory-allocation-trace files them: level REAL, the agent of
+      // allocations only.
+      !Prepare("INSERT INTO rocpd_memory_allocate(nid, pid, tid, agent_id, "
+               "type, level, start, \"end\", address, size, event_id) VALUES "
+               "(1, 1, ?1, ?2, CASE ?3 WHEN 0 THEN 'ALLOC' ELSE 'FREE' END, "
+               "'REAL', ?4, ?5, ?6, ?7, ?8)",
+               &insert_allocation_)) {
     return false;
   }
   std::string machine = MachineId();
@@ -344,8 +354,63 @@ int64_t RocpdWriter::StreamRow(uint64_t stream_id) {
   return static_cast<int64_t>(stream_id);
 }
 
+namespace {
+
+// A kernel symbol's name demangled (its ".kd" descriptor suffix dropped);
+// as it is when it does not demangle (extern "C").
+std::string Demangled(std::string name) {
+  const size_t n = name.size();
+  if (n > 3 && name.compare(n - 3, 3, ".kd") == 0) name.resize(n - 3);
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status == 0 && d != nullptr) name = d;
+  std::free(d);
+  return name;
+}
+
+}  // namespace
+
+// A code object's row, as rocprofv3 writes it: its id, its agent, what the
+// loader says of it, the storage as text ('FILE', 'MEMORY'; NULL for none)
+// and extdata with the SDK's load record's fields (size is that record's
+// sizeof in rocprofiler-sdk 1.0.0; storage_type its enum value).
+int64_t RocpdWriter::CodeObjectRow(const CodeObjectInfo& c) {
+  if (!code_objects_.insert(c.id).second) return static_cast<int64_t>(c.id);
+  const std::string agent = c.device_id >= 0
+                                ? std::to_string(AgentRow({true, c.device_id}))
+                                : std::string("NULL");
+  const char* storage = c.storage_type == 1   ? "'FILE'"
+                        : c.storage_type == 2 ? "'MEMORY'"
+                                              : "NULL";
+  constexpr unsigned kLoadRecordSize = 88;
+  char* sql = sqlite3_mprintf(
+      "INSERT INTO rocpd_info_code_object(id, nid, pid, agent_id, uri, "
+      "load_base, load_size, load_delta, storage_type, extdata) VALUES "
+      "(%llu, 1, 1, %s, %Q, %llu, %llu, %lld, %s, json_object('size', %u, "
+      "'code_object_id', %llu, 'uri', %Q, 'load_base', %llu, 'load_size', "
+      "%llu, 'load_delta', %lld, 'storage_type', %u, 'memory_base', %llu, "
+      "'memory_size', %llu));",
+      static_cast<unsigned long long>(c.id), agent.c_str(), c.uri.c_str(),
+      static_cast<unsigned long long>(c.load_base),
+      static_cast<unsigned long long>(c.load_size),
+      static_cast<long long>(c.load_delta), storage, kLoadRecordSize,
+      static_cast<unsigned long long>(c.id), c.uri.c_str(),
+      static_cast<unsigned long long>(c.load_base),
+      static_cast<unsigned long long>(c.load_size),
+      static_cast<long long>(c.load_delta), c.storage_type,
+      static_cast<unsigned long long>(c.memory_base),
+      static_cast<unsigned long long>(c.memory_size));
+  Exec(sql);
+  sqlite3_free(sql);
+  return static_cast<int64_t>(c.id);
+}
+
 // The kernel's symbol row has its Kernel_Id as id (the CSV's and JSON's),
-// and the name's register counts (NULL when not known).
+// and the name's register counts (NULL when not known). As rocprofv3's:
+// kernel_name is the symbol as the code object has it, display_name the
+// name the other outputs show; the symbol's code object (written first),
+// kernel object and segment sizes come from the name's first dispatch's
+// kernel symbol (NULL, and code object 0, when it was not known).
 int64_t RocpdWriter::KernelRow(const OpName* op) {
   if (op->kernel_id >= kernels_.size()) kernels_.resize(op->kernel_id + 1);
   if (!kernels_[op->kernel_id]) {
@@ -356,17 +421,41 @@ int64_t RocpdWriter::KernelRow(const OpName* op) {
     for (int i = 0; i < 3; ++i) {
       registers[i] = r.known ? std::to_string(counts[i]) : "NULL";
     }
+    const KernelSymbolInfo* s = op->symbol.get();
+    const int64_t code_object = s != nullptr && s->code_object != nullptr
+                                    ? CodeObjectRow(*s->code_object)
+                                    : 0;
+    std::string symbol[5] = {"NULL", "NULL", "NULL", "NULL", "NULL"};
+    if (s != nullptr) {
+      symbol[0] = std::to_string(s->kernel_object);
+      symbol[1] = std::to_string(s->kernarg_segment_size);
+      symbol[2] = std::to_string(s->kernarg_segment_alignment);
+      symbol[3] = std::to_string(s->group_segment_size);
+      symbol[4] = std::to_string(s->private_segment_size);
+    }
+    const std::string& kernel_name =
+        s != nullptr && !s->symbol_name.empty() ? s->symbol_name : op->name;
+    // The symbol demangled, whatever -T and -M made of the display name.
+    const std::string demangled = s != nullptr && !s->symbol_name.empty()
+                                      ? Demangled(s->symbol_name)
+                                      : op->name;
     // extdata as rocprofv3's (the kernel_symbols view reads kernel_id and
     // the names from it); the one name roctrace has stands for each.
     char* sql = sqlite3_mprintf(
         "INSERT INTO rocpd_info_kernel_symbol(id, nid, pid, code_object_id, "
-        "kernel_name, display_name, sgpr_count, arch_vgpr_count, "
-        "accum_vgpr_count, extdata) VALUES (%u, 1, 1, 0, %Q, %Q, %s, %s, %s, "
-        "json_object('kernel_id', %u, 'formatted_kernel_name', %Q, "
-        "'demangled_kernel_name', %Q, 'truncated_kernel_name', %Q));",
-        op->kernel_id, op->name.c_str(), op->name.c_str(), registers[0].c_str(),
-        registers[1].c_str(), registers[2].c_str(), op->kernel_id,
-        op->name.c_str(), op->name.c_str(), op->name.c_str());
+        "kernel_name, display_name, kernel_object, kernarg_segment_size, "
+        "kernarg_segment_alignment, group_segment_size, private_segment_size, "
+        "sgpr_count, arch_vgpr_count, accum_vgpr_count, extdata) VALUES (%u, "
+        "1, 1, %lld, %Q, %Q, %s, %s, %s, %s, %s, %s, %s, %s, "
+        "json_object('kernel_id', %u, 'code_object_id', %lld, "
+        "'formatted_kernel_name', %Q, 'demangled_kernel_name', %Q, "
+        "'truncated_kernel_name', %Q));",
+        op->kernel_id, static_cast<long long>(code_object), kernel_name.c_str(),
+        op->name.c_str(), symbol[0].c_str(), symbol[1].c_str(),
+        symbol[2].c_str(), symbol[3].c_str(), symbol[4].c_str(),
+        registers[0].c_str(), registers[1].c_str(), registers[2].c_str(),
+        op->kernel_id, static_cast<long long>(code_object), op->name.c_str(),
+        demangled.c_str(), op->name.c_str());
     Exec(sql);
     sqlite3_free(sql);
   }
@@ -381,7 +470,16 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   DeviceRow row{};
   row.category = e.op->category;
   int64_t* v = row.values;
-  if (row.category == Category::kScratchMemory) {
+  if (row.category == Category::kMemoryAllocation) {
+    const MemoryAllocation& m = e.allocation;
+    v[1] = m.has_agent ? AgentRow(m.agent) : -1;
+    v[2] = e.op->name == "MEMORY_ALLOCATION_FREE" ? 1 : 0;
+    v[3] = static_cast<int64_t>(e.start_ns);
+    v[4] = static_cast<int64_t>(e.end_ns);
+    v[5] = static_cast<int64_t>(m.address);
+    v[6] = static_cast<int64_t>(m.size);
+    v[7] = event_id;
+  } else if (row.category == Category::kScratchMemory) {
     v[1] = e.device_id >= 0 ? AgentRow({true, e.device_id}) : -1;
     v[2] = static_cast<int64_t>(e.op->name == "SCRATCH_MEMORY_ALLOC"  ? 0
                                 : e.op->name == "SCRATCH_MEMORY_FREE" ? 1
@@ -509,12 +607,17 @@ void RocpdWriter::InsertDeviceRows() {
     } else if (row.category == Category::kScratchMemory) {
       st = insert_scratch_;
       params = 9;
+    } else if (row.category == Category::kMemoryAllocation) {
+      st = insert_allocation_;
+      params = 8;
     }
     for (int i = 0; i < params; ++i) {
       sqlite3_bind_int64(st, i + 1, row.values[i]);
     }
-    // A scratch event of a queue the tracer did not know: no agent.
-    if (row.category == Category::kScratchMemory && row.values[1] < 0) {
+    // A scratch event of a queue the tracer did not know, a free: no agent.
+    if ((row.category == Category::kScratchMemory ||
+         row.category == Category::kMemoryAllocation) &&
+        row.values[1] < 0) {
       sqlite3_bind_null(st, 2);
     }
     if (sqlite3_step(st) != SQLITE_DONE) Fail("insert device work");
@@ -638,6 +741,10 @@ void RocpdWriter::Finish(const RunInfo& info) {
       static_cast<unsigned long long>(info.end_ns));
   Exec(sql);
   sqlite3_free(sql);
+  // Code objects no dispatched kernel's symbol named yet.
+  for (const auto& code_object : info.code_objects) {
+    if (code_object != nullptr) CodeObjectRow(*code_object);
+  }
   for (const auto& loss : info.losses) {
     sql = sqlite3_mprintf(
         "INSERT INTO rocpd_metadata(tag, value) VALUES ('roctrace.lost.%q', "

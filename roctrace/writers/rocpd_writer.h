@@ -75,6 +75,7 @@ class RocpdWriter : public Writer {
   int64_t QueueRow(uint64_t queue_id);
   int64_t StreamRow(uint64_t stream_id);
   int64_t KernelRow(const OpName* op);
+  int64_t CodeObjectRow(const CodeObjectInfo& code_object);
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
@@ -101,9 +102,11 @@ class RocpdWriter : public Writer {
   sqlite3_stmt* insert_dispatch_ = nullptr;
   sqlite3_stmt* insert_copy_ = nullptr;
   sqlite3_stmt* insert_scratch_ = nullptr;
+  sqlite3_stmt* insert_allocation_ = nullptr;
   std::unordered_map<int64_t, int64_t> agents_;   // CPU 0, GPU n+1 -> row
   std::unordered_map<uint64_t, int64_t> queues_;  // queue ID -> row
   std::unordered_set<uint64_t> streams_;          // Stream_Ids with a row
+  std::unordered_set<uint64_t> code_objects_;     // code object ids written
   std::vector<bool> kernels_;                     // by Kernel_Id: row made
   // A kernel dispatch's, copy's or scratch event's row, its parameters in
   // statement order (the first, the thread).

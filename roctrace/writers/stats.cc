@@ -42,6 +42,8 @@ const char* StatsWriter::StatsSuffix(Category category) {
       return "_memory_copy_stats.csv";
     case Category::kScratchMemory:
       return "_scratch_memory_stats.csv";
+    case Category::kMemoryAllocation:
+      return "_memory_allocation_stats.csv";
   }
   return "_api_stats.csv";
 }
@@ -210,9 +212,13 @@ void PrintTable(std::FILE* out, const char* title,
 }  // namespace
 
 void StatsWriter::Finish(const RunInfo&) {
-  static const Category kAll[] = {
-      Category::kHip,    Category::kHsa,        Category::kMarker,
-      Category::kKernel, Category::kMemoryCopy, Category::kScratchMemory};
+  static const Category kAll[] = {Category::kHip,
+                                  Category::kHsa,
+                                  Category::kMarker,
+                                  Category::kKernel,
+                                  Category::kMemoryCopy,
+                                  Category::kScratchMemory,
+                                  Category::kMemoryAllocation};
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);

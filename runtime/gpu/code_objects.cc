@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/gpu/agents.h"
 #include "runtime/gpu/completion.h"
 #include "runtime/gpu/kernel_descriptor.h"
 #include "runtime/gpu/observers.h"
@@ -74,12 +75,19 @@ KernelSymbolEvent SymbolEvent(bool load, uint64_t object, const Kernel& k) {
 
 CodeObjectEvent ObjectEvent(bool load, uint64_t executable,
                             const CodeObject& c) {
-  return CodeObjectEvent{load,           hsa_executable_t{executable},
-                         c.agent,        c.handle,
-                         c.uri.c_str(),  c.load_base,
-                         c.load_size,    c.load_delta,
-                         c.storage_type, c.storage_file,
-                         c.memory_base,  c.memory_size};
+  return CodeObjectEvent{load,
+                         hsa_executable_t{executable},
+                         c.agent,
+                         c.handle,
+                         c.uri.c_str(),
+                         c.load_base,
+                         c.load_size,
+                         c.load_delta,
+                         c.storage_type,
+                         c.storage_file,
+                         c.memory_base,
+                         c.memory_size,
+                         DeviceIndex(c.agent)};
 }
 
 bool LoaderTable(hsa_ven_amd_loader_1_01_pfn_t* pfn) {

@@ -142,6 +142,9 @@ struct CodeObjectEvent {
   int storage_file;
   uint64_t memory_base;
   uint64_t memory_size;
+  // The agent's index among the kernel agents (QueueInfo::device_id), -1
+  // when it is not one.
+  int device_id;
 };
 
 // A kernel's registers as its descriptor gives them (kernel_descriptor.h):

@@ -14,7 +14,7 @@
 
 namespace roctracer::gpu {
 // Raise on any change to Observer or to the structs it is given.
-constexpr uint32_t kObserverAbiVersion = 4;
+constexpr uint32_t kObserverAbiVersion = 5;
 }  // namespace roctracer::gpu
 
 extern "C" {
