@@ -29,6 +29,10 @@ hipError_t hipExtModuleLaunchKernel(
     void** kernelParams, void** extra, hipEvent_t startEvent = nullptr,
     hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
 
+// Our stream printers before HIP's record, as ROCm's roctracer_hip.h orders
+// them: from HIP 5.6 on, HIP's hipApiString streams every value through
+// roctracer::hip_support::detail::operator<<, which this header declares.
+#include <hip_ostream_ops.h>
 #define HIP_PROF_HIP_API_STRING 1
 #include <hip/amd_detail/hip_prof_str.h>
 #include <roctracer.h>
@@ -151,20 +155,35 @@ int main() {
   if (s != nullptr) {
     EXPECT(s->data.args.hipChooseDevice.device == &dev);
     EXPECT(s->data.args.hipChooseDevice.device__val == dev);
+    // The struct copy printed field by field, through our printers.
+    EXPECT(s->text.find("hipChooseDevice") == 0);
+    EXPECT(s->text.find("major=7") != std::string::npos);
+    EXPECT(s->text.find("minor=3") != std::string::npos);
   }
 
   s = Find(HIP_API_ID_hipGetDeviceProperties, ACTIVITY_API_PHASE_EXIT);
   EXPECT(s != nullptr);
   if (s != nullptr) {
-    EXPECT(s->data.args.hipGetDeviceProperties.props == &props);
-    EXPECT(s->data.args.hipGetDeviceProperties.device == 0);
-    EXPECT(std::memcmp(&s->data.args.hipGetDeviceProperties.props__val, &props,
-                       sizeof(props)) == 0);
+    const auto& args = s->data.args.hipGetDeviceProperties;
+#if HIP_VERSION_MAJOR >= 6
+    // hipGetDevicePropertiesR0600's record names the fields after its
+    // prototype.
+    EXPECT(args.prop == &props);
+    EXPECT(args.deviceId == 0);
+    EXPECT(std::memcmp(&args.prop__val, &props, sizeof(props)) == 0);
+#else
+    EXPECT(args.props == &props);
+    EXPECT(args.device == 0);
+    EXPECT(std::memcmp(&args.props__val, &props, sizeof(props)) == 0);
+#endif
   }
 
   s = Find(HIP_API_ID_hipSetDevice, ACTIVITY_API_PHASE_ENTER);
   EXPECT(s != nullptr);
   if (s != nullptr) EXPECT(s->data.args.hipSetDevice.deviceId == 5);
+  s = Find(HIP_API_ID_hipSetDevice, ACTIVITY_API_PHASE_EXIT);
+  EXPECT(s != nullptr);
+  if (s != nullptr) EXPECT(s->text == "hipSetDevice(deviceId=5)");
 
   s = Find(HIP_API_ID_hipMemcpy, ACTIVITY_API_PHASE_EXIT);
   EXPECT(s != nullptr);
