@@ -32,6 +32,7 @@
 #include "roctracer.h"
 #include "roctracer_ext.h"
 #include "roctracer_hip.h"
+#include "roctracer_roctx.h"
 #include "roctx.h"
 #include "runtime/private/last_words_export.h"
 #include "runtime/private/observer_export.h"
@@ -700,6 +701,18 @@ const std::vector<Case>& RoctxCases() {
       CASE(
           roctxRangeStop,
           roctxRangeStop(rng() % 2 ? 0 : static_cast<roctx_range_id_t>(rng()))),
+      // libroctx's own consumers: an operation it does not have is refused
+      // before the pointer is stored; NULL callbacks register nothing.
+      CASE(RegisterApiCallback,
+           EXPECT_FALSE(RegisterApiCallback(
+               ROCTX_API_ID_NUMBER + static_cast<uint32_t>(rng() % 1000),
+               reinterpret_cast<void*>(static_cast<uintptr_t>(rng())),
+               nullptr))),
+      CASE(RemoveApiCallback,
+           EXPECT_FALSE(RemoveApiCallback(
+               ROCTX_API_ID_NUMBER + static_cast<uint32_t>(rng() % 1000)))),
+      CASE(RangeStackIterate, RangeStackIterate(nullptr, nullptr)),
+      CASE(roctxRegisterTracerCallback, roctxRegisterTracerCallback(nullptr)),
   };
   return cases;
 }
