@@ -21,8 +21,14 @@ std::ostream& operator<<(std::ostream& o, const T&) {
   return o << "{...}";
 }
 
-// hip_ext.h's declaration (C++ linkage); hip_ext.h itself needs hipcc.
-hipError_t hipExtModuleLaunchKernel(
+// hip_ext.h's declaration (hip_ext.h itself needs hipcc): C++ linkage before
+// HIP 6, C linkage from HIP 6 on.
+#if HIP_VERSION_MAJOR >= 6
+#define HIP_EXT_LINKAGE extern "C"
+#else
+#define HIP_EXT_LINKAGE
+#endif
+HIP_EXT_LINKAGE hipError_t hipExtModuleLaunchKernel(
     hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
     uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
     uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
