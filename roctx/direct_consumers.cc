@@ -4,6 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -19,11 +20,21 @@ using TracerFn = int (*)(activity_domain_t, uint32_t, void*);
 
 // One per-operation registration. Replaced, never changed in place, and never
 // freed: a deliverer on another thread may still be calling through the old
-// one (registrations are rare and few).
+// one (registrations are rare and few). Every one stays listed in
+// g_all_entries.
 struct Entry {
   activity_rtapi_callback_t fn;
   void* arg;
 };
+std::mutex g_entries_mu;
+std::vector<std::unique_ptr<Entry>>* const g_all_entries =
+    new std::vector<std::unique_ptr<Entry>>;
+
+const Entry* NewEntry(activity_rtapi_callback_t fn, void* arg) {
+  std::lock_guard<std::mutex> lock(g_entries_mu);
+  g_all_entries->emplace_back(new Entry{fn, arg});
+  return g_all_entries->back().get();
+}
 
 std::atomic<TracerFn> g_tracer_fn{nullptr};
 std::atomic<const Entry*> g_entries[ROCTX_API_ID_NUMBER] = {};
@@ -136,8 +147,8 @@ ROCTX_API void roctxRegisterTracerCallback(int (*function)(
 
 ROCTX_API bool RegisterApiCallback(uint32_t op, void* callback, void* arg) {
   if (op >= ROCTX_API_ID_NUMBER) return false;
-  const auto* entry = new roctx_direct::Entry{
-      reinterpret_cast<activity_rtapi_callback_t>(callback), arg};
+  const roctx_direct::Entry* entry = roctx_direct::NewEntry(
+      reinterpret_cast<activity_rtapi_callback_t>(callback), arg);
   roctx_direct::g_entries[op].store(entry, std::memory_order_release);
   if (callback != nullptr) {
     roctx_direct::g_track_ranges.store(true, std::memory_order_release);
