@@ -41,7 +41,8 @@ HIP_EXT_LINKAGE hipError_t hipExtModuleLaunchKernel(
 #include <hip_ostream_ops.h>
 #define HIP_PROF_HIP_API_STRING 1
 #include <hip/amd_detail/hip_prof_str.h>
-#include <roctracer.h>
+// Ours after HIP's record: it steps aside for HIP's enum, record and helpers.
+#include <roctracer_hip.h>
 
 namespace {
 
