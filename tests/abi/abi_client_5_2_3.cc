@@ -59,6 +59,18 @@ int main() {
   roctxMarkA("unheard");
   CHECK(g_marks.size() == 1);
 
+  // 5.2.3's callback table type, header-only.
+  roctx::cb_table_t table;
+  activity_rtapi_callback_t fn = nullptr;
+  void* arg = &table;
+  CHECK(table.get(ROCTX_API_ID_roctxMarkA, &fn, &arg));
+  CHECK(fn == nullptr && arg == nullptr);
+  CHECK(table.set(ROCTX_API_ID_roctxRangePop, &OnMark, &g_marks));
+  CHECK(table.get(ROCTX_API_ID_roctxRangePop, &fn, &arg));
+  CHECK(fn == &OnMark && arg == &g_marks);
+  CHECK(!table.set(ROCTX_API_ID_NUMBER, &OnMark, nullptr));
+  CHECK(!table.get(ROCTX_API_ID_NUMBER, &fn, &arg));
+
   std::printf("abi_client_5_2_3: %d failures\n", g_failures);
   return g_failures == 0 ? 0 : 1;
 }
