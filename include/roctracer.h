@@ -42,6 +42,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
 
 #include "ext/prof_protocol.h"
 
@@ -269,6 +272,15 @@ ROCTRACER_API roctracer_status_t roctracer_flush_activity(void)
  * ERROR_INVALID_ARGUMENT when `timestamp` is NULL. */
 ROCTRACER_API roctracer_status_t
 roctracer_get_timestamp(roctracer_timestamp_t* timestamp) ROCTRACER_VERSION_4_1;
+
+/* Library set-up calls of roctracer 4.0, declared by ROCm 5.2.3's header and
+ * exported under ROCTRACER_4.0. Tracing is ready as soon as the library is
+ * loaded: roctracer_load returns true and changes nothing, roctracer_unload
+ * changes nothing (callbacks and activity stay as they are),
+ * roctracer_flush_buf is roctracer_flush_activity (the default pool). */
+ROCTRACER_API bool roctracer_load(void);
+ROCTRACER_API void roctracer_unload(void);
+ROCTRACER_API void roctracer_flush_buf(void);
 
 #ifdef __cplusplus
 }

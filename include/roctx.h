@@ -76,6 +76,10 @@ ROCTX_API roctx_range_id_t roctxRangeStartA(const char* message)
 /* Close the range `id` returned by roctxRangeStartA. */
 ROCTX_API void roctxRangeStop(roctx_range_id_t id) ROCTX_VERSION_4_1;
 
+/* As ROCm 5.2.3's roctx.h declared it (libroctx64 exports it too): the
+ * tracer's last error text when libroctracer64 is loaded, else "". */
+const char* roctracer_error_string(void);
+
 #if defined(__cplusplus)
 }
 #endif

@@ -11,6 +11,7 @@
 
 #include <atomic>
 
+#include "roctx/direct_consumers.h"
 #include "runtime/platform/hot_tls.h"
 #include "runtime/private/roctx_link.h"
 
@@ -25,14 +26,19 @@ RoctxLink g_link = {
 
 std::atomic<uint64_t> g_next_local_range_id{1};
 
-inline void Notify(uint32_t op, const char* message, uint64_t id) {
-  if (__builtin_expect(g_link.active[op].load(std::memory_order_relaxed) == 0,
-                       1)) {
-    return;
+// `level`: the nesting level a push opened or a pop closed, else 0.
+inline void Notify(uint32_t op, const char* message, uint64_t id,
+                   int level = 0) {
+  const bool traced = g_link.active[op].load(std::memory_order_relaxed) != 0;
+  const bool direct =
+      roctx_direct::g_registered.load(std::memory_order_relaxed) != 0;
+  if (__builtin_expect(!traced && !direct, 1)) return;
+  if (traced) {
+    if (auto report = g_link.report.load(std::memory_order_acquire)) {
+      report(op, message, id);
+    }
   }
-  if (auto report = g_link.report.load(std::memory_order_acquire)) {
-    report(op, message, id);
-  }
+  if (direct) roctx_direct::Deliver(op, message, id, level);
 }
 
 // Without a tracer a request is done (nothing to pause, nobody to tell).
@@ -82,14 +88,14 @@ ROCTX_API void roctxMarkA(const char* message) {
 
 ROCTX_API int roctxRangePushA(const char* message) {
   const int level = t_depth++;
-  Notify(ROCTX_API_ID_roctxRangePushA, message, 0);
+  Notify(ROCTX_API_ID_roctxRangePushA, message, 0, level);
   return level;
 }
 
 ROCTX_API int roctxRangePop(void) {
   if (t_depth == 0) return -1;
   const int level = --t_depth;
-  Notify(ROCTX_API_ID_roctxRangePop, nullptr, 0);
+  Notify(ROCTX_API_ID_roctxRangePop, nullptr, 0, level);
   return level;
 }
 

@@ -1,6 +1,6 @@
-// Functions libroctracer64.so has exported since before 4.1 without declaring
-// them in any 4.1 header; programs declare them themselves, so they are kept
-// for link compatibility.
+// Functions libroctracer64.so has exported since roctracer 4.0: the set-up
+// calls ROCm 5.2.3's roctracer.h declares, and roctracer_mark, which
+// programs declare themselves.
 #include <roctracer.h>
 #include <roctracer_ext.h>
 
@@ -11,7 +11,7 @@
 extern "C" {
 
 // Tracing is ready as soon as the library is loaded: report "loaded".
-ROCTRACER_API int roctracer_load(void) { return 1; }
+ROCTRACER_API bool roctracer_load(void) { return true; }
 
 ROCTRACER_API void roctracer_unload(void) {}
 

@@ -13,8 +13,9 @@ import sys
 import tempfile
 import unittest
 
-TRACER, ROCTX, ROCM_TRACER_MAP, ROCM_ROCTX_MAP, CLIENT, HEADER = sys.argv[1:7]
-del sys.argv[1:7]
+(TRACER, ROCTX, ROCM_TRACER_MAP, ROCM_ROCTX_MAP, CLIENT, HEADER,
+ ROCM_5_2_3_EXPORTS, CLIENT_5_2_3) = sys.argv[1:9]
+del sys.argv[1:9]
 INCLUDE = os.path.dirname(os.path.abspath(HEADER))
 
 
@@ -173,6 +174,72 @@ class RocmAbiTest(unittest.TestCase):
     p = self.run_on_ours(binary)
     self.assertEqual(p.returncode, 0, p.stdout)
     self.assertIn("%d symbols, 0 missing" % len(names), p.stdout)
+
+
+class Rocm523AbiTest(unittest.TestCase):
+  """ROCm 5.2.3's libraries (SONAME .so.1, every name unversioned): a
+  program built against them runs on ours under those names."""
+
+  @classmethod
+  def setUpClass(cls):
+    cls.tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+    cls.standin = os.path.join(cls.tmp, "standin")
+    cls.ours = os.path.join(cls.tmp, "ours")
+    os.mkdir(cls.standin)
+    os.mkdir(cls.ours)
+    cls.exports = {}
+    with open(ROCM_5_2_3_EXPORTS) as f:
+      for line in f:
+        if line.strip() and not line.startswith("#"):
+          soname, name = line.split()
+          cls.exports.setdefault(soname, []).append(name)
+    for soname, names in cls.exports.items():
+      src = os.path.join(cls.standin, soname + ".c")
+      with open(src, "w") as f:
+        for n in names:
+          f.write("int %s(void) { return 0; }\n" % n)
+      p = run(["gcc", "-shared", "-fPIC", "-o",
+               os.path.join(cls.standin, soname), src, "-Wl,-soname," + soname])
+      assert p.returncode == 0, p.stdout
+      os.symlink(soname, os.path.join(cls.standin, soname.rsplit(".", 1)[0]))
+    # Ours under 5.2.3's SONAMEs, as a compatibility link would name them.
+    os.symlink(os.path.abspath(TRACER),
+               os.path.join(cls.ours, "libroctracer64.so.1"))
+    os.symlink(os.path.abspath(ROCTX), os.path.join(cls.ours, "libroctx64.so.1"))
+
+  def link_and_run(self, src, name):
+    binary = os.path.join(self.tmp, name)
+    p = run(["g++", src, "-I" + INCLUDE, "-L" + self.standin, "-lroctracer64",
+             "-lroctx64", "-o", binary])
+    self.assertEqual(p.returncode, 0, p.stdout)
+    env = dict(os.environ, LD_LIBRARY_PATH=self.ours, LD_BIND_NOW="1")
+    return run([binary], env=env)
+
+  def test_every_export_of_5_2_3_is_ours(self):
+    for soname, lib in (("libroctracer64.so.1", TRACER),
+                        ("libroctx64.so.1", ROCTX)):
+      have = exports(lib)
+      for n in self.exports[soname]:
+        self.assertIn(n, have, "%s of %s" % (n, soname))
+
+  def test_program_built_against_5_2_3_runs_on_ours(self):
+    p = self.link_and_run(CLIENT_5_2_3, "abi_client_5_2_3")
+    self.assertEqual(p.returncode, 0, p.stdout)
+    self.assertIn("abi_client_5_2_3: 0 failures", p.stdout)
+
+  def test_every_5_2_3_symbol_binds_on_ours(self):
+    names = sorted({n for ns in self.exports.values() for n in ns})
+    src = os.path.join(self.tmp, "all_5_2_3.c")
+    with open(src, "w") as f:
+      f.write("#include <stdio.h>\n")
+      for n in names:
+        f.write("extern char %s[];\n" % n)
+      f.write("static void* const kAll[] = {%s};\n" % ", ".join(names))
+      f.write("int main(void) {\n  printf(\"%d symbols\\n\", "
+              "(int)(sizeof kAll / sizeof *kAll));\n  return 0;\n}\n")
+    p = self.link_and_run(src, "all_5_2_3")
+    self.assertEqual(p.returncode, 0, p.stdout)
+    self.assertIn("%d symbols" % len(names), p.stdout)
 
 
 if __name__ == "__main__":

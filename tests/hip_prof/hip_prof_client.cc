@@ -21,17 +21,28 @@ std::ostream& operator<<(std::ostream& o, const T&) {
   return o << "{...}";
 }
 
-// hip_ext.h's declaration (C++ linkage); hip_ext.h itself needs hipcc.
-hipError_t hipExtModuleLaunchKernel(
+// hip_ext.h's declaration (hip_ext.h itself needs hipcc): C++ linkage before
+// HIP 6, C linkage from HIP 6 on.
+#if HIP_VERSION_MAJOR >= 6
+#define HIP_EXT_LINKAGE extern "C"
+#else
+#define HIP_EXT_LINKAGE
+#endif
+HIP_EXT_LINKAGE hipError_t hipExtModuleLaunchKernel(
     hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
     uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY,
     uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream,
     void** kernelParams, void** extra, hipEvent_t startEvent = nullptr,
     hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
 
+// Our stream printers before HIP's record, as ROCm's roctracer_hip.h orders
+// them: from HIP 5.6 on, HIP's hipApiString streams every value through
+// roctracer::hip_support::detail::operator<<, which this header declares.
+#include <hip_ostream_ops.h>
 #define HIP_PROF_HIP_API_STRING 1
 #include <hip/amd_detail/hip_prof_str.h>
-#include <roctracer.h>
+// Ours after HIP's record: it steps aside for HIP's enum, record and helpers.
+#include <roctracer_hip.h>
 
 namespace {
 
@@ -151,20 +162,35 @@ int main() {
   if (s != nullptr) {
     EXPECT(s->data.args.hipChooseDevice.device == &dev);
     EXPECT(s->data.args.hipChooseDevice.device__val == dev);
+    // The struct copy printed field by field, through our printers.
+    EXPECT(s->text.find("hipChooseDevice") == 0);
+    EXPECT(s->text.find("major=7") != std::string::npos);
+    EXPECT(s->text.find("minor=3") != std::string::npos);
   }
 
   s = Find(HIP_API_ID_hipGetDeviceProperties, ACTIVITY_API_PHASE_EXIT);
   EXPECT(s != nullptr);
   if (s != nullptr) {
-    EXPECT(s->data.args.hipGetDeviceProperties.props == &props);
-    EXPECT(s->data.args.hipGetDeviceProperties.device == 0);
-    EXPECT(std::memcmp(&s->data.args.hipGetDeviceProperties.props__val, &props,
-                       sizeof(props)) == 0);
+    const auto& args = s->data.args.hipGetDeviceProperties;
+#if HIP_VERSION_MAJOR >= 6
+    // hipGetDevicePropertiesR0600's record names the fields after its
+    // prototype.
+    EXPECT(args.prop == &props);
+    EXPECT(args.deviceId == 0);
+    EXPECT(std::memcmp(&args.prop__val, &props, sizeof(props)) == 0);
+#else
+    EXPECT(args.props == &props);
+    EXPECT(args.device == 0);
+    EXPECT(std::memcmp(&args.props__val, &props, sizeof(props)) == 0);
+#endif
   }
 
   s = Find(HIP_API_ID_hipSetDevice, ACTIVITY_API_PHASE_ENTER);
   EXPECT(s != nullptr);
   if (s != nullptr) EXPECT(s->data.args.hipSetDevice.deviceId == 5);
+  s = Find(HIP_API_ID_hipSetDevice, ACTIVITY_API_PHASE_EXIT);
+  EXPECT(s != nullptr);
+  if (s != nullptr) EXPECT(s->text == "hipSetDevice(deviceId=5)");
 
   s = Find(HIP_API_ID_hipMemcpy, ACTIVITY_API_PHASE_EXIT);
   EXPECT(s != nullptr);
