@@ -50,8 +50,8 @@ void Perform(const Copy& c) {
   const Faults& f = GetFaults();
   const bool profile = g_profiling.load(std::memory_order_relaxed);
   uint64_t start = profile ? DeviceTicks() : 0;
-  // Faults are the data copies': an empty copy (a tool's chained completion)
-  // neither counts nor is delayed, as barrier packets are not dispatches.
+  // Faults are the data copies': an empty rectangle neither counts nor is
+  // delayed, as barrier packets are not dispatches.
   if (c.range_x * c.range_y * c.range_z != 0) {
     uint64_t n = g_count.fetch_add(1) + 1;
     if (f.copy_delay_us) usleep(static_cast<useconds_t>(f.copy_delay_us));
@@ -153,6 +153,12 @@ hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
   }
   if (dst == nullptr || src == nullptr)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (ToSignal(completion_signal) == nullptr) {
+    return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  }
+  // As ROCR (5.2 through 7.x): a copy of 0 bytes is accepted and does
+  // nothing, its completion signal included.
+  if (size == 0) return HSA_STATUS_SUCCESS;
   Copy c{};
   c.dst = static_cast<uint8_t*>(dst);
   c.src = static_cast<const uint8_t*>(src);
