@@ -1,6 +1,8 @@
 """The HIP runtime of the ROCm release under test runs the hipcc-built
 programs on softhsa (built from that release's headers): results right, every
-kernel (the programs' and the release's own blit kernels) run by a twin.
+kernel (the programs' and the release's own blit kernels) run by a twin; and
+roctrace (built from the same headers) traces the matrix transpose's kernels
+and copies on it.
 
 In a release run (tools/test_release.sh) the programs start through the
 release's loader ($ROCTRACER_RELEASE_RUN), which finds the release's
@@ -9,6 +11,9 @@ the installed HIP. Either way softhsa comes first on the library path, and
 the test checks which libamdhip64 and libhsa-runtime64 the loader
 initialised (LD_DEBUG=libs)."""
 
+import collections
+import csv
+import glob
 import os
 import re
 import subprocess
@@ -16,9 +21,9 @@ import sys
 import tempfile
 import unittest
 
-(SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS) = (
-    os.path.abspath(p) for p in sys.argv[1:8])
-del sys.argv[1:8]
+(SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE) = (
+    os.path.abspath(p) for p in sys.argv[1:9])
+del sys.argv[1:9]
 
 RELEASE_RUN = os.environ.get("ROCTRACER_RELEASE_RUN")
 RELEASE_PREFIX = os.environ.get("ROCTRACER_RELEASE_PREFIX")
@@ -91,6 +96,42 @@ class ReleaseHip(unittest.TestCase):
 
   def test_two_devices_and_a_peer_copy(self):
     self.check([PEER], "peer: OK", SOFTHSA_GPU_COUNT="2")
+
+  def test_roctrace_traces_the_transpose(self):
+    # roctrace starts the program (through the release's loader in a
+    # release run: LD_PRELOAD, which roctrace sets, reaches it there too).
+    out = os.path.join(self.tmp.name, "roctrace")
+    p = self.run_program(
+        [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--output-format",
+         "csv", "-d", out, "--"] + ([RELEASE_RUN] if RELEASE_RUN else []) +
+        [TRANSPOSE], LD_DEBUG="")
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("transpose: OK", p.stdout)
+    self.assertNotIn("has no host twin", p.stderr)
+
+    def rows(kind):
+      files = glob.glob(os.path.join(out, "*", "*_%s.csv" % kind))
+      self.assertEqual(len(files), 1, files)
+      with open(files[0]) as f:
+        return list(csv.DictReader(f))
+
+    kernels = collections.Counter(r["Kernel_Name"] for r in rows("kernel_trace"))
+    # The program's three launches, by name; HIP's own blit kernels (their
+    # names and number are the release's) beside them.
+    self.assertEqual(kernels["transpose(float*, float const*, int, int)"], 3)
+    self.assertTrue(all(k.startswith("__amd_rocclr_") for k in kernels
+                        if not k.startswith("transpose")), kernels)
+    copies = collections.Counter(r["Direction"] for r in rows("memory_copy_trace"))
+    # Three host-to-device and four device-to-host copies (the program's
+    # hipMemcpy/hipMemcpyAsync calls), and a device-to-device one that HIP
+    # runs as its copyBuffer blit kernel. A copy the runtime refuses HIP
+    # runs as that kernel too (HIP 7.2 asks copy engine 0 for one
+    # device-to-host copy, which gfx90a reserves for host-to-device): a
+    # kernel row then, not a copy row.
+    self.assertEqual(copies["MEMORY_COPY_HOST_TO_DEVICE"], 3, copies)
+    self.assertEqual(copies["MEMORY_COPY_DEVICE_TO_HOST"] +
+                     kernels["__amd_rocclr_copyBuffer"], 4 + 1,
+                     (copies, kernels))
 
 
 if __name__ == "__main__":
