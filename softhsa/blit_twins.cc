@@ -3,7 +3,10 @@
 // that the copies and fills HIP runs as kernels move the bytes. Each reads
 // its arguments where the OpenCL kernel ABI puts them (each argument at the
 // next multiple of its size) and does, for the work-items of one workgroup,
-// what the kernel's work-items do.
+// what the kernel's work-items do. HIP releases changed some of these
+// kernels' arguments under the same name: the kernel's metadata (its
+// arguments' names and offsets) picks the twin of that layout, and a layout
+// no twin knows gets none (the kernel is reported, not misread).
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -58,6 +61,68 @@ void CopyBufferAligned(const void* k, const hsa_kernel_dispatch_packet_t* p,
   Range1D r = Items(p, x);
   for (uint64_t i = r.begin; i < r.end && i < size; ++i) {
     memcpy(dst + unit * i, src + unit * i, unit);
+  }
+}
+
+// copyBuffer(uchar* src, uchar* dst, ulong size, uint remainder,
+// uint aligned_size, ulong end_ptr, uint next_chunk[, uint workgroup_size])
+// (HIP 6.1 on; the workgroup size argument later): work-item i copies
+// elements i, i + next_chunk, ... of `aligned_size` bytes (16, else 4) below
+// end_ptr; work-item 0 also the last `remainder` bytes of `size`.
+template <bool kWorkgroupSizeArg>
+void CopyBufferChunked(const void* k, const hsa_kernel_dispatch_packet_t* p,
+                       uint32_t x, uint32_t, uint32_t) {
+  const auto* src = Arg<const uint8_t*>(k, 0);
+  auto* dst = Arg<uint8_t*>(k, 8);
+  const uint64_t size = Arg<uint64_t>(k, 16);
+  const uint32_t remainder = Arg<uint32_t>(k, 24);
+  const uint64_t unit = Arg<uint32_t>(k, 28) == 16 ? 16 : 4;
+  const uint64_t end = Arg<uint64_t>(k, 32);
+  const uint64_t stride = Arg<uint32_t>(k, 40);
+  const uint64_t group =
+      kWorkgroupSizeArg ? Arg<uint32_t>(k, 44) : p->workgroup_size_x;
+  const uint64_t base = reinterpret_cast<uint64_t>(dst);
+  if (stride == 0 || end < base) return;
+  const uint64_t elements = (end - base + unit - 1) / unit;
+  for (uint64_t l = 0; l < p->workgroup_size_x; ++l) {
+    const uint64_t id = uint64_t{x} * group + l;
+    for (uint64_t e = id; e < elements; e += stride) {
+      memcpy(dst + e * unit, src + e * unit, unit);
+    }
+    if (id == 0 && remainder != 0 && remainder <= size) {
+      memcpy(dst + size - remainder, src + size - remainder, remainder);
+    }
+  }
+}
+
+// fillBufferAligned(void* buf, uchar* pattern, uint pattern_size,
+// uint alignment, ulong end_ptr, uint next_chunk[, uint workgroup_size])
+// (HIP 6.1 on; the workgroup size argument later): elements of `alignment`
+// bytes (16, 8, 4, 2, else 1); work-item i writes the pattern (pattern_size
+// elements) at element i * pattern_size, then every next_chunk elements
+// further, below end_ptr.
+template <bool kWorkgroupSizeArg>
+void FillBufferChunked(const void* k, const hsa_kernel_dispatch_packet_t* p,
+                       uint32_t x, uint32_t, uint32_t) {
+  auto* buf = Arg<uint8_t*>(k, 0);
+  const auto* pattern = Arg<const uint8_t*>(k, 8);
+  const uint64_t elements = Arg<uint32_t>(k, 16);
+  const uint32_t alignment = Arg<uint32_t>(k, 20);
+  const uint64_t end = Arg<uint64_t>(k, 24);
+  const uint64_t stride = Arg<uint32_t>(k, 32);
+  const uint64_t unit =
+      alignment == 16 || alignment == 8 || alignment == 4 || alignment == 2
+          ? alignment
+          : 1;
+  const uint64_t group =
+      kWorkgroupSizeArg ? Arg<uint32_t>(k, 36) : p->workgroup_size_x;
+  if (buf == nullptr || pattern == nullptr || stride == 0) return;
+  for (uint64_t l = 0; l < p->workgroup_size_x; ++l) {
+    const uint64_t id = uint64_t{x} * group + l;
+    for (uint64_t e = id * elements;
+         reinterpret_cast<uint64_t>(buf + e * unit) < end; e += stride) {
+      memcpy(buf + e * unit, pattern, elements * unit);
+    }
   }
 }
 
@@ -148,12 +213,87 @@ void CopyBufferRect(const void* k, const hsa_kernel_dispatch_packet_t* p,
   }
 }
 
+// Whether the explicit (not hidden) arguments are these, at these offsets.
+bool Layout(const std::vector<KernelArg>& args,
+            std::initializer_list<std::pair<const char*, uint64_t>> want) {
+  auto it = want.begin();
+  for (const KernelArg& a : args) {
+    if (a.value_kind.rfind("hidden_", 0) == 0) continue;
+    if (it == want.end() || a.name != it->first || a.offset != it->second) {
+      return false;
+    }
+    ++it;
+  }
+  return it == want.end();
+}
+
 }  // namespace
 
-KernelFn BuiltinTwin(const std::string& kernel) {
-  if (kernel == "__amd_rocclr_copyBuffer") return CopyBuffer;
+KernelFn BuiltinTwin(const std::string& kernel,
+                     const std::vector<KernelArg>& args) {
+  // Without metadata: HIP 5's layouts, the ones these kernels first had.
+  const bool described = !args.empty();
+  if (kernel == "__amd_rocclr_copyBuffer") {
+    if (!described || Layout(args, {{"srcI", 0},
+                                    {"dstI", 8},
+                                    {"srcOrigin", 16},
+                                    {"dstOrigin", 24},
+                                    {"size", 32},
+                                    {"remain", 40}})) {
+      return CopyBuffer;
+    }
+    if (Layout(args, {{"src", 0},
+                      {"dst", 8},
+                      {"size", 16},
+                      {"remainder", 24},
+                      {"aligned_size", 28},
+                      {"end_ptr", 32},
+                      {"next_chunk", 40}})) {
+      return CopyBufferChunked<false>;
+    }
+    if (Layout(args, {{"src", 0},
+                      {"dst", 8},
+                      {"size", 16},
+                      {"remainder", 24},
+                      {"aligned_size", 28},
+                      {"end_ptr", 32},
+                      {"next_chunk", 40},
+                      {"workgroup_size", 44}})) {
+      return CopyBufferChunked<true>;
+    }
+    return nullptr;
+  }
+  if (kernel == "__amd_rocclr_fillBufferAligned") {
+    if (!described || Layout(args, {{"bufUChar", 0},
+                                    {"bufUShort", 8},
+                                    {"bufUInt", 16},
+                                    {"bufULong", 24},
+                                    {"pattern", 32},
+                                    {"patternSize", 40},
+                                    {"offset", 48},
+                                    {"size", 56}})) {
+      return FillBufferAligned;
+    }
+    if (Layout(args, {{"buf", 0},
+                      {"pattern", 8},
+                      {"pattern_size", 16},
+                      {"alignment", 20},
+                      {"end_ptr", 24},
+                      {"next_chunk", 32}})) {
+      return FillBufferChunked<false>;
+    }
+    if (Layout(args, {{"buf", 0},
+                      {"pattern", 8},
+                      {"pattern_size", 16},
+                      {"alignment", 20},
+                      {"end_ptr", 24},
+                      {"next_chunk", 32},
+                      {"workgroup_size", 36}})) {
+      return FillBufferChunked<true>;
+    }
+    return nullptr;
+  }
   if (kernel == "__amd_rocclr_copyBufferAligned") return CopyBufferAligned;
-  if (kernel == "__amd_rocclr_fillBufferAligned") return FillBufferAligned;
   if (kernel == "__amd_rocclr_fillBufferAligned2D") return FillBufferAligned2D;
   if (kernel == "__amd_rocclr_copyBufferRect" ||
       kernel == "__amd_rocclr_copyBufferRectAligned") {

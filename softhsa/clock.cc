@@ -78,6 +78,7 @@ void ReadClockSettings() {
 }
 
 uint64_t SystemFrequency() { return g_system_hz; }
+uint64_t DeviceFrequency() { return g_device_hz; }
 uint64_t NsToSystemTicks(uint64_t ns) {
   return Scale(ns, g_system_hz, 1'000'000'000ull);
 }

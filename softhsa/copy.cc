@@ -50,8 +50,8 @@ void Perform(const Copy& c) {
   const Faults& f = GetFaults();
   const bool profile = g_profiling.load(std::memory_order_relaxed);
   uint64_t start = profile ? DeviceTicks() : 0;
-  // Faults are the data copies': an empty copy (a tool's chained completion)
-  // neither counts nor is delayed, as barrier packets are not dispatches.
+  // Faults are the data copies': an empty rectangle neither counts nor is
+  // delayed, as barrier packets are not dispatches.
   if (c.range_x * c.range_y * c.range_z != 0) {
     uint64_t n = g_count.fetch_add(1) + 1;
     if (f.copy_delay_us) usleep(static_cast<useconds_t>(f.copy_delay_us));
@@ -153,6 +153,12 @@ hsa_status_t hsa_amd_memory_async_copy(void* dst, hsa_agent_t dst_agent,
   }
   if (dst == nullptr || src == nullptr)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (ToSignal(completion_signal) == nullptr) {
+    return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  }
+  // As ROCR (5.2 through 7.x): a copy of 0 bytes is accepted and does
+  // nothing, its completion signal included.
+  if (size == 0) return HSA_STATUS_SUCCESS;
   Copy c{};
   c.dst = static_cast<uint8_t*>(dst);
   c.src = static_cast<const uint8_t*>(src);
@@ -196,6 +202,79 @@ hsa_status_t hsa_amd_memory_async_copy_rect(
   c.range_z = range->z;
   return Enqueue(std::move(c), num_dep_signals, dep_signals, completion_signal);
 }
+
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 2
+// A linear copy on a chosen copy engine, checked as ROCR checks it: the
+// engine is one bit (HSA_AMD_SDMA_ENGINE_n), among the copy agent's engines
+// (the GPU side's; no xGMI engines here), and on gfx90a engine 0 takes
+// host-to-device copies only. A copy within one GPU uses a blit kernel
+// unless force_copy_on_sdma; here every copy runs on the copy thread.
+hsa_status_t hsa_amd_memory_async_copy_on_engine(
+    void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent,
+    size_t size, uint32_t num_dep_signals, const hsa_signal_t* dep_signals,
+    hsa_signal_t completion_signal, hsa_amd_sdma_engine_id_t engine_id,
+    bool force_copy_on_sdma) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (dst == nullptr || src == nullptr)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if ((num_dep_signals == 0) != (dep_signals == nullptr)) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  Agent* d = ToAgent(dst_agent);
+  Agent* s = ToAgent(src_agent);
+  if (d == nullptr || s == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (d->type != HSA_DEVICE_TYPE_GPU && s->type != HSA_DEVICE_TYPE_GPU) {
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  }
+  const uint32_t id = static_cast<uint32_t>(engine_id);
+  if (id == 0 || (id & (id - 1)) != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const int engine = __builtin_ctz(id);  // 0-based
+  if (engine >= static_cast<int>(kSdmaEngines)) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  const Agent* copy_agent = s->type == HSA_DEVICE_TYPE_GPU ? s : d;
+  const bool host_to_device =
+      s->type == HSA_DEVICE_TYPE_CPU && d->type == HSA_DEVICE_TYPE_GPU;
+  if (engine == 0 && !host_to_device && s != d &&
+      copy_agent->name == "gfx90a") {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  if (size == 0)
+    return HSA_STATUS_SUCCESS;  // nothing to copy, nothing signalled
+  (void)force_copy_on_sdma;
+  return api::hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size,
+                                        num_dep_signals, dep_signals,
+                                        completion_signal);
+}
+
+// Which engines could take a copy now: every engine is free here (copies
+// queue on one thread). As ROCR: engine 0 for host to device, engine 1 for
+// device to host (and other directions), engine 0 also for those except on
+// gfx90a; the two agents must differ.
+hsa_status_t hsa_amd_memory_copy_engine_status(hsa_agent_t dst_agent,
+                                               hsa_agent_t src_agent,
+                                               uint32_t* engine_ids_mask) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Agent* d = ToAgent(dst_agent);
+  Agent* s = ToAgent(src_agent);
+  if (d == nullptr || s == nullptr || d == s) {
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  }
+  if (d->type != HSA_DEVICE_TYPE_GPU && s->type != HSA_DEVICE_TYPE_GPU) {
+    return HSA_STATUS_ERROR_INVALID_AGENT;
+  }
+  if (engine_ids_mask == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const Agent* copy_agent = s->type == HSA_DEVICE_TYPE_GPU ? s : d;
+  const bool host_to_device =
+      s->type == HSA_DEVICE_TYPE_CPU && d->type == HSA_DEVICE_TYPE_GPU;
+  uint32_t mask = HSA_AMD_SDMA_ENGINE_1;
+  if (host_to_device || copy_agent->name != "gfx90a") {
+    mask |= HSA_AMD_SDMA_ENGINE_0;
+  }
+  *engine_ids_mask = mask;
+  return HSA_STATUS_SUCCESS;
+}
+#endif
 
 hsa_status_t hsa_amd_profiling_async_copy_enable(bool enable) {
   if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;

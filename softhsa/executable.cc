@@ -242,6 +242,7 @@ hsa_status_t LoadAmdgpu(Agent* a, const Reader& copy,
   if (!ReadAmdgpuCodeObject(copy.bytes.data(), copy.bytes.size(), &elf)) {
     return HSA_STATUS_ERROR_INVALID_CODE_OBJECT;
   }
+  const KernelArgs args = ReadKernelArgs(copy.bytes.data(), copy.bytes.size());
   auto co = std::make_unique<CodeObject>();
   co->agent = a;
   if (!elf.image.empty()) {
@@ -269,7 +270,10 @@ hsa_status_t LoadAmdgpu(Agent* a, const Reader& copy,
     memcpy(&kernel.group_size, kd + 0, 4);
     memcpy(&kernel.private_size, kd + 4, 4);
     memcpy(&kernel.kernarg_size, kd + 8, 4);
-    kernel.fn = FindTwin(name);
+    auto described = args.find(name);
+    kernel.fn =
+        FindTwin(name, described != args.end() ? described->second
+                                               : std::vector<KernelArg>{});
     kernel.name = InternName(name);
     co->kernel_at[s.vaddr] = k++;
     co->symbols.push_back(

@@ -66,6 +66,15 @@ bool IsAllocated(const void* ptr, size_t size) {
          reinterpret_cast<uintptr_t>(ptr) + size <= it->first + it->second.size;
 }
 
+size_t AllocatedFrom(const Pool* pool) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  size_t bytes = 0;
+  for (const auto& [base, a] : g_allocations) {
+    if (a.pool == pool) bytes += a.size;
+  }
+  return bytes;
+}
+
 void ResetMemory() {
   std::lock_guard<std::mutex> lock(g_mutex);
   for (auto& [base, a] : g_allocations) {

@@ -39,6 +39,10 @@ struct Agent {
   uint32_t node;  // HSA_AGENT_INFO_NODE; also the agent's index
   std::string name;
   std::vector<struct Pool*> pools;
+  // A kernel agent's scratch threshold set by
+  // hsa_amd_agent_set_async_scratch_limit (UINT64_MAX:
+  // SOFTHSA_SCRATCH_LIMIT's).
+  std::atomic<uint64_t> scratch_limit{UINT64_MAX};
 };
 struct Pool {
   Agent* owner;
@@ -49,6 +53,11 @@ struct Pool {
   // pool of its own (no runtime allocation from it, as in ROCR).
   hsa_amd_segment_t segment = HSA_AMD_SEGMENT_GLOBAL;
 };
+
+// The copy engines (SDMA) a kernel agent reports, none of them for xGMI
+// (HSA_AMD_AGENT_INFO_NUM_SDMA_ENG): copy.cc runs every copy on one runtime
+// thread whichever engine it names.
+constexpr uint32_t kSdmaEngines = 2;
 
 const std::vector<Agent*>& Agents();
 Agent* ToAgent(hsa_agent_t agent);  // nullptr when not one of ours
@@ -66,6 +75,7 @@ void ReadClockSettings();
 uint64_t SystemTicks();
 uint64_t SystemFrequency();
 uint64_t DeviceTicks();
+uint64_t DeviceFrequency();
 uint64_t DeviceToSystem(uint64_t device_ticks);
 uint64_t NsToSystemTicks(uint64_t ns);
 

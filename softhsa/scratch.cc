@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "softhsa/api.h"
+
 #if __has_include(<hsa/hsa_amd_tool.h>)
 #include <hsa/hsa_amd_tool.h>
 #define SOFTHSA_SCRATCH_EVENTS 1
@@ -85,6 +87,11 @@ constexpr uint32_t kUseOnce = 1;
 
 }  // namespace
 
+uint64_t ScratchLimit(const Agent* agent) {
+  const uint64_t set = agent->scratch_limit.load(std::memory_order_relaxed);
+  return set != UINT64_MAX ? set : g_single_limit;
+}
+
 void ReadScratchSettings() {
   if (const char* e = getenv("SOFTHSA_SCRATCH_LIMIT")) {
     g_single_limit = strtoull(e, nullptr, 0);
@@ -108,7 +115,7 @@ bool ScratchBeforeDispatch(Queue* q, const hsa_kernel_dispatch_packet_t& p,
   const uint64_t slots = (items + kWaveLanes - 1) / kWaveLanes * workgroups;
   const uint64_t size = p.private_segment_size * kWaveLanes * slots;
   if (size <= q->scratch_bytes) return false;
-  if (size > g_single_limit) {
+  if (size > ScratchLimit(q->agent)) {
     Alloc(q, kUseOnce, dispatch_id, size, slots);
     return true;
   }
@@ -135,5 +142,28 @@ void ScratchOnDestroy(Queue* q) {
   Free(q, 0);
   q->scratch_bytes = 0;
 }
+
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 4
+namespace api {
+
+// The agent's use-once threshold (ROCm 6.1's headers on). A kernel agent
+// only (a CPU has no scratch: "does not support asynchronous scratch
+// reclaim"), at most HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_MAX, as ROCR checks.
+// Scratch a queue already holds above a lowered threshold is kept until the
+// queue is idle (SOFTHSA_SCRATCH_RECLAIM) or destroyed.
+hsa_status_t hsa_amd_agent_set_async_scratch_limit(hsa_agent_t agent,
+                                                   size_t threshold) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  Agent* a = ToAgent(agent);
+  if (a == nullptr) return HSA_STATUS_ERROR_INVALID_AGENT;
+  if (a->type != HSA_DEVICE_TYPE_GPU || threshold > kScratchLimitMax) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  a->scratch_limit.store(threshold, std::memory_order_relaxed);
+  return HSA_STATUS_SUCCESS;
+}
+
+}  // namespace api
+#endif
 
 }  // namespace softhsa

@@ -25,6 +25,12 @@ void ScratchAfterDispatch(Queue* q, bool use_once);
 void ScratchIfIdle(Queue* q, uint64_t index);
 // At queue destruction: the main scratch is freed (FREE).
 void ScratchOnDestroy(Queue* q);
+// The most scratch a kernel agent may hold
+// (HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_MAX) and its current use-once threshold
+// (_CURRENT: SOFTHSA_SCRATCH_LIMIT until hsa_amd_agent_set_async_scratch_limit
+// sets one).
+constexpr uint64_t kScratchLimitMax = uint64_t{4} << 30;
+uint64_t ScratchLimit(const Agent* agent);
 // Reads SOFTHSA_SCRATCH_LIMIT and SOFTHSA_SCRATCH_RECLAIM (at hsa_init).
 void ReadScratchSettings();
 

@@ -8,6 +8,7 @@
 
 #include "softhsa/api.h"
 #include "softhsa/loader.h"
+#include "softhsa/memory.h"
 #include "softhsa/runtime.h"
 #include "softhsa/scratch.h"
 #include "softhsa/twins.h"
@@ -18,6 +19,14 @@ std::atomic<int> g_init_count{0};
 
 namespace {
 
+// hsa_amd_register_system_event_handler's handlers, until the last
+// hsa_shut_down. softhsa raises no system event (no memory faults or
+// hardware exceptions happen here), so they are never called.
+std::mutex& g_event_mutex = *new std::mutex;
+std::vector<std::pair<hsa_amd_system_event_callback_t, void*>>&
+    g_event_handlers =
+        *new std::vector<std::pair<hsa_amd_system_event_callback_t, void*>>;
+
 // Recursive: a tool's OnLoad may call hsa_init itself.
 std::recursive_mutex& g_init_mutex = *new std::recursive_mutex;
 std::vector<Agent*>& g_agents = *new std::vector<Agent*>;
@@ -25,6 +34,9 @@ std::vector<Agent*>& g_agents = *new std::vector<Agent*>;
 constexpr uint32_t kQueueMinSize = 64;
 constexpr uint32_t kQueueMaxSize = 1u << 17;  // ROCR's limit in packets
 constexpr uint32_t kQueuesMax = 128;
+// A kernel agent's KFD GPU id: unique and never 0 (ROCR's is a hash of the
+// device's properties).
+[[maybe_unused]] uint32_t DriverUid(const Agent& a) { return 0x5f000 + a.node; }
 
 std::string GpuName() {
   const char* e = getenv("SOFTHSA_GPU_NAME");
@@ -35,6 +47,18 @@ template <typename T>
 hsa_status_t Put(void* value, const T& v) {
   memcpy(value, &v, sizeof(T));
   return HSA_STATUS_SUCCESS;
+}
+
+// The amdgpu kernel driver's family of a processor (AMDGPU_FAMILY_*), which
+// ROCR reports from the KFD topology: by the processor's generation.
+[[maybe_unused]] uint32_t FamilyId(const std::string& gfx) {
+  if (gfx.rfind("gfx12", 0) == 0) return 152;  // GC 12
+  if (gfx.rfind("gfx11", 0) == 0) return 145;  // GC 11
+  if (gfx.rfind("gfx10", 0) == 0) return 143;  // NV
+  if (gfx.rfind("gfx9", 0) == 0) return 141;   // AI
+  if (gfx.rfind("gfx8", 0) == 0) return 130;   // VI
+  if (gfx.rfind("gfx7", 0) == 0) return 125;   // CI
+  return 0;
 }
 
 hsa_status_t PutString(void* value, const std::string& s, size_t size) {
@@ -106,6 +130,10 @@ hsa_status_t hsa_init() {
   ReadClockSettings();
   ReadScratchSettings();
   CreateSystem();
+  {
+    std::lock_guard<std::mutex> events(g_event_mutex);
+    g_event_handlers.clear();
+  }
   g_init_count.store(1, std::memory_order_release);
   // Tools load once the runtime answers calls, as in ROCR: OnLoad may call
   // into the runtime through the table it is given.
@@ -167,9 +195,35 @@ hsa_status_t hsa_system_get_info(hsa_system_info_t attribute, void* value) {
     case HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED:
     case HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT:
       return Put<bool>(value, false);
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 4
+    // The attributes of ROCm 5.7's headers (AMD extension interface 1.4) on.
+    case 0x203:  // HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED: waits never use it
+      return Put<bool>(value, false);
+    case 0x204:  // HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED: no dma-buf export
+      return Put<bool>(value, false);
+    case 0x205:  // HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED: no
+                 // hsa_amd_vmem_*
+      return Put<bool>(value, false);
+    case 0x206:  // HSA_AMD_SYSTEM_INFO_XNACK_ENABLED: no page-fault retry
+      return Put<bool>(value, false);
+    case 0x207:  // HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR
+      return Put<uint16_t>(value, HSA_AMD_INTERFACE_VERSION_MAJOR);
+    case 0x208:  // HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR
+      return Put<uint16_t>(value, HSA_AMD_INTERFACE_VERSION_MINOR);
+#endif
     default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }
+}
+
+// As ROCR: every handler is kept (several may be registered).
+hsa_status_t hsa_amd_register_system_event_handler(
+    hsa_amd_system_event_callback_t callback, void* data) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (callback == nullptr) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  std::lock_guard<std::mutex> lock(g_event_mutex);
+  g_event_handlers.emplace_back(callback, data);
+  return HSA_STATUS_SUCCESS;
 }
 
 hsa_status_t hsa_system_major_extension_supported(uint16_t extension,
@@ -371,6 +425,74 @@ hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute,
       return Put<bool>(value, true);
     case HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT:
       return Put<uint32_t>(value, gpu ? 4 : 0);
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 4
+    // The attributes of ROCm 5.7's headers (AMD extension interface 1.4) on,
+    // by number: older headers do not name them. ROCR answers each for both
+    // kinds of agent unless said otherwise.
+    case 0xA015: {  // HSA_AMD_AGENT_INFO_MEMORY_AVAIL: a kernel agent's only
+      if (!gpu) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+      uint64_t avail = 0;
+      for (const Pool* p : a->pools) {
+        if (p->segment == HSA_AMD_SEGMENT_GLOBAL) {
+          avail += p->size - std::min(p->size, AllocatedFrom(p));
+        }
+      }
+      return Put<uint64_t>(value, avail);
+    }
+    case 0xA016:  // HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY
+      // A kernel agent's clock is the device clock; the CPU answers the
+      // system timestamp's, as ROCR does.
+      return Put<uint64_t>(value, gpu ? DeviceFrequency() : SystemFrequency());
+    case 0xA107:  // HSA_AMD_AGENT_INFO_ASIC_FAMILY_ID
+      return Put<uint32_t>(value, gpu ? FamilyId(a->name) : 0);
+    case 0xA108:  // HSA_AMD_AGENT_INFO_UCODE_VERSION: no firmware
+    case 0xA109:  // HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION
+      return Put<uint32_t>(value, 0);
+    case 0xA10A:  // HSA_AMD_AGENT_INFO_NUM_SDMA_ENG: copies run as on two
+      return Put<uint32_t>(value, gpu ? kSdmaEngines : 0);
+    case 0xA10B:  // HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG: no xGMI
+      return Put<uint32_t>(value, 0);
+    case 0xA110:  // HSA_AMD_AGENT_INFO_IOMMU_SUPPORT: HSA_IOMMU_SUPPORT_NONE
+      return Put<uint32_t>(value, 0);
+    case 0xA111:  // HSA_AMD_AGENT_INFO_NUM_XCC
+      return Put<uint32_t>(value, gpu ? 1 : 0);
+    case 0xA112:  // HSA_AMD_AGENT_INFO_DRIVER_UID: the KFD's GPU id
+      return Put<uint32_t>(value, gpu ? DriverUid(*a) : 0);
+    case 0xA113:  // HSA_AMD_AGENT_INFO_NEAREST_CPU: none for a CPU
+      return Put<hsa_agent_t>(
+          value, gpu ? ToHandle(g_agents.front()) : hsa_agent_t{0});
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 7
+    // ROCm 6.2's headers (interface 1.7) on; a CPU answers 0.
+    case 0xA116:  // HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_MAX
+      return Put<uint64_t>(value, gpu ? kScratchLimitMax : 0);
+    case 0xA117:  // HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_CURRENT
+      return Put<uint64_t>(value, gpu ? ScratchLimit(a) : 0);
+#endif
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 11
+    case 0xA118: {  // HSA_AMD_AGENT_INFO_CLOCK_COUNTERS (interface 1.11)
+      // Read at once, as the driver does: the device clock, the CPU's
+      // (CLOCK_MONOTONIC_RAW ns) and the system's (CLOCK_BOOTTIME ns, 1 GHz);
+      // all 0 for a CPU.
+      hsa_amd_clock_counters_t c{};
+      if (gpu) {
+        timespec raw, boot;
+        c.gpu_clock_counter = DeviceTicks();
+        clock_gettime(CLOCK_MONOTONIC_RAW, &raw);
+        clock_gettime(CLOCK_BOOTTIME, &boot);
+        c.cpu_clock_counter = raw.tv_sec * 1'000'000'000ull + raw.tv_nsec;
+        c.system_clock_counter = boot.tv_sec * 1'000'000'000ull + boot.tv_nsec;
+        c.system_clock_frequency = 1'000'000'000ull;
+      }
+      return Put(value, c);
+    }
+#endif
+    case 0xA114:    // HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES: not an APU
+    case 0xA115: {  // HSA_AMD_AGENT_INFO_AQL_EXTENSIONS: none
+      uint8_t bits[8] = {};
+      memcpy(value, bits, sizeof(bits));
+      return HSA_STATUS_SUCCESS;
+    }
+#endif
     default:
       return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   }

@@ -18,6 +18,11 @@ __attribute__((visibility("hidden"))) AmdExtTable softhsa_amd_ext_table;
 __attribute__((visibility("hidden"))) ImageExtTable softhsa_image_ext_table;
 __attribute__((visibility("hidden")))
 FinalizerExtTable softhsa_finalizer_ext_table;
+#ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
+// Named for the forwarders of its slots (forward.cc), as the four above.
+__attribute__((visibility("hidden")))
+PcSamplingExtTable softhsa_pc_sampling_ext_table;
+#endif
 }
 
 namespace softhsa {
@@ -75,9 +80,6 @@ void Set(F* slot, F fn) {
 #ifdef HSA_TOOLS_API_TABLE_MAJOR_VERSION
 ToolsApiTable g_tools_table;
 #endif
-#ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
-PcSamplingExtTable g_pc_sampling_table;
-#endif
 
 }  // namespace
 
@@ -110,8 +112,9 @@ void FillTable() {
                            HSA_TOOLS_API_TABLE_STEP_VERSION, 0};
 #endif
 #ifdef HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION
-  g_root.pc_sampling_ext_ = &g_pc_sampling_table;
-  FillSubTable(&g_pc_sampling_table, HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION,
+  g_root.pc_sampling_ext_ = &softhsa_pc_sampling_ext_table;
+  FillSubTable(&softhsa_pc_sampling_ext_table,
+               HSA_PC_SAMPLING_API_TABLE_MAJOR_VERSION,
                HSA_PC_SAMPLING_API_TABLE_STEP_VERSION);
 #endif
   // The implemented functions, each declared in api.h.
@@ -144,3 +147,16 @@ extern "C" {
 __attribute__((visibility("default"),
                section(".data"))) char _amdgpu_r_debug[40] = {};
 }
+
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 4
+// Exported by ROCR from its virtual memory API on (interface 1.4) without a
+// table slot. No handle exists here (hsa_amd_vmem_handle_create is not
+// implemented), so every handle is one the header calls invalid.
+extern "C" __attribute__((visibility("default"))) hsa_status_t
+hsa_amd_vmem_get_alloc_properties_from_handle(hsa_amd_vmem_alloc_handle_t,
+                                              hsa_amd_memory_pool_t* pool,
+                                              hsa_amd_memory_type_t* type) {
+  if (!softhsa::Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  return HSA_STATUS_ERROR_INVALID_ALLOCATION;
+}
+#endif

@@ -45,7 +45,8 @@ const std::vector<void*>& Libraries() {
 
 }  // namespace
 
-KernelFn FindTwin(const std::string& kernel) {
+KernelFn FindTwin(const std::string& kernel,
+                  const std::vector<KernelArg>& args) {
   const std::string symbol = kTwinPrefix + kernel;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
@@ -58,7 +59,7 @@ KernelFn FindTwin(const std::string& kernel) {
   if (void* f = dlsym(RTLD_DEFAULT, symbol.c_str())) {
     return reinterpret_cast<KernelFn>(f);
   }
-  return BuiltinTwin(kernel);
+  return BuiltinTwin(kernel, args);
 }
 
 const char* InternName(const std::string& name) {

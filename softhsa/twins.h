@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "softhsa/amdgpu_metadata.h"
 #include "softhsa/loader.h"
 
 namespace softhsa {
@@ -20,8 +21,10 @@ constexpr char kTwinPrefix[] = "softhsa_twin_";
 // The twin of `kernel`: looked up in the libraries SOFTHSA_TWINS names
 // (separated by spaces or colons, loaded on first use), then among the
 // process's global symbols (a program linked with -rdynamic), then among
-// softhsa's own twins of HIP's blit kernels. nullptr when there is none.
-KernelFn FindTwin(const std::string& kernel);
+// softhsa's own twins of HIP's blit kernels (`args`: the kernel's arguments
+// from its code object's metadata). nullptr when there is none.
+KernelFn FindTwin(const std::string& kernel,
+                  const std::vector<KernelArg>& args);
 
 // A kernel name that lives as long as the process (for Kernel::name).
 const char* InternName(const std::string& name);
@@ -34,8 +37,10 @@ void NoteNoTwin(const char* kernel);
 void ReportNoTwins();
 
 // softhsa's twins of the blit kernels HIP's runtime builds for its copies
-// and fills (blit_twins.cc); nullptr for any other name.
-KernelFn BuiltinTwin(const std::string& kernel);
+// and fills (blit_twins.cc), for the argument layout the kernel's metadata
+// gives (HIP releases differ); nullptr for any other name or layout.
+KernelFn BuiltinTwin(const std::string& kernel,
+                     const std::vector<KernelArg>& args);
 
 }  // namespace softhsa
 

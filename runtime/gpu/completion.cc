@@ -126,11 +126,8 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
                 [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
 }
 
-// The record first, then (for a copy whose chained completion the runtime
-// refused) the application's signal: whoever sees the copy complete and
-// flushes finds its record. A chained copy's application signal was
-// completed by the runtime once the tracer's signal reached 0, i.e. after
-// the times were stamped.
+// The record first, then the application's signal: whoever sees the copy
+// complete and flushes finds its record.
 void ReportCopy(PendingOp& op) {
   const hsa_signal_value_t value =
       Core().hsa_signal_load_scacquire_fn(op.signal);
@@ -150,15 +147,12 @@ void ReportCopy(PendingOp& op) {
     ForInterested(op.interest,
                   [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
     // What the runtime does on completion: the signal goes down by one.
-    if (!op.chained) Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
+    Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
   } else {
-    // A failed copy: the runtime would have stored its error value. A chained
-    // completion waits for 0 and so never runs; it keeps the tracer's signal,
-    // which is never reused (the runtime frees it at shutdown).
+    // A failed copy: the runtime would have stored its error value.
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
     AbandonInterest(op.interest);
     Core().hsa_signal_store_screlease_fn(op.app_signal, value);
-    if (op.chained) op.signal = hsa_signal_t{0};
   }
 }
 
@@ -264,9 +258,9 @@ void PrintLosses() {
                s.incomplete, s.untraced, s.names_unresolved, s.failed_copies);
 }
 
-// Forwarded copies are reported as soon as they complete (their application
-// signals wait for it); chained copies and the queues, whose signals the
-// runtime completes itself, at most every kBusyPollNs.
+// Copies are reported as soon as they complete (their application signals
+// wait for it); the queues, whose signals the runtime completes itself, at
+// most every kBusyPollNs.
 void CompletionThreadMain() {
   CompletionThread& c = TheCompletionThread();
   std::vector<hsa_signal_t> signals;
@@ -285,19 +279,16 @@ void CompletionThreadMain() {
     {
       CopyTrack& copies = Copies();
       std::unique_lock<std::mutex> lock(copies.harvest_mutex);
-      // While forwarded copies keep completing, take them without going to
-      // sleep between them: a futex wake per copy costs more than the report.
+      // While copies keep completing, take them without going to sleep
+      // between them: a futex wake per copy costs more than the report.
       for (int spins = 0; HarvestCopiesLocked() > 0 && spins < 64; ++spins) {
-        bool forwarded = false;
-        copies.ring.ForEachPending(
-            [&forwarded](PendingOp& op) { forwarded |= !op.chained; });
-        if (!forwarded) break;
+        if (copies.ring.InFlight() == 0) break;
         lock.unlock();
         sched_yield();
         lock.lock();
       }
       copies.ring.ForEachPending([&](PendingOp& op) {
-        if (op.chained || signals.size() > kCopiesWatched) return;
+        if (signals.size() > kCopiesWatched) return;
         signals.push_back(op.signal);
         conds.push_back(HSA_SIGNAL_CONDITION_LT);
         values.push_back(1);
@@ -553,15 +544,11 @@ void ShutDown() {
     r.free_signals.clear();
   }
   {
-    // A chained completion may not have run yet when its copy's signal
-    // reached 0 (it reads that signal when it does): those signals are left
-    // to the runtime, which frees them at shutdown.
     CopyTrack& copies = Copies();
     std::lock_guard<std::mutex> lock(copies.harvest_mutex);
     copies.ring.ForEachSlot([&signals](PendingOp& op) {
-      if (op.signal.handle != 0 && !op.chained) signals.push_back(op.signal);
+      if (op.signal.handle != 0) signals.push_back(op.signal);
       op.signal = hsa_signal_t{0};
-      op.chained = false;
     });
   }
   if (c.kick.handle != 0) signals.push_back(c.kick);

@@ -4,13 +4,14 @@
 // destruction, runtime shutdown and process exit run synchronously so that
 // completed work is never left behind.
 //
-// The completion thread reports dispatches, barriers and copies in batches:
-// the runtime completes their application signals itself (a barrier packet
-// or a chained empty copy after each), so nothing waits for the report; it
-// looks every millisecond while anything is in flight, and an API that needs
-// the records now harvests them itself. Only a copy whose chained completion
-// the runtime refused waits for the thread (it sleeps on such copies'
-// signals with hsa_amd_signal_wait_any and completes the application's).
+// The completion thread reports dispatches and barriers in batches: the
+// runtime completes their application signals itself (a barrier packet
+// after each), so nothing waits for the report; it looks every millisecond
+// while anything is in flight, and an API that needs the records now
+// harvests them itself. Copies wait for the thread: it sleeps on their
+// signals with hsa_amd_signal_wait_any, reports them and completes the
+// application's (the runtime cannot be asked to: ROCR does nothing for a
+// chained empty copy).
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 

@@ -38,7 +38,9 @@ class TracedCopy {
  public:
   // `info` has the copy's agents, bytes and direction.
   TracedCopy(EnqueueInfo info, hsa_signal_t app_signal) {
-    if (app_signal.handle == 0) return;
+    // An empty copy is no operation for the runtime (ROCR does nothing for
+    // it, its completion signal included): nothing to trace either.
+    if (app_signal.handle == 0 || info.bytes == 0) return;
     info.kind = OpKind::kCopy;
     info.op_id = NextCorrelationId();
     info.correlation_id = hook::CurrentCallId();
@@ -86,30 +88,22 @@ class TracedCopy {
     return op_ != nullptr ? op_->signal : app_signal;
   }
 
-  // The runtime accepted the copy (or not: then nothing was traced). An
-  // accepted copy is followed by an empty copy between the same pointers and
-  // agents that waits for the tracer's signal and completes the
-  // application's: the runtime completes it right after the traced copy, on
-  // its own engine, as it completes a dispatch's signal through the barrier
-  // packet the queue interception adds. The times stay in the tracer's
-  // signal, read when the completion thread or a flush harvests it. Where
-  // the runtime refuses the empty copy, the harvester completes the
-  // application's signal itself (a wake-up of the completion thread).
-  void Submitted(hsa_status_t status, void* dst, hsa_agent_t dst_agent,
-                 const void* src, hsa_agent_t src_agent) {
+  // The runtime accepted the copy (or not: then nothing was traced). The
+  // harvester completes the application's signal once the tracer's reached
+  // 0 and the times are read (a wake-up of the completion thread). The
+  // runtime cannot be asked to do it: ROCR (5.2 through 7.x) accepts an
+  // empty copy and does nothing for it, completion signal included, so a
+  // chained empty copy would leave the application's signal unsignalled.
+  void Submitted(hsa_status_t status) {
     if (op_ == nullptr) return;
     if (status != HSA_STATUS_SUCCESS) {
       AbandonInterest(op_->interest);
       return;
     }
-    op_->chained = Amd().hsa_amd_memory_async_copy_fn(
-                       dst, dst_agent, src, src_agent, 0, 1, &op_->signal,
-                       op_->app_signal) == HSA_STATUS_SUCCESS;
-    const bool kick = !op_->chained || CompletionThreadIdle();
     Copies().ring.Publish();
     lock_.unlock();
     EnsureCompletionThread();
-    if (kick) KickCompletionThread();
+    KickCompletionThread();
   }
 
  private:
@@ -141,7 +135,7 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
       copy.Signal(completion_signal));
-  copy.Submitted(status, dst, dst_agent, src, src_agent);
+  copy.Submitted(status);
   return status;
 }
 
@@ -163,9 +157,7 @@ hsa_status_t AsyncCopyRect(
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
       dep_signals, copy.Signal(completion_signal));
-  copy.Submitted(status, status == HSA_STATUS_SUCCESS ? dst->base : nullptr,
-                 copy_agent, status == HSA_STATUS_SUCCESS ? src->base : nullptr,
-                 copy_agent);
+  copy.Submitted(status);
   return status;
 }
 
@@ -202,7 +194,7 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
         dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
         extra...);
-    copy.Submitted(status, dst, dst_agent, src, src_agent);
+    copy.Submitted(status);
     return status;
   }
 };

@@ -29,9 +29,6 @@ struct PendingOp {
   uint8_t packet_type = 0;
   hsa_signal_t signal{0};      // the tracer's; 0 until first used
   hsa_signal_t app_signal{0};  // copies: the application's
-  // Copies: the runtime completes `app_signal` itself, through a chained
-  // empty copy that waits for `signal` (else the harvester forwards it).
-  bool chained = false;
   uint64_t op_id = 0;
   uint64_t correlation_id = 0;
   uint64_t kernel_object = 0;

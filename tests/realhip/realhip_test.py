@@ -127,6 +127,8 @@ class RealHip(unittest.TestCase):
         re.findall(r"\] (\w+): Returned", p.stderr))
     hip, tracer, kernels = {}, {}, {}
     api = {"tracer": collections.Counter(), "hip": collections.Counter()}
+    # (op, kind) -> {HIP API name: calls whose HIP_OPS records they are}
+    self.calls = collections.defaultdict(dict)
     with open(out) as f:
       for line in f:
         w = line.split()
@@ -138,6 +140,8 @@ class RealHip(unittest.TestCase):
           kernels[(w[1], " ".join(w[2:-1]))] = int(w[-1])
         elif w[0] == "api":
           api[w[1]][w[2]] = int(w[3])
+        elif w[0] == "calls":
+          self.calls[(int(w[2]), int(w[3], 16))][w[4]] = int(w[5])
     return hip, tracer, kernels, api, logged
 
   def test_tracer_sees_all_the_work_hip_itself_reports(self):
@@ -170,10 +174,22 @@ class RealHip(unittest.TestCase):
     fills = kernels[("HSA_OPS", "__amd_rocclr_fillBufferAligned")]
     self.assertGreaterEqual(fills, hip[(copy, fill)])
     self.assertEqual(tracer[("HIP_OPS", copy, fill)], fills)
+    # Grouped by correlation ID (the hipMemset* call each came from), the
+    # fill records are HIP's fill commands, one per call.
+    fill_calls = self.calls[(copy, fill)]
+    self.assertTrue(all(n.startswith("hipMemset") for n in fill_calls), fill_calls)
+    self.assertEqual(sum(fill_calls.values()), hip[(copy, fill)])
     # Markers: HIP reports its event markers; the tracer every barrier
     # packet HIP submits inside a traced call (markers among them).
     self.assertGreaterEqual(tracer[("HIP_OPS", 2, marker)], hip[(copy, marker)])
     self.assertEqual(tracer[("HSA_OPS", 2, 0)], tracer[("HIP_OPS", 2, marker)])
+    # Every hipEventRecord call submits a barrier (the tracer has records
+    # from each call); HIP reports markers for only some of them (2 of the
+    # program's 4). The other barriers come from synchronising and blocking
+    # calls (hipDeviceSynchronize, hipMemcpy, hipMemset*, hipStreamDestroy).
+    barrier_calls = self.calls[(2, marker)]
+    self.assertEqual(barrier_calls["hipEventRecord"], api["tracer"]["hipEventRecord"])
+    self.assertGreater(api["tracer"]["hipEventRecord"], hip[(copy, marker)])
     # Nothing the tracer saw is unaccounted for.
     self.assertEqual(tracer[("HSA_OPS", dispatch, 0)],
                      sum(n for (d, _), n in kernels.items() if d == "HSA_OPS"))

@@ -9,6 +9,9 @@
 //   kernel DOMAIN NAME COUNT   the tracer's dispatch records by kernel name
 //   api SOURCE NAME COUNT      HIP API calls by name: the tracer's HIP_API
 //                              records, HIP's own API callbacks (enter)
+//   calls HIP_OPS OP KIND API COUNT  the HIP API calls (by name) the
+//                              tracer's HIP_OPS records of an op and kind
+//                              came from: distinct correlation IDs
 #include <dlfcn.h>
 #include <roctracer.h>
 
@@ -16,6 +19,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -29,6 +33,11 @@ std::map<std::pair<uint32_t, std::string>, int>& g_kernels =
     *new std::map<std::pair<uint32_t, std::string>, int>;
 std::map<std::pair<std::string, uint32_t>, int>& g_api =
     *new std::map<std::pair<std::string, uint32_t>, int>;
+// The tracer's HIP_API records: correlation ID -> API op; and, per HIP_OPS
+// (op, kind), the correlation IDs of its records.
+std::map<uint64_t, uint32_t>& g_call_op = *new std::map<uint64_t, uint32_t>;
+std::map<std::pair<uint32_t, uint32_t>, std::set<uint64_t>>& g_op_calls =
+    *new std::map<std::pair<uint32_t, uint32_t>, std::set<uint64_t>>;
 roctracer_pool_t* g_pool = nullptr;
 
 void Buffer(const char* begin, const char* end, void*) {
@@ -38,10 +47,14 @@ void Buffer(const char* begin, const char* end, void*) {
   while (r < reinterpret_cast<const activity_record_t*>(end)) {
     if (r->domain == ACTIVITY_DOMAIN_HIP_API) {
       ++g_api[{"tracer", r->op}];
+      g_call_op[r->correlation_id] = r->op;
     } else if (r->domain == ACTIVITY_DOMAIN_HIP_OPS ||
                r->domain == ACTIVITY_DOMAIN_HSA_OPS) {
       uint32_t kind = r->domain == ACTIVITY_DOMAIN_HIP_OPS ? r->kind : 0;
       ++g_ops[{"tracer", r->domain, r->op, kind}];
+      if (r->domain == ACTIVITY_DOMAIN_HIP_OPS) {
+        g_op_calls[{r->op, kind}].insert(r->correlation_id);
+      }
       if (r->op == 0 && r->kernel_name != nullptr) {
         ++g_kernels[{r->domain, r->kernel_name}];
       }
@@ -139,6 +152,21 @@ __attribute__((destructor)) void Stop() {
     const char* name =
         roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, key.second, 0);
     fprintf(f, "api %s %s %d\n", key.first.c_str(), name ? name : "?", n);
+  }
+  for (auto& [key, ids] : g_op_calls) {
+    std::map<std::string, int> by_api;
+    for (uint64_t id : ids) {
+      auto it = g_call_op.find(id);
+      const char* name =
+          it == g_call_op.end()
+              ? nullptr
+              : roctracer_op_string(ACTIVITY_DOMAIN_HIP_API, it->second, 0);
+      ++by_api[name ? name : "?"];
+    }
+    for (auto& [name, n] : by_api) {
+      fprintf(f, "calls HIP_OPS %u %#x %s %d\n", key.first, key.second,
+              name.c_str(), n);
+    }
   }
   if (f != stderr) fclose(f);
 }

@@ -1023,4 +1023,22 @@ TEST_F(HsaTest, RectCopy) {
   hsa_signal_destroy(done);
 }
 
+// As ROCR (5.2 through 7.x): a copy of 0 bytes is accepted and does
+// nothing, its completion signal included (a tool cannot chain one to
+// complete a signal). An invalid signal is still refused.
+TEST_F(HsaTest, EmptyCopyIsAcceptedAndSignalsNothing) {
+  auto* src = static_cast<uint8_t*>(Alloc(64));
+  auto* dst = static_cast<uint8_t*>(Alloc(64));
+  hsa_signal_t dep = Signal(0), done = Signal(1);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst, gpu_, src, gpu_, 0, 1, &dep, done),
+            HSA_STATUS_SUCCESS);
+  usleep(20000);
+  EXPECT_EQ(hsa_signal_load_relaxed(done), 1);
+  EXPECT_EQ(hsa_amd_memory_async_copy(dst, gpu_, src, gpu_, 0, 0, nullptr,
+                                      hsa_signal_t{0}),
+            HSA_STATUS_ERROR_INVALID_SIGNAL);
+  hsa_signal_destroy(dep);
+  hsa_signal_destroy(done);
+}
+
 }  // namespace
