@@ -17,6 +17,7 @@
 #include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
+#include "sdk/retirement.h"
 #include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
@@ -128,6 +129,7 @@ struct OpState {
   uint64_t kernel_id;
   const void* dst;
   const void* src;
+  CallRefs* refs;  // the submitting call's, until this op's records are out
   uint32_t count;
   Captured captured[1];  // `count` entries
 
@@ -289,7 +291,9 @@ class Observer final : public gpu::Observer {
   // Captured at submission, never to complete (refused, failed, untraced
   // after all, or still running at shutdown): no callback, the state goes.
   void OnAbandon(uint64_t cookie) noexcept override {
-    std::free(reinterpret_cast<OpState*>(cookie));
+    auto* op = reinterpret_cast<OpState*>(cookie);
+    if (op->refs != nullptr) ReleaseCall(op->refs);
+    std::free(op);
   }
 
   void OnCodeObject(const gpu::CodeObjectEvent& e) noexcept override {
@@ -402,6 +406,7 @@ class Observer final : public gpu::Observer {
         complete & g_active_mask.load(std::memory_order_acquire);
     r.phase = ROCPROFILER_CALLBACK_PHASE_EXIT;
     CallEach(*t, entered, true, false, r, user);
+    if (entered != 0) HoldCall(*t, info.correlation_id, false);
     OpState* op = Capture(*t, captured, entered, user, info.correlation_id,
                           buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
     if (op == nullptr) return 0;
@@ -427,6 +432,7 @@ class Observer final : public gpu::Observer {
                    info.correlation_id, &p);
     rocprofiler_user_data_t user[kMaxContexts];
     const uint64_t entered = CallEach(*t, mask, false, true, r, user);
+    if (entered != 0) HoldCall(*t, info.correlation_id, false);
     OpState* op = Capture(*t, entered, entered, user, info.correlation_id,
                           buffered, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
     if (op == nullptr) return 0;
@@ -437,8 +443,10 @@ class Observer final : public gpu::Observer {
 
   // `captured`: contexts whose callbacks get the completion; `buffered`:
   // contexts that record it in the buffer of their `buffer_kind` service.
-  static OpState* Capture(const ThreadState& t, uint64_t captured,
-                          uint64_t entered, const rocprofiler_user_data_t* user,
+  // The operation holds its call's ID from retirement (retirement.h) until
+  // its completion's records are written.
+  static OpState* Capture(ThreadState& t, uint64_t captured, uint64_t entered,
+                          const rocprofiler_user_data_t* user,
                           uint64_t correlation_id, uint64_t buffered,
                           int32_t buffer_kind) noexcept {
     const uint64_t all = captured | buffered;
@@ -450,6 +458,7 @@ class Observer final : public gpu::Observer {
     op->thread_id = roctracer::ThreadId();
     op->kernel_id = 0;
     op->dst = op->src = nullptr;
+    op->refs = HoldCall(t, correlation_id, true);
     uint32_t n = 0;
     for (uint64_t m = all; m != 0; m &= m - 1) {
       const int i = __builtin_ctzll(m);
@@ -504,6 +513,7 @@ class Observer final : public gpu::Observer {
       correlation->external = c.external;
       WriteRecord(c.buffer, record, size);
     }
+    if (op->refs != nullptr) ReleaseCall(op->refs);
     std::free(op);
   }
 
