@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "runtime/gpu/scratch_events.h"
 #include "sdk/buffers.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
@@ -65,9 +66,15 @@ static_assert(sizeof(kBufferKinds) / sizeof(kBufferKinds[0]) ==
                   ROCPROFILER_BUFFER_TRACING_LAST,
               "one entry per buffer kind");
 
+// SCRATCH_MEMORY is recorded only where the runtime can raise its events
+// (built against HSA headers with hsa_amd_tool.h).
+constexpr bool kScratchRecorded = roctracer::gpu::kHeadersHaveScratchEvents;
+
 bool IsGpuBufferKind(int32_t kind) noexcept {
   return kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH ||
-         kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+         kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY ||
+         (kScratchRecorded &&
+          kind == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY);
 }
 
 // The kinds this library records: the API kinds, the GPU kinds, memory
@@ -127,8 +134,12 @@ rocprofiler_configure_buffer_tracing_service(
   const bool no_ops =
       kind_value == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
   const KindInfo* info = Operations(*bk);
+  // SCRATCH_MEMORY's callback kind is not implemented (its payload needs
+  // headers not shipped); its buffer records are.
+  const bool scratch = kind_value == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
   if (!IsRecordedKind(kind_value) ||
-      (!no_ops && (info == nullptr || info->source == Source::kNone))) {
+      (!no_ops &&
+       (info == nullptr || (info->source == Source::kNone && !scratch)))) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
   }
   BufferService& s = ctx->buffer_services[kind_value];

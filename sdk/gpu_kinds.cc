@@ -296,6 +296,36 @@ class Observer final : public gpu::Observer {
     std::free(op);
   }
 
+  // SCRATCH_MEMORY buffer records: one per START/END pair of the runtime's
+  // scratch events (HSA >= 6.1 headers; never raised on older ones), on the
+  // thread that raised them, with the innermost traced call in progress
+  // there (0 when none) and that thread's external IDs.
+  void OnScratch(const gpu::ScratchRecord& e) noexcept override {
+    constexpr int32_t kKind = ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
+    const int32_t op = static_cast<int32_t>(e.op) + 1;
+    uint64_t mask = BufferInterested(kKind, op);
+    if (mask == 0) return;
+    ThreadState* t = Tls();
+    rocprofiler_buffer_tracing_scratch_memory_record_t r{};
+    r.size = sizeof(r);
+    r.kind = ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
+    r.operation = static_cast<rocprofiler_scratch_memory_operation_t>(op);
+    r.correlation_id.internal = roctracer::hook::CurrentCallId();
+    r.agent_id = AgentIdOf(e.queue.agent);
+    r.queue_id.handle = e.queue.queue_id;
+    r.thread_id = e.thread_id;
+    r.start_timestamp = e.begin_ns;
+    r.end_timestamp = e.end_ns;
+    r.flags = static_cast<rocprofiler_scratch_alloc_flag_t>(e.flags);
+    if (t != nullptr) HoldCall(*t, r.correlation_id.internal, false);
+    for (; mask != 0; mask &= mask - 1) {
+      const int i = __builtin_ctzll(mask);
+      r.correlation_id.external =
+          t != nullptr ? t->ExternalTop(i) : rocprofiler_user_data_t{0};
+      WriteRecord(g_contexts[i].buffer_services[kKind].buffer, &r, sizeof(r));
+    }
+  }
+
   void OnCodeObject(const gpu::CodeObjectEvent& e) noexcept override {
     rocprofiler_callback_tracing_code_object_load_data_t p{};
     p.size = sizeof(p);

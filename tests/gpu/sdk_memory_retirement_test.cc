@@ -22,9 +22,12 @@ struct Record {
   rocprofiler_buffer_tracing_kernel_dispatch_record_t dispatch;
   rocprofiler_buffer_tracing_hsa_api_record_t api;
   rocprofiler_buffer_tracing_correlation_id_retirement_record_t retirement;
+  rocprofiler_buffer_tracing_scratch_memory_record_t scratch;
 
   uint64_t Id() const {
     switch (kind) {
+      case ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY:
+        return scratch.correlation_id.internal;
       case ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION:
         return memory.correlation_id.internal;
       case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
@@ -37,6 +40,8 @@ struct Record {
   }
   uint64_t End() const {
     switch (kind) {
+      case ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY:
+        return scratch.end_timestamp;
       case ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION:
         return memory.end_timestamp;
       case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
@@ -57,6 +62,7 @@ struct Tool {
   rocprofiler_context_id_t context{0};
   rocprofiler_buffer_id_t buffer{0};
   rocprofiler_status_t status[5] = {};
+  rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
 
   void Clear() {
     rocprofiler_flush_buffer(buffer);
@@ -96,6 +102,11 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
       case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
         r.dispatch =
             *static_cast<rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+                headers[i]->payload);
+        break;
+      case ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY:
+        r.scratch =
+            *static_cast<rocprofiler_buffer_tracing_scratch_memory_record_t*>(
                 headers[i]->payload);
         break;
       case ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT:
@@ -141,6 +152,9 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
   t.status[4] = rocprofiler_configure_callback_tracing_service(
       t.context, ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION, nullptr, 0,
       &Callback, nullptr);
+  t.scratch_status = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY, nullptr, 0,
+      t.buffer);
   // The doorbell store: the call GPU work is submitted under.
   rocprofiler_tracing_operation_t store =
       ROCPROFILER_HSA_CORE_API_ID_hsa_signal_store_screlease;
@@ -348,6 +362,50 @@ TEST_F(SdkMemoryRetirement, RetirementFollowsTheKernelDispatch) {
       continue;
     }
     EXPECT_EQ(retired[r.Id()], 1) << "kind " << r.kind << " id " << r.Id();
+  }
+}
+
+// SCRATCH_MEMORY buffer records where the runtime raises scratch events
+// (headers with hsa/hsa_amd_tool.h): the queue's scratch allocated for a
+// dispatch needing private segment memory, freed when the queue goes.
+// Elsewhere the kind is NOT_IMPLEMENTED.
+TEST_F(SdkMemoryRetirement, ScratchMemoryRecords) {
+#if __has_include(<hsa/hsa_amd_tool.h>)
+  constexpr bool kHaveEvents = true;
+#else
+  constexpr bool kHaveEvents = false;
+#endif
+  if (!kHaveEvents) {
+    EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+    return;
+  }
+  ASSERT_EQ(T().scratch_status, ROCPROFILER_STATUS_SUCCESS);
+  setenv("SOFTHSA_SCRATCH_LIMIT", "200000", 1);
+  unsetenv("SOFTHSA_SCRATCH_RECLAIM");
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  const uint64_t queue_id = q->id;
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().Clear();
+  // 1 wave x 256 bytes a lane: 16 KiB, the queue's scratch.
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test::DispatchPacket(program_.empty, program_.kernarg, 64, 64, done);
+  p.private_segment_size = 256;
+  hsa_test::Submit(q, &p);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  const auto scratch = T().Of(ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY);
+  ASSERT_EQ(scratch.size(), 2u);
+  EXPECT_EQ(scratch[0].scratch.operation, ROCPROFILER_SCRATCH_MEMORY_ALLOC);
+  EXPECT_EQ(scratch[1].scratch.operation, ROCPROFILER_SCRATCH_MEMORY_FREE);
+  for (const Record& r : scratch) {
+    EXPECT_EQ(r.scratch.size, sizeof(r.scratch));
+    EXPECT_EQ(r.scratch.queue_id.handle, queue_id);
+    EXPECT_EQ(r.scratch.agent_id.handle, SdkAgentId(program_.gpu));
+    EXPECT_LE(r.scratch.start_timestamp, r.scratch.end_timestamp);
   }
 }
 
