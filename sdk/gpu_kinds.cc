@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "rocprofiler-sdk/buffer_tracing.h"
+#include "rocprofiler-sdk/external_correlation.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
 #include "runtime/private/gpu_events.h"
@@ -195,17 +196,63 @@ uint64_t BufferInterested(int32_t kind, int32_t op) noexcept {
   return mask;
 }
 
+// The external IDs the request service gave for one submission: a
+// context's answer counts while it has no ID pushed on the thread.
+struct Requested {
+  uint64_t mask = 0;
+  rocprofiler_user_data_t value[kMaxContexts];
+
+  rocprofiler_user_data_t For(const ThreadState& t, int i) const noexcept {
+    if (t.external_depth[i] != 0 || ((mask >> i) & 1u) == 0) {
+      return t.ExternalTop(i);
+    }
+    return value[i];
+  }
+};
+
+// Asks, before the submission's first callback, each context of `contexts`
+// that configured the request service for `kind` and has no external ID
+// pushed on this thread (as for the API kinds, dispatch.cc).
+void AskExternalIds(ThreadState& t, uint64_t contexts,
+                    rocprofiler_external_correlation_id_request_kind_t kind,
+                    int32_t operation, uint64_t correlation_id,
+                    Requested* out) noexcept {
+  uint64_t mask =
+      contexts & g_request_mask[kind].load(std::memory_order_acquire);
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  for (; mask != 0; mask &= mask - 1) {
+    const int i = __builtin_ctzll(mask);
+    if (t.external_depth[i] != 0) continue;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    const Context& c = g_contexts[i];
+    rocprofiler_user_data_t value{0};
+    roctracer::hook::UntracedScope untraced;
+    const int rc = c.request.callback(
+        roctracer::ThreadId(),
+        rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1}, kind, operation,
+        correlation_id, &value, c.request.callback_data);
+    EndDelivery(t, outer);
+    if (rc == 0) {
+      out->mask |= uint64_t{1} << i;
+      out->value[i] = value;
+    }
+  }
+}
+
 // Calls each context in `mask` with its own user_data slot (zeroed first
 // when `fresh`); returns the contexts that were called. `captured`: see
 // BeginDelivery.
 uint64_t CallEach(ThreadState& t, uint64_t mask, bool captured, bool fresh,
                   rocprofiler_callback_tracing_record_t& record,
-                  rocprofiler_user_data_t* user) noexcept {
+                  rocprofiler_user_data_t* user,
+                  const Requested* requested = nullptr) noexcept {
   uint64_t called = 0;
   for (uint64_t m = mask; m != 0; m &= m - 1) {
     const int i = __builtin_ctzll(m);
     if (fresh) user[i].value = 0;
-    if (Call(t, i, captured, record, &user[i], t.ExternalTop(i))) {
+    const rocprofiler_user_data_t external =
+        requested != nullptr ? requested->For(t, i) : t.ExternalTop(i);
+    if (Call(t, i, captured, record, &user[i], external)) {
       called |= uint64_t{1} << i;
     }
   }
@@ -429,16 +476,23 @@ class Observer final : public gpu::Observer {
     rocprofiler_callback_tracing_record_t r =
         MakeRecord(kKind, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
                    ROCPROFILER_CALLBACK_PHASE_ENTER, info.correlation_id, &p);
+    Requested requested;
+    AskExternalIds(*t, enqueue | complete | buffered,
+                   ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+                   ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, info.correlation_id,
+                   &requested);
     rocprofiler_user_data_t user[kMaxContexts];
-    const uint64_t entered = CallEach(*t, enqueue, false, true, r, user);
+    const uint64_t entered =
+        CallEach(*t, enqueue, false, true, r, user, &requested);
     // Captured now: active after the ENTER callbacks.
     const uint64_t captured =
         complete & g_active_mask.load(std::memory_order_acquire);
     r.phase = ROCPROFILER_CALLBACK_PHASE_EXIT;
-    CallEach(*t, entered, true, false, r, user);
+    CallEach(*t, entered, true, false, r, user, &requested);
     if (entered != 0) HoldCall(*t, info.correlation_id, false);
-    OpState* op = Capture(*t, captured, entered, user, info.correlation_id,
-                          buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
+    OpState* op =
+        Capture(*t, captured, entered, user, info.correlation_id, buffered,
+                ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, requested);
     if (op == nullptr) return 0;
     op->kernel_id = kernel_id;
     return reinterpret_cast<uint64_t>(op);
@@ -460,11 +514,17 @@ class Observer final : public gpu::Observer {
     rocprofiler_callback_tracing_record_t r =
         MakeRecord(kKind, operation, ROCPROFILER_CALLBACK_PHASE_ENTER,
                    info.correlation_id, &p);
+    Requested requested;
+    AskExternalIds(*t, mask | buffered,
+                   ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,
+                   operation, info.correlation_id, &requested);
     rocprofiler_user_data_t user[kMaxContexts];
-    const uint64_t entered = CallEach(*t, mask, false, true, r, user);
+    const uint64_t entered =
+        CallEach(*t, mask, false, true, r, user, &requested);
     if (entered != 0) HoldCall(*t, info.correlation_id, false);
-    OpState* op = Capture(*t, entered, entered, user, info.correlation_id,
-                          buffered, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
+    OpState* op =
+        Capture(*t, entered, entered, user, info.correlation_id, buffered,
+                ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, requested);
     if (op == nullptr) return 0;
     op->dst = info.dst;
     op->src = info.src;
@@ -478,7 +538,8 @@ class Observer final : public gpu::Observer {
   static OpState* Capture(ThreadState& t, uint64_t captured, uint64_t entered,
                           const rocprofiler_user_data_t* user,
                           uint64_t correlation_id, uint64_t buffered,
-                          int32_t buffer_kind) noexcept {
+                          int32_t buffer_kind,
+                          const Requested& requested) noexcept {
     const uint64_t all = captured | buffered;
     if (all == 0) return nullptr;
     OpState* op =
@@ -499,7 +560,7 @@ class Observer final : public gpu::Observer {
                      ? g_contexts[i].buffer_services[buffer_kind].buffer
                      : -1;
       c.user.value = (entered >> i) & 1u ? user[i].value : 0;
-      c.external = t.ExternalTop(i);
+      c.external = requested.For(t, i);
     }
     return op;
   }

@@ -16,6 +16,8 @@
 
 namespace {
 
+constexpr uint64_t kRequestOffset = 1000000;
+
 struct Record {
   uint32_t kind;
   rocprofiler_buffer_tracing_memory_allocation_record_t memory;
@@ -63,6 +65,7 @@ struct Tool {
   rocprofiler_buffer_id_t buffer{0};
   rocprofiler_status_t status[5] = {};
   rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
+  rocprofiler_status_t request_status = ROCPROFILER_STATUS_ERROR;
 
   void Clear() {
     rocprofiler_flush_buffer(buffer);
@@ -155,6 +158,22 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
   t.scratch_status = rocprofiler_configure_buffer_tracing_service(
       t.context, ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY, nullptr, 0,
       t.buffer);
+  // External IDs on request for dispatches and allocations: the internal
+  // ID + kRequestOffset.
+  const rocprofiler_external_correlation_id_request_kind_t kinds[] = {
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION};
+  t.request_status =
+      rocprofiler_configure_external_correlation_id_request_service(
+          t.context, kinds, 2,
+          [](rocprofiler_thread_id_t, rocprofiler_context_id_t,
+             rocprofiler_external_correlation_id_request_kind_t,
+             rocprofiler_tracing_operation_t, uint64_t internal,
+             rocprofiler_user_data_t* external, void*) {
+            external->value = internal + kRequestOffset;
+            return 0;
+          },
+          nullptr);
   // The doorbell store: the call GPU work is submitted under.
   rocprofiler_tracing_operation_t store =
       ROCPROFILER_HSA_CORE_API_ID_hsa_signal_store_screlease;
@@ -244,6 +263,7 @@ TEST_F(SdkMemoryRetirement, ConfigurationStatuses) {
   for (rocprofiler_status_t s : T().status) {
     EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
   }
+  EXPECT_EQ(T().request_status, ROCPROFILER_STATUS_SUCCESS);
 }
 
 // Two allocations (a GPU pool, a CPU region) and their frees: exactly four
@@ -296,6 +316,9 @@ TEST_F(SdkMemoryRetirement, PoolAndRegionAllocationsAndFrees) {
     EXPECT_EQ(r.allocation_size, expected[i].size) << i;
     EXPECT_LE(r.start_timestamp, r.end_timestamp);
     EXPECT_NE(r.correlation_id.internal, 0u);
+    // The request service's answer.
+    EXPECT_EQ(r.correlation_id.external.value,
+              r.correlation_id.internal + kRequestOffset);
     const auto& enter = callbacks[2 * i];
     const auto& exit = callbacks[2 * i + 1];
     EXPECT_EQ(enter.phase, ROCPROFILER_CALLBACK_PHASE_ENTER);
@@ -334,6 +357,9 @@ TEST_F(SdkMemoryRetirement, RetirementFollowsTheKernelDispatch) {
   ASSERT_EQ(dispatches.size(), 1u);
   const uint64_t id = dispatches[0].Id();
   ASSERT_NE(id, 0u);
+  // The request service was asked for the dispatch, with its ID.
+  EXPECT_EQ(dispatches[0].dispatch.correlation_id.external.value,
+            id + kRequestOffset);
   std::vector<Record> all;
   {
     std::lock_guard<std::mutex> lock(T().mutex);
