@@ -401,7 +401,7 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     if (mask != 0) Deliver(mask, ko, false, info, t, frame, true);
     if (info.domain == ACTIVITY_DOMAIN_HSA_API) {
       const int32_t memory_op = MemoryOpOf(info.op);
-      if (memory_op != 0 && MemoryTraced()) {
+      if (__builtin_expect(memory_op != 0, 0) && MemoryTraced()) {
         MemoryEnter(info, memory_op, t, depth);
       }
     }

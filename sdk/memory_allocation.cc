@@ -52,36 +52,29 @@ constexpr Call kCalls[] = {
      Layout::kVmemRelease},
 };
 
-// HSA API ID -> the call above, found by name in the generated HSA kinds
-// (the vmem calls exist only in newer runtimes' tables).
-struct Table {
-  uint8_t call[HSA_API_ID_NUMBER];  // index into kCalls + 1; 0: none
+// HSA API ID -> the call above (index + 1; 0: none), found by name in the
+// generated HSA kinds (the vmem calls exist only in newer runtimes' tables).
+uint8_t g_call[HSA_API_ID_NUMBER];
 
-  Table() noexcept {
-    std::memset(call, 0, sizeof(call));
-    for (uint32_t k = 0; k < gen::kHsaKindCount; ++k) {
-      const gen::KindOps& kind = gen::kHsaKinds[k];
-      for (uint32_t op = 0; op < kind.count; ++op) {
-        const uint32_t id = kind.ids[op];
-        if (id >= HSA_API_ID_NUMBER) continue;
-        for (size_t c = 0; c < sizeof(kCalls) / sizeof(kCalls[0]); ++c) {
-          if (std::strcmp(kind.names[op], kCalls[c].name) == 0) {
-            call[id] = static_cast<uint8_t>(c + 1);
-          }
+__attribute__((constructor)) void FillCallTable() noexcept {
+  for (uint32_t k = 0; k < gen::kHsaKindCount; ++k) {
+    const gen::KindOps& kind = gen::kHsaKinds[k];
+    for (uint32_t op = 0; op < kind.count; ++op) {
+      const uint32_t id = kind.ids[op];
+      if (id >= HSA_API_ID_NUMBER) continue;
+      for (size_t c = 0; c < sizeof(kCalls) / sizeof(kCalls[0]); ++c) {
+        if (std::strcmp(kind.names[op], kCalls[c].name) == 0) {
+          g_call[id] = static_cast<uint8_t>(c + 1);
+          g_memory_op[id] = static_cast<int8_t>(kCalls[c].op);
         }
       }
     }
   }
-};
-
-const Table& T() noexcept {
-  static const Table table;
-  return table;
 }
 
 const Call* CallOf(uint32_t id) noexcept {
   if (id >= HSA_API_ID_NUMBER) return nullptr;
-  const uint8_t c = T().call[id];
+  const uint8_t c = g_call[id];
   return c == 0 ? nullptr : &kCalls[c - 1];
 }
 
@@ -163,10 +156,7 @@ void Callbacks(ThreadState& t, uint64_t mask, bool exit,
 
 }  // namespace
 
-int32_t MemoryOpOf(uint32_t id) noexcept {
-  const Call* c = CallOf(id);
-  return c == nullptr ? 0 : c->op;
-}
+int8_t g_memory_op[HSA_API_ID_NUMBER];
 
 void ForEachMemoryApi(int32_t op, void (*fn)(uint32_t id, void* data),
                       void* data) noexcept {

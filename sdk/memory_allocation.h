@@ -10,14 +10,22 @@
 
 #include <cstdint>
 
+#include "hsa_api_id.h"
 #include "runtime/intercept/api_consumer.h"
 #include "sdk/context.h"
 #include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
 
+// HSA API ID -> its MEMORY_ALLOCATION operation, 0 for none: filled by a
+// load-time constructor (zero, so "none", before it runs), read on every
+// traced HSA call without a guard.
+extern int8_t g_memory_op[HSA_API_ID_NUMBER];
+
 // The MEMORY_ALLOCATION operation of HSA API ID `id`; 0 when it is none.
-int32_t MemoryOpOf(uint32_t id) noexcept;
+inline int32_t MemoryOpOf(uint32_t id) noexcept {
+  return id < HSA_API_ID_NUMBER ? g_memory_op[id] : 0;
+}
 
 // Calls fn(id, data) for each HSA API ID reported as operation `op`.
 void ForEachMemoryApi(int32_t op, void (*fn)(uint32_t id, void* data),
