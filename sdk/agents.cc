@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/gpu/agents.h"
@@ -33,6 +34,7 @@ struct Hsa {
   decltype(&hsa_agent_get_info) agent_get_info = nullptr;
   decltype(&hsa_amd_agent_iterate_memory_pools) iterate_pools = nullptr;
   decltype(&hsa_amd_memory_pool_get_info) pool_get_info = nullptr;
+  decltype(&hsa_agent_iterate_regions) iterate_regions = nullptr;
 };
 
 Hsa Functions() noexcept {
@@ -43,6 +45,7 @@ Hsa Functions() noexcept {
     h.agent_get_info = core.hsa_agent_get_info_fn;
     h.iterate_pools = gpu::Amd().hsa_amd_agent_iterate_memory_pools_fn;
     h.pool_get_info = gpu::Amd().hsa_amd_memory_pool_get_info_fn;
+    h.iterate_regions = core.hsa_agent_iterate_regions_fn;
     return h;
   }
   h.init = reinterpret_cast<decltype(h.init)>(dlsym(RTLD_DEFAULT, "hsa_init"));
@@ -54,6 +57,8 @@ Hsa Functions() noexcept {
       dlsym(RTLD_DEFAULT, "hsa_amd_agent_iterate_memory_pools"));
   h.pool_get_info = reinterpret_cast<decltype(h.pool_get_info)>(
       dlsym(RTLD_DEFAULT, "hsa_amd_memory_pool_get_info"));
+  h.iterate_regions = reinterpret_cast<decltype(h.iterate_regions)>(
+      dlsym(RTLD_DEFAULT, "hsa_agent_iterate_regions"));
   return h;
 }
 
@@ -65,6 +70,9 @@ struct AgentList {
   // Storage the agents point into (never resized once filled).
   std::vector<std::vector<rocprofiler_agent_mem_bank_t>> banks;
   std::vector<std::string> strings;
+  // (pool or region handle, agent ID): whose memory an allocation is.
+  std::vector<std::pair<uint64_t, uint64_t>> pools;
+  std::vector<std::pair<uint64_t, uint64_t>> regions;
 };
 
 // Published once read; a list replaced after the runtime made new agents is
@@ -205,7 +213,9 @@ AgentList* Read() noexcept {
       struct Ctx {
         const Hsa* h;
         std::vector<rocprofiler_agent_mem_bank_t>* banks;
-      } ctx{&h, &list->banks[i]};
+        std::vector<std::pair<uint64_t, uint64_t>>* pools;
+        uint64_t id;
+      } ctx{&h, &list->banks[i], &list->pools, r.id.handle};
       h.iterate_pools(
           a,
           [](hsa_amd_memory_pool_t pool, void* data) {
@@ -222,6 +232,21 @@ AgentList* Read() noexcept {
             b.flags = flags;
             b.size_in_bytes = size;
             c->banks->push_back(b);
+            c->pools->emplace_back(pool.handle, c->id);
+            return HSA_STATUS_SUCCESS;
+          },
+          &ctx);
+    }
+    if (h.iterate_regions != nullptr) {
+      struct Ctx {
+        std::vector<std::pair<uint64_t, uint64_t>>* regions;
+        uint64_t id;
+      } ctx{&list->regions, r.id.handle};
+      h.iterate_regions(
+          a,
+          [](hsa_region_t region, void* data) {
+            auto* c = static_cast<Ctx*>(data);
+            c->regions->emplace_back(region.handle, c->id);
             return HSA_STATUS_SUCCESS;
           },
           &ctx);
@@ -278,7 +303,35 @@ uint64_t Find(const AgentList* list, uint64_t handle) noexcept {
   return 0;
 }
 
+uint64_t FindOwner(
+    const AgentList* list,
+    std::vector<std::pair<uint64_t, uint64_t>> AgentList::*owners,
+    uint64_t handle) noexcept {
+  if (list == nullptr) return 0;
+  for (const auto& o : list->*owners) {
+    if (o.first == handle) return o.second;
+  }
+  return 0;
+}
+
+rocprofiler_agent_id_t OwnerOf(
+    std::vector<std::pair<uint64_t, uint64_t>> AgentList::*owners,
+    uint64_t handle) noexcept {
+  // No re-read for a handle not found (unlike agents): an allocation from a
+  // pool no agent lists would re-read the whole list on every call.
+  if (handle == 0) return rocprofiler_agent_id_t{0};
+  return rocprofiler_agent_id_t{FindOwner(List(false), owners, handle)};
+}
+
 }  // namespace
+
+rocprofiler_agent_id_t AgentIdOfPool(uint64_t pool) noexcept {
+  return OwnerOf(&AgentList::pools, pool);
+}
+
+rocprofiler_agent_id_t AgentIdOfRegion(uint64_t region) noexcept {
+  return OwnerOf(&AgentList::regions, region);
+}
 
 rocprofiler_agent_id_t AgentIdOf(hsa_agent_t agent) noexcept {
   uint64_t id = Find(List(false), agent.handle);

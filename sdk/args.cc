@@ -177,7 +177,7 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
             nullptr,
             0,
             nullptr};
-  if (k->source == Source::kGpu) {
+  if (k->source == Source::kGpu || k->source == Source::kMemory) {
     IterateGpuPayload(record, callback, max_dereference_count, user_data);
     return ROCPROFILER_STATUS_SUCCESS;
   }

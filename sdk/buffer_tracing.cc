@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "runtime/gpu/scratch_events.h"
 #include "sdk/buffers.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
@@ -65,9 +66,23 @@ static_assert(sizeof(kBufferKinds) / sizeof(kBufferKinds[0]) ==
                   ROCPROFILER_BUFFER_TRACING_LAST,
               "one entry per buffer kind");
 
+// SCRATCH_MEMORY is recorded only where the runtime can raise its events
+// (built against HSA headers with hsa_amd_tool.h).
+constexpr bool kScratchRecorded = roctracer::gpu::kHeadersHaveScratchEvents;
+
 bool IsGpuBufferKind(int32_t kind) noexcept {
   return kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH ||
-         kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY;
+         kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY ||
+         (kScratchRecorded &&
+          kind == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY);
+}
+
+// The kinds this library records: the API kinds, the GPU kinds, memory
+// allocations and correlation-ID retirements.
+bool IsRecordedKind(int32_t kind) noexcept {
+  return kind <= kLastBufferApiKind || IsGpuBufferKind(kind) ||
+         kind == ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION ||
+         kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
 }
 
 const BufferKind* FindBufferKind(int32_t kind) noexcept {
@@ -115,11 +130,16 @@ rocprofiler_configure_buffer_tracing_service(
   if (BufferContext(buffer) != index) {
     return ROCPROFILER_STATUS_ERROR_CONTEXT_INVALID;
   }
-  // Recorded: the API kinds this library traces, kernel dispatches and
-  // memory copies.
+  // CORRELATION_ID_RETIREMENT is the one recorded kind without operations.
+  const bool no_ops =
+      kind_value == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
   const KindInfo* info = Operations(*bk);
-  if ((kind_value > kLastBufferApiKind && !IsGpuBufferKind(kind_value)) ||
-      info == nullptr || info->source == Source::kNone) {
+  // SCRATCH_MEMORY's callback kind is not implemented (its payload needs
+  // headers not shipped); its buffer records are.
+  const bool scratch = kind_value == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
+  if (!IsRecordedKind(kind_value) ||
+      (!no_ops &&
+       (info == nullptr || (info->source == Source::kNone && !scratch)))) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
   }
   BufferService& s = ctx->buffer_services[kind_value];
@@ -130,7 +150,11 @@ rocprofiler_configure_buffer_tracing_service(
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
   uint64_t bits[kOpWords] = {};
-  if (operations == nullptr) {
+  if (no_ops) {
+    if (operations != nullptr) {
+      return ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND;
+    }
+  } else if (operations == nullptr) {
     for (int32_t op = info->first_op; op < info->last_op; ++op) {
       bits[op >> 6] |= uint64_t{1} << (op & 63);
     }
@@ -211,6 +235,21 @@ rocprofiler_iterate_buffer_tracing_kind_operations(
     if (callback(kind, op, data) != 0) break;
   }
   return ROCPROFILER_STATUS_SUCCESS;
+}
+
+ROCPROFILER_API rocprofiler_status_t
+rocprofiler_iterate_buffer_tracing_record_args(
+    rocprofiler_record_header_t record,
+    rocprofiler_buffer_tracing_operation_args_cb_t callback, void* user_data) {
+  (void)user_data;
+  if (callback == nullptr || record.payload == nullptr ||
+      record.kind <= ROCPROFILER_BUFFER_TRACING_NONE ||
+      record.kind >= ROCPROFILER_BUFFER_TRACING_LAST) {
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  // Only the *_API_EXT records hold their call's arguments; this library
+  // records none of those kinds.
+  return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
 }
 
 }  // extern "C"

@@ -21,6 +21,8 @@
 #include "sdk/context.h"
 #include "sdk/kinds.h"
 #include "sdk/marker_requests.h"
+#include "sdk/memory_allocation.h"
+#include "sdk/retirement.h"
 #include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
@@ -115,6 +117,7 @@ ThreadState* AllocateThreadState() noexcept {
     std::memset(static_cast<void*>(s.frames), 0, sizeof(s.frames));
     std::memset(s.external_depth, 0, sizeof(s.external_depth));
     std::memset(static_cast<void*>(s.external), 0, sizeof(s.external));
+    s.memory.call_id = 0;
   } else {
     node = static_cast<ThreadStateNode*>(std::calloc(1, sizeof(*node)));
     if (node == nullptr) return nullptr;
@@ -372,6 +375,8 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     frame->called = 0;
     frame->buffered = 0;
     frame->requested = 0;
+    frame->seen = false;
+    frame->refs = nullptr;
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
@@ -394,6 +399,12 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     const uint64_t mask =
         active & g_kind_mask[ko.kind].load(std::memory_order_acquire);
     if (mask != 0) Deliver(mask, ko, false, info, t, frame, true);
+    if (info.domain == ACTIVITY_DOMAIN_HSA_API) {
+      const int32_t memory_op = MemoryOpOf(info.op);
+      if (__builtin_expect(memory_op != 0, 0) && MemoryTraced()) {
+        MemoryEnter(info, memory_op, t, depth);
+      }
+    }
     return;
   }
   if (t.depth == 0) return;  // EXIT without ENTER (consumer installed mid-call)
@@ -411,12 +422,18 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     --match;
   }
   Frame* frame = &t.frames[match];
+  for (uint32_t dropped = depth; dropped > match; --dropped) {
+    FinishFrame(t.frames[dropped]);
+  }
   t.depth = match;
-  if (ko.kind == 0) return;
-  const uint64_t mask =
-      frame->called & g_active_mask.load(std::memory_order_acquire);
-  if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
-  if (frame->buffered != 0) WriteApiRecords(ko, info, t, frame);
+  if (ko.kind != 0) {
+    if (t.memory.call_id == info.correlation_id) MemoryExit(info, t);
+    const uint64_t mask =
+        frame->called & g_active_mask.load(std::memory_order_acquire);
+    if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
+    if (frame->buffered != 0) WriteApiRecords(ko, info, t, frame);
+  }
+  FinishFrame(*frame);
 }
 
 }  // namespace rocprofiler_sdk

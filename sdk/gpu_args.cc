@@ -1,8 +1,8 @@
-// Argument iteration for the GPU kinds: their records have no function
-// arguments, so each field of the payload is one "argument", named and typed
-// as the field is in <rocprofiler-sdk/callback_tracing.h>, its address in
-// the payload. Agent, queue and address handles are numbers; the only
-// pointers followed are the URI and kernel name strings (one level, when
+// Argument iteration for the GPU kinds and MEMORY_ALLOCATION: their records
+// have no function arguments, so each field of the payload is one "argument",
+// named and typed as the field is in <rocprofiler-sdk/callback_tracing.h>, its
+// address in the payload. Agent, queue and address handles are numbers; the
+// only pointers followed are the URI and kernel name strings (one level, when
 // max_dereference_count allows and they are not NULL).
 #include <cinttypes>
 #include <cstdio>
@@ -98,6 +98,15 @@ void Copy(Fields& f, const rocprofiler_callback_tracing_memory_copy_data_t& p) {
       .U64("rocprofiler_address_t", "src_address", p.src_address.value);
 }
 
+void Allocation(
+    Fields& f, const rocprofiler_callback_tracing_memory_allocation_data_t& p) {
+  f.U64("rocprofiler_timestamp_t", "start_timestamp", p.start_timestamp)
+      .U64("rocprofiler_timestamp_t", "end_timestamp", p.end_timestamp)
+      .U64("rocprofiler_agent_id_t", "agent_id", p.agent_id.handle)
+      .U64("rocprofiler_address_t", "address", p.address.value)
+      .U64("uint64_t", "allocation_size", p.allocation_size);
+}
+
 void Load(Fields& f,
           const rocprofiler_callback_tracing_code_object_load_data_t& p) {
   f.U64("uint64_t", "code_object_id", p.code_object_id)
@@ -154,6 +163,12 @@ void IterateGpuPayload(
       Copy(f,
            *static_cast<const rocprofiler_callback_tracing_memory_copy_data_t*>(
                record.payload));
+      break;
+    case ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION:
+      Allocation(
+          f, *static_cast<
+                 const rocprofiler_callback_tracing_memory_allocation_data_t*>(
+                 record.payload));
       break;
     case ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT:
       if (record.operation == ROCPROFILER_CODE_OBJECT_LOAD) {

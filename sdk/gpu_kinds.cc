@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "rocprofiler-sdk/buffer_tracing.h"
+#include "rocprofiler-sdk/external_correlation.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
 #include "runtime/private/gpu_events.h"
@@ -17,6 +18,7 @@
 #include "sdk/buffers.h"
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
+#include "sdk/retirement.h"
 #include "sdk/thread_state.h"
 
 namespace rocprofiler_sdk {
@@ -128,6 +130,7 @@ struct OpState {
   uint64_t kernel_id;
   const void* dst;
   const void* src;
+  CallRefs* refs;  // the submitting call's, until this op's records are out
   uint32_t count;
   Captured captured[1];  // `count` entries
 
@@ -193,17 +196,63 @@ uint64_t BufferInterested(int32_t kind, int32_t op) noexcept {
   return mask;
 }
 
+// The external IDs the request service gave for one submission: a
+// context's answer counts while it has no ID pushed on the thread.
+struct Requested {
+  uint64_t mask = 0;
+  rocprofiler_user_data_t value[kMaxContexts];
+
+  rocprofiler_user_data_t For(const ThreadState& t, int i) const noexcept {
+    if (t.external_depth[i] != 0 || ((mask >> i) & 1u) == 0) {
+      return t.ExternalTop(i);
+    }
+    return value[i];
+  }
+};
+
+// Asks, before the submission's first callback, each context of `contexts`
+// that configured the request service for `kind` and has no external ID
+// pushed on this thread (as for the API kinds, dispatch.cc).
+void AskExternalIds(ThreadState& t, uint64_t contexts,
+                    rocprofiler_external_correlation_id_request_kind_t kind,
+                    int32_t operation, uint64_t correlation_id,
+                    Requested* out) noexcept {
+  uint64_t mask =
+      contexts & g_request_mask[kind].load(std::memory_order_acquire);
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  for (; mask != 0; mask &= mask - 1) {
+    const int i = __builtin_ctzll(mask);
+    if (t.external_depth[i] != 0) continue;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    const Context& c = g_contexts[i];
+    rocprofiler_user_data_t value{0};
+    roctracer::hook::UntracedScope untraced;
+    const int rc = c.request.callback(
+        roctracer::ThreadId(),
+        rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1}, kind, operation,
+        correlation_id, &value, c.request.callback_data);
+    EndDelivery(t, outer);
+    if (rc == 0) {
+      out->mask |= uint64_t{1} << i;
+      out->value[i] = value;
+    }
+  }
+}
+
 // Calls each context in `mask` with its own user_data slot (zeroed first
 // when `fresh`); returns the contexts that were called. `captured`: see
 // BeginDelivery.
 uint64_t CallEach(ThreadState& t, uint64_t mask, bool captured, bool fresh,
                   rocprofiler_callback_tracing_record_t& record,
-                  rocprofiler_user_data_t* user) noexcept {
+                  rocprofiler_user_data_t* user,
+                  const Requested* requested = nullptr) noexcept {
   uint64_t called = 0;
   for (uint64_t m = mask; m != 0; m &= m - 1) {
     const int i = __builtin_ctzll(m);
     if (fresh) user[i].value = 0;
-    if (Call(t, i, captured, record, &user[i], t.ExternalTop(i))) {
+    const rocprofiler_user_data_t external =
+        requested != nullptr ? requested->For(t, i) : t.ExternalTop(i);
+    if (Call(t, i, captured, record, &user[i], external)) {
       called |= uint64_t{1} << i;
     }
   }
@@ -289,7 +338,39 @@ class Observer final : public gpu::Observer {
   // Captured at submission, never to complete (refused, failed, untraced
   // after all, or still running at shutdown): no callback, the state goes.
   void OnAbandon(uint64_t cookie) noexcept override {
-    std::free(reinterpret_cast<OpState*>(cookie));
+    auto* op = reinterpret_cast<OpState*>(cookie);
+    if (op->refs != nullptr) ReleaseCall(op->refs);
+    std::free(op);
+  }
+
+  // SCRATCH_MEMORY buffer records: one per START/END pair of the runtime's
+  // scratch events (HSA >= 6.1 headers; never raised on older ones), on the
+  // thread that raised them, with the innermost traced call in progress
+  // there (0 when none) and that thread's external IDs.
+  void OnScratch(const gpu::ScratchRecord& e) noexcept override {
+    constexpr int32_t kKind = ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
+    const int32_t op = static_cast<int32_t>(e.op) + 1;
+    uint64_t mask = BufferInterested(kKind, op);
+    if (mask == 0) return;
+    ThreadState* t = Tls();
+    rocprofiler_buffer_tracing_scratch_memory_record_t r{};
+    r.size = sizeof(r);
+    r.kind = ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
+    r.operation = static_cast<rocprofiler_scratch_memory_operation_t>(op);
+    r.correlation_id.internal = roctracer::hook::CurrentCallId();
+    r.agent_id = AgentIdOf(e.queue.agent);
+    r.queue_id.handle = e.queue.queue_id;
+    r.thread_id = e.thread_id;
+    r.start_timestamp = e.begin_ns;
+    r.end_timestamp = e.end_ns;
+    r.flags = static_cast<rocprofiler_scratch_alloc_flag_t>(e.flags);
+    if (t != nullptr) HoldCall(*t, r.correlation_id.internal, false);
+    for (; mask != 0; mask &= mask - 1) {
+      const int i = __builtin_ctzll(mask);
+      r.correlation_id.external =
+          t != nullptr ? t->ExternalTop(i) : rocprofiler_user_data_t{0};
+      WriteRecord(g_contexts[i].buffer_services[kKind].buffer, &r, sizeof(r));
+    }
   }
 
   void OnCodeObject(const gpu::CodeObjectEvent& e) noexcept override {
@@ -395,15 +476,23 @@ class Observer final : public gpu::Observer {
     rocprofiler_callback_tracing_record_t r =
         MakeRecord(kKind, ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
                    ROCPROFILER_CALLBACK_PHASE_ENTER, info.correlation_id, &p);
+    Requested requested;
+    AskExternalIds(*t, enqueue | complete | buffered,
+                   ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+                   ROCPROFILER_KERNEL_DISPATCH_ENQUEUE, info.correlation_id,
+                   &requested);
     rocprofiler_user_data_t user[kMaxContexts];
-    const uint64_t entered = CallEach(*t, enqueue, false, true, r, user);
+    const uint64_t entered =
+        CallEach(*t, enqueue, false, true, r, user, &requested);
     // Captured now: active after the ENTER callbacks.
     const uint64_t captured =
         complete & g_active_mask.load(std::memory_order_acquire);
     r.phase = ROCPROFILER_CALLBACK_PHASE_EXIT;
-    CallEach(*t, entered, true, false, r, user);
-    OpState* op = Capture(*t, captured, entered, user, info.correlation_id,
-                          buffered, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
+    CallEach(*t, entered, true, false, r, user, &requested);
+    if (entered != 0) HoldCall(*t, info.correlation_id, false);
+    OpState* op =
+        Capture(*t, captured, entered, user, info.correlation_id, buffered,
+                ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, requested);
     if (op == nullptr) return 0;
     op->kernel_id = kernel_id;
     return reinterpret_cast<uint64_t>(op);
@@ -425,10 +514,17 @@ class Observer final : public gpu::Observer {
     rocprofiler_callback_tracing_record_t r =
         MakeRecord(kKind, operation, ROCPROFILER_CALLBACK_PHASE_ENTER,
                    info.correlation_id, &p);
+    Requested requested;
+    AskExternalIds(*t, mask | buffered,
+                   ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_COPY,
+                   operation, info.correlation_id, &requested);
     rocprofiler_user_data_t user[kMaxContexts];
-    const uint64_t entered = CallEach(*t, mask, false, true, r, user);
-    OpState* op = Capture(*t, entered, entered, user, info.correlation_id,
-                          buffered, ROCPROFILER_BUFFER_TRACING_MEMORY_COPY);
+    const uint64_t entered =
+        CallEach(*t, mask, false, true, r, user, &requested);
+    if (entered != 0) HoldCall(*t, info.correlation_id, false);
+    OpState* op =
+        Capture(*t, entered, entered, user, info.correlation_id, buffered,
+                ROCPROFILER_BUFFER_TRACING_MEMORY_COPY, requested);
     if (op == nullptr) return 0;
     op->dst = info.dst;
     op->src = info.src;
@@ -437,10 +533,13 @@ class Observer final : public gpu::Observer {
 
   // `captured`: contexts whose callbacks get the completion; `buffered`:
   // contexts that record it in the buffer of their `buffer_kind` service.
-  static OpState* Capture(const ThreadState& t, uint64_t captured,
-                          uint64_t entered, const rocprofiler_user_data_t* user,
+  // The operation holds its call's ID from retirement (retirement.h) until
+  // its completion's records are written.
+  static OpState* Capture(ThreadState& t, uint64_t captured, uint64_t entered,
+                          const rocprofiler_user_data_t* user,
                           uint64_t correlation_id, uint64_t buffered,
-                          int32_t buffer_kind) noexcept {
+                          int32_t buffer_kind,
+                          const Requested& requested) noexcept {
     const uint64_t all = captured | buffered;
     if (all == 0) return nullptr;
     OpState* op =
@@ -450,6 +549,7 @@ class Observer final : public gpu::Observer {
     op->thread_id = roctracer::ThreadId();
     op->kernel_id = 0;
     op->dst = op->src = nullptr;
+    op->refs = HoldCall(t, correlation_id, true);
     uint32_t n = 0;
     for (uint64_t m = all; m != 0; m &= m - 1) {
       const int i = __builtin_ctzll(m);
@@ -460,7 +560,7 @@ class Observer final : public gpu::Observer {
                      ? g_contexts[i].buffer_services[buffer_kind].buffer
                      : -1;
       c.user.value = (entered >> i) & 1u ? user[i].value : 0;
-      c.external = t.ExternalTop(i);
+      c.external = requested.For(t, i);
     }
     return op;
   }
@@ -504,6 +604,7 @@ class Observer final : public gpu::Observer {
       correlation->external = c.external;
       WriteRecord(c.buffer, record, size);
     }
+    if (op->refs != nullptr) ReleaseCall(op->refs);
     std::free(op);
   }
 

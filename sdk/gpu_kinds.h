@@ -18,7 +18,7 @@ namespace rocprofiler_sdk {
 // which code-object callbacks run, and those may stop contexts).
 bool EnableGpuKinds() noexcept;
 
-// Argument iteration over a GPU kind's payload: one "argument" per field of
+// Argument iteration over a GPU kind's (or MEMORY_ALLOCATION's) payload: one "argument" per field of
 // the record, named as the field.
 void IterateGpuPayload(
     const rocprofiler_callback_tracing_record_t& record,

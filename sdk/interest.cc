@@ -10,6 +10,7 @@
 #include "sdk/config_lock.h"
 #include "sdk/dispatch.h"
 #include "sdk/kinds.h"
+#include "sdk/memory_allocation.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -47,6 +48,46 @@ uint32_t* Ref(uint32_t domain, uint32_t id) noexcept {
   }
 }
 
+void Count(uint32_t domain, uint32_t id, int delta) noexcept {
+  uint32_t* ref = Ref(domain, id);
+  if (ref == nullptr) return;
+  if (delta > 0 && (*ref)++ == 0) {
+    roctracer::SetConsumerInterest(domain, id, true);
+  } else if (delta < 0 && *ref > 0 && --*ref == 0) {
+    roctracer::SetConsumerInterest(domain, id, false);
+  }
+}
+
+// MEMORY_ALLOCATION: the HSA calls of each operation the context's callback
+// or buffer service traces.
+void UpdateMemory(const Context& ctx, int delta) noexcept {
+  constexpr int kKind = ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION;
+  const bool callback =
+      ctx.services[kKind].configured.load(std::memory_order_acquire);
+  const bool buffer =
+      ctx.buffer_services[kKind].configured.load(std::memory_order_acquire);
+  if (!callback && !buffer) return;
+  const KindInfo* info = FindKind(kKind);
+  for (int32_t op = info->first_op; op < info->last_op; ++op) {
+    if (callback && ctx.services[kKind].Traces(op)) {
+      ForEachMemoryApi(
+          op,
+          [](uint32_t id, void* d) {
+            Count(ACTIVITY_DOMAIN_HSA_API, id, *static_cast<int*>(d));
+          },
+          &delta);
+    }
+    if (buffer && ctx.buffer_services[kKind].Traces(op)) {
+      ForEachMemoryApi(
+          op,
+          [](uint32_t id, void* d) {
+            Count(ACTIVITY_DOMAIN_HSA_API, id, *static_cast<int*>(d));
+          },
+          &delta);
+    }
+  }
+}
+
 void Update(const Context& ctx, int delta) noexcept {
   if (!g_consumer_installed) {
     roctracer::SetApiConsumer(&Consume);
@@ -69,15 +110,11 @@ void Update(const Context& ctx, int delta) noexcept {
       const bool traces = buffered ? ctx.buffer_services[kind].Traces(op)
                                    : ctx.services[kind].Traces(op);
       if (!traces || !DomainIdOf(kind, op, &domain, &id)) continue;
-      uint32_t* ref = Ref(domain, id);
-      if (ref == nullptr) continue;  // e.g. roctxGetThreadId: never called
-      if (delta > 0 && (*ref)++ == 0) {
-        roctracer::SetConsumerInterest(domain, id, true);
-      } else if (delta < 0 && *ref > 0 && --*ref == 0) {
-        roctracer::SetConsumerInterest(domain, id, false);
-      }
+      // No reference for e.g. roctxGetThreadId: never called.
+      Count(domain, id, delta);
     }
   }
+  UpdateMemory(ctx, delta);
 }
 
 }  // namespace

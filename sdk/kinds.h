@@ -15,8 +15,17 @@ namespace rocprofiler_sdk {
 // Where a kind's calls come from. kRoctxRequest: the rocprofiler-sdk-roctx
 // requests (runtime/private/roctx_link.h), reported under kRoctxRequestDomain.
 // kGpu: GPU work and code objects, from the GPU half's observer seam
-// (gpu_kinds.h), not from API calls.
-enum class Source : uint8_t { kNone, kHsa, kHip, kRoctx, kRoctxRequest, kGpu };
+// (gpu_kinds.h), not from API calls. kMemory: MEMORY_ALLOCATION, from the
+// HSA allocation and free calls (memory_allocation.h).
+enum class Source : uint8_t {
+  kNone,
+  kHsa,
+  kHip,
+  kRoctx,
+  kRoctxRequest,
+  kGpu,
+  kMemory
+};
 
 struct KindInfo {
   const char* name;  // "HSA_CORE_API"

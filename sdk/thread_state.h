@@ -24,6 +24,7 @@ constexpr uint32_t kMaxCallDepth = 16;
 constexpr uint32_t kMaxExternalDepth = 16;
 
 struct ThreadState;
+struct CallRefs;  // retirement.h
 
 // One traced call in progress on this thread.
 struct Frame {
@@ -32,12 +33,39 @@ struct Frame {
   uint64_t buffered;   // bit i: context i records the call in a buffer
   uint64_t start_ns;   // when `buffered`: the call's start
   uint64_t requested;  // bit i: context i's external ID came from its request
+  // The ID is in a record other than this call's own (a memory allocation
+  // or GPU work it submitted): it is retired at EXIT (retirement.h).
+  bool seen;
+  // Held while GPU work submitted from this call is outstanding; the
+  // frame's own reference is dropped at EXIT (retirement.h).
+  CallRefs* refs;
   rocprofiler_user_data_t user[kMaxContexts];
   rocprofiler_user_data_t requested_external[kMaxContexts];
 
   // Context i's external ID for this call: the one its request service gave,
   // else the top of the thread's stack.
   rocprofiler_user_data_t External(const ThreadState& t, int i) const noexcept;
+};
+
+// The MEMORY_ALLOCATION records of the allocation or free call in progress
+// on this thread (memory_allocation.h): one at a time (the runtime's
+// allocation calls do not nest through its API table).
+struct MemoryCall {
+  uint64_t call_id;         // the HSA call's correlation ID; 0: none
+  uint32_t frame;           // its frame's index
+  int32_t op;               // rocprofiler_memory_allocation_operation_t
+  uint64_t correlation_id;  // what the records carry
+  uint64_t ancestor;
+  uint64_t called;    // bit i: context i got ENTER
+  uint64_t buffered;  // bit i: context i records it in a buffer
+  uint64_t agent;
+  uint64_t size;
+  uint64_t address;  // known at ENTER for a free
+  const void* out;   // where the runtime stores an allocation's address
+  bool out_is_handle;
+  uint64_t start_ns;
+  rocprofiler_user_data_t user[kMaxContexts];
+  rocprofiler_user_data_t external[kMaxContexts];
 };
 
 struct ThreadState {
@@ -53,6 +81,7 @@ struct ThreadState {
   Frame frames[kMaxCallDepth];
   uint32_t external_depth[kMaxContexts];
   rocprofiler_user_data_t external[kMaxContexts][kMaxExternalDepth];
+  MemoryCall memory;
 
   rocprofiler_user_data_t ExternalTop(int context) const noexcept {
     const uint32_t d = external_depth[context];

@@ -72,7 +72,10 @@ typedef struct rocprofiler_buffer_tracing_memory_copy_record_t {
   rocprofiler_address_t src_address;
 } rocprofiler_buffer_tracing_memory_copy_record_t;
 
-/* MEMORY_ALLOCATION: declared; not recorded by this library. */
+/* MEMORY_ALLOCATION: one record per HSA allocation or free call, written
+ * at its return; times of the call. `address` is the allocation's (the vmem
+ * handle's value for VMEM_*); `agent_id` the agent owning the pool or region
+ * allocated from (0 for frees); `allocation_size` 0 for frees. */
 typedef struct rocprofiler_buffer_tracing_memory_allocation_record_t {
   uint64_t size;
   rocprofiler_buffer_tracing_kind_t kind;
@@ -205,7 +208,9 @@ typedef struct rocprofiler_buffer_tracing_scratch_memory_record_t {
   rocprofiler_scratch_alloc_flag_t flags;
 } rocprofiler_buffer_tracing_scratch_memory_record_t;
 
-/* CORRELATION_ID_RETIREMENT: declared; not recorded by this library. */
+/* CORRELATION_ID_RETIREMENT: written once no further record of any kind
+ * will carry `internal_correlation_id` (its call returned and the GPU work it
+ * submitted was reported); no operations. */
 typedef struct rocprofiler_buffer_tracing_correlation_id_retirement_record_t {
   uint64_t size;
   rocprofiler_buffer_tracing_kind_t kind;
@@ -231,6 +236,16 @@ typedef int (*rocprofiler_buffer_tracing_kind_cb_t)(
 typedef int (*rocprofiler_buffer_tracing_kind_operation_cb_t)(
     rocprofiler_buffer_tracing_kind_t kind,
     rocprofiler_tracing_operation_t operation, void* data);
+
+/* One call per argument of a buffer record's traced function (the records
+ * of the *_API_EXT kinds hold them); returning non-zero stops the
+ * iteration. */
+typedef int (*rocprofiler_buffer_tracing_operation_args_cb_t)(
+    rocprofiler_buffer_tracing_kind_t kind,
+    rocprofiler_tracing_operation_t operation, uint32_t arg_number,
+    const void* const arg_value_addr, int32_t arg_indirection_count,
+    const char* arg_type, const char* arg_name, const char* arg_value_str,
+    void* data);
 
 /* Records `kind` into `buffer_id`: only inside a tool's initialize
  * (ROCPROFILER_STATUS_ERROR_CONFIGURATION_LOCKED otherwise), once per kind
@@ -268,6 +283,18 @@ rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kind_operations(
     rocprofiler_buffer_tracing_kind_t kind,
     rocprofiler_buffer_tracing_kind_operation_cb_t callback,
     void* data) ROCPROFILER_API;
+
+/* The arguments of the function a buffer record traced, as
+ * rocprofiler-sdk 1.0.0: a record of a kind outside the enum (NONE, LAST and
+ * beyond), a NULL payload or a NULL callback is
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+ * every kind this library records holds no arguments (the *_API_EXT kinds,
+ * which would, are not recorded):
+ * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED. */
+rocprofiler_status_t rocprofiler_iterate_buffer_tracing_record_args(
+    rocprofiler_record_header_t record,
+    rocprofiler_buffer_tracing_operation_args_cb_t callback,
+    void* user_data) ROCPROFILER_API;
 
 ROCPROFILER_EXTERN_C_FINI
 

@@ -148,7 +148,9 @@ typedef struct rocprofiler_callback_tracing_memory_copy_data_t {
   rocprofiler_address_t src_address;
 } rocprofiler_callback_tracing_memory_copy_data_t;
 
-/* MEMORY_ALLOCATION (declared; not reported by this library). */
+/* MEMORY_ALLOCATION: ENTER (times 0; for an allocation, address 0) and
+ * EXIT (times of the call, the address) around each HSA allocation or free
+ * call. */
 typedef struct rocprofiler_callback_tracing_memory_allocation_data_t {
   uint64_t size;
   rocprofiler_timestamp_t start_timestamp;

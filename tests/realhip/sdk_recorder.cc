@@ -9,6 +9,11 @@
 //   symbol NAME KERNARG GROUP PRIVATE   each kernel symbol registered
 //   begun D C done D C         dispatches and copies begun and completed
 //   initialized N              how often the SDK called its initialize
+//   memory ALLOCATE|FREE N M U  MEMORY_ALLOCATION EXIT callbacks, the HSA
+//                              allocation (free) calls traced, and the
+//                              memory callbacks whose ID was not that call's
+//   freed_unknown N            frees of an address no traced allocation
+//                              returned
 #include <rocprofiler-sdk/rocprofiler.h>
 #include <unistd.h>
 
@@ -29,6 +34,13 @@ struct Seen {
   int dispatches_begun = 0, dispatches_done = 0;
   int copies_begun = 0, copies_done = 0;
   int initialized = 0;  // Initialize calls: one expected
+  // MEMORY_ALLOCATION against the HSA calls it comes from (traced by the
+  // same tool): EXIT callbacks and calls per operation, and memory
+  // callbacks whose correlation ID differs from the enclosing call's.
+  std::map<int32_t, int> memory, memory_calls, memory_unmatched;
+  uint64_t hsa_call = 0;         // the allocation call in progress (one thread)
+  std::map<uint64_t, int> live;  // addresses allocated, not freed
+  int freed_unknown = 0;
 };
 Seen& S() {
   static Seen* s = new Seen;
@@ -75,6 +87,41 @@ void Callback(rocprofiler_callback_tracing_record_t record,
             std::to_string(k->private_segment_size);
       }
       break;
+    case ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION: {
+      const auto* m =
+          static_cast<rocprofiler_callback_tracing_memory_allocation_data_t*>(
+              record.payload);
+      if (record.phase != ROCPROFILER_CALLBACK_PHASE_EXIT) break;
+      ++s.memory[record.operation];
+      if (record.correlation_id.internal != s.hsa_call) {
+        ++s.memory_unmatched[record.operation];
+      }
+      if (record.operation == ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE) {
+        ++s.live[m->address.value];
+      } else if (s.live.count(m->address.value) != 0) {
+        if (--s.live[m->address.value] == 0) s.live.erase(m->address.value);
+      } else {
+        ++s.freed_unknown;
+      }
+      break;
+    }
+    case ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API:
+    case ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API: {
+      // Only the allocation and free calls are configured.
+      const bool free_call =
+          (record.kind == ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API &&
+           record.operation == ROCPROFILER_HSA_CORE_API_ID_hsa_memory_free) ||
+          (record.kind == ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API &&
+           record.operation ==
+               ROCPROFILER_HSA_AMD_EXT_API_ID_hsa_amd_memory_pool_free);
+      if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+        s.hsa_call = record.correlation_id.internal;
+      } else {
+        ++s.memory_calls[free_call ? ROCPROFILER_MEMORY_ALLOCATION_FREE
+                                   : ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE];
+      }
+      break;
+    }
     default:
       break;
   }
@@ -98,6 +145,23 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
       fprintf(stderr, "sdk_recorder: kind %d not configured\n", kind);
     }
   }
+  if (rocprofiler_configure_callback_tracing_service(
+          context, ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION, nullptr, 0,
+          &Callback, nullptr) != ROCPROFILER_STATUS_SUCCESS) {
+    fprintf(stderr, "sdk_recorder: MEMORY_ALLOCATION not configured\n");
+  }
+  const rocprofiler_tracing_operation_t core[] = {
+      ROCPROFILER_HSA_CORE_API_ID_hsa_memory_allocate,
+      ROCPROFILER_HSA_CORE_API_ID_hsa_memory_free};
+  const rocprofiler_tracing_operation_t amd[] = {
+      ROCPROFILER_HSA_AMD_EXT_API_ID_hsa_amd_memory_pool_allocate,
+      ROCPROFILER_HSA_AMD_EXT_API_ID_hsa_amd_memory_pool_free};
+  rocprofiler_configure_callback_tracing_service(
+      context, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API, core, 2, &Callback,
+      nullptr);
+  rocprofiler_configure_callback_tracing_service(
+      context, ROCPROFILER_CALLBACK_TRACING_HSA_AMD_EXT_API, amd, 2, &Callback,
+      nullptr);
   return rocprofiler_start_context(context) == ROCPROFILER_STATUS_SUCCESS ? 0
                                                                           : 1;
 }
@@ -152,6 +216,15 @@ __attribute__((destructor)) void Stop() {
   fprintf(f, "begun %d %d done %d %d\n", s.dispatches_begun, s.copies_begun,
           s.dispatches_done, s.copies_done);
   fprintf(f, "initialized %d\n", s.initialized);
+  for (int32_t op : {ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE,
+                     ROCPROFILER_MEMORY_ALLOCATION_FREE}) {
+    const char* name = nullptr;
+    rocprofiler_query_callback_tracing_kind_operation_name(
+        ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION, op, &name, nullptr);
+    fprintf(f, "memory %s %d %d %d\n", name ? name : "?", s.memory[op],
+            s.memory_calls[op], s.memory_unmatched[op]);
+  }
+  fprintf(f, "freed_unknown %d\n", s.freed_unknown);
   if (f != stderr) fclose(f);
 }
 

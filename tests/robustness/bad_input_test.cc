@@ -1065,6 +1065,28 @@ const std::vector<Case>& SdkCases() {
       CASE(rocprofiler_iterate_buffer_tracing_kinds,
            EXPECT_EQ(rocprofiler_iterate_buffer_tracing_kinds(nullptr, nullptr),
                      kSdkBadArg)),
+      CASE(rocprofiler_iterate_buffer_tracing_record_args,
+           {
+             rocprofiler_buffer_tracing_hsa_api_record_t record{};
+             rocprofiler_record_header_t h{};
+             h.category = ROCPROFILER_BUFFER_CATEGORY_TRACING;
+             h.kind = static_cast<uint32_t>(BadBufferKind(rng));
+             h.payload = &record;
+             auto cb = [](rocprofiler_buffer_tracing_kind_t, int32_t, uint32_t,
+                          const void* const, int32_t, const char*, const char*,
+                          const char*, void*) { return 0; };
+             EXPECT_EQ(
+                 rocprofiler_iterate_buffer_tracing_record_args(h, cb, nullptr),
+                 kSdkBadArg);
+             h.kind = ROCPROFILER_BUFFER_TRACING_HSA_CORE_API;
+             EXPECT_EQ(rocprofiler_iterate_buffer_tracing_record_args(
+                           h, nullptr, nullptr),
+                       kSdkBadArg);
+             h.payload = nullptr;
+             EXPECT_EQ(
+                 rocprofiler_iterate_buffer_tracing_record_args(h, cb, nullptr),
+                 kSdkBadArg);
+           }),
       CASE(rocprofiler_iterate_buffer_tracing_kind_operations,
            {
              EXPECT_EQ(
@@ -1393,20 +1415,6 @@ const std::vector<Case>& HardwareServiceCases() {
                            Pick(rng, {1, 2, 4, 8, 16, 32, 64, 128, 256}),
                            nullptr, nullptr),
                        kSdkOk);
-           }),
-      // Looked up by name: its callback type is declared by the buffer-tracing
-      // header only where argument iteration of buffer records is built in.
-      CASE(rocprofiler_iterate_buffer_tracing_record_args,
-           {
-             using Fn = rocprofiler_status_t (*)(rocprofiler_record_header_t,
-                                                 void*, void*);
-             auto fn = reinterpret_cast<Fn>(
-                 dlsym(RTLD_DEFAULT,
-                       "rocprofiler_iterate_buffer_tracing_record_args"));
-             ASSERT_NE(fn, nullptr);
-             rocprofiler_record_header_t header;
-             std::memset(&header, 0, sizeof(header));
-             EXPECT_EQ(fn(header, nullptr, nullptr), kSdkBadArg);
            }),
   };
   return cases;

@@ -1,0 +1,63 @@
+#include "sdk/retirement.h"
+
+#include <cstdlib>
+#include <new>
+
+#include "rocprofiler-sdk/buffer_tracing.h"
+#include "runtime/clock/clock.h"
+#include "sdk/buffers.h"
+
+namespace rocprofiler_sdk {
+
+void Retire(uint64_t correlation_id) noexcept {
+  if (correlation_id == 0) return;
+  uint64_t mask = RetirementContexts();
+  if (mask == 0) return;
+  rocprofiler_buffer_tracing_correlation_id_retirement_record_t r{};
+  r.size = sizeof(r);
+  r.kind = ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
+  r.timestamp = roctracer::TimestampNs();
+  r.internal_correlation_id = correlation_id;
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    WriteRecord(g_contexts[i]
+                    .buffer_services
+                        [ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT]
+                    .buffer,
+                &r, sizeof(r));
+  }
+}
+
+CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
+                   bool hold) noexcept {
+  if (correlation_id == 0) return nullptr;
+  const uint32_t depth = t.depth < kMaxCallDepth ? t.depth : kMaxCallDepth;
+  Frame* frame = nullptr;
+  for (uint32_t i = depth; i-- > 0;) {
+    if (t.frames[i].correlation_id == correlation_id) {
+      frame = &t.frames[i];
+      break;
+    }
+  }
+  if (frame == nullptr) return nullptr;
+  frame->seen = true;
+  if (!hold || RetirementContexts() == 0) return nullptr;
+  if (frame->refs == nullptr) {
+    auto* refs = static_cast<CallRefs*>(std::malloc(sizeof(CallRefs)));
+    if (refs == nullptr) return nullptr;
+    new (&refs->refs) std::atomic<uint32_t>(1);  // the frame's
+    refs->correlation_id = correlation_id;
+    frame->refs = refs;
+  }
+  frame->refs->refs.fetch_add(1, std::memory_order_relaxed);
+  return frame->refs;
+}
+
+void ReleaseCall(CallRefs* refs) noexcept {
+  if (refs->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  Retire(refs->correlation_id);
+  std::free(refs);
+}
+
+}  // namespace rocprofiler_sdk

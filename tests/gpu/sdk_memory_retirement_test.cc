@@ -1,0 +1,438 @@
+// MEMORY_ALLOCATION and CORRELATION_ID_RETIREMENT on softhsa, with
+// libroctracer64.so.4 loaded as the HSA tool (HSA_TOOLS_LIB) as on ROCR: a
+// tool written from rocprofiler-sdk's documentation records allocations and
+// frees from the runtime's pools and regions (owning agents as
+// rocprofiler_query_available_agents reports them, addresses the runtime
+// returned, sizes), and retirements of the IDs its records carry, each once,
+// after the kernel dispatch submitted under that ID completed.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace {
+
+constexpr uint64_t kRequestOffset = 1000000;
+
+struct Record {
+  uint32_t kind;
+  rocprofiler_buffer_tracing_memory_allocation_record_t memory;
+  rocprofiler_buffer_tracing_kernel_dispatch_record_t dispatch;
+  rocprofiler_buffer_tracing_hsa_api_record_t api;
+  rocprofiler_buffer_tracing_correlation_id_retirement_record_t retirement;
+  rocprofiler_buffer_tracing_scratch_memory_record_t scratch;
+
+  uint64_t Id() const {
+    switch (kind) {
+      case ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY:
+        return scratch.correlation_id.internal;
+      case ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION:
+        return memory.correlation_id.internal;
+      case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
+        return dispatch.correlation_id.internal;
+      case ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT:
+        return retirement.internal_correlation_id;
+      default:
+        return api.correlation_id.internal;
+    }
+  }
+  uint64_t End() const {
+    switch (kind) {
+      case ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY:
+        return scratch.end_timestamp;
+      case ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION:
+        return memory.end_timestamp;
+      case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
+        return dispatch.end_timestamp;
+      case ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT:
+        return retirement.timestamp;
+      default:
+        return api.end_timestamp;
+    }
+  }
+};
+
+struct Tool {
+  std::mutex mutex;
+  std::vector<Record> records;
+  std::vector<rocprofiler_callback_tracing_record_t> callbacks;
+  std::vector<rocprofiler_callback_tracing_memory_allocation_data_t> payloads;
+  rocprofiler_context_id_t context{0};
+  rocprofiler_buffer_id_t buffer{0};
+  rocprofiler_status_t status[5] = {};
+  rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
+  rocprofiler_status_t request_status = ROCPROFILER_STATUS_ERROR;
+
+  void Clear() {
+    rocprofiler_flush_buffer(buffer);
+    std::lock_guard<std::mutex> lock(mutex);
+    records.clear();
+    callbacks.clear();
+    payloads.clear();
+  }
+  std::vector<Record> Of(uint32_t kind) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::vector<Record> out;
+    for (const Record& r : records) {
+      if (r.kind == kind) out.push_back(r);
+    }
+    return out;
+  }
+};
+Tool& T() {
+  static Tool* tool = new Tool;
+  return *tool;
+}
+
+void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                    rocprofiler_record_header_t** headers, size_t n, void*,
+                    uint64_t) {
+  std::lock_guard<std::mutex> lock(T().mutex);
+  for (size_t i = 0; i < n; ++i) {
+    if (headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
+    Record r{};
+    r.kind = headers[i]->kind;
+    switch (r.kind) {
+      case ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION:
+        r.memory = *static_cast<
+            rocprofiler_buffer_tracing_memory_allocation_record_t*>(
+            headers[i]->payload);
+        break;
+      case ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH:
+        r.dispatch =
+            *static_cast<rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(
+                headers[i]->payload);
+        break;
+      case ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY:
+        r.scratch =
+            *static_cast<rocprofiler_buffer_tracing_scratch_memory_record_t*>(
+                headers[i]->payload);
+        break;
+      case ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT:
+        r.retirement = *static_cast<
+            rocprofiler_buffer_tracing_correlation_id_retirement_record_t*>(
+            headers[i]->payload);
+        break;
+      default:
+        r.api = *static_cast<rocprofiler_buffer_tracing_hsa_api_record_t*>(
+            headers[i]->payload);
+        break;
+    }
+    T().records.push_back(r);
+  }
+}
+
+void Callback(rocprofiler_callback_tracing_record_t record,
+              rocprofiler_user_data_t*, void*) {
+  std::lock_guard<std::mutex> lock(T().mutex);
+  T().callbacks.push_back(record);
+  T().payloads.push_back(
+      *static_cast<rocprofiler_callback_tracing_memory_allocation_data_t*>(
+          record.payload));
+}
+
+int Initialize(rocprofiler_client_finalize_t, void*) {
+  Tool& t = T();
+  if (rocprofiler_create_context(&t.context) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
+  t.status[0] = rocprofiler_create_buffer(t.context, 1 << 20, 1 << 16,
+                                          ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                          &BufferCallback, nullptr, &t.buffer);
+  t.status[1] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION, nullptr, 0,
+      t.buffer);
+  t.status[2] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0,
+      t.buffer);
+  t.status[3] = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT, nullptr,
+      0, t.buffer);
+  t.status[4] = rocprofiler_configure_callback_tracing_service(
+      t.context, ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION, nullptr, 0,
+      &Callback, nullptr);
+  t.scratch_status = rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY, nullptr, 0,
+      t.buffer);
+  // External IDs on request for dispatches and allocations: the internal
+  // ID + kRequestOffset.
+  const rocprofiler_external_correlation_id_request_kind_t kinds[] = {
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION};
+  t.request_status =
+      rocprofiler_configure_external_correlation_id_request_service(
+          t.context, kinds, 2,
+          [](rocprofiler_thread_id_t, rocprofiler_context_id_t,
+             rocprofiler_external_correlation_id_request_kind_t,
+             rocprofiler_tracing_operation_t, uint64_t internal,
+             rocprofiler_user_data_t* external, void*) {
+            external->value = internal + kRequestOffset;
+            return 0;
+          },
+          nullptr);
+  // The doorbell store: the call GPU work is submitted under.
+  rocprofiler_tracing_operation_t store =
+      ROCPROFILER_HSA_CORE_API_ID_hsa_signal_store_screlease;
+  rocprofiler_configure_buffer_tracing_service(
+      t.context, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, &store, 1, t.buffer);
+  return rocprofiler_start_context(t.context) == ROCPROFILER_STATUS_SUCCESS ? 0
+                                                                            : 1;
+}
+
+rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
+                                               rocprofiler_client_id_t* id) {
+  id->name = "sdk_memory_retirement_test";
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
+      nullptr};
+  return &result;
+}
+
+rocprofiler_status_t CopyAgents(rocprofiler_agent_version_t,
+                                const void** agents, size_t n, void* data) {
+  auto* out = static_cast<std::vector<rocprofiler_agent_v0_t>*>(data);
+  for (size_t i = 0; i < n; ++i) {
+    out->push_back(*static_cast<const rocprofiler_agent_v0_t*>(agents[i]));
+  }
+  return ROCPROFILER_STATUS_SUCCESS;
+}
+
+// The rocprofiler agent ID of an HSA agent: the agent with its HSA node.
+uint64_t SdkAgentId(hsa_agent_t agent) {
+  uint32_t node = 0;
+  EXPECT_EQ(hsa_agent_get_info(agent, HSA_AGENT_INFO_NODE, &node),
+            HSA_STATUS_SUCCESS);
+  std::vector<rocprofiler_agent_v0_t> agents;
+  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0,
+                                     &CopyAgents,
+                                     sizeof(rocprofiler_agent_v0_t), &agents);
+  for (const auto& a : agents) {
+    if (a.node_id == node) return a.id.handle;
+  }
+  ADD_FAILURE() << "no agent with node " << node;
+  return 0;
+}
+
+hsa_region_t AllocatableRegion(hsa_agent_t agent) {
+  hsa_region_t found{0};
+  hsa_agent_iterate_regions(
+      agent,
+      [](hsa_region_t r, void* data) {
+        bool ok = false;
+        hsa_region_get_info(r, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED, &ok);
+        if (ok) {
+          *static_cast<hsa_region_t*>(data) = r;
+          return HSA_STATUS_INFO_BREAK;
+        }
+        return HSA_STATUS_SUCCESS;
+      },
+      &found);
+  return found;
+}
+
+hsa_amd_memory_pool_t AllocatablePool(hsa_agent_t agent) {
+  for (hsa_amd_memory_pool_t p : hsa_test::Pools(agent)) {
+    bool ok = false;
+    hsa_amd_memory_pool_get_info(
+        p, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &ok);
+    if (ok) return p;
+  }
+  return hsa_amd_memory_pool_t{0};
+}
+
+class SdkMemoryRetirement : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ASSERT_EQ(rocprofiler_force_configure(&Configure),
+              ROCPROFILER_STATUS_SUCCESS);
+  }
+  void SetUp() override {
+    ASSERT_TRUE(program_.Start());
+    T().Clear();
+  }
+  void TearDown() override { program_.Stop(); }
+
+  gpu_test::Program program_;
+};
+
+TEST_F(SdkMemoryRetirement, ConfigurationStatuses) {
+  for (rocprofiler_status_t s : T().status) {
+    EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
+  }
+  EXPECT_EQ(T().request_status, ROCPROFILER_STATUS_SUCCESS);
+}
+
+// Two allocations (a GPU pool, a CPU region) and their frees: exactly four
+// ENTER/EXIT pairs and four records, with the owning agents, the addresses
+// the runtime returned, the sizes; then each call's ID retired once.
+TEST_F(SdkMemoryRetirement, PoolAndRegionAllocationsAndFrees) {
+  const hsa_amd_memory_pool_t pool = AllocatablePool(program_.gpu);
+  const hsa_region_t region = AllocatableRegion(program_.cpu);
+  ASSERT_NE(pool.handle, 0u);
+  ASSERT_NE(region.handle, 0u);
+  void* device = nullptr;
+  void* host = nullptr;
+  ASSERT_EQ(hsa_amd_memory_pool_allocate(pool, 8192, 0, &device),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_allocate(region, 256, &host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_memory_free(host), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+
+  const auto memory = T().Of(ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION);
+  ASSERT_EQ(memory.size(), 4u);
+  const uint64_t gpu = SdkAgentId(program_.gpu);
+  const uint64_t cpu = SdkAgentId(program_.cpu);
+  struct Expected {
+    int32_t op;
+    uint64_t agent, address, size;
+  } expected[] = {
+      {ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE, gpu,
+       reinterpret_cast<uint64_t>(device), 8192},
+      {ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE, cpu,
+       reinterpret_cast<uint64_t>(host), 256},
+      {ROCPROFILER_MEMORY_ALLOCATION_FREE, 0,
+       reinterpret_cast<uint64_t>(device), 0},
+      {ROCPROFILER_MEMORY_ALLOCATION_FREE, 0, reinterpret_cast<uint64_t>(host),
+       0},
+  };
+  std::vector<rocprofiler_callback_tracing_record_t> callbacks;
+  std::vector<rocprofiler_callback_tracing_memory_allocation_data_t> payloads;
+  {
+    std::lock_guard<std::mutex> lock(T().mutex);
+    callbacks = T().callbacks;
+    payloads = T().payloads;
+  }
+  ASSERT_EQ(callbacks.size(), 8u);
+  for (size_t i = 0; i < 4; ++i) {
+    const auto& r = memory[i].memory;
+    EXPECT_EQ(r.operation, expected[i].op) << i;
+    EXPECT_EQ(r.agent_id.handle, expected[i].agent) << i;
+    EXPECT_EQ(r.address.value, expected[i].address) << i;
+    EXPECT_EQ(r.allocation_size, expected[i].size) << i;
+    EXPECT_LE(r.start_timestamp, r.end_timestamp);
+    EXPECT_NE(r.correlation_id.internal, 0u);
+    // The request service's answer.
+    EXPECT_EQ(r.correlation_id.external.value,
+              r.correlation_id.internal + kRequestOffset);
+    const auto& enter = callbacks[2 * i];
+    const auto& exit = callbacks[2 * i + 1];
+    EXPECT_EQ(enter.phase, ROCPROFILER_CALLBACK_PHASE_ENTER);
+    EXPECT_EQ(exit.phase, ROCPROFILER_CALLBACK_PHASE_EXIT);
+    EXPECT_EQ(enter.correlation_id.internal, r.correlation_id.internal);
+    EXPECT_EQ(exit.correlation_id.internal, r.correlation_id.internal);
+    EXPECT_EQ(payloads[2 * i + 1].address.value, expected[i].address);
+    EXPECT_EQ(payloads[2 * i + 1].agent_id.handle, expected[i].agent);
+    EXPECT_EQ(payloads[2 * i + 1].end_timestamp, r.end_timestamp);
+  }
+  std::map<uint64_t, int> retired;
+  for (const Record& r :
+       T().Of(ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT)) {
+    ++retired[r.Id()];
+  }
+  EXPECT_EQ(retired.size(), 4u);
+  for (const Record& r : memory) EXPECT_EQ(retired[r.Id()], 1) << r.Id();
+}
+
+// A dispatch's record carries the doorbell store's ID; that ID is retired
+// exactly once, no earlier than the end of every record carrying it (the
+// kernel completes after the store returned).
+TEST_F(SdkMemoryRetirement, RetirementFollowsTheKernelDispatch) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().Clear();
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  hsa_queue_destroy(q);  // reports what has completed
+  hsa_signal_destroy(done);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+
+  const auto dispatches = T().Of(ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH);
+  ASSERT_EQ(dispatches.size(), 1u);
+  const uint64_t id = dispatches[0].Id();
+  ASSERT_NE(id, 0u);
+  // The request service was asked for the dispatch, with its ID.
+  EXPECT_EQ(dispatches[0].dispatch.correlation_id.external.value,
+            id + kRequestOffset);
+  std::vector<Record> all;
+  {
+    std::lock_guard<std::mutex> lock(T().mutex);
+    all = T().records;
+  }
+  int retirements = 0;
+  uint64_t retired_at = 0, last_end = 0;
+  std::map<uint64_t, int> retired;
+  for (const Record& r : all) {
+    if (r.kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT) {
+      ++retired[r.Id()];
+      if (r.Id() == id) {
+        ++retirements;
+        retired_at = r.retirement.timestamp;
+      }
+    } else if (r.Id() == id) {
+      last_end = std::max(last_end, r.End());
+    }
+  }
+  EXPECT_EQ(retirements, 1);
+  EXPECT_GE(retired_at, last_end);
+  EXPECT_GE(retired_at, dispatches[0].dispatch.end_timestamp);
+  // Every ID in a record is retired, once.
+  for (const Record& r : all) {
+    if (r.kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT) {
+      continue;
+    }
+    EXPECT_EQ(retired[r.Id()], 1) << "kind " << r.kind << " id " << r.Id();
+  }
+}
+
+// SCRATCH_MEMORY buffer records where the runtime raises scratch events
+// (headers with hsa/hsa_amd_tool.h): the queue's scratch allocated for a
+// dispatch needing private segment memory, freed when the queue goes.
+// Elsewhere the kind is NOT_IMPLEMENTED.
+TEST_F(SdkMemoryRetirement, ScratchMemoryRecords) {
+#if __has_include(<hsa/hsa_amd_tool.h>)
+  constexpr bool kHaveEvents = true;
+#else
+  constexpr bool kHaveEvents = false;
+#endif
+  if (!kHaveEvents) {
+    EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+    return;
+  }
+  ASSERT_EQ(T().scratch_status, ROCPROFILER_STATUS_SUCCESS);
+  setenv("SOFTHSA_SCRATCH_LIMIT", "200000", 1);
+  unsetenv("SOFTHSA_SCRATCH_RECLAIM");
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  const uint64_t queue_id = q->id;
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().Clear();
+  // 1 wave x 256 bytes a lane: 16 KiB, the queue's scratch.
+  hsa_kernel_dispatch_packet_t p =
+      hsa_test::DispatchPacket(program_.empty, program_.kernarg, 64, 64, done);
+  p.private_segment_size = 256;
+  hsa_test::Submit(q, &p);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  const auto scratch = T().Of(ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY);
+  ASSERT_EQ(scratch.size(), 2u);
+  EXPECT_EQ(scratch[0].scratch.operation, ROCPROFILER_SCRATCH_MEMORY_ALLOC);
+  EXPECT_EQ(scratch[1].scratch.operation, ROCPROFILER_SCRATCH_MEMORY_FREE);
+  for (const Record& r : scratch) {
+    EXPECT_EQ(r.scratch.size, sizeof(r.scratch));
+    EXPECT_EQ(r.scratch.queue_id.handle, queue_id);
+    EXPECT_EQ(r.scratch.agent_id.handle, SdkAgentId(program_.gpu));
+    EXPECT_LE(r.scratch.start_timestamp, r.scratch.end_timestamp);
+  }
+}
+
+}  // namespace
