@@ -3,8 +3,8 @@
   bazel run //:install -- --prefix DIR
 
 DIR/lib: libroctracer64.so.4.1.0 with the links libroctracer64.so.4 (the
-SONAME, what programs load) and libroctracer64.so (what -lroctracer64 finds),
-the same for libroctx64; librocprofiler-sdk.so.1.0.0 with its links (the
+SONAME, what programs load), libroctracer64.so (what -lroctracer64 finds)
+and libroctracer64.so.1 (the name up to ROCm 5.2), the same for libroctx64; librocprofiler-sdk.so.1.0.0 with its links (the
 rocprofiler-sdk name of the same tracer, sdk/BUILD.bazel) and
 librocprofiler-sdk-roctx.so.1.0.0 with its links (the same rocTX);
 lib/pkgconfig/{roctracer,roctx,rocprofiler-sdk,rocprofiler-sdk-roctx}.pc;
@@ -75,6 +75,10 @@ def install_library(src, libdir):
   copy(src, os.path.join(libdir, real), 0o755)
   link(real, os.path.join(libdir, soname))
   link(soname, os.path.join(libdir, devname))
+  # ROCm up to 5.2 named them libroctracer64.so.1 and libroctx64.so.1: what
+  # programs and wheels built against those releases load.
+  if devname in ("libroctracer64.so", "libroctx64.so"):
+    link(soname, os.path.join(libdir, devname + ".1"))
 
 
 def install_template(root, name, dst, version=VERSION):

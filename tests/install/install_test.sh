@@ -44,6 +44,33 @@ for lib in roctracer64 roctx64; do
   readelf -d "$prefix/lib/lib$lib.so" | grep -q "Library soname: \[lib$lib.so.4\]" ||
     fail "lib$lib.so: SONAME is not lib$lib.so.4"
 done
+# Programs built against ROCm <= 5.2 need libroctracer64.so.1 and
+# libroctx64.so.1: one linked so (against stand-ins with those SONAMEs) runs
+# on the installed libraries.
+for lib in roctracer64 roctx64; do
+  [[ "$(readlink "$prefix/lib/lib$lib.so.1")" == "lib$lib.so.4" ]] ||
+    fail "lib$lib.so.1 does not link to lib$lib.so.4"
+done
+old="$tmp/rocm_5_2"
+mkdir -p "$old"
+printf 'int roctracer_version_major(void) { return 1; }\n' >"$old/t.c"
+printf 'int roctxRangePushA(const char* m) { (void)m; return -1; }\n' >"$old/x.c"
+cc -shared -fPIC -Wl,-soname,libroctracer64.so.1 "$old/t.c" -o "$old/libroctracer64.so"
+cc -shared -fPIC -Wl,-soname,libroctx64.so.1 "$old/x.c" -o "$old/libroctx64.so"
+cat >"$old/client.c" <<'CLIENT'
+#include <stdio.h>
+int roctracer_version_major(void);
+int roctxRangePushA(const char* message);
+int main(void) {
+  printf("%d %d\n", roctracer_version_major(), roctxRangePushA("old"));
+  return 0;
+}
+CLIENT
+cc "$old/client.c" -L"$old" -lroctracer64 -lroctx64 -o "$old/client"
+readelf -d "$old/client" | grep -q "Shared library: \[libroctracer64.so.1\]" ||
+  fail "the ROCm 5.2 client does not need libroctracer64.so.1"
+[[ "$(LD_LIBRARY_PATH="$prefix/lib" "$old/client")" == "4 0" ]] ||
+  fail "a client built for ROCm 5.2's library names does not run on ours"
 # What users install is optimised (the README's commands build it so; a
 # traced call costs several times more otherwise).
 for f in lib/libroctracer64.so.4.1.0 lib/libroctx64.so.4.1.0 bin/roctrace \
