@@ -27,7 +27,7 @@ def softhsa_kernels(name, src):
         deps = ["@rocm//:hsa_headers"],
     )
 
-def softhsa_traced_test(name, srcs, deps, env, data = [], **kwargs):
+def softhsa_traced_test(name, srcs, deps, env, data = [], copts = [], **kwargs):
     """A GoogleTest HSA program on softhsa with the tracer as its HSA tool.
 
     The program links libroctracer64.so.4 (its API) ahead of everything in
@@ -43,13 +43,14 @@ def softhsa_traced_test(name, srcs, deps, env, data = [], **kwargs):
       deps: its libraries (GoogleTest's main is added).
       env: its environment.
       data: files it reads (kernel libraries).
+      copts: compiler options besides HSA_PROGRAM_COPTS.
       **kwargs: passed to cc_test (size, args, tags).
     """
     native.cc_test(
         name = name,
         srcs = ["//:libroctracer64.so.4"] + srcs +
                ["//softhsa:libhsa-runtime64.so.1"],
-        copts = HSA_PROGRAM_COPTS,
+        copts = HSA_PROGRAM_COPTS + copts,
         data = data,
         env = env,
         deps = deps + ["@system//:gtest_main"],
