@@ -929,7 +929,8 @@ class GpuProgram(unittest.TestCase):
     self.assertEqual(
         {r[0] for r in self.db_rows(
             "SELECT type FROM rocpd_info_agent WHERE id IN "
-            "(SELECT agent_id FROM rocpd_memory_allocate)")}, {"GPU"})
+            "(SELECT agent_id FROM rocpd_memory_allocate "
+            "WHERE level = 'SCRATCH')")}, {"GPU"})
     for a in allocs:
       self.assertLessEqual(a[7], a[8])
       self.assertIsNotNone(a[6])
@@ -1674,17 +1675,18 @@ class NothingSilent(unittest.TestCase):
       program = int(subprocess.check_output(["pgrep", "-P", str(proc.pid)]))
       proc.kill()  # SIGKILL: roctrace cannot forward it
       proc.wait(timeout=60)
+      def running():
+        # Gone, or ended and not yet reaped by its new parent (a zombie).
+        try:
+          with open("/proc/%d/stat" % program) as f:
+            return not f.read().split(") ")[1].startswith("Z")
+        except FileNotFoundError:
+          return False
+
       deadline = time.monotonic() + 30
-      while time.monotonic() < deadline and os.path.exists(
-          "/proc/%d" % program):
-        with open("/proc/%d/stat" % program) as f:
-          if f.read().split(") ")[1].startswith("Z"):
-            break  # ended; only its parent (init) has not reaped it yet
+      while time.monotonic() < deadline and running():
         time.sleep(0.05)
-      alive = os.path.exists("/proc/%d" % program)
-      if alive:
-        with open("/proc/%d/stat" % program) as f:
-          alive = not f.read().split(") ")[1].startswith("Z")
+      alive = running()
       if alive:
         os.kill(program, signal.SIGKILL)
       self.assertFalse(alive, "the program outlived roctrace")

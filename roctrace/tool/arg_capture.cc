@@ -10,6 +10,8 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <type_traits>
+#include <utility>
 
 #include "codegen/support/arg_format.h"
 #include "hip_api_tables.h"
@@ -147,15 +149,34 @@ int Adapt(uint32_t index, const void*, int32_t, const char* type,
 // The domain's printers on a copy laid out as its data struct (only the
 // op's member of `args` is read). At EXIT: out-parameters are the call's
 // results; no pointer is followed.
+// A domain the installed ROCm lacks (no libhsakmt headers: no KFD APIs) has
+// a data struct without `args`, and no call with arguments.
+template <class Data, class = void>
+struct HasArgs : std::false_type {};
+template <class Data>
+struct HasArgs<Data, std::void_t<decltype(std::declval<Data&>().args)>>
+    : std::true_type {};
+
 template <class Data, auto kIterate>
 void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
-  union Storage {
-    Storage() {}
-    Data data;
-  } copy;
-  std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
-  VisitAdapter adapter{visit, user};
-  kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
+  if constexpr (HasArgs<Data>::value) {
+    union Storage {
+      Storage() {}
+      Data data;
+    } copy;
+    std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+    VisitAdapter adapter{visit, user};
+    kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
+  }
+}
+
+template <class Data>
+constexpr size_t ArgsOffsetOf() {
+  if constexpr (HasArgs<Data>::value) {
+    return offsetof(Data, args);
+  } else {
+    return 0;
+  }
 }
 
 using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
@@ -177,11 +198,11 @@ EachFn EachOf(uint32_t domain) {
 size_t ArgsOffset(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
-      return offsetof(hip_api_data_t, args);
+      return ArgsOffsetOf<hip_api_data_t>();
     case ACTIVITY_DOMAIN_HSA_API:
-      return offsetof(hsa_api_data_t, args);
+      return ArgsOffsetOf<hsa_api_data_t>();
     case ACTIVITY_DOMAIN_KFD_API:
-      return offsetof(kfd_api_data_t, args);
+      return ArgsOffsetOf<kfd_api_data_t>();
     default:
       return 0;
   }
