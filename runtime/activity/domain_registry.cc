@@ -9,37 +9,29 @@
 #include <vector>
 
 #include "runtime/activity/builtin_domains.h"
+#include "runtime/activity/op_slots.h"
 #include "runtime/linking/got_patch.h"
 
 namespace roctracer {
-namespace {
-
-struct Domain {
-  uint32_t op_count = 0;
-  uint32_t domain_wide_count = 0;  // <= op_count (DomainWideOpCount)
-  OpNameFn name_fn = nullptr;
-  OpIdByNameFn id_by_name_fn = nullptr;
-  // Everything a traced call's ENTER reads of its op, on one cache line of
-  // its own: one line fetched per call, and no other op's (or other data's)
-  // writes invalidating it while other threads make that call.
-  struct alignas(64) OpSlots {
-    std::atomic<const CallbackEntry*> callback;  // the program's
-    std::atomic<Pool*> program;
-    std::atomic<Pool*> tool;
-    std::atomic<const CallbackEntry*> tool_callback;
-    // The second front end's interest (api_consumer.h), OR-ed into `active`.
-    std::atomic<uint8_t> consumer;
-  };
-  std::unique_ptr<OpSlots[]> slots;
-  std::atomic<uint8_t>* active = nullptr;
-  uint32_t active_count = 0;
-};
+namespace registry {
 
 // Constant-initialised, so usable from any static initialiser and on the hot
 // path without a guard variable.
 std::atomic<Domain*> g_domains[ACTIVITY_DOMAIN_NUMBER] = {};
 std::atomic<bool> g_started{true};
 std::atomic<bool> g_tool_paused{false};
+
+}  // namespace registry
+
+using registry::Domain;
+using registry::g_domains;
+using registry::g_started;
+using registry::g_tool_paused;
+using registry::Get;
+using registry::PoolsOf;
+
+namespace {
+
 std::mutex g_config_mutex;
 
 // A forked child has one thread: if another thread of the parent held the
@@ -66,11 +58,6 @@ const CallbackEntry* InternLocked(activity_rtapi_callback_t fn, void* arg) {
   }
   g_entries->push_back(std::make_unique<CallbackEntry>(CallbackEntry{fn, arg}));
   return g_entries->back().get();
-}
-
-Domain* Get(uint32_t domain) noexcept {
-  if (domain >= ACTIVITY_DOMAIN_NUMBER) return nullptr;
-  return g_domains[domain].load(std::memory_order_acquire);
 }
 
 }  // namespace
@@ -230,37 +217,10 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
   return d->slots[op].program.load(std::memory_order_acquire);
 }
 
-namespace {
-[[gnu::always_inline]] inline ActivityPools PoolsOf(const Domain* d,
-                                                    uint32_t op,
-                                                    bool started) noexcept {
-  Pool* program =
-      started ? d->slots[op].program.load(std::memory_order_acquire) : nullptr;
-  Pool* tool = g_tool_paused.load(std::memory_order_relaxed)
-                   ? nullptr
-                   : d->slots[op].tool.load(std::memory_order_acquire);
-  return {program, tool != program ? tool : nullptr};
-}
-}  // namespace
-
 ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
   Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
   return PoolsOf(d, op, g_started.load(std::memory_order_relaxed));
-}
-
-OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept {
-  Domain* d = Get(domain);
-  if (d == nullptr || op >= d->op_count) {
-    return {nullptr, {nullptr, nullptr}, false, false};
-  }
-  const bool started = g_started.load(std::memory_order_relaxed);
-  return {
-      started ? d->slots[op].callback.load(std::memory_order_acquire) : nullptr,
-      PoolsOf(d, op, started),
-      !g_tool_paused.load(std::memory_order_relaxed) &&
-          d->slots[op].tool_callback.load(std::memory_order_relaxed) != nullptr,
-      d->slots[op].consumer.load(std::memory_order_relaxed) != 0};
 }
 
 const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept {

@@ -101,14 +101,13 @@ const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept;
 
 // CallbackFor, ActivityPoolsFor, whether a tool callback is set and whether
 // the second front end wants the op (ConsumerWants), in one look-up: what a
-// traced call's ENTER needs.
+// traced call's ENTER needs (TargetsFor, inline in op_slots.h).
 struct OpTargets {
   const CallbackEntry* callback;
   ActivityPools pools;
   bool tool_callback;
   bool consumer_wanted;
 };
-OpTargets TargetsFor(uint32_t domain, uint32_t op) noexcept;
 
 // ---- configuration (API layer only) ---------------------------------------
 

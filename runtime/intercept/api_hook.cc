@@ -32,6 +32,7 @@
 #include "runtime/activity/activity_emit.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/activity/op_slots.h"
 #include "runtime/clock/clock.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/string_arena.h"

@@ -16,6 +16,7 @@
 #include "runtime/activity/activity_emit.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/activity/op_slots.h"
 #include "runtime/private/tool_activity.h"
 #include "tests/core/collector.h"
 #include "tests/core/reset.h"
