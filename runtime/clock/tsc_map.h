@@ -12,8 +12,8 @@
 // error over one span: tens of ns while the kernel's rate against the TSC
 // holds. When that rate changes by more than kRateTolerance (the TSC's
 // frequency changed; chrony slewing fast), the map runs ahead until the new
-// rate is measured twice and the lead is made up, by up to kStepNs for a few
-// spans; a map more than kStepNs ahead steps back to the kernel.
+// rate is measured twice and the kernel's clock has caught up with it, by up
+// to kStepNs for a few spans; a map more than kStepNs ahead steps back to the kernel.
 // What a map cannot see is a jump of the kernel's clock inside its span (a
 // suspend during which the TSC stopped): readings lag by the jump until the
 // span ends, at most kRefitNs of TSC time later.
