@@ -175,28 +175,32 @@ using buffer_name_info_t =
 using callback_name_info = callback_name_info_t<std::string_view>;
 using buffer_name_info = buffer_name_info_t<std::string_view>;
 
-template <typename Tp = std::string_view>
-callback_name_info_t<Tp> get_callback_tracing_names() {
-  callback_name_info_t<Tp> info;
-  info.emplace(ROCPROFILER_CALLBACK_TRACING_NONE, "");
-  rocprofiler_iterate_callback_tracing_kinds(
-      [](rocprofiler_callback_tracing_kind_t kind, void* data) {
-        auto* names = static_cast<callback_name_info_t<Tp>*>(data);
+namespace utility {
+
+// Every kind's name and its operations' names, as the library answers them:
+// one walk for the callback and the buffer services, which differ only in
+// their kind type and their four query functions.
+template <typename InfoT, typename KindT, auto kIterateKinds, auto kKindName,
+          auto kIterateOperations, auto kOperationName>
+InfoT collect_names(KindT none) {
+  InfoT info;
+  info.emplace(none, "");
+  kIterateKinds(
+      [](KindT kind, void* data) {
+        auto* names = static_cast<InfoT*>(data);
         const char* name = nullptr;
-        if (rocprofiler_query_callback_tracing_kind_name(
-                kind, &name, nullptr) == ROCPROFILER_STATUS_SUCCESS &&
+        if (kKindName(kind, &name, nullptr) == ROCPROFILER_STATUS_SUCCESS &&
             name != nullptr) {
           names->emplace(kind, name);
         }
-        rocprofiler_iterate_callback_tracing_kind_operations(
+        kIterateOperations(
             kind,
-            [](rocprofiler_callback_tracing_kind_t k, int32_t op, void* d) {
+            [](KindT k, int32_t op, void* d) {
               const char* op_name = nullptr;
-              if (rocprofiler_query_callback_tracing_kind_operation_name(
-                      k, op, &op_name, nullptr) == ROCPROFILER_STATUS_SUCCESS &&
+              if (kOperationName(k, op, &op_name, nullptr) ==
+                      ROCPROFILER_STATUS_SUCCESS &&
                   op_name != nullptr) {
-                static_cast<callback_name_info_t<Tp>*>(d)->emplace(k, op,
-                                                                   op_name);
+                static_cast<InfoT*>(d)->emplace(k, op, op_name);
               }
               return 0;
             },
@@ -207,36 +211,28 @@ callback_name_info_t<Tp> get_callback_tracing_names() {
   return info;
 }
 
+}  // namespace utility
+
+template <typename Tp = std::string_view>
+callback_name_info_t<Tp> get_callback_tracing_names() {
+  return utility::collect_names<
+      callback_name_info_t<Tp>, rocprofiler_callback_tracing_kind_t,
+      &rocprofiler_iterate_callback_tracing_kinds,
+      &rocprofiler_query_callback_tracing_kind_name,
+      &rocprofiler_iterate_callback_tracing_kind_operations,
+      &rocprofiler_query_callback_tracing_kind_operation_name>(
+      ROCPROFILER_CALLBACK_TRACING_NONE);
+}
+
 template <typename Tp = std::string_view>
 buffer_name_info_t<Tp> get_buffer_tracing_names() {
-  buffer_name_info_t<Tp> info;
-  info.emplace(ROCPROFILER_BUFFER_TRACING_NONE, "");
-  rocprofiler_iterate_buffer_tracing_kinds(
-      [](rocprofiler_buffer_tracing_kind_t kind, void* data) {
-        auto* names = static_cast<buffer_name_info_t<Tp>*>(data);
-        const char* name = nullptr;
-        if (rocprofiler_query_buffer_tracing_kind_name(kind, &name, nullptr) ==
-                ROCPROFILER_STATUS_SUCCESS &&
-            name != nullptr) {
-          names->emplace(kind, name);
-        }
-        rocprofiler_iterate_buffer_tracing_kind_operations(
-            kind,
-            [](rocprofiler_buffer_tracing_kind_t k, int32_t op, void* d) {
-              const char* op_name = nullptr;
-              if (rocprofiler_query_buffer_tracing_kind_operation_name(
-                      k, op, &op_name, nullptr) == ROCPROFILER_STATUS_SUCCESS &&
-                  op_name != nullptr) {
-                static_cast<buffer_name_info_t<Tp>*>(d)->emplace(k, op,
-                                                                 op_name);
-              }
-              return 0;
-            },
-            names);
-        return 0;
-      },
-      &info);
-  return info;
+  return utility::collect_names<
+      buffer_name_info_t<Tp>, rocprofiler_buffer_tracing_kind_t,
+      &rocprofiler_iterate_buffer_tracing_kinds,
+      &rocprofiler_query_buffer_tracing_kind_name,
+      &rocprofiler_iterate_buffer_tracing_kind_operations,
+      &rocprofiler_query_buffer_tracing_kind_operation_name>(
+      ROCPROFILER_BUFFER_TRACING_NONE);
 }
 
 }  // namespace sdk
