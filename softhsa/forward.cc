@@ -33,20 +33,26 @@ using pc_sampling_ext_t = PcSamplingExtTable;
 struct pc_sampling_ext_t {};  // headers without the table: no slot found
 #endif
 
-#define SOFTHSA_JUMP(table, name, slot)    \
-  asm volatile(".pushsection .text." #name \
-               ",\"ax\",@progbits\n"       \
-               ".globl " #name             \
-               "\n"                        \
-               ".type " #name              \
-               ",@function\n"              \
-               ".p2align 4\n" #name        \
-               ":\n"                       \
-               "\tjmp *softhsa_" #table    \
-               "_table+%c0(%%rip)\n"       \
-               ".size " #name ", .-" #name \
-               "\n"                        \
-               ".popsection\n" ::"i"(offsetof(table##_t, slot##_fn)));
+// A forwarder `name`: an exported function in a section of its own that
+// jumps through the table's slot at operand 0's offset.
+#define SOFTHSA_FORWARDER_ASM(table, name) \
+  ".pushsection .text." #name              \
+  ",\"ax\",@progbits\n"                    \
+  ".globl " #name                          \
+  "\n"                                     \
+  ".type " #name                           \
+  ",@function\n"                           \
+  ".p2align 4\n" #name                     \
+  ":\n"                                    \
+  "\tjmp *softhsa_" #table                 \
+  "_table+%c0(%%rip)\n"                    \
+  ".size " #name ", .-" #name              \
+  "\n"                                     \
+  ".popsection\n"
+
+#define SOFTHSA_JUMP(table, name, slot) \
+  asm volatile(SOFTHSA_FORWARDER_ASM(   \
+      table, name)::"i"(offsetof(table##_t, slot##_fn)));
 
 #define SOFTHSA_SLOT(table, name) SOFTHSA_JUMP(table, name, name)
 #define SOFTHSA_HIDDEN_SLOT(table, name)
@@ -72,23 +78,10 @@ struct pc_sampling_ext_t {};  // headers without the table: no slot found
 // The forwarder of a newer slot, assembled only where the slot exists (the
 // assembler's .if drops it, and its reference to a table that may not
 // exist, otherwise).
-#define SOFTHSA_NEWER_SLOT(table, name)                  \
-  asm volatile(                                          \
-      ".if %c1\n"                                        \
-      ".pushsection .text." #name                        \
-      ",\"ax\",@progbits\n"                              \
-      ".globl " #name                                    \
-      "\n"                                               \
-      ".type " #name                                     \
-      ",@function\n"                                     \
-      ".p2align 4\n" #name                               \
-      ":\n"                                              \
-      "\tjmp *softhsa_" #table                           \
-      "_table+%c0(%%rip)\n"                              \
-      ".size " #name ", .-" #name                        \
-      "\n"                                               \
-      ".popsection\n"                                    \
-      ".endif\n" ::"i"(Slot_##name<table##_t>::kOffset), \
+#define SOFTHSA_NEWER_SLOT(table, name)                                   \
+  asm volatile(                                                           \
+      ".if %c1\n" SOFTHSA_FORWARDER_ASM(                                  \
+          table, name) ".endif\n" ::"i"(Slot_##name<table##_t>::kOffset), \
       "i"(Slot_##name<table##_t>::kPresent));
 
 // Never called: it only carries the forwarders' assembly into the object.
