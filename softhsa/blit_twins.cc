@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "softhsa/twins.h"
 
@@ -214,8 +216,9 @@ void CopyBufferRect(const void* k, const hsa_kernel_dispatch_packet_t* p,
 }
 
 // Whether the explicit (not hidden) arguments are these, at these offsets.
-bool Layout(const std::vector<KernelArg>& args,
-            std::initializer_list<std::pair<const char*, uint64_t>> want) {
+using ArgLayout = std::vector<std::pair<const char*, uint64_t>>;
+
+bool Layout(const std::vector<KernelArg>& args, const ArgLayout& want) {
   auto it = want.begin();
   for (const KernelArg& a : args) {
     if (a.value_kind.rfind("hidden_", 0) == 0) continue;
@@ -227,72 +230,87 @@ bool Layout(const std::vector<KernelArg>& args,
   return it == want.end();
 }
 
+// The blit kernels whose arguments changed under the same name, each layout
+// (names and offsets, as the code object's metadata lists them) with its
+// twin. A kernel's first layout is HIP 5's, the one it first had.
+struct LayoutTwin {
+  const char* kernel;
+  ArgLayout layout;
+  KernelFn fn;
+};
+
+const LayoutTwin kLayoutTwins[] = {
+    {"__amd_rocclr_copyBuffer",
+     {{"srcI", 0},
+      {"dstI", 8},
+      {"srcOrigin", 16},
+      {"dstOrigin", 24},
+      {"size", 32},
+      {"remain", 40}},
+     CopyBuffer},
+    {"__amd_rocclr_copyBuffer",
+     {{"src", 0},
+      {"dst", 8},
+      {"size", 16},
+      {"remainder", 24},
+      {"aligned_size", 28},
+      {"end_ptr", 32},
+      {"next_chunk", 40}},
+     CopyBufferChunked<false>},
+    {"__amd_rocclr_copyBuffer",
+     {{"src", 0},
+      {"dst", 8},
+      {"size", 16},
+      {"remainder", 24},
+      {"aligned_size", 28},
+      {"end_ptr", 32},
+      {"next_chunk", 40},
+      {"workgroup_size", 44}},
+     CopyBufferChunked<true>},
+    {"__amd_rocclr_fillBufferAligned",
+     {{"bufUChar", 0},
+      {"bufUShort", 8},
+      {"bufUInt", 16},
+      {"bufULong", 24},
+      {"pattern", 32},
+      {"patternSize", 40},
+      {"offset", 48},
+      {"size", 56}},
+     FillBufferAligned},
+    {"__amd_rocclr_fillBufferAligned",
+     {{"buf", 0},
+      {"pattern", 8},
+      {"pattern_size", 16},
+      {"alignment", 20},
+      {"end_ptr", 24},
+      {"next_chunk", 32}},
+     FillBufferChunked<false>},
+    {"__amd_rocclr_fillBufferAligned",
+     {{"buf", 0},
+      {"pattern", 8},
+      {"pattern_size", 16},
+      {"alignment", 20},
+      {"end_ptr", 24},
+      {"next_chunk", 32},
+      {"workgroup_size", 36}},
+     FillBufferChunked<true>},
+};
+
 }  // namespace
 
 KernelFn BuiltinTwin(const std::string& kernel,
                      const std::vector<KernelArg>& args) {
-  // Without metadata: HIP 5's layouts, the ones these kernels first had.
+  // Without metadata: HIP 5's layouts. An unknown layout of a known kernel
+  // gets no twin rather than a misread of its arguments.
   const bool described = !args.empty();
-  if (kernel == "__amd_rocclr_copyBuffer") {
-    if (!described || Layout(args, {{"srcI", 0},
-                                    {"dstI", 8},
-                                    {"srcOrigin", 16},
-                                    {"dstOrigin", 24},
-                                    {"size", 32},
-                                    {"remain", 40}})) {
-      return CopyBuffer;
-    }
-    if (Layout(args, {{"src", 0},
-                      {"dst", 8},
-                      {"size", 16},
-                      {"remainder", 24},
-                      {"aligned_size", 28},
-                      {"end_ptr", 32},
-                      {"next_chunk", 40}})) {
-      return CopyBufferChunked<false>;
-    }
-    if (Layout(args, {{"src", 0},
-                      {"dst", 8},
-                      {"size", 16},
-                      {"remainder", 24},
-                      {"aligned_size", 28},
-                      {"end_ptr", 32},
-                      {"next_chunk", 40},
-                      {"workgroup_size", 44}})) {
-      return CopyBufferChunked<true>;
-    }
-    return nullptr;
+  bool known = false;
+  for (const LayoutTwin& twin : kLayoutTwins) {
+    if (kernel != twin.kernel) continue;
+    if (!known && !described) return twin.fn;
+    known = true;
+    if (Layout(args, twin.layout)) return twin.fn;
   }
-  if (kernel == "__amd_rocclr_fillBufferAligned") {
-    if (!described || Layout(args, {{"bufUChar", 0},
-                                    {"bufUShort", 8},
-                                    {"bufUInt", 16},
-                                    {"bufULong", 24},
-                                    {"pattern", 32},
-                                    {"patternSize", 40},
-                                    {"offset", 48},
-                                    {"size", 56}})) {
-      return FillBufferAligned;
-    }
-    if (Layout(args, {{"buf", 0},
-                      {"pattern", 8},
-                      {"pattern_size", 16},
-                      {"alignment", 20},
-                      {"end_ptr", 24},
-                      {"next_chunk", 32}})) {
-      return FillBufferChunked<false>;
-    }
-    if (Layout(args, {{"buf", 0},
-                      {"pattern", 8},
-                      {"pattern_size", 16},
-                      {"alignment", 20},
-                      {"end_ptr", 24},
-                      {"next_chunk", 32},
-                      {"workgroup_size", 36}})) {
-      return FillBufferChunked<true>;
-    }
-    return nullptr;
-  }
+  if (known) return nullptr;
   if (kernel == "__amd_rocclr_copyBufferAligned") return CopyBufferAligned;
   if (kernel == "__amd_rocclr_fillBufferAligned2D") return FillBufferAligned2D;
   if (kernel == "__amd_rocclr_copyBufferRect" ||
