@@ -169,6 +169,18 @@ TEST(Config, ReadsVariablesAndReportsBadOnes) {
   EXPECT_EQ(warnings.size(), 2u);
 }
 
+TEST(Config, ApiArgumentsOfEveryDomainUnlessAsked) {
+  std::vector<std::string> warnings;
+  EXPECT_EQ(ReadConfig(Env{{}}, &warnings).api_args, Config::ApiArgs::kAll);
+  EXPECT_EQ(ReadConfig(Env{{{"ROCTRACE_API_ARGS", "hip"}}}, &warnings).api_args,
+            Config::ApiArgs::kHip);
+  EXPECT_EQ(ReadConfig(Env{{{"ROCTRACE_API_ARGS", "0"}}}, &warnings).api_args,
+            Config::ApiArgs::kNone);
+  EXPECT_EQ(ReadConfig(Env{{{"ROCTRACE_API_ARGS", "1"}}}, &warnings).api_args,
+            Config::ApiArgs::kAll);
+  EXPECT_TRUE(warnings.empty());
+}
+
 Options Parse(std::vector<std::string> args, bool* ok, std::string* error) {
   Options o;
   *ok = ParseOptions(args, &o, error);

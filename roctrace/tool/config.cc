@@ -161,6 +161,10 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
         warnings->push_back("unknown domain '" + d + "'");
     }
   }
+  const std::string api_args = get("ROCTRACE_API_ARGS");
+  c.api_args = api_args == "0"     ? Config::ApiArgs::kNone
+               : api_args == "hip" ? Config::ApiArgs::kHip
+                                   : Config::ApiArgs::kAll;
   c.stats = get("ROCTRACE_STATS") == "1";
   c.summary = get("ROCTRACE_SUMMARY") == "1";
   c.summary_per_domain = get("ROCTRACE_SUMMARY_PER_DOMAIN") == "1";

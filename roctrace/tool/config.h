@@ -35,6 +35,11 @@ struct Config {
   // rocprofv3's --memory-allocation-trace: memory pool allocations and
   // frees (tool/memory_allocations.h).
   bool memory_allocation = false;
+  // The traced calls' arguments in the database (rocpd_arg), from
+  // ROCTRACE_API_ARGS: `0` none, `hip` the HIP calls' only (rocprofv3's),
+  // anything else (or unset) every traced domain's.
+  enum class ApiArgs { kNone, kHip, kAll };
+  ApiArgs api_args = ApiArgs::kAll;
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups

@@ -292,19 +292,15 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
-  // Arguments are recorded for the database, as rocprofv3 records them:
-  // ROCTRACE_API_ARGS `0` none, `hip` HIP calls' only (rocprofv3's), else
-  // every traced domain's.
-  const char* api_args = getenv("ROCTRACE_API_ARGS");
-  const std::string args_choice = api_args != nullptr ? api_args : "";
-  args_hip_only_ = args_choice == "hip";
+  // Arguments are recorded for the database, as rocprofv3 records them.
+  const bool args_hip_only = config_.api_args == Config::ApiArgs::kHip;
   capture_args_ =
-      config_.rocpd && args_choice != "0" &&
-      (config_.hip || (!args_hip_only_ && (config_.hsa || config_.kfd)));
+      config_.rocpd && config_.api_args != Config::ApiArgs::kNone &&
+      (config_.hip || (!args_hip_only && (config_.hsa || config_.kfd)));
   if (capture_args_) CaptureArgs();
   if (config_.memory_allocation) {
     // Captured HSA arguments ride on these calls' one tool callback.
-    const bool hsa_args = capture_args_ && config_.hsa && !args_hip_only_;
+    const bool hsa_args = capture_args_ && config_.hsa && !args_hip_only;
     memory_allocations_on_ = memory_allocations_.Start(
         config_.hsa ? nullptr : pool_, hsa_args ? ArgCapture::OnExit : nullptr);
   }
@@ -419,11 +415,12 @@ void Tool::WatchStreams() {
 
 void Tool::CaptureArgs() {
   ArgCapture::SetRecording(true);
+  const bool args_hip_only = config_.api_args == Config::ApiArgs::kHip;
   for (const auto& [domain, on] :
        {std::make_pair(ACTIVITY_DOMAIN_HIP_API, config_.hip),
-        std::make_pair(ACTIVITY_DOMAIN_HSA_API, config_.hsa && !args_hip_only_),
+        std::make_pair(ACTIVITY_DOMAIN_HSA_API, config_.hsa && !args_hip_only),
         std::make_pair(ACTIVITY_DOMAIN_KFD_API,
-                       config_.kfd && !args_hip_only_)}) {
+                       config_.kfd && !args_hip_only)}) {
     if (!on) continue;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
       if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters

@@ -101,7 +101,6 @@ class Tool {
   BatchPool batches_;
   // Arguments of the current batch's API events (null: not recorded).
   bool capture_args_ = false;
-  bool args_hip_only_ = false;  // ROCTRACE_API_ARGS=hip
   ArgCapture arg_capture_;
   std::shared_ptr<ArgArena> arena_;
   bool writers_created_ = false;
