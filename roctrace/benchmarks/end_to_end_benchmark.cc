@@ -7,10 +7,15 @@
 //   loop_ns_per_call       the program's own timing of its 1M-call loop
 //                          (what the application's thread pays)
 //   db_bytes_per_call, pftrace_bytes_per_call, csv_bytes_per_call
+// `threads:T` runs make the same calls from T threads at once (the
+// program's loop_threads mode); the untraced baseline has as many.
 //   bazel build --config=opt //roctrace:end_to_end_benchmark
 //   B=$PWD/bazel-bin/roctrace
-//   $B/end_to_end_benchmark $B/roctrace $B/traced_program
+//   $B/end_to_end_benchmark $B/roctrace $B/traced_program [LAUNCHER...]
 //       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+// LAUNCHER, when given, is put before roctrace and before the program (a
+// bundled loader, `ld-linux-x86-64.so.2 --library-path lib`, on a machine
+// whose own libraries differ: tools/scaling_bundle.sh).
 #include <benchmark/benchmark.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -25,7 +30,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern char** environ;
@@ -33,6 +40,7 @@ extern char** environ;
 namespace {
 
 std::string g_roctrace, g_program;
+std::vector<std::string> g_launcher;
 constexpr long kCalls = 1000000;
 // The program makes kCalls + kCalls/10 + 1 calls (warm-up included).
 constexpr double kAllCalls = kCalls + kCalls / 10 + 1;
@@ -98,14 +106,21 @@ struct RunResult {
 };
 
 RunResult RunOnce(const std::vector<std::string>& formats,
-                  const std::string& dir) {
+                  const std::string& dir, int threads) {
   std::vector<std::string> args;
   if (!formats.empty()) {
-    args = {g_roctrace, "--sys-trace", "--output-format"};
+    args = g_launcher;
+    args.insert(args.end(), {g_roctrace, "--sys-trace", "--output-format"});
     args.insert(args.end(), formats.begin(), formats.end());
     args.insert(args.end(), {"-d", dir, "-o", "e2e", "--"});
   }
-  args.insert(args.end(), {g_program, "loop", std::to_string(kCalls)});
+  args.insert(args.end(), g_launcher.begin(), g_launcher.end());
+  if (threads == 1) {
+    args.insert(args.end(), {g_program, "loop", std::to_string(kCalls)});
+  } else {
+    args.insert(args.end(), {g_program, "loop_threads", std::to_string(threads),
+                             std::to_string(kCalls)});
+  }
   std::string out = dir + ".stdout";
   RunResult r{};
   double cpu_before = ChildCpuSeconds();
@@ -128,12 +143,17 @@ std::string ScratchDir() {
   return tmpl;
 }
 
-// The untraced baseline: median of 5 runs, measured once per session.
-const RunResult& Untraced() {
-  static const RunResult median = [] {
+// The untraced baseline of `threads` threads: median of 5 runs, measured
+// once per session.
+const RunResult& Untraced(int threads) {
+  static std::map<int, RunResult> medians;
+  auto found = medians.find(threads);
+  if (found != medians.end()) return found->second;
+  RunResult& median = medians[threads];
+  median = [threads] {
     std::string dir = ScratchDir();
     std::vector<RunResult> runs;
-    for (int i = 0; i < 5; ++i) runs.push_back(RunOnce({}, dir));
+    for (int i = 0; i < 5; ++i) runs.push_back(RunOnce({}, dir, threads));
     rmdir(dir.c_str());
     auto mid = [&](double RunResult::*field) {
       std::vector<double> v;
@@ -151,12 +171,14 @@ const RunResult& Untraced() {
   return median;
 }
 
+// state.range(0): the program's threads.
 void Measure(benchmark::State& state, std::vector<std::string> formats) {
-  const RunResult& base = Untraced();
+  const int threads = static_cast<int>(state.range(0));
+  const RunResult& base = Untraced(threads);
   std::string dir = ScratchDir();
   RunResult sum{};
   for (auto _ : state) {
-    RunResult r = RunOnce(formats, dir);
+    RunResult r = RunOnce(formats, dir, threads);
     if (!r.ok) state.SkipWithError("the program failed");
     sum.wall_s += r.wall_s;
     sum.cpu_s += r.cpu_s;
@@ -187,34 +209,35 @@ void BM_RocpdPftraceCsv(benchmark::State& s) {
   Measure(s, {"rocpd", "pftrace", "csv"});
 }
 
-BENCHMARK(BM_Rocpd)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
-BENCHMARK(BM_Pftrace)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
-BENCHMARK(BM_Csv)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
-BENCHMARK(BM_PftraceCsv)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
-BENCHMARK(BM_RocpdPftraceCsv)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
+// One thread, and as many as the machine has cores.
+void OneThread(benchmark::internal::Benchmark* b) {
+  b->ArgName("threads")->Arg(1)->Unit(benchmark::kMillisecond);
+  b->UseRealTime()->Iterations(1);
+}
+void EveryCore(benchmark::internal::Benchmark* b) {
+  OneThread(b);
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  if (cores > 1) b->Arg(cores);
+}
+
+BENCHMARK(BM_Rocpd)->Apply(OneThread);
+BENCHMARK(BM_Pftrace)->Apply(OneThread);
+BENCHMARK(BM_Csv)->Apply(OneThread);
+BENCHMARK(BM_PftraceCsv)->Apply(OneThread);
+BENCHMARK(BM_RocpdPftraceCsv)->Apply(EveryCore);
 
 }  // namespace
 
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s ROCTRACE TRACED_PROGRAM\n", argv[0]);
+  if (argc < 3) {
+    std::fprintf(stderr, "usage: %s ROCTRACE TRACED_PROGRAM [LAUNCHER...]\n",
+                 argv[0]);
     return 2;
   }
   g_roctrace = argv[1];
   g_program = argv[2];
+  g_launcher.assign(argv + 3, argv + argc);
   benchmark::RunSpecifiedBenchmarks();
   return 0;
 }

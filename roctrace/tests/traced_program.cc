@@ -8,6 +8,9 @@
 //   crash N           N calls, then SIGSEGV
 //   wait_for_kill N   N calls, prints "ready" and sleeps until killed
 //   loop N            N hipGetErrorString calls, prints ns per call
+//   loop_threads T N  the same warm-up on the main thread, then T threads
+//                     making N/T calls each at once; prints the wall ns per
+//                     call of one thread (the loop's span over N/T)
 //   pause N           N calls, roctxProfilerPause, N calls,
 //                     roctxProfilerResume, N calls
 //   cross_ranges N    N rocTX ranges, each started (roctxRangeStartA) on
@@ -216,6 +219,21 @@ int main(int argc, char** argv) {
                   std::chrono::steady_clock::now() - start)
                   .count();
     std::printf("%.1f ns per call\n", ns / static_cast<double>(n));
+    return 0;
+  }
+  if (std::strcmp(mode, "loop_threads") == 0) {
+    long total = argc > 3 ? std::atol(argv[3]) : 0;
+    if (n < 1) return 64;
+    Calls(total / 10 + 1);
+    const long per_thread = total / n;
+    auto start = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (long t = 0; t < n; ++t) threads.emplace_back(Calls, per_thread);
+    for (auto& t : threads) t.join();
+    auto ns = std::chrono::duration<double, std::nano>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    std::printf("%.1f ns per call\n", ns / static_cast<double>(per_thread));
     return 0;
   }
   return 64;
