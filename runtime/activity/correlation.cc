@@ -20,13 +20,16 @@ NextId g_next_id;
 
 namespace correlation_internal {
 
-ROCTRACER_HOT_TLS IdBlock t_id_block = {0, 0};
+ROCTRACER_HOT_TLS IdBlock t_id_block = {0, 0, 0};
 
 uint64_t TakeBlock() noexcept {
+  const uint64_t size =
+      t_id_block.next_size != 0 ? t_id_block.next_size : kFirstIdBlock;
   const uint64_t first =
-      g_next_id.value.fetch_add(kCorrelationIdBlock, std::memory_order_relaxed);
+      g_next_id.value.fetch_add(size, std::memory_order_relaxed);
   t_id_block.next = first + 1;
-  t_id_block.end = first + kCorrelationIdBlock;
+  t_id_block.end = first + size;
+  t_id_block.next_size = size < kMaxIdBlock ? 2 * size : kMaxIdBlock;
   return first;
 }
 

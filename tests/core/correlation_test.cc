@@ -42,5 +42,18 @@ TEST(Correlation, IdsAreUniqueAcrossThreadsAndIncreaseAlongEach) {
   EXPECT_NE(all.front(), 0u);
 }
 
+// A program that starts many short threads (a pool of workers that each
+// make a call or two) must not run through IDs in big blocks: each new
+// thread starts with a small one, and only a busy thread's blocks grow.
+TEST(Correlation, ShortLivedThreadsTakeSmallBlocks) {
+  constexpr int kThreads = 50;
+  std::vector<uint64_t> ids;
+  for (int t = 0; t < kThreads; ++t) {
+    std::thread([&ids] { ids.push_back(NextCorrelationId()); }).join();
+  }
+  ASSERT_EQ(ids.size(), size_t{kThreads});
+  EXPECT_LE(ids.back() - ids.front(), (kThreads - 1) * kFirstIdBlock);
+}
+
 }  // namespace
 }  // namespace roctracer
