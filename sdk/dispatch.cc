@@ -3,13 +3,20 @@
 #include <pthread.h>
 #include <sched.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 
 #include "ext/prof_protocol.h"
 #include "hip_api_data.h"
+#include "hip_api_tables.h"
 #include "hsa_api_data.h"
+#include "hsa_api_tables.h"
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "roctracer_roctx.h"
 #include "runtime/clock/clock.h"
@@ -29,7 +36,9 @@ namespace rocprofiler_sdk {
 namespace {
 
 // The payload unions are generated from the same plan as roctracer's data
-// structs: one memcpy moves the arguments.
+// structs: one memcpy moves the arguments, only the op's own member's bytes
+// (HIP's union is 816 bytes for 5.2.3; copying it whole twice a call was
+// most of a callback's cost).
 static_assert(sizeof(rocprofiler_hsa_api_args_t) ==
                   sizeof(hsa_api_data_t::args),
               "HSA args union layout");
@@ -150,7 +159,8 @@ class Payload {
         auto& p = u_.hsa.value;
         const auto* d = static_cast<const hsa_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        std::memcpy(static_cast<void*>(&p.args), &d->args, sizeof(p.args));
+        std::memcpy(static_cast<void*>(&p.args), &d->args,
+                    roctracer::hsa_api::ArgsSize(info_.op));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hsa_status_t_retval,
                       sizeof(p.retval));
@@ -164,7 +174,8 @@ class Payload {
         auto& p = u_.hip.value;
         const auto* d = static_cast<const hip_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        std::memcpy(static_cast<void*>(&p.args), &d->args, sizeof(p.args));
+        std::memcpy(static_cast<void*>(&p.args), &d->args,
+                    roctracer::hip_api::ArgsSize(info_.op));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hipError_t_retval,
                       sizeof(p.retval));
@@ -221,21 +232,57 @@ class Payload {
   void* ptr_ = nullptr;
 };
 
+// The record a callback gets by value. The compiler copies it into the
+// argument area in 16-byte pieces; assembled field by field (8- and 4-byte
+// stores) just before, each piece's load cannot be forwarded from those
+// stores and waits for them to reach the cache, which made this copy a
+// quarter of a callback's cost. So it is written in the same 16-byte pieces.
+static_assert(
+    sizeof(rocprofiler_callback_tracing_record_t) == 64 &&
+        offsetof(rocprofiler_callback_tracing_record_t, thread_id) == 8 &&
+        offsetof(rocprofiler_callback_tracing_record_t, correlation_id) == 16 &&
+        offsetof(rocprofiler_callback_tracing_record_t, kind) == 40 &&
+        offsetof(rocprofiler_callback_tracing_record_t, operation) == 44 &&
+        offsetof(rocprofiler_callback_tracing_record_t, phase) == 48 &&
+        offsetof(rocprofiler_callback_tracing_record_t, payload) == 56,
+    "rocprofiler-sdk 1.0.0's callback record layout");
+inline rocprofiler_callback_tracing_record_t Record(
+    uint64_t context, uint64_t thread_id,
+    const rocprofiler_correlation_id_t& correlation_id, const KindOp& ko,
+    bool exit, void* payload) noexcept {
+  const uint64_t words[8] = {context,
+                             thread_id,
+                             correlation_id.internal,
+                             correlation_id.external.value,
+                             correlation_id.ancestor,
+                             uint64_t{static_cast<uint32_t>(ko.kind)} |
+                                 uint64_t{static_cast<uint32_t>(ko.op)} << 32,
+                             exit ? uint64_t{ROCPROFILER_CALLBACK_PHASE_EXIT}
+                                  : uint64_t{ROCPROFILER_CALLBACK_PHASE_ENTER},
+                             reinterpret_cast<uint64_t>(payload)};
+  rocprofiler_callback_tracing_record_t record;
+#if defined(__SSE2__)
+  for (int i = 0; i < 4; ++i) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(&record) + i,
+                     _mm_set_epi64x(static_cast<long long>(words[2 * i + 1]),
+                                    static_cast<long long>(words[2 * i])));
+  }
+#else
+  std::memcpy(&record, words, sizeof(record));
+#endif
+  return record;
+}
+
 inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
                     const roctracer::ApiCallInfo& info, ThreadState& t,
                     Frame* frame, bool record_called) noexcept {
   Payload payload(info, exit);
-  rocprofiler_callback_tracing_record_t record;
-  record.thread_id = roctracer::ThreadId();
-  record.correlation_id.internal = info.correlation_id;
+  const uint64_t thread_id = roctracer::ThreadId();
+  rocprofiler_correlation_id_t correlation_id;
+  correlation_id.internal = info.correlation_id;
   // The call this one was made from on this thread (the frame below).
   const ptrdiff_t level = frame - t.frames;
-  record.correlation_id.ancestor =
-      level > 0 ? t.frames[level - 1].correlation_id : 0;
-  record.kind = static_cast<rocprofiler_callback_tracing_kind_t>(ko.kind);
-  record.operation = ko.op;
-  record.phase =
-      exit ? ROCPROFILER_CALLBACK_PHASE_EXIT : ROCPROFILER_CALLBACK_PHASE_ENTER;
+  correlation_id.ancestor = level > 0 ? t.frames[level - 1].correlation_id : 0;
   // Non-zero when this delivery is nested in a callback's (an annotation the
   // callback made).
   const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
@@ -245,14 +292,14 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     const Service& s = g_contexts[i].services[ko.kind];
     if (!s.Traces(ko.op)) continue;
     if (!BeginDelivery(t, i, false, outer)) continue;
-    record.context_id.handle = static_cast<uint64_t>(i) + 1;
-    record.correlation_id.external = frame->External(t, i);
-    record.payload = payload.Get();
+    correlation_id.external = frame->External(t, i);
     if (record_called) {
       frame->user[i].value = 0;
       frame->called |= uint64_t{1} << i;
     }
-    s.callback(record, &frame->user[i], s.callback_data);
+    s.callback(Record(static_cast<uint64_t>(i) + 1, thread_id, correlation_id,
+                      ko, exit, payload.Get()),
+               &frame->user[i], s.callback_data);
     EndDelivery(t, outer);
   }
 }
