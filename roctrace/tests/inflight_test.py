@@ -19,6 +19,12 @@ ROCTRACE, PROGRAM, KERNELS, TRACER = [os.path.abspath(p)
 PART = sys.argv[5]
 del sys.argv[1:6]
 
+# tempfile's directories go in one directory under $TEST_TMPDIR (Bazel's
+# folder for the test; /tmp when run by hand), removed at exit.
+_SCRATCH = tempfile.TemporaryDirectory(prefix="inflight_test_",
+                                       dir=os.environ.get("TEST_TMPDIR"))
+tempfile.tempdir = _SCRATCH.name
+
 # Each kernel spins this long: the work is still running when the program
 # moves on, and all of it fits the tracer's drain at exit (500 ms).
 SPIN_NS = "20000"
