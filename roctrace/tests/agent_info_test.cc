@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/tests/scratch_dir.h"
 #include "roctrace/writers/agent_naming.h"
 #include "roctrace/writers/csv_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
@@ -36,8 +36,7 @@ std::vector<std::string> Split(const std::string& line) {
 class AgentInfoTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_NE(mkdtemp(dir_), nullptr);
-    const std::string nodes = std::string(dir_) + "/nodes";
+    const std::string nodes = dir_ / "nodes";
     ASSERT_EQ(mkdir(nodes.c_str(), 0755), 0);
     struct Node {
       int id;
@@ -67,18 +66,18 @@ class AgentInfoTest : public ::testing::Test {
       std::ofstream(node + "/gpu_id") << n.gpu_id;
     }
     // Two processors; the node's cpu_core_id_base names the second.
-    std::ofstream(std::string(dir_) + "/cpuinfo")
+    std::ofstream(dir_ / "cpuinfo")
         << "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 23\n"
            "model name\t: Wrong CPU\napicid\t\t: 0\n\n"
            "processor\t: 1\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
            "model name\t: AMD EPYC 7763: 64-Core\napicid\t\t: 2\n\n";
     SetAgentNaming(AgentIndex::kRelative,
-                   ReadAgentTopology(nodes, std::string(dir_) + "/cpuinfo"));
+                   ReadAgentTopology(nodes, dir_ / "cpuinfo"));
   }
   void TearDown() override {
     SetAgentNaming(AgentIndex::kRelative, ReadAgentTopology("/nonexistent"));
   }
-  char dir_[32] = "/tmp/agent_info_test_XXXXXX";
+  ScratchDir dir_{"agent_info_test"};
 };
 
 TEST_F(AgentInfoTest, DescribedAsRocprofilerSdkDescribesThem) {
@@ -100,7 +99,7 @@ TEST_F(AgentInfoTest, DescribedAsRocprofilerSdkDescribesThem) {
 }
 
 TEST_F(AgentInfoTest, CsvHasRocprofv3sColumnsAndValues) {
-  const std::string prefix = std::string(dir_) + "/run";
+  const std::string prefix = dir_ / "run";
   {
     CsvWriter writer(prefix);
     writer.Finish(RunInfo{});
@@ -152,7 +151,7 @@ TEST_F(AgentInfoTest, CsvHasRocprofv3sColumnsAndValues) {
 }
 
 TEST_F(AgentInfoTest, RocpdAgentRowsAreFilled) {
-  const std::string path = std::string(dir_) + "/run_results.db";
+  const std::string path = dir_ / "run_results.db";
   {
     RunInfo info;
     info.pid = 1234;

@@ -16,6 +16,7 @@
 
 #include "roctrace/cli/input_file.h"
 #include "roctrace/cli/options.h"
+#include "roctrace/tests/scratch_dir.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
@@ -317,14 +318,10 @@ TEST(Options, Rocprofv3InputFiles) {
     EXPECT_NE(error.find("in.json"), std::string::npos);
   }
   // Through -i: the file's options in its place, later ones override.
-  char path[] = "/tmp/roctrace_input_XXXXXX";
-  const int fd = mkstemp(path);
-  ASSERT_GE(fd, 0);
-  const std::string text =
-      R"({"jobs": [{"marker_trace": true, "output_directory": "a"}]})";
-  ASSERT_EQ(write(fd, text.data(), text.size()),
-            static_cast<ssize_t>(text.size()));
-  close(fd);
+  const ScratchDir dir("roctrace_input");
+  const std::string path = dir / "input.json";
+  std::ofstream(path)
+      << R"({"jobs": [{"marker_trace": true, "output_directory": "a"}]})";
   bool ok;
   Options o = Parse({"-i", path, "-d", "b", "--", "app"}, &ok, &error);
   ASSERT_TRUE(ok) << error;
@@ -527,18 +524,17 @@ TEST(RecordConverter, MarkerMessagesAreWrittenAsValidUtf8) {
 TEST(AgentNaming, KfdTopologyGivesPositionsAndNodes) {
   // Node 0 a CPU, node 1 an APU (CPU and GPU), node 2 a GPU: CPU agents
   // come first, then the GPUs in node order.
-  char dir[] = "/tmp/agent_topology_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
+  const ScratchDir dir("agent_topology");
   const std::pair<int, const char*> nodes[] = {
       {0, "cpu_cores_count 8\nsimd_count 0\n"},
       {1, "cpu_cores_count 4\nsimd_count 32\n"},
       {2, "cpu_cores_count 0\nsimd_count 64\n"}};
   for (const auto& [id, text] : nodes) {
-    const std::string node = std::string(dir) + "/" + std::to_string(id);
+    const std::string node = dir / std::to_string(id);
     ASSERT_EQ(mkdir(node.c_str(), 0755), 0);
     std::ofstream(node + "/properties") << text;
   }
-  AgentTopology t = ReadAgentTopology(dir);
+  AgentTopology t = ReadAgentTopology(dir.path());
   EXPECT_EQ(t.cpu_nodes, (std::vector<uint32_t>{0, 1}));
   EXPECT_EQ(t.gpu_nodes, (std::vector<uint32_t>{1, 2}));
   SetAgentNaming(AgentIndex::kRelative, t);
@@ -550,7 +546,7 @@ TEST(AgentNaming, KfdTopologyGivesPositionsAndNodes) {
   SetAgentNaming(AgentIndex::kTypeRelative, t);
   EXPECT_EQ(AgentName({true, 1}), "GPU 1");
   // No topology: one CPU agent assumed.
-  t = ReadAgentTopology(std::string(dir) + "/none");
+  t = ReadAgentTopology(dir / "none");
   EXPECT_EQ(t.cpu_nodes, (std::vector<uint32_t>{0}));
   SetAgentNaming(AgentIndex::kRelative, t);
   EXPECT_EQ(AgentName({true, 0}), "Agent 1");

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/tests/scratch_dir.h"
+
 namespace roctrace {
 namespace {
 
@@ -24,9 +26,8 @@ std::vector<std::string> Lines(const std::string& path) {
 }
 
 TEST(CsvWriter, NumbersOfEveryWidthReadBackExactly) {
-  char dir[] = "/tmp/csv_writer_test_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string prefix = std::string(dir) + "/t";
+  const ScratchDir dir("csv_writer_test");
+  const std::string prefix = dir / "t";
   OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
   std::vector<uint64_t> values = {0, std::numeric_limits<uint64_t>::max()};
   for (uint64_t p = 1; p != 0 && p <= UINT64_MAX / 10; p *= 10) {
@@ -69,9 +70,8 @@ TEST(CsvWriter, NumbersOfEveryWidthReadBackExactly) {
 // of such boundaries, numbers under 10^4 and over, and threads taking turns
 // (their ",pid,tid," is also formatted once per run of rows).
 TEST(CsvWriter, TimestampsAcrossDigitBoundariesAndThreadsInTurn) {
-  char dir[] = "/tmp/csv_writer_test_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string prefix = std::string(dir) + "/t";
+  const ScratchDir dir("csv_writer_test");
+  const std::string prefix = dir / "t";
   OpName name{Category::kHsa, "hsa_init", "HSA_CORE_API", 0};
   std::vector<ApiEvent> events;
   uint64_t ts = 86'399'999'999'990ull;  // 10 ns before a 10^8 boundary

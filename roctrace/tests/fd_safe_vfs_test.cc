@@ -15,16 +15,15 @@
 #include <cstdlib>
 #include <string>
 
+#include "roctrace/tests/scratch_dir.h"
+
 namespace roctrace {
 namespace {
 
 class FdSafeVfs : public ::testing::Test {
  protected:
   void SetUp() override {
-    char dir[] = "/tmp/fd_safe_vfs_test_XXXXXX";
-    ASSERT_NE(mkdtemp(dir), nullptr);
-    dir_ = dir;
-    path_ = dir_ + "/t.db";
+    path_ = dir_ / "t.db";
     ASSERT_NE(FdSafeVfsName(), nullptr);
     ASSERT_EQ(sqlite3_open_v2(path_.c_str(), &db_,
                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -36,8 +35,6 @@ class FdSafeVfs : public ::testing::Test {
   }
   void TearDown() override {
     if (db_ != nullptr) sqlite3_close(db_);
-    std::string rm = "rm -rf " + dir_;
-    (void)!std::system(rm.c_str());
   }
 
   int Exec(const std::string& sql) {
@@ -81,7 +78,8 @@ class FdSafeVfs : public ::testing::Test {
     return rows;
   }
 
-  std::string dir_, path_;
+  const ScratchDir dir_{"fd_safe_vfs_test"};
+  std::string path_;
   sqlite3* db_ = nullptr;
 };
 
@@ -94,7 +92,7 @@ TEST_F(FdSafeVfs, ADescriptorTakenByTheProgramGetsNoPages) {
   Insert(0, 1000);
   const int ours = DescriptorOf(path_);
   ASSERT_GE(ours, 0);
-  const std::string mine = dir_ + "/mine.txt";
+  const std::string mine = dir_ / "mine.txt";
   const int own = open(mine.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
   ASSERT_GE(own, 0);
   ASSERT_EQ(write(own, "mine", 4), 4);

@@ -19,6 +19,12 @@ ROCTRACE, PROGRAM, KERNELS, TRACER = [os.path.abspath(p)
 PART = sys.argv[5]
 del sys.argv[1:6]
 
+# tempfile's directories go in one directory under $TEST_TMPDIR (Bazel's
+# folder for the test; /tmp when run by hand), removed at exit.
+_SCRATCH = tempfile.TemporaryDirectory(prefix="inflight_test_",
+                                       dir=os.environ.get("TEST_TMPDIR"))
+tempfile.tempdir = _SCRATCH.name
+
 # Each kernel spins this long: the work is still running when the program
 # moves on, and all of it fits the tracer's drain at exit (500 ms).
 SPIN_NS = "20000"
@@ -32,102 +38,93 @@ def run(args, env=None):
                         timeout=300)
 
 
-def trace_with_roctrace(mode, n, spin_ns=SPIN_NS):
-  d = tempfile.mkdtemp()
-  p = run([ROCTRACE, "--kernel-trace", "--output-format", "rocpd", "-d", d,
-           "-o", "t", "--", PROGRAM, KERNELS, mode, str(n), spin_ns])
-  db = os.path.join(d, "t_results.db")
-  if not os.path.exists(db):
-    return p, None, None
-  con = sqlite3.connect(db)
-  try:
-    rows = con.execute("SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
-    lost = dict(con.execute(
-        "SELECT tag, value FROM rocpd_metadata "
-        "WHERE tag LIKE 'roctrace.lost.%'"))
-  finally:
-    con.close()
-  return p, rows, {k: int(v) for k, v in lost.items()}
+class InFlight:
+  """The checks both parts make; each part says how it traces (trace) and
+  where the lost count is reported besides (REPORTS, on stderr)."""
 
+  REPORTS = ()
 
-def trace_with_pool(mode, n, spin_ns=SPIN_NS):
-  env = dict(os.environ, HSA_TOOLS_LIB=TRACER, TRACE=TRACER)
-  p = run([PROGRAM, KERNELS, mode, str(n), spin_ns], env=env)
-  m = re.search(r"records (\d+) lost (\d+)", p.stdout)
-  if m is None:
-    return p, None, None
-  return p, int(m.group(1)), int(m.group(2))
+  def trace(self, mode, n, spin_ns):
+    """Runs the program; returns (process, ops written, ops counted as lost),
+    the counts None where the output is missing."""
+    raise NotImplementedError
+
+  def run_program(self, mode, n, spin_ns):
+    p, written, lost = self.trace(mode, n, spin_ns)
+    log = p.stdout + p.stderr
+    self.assertEqual(p.returncode, 0, log)
+    self.assertIsNotNone(written, log)
+    self.assertIsNotNone(lost, log)
+    return p, written, lost, log
+
+  def check(self, mode, n):
+    p, written, lost, log = self.run_program(mode, n, SPIN_NS)
+    self.assertIn("submitted %d" % n, p.stdout)
+    # Never silent: what is not written is counted...
+    self.assertEqual(written + lost, n, log)
+    # ... and with work this short the drain waits for all of it.
+    self.assertEqual(written, n, log)
+
+  def test_exit_with_300_kernels_in_flight(self):
+    self.check("exit", 300)
+
+  def test_exit_with_2000_kernels_in_flight(self):
+    self.check("exit", 2000)
+
+  def test_queue_destroyed_with_1000_kernels_in_flight(self):
+    self.check("destroy", 1000)
+
+  def test_shut_down_with_1000_kernels_in_flight(self):
+    self.check("shutdown", 1000)
+
+  def test_work_outlasting_the_wait_is_counted(self):
+    p, written, lost, log = self.run_program("exit", 10, LONG_SPIN_NS)
+    self.assertGreater(lost, 0, log)
+    self.assertEqual(written + lost, 10, log)
+    for report in self.REPORTS:
+      self.assertIn(report % lost, p.stderr)
 
 
 @unittest.skipUnless(PART == "roctrace", "roctrace's part")
-class Roctrace(unittest.TestCase):
+class Roctrace(InFlight, unittest.TestCase):
+  """The database's kernel rows and its roctrace.lost.* metadata."""
 
-  def check(self, mode, n):
-    p, rows, lost = trace_with_roctrace(mode, n)
-    self.assertEqual(p.returncode, 0, p.stderr)
-    self.assertIn("submitted %d" % n, p.stdout)
-    self.assertIsNotNone(rows, p.stderr)
-    self.assertIn("roctrace.lost.incomplete_device_ops", lost)
-    # Never silent: what is not written is counted...
-    self.assertEqual(rows + lost["roctrace.lost.incomplete_device_ops"], n,
-                     (lost, p.stderr))
-    # ... and with work this short the drain waits for all of it.
-    self.assertEqual(rows, n, (lost, p.stderr))
+  # The run's summary line, and the tracer's own report.
+  REPORTS = ("incomplete_device_ops: %d", "%d operation(s) never completed")
 
-  def test_exit_with_300_kernels_in_flight(self):
-    self.check("exit", 300)
-
-  def test_exit_with_2000_kernels_in_flight(self):
-    self.check("exit", 2000)
-
-  def test_queue_destroyed_with_1000_kernels_in_flight(self):
-    self.check("destroy", 1000)
-
-  def test_shut_down_with_1000_kernels_in_flight(self):
-    self.check("shutdown", 1000)
-
-  def test_work_outlasting_the_wait_is_counted(self):
-    p, rows, lost = trace_with_roctrace("exit", 10, LONG_SPIN_NS)
-    self.assertEqual(p.returncode, 0, p.stderr)
-    self.assertIsNotNone(rows, p.stderr)
-    incomplete = lost["roctrace.lost.incomplete_device_ops"]
-    self.assertGreater(incomplete, 0, p.stderr)
-    self.assertEqual(rows + incomplete, 10, p.stderr)
-    # In the run's summary line and the tracer's own report too.
-    self.assertIn("incomplete_device_ops: %d" % incomplete, p.stderr)
-    self.assertIn("%d operation(s) never completed" % incomplete, p.stderr)
+  def trace(self, mode, n, spin_ns):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--kernel-trace", "--output-format", "rocpd", "-d", d,
+             "-o", "t", "--", PROGRAM, KERNELS, mode, str(n), spin_ns])
+    db = os.path.join(d, "t_results.db")
+    if not os.path.exists(db):
+      return p, None, None
+    con = sqlite3.connect(db)
+    try:
+      rows = con.execute(
+          "SELECT COUNT(*) FROM rocpd_kernel_dispatch").fetchone()[0]
+      lost = con.execute(
+          "SELECT value FROM rocpd_metadata "
+          "WHERE tag = 'roctrace.lost.incomplete_device_ops'").fetchone()
+    finally:
+      con.close()
+    return p, rows, None if lost is None else int(lost[0])
 
 
 @unittest.skipUnless(PART == "pool", "the plain pool's part")
-class PlainPool(unittest.TestCase):
+class PlainPool(InFlight, unittest.TestCase):
+  """The HSA_OPS records the program's pool delivered, and the tracer's GPU
+  activity stats (the program prints both)."""
 
-  def check(self, mode, n):
-    p, records, lost = trace_with_pool(mode, n)
-    self.assertEqual(p.returncode, 0, p.stderr)
-    self.assertIn("submitted %d" % n, p.stdout)
-    self.assertIsNotNone(records, p.stdout + p.stderr)
-    self.assertEqual(records + lost, n, p.stdout + p.stderr)
-    self.assertEqual(records, n, p.stdout + p.stderr)
+  REPORTS = ("%d operation(s) never completed",)
 
-  def test_exit_with_300_kernels_in_flight(self):
-    self.check("exit", 300)
-
-  def test_exit_with_2000_kernels_in_flight(self):
-    self.check("exit", 2000)
-
-  def test_queue_destroyed_with_1000_kernels_in_flight(self):
-    self.check("destroy", 1000)
-
-  def test_shut_down_with_1000_kernels_in_flight(self):
-    self.check("shutdown", 1000)
-
-  def test_work_outlasting_the_wait_is_counted(self):
-    p, records, lost = trace_with_pool("exit", 10, LONG_SPIN_NS)
-    self.assertEqual(p.returncode, 0, p.stderr)
-    self.assertIsNotNone(records, p.stdout + p.stderr)
-    self.assertGreater(lost, 0, p.stdout + p.stderr)
-    self.assertEqual(records + lost, 10, p.stdout + p.stderr)
-    self.assertIn("%d operation(s) never completed" % lost, p.stderr)
+  def trace(self, mode, n, spin_ns):
+    env = dict(os.environ, HSA_TOOLS_LIB=TRACER, TRACE=TRACER)
+    p = run([PROGRAM, KERNELS, mode, str(n), spin_ns], env=env)
+    m = re.search(r"records (\d+) lost (\d+)", p.stdout)
+    if m is None:
+      return p, None, None
+    return p, int(m.group(1)), int(m.group(2))
 
 
 if __name__ == "__main__":

@@ -17,6 +17,12 @@ import unittest
 ROCTRACE, ROCTX, SOURCE = [os.path.abspath(p) for p in sys.argv[1:4]]
 del sys.argv[1:4]
 
+# tempfile's directories go in one directory under $TEST_TMPDIR (Bazel's
+# folder for the test; /tmp when run by hand), removed at exit.
+_SCRATCH = tempfile.TemporaryDirectory(prefix="mpi_test_",
+                                       dir=os.environ.get("TEST_TMPDIR"))
+tempfile.tempdir = _SCRATCH.name
+
 RANKS = 4
 SHIFTS = [0, 5000000000, -3000000000, 700000000]
 MPIRUN = shutil.which("mpirun")

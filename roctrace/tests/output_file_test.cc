@@ -13,13 +13,14 @@
 #include <iterator>
 #include <string>
 
+#include "roctrace/tests/scratch_dir.h"
+
 namespace roctrace {
 namespace {
 
 TEST(OutputFile, DataReadsBackAndReservationIsGivenBack) {
-  char dir[] = "/tmp/output_file_test_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string path = std::string(dir) + "/out";
+  const ScratchDir dir("output_file_test");
+  const std::string path = dir / "out";
   std::string want;
   OutputFile file;
   ASSERT_TRUE(file.Open(path));
@@ -48,10 +49,9 @@ TEST(OutputFile, DataReadsBackAndReservationIsGivenBack) {
 }
 
 TEST(OutputFile, ADescriptorTheProgramTookOverIsNeverWrittenTo) {
-  char dir[] = "/tmp/output_file_test_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
-  const std::string path = std::string(dir) + "/out";
-  const std::string theirs = std::string(dir) + "/theirs";
+  const ScratchDir dir("output_file_test");
+  const std::string path = dir / "out";
+  const std::string theirs = dir / "theirs";
   OutputFile file;
   ASSERT_TRUE(file.Open(path));
   ASSERT_TRUE(file.Write("first\n", 6));

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "roctrace/tests/scratch_dir.h"
+
 namespace roctrace {
 namespace {
 
@@ -93,8 +95,7 @@ std::string Trace(const std::string& dir, int calls,
 }
 
 TEST(PftraceWriter, NamesOfAnyIndexCostOneByteAndReadBack) {
-  char dir[] = "/tmp/pftrace_writer_test_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
+  const ScratchDir dir("pftrace_writer_test");
   // Name indices past 127 (a process that made many names): each thread's
   // first names still get one-byte iids.
   std::vector<OpName> names = {
@@ -103,8 +104,8 @@ TEST(PftraceWriter, NamesOfAnyIndexCostOneByteAndReadBack) {
       {Category::kHsa, "hsa_system_get_info", "HSA_CORE_API", 5000},
       {Category::kHip, "hipGetErrorString", "HIP_RUNTIME_API", 300},
   };
-  const std::string small = Trace(dir, 1'000, names);
-  const std::string large = Trace(dir, 2'000, names);
+  const std::string small = Trace(dir.path(), 1'000, names);
+  const std::string large = Trace(dir.path(), 2'000, names);
   // A slice: a begin packet of 23 bytes (one-byte deltas and name iid, a
   // two-byte correlation ID, the sequence flags) and an end packet of 12.
   EXPECT_EQ(large.size() - small.size(), 2 * 1'000 * 35u);

@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 
+#include "roctrace/tests/scratch_dir.h"
 #include "roctrace/writers/rocpd_writer.h"
 
 namespace roctrace {
@@ -97,14 +98,12 @@ uint64_t Number(sqlite3* db, const std::string& sql) {
 }
 
 TEST(RocpdKill, EveryCheckpointedEventSurvivesSigkill) {
-  char dir[] = "/tmp/rocpd_kill_test_XXXXXX";
-  ASSERT_NE(mkdtemp(dir), nullptr);
+  const ScratchDir dir("rocpd_kill_test");
   std::mt19937_64 rng(20261123);
   int unlinked_pages = 0;
   constexpr int kKills = 40;
   for (int kill_at = 0; kill_at < kKills; ++kill_at) {
-    const std::string path =
-        std::string(dir) + "/k" + std::to_string(kill_at) + ".db";
+    const std::string path = dir / "k" + std::to_string(kill_at) + ".db";
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
     const pid_t pid = fork();

@@ -28,6 +28,12 @@ ROCTRACE, PROGRAM, GPU_PROGRAM, GPU_KERNELS, CLIENT_PROGRAM, \
 PART = sys.argv[7]
 del sys.argv[1:8]
 
+# tempfile's directories go in one directory under $TEST_TMPDIR (Bazel's
+# folder for the test; /tmp when run by hand), removed at exit.
+_SCRATCH = tempfile.TemporaryDirectory(prefix="roctrace_test_",
+                                       dir=os.environ.get("TEST_TMPDIR"))
+tempfile.tempdir = _SCRATCH.name
+
 API_CATEGORIES = ("HIP_RUNTIME_API", "HSA_CORE_API")
 
 

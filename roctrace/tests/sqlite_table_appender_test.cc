@@ -15,16 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "roctrace/tests/scratch_dir.h"
 #include "roctrace/writers/rocpd_schema.h"
 
 namespace roctrace {
 namespace {
-
-std::string TempPath(const char* name) {
-  char dir[] = "/tmp/appender_test_XXXXXX";
-  if (mkdtemp(dir) == nullptr) std::abort();
-  return std::string(dir) + "/" + name;
-}
 
 std::vector<std::vector<std::string>> Rows(sqlite3* db, const char* sql) {
   std::vector<std::vector<std::string>> rows;
@@ -93,7 +88,7 @@ int Depth(const std::string& path, const char* table) {
 }
 
 struct Database {
-  explicit Database(int page_size) : path(TempPath("t.db")) {
+  explicit Database(int page_size) {
     EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
     Exec(db, "PRAGMA page_size=" + std::to_string(page_size) +
                  "; PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF;");
@@ -108,7 +103,8 @@ struct Database {
          "700), (2, 1, 1, 701);");
   }
   ~Database() { sqlite3_close(db); }
-  std::string path;
+  const ScratchDir dir{"appender_test"};
+  const std::string path = dir / "t.db";
   sqlite3* db = nullptr;
 };
 

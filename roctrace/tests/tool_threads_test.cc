@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "roctrace/tests/scratch_dir.h"
 #include "roctrace/tool/tool.h"
 #include "runtime/private/roctx_link.h"
 
@@ -50,11 +51,9 @@ size_t CountLines(const std::string& path) {
 
 TEST(ToolThreads, EveryEventOfEveryThreadReachesEveryOutput) {
   roctracer::AttachRoctx(roctx_internal_link());
-  char tmpl[] = "/tmp/roctrace_tool_threads_XXXXXX";
-  ASSERT_NE(mkdtemp(tmpl), nullptr);
-  const std::string dir = tmpl;
+  const ScratchDir dir("roctrace_tool_threads");
   const std::map<std::string, std::string> env = {
-      {"ROCTRACE_OUTPUT_DIR", dir},
+      {"ROCTRACE_OUTPUT_DIR", dir.path()},
       {"ROCTRACE_OUTPUT_FILE", "t"},
       {"ROCTRACE_OUTPUT_FORMAT", "rocpd,pftrace,csv"},
       {"ROCTRACE_STATS", "1"},
@@ -84,7 +83,7 @@ TEST(ToolThreads, EveryEventOfEveryThreadReachesEveryOutput) {
   for (auto& t : threads) t.join();
   tool.Stop();
 
-  const std::string db = dir + "/t_results.db";
+  const std::string db = dir / "t_results.db";
   const int64_t per_name = kThreads * kRangesPerThread;
   EXPECT_EQ(QueryInt(db, "SELECT COUNT(*) FROM regions WHERE name = 'work'"),
             per_name);
@@ -98,9 +97,9 @@ TEST(ToolThreads, EveryEventOfEveryThreadReachesEveryOutput) {
                      "SELECT value FROM rocpd_metadata WHERE tag = "
                      "'roctrace.finished'"),
             1);
-  EXPECT_EQ(CountLines(dir + "/t_marker_api_trace.csv"),
+  EXPECT_EQ(CountLines(dir / "t_marker_api_trace.csv"),
             static_cast<size_t>(2 * per_name + 1));
-  std::ifstream stats(dir + "/t_marker_api_stats.csv");
+  std::ifstream stats(dir / "t_marker_api_stats.csv");
   std::string line;
   std::map<std::string, std::string> calls;
   std::getline(stats, line);  // header
@@ -112,7 +111,7 @@ TEST(ToolThreads, EveryEventOfEveryThreadReachesEveryOutput) {
   }
   EXPECT_EQ(calls["work"], std::to_string(per_name));
   EXPECT_EQ(calls["tick"], std::to_string(per_name));
-  std::ifstream pftrace(dir + "/t_results.pftrace", std::ios::binary);
+  std::ifstream pftrace(dir / "t_results.pftrace", std::ios::binary);
   pftrace.seekg(0, std::ios::end);
   // Two packets per range, one per mark, each a few bytes: the file holds
   // them all (the Python end-to-end test decodes the timeline).

@@ -39,7 +39,7 @@ __attribute__((visibility("default"))) int rocprofiler_set_api_table(
   }
   // Refused (another layout, another table already traced): said on
   // stderr, and the runtime goes on untraced through this table.
-  if (roctracer::hsa_api::AcceptRuntimeTable(
+  if (roctracer::capi::AcceptRuntimeTable(
           static_cast<HsaApiTable*>(tables[0]))) {
     roctracer::NotifyTablesRegistered(name, lib_version, lib_instance, tables,
                                       num_tables);

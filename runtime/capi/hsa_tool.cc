@@ -58,7 +58,7 @@ bool TablesCompatible(const HsaApiTable* table) {
 
 }  // namespace
 
-namespace roctracer::hsa_api {
+namespace roctracer::capi {
 
 bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
   if (table == nullptr || !TablesCompatible(table)) {
@@ -70,14 +70,14 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
   // The GPU half first: the API wrappers then enclose it, so an operation
   // carries the correlation ID of the call that submitted it.
   roctracer::gpu::Install(table);
-  if (InstallTableWrappers(table) >= 0) return true;
+  if (hsa_api::InstallTableWrappers(table) >= 0) return true;
   std::fprintf(stderr,
                "roctracer: a second HSA API table is left untraced (the "
                "first one handed over is)\n");
   return false;
 }
 
-}  // namespace roctracer::hsa_api
+}  // namespace roctracer::capi
 
 extern "C" {
 
@@ -89,7 +89,7 @@ __attribute__((
 __attribute__((visibility("default"))) bool OnLoad(
     HsaApiTable* table, uint64_t runtime_version,
     uint64_t /*failed_tool_count*/, const char* const* /*failed_tool_names*/) {
-  if (!roctracer::hsa_api::AcceptRuntimeTable(table)) return false;
+  if (!roctracer::capi::AcceptRuntimeTable(table)) return false;
   void* tables[1] = {table};
   roctracer::NotifyTablesRegistered("hsa", runtime_version, 0, tables, 1);
   return true;

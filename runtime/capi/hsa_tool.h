@@ -6,7 +6,7 @@
 
 #include <hsa/hsa_api_trace.h>
 
-namespace roctracer::hsa_api {
+namespace roctracer::capi {
 
 // Installs the generated wrappers into `table` when its layout is the one
 // they were generated for (major versions of the root and every sub-table).
@@ -16,6 +16,6 @@ namespace roctracer::hsa_api {
 // one line on stderr).
 bool AcceptRuntimeTable(HsaApiTable* table) noexcept;
 
-}  // namespace roctracer::hsa_api
+}  // namespace roctracer::capi
 
 #endif  // RUNTIME_CAPI_HSA_TOOL_H_

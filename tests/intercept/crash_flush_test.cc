@@ -89,55 +89,73 @@ off_t SizeOf(const std::string& path) {
   return stat(path.c_str(), &st) == 0 ? st.st_size : -1;
 }
 
+// What one crash left: how the probe ended, its calls recorded per API name,
+// and what it (and roctrace) printed.
+struct Crash {
+  int status = 0;
+  std::map<std::string, int> calls;
+  std::string log;
+  int Calls(const char* name) const {
+    const auto it = calls.find(name);
+    return it == calls.end() ? 0 : it->second;
+  }
+};
+
+enum class Tracer { kPool, kRoctrace };
+
+// Runs the probe in `mode` as a roctracer client with a pool of its own, or
+// under roctrace (which must write its database and timeline too), and
+// checks it died of SIGSEGV.
+Crash CrashProbe(Tracer tracer, const std::string& mode) {
+  Crash crash;
+  if (tracer == Tracer::kPool) {
+    const std::string dir = TempDir(("pool_" + mode).c_str());
+    crash.status = RunProgram({kProbe, mode, dir + "/records"}, dir + "/log");
+    crash.calls = CountPoolLines(Read(dir + "/records"));
+    crash.log = Read(dir + "/log");
+  } else {
+    const std::string dir = TempDir(("roctrace_" + mode).c_str());
+    crash.status = RunProgram(
+        {kRoctrace, "--hip-trace", "--output-format", "csv", "rocpd", "pftrace",
+         "-d", dir + "/out", "-o", "run", "--", kProbe, mode},
+        dir + "/log");
+    crash.calls = CountCsvFunctions(Read(dir + "/out/run_hip_api_trace.csv"));
+    crash.log = Read(dir + "/log");
+    EXPECT_GT(SizeOf(dir + "/out/run_results.db"), 0) << crash.log;
+    EXPECT_GT(SizeOf(dir + "/out/run_results.pftrace"), 0) << crash.log;
+  }
+  EXPECT_TRUE(DiedOfSegv(crash.status)) << crash.status << "\n" << crash.log;
+  return crash;
+}
+
+// first_ms: every call made before the crash.
+void ExpectEveryCallOfTheFirstMillisecond(const Crash& crash) {
+  EXPECT_EQ(5, crash.Calls("hipGetErrorString")) << crash.log;
+  EXPECT_EQ(1, crash.Calls("hipGetErrorName")) << crash.log;
+}
+
+// load: the call made just before the crash, and the others' calls until
+// then.
+void ExpectTheCallsMadeUnderLoad(const Crash& crash) {
+  EXPECT_EQ(1, crash.Calls("hipGetErrorName")) << crash.log;
+  EXPECT_GT(crash.Calls("hipGetErrorString"), 1000) << crash.log;
+}
+
 TEST(CrashFlushTest, PoolRecordsOfACrashInTheFirstMillisecond) {
-  const std::string dir = TempDir("pool_first_ms");
-  const int status =
-      RunProgram({kProbe, "first_ms", dir + "/records"}, dir + "/log");
-  EXPECT_TRUE(DiedOfSegv(status)) << status << "\n" << Read(dir + "/log");
-  const auto n = CountPoolLines(Read(dir + "/records"));
-  EXPECT_EQ(5, n.count("hipGetErrorString") ? n.at("hipGetErrorString") : 0);
-  EXPECT_EQ(1, n.count("hipGetErrorName") ? n.at("hipGetErrorName") : 0);
+  ExpectEveryCallOfTheFirstMillisecond(CrashProbe(Tracer::kPool, "first_ms"));
 }
 
 TEST(CrashFlushTest, PoolRecordsOfACrashUnderLoad) {
-  const std::string dir = TempDir("pool_load");
-  const int status =
-      RunProgram({kProbe, "load", dir + "/records"}, dir + "/log");
-  EXPECT_TRUE(DiedOfSegv(status)) << status << "\n" << Read(dir + "/log");
-  const auto n = CountPoolLines(Read(dir + "/records"));
-  // The call made just before the crash, and the others' calls until then.
-  EXPECT_EQ(1, n.count("hipGetErrorName") ? n.at("hipGetErrorName") : 0);
-  EXPECT_GT(n.count("hipGetErrorString") ? n.at("hipGetErrorString") : 0, 1000);
+  ExpectTheCallsMadeUnderLoad(CrashProbe(Tracer::kPool, "load"));
 }
 
 TEST(CrashFlushTest, RoctraceFilesOfACrashInTheFirstMillisecond) {
-  const std::string dir = TempDir("roctrace_first_ms");
-  const int status = RunProgram(
-      {kRoctrace, "--hip-trace", "--output-format", "csv", "rocpd", "pftrace",
-       "-d", dir + "/out", "-o", "run", "--", kProbe, "first_ms"},
-      dir + "/log");
-  EXPECT_TRUE(DiedOfSegv(status)) << status << "\n" << Read(dir + "/log");
-  const auto n = CountCsvFunctions(Read(dir + "/out/run_hip_api_trace.csv"));
-  EXPECT_EQ(5, n.count("hipGetErrorString") ? n.at("hipGetErrorString") : 0)
-      << Read(dir + "/log");
-  EXPECT_EQ(1, n.count("hipGetErrorName") ? n.at("hipGetErrorName") : 0);
-  EXPECT_GT(SizeOf(dir + "/out/run_results.db"), 0);
-  EXPECT_GT(SizeOf(dir + "/out/run_results.pftrace"), 0);
+  ExpectEveryCallOfTheFirstMillisecond(
+      CrashProbe(Tracer::kRoctrace, "first_ms"));
 }
 
 TEST(CrashFlushTest, RoctraceFilesOfACrashUnderLoad) {
-  const std::string dir = TempDir("roctrace_load");
-  const int status = RunProgram(
-      {kRoctrace, "--hip-trace", "--output-format", "csv", "rocpd", "pftrace",
-       "-d", dir + "/out", "-o", "run", "--", kProbe, "load"},
-      dir + "/log");
-  EXPECT_TRUE(DiedOfSegv(status)) << status << "\n" << Read(dir + "/log");
-  const auto n = CountCsvFunctions(Read(dir + "/out/run_hip_api_trace.csv"));
-  EXPECT_EQ(1, n.count("hipGetErrorName") ? n.at("hipGetErrorName") : 0)
-      << Read(dir + "/log");
-  EXPECT_GT(n.count("hipGetErrorString") ? n.at("hipGetErrorString") : 0, 1000);
-  EXPECT_GT(SizeOf(dir + "/out/run_results.db"), 0);
-  EXPECT_GT(SizeOf(dir + "/out/run_results.pftrace"), 0);
+  ExpectTheCallsMadeUnderLoad(CrashProbe(Tracer::kRoctrace, "load"));
 }
 
 }  // namespace

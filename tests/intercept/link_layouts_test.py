@@ -61,7 +61,8 @@ class LinkLayoutsTest(unittest.TestCase):
 
   @classmethod
   def setUpClass(cls):
-    cls.tmp = tempfile.mkdtemp(prefix="link_layouts")
+    cls.tmp = tempfile.mkdtemp(prefix="link_layouts",
+                               dir=os.environ.get("TEST_TMPDIR"))
     # Laid out as installed: the SONAME file and the development link.
     cls.lib = os.path.join(cls.tmp, "libroctracer64.so.4")
     shutil.copy(LIBRARY, cls.lib)
