@@ -30,6 +30,11 @@ tempfile.tempdir = _SCRATCH.name
 SPIN_NS = "20000"
 # Kernels that outlast that wait: about five of ten complete within it.
 LONG_SPIN_NS = "100000000"
+# More kernels than the runtime's queue below the interceptor holds (256
+# packets, two a traced kernel), each long enough that the wait ends with
+# some never handed to the interceptor.
+BACKLOG_KERNELS = 200
+BACKLOG_SPIN_NS = "10000000"
 
 
 def run(args, env=None):
@@ -77,12 +82,23 @@ class InFlight:
   def test_shut_down_with_1000_kernels_in_flight(self):
     self.check("shutdown", 1000)
 
-  def test_work_outlasting_the_wait_is_counted(self):
-    p, written, lost, log = self.run_program("exit", 10, LONG_SPIN_NS)
+  def check_outlasting(self, mode, n, spin_ns):
+    p, written, lost, log = self.run_program(mode, n, spin_ns)
     self.assertGreater(lost, 0, log)
-    self.assertEqual(written + lost, 10, log)
+    self.assertEqual(written + lost, n, log)
     for report in self.REPORTS:
       self.assertIn(report % lost, p.stderr)
+
+  def test_work_outlasting_the_wait_is_counted(self):
+    self.check_outlasting("exit", 10, LONG_SPIN_NS)
+
+  # Packets still waiting for the interceptor when the wait ends are
+  # counted too: the queue is destroyed, or the program ends, with them.
+  def test_packets_never_intercepted_are_counted_at_destroy(self):
+    self.check_outlasting("destroy", BACKLOG_KERNELS, BACKLOG_SPIN_NS)
+
+  def test_packets_never_intercepted_are_counted_at_exit(self):
+    self.check_outlasting("exit", BACKLOG_KERNELS, BACKLOG_SPIN_NS)
 
 
 @unittest.skipUnless(PART == "roctrace", "roctrace's part")

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/activity/correlation.h"
 #include "runtime/clock/clock.h"
 #include "runtime/gpu/code_objects.h"
 #include "runtime/gpu/gpu_clock.h"
@@ -228,11 +229,63 @@ void DrainQueue(QueueState* q, uint64_t* budget_ns) {
       [q] { return PacketsNotIntercepted(q->queue); }, budget_ns);
 }
 
-// Reports what completed and counts the rest as never completed.
-void AbandonQueue(QueueState* q) {
+// A packet the application published that the runtime had not handed to the
+// interceptor yet, copied while its queue exists.
+struct UnseenPacket {
+  uint64_t index;
+  uint8_t bytes[64];
+};
+
+// The packets of `q` from the next one the interceptor will get up to the
+// queue's write index. A drain that ran out of time leaves them behind: the
+// queue is destroyed, or the process ends, with them never intercepted.
+std::vector<UnseenPacket> CopyUnseen(QueueState* q) {
+  std::vector<UnseenPacket> unseen;
+  hsa_queue_t* queue = q->queue;
+  const uint64_t written =
+      Core().hsa_queue_load_write_index_scacquire_fn(queue);
+  const uint64_t seen = q->packets_seen.load(std::memory_order_acquire);
+  if (written <= seen || queue->size == 0 || queue->base_address == nullptr) {
+    return unseen;
+  }
+  const uint64_t n = std::min<uint64_t>(written - seen, queue->size);
+  unseen.resize(n);
+  const auto* base = static_cast<const uint8_t*>(queue->base_address);
+  for (uint64_t i = 0; i < n; ++i) {
+    const uint64_t index = written - n + i;
+    unseen[i].index = index;
+    std::memcpy(unseen[i].bytes, base + (index % queue->size) * 64, 64);
+  }
+  return unseen;
+}
+
+// Once the interceptor runs no more: the copied packets it never got are
+// operations that never completed, like a traced packet that did not (each
+// dispatch or barrier an observer would have traced is abandoned to it and
+// counted), rather than operations nobody hears of.
+void AbandonUnseen(QueueState* q, const std::vector<UnseenPacket>& unseen) {
+  const uint64_t seen = q->packets_seen.load(std::memory_order_acquire);
+  for (const UnseenPacket& p : unseen) {
+    if (p.index < seen) continue;  // intercepted after it was copied
+    EnqueueInfo info{};
+    if (!TracedPacketKind(p.bytes, &info.kind)) continue;
+    info.op_id = NextCorrelationId();
+    info.queue = q->info;
+    info.packet = p.bytes;
+    Interest interest;
+    if (!AskObservers(info, &interest)) continue;
+    AbandonInterest(interest);
+    Count().incomplete.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+// Reports what completed and counts the rest as never completed, the packets
+// in `unseen` included.
+void AbandonQueue(QueueState* q, const std::vector<UnseenPacket>& unseen) {
   std::lock_guard<std::mutex> lock(q->harvest_mutex);
   HarvestQueueLocked(q, true);
   Abandon(&q->ring);
+  AbandonUnseen(q, unseen);
 }
 
 void DrainCopies(uint64_t* budget_ns) {
@@ -368,6 +421,7 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
     std::lock_guard<std::mutex> lock(r.mutex);
     r.queues.erase(std::find(r.queues.begin(), r.queues.end(), q));
   }
+  const std::vector<UnseenPacket> unseen = CopyUnseen(q);
   const hsa_status_t status = destroy(queue);
   if (status != HSA_STATUS_SUCCESS) {
     // Still the runtime's queue, still intercepted: keep tracing it.
@@ -376,7 +430,7 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   }
   // The interceptor runs no more: what it published after the drain looked
   // is reported or counted here.
-  AbandonQueue(q);
+  AbandonQueue(q, unseen);
   RetireQueue(q);
   return status;
 }
@@ -486,7 +540,9 @@ void HarvestAll(HarvestReason reason) {
     }
     uint64_t budget = kDrainTimeoutNs;
     for (QueueState* q : queues) DrainQueue(q, &budget);
-    for (QueueState* q : queues) AbandonQueue(q);
+    // The runtime may still be running: what it has not handed over by now
+    // is past the last report.
+    for (QueueState* q : queues) AbandonQueue(q, CopyUnseen(q));
     DrainCopies(&budget);
   }
   if (reason == HarvestReason::kExit) PrintLosses();

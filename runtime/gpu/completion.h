@@ -17,6 +17,7 @@
 
 #include <hsa/hsa.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "runtime/gpu/op_ring.h"
@@ -32,7 +33,15 @@ struct QueueState {
   QueueInfo info;
   OpRing ring;
   std::mutex harvest_mutex;
+  // Packets the runtime has handed to the interceptor, in queue order: the
+  // queue index of the next one it will hand over.
+  std::atomic<uint64_t> packets_seen{0};
 };
+
+// An AQL packet header's type.
+uint8_t PacketType(uint16_t header);
+// A dispatch or a barrier (the packets traced as operations): its kind.
+bool TracedPacketKind(const void* packet, OpKind* kind);
 
 // Async copies: one ring, producers serialised by `submit_mutex`.
 struct CopyTrack {

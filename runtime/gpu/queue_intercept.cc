@@ -32,11 +32,6 @@ uint32_t RingCapacity(uint32_t queue_size) {
   return c;
 }
 
-uint8_t PacketType(uint16_t header) {
-  return static_cast<uint8_t>((header >> HSA_PACKET_HEADER_TYPE) &
-                              ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1));
-}
-
 // The packet that completes the application's signal after its traced
 // packet: a barrier-AND with the barrier bit (it launches once the traced
 // packet completed), no dependencies, and the traced packet's release fence,
@@ -81,12 +76,7 @@ void Intercept(QueueState* q, const uint8_t* packet,
   std::memcpy(&header, packet, sizeof(header));
   const uint8_t type = PacketType(header);
   OpKind kind;
-  if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
-    kind = OpKind::kDispatch;
-  } else if (type == HSA_PACKET_TYPE_BARRIER_AND ||
-             type == HSA_PACKET_TYPE_BARRIER_OR) {
-    kind = OpKind::kBarrier;
-  } else {
+  if (!TracedPacketKind(packet, &kind)) {
     writer(packet, 1);
     return;
   }
@@ -140,10 +130,34 @@ void OnPackets(const void* packets, uint64_t count, uint64_t /*user_index*/,
                void* data, hsa_amd_queue_intercept_packet_writer writer) {
   auto* q = static_cast<QueueState*>(data);
   const auto* p = static_cast<const uint8_t*>(packets);
-  for (uint64_t i = 0; i < count; ++i) Intercept(q, p + i * 64, writer);
+  for (uint64_t i = 0; i < count; ++i) {
+    Intercept(q, p + i * 64, writer);
+    q->packets_seen.fetch_add(1, std::memory_order_release);
+  }
 }
 
 }  // namespace
+
+uint8_t PacketType(uint16_t header) {
+  return static_cast<uint8_t>((header >> HSA_PACKET_HEADER_TYPE) &
+                              ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1));
+}
+
+bool TracedPacketKind(const void* packet, OpKind* kind) {
+  uint16_t header;
+  std::memcpy(&header, packet, sizeof(header));
+  const uint8_t type = PacketType(header);
+  if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+    *kind = OpKind::kDispatch;
+    return true;
+  }
+  if (type == HSA_PACKET_TYPE_BARRIER_AND ||
+      type == HSA_PACKET_TYPE_BARRIER_OR) {
+    *kind = OpKind::kBarrier;
+    return true;
+  }
+  return false;
+}
 
 hsa_status_t QueueCreate(hsa_agent_t agent, uint32_t size,
                          hsa_queue_type32_t type,
