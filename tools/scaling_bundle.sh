@@ -5,7 +5,7 @@
 # run unchanged on a machine with more cores and other system libraries:
 #   benchmarks/intercept/threads_benchmark  roctracer API callback/activity,
 #                                           HIP, HSA and rocTX
-#   benchmarks/sdk/threads_benchmark        rocprofiler-sdk callback and
+#   benchmarks/sdk/e2e_benchmark           rocprofiler-sdk callback and
 #                                           buffer tracing
 #   roctrace/end_to_end_benchmark           roctrace's cost per call of the
 #                                           whole run, 1 thread and every core
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 out="${1:-scaling-bundle}"
 
 targets=(//benchmarks/intercept:threads_benchmark
-  //benchmarks/sdk:threads_benchmark //roctrace:end_to_end_benchmark
+  //benchmarks/sdk:e2e_benchmark //roctrace:end_to_end_benchmark
   //roctrace //roctrace:traced_program //roctrace:libroctrace_tool.so)
 bazel build "${targets[@]}"
 bin=bazel-bin
@@ -29,7 +29,7 @@ mkdir -p "$out/lib" "$out/bin"
 # name in the bundle, then the built file; roctrace finds its libraries
 # beside its binary.
 files=(api_threads "$bin/benchmarks/intercept/threads_benchmark"
-  sdk_threads "$bin/benchmarks/sdk/threads_benchmark"
+  sdk_e2e "$bin/benchmarks/sdk/e2e_benchmark"
   end_to_end_benchmark "$bin/roctrace/end_to_end_benchmark"
   traced_program "$bin/roctrace/traced_program"
   roctrace "$bin/roctrace/roctrace"
@@ -65,7 +65,7 @@ ld=("$here/lib/ld-linux-x86-64.so.2" --library-path "$here/lib")
 common=(--benchmark_repetitions=5 --benchmark_report_aggregates_only=true "$@")
 status=0
 nproc >"$results/nproc.txt"
-for b in api_threads sdk_threads; do
+for b in api_threads sdk_e2e; do
   "${ld[@]}" "$here/bin/$b" "${common[@]}" --benchmark_out_format=json \
     --benchmark_out="$results/$b.json" || status=1
 done
