@@ -154,7 +154,7 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT] =
         Named("CODE_OBJECT", kCodeObjectNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY] =
-        Named("SCRATCH_MEMORY", kScratchNames);
+        Named("SCRATCH_MEMORY", kScratchNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH] =
         Named("KERNEL_DISPATCH", kDispatchNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY] =

@@ -56,10 +56,12 @@ std::string OpName(rocprofiler_callback_tracing_kind_t kind, int32_t op) {
 
 TEST(Kinds, EveryKindOnceInEnumOrderWithItsEnumName) {
   const auto kinds = Kinds();
-  ASSERT_EQ(kinds.size(), ROCPROFILER_CALLBACK_TRACING_LAST - 1u);
+  // NONE included, as rocprofiler-sdk 1.0.0 iterates them.
+  ASSERT_EQ(kinds.size(),
+            static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST));
   std::set<std::string> names;
   for (size_t i = 0; i < kinds.size(); ++i) {
-    EXPECT_EQ(kinds[i], static_cast<int>(i) + 1);
+    EXPECT_EQ(kinds[i], static_cast<int>(i));
     const char* name = nullptr;
     uint64_t len = 0;
     ASSERT_EQ(
@@ -84,7 +86,7 @@ TEST(Kinds, EveryKindOnceInEnumOrderWithItsEnumName) {
 
 TEST(Kinds, UnknownKindsAreNotFound) {
   for (int k :
-       {-1, 0, static_cast<int>(ROCPROFILER_CALLBACK_TRACING_LAST), 1000}) {
+       {-1, static_cast<int>(ROCPROFILER_CALLBACK_TRACING_LAST), 1000}) {
     const auto kind = static_cast<rocprofiler_callback_tracing_kind_t>(k);
     EXPECT_EQ(
         ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
@@ -100,6 +102,30 @@ TEST(Kinds, UnknownKindsAreNotFound) {
                   },
                   nullptr));
   }
+}
+
+// As rocprofiler-sdk 1.0.0: NONE is a kind with a name and no operations.
+TEST(Kinds, NoneIsNamedWithoutOperations) {
+  const char* name = nullptr;
+  uint64_t len = 0;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_callback_tracing_kind_name(
+                ROCPROFILER_CALLBACK_TRACING_NONE, &name, &len));
+  EXPECT_STREQ(name, "NONE");
+  EXPECT_EQ(len, 4u);
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+            rocprofiler_query_callback_tracing_kind_operation_name(
+                ROCPROFILER_CALLBACK_TRACING_NONE, 0, &name, nullptr));
+  int calls = 0;
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+            rocprofiler_iterate_callback_tracing_kind_operations(
+                ROCPROFILER_CALLBACK_TRACING_NONE,
+                [](rocprofiler_callback_tracing_kind_t, int32_t, void* d) {
+                  ++*static_cast<int*>(d);
+                  return 0;
+                },
+                &calls));
+  EXPECT_EQ(calls, 0);
 }
 
 TEST(Kinds, IterationStopsWhenTheCallbackReturnsNonZero) {
