@@ -8,6 +8,7 @@
 #include "rocprofiler-sdk/hip/api_id.h"
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
+#include "rocprofiler-sdk/rocjpeg/api_id.h"
 #include "roctracer_roctx.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/private/roctx_link.h"
@@ -85,6 +86,15 @@ const char* const kMarkerCoreRangeNames[] = {"roctxMarkA", "roctxThreadRangeA",
                                              "roctxGetThreadId"};
 const char* const kStreamNames[] = {"HIP_STREAM_CREATE", "HIP_STREAM_DESTROY",
                                     "HIP_STREAM_SET"};
+// rocJPEG's functions, numbered from 0 as rocprofiler_rocjpeg_api_id_t
+// (<rocprofiler-sdk/rocjpeg/api_id.h>).
+const char* const kRocjpegNames[] = {
+    "rocJpegStreamCreate", "rocJpegStreamParse",   "rocJpegStreamDestroy",
+    "rocJpegCreate",       "rocJpegDestroy",       "rocJpegGetImageInfo",
+    "rocJpegDecode",       "rocJpegDecodeBatched", "rocJpegGetErrorName"};
+static_assert(sizeof(kRocjpegNames) / sizeof(kRocjpegNames[0]) ==
+                  ROCPROFILER_ROCJPEG_API_ID_LAST,
+              "one name per rocJPEG operation");
 
 constexpr uint32_t kHsaDomain = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kHipDomain = ACTIVITY_DOMAIN_HIP_API;
@@ -167,7 +177,11 @@ struct Tables {
         Named("RUNTIME_INITIALIZATION", kRuntimeInitNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
         Unknown("ROCDECODE_API");
-    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = Unknown("ROCJPEG_API");
+    // Named (the operations are rocprofiler-sdk's rocJPEG API IDs), not
+    // traced.
+    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = KindInfo{
+        "ROCJPEG_API", Source::kNone, 0, ROCPROFILER_ROCJPEG_API_ID_LAST,
+        nullptr,       kRocjpegNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM] =
         Named("HIP_STREAM", kStreamNames);
     // rocTX calls are reported per call (MARKER_CORE_API); the range view

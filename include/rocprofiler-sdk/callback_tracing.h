@@ -25,6 +25,7 @@
 #include "rocprofiler-sdk/hip.h"
 #include "rocprofiler-sdk/hsa.h"
 #include "rocprofiler-sdk/marker.h"
+#include "rocprofiler-sdk/rocjpeg.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -169,6 +170,14 @@ typedef struct rocprofiler_callback_tracing_memory_allocation_data_t {
   rocprofiler_address_t address;
   uint64_t allocation_size;
 } rocprofiler_callback_tracing_memory_allocation_data_t;
+
+/* Payload of the ROCJPEG_API kind (declared; rocJPEG is not traced by this
+ * library). */
+typedef struct rocprofiler_callback_tracing_rocjpeg_api_data_t {
+  uint64_t size;
+  rocprofiler_rocjpeg_api_args_t args;
+  rocprofiler_rocjpeg_api_retval_t retval;
+} rocprofiler_callback_tracing_rocjpeg_api_data_t;
 
 /* SCRATCH_MEMORY (operation: ALLOC, FREE or ASYNC_RECLAIM): ENTER at the
  * runtime's START event and EXIT at its END, on the thread that raised them,

@@ -105,6 +105,23 @@ TEST(Kinds, UnknownKindsAreNotFound) {
 }
 
 // As rocprofiler-sdk 1.0.0: NONE is a kind with a name and no operations.
+// rocJPEG's operations are named as its functions (the kind is not traced).
+TEST(Kinds, RocjpegOperationsAreItsFunctions) {
+  const char* name = nullptr;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_callback_tracing_kind_operation_name(
+                ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
+                ROCPROFILER_ROCJPEG_API_ID_rocJpegDecodeBatched, &name,
+                nullptr));
+  EXPECT_STREQ(name, "rocJpegDecodeBatched");
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_buffer_tracing_kind_operation_name(
+                ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,
+                ROCPROFILER_ROCJPEG_API_ID_rocJpegStreamCreate, &name,
+                nullptr));
+  EXPECT_STREQ(name, "rocJpegStreamCreate");
+}
+
 TEST(Kinds, NoneIsNamedWithoutOperations) {
   const char* name = nullptr;
   uint64_t len = 0;
@@ -189,6 +206,8 @@ TEST(Operations, CountsEqualTheEnumsLastAndNamesRoundTrip) {
       {ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION, 1,
        ROCPROFILER_RUNTIME_INITIALIZATION_LAST},
       {ROCPROFILER_CALLBACK_TRACING_HIP_STREAM, 1, ROCPROFILER_HIP_STREAM_LAST},
+      {ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API, 0,
+       ROCPROFILER_ROCJPEG_API_ID_LAST},
       {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, 0,
        ROCPROFILER_MARKER_CORE_RANGE_API_ID_LAST},
   };
