@@ -8,6 +8,7 @@
 #include "rocprofiler-sdk/hip/api_id.h"
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
+#include "rocprofiler-sdk/rccl/api_id.h"
 #include "rocprofiler-sdk/rocjpeg/api_id.h"
 #include "roctracer_roctx.h"
 #include "runtime/intercept/api_consumer.h"
@@ -86,6 +87,48 @@ const char* const kMarkerCoreRangeNames[] = {"roctxMarkA", "roctxThreadRangeA",
                                              "roctxGetThreadId"};
 const char* const kStreamNames[] = {"HIP_STREAM_CREATE", "HIP_STREAM_DESTROY",
                                     "HIP_STREAM_SET"};
+// RCCL's traced functions, numbered from 0 as rocprofiler_rccl_api_id_t
+// (<rocprofiler-sdk/rccl/api_id.h>).
+const char* const kRcclNames[] = {"ncclAllGather",
+                                  "ncclAllReduce",
+                                  "ncclAllToAll",
+                                  "ncclAllToAllv",
+                                  "ncclBroadcast",
+                                  "ncclGather",
+                                  "ncclReduce",
+                                  "ncclReduceScatter",
+                                  "ncclScatter",
+                                  "ncclSend",
+                                  "ncclRecv",
+                                  "ncclRedOpCreatePreMulSum",
+                                  "ncclRedOpDestroy",
+                                  "ncclGroupStart",
+                                  "ncclGroupEnd",
+                                  "ncclGetVersion",
+                                  "ncclGetUniqueId",
+                                  "ncclCommInitRank",
+                                  "ncclCommInitAll",
+                                  "ncclCommInitRankConfig",
+                                  "ncclCommFinalize",
+                                  "ncclCommDestroy",
+                                  "ncclCommAbort",
+                                  "ncclCommSplit",
+                                  "ncclGetErrorString",
+                                  "ncclGetLastError",
+                                  "ncclCommGetAsyncError",
+                                  "ncclCommCount",
+                                  "ncclCommCuDevice",
+                                  "ncclCommUserRank",
+                                  "ncclMemAlloc",
+                                  "ncclMemFree",
+                                  "mscclLoadAlgo",
+                                  "mscclRunAlgo",
+                                  "mscclUnloadAlgo",
+                                  "ncclCommRegister",
+                                  "ncclCommDeregister"};
+static_assert(sizeof(kRcclNames) / sizeof(kRcclNames[0]) ==
+                  ROCPROFILER_RCCL_API_ID_LAST,
+              "one name per RCCL operation");
 // rocJPEG's functions, numbered from 0 as rocprofiler_rocjpeg_api_id_t
 // (<rocprofiler-sdk/rocjpeg/api_id.h>).
 const char* const kRocjpegNames[] = {
@@ -169,7 +212,10 @@ struct Tables {
         Named("KERNEL_DISPATCH", kDispatchNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY] =
         Named("MEMORY_COPY", kCopyNames, Source::kGpu);
-    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] = Unknown("RCCL_API");
+    // Named (the operations are rocprofiler-sdk's RCCL API IDs), not traced.
+    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] =
+        KindInfo{"RCCL_API", Source::kNone, 0, ROCPROFILER_RCCL_API_ID_LAST,
+                 nullptr,    kRcclNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] = Unknown("OMPT");
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
         Named("MEMORY_ALLOCATION", kAllocNames, Source::kMemory);

@@ -25,6 +25,7 @@
 #include "rocprofiler-sdk/hip.h"
 #include "rocprofiler-sdk/hsa.h"
 #include "rocprofiler-sdk/marker.h"
+#include "rocprofiler-sdk/rccl.h"
 #include "rocprofiler-sdk/rocjpeg.h"
 
 ROCPROFILER_EXTERN_C_INIT
@@ -170,6 +171,14 @@ typedef struct rocprofiler_callback_tracing_memory_allocation_data_t {
   rocprofiler_address_t address;
   uint64_t allocation_size;
 } rocprofiler_callback_tracing_memory_allocation_data_t;
+
+/* Payload of the RCCL_API kind (declared; RCCL is not traced by this
+ * library). */
+typedef struct rocprofiler_callback_tracing_rccl_api_data_t {
+  uint64_t size;
+  rocprofiler_rccl_api_args_t args;
+  rocprofiler_rccl_api_retval_t retval;
+} rocprofiler_callback_tracing_rccl_api_data_t;
 
 /* Payload of the ROCJPEG_API kind (declared; rocJPEG is not traced by this
  * library). */

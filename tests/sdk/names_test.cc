@@ -105,20 +105,31 @@ TEST(Kinds, UnknownKindsAreNotFound) {
 }
 
 // As rocprofiler-sdk 1.0.0: NONE is a kind with a name and no operations.
-// rocJPEG's operations are named as its functions (the kind is not traced).
-TEST(Kinds, RocjpegOperationsAreItsFunctions) {
+// rocJPEG's and RCCL's operations are named as their functions (the kinds
+// are not traced).
+TEST(Kinds, RocjpegAndRcclOperationsAreTheirFunctions) {
   const char* name = nullptr;
   ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
             rocprofiler_query_callback_tracing_kind_operation_name(
-                ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
-                ROCPROFILER_ROCJPEG_API_ID_rocJpegDecodeBatched, &name,
-                nullptr));
-  EXPECT_STREQ(name, "rocJpegDecodeBatched");
+                ROCPROFILER_CALLBACK_TRACING_RCCL_API,
+                ROCPROFILER_RCCL_API_ID_ncclCommDeregister, &name, nullptr));
+  EXPECT_STREQ(name, "ncclCommDeregister");
   ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
             rocprofiler_query_buffer_tracing_kind_operation_name(
-                ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,
-                ROCPROFILER_ROCJPEG_API_ID_rocJpegStreamCreate, &name,
-                nullptr));
+                ROCPROFILER_BUFFER_TRACING_RCCL_API,
+                ROCPROFILER_RCCL_API_ID_ncclAllReduce, &name, nullptr));
+  EXPECT_STREQ(name, "ncclAllReduce");
+  ASSERT_EQ(
+      ROCPROFILER_STATUS_SUCCESS,
+      rocprofiler_query_callback_tracing_kind_operation_name(
+          ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
+          ROCPROFILER_ROCJPEG_API_ID_rocJpegDecodeBatched, &name, nullptr));
+  EXPECT_STREQ(name, "rocJpegDecodeBatched");
+  ASSERT_EQ(
+      ROCPROFILER_STATUS_SUCCESS,
+      rocprofiler_query_buffer_tracing_kind_operation_name(
+          ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,
+          ROCPROFILER_ROCJPEG_API_ID_rocJpegStreamCreate, &name, nullptr));
   EXPECT_STREQ(name, "rocJpegStreamCreate");
 }
 
@@ -206,6 +217,7 @@ TEST(Operations, CountsEqualTheEnumsLastAndNamesRoundTrip) {
       {ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION, 1,
        ROCPROFILER_RUNTIME_INITIALIZATION_LAST},
       {ROCPROFILER_CALLBACK_TRACING_HIP_STREAM, 1, ROCPROFILER_HIP_STREAM_LAST},
+      {ROCPROFILER_CALLBACK_TRACING_RCCL_API, 0, ROCPROFILER_RCCL_API_ID_LAST},
       {ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API, 0,
        ROCPROFILER_ROCJPEG_API_ID_LAST},
       {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, 0,
