@@ -157,6 +157,10 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
     int32_t max_dereference_count, void* user_data) {
   using namespace rocprofiler_sdk;
   const int32_t kind = RawValue(record.kind);
+  // NONE has no operations (rocprofiler-sdk 1.0.0's answer).
+  if (kind == ROCPROFILER_CALLBACK_TRACING_NONE) {
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  }
   const KindInfo* k = FindKind(kind);
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   if (k->source == Source::kNone) {

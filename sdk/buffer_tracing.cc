@@ -7,7 +7,6 @@
 #include <cstring>
 #include <mutex>
 
-#include "runtime/gpu/scratch_events.h"
 #include "sdk/buffers.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
@@ -66,15 +65,13 @@ static_assert(sizeof(kBufferKinds) / sizeof(kBufferKinds[0]) ==
                   ROCPROFILER_BUFFER_TRACING_LAST,
               "one entry per buffer kind");
 
-// SCRATCH_MEMORY is recorded only where the runtime can raise its events
-// (built against HSA headers with hsa_amd_tool.h).
-constexpr bool kScratchRecorded = roctracer::gpu::kHeadersHaveScratchEvents;
-
+// SCRATCH_MEMORY is configured whatever the headers: where they lack the
+// runtime's scratch events (before ROCm 6.1) no record ever comes, as with
+// rocprofiler-sdk on a runtime that never raises them.
 bool IsGpuBufferKind(int32_t kind) noexcept {
   return kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH ||
          kind == ROCPROFILER_BUFFER_TRACING_MEMORY_COPY ||
-         (kScratchRecorded &&
-          kind == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY);
+         kind == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
 }
 
 // The kinds this library records: the API kinds, the GPU kinds, memory
@@ -134,12 +131,8 @@ rocprofiler_configure_buffer_tracing_service(
   const bool no_ops =
       kind_value == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
   const KindInfo* info = Operations(*bk);
-  // SCRATCH_MEMORY's callback kind is not implemented (its payload needs
-  // headers not shipped); its buffer records are.
-  const bool scratch = kind_value == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
   if (!IsRecordedKind(kind_value) ||
-      (!no_ops &&
-       (info == nullptr || (info->source == Source::kNone && !scratch)))) {
+      (!no_ops && (info == nullptr || info->source == Source::kNone))) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
   }
   BufferService& s = ctx->buffer_services[kind_value];
@@ -185,10 +178,16 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_name(
     rocprofiler_buffer_tracing_kind_t kind, const char** name,
     uint64_t* name_len) {
   using namespace rocprofiler_sdk;
-  const BufferKind* k = FindBufferKind(RawValue(kind));
-  if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  if (name != nullptr) *name = k->name;
-  if (name_len != nullptr) *name_len = std::strlen(k->name);
+  // NONE is named and iterated, as in rocprofiler-sdk 1.0.0; it has no
+  // operations (INVALID_ARGUMENT from the operation functions, as there).
+  const int32_t value = RawValue(kind);
+  const BufferKind* k = FindBufferKind(value);
+  const char* n = value == ROCPROFILER_BUFFER_TRACING_NONE ? "NONE"
+                  : k != nullptr                           ? k->name
+                                                           : nullptr;
+  if (n == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
+  if (name != nullptr) *name = n;
+  if (name_len != nullptr) *name_len = std::strlen(n);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -198,7 +197,11 @@ rocprofiler_query_buffer_tracing_kind_operation_name(
     rocprofiler_tracing_operation_t operation, const char** name,
     uint64_t* name_len) {
   using namespace rocprofiler_sdk;
-  const BufferKind* k = FindBufferKind(RawValue(kind));
+  const int32_t value = RawValue(kind);
+  if (value == ROCPROFILER_BUFFER_TRACING_NONE) {
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  const BufferKind* k = FindBufferKind(value);
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   const KindInfo* ops = Operations(*k);
   const char* n = ops != nullptr ? OperationName(*ops, operation) : nullptr;
@@ -211,7 +214,7 @@ rocprofiler_query_buffer_tracing_kind_operation_name(
 ROCPROFILER_API rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kinds(
     rocprofiler_buffer_tracing_kind_cb_t callback, void* data) {
   if (callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-  for (int k = ROCPROFILER_BUFFER_TRACING_NONE + 1;
+  for (int k = ROCPROFILER_BUFFER_TRACING_NONE;
        k < ROCPROFILER_BUFFER_TRACING_LAST; ++k) {
     if (callback(static_cast<rocprofiler_buffer_tracing_kind_t>(k), data) !=
         0) {
@@ -226,8 +229,11 @@ rocprofiler_iterate_buffer_tracing_kind_operations(
     rocprofiler_buffer_tracing_kind_t kind,
     rocprofiler_buffer_tracing_kind_operation_cb_t callback, void* data) {
   using namespace rocprofiler_sdk;
-  if (callback == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-  const BufferKind* k = FindBufferKind(RawValue(kind));
+  const int32_t value = RawValue(kind);
+  if (callback == nullptr || value == ROCPROFILER_BUFFER_TRACING_NONE) {
+    return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  const BufferKind* k = FindBufferKind(value);
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
   const KindInfo* ops = Operations(*k);
   if (ops == nullptr) return ROCPROFILER_STATUS_SUCCESS;

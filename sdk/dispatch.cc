@@ -127,6 +127,9 @@ ThreadState* AllocateThreadState() noexcept {
     std::memset(s.external_depth, 0, sizeof(s.external_depth));
     std::memset(static_cast<void*>(s.external), 0, sizeof(s.external));
     s.memory.call_id = 0;
+    if (s.scratch != nullptr) {
+      for (int i = 0; i < kScratchOps; ++i) s.scratch[i].called = 0;
+    }
   } else {
     node = static_cast<ThreadStateNode*>(std::calloc(1, sizeof(*node)));
     if (node == nullptr) return nullptr;

@@ -42,6 +42,13 @@ class Fields {
     std::snprintf(text, sizeof(text), "%d", v);
     return Emit(&v, 0, "int", name, text, 0);
   }
+  // An enum (or an integer standing for one): its value as a number.
+  template <class E>
+  Fields& Enum(const char* type, const char* name, const E& v) {
+    char text[12];
+    std::snprintf(text, sizeof(text), "%d", static_cast<int>(v));
+    return Emit(&v, 0, type, name, text, 0);
+  }
   Fields& Dim3(const char* name, const rocprofiler_dim3_t& v) {
     char text[48];
     std::snprintf(text, sizeof(text), "{%" PRIu32 ", %" PRIu32 ", %" PRIu32 "}",
@@ -145,6 +152,24 @@ void Symbol(
       .U64("rocprofiler_address_t", "kernel_address", p.kernel_address.value);
 }
 
+// The args member `args_kind` names (the allocation's; the other events
+// carry none).
+void Scratch(Fields& f,
+             const rocprofiler_callback_tracing_scratch_memory_data_t& p) {
+  f.U64("rocprofiler_agent_id_t", "agent_id", p.agent_id.handle)
+      .U64("rocprofiler_queue_id_t", "queue_id", p.queue_id.handle)
+      .Enum("rocprofiler_scratch_alloc_flag_t", "flags", p.flags)
+      .Enum("hsa_amd_tool_event_kind_t", "args_kind", p.args_kind);
+  const int event = static_cast<int>(p.args_kind);
+  if (event == 1) {  // ALLOC_START
+    f.U64("uint64_t", "dispatch_id", p.args.alloc_start.dispatch_id);
+  } else if (event == 2) {  // ALLOC_END
+    f.U64("uint64_t", "dispatch_id", p.args.alloc_end.dispatch_id)
+        .U64("size_t", "size", p.args.alloc_end.size)
+        .U64("size_t", "num_slots", p.args.alloc_end.num_slots);
+  }
+}
+
 }  // namespace
 
 void IterateGpuPayload(
@@ -169,6 +194,11 @@ void IterateGpuPayload(
           f, *static_cast<
                  const rocprofiler_callback_tracing_memory_allocation_data_t*>(
                  record.payload));
+      break;
+    case ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY:
+      Scratch(f, *static_cast<
+                     const rocprofiler_callback_tracing_scratch_memory_data_t*>(
+                     record.payload));
       break;
     case ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT:
       if (record.operation == ROCPROFILER_CODE_OBJECT_LOAD) {

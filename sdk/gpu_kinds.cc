@@ -276,6 +276,64 @@ rocprofiler_kernel_dispatch_info_t DispatchInfo(
   return d;
 }
 
+// The innermost traced call in progress on this thread (what a scratch
+// event belongs to, as in rocprofiler-sdk) and the call it was made from,
+// where the SDK saw that call; 0 for none.
+void InnermostCall(const ThreadState* t, uint64_t* id,
+                   uint64_t* ancestor) noexcept {
+  *id = roctracer::hook::CurrentCallId();
+  *ancestor = 0;
+  if (t == nullptr || *id == 0) return;
+  const uint32_t depth = t->depth < kMaxCallDepth ? t->depth : kMaxCallDepth;
+  for (uint32_t j = depth; j-- > 0;) {
+    if (t->frames[j].correlation_id == *id) {
+      if (j > 0) *ancestor = t->frames[j - 1].correlation_id;
+      return;
+    }
+  }
+}
+
+// The event kinds of hsa/hsa_amd_tool.h: START of an operation at 2 * op + 1
+// (op from 0: alloc, free, async reclaim), its END one after.
+#ifdef ROCPROFILER_SDK_DETAIL_HSA_AMD_TOOL_EVENTS
+static_assert(HSA_AMD_TOOL_EVENT_SCRATCH_ALLOC_START == 1 &&
+                  HSA_AMD_TOOL_EVENT_SCRATCH_FREE_START == 3 &&
+                  HSA_AMD_TOOL_EVENT_SCRATCH_ASYNC_RECLAIM_END == 6,
+              "the runtime's scratch event numbering");
+#endif
+
+rocprofiler_callback_tracing_scratch_memory_data_t ScratchPayload(
+    const gpu::ScratchRecord& e, bool end) noexcept {
+  rocprofiler_callback_tracing_scratch_memory_data_t p{};
+  p.size = sizeof(p);
+  p.agent_id = AgentIdOf(e.queue.agent);
+  p.queue_id.handle = e.queue.queue_id;
+  p.flags = static_cast<rocprofiler_scratch_alloc_flag_t>(e.flags);
+  p.args_kind = static_cast<decltype(p.args_kind)>(
+      2 * static_cast<int32_t>(e.op) + (end ? 2 : 1));
+  if (e.op == gpu::ScratchOp::kAlloc) {
+    if (end) {
+      p.args.alloc_end.dispatch_id = e.dispatch_id;
+      p.args.alloc_end.size = e.size;
+      p.args.alloc_end.num_slots = e.num_slots;
+    } else {
+      p.args.alloc_start.dispatch_id = e.dispatch_id;
+    }
+  }
+  return p;
+}
+
+// The thread's open scratch operations (thread_state.h); NULL when the
+// thread has none and `create` is false, or the allocation failed.
+ScratchOpen* OpenScratch(ThreadState* t, bool create) noexcept {
+  if (t == nullptr) return nullptr;
+  if (t->scratch == nullptr && create) {
+    t->scratch = static_cast<ScratchOpen*>(
+        std::calloc(kScratchOps, sizeof(ScratchOpen)));
+  }
+  return t->scratch;
+}
+
 class Observer final : public gpu::Observer {
  public:
   uint64_t OnEnqueue(const gpu::EnqueueInfo& info) noexcept override {
@@ -343,11 +401,75 @@ class Observer final : public gpu::Observer {
     std::free(op);
   }
 
-  // SCRATCH_MEMORY buffer records: one per START/END pair of the runtime's
-  // scratch events (HSA >= 6.1 headers; never raised on older ones), on the
-  // thread that raised them, with the innermost traced call in progress
-  // there (0 when none) and that thread's external IDs.
+  // SCRATCH_MEMORY: the runtime's scratch events (HSA >= 6.1 headers; never
+  // raised on older ones), on the thread that raised them, with the
+  // innermost traced call in progress there (0 when none). Buffer records:
+  // one per START/END pair, with that thread's external IDs.
+  // SCRATCH_MEMORY callbacks: ENTER at the START, with a fresh user_data
+  // slot and the external ID the request service gives (as for an API call).
+  void OnScratchStart(const gpu::ScratchRecord& e) noexcept override {
+    constexpr int32_t kKind = ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY;
+    const int32_t op = static_cast<int32_t>(e.op) + 1;
+    ThreadState* t = Tls();
+    const uint64_t mask = Interested(kKind, op);
+    ScratchOpen* open = OpenScratch(t, mask != 0);
+    if (open == nullptr) return;
+    ScratchOpen& o = open[static_cast<int>(e.op)];
+    o.called = 0;
+    if (mask == 0) return;
+    InnermostCall(t, &o.correlation_id, &o.ancestor);
+    HoldCall(*t, o.correlation_id, false);
+    Requested requested;
+    AskExternalIds(*t, mask,
+                   ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY, op,
+                   o.correlation_id, &requested);
+    rocprofiler_callback_tracing_scratch_memory_data_t p =
+        ScratchPayload(e, false);
+    rocprofiler_callback_tracing_record_t record = MakeRecord(
+        kKind, op, ROCPROFILER_CALLBACK_PHASE_ENTER, o.correlation_id, &p);
+    record.correlation_id.ancestor = o.ancestor;
+    uint64_t called = 0;
+    for (uint64_t m = mask; m != 0; m &= m - 1) {
+      const int i = __builtin_ctzll(m);
+      o.user[i].value = 0;
+      o.external[i] = requested.For(*t, i);
+      if (Call(*t, i, false, record, &o.user[i], o.external[i])) {
+        called |= uint64_t{1} << i;
+      }
+    }
+    o.called = called;
+  }
+
+  // At the END: EXIT to each context that got ENTER and is still active,
+  // then the buffer records.
   void OnScratch(const gpu::ScratchRecord& e) noexcept override {
+    ThreadState* t = Tls();
+    ScratchOpen* open = OpenScratch(t, false);
+    if (open != nullptr) {
+      ScratchOpen& o = open[static_cast<int>(e.op)];
+      const uint64_t called = o.called;
+      o.called = 0;
+      if (called != 0) ScratchExit(*t, e, o, called);
+    }
+    ScratchRecords(e);
+  }
+
+  void ScratchExit(ThreadState& t, const gpu::ScratchRecord& e, ScratchOpen& o,
+                   uint64_t called) noexcept {
+    rocprofiler_callback_tracing_scratch_memory_data_t p =
+        ScratchPayload(e, true);
+    rocprofiler_callback_tracing_record_t record =
+        MakeRecord(ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,
+                   static_cast<int32_t>(e.op) + 1,
+                   ROCPROFILER_CALLBACK_PHASE_EXIT, o.correlation_id, &p);
+    record.correlation_id.ancestor = o.ancestor;
+    for (uint64_t m = called; m != 0; m &= m - 1) {
+      const int i = __builtin_ctzll(m);
+      Call(t, i, false, record, &o.user[i], o.external[i]);
+    }
+  }
+
+  void ScratchRecords(const gpu::ScratchRecord& e) noexcept {
     constexpr int32_t kKind = ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
     const int32_t op = static_cast<int32_t>(e.op) + 1;
     uint64_t mask = BufferInterested(kKind, op);
@@ -357,7 +479,7 @@ class Observer final : public gpu::Observer {
     r.size = sizeof(r);
     r.kind = ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
     r.operation = static_cast<rocprofiler_scratch_memory_operation_t>(op);
-    r.correlation_id.internal = roctracer::hook::CurrentCallId();
+    InnermostCall(t, &r.correlation_id.internal, &r.correlation_id.ancestor);
     r.agent_id = AgentIdOf(e.queue.agent);
     r.queue_id.handle = e.queue.queue_id;
     r.thread_id = e.thread_id;

@@ -8,6 +8,8 @@
 #include "rocprofiler-sdk/hip/api_id.h"
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
+#include "rocprofiler-sdk/rccl/api_id.h"
+#include "rocprofiler-sdk/rocjpeg/api_id.h"
 #include "roctracer_roctx.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/private/roctx_link.h"
@@ -85,6 +87,57 @@ const char* const kMarkerCoreRangeNames[] = {"roctxMarkA", "roctxThreadRangeA",
                                              "roctxGetThreadId"};
 const char* const kStreamNames[] = {"HIP_STREAM_CREATE", "HIP_STREAM_DESTROY",
                                     "HIP_STREAM_SET"};
+// RCCL's traced functions, numbered from 0 as rocprofiler_rccl_api_id_t
+// (<rocprofiler-sdk/rccl/api_id.h>).
+const char* const kRcclNames[] = {"ncclAllGather",
+                                  "ncclAllReduce",
+                                  "ncclAllToAll",
+                                  "ncclAllToAllv",
+                                  "ncclBroadcast",
+                                  "ncclGather",
+                                  "ncclReduce",
+                                  "ncclReduceScatter",
+                                  "ncclScatter",
+                                  "ncclSend",
+                                  "ncclRecv",
+                                  "ncclRedOpCreatePreMulSum",
+                                  "ncclRedOpDestroy",
+                                  "ncclGroupStart",
+                                  "ncclGroupEnd",
+                                  "ncclGetVersion",
+                                  "ncclGetUniqueId",
+                                  "ncclCommInitRank",
+                                  "ncclCommInitAll",
+                                  "ncclCommInitRankConfig",
+                                  "ncclCommFinalize",
+                                  "ncclCommDestroy",
+                                  "ncclCommAbort",
+                                  "ncclCommSplit",
+                                  "ncclGetErrorString",
+                                  "ncclGetLastError",
+                                  "ncclCommGetAsyncError",
+                                  "ncclCommCount",
+                                  "ncclCommCuDevice",
+                                  "ncclCommUserRank",
+                                  "ncclMemAlloc",
+                                  "ncclMemFree",
+                                  "mscclLoadAlgo",
+                                  "mscclRunAlgo",
+                                  "mscclUnloadAlgo",
+                                  "ncclCommRegister",
+                                  "ncclCommDeregister"};
+static_assert(sizeof(kRcclNames) / sizeof(kRcclNames[0]) ==
+                  ROCPROFILER_RCCL_API_ID_LAST,
+              "one name per RCCL operation");
+// rocJPEG's functions, numbered from 0 as rocprofiler_rocjpeg_api_id_t
+// (<rocprofiler-sdk/rocjpeg/api_id.h>).
+const char* const kRocjpegNames[] = {
+    "rocJpegStreamCreate", "rocJpegStreamParse",   "rocJpegStreamDestroy",
+    "rocJpegCreate",       "rocJpegDestroy",       "rocJpegGetImageInfo",
+    "rocJpegDecode",       "rocJpegDecodeBatched", "rocJpegGetErrorName"};
+static_assert(sizeof(kRocjpegNames) / sizeof(kRocjpegNames[0]) ==
+                  ROCPROFILER_ROCJPEG_API_ID_LAST,
+              "one name per rocJPEG operation");
 
 constexpr uint32_t kHsaDomain = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kHipDomain = ACTIVITY_DOMAIN_HIP_API;
@@ -154,12 +207,15 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT] =
         Named("CODE_OBJECT", kCodeObjectNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY] =
-        Named("SCRATCH_MEMORY", kScratchNames);
+        Named("SCRATCH_MEMORY", kScratchNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH] =
         Named("KERNEL_DISPATCH", kDispatchNames, Source::kGpu);
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY] =
         Named("MEMORY_COPY", kCopyNames, Source::kGpu);
-    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] = Unknown("RCCL_API");
+    // Named (the operations are rocprofiler-sdk's RCCL API IDs), not traced.
+    kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] =
+        KindInfo{"RCCL_API", Source::kNone, 0, ROCPROFILER_RCCL_API_ID_LAST,
+                 nullptr,    kRcclNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] = Unknown("OMPT");
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
         Named("MEMORY_ALLOCATION", kAllocNames, Source::kMemory);
@@ -167,7 +223,11 @@ struct Tables {
         Named("RUNTIME_INITIALIZATION", kRuntimeInitNames);
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
         Unknown("ROCDECODE_API");
-    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = Unknown("ROCJPEG_API");
+    // Named (the operations are rocprofiler-sdk's rocJPEG API IDs), not
+    // traced.
+    kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = KindInfo{
+        "ROCJPEG_API", Source::kNone, 0, ROCPROFILER_ROCJPEG_API_ID_LAST,
+        nullptr,       kRocjpegNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM] =
         Named("HIP_STREAM", kStreamNames);
     // rocTX calls are reported per call (MARKER_CORE_API); the range view

@@ -68,6 +68,18 @@ struct MemoryCall {
   rocprofiler_user_data_t external[kMaxContexts];
 };
 
+// A SCRATCH_MEMORY START's callbacks waiting for its END on this thread
+// (gpu_kinds.cc): one per operation (an allocation may reclaim other queues'
+// scratch between its START and END).
+struct ScratchOpen {
+  uint64_t called;  // bit i: context i got ENTER
+  uint64_t correlation_id;
+  uint64_t ancestor;
+  rocprofiler_user_data_t user[kMaxContexts];
+  rocprofiler_user_data_t external[kMaxContexts];
+};
+constexpr int kScratchOps = 3;  // alloc, free, async reclaim
+
 struct ThreadState {
   // Index + 1 of the context whose callback this thread is delivering, else
   // 0: what stopping a context waits on (dispatch.cc).
@@ -82,6 +94,9 @@ struct ThreadState {
   uint32_t external_depth[kMaxContexts];
   rocprofiler_user_data_t external[kMaxContexts][kMaxExternalDepth];
   MemoryCall memory;
+  // ScratchOpen[kScratchOps], allocated at the thread's first scratch
+  // callback (few threads ever raise one); kept with the block.
+  ScratchOpen* scratch;
 
   rocprofiler_user_data_t ExternalTop(int context) const noexcept {
     const uint32_t d = external_depth[context];

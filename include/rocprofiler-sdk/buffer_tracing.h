@@ -194,7 +194,9 @@ typedef struct rocprofiler_buffer_tracing_kfd_queue_record_t {
   rocprofiler_agent_id_t agent_id;
 } rocprofiler_buffer_tracing_kfd_queue_record_t;
 
-/* SCRATCH_MEMORY: declared; not recorded by this library. */
+/* SCRATCH_MEMORY: one record per scratch operation of the HSA runtime
+ * (START to END), where the headers built against have its events (ROCm >=
+ * 6.1); none with older headers. */
 typedef struct rocprofiler_buffer_tracing_scratch_memory_record_t {
   uint64_t size;
   rocprofiler_buffer_tracing_kind_t kind;
@@ -263,8 +265,10 @@ rocprofiler_status_t rocprofiler_configure_buffer_tracing_service(
     rocprofiler_buffer_id_t buffer_id) ROCPROFILER_API;
 
 /* Names are string literals ("HSA_CORE_API", "hsa_init"); name and
- * name_len may each be NULL. Unknown kind:
- * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND; unknown operation:
+ * name_len may each be NULL. NONE is named "NONE" and has no operations
+ * (its operation names and operations:
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, as rocprofiler-sdk 1.0.0). Unknown
+ * kind: ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND; unknown operation:
  * ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND. */
 rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_name(
     rocprofiler_buffer_tracing_kind_t kind, const char** name,
@@ -274,7 +278,8 @@ rocprofiler_status_t rocprofiler_query_buffer_tracing_kind_operation_name(
     rocprofiler_tracing_operation_t operation, const char** name,
     uint64_t* name_len) ROCPROFILER_API;
 
-/* Every kind except NONE and LAST, in enum order. */
+/* Every kind from NONE to LAST - 1, in enum order (NONE included, as
+ * rocprofiler-sdk 1.0.0). */
 rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kinds(
     rocprofiler_buffer_tracing_kind_cb_t callback, void* data) ROCPROFILER_API;
 

@@ -10,11 +10,23 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ven_amd_loader.h>
 
+/* The scratch-memory payload's event kind is the HSA runtime's
+ * hsa_amd_tool_event_kind_t where the headers declare it, a 32-bit integer
+ * with the same values where they do not (before ROCm 6.1). */
+#if defined(__has_include)
+#if __has_include(<hsa/hsa_amd_tool.h>)
+#include <hsa/hsa_amd_tool.h>
+#define ROCPROFILER_SDK_DETAIL_HSA_AMD_TOOL_EVENTS 1
+#endif
+#endif
+
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "rocprofiler-sdk/hip.h"
 #include "rocprofiler-sdk/hsa.h"
 #include "rocprofiler-sdk/marker.h"
+#include "rocprofiler-sdk/rccl.h"
+#include "rocprofiler-sdk/rocjpeg.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -160,6 +172,44 @@ typedef struct rocprofiler_callback_tracing_memory_allocation_data_t {
   uint64_t allocation_size;
 } rocprofiler_callback_tracing_memory_allocation_data_t;
 
+/* Payload of the RCCL_API kind (declared; RCCL is not traced by this
+ * library). */
+typedef struct rocprofiler_callback_tracing_rccl_api_data_t {
+  uint64_t size;
+  rocprofiler_rccl_api_args_t args;
+  rocprofiler_rccl_api_retval_t retval;
+} rocprofiler_callback_tracing_rccl_api_data_t;
+
+/* Payload of the ROCJPEG_API kind (declared; rocJPEG is not traced by this
+ * library). */
+typedef struct rocprofiler_callback_tracing_rocjpeg_api_data_t {
+  uint64_t size;
+  rocprofiler_rocjpeg_api_args_t args;
+  rocprofiler_rocjpeg_api_retval_t retval;
+} rocprofiler_callback_tracing_rocjpeg_api_data_t;
+
+/* SCRATCH_MEMORY (operation: ALLOC, FREE or ASYNC_RECLAIM): ENTER at the
+ * runtime's START event and EXIT at its END, on the thread that raised them,
+ * the correlation ID that of the innermost traced call in progress there (0
+ * when none). `args_kind` is the event (hsa_amd_tool_event_kind_t:
+ * 1 ALLOC_START, 2 ALLOC_END, 3 FREE_START, 4 FREE_END, 5 ASYNC_RECLAIM_START,
+ * 6 ASYNC_RECLAIM_END) and names the member of `args` it filled. Raised by
+ * runtimes whose headers have hsa/hsa_amd_tool.h (ROCm >= 6.1); built
+ * against older headers, this library configures the kind and never calls
+ * it. */
+typedef struct rocprofiler_callback_tracing_scratch_memory_data_t {
+  uint64_t size;
+  rocprofiler_agent_id_t agent_id;
+  rocprofiler_queue_id_t queue_id;
+  rocprofiler_scratch_alloc_flag_t flags;
+#ifdef ROCPROFILER_SDK_DETAIL_HSA_AMD_TOOL_EVENTS
+  hsa_amd_tool_event_kind_t args_kind;
+#else
+  int32_t args_kind;
+#endif
+  rocprofiler_scratch_memory_args_t args;
+} rocprofiler_callback_tracing_scratch_memory_data_t;
+
 /* RUNTIME_INITIALIZATION (declared; not reported by this library). */
 typedef struct rocprofiler_callback_tracing_runtime_initialization_data_t {
   uint64_t size;
@@ -216,8 +266,10 @@ rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
     void* callback_args) ROCPROFILER_API;
 
 /* Names are string literals ("HSA_CORE_API", "hsa_init"); name and
- * name_len may each be NULL. Unknown kind:
- * ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND; unknown operation:
+ * name_len may each be NULL. NONE is named "NONE" and has no operations
+ * (its operation names and operations:
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, as rocprofiler-sdk 1.0.0). Unknown
+ * kind: ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND; unknown operation:
  * ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND. */
 rocprofiler_status_t rocprofiler_query_callback_tracing_kind_name(
     rocprofiler_callback_tracing_kind_t kind, const char** name,
@@ -227,7 +279,8 @@ rocprofiler_status_t rocprofiler_query_callback_tracing_kind_operation_name(
     rocprofiler_tracing_operation_t operation, const char** name,
     uint64_t* name_len) ROCPROFILER_API;
 
-/* Every kind except NONE and LAST, in enum order. */
+/* Every kind from NONE to LAST - 1, in enum order (NONE included, as
+ * rocprofiler-sdk 1.0.0). */
 rocprofiler_status_t rocprofiler_iterate_callback_tracing_kinds(
     rocprofiler_callback_tracing_kind_cb_t callback,
     void* data) ROCPROFILER_API;

@@ -57,8 +57,20 @@ QueueInfo Resolve(const hsa_queue_t* queue) {
   return info;
 }
 
-void Start(ScratchOp op, const hsa_queue_t* queue) {
-  t_open[static_cast<int>(op)] = Open{true, queue, TimestampNs()};
+// Observers that follow the pair (OnScratchStart) hear the START at once,
+// with what the event carries; END is paired below either way.
+void Start(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
+           uint64_t dispatch_id) {
+  const uint64_t now = TimestampNs();
+  t_open[static_cast<int>(op)] = Open{true, queue, now};
+  ScratchRecord r{};
+  r.op = op;
+  r.queue = Resolve(queue);
+  r.flags = flags;
+  r.dispatch_id = dispatch_id;
+  r.thread_id = ThreadId();
+  r.begin_ns = now;
+  ForEachObserver([&r](Observer* obs) { obs->OnScratchStart(r); });
 }
 
 void End(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
@@ -99,7 +111,13 @@ const auto* EndOf(hsa_amd_tool_event_t e) {
 // Ours, then what the slot held before (`previous`).
 template <ScratchOp op, hsa_amd_tool_event ToolsApiTable::*previous>
 hsa_status_t OnStart(hsa_amd_tool_event_t e) {
-  if (const auto* x = StartOf<op>(e)) Start(op, x->queue);
+  if (const auto* x = StartOf<op>(e)) {
+    if constexpr (op == ScratchOp::kAlloc) {
+      Start(op, x->queue, x->flags, x->dispatch_id);
+    } else {
+      Start(op, x->queue, x->flags, 0);
+    }
+  }
   hsa_amd_tool_event next = g_previous.*previous;
   return next != nullptr ? next(e) : HSA_STATUS_SUCCESS;
 }

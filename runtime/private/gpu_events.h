@@ -213,6 +213,10 @@ class Observer {
   virtual void OnAbandon(uint64_t /*cookie*/) noexcept {}
   virtual void OnCodeObject(const CodeObjectEvent&) noexcept {}
   virtual void OnKernelSymbol(const KernelSymbolEvent&) noexcept {}
+  // A scratch START as it is raised (end_ns, size and num_slots 0; the
+  // dispatch_id for kAlloc), before the runtime does the work; OnScratch
+  // follows with the pair at the END, on the same thread.
+  virtual void OnScratchStart(const ScratchRecord&) noexcept {}
   virtual void OnScratch(const ScratchRecord&) noexcept {}
 };
 

@@ -257,8 +257,9 @@ TEST_F(SdkGpuKinds, ConfigurationStatuses) {
   for (rocprofiler_status_t s : T().buffer_status) {
     EXPECT_EQ(s, ROCPROFILER_STATUS_SUCCESS) << rocprofiler_get_status_name(s);
   }
-  // ROCm 5.2.3's runtime has no scratch-memory events to report.
-  EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  // Configured whatever the headers (sdk_memory_retirement_test checks its
+  // callbacks where the runtime raises scratch events).
+  EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_SUCCESS);
 }
 
 // softhsa's agents (one CPU, SOFTHSA_GPU_COUNT = 1 gfx90a GPU) as the

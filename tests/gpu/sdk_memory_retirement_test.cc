@@ -56,8 +56,17 @@ struct Record {
   }
 };
 
+// One SCRATCH_MEMORY callback as the tool saw it.
+struct ScratchCall {
+  rocprofiler_callback_tracing_record_t record;
+  rocprofiler_callback_tracing_scratch_memory_data_t payload;
+  uint64_t user_at_call;  // what user_data held when the callback ran
+};
+
 struct Tool {
   std::mutex mutex;
+  std::vector<ScratchCall> scratch_calls;
+  rocprofiler_status_t scratch_callback_status = ROCPROFILER_STATUS_ERROR;
   std::vector<Record> records;
   std::vector<rocprofiler_callback_tracing_record_t> callbacks;
   std::vector<rocprofiler_callback_tracing_memory_allocation_data_t> payloads;
@@ -73,6 +82,7 @@ struct Tool {
     records.clear();
     callbacks.clear();
     payloads.clear();
+    scratch_calls.clear();
   }
   std::vector<Record> Of(uint32_t kind) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -135,6 +145,21 @@ void Callback(rocprofiler_callback_tracing_record_t record,
           record.payload));
 }
 
+// Leaves the correlation ID + 1 in user_data at ENTER: EXIT must get it back.
+void ScratchCallback(rocprofiler_callback_tracing_record_t record,
+                     rocprofiler_user_data_t* user, void*) {
+  ScratchCall c{};
+  c.record = record;
+  c.payload = *static_cast<rocprofiler_callback_tracing_scratch_memory_data_t*>(
+      record.payload);
+  c.user_at_call = user->value;
+  if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+    user->value = record.correlation_id.internal + 1;
+  }
+  std::lock_guard<std::mutex> lock(T().mutex);
+  T().scratch_calls.push_back(c);
+}
+
 int Initialize(rocprofiler_client_finalize_t, void*) {
   Tool& t = T();
   if (rocprofiler_create_context(&t.context) != ROCPROFILER_STATUS_SUCCESS) {
@@ -158,14 +183,18 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
   t.scratch_status = rocprofiler_configure_buffer_tracing_service(
       t.context, ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY, nullptr, 0,
       t.buffer);
-  // External IDs on request for dispatches and allocations: the internal
-  // ID + kRequestOffset.
+  t.scratch_callback_status = rocprofiler_configure_callback_tracing_service(
+      t.context, ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY, nullptr, 0,
+      &ScratchCallback, nullptr);
+  // External IDs on request for dispatches, allocations and scratch
+  // memory: the internal ID + kRequestOffset.
   const rocprofiler_external_correlation_id_request_kind_t kinds[] = {
       ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_KERNEL_DISPATCH,
-      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION};
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION,
+      ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_SCRATCH_MEMORY};
   t.request_status =
       rocprofiler_configure_external_correlation_id_request_service(
-          t.context, kinds, 2,
+          t.context, kinds, 3,
           [](rocprofiler_thread_id_t, rocprofiler_context_id_t,
              rocprofiler_external_correlation_id_request_kind_t,
              rocprofiler_tracing_operation_t, uint64_t internal,
@@ -391,21 +420,19 @@ TEST_F(SdkMemoryRetirement, RetirementFollowsTheKernelDispatch) {
   }
 }
 
-// SCRATCH_MEMORY buffer records where the runtime raises scratch events
-// (headers with hsa/hsa_amd_tool.h): the queue's scratch allocated for a
-// dispatch needing private segment memory, freed when the queue goes.
-// Elsewhere the kind is NOT_IMPLEMENTED.
-TEST_F(SdkMemoryRetirement, ScratchMemoryRecords) {
+// SCRATCH_MEMORY, buffer records and callbacks, where the runtime raises
+// scratch events (headers with hsa/hsa_amd_tool.h): the queue's scratch
+// allocated for a dispatch needing private segment memory, freed when the
+// queue goes. Built against older headers the kind is configured (as
+// rocprofiler-sdk configures it whatever the runtime) and nothing comes.
+TEST_F(SdkMemoryRetirement, ScratchMemoryRecordsAndCallbacks) {
 #if __has_include(<hsa/hsa_amd_tool.h>)
   constexpr bool kHaveEvents = true;
 #else
   constexpr bool kHaveEvents = false;
 #endif
-  if (!kHaveEvents) {
-    EXPECT_EQ(T().scratch_status, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
-    return;
-  }
   ASSERT_EQ(T().scratch_status, ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(T().scratch_callback_status, ROCPROFILER_STATUS_SUCCESS);
   setenv("SOFTHSA_SCRATCH_LIMIT", "200000", 1);
   unsetenv("SOFTHSA_SCRATCH_RECLAIM");
   hsa_queue_t* q = program_.Queue();
@@ -424,6 +451,16 @@ TEST_F(SdkMemoryRetirement, ScratchMemoryRecords) {
   hsa_signal_destroy(done);
   ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
   const auto scratch = T().Of(ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY);
+  std::vector<ScratchCall> calls;
+  {
+    std::lock_guard<std::mutex> lock(T().mutex);
+    calls = T().scratch_calls;
+  }
+  if (!kHaveEvents) {
+    EXPECT_TRUE(scratch.empty());
+    EXPECT_TRUE(calls.empty());
+    return;
+  }
   ASSERT_EQ(scratch.size(), 2u);
   EXPECT_EQ(scratch[0].scratch.operation, ROCPROFILER_SCRATCH_MEMORY_ALLOC);
   EXPECT_EQ(scratch[1].scratch.operation, ROCPROFILER_SCRATCH_MEMORY_FREE);
@@ -433,6 +470,37 @@ TEST_F(SdkMemoryRetirement, ScratchMemoryRecords) {
     EXPECT_EQ(r.scratch.agent_id.handle, SdkAgentId(program_.gpu));
     EXPECT_LE(r.scratch.start_timestamp, r.scratch.end_timestamp);
   }
+  // ENTER and EXIT of the allocation, then of the free, on one thread, the
+  // events' kinds in args_kind, user_data carried from ENTER to EXIT.
+  ASSERT_EQ(calls.size(), 4u);
+  const int32_t ops[] = {
+      ROCPROFILER_SCRATCH_MEMORY_ALLOC, ROCPROFILER_SCRATCH_MEMORY_ALLOC,
+      ROCPROFILER_SCRATCH_MEMORY_FREE, ROCPROFILER_SCRATCH_MEMORY_FREE};
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const ScratchCall& c = calls[i];
+    const bool enter = i % 2 == 0;
+    EXPECT_EQ(c.record.kind, ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY);
+    EXPECT_EQ(c.record.operation, ops[i]);
+    EXPECT_EQ(c.record.phase, enter ? ROCPROFILER_CALLBACK_PHASE_ENTER
+                                    : ROCPROFILER_CALLBACK_PHASE_EXIT);
+    EXPECT_EQ(c.record.thread_id, calls[i - i % 2].record.thread_id);
+    EXPECT_EQ(c.payload.size, sizeof(c.payload));
+    EXPECT_EQ(c.payload.queue_id.handle, queue_id);
+    EXPECT_EQ(c.payload.agent_id.handle, SdkAgentId(program_.gpu));
+    EXPECT_EQ(static_cast<int>(c.payload.args_kind), static_cast<int>(i) + 1);
+    EXPECT_EQ(c.user_at_call,
+              enter ? 0 : calls[i - 1].record.correlation_id.internal + 1);
+    // The same call as the buffer record of the operation; the external ID
+    // the request service gave at ENTER, at ENTER and EXIT.
+    EXPECT_EQ(c.record.correlation_id.internal,
+              scratch[i / 2].scratch.correlation_id.internal);
+    EXPECT_EQ(c.record.correlation_id.external.value,
+              c.record.correlation_id.internal + kRequestOffset);
+  }
+  EXPECT_EQ(calls[0].payload.args.alloc_start.dispatch_id,
+            calls[1].payload.args.alloc_end.dispatch_id);
+  EXPECT_EQ(calls[1].payload.args.alloc_end.size, 16384u);
+  EXPECT_EQ(calls[1].payload.args.alloc_end.num_slots, 1u);
 }
 
 }  // namespace

@@ -327,19 +327,66 @@ TEST(Args, GpuKindsListTheirRecordFields) {
   EXPECT_EQ(stopped.args.size(), 3u);
 }
 
+// SCRATCH_MEMORY's payload: its fields, then the member of `args` that
+// `args_kind` names (an allocation's END: dispatch, bytes, waves).
+TEST(Args, ScratchMemoryListsItsPayloadAndEventArguments) {
+  rocprofiler_callback_tracing_scratch_memory_data_t p{};
+  p.size = sizeof(p);
+  p.agent_id.handle = 7;
+  p.queue_id.handle = 3;
+  p.flags = ROCPROFILER_SCRATCH_ALLOC_FLAG_USE_ONCE;
+  p.args_kind = static_cast<decltype(p.args_kind)>(2);  // ALLOC_END
+  p.args.alloc_end.dispatch_id = 11;
+  p.args.alloc_end.size = 16384;
+  p.args.alloc_end.num_slots = 4;
+  Sink s;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_iterate_callback_tracing_kind_operation_args(
+                Record(ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,
+                       ROCPROFILER_SCRATCH_MEMORY_ALLOC,
+                       ROCPROFILER_CALLBACK_PHASE_EXIT, &p),
+                &Collect, 1, &s));
+  std::vector<std::string> names, values;
+  for (const Seen& a : s.args) {
+    names.push_back(a.name);
+    values.push_back(a.value);
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"agent_id", "queue_id", "flags",
+                                             "args_kind", "dispatch_id", "size",
+                                             "num_slots"}));
+  EXPECT_EQ(values,
+            (std::vector<std::string>{"7", "3", "1", "2", "11", "16384", "4"}));
+  // A free carries no event arguments.
+  p.args_kind = static_cast<decltype(p.args_kind)>(3);  // FREE_START
+  Sink free_args;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_iterate_callback_tracing_kind_operation_args(
+                Record(ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,
+                       ROCPROFILER_SCRATCH_MEMORY_FREE,
+                       ROCPROFILER_CALLBACK_PHASE_ENTER, &p),
+                &Collect, 1, &free_args));
+  EXPECT_EQ(free_args.args.size(), 4u);
+}
+
 TEST(Args, InvalidRecordsAreRejected) {
   AnyPayload p;
   std::memset(p.bytes, 0, sizeof(p.bytes));
   Sink s;
-  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
+  // NONE has no operations (rocprofiler-sdk 1.0.0's answer).
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
             rocprofiler_iterate_callback_tracing_kind_operation_args(
                 Record(ROCPROFILER_CALLBACK_TRACING_NONE, 0,
                        ROCPROFILER_CALLBACK_PHASE_ENTER, &p),
                 &Collect, 1, &s));
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
+            rocprofiler_iterate_callback_tracing_kind_operation_args(
+                Record(ROCPROFILER_CALLBACK_TRACING_LAST, 0,
+                       ROCPROFILER_CALLBACK_PHASE_ENTER, &p),
+                &Collect, 1, &s));
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED,
             rocprofiler_iterate_callback_tracing_kind_operation_args(
-                Record(ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,
-                       ROCPROFILER_SCRATCH_MEMORY_ALLOC,
+                Record(ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,
+                       ROCPROFILER_HIP_STREAM_CREATE,
                        ROCPROFILER_CALLBACK_PHASE_ENTER, &p),
                 &Collect, 1, &s));
   EXPECT_EQ(ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND,

@@ -471,7 +471,11 @@ TEST(BufferTracing, NamesAndIteration) {
           },
           &kinds),
       ROCPROFILER_STATUS_SUCCESS);
-  ASSERT_EQ(kinds.size(), ROCPROFILER_BUFFER_TRACING_LAST - 1u);
+  // Every kind in enum order, NONE included (as rocprofiler-sdk 1.0.0).
+  ASSERT_EQ(kinds.size(), static_cast<size_t>(ROCPROFILER_BUFFER_TRACING_LAST));
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    EXPECT_EQ(kinds[i], static_cast<int>(i));
+  }
   std::set<std::string> names;
   for (auto k : kinds) {
     const char* name = nullptr;
@@ -510,10 +514,21 @@ TEST(BufferTracing, NamesAndIteration) {
             ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(ops, (std::vector<int32_t>{ROCPROFILER_KERNEL_DISPATCH_ENQUEUE,
                                        ROCPROFILER_KERNEL_DISPATCH_COMPLETE}));
-  // Bad input.
+  // NONE: named, no operations.
   EXPECT_EQ(rocprofiler_query_buffer_tracing_kind_name(
                 ROCPROFILER_BUFFER_TRACING_NONE, &name, nullptr),
-            ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_STREQ(name, "NONE");
+  EXPECT_EQ(rocprofiler_query_buffer_tracing_kind_operation_name(
+                ROCPROFILER_BUFFER_TRACING_NONE, 0, &name, nullptr),
+            ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      rocprofiler_iterate_buffer_tracing_kind_operations(
+          ROCPROFILER_BUFFER_TRACING_NONE,
+          [](rocprofiler_buffer_tracing_kind_t, int32_t, void*) { return 0; },
+          nullptr),
+      ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT);
+  // Bad input.
   EXPECT_EQ(
       rocprofiler_query_buffer_tracing_kind_name(
           static_cast<rocprofiler_buffer_tracing_kind_t>(-5), &name, nullptr),

@@ -23,6 +23,12 @@ TEST(CxxHelpers, CallbackTracingNamesMatchTheQueries) {
             static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST));
   EXPECT_EQ(names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API].name,
             "HSA_CORE_API");
+  // NONE as rocprofiler-sdk 1.0.0 names it, without operations.
+  EXPECT_EQ(names.at(ROCPROFILER_CALLBACK_TRACING_NONE), "NONE");
+  EXPECT_TRUE(names[ROCPROFILER_CALLBACK_TRACING_NONE].operations.empty());
+  EXPECT_EQ(rocprofiler::sdk::get_buffer_tracing_names().at(
+                ROCPROFILER_BUFFER_TRACING_NONE),
+            "NONE");
   const auto& hsa = names[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API];
   EXPECT_EQ(hsa.value, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API);
   ASSERT_EQ(hsa.operations.size(),

@@ -56,10 +56,12 @@ std::string OpName(rocprofiler_callback_tracing_kind_t kind, int32_t op) {
 
 TEST(Kinds, EveryKindOnceInEnumOrderWithItsEnumName) {
   const auto kinds = Kinds();
-  ASSERT_EQ(kinds.size(), ROCPROFILER_CALLBACK_TRACING_LAST - 1u);
+  // NONE included, as rocprofiler-sdk 1.0.0 iterates them.
+  ASSERT_EQ(kinds.size(),
+            static_cast<size_t>(ROCPROFILER_CALLBACK_TRACING_LAST));
   std::set<std::string> names;
   for (size_t i = 0; i < kinds.size(); ++i) {
-    EXPECT_EQ(kinds[i], static_cast<int>(i) + 1);
+    EXPECT_EQ(kinds[i], static_cast<int>(i));
     const char* name = nullptr;
     uint64_t len = 0;
     ASSERT_EQ(
@@ -84,7 +86,7 @@ TEST(Kinds, EveryKindOnceInEnumOrderWithItsEnumName) {
 
 TEST(Kinds, UnknownKindsAreNotFound) {
   for (int k :
-       {-1, 0, static_cast<int>(ROCPROFILER_CALLBACK_TRACING_LAST), 1000}) {
+       {-1, static_cast<int>(ROCPROFILER_CALLBACK_TRACING_LAST), 1000}) {
     const auto kind = static_cast<rocprofiler_callback_tracing_kind_t>(k);
     EXPECT_EQ(
         ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND,
@@ -100,6 +102,58 @@ TEST(Kinds, UnknownKindsAreNotFound) {
                   },
                   nullptr));
   }
+}
+
+// As rocprofiler-sdk 1.0.0: NONE is a kind with a name and no operations.
+// rocJPEG's and RCCL's operations are named as their functions (the kinds
+// are not traced).
+TEST(Kinds, RocjpegAndRcclOperationsAreTheirFunctions) {
+  const char* name = nullptr;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_callback_tracing_kind_operation_name(
+                ROCPROFILER_CALLBACK_TRACING_RCCL_API,
+                ROCPROFILER_RCCL_API_ID_ncclCommDeregister, &name, nullptr));
+  EXPECT_STREQ(name, "ncclCommDeregister");
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_buffer_tracing_kind_operation_name(
+                ROCPROFILER_BUFFER_TRACING_RCCL_API,
+                ROCPROFILER_RCCL_API_ID_ncclAllReduce, &name, nullptr));
+  EXPECT_STREQ(name, "ncclAllReduce");
+  ASSERT_EQ(
+      ROCPROFILER_STATUS_SUCCESS,
+      rocprofiler_query_callback_tracing_kind_operation_name(
+          ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
+          ROCPROFILER_ROCJPEG_API_ID_rocJpegDecodeBatched, &name, nullptr));
+  EXPECT_STREQ(name, "rocJpegDecodeBatched");
+  ASSERT_EQ(
+      ROCPROFILER_STATUS_SUCCESS,
+      rocprofiler_query_buffer_tracing_kind_operation_name(
+          ROCPROFILER_BUFFER_TRACING_ROCJPEG_API,
+          ROCPROFILER_ROCJPEG_API_ID_rocJpegStreamCreate, &name, nullptr));
+  EXPECT_STREQ(name, "rocJpegStreamCreate");
+}
+
+TEST(Kinds, NoneIsNamedWithoutOperations) {
+  const char* name = nullptr;
+  uint64_t len = 0;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_callback_tracing_kind_name(
+                ROCPROFILER_CALLBACK_TRACING_NONE, &name, &len));
+  EXPECT_STREQ(name, "NONE");
+  EXPECT_EQ(len, 4u);
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+            rocprofiler_query_callback_tracing_kind_operation_name(
+                ROCPROFILER_CALLBACK_TRACING_NONE, 0, &name, nullptr));
+  int calls = 0;
+  EXPECT_EQ(ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT,
+            rocprofiler_iterate_callback_tracing_kind_operations(
+                ROCPROFILER_CALLBACK_TRACING_NONE,
+                [](rocprofiler_callback_tracing_kind_t, int32_t, void* d) {
+                  ++*static_cast<int*>(d);
+                  return 0;
+                },
+                &calls));
+  EXPECT_EQ(calls, 0);
 }
 
 TEST(Kinds, IterationStopsWhenTheCallbackReturnsNonZero) {
@@ -163,6 +217,9 @@ TEST(Operations, CountsEqualTheEnumsLastAndNamesRoundTrip) {
       {ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION, 1,
        ROCPROFILER_RUNTIME_INITIALIZATION_LAST},
       {ROCPROFILER_CALLBACK_TRACING_HIP_STREAM, 1, ROCPROFILER_HIP_STREAM_LAST},
+      {ROCPROFILER_CALLBACK_TRACING_RCCL_API, 0, ROCPROFILER_RCCL_API_ID_LAST},
+      {ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API, 0,
+       ROCPROFILER_ROCJPEG_API_ID_LAST},
       {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, 0,
        ROCPROFILER_MARKER_CORE_RANGE_API_ID_LAST},
   };

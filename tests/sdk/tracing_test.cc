@@ -51,8 +51,8 @@ struct InitResults {
   uint32_t version = 0;
   uint32_t priority = 99;
   rocprofiler_status_t twice, unknown_context, code_object, kernel_dispatch,
-      memory_copy, scratch, bad_kind, op_last, op_negative, null_callback,
-      empty_list, force_inside;
+      memory_copy, scratch, hip_stream, bad_kind, op_last, op_negative,
+      null_callback, empty_list, force_inside;
 } g_init;
 int g_tool_data = 1234;
 
@@ -184,6 +184,8 @@ int ToolInit(rocprofiler_client_finalize_t, void* tool_data) {
                                  nullptr, 0, CallbackB, nullptr);
   g_init.scratch = configure(g_b, ROCPROFILER_CALLBACK_TRACING_SCRATCH_MEMORY,
                              nullptr, 0, CallbackB, nullptr);
+  g_init.hip_stream = configure(g_b, ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,
+                                nullptr, 0, CallbackB, nullptr);
   g_init.bad_kind =
       configure(g_b, static_cast<rocprofiler_callback_tracing_kind_t>(999),
                 nullptr, 0, CallbackB, nullptr);
@@ -261,12 +263,14 @@ TEST_F(Tracing, ConfigurationStatusesInsideInitialize) {
   EXPECT_EQ(g_init.twice, ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED);
   EXPECT_EQ(g_init.unknown_context, ROCPROFILER_STATUS_ERROR_CONTEXT_NOT_FOUND);
   // The GPU kinds are configured (they deliver only where the GPU half is
-  // installed: tests/gpu:sdk_gpu_kinds_test); scratch memory has no source
-  // on ROCm 5.2.3.
+  // installed: tests/gpu:sdk_gpu_kinds_test), scratch memory too (its
+  // events exist only with ROCm >= 6.1 headers, as in rocprofiler-sdk the
+  // kind is configured whatever the runtime); HIP streams are not traced.
   EXPECT_EQ(g_init.code_object, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.kernel_dispatch, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.memory_copy, ROCPROFILER_STATUS_SUCCESS);
-  EXPECT_EQ(g_init.scratch, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.scratch, ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(g_init.hip_stream, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(g_init.bad_kind, ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
   EXPECT_EQ(g_init.op_last, ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);
   EXPECT_EQ(g_init.op_negative, ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);

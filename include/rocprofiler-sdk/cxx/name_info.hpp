@@ -12,7 +12,8 @@
 //
 // Names are std::string_view by default (callback_name_info_t<std::string>
 // or <const char*> hold other types). An entry exists for every kind value
-// from 0 to the largest kind (NONE's name is empty), and in a kind for every
+// from 0 to the largest kind (NONE's name is "NONE", as the library names
+// it; it has no operations), and in a kind for every
 // operation number from 0 to its largest operation; a number that is no
 // operation of the kind (NONE of the kinds numbered from 1) has an empty
 // name. Indexing past them throws std::out_of_range (the lookups are

@@ -15,7 +15,9 @@ reason: `file PATH reason...` (every entity declared in that header) or
 fields are bit-fields, which offsetof cannot take: each field's byte offset
 is found instead by setting the field to 1 in a zeroed struct and finding
 the byte that changed; `bitfield NAME.FIELD reason...` says it of one field
-of a struct that mixes bit-fields with ordinary fields. An exclusion that
+of a struct that mixes bit-fields with ordinary fields. A line
+`tag NAME reason...` says NAME is a struct tag without a typedef (as in
+the libraries' own headers): C spells it `struct NAME`. An exclusion that
 matches nothing is an error, so
 the list cannot go stale. Inner anonymous structs and unions, and fields
 the listing shows as `<anon>@-1`, cannot be named from C and are counted,
@@ -62,7 +64,7 @@ def parse_reference(path):
 
 
 def parse_exclusions(path):
-  files, names, bitfields, fields = {}, {}, {}, {}
+  files, names, bitfields, fields, tags = {}, {}, {}, {}, {}
   with open(path) as f:
     for number, line in enumerate(f, 1):
       line = line.strip()
@@ -70,13 +72,13 @@ def parse_exclusions(path):
         continue
       parts = line.split(None, 2)
       if len(parts) < 3 or parts[0] not in ("file", "entity", "bitfields",
-                                            "bitfield"):
+                                            "bitfield", "tag"):
         sys.exit("%s:%d: expected 'file PATH reason', 'entity NAME reason', "
-                 "'bitfields NAME reason' or 'bitfield NAME.FIELD reason'" %
-                 (path, number))
+                 "'bitfields NAME reason', 'bitfield NAME.FIELD reason' or "
+                 "'tag NAME reason'" % (path, number))
       {"file": files, "entity": names, "bitfields": bitfields,
-       "bitfield": fields}[parts[0]][parts[1]] = parts[2]
-  return files, names, bitfields, fields
+       "bitfield": fields, "tag": tags}[parts[0]][parts[1]] = parts[2]
+  return files, names, bitfields, fields, tags
 
 
 def c_string(s):
@@ -91,13 +93,14 @@ def main():
   args = parser.parse_args()
 
   entities, functions = parse_reference(args.reference)
-  excluded_files, excluded_names, bitfields, bitfield_fields = (
+  excluded_files, excluded_names, bitfields, bitfield_fields, tags = (
       parse_exclusions(args.exclusions))
   seen_files = {e["file"] for e in entities}
   seen_names = {e["name"] for e in entities}
   stale = [f for f in excluded_files if f not in seen_files]
   stale += [n for n in excluded_names if n not in seen_names]
   stale += [n for n in bitfields if n not in seen_names]
+  stale += [n for n in tags if n not in seen_names]
   seen_fields = {
       e["name"] + "." + m.rpartition("@")[0] for e in entities
       for m in e["members"]
@@ -125,8 +128,9 @@ def main():
       continue
     headers.add(e["file"])
     if e["kind"] == "struct":
-      rows.append(("sizeof(%s)" % name, e["size"], "sizeof(%s)" % name))
-      rows.append(("alignof(%s)" % name, e["align"], "ABI_ALIGNOF(%s)" % name))
+      ctype = "ABI_TAG(%s)" % name if name in tags else name
+      rows.append(("sizeof(%s)" % name, e["size"], "sizeof(%s)" % ctype))
+      rows.append(("alignof(%s)" % name, e["align"], "ABI_ALIGNOF(%s)" % ctype))
       for member in e["members"]:
         field, _, offset = member.rpartition("@")
         if offset == "-1":
@@ -136,7 +140,7 @@ def main():
           probes.append((name, field, offset))
           continue
         rows.append(("offsetof(%s, %s)" % (name, field), offset,
-                     "offsetof(%s, %s)" % (name, field)))
+                     "offsetof(%s, %s)" % (ctype, field)))
     else:
       # The enum's type must exist (sizeof fails otherwise); its values are
       # compared one by one.
@@ -158,8 +162,10 @@ def main():
   out.append("")
   out.append("#ifdef __cplusplus")
   out.append("#define ABI_ALIGNOF(T) alignof(T)")
+  out.append("#define ABI_TAG(T) T")
   out.append("#else")
   out.append("#define ABI_ALIGNOF(T) _Alignof(T)")
+  out.append("#define ABI_TAG(T) struct T")
   out.append("#endif")
   out.append("")
   out.append("struct abi_row {")
