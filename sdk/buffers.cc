@@ -16,6 +16,7 @@
 #include "sdk/context.h"
 #include "sdk/internal_threading.h"
 #include "sdk/registration.h"
+#include "sdk/retirement.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -186,11 +187,11 @@ bool WriteRecord(int buffer, const void* record, size_t size) noexcept {
 namespace {
 
 // Flush, or on a callback thread (where waiting would wait for itself) a
-// flush on a thread of its own, not waited for.
-void FlushPool(roctracer::Pool* pool) noexcept {
+// flush on a thread of its own, not waited for. True when it waited.
+bool FlushPool(roctracer::Pool* pool) noexcept {
   if (!OnCallbackThread()) {
     pool->Flush();
-    return;
+    return true;
   }
   NotifyInternalThread(ThreadCreation::kBefore);
   try {
@@ -198,17 +199,29 @@ void FlushPool(roctracer::Pool* pool) noexcept {
   } catch (...) {
   }
   NotifyInternalThread(ThreadCreation::kAfter);
+  return false;
+}
+
+// After a flush that waited, every call's own records are out: the
+// retirements other threads handed to idle calls' threads can follow them
+// (retirement.h). True when it wrote any.
+bool WriteRetiredAfterFlush(bool flushed) noexcept {
+  return flushed && WriteAllRetired();
 }
 
 }  // namespace
 
 void FlushClientBuffers(uint32_t client) noexcept {
-  for (Buffer& b : g_buffers) {
-    roctracer::Pool* pool = b.pool.load(std::memory_order_acquire);
-    if (pool != nullptr && b.context_plus1 > 0 &&
-        g_contexts[b.context_plus1 - 1].client == client) {
-      FlushPool(pool);
+  bool flushed = true;
+  for (int round = 0; round < 2; ++round) {
+    for (Buffer& b : g_buffers) {
+      roctracer::Pool* pool = b.pool.load(std::memory_order_acquire);
+      if (pool != nullptr && b.context_plus1 > 0 &&
+          g_contexts[b.context_plus1 - 1].client == client) {
+        flushed &= FlushPool(pool);
+      }
     }
+    if (!WriteRetiredAfterFlush(flushed)) break;
   }
 }
 
@@ -285,7 +298,7 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) {
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   roctracer::Pool* pool = g_buffers[i].pool.load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  FlushPool(pool);
+  if (WriteRetiredAfterFlush(FlushPool(pool))) FlushPool(pool);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -380,6 +380,13 @@ ThreadState* Tls() noexcept {
   return state;
 }
 
+void ForEachThreadState(void (*fn)(ThreadState&, void*), void* ctx) noexcept {
+  for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
+       n != nullptr; n = n->next) {
+    fn(n->state, ctx);
+  }
+}
+
 void WaitForDeliveries(int context) noexcept {
   roctracer::HeavyFence();
   const uint32_t busy = static_cast<uint32_t>(context) + 1;
@@ -413,6 +420,7 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* state = Tls();
   if (state == nullptr) return;
   ThreadState& t = *state;
+  WriteRetiredByOthers(t);
   const KindOp ko = MapCall(info.domain, info.op);
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
     const uint32_t depth = t.depth++;

@@ -9,14 +9,14 @@
 
 namespace rocprofiler_sdk {
 
-void Retire(uint64_t correlation_id) noexcept {
+void Retire(uint64_t correlation_id, uint64_t ns, uint64_t contexts) noexcept {
   if (correlation_id == 0) return;
-  uint64_t mask = RetirementContexts();
+  uint64_t mask = contexts;
   if (mask == 0) return;
   rocprofiler_buffer_tracing_correlation_id_retirement_record_t r{};
   r.size = sizeof(r);
   r.kind = ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
-  r.timestamp = roctracer::TimestampNs();
+  r.timestamp = ns;
   r.internal_correlation_id = correlation_id;
   while (mask != 0) {
     const int i = __builtin_ctzll(mask);
@@ -48,6 +48,10 @@ CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
     if (refs == nullptr) return nullptr;
     new (&refs->refs) std::atomic<uint32_t>(1);  // the frame's
     refs->correlation_id = correlation_id;
+    refs->owner = &t;
+    refs->retired_ns = 0;
+    refs->contexts = 0;
+    refs->next = nullptr;
     frame->refs = refs;
   }
   frame->refs->refs.fetch_add(1, std::memory_order_relaxed);
@@ -56,8 +60,57 @@ CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
 
 void ReleaseCall(CallRefs* refs) noexcept {
   if (refs->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  Retire(refs->correlation_id);
-  std::free(refs);
+  const uint64_t now = roctracer::TimestampNs();
+  const uint64_t contexts = RetirementContexts();
+  if (refs->owner == Tls() || contexts == 0) {
+    Retire(refs->correlation_id, now, contexts);
+    std::free(refs);
+    return;
+  }
+  refs->retired_ns = now;
+  refs->contexts = contexts;
+  std::atomic<CallRefs*>& list = refs->owner->retired;
+  CallRefs* head = list.load(std::memory_order_relaxed);
+  do {
+    refs->next = head;
+  } while (!list.compare_exchange_weak(head, refs, std::memory_order_release,
+                                       std::memory_order_relaxed));
+}
+
+namespace {
+
+// Writes `t`'s handed retirements, oldest first; true when there were any.
+bool TakeAndWrite(ThreadState& t) noexcept {
+  CallRefs* newest = t.retired.exchange(nullptr, std::memory_order_acquire);
+  if (newest == nullptr) return false;
+  CallRefs* oldest = nullptr;
+  while (newest != nullptr) {
+    CallRefs* next = newest->next;
+    newest->next = oldest;
+    oldest = newest;
+    newest = next;
+  }
+  while (oldest != nullptr) {
+    CallRefs* next = oldest->next;
+    Retire(oldest->correlation_id, oldest->retired_ns, oldest->contexts);
+    std::free(oldest);
+    oldest = next;
+  }
+  return true;
+}
+
+}  // namespace
+
+void WriteRetiredBy(ThreadState& t) noexcept { TakeAndWrite(t); }
+
+bool WriteAllRetired() noexcept {
+  bool wrote = false;
+  ForEachThreadState(
+      [](ThreadState& t, void* any) {
+        if (TakeAndWrite(t)) *static_cast<bool*>(any) = true;
+      },
+      &wrote);
+  return wrote;
 }
 
 }  // namespace rocprofiler_sdk

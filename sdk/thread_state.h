@@ -97,6 +97,10 @@ struct ThreadState {
   // ScratchOpen[kScratchOps], allocated at the thread's first scratch
   // callback (few threads ever raise one); kept with the block.
   ScratchOpen* scratch;
+  // This thread's calls whose IDs another thread retired (their last GPU
+  // operation completed there), newest first: written by this thread after
+  // its own records, or by a flush (retirement.h).
+  std::atomic<CallRefs*> retired;
 
   rocprofiler_user_data_t ExternalTop(int context) const noexcept {
     const uint32_t d = external_depth[context];
@@ -112,6 +116,10 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
 // This thread's block; NULL only if its one-time allocation failed (then the
 // thread's calls are not reported and its external-ID calls fail).
 ThreadState* Tls() noexcept;
+
+// Runs `fn(block, ctx)` on every block ever allocated (in use or not),
+// without a lock.
+void ForEachThreadState(void (*fn)(ThreadState&, void*), void* ctx) noexcept;
 
 }  // namespace rocprofiler_sdk
 

@@ -7,8 +7,10 @@
 // after the kernel dispatch submitted under that ID completed.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <map>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "rocprofiler-sdk/rocprofiler.h"
@@ -72,6 +74,12 @@ struct Tool {
   std::vector<rocprofiler_callback_tracing_memory_allocation_data_t> payloads;
   rocprofiler_context_id_t context{0};
   rocprofiler_buffer_id_t buffer{0};
+  // A second context, started by one test: dispatches, the doorbell store
+  // and retirements into a small buffer, whose writers' blocks fill and are
+  // delivered one by one rather than all at a flush.
+  rocprofiler_context_id_t small_context{0};
+  rocprofiler_buffer_id_t small_buffer{0};
+  std::vector<Record> small_records;
   rocprofiler_status_t status[5] = {};
   rocprofiler_status_t scratch_status = ROCPROFILER_STATUS_SUCCESS;
   rocprofiler_status_t request_status = ROCPROFILER_STATUS_ERROR;
@@ -98,10 +106,13 @@ Tool& T() {
   return *tool;
 }
 
-void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t buffer,
                     rocprofiler_record_header_t** headers, size_t n, void*,
                     uint64_t) {
   std::lock_guard<std::mutex> lock(T().mutex);
+  std::vector<Record>& records = buffer.handle == T().small_buffer.handle
+                                     ? T().small_records
+                                     : T().records;
   for (size_t i = 0; i < n; ++i) {
     if (headers[i]->category != ROCPROFILER_BUFFER_CATEGORY_TRACING) continue;
     Record r{};
@@ -132,7 +143,7 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
             headers[i]->payload);
         break;
     }
-    T().records.push_back(r);
+    records.push_back(r);
   }
 }
 
@@ -208,6 +219,23 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
       ROCPROFILER_HSA_CORE_API_ID_hsa_signal_store_screlease;
   rocprofiler_configure_buffer_tracing_service(
       t.context, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, &store, 1, t.buffer);
+  if (rocprofiler_create_context(&t.small_context) !=
+          ROCPROFILER_STATUS_SUCCESS ||
+      rocprofiler_create_buffer(t.small_context, 4096, 2048,
+                                ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                &BufferCallback, nullptr, &t.small_buffer) !=
+          ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
+  for (rocprofiler_buffer_tracing_kind_t kind :
+       {ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH,
+        ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT}) {
+    rocprofiler_configure_buffer_tracing_service(t.small_context, kind, nullptr,
+                                                 0, t.small_buffer);
+  }
+  rocprofiler_configure_buffer_tracing_service(
+      t.small_context, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, &store, 1,
+      t.small_buffer);
   return rocprofiler_start_context(t.context) == ROCPROFILER_STATUS_SUCCESS ? 0
                                                                             : 1;
 }
@@ -418,6 +446,57 @@ TEST_F(SdkMemoryRetirement, RetirementFollowsTheKernelDispatch) {
     }
     EXPECT_EQ(retired[r.Id()], 1) << "kind " << r.kind << " id " << r.Id();
   }
+}
+
+// In the order a buffer delivers them, no record of an ID comes after its
+// retirement, although the doorbell store's record is written by the
+// submitting thread and the kernels are completed, and their IDs retired, on
+// the tracer's completion thread; with a small buffer, each thread's block
+// is delivered when it fills, not together at a flush.
+TEST_F(SdkMemoryRetirement, RetirementIsDeliveredAfterTheCallsOwnRecords) {
+  constexpr size_t kKernels = 400;
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(kKernels, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(T().small_context),
+            ROCPROFILER_STATUS_SUCCESS);
+  for (size_t i = 0; i < kKernels; ++i) {
+    gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  }
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  // Time for the completion thread to report the kernels and retire their
+  // IDs (it looks every millisecond; the queue stays alive, so nothing else
+  // harvests them before the flush).
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(rocprofiler_stop_context(T().small_context),
+            ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().small_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  std::vector<Record> all;
+  {
+    std::lock_guard<std::mutex> lock(T().mutex);
+    all = T().small_records;
+  }
+  std::map<uint64_t, int> retired;
+  size_t dispatches = 0, late = 0;
+  for (const Record& r : all) {
+    if (r.kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT) {
+      ++retired[r.Id()];
+      continue;
+    }
+    late += retired.count(r.Id());
+    if (r.kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH) ++dispatches;
+  }
+  EXPECT_EQ(late, 0u) << "records delivered after their ID's retirement";
+  EXPECT_EQ(dispatches, kKernels);
+  for (const Record& r : all) {
+    if (r.kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH) {
+      EXPECT_EQ(retired[r.Id()], 1) << r.Id();
+    }
+  }
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
 }
 
 // SCRATCH_MEMORY, buffer records and callbacks, where the runtime raises
