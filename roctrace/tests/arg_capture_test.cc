@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,7 +30,9 @@ std::vector<std::string> Print(const ApiArgs& args) {
   args.each(
       args,
       [](void* user, uint32_t position, const char* type, size_t type_size,
-         const char* name, const char* value, size_t value_size) {
+         const char* name, size_t name_size, const char* value,
+         size_t value_size) {
+        EXPECT_EQ(name_size, std::strlen(name));
         static_cast<std::vector<std::string>*>(user)->push_back(
             std::to_string(position) + "|" + std::string(type, type_size) +
             "|" + name + "|" + std::string(value, value_size));

@@ -107,41 +107,53 @@ ArgCapture::Queue* MakeQueue() {
   return q;
 }
 
-struct VisitAdapter {
-  ApiArgs::Visit visit;
-  void* user;
-};
-
-// Types as the header spells them, by the printers' type string (a
-// literal, so its address names it): normalized once, not per argument.
-struct SpelledType {
-  const char* key = nullptr;
-  uint32_t size = 0;
-  char text[100];
+// Types as the header spells them and names' lengths, by the printers'
+// type and name strings (literals, so their addresses name them):
+// normalized and measured once, not per argument.
+struct Spelling {
+  const char* type_key = nullptr;
+  const char* name_key = nullptr;
+  uint32_t type_size = 0;
+  uint32_t name_size = 0;
+  char type[104];  // a longer spelling is cut (none is near)
 };
 struct SpellingCache {
-  SpelledType slots[256];
+  Spelling slots[512];
 };
 
-const SpelledType& Spelled(const char* type) {
+SpellingCache& ThreadSpellings() {
   thread_local std::unique_ptr<SpellingCache> cache;
   if (cache == nullptr) cache = std::make_unique<SpellingCache>();
-  SpelledType& slot =
-      cache->slots[(reinterpret_cast<uintptr_t>(type) >> 3) & 255];
-  if (slot.key != type) {
-    roctracer::codegen::NormalizeTypeSpelling(type, slot.text,
-                                              sizeof(slot.text));
-    slot.size = static_cast<uint32_t>(std::strlen(slot.text));
-    slot.key = type;
+  return *cache;
+}
+
+const Spelling& Spelled(SpellingCache& cache, const char* type,
+                        const char* name) {
+  Spelling& slot = cache.slots[((reinterpret_cast<uintptr_t>(name) >> 2) ^
+                                (reinterpret_cast<uintptr_t>(type) >> 3)) &
+                               511];
+  if (slot.type_key != type || slot.name_key != name) {
+    roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
+                                              sizeof(slot.type));
+    slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
+    slot.name_size = static_cast<uint32_t>(std::strlen(name));
+    slot.type_key = type;
+    slot.name_key = name;
   }
   return slot;
 }
 
+struct VisitAdapter {
+  ApiArgs::Visit visit;
+  void* user;
+  SpellingCache* spellings;  // the writing thread's, found once per call
+};
+
 int Adapt(uint32_t index, const void*, int32_t, const char* type,
           const char* name, const char* value, int32_t, void* user) {
   auto* a = static_cast<VisitAdapter*>(user);
-  const SpelledType& spelled = Spelled(type);
-  a->visit(a->user, index, spelled.text, spelled.size, name, value,
+  const Spelling& s = Spelled(*a->spellings, type, name);
+  a->visit(a->user, index, s.type, s.type_size, name, s.name_size, value,
            std::strlen(value));
   return 0;
 }
@@ -165,7 +177,7 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
       Data data;
     } copy;
     std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
-    VisitAdapter adapter{visit, user};
+    VisitAdapter adapter{visit, user, &ThreadSpellings()};
     kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
   }
 }

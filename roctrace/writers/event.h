@@ -168,8 +168,8 @@ struct ApiArgs {
   // gone by then), structs passed by value field by field (`{x=1, y=1,
   // z=1}`).
   using Visit = void (*)(void* user, uint32_t position, const char* type,
-                         size_t type_size, const char* name, const char* value,
-                         size_t value_size);
+                         size_t type_size, const char* name, size_t name_size,
+                         const char* value, size_t value_size);
   // Calls `visit` once per argument, in order.
   void (*each)(const ApiArgs& args, Visit visit, void* user);
   uint32_t domain;  // activity_domain_t

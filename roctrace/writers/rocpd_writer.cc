@@ -565,7 +565,7 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
   args.each(
       args,
       [](void* user, uint32_t position, const char* type, size_t type_size,
-         const char* name, const char* value, size_t size) {
+         const char* name, size_t name_size, const char* value, size_t size) {
         auto* s = static_cast<Sink*>(user);
         // Printed values are ASCII but for bytes of char arrays in structs:
         // those are made valid UTF-8.
@@ -589,10 +589,10 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
             SqliteTableAppender::Integer(s->event_id),
             SqliteTableAppender::Integer(position),
             SqliteTableAppender::Text(type, type_size),
-            SqliteTableAppender::Text(name, std::strlen(name)),
+            SqliteTableAppender::Text(name, name_size),
             SqliteTableAppender::Text(value, size)};
-        s->writer->appender_->AppendRow(kArgTable, s->writer->next_arg_id_++,
-                                        row, 5);
+        s->writer->appender_->AppendRow<0b11100>(
+            kArgTable, s->writer->next_arg_id_++, row);
       },
       &sink);
 }
