@@ -1,16 +1,20 @@
 #include "roctrace/tool/arg_capture.h"
 
+#include <cxxabi.h>
 #include <pthread.h>
 #include <roctracer.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "codegen/support/arg_format.h"
@@ -107,15 +111,17 @@ ArgCapture::Queue* MakeQueue() {
   return q;
 }
 
-// Types as the header spells them and names' lengths, by the printers'
-// type and name strings (literals, so their addresses name them):
-// normalized and measured once, not per argument.
+// Argument types as rocprofiler-sdk names them (the parameter's typeid,
+// and that demangled) and names' lengths, by the printers' type and name
+// strings (literals, so their addresses name them; one header spelling is
+// one C++ type): demangled and measured once, not per argument.
 struct Spelling {
   const char* type_key = nullptr;
   const char* name_key = nullptr;
+  const char* mangled = "";
   uint32_t type_size = 0;
   uint32_t name_size = 0;
-  char type[104];  // a longer spelling is cut (none is near)
+  char type[128];  // a longer one is cut (none is near)
 };
 struct SpellingCache {
   Spelling slots[512];
@@ -127,14 +133,31 @@ SpellingCache& ThreadSpellings() {
   return *cache;
 }
 
-const Spelling& Spelled(SpellingCache& cache, const char* type,
-                        const char* name) {
+using ArgTypeFn = const std::type_info* (*)(uint32_t op, uint32_t index);
+
+const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type, uint32_t op,
+                        uint32_t index, const char* type, const char* name) {
   Spelling& slot = cache.slots[((reinterpret_cast<uintptr_t>(name) >> 2) ^
                                 (reinterpret_cast<uintptr_t>(type) >> 3)) &
                                511];
   if (slot.type_key != type || slot.name_key != name) {
-    roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
-                                              sizeof(slot.type));
+    const std::type_info* info = arg_type(op, index);
+    char* demangled = nullptr;
+    if (info != nullptr) {
+      int status = 0;
+      demangled = abi::__cxa_demangle(info->name(), nullptr, nullptr, &status);
+      slot.mangled = info->name();
+    } else {
+      slot.mangled = "";
+    }
+    if (demangled != nullptr) {
+      std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
+      std::free(demangled);
+    } else {
+      // Not expected: the header's spelling rather than none.
+      roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
+                                                sizeof(slot.type));
+    }
     slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
     slot.name_size = static_cast<uint32_t>(std::strlen(name));
     slot.type_key = type;
@@ -147,14 +170,18 @@ struct VisitAdapter {
   ApiArgs::Visit visit;
   void* user;
   SpellingCache* spellings;  // the writing thread's, found once per call
+  ArgTypeFn arg_type;
+  uint32_t op;
 };
 
 int Adapt(uint32_t index, const void*, int32_t, const char* type,
           const char* name, const char* value, int32_t, void* user) {
   auto* a = static_cast<VisitAdapter*>(user);
-  const Spelling& s = Spelled(*a->spellings, type, name);
-  a->visit(a->user, index, s.type, s.type_size, name, s.name_size, value,
-           std::strlen(value));
+  const Spelling& s =
+      Spelled(*a->spellings, a->arg_type, a->op, index, type, name);
+  const ApiArg arg{index, s.type,      s.type_size, s.mangled,
+                   name,  s.name_size, value,       std::strlen(value)};
+  a->visit(a->user, arg);
   return 0;
 }
 
@@ -169,7 +196,7 @@ template <class Data>
 struct HasArgs<Data, std::void_t<decltype(std::declval<Data&>().args)>>
     : std::true_type {};
 
-template <class Data, auto kIterate>
+template <class Data, auto kIterate, auto kArgType>
 void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
   if constexpr (HasArgs<Data>::value) {
     union Storage {
@@ -177,7 +204,7 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
       Data data;
     } copy;
     std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
-    VisitAdapter adapter{visit, user, &ThreadSpellings()};
+    VisitAdapter adapter{visit, user, &ThreadSpellings(), kArgType, args.op};
     kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
   }
 }
@@ -196,11 +223,14 @@ using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
 EachFn EachOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
-      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs>;
+      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs,
+                   &roctracer::hip_api::ArgType>;
     case ACTIVITY_DOMAIN_HSA_API:
-      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs>;
+      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs,
+                   &roctracer::hsa_api::ArgType>;
     case ACTIVITY_DOMAIN_KFD_API:
-      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs>;
+      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs,
+                   &roctracer::kfd_api::ArgType>;
     default:
       return nullptr;
   }

@@ -292,10 +292,12 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
-  // Arguments are recorded for the database, as rocprofv3 records them.
+  // Arguments are recorded for the database and the JSON, as rocprofv3
+  // records them (the timeline and the CSV have none: nor have rocprofv3's).
   const bool args_hip_only = config_.api_args == Config::ApiArgs::kHip;
   capture_args_ =
-      config_.rocpd && config_.api_args != Config::ApiArgs::kNone &&
+      (config_.rocpd || config_.json) &&
+      config_.api_args != Config::ApiArgs::kNone &&
       (config_.hip || (!args_hip_only && (config_.hsa || config_.kfd)));
   if (capture_args_) CaptureArgs();
   if (config_.memory_allocation) {

@@ -564,9 +564,10 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
   } sink{this, event_id};
   args.each(
       args,
-      [](void* user, uint32_t position, const char* type, size_t type_size,
-         const char* name, size_t name_size, const char* value, size_t size) {
+      [](void* user, const ApiArg& arg) {
         auto* s = static_cast<Sink*>(user);
+        const char* value = arg.value;
+        size_t size = arg.value_size;
         // Printed values are ASCII but for bytes of char arrays in structs:
         // those are made valid UTF-8.
         uint64_t high = 0;
@@ -587,9 +588,9 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
         }
         const SqliteTableAppender::Value row[5] = {
             SqliteTableAppender::Integer(s->event_id),
-            SqliteTableAppender::Integer(position),
-            SqliteTableAppender::Text(type, type_size),
-            SqliteTableAppender::Text(name, name_size),
+            SqliteTableAppender::Integer(arg.position),
+            SqliteTableAppender::Text(arg.type, arg.type_size),
+            SqliteTableAppender::Text(arg.name, arg.name_size),
             SqliteTableAppender::Text(value, size)};
         s->writer->appender_->AppendRow<0b11100>(
             kArgTable, s->writer->next_arg_id_++, row);
