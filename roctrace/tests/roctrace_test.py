@@ -2351,6 +2351,11 @@ class HipStreams(unittest.TestCase):
       view = con.execute("SELECT stream_id, stream FROM kernels").fetchall()
       copy_view = con.execute(
           "SELECT stream_id, stream_name FROM memory_copies").fetchall()
+      # Upstream's stream_args: a call's `stream` argument and its stream.
+      stream_args = con.execute(
+          "SELECT R.name, SA.arg_type, SA.stream_id, SA.stream_name "
+          "FROM stream_args SA JOIN regions R ON R.event_id = SA.event_id"
+      ).fetchall()
     finally:
       con.close()
     self.assertEqual(len(dispatches), 3 * ROUNDS)
@@ -2370,9 +2375,25 @@ class HipStreams(unittest.TestCase):
     self.assertEqual(len(copy_view), 3 * ROUNDS)
     for stream_id, name in view + copy_view:
       self.assertEqual(name, names[stream_id])
+    self.assertEqual(
+        collections.Counter(r[2] for r in stream_args
+                            if r[0] == "hipMemcpyAsync"),
+        {0: ROUNDS, 1: ROUNDS, 2: ROUNDS})
+    for _, arg_type, stream_id, name in stream_args:
+      self.assertEqual(arg_type, "ihipStream_t*")
+      self.assertEqual(name, names[stream_id])
     self.check_csv(d, {(c[2], c[3]): c[0] for c in copies})
     with open(os.path.join(d, "s_results.json")) as f:
-      records = json.load(f)["rocprofiler-sdk-tool"][0]["buffer_records"]
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    records = tool["buffer_records"]
+    # As rocprofv3's HIP records, a call names its stream.
+    ops = {k["kind"]: k["operations"]
+           for k in tool["strings"]["buffer_records"]}
+    self.assertEqual(
+        collections.Counter(
+            r["stream_id"]["handle"] for r in records["hip_api"]
+            if ops["HIP_RUNTIME_API"][r["operation"]] == "hipMemcpyAsync"),
+        {0: ROUNDS, 1: ROUNDS, 2: ROUNDS})
     self.assertEqual(len(records["kernel_dispatch"]), 3 * ROUNDS)
     for r in records["kernel_dispatch"]:
       self.assertEqual(r["stream_id"]["handle"],

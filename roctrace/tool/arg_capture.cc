@@ -252,6 +252,25 @@ size_t ArgsOffset(uint32_t domain) {
 
 }  // namespace
 
+bool StreamHandleOf(const ApiArgs& args, uint64_t* handle) {
+  if (args.domain != ACTIVITY_DOMAIN_HIP_API) return false;
+  union Storage {
+    Storage() {}
+    hip_api_data_t data;
+  } copy;
+  std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+  const void* address = nullptr;
+  if (roctracer::hip_api::StreamArg(args.op, &copy.data, &address) !=
+          roctracer::hip_api::kStreamArg ||
+      address == nullptr) {
+    return false;
+  }
+  hipStream_t stream;
+  std::memcpy(&stream, address, sizeof(stream));
+  *handle = reinterpret_cast<uintptr_t>(stream);
+  return true;
+}
+
 uint32_t ArgsSizeOf(uint32_t domain, uint32_t op) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:

@@ -72,6 +72,11 @@ class ArgCapture {
   uint64_t generation_ = 0;  // of the registry, when by_tid_ was made
 };
 
+// The stream a HIP call's arguments name (its hipStream_t parameter's
+// value, as an integer): false for a call without one, or one whose
+// stream parameter is where the call put a stream it created.
+bool StreamHandleOf(const ApiArgs& args, uint64_t* handle);
+
 // Bytes of an op's argument struct (the generated ArgsSize of its domain);
 // 0 for a domain without printers.
 uint32_t ArgsSizeOf(uint32_t domain, uint32_t op);

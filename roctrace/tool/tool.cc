@@ -430,6 +430,13 @@ void Tool::CaptureArgs() {
                                                  nullptr);
     }
   }
+  // A HIP call's stream, numbered as its work's (the kernel and copy traces
+  // number them: without those, none is).
+  converter_.SetStreamSource([this](const ApiArgs& args, uint64_t* id) {
+    uint64_t handle = 0;
+    return StreamHandleOf(args, &handle) &&
+           kernel_observer_.FindStream(handle, id);
+  });
   converter_.SetArgsSource([this](uint32_t tid, uint64_t correlation_id) {
     return arena_ != nullptr
                ? arg_capture_.Take(tid, correlation_id, arena_.get())

@@ -224,6 +224,8 @@ struct ApiEvent {
   bool instant;  // a rocTX mark
   // API calls: returned a status that is not success.
   bool failed;
+  // HIP calls: stream_id is the stream the call's arguments name.
+  bool stream_known;
   // Device work: the kernel agent's index (HIP's device number); -1 for a
   // copy between host agents. `tid` is the submitting thread, 0 unknown.
   int32_t device_id;
@@ -233,7 +235,8 @@ struct ApiEvent {
   uint64_t dispatch_id;
   // Device work: the HIP stream it was submitted on (Stream_Id: 0 the null
   // stream, then 1, 2, ... in the order streams were created or first
-  // used, as rocprofiler-sdk numbers them).
+  // used, as rocprofiler-sdk numbers them). A HIP call with its arguments:
+  // the stream its `stream` argument names, when `stream_known`.
   uint64_t stream_id;
   union {
     KernelLaunch launch;          // kKernel

@@ -366,6 +366,12 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "allocation_size", e.scratch.size);
   } else {
     if (e.args != nullptr) AppendArgs(&out, *e.args);
+    if (e.stream_known) {
+      // As rocprofv3's HIP records: the stream the call names.
+      out.append(",\"stream_id\":{");
+      Key(&out, "handle", e.stream_id);
+      out.push_back('}');
+    }
     if (e.failed) out.append(",\"failed\":true");  // ours: an error returned
   }
   out.push_back('}');

@@ -556,12 +556,24 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
 }
 
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
-// name, value), as rocprofv3 writes them.
-void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
+// name, value), as rocprofv3 writes them. The `stream` argument of a call
+// whose stream is known also has its Stream_Id in extdata
+// ({"stream_id":N}, its rocpd_info_stream row's id), which upstream's
+// stream_args view reads.
+void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
+                            const ApiArgs& args) {
   struct Sink {
     RocpdWriter* writer;
     int64_t event_id;
-  } sink{this, event_id};
+    char stream[40];  // the stream argument's extdata; empty for none
+    size_t stream_size;
+  } sink{this, event_id, {}, 0};
+  if (e.stream_known) {
+    StreamRow(e.stream_id);
+    sink.stream_size = static_cast<size_t>(
+        std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
+                      static_cast<unsigned long long>(e.stream_id)));
+  }
   args.each(
       args,
       [](void* user, const ApiArg& arg) {
@@ -592,6 +604,16 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
             SqliteTableAppender::Text(arg.type, arg.type_size),
             SqliteTableAppender::Text(arg.name, arg.name_size),
             SqliteTableAppender::Text(value, size)};
+        if (s->stream_size != 0 && arg.name_size == 6 &&
+            std::memcmp(arg.name, "stream", 6) == 0) {
+          const SqliteTableAppender::Value with_stream[6] = {
+              row[0], row[1],
+              row[2], row[3],
+              row[4], SqliteTableAppender::Text(s->stream, s->stream_size)};
+          s->writer->appender_->AppendRow<0b111100>(
+              kArgTable, s->writer->next_arg_id_++, with_stream);
+          return;
+        }
         s->writer->appender_->AppendRow<0b11100>(
             kArgTable, s->writer->next_arg_id_++, row);
       },
@@ -650,7 +672,7 @@ void RocpdWriter::Write(const ApiEvent& e) {
                                ids.name,
                                id};
     appender_->Append(kRegionTable, id, region);
-    if (e.args != nullptr) WriteArgs(id, *e.args);
+    if (e.args != nullptr) WriteArgs(e, id, *e.args);
     if (e.op->category == Category::kMarker) {
       if (marker_events_.size() < kMaxMarkerEvents) {
         marker_events_.push_back(id);

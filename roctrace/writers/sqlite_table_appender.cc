@@ -76,6 +76,7 @@ struct SqliteTableAppender::Layout {
 struct SqliteTableAppender::Tree {
   std::string name;
   size_t columns = 0;
+  size_t stored_columns = 0;  // after the key: the most a row may give
   uint32_t root = 0;
   bool checked = false;  // the root read back as an empty leaf
   int64_t last_rowid = 0;
@@ -219,6 +220,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
       ++column;
     }
     sqlite3_finalize(st);
+    t->stored_columns = column - 1;
     if (!fits || column < table.columns + 1) {
       *error = "table " + table.name +
                " does not take rows of an INTEGER PRIMARY KEY and " +
@@ -326,7 +328,7 @@ void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
                                     size_t columns) {
   if (!error_.empty()) return;
   error_ =
-      t.name + (t.columns != columns
+      t.name + (rowid > t.last_rowid
                     ? ": a row of " + std::to_string(columns) + " values for " +
                           std::to_string(t.columns) + " columns"
                     : ": rowid " + std::to_string(rowid) + " after " +
@@ -486,6 +488,13 @@ template <uint32_t kTexts, size_t kColumns>
 void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
                                     const Value (&values)[kColumns]) {
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
+  Tree& t = *trees_[table];
+  // Rows may also give the defaulted columns after Table::columns.
+  if (rowid <= t.last_rowid || kColumns < t.columns ||
+      kColumns > t.stored_columns) {
+    RefuseRow(t, rowid, kColumns);
+    return;
+  }
   auto is_text = [&values](size_t i) {
     if constexpr (kTexts == kTextsAnywhere) {
       return values[i].text != nullptr;
@@ -493,11 +502,6 @@ void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
       return ((kTexts >> i) & 1) != 0;
     }
   };
-  Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid || t.columns != kColumns) {
-    RefuseRow(t, rowid, kColumns);
-    return;
-  }
   uint32_t types[kColumns];
   uint8_t sizes[kColumns];
   size_t header = 2;  // its size byte and the NULL key
@@ -586,9 +590,12 @@ void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
   t.last_rowid = rowid;
 }
 
-// rocpd_arg's row: event id, position, then type, name and value.
+// rocpd_arg's row: event id, position, then type, name and value, and
+// extdata for a stream argument.
 template void SqliteTableAppender::AppendRow<0b11100>(size_t, int64_t,
                                                       const Value (&)[5]);
+template void SqliteTableAppender::AppendRow<0b111100>(size_t, int64_t,
+                                                       const Value (&)[6]);
 
 void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
                                     const Value* values, size_t n) {

@@ -74,7 +74,9 @@ class SqliteTableAppender {
   void AppendRow(size_t table, int64_t rowid, const Value* values, size_t n);
   // The same, the column count known when compiled, and which columns are
   // texts: bit i of kTexts for values[i] (kTextsAnywhere: those whose
-  // `text` is not null). Instantiated for rocpd_arg's row (0b11100).
+  // `text` is not null). A row may also give values for the defaulted
+  // columns after Table::columns. Instantiated for rocpd_arg's rows
+  // (0b11100: 5 values, 0b111100: and extdata).
   static constexpr uint32_t kTextsAnywhere = ~0u;
   template <uint32_t kTexts, size_t kColumns>
   void AppendRow(size_t table, int64_t rowid, const Value (&values)[kColumns]);
