@@ -435,6 +435,12 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
   return nullptr;
 }
 
+const ApiArgs* ArgCapture::NoArguments() {
+  static const ApiArgs kNone{[](const ApiArgs&, ApiArgs::Visit, void*) {}, 0, 0,
+                             0, nullptr};
+  return &kNone;
+}
+
 uint64_t ArgCapture::lost() const {
   return g_lost.load(std::memory_order_relaxed);
 }

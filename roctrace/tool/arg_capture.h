@@ -60,6 +60,9 @@ class ArgCapture {
   // the copy could not be made). Consumer side: one thread at a time.
   const ApiArgs* Take(uint32_t tid, uint64_t correlation_id, ArgArena* arena);
 
+  // The arguments of a call without parameters: none (each visits nothing).
+  static const ApiArgs* NoArguments();
+
   // Calls whose arguments were not copied (out of memory) or never taken.
   uint64_t lost() const;
 

@@ -62,11 +62,11 @@ class RecordConverter {
                        std::string* error) {
     return filter_.Set(include, exclude, error);
   }
-  // The arguments of an API call, by its record's thread and correlation
-  // ID (arg_capture.h), put in its event; asked once for every HIP, HSA and
-  // KFD record. Unset: events have none.
-  using ArgsSource =
-      std::function<const ApiArgs*(uint32_t tid, uint64_t correlation_id)>;
+  // The arguments of an API call, by its record's domain, op, thread and
+  // correlation ID (arg_capture.h), put in its event; asked once for every
+  // HIP, HSA and KFD record. Unset: events have none.
+  using ArgsSource = std::function<const ApiArgs*(
+      uint32_t domain, uint32_t op, uint32_t tid, uint64_t correlation_id)>;
   void SetArgsSource(ArgsSource source) { args_source_ = std::move(source); }
   // The Stream_Id of the stream an API call's arguments name (false when
   // they name none, or one not numbered): ApiEvent::stream_id. Unset: none.

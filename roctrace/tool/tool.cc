@@ -424,6 +424,7 @@ void Tool::CaptureArgs() {
         std::make_pair(ACTIVITY_DOMAIN_KFD_API,
                        config_.kfd && !args_hip_only)}) {
     if (!on) continue;
+    args_domains_ |= uint32_t{1} << domain;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
       if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters
       roctracer_internal_tool_enable_op_callback(domain, op, ArgCapture::OnExit,
@@ -437,10 +438,15 @@ void Tool::CaptureArgs() {
     return StreamHandleOf(args, &handle) &&
            kernel_observer_.FindStream(handle, id);
   });
-  converter_.SetArgsSource([this](uint32_t tid, uint64_t correlation_id) {
-    return arena_ != nullptr
-               ? arg_capture_.Take(tid, correlation_id, arena_.get())
-               : nullptr;
+  // A call of a recorded domain without parameters has its (empty) list.
+  converter_.SetArgsSource([this](uint32_t domain, uint32_t op, uint32_t tid,
+                                  uint64_t correlation_id) -> const ApiArgs* {
+    if (arena_ == nullptr || domain >= 32 ||
+        (args_domains_ >> domain & 1) == 0) {
+      return nullptr;
+    }
+    if (ArgsSizeOf(domain, op) == 0) return ArgCapture::NoArguments();
+    return arg_capture_.Take(tid, correlation_id, arena_.get());
   });
 }
 
