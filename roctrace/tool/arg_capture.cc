@@ -153,6 +153,9 @@ const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type, uint32_t op,
     if (demangled != nullptr) {
       std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
       std::free(demangled);
+    } else if (info != nullptr) {
+      // What rocprofv3 writes of a name that does not demangle.
+      std::snprintf(slot.type, sizeof(slot.type), "%s", info->name());
     } else {
       // Not expected: the header's spelling rather than none.
       roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
