@@ -1,7 +1,9 @@
 #include "codegen/support/arg_format.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 
 namespace roctracer::codegen {
 
@@ -60,27 +62,69 @@ void AppendEscaped(std::string* out, const char* s, size_t max_chars) {
   if (s[i] != '\0') *out += "...";
 }
 
-void AppendAddress(std::string* out, uintptr_t p) {
+namespace {
+
+// "000102...ff": two digits a byte.
+struct HexPairs {
+  char text[512];
+  constexpr HexPairs() : text() {
+    constexpr char kHex[] = "0123456789abcdef";
+    for (int i = 0; i < 256; ++i) {
+      text[2 * i] = kHex[i >> 4];
+      text[2 * i + 1] = kHex[i & 0xf];
+    }
+  }
+};
+constexpr HexPairs kHexPairs;
+
+}  // namespace
+
+char* PutAddress(char* buf, uintptr_t p) noexcept {
   if (p == 0) {
-    *out += "NULL";
-    return;
+    std::memcpy(buf, "NULL", 4);
+    return buf + 4;
   }
   // By hand, not snprintf: addresses are most of the arguments a trace
-  // prints, and the format parser cost more than the digits.
-  static const char kHex[] = "0123456789abcdef";
-  char buf[2 + 2 * sizeof(p)];
-  char* end = buf + sizeof(buf);
+  // prints, and the format parser cost more than the digits. Counted
+  // first, then written from the last, two a byte.
+  const int n = (64 - __builtin_clzll(p) + 3) / 4;
+  buf[0] = '0';
+  buf[1] = 'x';
+  char* const end = buf + 2 + n;
   char* q = end;
-  for (; p != 0; p >>= 4) *--q = kHex[p & 0xf];
-  *--q = 'x';
-  *--q = '0';
-  out->append(q, static_cast<size_t>(end - q));
+  for (; p >= 0x100; p >>= 8) {
+    q -= 2;
+    std::memcpy(q, &kHexPairs.text[2 * (p & 0xff)], 2);
+  }
+  if (p >= 0x10) {
+    std::memcpy(q - 2, &kHexPairs.text[2 * p], 2);
+  } else {
+    q[-1] = kHexPairs.text[2 * p + 1];
+  }
+  return end;
 }
 
-void AppendInt(std::string* out, long long v) { *out += std::to_string(v); }
+char* PutDecimal(char* buf, unsigned long long v) noexcept {
+  return std::to_chars(buf, buf + 24, v).ptr;
+}
+
+char* PutDecimal(char* buf, long long v) noexcept {
+  return std::to_chars(buf, buf + 24, v).ptr;
+}
+
+void AppendAddress(std::string* out, uintptr_t p) {
+  char buf[24];
+  out->append(buf, static_cast<size_t>(PutAddress(buf, p) - buf));
+}
+
+void AppendInt(std::string* out, long long v) {
+  char buf[24];
+  out->append(buf, static_cast<size_t>(PutDecimal(buf, v) - buf));
+}
 
 void AppendUint(std::string* out, unsigned long long v) {
-  *out += std::to_string(v);
+  char buf[24];
+  out->append(buf, static_cast<size_t>(PutDecimal(buf, v) - buf));
 }
 
 void AppendDouble(std::string* out, double v) {

@@ -155,14 +155,65 @@ constexpr int32_t IndirectionCount() {
   }
 }
 
-// Formats one argument and hands it to the visitor.
+// An integer in decimal, an address as AppendAddress writes it, into `buf`
+// (room for 24 bytes); the text's end.
+char* PutDecimal(char* buf, long long v) noexcept;
+char* PutDecimal(char* buf, unsigned long long v) noexcept;
+char* PutAddress(char* buf, uintptr_t p) noexcept;
+
+// Formats one argument and hands it to the visitor. The values that are
+// most arguments (integers, enumerators, addresses printed as such) are
+// formatted on the stack, or are the enumerator's name itself: the same
+// text as FormatValue's, without a std::string.
 template <int kLimit, class T>
 int VisitArg(ArgVisitor visitor, void* user, int32_t max_deref, uint32_t index,
              const char* type, const char* name, const T& value) {
-  std::string text;
-  const int derefs = FormatValue<kLimit>(&text, value, max_deref);
-  return visitor(index, &value, IndirectionCount<T>(), type, name, text.c_str(),
-                 derefs, user);
+  char buf[24];
+  (void)buf;  // unused where T is a float or a struct
+  const char* text = nullptr;
+  if constexpr (std::is_same_v<T, bool>) {
+    text = value ? "true" : "false";
+  } else if constexpr (std::is_enum_v<T>) {
+    std::underlying_type_t<T> raw;
+    std::memcpy(&raw, &value, sizeof(raw));
+    text = EnumNames<T>::Get(static_cast<long long>(raw));
+    if (text == nullptr) {
+      if constexpr (std::is_signed_v<std::underlying_type_t<T>>) {
+        *PutDecimal(buf, static_cast<long long>(raw)) = '\0';
+      } else {
+        *PutDecimal(buf, static_cast<unsigned long long>(raw)) = '\0';
+      }
+      text = buf;
+    }
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    *PutDecimal(buf, static_cast<long long>(value)) = '\0';
+    text = buf;
+  } else if constexpr (std::is_integral_v<T>) {
+    *PutDecimal(buf, static_cast<unsigned long long>(value)) = '\0';
+    text = buf;
+  } else if constexpr (std::is_pointer_v<T>) {
+    using Pointee = std::remove_pointer_t<T>;
+    constexpr bool kMayFollow =
+        kLimit > 0 && !std::is_void_v<Pointee> && !std::is_function_v<Pointee>;
+    // Printed as an address unless FormatValue would follow it, or it is
+    // the string the tracer put in place of an unreadable one.
+    bool as_address = value == nullptr || !kMayFollow || max_deref <= 0;
+    if constexpr (kLimit > 0 && std::is_same_v<Pointee, const char>) {
+      as_address = as_address && value != kUnreadableString;
+    }
+    if (as_address) {
+      *PutAddress(buf, reinterpret_cast<uintptr_t>(value)) = '\0';
+      text = buf;
+    }
+  }
+  if (text != nullptr) {
+    return visitor(index, &value, IndirectionCount<T>(), type, name, text, 0,
+                   user);
+  }
+  std::string formatted;
+  const int derefs = FormatValue<kLimit>(&formatted, value, max_deref);
+  return visitor(index, &value, IndirectionCount<T>(), type, name,
+                 formatted.c_str(), derefs, user);
 }
 
 }  // namespace roctracer::codegen

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,11 +29,13 @@ std::vector<std::string> Print(const ApiArgs& args) {
   std::vector<std::string> rows;
   args.each(
       args,
-      [](void* user, uint32_t position, const char* type, size_t type_size,
-         const char* name, const char* value, size_t value_size) {
+      [](void* user, const ApiArg& a) {
+        EXPECT_EQ(a.name_size, std::strlen(a.name));
+        EXPECT_EQ(a.type_size, std::strlen(a.type));
         static_cast<std::vector<std::string>*>(user)->push_back(
-            std::to_string(position) + "|" + std::string(type, type_size) +
-            "|" + name + "|" + std::string(value, value_size));
+            std::to_string(a.position) + "|" + std::string(a.type) + "|" +
+            a.mangled_type + "|" + a.name + "|" +
+            std::string(a.value, a.value_size));
       },
       &rows);
   return rows;
@@ -70,18 +73,20 @@ TEST(ArgCapture, TakenOnAnotherThreadAndPrinted) {
   for (uint64_t id = 1; id <= 3; ++id) {
     const ApiArgs* args = capture.Take(tid, id, &arena);
     ASSERT_NE(args, nullptr) << id;
-    EXPECT_EQ(Print(*args),
-              (std::vector<std::string>{
-                  "0|void*|dst|0x1000", "1|const void*|src|NULL",
-                  "2|size_t|sizeBytes|" + std::to_string(100 * id),
-                  "3|hipMemcpyKind|kind|hipMemcpyDeviceToHost"}));
+    EXPECT_EQ(
+        Print(*args),
+        (std::vector<std::string>{
+            "0|void*|Pv|dst|0x1000", "1|void const*|PKv|src|NULL",
+            "2|unsigned long|m|sizeBytes|" + std::to_string(100 * id),
+            "3|hipMemcpyKind|13hipMemcpyKind|kind|hipMemcpyDeviceToHost"}));
   }
   const ApiArgs* hsa = capture.Take(tid, 4, &arena);
   ASSERT_NE(hsa, nullptr);
   EXPECT_EQ(Print(*hsa),
-            (std::vector<std::string>{"0|hsa_system_info_t|attribute|"
-                                      "HSA_SYSTEM_INFO_VERSION_MAJOR",
-                                      "1|void*|value|0xabc0"}));
+            (std::vector<std::string>{
+                "0|hsa_system_info_t|17hsa_system_info_t|attribute|"
+                "HSA_SYSTEM_INFO_VERSION_MAJOR",
+                "1|void*|Pv|value|0xabc0"}));
   // Taken once; another thread's ID finds nothing.
   EXPECT_EQ(capture.Take(tid, 4, &arena), nullptr);
   EXPECT_EQ(capture.Take(Tid(), 1, &arena), nullptr);
@@ -105,7 +110,7 @@ TEST(ArgCapture, EntriesWithoutRecordsArePassedOver) {
   EXPECT_EQ(capture.Take(tid, 99, &arena), nullptr);
   const ApiArgs* args = capture.Take(tid, 11, &arena);
   ASSERT_NE(args, nullptr);
-  EXPECT_EQ(Print(*args)[2], "2|size_t|sizeBytes|11");
+  EXPECT_EQ(Print(*args)[2], "2|unsigned long|m|sizeBytes|11");
   EXPECT_EQ(capture.lost(), lost_before + 1);  // 10's record never came
   EXPECT_EQ(capture.Take(tid, 10, &arena), nullptr);
   ASSERT_NE(capture.Take(tid, 12, &arena), nullptr);
@@ -133,7 +138,7 @@ TEST(ArgCapture, QueuesSpanChunksAndArenasHoldEveryCall) {
     // Every call's copy stays valid until the arena is cleared.
     for (uint64_t i = 1; i <= kCalls; i += 997) {
       EXPECT_EQ(Print(*taken[i - 1])[2],
-                "2|size_t|sizeBytes|" + std::to_string(i));
+                "2|unsigned long|m|sizeBytes|" + std::to_string(i));
     }
   }
 }
@@ -164,7 +169,8 @@ TEST(ArgCapture, TakenWhileTheCallerGoesOn) {
     const ApiArgs* args =
         capture.Take(tid.load(std::memory_order_relaxed), 1000000 + i, &arena);
     ASSERT_NE(args, nullptr) << i;
-    ASSERT_EQ(Print(*args)[2], "2|size_t|sizeBytes|" + std::to_string(i));
+    ASSERT_EQ(Print(*args)[2],
+              "2|unsigned long|m|sizeBytes|" + std::to_string(i));
   }
   caller.join();
 }

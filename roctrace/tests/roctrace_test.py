@@ -284,10 +284,10 @@ class ApiArguments(unittest.TestCase):
     self.assertEqual(query_db(db, self.ARGS_SQL), [
         ("hipSetDevice", 0, "int", "deviceId", "3"),
         ("hipMalloc", 0, "void**", "ptr", p_addr),
-        ("hipMalloc", 1, "size_t", "size", "4096"),
+        ("hipMalloc", 1, "unsigned long", "size", "4096"),
         ("hipMemcpy", 0, "void*", "dst", dst),
-        ("hipMemcpy", 1, "const void*", "src", src),
-        ("hipMemcpy", 2, "size_t", "sizeBytes", "64"),
+        ("hipMemcpy", 1, "void const*", "src", src),
+        ("hipMemcpy", 2, "unsigned long", "sizeBytes", "64"),
         ("hipMemcpy", 3, "hipMemcpyKind", "kind", "hipMemcpyHostToDevice"),
         ("hipFree", 0, "void*", "ptr", "NULL"),
         ("hsa_system_get_info", 0, "hsa_system_info_t", "attribute",
@@ -311,6 +311,39 @@ class ApiArguments(unittest.TestCase):
       if name != "hsa_init":
         self.assertGreater(rows, 0, name)
     self.assertEqual(metadata(db)["roctrace.lost.api_args"], "0")
+
+  def test_json_records_carry_their_arguments(self):
+    """rocprofv3's JSON: each HIP call's record has `args`, a list of
+    {type, name, value}, the type as rocprofiler-sdk names it (typeid)."""
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--sys-trace", "--output-format", "json", "-d", "out",
+             "-o", "run", "--", PROGRAM, "args"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    p_addr, dst, src, major = p.stdout.split()
+    with open(os.path.join(d, "out", "run_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    ops = {k["kind"]: k["operations"]
+           for k in tool["strings"]["buffer_records"]}
+    calls = {}
+    for section, kind in (("hip_api", "HIP_RUNTIME_API"),
+                          ("hsa_api", "HSA_CORE_API")):
+      for r in tool["buffer_records"][section]:
+        calls.setdefault(ops[kind][r["operation"]], []).append(r)
+    self.assertEqual([r["args"] for r in calls["hipMemcpy"]], [[
+        {"type": "Pv", "name": "dst", "value": dst},
+        {"type": "PKv", "name": "src", "value": src},
+        {"type": "m", "name": "sizeBytes", "value": "64"},
+        {"type": "13hipMemcpyKind", "name": "kind",
+         "value": "hipMemcpyHostToDevice"}]])
+    self.assertEqual([r["args"] for r in calls["hipMalloc"]], [[
+        {"type": "PPv", "name": "ptr", "value": p_addr},
+        {"type": "m", "name": "size", "value": "4096"}]])
+    self.assertEqual([r["args"] for r in calls["hsa_system_get_info"]][0], [
+        {"type": "17hsa_system_info_t", "name": "attribute",
+         "value": "HSA_SYSTEM_INFO_VERSION_MAJOR"},
+        {"type": "Pv", "name": "value", "value": major}])
+    # A call without parameters has an empty list.
+    self.assertEqual({len(r["args"]) for r in calls["hsa_init"]}, {0})
 
   def test_hip_calls_only_as_rocprofv3(self):
     env = dict(os.environ, ROCTRACE_API_ARGS="hip")
@@ -2324,6 +2357,11 @@ class HipStreams(unittest.TestCase):
       view = con.execute("SELECT stream_id, stream FROM kernels").fetchall()
       copy_view = con.execute(
           "SELECT stream_id, stream_name FROM memory_copies").fetchall()
+      # Upstream's stream_args: a call's `stream` argument and its stream.
+      stream_args = con.execute(
+          "SELECT R.name, SA.arg_type, SA.stream_id, SA.stream_name "
+          "FROM stream_args SA JOIN regions R ON R.event_id = SA.event_id"
+      ).fetchall()
     finally:
       con.close()
     self.assertEqual(len(dispatches), 3 * ROUNDS)
@@ -2343,9 +2381,25 @@ class HipStreams(unittest.TestCase):
     self.assertEqual(len(copy_view), 3 * ROUNDS)
     for stream_id, name in view + copy_view:
       self.assertEqual(name, names[stream_id])
+    self.assertEqual(
+        collections.Counter(r[2] for r in stream_args
+                            if r[0] == "hipMemcpyAsync"),
+        {0: ROUNDS, 1: ROUNDS, 2: ROUNDS})
+    for _, arg_type, stream_id, name in stream_args:
+      self.assertEqual(arg_type, "ihipStream_t*")
+      self.assertEqual(name, names[stream_id])
     self.check_csv(d, {(c[2], c[3]): c[0] for c in copies})
     with open(os.path.join(d, "s_results.json")) as f:
-      records = json.load(f)["rocprofiler-sdk-tool"][0]["buffer_records"]
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    records = tool["buffer_records"]
+    # As rocprofv3's HIP records, a call names its stream.
+    ops = {k["kind"]: k["operations"]
+           for k in tool["strings"]["buffer_records"]}
+    self.assertEqual(
+        collections.Counter(
+            r["stream_id"]["handle"] for r in records["hip_api"]
+            if ops["HIP_RUNTIME_API"][r["operation"]] == "hipMemcpyAsync"),
+        {0: ROUNDS, 1: ROUNDS, 2: ROUNDS})
     self.assertEqual(len(records["kernel_dispatch"]), 3 * ROUNDS)
     for r in records["kernel_dispatch"]:
       self.assertEqual(r["stream_id"]["handle"],

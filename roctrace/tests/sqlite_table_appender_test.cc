@@ -379,6 +379,44 @@ TEST(SqliteTableAppender, TextRowLongerThanAPageIsAnError) {
   EXPECT_EQ(One(d.db, "SELECT count(*) FROM rocpd_arg"), "0");
 }
 
+// On 64 KiB pages a row may hold a text longer than 2^13 bytes: its
+// serial type and the record's size are then 3-byte varints. Rows of every
+// length up to that read back exactly, in leaves left with any free space.
+TEST(SqliteTableAppender, LongTextsOnLargePagesReadBackExactly) {
+  Database d(65536);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  auto text = [](int64_t i) {
+    return std::string(static_cast<size_t>(i * 977 % 30011),
+                       static_cast<char>('a' + i % 26));
+  };
+  const int64_t n = 60;
+  for (int64_t id = 1; id <= n; ++id) {
+    const std::string value = text(id);
+    const SqliteTableAppender::Value row[5] = {
+        SqliteTableAppender::Integer(id * 1000003),
+        SqliteTableAppender::Integer(id % 3),
+        SqliteTableAppender::Text("size_t", 6),
+        SqliteTableAppender::Text("sizeBytes", 9),
+        SqliteTableAppender::Text(value.data(), value.size())};
+    appender->AppendRow<0b11100>(0, id, row);
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  EXPECT_EQ(One(d.db, "PRAGMA integrity_check"), "ok");
+  auto rows = Rows(d.db,
+                   "SELECT id, event_id, position, type, name, value FROM "
+                   "rocpd_arg ORDER BY id");
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), n);
+  for (int64_t i = 1; i <= n; ++i) {
+    const std::vector<std::string> want = {
+        std::to_string(i),     std::to_string(i * 1000003),
+        std::to_string(i % 3), "size_t",
+        "sizeBytes",           text(i)};
+    ASSERT_EQ(rows[static_cast<size_t>(i - 1)], want) << "arg " << i;
+  }
+}
+
 TEST(SqliteTableAppender, WalIsRefused) {
   Database d(4096);
   Exec(d.db, "PRAGMA journal_mode=WAL");

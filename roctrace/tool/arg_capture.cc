@@ -1,16 +1,20 @@
 #include "roctrace/tool/arg_capture.h"
 
+#include <cxxabi.h>
 #include <pthread.h>
 #include <roctracer.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "codegen/support/arg_format.h"
@@ -107,42 +111,80 @@ ArgCapture::Queue* MakeQueue() {
   return q;
 }
 
-struct VisitAdapter {
-  ApiArgs::Visit visit;
-  void* user;
-};
-
-// Types as the header spells them, by the printers' type string (a
-// literal, so its address names it): normalized once, not per argument.
-struct SpelledType {
-  const char* key = nullptr;
-  uint32_t size = 0;
-  char text[100];
+// Argument types as rocprofiler-sdk names them (the parameter's typeid,
+// and that demangled) and names' lengths, by the printers' type and name
+// strings (literals, so their addresses name them; one header spelling is
+// one C++ type): demangled and measured once, not per argument.
+struct Spelling {
+  const char* type_key = nullptr;
+  const char* name_key = nullptr;
+  const char* mangled = "";
+  uint32_t type_size = 0;
+  uint32_t name_size = 0;
+  char type[128];  // a longer one is cut (none is near)
 };
 struct SpellingCache {
-  SpelledType slots[256];
+  Spelling slots[512];
 };
 
-const SpelledType& Spelled(const char* type) {
+SpellingCache& ThreadSpellings() {
   thread_local std::unique_ptr<SpellingCache> cache;
   if (cache == nullptr) cache = std::make_unique<SpellingCache>();
-  SpelledType& slot =
-      cache->slots[(reinterpret_cast<uintptr_t>(type) >> 3) & 255];
-  if (slot.key != type) {
-    roctracer::codegen::NormalizeTypeSpelling(type, slot.text,
-                                              sizeof(slot.text));
-    slot.size = static_cast<uint32_t>(std::strlen(slot.text));
-    slot.key = type;
+  return *cache;
+}
+
+using ArgTypeFn = const std::type_info* (*)(uint32_t op, uint32_t index);
+
+const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type, uint32_t op,
+                        uint32_t index, const char* type, const char* name) {
+  Spelling& slot = cache.slots[((reinterpret_cast<uintptr_t>(name) >> 2) ^
+                                (reinterpret_cast<uintptr_t>(type) >> 3)) &
+                               511];
+  if (slot.type_key != type || slot.name_key != name) {
+    const std::type_info* info = arg_type(op, index);
+    char* demangled = nullptr;
+    if (info != nullptr) {
+      int status = 0;
+      demangled = abi::__cxa_demangle(info->name(), nullptr, nullptr, &status);
+      slot.mangled = info->name();
+    } else {
+      slot.mangled = "";
+    }
+    if (demangled != nullptr) {
+      std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
+      std::free(demangled);
+    } else if (info != nullptr) {
+      // What rocprofv3 writes of a name that does not demangle.
+      std::snprintf(slot.type, sizeof(slot.type), "%s", info->name());
+    } else {
+      // Not expected: the header's spelling rather than none.
+      roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
+                                                sizeof(slot.type));
+    }
+    slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
+    slot.name_size = static_cast<uint32_t>(std::strlen(name));
+    slot.type_key = type;
+    slot.name_key = name;
   }
   return slot;
 }
 
+struct VisitAdapter {
+  ApiArgs::Visit visit;
+  void* user;
+  SpellingCache* spellings;  // the writing thread's, found once per call
+  ArgTypeFn arg_type;
+  uint32_t op;
+};
+
 int Adapt(uint32_t index, const void*, int32_t, const char* type,
           const char* name, const char* value, int32_t, void* user) {
   auto* a = static_cast<VisitAdapter*>(user);
-  const SpelledType& spelled = Spelled(type);
-  a->visit(a->user, index, spelled.text, spelled.size, name, value,
-           std::strlen(value));
+  const Spelling& s =
+      Spelled(*a->spellings, a->arg_type, a->op, index, type, name);
+  const ApiArg arg{index, s.type,      s.type_size, s.mangled,
+                   name,  s.name_size, value,       std::strlen(value)};
+  a->visit(a->user, arg);
   return 0;
 }
 
@@ -157,7 +199,7 @@ template <class Data>
 struct HasArgs<Data, std::void_t<decltype(std::declval<Data&>().args)>>
     : std::true_type {};
 
-template <class Data, auto kIterate>
+template <class Data, auto kIterate, auto kArgType>
 void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
   if constexpr (HasArgs<Data>::value) {
     union Storage {
@@ -165,7 +207,7 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
       Data data;
     } copy;
     std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
-    VisitAdapter adapter{visit, user};
+    VisitAdapter adapter{visit, user, &ThreadSpellings(), kArgType, args.op};
     kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
   }
 }
@@ -184,11 +226,14 @@ using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
 EachFn EachOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
-      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs>;
+      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs,
+                   &roctracer::hip_api::ArgType>;
     case ACTIVITY_DOMAIN_HSA_API:
-      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs>;
+      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs,
+                   &roctracer::hsa_api::ArgType>;
     case ACTIVITY_DOMAIN_KFD_API:
-      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs>;
+      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs,
+                   &roctracer::kfd_api::ArgType>;
     default:
       return nullptr;
   }
@@ -209,6 +254,25 @@ size_t ArgsOffset(uint32_t domain) {
 }
 
 }  // namespace
+
+bool StreamHandleOf(const ApiArgs& args, uint64_t* handle) {
+  if (args.domain != ACTIVITY_DOMAIN_HIP_API) return false;
+  union Storage {
+    Storage() {}
+    hip_api_data_t data;
+  } copy;
+  std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+  const void* address = nullptr;
+  if (roctracer::hip_api::StreamArg(args.op, &copy.data, &address) !=
+          roctracer::hip_api::kStreamArg ||
+      address == nullptr) {
+    return false;
+  }
+  hipStream_t stream;
+  std::memcpy(&stream, address, sizeof(stream));
+  *handle = reinterpret_cast<uintptr_t>(stream);
+  return true;
+}
 
 uint32_t ArgsSizeOf(uint32_t domain, uint32_t op) {
   switch (domain) {
@@ -372,6 +436,12 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
     }
   }
   return nullptr;
+}
+
+const ApiArgs* ArgCapture::NoArguments() {
+  static const ApiArgs kNone{[](const ApiArgs&, ApiArgs::Visit, void*) {}, 0, 0,
+                             0, nullptr};
+  return &kNone;
 }
 
 uint64_t ArgCapture::lost() const {

@@ -60,6 +60,9 @@ class ArgCapture {
   // the copy could not be made). Consumer side: one thread at a time.
   const ApiArgs* Take(uint32_t tid, uint64_t correlation_id, ArgArena* arena);
 
+  // The arguments of a call without parameters: none (each visits nothing).
+  static const ApiArgs* NoArguments();
+
   // Calls whose arguments were not copied (out of memory) or never taken.
   uint64_t lost() const;
 
@@ -71,6 +74,11 @@ class ArgCapture {
   std::unordered_map<uint32_t, std::vector<Queue*>> by_tid_;
   uint64_t generation_ = 0;  // of the registry, when by_tid_ was made
 };
+
+// The stream a HIP call's arguments name (its hipStream_t parameter's
+// value, as an integer): false for a call without one, or one whose
+// stream parameter is where the call put a stream it created.
+bool StreamHandleOf(const ApiArgs& args, uint64_t* handle);
 
 // Bytes of an op's argument struct (the generated ArgsSize of its domain);
 // 0 for a domain without printers.

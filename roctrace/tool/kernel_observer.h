@@ -45,6 +45,11 @@ class KernelObserver final : public roctracer::gpu::Observer {
   void KeepMangledNames(bool mangled) { mangled_ = mangled; }
   // A stream a traced API created (numbered now: creation order).
   void OnStreamCreated(uint64_t handle) { streams_.IdOf(handle); }
+  // The Stream_Id of a stream already numbered (by its creation or its
+  // work); false for one that is not.
+  bool FindStream(uint64_t handle, uint64_t* id) noexcept {
+    return streams_.Find(handle, id);
+  }
 
   uint64_t OnEnqueue(const roctracer::gpu::EnqueueInfo& info) noexcept override;
   void OnDispatch(const roctracer::gpu::DispatchRecord& r,

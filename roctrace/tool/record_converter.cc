@@ -317,7 +317,12 @@ void RecordConverter::Convert(const activity_record_t& r) {
       e.end_ns = r.end_ns;
       e.failed = r.api_status != 0 && !(r.domain == ACTIVITY_DOMAIN_HSA_API &&
                                         r.api_status == kHsaInfoBreak);
-      if (args_source_) e.args = args_source_(r.thread_id, r.correlation_id);
+      if (args_source_) {
+        e.args = args_source_(r.domain, r.op, r.thread_id, r.correlation_id);
+      }
+      if (e.args != nullptr && stream_source_) {
+        e.stream_known = stream_source_(*e.args, &e.stream_id);
+      }
       sink_(e);
       // Only calls that can submit work are ever named by device records.
       if (e.op->submits_work) RememberThread(r.correlation_id, r.thread_id);

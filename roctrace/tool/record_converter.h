@@ -62,12 +62,18 @@ class RecordConverter {
                        std::string* error) {
     return filter_.Set(include, exclude, error);
   }
-  // The arguments of an API call, by its record's thread and correlation
-  // ID (arg_capture.h), put in its event; asked once for every HIP, HSA and
-  // KFD record. Unset: events have none.
-  using ArgsSource =
-      std::function<const ApiArgs*(uint32_t tid, uint64_t correlation_id)>;
+  // The arguments of an API call, by its record's domain, op, thread and
+  // correlation ID (arg_capture.h), put in its event; asked once for every
+  // HIP, HSA and KFD record. Unset: events have none.
+  using ArgsSource = std::function<const ApiArgs*(
+      uint32_t domain, uint32_t op, uint32_t tid, uint64_t correlation_id)>;
   void SetArgsSource(ArgsSource source) { args_source_ = std::move(source); }
+  // The Stream_Id of the stream an API call's arguments name (false when
+  // they name none, or one not numbered): ApiEvent::stream_id. Unset: none.
+  using StreamSource = std::function<bool(const ApiArgs& args, uint64_t* id)>;
+  void SetStreamSource(StreamSource source) {
+    stream_source_ = std::move(source);
+  }
   // Emits the device events still waiting for their API call (at the end:
   // their thread stays unknown, 0).
   void FlushWaiting();
@@ -121,6 +127,7 @@ class RecordConverter {
 
   Sink sink_;
   ArgsSource args_source_;
+  StreamSource stream_source_;
   std::vector<std::unique_ptr<OpName>> api_names_[ACTIVITY_DOMAIN_NUMBER];
   std::unordered_map<uint64_t, std::unique_ptr<OpName>> sparse_names_;
   std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_[2];

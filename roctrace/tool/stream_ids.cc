@@ -27,4 +27,16 @@ uint64_t StreamIds::IdOf(uint64_t handle) noexcept {
   return id;
 }
 
+bool StreamIds::Find(uint64_t handle, uint64_t* id) noexcept {
+  if (handle == 0) {
+    *id = 0;
+    return true;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = ids_.find(handle);
+  if (it == ids_.end()) return false;
+  *id = it->second;
+  return true;
+}
+
 }  // namespace roctrace

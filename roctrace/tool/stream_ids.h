@@ -21,6 +21,9 @@ class StreamIds {
   // noexcept paths: when memory runs out a new stream is answered 0 (the
   // null stream) rather than throwing into the application.
   uint64_t IdOf(uint64_t handle) noexcept;
+  // The ID of `handle` when it has one already (never numbers it: the
+  // order streams are numbered in stays the application's).
+  bool Find(uint64_t handle, uint64_t* id) noexcept;
 
  private:
   std::mutex mutex_;

@@ -292,10 +292,12 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   if (config_.hsa) enable(ACTIVITY_DOMAIN_HSA_API);
   if (config_.kfd) enable(ACTIVITY_DOMAIN_KFD_API);
   if (config_.marker) enable(ACTIVITY_DOMAIN_ROCTX);
-  // Arguments are recorded for the database, as rocprofv3 records them.
+  // Arguments are recorded for the database and the JSON, as rocprofv3
+  // records them (the timeline and the CSV have none: nor have rocprofv3's).
   const bool args_hip_only = config_.api_args == Config::ApiArgs::kHip;
   capture_args_ =
-      config_.rocpd && config_.api_args != Config::ApiArgs::kNone &&
+      (config_.rocpd || config_.json) &&
+      config_.api_args != Config::ApiArgs::kNone &&
       (config_.hip || (!args_hip_only && (config_.hsa || config_.kfd)));
   if (capture_args_) CaptureArgs();
   if (config_.memory_allocation) {
@@ -422,16 +424,29 @@ void Tool::CaptureArgs() {
         std::make_pair(ACTIVITY_DOMAIN_KFD_API,
                        config_.kfd && !args_hip_only)}) {
     if (!on) continue;
+    args_domains_ |= uint32_t{1} << domain;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
       if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters
       roctracer_internal_tool_enable_op_callback(domain, op, ArgCapture::OnExit,
                                                  nullptr);
     }
   }
-  converter_.SetArgsSource([this](uint32_t tid, uint64_t correlation_id) {
-    return arena_ != nullptr
-               ? arg_capture_.Take(tid, correlation_id, arena_.get())
-               : nullptr;
+  // A HIP call's stream, numbered as its work's (the kernel and copy traces
+  // number them: without those, none is).
+  converter_.SetStreamSource([this](const ApiArgs& args, uint64_t* id) {
+    uint64_t handle = 0;
+    return StreamHandleOf(args, &handle) &&
+           kernel_observer_.FindStream(handle, id);
+  });
+  // A call of a recorded domain without parameters has its (empty) list.
+  converter_.SetArgsSource([this](uint32_t domain, uint32_t op, uint32_t tid,
+                                  uint64_t correlation_id) -> const ApiArgs* {
+    if (arena_ == nullptr || domain >= 32 ||
+        (args_domains_ >> domain & 1) == 0) {
+      return nullptr;
+    }
+    if (ArgsSizeOf(domain, op) == 0) return ArgCapture::NoArguments();
+    return arg_capture_.Take(tid, correlation_id, arena_.get());
   });
 }
 

@@ -101,6 +101,7 @@ class Tool {
   BatchPool batches_;
   // Arguments of the current batch's API events (null: not recorded).
   bool capture_args_ = false;
+  uint32_t args_domains_ = 0;  // bit d: domain d's arguments are recorded
   ArgCapture arg_capture_;
   std::shared_ptr<ArgArena> arena_;
   bool writers_created_ = false;

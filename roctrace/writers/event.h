@@ -157,19 +157,32 @@ struct ScratchUse {
   uint64_t size;
 };
 
+// One argument of an API call, as ApiArgs::each hands it over: its
+// position (0, 1, ... in the parameter list), its type, its name and its
+// value: integers in decimal, enumerators by name, pointers as addresses
+// (`0x7ffd4c3e1a90`, `NULL`), never followed (what they pointed to is gone
+// by then), structs passed by value field by field (`{x=1, y=1, z=1}`).
+// The type is the parameter's C++ type as rocprofiler-sdk names it (its
+// typeid: typedefs resolved): `type` demangled as rocprofv3's database
+// writes it (`unsigned long`, `void const*`, `ihipStream_t*`),
+// `mangled_type` as its JSON does (`m`, `PKv`, `P12ihipStream_t`).
+struct ApiArg {
+  uint32_t position;
+  const char* type;
+  size_t type_size;
+  const char* mangled_type;
+  const char* name;
+  size_t name_size;
+  const char* value;
+  size_t value_size;
+};
+
 // An API call's arguments as the call's data held them when it returned:
 // the bytes of its argument struct, copied on the calling thread, made text
-// only by a writer that writes them (rocpd's rocpd_arg), on its own thread.
+// only by a writer that writes them (rocpd's rocpd_arg, JSON's `args`), on
+// its own thread.
 struct ApiArgs {
-  // One argument: its position (0, 1, ... in the parameter list), its type
-  // as the header spells it (`hipStream_t`, `void**`), its name and its
-  // value: integers in decimal, enumerators by name, pointers as addresses
-  // (`0x7ffd4c3e1a90`, `NULL`), never followed (what they pointed to is
-  // gone by then), structs passed by value field by field (`{x=1, y=1,
-  // z=1}`).
-  using Visit = void (*)(void* user, uint32_t position, const char* type,
-                         size_t type_size, const char* name, const char* value,
-                         size_t value_size);
+  using Visit = void (*)(void* user, const ApiArg& arg);
   // Calls `visit` once per argument, in order.
   void (*each)(const ApiArgs& args, Visit visit, void* user);
   uint32_t domain;  // activity_domain_t
@@ -211,6 +224,8 @@ struct ApiEvent {
   bool instant;  // a rocTX mark
   // API calls: returned a status that is not success.
   bool failed;
+  // HIP calls: stream_id is the stream the call's arguments name.
+  bool stream_known;
   // Device work: the kernel agent's index (HIP's device number); -1 for a
   // copy between host agents. `tid` is the submitting thread, 0 unknown.
   int32_t device_id;
@@ -220,15 +235,16 @@ struct ApiEvent {
   uint64_t dispatch_id;
   // Device work: the HIP stream it was submitted on (Stream_Id: 0 the null
   // stream, then 1, 2, ... in the order streams were created or first
-  // used, as rocprofiler-sdk numbers them).
+  // used, as rocprofiler-sdk numbers them). A HIP call with its arguments:
+  // the stream its `stream` argument names, when `stream_known`.
   uint64_t stream_id;
   union {
     KernelLaunch launch;          // kKernel
     ScratchUse scratch;           // kScratchMemory
     MemoryAllocation allocation;  // kMemoryAllocation
   };
-  // HIP, HSA and KFD API calls, when their arguments are recorded (rocpd
-  // output): owned by the batch the event is in. nullptr otherwise.
+  // HIP, HSA and KFD API calls, when their arguments are recorded (rocpd,
+  // JSON output): owned by the batch the event is in. nullptr otherwise.
   const ApiArgs* args;
 };
 

@@ -3,13 +3,17 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <string>
 #include <utility>
+
+#include "roctrace/writers/utf8.h"
 
 namespace roctrace {
 namespace {
@@ -50,7 +54,7 @@ void Dim3(std::string* out, const char* key, uint64_t x, uint64_t y,
 
 }  // namespace
 
-void AppendJsonString(std::string* out, const std::string& text) {
+void AppendJsonString(std::string* out, std::string_view text) {
   out->push_back('"');
   for (char c : text) {
     auto u = static_cast<unsigned char>(c);
@@ -360,11 +364,47 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "flags", e.scratch.flags);
     out.push_back(',');
     Key(&out, "allocation_size", e.scratch.size);
-  } else if (e.failed) {
-    out.append(",\"failed\":true");  // ours: the call returned an error
+  } else {
+    if (e.args != nullptr) AppendArgs(&out, *e.args);
+    if (e.stream_known) {
+      // As rocprofv3's HIP records: the stream the call names.
+      out.append(",\"stream_id\":{");
+      Key(&out, "handle", e.stream_id);
+      out.push_back('}');
+    }
+    if (e.failed) out.append(",\"failed\":true");  // ours: an error returned
   }
   out.push_back('}');
   if (out.size() >= kFlushBytes) Flush(c);
+}
+
+// ,"args":[{"type":..,"name":..,"value":..},...] as rocprofv3 writes a HIP
+// call's: the type as rocprofiler-sdk names it (its typeid name), the value
+// as printed (made valid UTF-8 where a struct's char array was not).
+void JsonWriter::AppendArgs(std::string* out, const ApiArgs& args) {
+  out->append(",\"args\":[");
+  args.each(
+      args,
+      [](void* user, const ApiArg& arg) {
+        auto* o = static_cast<std::string*>(user);
+        o->append(arg.position == 0 ? "{\"type\":" : ",{\"type\":");
+        AppendJsonString(o, arg.mangled_type);
+        o->append(",\"name\":");
+        AppendJsonString(o, std::string_view(arg.name, arg.name_size));
+        o->append(",\"value\":");
+        const std::string_view value(arg.value, arg.value_size);
+        const bool ascii = std::all_of(value.begin(), value.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x80;
+        });
+        if (ascii || IsValidUtf8(std::string(value))) {
+          AppendJsonString(o, value);
+        } else {
+          AppendJsonString(o, MakeValidUtf8(std::string(value)));
+        }
+        o->push_back('}');
+      },
+      out);
+  out->push_back(']');
 }
 
 // A machine has a handful of agents: a list beats a map.

@@ -20,6 +20,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "roctrace/writers/event.h"
@@ -44,6 +45,7 @@ class JsonWriter : public Writer {
   uint32_t Operation(const OpName* op);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
+  static void AppendArgs(std::string* out, const ApiArgs& args);
   // Reports the file lost (`what` then errno's text), counts every event
   // as unwritten and stops.
   void Lose(const std::string& what, int err);
@@ -80,7 +82,7 @@ class JsonWriter : public Writer {
 };
 
 // Appends `text` as a JSON string (quoted, escaped).
-void AppendJsonString(std::string* out, const std::string& text);
+void AppendJsonString(std::string* out, std::string_view text);
 
 }  // namespace roctrace
 

@@ -556,17 +556,30 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
 }
 
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
-// name, value), as rocprofv3 writes them.
-void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
+// name, value), as rocprofv3 writes them. The `stream` argument of a call
+// whose stream is known also has its Stream_Id in extdata
+// ({"stream_id":N}, its rocpd_info_stream row's id), which upstream's
+// stream_args view reads.
+void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
+                            const ApiArgs& args) {
   struct Sink {
     RocpdWriter* writer;
     int64_t event_id;
-  } sink{this, event_id};
+    char stream[40];  // the stream argument's extdata; empty for none
+    size_t stream_size;
+  } sink{this, event_id, {}, 0};
+  if (e.stream_known) {
+    StreamRow(e.stream_id);
+    sink.stream_size = static_cast<size_t>(
+        std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
+                      static_cast<unsigned long long>(e.stream_id)));
+  }
   args.each(
       args,
-      [](void* user, uint32_t position, const char* type, size_t type_size,
-         const char* name, const char* value, size_t size) {
+      [](void* user, const ApiArg& arg) {
         auto* s = static_cast<Sink*>(user);
+        const char* value = arg.value;
+        size_t size = arg.value_size;
         // Printed values are ASCII but for bytes of char arrays in structs:
         // those are made valid UTF-8.
         uint64_t high = 0;
@@ -587,12 +600,22 @@ void RocpdWriter::WriteArgs(int64_t event_id, const ApiArgs& args) {
         }
         const SqliteTableAppender::Value row[5] = {
             SqliteTableAppender::Integer(s->event_id),
-            SqliteTableAppender::Integer(position),
-            SqliteTableAppender::Text(type, type_size),
-            SqliteTableAppender::Text(name, std::strlen(name)),
+            SqliteTableAppender::Integer(arg.position),
+            SqliteTableAppender::Text(arg.type, arg.type_size),
+            SqliteTableAppender::Text(arg.name, arg.name_size),
             SqliteTableAppender::Text(value, size)};
-        s->writer->appender_->AppendRow(kArgTable, s->writer->next_arg_id_++,
-                                        row, 5);
+        if (s->stream_size != 0 && arg.name_size == 6 &&
+            std::memcmp(arg.name, "stream", 6) == 0) {
+          const SqliteTableAppender::Value with_stream[6] = {
+              row[0], row[1],
+              row[2], row[3],
+              row[4], SqliteTableAppender::Text(s->stream, s->stream_size)};
+          s->writer->appender_->AppendRow<0b111100>(
+              kArgTable, s->writer->next_arg_id_++, with_stream);
+          return;
+        }
+        s->writer->appender_->AppendRow<0b11100>(
+            kArgTable, s->writer->next_arg_id_++, row);
       },
       &sink);
 }
@@ -649,7 +672,7 @@ void RocpdWriter::Write(const ApiEvent& e) {
                                ids.name,
                                id};
     appender_->Append(kRegionTable, id, region);
-    if (e.args != nullptr) WriteArgs(id, *e.args);
+    if (e.args != nullptr) WriteArgs(e, id, *e.args);
     if (e.op->category == Category::kMarker) {
       if (marker_events_.size() < kMaxMarkerEvents) {
         marker_events_.push_back(id);

@@ -79,7 +79,7 @@ class RocpdWriter : public Writer {
   void Fail(const char* what, const std::string& why);
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
-  void WriteArgs(int64_t event_id, const ApiArgs& args);
+  void WriteArgs(const ApiEvent& e, int64_t event_id, const ApiArgs& args);
   int64_t CategoryId(const OpName* op);
   void WriteMarkerMessages();
   void InsertDeviceRows();

@@ -76,6 +76,7 @@ struct SqliteTableAppender::Layout {
 struct SqliteTableAppender::Tree {
   std::string name;
   size_t columns = 0;
+  size_t stored_columns = 0;  // after the key: the most a row may give
   uint32_t root = 0;
   bool checked = false;  // the root read back as an empty leaf
   int64_t last_rowid = 0;
@@ -175,6 +176,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
   const uint32_t page_size = Get2(&a->header_[16]);
   a->page_size_ = page_size == 1 ? 65536 : page_size;
   a->usable_ = a->page_size_ - a->header_[20];
+  a->row_spill_.resize(a->page_size_ + 16);
   a->small_ints_ = a->header_[44] >= 4;
   for (const Table& table : tables) {
     auto t = std::make_unique<Tree>();
@@ -218,6 +220,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
       ++column;
     }
     sqlite3_finalize(st);
+    t->stored_columns = column - 1;
     if (!fits || column < table.columns + 1) {
       *error = "table " + table.name +
                " does not take rows of an INTEGER PRIMARY KEY and " +
@@ -325,7 +328,7 @@ void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
                                     size_t columns) {
   if (!error_.empty()) return;
   error_ =
-      t.name + (t.columns != columns
+      t.name + (rowid > t.last_rowid
                     ? ": a row of " + std::to_string(columns) + " values for " +
                           std::to_string(t.columns) + " columns"
                     : ": rowid " + std::to_string(rowid) + " after " +
@@ -439,75 +442,96 @@ template void SqliteTableAppender::Append(size_t, int64_t,
 template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[8]);
 
-uint8_t* SqliteTableAppender::PlaceCell(Tree& t, size_t size, int64_t rowid) {
-  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
-    SealLeaf(t);
-  }
-  t.leaf_content -= static_cast<uint32_t>(size);
-  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
-  ++t.leaf_cells;
-  t.leaf_max = rowid;
-  t.leaf_dirty = true;
-  t.last_rowid = rowid;
-  return t.leaf + t.leaf_content;
+namespace {
+
+// Bytes of a varint below 2^21: a row's payload size, a text's serial
+// type (rows fit in a page of at most 64 KiB).
+inline size_t SmallVarintLen(uint64_t v) {
+  return v < 0x80 ? 1 : v < 0x4000 ? 2 : 3;
 }
 
-// A varint of at most 2 bytes (a row's payload and text types: below
-// 2^14, as rows fit in a page), or SQLite's general one.
-uint8_t* PutSmallVarint(uint8_t* p, uint64_t v) {
-  if (v < 0x80) {
-    *p = static_cast<uint8_t>(v);
-    return p + 1;
+// `n` bytes from `s` to `d`, without a call for the short texts most
+// values are (two overlapping word moves); never a byte outside either.
+inline void CopyText(uint8_t* d, const char* s, size_t n) {
+  if (n >= 8) {
+    if (n > 16) {
+      std::memcpy(d, s, n);
+      return;
+    }
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(d, &a, 8);
+    std::memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(d, &a, 4);
+    std::memcpy(d + n - 4, &b, 4);
+  } else if (n != 0) {
+    d[0] = static_cast<uint8_t>(s[0]);
+    d[n / 2] = static_cast<uint8_t>(s[n / 2]);
+    d[n - 1] = static_cast<uint8_t>(s[n - 1]);
   }
-  if (v < 0x4000) {
-    p[0] = static_cast<uint8_t>(0x80 | (v >> 7));
-    p[1] = static_cast<uint8_t>(v & 0x7f);
-    return p + 2;
-  }
-  const size_t n = VarintLen(v);
-  PutVarint(p, v, n);
-  return p + n;
 }
+
+}  // namespace
 
 // The general row: integers as Append stores them, texts as serial type
-// 13 + 2 * size. The header is made first, then the cell once its size is
-// known.
+// 13 + 2 * size (a varint of 1 or 2 bytes: rows fit in a page). The sizes
+// are worked out first; then the cell is encoded backwards from its end, as
+// Append does (integers as whole words spilling below, texts exactly), into
+// the leaf when its free space has room for the spill, else through a
+// buffer. The column count is known when compiled: the loops unroll.
+template <uint32_t kTexts, size_t kColumns>
 void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
-                                    const Value* values, size_t n) {
+                                    const Value (&values)[kColumns]) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid || t.columns != n || n > kMaxColumns) {
-    RefuseRow(t, rowid, n);
+  // Rows may also give the defaulted columns after Table::columns.
+  if (rowid <= t.last_rowid || kColumns < t.columns ||
+      kColumns > t.stored_columns) {
+    RefuseRow(t, rowid, kColumns);
     return;
   }
-  // The record's header: its size, the NULL key, the serial types.
-  uint8_t header[2 + 9 * kMaxColumns];
-  uint8_t* h = header + 2;
-  uint8_t sizes[kMaxColumns];
+  auto is_text = [&values](size_t i) {
+    if constexpr (kTexts == kTextsAnywhere) {
+      return values[i].text != nullptr;
+    } else {
+      return ((kTexts >> i) & 1) != 0;
+    }
+  };
+  uint32_t types[kColumns];
+  uint8_t sizes[kColumns];
+  size_t header = 2;  // its size byte and the NULL key
   size_t body = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (values[i].text != nullptr) {
-      h = PutSmallVarint(h, 13 + 2 * static_cast<uint64_t>(values[i].size));
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) {
+    if (is_text(i)) {
+      const size_t n = values[i].size;
+      // A longer text cannot fit a page: refused below by size.
+      types[i] = static_cast<uint32_t>(13 + 2 * std::min<size_t>(n, 1 << 16));
+      header += SmallVarintLen(types[i]);
+      body += n;
       sizes[i] = 0;
-      body += values[i].size;
     } else {
       const int64_t v = values[i].integer;
+      header += 1;
       if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
-        *h++ = static_cast<uint8_t>(8 + v);
+        types[i] = static_cast<uint32_t>(8 + v);
         sizes[i] = 0;
         continue;
       }
       const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
       const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
-      *h++ = w.type;
+      types[i] = w.type;
       sizes[i] = w.size;
       body += w.size;
     }
   }
-  const size_t header_size = static_cast<size_t>(h - header);
-  header[0] = static_cast<uint8_t>(header_size);
-  header[1] = 0;
-  const size_t payload = header_size + body;
-  if (header_size > 0x7f || payload > usable_ - 35) {
+  const size_t payload = header + body;
+  if (header > 0x7f || payload > usable_ - 35) {
     if (error_.empty()) {
       error_ = t.name + ": a row of " + std::to_string(payload) +
                " bytes, more than a page holds";
@@ -519,44 +543,79 @@ void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
     t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
                                    : std::numeric_limits<int64_t>::max();
   }
-  const size_t size = (payload < 0x80 ? 1 : 2) + t.rowid_len + payload;
-  uint8_t* p = PlaceCell(t, size, rowid);
-  p = PutSmallVarint(p, payload);
-  PutVarint(p, static_cast<uint64_t>(rowid), t.rowid_len);
-  p += t.rowid_len;
-  std::memcpy(p, header, header_size);
-  p += header_size;
-  for (size_t i = 0; i < n; ++i) {
-    if (values[i].text != nullptr) {
-      std::memcpy(p, values[i].text, values[i].size);
-      p += values[i].size;
-      continue;
+  const size_t rowid_len = t.rowid_len;
+  const size_t payload_len = SmallVarintLen(payload);
+  const size_t size = payload_len + rowid_len + payload;
+  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
+    SealLeaf(t);
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* const cell = t.leaf + t.leaf_content;
+  const bool direct =
+      kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
+  uint8_t* q = direct ? cell + size : row_spill_.data() + row_spill_.size();
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
+    if (is_text(i)) {
+      q -= values[i].size;
+      CopyText(q, values[i].text, values[i].size);
+    } else {
+      Store8(q - 8,
+             __builtin_bswap64(static_cast<uint64_t>(values[i].integer)));
+      q -= sizes[i];
     }
-    const uint64_t v = static_cast<uint64_t>(values[i].integer);
-    switch (sizes[i]) {
-      case 8:
-        *p++ = static_cast<uint8_t>(v >> 56);
-        *p++ = static_cast<uint8_t>(v >> 48);
-        [[fallthrough]];
-      case 6:
-        *p++ = static_cast<uint8_t>(v >> 40);
-        *p++ = static_cast<uint8_t>(v >> 32);
-        [[fallthrough]];
-      case 4:
-        *p++ = static_cast<uint8_t>(v >> 24);
-        [[fallthrough]];
-      case 3:
-        *p++ = static_cast<uint8_t>(v >> 16);
-        [[fallthrough]];
-      case 2:
-        *p++ = static_cast<uint8_t>(v >> 8);
-        [[fallthrough]];
-      case 1:
-        *p++ = static_cast<uint8_t>(v);
-        break;
-      default:
-        break;
+  }
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const uint32_t type = types[kColumns - 1 - k];
+    if (type < 0x80) {
+      *--q = static_cast<uint8_t>(type);
+    } else {
+      q -= SmallVarintLen(type);
+      PutVarint(q, type, SmallVarintLen(type));
     }
+  }
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  q -= payload_len;
+  PutVarint(q, payload, payload_len);
+  if (!direct) std::memcpy(cell, q, size);
+  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
+  ++t.leaf_cells;
+  t.leaf_max = rowid;
+  t.leaf_dirty = true;
+  t.last_rowid = rowid;
+}
+
+// rocpd_arg's row: event id, position, then type, name and value, and
+// extdata for a stream argument.
+template void SqliteTableAppender::AppendRow<0b11100>(size_t, int64_t,
+                                                      const Value (&)[5]);
+template void SqliteTableAppender::AppendRow<0b111100>(size_t, int64_t,
+                                                       const Value (&)[6]);
+
+void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
+                                    const Value* values, size_t n) {
+  switch (n) {
+#define ROCTRACE_APPEND_ROW(k)                                               \
+  case k:                                                                    \
+    AppendRow<kTextsAnywhere>(table, rowid,                                  \
+                              *reinterpret_cast<const Value(*)[k]>(values)); \
+    return;
+    ROCTRACE_APPEND_ROW(1)
+    ROCTRACE_APPEND_ROW(2)
+    ROCTRACE_APPEND_ROW(3)
+    ROCTRACE_APPEND_ROW(4)
+    ROCTRACE_APPEND_ROW(5)
+    ROCTRACE_APPEND_ROW(6)
+    ROCTRACE_APPEND_ROW(7)
+    ROCTRACE_APPEND_ROW(8)
+#undef ROCTRACE_APPEND_ROW
+    default:
+      RefuseRow(*trees_[table], rowid, n);
   }
 }
 

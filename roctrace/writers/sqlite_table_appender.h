@@ -72,6 +72,14 @@ class SqliteTableAppender {
   // usable page size less 35 bytes: 4061 of a 4096-byte page) is an error
   // at Flush, and is not written.
   void AppendRow(size_t table, int64_t rowid, const Value* values, size_t n);
+  // The same, the column count known when compiled, and which columns are
+  // texts: bit i of kTexts for values[i] (kTextsAnywhere: those whose
+  // `text` is not null). A row may also give values for the defaulted
+  // columns after Table::columns. Instantiated for rocpd_arg's rows
+  // (0b11100: 5 values, 0b111100: and extdata).
+  static constexpr uint32_t kTextsAnywhere = ~0u;
+  template <uint32_t kTexts, size_t kColumns>
+  void AppendRow(size_t table, int64_t rowid, const Value (&values)[kColumns]);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
@@ -96,8 +104,6 @@ class SqliteTableAppender {
   __attribute__((noinline, cold)) void RefuseRow(const Tree& t, int64_t rowid,
                                                  size_t columns);
   void SetLayout(Layout& l, const int64_t* values, size_t n) const;
-  // Places a cell of `size` bytes in the right-most leaf; its address.
-  uint8_t* PlaceCell(Tree& t, size_t size, int64_t rowid);
   void SealLeaf(Tree& t);
   bool FlushTree(Tree& t, FlushState& s);
   void GrowRoot(Tree& t, std::vector<Child> list, size_t level, FlushState& s);
@@ -121,6 +127,9 @@ class SqliteTableAppender {
   // A cell encoded here when the leaf has no room below it for the
   // encoding's word stores: the slack, a rowid, the header, the values.
   uint8_t spill_[8 + 9 + 2 + 9 * kMaxColumns + 1];
+  // The same for AppendRow's cells, which texts make as long as a page: a
+  // page and the slack.
+  std::vector<uint8_t> row_spill_;
   size_t buffered_ = 0;
   std::unique_ptr<FlushState>
       flush_;  // buffers kept from one Flush to the next

@@ -4,6 +4,7 @@
 // and the caller's dereference depth is honoured.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -358,5 +359,37 @@ TEST(StreamArg, FollowsEachApisParameterTypes) {
             hip_api::kNoStream);
   for (uint32_t id = 0; id < hsa_api::kCount; ++id) {
     EXPECT_EQ(hsa_api::StreamArg(id, nullptr, nullptr), hsa_api::kNoStream);
+  }
+}
+
+// The printers' numbers are formatted by hand: every digit count and digit
+// value of an address (0x, lowercase, no leading zeros; NULL for 0) and
+// integers at their limits read as printf writes them.
+TEST(ArgFormat, AddressesAndIntegersReadAsPrintfWritesThem) {
+  std::vector<uint64_t> values = {0, 1, 9, 10, 15, 16, 0xa0, 0xff, 0x100};
+  for (int shift = 0; shift < 64; ++shift) {
+    values.push_back(uint64_t{1} << shift);
+    values.push_back((uint64_t{1} << shift) - 1);
+    values.push_back(0x0123456789abcdefull >> shift);
+    values.push_back(0xfedcba9876543210ull >> shift);
+  }
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < 2000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    values.push_back(x >> (i % 64));
+  }
+  for (uint64_t v : values) {
+    char want[40];
+    std::snprintf(want, sizeof(want), v == 0 ? "NULL" : "0x%llx",
+                  static_cast<unsigned long long>(v));
+    std::string got;
+    roctracer::codegen::AppendAddress(&got, static_cast<uintptr_t>(v));
+    ASSERT_EQ(got, want) << v;
+    got.clear();
+    roctracer::codegen::AppendUint(&got, v);
+    ASSERT_EQ(got, std::to_string(v));
+    got.clear();
+    roctracer::codegen::AppendInt(&got, static_cast<long long>(v));
+    ASSERT_EQ(got, std::to_string(static_cast<long long>(v)));
   }
 }
