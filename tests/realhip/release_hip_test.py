@@ -21,9 +21,13 @@ import sys
 import tempfile
 import unittest
 
-(SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE) = (
-    os.path.abspath(p) for p in sys.argv[1:9])
-del sys.argv[1:9]
+(SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE,
+ VMEM) = (os.path.abspath(p) for p in sys.argv[1:10])
+del sys.argv[1:10]
+
+# hipError_t values.
+HIP_SUCCESS, HIP_INVALID_VALUE, HIP_OUT_OF_MEMORY, HIP_NOT_SUPPORTED = (0, 1,
+                                                                        2, 801)
 
 RELEASE_RUN = os.environ.get("ROCTRACER_RELEASE_RUN")
 RELEASE_PREFIX = os.environ.get("ROCTRACER_RELEASE_PREFIX")
@@ -132,6 +136,38 @@ class ReleaseHip(unittest.TestCase):
     self.assertEqual(copies["MEMORY_COPY_DEVICE_TO_HOST"] +
                      kernels["__amd_rocclr_copyBuffer"], 4 + 1,
                      (copies, kernels))
+
+  def test_virtual_memory_and_dma_buf_errors_are_documented_and_traced(self):
+    # On a runtime without a virtual memory API or dma-buf export, what
+    # HIP's VMM and dma-buf functions answer (each release differs: HIP 5.2
+    # creates and reserves without the runtime, HIP 6 and 7 ask it) is an
+    # error its header documents for the function: hipErrorInvalidValue or
+    # hipErrorNotSupported. hipMemAddressReserve is the exception: HIP
+    # answers hipErrorOutOfMemory for any reservation the runtime refuses
+    # (its own choice, as on a GPU without the API). roctrace has one HIP
+    # API row per call.
+    out = os.path.join(self.tmp.name, "vmem")
+    p = self.run_program(
+        [ROCTRACE, "--hip-runtime-trace", "--output-format", "csv", "-d", out,
+         "--"] + ([RELEASE_RUN] if RELEASE_RUN else []) + [VMEM], LD_DEBUG="")
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("vmem: OK", p.stdout)
+    calls = [(name, int(code)) for name, code in
+             re.findall(r"^vmem (\w+) (-?\d+)$", p.stdout, re.M)]
+    self.assertGreaterEqual(len(calls), 9, p.stdout)
+    documented = {HIP_SUCCESS, HIP_INVALID_VALUE, HIP_NOT_SUPPORTED}
+    for name, code in calls:
+      allowed = documented | ({HIP_OUT_OF_MEMORY}
+                              if name == "hipMemAddressReserve" else set())
+      self.assertIn(code, allowed, "%s answered %d" % (name, code))
+    # Mapping memory the runtime cannot map fails, whichever HIP.
+    self.assertNotEqual(dict(calls)["hipMemMap"], HIP_SUCCESS)
+    files = glob.glob(os.path.join(out, "*", "*_hip_api_trace.csv"))
+    self.assertEqual(len(files), 1, files)
+    with open(files[0]) as f:
+      traced = collections.Counter(r["Function"] for r in csv.DictReader(f))
+    for name, _ in calls:
+      self.assertEqual(traced[name], 1, (name, traced))
 
 
 if __name__ == "__main__":
