@@ -11,7 +11,8 @@
 // harvests them itself. Copies wait for the thread: it sleeps on their
 // signals with hsa_amd_signal_wait_any, reports them and completes the
 // application's (the runtime cannot be asked to: ROCR does nothing for a
-// chained empty copy).
+// chained empty copy), unless a thread waits on the application's signal
+// (AwaitCopyOf): that thread then reports the copy itself.
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 
