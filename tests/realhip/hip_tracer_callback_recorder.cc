@@ -8,8 +8,9 @@
 //
 // HIP 7 hands this callback something other than a record for HIP_OPS (the
 // process crashes reading it): there the recorder registers nothing and
-// writes "unsupported". A HIP without the function (5.2's, which has
-// hipInitActivityCallback instead) gives "absent".
+// writes "unsupported". A process without the function (HIP 5.2, which
+// has hipInitActivityCallback instead, or no HIP at all: roctrace itself,
+// a wrapper script) writes nothing.
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -44,7 +45,7 @@ __attribute__((constructor)) void Start() {
   auto reg = reinterpret_cast<Register>(
       dlsym(RTLD_DEFAULT, "hipRegisterTracerCallback"));
   if (reg == nullptr) {
-    g_state = "absent";
+    g_state = nullptr;
   } else if (dlsym(RTLD_DEFAULT, "hipMemGetHandleForAddressRange") != nullptr) {
     // A HIP 6.5+ function: HIP 7's protocol (above).
     g_state = "unsupported";
@@ -54,6 +55,7 @@ __attribute__((constructor)) void Start() {
 }
 
 __attribute__((destructor)) void Stop() {
+  if (g_state == nullptr) return;
   const char* path = std::getenv("RECORDER_OUT");
   FILE* f = path != nullptr ? std::fopen(path, "w") : stderr;
   if (f == nullptr) return;

@@ -156,6 +156,8 @@ class ReleaseHip(unittest.TestCase):
         RECORDER_OUT=recorded)
     self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
     self.assertIn("transpose: OK", p.stdout)
+    if not os.path.exists(recorded):
+      self.skipTest("HIP has no hipRegisterTracerCallback")
     with open(recorded) as f:
       lines = f.read().split("\n")
     if lines[0] != "registered":
