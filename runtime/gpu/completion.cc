@@ -134,6 +134,10 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
                 [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
 }
 
+// Set while a copy's observers run, under the copy ring's harvest mutex: a
+// signal wait they make (a tool's callback) must not take that mutex again.
+thread_local bool t_reporting_copy = false;
+
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
 void ReportCopy(PendingOp& op) {
@@ -152,14 +156,18 @@ void ReportCopy(PendingOp& op) {
     r.direction = op.direction;
     SystemTicksToNs(t.start, t.end, &r.begin_ns, &r.end_ns);
     Count().copies.fetch_add(1, std::memory_order_relaxed);
+    t_reporting_copy = true;
     ForInterested(op.interest,
                   [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
+    t_reporting_copy = false;
     // What the runtime does on completion: the signal goes down by one.
     Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
   } else {
     // A failed copy: the runtime would have stored its error value.
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
+    t_reporting_copy = true;
     AbandonInterest(op.interest);
+    t_reporting_copy = false;
     Core().hsa_signal_store_screlease_fn(op.app_signal, value);
   }
 }
@@ -474,7 +482,7 @@ void MakeRoomForCopy() {
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
-  if (copies.ring.InFlight() == 0) return timeout_ticks;
+  if (copies.ring.InFlight() == 0 || t_reporting_copy) return timeout_ticks;
   auto now = [] {
     uint64_t ticks = 0;
     Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);

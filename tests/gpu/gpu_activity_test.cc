@@ -158,6 +158,60 @@ TEST_F(GpuActivity, WaitingOnACopysSignalReportsTheCopyOnTheWaitingThread) {
   hsa_signal_destroy(done);
 }
 
+// A tool's callback may wait on a signal itself while a copy is reported,
+// even on another traced copy's signal (it is then an ordinary wait).
+class WaitingObserver : public roctracer::gpu::Observer {
+ public:
+  explicit WaitingObserver(hsa_signal_t other) : other_(other) {}
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord&, uint64_t) noexcept override {
+    uint64_t hz = 0;
+    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz);
+    if (!waited_.exchange(true)) {
+      seen_ = hsa_signal_wait_scacquire(other_, HSA_SIGNAL_CONDITION_LT, 1,
+                                        hz / 1000, HSA_WAIT_STATE_BLOCKED);
+    }
+  }
+  hsa_signal_value_t seen() const { return seen_; }
+
+ private:
+  hsa_signal_t other_;
+  std::atomic<bool> waited_{false};
+  std::atomic<hsa_signal_value_t> seen_{-5};
+};
+
+TEST_F(GpuActivity, AnObserverMayWaitOnAnotherCopysSignal) {
+  hsa_signal_t done, other, hold;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &other), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  WaitingObserver observer(other);
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'o'), a(64, 0), b(64, 0);
+  // The copy completing `other` waits for `hold`: still in flight while the
+  // first copy is reported.
+  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold, other),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(observer.seen(), 1);  // its 1 ms passed, the copy still held
+  hsa_signal_store_screlease(hold, 0);
+  EXPECT_EQ(gpu_test::WaitZero(other), 0);
+  EXPECT_EQ(b[0], 'o');
+  roctracer_internal_gpu_remove_observer(&observer);
+  hsa_signal_destroy(hold);
+  hsa_signal_destroy(other);
+  hsa_signal_destroy(done);
+}
+
 // Such a wait keeps its timeout and its condition: one signal shared by two
 // copies, the second held back by a dependency, is not below 1 until both
 // are done.
