@@ -6,11 +6,10 @@
 // kind (the second 32-bit word of roctracer's activity_record_t) is counted.
 // At exit it writes "hip OP KIND COUNT" lines to $RECORDER_OUT.
 //
-// HIP 7 hands this callback something other than a record for HIP_OPS (the
-// process crashes reading it): there the recorder registers nothing and
-// writes "unsupported". A process without the function (HIP 5.2, which
-// has hipInitActivityCallback instead, or no HIP at all: roctrace itself,
-// a wrapper script) writes nothing.
+// HIP 7 also calls it with the pointer value 1 for HIP_OPS (not a record:
+// not read). A process without the function (HIP 5.2, which has
+// hipInitActivityCallback instead, or no HIP at all: roctrace itself, a
+// wrapper script) writes nothing.
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -32,7 +31,8 @@ const char* g_state = "registered";
 
 int Callback(int domain, uint32_t op, void* data) {
   if (domain != kHipOps) return 1;  // not enabled
-  if (data != nullptr) {
+  // Addresses in the first page are no record.
+  if (reinterpret_cast<uintptr_t>(data) >= 4096) {
     const uint32_t kind = static_cast<const uint32_t*>(data)[1];
     std::lock_guard<std::mutex> lock(g_mutex);
     ++g_counts[{op, kind}];
@@ -46,9 +46,6 @@ __attribute__((constructor)) void Start() {
       dlsym(RTLD_DEFAULT, "hipRegisterTracerCallback"));
   if (reg == nullptr) {
     g_state = nullptr;
-  } else if (dlsym(RTLD_DEFAULT, "hipMemGetHandleForAddressRange") != nullptr) {
-    // A HIP 6.5+ function: HIP 7's protocol (above).
-    g_state = "unsupported";
   } else {
     reg(&Callback);
   }
