@@ -40,6 +40,14 @@ constexpr size_t kCopiesWatched = 15;
 constexpr uint32_t kCopyRingCapacity = 8192;
 // How long a copy waits for a slot before it goes untraced.
 constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
+// A wait on a traced copy's application signal waits on the tracer's
+// signal in slices of this, looking again in between: the completion
+// thread may have reported the copy and its slot's signal started serving
+// a newer copy meanwhile.
+constexpr uint64_t kCopyWaitSliceNs = 1'000'000;
+// How many of the newest copies in flight a wait looks among for its
+// signal (the application waits on recent copies).
+constexpr uint32_t kCopyWaitLookup = 64;
 
 // Everything here is used by threads that may outlive static destruction
 // (the completion thread, exit-time harvests): allocated once, never freed.
@@ -127,6 +135,10 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
                 [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
 }
 
+// Set while a copy's observers run, under the copy ring's harvest mutex: a
+// signal wait they make (a tool's callback) must not take that mutex again.
+thread_local bool t_reporting_copy = false;
+
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
 void ReportCopy(PendingOp& op) {
@@ -145,14 +157,18 @@ void ReportCopy(PendingOp& op) {
     r.direction = op.direction;
     SystemTicksToNs(t.start, t.end, &r.begin_ns, &r.end_ns);
     Count().copies.fetch_add(1, std::memory_order_relaxed);
+    t_reporting_copy = true;
     ForInterested(op.interest,
                   [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
+    t_reporting_copy = false;
     // What the runtime does on completion: the signal goes down by one.
     Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
   } else {
     // A failed copy: the runtime would have stored its error value.
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
+    t_reporting_copy = true;
     AbandonInterest(op.interest);
+    t_reporting_copy = false;
     Core().hsa_signal_store_screlease_fn(op.app_signal, value);
   }
 }
@@ -334,14 +350,19 @@ void CompletionThreadMain() {
       std::unique_lock<std::mutex> lock(copies.harvest_mutex);
       // While copies keep completing, take them without going to sleep
       // between them: a futex wake per copy costs more than the report.
-      for (int spins = 0; HarvestCopiesLocked() > 0 && spins < 64; ++spins) {
+      auto harvest = [] {
+        return Copies().ring.Harvest(
+            true, [](PendingOp& op) { return op.waiters == 0 && Done(op); },
+            &ReportCopy);
+      };
+      for (int spins = 0; harvest() > 0 && spins < 64; ++spins) {
         if (copies.ring.InFlight() == 0) break;
         lock.unlock();
         sched_yield();
         lock.lock();
       }
       copies.ring.ForEachPending([&](PendingOp& op) {
-        if (signals.size() > kCopiesWatched) return;
+        if (signals.size() > kCopiesWatched || op.waiters != 0) return;
         signals.push_back(op.signal);
         conds.push_back(HSA_SIGNAL_CONDITION_LT);
         values.push_back(1);
@@ -510,6 +531,59 @@ void MakeRoomForCopy() {
                                         HSA_WAIT_STATE_BLOCKED);
   });
   HarvestCopiesLocked();
+}
+
+uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
+                     hsa_wait_state_t state) {
+  CopyTrack& copies = Copies();
+  if (copies.ring.InFlight() == 0 || t_reporting_copy) return timeout_ticks;
+  auto now = [] {
+    uint64_t ticks = 0;
+    Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
+    return ticks;
+  };
+  const uint64_t start = now();
+  auto left = [&] {
+    const uint64_t spent = now() - start;
+    return spent >= timeout_ticks ? 0 : timeout_ticks - spent;
+  };
+  const uint64_t slice = NsToTicks(kCopyWaitSliceNs);
+  for (;;) {
+    uint64_t position;
+    hsa_signal_t tracer{0};
+    {
+      std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+      position = copies.ring.FindNewestPending(
+          [app_signal](const PendingOp& op) {
+            return op.app_signal.handle == app_signal.handle;
+          },
+          kCopyWaitLookup);
+      if (position == OpRing::kNone) return left();
+      PendingOp& op = copies.ring.At(position);
+      ++op.waiters;
+      tracer = op.signal;
+    }
+    const uint64_t ticks = left();
+    const bool done = ticks != 0 && Core().hsa_signal_wait_scacquire_fn(
+                                        tracer, HSA_SIGNAL_CONDITION_LT, 1,
+                                        std::min(ticks, slice), state) < 1;
+    bool left_behind;
+    {
+      std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+      // Its slot may have been reported and freed meanwhile (a flush): it
+      // is then no longer this wait's.
+      if (copies.ring.Live(position)) --copies.ring.At(position).waiters;
+      HarvestCopiesLocked();
+      left_behind = copies.ring.Live(position) &&
+                    copies.ring.At(position).state == PendingOp::kPending &&
+                    copies.ring.At(position).waiters == 0;
+    }
+    // Not done and no one waiting any more: the completion thread watches
+    // it again.
+    if (left_behind) KickCompletionThread();
+    if (done) return left();
+    if (left() == 0) return 0;
+  }
 }
 
 void HarvestAll(HarvestReason reason) {

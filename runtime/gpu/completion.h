@@ -11,7 +11,8 @@
 // harvests them itself. Copies wait for the thread: it sleeps on their
 // signals with hsa_amd_signal_wait_any, reports them and completes the
 // application's (the runtime cannot be asked to: ROCR does nothing for a
-// chained empty copy).
+// chained empty copy), unless a thread waits on the application's signal
+// (AwaitCopyOf): that thread then reports the copy itself.
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 
@@ -95,6 +96,17 @@ void HarvestQueueNow(QueueState* state);
 // The copy ring is full: reports what completed and, if that freed nothing,
 // waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.
 void MakeRoomForCopy();
+
+// A thread is about to wait on `app_signal`. If it is the application
+// signal of a traced copy in flight, waits (at most `timeout_ticks`, in the
+// runtime's system timestamp ticks) for that copy's tracer signal, as the
+// application would have waited for its own without the tracer, and then
+// reports the completed copies on this thread, completing their
+// application signals: the wait does not also wait for the completion
+// thread to wake up. Returns the ticks of `timeout_ticks` left (all of them
+// when the signal is no traced copy's).
+uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
+                     hsa_wait_state_t state);
 
 // Starts the completion thread if it is not running.
 void EnsureCompletionThread();

@@ -81,6 +81,7 @@ class TracedCopy {
                          ? DeviceIndex(info.dst_agent)
                          : DeviceIndex(info.src_agent);
     op_->interest = interest;
+    op_->waiters = 0;
   }
 
   // The completion signal to give the runtime.
@@ -221,9 +222,36 @@ void RestoreOnEngine(Table* amd) {
   }
 }
 
+// hsa_signal_wait_scacquire / _relaxed: a wait on a traced copy's
+// application signal first waits for the tracer's signal and reports the
+// copy on the waiting thread (AwaitCopyOf), so that the application's
+// signal moves as soon as the copy is done, not a completion-thread wake-up
+// later. HIP waits on each copy's signal before the next copy of a stream.
+template <hsa_signal_value_t (*CoreApiTable::*kWait)(
+    hsa_signal_t, hsa_signal_condition_t, hsa_signal_value_t, uint64_t,
+    hsa_wait_state_t)>
+hsa_signal_value_t SignalWait(hsa_signal_t signal,
+                              hsa_signal_condition_t condition,
+                              hsa_signal_value_t compare_value,
+                              uint64_t timeout_hint,
+                              hsa_wait_state_t wait_state_hint) {
+  if (Copies().ring.InFlight() != 0) {
+    timeout_hint = AwaitCopyOf(signal, timeout_hint, wait_state_hint);
+  }
+  return (Core().*kWait)(signal, condition, compare_value, timeout_hint,
+                         wait_state_hint);
+}
+
 }  // namespace
 
-void RestoreCopyWrappers(AmdExtTable* amd) {
+void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
+  const CoreApiTable& c = Core();
+  if (c.hsa_signal_wait_scacquire_fn != nullptr) {
+    core->hsa_signal_wait_scacquire_fn = c.hsa_signal_wait_scacquire_fn;
+  }
+  if (c.hsa_signal_wait_relaxed_fn != nullptr) {
+    core->hsa_signal_wait_relaxed_fn = c.hsa_signal_wait_relaxed_fn;
+  }
   const AmdExtTable& a = Amd();
   if (a.hsa_amd_memory_async_copy_fn != nullptr) {
     amd->hsa_amd_memory_async_copy_fn = a.hsa_amd_memory_async_copy_fn;
@@ -239,7 +267,17 @@ void RestoreCopyWrappers(AmdExtTable* amd) {
   RestoreOnEngine(amd);
 }
 
-void InstallCopyWrappers(const HsaApiTable* table, AmdExtTable* amd) {
+void InstallCopyWrappers(const HsaApiTable* table, CoreApiTable* core,
+                         AmdExtTable* amd) {
+  if (CoreHasSlot(table,
+                  offsetof(CoreApiTable, hsa_signal_wait_scacquire_fn))) {
+    core->hsa_signal_wait_scacquire_fn =
+        &SignalWait<&CoreApiTable::hsa_signal_wait_scacquire_fn>;
+  }
+  if (CoreHasSlot(table, offsetof(CoreApiTable, hsa_signal_wait_relaxed_fn))) {
+    core->hsa_signal_wait_relaxed_fn =
+        &SignalWait<&CoreApiTable::hsa_signal_wait_relaxed_fn>;
+  }
   if (AmdHasSlot(table, offsetof(AmdExtTable, hsa_amd_memory_async_copy_fn))) {
     amd->hsa_amd_memory_async_copy_fn = &AsyncCopy;
   }

@@ -2,7 +2,9 @@
 // where the runtime's headers have it) run with a completion signal the
 // tracer owns; when it completes, the tracer reports the copy and then
 // changes the application's signal as the runtime would have (down by one,
-// or to the error value the runtime stored).
+// or to the error value the runtime stored). A thread waiting on a traced
+// copy's application signal waits for the tracer's and reports the copy
+// itself.
 #ifndef RUNTIME_GPU_COPY_INTERCEPT_H_
 #define RUNTIME_GPU_COPY_INTERCEPT_H_
 
@@ -10,11 +12,13 @@
 
 namespace roctracer::gpu {
 
-// Puts the copy wrappers into `amd` (the slots the table has).
-void InstallCopyWrappers(const HsaApiTable* table, AmdExtTable* amd);
+// Puts the copy wrappers into `amd`, and the signal waits that complete a
+// traced copy on the waiting thread into `core` (the slots the table has).
+void InstallCopyWrappers(const HsaApiTable* table, CoreApiTable* core,
+                         AmdExtTable* amd);
 
 // Puts the runtime's functions (runtime_table.h) back.
-void RestoreCopyWrappers(AmdExtTable* amd);
+void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd);
 
 // Profiling of copies stays on while the tracer needs it; the application's
 // request to turn it off is answered SUCCESS.

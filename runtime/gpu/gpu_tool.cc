@@ -63,7 +63,7 @@ void Install(HsaApiTable* table) {
       &CoreHasSlot);
   Put(table, core, &CoreApiTable::hsa_executable_destroy_fn, &ExecutableDestroy,
       &CoreHasSlot);
-  InstallCopyWrappers(table, amd);
+  InstallCopyWrappers(table, core, amd);
   if (!AmdHasSlot(table,
                   offsetof(AmdExtTable, hsa_amd_queue_intercept_create_fn)) ||
       !AmdHasSlot(table,
@@ -103,7 +103,7 @@ void Uninstall() {
     restore(&core->hsa_queue_destroy_fn, c.hsa_queue_destroy_fn);
     restore(&amd->hsa_amd_profiling_set_profiler_enabled_fn,
             a.hsa_amd_profiling_set_profiler_enabled_fn);
-    RestoreCopyWrappers(amd);
+    RestoreCopyWrappers(core, amd);
   }
   g_table = nullptr;
 }

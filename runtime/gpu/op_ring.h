@@ -42,6 +42,10 @@ struct PendingOp {
   uint64_t bytes = 0;
   uint32_t direction = 0;
   Interest interest{};
+  // Copies: threads waiting on this copy's application signal, which will
+  // report it themselves (under the copy ring's harvest mutex; the
+  // completion thread leaves such a copy to them).
+  uint32_t waiters = 0;
 };
 
 class OpRing {
@@ -99,6 +103,27 @@ class OpRing {
       if (op.state == PendingOp::kPending) fn(op);
     }
   }
+
+  // Harvester: the position of the newest published op not reported yet
+  // for which pred(op) holds, looking at most at the `limit` newest;
+  // kNone if none. A position stays the op's until the harvester frees
+  // its slot (Live).
+  static constexpr uint64_t kNone = ~uint64_t{0};
+  template <class Pred>
+  uint64_t FindNewestPending(Pred pred, uint32_t limit) {
+    const uint64_t t = tail_.load(std::memory_order_acquire);
+    const uint64_t h = head_.load(std::memory_order_relaxed);
+    for (uint64_t i = t; i > h && t - i <= limit; --i) {
+      const PendingOp& op = ops_[(i - 1) & mask_];
+      if (op.state == PendingOp::kPending && pred(op)) return i - 1;
+    }
+    return kNone;
+  }
+  // Harvester: whether the op at `position` has not been freed yet.
+  bool Live(uint64_t position) const noexcept {
+    return position >= head_.load(std::memory_order_relaxed);
+  }
+  PendingOp& At(uint64_t position) noexcept { return ops_[position & mask_]; }
 
   // Harvester: forgets every pending op (they will never complete).
   size_t Abandon() {

@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <thread>
 
+#include "runtime/private/observer_export.h"
 #include "runtime/private/tool_activity.h"
 #include "tests/gpu/gpu_test_util.h"
 
@@ -94,6 +97,155 @@ TEST_F(GpuActivity, OneRecordPerDispatchBarrierAndCopyWithNamesAndTimes) {
   EXPECT_EQ(stats.untraced, 0u);
   EXPECT_EQ(stats.names_unresolved, 0u);
   hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// Notes the thread each copy is reported on.
+class CopyThreads : public roctracer::gpu::Observer {
+ public:
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord&, uint64_t) noexcept override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    threads_.push_back(std::this_thread::get_id());
+  }
+  size_t On(std::thread::id thread) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::count(threads_.begin(), threads_.end(), thread);
+  }
+  size_t Total() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return threads_.size();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::thread::id> threads_;
+};
+
+// A thread that waits on a traced copy's signal (as HIP waits on each copy
+// before the next) waits for the copy itself and reports it: the signal
+// moves when the copy is done, not once the completion thread has woken.
+TEST_F(GpuActivity, WaitingOnACopysSignalReportsTheCopyOnTheWaitingThread) {
+  CopyThreads observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  constexpr int kCopies = 100;
+  std::vector<char> src(64, 'w'), dst(64, 0);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  for (int i = 0; i < kCopies; ++i) {
+    hsa_signal_store_relaxed(done, 1);
+    ASSERT_EQ(
+        hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                  program_.cpu, src.size(), 0, nullptr, done),
+        HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1,
+                                        UINT64_MAX, HSA_WAIT_STATE_ACTIVE),
+              0);
+  }
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_EQ(observer.Total(), size_t{kCopies});
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
+            size_t{kCopies});
+  // The completion thread, woken by the same completion, may get to a copy
+  // first now and then; without the waiter's report it gets every one.
+  EXPECT_GE(observer.On(std::this_thread::get_id()), size_t{kCopies / 4});
+  EXPECT_EQ(dst[63], 'w');
+  hsa_signal_destroy(done);
+}
+
+// A tool's callback may wait on a signal itself while a copy is reported,
+// even on another traced copy's signal (it is then an ordinary wait).
+class WaitingObserver : public roctracer::gpu::Observer {
+ public:
+  explicit WaitingObserver(hsa_signal_t other) : other_(other) {}
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord&, uint64_t) noexcept override {
+    uint64_t hz = 0;
+    hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz);
+    if (!waited_.exchange(true)) {
+      seen_ = hsa_signal_wait_scacquire(other_, HSA_SIGNAL_CONDITION_LT, 1,
+                                        hz / 1000, HSA_WAIT_STATE_BLOCKED);
+    }
+  }
+  hsa_signal_value_t seen() const { return seen_; }
+
+ private:
+  hsa_signal_t other_;
+  std::atomic<bool> waited_{false};
+  std::atomic<hsa_signal_value_t> seen_{-5};
+};
+
+TEST_F(GpuActivity, AnObserverMayWaitOnAnotherCopysSignal) {
+  hsa_signal_t done, other, hold;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &other), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  WaitingObserver observer(other);
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'o'), a(64, 0), b(64, 0);
+  // The copy completing `other` waits for `hold`: still in flight while the
+  // first copy is reported.
+  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold, other),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(observer.seen(), 1);  // its 1 ms passed, the copy still held
+  hsa_signal_store_screlease(hold, 0);
+  EXPECT_EQ(gpu_test::WaitZero(other), 0);
+  EXPECT_EQ(b[0], 'o');
+  roctracer_internal_gpu_remove_observer(&observer);
+  hsa_signal_destroy(hold);
+  hsa_signal_destroy(other);
+  hsa_signal_destroy(done);
+}
+
+// Such a wait keeps its timeout and its condition: one signal shared by two
+// copies, the second held back by a dependency, is not below 1 until both
+// are done.
+TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
+  hsa_signal_t done, hold;
+  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  std::vector<char> src(64, 's'), a(64, 0), b(64, 0);
+  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold, done),
+            HSA_STATUS_SUCCESS);
+  uint64_t hz = 0;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
+            HSA_STATUS_SUCCESS);
+  const auto start = std::chrono::steady_clock::now();
+  // 20 ms: several of the slices a wait on a copy's signal is made of.
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, hz / 50,
+                                      HSA_WAIT_STATE_BLOCKED),
+            1);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(waited, std::chrono::milliseconds(15));
+  EXPECT_LT(waited, std::chrono::seconds(5));
+  EXPECT_EQ(a[0], 's');
+  EXPECT_EQ(b[0], 0);
+  hsa_signal_store_screlease(hold, 0);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(b[0], 's');
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
+  EXPECT_EQ(hsa_signal_load_scacquire(done), 0);
+  hsa_signal_destroy(hold);
   hsa_signal_destroy(done);
 }
 

@@ -21,9 +21,17 @@ import sys
 import tempfile
 import unittest
 
-(SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE) = (
-    os.path.abspath(p) for p in sys.argv[1:9])
-del sys.argv[1:9]
+(SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE,
+ VMEM, HIP_RECORDER) = (os.path.abspath(p) for p in sys.argv[1:11])
+del sys.argv[1:11]
+
+# HIP's command kinds (hipGetCmdName) and ops.
+KERNEL_EXECUTION, COPY_DEVICE_TO_HOST, COPY_HOST_TO_DEVICE = 0x11F0, 0x11F3, 0x11F4
+COPY_DEVICE_TO_DEVICE, FILL_BUFFER, MARKER = 0x11F5, 0x1207, 0x11FE
+
+# hipError_t values.
+HIP_SUCCESS, HIP_INVALID_VALUE, HIP_OUT_OF_MEMORY, HIP_NOT_SUPPORTED = (0, 1,
+                                                                        2, 801)
 
 RELEASE_RUN = os.environ.get("ROCTRACER_RELEASE_RUN")
 RELEASE_PREFIX = os.environ.get("ROCTRACER_RELEASE_PREFIX")
@@ -132,6 +140,93 @@ class ReleaseHip(unittest.TestCase):
     self.assertEqual(copies["MEMORY_COPY_DEVICE_TO_HOST"] +
                      kernels["__amd_rocclr_copyBuffer"], 4 + 1,
                      (copies, kernels))
+
+  def test_roctrace_rows_equal_hips_own_records(self):
+    # The same run recorded twice: by roctrace (kernel and copy rows) and
+    # by HIP itself (its HIP_OPS records through hipRegisterTracerCallback,
+    # HIP 5.3 on). Installed 5.2.3 has no such callback (realhip_test
+    # compares with its hipInitActivityCallback records instead).
+    out = os.path.join(self.tmp.name, "own_records")
+    recorded = os.path.join(self.tmp.name, "hip_own_records.txt")
+    p = self.run_program(
+        [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--output-format",
+         "csv", "-d", out, "--"] + ([RELEASE_RUN] if RELEASE_RUN else []) +
+        [TRANSPOSE], LD_DEBUG="", LD_PRELOAD=HIP_RECORDER,
+        RECORDER_OUT=recorded)
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("transpose: OK", p.stdout)
+    if not os.path.exists(recorded):
+      self.skipTest("HIP has no hipRegisterTracerCallback")
+    with open(recorded) as f:
+      lines = f.read().split("\n")
+    if lines[0] != "registered":
+      self.skipTest("HIP's tracer callback: " + lines[0])
+    hip = collections.Counter()
+    for line in lines[1:]:
+      if line:
+        _, op, kind, n = line.split()
+        hip[int(kind, 16)] += int(n)
+
+    def rows(kind):
+      files = glob.glob(os.path.join(out, "*", "*_%s.csv" % kind))
+      self.assertEqual(len(files), 1, files)
+      with open(files[0]) as f:
+        return list(csv.DictReader(f))
+
+    kernels = collections.Counter(r["Kernel_Name"] for r in rows("kernel_trace"))
+    copies = collections.Counter(r["Direction"] for r in rows("memory_copy_trace"))
+    # Copies in and out: one row per HIP copy command; the device-to-device
+    # copy HIP runs as its copyBuffer blit kernel (a kernel row), and so
+    # HIP 7.2 one copy out (the copy engine it asked refused it); each fill
+    # one or more fillBuffer kernel rows.
+    self.assertEqual(copies["MEMORY_COPY_HOST_TO_DEVICE"],
+                     hip[COPY_HOST_TO_DEVICE], (copies, hip))
+    self.assertEqual(
+        copies["MEMORY_COPY_DEVICE_TO_HOST"] +
+        kernels["__amd_rocclr_copyBuffer"],
+        hip[COPY_DEVICE_TO_HOST] + hip[COPY_DEVICE_TO_DEVICE], (copies, kernels,
+                                                                hip))
+    self.assertEqual(hip[COPY_DEVICE_TO_DEVICE], 1, hip)
+    fills = sum(n for k, n in kernels.items() if "fillBuffer" in k)
+    self.assertGreaterEqual(fills, hip[FILL_BUFFER], (kernels, hip))
+    self.assertEqual(hip[FILL_BUFFER], 5, hip)
+    launches = kernels["transpose(float*, float const*, int, int)"]
+    self.assertEqual(launches, 3, kernels)
+    # HIP 5.7 reports no kernel executions through this callback (its
+    # markers instead); 6.4 and 7.2 report each launch (and no markers).
+    self.assertIn(hip[KERNEL_EXECUTION], (0, launches), hip)
+
+  def test_virtual_memory_and_dma_buf_errors_are_documented_and_traced(self):
+    # On a runtime without a virtual memory API or dma-buf export, what
+    # HIP's VMM and dma-buf functions answer (each release differs: HIP 5.2
+    # creates and reserves without the runtime, HIP 6 and 7 ask it) is an
+    # error its header documents for the function: hipErrorInvalidValue or
+    # hipErrorNotSupported. hipMemAddressReserve is the exception: HIP
+    # answers hipErrorOutOfMemory for any reservation the runtime refuses
+    # (its own choice, as on a GPU without the API). roctrace has one HIP
+    # API row per call.
+    out = os.path.join(self.tmp.name, "vmem")
+    p = self.run_program(
+        [ROCTRACE, "--hip-runtime-trace", "--output-format", "csv", "-d", out,
+         "--"] + ([RELEASE_RUN] if RELEASE_RUN else []) + [VMEM], LD_DEBUG="")
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("vmem: OK", p.stdout)
+    calls = [(name, int(code)) for name, code in
+             re.findall(r"^vmem (\w+) (-?\d+)$", p.stdout, re.M)]
+    self.assertGreaterEqual(len(calls), 9, p.stdout)
+    documented = {HIP_SUCCESS, HIP_INVALID_VALUE, HIP_NOT_SUPPORTED}
+    for name, code in calls:
+      allowed = documented | ({HIP_OUT_OF_MEMORY}
+                              if name == "hipMemAddressReserve" else set())
+      self.assertIn(code, allowed, "%s answered %d" % (name, code))
+    # Mapping memory the runtime cannot map fails, whichever HIP.
+    self.assertNotEqual(dict(calls)["hipMemMap"], HIP_SUCCESS)
+    files = glob.glob(os.path.join(out, "*", "*_hip_api_trace.csv"))
+    self.assertEqual(len(files), 1, files)
+    with open(files[0]) as f:
+      traced = collections.Counter(r["Function"] for r in csv.DictReader(f))
+    for name, _ in calls:
+      self.assertEqual(traced[name], 1, (name, traced))
 
 
 if __name__ == "__main__":

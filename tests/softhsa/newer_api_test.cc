@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <vector>
@@ -264,6 +265,106 @@ TEST_F(NewerApi, VirtualMemoryHandlesAreAllInvalid) {
   EXPECT_EQ(hsa_amd_vmem_get_alloc_properties_from_handle(
                 hsa_amd_vmem_alloc_handle_t{42}, &pool, &type),
             HSA_STATUS_ERROR_INVALID_ALLOCATION);
+}
+
+// The system says it has no virtual memory API: ROCR then refuses every
+// reservation and handle with HSA_STATUS_ERROR_INVALID_ARGUMENT (after its
+// argument checks), and every other call names a range or handle that does
+// not exist (the status the header documents for that).
+TEST_F(NewerApi, VirtualMemoryIsRefusedAsROCRRefusesItWithoutSupport) {
+  bool supported = true;
+  ASSERT_EQ(
+      hsa_system_get_info(static_cast<hsa_system_info_t>(
+                              HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED),
+                          &supported),
+      HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(supported);
+  void* va = &supported;
+  EXPECT_EQ(hsa_amd_vmem_address_reserve(&va, 1 << 21, 0, 0),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(va, nullptr);
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 6
+  EXPECT_EQ(hsa_amd_vmem_address_reserve_align(&va, 1 << 21, 0, 4096, 0),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+#endif
+  hsa_amd_vmem_alloc_handle_t handle{7};
+  EXPECT_EQ(hsa_amd_vmem_handle_create(hsa_test::Pools(gpu_)[0], 1 << 21,
+                                       MEMORY_TYPE_NONE, 0, &handle),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(handle.handle, 0u);
+  char byte = 0;
+  void* p = &byte;
+  EXPECT_EQ(hsa_amd_vmem_address_free(p, 4096),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(hsa_amd_vmem_address_free(nullptr, 4096),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_vmem_handle_release(handle),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(hsa_amd_vmem_map(p, 4096, 0, handle, 0),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_vmem_unmap(p, 4096), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(hsa_amd_vmem_unmap(p, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_amd_memory_access_desc_t desc{HSA_ACCESS_PERMISSION_RW, gpu_};
+  EXPECT_EQ(hsa_amd_vmem_set_access(p, 4096, &desc, 1),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  hsa_access_permission_t perms;
+  EXPECT_EQ(hsa_amd_vmem_get_access(p, &perms, gpu_),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  int fd = -1;
+  EXPECT_EQ(hsa_amd_vmem_export_shareable_handle(&fd, handle, 0),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(hsa_amd_vmem_import_shareable_handle(0, &handle),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(hsa_amd_vmem_import_shareable_handle(-1, &handle),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_vmem_retain_alloc_handle(&handle, p),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+}
+
+// No dma-buf export either: an allocation is memory of an agent that
+// cannot export it, anything else no allocation.
+TEST_F(NewerApi, DmaBufExportIsRefused) {
+  bool supported = true;
+  ASSERT_EQ(hsa_system_get_info(static_cast<hsa_system_info_t>(
+                                    HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED),
+                                &supported),
+            HSA_STATUS_SUCCESS);
+  EXPECT_FALSE(supported);
+  void* device = DeviceAlloc(1 << 16);
+  int fd = -1;
+  uint64_t offset = 0;
+  EXPECT_EQ(hsa_amd_portable_export_dmabuf(device, 1 << 16, &fd, &offset),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+  char byte = 0;
+  EXPECT_EQ(hsa_amd_portable_export_dmabuf(&byte, 1, &fd, &offset),
+            HSA_STATUS_ERROR_INVALID_ALLOCATION);
+  EXPECT_EQ(hsa_amd_portable_export_dmabuf(device, 0, &fd, &offset),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_amd_portable_export_dmabuf(device, 16, nullptr, &offset),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 9
+  EXPECT_EQ(hsa_amd_portable_export_dmabuf_v2(device, 1 << 16, &fd, &offset, 0),
+            HSA_STATUS_ERROR_INVALID_AGENT);
+#endif
+  EXPECT_EQ(fd, -1);
+  // Not one of the runtime's descriptors: refused, and left open.
+  const int mine = dup(2);
+  ASSERT_GE(mine, 0);
+  EXPECT_EQ(hsa_amd_portable_close_dmabuf(mine),
+            HSA_STATUS_ERROR_RESOURCE_FREE);
+  EXPECT_EQ(close(mine), 0);
+  EXPECT_EQ(hsa_amd_memory_pool_free(device), HSA_STATUS_SUCCESS);
+}
+
+TEST(NewerApiClosed, VirtualMemoryAndDmaBufNeedTheRuntime) {
+  void* va = nullptr;
+  EXPECT_EQ(hsa_amd_vmem_address_reserve(&va, 4096, 0, 0),
+            HSA_STATUS_ERROR_NOT_INITIALIZED);
+  EXPECT_EQ(hsa_amd_vmem_unmap(&va, 4096), HSA_STATUS_ERROR_NOT_INITIALIZED);
+  int fd = -1;
+  uint64_t offset = 0;
+  EXPECT_EQ(hsa_amd_portable_export_dmabuf(&va, 8, &fd, &offset),
+            HSA_STATUS_ERROR_NOT_INITIALIZED);
 }
 
 #if HSA_AMD_INTERFACE_VERSION_MINOR >= 11
