@@ -1,7 +1,8 @@
-// The registry's per-(domain, op) dispatch state, for the one reader that
-// must not pay a call for it: the hook's ENTER (intercept/api_hook.cc), which
-// inlines TargetsFor. Everything else reads it through domain_registry.h's
-// functions, and only domain_registry.cc writes it (under ConfigMutex()).
+// The registry's per-(domain, op) dispatch state, for the readers that must
+// not pay a call for it: the hook's ENTER and EXIT (intercept/api_hook.cc),
+// which inline TargetsFor and PoolsFor. Everything else reads it through
+// domain_registry.h's functions, and only domain_registry.cc writes it (under
+// ConfigMutex()).
 #ifndef RUNTIME_ACTIVITY_OP_SLOTS_H_
 #define RUNTIME_ACTIVITY_OP_SLOTS_H_
 
@@ -56,6 +57,14 @@ inline Domain* Get(uint32_t domain) noexcept {
                    ? nullptr
                    : d->slots[op].tool.load(std::memory_order_acquire);
   return {program, tool != program ? tool : nullptr};
+}
+
+// ActivityPoolsFor (domain_registry.h), inline.
+[[gnu::always_inline]] inline ActivityPools PoolsFor(uint32_t domain,
+                                                     uint32_t op) noexcept {
+  const Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
+  return PoolsOf(d, op, g_started.load(std::memory_order_relaxed));
 }
 
 }  // namespace registry

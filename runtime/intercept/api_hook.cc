@@ -142,7 +142,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
     if (end_ns != 0) {
       // Looked up again: a pool closed during the call gets no record.
-      const ActivityPools pools = ActivityPoolsFor(domain, op);
+      const ActivityPools pools = registry::PoolsFor(domain, op);
       if (pools.any()) {
         activity_record_t record =
             MakeThreadRecord(domain, op, f->id, f->begin_ns, end_ns);
