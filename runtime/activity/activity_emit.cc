@@ -12,22 +12,21 @@
 
 namespace roctracer {
 
-bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
-                       const char* text, size_t text_len) noexcept {
-  if (pool == nullptr) return false;
-  uint64_t external_id;
-  if (!TopExternalId(&external_id)) return pool->Write(record, text, text_len);
+namespace {
+
+// `record` preceded by its EXT_API tag carrying `external_id`, written as
+// one unit: a record never arrives without its tag, nor a tag without its
+// record, even when a discard-mode pool drops.
+bool WriteWithTag(Pool* pool, const activity_record_t& record,
+                  uint64_t external_id, const char* text,
+                  size_t text_len) noexcept {
   activity_record_t tag{};
   tag.domain = ACTIVITY_DOMAIN_EXT_API;
   tag.op = ACTIVITY_EXT_OP_EXTERN_ID;
   tag.correlation_id = record.correlation_id;
   tag.external_id = external_id;
-  // Written as one unit: a record never arrives without its tag, nor a tag
-  // without its record, even when a discard-mode pool drops.
   return pool->WriteTagged(&tag, record, text, text_len);
 }
-
-namespace {
 
 // The program's pool first, then the tool's: the order every writer keeps.
 template <class WriteOne>
@@ -39,28 +38,26 @@ bool ToEachPool(const ActivityPools& pools, WriteOne write_one) noexcept {
 
 }  // namespace
 
-activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
-                                   uint64_t correlation_id, uint64_t begin_ns,
-                                   uint64_t end_ns) noexcept {
-  activity_record_t record =
-      MakeRecord(domain, op, correlation_id, begin_ns, end_ns);
-  record.process_id = ProcessId();
-  record.thread_id = ThreadId();
-  return record;
+bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
+                       const char* text, size_t text_len) noexcept {
+  if (pool == nullptr) return false;
+  uint64_t external_id;
+  if (!TopExternalId(&external_id)) return pool->Write(record, text, text_len);
+  return WriteWithTag(pool, record, external_id, text, text_len);
+}
+
+bool EmitTaggedActivityTo(const ActivityPools& pools,
+                          const activity_record_t& record, uint64_t external_id,
+                          const char* text, size_t text_len) noexcept {
+  return ToEachPool(pools, [&](Pool* pool) {
+    return WriteWithTag(pool, record, external_id, text, text_len);
+  });
 }
 
 bool WriteRecordTo(const ActivityPools& pools, const activity_record_t& record,
                    const char* text, size_t text_len) noexcept {
   return ToEachPool(
       pools, [&](Pool* pool) { return pool->Write(record, text, text_len); });
-}
-
-bool EmitApiActivityTo(const ActivityPools& pools,
-                       const activity_record_t& record, const char* text,
-                       size_t text_len) noexcept {
-  return ToEachPool(pools, [&](Pool* pool) {
-    return EmitApiActivityTo(pool, record, text, text_len);
-  });
 }
 
 bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,

@@ -12,6 +12,9 @@
 #include <cstddef>
 
 #include "runtime/activity/domain_registry.h"
+#include "runtime/activity/external_correlation.h"
+#include "runtime/platform/thread_id.h"
+#include "runtime/pool/pool.h"
 
 namespace roctracer {
 
@@ -31,9 +34,16 @@ inline activity_record_t MakeRecord(uint32_t domain, uint32_t op,
 
 // MakeRecord, with the calling process's and thread's IDs: the record of
 // something this thread did (an API call, a marker).
-activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
-                                   uint64_t correlation_id, uint64_t begin_ns,
-                                   uint64_t end_ns) noexcept;
+inline activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
+                                          uint64_t correlation_id,
+                                          uint64_t begin_ns,
+                                          uint64_t end_ns) noexcept {
+  activity_record_t record =
+      MakeRecord(domain, op, correlation_id, begin_ns, end_ns);
+  record.process_id = ProcessId();
+  record.thread_id = ThreadId();
+  return record;
+}
 
 // Writes `record` (and `text`, copied) into the program's pool, then the
 // tool's, with no EXT_API record (a GPU operation's). True when any took it.
@@ -55,11 +65,32 @@ bool EmitApiActivity(const activity_record_t& record,
 bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
                        const char* text = nullptr,
                        size_t text_len = 0) noexcept;
+
+// EmitApiActivityTo for every pool of `pools`, with `external_id` as the
+// tag's (the out-of-line half of the next function).
+bool EmitTaggedActivityTo(const ActivityPools& pools,
+                          const activity_record_t& record, uint64_t external_id,
+                          const char* text, size_t text_len) noexcept;
+
 // Same, into the pools the caller already looked up with ActivityPoolsFor().
-bool EmitApiActivityTo(const ActivityPools& pools,
-                       const activity_record_t& record,
-                       const char* text = nullptr,
-                       size_t text_len = 0) noexcept;
+// Inline: every traced call with activity ends here, and most threads have
+// no external ID pushed, so the common case is one TLS load and one or two
+// Pool::Write calls.
+inline bool EmitApiActivityTo(const ActivityPools& pools,
+                              const activity_record_t& record,
+                              const char* text = nullptr,
+                              size_t text_len = 0) noexcept {
+  uint64_t external_id;
+  if (__builtin_expect(TopExternalId(&external_id), 0)) {
+    return EmitTaggedActivityTo(pools, record, external_id, text, text_len);
+  }
+  // The program's pool first, then the tool's: the order every writer keeps.
+  const bool program =
+      pools.program != nullptr && pools.program->Write(record, text, text_len);
+  const bool tool =
+      pools.tool != nullptr && pools.tool->Write(record, text, text_len);
+  return program || tool;
+}
 
 // An instantaneous record (a marker: begin_ns == end_ns == now) of
 // (domain, op) with `correlation_id`, this thread's IDs and a copy of

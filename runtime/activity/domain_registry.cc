@@ -28,7 +28,7 @@ using registry::g_domains;
 using registry::g_started;
 using registry::g_tool_paused;
 using registry::Get;
-using registry::PoolsOf;
+using registry::PoolsFor;
 
 namespace {
 
@@ -218,9 +218,7 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept {
 }
 
 ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
-  Domain* d = Get(domain);
-  if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
-  return PoolsOf(d, op, g_started.load(std::memory_order_relaxed));
+  return PoolsFor(domain, op);
 }
 
 const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept {

@@ -15,10 +15,15 @@ namespace roctracer {
 // pointer, not a thread_local std::vector: exit() destroys the main thread's
 // thread_local objects before the exit handlers and static destructors run,
 // and those may still push and pop.
-ROCTRACER_HOT_TLS uint32_t t_external_depth = 0;
-ROCTRACER_HOT_TLS uint64_t t_external_top = 0;
+namespace external_correlation_internal {
+ROCTRACER_HOT_TLS uint32_t t_depth = 0;
+ROCTRACER_HOT_TLS uint64_t t_top = 0;
+}  // namespace external_correlation_internal
 ROCTRACER_HOT_TLS uint64_t* t_external_below = nullptr;
 ROCTRACER_HOT_TLS uint32_t t_external_capacity = 0;
+
+using external_correlation_internal::t_depth;
+using external_correlation_internal::t_top;
 
 namespace {
 
@@ -35,8 +40,8 @@ void ReleaseBelow(void* below) {
 }  // namespace
 
 bool PushExternalId(uint64_t id) noexcept {
-  if (t_external_depth > 0) {
-    const uint32_t below = t_external_depth - 1;
+  if (t_depth > 0) {
+    const uint32_t below = t_depth - 1;
     if (below == t_external_capacity) {
       const uint32_t capacity =
           t_external_capacity == 0 ? 8 : t_external_capacity * 2;
@@ -50,25 +55,18 @@ bool PushExternalId(uint64_t id) noexcept {
       t_external_below = grown;
       t_external_capacity = capacity;
     }
-    t_external_below[below] = t_external_top;
+    t_external_below[below] = t_top;
   }
-  t_external_top = id;
-  ++t_external_depth;
+  t_top = id;
+  ++t_depth;
   return true;
 }
 
 bool PopExternalId(uint64_t* id) noexcept {
-  if (t_external_depth == 0) return false;
-  *id = t_external_top;
-  --t_external_depth;
-  t_external_top =
-      t_external_depth > 0 ? t_external_below[t_external_depth - 1] : 0;
-  return true;
-}
-
-bool TopExternalId(uint64_t* id) noexcept {
-  if (t_external_depth == 0) return false;
-  *id = t_external_top;
+  if (t_depth == 0) return false;
+  *id = t_top;
+  --t_depth;
+  t_top = t_depth > 0 ? t_external_below[t_depth - 1] : 0;
   return true;
 }
 

@@ -1,7 +1,8 @@
-// The registry's per-(domain, op) dispatch state, for the one reader that
-// must not pay a call for it: the hook's ENTER (intercept/api_hook.cc), which
-// inlines TargetsFor. Everything else reads it through domain_registry.h's
-// functions, and only domain_registry.cc writes it (under ConfigMutex()).
+// The registry's per-(domain, op) dispatch state, for the readers that must
+// not pay a call for it: the hook's ENTER and EXIT (intercept/api_hook.cc),
+// which inline TargetsFor and PoolsFor. Everything else reads it through
+// domain_registry.h's functions, and only domain_registry.cc writes it (under
+// ConfigMutex()).
 #ifndef RUNTIME_ACTIVITY_OP_SLOTS_H_
 #define RUNTIME_ACTIVITY_OP_SLOTS_H_
 
@@ -48,14 +49,22 @@ inline Domain* Get(uint32_t domain) noexcept {
 }
 
 [[gnu::always_inline]] inline ActivityPools PoolsOf(const Domain* d,
-                                                    uint32_t op,
-                                                    bool started) noexcept {
+                                                    uint32_t op, bool started,
+                                                    bool tool_paused) noexcept {
   Pool* program =
       started ? d->slots[op].program.load(std::memory_order_acquire) : nullptr;
-  Pool* tool = g_tool_paused.load(std::memory_order_relaxed)
-                   ? nullptr
-                   : d->slots[op].tool.load(std::memory_order_acquire);
+  Pool* tool =
+      tool_paused ? nullptr : d->slots[op].tool.load(std::memory_order_acquire);
   return {program, tool != program ? tool : nullptr};
+}
+
+// ActivityPoolsFor (domain_registry.h), inline.
+[[gnu::always_inline]] inline ActivityPools PoolsFor(uint32_t domain,
+                                                     uint32_t op) noexcept {
+  const Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
+  return PoolsOf(d, op, g_started.load(std::memory_order_relaxed),
+                 g_tool_paused.load(std::memory_order_relaxed));
 }
 
 }  // namespace registry
@@ -67,11 +76,14 @@ inline Domain* Get(uint32_t domain) noexcept {
   if (d == nullptr || op >= d->op_count) {
     return {nullptr, {nullptr, nullptr}, false, false};
   }
+  // Each flag read once (atomic loads are not merged by the compiler).
   const bool started = registry::g_started.load(std::memory_order_relaxed);
+  const bool tool_paused =
+      registry::g_tool_paused.load(std::memory_order_relaxed);
   return {
       started ? d->slots[op].callback.load(std::memory_order_acquire) : nullptr,
-      registry::PoolsOf(d, op, started),
-      !registry::g_tool_paused.load(std::memory_order_relaxed) &&
+      registry::PoolsOf(d, op, started, tool_paused),
+      !tool_paused &&
           d->slots[op].tool_callback.load(std::memory_order_relaxed) != nullptr,
       d->slots[op].consumer.load(std::memory_order_relaxed) != 0};
 }

@@ -142,7 +142,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
     if (end_ns != 0) {
       // Looked up again: a pool closed during the call gets no record.
-      const ActivityPools pools = ActivityPoolsFor(domain, op);
+      const ActivityPools pools = registry::PoolsFor(domain, op);
       if (pools.any()) {
         activity_record_t record =
             MakeThreadRecord(domain, op, f->id, f->begin_ns, end_ns);
@@ -160,30 +160,42 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
 
 }  // namespace
 
-// Each domain's data type and tables, from the generated domain list.
-void Enter(uint32_t domain, uint32_t op, void* data,
-           CallFrame* frame) noexcept {
+// Each domain's data type and tables, from the generated domain list; the
+// domain is a constant here, so the visit folds to the one domain's code.
+template <uint32_t kDomain>
+void EnterDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
   VisitApiDomain(
-      domain,
+      kDomain,
       [&](auto d) {
         using D = decltype(d);
         EnterImpl<typename D::Data, D::kMaxStringArgs, D::StringArgs>(
-            domain, op, static_cast<typename D::Data*>(data), f);
+            kDomain, op, static_cast<typename D::Data*>(data), f);
       },
       [&] { f->flags = kSkip; });
 }
 
-void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
+template <uint32_t kDomain>
+void ExitDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
   auto* f = reinterpret_cast<Frame*>(frame);
   VisitApiDomain(
-      domain,
+      kDomain,
       [&](auto d) {
         using D = decltype(d);
         ExitImpl<typename D::Data, D::ReturnedStatus>(
-            domain, op, static_cast<typename D::Data*>(data), f);
+            kDomain, op, static_cast<typename D::Data*>(data), f);
       },
       [] {});
+}
+
+#define ROCTRACER_INSTANTIATE_HOOKS(d, value)                             \
+  template void EnterDomain<value>(uint32_t, void*, CallFrame*) noexcept; \
+  template void ExitDomain<value>(uint32_t, void*, CallFrame*) noexcept;
+ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_INSTANTIATE_HOOKS)
+#undef ROCTRACER_INSTANTIATE_HOOKS
+
+void EnterUnknownDomain(CallFrame* frame) noexcept {
+  reinterpret_cast<Frame*>(frame)->flags = kSkip;
 }
 
 }  // namespace roctracer::hook

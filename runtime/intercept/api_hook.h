@@ -67,11 +67,37 @@ inline void CopyPointee(T* val, const void* arg) noexcept {
   roctracer::CopyIfReadable(val, arg, sizeof(T));
 }
 
+// ENTER and EXIT of one API domain (api_hook.cc instantiates them for every
+// domain of api_domain_list.h). `data` points to the domain's
+// <d>_api_data_t.
+template <uint32_t kDomain>
+void EnterDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
+template <uint32_t kDomain>
+void ExitDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
+// ENTER of a value that is no API domain of this build: Exit does nothing.
+void EnterUnknownDomain(CallFrame* frame) noexcept;
+
 // `data` points to the <d>_api_data_t of `domain` (hsa_api_data_t for
 // kDomainHsaApi, ...). Enter may set data->correlation_id and data->phase_data;
-// both must not throw (they run inside the traced runtime's call).
-void Enter(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;
-void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept;
+// both must not throw (they run inside the traced runtime's call). Inline:
+// every stub names its domain as a constant, so this is a direct call of that
+// domain's EnterDomain, with no dispatch on the domain at run time.
+inline void Enter(uint32_t domain, uint32_t op, void* data,
+                  CallFrame* frame) noexcept {
+#define ROCTRACER_ENTER_DOMAIN(d, value) \
+  if (domain == value) return EnterDomain<value>(op, data, frame);
+  ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ENTER_DOMAIN)
+#undef ROCTRACER_ENTER_DOMAIN
+  EnterUnknownDomain(frame);
+}
+
+inline void Exit(uint32_t domain, uint32_t op, void* data,
+                 CallFrame* frame) noexcept {
+#define ROCTRACER_EXIT_DOMAIN(d, value) \
+  if (domain == value) return ExitDomain<value>(op, data, frame);
+  ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_DOMAIN)
+#undef ROCTRACER_EXIT_DOMAIN
+}
 
 }  // namespace roctracer::hook
 

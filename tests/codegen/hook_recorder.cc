@@ -61,16 +61,26 @@ void DisableAll() {
 
 }  // namespace hook_recorder
 
-// The runtime's hook, as the stubs see it.
+// The runtime's hook, as the stubs see it: api_hook.h's inline Enter/Exit
+// call these with their domain.
 namespace roctracer::hook {
 
-void Enter(uint32_t domain, uint32_t op, void* data,
-           CallFrame* frame) noexcept {
-  hook_recorder::Record(true, domain, op, data, frame);
+template <uint32_t kDomain>
+void EnterDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
+  hook_recorder::Record(true, kDomain, op, data, frame);
 }
 
-void Exit(uint32_t domain, uint32_t op, void* data, CallFrame* frame) noexcept {
-  hook_recorder::Record(false, domain, op, data, frame);
+template <uint32_t kDomain>
+void ExitDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
+  hook_recorder::Record(false, kDomain, op, data, frame);
 }
+
+#define HOOK_RECORDER_INSTANTIATE(d, value)                               \
+  template void EnterDomain<value>(uint32_t, void*, CallFrame*) noexcept; \
+  template void ExitDomain<value>(uint32_t, void*, CallFrame*) noexcept;
+ROCTRACER_FOR_EACH_API_DOMAIN(HOOK_RECORDER_INSTANTIATE)
+#undef HOOK_RECORDER_INSTANTIATE
+
+void EnterUnknownDomain(CallFrame*) noexcept {}
 
 }  // namespace roctracer::hook
