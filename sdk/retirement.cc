@@ -16,7 +16,7 @@ void Retire(uint64_t correlation_id) noexcept {
   rocprofiler_buffer_tracing_correlation_id_retirement_record_t r{};
   r.size = sizeof(r);
   r.kind = ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
-  r.timestamp = roctracer::TimestampNs();
+  r.timestamp = roctracer::clock::TimestampNs();
   r.internal_correlation_id = correlation_id;
   while (mask != 0) {
     const int i = __builtin_ctzll(mask);

@@ -44,8 +44,8 @@ activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
                                    uint64_t end_ns) noexcept {
   activity_record_t record =
       MakeRecord(domain, op, correlation_id, begin_ns, end_ns);
-  record.process_id = ProcessId();
-  record.thread_id = ThreadId();
+  record.process_id = platform::ProcessId();
+  record.thread_id = platform::ThreadId();
   return record;
 }
 
@@ -66,7 +66,7 @@ bool EmitApiActivityTo(const ActivityPools& pools,
 bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
                            uint32_t op, uint64_t correlation_id,
                            const char* message) noexcept {
-  const uint64_t now = TimestampNs();
+  const uint64_t now = clock::TimestampNs();
   const activity_record_t record =
       MakeThreadRecord(domain, op, correlation_id, now, now);
   // The pool copies the message (with its NUL) into the same delivery, so

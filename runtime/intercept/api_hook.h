@@ -64,7 +64,7 @@ inline bool IsActive(uint32_t domain, uint32_t op) noexcept {
 // otherwise (see CopyIfReadable).
 template <typename T>
 inline void CopyPointee(T* val, const void* arg) noexcept {
-  roctracer::CopyIfReadable(val, arg, sizeof(T));
+  roctracer::platform::CopyIfReadable(val, arg, sizeof(T));
 }
 
 // `data` points to the <d>_api_data_t of `domain` (hsa_api_data_t for
