@@ -107,7 +107,7 @@ struct RegisterForkHandler {
 
 ThreadState* AllocateThreadState() noexcept {
   // Before this thread's first delivery (asymmetric_fence.h).
-  roctracer::InitAsymmetricFence();
+  roctracer::platform::InitAsymmetricFence();
   ThreadStateNode* node = nullptr;
   for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
        n != nullptr; n = n->next) {
@@ -141,7 +141,8 @@ ThreadState* AllocateThreadState() noexcept {
         head, node, std::memory_order_release, std::memory_order_relaxed));
   }
   // Out of keys: the block is never recycled.
-  (void)roctracer::ReleaseAtThreadExit<&ReleaseThreadState>(&node->state);
+  (void)roctracer::platform::ReleaseAtThreadExit<&ReleaseThreadState>(
+      &node->state);
   t_state = &node->state;
   return &node->state;
 }
@@ -280,7 +281,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
                     const roctracer::ApiCallInfo& info, ThreadState& t,
                     Frame* frame, bool record_called) noexcept {
   Payload payload(info, exit);
-  const uint64_t thread_id = roctracer::ThreadId();
+  const uint64_t thread_id = roctracer::platform::ThreadId();
   rocprofiler_correlation_id_t correlation_id;
   correlation_id.internal = info.correlation_id;
   // The call this one was made from on this thread (the frame below).
@@ -328,7 +329,7 @@ void RequestExternalIds(uint64_t mask, const KindOp& ko,
     if (!BeginDelivery(t, i, false, outer)) continue;
     rocprofiler_user_data_t value{0};
     const int rc = c.request.callback(
-        roctracer::ThreadId(),
+        roctracer::platform::ThreadId(),
         rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
         static_cast<rocprofiler_external_correlation_id_request_kind_t>(
             ko.kind),
@@ -345,7 +346,7 @@ void RequestExternalIds(uint64_t mask, const KindOp& ko,
 // active, written at EXIT (the record holds the call's start and end).
 void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
                      ThreadState& t, Frame* frame) noexcept {
-  const uint64_t end = roctracer::TimestampNs();
+  const uint64_t end = roctracer::clock::TimestampNs();
   rocprofiler_buffer_tracing_hsa_api_record_t r;
   static_assert(
       sizeof(r) == sizeof(rocprofiler_buffer_tracing_hip_api_record_t) &&
@@ -360,7 +361,7 @@ void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
       level > 0 ? t.frames[level - 1].correlation_id : 0;
   r.start_timestamp = frame->start_ns;
   r.end_timestamp = end;
-  r.thread_id = roctracer::ThreadId();
+  r.thread_id = roctracer::platform::ThreadId();
   uint64_t mask =
       frame->buffered & g_active_mask.load(std::memory_order_acquire);
   while (mask != 0) {
@@ -388,7 +389,7 @@ void ForEachThreadState(void (*fn)(ThreadState&, void*), void* ctx) noexcept {
 }
 
 void WaitForDeliveries(int context) noexcept {
-  roctracer::HeavyFence();
+  roctracer::platform::HeavyFence();
   const uint32_t busy = static_cast<uint32_t>(context) + 1;
   for (ThreadStateNode* n = g_thread_states.load(std::memory_order_acquire);
        n != nullptr; n = n->next) {
@@ -447,7 +448,8 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
           frame->buffered |= uint64_t{1} << i;
         }
       }
-      if (frame->buffered != 0) frame->start_ns = roctracer::TimestampNs();
+      if (frame->buffered != 0)
+        frame->start_ns = roctracer::clock::TimestampNs();
     }
     if (ko.kind <= kLastBufferApiKind) {
       const uint64_t requests =

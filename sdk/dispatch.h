@@ -24,7 +24,7 @@ namespace rocprofiler_sdk {
 // (a rocTX annotation the callback made) hands the outer one back its mark.
 inline bool BeginDelivery(ThreadState& t, int i, bool captured,
                           uint32_t outer = 0) noexcept {
-  roctracer::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
+  roctracer::platform::PublishBusy(&t.delivering, static_cast<uint32_t>(i) + 1);
   const bool ok =
       captured ? !g_contexts[i].invalid.load(std::memory_order_seq_cst)
                : (g_active_mask.load(std::memory_order_seq_cst) >> i) & 1u;

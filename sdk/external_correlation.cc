@@ -31,7 +31,7 @@ ExternalStack Resolve(rocprofiler_context_id_t context,
   if (t == nullptr) {
     return {ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES, nullptr, nullptr};
   }
-  if (tid != roctracer::ThreadId()) {
+  if (tid != roctracer::platform::ThreadId()) {
     return {ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT, nullptr, nullptr};
   }
   const int i = static_cast<int>(c - rocprofiler_sdk::g_contexts);

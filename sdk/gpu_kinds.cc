@@ -146,7 +146,7 @@ rocprofiler_callback_tracing_record_t MakeRecord(
     int32_t kind, int32_t op, rocprofiler_callback_phase_t phase,
     uint64_t correlation_id, void* payload) noexcept {
   rocprofiler_callback_tracing_record_t r{};
-  r.thread_id = roctracer::ThreadId();
+  r.thread_id = roctracer::platform::ThreadId();
   r.correlation_id.internal = correlation_id;
   r.kind = static_cast<rocprofiler_callback_tracing_kind_t>(kind);
   r.operation = op;
@@ -228,7 +228,7 @@ void AskExternalIds(ThreadState& t, uint64_t contexts,
     rocprofiler_user_data_t value{0};
     roctracer::hook::UntracedScope untraced;
     const int rc = c.request.callback(
-        roctracer::ThreadId(),
+        roctracer::platform::ThreadId(),
         rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1}, kind, operation,
         correlation_id, &value, c.request.callback_data);
     EndDelivery(t, outer);
@@ -668,7 +668,7 @@ class Observer final : public gpu::Observer {
         OpState::New(static_cast<uint32_t>(__builtin_popcountll(all)));
     if (op == nullptr) return nullptr;
     op->correlation_id = correlation_id;
-    op->thread_id = roctracer::ThreadId();
+    op->thread_id = roctracer::platform::ThreadId();
     op->kernel_id = 0;
     op->dst = op->src = nullptr;
     op->refs = HoldCall(t, correlation_id, true);

@@ -129,7 +129,7 @@ void Callbacks(ThreadState& t, uint64_t mask, bool exit,
                rocprofiler_callback_tracing_memory_allocation_data_t* p) {
   MemoryCall& m = t.memory;
   rocprofiler_callback_tracing_record_t r{};
-  r.thread_id = roctracer::ThreadId();
+  r.thread_id = roctracer::platform::ThreadId();
   r.correlation_id.internal = m.correlation_id;
   r.correlation_id.ancestor = m.ancestor;
   r.kind = static_cast<rocprofiler_callback_tracing_kind_t>(kKind);
@@ -249,7 +249,7 @@ void MemoryEnter(const roctracer::ApiCallInfo& info, int32_t op, ThreadState& t,
     const Context& c = g_contexts[i];
     rocprofiler_user_data_t value{0};
     const int rc = c.request.callback(
-        roctracer::ThreadId(),
+        roctracer::platform::ThreadId(),
         rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
         ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION, op,
         m.correlation_id, &value, c.request.callback_data);
@@ -260,14 +260,14 @@ void MemoryEnter(const roctracer::ApiCallInfo& info, int32_t op, ThreadState& t,
     auto p = Payload(m, 0, 0);
     Callbacks(t, callbacks, false, &p);
   }
-  m.start_ns = roctracer::TimestampNs();
+  m.start_ns = roctracer::clock::TimestampNs();
 }
 
 void MemoryExit(const roctracer::ApiCallInfo& info, ThreadState& t) noexcept {
   MemoryCall& m = t.memory;
   if (m.call_id == 0 || m.call_id != info.correlation_id) return;
   m.call_id = 0;
-  const uint64_t end = roctracer::TimestampNs();
+  const uint64_t end = roctracer::clock::TimestampNs();
   // The runtime stored the address (or the vmem handle, whose value is the
   // address) where the caller asked.
   if (m.out != nullptr) std::memcpy(&m.address, m.out, sizeof(m.address));
@@ -285,7 +285,7 @@ void MemoryExit(const roctracer::ApiCallInfo& info, ThreadState& t) noexcept {
   r.operation = static_cast<rocprofiler_memory_allocation_operation_t>(m.op);
   r.correlation_id.internal = m.correlation_id;
   r.correlation_id.ancestor = m.ancestor;
-  r.thread_id = roctracer::ThreadId();
+  r.thread_id = roctracer::platform::ThreadId();
   r.start_timestamp = m.start_ns;
   r.end_timestamp = end;
   r.agent_id.handle = m.agent;

@@ -60,7 +60,7 @@ CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
 
 void ReleaseCall(CallRefs* refs) noexcept {
   if (refs->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  const uint64_t now = roctracer::TimestampNs();
+  const uint64_t now = roctracer::clock::TimestampNs();
   const uint64_t contexts = RetirementContexts();
   if (refs->owner == Tls() || contexts == 0) {
     Retire(refs->correlation_id, now, contexts);

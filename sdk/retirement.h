@@ -83,7 +83,7 @@ inline void FinishFrame(Frame& frame) noexcept {
   if (refs != nullptr) {
     ReleaseCall(refs);
   } else if (const uint64_t contexts = RetirementContexts()) {
-    Retire(frame.correlation_id, roctracer::TimestampNs(), contexts);
+    Retire(frame.correlation_id, roctracer::clock::TimestampNs(), contexts);
   }
 }
 

@@ -145,13 +145,13 @@ const char* rocprofiler_get_status_string(rocprofiler_status_t status) {
 
 rocprofiler_status_t rocprofiler_get_timestamp(rocprofiler_timestamp_t* ts) {
   if (ts == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-  *ts = roctracer::TimestampNs();
+  *ts = roctracer::clock::TimestampNs();
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
 rocprofiler_status_t rocprofiler_get_thread_id(rocprofiler_thread_id_t* tid) {
   if (tid == nullptr) return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
-  *tid = roctracer::ThreadId();
+  *tid = roctracer::platform::ThreadId();
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -24,11 +24,12 @@ BENCHMARK(BM_ClockGettimeBoottime);
 void BM_TimestampNs(benchmark::State& state) {
   // Past the calibration (two 10 ms intervals), so the TSC path (if any) is
   // in use.
-  const uint64_t start = roctracer::TimestampNs();
-  while (roctracer::TimestampNs() - start < 50'000'000) {
+  const uint64_t start = roctracer::clock::TimestampNs();
+  while (roctracer::clock::TimestampNs() - start < 50'000'000) {
   }
-  for (auto _ : state) benchmark::DoNotOptimize(roctracer::TimestampNs());
-  state.SetLabel(roctracer::ActiveClockName());
+  for (auto _ : state)
+    benchmark::DoNotOptimize(roctracer::clock::TimestampNs());
+  state.SetLabel(roctracer::clock::ActiveClockName());
 }
 BENCHMARK(BM_TimestampNs);
 

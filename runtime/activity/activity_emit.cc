@@ -63,7 +63,7 @@ bool WriteRecordTo(const ActivityPools& pools, const activity_record_t& record,
 bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
                            uint32_t op, uint64_t correlation_id,
                            const char* message) noexcept {
-  const uint64_t now = TimestampNs();
+  const uint64_t now = clock::TimestampNs();
   const activity_record_t record =
       MakeThreadRecord(domain, op, correlation_id, now, now);
   // The pool copies the message (with its NUL) into the same delivery, so

@@ -40,8 +40,8 @@ inline activity_record_t MakeThreadRecord(uint32_t domain, uint32_t op,
                                           uint64_t end_ns) noexcept {
   activity_record_t record =
       MakeRecord(domain, op, correlation_id, begin_ns, end_ns);
-  record.process_id = ProcessId();
-  record.thread_id = ThreadId();
+  record.process_id = roctracer::platform::ProcessId();
+  record.thread_id = roctracer::platform::ThreadId();
   return record;
 }
 

@@ -50,7 +50,7 @@ bool PushExternalId(uint64_t id) noexcept {
       if (grown == nullptr) return false;
       // Out of keys: freed at process exit only.
       if (grown != t_external_below) {
-        (void)ReleaseAtThreadExit<&ReleaseBelow>(grown);
+        (void)platform::ReleaseAtThreadExit<&ReleaseBelow>(grown);
       }
       t_external_below = grown;
       t_external_capacity = capacity;

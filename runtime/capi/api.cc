@@ -394,7 +394,7 @@ roctracer_get_timestamp(roctracer_timestamp_t* timestamp) {
   if (timestamp == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "timestamp is NULL");
   }
-  *timestamp = roctracer::TimestampNs();
+  *timestamp = roctracer::clock::TimestampNs();
   return ROCTRACER_STATUS_SUCCESS;
 }
 

@@ -83,7 +83,7 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   if (pools.any()) {
     // The record carries a copy of the text: an invalid pointer, which
     // libroctx alone never reads, must not crash the tracer.
-    const char* text = message == nullptr || IsReadableString(message)
+    const char* text = message == nullptr || platform::IsReadableString(message)
                            ? message
                            : kUnreadableMessage;
     EmitInstantActivityTo(pools, ACTIVITY_DOMAIN_ROCTX, op, id, text);

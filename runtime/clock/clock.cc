@@ -10,19 +10,19 @@
 
 #include "runtime/clock/tsc_map.h"
 
-namespace roctracer {
-namespace clock_internal {
+namespace roctracer::clock {
+namespace detail {
 
 // Odd until a map is published. Hidden: the inline reader in clock.h must
 // reach it without a GOT indirection from inside libroctracer64.so.
 __attribute__((visibility("hidden")))
 FastClock g_fast_clock{{1}, {}, {}, {}, {}};
 
-}  // namespace clock_internal
+}  // namespace detail
 
 namespace {
 
-using clock_internal::g_fast_clock;
+using detail::g_fast_clock;
 
 enum Mode : uint32_t {
   kBoottime,     // clock_gettime only
@@ -190,7 +190,7 @@ struct StartTscClock {
 
 }  // namespace
 
-namespace clock_internal {
+namespace detail {
 
 uint64_t TimestampNsSlow() noexcept {
 #if defined(__x86_64__)
@@ -244,7 +244,7 @@ uint64_t TimestampNsSlow() noexcept {
 #endif
 }
 
-}  // namespace clock_internal
+}  // namespace detail
 
 const char* ActiveClockName() noexcept {
 #if defined(__x86_64__)
@@ -253,4 +253,4 @@ const char* ActiveClockName() noexcept {
   return "boottime";
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::clock

@@ -5,8 +5,8 @@
 // Read through the TSC when the kernel itself keeps time with it (its
 // clocksource is "tsc": invariant and synchronised across CPUs): one rdtsc
 // and a multiply on a map fitted to clock_gettime(CLOCK_BOOTTIME) and re-fitted
-// every 50 ms (runtime/clock/tsc_map.h), ~10 ns against ~22 ns for the vDSO call
-// here. An activity record takes two readings. Elsewhere, or with
+// every 50 ms (runtime/clock/tsc_map.h), ~10 ns against ~22 ns for the vDSO
+// call here. An activity record takes two readings. Elsewhere, or with
 // ROCTRACER_CLOCK=boottime in the environment, every reading is a
 // clock_gettime call.
 #ifndef RUNTIME_CLOCK_CLOCK_H_
@@ -19,9 +19,9 @@
 #include <x86intrin.h>
 #endif
 
-namespace roctracer {
+namespace roctracer::clock {
 
-namespace clock_internal {
+namespace detail {
 
 // The published map, under a sequence lock: `seq` odd means "do not use"
 // (being re-fitted, not calibrated yet, or the TSC is not used at all). The
@@ -39,14 +39,14 @@ extern FastClock g_fast_clock;
 
 uint64_t TimestampNsSlow() noexcept;
 
-}  // namespace clock_internal
+}  // namespace detail
 
 inline uint64_t TimestampNs() noexcept {
 #if defined(__x86_64__)
-  using clock_internal::g_fast_clock;
+  using detail::g_fast_clock;
   const uint32_t seq = g_fast_clock.seq.load(std::memory_order_acquire);
   if (__builtin_expect((seq & 1) != 0, 0)) {
-    return clock_internal::TimestampNsSlow();
+    return detail::TimestampNsSlow();
   }
   // No fence around rdtsc: a record's two readings bracket a whole call, a
   // few cycles of reordering do not matter, and a fence costs ~7 ns.
@@ -63,12 +63,12 @@ inline uint64_t TimestampNs() noexcept {
           g_fast_clock.seq.load(std::memory_order_relaxed) != seq ||
               delta >= span,
           0)) {
-    return clock_internal::TimestampNsSlow();
+    return detail::TimestampNsSlow();
   }
   return base_ns + static_cast<uint64_t>(
                        (static_cast<unsigned __int128>(delta) * mult) >> 32);
 #else
-  return clock_internal::TimestampNsSlow();
+  return detail::TimestampNsSlow();
 #endif
 }
 
@@ -79,6 +79,6 @@ inline uint64_t TimestampNs() noexcept {
 // and tests.
 const char* ActiveClockName() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::clock
 
 #endif  // RUNTIME_CLOCK_CLOCK_H_

@@ -1,6 +1,6 @@
 #include "runtime/clock/tsc_map.h"
 
-namespace roctracer {
+namespace roctracer::clock {
 namespace {
 
 // ns per tick in 32.32 fixed point from `ns` nanoseconds over `ticks` ticks.
@@ -92,4 +92,4 @@ bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
   return true;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::clock

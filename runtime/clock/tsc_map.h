@@ -1,6 +1,7 @@
 // A linear map from TSC ticks to CLOCK_BOOTTIME nanoseconds, and the rules
-// that keep re-fitting it to the kernel's clock (runtime/clock/clock.cc feeds it
-// anchors: pairs of a TSC reading and a clock_gettime reading taken together).
+// that keep re-fitting it to the kernel's clock (runtime/clock/clock.cc feeds
+// it anchors: pairs of a TSC reading and a clock_gettime reading taken
+// together).
 //
 // Why a model of its own: the kernel slews CLOCK_BOOTTIME against the TSC
 // (NTP) and a suspend makes it jump, so one fitted rate drifts. Each re-fit
@@ -13,9 +14,9 @@
 // holds. When that rate changes by more than kRateTolerance (the TSC's
 // frequency changed; chrony slewing fast), the map runs ahead until the new
 // rate is measured twice and the kernel's clock has caught up with it, by up
-// to kStepNs for a few spans; a map more than kStepNs ahead steps back to the kernel.
-// What a map cannot see is a jump of the kernel's clock inside its span (a
-// suspend during which the TSC stopped): readings lag by the jump until the
+// to kStepNs for a few spans; a map more than kStepNs ahead steps back to the
+// kernel. What a map cannot see is a jump of the kernel's clock inside its span
+// (a suspend during which the TSC stopped): readings lag by the jump until the
 // span ends, at most kRefitNs of TSC time later.
 //
 // Pure arithmetic, no clock reads: tests drive it with synthetic anchors.
@@ -24,7 +25,7 @@
 
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::clock {
 
 struct TscAnchor {
   uint64_t tsc;
@@ -103,6 +104,6 @@ class TscFitter {
   bool calibrated_ = false;
 };
 
-}  // namespace roctracer
+}  // namespace roctracer::clock
 
 #endif  // RUNTIME_CLOCK_TSC_MAP_H_

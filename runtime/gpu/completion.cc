@@ -225,7 +225,7 @@ void DrainRing(OpRing* ring, std::mutex* harvest_mutex, Harvest harvest,
       oldest = OldestPending(ring);
     }
     if (*budget_ns == 0 || (oldest.handle == 0 && !more())) return;
-    const uint64_t start = TimestampNs();
+    const uint64_t start = clock::TimestampNs();
     if (oldest.handle != 0) {
       Core().hsa_signal_wait_scacquire_fn(
           oldest, HSA_SIGNAL_CONDITION_LT, 1,
@@ -234,7 +234,7 @@ void DrainRing(OpRing* ring, std::mutex* harvest_mutex, Harvest harvest,
     } else {
       std::this_thread::sleep_for(kDrainPoll);
     }
-    const uint64_t spent = TimestampNs() - start;
+    const uint64_t spent = clock::TimestampNs() - start;
     *budget_ns = spent >= *budget_ns ? 0 : *budget_ns - spent;
   }
 }
@@ -369,7 +369,7 @@ void CompletionThreadMain() {
       });
       busy = copies.ring.InFlight() != 0;
     }
-    const uint64_t now = TimestampNs();
+    const uint64_t now = clock::TimestampNs();
     if (now - queues_at >= kBusyPollNs) {
       queues_at = now;
       Registry& r = Reg();

@@ -45,9 +45,9 @@ ClockAnchor MeasureAnchor(ReadTicksFn read_ticks, uint64_t frequency,
   ClockAnchor best{0, 0, frequency};
   uint64_t best_width = UINT64_MAX;
   for (int i = 0; i < tries; ++i) {
-    const uint64_t before = TimestampNs();
+    const uint64_t before = clock::TimestampNs();
     const uint64_t ticks = read_ticks();
-    const uint64_t after = TimestampNs();
+    const uint64_t after = clock::TimestampNs();
     if (after - before < best_width) {
       best_width = after - before;
       best = ClockAnchor{ticks, before + (after - before) / 2, frequency};
@@ -60,7 +60,7 @@ bool SystemTicksToNs(uint64_t begin_ticks, uint64_t end_ticks,
                      uint64_t* begin_ns, uint64_t* end_ns) noexcept {
   Map& map = TheMap();
   std::lock_guard<std::mutex> lock(map.mutex);
-  const uint64_t now = TimestampNs();
+  const uint64_t now = clock::TimestampNs();
   if (!map.valid || now - map.measured_at_ns > kReanchorNs) {
     uint64_t frequency = 0;
     if (Core().hsa_system_get_info_fn != nullptr) {

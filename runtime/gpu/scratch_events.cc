@@ -76,7 +76,7 @@ void Start(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
 void End(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
          uint64_t dispatch_id, uint64_t size, uint64_t num_slots) {
   ScratchRecord r{};
-  r.end_ns = TimestampNs();
+  r.end_ns = clock::TimestampNs();
   Open& o = t_open[static_cast<int>(op)];
   r.begin_ns = o.open && o.queue == queue ? o.begin_ns : r.end_ns;
   o.open = false;
@@ -86,7 +86,7 @@ void End(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
   r.dispatch_id = dispatch_id;
   r.size = size;
   r.num_slots = num_slots;
-  r.thread_id = ThreadId();
+  r.thread_id = platform::ThreadId();
   ForEachObserver([&r](Observer* obs) { obs->OnScratch(r); });
 }
 

@@ -116,13 +116,13 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
   }
   // Taken last, so the record spans the runtime's work, not the callbacks'.
-  if (activity) f->begin_ns = TimestampNs();
+  if (activity) f->begin_ns = clock::TimestampNs();
 }
 
 template <class Data, int64_t (*kStatus)(uint32_t, const Data*) noexcept>
 void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   if (f->flags & kSkip) return;
-  const uint64_t end_ns = f->begin_ns != 0 ? TimestampNs() : 0;
+  const uint64_t end_ns = f->begin_ns != 0 ? clock::TimestampNs() : 0;
   ThreadState& t = Thread();
   {
     UntracedScope untraced;

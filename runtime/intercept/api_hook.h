@@ -64,7 +64,7 @@ inline bool IsActive(uint32_t domain, uint32_t op) noexcept {
 // otherwise (see CopyIfReadable).
 template <typename T>
 inline void CopyPointee(T* val, const void* arg) noexcept {
-  roctracer::CopyIfReadable(val, arg, sizeof(T));
+  roctracer::platform::CopyIfReadable(val, arg, sizeof(T));
 }
 
 // ENTER and EXIT of one API domain (api_hook.cc instantiates them for every

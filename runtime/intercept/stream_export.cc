@@ -71,7 +71,7 @@ extern "C" bool roctracer_internal_created_stream(uint32_t domain, uint32_t op,
   // The application's out-parameter: never trusted.
   uint64_t value = 0;
   if (address == nullptr ||
-      !roctracer::CopyIfReadable(&value, address, sizeof(value))) {
+      !roctracer::platform::CopyIfReadable(&value, address, sizeof(value))) {
     return false;
   }
   *stream = value;

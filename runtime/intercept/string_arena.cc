@@ -33,7 +33,7 @@ StringArena* StringArena::ForThisThread() noexcept {
   if (t.arena != nullptr || t.arena_released) return t.arena;
   auto* arena = new (std::nothrow) StringArena();
   if (arena == nullptr) return nullptr;
-  if (!ReleaseAtThreadExit<&DestroyArena>(arena)) {
+  if (!platform::ReleaseAtThreadExit<&DestroyArena>(arena)) {
     delete arena;
     return nullptr;
   }
@@ -84,9 +84,9 @@ void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
   auto* r = static_cast<VisitResult*>(ctx);
   StringArena* arena = r->arena;
   // Guarded reads (readable_memory.h): the memory may be unmapped under them.
-  const size_t n = GuardedStringLength(s, span);
-  if (n == kReadFaulted) {
-    MappedRangesOutdated();
+  const size_t n = platform::GuardedStringLength(s, span);
+  if (n == platform::kReadFaulted) {
+    platform::MappedRangesOutdated();
     return;
   }
   if (n == span) return;  // runs off the mapping
@@ -95,9 +95,9 @@ void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
   // Out of memory: left to CopyChecked, which answers "unreadable" (the
   // caller's pointer, read in place later, might be unmapped by then).
   if (out == nullptr) return;
-  if (!GuardedCopy(out, s, n)) {
+  if (!platform::GuardedCopy(out, s, n)) {
     arena->Release(mark);
-    MappedRangesOutdated();
+    platform::MappedRangesOutdated();
     return;
   }
   out[n] = '\0';  // the string may have changed since its length was found
@@ -106,12 +106,13 @@ void StringArena::CopyVisited(const char* s, size_t span, void* ctx) {
 
 const char* StringArena::Copy(const char* s) noexcept {
   if (s == nullptr) return nullptr;
-  if (!PlausibleUserAddress(s)) return codegen::kUnreadableString;
+  if (!platform::PlausibleUserAddress(s)) return codegen::kUnreadableString;
   // Directly where the memory is known to stay mapped while it is read
   // (readable_memory.h); a string that runs past that mapping, or lies
   // anywhere else, is read through the kernel.
   VisitResult r{this, nullptr};
-  if (VisitReadable(s, &CopyVisited, &r) && r.out != nullptr) return r.out;
+  if (platform::VisitReadable(s, &CopyVisited, &r) && r.out != nullptr)
+    return r.out;
   return CopyChecked(s);
 }
 
@@ -127,7 +128,7 @@ const char* StringArena::CopyChecked(const char* s) noexcept {
   const auto top = [this](const char* end) {
     used_ = static_cast<uint32_t>(end - chunk_[current_]);
   };
-  if (!ReadChecked(out, s, first)) {
+  if (!platform::ReadChecked(out, s, first)) {
     top(out);
     return codegen::kUnreadableString;
   }
@@ -142,7 +143,8 @@ const char* StringArena::CopyChecked(const char* s) noexcept {
   size_t n = first;
   for (from += first;; from += kPage) {
     if (n > UINT32_MAX / 2 ||
-        !ReadChecked(page, reinterpret_cast<const void*>(from), kPage)) {
+        !platform::ReadChecked(page, reinterpret_cast<const void*>(from),
+                               kPage)) {
       return codegen::kUnreadableString;
     }
     if (const void* nul = std::memchr(page, '\0', kPage)) {
@@ -152,7 +154,7 @@ const char* StringArena::CopyChecked(const char* s) noexcept {
     n += kPage;
   }
   out = Reserve(n + 1);
-  if (out == nullptr || !ReadChecked(out, s, n + 1)) {
+  if (out == nullptr || !platform::ReadChecked(out, s, n + 1)) {
     return codegen::kUnreadableString;
   }
   return out;

@@ -4,7 +4,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 std::atomic<bool> g_heavy_fence_available{false};
 
@@ -37,4 +37,4 @@ void HeavyFence() noexcept {
   }
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

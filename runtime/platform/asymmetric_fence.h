@@ -17,7 +17,7 @@
 
 #include <atomic>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // Registers with membarrier once per process; safe to call repeatedly.
 // Returns true when the cheap producer side may be used.
@@ -40,6 +40,6 @@ inline void PublishBusy(std::atomic<uint32_t>* busy,
 
 void HeavyFence() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_ASYMMETRIC_FENCE_H_

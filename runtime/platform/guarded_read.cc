@@ -25,7 +25,7 @@ extern "C" const FaultFixup __stop_roctracer_fault_fixups[]
     __attribute__((visibility("hidden")));
 #endif
 
-namespace roctracer {
+namespace roctracer::platform {
 
 namespace guarded_read_detail {
 std::atomic<int> g_state{0};
@@ -246,4 +246,4 @@ size_t GuardedReadFaults() noexcept {
   return g_faults.load(std::memory_order_relaxed);
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

@@ -28,7 +28,7 @@
 
 #include "runtime/platform/hot_tls.h"
 
-namespace roctracer {
+namespace roctracer::platform {
 
 namespace guarded_read_detail {
 // 0 not yet installed, 1 on, 2 off (failed to install, or replaced).
@@ -71,6 +71,6 @@ bool GuardedCopy(void* dst, const void* src, size_t n) noexcept;
 // How many faults the guard has turned into a "faulted" answer (for tests).
 size_t GuardedReadFaults() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_GUARDED_READ_H_

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-namespace roctracer {
+namespace roctracer::platform {
 namespace {
 
 struct Segment {
@@ -165,4 +165,4 @@ size_t LoadedSegmentCacheBuilds() noexcept {
   return g_builds.load(std::memory_order_relaxed);
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

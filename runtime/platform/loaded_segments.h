@@ -16,7 +16,7 @@
 
 #include <cstddef>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // When `p` lies in a readable segment of a loaded object, calls
 // visit(p, span, ctx) with the loader's lock held (span: bytes of that
@@ -31,6 +31,6 @@ bool VisitLoadedSegment(const void* p,
 // must cause one, a lookup must not).
 size_t LoadedSegmentCacheBuilds() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_LOADED_SEGMENTS_H_

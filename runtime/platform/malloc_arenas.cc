@@ -9,7 +9,7 @@
 
 #include "runtime/platform/readable_memory.h"
 
-namespace roctracer {
+namespace roctracer::platform {
 namespace {
 
 constexpr uintptr_t kHeapMax = uintptr_t{64} << 20;
@@ -110,4 +110,4 @@ bool LearnArenaHeap(const void* p) noexcept {
   return SpanIn(base, reinterpret_cast<uintptr_t>(p)) != 0;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

@@ -22,7 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // Bytes from `p` on that lie in a learnt arena's first heap and are mapped
 // readable for good; 0 when p is in none. `begin`, when given, receives
@@ -34,6 +34,6 @@ size_t ArenaHeapSpan(const void* p, uintptr_t* begin = nullptr) noexcept;
 // answers for p).
 bool LearnArenaHeap(const void* p) noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_MALLOC_ARENAS_H_

@@ -14,7 +14,7 @@
 #include "runtime/platform/guarded_read.h"
 #include "runtime/platform/hot_tls.h"
 
-namespace roctracer {
+namespace roctracer::platform {
 
 namespace mapped_ranges_detail {
 std::atomic<uint64_t> g_seq{0};
@@ -269,4 +269,4 @@ size_t MappedRangeRefreshes() noexcept {
   return g_refreshes.load(std::memory_order_relaxed);
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

@@ -24,7 +24,7 @@
 
 #include "runtime/platform/hot_tls.h"
 
-namespace roctracer {
+namespace roctracer::platform {
 
 namespace mapped_ranges_detail {
 // The snapshot's sequence number (odd while a refresh writes it).
@@ -62,6 +62,6 @@ void MappedRangesOutdated() noexcept;
 // How many times the snapshot was taken (for tests).
 size_t MappedRangeRefreshes() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_MAPPED_RANGES_H_

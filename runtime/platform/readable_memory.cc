@@ -16,7 +16,7 @@
 #include "runtime/platform/startup_objects.h"
 #include "runtime/platform/thread_id.h"
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // The calling thread's stack, [low, high), found on first use (high 0: not
 // yet; high 1: unknown). A forked child's thread keeps its stack.
@@ -204,4 +204,4 @@ bool IsReadableString(const char* s) noexcept {
   }
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

@@ -30,7 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // Addresses below this are never mapped (Linux's mmap_min_addr is at least
 // one page) and those above the user half are not canonical: both are
@@ -72,6 +72,6 @@ bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept;
 // code that reads it in place, right after; NULL is not).
 bool IsReadableString(const char* s) noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_READABLE_MEMORY_H_

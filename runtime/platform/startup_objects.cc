@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace roctracer {
+namespace roctracer::platform {
 namespace {
 
 struct Range {
@@ -152,4 +152,4 @@ size_t StartupObjectSpan(const void* p, uintptr_t* begin) noexcept {
 
 size_t StartupObjectCount() noexcept { return Objects().objects; }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // Bytes from `p` on within a readable segment of a startup object; 0 when p
 // is in none. `begin`, when given, receives where the segment begins.
@@ -27,6 +27,6 @@ size_t StartupObjectSpan(const void* p, uintptr_t* begin = nullptr) noexcept;
 // How many objects the prefix holds (for tests).
 size_t StartupObjectCount() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_STARTUP_OBJECTS_H_

@@ -11,7 +11,7 @@
 
 #include <pthread.h>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 constexpr pthread_key_t kNoThreadExitKey = static_cast<pthread_key_t>(-1);
 
@@ -35,6 +35,6 @@ bool ReleaseAtThreadExit(void* value) noexcept {
   return key != kNoThreadExitKey && pthread_setspecific(key, value) == 0;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_THREAD_EXIT_H_

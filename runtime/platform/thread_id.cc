@@ -8,7 +8,7 @@
 
 #include "runtime/platform/hot_tls.h"
 
-namespace roctracer {
+namespace roctracer::platform {
 
 // Read for every activity record: initial-exec (hot_tls.h).
 ROCTRACER_HOT_TLS uint32_t t_tid = 0;
@@ -47,4 +47,4 @@ uint32_t ThreadId() noexcept {
   return t_tid;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::platform

@@ -5,11 +5,11 @@
 
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::platform {
 
 uint32_t ProcessId() noexcept;
 uint32_t ThreadId() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::platform
 
 #endif  // RUNTIME_PLATFORM_THREAD_ID_H_

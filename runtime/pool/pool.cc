@@ -185,8 +185,8 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
     *status = PoolStatus::kInvalidArgument;
     return nullptr;
   }
-  InitAsymmetricFence();
-  (void)ThreadExitKey<&pool_internal::ReleaseThreadSlots>();
+  platform::InitAsymmetricFence();
+  (void)platform::ThreadExitKey<&pool_internal::ReleaseThreadSlots>();
   Pool* pool = NewShell(properties, policy);
   if (pool == nullptr) {
     *status = PoolStatus::kMemoryAllocation;
@@ -366,7 +366,7 @@ bool Pool::WriteTagged(const activity_record_t* tag,
       text != nullptr ? static_cast<uint32_t>(text_len) + 1 : 0;
   const uint32_t record_bytes = tag != nullptr ? 2 * kRecordSize : kRecordSize;
   Slot* const slot = hot.slot;
-  PublishBusy(&slot->busy);
+  platform::PublishBusy(&slot->busy);
   const uint32_t end = slot->rec_end + record_bytes;
   if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
                            slot->cur == nullptr ||
@@ -405,7 +405,7 @@ bool Pool::WriteCold(const activity_record_t* tag,
     refused_.fetch_add(records, std::memory_order_relaxed);
     return false;
   }
-  PublishBusy(&slot->busy);
+  platform::PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) != 0) {
     slot->busy.store(0, std::memory_order_release);
     refused_.fetch_add(records, std::memory_order_relaxed);
@@ -583,7 +583,7 @@ Slot* Pool::AcquireSlot() noexcept {
     tl_slots = ts;
     // Out of keys: records of exiting threads are then delivered by the next
     // flush or close instead of at thread exit.
-    (void)ReleaseAtThreadExit<&pool_internal::ReleaseThreadSlots>(ts);
+    (void)platform::ReleaseAtThreadExit<&pool_internal::ReleaseThreadSlots>(ts);
   } else {
     ReleaseClosedSlots(ts);
   }
@@ -667,7 +667,7 @@ void Pool::FreeBuffer(char* buffer) noexcept {
 }
 
 void Pool::HandOver(Slot* slot) noexcept {
-  PublishBusy(&slot->busy);
+  platform::PublishBusy(&slot->busy);
   if (closing_.load(std::memory_order_seq_cst) == 0 && slot->cur != nullptr &&
       slot->rec_end != 0) {
     Seal(slot, /*wake_now=*/true);
@@ -880,7 +880,7 @@ void Pool::Flush() noexcept {
 void Pool::Close() noexcept {
   if (closing_.exchange(1, std::memory_order_seq_cst) == 0) {
     // After this, every producer either sees `closing_` or is seen busy.
-    HeavyFence();
+    platform::HeavyFence();
     {
       // Writers asleep waiting for a buffer: let them see `closing_` now.
       std::lock_guard<std::mutex> lock(slots_mu_);

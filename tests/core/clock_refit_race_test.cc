@@ -50,7 +50,7 @@ extern "C" int clock_gettime(clockid_t id, struct timespec* ts) noexcept {
   return r;
 }
 
-namespace roctracer {
+namespace roctracer::clock {
 namespace {
 
 using test::KernelNs;
@@ -115,7 +115,7 @@ TEST(ClockRefitRace, AReaderDuringARefitAfterAJumpGetsTheKernelsTime) {
 // Waits, without reading the clock (which would re-fit), until the published
 // map's span has just ended.
 void WaitForSpanEnd() {
-  using clock_internal::g_fast_clock;
+  using detail::g_fast_clock;
   const uint64_t end = g_fast_clock.base_tsc.load() + g_fast_clock.span.load();
   while (__rdtsc() < end) {
   }
@@ -185,4 +185,4 @@ TEST(ClockRefitRace, ReadingsNeverGoBackwardsAcrossTenHeldRefits) {
 }
 
 }  // namespace
-}  // namespace roctracer
+}  // namespace roctracer::clock

@@ -42,7 +42,7 @@ extern "C" int clock_gettime(clockid_t id, struct timespec* ts) noexcept {
   return real(id, ts);
 }
 
-namespace roctracer {
+namespace roctracer::clock {
 namespace {
 
 using test::KernelNs;
@@ -71,7 +71,7 @@ TEST(ClockStaleRefit, AStaleRefitInAMapsLastMillisecondRunsAhead) {
     TimestampNs();
   }
   ASSERT_STREQ(ActiveClockName(), "tsc") << "needs the TSC path";
-  using clock_internal::g_fast_clock;
+  using detail::g_fast_clock;
   const uint64_t base = g_fast_clock.base_tsc.load();
   const uint64_t span = g_fast_clock.span.load();
   // 0.7 ms before the map's end (span is 50 ms).
@@ -97,4 +97,4 @@ TEST(ClockStaleRefit, AStaleRefitInAMapsLastMillisecondRunsAhead) {
 }
 
 }  // namespace
-}  // namespace roctracer
+}  // namespace roctracer::clock

@@ -20,7 +20,7 @@
 
 #include "tests/core/kernel_clock.h"
 
-namespace roctracer {
+namespace roctracer::clock {
 namespace {
 
 using test::KernelNs;
@@ -71,7 +71,8 @@ constexpr uint64_t kToleranceNs = 1000;
 // The one way readings of several threads may go back: a reader that found
 // another thread's re-fit stalled (preempted) reads clock_gettime, and the new
 // map starts at the kernel's time as estimated from its anchor, which is
-// uncertain by tens of ns (runtime/clock/clock.cc). Bugs so far were microseconds.
+// uncertain by tens of ns (runtime/clock/clock.cc). Bugs so far were
+// microseconds.
 constexpr uint64_t kAnchorSlackNs = 100;
 
 TEST(Clock, UsesTheTscExactlyWhenTheKernelDoesAndNobodyOptedOut) {
@@ -181,4 +182,4 @@ TEST(Clock, PublicTimestampIsTheSameClock) {
 }
 
 }  // namespace
-}  // namespace roctracer
+}  // namespace roctracer::clock

@@ -31,8 +31,8 @@ int ChildChecks() {
     return 2;
   }
   if (roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_EXT_API,
-                                        ACTIVITY_EXT_OP_MARK, pool) !=
-      ROCTRACER_STATUS_SUCCESS) {
+                                        ACTIVITY_EXT_OP_MARK,
+                                        pool) != ROCTRACER_STATUS_SUCCESS) {
     return 3;
   }
   roctracer_mark("in the child");
@@ -48,8 +48,8 @@ int ChildChecks() {
 
 TEST(Fork, ChildHasItsOwnIdsAndAWorkingConfigurationLock) {
   // Cache the parent's IDs first, as a traced parent would have.
-  ASSERT_NE(roctracer::ProcessId(), 0u);
-  ASSERT_NE(roctracer::ThreadId(), 0u);
+  ASSERT_NE(roctracer::platform::ProcessId(), 0u);
+  ASSERT_NE(roctracer::platform::ThreadId(), 0u);
 
   std::atomic<bool> holding{false};
   std::atomic<bool> release{false};

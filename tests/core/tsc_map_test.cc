@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::clock {
 namespace {
 
 constexpr double kGhz = 2.3;
@@ -304,4 +304,4 @@ TEST(TscMap, AReadingJustBeforeTheBaseMapsJustBelowIt) {
 }
 
 }  // namespace
-}  // namespace roctracer
+}  // namespace roctracer::clock

@@ -36,16 +36,16 @@ TEST(GpuClock, MapsTicksAffinelyOnBothSidesOfTheAnchor) {
 // shape): once anchored, the map reads the tracer's clock back to within a
 // microsecond, and stays monotonic.
 uint64_t FakeSystemTicks() {
-  return (roctracer::TimestampNs() + 1'000'000'000'000ull) / 10;
+  return (roctracer::clock::TimestampNs() + 1'000'000'000'000ull) / 10;
 }
 
 TEST(GpuClock, AnchorMeasuredAgainstAnotherDomainReadsTheTracersClock) {
   const ClockAnchor a = MeasureAnchor(&FakeSystemTicks, 100'000'000);
   uint64_t last = 0;
   for (int i = 0; i < 1000; ++i) {
-    const uint64_t before = roctracer::TimestampNs();
+    const uint64_t before = roctracer::clock::TimestampNs();
     const uint64_t mapped = TicksToNs(a, FakeSystemTicks());
-    const uint64_t after = roctracer::TimestampNs();
+    const uint64_t after = roctracer::clock::TimestampNs();
     EXPECT_LE(before, mapped + 1'000);
     EXPECT_LE(mapped, after + 1'000);
     EXPECT_LE(last, mapped);

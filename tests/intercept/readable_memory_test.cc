@@ -49,13 +49,14 @@ std::string ProbeLibrary(const char* name = "libreadable_probe.so") {
 // Past the interval at which a miss may refresh the mapping snapshot, so
 // that the next miss does.
 void LetTheSnapshotRefresh() {
-  usleep(static_cast<useconds_t>(roctracer::kRefreshIntervalNs / 1000 + 1000));
+  usleep(static_cast<useconds_t>(
+      roctracer::platform::kRefreshIntervalNs / 1000 + 1000));
 }
 
 // The loader-locked lookup (used where guarded reads are off) as a copy.
 std::string CopiedUnderTheLoaderLock(const char* s) {
   std::string out = "<not found>";
-  roctracer::VisitLoadedSegment(
+  roctracer::platform::VisitLoadedSegment(
       s,
       [](const char* p, size_t span, void* ctx) {
         *static_cast<std::string*>(ctx) = std::string(p, strnlen(p, span));
@@ -86,13 +87,14 @@ class ReadableMemoryTest : public ::testing::Test {
 
 TEST_F(ReadableMemoryTest, StartupObjectsAreTheProgramAndItsLibraries) {
   // The program, libc (this test needs it), the dynamic linker, the vDSO.
-  EXPECT_GE(roctracer::StartupObjectCount(), 3u);
-  EXPECT_GT(roctracer::StartupObjectSpan("a literal of the program"), 0u);
+  EXPECT_GE(roctracer::platform::StartupObjectCount(), 3u);
+  EXPECT_GT(roctracer::platform::StartupObjectSpan("a literal of the program"),
+            0u);
   const char* in_libc = gnu_get_libc_version();
-  EXPECT_GT(roctracer::StartupObjectSpan(in_libc), 0u);
+  EXPECT_GT(roctracer::platform::StartupObjectSpan(in_libc), 0u);
   EXPECT_EQ(Copied(in_libc), in_libc);
   int on_stack = 0;
-  EXPECT_EQ(roctracer::StartupObjectSpan(&on_stack), 0u);
+  EXPECT_EQ(roctracer::platform::StartupObjectSpan(&on_stack), 0u);
 }
 
 TEST_F(ReadableMemoryTest, LibraryStringAfterDlcloseAndReuseOfTheAddress) {
@@ -105,37 +107,38 @@ TEST_F(ReadableMemoryTest, LibraryStringAfterDlcloseAndReuseOfTheAddress) {
   const std::string expected = text;
   // Loaded later: not a startup object. Read through the mapping snapshot
   // (guarded reads), or under the loader's lock where those are off.
-  EXPECT_EQ(roctracer::StartupObjectSpan(text), 0u);
+  EXPECT_EQ(roctracer::platform::StartupObjectSpan(text), 0u);
   LetTheSnapshotRefresh();
   EXPECT_EQ(Copied(text), expected);
-  if (roctracer::GuardedReadsOn()) {
-    EXPECT_GT(roctracer::MappedSpan(text), 0u);
+  if (roctracer::platform::GuardedReadsOn()) {
+    EXPECT_GT(roctracer::platform::MappedSpan(text), 0u);
   }
   EXPECT_EQ(CopiedUnderTheLoaderLock(text), expected);
   // Neither the snapshot nor the loader's cache is rebuilt per lookup.
-  const size_t builds = roctracer::LoadedSegmentCacheBuilds();
-  const size_t refreshes = roctracer::MappedRangeRefreshes();
+  const size_t builds = roctracer::platform::LoadedSegmentCacheBuilds();
+  const size_t refreshes = roctracer::platform::MappedRangeRefreshes();
   for (int i = 0; i < 100; ++i) {
     ASSERT_EQ(Copied(text), expected);
     ASSERT_EQ(CopiedUnderTheLoaderLock(text), expected);
   }
-  EXPECT_EQ(roctracer::LoadedSegmentCacheBuilds(), builds);
-  EXPECT_EQ(roctracer::MappedRangeRefreshes(), refreshes);
+  EXPECT_EQ(roctracer::platform::LoadedSegmentCacheBuilds(), builds);
+  EXPECT_EQ(roctracer::platform::MappedRangeRefreshes(), refreshes);
 
-  const size_t faults = roctracer::GuardedReadFaults();
+  const size_t faults = roctracer::platform::GuardedReadFaults();
   ASSERT_EQ(dlclose(lib), 0);
   // Unloaded: the address is no longer mapped. The snapshot still lists it
   // (a direct read would fault): the guard catches the fault, which
   // refreshes the snapshot.
   EXPECT_EQ(Copied(text), "<unreadable>");
-  if (roctracer::GuardedReadsOn()) {
-    EXPECT_EQ(roctracer::GuardedReadFaults(), faults + 1);
-    EXPECT_GT(roctracer::MappedRangeRefreshes(), refreshes);
+  if (roctracer::platform::GuardedReadsOn()) {
+    EXPECT_EQ(roctracer::platform::GuardedReadFaults(), faults + 1);
+    EXPECT_GT(roctracer::platform::MappedRangeRefreshes(), refreshes);
     EXPECT_EQ(Copied(text), "<unreadable>");
-    EXPECT_EQ(roctracer::GuardedReadFaults(), faults + 1);  // now known
+    EXPECT_EQ(roctracer::platform::GuardedReadFaults(),
+              faults + 1);  // now known
   }
   EXPECT_EQ(CopiedUnderTheLoaderLock(text), "<not found>");
-  EXPECT_GT(roctracer::LoadedSegmentCacheBuilds(), builds);
+  EXPECT_GT(roctracer::platform::LoadedSegmentCacheBuilds(), builds);
 
   // Something else mapped at the same address: its bytes, not the old ones.
   void* page_at =
@@ -170,14 +173,15 @@ TEST_F(ReadableMemoryTest, LargeBlockGivenBackToTheKernel) {
   block[100] = '\0';
   EXPECT_EQ(Copied(block), std::string(100, 'b'));
   char value[16];
-  EXPECT_TRUE(roctracer::CopyIfReadable(value, block, sizeof(value)));
+  EXPECT_TRUE(roctracer::platform::CopyIfReadable(value, block, sizeof(value)));
   std::free(block);
 #if !defined(__SANITIZE_ADDRESS__)
   // (ASan keeps freed blocks mapped, in quarantine.)
   EXPECT_EQ(Copied(block), "<unreadable>");
-  EXPECT_FALSE(roctracer::CopyIfReadable(value, block, sizeof(value)));
+  EXPECT_FALSE(
+      roctracer::platform::CopyIfReadable(value, block, sizeof(value)));
   EXPECT_EQ(value[0], 0);  // zeroed
-  EXPECT_FALSE(roctracer::IsReadableString(block));
+  EXPECT_FALSE(roctracer::platform::IsReadableString(block));
 #endif
 }
 
@@ -194,14 +198,14 @@ TEST_F(ReadableMemoryTest, WorkerThreadArenaHeap) {
   // heap is learnt (where guarded reads are off, the first copy learns it;
   // where they are on, the snapshot serves it and this learns it now), so
   // later copies need no system call.
-  EXPECT_TRUE(roctracer::LearnArenaHeap(from_worker));
-  EXPECT_GT(roctracer::ArenaHeapSpan(from_worker), 0u);
+  EXPECT_TRUE(roctracer::platform::LearnArenaHeap(from_worker));
+  EXPECT_GT(roctracer::platform::ArenaHeapSpan(from_worker), 0u);
   // The reserved rest of the heap (64 MiB, mapped inaccessible past what
   // the arena uses) is not vouched for.
   const uintptr_t base =
       reinterpret_cast<uintptr_t>(from_worker) & ~((uintptr_t{64} << 20) - 1);
   const char* reserved = reinterpret_cast<const char*>(base + (64u << 20) - 64);
-  EXPECT_EQ(roctracer::ArenaHeapSpan(reserved), 0u);
+  EXPECT_EQ(roctracer::platform::ArenaHeapSpan(reserved), 0u);
   EXPECT_EQ(Copied(reserved), "<unreadable>");
 #endif
   std::free(from_worker);
@@ -236,7 +240,7 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
   // Another library: its loading and unloading change the loader's
   // counters, so the readers keep rebuilding the cache.
   const std::string other_path = ProbeLibrary("libreadable_probe_other.so");
-  const size_t builds = roctracer::LoadedSegmentCacheBuilds();
+  const size_t builds = roctracer::platform::LoadedSegmentCacheBuilds();
   for (int i = 0; i < 200; ++i) {
     void* other = dlopen(other_path.c_str(), RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(other, nullptr) << dlerror();
@@ -245,7 +249,7 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
   stop = true;
   for (auto& t : readers) t.join();
   EXPECT_EQ(wrong.load(), 0);
-  EXPECT_GT(roctracer::LoadedSegmentCacheBuilds(), builds);
+  EXPECT_GT(roctracer::platform::LoadedSegmentCacheBuilds(), builds);
   dlclose(keep);
 }
 
@@ -253,7 +257,8 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
 // length, right up to an unmapped page, they copy and measure exactly and
 // fault only on the unmapped page.
 TEST(GuardedReadTest, EveryAlignmentUpToAnUnmappedPage) {
-  if (!roctracer::GuardedReadsOn()) GTEST_SKIP() << "no fault guard here";
+  if (!roctracer::platform::GuardedReadsOn())
+    GTEST_SKIP() << "no fault guard here";
   void* p = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   ASSERT_NE(p, MAP_FAILED);
@@ -267,23 +272,25 @@ TEST(GuardedReadTest, EveryAlignmentUpToAnUnmappedPage) {
       const char* src = end - offset - length;
       char out[48];
       std::memset(out, '#', sizeof(out));
-      ASSERT_TRUE(roctracer::GuardedCopy(out, src, length));
+      ASSERT_TRUE(roctracer::platform::GuardedCopy(out, src, length));
       ASSERT_EQ(std::memcmp(out, src, length), 0);
       ASSERT_EQ(out[length], '#');  // nothing written past n
       if (offset == 0 && length > 0) {
-        ASSERT_FALSE(roctracer::GuardedCopy(out, src, length + 1));
+        ASSERT_FALSE(roctracer::platform::GuardedCopy(out, src, length + 1));
       }
       // A NUL at `length`: found. No NUL before the span's end: the span.
       char* nul = end - offset - 1;
       const char saved = *nul;
       *nul = '\0';
       const char* s = nul - length;
-      ASSERT_EQ(roctracer::GuardedStringLength(s, length + 1 + offset), length);
-      ASSERT_EQ(roctracer::GuardedStringLength(s, length), length);
+      ASSERT_EQ(
+          roctracer::platform::GuardedStringLength(s, length + 1 + offset),
+          length);
+      ASSERT_EQ(roctracer::platform::GuardedStringLength(s, length), length);
       *nul = saved;
       if (offset == 0) {  // runs into the unmapped page
-        ASSERT_EQ(roctracer::GuardedStringLength(s, length + 64),
-                  roctracer::kReadFaulted);
+        ASSERT_EQ(roctracer::platform::GuardedStringLength(s, length + 64),
+                  roctracer::platform::kReadFaulted);
       }
     }
   }
@@ -301,20 +308,20 @@ TEST_F(ReadableMemoryTest, AnonymousMappingIsReadThroughTheSnapshot) {
   std::strcpy(text, "in an anonymous mapping");
   LetTheSnapshotRefresh();
   EXPECT_EQ(Copied(text), "in an anonymous mapping");
-  if (roctracer::GuardedReadsOn()) {
-    EXPECT_GE(roctracer::MappedSpan(text), kPage + 10);
-    const size_t refreshes = roctracer::MappedRangeRefreshes();
+  if (roctracer::platform::GuardedReadsOn()) {
+    EXPECT_GE(roctracer::platform::MappedSpan(text), kPage + 10);
+    const size_t refreshes = roctracer::platform::MappedRangeRefreshes();
     for (int i = 0; i < 100; ++i) ASSERT_EQ(Copied(text), text);
-    EXPECT_EQ(roctracer::MappedRangeRefreshes(), refreshes);
+    EXPECT_EQ(roctracer::platform::MappedRangeRefreshes(), refreshes);
   }
   char value[8];
-  EXPECT_TRUE(roctracer::CopyIfReadable(value, text, sizeof(value)));
+  EXPECT_TRUE(roctracer::platform::CopyIfReadable(value, text, sizeof(value)));
   EXPECT_EQ(std::memcmp(value, "in an an", 8), 0);
-  EXPECT_TRUE(roctracer::IsReadableString(text));
+  EXPECT_TRUE(roctracer::platform::IsReadableString(text));
   ASSERT_EQ(munmap(p, 2 * kPage), 0);
   EXPECT_EQ(Copied(text), "<unreadable>");
-  EXPECT_FALSE(roctracer::CopyIfReadable(value, text, sizeof(value)));
-  EXPECT_FALSE(roctracer::IsReadableString(text));
+  EXPECT_FALSE(roctracer::platform::CopyIfReadable(value, text, sizeof(value)));
+  EXPECT_FALSE(roctracer::platform::IsReadableString(text));
 }
 
 // A thread unmaps and maps again a file's page holding a string while others
@@ -347,13 +354,14 @@ TEST_F(ReadableMemoryTest, UnmappingWhileOtherThreadsCopy) {
             break;
           }
           case 1:
-            readable = roctracer::CopyIfReadable(value, text, sizeof(value));
+            readable =
+                roctracer::platform::CopyIfReadable(value, text, sizeof(value));
             right = readable ? std::memcmp(value, expected.data(),
                                            sizeof(value)) == 0
                              : value[0] == 0;
             break;
           default:
-            readable = roctracer::IsReadableString(text);
+            readable = roctracer::platform::IsReadableString(text);
             break;
         }
         if (!right) wrong.fetch_add(1);
@@ -361,23 +369,24 @@ TEST_F(ReadableMemoryTest, UnmappingWhileOtherThreadsCopy) {
       }
     });
   }
-  const size_t faults = roctracer::GuardedReadFaults();
+  const size_t faults = roctracer::platform::GuardedReadFaults();
   const int cycles = page.Flicker([&](int cycles) {
-    return cycles >= 200 && (!roctracer::GuardedReadsOn() ||
-                             roctracer::GuardedReadFaults() >= faults + 20);
+    return cycles >= 200 &&
+           (!roctracer::platform::GuardedReadsOn() ||
+            roctracer::platform::GuardedReadFaults() >= faults + 20);
   });
   stop = true;
   for (auto& t : readers) t.join();
   EXPECT_GE(cycles, 10);
   EXPECT_EQ(wrong.load(), 0);
   EXPECT_GT(copied.load(), 0);
-  if (roctracer::GuardedReadsOn()) {
+  if (roctracer::platform::GuardedReadsOn()) {
     // The race was run: reads of the unmapped page faulted and were caught.
-    EXPECT_GT(roctracer::GuardedReadFaults(), faults);
+    EXPECT_GT(roctracer::platform::GuardedReadFaults(), faults);
   }
   std::printf("%d cycles: %d copied, %d unreadable, %zu faults caught\n",
               cycles, copied.load(), unreadable.load(),
-              roctracer::GuardedReadFaults() - faults);
+              roctracer::platform::GuardedReadFaults() - faults);
 }
 
 #if defined(__x86_64__)
@@ -391,12 +400,12 @@ TEST(FaultHandlerDeathTest, OtherFaultsReachTheProgramsHandler) {
         struct sigaction program {};
         program.sa_handler = [](int) { _exit(42); };
         sigaction(SIGSEGV, &program, nullptr);
-        if (!roctracer::GuardedReadsOn()) _exit(1);
+        if (!roctracer::platform::GuardedReadsOn()) _exit(1);
         void* p =
             mmap(nullptr, kPage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         char byte = 0;
         // The tracer's own read faults quietly...
-        if (roctracer::GuardedCopy(&byte, p, 1)) _exit(2);
+        if (roctracer::platform::GuardedCopy(&byte, p, 1)) _exit(2);
         // ...the program's goes to the program's handler.
         byte = *static_cast<volatile char*>(p);
         _exit(3);
@@ -410,12 +419,12 @@ TEST(FaultHandlerDeathTest, ReplacedHandlerTurnsGuardedReadsOff) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {
-        if (!roctracer::GuardedReadsOn()) _exit(1);
+        if (!roctracer::platform::GuardedReadsOn()) _exit(1);
         struct sigaction program {};
         program.sa_handler = [](int) { _exit(42); };
         sigaction(SIGSEGV, &program, nullptr);
-        if (roctracer::GuardedReadsStillOn()) _exit(2);
-        if (roctracer::GuardedReadsOn()) _exit(3);
+        if (roctracer::platform::GuardedReadsStillOn()) _exit(2);
+        if (roctracer::platform::GuardedReadsOn()) _exit(3);
         void* p = mmap(nullptr, kPage, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         std::strcpy(static_cast<char*>(p), "mapped");
