@@ -251,7 +251,11 @@ class Pool {
   char* AllocBuffer() noexcept;
   void FreeBuffer(char* buffer) noexcept;
   void HandOver(pool_internal::Slot* slot) noexcept;
-  bool OnDeliveryThread() const noexcept;
+  // Inline: the write path asks it each time a buffer is full.
+  bool OnDeliveryThread() const noexcept {
+    return delivery_id_.load(std::memory_order_relaxed) ==
+           std::this_thread::get_id();
+  }
 
   friend void pool_internal::ReleaseThreadSlots(void*) noexcept;
 
