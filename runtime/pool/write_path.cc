@@ -41,8 +41,8 @@ ROCTRACER_HOT_TLS HotEntry tl_hot = {nullptr, nullptr};
 }  // namespace pool_internal
 
 // The common case (known thread, room in the buffer) touches only this
-// thread's slot and makes no call but memcpy, so it needs no callee-saved
-// registers; everything else tail-calls WriteCold, which starts over. A tag
+// thread's slot and makes no call but memcpy; everything else tail-calls
+// WriteCold, which starts over. A tag
 // and its record share one reservation and one publishing store, so the
 // delivery thread sees both or neither, and a full pool drops both.
 bool Pool::WriteTagged(const activity_record_t* tag,
