@@ -241,7 +241,12 @@ TEST_F(ReadableMemoryTest, LookupsDuringDlopenDlclose) {
   // counters, so the readers keep rebuilding the cache.
   const std::string other_path = ProbeLibrary("libreadable_probe_other.so");
   const size_t builds = roctracer::platform::LoadedSegmentCacheBuilds();
-  for (int i = 0; i < 200; ++i) {
+  // At least 200 rounds, and on until a reader has rebuilt the cache (on a
+  // loaded machine the readers may not run at all during the first ones).
+  for (int i = 0;
+       i < 200 || (roctracer::platform::LoadedSegmentCacheBuilds() == builds &&
+                   i < 100000);
+       ++i) {
     void* other = dlopen(other_path.c_str(), RTLD_NOW | RTLD_LOCAL);
     ASSERT_NE(other, nullptr) << dlerror();
     dlclose(other);
