@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -201,6 +202,64 @@ TEST(ArgCapture, OpsWithoutParametersRecordNothing) {
   EXPECT_EQ(ArgsSizeOf(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init), 0u);
   EXPECT_EQ(ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy),
             sizeof(hip_api_data_t::args.hipMemcpy));
+}
+
+// A call's stream is read from its copy where the op has a stream
+// parameter, and a call without one has none.
+TEST(ArgCapture, StreamOfACallWithAStreamParameterOnly) {
+  const uint32_t tid = Tid();
+  hip_api_data_t with{};
+  with.correlation_id = 601;
+  with.args.hipMemcpyAsync.sizeBytes = 8;
+  with.args.hipMemcpyAsync.stream = reinterpret_cast<hipStream_t>(0xabc0);
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpyAsync, &with,
+                     nullptr);
+  hip_api_data_t without = Memcpy(602, 8);
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &without,
+                     nullptr);
+  ArgCapture capture;
+  ArgArena arena;
+  const ApiArgs* a = capture.Take(tid, 601, &arena);
+  const ApiArgs* b = capture.Take(tid, 602, &arena);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  uint64_t handle = 0;
+  EXPECT_TRUE(StreamHandleOf(*a, &handle));
+  EXPECT_EQ(handle, 0xabc0u);
+  handle = 7;
+  EXPECT_FALSE(StreamHandleOf(*b, &handle));
+  EXPECT_EQ(handle, 7u);
+}
+
+// Arenas go round: one released by its last holder is handed out again,
+// empty, while one still held is never handed out twice.
+TEST(ArgArenaPool, ReleasedArenasAreReusedHeldOnesAreNot) {
+  ArgArenaPool pool;
+  const uint64_t bytes = 42;
+  std::shared_ptr<ArgArena> held = pool.Take();
+  std::shared_ptr<ArgArena> first = pool.Take();
+  ASSERT_NE(held, first);
+  const ApiArgs* kept = held->Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy,
+                                  &bytes, sizeof(bytes));
+  ASSERT_NE(kept, nullptr);
+  ASSERT_NE(first->Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &bytes,
+                       sizeof(bytes)),
+            nullptr);
+  ArgArena* const first_address = first.get();
+  std::shared_ptr<ArgArena> copy = first;  // as each writer's batch holds it
+  first.reset();
+  EXPECT_NE(pool.Take().get(), first_address);  // still held by `copy`
+  copy.reset();
+  std::shared_ptr<ArgArena> again = pool.Take();
+  EXPECT_EQ(again.get(), first_address);
+  EXPECT_NE(again, held);
+  // The held arena's copy is untouched by the other's reuse.
+  const uint64_t other = 99;
+  again->Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &other,
+             sizeof(other));
+  uint64_t read = 0;
+  std::memcpy(&read, kept->bytes, sizeof(read));
+  EXPECT_EQ(read, bytes);
 }
 
 }  // namespace
