@@ -21,6 +21,7 @@
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
 #include "kfd_api_tables.h"
+#include "runtime/platform/hot_tls.h"
 
 namespace roctrace {
 namespace {
@@ -67,6 +68,11 @@ struct ArgCapture::Queue {
   std::atomic<bool> exited{false};
 };
 
+// The calling thread's queue, read on every traced call: initial-exec, one
+// %fs-relative load instead of a __tls_get_addr call (the header says why
+// it has external linkage).
+ROCTRACER_HOT_TLS ArgCapture::Queue* t_arg_queue = nullptr;
+
 namespace {
 
 struct Registry {
@@ -84,12 +90,11 @@ Registry& TheRegistry() {
 
 // A thread that has exited, or is exiting, records nothing more.
 ArgCapture::Queue* const kExited = reinterpret_cast<ArgCapture::Queue*>(1);
-thread_local ArgCapture::Queue* t_queue = nullptr;
 
 void OnThreadExit(void* q) {
   static_cast<ArgCapture::Queue*>(q)->exited.store(true,
                                                    std::memory_order_release);
-  t_queue = kExited;
+  t_arg_queue = kExited;
 }
 
 ArgCapture::Queue* MakeQueue() {
@@ -371,9 +376,9 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
       g_stopped.load(std::memory_order_relaxed)) {
     return;
   }
-  Queue* q = t_queue;
+  Queue* q = t_arg_queue;
   if (q == nullptr) {
-    q = t_queue = MakeQueue();
+    q = t_arg_queue = MakeQueue();
     if (q == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
       return;
