@@ -11,7 +11,6 @@
 
 #include <atomic>
 #include <cstring>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -229,37 +228,6 @@ TEST(ArgCapture, StreamOfACallWithAStreamParameterOnly) {
   handle = 7;
   EXPECT_FALSE(StreamHandleOf(*b, &handle));
   EXPECT_EQ(handle, 7u);
-}
-
-// Arenas go round: one released by its last holder is handed out again,
-// empty, while one still held is never handed out twice.
-TEST(ArgArenaPool, ReleasedArenasAreReusedHeldOnesAreNot) {
-  ArgArenaPool pool;
-  const uint64_t bytes = 42;
-  std::shared_ptr<ArgArena> held = pool.Take();
-  std::shared_ptr<ArgArena> first = pool.Take();
-  ASSERT_NE(held, first);
-  const ApiArgs* kept = held->Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy,
-                                  &bytes, sizeof(bytes));
-  ASSERT_NE(kept, nullptr);
-  ASSERT_NE(first->Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &bytes,
-                       sizeof(bytes)),
-            nullptr);
-  ArgArena* const first_address = first.get();
-  std::shared_ptr<ArgArena> copy = first;  // as each writer's batch holds it
-  first.reset();
-  EXPECT_NE(pool.Take().get(), first_address);  // still held by `copy`
-  copy.reset();
-  std::shared_ptr<ArgArena> again = pool.Take();
-  EXPECT_EQ(again.get(), first_address);
-  EXPECT_NE(again, held);
-  // The held arena's copy is untouched by the other's reuse.
-  const uint64_t other = 99;
-  again->Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &other,
-             sizeof(other));
-  uint64_t read = 0;
-  std::memcpy(&read, kept->bytes, sizeof(read));
-  EXPECT_EQ(read, bytes);
 }
 
 }  // namespace

@@ -61,10 +61,6 @@ struct ArgCapture::Queue {
   // The consumer's: the chunk it reads and how far.
   Chunk* head = nullptr;
   uint32_t head_read = 0;
-  // A chunk the consumer has read, for the producer's next one: chunks go
-  // round between the two instead of through the allocator (fresh memory
-  // costs the producer, the application's thread, a page fault per page).
-  std::atomic<Chunk*> spare{nullptr};
   std::atomic<bool> exited{false};
 };
 
@@ -335,33 +331,6 @@ const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
   return new (p) ApiArgs{EachOf(domain), domain, op, size, copy};
 }
 
-std::shared_ptr<ArgArena> ArgArenaPool::Take() {
-  // Chunks kept for reuse: room for the arguments of every batch the
-  // writers' queues can hold at the default buffer size.
-  constexpr size_t kKeptBytes = 32 << 20;
-  std::unique_ptr<ArgArena> arena;
-  {
-    std::lock_guard<std::mutex> lock(free_->mutex);
-    if (!free_->arenas.empty()) {
-      arena = std::move(free_->arenas.back());
-      free_->arenas.pop_back();
-      free_->kept_bytes -= arena->capacity_bytes();
-    }
-  }
-  if (arena == nullptr) arena = std::make_unique<ArgArena>();
-  std::shared_ptr<Free> free = free_;
-  return std::shared_ptr<ArgArena>(arena.release(), [free](ArgArena* done) {
-    std::unique_ptr<ArgArena> owned(done);
-    owned->Clear();
-    const size_t bytes = owned->capacity_bytes();
-    std::lock_guard<std::mutex> lock(free->mutex);
-    if (free->kept_bytes + bytes <= kKeptBytes) {
-      free->kept_bytes += bytes;
-      free->arenas.push_back(std::move(owned));
-    }
-  });
-}
-
 void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {
   Record(domain, op, data);
 }
@@ -387,8 +356,7 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
   if (q == kExited) return;
   const size_t bytes = EntryBytes(size);
   if (q->tail_used + bytes > Chunk::kBytes) {
-    Chunk* c = q->spare.exchange(nullptr, std::memory_order_acquire);
-    if (c == nullptr) c = new (std::nothrow) Chunk;
+    auto* c = new (std::nothrow) Chunk;
     if (c == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
       return;
@@ -423,7 +391,6 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
           q->head->next.load(std::memory_order_acquire) == nullptr &&
           q->head_read == q->head->written.load(std::memory_order_acquire)) {
         delete q->head;
-        delete q->spare.load(std::memory_order_acquire);
         delete q;
         continue;
       }
@@ -434,7 +401,7 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
     generation_ = r.generation.load(std::memory_order_acquire);
     last_queues_ = nullptr;
   }
-  // A buffer's records mostly come from one thread after another.
+  // A buffer's records come in runs of one thread's calls.
   if (last_queues_ != nullptr && last_tid_ == tid) return last_queues_;
   auto it = by_tid_.find(tid);
   if (it == by_tid_.end()) return nullptr;
@@ -442,18 +409,6 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
   last_queues_ = &it->second;
   return last_queues_;
 }
-
-namespace {
-
-// A chunk read to its end goes to its queue's producer as the spare (the
-// one spare there, if not taken yet, is freed instead).
-void Recycle(ArgCapture::Queue* q, Chunk* done) {
-  done->written.store(0, std::memory_order_relaxed);
-  done->next.store(nullptr, std::memory_order_relaxed);
-  delete q->spare.exchange(done, std::memory_order_acq_rel);
-}
-
-}  // namespace
 
 const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
                                 ArgArena* arena) {
@@ -487,7 +442,7 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
       while (q->head != c) {
         Chunk* done = q->head;
         q->head = done->next.load(std::memory_order_acquire);
-        Recycle(q, done);
+        delete done;
       }
       q->head_read = at;
       if (skipped != 0) {

@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -36,31 +35,12 @@ class ArgArena {
     chunk_ = 0;
     used_ = 0;
   }
-  size_t capacity_bytes() const { return chunks_.size() * kChunkBytes; }
 
  private:
   static constexpr size_t kChunkBytes = 64 << 10;
   std::vector<std::unique_ptr<unsigned char[]>> chunks_;
   size_t chunk_ = 0;  // the chunk being filled
   size_t used_ = 0;
-};
-
-// Arenas used again once their batch is written, rather than fresh chunks
-// per pool buffer (the consumer then stores into memory it wrote before,
-// not memory new to the process).
-class ArgArenaPool {
- public:
-  // An empty arena; back in the pool (cleared) when the last reference to it
-  // goes (the pool may be gone by then).
-  std::shared_ptr<ArgArena> Take();
-
- private:
-  struct Free {
-    std::mutex mutex;
-    std::vector<std::unique_ptr<ArgArena>> arenas;
-    size_t kept_bytes = 0;
-  };
-  std::shared_ptr<Free> free_ = std::make_shared<Free>();
 };
 
 class ArgCapture {

@@ -452,7 +452,7 @@ void Tool::CaptureArgs() {
 
 void Tool::NewBatch(size_t events) {
   batch_ = batches_.Take(events);
-  if (capture_args_) arena_ = arenas_.Take();
+  if (capture_args_) arena_ = std::make_shared<ArgArena>();
 }
 
 void Tool::WakeForKernelRows() {

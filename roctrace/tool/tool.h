@@ -103,7 +103,6 @@ class Tool {
   bool capture_args_ = false;
   uint32_t args_domains_ = 0;  // bit d: domain d's arguments are recorded
   ArgCapture arg_capture_;
-  ArgArenaPool arenas_;
   std::shared_ptr<ArgArena> arena_;
   bool writers_created_ = false;
   bool writers_failed_ = false;
