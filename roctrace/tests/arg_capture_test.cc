@@ -203,5 +203,32 @@ TEST(ArgCapture, OpsWithoutParametersRecordNothing) {
             sizeof(hip_api_data_t::args.hipMemcpy));
 }
 
+// A call's stream is read from its copy where the op has a stream
+// parameter, and a call without one has none.
+TEST(ArgCapture, StreamOfACallWithAStreamParameterOnly) {
+  const uint32_t tid = Tid();
+  hip_api_data_t with{};
+  with.correlation_id = 601;
+  with.args.hipMemcpyAsync.sizeBytes = 8;
+  with.args.hipMemcpyAsync.stream = reinterpret_cast<hipStream_t>(0xabc0);
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpyAsync, &with,
+                     nullptr);
+  hip_api_data_t without = Memcpy(602, 8);
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &without,
+                     nullptr);
+  ArgCapture capture;
+  ArgArena arena;
+  const ApiArgs* a = capture.Take(tid, 601, &arena);
+  const ApiArgs* b = capture.Take(tid, 602, &arena);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  uint64_t handle = 0;
+  EXPECT_TRUE(StreamHandleOf(*a, &handle));
+  EXPECT_EQ(handle, 0xabc0u);
+  handle = 7;
+  EXPECT_FALSE(StreamHandleOf(*b, &handle));
+  EXPECT_EQ(handle, 7u);
+}
+
 }  // namespace
 }  // namespace roctrace

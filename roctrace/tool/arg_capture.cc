@@ -21,6 +21,7 @@
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
 #include "kfd_api_tables.h"
+#include "runtime/platform/hot_tls.h"
 
 namespace roctrace {
 namespace {
@@ -63,6 +64,11 @@ struct ArgCapture::Queue {
   std::atomic<bool> exited{false};
 };
 
+// The calling thread's queue, read on every traced call: initial-exec, one
+// %fs-relative load instead of a __tls_get_addr call (the header says why
+// it has external linkage).
+ROCTRACER_HOT_TLS ArgCapture::Queue* t_arg_queue = nullptr;
+
 namespace {
 
 struct Registry {
@@ -80,12 +86,11 @@ Registry& TheRegistry() {
 
 // A thread that has exited, or is exiting, records nothing more.
 ArgCapture::Queue* const kExited = reinterpret_cast<ArgCapture::Queue*>(1);
-thread_local ArgCapture::Queue* t_queue = nullptr;
 
 void OnThreadExit(void* q) {
   static_cast<ArgCapture::Queue*>(q)->exited.store(true,
                                                    std::memory_order_release);
-  t_queue = kExited;
+  t_arg_queue = kExited;
 }
 
 ArgCapture::Queue* MakeQueue() {
@@ -256,7 +261,13 @@ size_t ArgsOffset(uint32_t domain) {
 }  // namespace
 
 bool StreamHandleOf(const ApiArgs& args, uint64_t* handle) {
-  if (args.domain != ACTIVITY_DOMAIN_HIP_API) return false;
+  // The op alone says whether it has a stream parameter: most calls have
+  // none, and need no copy of their arguments to say so.
+  if (args.domain != ACTIVITY_DOMAIN_HIP_API ||
+      roctracer::hip_api::StreamArg(args.op, nullptr, nullptr) !=
+          roctracer::hip_api::kStreamArg) {
+    return false;
+  }
   union Storage {
     Storage() {}
     hip_api_data_t data;
@@ -334,9 +345,9 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
       g_stopped.load(std::memory_order_relaxed)) {
     return;
   }
-  Queue* q = t_queue;
+  Queue* q = t_arg_queue;
   if (q == nullptr) {
-    q = t_queue = MakeQueue();
+    q = t_arg_queue = MakeQueue();
     if (q == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
       return;
@@ -388,9 +399,15 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
     }
     r.queues.swap(kept);
     generation_ = r.generation.load(std::memory_order_acquire);
+    last_queues_ = nullptr;
   }
+  // A buffer's records come in runs of one thread's calls.
+  if (last_queues_ != nullptr && last_tid_ == tid) return last_queues_;
   auto it = by_tid_.find(tid);
-  return it != by_tid_.end() ? &it->second : nullptr;
+  if (it == by_tid_.end()) return nullptr;
+  last_tid_ = tid;
+  last_queues_ = &it->second;
+  return last_queues_;
 }
 
 const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,

@@ -73,6 +73,9 @@ class ArgCapture {
   const std::vector<Queue*>* QueuesOf(uint32_t tid);
   std::unordered_map<uint32_t, std::vector<Queue*>> by_tid_;
   uint64_t generation_ = 0;  // of the registry, when by_tid_ was made
+  // The last thread looked up and its entry of by_tid_ (null: none).
+  uint32_t last_tid_ = 0;
+  const std::vector<Queue*>* last_queues_ = nullptr;
 };
 
 // The stream a HIP call's arguments name (its hipStream_t parameter's
