@@ -147,6 +147,9 @@ class Plan:
       v["version_literal"] = '"%s"' % c_string(version) if version else "nullptr"
     self.common["soname_literal"] = ('"%s"' % c_string(soname) if soname
                                      else "nullptr")
+    # The APIs whose string arguments a tracer copies (StringArgs).
+    self.common["string_arg_functions"] = [
+        v for v in self.functions if v["string_params"]]
     self.common["max_string_args"] = max(
         [len(v["string_params"]) for v in self.functions] + [1])
     self.common["version_nodes"] = self._version_nodes(export_versions or {})

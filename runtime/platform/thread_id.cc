@@ -4,20 +4,28 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <atomic>
+namespace roctracer::platform::thread_id_internal {
 
-#include "runtime/platform/hot_tls.h"
-
-namespace roctracer::platform {
+// getpid() is a system call (glibc stopped caching it): ~100 ns, paid on
+// every API activity record uncached. Hidden: the inline reader in this
+// library reaches it without the GOT.
+__attribute__((visibility("hidden"))) std::atomic<uint32_t> g_pid{0};
 
 // Read for every activity record: initial-exec (hot_tls.h).
 ROCTRACER_HOT_TLS uint32_t t_tid = 0;
 
-namespace {
+uint32_t CacheProcessId() noexcept {
+  const auto pid = static_cast<uint32_t>(getpid());
+  g_pid.store(pid, std::memory_order_relaxed);
+  return pid;
+}
 
-// getpid() is a system call (glibc stopped caching it): ~100 ns, paid on
-// every API activity record. Cached.
-std::atomic<uint32_t> g_pid{0};
+uint32_t CacheThreadId() noexcept {
+  t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
+  return t_tid;
+}
+
+namespace {
 
 // A forked child has a new PID, and its one thread (the one that called
 // fork) a new TID: both caches are forgotten there. Registered at load, so
@@ -33,18 +41,4 @@ struct RegisterForkHandler {
 
 }  // namespace
 
-uint32_t ProcessId() noexcept {
-  uint32_t pid = g_pid.load(std::memory_order_relaxed);
-  if (pid == 0) {
-    pid = static_cast<uint32_t>(getpid());
-    g_pid.store(pid, std::memory_order_relaxed);
-  }
-  return pid;
-}
-
-uint32_t ThreadId() noexcept {
-  if (t_tid == 0) t_tid = static_cast<uint32_t>(syscall(SYS_gettid));
-  return t_tid;
-}
-
-}  // namespace roctracer::platform
+}  // namespace roctracer::platform::thread_id_internal
