@@ -61,14 +61,14 @@ QueueInfo Resolve(const hsa_queue_t* queue) {
 // with what the event carries; END is paired below either way.
 void Start(ScratchOp op, const hsa_queue_t* queue, uint32_t flags,
            uint64_t dispatch_id) {
-  const uint64_t now = TimestampNs();
+  const uint64_t now = clock::TimestampNs();
   t_open[static_cast<int>(op)] = Open{true, queue, now};
   ScratchRecord r{};
   r.op = op;
   r.queue = Resolve(queue);
   r.flags = flags;
   r.dispatch_id = dispatch_id;
-  r.thread_id = ThreadId();
+  r.thread_id = platform::ThreadId();
   r.begin_ns = now;
   ForEachObserver([&r](Observer* obs) { obs->OnScratchStart(r); });
 }
