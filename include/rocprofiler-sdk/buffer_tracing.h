@@ -13,6 +13,8 @@
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "rocprofiler-sdk/hsa/scratch_memory_id.h"
+#include "rocprofiler-sdk/rocdecode/api_args.h"
+#include "rocprofiler-sdk/rocdecode/api_id.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -50,6 +52,14 @@ typedef struct rocprofiler_buffer_tracing_rccl_api_record_t {
 typedef struct rocprofiler_buffer_tracing_rocdecode_api_record_t {
   ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
 } rocprofiler_buffer_tracing_rocdecode_api_record_t;
+
+/* ROCDECODE_API_EXT: the rocDecode record with the call's arguments and
+ * return value. */
+typedef struct rocprofiler_buffer_tracing_rocdecode_api_ext_record_t {
+  ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
+  rocprofiler_rocdecode_api_args_t args;
+  rocprofiler_rocdecode_api_retval_t retval;
+} rocprofiler_buffer_tracing_rocdecode_api_ext_record_t;
 
 typedef struct rocprofiler_buffer_tracing_rocjpeg_api_record_t {
   ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
