@@ -9,8 +9,11 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "rocprofiler-sdk/cxx/details/mpl.hpp"
+#include "rocprofiler-sdk/cxx/details/tokenize.hpp"
 #include "rocprofiler-sdk/cxx/enum_string.hpp"
 #include "rocprofiler-sdk/cxx/hash.hpp"
 #include "rocprofiler-sdk/cxx/name_info.hpp"
@@ -70,6 +73,64 @@ TEST(CxxHelpers, ValuesWithoutALabelAreUnsupported) {
   EXPECT_EQ(get_enum_label(static_cast<rocprofiler_runtime_library_t>(
                 ROCPROFILER_HSA_LIBRARY | ROCPROFILER_HIP_LIBRARY)),
             "unsupported_rocprofiler_runtime_library_t");
+}
+
+TEST(CxxHelpers, TokenizeSplitsAtAnyDelimiterCharacter) {
+  using rocprofiler::sdk::parse::tokenize;
+  EXPECT_EQ(tokenize("a,b;;c  d"),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(tokenize(",,,"), std::vector<std::string>{});
+  // Into a set, through a predicate.
+  const auto upper = tokenize<std::set<std::string>>(
+      "x:y:x", ":", [](std::string&& s) { return s + s; });
+  EXPECT_EQ(upper, (std::set<std::string>{"xx", "yy"}));
+}
+
+TEST(CxxHelpers, TokenizeSplitsAtStringDelimitersKeepingEmptyPieces) {
+  using rocprofiler::sdk::parse::tokenize;
+  const std::vector<std::string_view> delimiters = {"::", "->"};
+  EXPECT_EQ(tokenize("a::b->c::::d", delimiters),
+            (std::vector<std::string>{"a", "b", "c", "", "d"}));
+  EXPECT_EQ(tokenize("abc", delimiters), std::vector<std::string>{"abc"});
+}
+
+TEST(CxxHelpers, FromStringStripAndTransform) {
+  namespace parse = rocprofiler::sdk::parse;
+  EXPECT_EQ(parse::from_string<int>("42 rest"), 42);
+  EXPECT_EQ(parse::from_string<double>(std::string{"0.5"}), 0.5);
+  EXPECT_EQ(parse::from_string<int>("x"), 0);
+  EXPECT_EQ(parse::strip(std::string{"  [a b]\n"}, " \n[]"), "a b");
+  EXPECT_EQ(parse::strip(std::string{"   "}, " "), "   ");
+  // Each span from "f(" up to (not including) the next ")" is rewritten.
+  EXPECT_EQ(parse::str_transform(
+                "f(x) + f(y)", "f(", ")",
+                [](const std::string& span) { return "g" + span.substr(1); }),
+            "g(x) + g(y)");
+}
+
+TEST(CxxHelpers, MplTraits) {
+  namespace mpl = rocprofiler::sdk::mpl;
+  static_assert(mpl::is_string_type<const std::string&>::value);
+  static_assert(mpl::is_string_type<const char*>::value);
+  static_assert(!mpl::is_string_type<int>::value);
+  static_assert(mpl::can_stringify<int>::value);
+  static_assert(!mpl::can_stringify<std::vector<int>>::value);
+  static_assert(mpl::is_iterable<std::vector<int>>::value);
+  static_assert(mpl::has_value_type<std::vector<int>>(0));
+  static_assert(!mpl::has_mapped_type<std::vector<int>>(0));
+  static_assert(mpl::has_mapped_type<std::map<int, int>>(0));
+  static_assert(mpl::string_support<std::string_view>::value);
+  EXPECT_TRUE(mpl::is_empty(std::string{}));
+  EXPECT_TRUE(mpl::is_empty(""));
+  EXPECT_FALSE(mpl::is_empty(3));
+  std::vector<int> v;
+  std::set<int> s;
+  EXPECT_TRUE(mpl::reserve(v, 8));
+  EXPECT_FALSE(mpl::reserve(s, 8));
+  mpl::emplace(v, 1);
+  mpl::emplace(s, 1);
+  EXPECT_EQ(v.size(), 1u);
+  EXPECT_EQ(s.count(1), 1u);
 }
 
 TEST(CxxHelpers, AsHexPadsToTheWidthAsked) {
