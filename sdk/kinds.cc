@@ -8,7 +8,9 @@
 #include "rocprofiler-sdk/hip/api_id.h"
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
+#include "rocprofiler-sdk/ompt/api_id.h"
 #include "rocprofiler-sdk/rccl/api_id.h"
+#include "rocprofiler-sdk/rocdecode/api_id.h"
 #include "rocprofiler-sdk/rocjpeg/api_id.h"
 #include "roctracer_roctx.h"
 #include "runtime/intercept/api_consumer.h"
@@ -129,6 +131,58 @@ const char* const kRcclNames[] = {"ncclAllGather",
 static_assert(sizeof(kRcclNames) / sizeof(kRcclNames[0]) ==
                   ROCPROFILER_RCCL_API_ID_LAST,
               "one name per RCCL operation");
+// The OpenMP tools callbacks, numbered from 0 as
+// rocprofiler_ompt_operation_t (<rocprofiler-sdk/ompt/api_id.h>); the names
+// are the callbacks' with "omp_" in front, as rocprofiler-sdk 1.0.0 names
+// them.
+const char* const kOmptNames[] = {"omp_thread_begin",
+                                  "omp_thread_end",
+                                  "omp_parallel_begin",
+                                  "omp_parallel_end",
+                                  "omp_task_create",
+                                  "omp_task_schedule",
+                                  "omp_implicit_task",
+                                  "omp_device_initialize",
+                                  "omp_device_finalize",
+                                  "omp_device_load",
+                                  "omp_sync_region_wait",
+                                  "omp_mutex_released",
+                                  "omp_dependences",
+                                  "omp_task_dependence",
+                                  "omp_work",
+                                  "omp_masked",
+                                  "omp_sync_region",
+                                  "omp_lock_init",
+                                  "omp_lock_destroy",
+                                  "omp_mutex_acquire",
+                                  "omp_mutex_acquired",
+                                  "omp_nest_lock",
+                                  "omp_flush",
+                                  "omp_cancel",
+                                  "omp_reduction",
+                                  "omp_dispatch",
+                                  "omp_target_emi",
+                                  "omp_target_data_op_emi",
+                                  "omp_target_submit_emi",
+                                  "omp_error",
+                                  "omp_callback_functions"};
+static_assert(sizeof(kOmptNames) / sizeof(kOmptNames[0]) ==
+                  ROCPROFILER_OMPT_ID_LAST,
+              "one name per OMPT operation");
+// rocDecode's functions, numbered from 0 as rocprofiler_rocdecode_api_id_t
+// (<rocprofiler-sdk/rocdecode/api_id.h>).
+const char* const kRocdecodeNames[] = {
+    "rocDecCreateVideoParser",     "rocDecParseVideoData",
+    "rocDecDestroyVideoParser",    "rocDecCreateDecoder",
+    "rocDecDestroyDecoder",        "rocDecGetDecoderCaps",
+    "rocDecDecodeFrame",           "rocDecGetDecodeStatus",
+    "rocDecReconfigureDecoder",    "rocDecGetVideoFrame",
+    "rocDecGetErrorName",          "rocDecCreateBitstreamReader",
+    "rocDecGetBitstreamCodecType", "rocDecGetBitstreamBitDepth",
+    "rocDecGetBitstreamPicData",   "rocDecDestroyBitstreamReader"};
+static_assert(sizeof(kRocdecodeNames) / sizeof(kRocdecodeNames[0]) ==
+                  ROCPROFILER_ROCDECODE_API_ID_LAST,
+              "one name per rocDecode operation");
 // rocJPEG's functions, numbered from 0 as rocprofiler_rocjpeg_api_id_t
 // (<rocprofiler-sdk/rocjpeg/api_id.h>).
 const char* const kRocjpegNames[] = {
@@ -153,11 +207,6 @@ template <size_t N>
 KindInfo Named(const char* name, const char* const (&names)[N],
                Source source = Source::kNone) {
   return KindInfo{name, source, 1, static_cast<int32_t>(N + 1), nullptr, names};
-}
-
-// A kind whose operations come from a library this tracer does not know.
-KindInfo Unknown(const char* name) {
-  return KindInfo{name, Source::kNone, 0, 0, nullptr, nullptr};
 }
 
 struct Tables {
@@ -216,13 +265,20 @@ struct Tables {
     kinds[ROCPROFILER_CALLBACK_TRACING_RCCL_API] =
         KindInfo{"RCCL_API", Source::kNone, 0, ROCPROFILER_RCCL_API_ID_LAST,
                  nullptr,    kRcclNames};
-    kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] = Unknown("OMPT");
+    // Named (the operations are rocprofiler-sdk's OMPT IDs); this library
+    // is not an OpenMP tool.
+    kinds[ROCPROFILER_CALLBACK_TRACING_OMPT] =
+        KindInfo{"OMPT",  Source::kNone, 0, ROCPROFILER_OMPT_ID_LAST,
+                 nullptr, kOmptNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
         Named("MEMORY_ALLOCATION", kAllocNames, Source::kMemory);
     kinds[ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION] =
         Named("RUNTIME_INITIALIZATION", kRuntimeInitNames);
-    kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] =
-        Unknown("ROCDECODE_API");
+    // Named (the operations are rocprofiler-sdk's rocDecode API IDs), not
+    // traced.
+    kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] = KindInfo{
+        "ROCDECODE_API", Source::kNone,  0, ROCPROFILER_ROCDECODE_API_ID_LAST,
+        nullptr,         kRocdecodeNames};
     // Named (the operations are rocprofiler-sdk's rocJPEG API IDs), not
     // traced.
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API] = KindInfo{

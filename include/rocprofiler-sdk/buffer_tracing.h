@@ -13,6 +13,8 @@
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "rocprofiler-sdk/hsa/scratch_memory_id.h"
+#include "rocprofiler-sdk/rocdecode/api_args.h"
+#include "rocprofiler-sdk/rocdecode/api_id.h"
 
 ROCPROFILER_EXTERN_C_INIT
 
@@ -51,9 +53,54 @@ typedef struct rocprofiler_buffer_tracing_rocdecode_api_record_t {
   ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
 } rocprofiler_buffer_tracing_rocdecode_api_record_t;
 
+/* ROCDECODE_API_EXT: the rocDecode record with the call's arguments and
+ * return value. */
+typedef struct rocprofiler_buffer_tracing_rocdecode_api_ext_record_t {
+  ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
+  rocprofiler_rocdecode_api_args_t args;
+  rocprofiler_rocdecode_api_retval_t retval;
+} rocprofiler_buffer_tracing_rocdecode_api_ext_record_t;
+
 typedef struct rocprofiler_buffer_tracing_rocjpeg_api_record_t {
   ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
 } rocprofiler_buffer_tracing_rocjpeg_api_record_t;
+
+/* The OMPT kind (declared; this library is not an OpenMP tool, ompt.h):
+ * target regions, their data operations and kernels, operation
+ * rocprofiler_ompt_operation_t. */
+typedef struct rocprofiler_buffer_tracing_ompt_target_t {
+  int32_t kind;       /* ompt_target_t */
+  int32_t device_num; /* the region's OpenMP device */
+  uint64_t task_id;   /* from the callback's task_data */
+  uint64_t target_id; /* from the callback's target_data */
+  const void* codeptr_ra;
+} rocprofiler_buffer_tracing_ompt_target_t;
+
+typedef struct rocprofiler_buffer_tracing_ompt_target_data_op_t {
+  uint64_t host_op_id;
+  int32_t optype; /* ompt_target_data_op_t */
+  int32_t src_device_num;
+  int32_t dst_device_num;
+  int32_t reserved;
+  uint64_t bytes;
+  const void* codeptr_ra;
+} rocprofiler_buffer_tracing_ompt_target_data_op_t;
+
+typedef struct rocprofiler_buffer_tracing_ompt_target_kernel_t {
+  uint64_t host_op_id;
+  int32_t device_num;
+  uint32_t requested_num_teams;
+} rocprofiler_buffer_tracing_ompt_target_kernel_t;
+
+typedef struct rocprofiler_buffer_tracing_ompt_record_t {
+  ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
+  union {
+    rocprofiler_buffer_tracing_ompt_target_t target;
+    rocprofiler_buffer_tracing_ompt_target_data_op_t target_data_op;
+    rocprofiler_buffer_tracing_ompt_target_kernel_t target_kernel;
+    uint64_t reserved[5];
+  };
+} rocprofiler_buffer_tracing_ompt_record_t;
 
 /* MEMORY_COPY (operation = direction): written when the copy completed;
  * times of the copy. */

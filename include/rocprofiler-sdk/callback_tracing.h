@@ -25,7 +25,9 @@
 #include "rocprofiler-sdk/hip.h"
 #include "rocprofiler-sdk/hsa.h"
 #include "rocprofiler-sdk/marker.h"
+#include "rocprofiler-sdk/ompt.h"
 #include "rocprofiler-sdk/rccl.h"
+#include "rocprofiler-sdk/rocdecode.h"
 #include "rocprofiler-sdk/rocjpeg.h"
 
 ROCPROFILER_EXTERN_C_INIT
@@ -179,6 +181,21 @@ typedef struct rocprofiler_callback_tracing_rccl_api_data_t {
   rocprofiler_rccl_api_args_t args;
   rocprofiler_rccl_api_retval_t retval;
 } rocprofiler_callback_tracing_rccl_api_data_t;
+
+/* Payload of the OMPT kind (declared; this library is not an OpenMP tool,
+ * ompt.h): the callback's arguments, the member named by the operation. */
+typedef struct rocprofiler_callback_tracing_ompt_data_t {
+  uint64_t size;
+  rocprofiler_ompt_args_t args;
+} rocprofiler_callback_tracing_ompt_data_t;
+
+/* Payload of the ROCDECODE_API kind (declared; rocDecode is not traced by
+ * this library). */
+typedef struct rocprofiler_callback_tracing_rocdecode_api_data_t {
+  uint64_t size;
+  rocprofiler_rocdecode_api_args_t args;
+  rocprofiler_rocdecode_api_retval_t retval;
+} rocprofiler_callback_tracing_rocdecode_api_data_t;
 
 /* Payload of the ROCJPEG_API kind (declared; rocJPEG is not traced by this
  * library). */

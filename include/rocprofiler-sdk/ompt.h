@@ -1,17 +1,17 @@
 /* The OpenMP tools (OMPT) hand-over of rocprofiler-sdk 1.0.0. This library
  * does not act as an OpenMP tool: rocprofiler OMPT is never initialized or
  * finalized, and rocprofiler_ompt_start_tool declines (NULL), which tells
- * the OpenMP runtime there is no tool. The OMPT callback kinds' argument
- * headers (ompt/) are not shipped (sdk/README.md). C99 and C++. */
+ * the OpenMP runtime there is no tool. The OMPT kinds' operations and
+ * arguments (ompt/api_id.h, ompt/api_args.h) and the OpenMP tools types
+ * (ompt/omp-tools.h) are declared as 1.0.0 declares them. C99 and C++. */
 #ifndef ROCPROFILER_SDK_OMPT_H_
 #define ROCPROFILER_SDK_OMPT_H_
 
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
-
-/* The OpenMP runtime's type (omp-tools.h), declared so this header needs
- * no OpenMP header; repeating the typedef there is valid C11 and C++. */
-typedef struct ompt_start_tool_result_t ompt_start_tool_result_t;
+#include "rocprofiler-sdk/ompt/api_args.h"
+#include "rocprofiler-sdk/ompt/api_id.h"
+#include "rocprofiler-sdk/ompt/omp-tools.h"
 
 ROCPROFILER_EXTERN_C_INIT
 

@@ -91,8 +91,9 @@ void Callback(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
 struct InitStatuses {
   rocprofiler_status_t null_callback, null_id, zero_size, watermark_over_size,
       bad_policy, unknown_context, unknown_buffer, other_context_buffer,
-      kind_none, kind_last, not_recorded, op_out_of_range, twice, empty_list,
-      thread_null, assign_unknown_thread, assign_unknown_buffer, assign_ok;
+      kind_none, kind_last, not_recorded, ompt, rocdecode, rocdecode_ext,
+      op_out_of_range, twice, empty_list, thread_null, assign_unknown_thread,
+      assign_unknown_buffer, assign_ok;
 } g_init;
 
 rocprofiler_context_id_t g_ctx{0}, g_other{0};
@@ -171,6 +172,16 @@ int ToolInit(rocprofiler_client_finalize_t fini, void*) {
   g_init.not_recorded = rocprofiler_configure_buffer_tracing_service(
       g_ctx, ROCPROFILER_BUFFER_TRACING_KFD_QUEUE, nullptr, 0,
       g_lossless.buffer);
+  g_init.ompt = rocprofiler_configure_buffer_tracing_service(
+      g_ctx, ROCPROFILER_BUFFER_TRACING_OMPT, nullptr, 0, g_lossless.buffer);
+  g_init.rocdecode = rocprofiler_configure_buffer_tracing_service(
+      g_ctx, ROCPROFILER_BUFFER_TRACING_ROCDECODE_API, nullptr, 0,
+      g_lossless.buffer);
+  const rocprofiler_tracing_operation_t decode_ops[] = {
+      ROCPROFILER_ROCDECODE_API_ID_rocDecDecodeFrame};
+  g_init.rocdecode_ext = rocprofiler_configure_buffer_tracing_service(
+      g_ctx, ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT, decode_ops, 1,
+      g_lossless.buffer);
   const rocprofiler_tracing_operation_t bad_op[] = {
       ROCPROFILER_HSA_CORE_API_ID_LAST};
   g_init.op_out_of_range = rocprofiler_configure_buffer_tracing_service(
@@ -233,6 +244,9 @@ TEST(BufferTracing, ConfigurationStatuses) {
   EXPECT_EQ(g_init.kind_none, ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
   EXPECT_EQ(g_init.kind_last, ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
   EXPECT_EQ(g_init.not_recorded, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.ompt, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.rocdecode, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.rocdecode_ext, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(g_init.op_out_of_range,
             ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);
   EXPECT_EQ(g_init.twice, ROCPROFILER_STATUS_ERROR_SERVICE_ALREADY_CONFIGURED);

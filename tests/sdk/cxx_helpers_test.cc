@@ -1,21 +1,148 @@
 // The header-only C++ helpers under rocprofiler-sdk/cxx/: kind and operation
 // names as the library's queries give them, handle comparison, and handles
-// as keys of unordered containers.
+// as keys of unordered containers, enumerator labels, hexadecimal text.
 #include <cstring>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "rocprofiler-sdk/cxx/details/mpl.hpp"
+#include "rocprofiler-sdk/cxx/details/tokenize.hpp"
+#include "rocprofiler-sdk/cxx/enum_string.hpp"
 #include "rocprofiler-sdk/cxx/hash.hpp"
 #include "rocprofiler-sdk/cxx/name_info.hpp"
 #include "rocprofiler-sdk/cxx/operators.hpp"
+#include "rocprofiler-sdk/cxx/utility.hpp"
 #include "rocprofiler-sdk/rocprofiler.h"
 
 namespace {
+
+using rocprofiler::sdk::get_enum_label;
+
+// A label is the enumerator's spelling, usable at compile time.
+static_assert(get_enum_label(ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND) ==
+              "ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND");
+
+TEST(CxxHelpers, EnumLabelsAreTheEnumeratorsSpelling) {
+  EXPECT_EQ(get_enum_label(ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API),
+            "ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_BUFFER_TRACING_KFD_QUEUE),
+            "ROCPROFILER_BUFFER_TRACING_KFD_QUEUE");
+  // Shared values: the enumerator declared first.
+  EXPECT_EQ(get_enum_label(ROCPROFILER_CALLBACK_PHASE_UNLOAD),
+            "ROCPROFILER_CALLBACK_PHASE_EXIT");
+  // Operations of every kind, the per-release HSA/HIP numbering included.
+  EXPECT_EQ(get_enum_label(ROCPROFILER_HSA_CORE_API_ID_hsa_queue_create),
+            "ROCPROFILER_HSA_CORE_API_ID_hsa_queue_create");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_HIP_RUNTIME_API_ID_hipMemcpy),
+            "ROCPROFILER_HIP_RUNTIME_API_ID_hipMemcpy");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_OMPT_ID_callback_functions),
+            "ROCPROFILER_OMPT_ID_callback_functions");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_ROCDECODE_API_ID_rocDecDecodeFrame),
+            "ROCPROFILER_ROCDECODE_API_ID_rocDecDecodeFrame");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_HSA_TABLE_ID_AmdExt),
+            "ROCPROFILER_HSA_TABLE_ID_AmdExt");
+  // Every HSA core operation has its own label.
+  std::set<std::string_view> seen;
+  for (int op = 0; op < ROCPROFILER_HSA_CORE_API_ID_LAST; ++op) {
+    const auto label =
+        get_enum_label(static_cast<rocprofiler_hsa_core_api_id_t>(op));
+    EXPECT_EQ(label.rfind("ROCPROFILER_HSA_CORE_API_ID_hsa_", 0), 0u) << op;
+    seen.insert(label);
+  }
+  EXPECT_EQ(seen.size(), static_cast<size_t>(ROCPROFILER_HSA_CORE_API_ID_LAST));
+}
+
+TEST(CxxHelpers, ValuesWithoutALabelAreUnsupported) {
+  EXPECT_EQ(get_enum_label(ROCPROFILER_STATUS_LAST),
+            "unsupported_rocprofiler_status_t");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_HSA_CORE_API_ID_NONE),
+            "unsupported_rocprofiler_hsa_core_api_id_t");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_HIP_RUNTIME_API_ID_LAST),
+            "unsupported_rocprofiler_hip_runtime_api_id_t");
+  // Flag enums: one bit each; LAST is an alias of the last flag.
+  EXPECT_EQ(get_enum_label(ROCPROFILER_ROCJPEG_TABLE),
+            "ROCPROFILER_ROCJPEG_TABLE");
+  EXPECT_EQ(get_enum_label(ROCPROFILER_HIP_LIBRARY), "ROCPROFILER_HIP_LIBRARY");
+  EXPECT_EQ(get_enum_label(static_cast<rocprofiler_runtime_library_t>(
+                ROCPROFILER_HSA_LIBRARY | ROCPROFILER_HIP_LIBRARY)),
+            "unsupported_rocprofiler_runtime_library_t");
+}
+
+TEST(CxxHelpers, TokenizeSplitsAtAnyDelimiterCharacter) {
+  using rocprofiler::sdk::parse::tokenize;
+  EXPECT_EQ(tokenize("a,b;;c  d"),
+            (std::vector<std::string>{"a", "b", "c", "d"}));
+  EXPECT_EQ(tokenize(",,,"), std::vector<std::string>{});
+  // Into a set, through a predicate.
+  const auto upper = tokenize<std::set<std::string>>(
+      "x:y:x", ":", [](std::string&& s) { return s + s; });
+  EXPECT_EQ(upper, (std::set<std::string>{"xx", "yy"}));
+}
+
+TEST(CxxHelpers, TokenizeSplitsAtStringDelimitersKeepingEmptyPieces) {
+  using rocprofiler::sdk::parse::tokenize;
+  const std::vector<std::string_view> delimiters = {"::", "->"};
+  EXPECT_EQ(tokenize("a::b->c::::d", delimiters),
+            (std::vector<std::string>{"a", "b", "c", "", "d"}));
+  EXPECT_EQ(tokenize("abc", delimiters), std::vector<std::string>{"abc"});
+}
+
+TEST(CxxHelpers, FromStringStripAndTransform) {
+  namespace parse = rocprofiler::sdk::parse;
+  EXPECT_EQ(parse::from_string<int>("42 rest"), 42);
+  EXPECT_EQ(parse::from_string<double>(std::string{"0.5"}), 0.5);
+  EXPECT_EQ(parse::from_string<int>("x"), 0);
+  EXPECT_EQ(parse::strip(std::string{"  [a b]\n"}, " \n[]"), "a b");
+  EXPECT_EQ(parse::strip(std::string{"   "}, " "), "   ");
+  // Each span from "f(" up to (not including) the next ")" is rewritten.
+  EXPECT_EQ(parse::str_transform(
+                "f(x) + f(y)", "f(", ")",
+                [](const std::string& span) { return "g" + span.substr(1); }),
+            "g(x) + g(y)");
+}
+
+TEST(CxxHelpers, MplTraits) {
+  namespace mpl = rocprofiler::sdk::mpl;
+  static_assert(mpl::is_string_type<const std::string&>::value);
+  static_assert(mpl::is_string_type<const char*>::value);
+  static_assert(!mpl::is_string_type<int>::value);
+  static_assert(mpl::can_stringify<int>::value);
+  static_assert(!mpl::can_stringify<std::vector<int>>::value);
+  static_assert(mpl::is_iterable<std::vector<int>>::value);
+  static_assert(mpl::has_value_type<std::vector<int>>(0));
+  static_assert(!mpl::has_mapped_type<std::vector<int>>(0));
+  static_assert(mpl::has_mapped_type<std::map<int, int>>(0));
+  static_assert(mpl::string_support<std::string_view>::value);
+  EXPECT_TRUE(mpl::is_empty(std::string{}));
+  EXPECT_TRUE(mpl::is_empty(""));
+  EXPECT_FALSE(mpl::is_empty(3));
+  std::vector<int> v;
+  std::set<int> s;
+  EXPECT_TRUE(mpl::reserve(v, 8));
+  EXPECT_FALSE(mpl::reserve(s, 8));
+  mpl::emplace(v, 1);
+  mpl::emplace(s, 1);
+  EXPECT_EQ(v.size(), 1u);
+  EXPECT_EQ(s.count(1), 1u);
+}
+
+TEST(CxxHelpers, AsHexPadsToTheWidthAsked) {
+  using rocprofiler::sdk::utility::as_hex;
+  EXPECT_EQ(as_hex(255), "0xff");
+  EXPECT_EQ(as_hex(255, 4), "0x00ff");
+  EXPECT_EQ(as_hex(uint64_t{0}), "0x0");
+  int x = 0;
+  std::ostringstream expected;
+  expected << std::hex << reinterpret_cast<uintptr_t>(&x);
+  EXPECT_EQ(as_hex(&x), "0x" + expected.str());
+}
 
 TEST(CxxHelpers, CallbackTracingNamesMatchTheQueries) {
   const auto names = rocprofiler::sdk::get_callback_tracing_names();

@@ -133,6 +133,35 @@ TEST(Kinds, RocjpegAndRcclOperationsAreTheirFunctions) {
   EXPECT_STREQ(name, "rocJpegStreamCreate");
 }
 
+// OMPT's operations are named as rocprofiler-sdk 1.0.0 names them (the
+// callback with "omp_" in front), rocDecode's as its functions; neither kind
+// is traced.
+TEST(Kinds, OmptAndRocdecodeOperationsAreNamed) {
+  const char* name = nullptr;
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_callback_tracing_kind_operation_name(
+                ROCPROFILER_CALLBACK_TRACING_OMPT,
+                ROCPROFILER_OMPT_ID_target_data_op_emi, &name, nullptr));
+  EXPECT_STREQ(name, "omp_target_data_op_emi");
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_buffer_tracing_kind_operation_name(
+                ROCPROFILER_BUFFER_TRACING_OMPT,
+                ROCPROFILER_OMPT_ID_callback_functions, &name, nullptr));
+  EXPECT_STREQ(name, "omp_callback_functions");
+  ASSERT_EQ(
+      ROCPROFILER_STATUS_SUCCESS,
+      rocprofiler_query_callback_tracing_kind_operation_name(
+          ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API,
+          ROCPROFILER_ROCDECODE_API_ID_rocDecGetVideoFrame, &name, nullptr));
+  EXPECT_STREQ(name, "rocDecGetVideoFrame");
+  ASSERT_EQ(ROCPROFILER_STATUS_SUCCESS,
+            rocprofiler_query_buffer_tracing_kind_operation_name(
+                ROCPROFILER_BUFFER_TRACING_ROCDECODE_API_EXT,
+                ROCPROFILER_ROCDECODE_API_ID_rocDecDestroyBitstreamReader,
+                &name, nullptr));
+  EXPECT_STREQ(name, "rocDecDestroyBitstreamReader");
+}
+
 TEST(Kinds, NoneIsNamedWithoutOperations) {
   const char* name = nullptr;
   uint64_t len = 0;
@@ -220,6 +249,9 @@ TEST(Operations, CountsEqualTheEnumsLastAndNamesRoundTrip) {
       {ROCPROFILER_CALLBACK_TRACING_RCCL_API, 0, ROCPROFILER_RCCL_API_ID_LAST},
       {ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API, 0,
        ROCPROFILER_ROCJPEG_API_ID_LAST},
+      {ROCPROFILER_CALLBACK_TRACING_OMPT, 0, ROCPROFILER_OMPT_ID_LAST},
+      {ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API, 0,
+       ROCPROFILER_ROCDECODE_API_ID_LAST},
       {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, 0,
        ROCPROFILER_MARKER_CORE_RANGE_API_ID_LAST},
   };

@@ -51,8 +51,8 @@ struct InitResults {
   uint32_t version = 0;
   uint32_t priority = 99;
   rocprofiler_status_t twice, unknown_context, code_object, kernel_dispatch,
-      memory_copy, scratch, hip_stream, bad_kind, op_last, op_negative,
-      null_callback, empty_list, force_inside;
+      memory_copy, scratch, hip_stream, ompt, rocdecode, rocjpeg, rccl,
+      bad_kind, op_last, op_negative, null_callback, empty_list, force_inside;
 } g_init;
 int g_tool_data = 1234;
 
@@ -186,6 +186,17 @@ int ToolInit(rocprofiler_client_finalize_t, void* tool_data) {
                              nullptr, 0, CallbackB, nullptr);
   g_init.hip_stream = configure(g_b, ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,
                                 nullptr, 0, CallbackB, nullptr);
+  // Libraries this tracer does not intercept: named, not served.
+  const rocprofiler_tracing_operation_t ompt_ops[] = {
+      ROCPROFILER_OMPT_ID_thread_begin, ROCPROFILER_OMPT_ID_target_emi};
+  g_init.ompt = configure(g_b, ROCPROFILER_CALLBACK_TRACING_OMPT, ompt_ops, 2,
+                          CallbackB, nullptr);
+  g_init.rocdecode = configure(g_b, ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API,
+                               nullptr, 0, CallbackB, nullptr);
+  g_init.rocjpeg = configure(g_b, ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API,
+                             nullptr, 0, CallbackB, nullptr);
+  g_init.rccl = configure(g_b, ROCPROFILER_CALLBACK_TRACING_RCCL_API, nullptr,
+                          0, CallbackB, nullptr);
   g_init.bad_kind =
       configure(g_b, static_cast<rocprofiler_callback_tracing_kind_t>(999),
                 nullptr, 0, CallbackB, nullptr);
@@ -271,6 +282,10 @@ TEST_F(Tracing, ConfigurationStatusesInsideInitialize) {
   EXPECT_EQ(g_init.memory_copy, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.scratch, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.hip_stream, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.ompt, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.rocdecode, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.rocjpeg, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.rccl, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(g_init.bad_kind, ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND);
   EXPECT_EQ(g_init.op_last, ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);
   EXPECT_EQ(g_init.op_negative, ROCPROFILER_STATUS_ERROR_OPERATION_NOT_FOUND);

@@ -16,8 +16,9 @@ fields are bit-fields, which offsetof cannot take: each field's byte offset
 is found instead by setting the field to 1 in a zeroed struct and finding
 the byte that changed; `bitfield NAME.FIELD reason...` says it of one field
 of a struct that mixes bit-fields with ordinary fields. A line
-`tag NAME reason...` says NAME is a struct tag without a typedef (as in
-the libraries' own headers): C spells it `struct NAME`. An exclusion that
+`tag NAME reason...` says NAME is a struct or enum tag without a typedef of
+that name (as in the libraries' own headers): C spells it `struct NAME` or
+`enum NAME`. An exclusion that
 matches nothing is an error, so
 the list cannot go stale. Inner anonymous structs and unions, and fields
 the listing shows as `<anon>@-1`, cannot be named from C and are counted,
@@ -137,15 +138,16 @@ def main():
           anonymous += 1
           continue
         if name in bitfields or name + "." + field in bitfield_fields:
-          probes.append((name, field, offset))
+          probes.append((name, ctype, field, offset))
           continue
         rows.append(("offsetof(%s, %s)" % (name, field), offset,
                      "offsetof(%s, %s)" % (ctype, field)))
     else:
       # The enum's type must exist (sizeof fails otherwise); its values are
       # compared one by one.
+      etype = "ABI_ENUM_TAG(%s)" % name if name in tags else name
       rows.append(("enum %s declared" % name, "1",
-                   "sizeof(%s) > 0" % name))
+                   "sizeof(%s) > 0" % etype))
       for member in e["members"]:
         enumerator, _, value = member.rpartition("=")
         rows.append((enumerator, value, enumerator))
@@ -163,9 +165,11 @@ def main():
   out.append("#ifdef __cplusplus")
   out.append("#define ABI_ALIGNOF(T) alignof(T)")
   out.append("#define ABI_TAG(T) T")
+  out.append("#define ABI_ENUM_TAG(T) T")
   out.append("#else")
   out.append("#define ABI_ALIGNOF(T) _Alignof(T)")
   out.append("#define ABI_TAG(T) struct T")
+  out.append("#define ABI_ENUM_TAG(T) enum T")
   out.append("#endif")
   out.append("")
   out.append("struct abi_row {")
@@ -197,9 +201,9 @@ def main():
   out.append("")
   out.append("int main(void) {")
   out.append("  size_t i, mismatches = 0, skipped = 0;")
-  for struct, field, offset in probes:
+  for struct, ctype, field, offset in probes:
     out.append("  {")
-    out.append("    %s probe;" % struct)
+    out.append("    %s probe;" % ctype)
     out.append("    long long at;")
     out.append("    memset(&probe, 0, sizeof(probe));")
     out.append("    probe.%s = 1;" % field)

@@ -1,0 +1,95 @@
+/* The HSA runtime's dispatch-table versions (HSA_*_API_TABLE_MAJOR_VERSION,
+ * HSA_*_API_TABLE_STEP_VERSION), which a tool compares with the `version`
+ * of the HSA table the intercept-table service hands it. Taken from the HSA
+ * headers in use: hsa/hsa_api_trace_version.h where they have it (ROCm >=
+ * 6.1), else, in C++, hsa/hsa_api_trace.h where that header can be
+ * included from outside the runtime's build (ROCm 5.2's cannot: there the
+ * versions stay undefined unless the includer supplies them). As in
+ * rocprofiler-sdk 1.0.0, a version the HSA headers leave undefined is taken
+ * from ROCPROFILER_HSA_<TABLE>_..._VERSION when the includer defines that.
+ * C99 and C++. */
+#ifndef ROCPROFILER_SDK_HSA_API_TRACE_VERSION_H_
+#define ROCPROFILER_SDK_HSA_API_TRACE_VERSION_H_
+
+#if defined(__has_include)
+#if __has_include(<hsa/hsa_api_trace_version.h>)
+#include <hsa/hsa_api_trace_version.h>
+#elif defined(__cplusplus)
+/* Before hsa_api_trace_version.h (ROCm < 6.1), hsa_api_trace.h finds its
+ * siblings outside the runtime's own build only where inc/ exists. */
+#if defined(AMD_INTERNAL_BUILD) || __has_include(<hsa/inc/hsa_ext_image.h>)
+#include <hsa/hsa_api_trace.h>
+#endif
+#endif
+#endif
+
+#if !defined(HSA_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_API_TABLE_MAJOR_VERSION)
+#define HSA_API_TABLE_MAJOR_VERSION ROCPROFILER_HSA_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_CORE_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_CORE_API_TABLE_MAJOR_VERSION)
+#define HSA_CORE_API_TABLE_MAJOR_VERSION \
+  ROCPROFILER_HSA_CORE_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_AMD_EXT_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_AMD_EXT_API_TABLE_MAJOR_VERSION)
+#define HSA_AMD_EXT_API_TABLE_MAJOR_VERSION \
+  ROCPROFILER_HSA_AMD_EXT_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_FINALIZER_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_FINALIZER_API_TABLE_MAJOR_VERSION)
+#define HSA_FINALIZER_API_TABLE_MAJOR_VERSION \
+  ROCPROFILER_HSA_FINALIZER_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_IMAGE_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_IMAGE_API_TABLE_MAJOR_VERSION)
+#define HSA_IMAGE_API_TABLE_MAJOR_VERSION \
+  ROCPROFILER_HSA_IMAGE_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_AQLPROFILE_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_AQLPROFILE_API_TABLE_MAJOR_VERSION)
+#define HSA_AQLPROFILE_API_TABLE_MAJOR_VERSION \
+  ROCPROFILER_HSA_AQLPROFILE_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_TOOLS_API_TABLE_MAJOR_VERSION) && \
+    defined(ROCPROFILER_HSA_TOOLS_API_TABLE_MAJOR_VERSION)
+#define HSA_TOOLS_API_TABLE_MAJOR_VERSION \
+  ROCPROFILER_HSA_TOOLS_API_TABLE_MAJOR_VERSION
+#endif
+#if !defined(HSA_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_API_TABLE_STEP_VERSION)
+#define HSA_API_TABLE_STEP_VERSION ROCPROFILER_HSA_API_TABLE_STEP_VERSION
+#endif
+#if !defined(HSA_CORE_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_CORE_API_TABLE_STEP_VERSION)
+#define HSA_CORE_API_TABLE_STEP_VERSION \
+  ROCPROFILER_HSA_CORE_API_TABLE_STEP_VERSION
+#endif
+#if !defined(HSA_AMD_EXT_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_AMD_EXT_API_TABLE_STEP_VERSION)
+#define HSA_AMD_EXT_API_TABLE_STEP_VERSION \
+  ROCPROFILER_HSA_AMD_EXT_API_TABLE_STEP_VERSION
+#endif
+#if !defined(HSA_FINALIZER_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_FINALIZER_API_TABLE_STEP_VERSION)
+#define HSA_FINALIZER_API_TABLE_STEP_VERSION \
+  ROCPROFILER_HSA_FINALIZER_API_TABLE_STEP_VERSION
+#endif
+#if !defined(HSA_IMAGE_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_IMAGE_API_TABLE_STEP_VERSION)
+#define HSA_IMAGE_API_TABLE_STEP_VERSION \
+  ROCPROFILER_HSA_IMAGE_API_TABLE_STEP_VERSION
+#endif
+#if !defined(HSA_AQLPROFILE_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_AQLPROFILE_API_TABLE_STEP_VERSION)
+#define HSA_AQLPROFILE_API_TABLE_STEP_VERSION \
+  ROCPROFILER_HSA_AQLPROFILE_API_TABLE_STEP_VERSION
+#endif
+#if !defined(HSA_TOOLS_API_TABLE_STEP_VERSION) && \
+    defined(ROCPROFILER_HSA_TOOLS_API_TABLE_STEP_VERSION)
+#define HSA_TOOLS_API_TABLE_STEP_VERSION \
+  ROCPROFILER_HSA_TOOLS_API_TABLE_STEP_VERSION
+#endif
+
+#endif /* ROCPROFILER_SDK_HSA_API_TRACE_VERSION_H_ */
