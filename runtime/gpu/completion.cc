@@ -283,8 +283,10 @@ void AbandonUnseen(QueueState* q, const std::vector<UnseenPacket>& unseen) {
   const uint64_t seen = q->packets_seen.load(std::memory_order_acquire);
   for (const UnseenPacket& p : unseen) {
     if (p.index < seen) continue;  // intercepted after it was copied
+    uint16_t header;
+    std::memcpy(&header, p.bytes, sizeof(header));
     EnqueueInfo info{};
-    if (!TracedPacketKind(p.bytes, &info.kind)) continue;
+    if (!TracedPacketKind(PacketType(header), &info.kind)) continue;
     info.op_id = NextCorrelationId();
     info.queue = q->info;
     info.packet = p.bytes;

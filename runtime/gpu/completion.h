@@ -40,9 +40,24 @@ struct QueueState {
 };
 
 // An AQL packet header's type.
-uint8_t PacketType(uint16_t header);
-// A dispatch or a barrier (the packets traced as operations): its kind.
-bool TracedPacketKind(const void* packet, OpKind* kind);
+inline uint8_t PacketType(uint16_t header) {
+  return static_cast<uint8_t>((header >> HSA_PACKET_HEADER_TYPE) &
+                              ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1));
+}
+
+// A dispatch or a barrier (the packet types traced as operations): its kind.
+inline bool TracedPacketKind(uint8_t type, OpKind* kind) {
+  if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
+    *kind = OpKind::kDispatch;
+    return true;
+  }
+  if (type == HSA_PACKET_TYPE_BARRIER_AND ||
+      type == HSA_PACKET_TYPE_BARRIER_OR) {
+    *kind = OpKind::kBarrier;
+    return true;
+  }
+  return false;
+}
 
 // Async copies: one ring, producers serialised by `submit_mutex`.
 struct CopyTrack {

@@ -76,7 +76,7 @@ void Intercept(QueueState* q, const uint8_t* packet,
   std::memcpy(&header, packet, sizeof(header));
   const uint8_t type = PacketType(header);
   OpKind kind;
-  if (!TracedPacketKind(packet, &kind)) {
+  if (!TracedPacketKind(type, &kind)) {
     writer(packet, 1);
     return;
   }
@@ -137,27 +137,6 @@ void OnPackets(const void* packets, uint64_t count, uint64_t /*user_index*/,
 }
 
 }  // namespace
-
-uint8_t PacketType(uint16_t header) {
-  return static_cast<uint8_t>((header >> HSA_PACKET_HEADER_TYPE) &
-                              ((1u << HSA_PACKET_HEADER_WIDTH_TYPE) - 1));
-}
-
-bool TracedPacketKind(const void* packet, OpKind* kind) {
-  uint16_t header;
-  std::memcpy(&header, packet, sizeof(header));
-  const uint8_t type = PacketType(header);
-  if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
-    *kind = OpKind::kDispatch;
-    return true;
-  }
-  if (type == HSA_PACKET_TYPE_BARRIER_AND ||
-      type == HSA_PACKET_TYPE_BARRIER_OR) {
-    *kind = OpKind::kBarrier;
-    return true;
-  }
-  return false;
-}
 
 hsa_status_t QueueCreate(hsa_agent_t agent, uint32_t size,
                          hsa_queue_type32_t type,
