@@ -41,13 +41,13 @@ done
 # Every library the loader resolves for the built files (the tracer's own
 # from Bazel's solib folders, the runtimes and the C/C++ runtime from the
 # system), and the loader.
-for ((i = 1; i < ${#files[@]}; i += 2)); do ldd "${files[i]}"; done |
-  awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' | sort -u |
-  while read -r lib; do cp -L "$lib" "$out/lib/"; done
-if ldd "${files[@]:1:1}" | grep -q "not found"; then
+resolved="$(for ((i = 1; i < ${#files[@]}; i += 2)); do ldd "${files[i]}"; done)"
+if grep -q "not found" <<<"$resolved"; then
   echo "scaling_bundle: a library was not found" >&2
   exit 1
 fi
+awk '/=> \//{print $3} /^\t\/.*ld-linux/{print $1}' <<<"$resolved" | sort -u |
+  while read -r lib; do cp -L "$lib" "$out/lib/"; done
 [[ -f "$out/lib/ld-linux-x86-64.so.2" ]] || {
   echo "scaling_bundle: the loader was not found" >&2
   exit 1
