@@ -25,7 +25,7 @@ namespace {
 // scan, which may run before other objects of the library are constructed).
 struct Buffer {
   // Written under ConfigMutex; `pool` is what writers load.
-  std::atomic<roctracer::Pool*> pool{nullptr};
+  std::atomic<roctracer::pool::Pool*> pool{nullptr};
   int context_plus1 = 0;  // 0: the slot is free
   rocprofiler_buffer_tracing_cb_t callback = nullptr;
   void* callback_data = nullptr;
@@ -136,7 +136,7 @@ void DeliverNow(Buffer* b, const char* begin, const char* end) {
     h.payload = const_cast<char*>(payload);
     b->header_ptrs[i] = &h;
   }
-  roctracer::Pool* pool = b->pool.load(std::memory_order_acquire);
+  roctracer::pool::Pool* pool = b->pool.load(std::memory_order_acquire);
   const uint64_t dropped = pool != nullptr ? pool->dropped() : 0;
   const uint64_t drops = dropped - b->reported_drops;
   b->reported_drops = dropped;
@@ -164,7 +164,7 @@ int BufferContext(int buffer) noexcept {
 }
 
 bool WriteRecord(int buffer, const void* record, size_t size) noexcept {
-  roctracer::Pool* pool =
+  roctracer::pool::Pool* pool =
       g_buffers[buffer].pool.load(std::memory_order_acquire);
   if (pool == nullptr) return false;
   if (size == sizeof(activity_record_t)) {
@@ -188,7 +188,7 @@ namespace {
 
 // Flush, or on a callback thread (where waiting would wait for itself) a
 // flush on a thread of its own, not waited for. True when it waited.
-bool FlushPool(roctracer::Pool* pool) noexcept {
+bool FlushPool(roctracer::pool::Pool* pool) noexcept {
   if (!OnCallbackThread()) {
     pool->Flush();
     return true;
@@ -215,7 +215,7 @@ void FlushClientBuffers(uint32_t client) noexcept {
   bool flushed = true;
   for (int round = 0; round < 2; ++round) {
     for (Buffer& b : g_buffers) {
-      roctracer::Pool* pool = b.pool.load(std::memory_order_acquire);
+      roctracer::pool::Pool* pool = b.pool.load(std::memory_order_acquire);
       if (pool != nullptr && b.context_plus1 > 0 &&
           g_contexts[b.context_plus1 - 1].client == client) {
         flushed &= FlushPool(pool);
@@ -272,15 +272,15 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_buffer(
   b.callback_data = callback_data;
   b.callback_thread.store(0, std::memory_order_relaxed);
   b.reported_drops = 0;
-  roctracer::PoolStatus status = roctracer::PoolStatus::kOk;
+  roctracer::pool::PoolStatus status = roctracer::pool::PoolStatus::kOk;
   // The pool starts its delivery thread.
   NotifyInternalThread(ThreadCreation::kBefore);
-  roctracer::Pool* pool =
-      roctracer::Pool::Create(props,
-                              policy_value == ROCPROFILER_BUFFER_POLICY_DISCARD
-                                  ? roctracer::OverflowPolicy::kDiscard
-                                  : roctracer::OverflowPolicy::kLossless,
-                              &status);
+  roctracer::pool::Pool* pool = roctracer::pool::Pool::Create(
+      props,
+      policy_value == ROCPROFILER_BUFFER_POLICY_DISCARD
+          ? roctracer::pool::OverflowPolicy::kDiscard
+          : roctracer::pool::OverflowPolicy::kLossless,
+      &status);
   NotifyInternalThread(ThreadCreation::kAfter);
   if (pool == nullptr) {
     b.context_plus1 = 0;
@@ -296,7 +296,8 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) {
   using namespace rocprofiler_sdk;
   const int i = BufferIndex(buffer_id);
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  roctracer::Pool* pool = g_buffers[i].pool.load(std::memory_order_acquire);
+  roctracer::pool::Pool* pool =
+      g_buffers[i].pool.load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   if (WriteRetiredAfterFlush(FlushPool(pool))) FlushPool(pool);
   return ROCPROFILER_STATUS_SUCCESS;
@@ -308,7 +309,7 @@ rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) {
   const int i = BufferIndex(buffer_id);
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   Buffer& b = g_buffers[i];
-  roctracer::Pool* pool = b.pool.load(std::memory_order_acquire);
+  roctracer::pool::Pool* pool = b.pool.load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   // Destroying waits for the deliveries, which a callback thread makes.
   if (OnCallbackThread()) return ROCPROFILER_STATUS_ERROR_BUFFER_BUSY;
@@ -322,7 +323,7 @@ rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) {
     b.pool.store(nullptr, std::memory_order_release);
     b.context_plus1 = 0;
   }
-  roctracer::Pool::Retire(pool);
+  roctracer::pool::Pool::Retire(pool);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

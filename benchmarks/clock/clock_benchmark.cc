@@ -57,7 +57,7 @@ BENCHMARK(BM_SharedFetchAddId);
 void BM_NextCorrelationId(benchmark::State& state) {
   uint64_t record[8] = {};
   for (auto _ : state) {
-    record[0] = roctracer::NextCorrelationId();
+    record[0] = roctracer::activity::NextCorrelationId();
     benchmark::DoNotOptimize(record);
     benchmark::ClobberMemory();
   }

@@ -243,14 +243,15 @@ void BM_StringArg_Table(benchmark::State& state) {
 // into the lock-free pool (runtime/pool), without any interception.
 void BM_PoolWriteOnly(benchmark::State& state) {
   Mode mode(2, ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string);
-  roctracer::Pool* pool = roctracer::ActivityPoolFor(
+  roctracer::pool::Pool* pool = roctracer::activity::ActivityPoolFor(
       ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string);
   activity_record_t record{};
   record.domain = ACTIVITY_DOMAIN_HSA_API;
   record.op = HSA_API_ID_hsa_status_string;
   Run(state, [pool, &record] {
     ++record.correlation_id;
-    benchmark::DoNotOptimize(roctracer::EmitApiActivityTo(pool, record));
+    benchmark::DoNotOptimize(
+        roctracer::activity::EmitApiActivityTo(pool, record));
   });
 }
 

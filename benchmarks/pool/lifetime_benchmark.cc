@@ -19,6 +19,10 @@
 #include "runtime/pool/pool.h"
 
 namespace roctracer {
+
+using pool::OverflowPolicy;
+using pool::Pool;
+
 namespace {
 
 void Ignore(const char*, const char*, void*) {}

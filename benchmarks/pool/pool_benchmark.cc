@@ -16,6 +16,10 @@
 #include "runtime/pool/pool.h"
 
 namespace roctracer {
+
+using pool::OverflowPolicy;
+using pool::Pool;
+
 namespace {
 
 // Two consumers: one reads every record, as a tool that converts them would;

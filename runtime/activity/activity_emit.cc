@@ -10,7 +10,9 @@
 #include "runtime/platform/thread_id.h"
 #include "runtime/pool/pool.h"
 
-namespace roctracer {
+namespace roctracer::activity {
+
+using pool::Pool;
 
 namespace {
 
@@ -78,4 +80,4 @@ bool EmitApiActivity(const activity_record_t& record, const char* text,
                            text, text_len);
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

@@ -16,7 +16,7 @@
 #include "runtime/platform/thread_id.h"
 #include "runtime/pool/pool.h"
 
-namespace roctracer {
+namespace roctracer::activity {
 
 // A record of (domain, op) with its correlation ID and span; every other
 // field zero, for the caller to fill.
@@ -62,7 +62,7 @@ bool EmitApiActivity(const activity_record_t& record,
                      const char* text = nullptr, size_t text_len = 0) noexcept;
 
 // Same, into one pool the caller already looked up.
-bool EmitApiActivityTo(Pool* pool, const activity_record_t& record,
+bool EmitApiActivityTo(pool::Pool* pool, const activity_record_t& record,
                        const char* text = nullptr,
                        size_t text_len = 0) noexcept;
 
@@ -99,6 +99,6 @@ bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
                            uint32_t op, uint64_t correlation_id,
                            const char* message) noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_ACTIVITY_EMIT_H_

@@ -7,7 +7,7 @@
 
 #include "runtime/activity/domain_registry.h"
 
-namespace roctracer {
+namespace roctracer::activity {
 namespace {
 
 // The HSA_OPS / HIP_OPS / HSA_EVT enums live in roctracer_hsa.h and
@@ -123,4 +123,4 @@ const char* HipCommandName(uint32_t kind) noexcept {
   return "Unknown command type";
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

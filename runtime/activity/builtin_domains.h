@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::activity {
 
 // Registers HSA_OPS, HIP_OPS, EXT_API, ROCTX and HSA_EVT with the domain
 // registry. Idempotent.
@@ -27,6 +27,6 @@ enum HipCommand : uint32_t {
   kHipFillBuffer = 0x1207,
 };
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_BUILTIN_DOMAINS_H_

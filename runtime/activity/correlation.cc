@@ -2,7 +2,7 @@
 
 #include <atomic>
 
-namespace roctracer {
+namespace roctracer::activity {
 namespace {
 
 // Every thread writes it once per block: alone on its cache line, so that
@@ -35,4 +35,4 @@ uint64_t TakeBlock() noexcept {
 
 }  // namespace correlation_internal
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

@@ -21,7 +21,7 @@
 
 #include "runtime/platform/hot_tls.h"
 
-namespace roctracer {
+namespace roctracer::activity {
 
 constexpr uint64_t kFirstIdBlock = 64;
 constexpr uint64_t kMaxIdBlock = 4096;
@@ -48,6 +48,6 @@ inline uint64_t NextCorrelationId() noexcept {
   return block.next++;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_CORRELATION_H_

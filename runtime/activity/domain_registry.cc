@@ -12,7 +12,10 @@
 #include "runtime/activity/op_slots.h"
 #include "runtime/linking/got_patch.h"
 
-namespace roctracer {
+namespace roctracer::activity {
+
+using pool::Pool;
+
 namespace registry {
 
 // Constant-initialised, so usable from any static initialiser and on the hot
@@ -61,9 +64,9 @@ const CallbackEntry* InternLocked(activity_rtapi_callback_t fn, void* arg) {
 }
 
 }  // namespace
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
-namespace roctracer {
+namespace roctracer::activity {
 namespace {
 
 void UpdateActiveLocked(Domain* d, uint32_t op) {
@@ -316,4 +319,4 @@ bool TracingStarted() noexcept {
   return g_started.load(std::memory_order_relaxed);
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

@@ -15,9 +15,11 @@
 #include <cstdint>
 #include <mutex>
 
-namespace roctracer {
-
+namespace roctracer::pool {
 class Pool;
+}  // namespace roctracer::pool
+
+namespace roctracer::activity {
 
 using OpNameFn = const char* (*)(uint32_t op);
 using OpIdByNameFn = bool (*)(const char* name, uint32_t* op);
@@ -75,7 +77,7 @@ const CallbackEntry* CallbackFor(uint32_t domain, uint32_t op) noexcept;
 // The pool activity records of (domain, op) go to, or NULL when none or when
 // tracing is stopped. A pool closed concurrently stays a valid object whose
 // Write() returns false.
-Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
+pool::Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
 
 // Every pool the records of (domain, op) go to. `program`: roctracer's public
 // enables (ActivityPoolFor). `tool`: a private second slot for a tracer that
@@ -87,12 +89,12 @@ Pool* ActivityPoolFor(uint32_t domain, uint32_t op) noexcept;
 // to any profiling tool, do: SetToolPaused). NULL where none; `tool` is NULL
 // when it is the same pool as `program` (written once).
 struct ActivityPools {
-  Pool* program;
-  Pool* tool;
+  pool::Pool* program;
+  pool::Pool* tool;
   bool any() const noexcept { return program != nullptr || tool != nullptr; }
 };
 ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept;
-Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept;
+pool::Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept;
 
 // The tool's callback of (domain, op): the tool slot's counterpart of
 // CallbackFor, called at EXIT only, gated like the tool's pools (not by
@@ -118,16 +120,16 @@ std::mutex& ConfigMutex() noexcept;
 // `pool` NULL disables.
 void SetCallbackLocked(uint32_t domain, uint32_t op,
                        activity_rtapi_callback_t fn, void* arg);
-void SetActivityPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
+void SetActivityPoolLocked(uint32_t domain, uint32_t op, pool::Pool* pool);
 // The tool slot of ActivityPools; same requirements.
-void SetToolPoolLocked(uint32_t domain, uint32_t op, Pool* pool);
+void SetToolPoolLocked(uint32_t domain, uint32_t op, pool::Pool* pool);
 // The tool's callback (ToolCallbackFor); fn NULL disables.
 void SetToolCallbackLocked(uint32_t domain, uint32_t op,
                            activity_rtapi_callback_t fn, void* arg);
 
 // Clears every slot (public and tool) that points at `pool`. Requires
 // ConfigMutex().
-void DisableActivitiesOfPoolLocked(Pool* pool);
+void DisableActivitiesOfPoolLocked(pool::Pool* pool);
 
 // The second front end's per-op interest (api_consumer.h). The active byte of
 // (domain, op) is the OR of this and roctracer's own enables; roctracer_stop
@@ -143,6 +145,6 @@ bool TracingStarted() noexcept;
 // tool slot of ActivityPools as well (roctracer_stop does not).
 void SetToolPaused(bool paused);
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_DOMAIN_REGISTRY_H_

@@ -3,7 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-namespace roctracer {
+namespace roctracer::activity {
 namespace {
 
 thread_local char t_last_error[256] = "";
@@ -50,4 +50,4 @@ roctracer_status_t Fail(roctracer_status_t status, const char* format, ...) {
 
 const char* LastError() noexcept { return t_last_error; }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

@@ -4,7 +4,7 @@
 
 #include <roctracer.h>
 
-namespace roctracer {
+namespace roctracer::activity {
 
 // Records a printf-style message as the calling thread's last error and
 // returns `status`, so API functions can `return Fail(...)`.
@@ -16,6 +16,6 @@ roctracer_status_t Fail(roctracer_status_t status, const char* format, ...)
 // caller never has to free it.
 const char* LastError() noexcept;
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_ERROR_H_

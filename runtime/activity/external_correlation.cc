@@ -7,7 +7,7 @@
 #include "runtime/platform/hot_tls.h"
 #include "runtime/platform/thread_exit.h"
 
-namespace roctracer {
+namespace roctracer::activity {
 
 // The top lives in initial-exec thread-locals (hot_tls.h) so the check every
 // activity record makes, "is an external ID pushed?", is one load. The IDs
@@ -70,4 +70,4 @@ bool PopExternalId(uint64_t* id) noexcept {
   return true;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

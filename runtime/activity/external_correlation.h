@@ -7,7 +7,7 @@
 
 #include "runtime/platform/hot_tls.h"
 
-namespace roctracer {
+namespace roctracer::activity {
 
 namespace external_correlation_internal {
 // This thread's stack: its depth and its top (0 when empty); the IDs below
@@ -31,6 +31,6 @@ inline bool TopExternalId(uint64_t* id) noexcept {
   return true;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_EXTERNAL_CORRELATION_H_

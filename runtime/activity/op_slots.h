@@ -12,7 +12,7 @@
 
 #include "runtime/activity/domain_registry.h"
 
-namespace roctracer {
+namespace roctracer::activity {
 namespace registry {
 
 struct Domain {
@@ -25,8 +25,8 @@ struct Domain {
   // writes invalidating it while other threads make that call.
   struct alignas(64) OpSlots {
     std::atomic<const CallbackEntry*> callback;  // the program's
-    std::atomic<Pool*> program;
-    std::atomic<Pool*> tool;
+    std::atomic<pool::Pool*> program;
+    std::atomic<pool::Pool*> tool;
     std::atomic<const CallbackEntry*> tool_callback;
     // The second front end's interest (api_consumer.h), OR-ed into `active`.
     std::atomic<uint8_t> consumer;
@@ -51,9 +51,9 @@ inline Domain* Get(uint32_t domain) noexcept {
 [[gnu::always_inline]] inline ActivityPools PoolsOf(const Domain* d,
                                                     uint32_t op, bool started,
                                                     bool tool_paused) noexcept {
-  Pool* program =
+  pool::Pool* program =
       started ? d->slots[op].program.load(std::memory_order_acquire) : nullptr;
-  Pool* tool =
+  pool::Pool* tool =
       tool_paused ? nullptr : d->slots[op].tool.load(std::memory_order_acquire);
   return {program, tool != program ? tool : nullptr};
 }
@@ -88,6 +88,6 @@ inline Domain* Get(uint32_t domain) noexcept {
       d->slots[op].consumer.load(std::memory_order_relaxed) != 0};
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_OP_SLOTS_H_

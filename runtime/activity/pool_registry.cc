@@ -15,7 +15,12 @@
 #include "runtime/platform/fatal_signal.h"
 #include "runtime/pool/pool.h"
 
-namespace roctracer {
+namespace roctracer::activity {
+
+using pool::OverflowPolicy;
+using pool::Pool;
+using pool::PoolStatus;
+
 namespace {
 
 // The user's buffer callback, called through Trampoline so the API knows when
@@ -244,4 +249,4 @@ roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved,
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::activity

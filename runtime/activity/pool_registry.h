@@ -7,21 +7,23 @@
 
 #include <roctracer.h>
 
-namespace roctracer {
-
+namespace roctracer::pool {
 class Pool;
+}  // namespace roctracer::pool
+
+namespace roctracer::activity {
 
 // `out` NULL: the new pool becomes the default (error if one exists).
 roctracer_status_t OpenPool(const roctracer_properties_t* properties,
-                            Pool** out);
+                            pool::Pool** out);
 // `pool` NULL: the default pool (SUCCESS when there is none).
-roctracer_status_t ClosePool(Pool* pool);
-roctracer_status_t FlushPool(Pool* pool);
+roctracer_status_t ClosePool(pool::Pool* pool);
+roctracer_status_t FlushPool(pool::Pool* pool);
 // `pool` NULL: the default pool.
-roctracer_status_t DroppedRecords(Pool* pool, uint64_t* dropped);
+roctracer_status_t DroppedRecords(pool::Pool* pool, uint64_t* dropped);
 // Returns the previous default; `pool` (if not NULL and open) becomes the
 // default.
-Pool* ExchangeDefaultPool(Pool* pool, roctracer_status_t* status);
+pool::Pool* ExchangeDefaultPool(pool::Pool* pool, roctracer_status_t* status);
 
 // Producers that hold completed work outside the pools (the GPU half's
 // completions, runtime/gpu/) write it before a pool is flushed or closed:
@@ -41,9 +43,9 @@ void FlushPoolsAtFatalSignal();
 // `no_default_is_nothing` (closing or flushing "the default pool" when none
 // is open), a NULL `pool` and no default pool give SUCCESS with *resolved
 // NULL instead.
-roctracer_status_t ResolvePoolLocked(Pool* pool, Pool** resolved,
+roctracer_status_t ResolvePoolLocked(pool::Pool* pool, pool::Pool** resolved,
                                      bool no_default_is_nothing = false);
 
-}  // namespace roctracer
+}  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_POOL_REGISTRY_H_

@@ -16,10 +16,10 @@
 #include "runtime/pool/process_exit.h"
 #include "runtime/private/tool_activity.h"
 
-using roctracer::ConfigMutex;
-using roctracer::Fail;
-using roctracer::OpCount;
-using roctracer::Pool;
+using roctracer::activity::ConfigMutex;
+using roctracer::activity::Fail;
+using roctracer::activity::OpCount;
+using roctracer::pool::Pool;
 
 namespace {
 
@@ -92,8 +92,9 @@ void ForEachLocked(const Target& t, Fn fn) {
                             ? uint32_t{ACTIVITY_DOMAIN_NUMBER}
                             : t.domain + 1;
   for (uint32_t d = first; d < last; ++d) {
-    const uint32_t count =
-        t.numbered_only ? roctracer::DomainWideOpCount(d) : OpCount(d);
+    const uint32_t count = t.numbered_only
+                               ? roctracer::activity::DomainWideOpCount(d)
+                               : OpCount(d);
     for (uint32_t o = 0; o < count; ++o) fn(d, o);
   }
 }
@@ -127,12 +128,12 @@ roctracer_status_t ClearCallbackIn(CallbackSetter set, const Target& t) {
 
 roctracer_status_t SetCallback(const Target& t,
                                activity_rtapi_callback_t callback, void* arg) {
-  return SetCallbackIn(&roctracer::SetCallbackLocked, Enabling(t), callback,
-                       arg);
+  return SetCallbackIn(&roctracer::activity::SetCallbackLocked, Enabling(t),
+                       callback, arg);
 }
 
 roctracer_status_t ClearCallback(const Target& t) {
-  return ClearCallbackIn(&roctracer::SetCallbackLocked, t);
+  return ClearCallbackIn(&roctracer::activity::SetCallbackLocked, t);
 }
 
 // `set` is the slot's setter: the program's (SetActivityPoolLocked) or the
@@ -144,8 +145,8 @@ roctracer_status_t SetActivityIn(void (*set)(uint32_t, uint32_t, Pool*),
   // between and leave an activity pointing at a closed pool.
   std::lock_guard<std::mutex> lock(ConfigMutex());
   Pool* pool = nullptr;
-  if (roctracer_status_t s =
-          roctracer::ResolvePoolLocked(static_cast<Pool*>(pool_arg), &pool)) {
+  if (roctracer_status_t s = roctracer::activity::ResolvePoolLocked(
+          static_cast<Pool*>(pool_arg), &pool)) {
     return s;
   }
   ForEachLocked(t, [set, pool](uint32_t d, uint32_t o) { set(d, o, pool); });
@@ -153,7 +154,7 @@ roctracer_status_t SetActivityIn(void (*set)(uint32_t, uint32_t, Pool*),
 }
 
 roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
-  return SetActivityIn(&roctracer::SetActivityPoolLocked, Enabling(t),
+  return SetActivityIn(&roctracer::activity::SetActivityPoolLocked, Enabling(t),
                        pool_arg);
 }
 
@@ -166,12 +167,12 @@ roctracer_status_t SetToolActivity(const Target& t,
                 "a tool pool must be given (the default pool is the "
                 "program's)");
   }
-  return SetActivityIn(&roctracer::SetToolPoolLocked, t, pool_arg);
+  return SetActivityIn(&roctracer::activity::SetToolPoolLocked, t, pool_arg);
 }
 
 roctracer_status_t ClearActivity(const Target& t) {
   return ForOps(t, [](uint32_t d, uint32_t o) {
-    roctracer::SetActivityPoolLocked(d, o, nullptr);
+    roctracer::activity::SetActivityPoolLocked(d, o, nullptr);
   });
 }
 
@@ -188,7 +189,7 @@ ROCTRACER_API uint32_t roctracer_version_minor(void) {
 }
 
 ROCTRACER_API const char* roctracer_error_string(void) {
-  return roctracer::LastError();
+  return roctracer::activity::LastError();
 }
 
 ROCTRACER_API const char* roctracer_op_string(uint32_t domain, uint32_t op,
@@ -196,8 +197,9 @@ ROCTRACER_API const char* roctracer_op_string(uint32_t domain, uint32_t op,
   if (CheckOp(domain, op) != ROCTRACER_STATUS_SUCCESS) return nullptr;
   // ROCm names a HIP_OPS record by what HIP did (its command kind), not by
   // the coarse op.
-  if (domain == ACTIVITY_DOMAIN_HIP_OPS) return roctracer::HipCommandName(kind);
-  const char* name = roctracer::OpName(domain, op);
+  if (domain == ACTIVITY_DOMAIN_HIP_OPS)
+    return roctracer::activity::HipCommandName(kind);
+  const char* name = roctracer::activity::OpName(domain, op);
   if (name == nullptr) {
     Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
          "op %u of domain %u has no name", op, domain);
@@ -213,7 +215,7 @@ ROCTRACER_API roctracer_status_t roctracer_op_code(uint32_t domain,
   if (str == nullptr || op == nullptr) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT, "str or op is NULL");
   }
-  if (!roctracer::OpIdByName(domain, str, op)) {
+  if (!roctracer::activity::OpIdByName(domain, str, op)) {
     return Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
                 "no op named \"%.64s\" in domain %u", str, domain);
   }
@@ -274,35 +276,36 @@ ROCTRACER_API roctracer_status_t roctracer_next_record(
 ROCTRACER_API roctracer_status_t roctracer_open_pool_expl(
     const roctracer_properties_t* properties, roctracer_pool_t** pool) {
   Pool* created = nullptr;
-  roctracer_status_t s =
-      roctracer::OpenPool(properties, pool == nullptr ? nullptr : &created);
+  roctracer_status_t s = roctracer::activity::OpenPool(
+      properties, pool == nullptr ? nullptr : &created);
   if (s == ROCTRACER_STATUS_SUCCESS && pool != nullptr) *pool = created;
   return s;
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_open_pool(const roctracer_properties_t* properties) {
-  return roctracer::OpenPool(properties, nullptr);
+  return roctracer::activity::OpenPool(properties, nullptr);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_close_pool_expl(roctracer_pool_t* pool) {
-  return roctracer::ClosePool(static_cast<Pool*>(pool));
+  return roctracer::activity::ClosePool(static_cast<Pool*>(pool));
 }
 
 ROCTRACER_API roctracer_status_t roctracer_close_pool(void) {
-  return roctracer::ClosePool(nullptr);
+  return roctracer::activity::ClosePool(nullptr);
 }
 
 ROCTRACER_API roctracer_pool_t* roctracer_default_pool_expl(
     roctracer_pool_t* pool) {
   roctracer_status_t ignored;
-  return roctracer::ExchangeDefaultPool(static_cast<Pool*>(pool), &ignored);
+  return roctracer::activity::ExchangeDefaultPool(static_cast<Pool*>(pool),
+                                                  &ignored);
 }
 
 ROCTRACER_API roctracer_pool_t* roctracer_default_pool(void) {
   roctracer_status_t ignored;
-  return roctracer::ExchangeDefaultPool(nullptr, &ignored);
+  return roctracer::activity::ExchangeDefaultPool(nullptr, &ignored);
 }
 
 ROCTRACER_API roctracer_status_t roctracer_enable_op_activity_expl(
@@ -347,8 +350,8 @@ roctracer_status_t roctracer_internal_tool_enable_domain_activity(
 roctracer_status_t roctracer_internal_tool_enable_op_callback(
     activity_domain_t domain, uint32_t op, activity_rtapi_callback_t callback,
     void* arg) {
-  return SetCallbackIn(&roctracer::SetToolCallbackLocked, OneOp(domain, op),
-                       callback, arg);
+  return SetCallbackIn(&roctracer::activity::SetToolCallbackLocked,
+                       OneOp(domain, op), callback, arg);
 }
 
 bool roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
@@ -358,7 +361,8 @@ bool roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
 
 roctracer_status_t roctracer_internal_tool_disable_op_callback(
     activity_domain_t domain, uint32_t op) {
-  return ClearCallbackIn(&roctracer::SetToolCallbackLocked, OneOp(domain, op));
+  return ClearCallbackIn(&roctracer::activity::SetToolCallbackLocked,
+                         OneOp(domain, op));
 }
 
 ROCTRACER_API roctracer_status_t
@@ -377,16 +381,16 @@ ROCTRACER_API roctracer_status_t roctracer_disable_activity(void) {
 
 ROCTRACER_API roctracer_status_t
 roctracer_flush_activity_expl(roctracer_pool_t* pool) {
-  return roctracer::FlushPool(static_cast<Pool*>(pool));
+  return roctracer::activity::FlushPool(static_cast<Pool*>(pool));
 }
 
 ROCTRACER_API roctracer_status_t roctracer_flush_activity(void) {
-  return roctracer::FlushPool(nullptr);
+  return roctracer::activity::FlushPool(nullptr);
 }
 
 ROCTRACER_API roctracer_status_t
 roctracer_get_dropped_records_expl(roctracer_pool_t* pool, uint64_t* dropped) {
-  return roctracer::DroppedRecords(static_cast<Pool*>(pool), dropped);
+  return roctracer::activity::DroppedRecords(static_cast<Pool*>(pool), dropped);
 }
 
 ROCTRACER_API roctracer_status_t
@@ -398,13 +402,17 @@ roctracer_get_timestamp(roctracer_timestamp_t* timestamp) {
   return ROCTRACER_STATUS_SUCCESS;
 }
 
-ROCTRACER_API void roctracer_start(void) { roctracer::SetTracingStarted(true); }
+ROCTRACER_API void roctracer_start(void) {
+  roctracer::activity::SetTracingStarted(true);
+}
 
-ROCTRACER_API void roctracer_stop(void) { roctracer::SetTracingStarted(false); }
+ROCTRACER_API void roctracer_stop(void) {
+  roctracer::activity::SetTracingStarted(false);
+}
 
 ROCTRACER_API roctracer_status_t
 roctracer_activity_push_external_correlation_id(activity_correlation_id_t id) {
-  if (!roctracer::PushExternalId(id)) {
+  if (!roctracer::activity::PushExternalId(id)) {
     return Fail(ROCTRACER_STATUS_ERROR_MEMORY_ALLOCATION,
                 "cannot grow the external correlation ID stack");
   }
@@ -414,7 +422,7 @@ roctracer_activity_push_external_correlation_id(activity_correlation_id_t id) {
 ROCTRACER_API roctracer_status_t roctracer_activity_pop_external_correlation_id(
     activity_correlation_id_t* last_id) {
   uint64_t id = 0;
-  const bool popped = roctracer::PopExternalId(&id);
+  const bool popped = roctracer::activity::PopExternalId(&id);
   if (last_id != nullptr) *last_id = popped ? id : 0;
   if (!popped) {
     return Fail(ROCTRACER_STATUS_ERROR_MISMATCHED_EXTERNAL_CORRELATION_ID,

@@ -24,14 +24,15 @@ ROCTRACER_API void roctracer_flush_buf(void) { roctracer_flush_activity(); }
 ROCTRACER_API void roctracer_mark(const char* str) {
   const uint32_t domain = ACTIVITY_DOMAIN_EXT_API;
   const uint32_t op = ACTIVITY_EXT_OP_MARK;
-  if (const roctracer::CallbackEntry* cb = roctracer::CallbackFor(domain, op)) {
+  if (const roctracer::activity::CallbackEntry* cb =
+          roctracer::activity::CallbackFor(domain, op)) {
     cb->fn(domain, op, str, cb->arg);
   }
-  const roctracer::ActivityPools pools =
-      roctracer::ActivityPoolsFor(domain, op);
+  const roctracer::activity::ActivityPools pools =
+      roctracer::activity::ActivityPoolsFor(domain, op);
   if (pools.any()) {
-    roctracer::EmitInstantActivityTo(pools, domain, op,
-                                     roctracer::NextCorrelationId(), str);
+    roctracer::activity::EmitInstantActivityTo(
+        pools, domain, op, roctracer::activity::NextCorrelationId(), str);
   }
 }
 

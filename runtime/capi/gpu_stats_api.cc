@@ -8,8 +8,8 @@
 extern "C" ROCTRACER_API roctracer_status_t
 roctracer_get_gpu_activity_stats_expl(roctracer_gpu_activity_stats_t* stats) {
   if (stats == nullptr) {
-    return roctracer::Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
-                           "stats is NULL");
+    return roctracer::activity::Fail(ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT,
+                                     "stats is NULL");
   }
   const roctracer::gpu::GpuStats s = roctracer::gpu::Stats();
   stats->dispatches = s.dispatches;

@@ -7,6 +7,6 @@ extern "C" bool roctracer_internal_on_fatal_signal(void (*fn)(void* arg),
                                                    void* arg) {
   // The pools' flush goes first, so the tool's buffer callbacks have
   // delivered everything before it finishes its files.
-  roctracer::FlushPoolsAtFatalSignal();
+  roctracer::activity::FlushPoolsAtFatalSignal();
   return roctracer::fatal_signal::AddLastWords(fn, arg);
 }

@@ -13,6 +13,17 @@
 #include "runtime/private/roctx_link.h"
 
 namespace roctracer {
+
+using activity::ActivityPools;
+using activity::ActivityPoolsFor;
+using activity::CallbackEntry;
+using activity::CallbackFor;
+using activity::EmitInstantActivityTo;
+using activity::NextCorrelationId;
+using activity::RegisterActiveFlags;
+using activity::SetToolPaused;
+using activity::UnregisterActiveFlags;
+
 namespace {
 
 // The text of an unreadable message, as codegen::kUnreadableString shows an

@@ -20,6 +20,9 @@
 #include "runtime/gpu/runtime_table.h"
 
 namespace roctracer::gpu {
+
+using activity::NextCorrelationId;
+
 namespace {
 
 // How long a destroyed queue, a shutdown or an exit waits for work in flight.

@@ -13,6 +13,9 @@
 #include "runtime/intercept/trace_guard.h"
 
 namespace roctracer::gpu {
+
+using activity::NextCorrelationId;
+
 namespace {
 
 std::atomic<bool> g_copy_profiling{false};

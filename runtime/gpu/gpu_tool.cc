@@ -20,6 +20,10 @@
 #include "runtime/pool/process_exit.h"
 
 namespace roctracer::gpu {
+
+using activity::FlushPoint;
+using activity::SetBeforeFlushHook;
+
 namespace {
 
 HsaApiTable* g_table = nullptr;

@@ -13,6 +13,18 @@
 #include "runtime/pool/pool.h"
 
 namespace roctracer::gpu {
+
+using activity::ActivityPools;
+using activity::ActivityPoolsFor;
+using activity::kHipCopyDeviceToDevice;
+using activity::kHipCopyDeviceToHost;
+using activity::kHipCopyHostToDevice;
+using activity::kHipFillBuffer;
+using activity::kHipKernelExecution;
+using activity::kHipMarker;
+using activity::OpName;
+using activity::WriteRecordTo;
+
 namespace {
 
 // hip_op_id_t (roctracer_hip.h, which needs HIP's headers): fixed by

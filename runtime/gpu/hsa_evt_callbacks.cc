@@ -9,6 +9,10 @@
 #include "runtime/intercept/trace_guard.h"
 
 namespace roctracer::gpu {
+
+using activity::CallbackEntry;
+using activity::CallbackFor;
+
 namespace {
 
 void Deliver(uint32_t op, const hsa_evt_data_t& data) {

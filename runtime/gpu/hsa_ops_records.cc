@@ -9,6 +9,14 @@
 #include "runtime/pool/pool.h"
 
 namespace roctracer::gpu {
+
+using activity::ActivityPools;
+using activity::ActivityPoolsFor;
+using activity::MakeRecord;
+using activity::ToolPoolFor;
+using activity::WriteRecordTo;
+using pool::Pool;
+
 namespace {
 
 // Record layout (activity_record_t, all three ops): correlation_id, begin_ns,

@@ -13,6 +13,9 @@
 #include "runtime/intercept/trace_guard.h"
 
 namespace roctracer::gpu {
+
+using activity::NextCorrelationId;
+
 namespace {
 
 constexpr size_t kSignalOffset =

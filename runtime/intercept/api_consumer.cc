@@ -9,6 +9,10 @@
 #include "runtime/intercept/trace_guard.h"
 
 namespace roctracer {
+
+using activity::ConsumerWants;
+using activity::SetConsumerWanted;
+
 namespace {
 
 std::atomic<ApiConsumerFn> g_consumer{nullptr};

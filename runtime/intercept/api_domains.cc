@@ -11,6 +11,10 @@
 #include "runtime/intercept/api_hook.h"
 
 namespace roctracer {
+
+using activity::RegisterActiveFlags;
+using activity::RegisterApiDomain;
+
 namespace {
 
 struct RegisterApiDomains {

@@ -40,6 +40,16 @@
 #include "runtime/intercept/traced_call.h"
 
 namespace roctracer::hook {
+
+using activity::ActivityPools;
+using activity::CallbackEntry;
+using activity::EmitApiActivityTo;
+using activity::MakeThreadRecord;
+using activity::NextCorrelationId;
+using activity::OpTargets;
+using activity::TargetsFor;
+using activity::ToolCallbackFor;
+
 namespace {
 
 enum FrameFlags : uint16_t {
@@ -142,7 +152,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
     if (end_ns != 0) {
       // Looked up again: a pool closed during the call gets no record.
-      const ActivityPools pools = registry::PoolsFor(domain, op);
+      const ActivityPools pools = activity::registry::PoolsFor(domain, op);
       if (pools.any()) {
         activity_record_t record =
             MakeThreadRecord(domain, op, f->id, f->begin_ns, end_ns);

@@ -18,7 +18,7 @@ struct TracedCall {
   uint64_t id;
   uint64_t parent_id;
   TracedCall* enclosing;
-  const CallbackEntry* callback;
+  const activity::CallbackEntry* callback;
   ApiConsumerFn consumer;
   uint64_t arena_mark;
   const void* data;  // the call's <domain>_api_data_t (InnermostStream)

@@ -15,7 +15,7 @@
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 inline char* Pool::AllocBuffer() noexcept {
   char* p = nullptr;
@@ -56,6 +56,6 @@ inline bool Pool::ParkSpare(pool_internal::Slot* slot, char* data) noexcept {
   return parked;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool
 
 #endif  // RUNTIME_POOL_BUFFER_MEMORY_H_

@@ -11,7 +11,7 @@
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 using pool_internal::Buffer;
 using pool_internal::kFilling;
@@ -177,4 +177,4 @@ void Pool::DeliveryMain() noexcept {
   FinishClose();
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

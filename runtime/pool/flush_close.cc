@@ -12,7 +12,7 @@
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 using pool_internal::Buffer;
 using pool_internal::Slot;
@@ -139,4 +139,4 @@ void Pool::FinishClose() noexcept {
   if (recycle) Recycle(this);
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

@@ -10,7 +10,7 @@
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 using pool_internal::Buffer;
 using pool_internal::kFree;
@@ -80,4 +80,4 @@ void Pool::ResetInChild() noexcept {
   waiters_ = 0;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

@@ -12,7 +12,7 @@
 #include <atomic>
 #include <cstdint>
 
-namespace roctracer {
+namespace roctracer::pool {
 namespace pool_internal {
 
 static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t),
@@ -39,6 +39,6 @@ inline void FutexWakeAll(std::atomic<uint32_t>* word) noexcept {
 }
 
 }  // namespace pool_internal
-}  // namespace roctracer
+}  // namespace roctracer::pool
 
 #endif  // RUNTIME_POOL_FUTEX_H_

@@ -15,7 +15,7 @@
 #include "runtime/pool/process_exit.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 using pool_internal::Slot;
 
@@ -105,4 +105,4 @@ uint64_t Pool::dropped() const noexcept {
   return total;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

@@ -97,7 +97,7 @@
 
 #include "runtime/pool/pool_types.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 enum class OverflowPolicy { kLossless, kDiscard };
 
@@ -307,6 +307,6 @@ class Pool {
   Pool* next_pool_ = nullptr;  // every Pool object ever made, see Retire
 };
 
-}  // namespace roctracer
+}  // namespace roctracer::pool
 
 #endif  // RUNTIME_POOL_POOL_H_

@@ -11,7 +11,7 @@
 
 #include "runtime/pool/pool.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 namespace {
 
@@ -117,4 +117,4 @@ void Pool::Recycle(Pool* pool) noexcept {
   }
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

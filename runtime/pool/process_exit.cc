@@ -78,7 +78,7 @@ void Run() noexcept {
     }
   }
   // 2. Harvest, flush and close every pool.
-  Pool::CloseAll();
+  pool::Pool::CloseAll();
   // 3. Finalize tools, last added first.
   std::vector<Finalizer> finalizers;
   {

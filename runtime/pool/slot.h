@@ -29,7 +29,7 @@
 #include "runtime/platform/hot_tls.h"
 #include "runtime/pool/pool.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 namespace pool_internal {
 
 constexpr uint32_t kRecordSize = sizeof(activity_record_t);
@@ -100,6 +100,6 @@ struct ThreadSlots {
 ROCTRACER_HOT_TLS_EXTERN ThreadSlots* tl_slots;
 
 }  // namespace pool_internal
-}  // namespace roctracer
+}  // namespace roctracer::pool
 
 #endif  // RUNTIME_POOL_SLOT_H_

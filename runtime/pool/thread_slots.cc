@@ -12,7 +12,7 @@
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 using pool_internal::Buffer;
 using pool_internal::Slot;
@@ -150,4 +150,4 @@ void pool_internal::ReleaseThreadSlots(void* thread_slots) noexcept {
   delete ts;
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

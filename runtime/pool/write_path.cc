@@ -15,7 +15,7 @@
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
 
-namespace roctracer {
+namespace roctracer::pool {
 
 using pool_internal::Buffer;
 using pool_internal::kFilling;
@@ -264,4 +264,4 @@ void Pool::WakeDeliveryThread() noexcept {
   }
 }
 
-}  // namespace roctracer
+}  // namespace roctracer::pool

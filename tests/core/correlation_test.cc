@@ -7,6 +7,10 @@
 #include <vector>
 
 namespace roctracer {
+
+using activity::kFirstIdBlock;
+using activity::NextCorrelationId;
+
 namespace {
 
 // Must run first in this binary: nothing else draws IDs before it.

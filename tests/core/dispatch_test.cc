@@ -24,8 +24,8 @@
 namespace roctracer_test {
 namespace {
 
-using roctracer::ActivityPoolFor;
-using roctracer::CallbackFor;
+using roctracer::activity::ActivityPoolFor;
+using roctracer::activity::CallbackFor;
 
 constexpr const char* kFakeNames[] = {"hsa_init", "hsa_shut_down",
                                       "hsa_status_string"};
@@ -48,10 +48,10 @@ bool FakeId(const char* name, uint32_t* op) {
 class Dispatch : public TracerTest {
  protected:
   static void SetUpTestSuite() {
-    ASSERT_TRUE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, kFakeOps,
-                                             FakeName, FakeId));
-    ASSERT_TRUE(roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_HSA_API,
-                                               g_fake_active, kFakeOps));
+    ASSERT_TRUE(roctracer::activity::RegisterApiDomain(
+        ACTIVITY_DOMAIN_HSA_API, kFakeOps, FakeName, FakeId));
+    ASSERT_TRUE(roctracer::activity::RegisterActiveFlags(
+        ACTIVITY_DOMAIN_HSA_API, g_fake_active, kFakeOps));
   }
   static bool Active(uint32_t op) { return g_fake_active[op].load() != 0; }
 };
@@ -60,20 +60,20 @@ void CallbackA(uint32_t, uint32_t, const void*, void*) {}
 void CallbackB(uint32_t, uint32_t, const void*, void*) {}
 
 TEST_F(Dispatch, RegistrationRules) {
-  EXPECT_TRUE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, kFakeOps,
-                                           FakeName, FakeId));
-  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API, 4,
-                                            FakeName, FakeId));
-  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_NUMBER, 1, FakeName,
-                                            FakeId));
-  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 0,
-                                            FakeName, FakeId));
-  EXPECT_FALSE(roctracer::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API, 2, nullptr,
-                                            FakeId));
-  EXPECT_FALSE(roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_NUMBER,
-                                              g_fake_active, kFakeOps));
-  EXPECT_FALSE(
-      roctracer::RegisterActiveFlags(ACTIVITY_DOMAIN_HSA_API, nullptr, 1));
+  EXPECT_TRUE(roctracer::activity::RegisterApiDomain(
+      ACTIVITY_DOMAIN_HSA_API, kFakeOps, FakeName, FakeId));
+  EXPECT_FALSE(roctracer::activity::RegisterApiDomain(ACTIVITY_DOMAIN_HSA_API,
+                                                      4, FakeName, FakeId));
+  EXPECT_FALSE(roctracer::activity::RegisterApiDomain(ACTIVITY_DOMAIN_NUMBER, 1,
+                                                      FakeName, FakeId));
+  EXPECT_FALSE(roctracer::activity::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API,
+                                                      0, FakeName, FakeId));
+  EXPECT_FALSE(roctracer::activity::RegisterApiDomain(ACTIVITY_DOMAIN_HIP_API,
+                                                      2, nullptr, FakeId));
+  EXPECT_FALSE(roctracer::activity::RegisterActiveFlags(
+      ACTIVITY_DOMAIN_NUMBER, g_fake_active, kFakeOps));
+  EXPECT_FALSE(roctracer::activity::RegisterActiveFlags(ACTIVITY_DOMAIN_HSA_API,
+                                                        nullptr, 1));
 }
 
 TEST_F(Dispatch, RegisteredDomainNamesAreServedByTheApi) {
@@ -102,7 +102,7 @@ TEST_F(Dispatch, OpCallbackCoversExactlyThatOp) {
   ASSERT_EQ(
       roctracer_enable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1, CallbackA, &arg),
       ROCTRACER_STATUS_SUCCESS);
-  const roctracer::CallbackEntry* entry =
+  const roctracer::activity::CallbackEntry* entry =
       CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1);
   ASSERT_NE(entry, nullptr);
   EXPECT_EQ(entry->fn, &CallbackA);
@@ -186,12 +186,12 @@ TEST_F(Dispatch, ActivityGoesToTheChosenPool) {
   r.domain = ACTIVITY_DOMAIN_HSA_API;
   r.op = 0;
   r.correlation_id = 100;
-  EXPECT_TRUE(roctracer::EmitApiActivity(r));
+  EXPECT_TRUE(roctracer::activity::EmitApiActivity(r));
   r.op = 1;
   r.correlation_id = 101;
-  EXPECT_TRUE(roctracer::EmitApiActivity(r));
+  EXPECT_TRUE(roctracer::activity::EmitApiActivity(r));
   r.op = 2;
-  EXPECT_FALSE(roctracer::EmitApiActivity(r));  // not enabled
+  EXPECT_FALSE(roctracer::activity::EmitApiActivity(r));  // not enabled
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_flush_activity_expl(other), ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(c1.size(), 1u);
@@ -224,10 +224,10 @@ TEST_F(Dispatch, ClosingAPoolDisablesItsActivitiesAndFlushesIt) {
   for (uint32_t i = 0; i < 10; ++i) {
     r.op = i % kFakeOps;
     r.correlation_id = i + 1;
-    ASSERT_TRUE(roctracer::EmitApiActivity(r));
+    ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));
   }
   // Held across the close, as an intercepting thread might.
-  roctracer::Pool* stale = ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0);
+  roctracer::pool::Pool* stale = ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0);
   ASSERT_EQ(roctracer_close_pool_expl(a), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(closing.size(), 10u);  // flushed by the close
   for (uint32_t op = 0; op < kFakeOps; ++op) {
@@ -235,7 +235,8 @@ TEST_F(Dispatch, ClosingAPoolDisablesItsActivitiesAndFlushesIt) {
     EXPECT_FALSE(Active(op));
   }
   EXPECT_EQ(static_cast<void*>(ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, 0)), b);
-  EXPECT_FALSE(roctracer::EmitApiActivityTo(stale, r));  // closed: refused
+  EXPECT_FALSE(
+      roctracer::activity::EmitApiActivityTo(stale, r));  // closed: refused
   EXPECT_EQ(closing.size(), 10u);
   EXPECT_EQ(roctracer_close_pool_expl(b), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(ActivityPoolFor(ACTIVITY_DOMAIN_ROCTX, 0), nullptr);
@@ -258,7 +259,7 @@ TEST_F(Dispatch, StopSuppressesCallbacksAndRecords) {
   }
   activity_record_t r{};
   r.domain = ACTIVITY_DOMAIN_HSA_API;
-  EXPECT_FALSE(roctracer::EmitApiActivity(r));
+  EXPECT_FALSE(roctracer::activity::EmitApiActivity(r));
   // Configuration made while stopped takes effect at start.
   ASSERT_EQ(roctracer_disable_op_callback(ACTIVITY_DOMAIN_HSA_API, 2),
             ROCTRACER_STATUS_SUCCESS);
@@ -268,7 +269,7 @@ TEST_F(Dispatch, StopSuppressesCallbacksAndRecords) {
   EXPECT_NE(ActivityPoolFor(ACTIVITY_DOMAIN_HSA_API, 0), nullptr);
   EXPECT_TRUE(Active(0));
   EXPECT_TRUE(Active(2));  // activity still on
-  EXPECT_TRUE(roctracer::EmitApiActivity(r));
+  EXPECT_TRUE(roctracer::activity::EmitApiActivity(r));
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(collector.size(), 1u);
 }
@@ -295,27 +296,27 @@ TEST_F(Dispatch, ToolSlotIsIndependentOfTheProgramsActivity) {
   activity_record_t r{};
   r.domain = ACTIVITY_DOMAIN_HSA_API;
   r.correlation_id = 1;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // both
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));  // both
   roctracer_stop();
   EXPECT_TRUE(Active(0));
   r.correlation_id = 2;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // tool only
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));  // tool only
   roctracer_start();
   ASSERT_EQ(roctracer_disable_activity(), ROCTRACER_STATUS_SUCCESS);
   EXPECT_TRUE(Active(0));
   r.correlation_id = 3;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // tool only
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));  // tool only
   ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_HSA_API),
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_close_pool(), ROCTRACER_STATUS_SUCCESS);
   r.correlation_id = 4;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));  // tool only
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));  // tool only
   // The same pool in both slots gets a record once.
   ASSERT_EQ(
       roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API, 0, tool_pool),
       ROCTRACER_STATUS_SUCCESS);
   r.correlation_id = 5;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));
   ASSERT_EQ(roctracer_disable_activity(), ROCTRACER_STATUS_SUCCESS);
 
   ASSERT_EQ(roctracer_flush_activity_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
@@ -330,7 +331,7 @@ TEST_F(Dispatch, ToolSlotIsIndependentOfTheProgramsActivity) {
   // Closing the tool's pool is what turns the tool slot off.
   ASSERT_EQ(roctracer_close_pool_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
   EXPECT_FALSE(Active(0));
-  EXPECT_FALSE(roctracer::EmitApiActivity(r));
+  EXPECT_FALSE(roctracer::activity::EmitApiActivity(r));
 }
 
 TEST_F(Dispatch, ToolCallbackSitsBesideTheProgramsCallback) {
@@ -339,32 +340,38 @@ TEST_F(Dispatch, ToolCallbackSitsBesideTheProgramsCallback) {
             ROCTRACER_STATUS_SUCCESS);
   EXPECT_TRUE(Active(1));
   EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
-  ASSERT_NE(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
-  EXPECT_TRUE(roctracer::TargetsFor(ACTIVITY_DOMAIN_HSA_API, 1).tool_callback);
+  ASSERT_NE(roctracer::activity::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1),
+            nullptr);
+  EXPECT_TRUE(roctracer::activity::TargetsFor(ACTIVITY_DOMAIN_HSA_API, 1)
+                  .tool_callback);
   // The program's enable, disable and stop leave it alone.
   ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, CallbackA,
                                              nullptr),
             ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(CallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn, &CallbackA);
-  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn,
-            &CallbackB);
+  EXPECT_EQ(
+      roctracer::activity::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn,
+      &CallbackB);
   ASSERT_EQ(roctracer_disable_callback(), ROCTRACER_STATUS_SUCCESS);
   roctracer_stop();
   EXPECT_TRUE(Active(1));
-  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn,
-            &CallbackB);
+  EXPECT_EQ(
+      roctracer::activity::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1)->fn,
+      &CallbackB);
   roctracer_start();
   // A profiler pause (roctxProfilerPause) does pause it.
-  roctracer::SetToolPaused(true);
+  roctracer::activity::SetToolPaused(true);
   EXPECT_FALSE(Active(1));
-  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
-  roctracer::SetToolPaused(false);
+  EXPECT_EQ(roctracer::activity::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1),
+            nullptr);
+  roctracer::activity::SetToolPaused(false);
   EXPECT_TRUE(Active(1));
   ASSERT_EQ(
       roctracer_internal_tool_disable_op_callback(ACTIVITY_DOMAIN_HSA_API, 1),
       ROCTRACER_STATUS_SUCCESS);
   EXPECT_FALSE(Active(1));
-  EXPECT_EQ(roctracer::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1), nullptr);
+  EXPECT_EQ(roctracer::activity::ToolCallbackFor(ACTIVITY_DOMAIN_HSA_API, 1),
+            nullptr);
   EXPECT_EQ(roctracer_internal_tool_enable_op_callback(ACTIVITY_DOMAIN_HSA_API,
                                                        0, nullptr, nullptr),
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
@@ -392,7 +399,8 @@ TEST_F(Dispatch, ToolSlotRejectsBadArguments) {
             ROCTRACER_STATUS_ERROR_INVALID_ARGUMENT);
   EXPECT_STRNE(roctracer_error_string(), "");
   for (uint32_t op = 0; op < kFakeOps; ++op) {
-    EXPECT_EQ(roctracer::ToolPoolFor(ACTIVITY_DOMAIN_HSA_API, op), nullptr);
+    EXPECT_EQ(roctracer::activity::ToolPoolFor(ACTIVITY_DOMAIN_HSA_API, op),
+              nullptr);
     EXPECT_FALSE(Active(op));
   }
 }
@@ -407,22 +415,22 @@ TEST_F(Dispatch, ExternalIdRecordPrecedesTheApiRecordItTags) {
   r.domain = ACTIVITY_DOMAIN_HSA_API;
   r.op = 1;
   r.correlation_id = 500;  // untagged
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));
   ASSERT_EQ(roctracer_activity_push_external_correlation_id(42),
             ROCTRACER_STATUS_SUCCESS);
   r.correlation_id = 501;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));
   ASSERT_EQ(roctracer_activity_push_external_correlation_id(43),
             ROCTRACER_STATUS_SUCCESS);
   r.correlation_id = 502;
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));
   activity_correlation_id_t id;
   ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&id),
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_activity_pop_external_correlation_id(&id),
             ROCTRACER_STATUS_SUCCESS);
   r.correlation_id = 503;  // untagged again
-  ASSERT_TRUE(roctracer::EmitApiActivity(r));
+  ASSERT_TRUE(roctracer::activity::EmitApiActivity(r));
   ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
 
   const auto got = collector.records();
@@ -457,7 +465,7 @@ TEST_F(Dispatch, ConcurrentLookupsWhileReconfiguring) {
       while (!done.load()) {
         for (uint32_t op = 0; op < kFakeOps; ++op) {
           if (!Active(op)) continue;
-          (void)roctracer::NextCorrelationId();
+          (void)roctracer::activity::NextCorrelationId();
           if (auto* cb = CallbackFor(ACTIVITY_DOMAIN_HSA_API, op)) {
             cb->fn(ACTIVITY_DOMAIN_HSA_API, op, nullptr, cb->arg);
           }

@@ -54,7 +54,7 @@ TEST(Fork, ChildHasItsOwnIdsAndAWorkingConfigurationLock) {
   std::atomic<bool> holding{false};
   std::atomic<bool> release{false};
   std::thread holder([&] {
-    std::lock_guard<std::mutex> lock(roctracer::ConfigMutex());
+    std::lock_guard<std::mutex> lock(roctracer::activity::ConfigMutex());
     holding = true;
     while (!release) std::this_thread::yield();
   });

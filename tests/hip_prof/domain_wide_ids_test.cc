@@ -24,12 +24,15 @@ constexpr uint32_t kHip = ACTIVITY_DOMAIN_HIP_API;
 
 // Ops of the domain whose callback and pool are set.
 void ExpectEnabledUpToHipsLast() {
-  const uint32_t count = roctracer::OpCount(kHip);
+  const uint32_t count = roctracer::activity::OpCount(kHip);
   ASSERT_GT(count, 0u);
   for (uint32_t op = 0; op < count; ++op) {
     const bool numbered = op <= HIP_API_ID_LAST;
-    EXPECT_EQ(roctracer::CallbackFor(kHip, op) != nullptr, numbered) << op;
-    EXPECT_EQ(roctracer::ActivityPoolFor(kHip, op) != nullptr, numbered) << op;
+    EXPECT_EQ(roctracer::activity::CallbackFor(kHip, op) != nullptr, numbered)
+        << op;
+    EXPECT_EQ(roctracer::activity::ActivityPoolFor(kHip, op) != nullptr,
+              numbered)
+        << op;
   }
 }
 
@@ -49,7 +52,7 @@ class DomainWideIds : public ::testing::Test {
 };
 
 TEST_F(DomainWideIds, DomainEnableStopsAtHipsLast) {
-  EXPECT_EQ(roctracer::DomainWideOpCount(kHip),
+  EXPECT_EQ(roctracer::activity::DomainWideOpCount(kHip),
             static_cast<uint32_t>(HIP_API_ID_LAST) + 1);
   ASSERT_EQ(
       roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HIP_API, Noop, nullptr),
@@ -66,15 +69,15 @@ TEST_F(DomainWideIds, EveryDomainEnableStopsAtHipsLast) {
 }
 
 TEST_F(DomainWideIds, UnnumberedApisAreEnabledByIdAndDisabledWithTheDomain) {
-  const uint32_t count = roctracer::OpCount(kHip);
+  const uint32_t count = roctracer::activity::OpCount(kHip);
   uint32_t extra = 0;
   for (uint32_t op = HIP_API_ID_LAST + 1; op < count && extra == 0; ++op) {
-    if (roctracer::OpName(kHip, op) != nullptr) extra = op;
+    if (roctracer::activity::OpName(kHip, op) != nullptr) extra = op;
   }
   if (extra == 0) GTEST_SKIP() << "this HIP numbers every traced API";
   uint32_t by_name = 0;
-  ASSERT_EQ(roctracer_op_code(kHip, roctracer::OpName(kHip, extra), &by_name,
-                              nullptr),
+  ASSERT_EQ(roctracer_op_code(kHip, roctracer::activity::OpName(kHip, extra),
+                              &by_name, nullptr),
             ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(by_name, extra);
   ASSERT_EQ(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API, extra, Noop,
@@ -82,20 +85,20 @@ TEST_F(DomainWideIds, UnnumberedApisAreEnabledByIdAndDisabledWithTheDomain) {
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_enable_op_activity(ACTIVITY_DOMAIN_HIP_API, extra),
             ROCTRACER_STATUS_SUCCESS);
-  EXPECT_NE(roctracer::CallbackFor(kHip, extra), nullptr);
-  EXPECT_NE(roctracer::ActivityPoolFor(kHip, extra), nullptr);
+  EXPECT_NE(roctracer::activity::CallbackFor(kHip, extra), nullptr);
+  EXPECT_NE(roctracer::activity::ActivityPoolFor(kHip, extra), nullptr);
   ASSERT_EQ(roctracer_disable_domain_callback(ACTIVITY_DOMAIN_HIP_API),
             ROCTRACER_STATUS_SUCCESS);
   ASSERT_EQ(roctracer_disable_domain_activity(ACTIVITY_DOMAIN_HIP_API),
             ROCTRACER_STATUS_SUCCESS);
-  EXPECT_EQ(roctracer::CallbackFor(kHip, extra), nullptr);
-  EXPECT_EQ(roctracer::ActivityPoolFor(kHip, extra), nullptr);
+  EXPECT_EQ(roctracer::activity::CallbackFor(kHip, extra), nullptr);
+  EXPECT_EQ(roctracer::activity::ActivityPoolFor(kHip, extra), nullptr);
 }
 
 // roctrace (the tool slot) and the rocprofiler-sdk front end (the consumer's
 // per-op interest) keep seeing the APIs after HIP_API_ID_LAST.
 TEST_F(DomainWideIds, ToolSlotAndSdkCoverEveryOp) {
-  const uint32_t count = roctracer::OpCount(kHip);
+  const uint32_t count = roctracer::activity::OpCount(kHip);
   roctracer_properties_t properties{};
   properties.buffer_size = 4096;
   properties.buffer_callback_fun = NoRecords;
@@ -106,10 +109,10 @@ TEST_F(DomainWideIds, ToolSlotAndSdkCoverEveryOp) {
                 ACTIVITY_DOMAIN_HIP_API, tool_pool),
             ROCTRACER_STATUS_SUCCESS);
   for (uint32_t op = 0; op < count; ++op) {
-    EXPECT_NE(roctracer::ToolPoolFor(kHip, op), nullptr) << op;
+    EXPECT_NE(roctracer::activity::ToolPoolFor(kHip, op), nullptr) << op;
   }
   EXPECT_TRUE(roctracer::SetConsumerInterest(kHip, count - 1, true));
-  EXPECT_TRUE(roctracer::ConsumerWants(kHip, count - 1));
+  EXPECT_TRUE(roctracer::activity::ConsumerWants(kHip, count - 1));
   roctracer::SetConsumerInterest(kHip, count - 1, false);
   EXPECT_EQ(roctracer_close_pool_expl(tool_pool), ROCTRACER_STATUS_SUCCESS);
 }

@@ -19,6 +19,11 @@
 #include "tests/pool/pool_test_util.h"
 
 namespace roctracer {
+
+using pool::OverflowPolicy;
+using pool::Pool;
+using pool::PoolStatus;
+
 namespace {
 
 using pool_test::Checker;

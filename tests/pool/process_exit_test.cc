@@ -15,6 +15,10 @@
 #include "tests/pool/pool_test_util.h"
 
 namespace roctracer {
+
+using pool::OverflowPolicy;
+using pool::Pool;
+
 namespace {
 
 using pool_test::MakeRecord;

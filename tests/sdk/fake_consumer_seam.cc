@@ -8,7 +8,7 @@ namespace fake_seam {
 roctracer::ApiConsumerFn Consumer() { return roctracer::InstalledConsumer(); }
 
 bool Interested(uint32_t domain, uint32_t op) {
-  return roctracer::ConsumerWants(domain, op);
+  return roctracer::activity::ConsumerWants(domain, op);
 }
 
 void Call(uint32_t domain, uint32_t op, uint32_t phase, uint64_t correlation_id,
