@@ -731,6 +731,19 @@ TEST(RecordConverter, FailedCallsAreThoseWithAnErrorStatus) {
   EXPECT_FALSE(events[0].op->submits_work);  // not tracking device work
 }
 
+// The status an API call returned reaches its event (JSON's `retval`), and
+// its name says whether the op returns one.
+TEST(RecordConverter, ApiEventsCarryTheReturnedStatus) {
+  std::vector<ApiEvent> events;
+  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  c.Convert(Api(HsaOp("hsa_init"), 1, 1, 0x1008));
+  c.Convert(Api(HsaOp("hsa_signal_load_relaxed"), 2, 1, 0));
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_TRUE(events[0].op->returns_status);
+  EXPECT_EQ(events[0].retval, 0x1008);
+  EXPECT_FALSE(events[1].op->returns_status);  // returns hsa_signal_value_t
+}
+
 // The image number an exec'd image finds in its environment.
 TEST(ExecImage, ValueRoundTripsAndBadValuesAreRefused) {
   uint32_t pid = 0, image = 0;

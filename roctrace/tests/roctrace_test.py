@@ -345,6 +345,34 @@ class ApiArguments(unittest.TestCase):
     # A call without parameters has an empty list.
     self.assertEqual({len(r["args"]) for r in calls["hsa_init"]}, {0})
 
+  def test_json_records_carry_the_returned_status(self):
+    """rocprofv3's JSON: an API call's record has `retval`, the union's
+    `uint64_t_retval`: here the status the program itself saw returned, on
+    calls that return one (hipGetErrorString returns a string: none)."""
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--sys-trace", "--output-format", "json", "-d", "out",
+             "-o", "run", "--", PROGRAM, "statuses"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    seen = {name: int(status) for name, status in
+            (line.split() for line in p.stdout.splitlines())}
+    with open(os.path.join(d, "out", "run_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    ops = {k["kind"]: k["operations"]
+           for k in tool["strings"]["buffer_records"]}
+    first = {}  # the program's own call: the first of its name
+    for section, kind in (("hip_api", "HIP_RUNTIME_API"),
+                          ("hsa_api", "HSA_CORE_API")):
+      for r in sorted(tool["buffer_records"][section],
+                      key=lambda r: r["start_timestamp"]):
+        first.setdefault(ops[kind][r["operation"]], r)
+    for name, status in seen.items():
+      self.assertEqual(first[name].get("retval"),
+                       {"uint64_t_retval": status & 0xFFFFFFFF}, name)
+    # Not every status is success: the comparison can tell them apart.
+    self.assertGreater(len(set(seen.values())), 1, seen)
+    self.assertIn("hipGetErrorString", first)
+    self.assertNotIn("retval", first["hipGetErrorString"])
+
   def test_hip_calls_only_as_rocprofv3(self):
     env = dict(os.environ, ROCTRACE_API_ARGS="hip")
     _, db = self.trace("--sys-trace", env=env)

@@ -31,6 +31,10 @@
 //                     src, 64, hipMemcpyHostToDevice), hipFree(NULL),
 //                     hsa_system_get_info(VERSION_MAJOR, &major); prints
 //                     the addresses passed ("&p dst src &major", hex)
+//   statuses          hsa_init, hsa_system_get_info(VERSION_MAJOR),
+//                     hipSetDevice(3), hipFree(NULL), hipGetErrorString,
+//                     hipGetDeviceCount; prints "name status" per call that
+//                     returns one (decimal), hipGetErrorString's excepted
 #include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
@@ -90,12 +94,33 @@ int Args() {
   return 0;
 }
 
+// Calls whose statuses the test compares with the trace's. The HSA calls
+// come first, before HIP's initialisation makes HSA calls of its own.
+int Statuses() {
+  const hsa_status_t init = hsa_init();
+  uint16_t major = 0;
+  const hsa_status_t info =
+      hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
+  const hipError_t set = hipSetDevice(3);
+  const hipError_t freed = hipFree(nullptr);
+  (void)hipGetErrorString(hipSuccess);
+  int count = 0;
+  const hipError_t counted = hipGetDeviceCount(&count);
+  std::printf(
+      "hsa_init %d\nhsa_system_get_info %d\nhipSetDevice %d\n"
+      "hipFree %d\nhipGetDeviceCount %d\n",
+      static_cast<int>(init), static_cast<int>(info), static_cast<int>(set),
+      static_cast<int>(freed), static_cast<int>(counted));
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) return 64;
   const char* mode = argv[1];
   long n = argc > 2 ? std::atol(argv[2]) : 0;
   if (std::strcmp(mode, "sample") == 0) return Sample();
   if (std::strcmp(mode, "args") == 0) return Args();
+  if (std::strcmp(mode, "statuses") == 0) return Statuses();
   if (std::strcmp(mode, "threads") == 0) {
     long per_thread = argc > 3 ? std::atol(argv[3]) : 0;
     std::vector<std::thread> threads;

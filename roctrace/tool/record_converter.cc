@@ -2,6 +2,9 @@
 
 #include <roctracer_roctx.h>
 
+#include "hip_api_tables.h"
+#include "hsa_api_tables.h"
+#include "kfd_api_tables.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/utf8.h"
 
@@ -63,14 +66,17 @@ const OpName* RecordConverter::NewApiName(uint32_t domain, uint32_t op) {
     name->domain = name->name.compare(0, 5, "__hip") == 0 ? "HIP_COMPILER_API"
                                                           : "HIP_RUNTIME_API";
     name->submits_work = track_threads_ && !hsa_traced_;
+    name->returns_status = roctracer::hip_api::ReturnsStatus(op);
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
     // tables), its own Domain column.
     name->category = Category::kHsa;
     name->domain = "KFD_API";
+    name->returns_status = roctracer::kfd_api::ReturnsStatus(op);
   } else {
     name->category = Category::kHsa;
     name->domain = HsaDomainOf(name->name);
+    name->returns_status = roctracer::hsa_api::ReturnsStatus(op);
     // Packets are submitted by ringing the doorbell (a signal store).
     name->submits_work =
         track_threads_ &&
@@ -317,6 +323,7 @@ void RecordConverter::Convert(const activity_record_t& r) {
       e.end_ns = r.end_ns;
       e.failed = r.api_status != 0 && !(r.domain == ACTIVITY_DOMAIN_HSA_API &&
                                         r.api_status == kHsaInfoBreak);
+      e.retval = r.api_status;
       if (args_source_) {
         e.args = args_source_(r.domain, r.op, r.thread_id, r.correlation_id);
       }

@@ -130,6 +130,9 @@ struct OpName {
   // store, an async copy; HIP calls when HSA is not traced): the timeline
   // gives only these a flow, so other calls cost no bytes for it.
   bool submits_work = false;
+  // An API call that returns its domain's status type (hipError_t,
+  // hsa_status_t, HSAKMT_STATUS): its events' `retval` is what it returned.
+  bool returns_status = false;
 };
 
 // What a kernel dispatch was launched with (kKernel events). Sizes are the
@@ -242,6 +245,8 @@ struct ApiEvent {
     KernelLaunch launch;          // kKernel
     ScratchUse scratch;           // kScratchMemory
     MemoryAllocation allocation;  // kMemoryAllocation
+    // API calls whose op returns_status: the status the call returned.
+    int64_t retval;
   };
   // HIP, HSA and KFD API calls, when their arguments are recorded (rocpd,
   // JSON output): owned by the batch the event is in. nullptr otherwise.

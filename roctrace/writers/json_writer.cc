@@ -372,6 +372,14 @@ void JsonWriter::Write(const ApiEvent& e) {
       Key(&out, "handle", e.stream_id);
       out.push_back('}');
     }
+    if (e.op->returns_status) {
+      // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
+      // call's: its 64-bit member, the status zero-extended.
+      out.append(",\"retval\":{");
+      Key(&out, "uint64_t_retval",
+          static_cast<uint64_t>(static_cast<uint32_t>(e.retval)));
+      out.push_back('}');
+    }
     if (e.failed) out.append(",\"failed\":true");  // ours: an error returned
   }
   out.push_back('}');
