@@ -3,14 +3,19 @@
 #include <dlfcn.h>
 #include <roctracer_hsa.h>
 
+#include <iterator>
+
 #include "runtime/private/tool_activity.h"
 
 namespace roctrace {
 namespace {
 
-constexpr const char* kCalls[] = {"hsa_amd_memory_pool_allocate",
-                                  "hsa_amd_memory_pool_free",
-                                  "hsa_memory_allocate", "hsa_memory_free"};
+// The virtual memory calls are known to the library only where its HSA
+// headers have them: elsewhere their lookup fails and they are left out.
+constexpr const char* kCalls[] = {
+    "hsa_amd_memory_pool_allocate", "hsa_amd_memory_pool_free",
+    "hsa_memory_allocate",          "hsa_memory_free",
+    "hsa_amd_vmem_handle_create",   "hsa_amd_vmem_handle_release"};
 
 // The HSA functions that describe agents, from the runtime the program
 // loaded (the tool links none).
@@ -30,9 +35,11 @@ bool MemoryAllocations::IsAllocationCall(const std::string& name) {
 
 bool MemoryAllocations::Start(roctracer_pool_t* pool, ToolCallback also) {
   also_ = also;
-  uint32_t* ops[] = {&pool_allocate_, &pool_free_, &allocate_, &free_};
+  uint32_t* ops[] = {&pool_allocate_, &pool_free_,   &allocate_,
+                     &free_,          &vmem_create_, &vmem_release_};
+  static_assert(std::size(ops) == std::size(kCalls));
   bool any = false;
-  for (size_t i = 0; i < 4; ++i) {
+  for (size_t i = 0; i < std::size(kCalls); ++i) {
     uint32_t op = 0;
     if (roctracer_op_code(ACTIVITY_DOMAIN_HSA_API, kCalls[i], &op, nullptr) !=
         ROCTRACER_STATUS_SUCCESS) {
@@ -80,6 +87,23 @@ void MemoryAllocations::OnCall(uint32_t op, const void* data) {
     call.allocation.address = reinterpret_cast<uintptr_t>(
         op == pool_free_ ? d->args.hsa_amd_memory_pool_free.ptr
                          : d->args.hsa_memory_free.ptr);
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 4
+  } else if (op == vmem_create_) {
+    // As rocprofiler-sdk records it: the handle made (which is its
+    // memory's address), the size, the agent of the memory pool.
+    if (d->hsa_status_t_retval != HSA_STATUS_SUCCESS) return;
+    const auto& args = d->args.hsa_amd_vmem_handle_create;
+    if (args.memory_handle == nullptr) return;
+    call.vmem = true;
+    call.allocation.address = args.memory_handle->handle;
+    call.allocation.size = args.size;
+    source = args.pool.handle;
+  } else if (op == vmem_release_) {
+    call.free = true;
+    call.vmem = true;
+    call.allocation.address =
+        d->args.hsa_amd_vmem_handle_release.memory_handle.handle;
+#endif
   } else {
     return;
   }

@@ -161,13 +161,14 @@ const OpName* RecordConverter::ScratchName(ScratchRow::Op op) {
   return name;
 }
 
-const OpName* RecordConverter::MemoryAllocationName(bool free) {
-  const OpName*& name = allocation_names_[free ? 1 : 0];
+const OpName* RecordConverter::MemoryAllocationName(bool free, bool vmem) {
+  const OpName*& name = allocation_names_[(vmem ? 2 : 0) + (free ? 1 : 0)];
   if (name == nullptr) {
     auto made = std::make_unique<OpName>();
     made->index = next_index_++;
     made->category = Category::kMemoryAllocation;
-    made->name = free ? "MEMORY_ALLOCATION_FREE" : "MEMORY_ALLOCATION_ALLOCATE";
+    made->name = std::string("MEMORY_ALLOCATION_") + (vmem ? "VMEM_" : "") +
+                 (free ? "FREE" : "ALLOCATE");
     made->domain = "MEMORY_ALLOCATION";
     name = made.get();
     device_names_.push_back(std::move(made));

@@ -34,7 +34,7 @@ class RecordConverter {
   // scratch_observer.h), written with the thread the runtime raised it on.
   void ConvertScratch(const ScratchRow& row);
   // rocprofiler-sdk's MEMORY_ALLOCATION operation names (ALLOCATE, FREE).
-  const OpName* MemoryAllocationName(bool free);
+  const OpName* MemoryAllocationName(bool free, bool vmem = false);
 
   // Device work is written with the thread that submitted
   // it, found through the API call of its correlation ID: with this on, the
@@ -155,7 +155,7 @@ class RecordConverter {
   std::vector<std::unique_ptr<OpName>> device_names_;
   const OpName* copy_names_[4] = {};
   const OpName* scratch_names_[3] = {};
-  const OpName* allocation_names_[2] = {};
+  const OpName* allocation_names_[4] = {};  // [vmem * 2 + free]
   uint64_t filtered_kernels_ = 0;
   uint32_t kernel_ids_ = 0;
   // Correlation ID -> thread of recent API calls, two generations: the

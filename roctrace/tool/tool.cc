@@ -516,7 +516,7 @@ void Tool::EmitMemoryAllocation(const ApiEvent& call) {
     return;
   }
   ApiEvent e{};
-  e.op = converter_.MemoryAllocationName(taken.free);
+  e.op = converter_.MemoryAllocationName(taken.free, taken.vmem);
   e.correlation_id = call.correlation_id;
   e.start_ns = call.start_ns;
   e.end_ns = call.end_ns;

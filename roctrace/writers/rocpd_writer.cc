@@ -154,12 +154,14 @@ bool RocpdWriter::Open() {
                "?7, ?8, printf('{\"flags\":%d}', ?9))",
                &insert_scratch_) ||
       // A memory pool's allocation or free, as rocprofv3's
-      // --memory-allocation-trace files them: level REAL, the agent of
-      // allocations only.
+      // --memory-allocation-trace files them: level REAL (VIRTUAL for a
+      // virtual memory handle's), the agent of allocations only. ?3: 1 a
+      // free, + 2 a handle's.
       !Prepare("INSERT INTO rocpd_memory_allocate(nid, pid, tid, agent_id, "
                "type, level, start, \"end\", address, size, event_id) VALUES "
-               "(1, 1, ?1, ?2, CASE ?3 WHEN 0 THEN 'ALLOC' ELSE 'FREE' END, "
-               "'REAL', ?4, ?5, ?6, ?7, ?8)",
+               "(1, 1, ?1, ?2, CASE ?3 & 1 WHEN 0 THEN 'ALLOC' ELSE 'FREE' "
+               "END, CASE ?3 & 2 WHEN 0 THEN 'REAL' ELSE 'VIRTUAL' END, "
+               "?4, ?5, ?6, ?7, ?8)",
                &insert_allocation_)) {
     return false;
   }
@@ -473,7 +475,10 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   if (row.category == Category::kMemoryAllocation) {
     const MemoryAllocation& m = e.allocation;
     v[1] = m.has_agent ? AgentRow(m.agent) : -1;
-    v[2] = e.op->name == "MEMORY_ALLOCATION_FREE" ? 1 : 0;
+    const bool vmem = e.op->name.compare(0, 23, "MEMORY_ALLOCATION_VMEM_") == 0;
+    const bool is_free = e.op->name == (vmem ? "MEMORY_ALLOCATION_VMEM_FREE"
+                                             : "MEMORY_ALLOCATION_FREE");
+    v[2] = (is_free ? 1 : 0) + (vmem ? 2 : 0);
     v[3] = static_cast<int64_t>(e.start_ns);
     v[4] = static_cast<int64_t>(e.end_ns);
     v[5] = static_cast<int64_t>(m.address);
