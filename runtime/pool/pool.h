@@ -18,7 +18,7 @@
 // delivered, to be kept as a spare for the thread's next buffer: a busy
 // thread allocates nothing per buffer, and the spares go back (all but one)
 // once the thread has sealed nothing for a few delivery thread rounds, or at a
-// flush. Per writer thread and pool that is a ~4.6 KiB descriptor plus at
+// flush. Per writer thread and pool that is a ~4.8 KiB descriptor plus at
 // most buffers_per_slot() buffers (what it has filled and not yet had
 // delivered, the one it fills, and spares): one buffer for a thread that
 // writes little. Create allocates one buffer to check alloc_fun and fails
