@@ -89,8 +89,11 @@ void Run(benchmark::State& state, activity_domain_t domain, uint32_t op,
     // Every thread's records, 64 bytes each, all delivered by the flush:
     // bytes_per_second is the rate all threads wrote them at (a rocTX
     // record's text, written beside it, is not counted).
-    state.SetBytesProcessed(static_cast<int64_t>(
-        g_delivered_bytes.load(std::memory_order_relaxed) - delivered_before));
+    if (mode >= kActivity) {
+      state.SetBytesProcessed(static_cast<int64_t>(
+          g_delivered_bytes.load(std::memory_order_relaxed) -
+          delivered_before));
+    }
   }
   state.SetItemsProcessed(state.iterations());
 }
