@@ -64,14 +64,21 @@ bool WriteRecordTo(const ActivityPools& pools, const activity_record_t& record,
 
 bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
                            uint32_t op, uint64_t correlation_id,
-                           const char* message) noexcept {
+                           const char* message, size_t message_len) noexcept {
   const uint64_t now = clock::TimestampNs();
   const activity_record_t record =
       MakeThreadRecord(domain, op, correlation_id, now, now);
-  // The pool copies the message (with its NUL) into the same delivery, so
-  // the caller's string may die as soon as this returns.
-  const size_t len = message == nullptr ? 0 : std::strlen(message) + 1;
-  return EmitApiActivityTo(pools, record, message, len);
+  // The pool copies the message and appends its NUL, into the same
+  // delivery, so the caller's string may die as soon as this returns.
+  return EmitApiActivityTo(pools, record, message,
+                           message == nullptr ? 0 : message_len);
+}
+
+bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
+                           uint32_t op, uint64_t correlation_id,
+                           const char* message) noexcept {
+  return EmitInstantActivityTo(pools, domain, op, correlation_id, message,
+                               message == nullptr ? 0 : std::strlen(message));
 }
 
 bool EmitApiActivity(const activity_record_t& record, const char* text,

@@ -99,6 +99,12 @@ bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
                            uint32_t op, uint64_t correlation_id,
                            const char* message) noexcept;
 
+// Same, with the message's length (without its NUL) known to the caller: the
+// message is read once, by the copy.
+bool EmitInstantActivityTo(const ActivityPools& pools, uint32_t domain,
+                           uint32_t op, uint64_t correlation_id,
+                           const char* message, size_t message_len) noexcept;
+
 }  // namespace roctracer::activity
 
 #endif  // RUNTIME_ACTIVITY_ACTIVITY_EMIT_H_

@@ -8,6 +8,7 @@
 #include "runtime/activity/activity_emit.h"
 #include "runtime/activity/correlation.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/activity/op_slots.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/readable_memory.h"
 #include "runtime/private/roctx_link.h"
@@ -20,8 +21,10 @@ using activity::CallbackEntry;
 using activity::CallbackFor;
 using activity::EmitInstantActivityTo;
 using activity::NextCorrelationId;
+using activity::OpTargets;
 using activity::RegisterActiveFlags;
 using activity::SetToolPaused;
+using activity::TargetsFor;
 using activity::UnregisterActiveFlags;
 
 namespace {
@@ -63,19 +66,26 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   roctx_api_data_t data{};
   data.args.message = message;
   data.args.id = range_id;
-  if ((busy & hook::kRoctxCallbackSink) == 0) {
-    if (const CallbackEntry* cb = CallbackFor(ACTIVITY_DOMAIN_ROCTX, op)) {
+  // The op's callback, pools and the consumer's interest in one read of its
+  // line (op_slots.h), as a traced API call's ENTER reads them; looked up
+  // again after a callback ran (it may have changed them).
+  OpTargets targets = TargetsFor(ACTIVITY_DOMAIN_ROCTX, op);
+  if ((busy & hook::kRoctxCallbackSink) == 0 && targets.callback != nullptr) {
+    {
       SinkScope sink(hook::kRoctxCallbackSink);
-      cb->fn(ACTIVITY_DOMAIN_ROCTX, op, &data, cb->arg);
+      targets.callback->fn(ACTIVITY_DOMAIN_ROCTX, op, &data,
+                           targets.callback->arg);
     }
+    targets = TargetsFor(ACTIVITY_DOMAIN_ROCTX, op);
   }
   // An annotation is instantaneous: the consumer sees its ENTER and EXIT back
   // to back, under a correlation ID of its own whose parent is the traced API
   // call in progress on this thread (if any).
-  ApiConsumerFn consumer = (busy & hook::kRoctxConsumerSink) == 0
-                               ? ConsumerFor(ACTIVITY_DOMAIN_ROCTX, op)
-                               : nullptr;
-  const ActivityPools pools = ActivityPoolsFor(ACTIVITY_DOMAIN_ROCTX, op);
+  ApiConsumerFn consumer =
+      (busy & hook::kRoctxConsumerSink) == 0 && targets.consumer_wanted
+          ? InstalledConsumer()
+          : nullptr;
+  const ActivityPools pools = targets.pools;
   // One ID per annotation, the same for the consumer and the record (and an
   // EXT_API record written before it). A range's start and stop share the
   // range ID, which comes from the same counter while we are attached (or
@@ -93,11 +103,18 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
   }
   if (pools.any()) {
     // The record carries a copy of the text: an invalid pointer, which
-    // libroctx alone never reads, must not crash the tracer.
-    const char* text = message == nullptr || platform::IsReadableString(message)
-                           ? message
-                           : kUnreadableMessage;
-    EmitInstantActivityTo(pools, ACTIVITY_DOMAIN_ROCTX, op, id, text);
+    // libroctx alone never reads, must not crash the tracer. The check
+    // finds the length the copy needs.
+    const char* text = message;
+    size_t length = 0;
+    if (message != nullptr) {
+      length = platform::ReadableStringLength(message);
+      if (length == platform::kUnreadableLength) {
+        text = kUnreadableMessage;
+        length = sizeof(kUnreadableMessage) - 1;
+      }
+    }
+    EmitInstantActivityTo(pools, ACTIVITY_DOMAIN_ROCTX, op, id, text, length);
   }
 }
 

@@ -30,7 +30,8 @@ ROCTRACER_HOT_TLS uintptr_t t_lasting_end = 0;
 
 namespace {
 
-void FindThreadStack() noexcept {
+// Out of line: QuickKnownSpan, on every string check, stays a few loads.
+[[gnu::noinline, gnu::cold]] void FindThreadStack() noexcept {
   t_readable_stack_high = 1;
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
@@ -83,7 +84,10 @@ namespace {
 
 // The checks of KnownReadableSpan that cost a few loads.
 size_t QuickKnownSpan(uintptr_t a) noexcept {
-  if (t_readable_stack_high == 0) FindThreadStack();
+  // The lasting range first: two loads for the most common strings, the
+  // program's literals.
+  if (a >= t_lasting_begin && a < t_lasting_end) return t_lasting_end - a;
+  if (__builtin_expect(t_readable_stack_high == 0, 0)) FindThreadStack();
   const uintptr_t stack_low = t_readable_stack_low;
   const uintptr_t stack_high = t_readable_stack_high;
   // Everything between the current frame and the top of the stack is
@@ -93,7 +97,6 @@ size_t QuickKnownSpan(uintptr_t a) noexcept {
       a < stack_high) {
     return stack_high - a;
   }
-  if (a >= t_lasting_begin && a < t_lasting_end) return t_lasting_end - a;
   return 0;
 }
 
@@ -180,28 +183,51 @@ bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept {
 
 namespace {
 
+// Where the string's NUL lies, found by a visit: its length, or SIZE_MAX
+// when it runs off the visited span or a read faulted.
 void FindEnd(const char* s, size_t span, void* found) {
   const size_t n = GuardedStringLength(s, span);
   if (n == kReadFaulted) MappedRangesOutdated();
-  *static_cast<bool*>(found) = n < span;
+  *static_cast<size_t*>(found) = n < span ? n : kUnreadableLength;
 }
 
 }  // namespace
 
-bool IsReadableString(const char* s) noexcept {
-  if (s == nullptr || !PlausibleUserAddress(s)) return false;
-  bool ends = false;
-  if (VisitReadable(s, &FindEnd, &ends) && ends) return true;
+size_t ReadableStringLength(const char* s) noexcept {
+  // PlausibleUserAddress, spelt out: an exported function is not inlined.
+  const auto a = reinterpret_cast<uintptr_t>(s);
+  if (a < kLowestMapped || a >= kUserEnd) return kUnreadableLength;
+  // The common case first, without the visit's indirect call: a string on
+  // this thread's stack or in the range it last found lasting (a literal of
+  // the program, say).
+  const size_t quick = QuickKnownSpan(a);
+  if (quick != 0) {
+    const size_t n = GuardedStringLength(s, quick);
+    if (n < quick) return n;
+    if (n == kReadFaulted) MappedRangesOutdated();
+  }
+  size_t length = kUnreadableLength;
+  if (VisitReadable(s, &FindEnd, &length) && length != kUnreadableLength) {
+    return length;
+  }
   constexpr uintptr_t kPage = 4096;
   char page[kPage];
+  length = 0;
   for (auto from = reinterpret_cast<uintptr_t>(s);;) {
     const size_t piece = kPage - (from % kPage);
     if (!ReadChecked(page, reinterpret_cast<const void*>(from), piece)) {
-      return false;
+      return kUnreadableLength;
     }
-    if (std::memchr(page, '\0', piece) != nullptr) return true;
+    if (const void* nul = std::memchr(page, '\0', piece)) {
+      return length + static_cast<size_t>(static_cast<const char*>(nul) - page);
+    }
+    length += piece;
     from += piece;
   }
+}
+
+bool IsReadableString(const char* s) noexcept {
+  return ReadableStringLength(s) != kUnreadableLength;
 }
 
 }  // namespace roctracer::platform

@@ -68,6 +68,14 @@ bool ReadChecked(void* dst, const void* src, size_t n) noexcept;
 // pointer it never reads, and the tracer must not fault reading it.
 bool CopyIfReadable(void* dst, const void* src, size_t n) noexcept;
 
+// What ReadableStringLength returns for a string that cannot be read whole.
+constexpr size_t kUnreadableLength = SIZE_MAX;
+
+// The length (without its NUL) of the NUL-terminated string at `s` when it
+// can be read whole, kUnreadableLength when it cannot (NULL included): for
+// code that reads it in place, right after, and needs its length anyway.
+size_t ReadableStringLength(const char* s) noexcept;
+
 // Whether `s` points at a NUL-terminated string that can be read whole (for
 // code that reads it in place, right after; NULL is not).
 bool IsReadableString(const char* s) noexcept;

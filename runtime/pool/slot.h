@@ -57,8 +57,10 @@ struct Slot {
 
   // Bytes of delivered buffers kept for the ring's next empty position, so
   // that a busy thread reuses memory instead of allocating per buffer. Both
-  // sides only try the lock: whoever finds it taken allocates or frees.
-  std::atomic<uint32_t> spare_lock{0};
+  // sides only try the lock: whoever finds it taken allocates or frees. On
+  // lines of their own: the delivery thread writes them for every buffer it
+  // delivers, and must not take the line every write of the producer uses.
+  alignas(64) std::atomic<uint32_t> spare_lock{0};
   uint32_t spare_count = 0;  // under spare_lock
   char* spares[Pool::kMaxBuffersPerSlot];
 

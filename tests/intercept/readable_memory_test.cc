@@ -323,10 +323,48 @@ TEST_F(ReadableMemoryTest, AnonymousMappingIsReadThroughTheSnapshot) {
   EXPECT_TRUE(roctracer::platform::CopyIfReadable(value, text, sizeof(value)));
   EXPECT_EQ(std::memcmp(value, "in an an", 8), 0);
   EXPECT_TRUE(roctracer::platform::IsReadableString(text));
+  EXPECT_EQ(roctracer::platform::ReadableStringLength(text),
+            std::strlen("in an anonymous mapping"));
   ASSERT_EQ(munmap(p, 2 * kPage), 0);
   EXPECT_EQ(Copied(text), "<unreadable>");
   EXPECT_FALSE(roctracer::platform::CopyIfReadable(value, text, sizeof(value)));
   EXPECT_FALSE(roctracer::platform::IsReadableString(text));
+  EXPECT_EQ(roctracer::platform::ReadableStringLength(text),
+            roctracer::platform::kUnreadableLength);
+}
+
+// The length a rocTX record's copy uses, from every home a string has: the
+// program's literals (the fast path, twice: the second call answers from the
+// thread's lasting range), the stack, the heap, a string running into an
+// unmapped page (no NUL: unreadable), NULL and unmapped addresses.
+TEST_F(ReadableMemoryTest, ReadableStringLengthFromEveryHome) {
+  using roctracer::platform::kUnreadableLength;
+  using roctracer::platform::ReadableStringLength;
+  static const char kLiteral[] = "a literal of the program";
+  EXPECT_EQ(ReadableStringLength(kLiteral), sizeof(kLiteral) - 1);
+  EXPECT_EQ(ReadableStringLength(kLiteral), sizeof(kLiteral) - 1);
+  EXPECT_EQ(ReadableStringLength(kLiteral + 2), sizeof(kLiteral) - 3);
+  EXPECT_EQ(ReadableStringLength(""), 0u);
+  char on_stack[40];
+  std::strcpy(on_stack, "on the stack");
+  EXPECT_EQ(ReadableStringLength(on_stack), std::strlen("on the stack"));
+  std::string on_heap(300, 'h');
+  EXPECT_EQ(ReadableStringLength(on_heap.c_str()), 300u);
+  // The last bytes of a page before an unmapped one, without a NUL.
+  void* p = mmap(nullptr, 2 * kPage, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  ASSERT_EQ(munmap(static_cast<char*>(p) + kPage, kPage), 0);
+  char* tail = static_cast<char*>(p) + kPage - 16;
+  std::memset(tail, 't', 16);
+  EXPECT_EQ(ReadableStringLength(tail), kUnreadableLength);
+  tail[15] = '\0';
+  LetTheSnapshotRefresh();
+  EXPECT_EQ(ReadableStringLength(tail), 15u);
+  ASSERT_EQ(munmap(p, kPage), 0);
+  EXPECT_EQ(ReadableStringLength(nullptr), kUnreadableLength);
+  EXPECT_EQ(ReadableStringLength(reinterpret_cast<const char*>(16)),
+            kUnreadableLength);
 }
 
 // A thread unmaps and maps again a file's page holding a string while others
