@@ -4,9 +4,7 @@
 # folder, with every shared library they load and Debian's loader, so they
 # run unchanged on a machine with more cores and other system libraries:
 #   benchmarks/intercept/threads_benchmark  roctracer API callback/activity,
-#                                           HIP, HSA and rocTX (the activity
-#                                           rows twice: also with the pool's
-#                                           streaming stores)
+#                                           HIP, HSA and rocTX
 #   benchmarks/sdk/e2e_benchmark           rocprofiler-sdk callback and
 #                                           buffer tracing
 #   roctrace/end_to_end_benchmark           roctrace's cost per call of the
@@ -71,12 +69,6 @@ for b in api_threads sdk_e2e; do
   "${ld[@]}" "$here/bin/$b" "${common[@]}" --benchmark_out_format=json \
     --benchmark_out="$results/$b.json" || status=1
 done
-# The activity rows again with the pool's streaming stores (runtime/pool:
-# records written past the cache), for the memory traffic of the records.
-ROCTRACER_POOL_STREAMING=1 "${ld[@]}" "$here/bin/api_threads" "${common[@]}" \
-  --benchmark_filter='(BM_RoctxMarkA|BM_HipGetErrorString)/mode:[23]/' \
-  --benchmark_out_format=json \
-  --benchmark_out="$results/api_threads_streaming.json" || status=1
 "${ld[@]}" "$here/bin/end_to_end_benchmark" "$here/bin/roctrace" \
   "$here/bin/traced_program" "${ld[@]}" "${common[@]}" \
   --benchmark_filter=BM_RocpdPftraceCsv --benchmark_out_format=json \
