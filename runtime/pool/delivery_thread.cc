@@ -6,7 +6,6 @@
 #include <mutex>
 #include <thread>
 
-#include "runtime/platform/asymmetric_fence.h"
 #include "runtime/pool/buffer_memory.h"
 #include "runtime/pool/futex.h"
 #include "runtime/pool/pool.h"
@@ -71,10 +70,6 @@ void Pool::SweepSlot(Slot* slot, bool flush) noexcept {
     const uint32_t committed = b.committed.load(std::memory_order_acquire);
     if (state == kFilling) {
       if (flush) {
-        // The records under `committed` may have been streamed and not be
-        // visible yet: the heavy fence drains every thread's stores (see
-        // pool.h).
-        if (streaming_ && committed > b.consumed) platform::HeavyFence();
         Deliver(b.data + b.consumed, b.data + committed);
         b.consumed = committed;
       }

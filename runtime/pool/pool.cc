@@ -38,18 +38,6 @@ unsigned ThreadBufferCap() noexcept {
   return cap;
 }
 
-// ROCTRACER_POOL_STREAMING=1: records are stored past the cache (see
-// pool.h). Needs the asymmetric fence, which orders those stores for a
-// flush; off without it.
-bool StreamingStores() noexcept {
-  static const bool on = [] {
-    const char* env = std::getenv("ROCTRACER_POOL_STREAMING");
-    return env != nullptr && env[0] == '1' && env[1] == '\0';
-  }();
-  return on &&
-         platform::g_heavy_fence_available.load(std::memory_order_relaxed);
-}
-
 }  // namespace
 
 Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
@@ -60,7 +48,6 @@ Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
           std::max<size_t>(2, kSlotBytesTarget / properties.buffer_size)))),
       id_(g_next_pool_id.fetch_add(1, std::memory_order_relaxed)),
       wake_batch_(std::max(1u, buffers_per_slot_ / 4)),
-      streaming_(StreamingStores()),
       alloc_fun_(properties.alloc_fun),
       alloc_arg_(properties.alloc_arg),
       callback_(properties.buffer_callback_fun),

@@ -80,18 +80,6 @@
 // the tool constructed after the first Create are already destroyed by
 // then.)
 //
-// Streaming stores (ROCTRACER_POOL_STREAMING=1 in the environment, off by
-// default): a record written on the common path goes to memory with
-// non-temporal stores, past the cache, instead of first fetching the line it
-// overwrites. With many threads filling large buffers (rings bigger than the
-// caches) that halves the memory traffic of the record bytes; on one thread
-// it costs a few ns a record. Such stores are not ordered with the
-// `committed` store after them, so sealing a buffer fences them (sfence)
-// and the delivery thread, before it delivers the committed part of a buffer
-// still being filled (a flush, a close), makes every thread's stores visible
-// with the asymmetric fence's heavy side (a membarrier interrupts every
-// running thread, and an interrupt drains its write-combining buffers).
-//
 // fork(): a pool open in the parent keeps working in the child. The child
 // forgets the records written before the fork (the parent delivers them) and
 // every slot but the forking thread's, and starts a delivery thread of its own
@@ -215,8 +203,6 @@ class Pool {
   OverflowPolicy policy() const noexcept { return policy_; }
   size_t buffer_size() const noexcept { return buffer_size_; }
   unsigned buffers_per_slot() const noexcept { return buffers_per_slot_; }
-  // Whether records are written with streaming stores (see the note above).
-  bool streaming() const noexcept { return streaming_; }
 
   Pool(const Pool&) = delete;
   Pool& operator=(const Pool&) = delete;
@@ -280,7 +266,6 @@ class Pool {
   const unsigned buffers_per_slot_;
   const uint64_t id_;          // unique per incarnation, for thread caches
   const unsigned wake_batch_;  // sealed buffers per slot before a wake-up
-  const bool streaming_;       // ROCTRACER_POOL_STREAMING: see the note
   const roctracer_allocator_t alloc_fun_;
   void* const alloc_arg_;
   const roctracer_buffer_callback_t callback_;

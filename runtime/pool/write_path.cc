@@ -4,10 +4,7 @@
 //
 // The thread's hot lookup (tl_hot) is defined here, next to the one function
 // that must stay a few instructions: WriteTagged.
-#include <emmintrin.h>
-
 #include <cstddef>
-#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -34,18 +31,6 @@ inline void CpuRelax() noexcept { __builtin_ia32_pause(); }
 // A waiting producer re-checks for Close at least this often.
 constexpr uint64_t kWaitSliceNs = 10 * 1000 * 1000;
 constexpr int kSpinsBeforeSleep = 256;
-
-// One record to `dst` (16-byte aligned) with non-temporal stores (see
-// pool.h's note on streaming stores).
-inline void StreamRecord(char* dst, const activity_record_t& record) noexcept {
-  static_assert(sizeof(activity_record_t) == 4 * sizeof(__m128i),
-                "a record is four 16-byte stores");
-  const auto* from = reinterpret_cast<const __m128i*>(&record);
-  auto* to = reinterpret_cast<__m128i*>(dst);
-  for (int i = 0; i < 4; ++i) {
-    _mm_stream_si128(to + i, _mm_loadu_si128(from + i));
-  }
-}
 
 }  // namespace
 
@@ -87,27 +72,14 @@ bool Pool::WriteTagged(const activity_record_t* tag,
     std::memcpy(dst, tag, kRecordSize);
     dst += kRecordSize;
   }
-  if (__builtin_expect(streaming_, 0) && !slot->cur_is_spill &&
-      (reinterpret_cast<uintptr_t>(dst) & 15) == 0) {
-    activity_record_t copy = record;
-    if (text != nullptr) {
-      slot->text_low -= text_bytes;
-      char* const text_copy = slot->base + slot->text_low;
-      std::memcpy(text_copy, text, text_len);
-      text_copy[text_len] = '\0';
-      copy.mark_message = text_copy;
-    }
-    StreamRecord(dst, copy);
-  } else {
-    std::memcpy(dst, &record, kRecordSize);
-    if (text != nullptr) {
-      slot->text_low -= text_bytes;
-      char* const copy = slot->base + slot->text_low;
-      std::memcpy(copy, text, text_len);
-      copy[text_len] = '\0';
-      std::memcpy(dst + offsetof(activity_record_t, mark_message), &copy,
-                  sizeof(copy));
-    }
+  std::memcpy(dst, &record, kRecordSize);
+  if (text != nullptr) {
+    slot->text_low -= text_bytes;
+    char* const copy = slot->base + slot->text_low;
+    std::memcpy(copy, text, text_len);
+    copy[text_len] = '\0';
+    std::memcpy(dst + offsetof(activity_record_t, mark_message), &copy,
+                sizeof(copy));
   }
   slot->rec_end = end;
   slot->cur->committed.store(end, std::memory_order_release);
@@ -271,8 +243,6 @@ Pool::Next Pool::NextBuffer(Slot* slot) noexcept {
 }
 
 void Pool::Seal(Slot* slot, bool wake_now) noexcept {
-  // The buffer's streamed records before its state (see pool.h).
-  if (streaming_) _mm_sfence();
   slot->cur->state.store(kSealed, std::memory_order_release);
   slot->cur = nullptr;
   slot->base = nullptr;
