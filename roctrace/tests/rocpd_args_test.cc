@@ -85,35 +85,36 @@ class RocpdArgsTest : public ::testing::Test {
   uint64_t id_ = 0;
 };
 
+// Runs of three calls with the same bytes: the second keeps its rows, the
+// third writes them again; a change starts over.
 TEST_F(RocpdArgsTest, RepeatedAndChangedArgumentsEachKeepTheirValues) {
   const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
   const ApiArgs* a = Memcpy(0x2000, 64);
   const ApiArgs* b = Memcpy(0x2000, 65);  // one argument differs
-  Write(&memcpy_name, a);
-  Write(&memcpy_name, a);
-  Write(&memcpy_name, b);
-  Write(&memcpy_name, b);
-  Write(&memcpy_name, a);
+  for (const ApiArgs* args : {a, a, a, b, b, b, b, a, a, a}) {
+    Write(&memcpy_name, args);
+  }
   writer_.Finish(info_);
-  const std::vector<std::string> rows =
-      Rows(dir_ / "t_results.db",
-           "SELECT event_id, position, type, name, value FROM rocpd_arg "
-           "WHERE name = 'sizeBytes' OR position = 0 ORDER BY id");
-  EXPECT_EQ(rows, (std::vector<std::string>{
-                      "1|0|void*|dst|0x2000",
-                      "1|2|unsigned long|sizeBytes|64",
-                      "2|0|void*|dst|0x2000",
-                      "2|2|unsigned long|sizeBytes|64",
-                      "3|0|void*|dst|0x2000",
-                      "3|2|unsigned long|sizeBytes|65",
-                      "4|0|void*|dst|0x2000",
-                      "4|2|unsigned long|sizeBytes|65",
-                      "5|0|void*|dst|0x2000",
-                      "5|2|unsigned long|sizeBytes|64",
-                  }));
+  std::vector<std::string> expected;
+  int event = 0;
+  for (const char* size :
+       {"64", "64", "64", "65", "65", "65", "65", "64", "64", "64"}) {
+    ++event;
+    expected.push_back(std::to_string(event) + "|0|void*|dst|0x2000");
+    expected.push_back(std::to_string(event) + "|1|void const*|src|0x1000");
+    expected.push_back(std::to_string(event) + "|2|unsigned long|sizeBytes|" +
+                       size);
+    expected.push_back(std::to_string(event) +
+                       "|3|hipMemcpyKind|kind|hipMemcpyHostToDevice");
+  }
   EXPECT_EQ(Rows(dir_ / "t_results.db",
-                 "SELECT count(*), count(DISTINCT id) FROM rocpd_arg"),
-            std::vector<std::string>{"20|20"});
+                 "SELECT event_id, position, type, name, value FROM rocpd_arg "
+                 "ORDER BY id"),
+            expected);
+  EXPECT_EQ(Rows(dir_ / "t_results.db",
+                 "SELECT min(id), max(id), count(*), typeof(extdata) "
+                 "FROM rocpd_arg"),
+            std::vector<std::string>{"1|40|40|text"});
 }
 
 TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
@@ -122,8 +123,13 @@ TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
   const ApiArgs* s = Synchronize(0x5000);
   Write(&sync, s, true, 1);
   Write(&sync, s, true, 1);
+  Write(&sync, s, true, 1);
   Write(&sync, s, true, 2);  // the same bytes, another Stream_Id
-  Write(&sync, s);           // and none known
+  Write(&sync, s, true, 2);
+  Write(&sync, s, true, 2);
+  Write(&sync, s);  // and none known
+  Write(&sync, s);
+  Write(&sync, s);
   writer_.Finish(info_);
   EXPECT_EQ(Rows(dir_ / "t_results.db",
                  "SELECT event_id, name, value, extdata FROM rocpd_arg "
@@ -131,9 +137,48 @@ TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
             (std::vector<std::string>{
                 "1|stream|0x5000|{\"stream_id\":1}",
                 "2|stream|0x5000|{\"stream_id\":1}",
-                "3|stream|0x5000|{\"stream_id\":2}",
-                "4|stream|0x5000|{}",
+                "3|stream|0x5000|{\"stream_id\":1}",
+                "4|stream|0x5000|{\"stream_id\":2}",
+                "5|stream|0x5000|{\"stream_id\":2}",
+                "6|stream|0x5000|{\"stream_id\":2}",
+                "7|stream|0x5000|{}",
+                "8|stream|0x5000|{}",
+                "9|stream|0x5000|{}",
             }));
+}
+
+// Many calls with the same arguments, their event ids and row ids growing
+// through every varint and integer width a run reaches, across many leaves
+// and checkpoints: every row is there, whole, in a sound file.
+TEST_F(RocpdArgsTest, ALongRunOfRepeatedCalls) {
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const ApiArgs* a = Memcpy(0x7f3a12000000, 4096);
+  constexpr int kCalls = 40000;
+  for (int i = 0; i < kCalls; ++i) {
+    Write(&memcpy_name, a);
+    if (i % 9999 == 0) writer_.Checkpoint();
+  }
+  writer_.Finish(info_);
+  const std::string db = dir_ / "t_results.db";
+  EXPECT_EQ(Rows(db, "PRAGMA integrity_check"), std::vector<std::string>{"ok"});
+  EXPECT_EQ(Rows(db,
+                 "SELECT count(*), count(DISTINCT event_id), min(event_id), "
+                 "max(event_id), max(id) FROM rocpd_arg"),
+            std::vector<std::string>{"160000|40000|1|40000|160000"});
+  EXPECT_EQ(Rows(db,
+                 "SELECT position, type, name, value, count(*) FROM rocpd_arg "
+                 "GROUP BY 1, 2, 3, 4 ORDER BY 1"),
+            (std::vector<std::string>{
+                "0|void*|dst|0x7f3a12000000|40000",
+                "1|void const*|src|0x1000|40000",
+                "2|unsigned long|sizeBytes|4096|40000",
+                "3|hipMemcpyKind|kind|hipMemcpyHostToDevice|40000",
+            }));
+  // Each event's rows are its own, in order.
+  EXPECT_EQ(Rows(db,
+                 "SELECT count(*) FROM rocpd_arg "
+                 "WHERE id != (event_id - 1) * 4 + position + 1"),
+            std::vector<std::string>{"0"});
 }
 
 }  // namespace

@@ -562,43 +562,41 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
 // stream_args view reads.
 //
 // The printed rows are a function of the argument bytes alone (no pointer
-// is followed), so each operation keeps its last call's bytes and rows: a
-// call with the same bytes as its operation's last (a status query, a
-// synchronisation on the same stream, a loop's repeated call) appends those
-// rows again without printing its arguments.
+// is followed), so each operation keeps its last call's bytes; a call that
+// repeats them (a status query, a synchronisation on the same stream, a
+// loop's repeated call) keeps its rows encoded but for the event id, and
+// the calls after it that repeat them again append those rows without
+// printing their arguments.
 void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                             const ApiArgs& args) {
   if (e.stream_known) StreamRow(e.stream_id);
   if (e.op->index >= last_args_.size()) last_args_.resize(e.op->index + 1);
   LastArgs& last = last_args_[e.op->index];
-  if (last.valid && last.size == args.size &&
-      last.stream_known == e.stream_known &&
-      (!e.stream_known || last.stream_id == e.stream_id) &&
-      last.domain == args.domain && last.op == args.op &&
-      std::memcmp(last.bytes, args.bytes, args.size) == 0) {
-    for (const LastArgs::Row& r : last.rows) {
-      AppendArg(event_id, r.position, last.text.data() + r.type, r.type_size,
-                last.text.data() + r.name, r.name_size,
-                last.text.data() + r.value, r.value_size,
-                r.stream ? last.stream : nullptr, last.stream_size);
+  const bool repeated = last.valid && last.size == args.size &&
+                        last.stream_known == e.stream_known &&
+                        (!e.stream_known || last.stream_id == e.stream_id) &&
+                        last.domain == args.domain && last.op == args.op &&
+                        std::memcmp(last.bytes, args.bytes, args.size) == 0;
+  if (repeated && last.has_rows) {
+    for (size_t i = 0; i < last.row_count; ++i) {
+      appender_->AppendWithTail(kArgTable, next_arg_id_++, event_id,
+                                last.rows[i]);
     }
     return;
-  }
-  // Printed, and kept for the next call when its bytes fit.
-  last.valid = false;
-  last.rows.clear();
-  last.text.clear();
-  last.stream_size = 0;
-  if (e.stream_known) {
-    last.stream_size = static_cast<size_t>(
-        std::snprintf(last.stream, sizeof(last.stream), "{\"stream_id\":%llu}",
-                      static_cast<unsigned long long>(e.stream_id)));
   }
   struct Sink {
     RocpdWriter* writer;
     int64_t event_id;
-    LastArgs* last;
-  } sink{this, event_id, &last};
+    LastArgs* keep;   // the rows' tails go here; null: not kept
+    char stream[40];  // the stream argument's extdata; empty for none
+    size_t stream_size;
+  } sink{this, event_id, repeated ? &last : nullptr, {}, 0};
+  if (e.stream_known) {
+    sink.stream_size = static_cast<size_t>(
+        std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
+                      static_cast<unsigned long long>(e.stream_id)));
+  }
+  last.row_count = 0;
   args.each(
       args,
       [](void* user, const ApiArg& arg) {
@@ -623,53 +621,42 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
           value = cut.data();
           size = cut.size();
         }
-        LastArgs& last = *s->last;
-        const bool stream = last.stream_size != 0 && arg.name_size == 6 &&
+        using V = SqliteTableAppender;
+        const V::Value row[6] = {V::Integer(s->event_id),
+                                 V::Integer(arg.position),
+                                 V::Text(arg.type, arg.type_size),
+                                 V::Text(arg.name, arg.name_size),
+                                 V::Text(value, size),
+                                 V::Text(s->stream, s->stream_size)};
+        const bool stream = s->stream_size != 0 && arg.name_size == 6 &&
                             std::memcmp(arg.name, "stream", 6) == 0;
-        s->writer->AppendArg(s->event_id, arg.position, arg.type, arg.type_size,
-                             arg.name, arg.name_size, value, size,
-                             stream ? last.stream : nullptr, last.stream_size);
-        LastArgs::Row r{arg.position,  last.text.size(),
-                        arg.type_size, 0,
-                        arg.name_size, 0,
-                        size,          stream};
-        last.text.append(arg.type, arg.type_size);
-        r.name = last.text.size();
-        last.text.append(arg.name, arg.name_size);
-        r.value = last.text.size();
-        last.text.append(value, size);
-        last.rows.push_back(r);
+        if (stream) {
+          s->writer->appender_->AppendRow<0b111100>(
+              kArgTable, s->writer->next_arg_id_++, row);
+        } else {
+          const V::Value plain[5] = {row[0], row[1], row[2], row[3], row[4]};
+          s->writer->appender_->AppendRow<0b11100>(
+              kArgTable, s->writer->next_arg_id_++, plain);
+        }
+        if (LastArgs* keep = s->keep) {
+          if (keep->row_count == keep->rows.size()) keep->rows.emplace_back();
+          s->writer->appender_->EncodeTail(row + 1, stream ? 5 : 4,
+                                           &keep->rows[keep->row_count++]);
+        }
       },
       &sink);
-  if (args.size <= sizeof(last.bytes)) {
-    std::memcpy(last.bytes, args.bytes, args.size);
-    last.size = args.size;
-    last.domain = args.domain;
-    last.op = args.op;
-    last.stream_known = e.stream_known;
-    last.stream_id = e.stream_id;
-    last.valid = true;
+  last.has_rows = repeated;
+  if (!repeated) {
+    last.valid = args.size <= sizeof(last.bytes);
+    if (last.valid) {
+      std::memcpy(last.bytes, args.bytes, args.size);
+      last.size = args.size;
+      last.domain = args.domain;
+      last.op = args.op;
+      last.stream_known = e.stream_known;
+      last.stream_id = e.stream_id;
+    }
   }
-}
-
-void RocpdWriter::AppendArg(int64_t event_id, uint32_t position,
-                            const char* type, size_t type_size,
-                            const char* name, size_t name_size,
-                            const char* value, size_t value_size,
-                            const char* stream, size_t stream_size) {
-  using V = SqliteTableAppender;
-  if (stream != nullptr) {
-    const V::Value row[6] = {
-        V::Integer(event_id),       V::Integer(position),
-        V::Text(type, type_size),   V::Text(name, name_size),
-        V::Text(value, value_size), V::Text(stream, stream_size)};
-    appender_->AppendRow<0b111100>(kArgTable, next_arg_id_++, row);
-    return;
-  }
-  const V::Value row[5] = {V::Integer(event_id), V::Integer(position),
-                           V::Text(type, type_size), V::Text(name, name_size),
-                           V::Text(value, value_size)};
-  appender_->AppendRow<0b11100>(kArgTable, next_arg_id_++, row);
 }
 
 void RocpdWriter::InsertDeviceRows() {

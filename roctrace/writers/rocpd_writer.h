@@ -80,11 +80,6 @@ class RocpdWriter : public Writer {
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
   void WriteArgs(const ApiEvent& e, int64_t event_id, const ApiArgs& args);
-  // One rocpd_arg row; `stream` (extdata) may be null.
-  void AppendArg(int64_t event_id, uint32_t position, const char* type,
-                 size_t type_size, const char* name, size_t name_size,
-                 const char* value, size_t value_size, const char* stream,
-                 size_t stream_size);
   int64_t CategoryId(const OpName* op);
   void WriteMarkerMessages();
   void InsertDeviceRows();
@@ -122,26 +117,19 @@ class RocpdWriter : public Writer {
   std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;
   int64_t next_arg_id_ = 1;
-  // An operation's last call's argument bytes (when at most 256) and the
-  // rows they printed (WriteArgs).
+  // An operation's last call's argument bytes (when at most 256) and, once
+  // a call repeated them, the rocpd_arg rows they print, each encoded but
+  // for its event id (WriteArgs).
   struct LastArgs {
-    struct Row {
-      uint32_t position;
-      size_t type, type_size;  // offsets and sizes in `text`
-      size_t name, name_size;
-      size_t value, value_size;
-      bool stream;  // extdata: `stream`
-    };
-    bool valid = false;
+    bool valid = false;  // the bytes are a call's
+    bool has_rows = false;
     bool stream_known = false;
     uint32_t domain = 0;
     uint32_t op = 0;
     uint32_t size = 0;
     uint64_t stream_id = 0;
-    std::vector<Row> rows;
-    std::string text;
-    char stream[40] = {};
-    size_t stream_size = 0;
+    size_t row_count = 0;
+    std::vector<SqliteTableAppender::RowTail> rows;  // row_count used
     unsigned char bytes[256];
   };
   std::vector<LastArgs> last_args_;  // by OpName::index
