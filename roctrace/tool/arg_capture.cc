@@ -131,10 +131,28 @@ struct SpellingCache {
   Spelling slots[512];
 };
 
+}  // namespace
+
+// The writing thread's spellings (one per thread that writes arguments:
+// the rocpd and JSON writers'), read once per call. Initial-exec (a plain
+// pointer, no destructor to register): one %fs-relative load, not a TLS
+// wrapper and __tls_get_addr. A thread's cache is freed by the key below
+// when it exits.
+// (void*: the cache's type is this file's own.)
+ROCTRACER_HOT_TLS void* t_spellings = nullptr;
+
+namespace {
+
 SpellingCache& ThreadSpellings() {
-  thread_local std::unique_ptr<SpellingCache> cache;
-  if (cache == nullptr) cache = std::make_unique<SpellingCache>();
-  return *cache;
+  if (__builtin_expect(t_spellings == nullptr, 0)) {
+    static pthread_key_t key;
+    static const bool keyed = pthread_key_create(&key, [](void* cache) {
+                                delete static_cast<SpellingCache*>(cache);
+                              }) == 0;
+    t_spellings = new SpellingCache;
+    if (keyed) pthread_setspecific(key, t_spellings);
+  }
+  return *static_cast<SpellingCache*>(t_spellings);
 }
 
 using ArgTypeFn = const std::type_info* (*)(uint32_t op, uint32_t index);

@@ -555,6 +555,32 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
   return id;
 }
 
+namespace {
+
+// Argument structs are a few words: compared and copied without a call.
+inline bool SameBytes(const unsigned char* a, const unsigned char* b,
+                      size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) std::memcpy(to + i, from + i, 8);
+  for (; i < n; ++i) to[i] = from[i];
+}
+
+}  // namespace
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
@@ -576,7 +602,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                         last.stream_known == e.stream_known &&
                         (!e.stream_known || last.stream_id == e.stream_id) &&
                         last.domain == args.domain && last.op == args.op &&
-                        std::memcmp(last.bytes, args.bytes, args.size) == 0;
+                        SameBytes(last.bytes, args.bytes, args.size);
   if (repeated && last.has_rows) {
     for (size_t i = 0; i < last.row_count; ++i) {
       appender_->AppendWithTail(kArgTable, next_arg_id_++, event_id,
@@ -622,34 +648,36 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
           size = cut.size();
         }
         using V = SqliteTableAppender;
-        const V::Value row[6] = {V::Integer(s->event_id),
-                                 V::Integer(arg.position),
-                                 V::Text(arg.type, arg.type_size),
-                                 V::Text(arg.name, arg.name_size),
-                                 V::Text(value, size),
-                                 V::Text(s->stream, s->stream_size)};
-        const bool stream = s->stream_size != 0 && arg.name_size == 6 &&
-                            std::memcmp(arg.name, "stream", 6) == 0;
-        if (stream) {
-          s->writer->appender_->AppendRow<0b111100>(
-              kArgTable, s->writer->next_arg_id_++, row);
-        } else {
-          const V::Value plain[5] = {row[0], row[1], row[2], row[3], row[4]};
-          s->writer->appender_->AppendRow<0b11100>(
-              kArgTable, s->writer->next_arg_id_++, plain);
+        RocpdWriter* w = s->writer;
+        const V::Value row[5] = {
+            V::Integer(s->event_id), V::Integer(arg.position),
+            V::Text(arg.type, arg.type_size), V::Text(arg.name, arg.name_size),
+            V::Text(value, size)};
+        V::RowTail* keep = nullptr;
+        if (LastArgs* last = s->keep) {
+          if (last->row_count == last->rows.size()) last->rows.emplace_back();
+          keep = &last->rows[last->row_count++];
         }
-        if (LastArgs* keep = s->keep) {
-          if (keep->row_count == keep->rows.size()) keep->rows.emplace_back();
-          s->writer->appender_->EncodeTail(row + 1, stream ? 5 : 4,
-                                           &keep->rows[keep->row_count++]);
+        if (__builtin_expect(s->stream_size != 0, 0) && arg.name_size == 6 &&
+            std::memcmp(arg.name, "stream", 6) == 0) {
+          const V::Value with_stream[6] = {
+              row[0], row[1], row[2],
+              row[3], row[4], V::Text(s->stream, s->stream_size)};
+          w->appender_->AppendRow<0b111100>(kArgTable, w->next_arg_id_++,
+                                            with_stream);
+          if (keep != nullptr)
+            w->appender_->EncodeTail(with_stream + 1, 5, keep);
+          return;
         }
+        w->appender_->AppendRow<0b11100>(kArgTable, w->next_arg_id_++, row);
+        if (keep != nullptr) w->appender_->EncodeTail(row + 1, 4, keep);
       },
       &sink);
   last.has_rows = repeated;
   if (!repeated) {
     last.valid = args.size <= sizeof(last.bytes);
     if (last.valid) {
-      std::memcpy(last.bytes, args.bytes, args.size);
+      CopyBytes(last.bytes, args.bytes, args.size);
       last.size = args.size;
       last.domain = args.domain;
       last.op = args.op;
