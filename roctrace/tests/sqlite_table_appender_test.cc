@@ -414,6 +414,42 @@ TEST(SqliteTableAppender, TailRowsReadBackExactly) {
   sqlite3_close(db);
 }
 
+// One tail for many rows whose first values grow with their rowids (a
+// repeated call's argument rows): the cells made again from the last one
+// (rowid and first value written over) as the rowid's varint and the
+// first value's width grow.
+TEST(SqliteTableAppender, OneTailForManyRows) {
+  Database d(4096);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  SqliteTableAppender::RowTail tail;
+  const SqliteTableAppender::Value rest[4] = {
+      SqliteTableAppender::Integer(0),
+      SqliteTableAppender::Text("hipError_t", 10),
+      SqliteTableAppender::Text("hipError", 8),
+      SqliteTableAppender::Text("hipSuccess", 10)};
+  appender->EncodeTail(rest, 4, &tail);
+  const int64_t n = 40000;
+  for (int64_t id = 1; id <= n; ++id) {
+    appender->AppendWithTail(0, id, id / 2, tail);
+    if (id % 9973 == 0) {
+      ASSERT_TRUE(appender->Flush(&error)) << error;
+    }
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM rocpd_arg WHERE event_id = id / 2 AND "
+                "position = 0 AND type = 'hipError_t' AND name = 'hipError' "
+                "AND value = 'hipSuccess'"),
+            std::to_string(n));
+  sqlite3_close(db);
+}
+
 // A row longer than a page holds without overflow pages is an error at
 // Flush, which then publishes nothing (as for a row out of order).
 TEST(SqliteTableAppender, TextRowLongerThanAPageIsAnError) {

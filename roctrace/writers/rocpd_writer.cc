@@ -567,6 +567,13 @@ inline bool SameBytes(const unsigned char* a, const unsigned char* b,
     std::memcpy(&y, b + i, 8);
     if (x != y) return false;
   }
+  if (i + 4 <= n) {
+    uint32_t x, y;
+    std::memcpy(&x, a + i, 4);
+    std::memcpy(&y, b + i, 4);
+    if (x != y) return false;
+    i += 4;
+  }
   for (; i < n; ++i) {
     if (a[i] != b[i]) return false;
   }

@@ -647,6 +647,7 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
     bytes.append(reinterpret_cast<const char*>(type), len);
   }
   tail->types_size = static_cast<uint32_t>(bytes.size());
+  tail->cell.clear();
   tail->columns = static_cast<uint32_t>(n);
   bytes.reserve(bytes.size() + body);
   for (size_t i = 0; i < n; ++i) {
@@ -665,7 +666,7 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
 
 // As AppendRow, the tail's types and values copied as encoded.
 void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
-                                         int64_t first, const RowTail& tail) {
+                                         int64_t first, RowTail& tail) {
   Tree& t = *trees_[table];
   const size_t columns = 1 + tail.columns;
   if (rowid <= t.last_rowid || columns < t.columns ||
@@ -683,6 +684,24 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
     const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
     type = w.type;
     first_size = w.size;
+  }
+  if (type == tail.cell_first_type && !tail.cell.empty() &&
+      RowidLen(t, rowid) == tail.cell_rowid_len) {
+    // The last cell again, its rowid and first value written over.
+    const size_t size = tail.cell.size();
+    bool direct;
+    uint8_t* q =
+        StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct) -
+        size;
+    std::memcpy(q, tail.cell.data(), size);
+    PutVarint(q + tail.cell_payload_len, static_cast<uint64_t>(rowid),
+              tail.cell_rowid_len);
+    uint64_t v = static_cast<uint64_t>(first);
+    for (size_t i = first_size; i-- > 0; v >>= 8) {
+      q[tail.cell_first_at + i] = static_cast<uint8_t>(v);
+    }
+    EndCell(t, rowid, q, size, direct);
+    return;
   }
   const size_t types_size = tail.types_size;
   const size_t values_size = tail.bytes.size() - types_size;
@@ -713,6 +732,12 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
   PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   q -= payload_len;
   PutVarint(q, payload, payload_len);
+  tail.cell.assign(reinterpret_cast<const char*>(q), size);
+  tail.cell_rowid_len = static_cast<uint8_t>(rowid_len);
+  tail.cell_first_type = type;
+  tail.cell_first_size = static_cast<uint8_t>(first_size);
+  tail.cell_payload_len = static_cast<uint8_t>(payload_len);
+  tail.cell_first_at = static_cast<uint32_t>(payload_len + rowid_len + header);
   EndCell(t, rowid, q, size, direct);
 }
 

@@ -89,11 +89,20 @@ class SqliteTableAppender {
     uint32_t columns = 0;     // values in the tail
     uint32_t types_size = 0;  // `bytes`: their serial types, then the values
     std::string bytes;
+    // The last cell AppendWithTail made of it: the next whose rowid takes
+    // as many bytes and whose first value has the same serial type is that
+    // cell with its rowid and first value written over.
+    std::string cell;
+    uint8_t cell_rowid_len = 0;
+    uint8_t cell_first_type = 0;
+    uint8_t cell_first_size = 0;
+    uint8_t cell_payload_len = 0;
+    uint32_t cell_first_at = 0;  // the first value's offset in `cell`
   };
   void EncodeTail(const Value* values, size_t n, RowTail* tail) const;
   // Appends the row (first, tail's values...) as AppendRow would.
   void AppendWithTail(size_t table, int64_t rowid, int64_t first,
-                      const RowTail& tail);
+                      RowTail& tail);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
