@@ -359,6 +359,97 @@ TEST(SqliteTableAppender, TextColumnsReadBackExactly) {
   sqlite3_close(db);
 }
 
+// Rows appended with an encoded tail (EncodeTail once, AppendWithTail for
+// each first value of every width, both signs) read back as the rows
+// AppendRow writes: texts of every length a row may hold, an integer of
+// every width in the tail, extdata given.
+TEST(SqliteTableAppender, TailRowsReadBackExactly) {
+  Database d(1024);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  auto text = [](int64_t i) {
+    std::string s;
+    for (int64_t k = 0; k < i % 700; ++k) s += static_cast<char>('a' + k % 26);
+    return s;
+  };
+  const int64_t n = 3000;
+  SqliteTableAppender::RowTail tail;
+  for (int64_t id = 1; id <= n; ++id) {
+    if (id % 50 == 1) {  // a new tail every 50 rows
+      const std::string value = text(id);
+      const SqliteTableAppender::Value rest[5] = {
+          SqliteTableAppender::Integer(Wide(id / 50)),
+          SqliteTableAppender::Text("void**", 6),
+          SqliteTableAppender::Text("ptr", 3),
+          SqliteTableAppender::Text(value.data(), value.size()),
+          SqliteTableAppender::Text("{\"stream_id\":7}", 15)};
+      appender->EncodeTail(rest, 5, &tail);
+    }
+    appender->AppendWithTail(0, id, Wide(id), tail);
+    if (id % 997 == 0) {
+      ASSERT_TRUE(appender->Flush(&error)) << error;
+    }
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  auto rows = Rows(db,
+                   "SELECT id, event_id, position, type, name, value, "
+                   "extdata FROM rocpd_arg ORDER BY id");
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), n);
+  for (int64_t i = 1; i <= n; ++i) {
+    const int64_t first = (i - 1) / 50 * 50 + 1;  // the row its tail came from
+    const std::vector<std::string> want = {std::to_string(i),
+                                           std::to_string(Wide(i)),
+                                           std::to_string(Wide(first / 50)),
+                                           "void**",
+                                           "ptr",
+                                           text(first),
+                                           "{\"stream_id\":7}"};
+    ASSERT_EQ(rows[static_cast<size_t>(i - 1)], want) << "arg " << i;
+  }
+  sqlite3_close(db);
+}
+
+// One tail for many rows whose first values grow with their rowids (a
+// repeated call's argument rows): the cells made again from the last one
+// (rowid and first value written over) as the rowid's varint and the
+// first value's width grow.
+TEST(SqliteTableAppender, OneTailForManyRows) {
+  Database d(4096);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  SqliteTableAppender::RowTail tail;
+  const SqliteTableAppender::Value rest[4] = {
+      SqliteTableAppender::Integer(0),
+      SqliteTableAppender::Text("hipError_t", 10),
+      SqliteTableAppender::Text("hipError", 8),
+      SqliteTableAppender::Text("hipSuccess", 10)};
+  appender->EncodeTail(rest, 4, &tail);
+  const int64_t n = 40000;
+  for (int64_t id = 1; id <= n; ++id) {
+    appender->AppendWithTail(0, id, id / 2, tail);
+    if (id % 9973 == 0) {
+      ASSERT_TRUE(appender->Flush(&error)) << error;
+    }
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(One(db,
+                "SELECT count(*) FROM rocpd_arg WHERE event_id = id / 2 AND "
+                "position = 0 AND type = 'hipError_t' AND name = 'hipError' "
+                "AND value = 'hipSuccess'"),
+            std::to_string(n));
+  sqlite3_close(db);
+}
+
 // A row longer than a page holds without overflow pages is an error at
 // Flush, which then publishes nothing (as for a row out of order).
 TEST(SqliteTableAppender, TextRowLongerThanAPageIsAnError) {

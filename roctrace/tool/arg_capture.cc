@@ -74,7 +74,6 @@ namespace {
 struct Registry {
   std::mutex mutex;
   std::vector<ArgCapture::Queue*> queues;
-  std::atomic<uint64_t> generation{0};
   pthread_key_t exit_key;
   bool key_made = false;
 };
@@ -110,7 +109,7 @@ ArgCapture::Queue* MakeQueue() {
       r.key_made = pthread_key_create(&r.exit_key, &OnThreadExit) == 0;
     }
     r.queues.push_back(q);
-    r.generation.fetch_add(1, std::memory_order_release);
+    ArgCapture::generation_now_.fetch_add(1, std::memory_order_release);
   }
   if (r.key_made) pthread_setspecific(r.exit_key, q);
   return q;
@@ -132,10 +131,28 @@ struct SpellingCache {
   Spelling slots[512];
 };
 
+}  // namespace
+
+// The writing thread's spellings (one per thread that writes arguments:
+// the rocpd and JSON writers'), read once per call. Initial-exec (a plain
+// pointer, no destructor to register): one %fs-relative load, not a TLS
+// wrapper and __tls_get_addr. A thread's cache is freed by the key below
+// when it exits.
+// (void*: the cache's type is this file's own.)
+ROCTRACER_HOT_TLS void* t_spellings = nullptr;
+
+namespace {
+
 SpellingCache& ThreadSpellings() {
-  thread_local std::unique_ptr<SpellingCache> cache;
-  if (cache == nullptr) cache = std::make_unique<SpellingCache>();
-  return *cache;
+  if (__builtin_expect(t_spellings == nullptr, 0)) {
+    static pthread_key_t key;
+    static const bool keyed = pthread_key_create(&key, [](void* cache) {
+                                delete static_cast<SpellingCache*>(cache);
+                              }) == 0;
+    t_spellings = new SpellingCache;
+    if (keyed) pthread_setspecific(key, t_spellings);
+  }
+  return *static_cast<SpellingCache*>(t_spellings);
 }
 
 using ArgTypeFn = const std::type_info* (*)(uint32_t op, uint32_t index);
@@ -260,14 +277,16 @@ size_t ArgsOffset(uint32_t domain) {
 
 }  // namespace
 
+bool HasStreamArg(uint32_t domain, uint32_t op) {
+  return domain == ACTIVITY_DOMAIN_HIP_API &&
+         roctracer::hip_api::StreamArg(op, nullptr, nullptr) ==
+             roctracer::hip_api::kStreamArg;
+}
+
 bool StreamHandleOf(const ApiArgs& args, uint64_t* handle) {
   // The op alone says whether it has a stream parameter: most calls have
   // none, and need no copy of their arguments to say so.
-  if (args.domain != ACTIVITY_DOMAIN_HIP_API ||
-      roctracer::hip_api::StreamArg(args.op, nullptr, nullptr) !=
-          roctracer::hip_api::kStreamArg) {
-    return false;
-  }
+  if (!HasStreamArg(args.domain, args.op)) return false;
   union Storage {
     Storage() {}
     hip_api_data_t data;
@@ -311,9 +330,8 @@ uint32_t OpCountOf(uint32_t domain) {
   }
 }
 
-const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
-                             uint32_t size) {
-  const size_t need = sizeof(ApiArgs) + ((size + 7) & ~size_t{7});
+unsigned char* ArgArena::Room(size_t padded) {
+  const size_t need = sizeof(ApiArgs) + padded;
   if (need > kChunkBytes) return nullptr;
   if (chunks_.empty() || used_ + need > kChunkBytes) {
     if (!chunks_.empty() && chunk_ + 1 < chunks_.size()) {
@@ -326,8 +344,27 @@ const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
   }
   unsigned char* p = chunks_[chunk_].get() + used_;
   used_ += need;
+  return p;
+}
+
+const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
+                             uint32_t size) {
+  unsigned char* p = Room((size + 7) & ~size_t{7});
+  if (p == nullptr) return nullptr;
   unsigned char* copy = p + sizeof(ApiArgs);
   std::memcpy(copy, bytes, size);
+  return new (p) ApiArgs{EachOf(domain), domain, op, size, copy};
+}
+
+const ApiArgs* ArgArena::AddPadded(uint32_t domain, uint32_t op,
+                                   const void* bytes, uint32_t size) {
+  const size_t padded = (size + 7) & ~size_t{7};
+  unsigned char* p = Room(padded);
+  if (p == nullptr) return nullptr;
+  unsigned char* copy = p + sizeof(ApiArgs);
+  // Most argument structs are a few words: no call for them.
+  const auto* from = static_cast<const unsigned char*>(bytes);
+  for (size_t i = 0; i < padded; i += 8) std::memcpy(copy + i, from + i, 8);
   return new (p) ApiArgs{EachOf(domain), domain, op, size, copy};
 }
 
@@ -378,9 +415,11 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
   q->tail->written.store(q->tail_used, std::memory_order_release);
 }
 
-const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
+std::atomic<uint64_t> ArgCapture::generation_now_{0};
+
+const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOfSlow(uint32_t tid) {
   Registry& r = TheRegistry();
-  if (r.generation.load(std::memory_order_acquire) != generation_) {
+  if (Generation() != generation_) {
     // Threads came: the map again, and the queues of exited threads that
     // hold nothing more go.
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -398,10 +437,9 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOf(uint32_t tid) {
       by_tid_[q->tid].push_back(q);
     }
     r.queues.swap(kept);
-    generation_ = r.generation.load(std::memory_order_acquire);
+    generation_ = Generation();
     last_queues_ = nullptr;
   }
-  // A buffer's records come in runs of one thread's calls.
   if (last_queues_ != nullptr && last_tid_ == tid) return last_queues_;
   auto it = by_tid_.find(tid);
   if (it == by_tid_.end()) return nullptr;
@@ -436,8 +474,8 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
         ++skipped;
         continue;
       }
-      const ApiArgs* args =
-          arena->Add(h.domain_op >> 24, h.domain_op & 0xffffff, bytes, h.size);
+      const ApiArgs* args = arena->AddPadded(
+          h.domain_op >> 24, h.domain_op & 0xffffff, bytes, h.size);
       // The entries before it had no record: passed, and their chunks freed.
       while (q->head != c) {
         Chunk* done = q->head;

@@ -15,6 +15,7 @@
 #ifndef ROCTRACE_TOOL_ARG_CAPTURE_H_
 #define ROCTRACE_TOOL_ARG_CAPTURE_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,6 +32,10 @@ class ArgArena {
  public:
   const ApiArgs* Add(uint32_t domain, uint32_t op, const void* bytes,
                      uint32_t size);
+  // The same, `bytes` readable up to `size` rounded up to 8 (a queue's
+  // entry): copied in words.
+  const ApiArgs* AddPadded(uint32_t domain, uint32_t op, const void* bytes,
+                           uint32_t size);
   void Clear() {
     chunk_ = 0;
     used_ = 0;
@@ -38,6 +43,8 @@ class ArgArena {
 
  private:
   static constexpr size_t kChunkBytes = 64 << 10;
+  // Room for an ApiArgs and `padded` bytes; nullptr when too large.
+  unsigned char* Room(size_t padded);
   std::vector<std::unique_ptr<unsigned char[]>> chunks_;
   size_t chunk_ = 0;  // the chunk being filled
   size_t used_ = 0;
@@ -67,10 +74,25 @@ class ArgCapture {
   uint64_t lost() const;
 
   struct Queue;
+  // The registry of queues' generation: bumped by each thread's first call.
+  static std::atomic<uint64_t> generation_now_;
 
  private:
-  // The queues of thread `tid` (usually one); nullptr when none.
-  const std::vector<Queue*>* QueuesOf(uint32_t tid);
+  // The queues of thread `tid` (usually one); nullptr when none. Inline
+  // when no thread came since the last look-up and the thread is the last
+  // one's (a buffer's records come in runs of one thread's calls).
+  const std::vector<Queue*>* QueuesOf(uint32_t tid) {
+    if (__builtin_expect(last_queues_ != nullptr && last_tid_ == tid &&
+                             generation_ == Generation(),
+                         1)) {
+      return last_queues_;
+    }
+    return QueuesOfSlow(tid);
+  }
+  const std::vector<Queue*>* QueuesOfSlow(uint32_t tid);
+  static uint64_t Generation() {
+    return generation_now_.load(std::memory_order_acquire);
+  }
   std::unordered_map<uint32_t, std::vector<Queue*>> by_tid_;
   uint64_t generation_ = 0;  // of the registry, when by_tid_ was made
   // The last thread looked up and its entry of by_tid_ (null: none).
@@ -82,6 +104,9 @@ class ArgCapture {
 // value, as an integer): false for a call without one, or one whose
 // stream parameter is where the call put a stream it created.
 bool StreamHandleOf(const ApiArgs& args, uint64_t* handle);
+// Whether an op has a stream parameter StreamHandleOf reads (the op alone
+// says so).
+bool HasStreamArg(uint32_t domain, uint32_t op);
 
 // Bytes of an op's argument struct (the generated ArgsSize of its domain);
 // 0 for a domain without printers.

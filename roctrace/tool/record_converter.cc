@@ -310,6 +310,14 @@ uint64_t RecordConverter::open_ranges() const {
   return n;
 }
 
+bool RecordConverter::HasStreamSlow(const OpName* op, uint32_t domain,
+                                    uint32_t op_id) {
+  if (op->index >= stream_ops_.size()) stream_ops_.resize(op->index + 1, -1);
+  const bool has = !has_stream_ || has_stream_(domain, op_id);
+  stream_ops_[op->index] = has ? 1 : 0;
+  return has;
+}
+
 void RecordConverter::Convert(const activity_record_t& r) {
   ApiEvent e{};
   e.pid = r.process_id;
@@ -328,7 +336,8 @@ void RecordConverter::Convert(const activity_record_t& r) {
       if (args_source_) {
         e.args = args_source_(r.domain, r.op, r.thread_id, r.correlation_id);
       }
-      if (e.args != nullptr && stream_source_) {
+      if (e.args != nullptr && stream_source_ &&
+          HasStream(e.op, r.domain, r.op)) {
         e.stream_known = stream_source_(*e.args, &e.stream_id);
       }
       sink_(e);

@@ -70,9 +70,13 @@ class RecordConverter {
   void SetArgsSource(ArgsSource source) { args_source_ = std::move(source); }
   // The Stream_Id of the stream an API call's arguments name (false when
   // they name none, or one not numbered): ApiEvent::stream_id. Unset: none.
+  // Asked only for the operations `has_stream` says have a stream
+  // parameter (decided once per operation).
   using StreamSource = std::function<bool(const ApiArgs& args, uint64_t* id)>;
-  void SetStreamSource(StreamSource source) {
+  using StreamOps = std::function<bool(uint32_t domain, uint32_t op)>;
+  void SetStreamSource(StreamSource source, StreamOps has_stream) {
     stream_source_ = std::move(source);
+    has_stream_ = std::move(has_stream);
   }
   // Emits the device events still waiting for their API call (at the end:
   // their thread stays unknown, 0).
@@ -128,6 +132,18 @@ class RecordConverter {
   Sink sink_;
   ArgsSource args_source_;
   StreamSource stream_source_;
+  StreamOps has_stream_;
+  // By OpName::index: 1 the operation has a stream parameter, 0 not, -1
+  // not asked yet.
+  std::vector<int8_t> stream_ops_;
+  bool HasStream(const OpName* op, uint32_t domain, uint32_t op_id) {
+    if (__builtin_expect(op->index < stream_ops_.size(), 1) &&
+        stream_ops_[op->index] >= 0) {
+      return stream_ops_[op->index] != 0;
+    }
+    return HasStreamSlow(op, domain, op_id);
+  }
+  bool HasStreamSlow(const OpName* op, uint32_t domain, uint32_t op_id);
   std::vector<std::unique_ptr<OpName>> api_names_[ACTIVITY_DOMAIN_NUMBER];
   std::unordered_map<uint64_t, std::unique_ptr<OpName>> sparse_names_;
   std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_[2];

@@ -433,11 +433,13 @@ void Tool::CaptureArgs() {
   }
   // A HIP call's stream, numbered as its work's (the kernel and copy traces
   // number them: without those, none is).
-  converter_.SetStreamSource([this](const ApiArgs& args, uint64_t* id) {
-    uint64_t handle = 0;
-    return StreamHandleOf(args, &handle) &&
-           kernel_observer_.FindStream(handle, id);
-  });
+  converter_.SetStreamSource(
+      [this](const ApiArgs& args, uint64_t* id) {
+        uint64_t handle = 0;
+        return StreamHandleOf(args, &handle) &&
+               kernel_observer_.FindStream(handle, id);
+      },
+      &HasStreamArg);
   // A call of a recorded domain without parameters has its (empty) list.
   converter_.SetArgsSource([this](uint32_t domain, uint32_t op, uint32_t tid,
                                   uint64_t correlation_id) -> const ApiArgs* {

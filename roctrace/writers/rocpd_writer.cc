@@ -560,25 +560,81 @@ int64_t RocpdWriter::AppendEvent(const ApiEvent& e) {
   return id;
 }
 
+namespace {
+
+// Argument structs are a few words: compared and copied without a call.
+inline bool SameBytes(const unsigned char* a, const unsigned char* b,
+                      size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return false;
+  }
+  if (i + 4 <= n) {
+    uint32_t x, y;
+    std::memcpy(&x, a + i, 4);
+    std::memcpy(&y, b + i, 4);
+    if (x != y) return false;
+    i += 4;
+  }
+  for (; i < n; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) std::memcpy(to + i, from + i, 8);
+  for (; i < n; ++i) to[i] = from[i];
+}
+
+}  // namespace
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
 // ({"stream_id":N}, its rocpd_info_stream row's id), which upstream's
 // stream_args view reads.
+//
+// The printed rows are a function of the argument bytes alone (no pointer
+// is followed), so each operation keeps its last call's bytes; a call that
+// repeats them (a status query, a synchronisation on the same stream, a
+// loop's repeated call) keeps its rows encoded but for the event id, and
+// the calls after it that repeat them again append those rows without
+// printing their arguments.
 void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                             const ApiArgs& args) {
+  if (e.stream_known) StreamRow(e.stream_id);
+  if (e.op->index >= last_args_.size()) last_args_.resize(e.op->index + 1);
+  LastArgs& last = last_args_[e.op->index];
+  const bool repeated = last.valid && last.size == args.size &&
+                        last.stream_known == e.stream_known &&
+                        (!e.stream_known || last.stream_id == e.stream_id) &&
+                        last.domain == args.domain && last.op == args.op &&
+                        SameBytes(last.bytes, args.bytes, args.size);
+  if (repeated && last.has_rows) {
+    for (size_t i = 0; i < last.row_count; ++i) {
+      appender_->AppendWithTail(kArgTable, next_arg_id_++, event_id,
+                                last.rows[i]);
+    }
+    return;
+  }
   struct Sink {
     RocpdWriter* writer;
     int64_t event_id;
+    LastArgs* keep;   // the rows' tails go here; null: not kept
     char stream[40];  // the stream argument's extdata; empty for none
     size_t stream_size;
-  } sink{this, event_id, {}, 0};
+  } sink{this, event_id, repeated ? &last : nullptr, {}, 0};
   if (e.stream_known) {
-    StreamRow(e.stream_id);
     sink.stream_size = static_cast<size_t>(
         std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
                       static_cast<unsigned long long>(e.stream_id)));
   }
+  last.row_count = 0;
   args.each(
       args,
       [](void* user, const ApiArg& arg) {
@@ -603,26 +659,44 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
           value = cut.data();
           size = cut.size();
         }
-        const SqliteTableAppender::Value row[5] = {
-            SqliteTableAppender::Integer(s->event_id),
-            SqliteTableAppender::Integer(arg.position),
-            SqliteTableAppender::Text(arg.type, arg.type_size),
-            SqliteTableAppender::Text(arg.name, arg.name_size),
-            SqliteTableAppender::Text(value, size)};
-        if (s->stream_size != 0 && arg.name_size == 6 &&
+        using V = SqliteTableAppender;
+        RocpdWriter* w = s->writer;
+        const V::Value row[5] = {
+            V::Integer(s->event_id), V::Integer(arg.position),
+            V::Text(arg.type, arg.type_size), V::Text(arg.name, arg.name_size),
+            V::Text(value, size)};
+        V::RowTail* keep = nullptr;
+        if (LastArgs* last = s->keep) {
+          if (last->row_count == last->rows.size()) last->rows.emplace_back();
+          keep = &last->rows[last->row_count++];
+        }
+        if (__builtin_expect(s->stream_size != 0, 0) && arg.name_size == 6 &&
             std::memcmp(arg.name, "stream", 6) == 0) {
-          const SqliteTableAppender::Value with_stream[6] = {
-              row[0], row[1],
-              row[2], row[3],
-              row[4], SqliteTableAppender::Text(s->stream, s->stream_size)};
-          s->writer->appender_->AppendRow<0b111100>(
-              kArgTable, s->writer->next_arg_id_++, with_stream);
+          const V::Value with_stream[6] = {
+              row[0], row[1], row[2],
+              row[3], row[4], V::Text(s->stream, s->stream_size)};
+          w->appender_->AppendRow<0b111100>(kArgTable, w->next_arg_id_++,
+                                            with_stream);
+          if (keep != nullptr)
+            w->appender_->EncodeTail(with_stream + 1, 5, keep);
           return;
         }
-        s->writer->appender_->AppendRow<0b11100>(
-            kArgTable, s->writer->next_arg_id_++, row);
+        w->appender_->AppendRow<0b11100>(kArgTable, w->next_arg_id_++, row);
+        if (keep != nullptr) w->appender_->EncodeTail(row + 1, 4, keep);
       },
       &sink);
+  last.has_rows = repeated;
+  if (!repeated) {
+    last.valid = args.size <= sizeof(last.bytes);
+    if (last.valid) {
+      CopyBytes(last.bytes, args.bytes, args.size);
+      last.size = args.size;
+      last.domain = args.domain;
+      last.op = args.op;
+      last.stream_known = e.stream_known;
+      last.stream_id = e.stream_id;
+    }
+  }
 }
 
 void RocpdWriter::InsertDeviceRows() {

@@ -117,6 +117,22 @@ class RocpdWriter : public Writer {
   std::vector<DeviceRow> device_rows_;
   int64_t next_event_id_ = 1;
   int64_t next_arg_id_ = 1;
+  // An operation's last call's argument bytes (when at most 256) and, once
+  // a call repeated them, the rocpd_arg rows they print, each encoded but
+  // for its event id (WriteArgs).
+  struct LastArgs {
+    bool valid = false;  // the bytes are a call's
+    bool has_rows = false;
+    bool stream_known = false;
+    uint32_t domain = 0;
+    uint32_t op = 0;
+    uint32_t size = 0;
+    uint64_t stream_id = 0;
+    size_t row_count = 0;
+    std::vector<SqliteTableAppender::RowTail> rows;  // row_count used
+    unsigned char bytes[256];
+  };
+  std::vector<LastArgs> last_args_;  // by OpName::index
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet

@@ -335,6 +335,43 @@ void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
                           std::to_string(t.last_rowid));
 }
 
+void SqliteTableAppender::RefuseLongRow(const Tree& t, size_t payload) {
+  if (error_.empty()) {
+    error_ = t.name + ": a row of " + std::to_string(payload) +
+             " bytes, more than a page holds";
+  }
+}
+
+inline __attribute__((always_inline)) size_t SqliteTableAppender::RowidLen(
+    Tree& t, int64_t rowid) {
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  return t.rowid_len;
+}
+
+inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
+    Tree& t, size_t size, uint8_t* spill_end, bool* direct) {
+  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
+    SealLeaf(t);
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  *direct = kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
+  return *direct ? t.leaf + t.leaf_content + size : spill_end;
+}
+
+inline __attribute__((always_inline)) void SqliteTableAppender::EndCell(
+    Tree& t, int64_t rowid, const uint8_t* cell, size_t size, bool direct) {
+  if (!direct) std::memcpy(t.leaf + t.leaf_content, cell, size);
+  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
+  ++t.leaf_cells;
+  t.leaf_max = rowid;
+  t.leaf_dirty = true;
+  t.last_rowid = rowid;
+}
+
 void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
                                     size_t n) const {
   l.type_word = 0;
@@ -384,26 +421,15 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
     same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
   if (!same) SetLayout(l, values, kColumns);
-  if (rowid >= t.rowid_next) {
-    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
-    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
-                                   : std::numeric_limits<int64_t>::max();
-  }
+  const size_t rowid_len = RowidLen(t, rowid);
   const size_t body = l.body;
   const size_t header = 2 + kColumns;  // size byte, NULL key, the types
   const size_t payload = header + body;
   static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
   constexpr size_t payload_len = 1;
-  const size_t rowid_len = t.rowid_len;
   const size_t size = payload_len + rowid_len + payload;
-  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
-    SealLeaf(t);
-  }
-  t.leaf_content -= static_cast<uint32_t>(size);
-  uint8_t* const cell = t.leaf + t.leaf_content;
-  const bool direct =
-      kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
-  uint8_t* q = direct ? cell + size : spill_ + sizeof(spill_);
+  bool direct;
+  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
 #pragma GCC unroll 8
   for (size_t k = 0; k < kColumns; ++k) {
     const size_t i = kColumns - 1 - k;
@@ -417,12 +443,7 @@ void SqliteTableAppender::Append(size_t table, int64_t rowid,
   q -= rowid_len;
   PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
-  if (!direct) std::memcpy(cell, q, size);
-  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
-  ++t.leaf_cells;
-  t.leaf_max = rowid;
-  t.leaf_dirty = true;
-  t.last_rowid = rowid;
+  EndCell(t, rowid, q, size, direct);
 }
 
 template void SqliteTableAppender::Append(size_t, int64_t,
@@ -532,28 +553,15 @@ void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
   }
   const size_t payload = header + body;
   if (header > 0x7f || payload > usable_ - 35) {
-    if (error_.empty()) {
-      error_ = t.name + ": a row of " + std::to_string(payload) +
-               " bytes, more than a page holds";
-    }
+    RefuseLongRow(t, payload);
     return;
   }
-  if (rowid >= t.rowid_next) {
-    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
-    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
-                                   : std::numeric_limits<int64_t>::max();
-  }
-  const size_t rowid_len = t.rowid_len;
+  const size_t rowid_len = RowidLen(t, rowid);
   const size_t payload_len = SmallVarintLen(payload);
   const size_t size = payload_len + rowid_len + payload;
-  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
-    SealLeaf(t);
-  }
-  t.leaf_content -= static_cast<uint32_t>(size);
-  uint8_t* const cell = t.leaf + t.leaf_content;
-  const bool direct =
-      kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
-  uint8_t* q = direct ? cell + size : row_spill_.data() + row_spill_.size();
+  bool direct;
+  uint8_t* q =
+      StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct);
 #pragma GCC unroll 8
   for (size_t k = 0; k < kColumns; ++k) {
     const size_t i = kColumns - 1 - k;
@@ -582,12 +590,7 @@ void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
   PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   q -= payload_len;
   PutVarint(q, payload, payload_len);
-  if (!direct) std::memcpy(cell, q, size);
-  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
-  ++t.leaf_cells;
-  t.leaf_max = rowid;
-  t.leaf_dirty = true;
-  t.last_rowid = rowid;
+  EndCell(t, rowid, q, size, direct);
 }
 
 // rocpd_arg's row: event id, position, then type, name and value, and
@@ -617,6 +620,125 @@ void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
     default:
       RefuseRow(*trees_[table], rowid, n);
   }
+}
+
+void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
+                                     RowTail* tail) const {
+  std::string& bytes = tail->bytes;
+  bytes.clear();
+  size_t body = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t type[3];
+    size_t len = 1;
+    if (values[i].text != nullptr) {
+      const uint64_t serial = 13 + 2 * uint64_t{values[i].size};
+      len = SmallVarintLen(serial);
+      PutVarint(type, serial, len);
+      body += values[i].size;
+    } else {
+      const int64_t v = values[i].integer;
+      const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+      const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+      type[0] = small_ints_ && static_cast<uint64_t>(v) <= 1
+                    ? static_cast<uint8_t>(8 + v)
+                    : w.type;
+      body += type[0] >= 8 ? 0 : w.size;
+    }
+    bytes.append(reinterpret_cast<const char*>(type), len);
+  }
+  tail->types_size = static_cast<uint32_t>(bytes.size());
+  tail->cell.clear();
+  tail->columns = static_cast<uint32_t>(n);
+  bytes.reserve(bytes.size() + body);
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].text != nullptr) {
+      bytes.append(values[i].text, values[i].size);
+      continue;
+    }
+    const int64_t v = values[i].integer;
+    if (small_ints_ && static_cast<uint64_t>(v) <= 1) continue;
+    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+    const size_t size = kWidths.by_clz[__builtin_clzll(mag | 1)].size;
+    const uint64_t be = __builtin_bswap64(static_cast<uint64_t>(v));
+    bytes.append(reinterpret_cast<const char*>(&be) + 8 - size, size);
+  }
+}
+
+// As AppendRow, the tail's types and values copied as encoded.
+void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
+                                         int64_t first, RowTail& tail) {
+  Tree& t = *trees_[table];
+  const size_t columns = 1 + tail.columns;
+  if (rowid <= t.last_rowid || columns < t.columns ||
+      columns > t.stored_columns) {
+    RefuseRow(t, rowid, columns);
+    return;
+  }
+  uint8_t type;
+  size_t first_size;
+  if (small_ints_ && static_cast<uint64_t>(first) <= 1) {
+    type = static_cast<uint8_t>(8 + first);
+    first_size = 0;
+  } else {
+    const uint64_t mag = static_cast<uint64_t>(first ^ (first >> 63));
+    const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+    type = w.type;
+    first_size = w.size;
+  }
+  if (type == tail.cell_first_type && !tail.cell.empty() &&
+      RowidLen(t, rowid) == tail.cell_rowid_len) {
+    // The last cell again, its rowid and first value written over.
+    const size_t size = tail.cell.size();
+    bool direct;
+    uint8_t* q =
+        StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct) -
+        size;
+    std::memcpy(q, tail.cell.data(), size);
+    PutVarint(q + tail.cell_payload_len, static_cast<uint64_t>(rowid),
+              tail.cell_rowid_len);
+    uint64_t v = static_cast<uint64_t>(first);
+    for (size_t i = first_size; i-- > 0; v >>= 8) {
+      q[tail.cell_first_at + i] = static_cast<uint8_t>(v);
+    }
+    EndCell(t, rowid, q, size, direct);
+    return;
+  }
+  const size_t types_size = tail.types_size;
+  const size_t values_size = tail.bytes.size() - types_size;
+  const size_t header = 3 + types_size;  // size byte, NULL key, first's type
+  const size_t payload = header + first_size + values_size;
+  if (header > 0x7f || payload > usable_ - 35) {
+    RefuseLongRow(t, payload);
+    return;
+  }
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t payload_len = SmallVarintLen(payload);
+  const size_t size = payload_len + rowid_len + payload;
+  bool direct;
+  uint8_t* q =
+      StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct);
+  // Backwards, as AppendRow: the first value's word store spills into
+  // bytes the types and header then cover (or the cell slack below it).
+  q -= values_size;
+  std::memcpy(q, tail.bytes.data() + types_size, values_size);
+  Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(first)));
+  q -= first_size;
+  q -= types_size;
+  std::memcpy(q, tail.bytes.data(), types_size);
+  *--q = type;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  q -= payload_len;
+  PutVarint(q, payload, payload_len);
+  tail.cell.assign(reinterpret_cast<const char*>(q), size);
+  tail.cell_rowid_len = static_cast<uint8_t>(rowid_len);
+  tail.cell_first_type = type;
+  tail.cell_first_size = static_cast<uint8_t>(first_size);
+  tail.cell_payload_len = static_cast<uint8_t>(payload_len);
+  tail.cell_first_at = static_cast<uint32_t>(payload_len + rowid_len + header);
+  EndCell(t, rowid, q, size, direct);
 }
 
 void SqliteTableAppender::SealLeaf(Tree& t) {

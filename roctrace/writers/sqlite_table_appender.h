@@ -81,6 +81,29 @@ class SqliteTableAppender {
   template <uint32_t kTexts, size_t kColumns>
   void AppendRow(size_t table, int64_t rowid, const Value (&values)[kColumns]);
 
+  // A row's values after its first, encoded once (EncodeTail) for rows
+  // that differ only in their first value (AppendWithTail): a call's
+  // argument rows written again for another event. Integers and texts
+  // (Value::text not null) as AppendRow stores them.
+  struct RowTail {
+    uint32_t columns = 0;     // values in the tail
+    uint32_t types_size = 0;  // `bytes`: their serial types, then the values
+    std::string bytes;
+    // The last cell AppendWithTail made of it: the next whose rowid takes
+    // as many bytes and whose first value has the same serial type is that
+    // cell with its rowid and first value written over.
+    std::string cell;
+    uint8_t cell_rowid_len = 0;
+    uint8_t cell_first_type = 0;
+    uint8_t cell_first_size = 0;
+    uint8_t cell_payload_len = 0;
+    uint32_t cell_first_at = 0;  // the first value's offset in `cell`
+  };
+  void EncodeTail(const Value* values, size_t n, RowTail* tail) const;
+  // Appends the row (first, tail's values...) as AppendRow would.
+  void AppendWithTail(size_t table, int64_t rowid, int64_t first,
+                      RowTail& tail);
+
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
   // complete). Call with no SQLite transaction open on the connection.
@@ -103,7 +126,18 @@ class SqliteTableAppender {
   // Out of line: the append's own code stays small.
   __attribute__((noinline, cold)) void RefuseRow(const Tree& t, int64_t rowid,
                                                  size_t columns);
+  __attribute__((noinline, cold)) void RefuseLongRow(const Tree& t,
+                                                     size_t payload);
   void SetLayout(Layout& l, const int64_t* values, size_t n) const;
+  // Every append's start and end: the rowid's varint length; room for a
+  // cell of `size` bytes in the right-most leaf (a new leaf when full) and
+  // where its encoding ends (in the leaf, or at spill_end when the leaf has
+  // no room for the word stores' spill below it); the cell's pointer and
+  // the tree's bookkeeping.
+  size_t RowidLen(Tree& t, int64_t rowid);
+  uint8_t* StartCell(Tree& t, size_t size, uint8_t* spill_end, bool* direct);
+  void EndCell(Tree& t, int64_t rowid, const uint8_t* cell, size_t size,
+               bool direct);
   void SealLeaf(Tree& t);
   bool FlushTree(Tree& t, FlushState& s);
   void GrowRoot(Tree& t, std::vector<Child> list, size_t level, FlushState& s);

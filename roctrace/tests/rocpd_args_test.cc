@@ -1,0 +1,185 @@
+// rocpd_arg rows as the rocpd writer writes them, read back with SQLite:
+// calls of one operation whose argument bytes repeat, change and repeat
+// again each get their own call's values, and a stream argument's extdata
+// follows the event's stream.
+#include <gtest/gtest.h>
+#include <roctracer.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "hip_api_data.h"
+#include "hip_api_id.h"
+#include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tool/arg_capture.h"
+#include "roctrace/writers/rocpd_writer.h"
+
+namespace roctrace {
+namespace {
+
+std::vector<std::string> Rows(const std::string& path, const char* sql) {
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &st, nullptr), SQLITE_OK)
+      << sqlite3_errmsg(db);
+  std::vector<std::string> rows;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::string row;
+    for (int i = 0; i < sqlite3_column_count(st); ++i) {
+      if (i != 0) row += "|";
+      const unsigned char* text = sqlite3_column_text(st, i);
+      row += text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
+    }
+    rows.push_back(row);
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  return rows;
+}
+
+class RocpdArgsTest : public ::testing::Test {
+ protected:
+  const ApiArgs* Memcpy(uint64_t dst, uint64_t size) {
+    hip_api_data_t d{};
+    d.args.hipMemcpy.dst = reinterpret_cast<void*>(dst);
+    d.args.hipMemcpy.src = reinterpret_cast<void*>(0x1000);
+    d.args.hipMemcpy.sizeBytes = size;
+    d.args.hipMemcpy.kind = hipMemcpyHostToDevice;
+    return arena_.Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy,
+                      &d.args.hipMemcpy, sizeof(d.args.hipMemcpy));
+  }
+  const ApiArgs* Synchronize(uintptr_t stream) {
+    hip_api_data_t d{};
+    d.args.hipStreamSynchronize.stream = reinterpret_cast<hipStream_t>(stream);
+    return arena_.Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipStreamSynchronize,
+                      &d.args.hipStreamSynchronize,
+                      sizeof(d.args.hipStreamSynchronize));
+  }
+  void Write(const OpName* op, const ApiArgs* args, bool stream_known = false,
+             uint64_t stream_id = 0) {
+    ApiEvent e{};
+    e.op = op;
+    e.correlation_id = ++id_;
+    e.start_ns = 1000 * id_;
+    e.end_ns = e.start_ns + 10;
+    e.pid = 42;
+    e.tid = 43;
+    e.args = args;
+    e.stream_known = stream_known;
+    e.stream_id = stream_id;
+    writer_.Write(e);
+  }
+
+  ScratchDir dir_{"rocpd_args_test"};
+  ArgArena arena_;
+  RunInfo info_ = [] {
+    RunInfo info;
+    info.pid = 42;
+    info.command = "test";
+    return info;
+  }();
+  RocpdWriter writer_{dir_ / "t_results.db", info_};
+  uint64_t id_ = 0;
+};
+
+// Runs of three calls with the same bytes: the second keeps its rows, the
+// third writes them again; a change starts over.
+TEST_F(RocpdArgsTest, RepeatedAndChangedArgumentsEachKeepTheirValues) {
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const ApiArgs* a = Memcpy(0x2000, 64);
+  const ApiArgs* b = Memcpy(0x2000, 65);  // one argument differs
+  for (const ApiArgs* args : {a, a, a, b, b, b, b, a, a, a}) {
+    Write(&memcpy_name, args);
+  }
+  writer_.Finish(info_);
+  std::vector<std::string> expected;
+  int event = 0;
+  for (const char* size :
+       {"64", "64", "64", "65", "65", "65", "65", "64", "64", "64"}) {
+    ++event;
+    expected.push_back(std::to_string(event) + "|0|void*|dst|0x2000");
+    expected.push_back(std::to_string(event) + "|1|void const*|src|0x1000");
+    expected.push_back(std::to_string(event) + "|2|unsigned long|sizeBytes|" +
+                       size);
+    expected.push_back(std::to_string(event) +
+                       "|3|hipMemcpyKind|kind|hipMemcpyHostToDevice");
+  }
+  EXPECT_EQ(Rows(dir_ / "t_results.db",
+                 "SELECT event_id, position, type, name, value FROM rocpd_arg "
+                 "ORDER BY id"),
+            expected);
+  EXPECT_EQ(Rows(dir_ / "t_results.db",
+                 "SELECT min(id), max(id), count(*), typeof(extdata) "
+                 "FROM rocpd_arg"),
+            std::vector<std::string>{"1|40|40|text"});
+}
+
+TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
+  const OpName sync{Category::kHip, "hipStreamSynchronize", "HIP_RUNTIME_API",
+                    0};
+  const ApiArgs* s = Synchronize(0x5000);
+  Write(&sync, s, true, 1);
+  Write(&sync, s, true, 1);
+  Write(&sync, s, true, 1);
+  Write(&sync, s, true, 2);  // the same bytes, another Stream_Id
+  Write(&sync, s, true, 2);
+  Write(&sync, s, true, 2);
+  Write(&sync, s);  // and none known
+  Write(&sync, s);
+  Write(&sync, s);
+  writer_.Finish(info_);
+  EXPECT_EQ(Rows(dir_ / "t_results.db",
+                 "SELECT event_id, name, value, extdata FROM rocpd_arg "
+                 "ORDER BY id"),
+            (std::vector<std::string>{
+                "1|stream|0x5000|{\"stream_id\":1}",
+                "2|stream|0x5000|{\"stream_id\":1}",
+                "3|stream|0x5000|{\"stream_id\":1}",
+                "4|stream|0x5000|{\"stream_id\":2}",
+                "5|stream|0x5000|{\"stream_id\":2}",
+                "6|stream|0x5000|{\"stream_id\":2}",
+                "7|stream|0x5000|{}",
+                "8|stream|0x5000|{}",
+                "9|stream|0x5000|{}",
+            }));
+}
+
+// Many calls with the same arguments, their event ids and row ids growing
+// through every varint and integer width a run reaches, across many leaves
+// and checkpoints: every row is there, whole, in a sound file.
+TEST_F(RocpdArgsTest, ALongRunOfRepeatedCalls) {
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const ApiArgs* a = Memcpy(0x7f3a12000000, 4096);
+  constexpr int kCalls = 40000;
+  for (int i = 0; i < kCalls; ++i) {
+    Write(&memcpy_name, a);
+    if (i % 9999 == 0) writer_.Checkpoint();
+  }
+  writer_.Finish(info_);
+  const std::string db = dir_ / "t_results.db";
+  EXPECT_EQ(Rows(db, "PRAGMA integrity_check"), std::vector<std::string>{"ok"});
+  EXPECT_EQ(Rows(db,
+                 "SELECT count(*), count(DISTINCT event_id), min(event_id), "
+                 "max(event_id), max(id) FROM rocpd_arg"),
+            std::vector<std::string>{"160000|40000|1|40000|160000"});
+  EXPECT_EQ(Rows(db,
+                 "SELECT position, type, name, value, count(*) FROM rocpd_arg "
+                 "GROUP BY 1, 2, 3, 4 ORDER BY 1"),
+            (std::vector<std::string>{
+                "0|void*|dst|0x7f3a12000000|40000",
+                "1|void const*|src|0x1000|40000",
+                "2|unsigned long|sizeBytes|4096|40000",
+                "3|hipMemcpyKind|kind|hipMemcpyHostToDevice|40000",
+            }));
+  // Each event's rows are its own, in order.
+  EXPECT_EQ(Rows(db,
+                 "SELECT count(*) FROM rocpd_arg "
+                 "WHERE id != (event_id - 1) * 4 + position + 1"),
+            std::vector<std::string>{"0"});
+}
+
+}  // namespace
+}  // namespace roctrace
