@@ -14,6 +14,7 @@
 #include "sdk/interest.h"
 #include "sdk/kinds.h"
 #include "sdk/registration.h"
+#include "sdk/retirement.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -171,6 +172,7 @@ rocprofiler_configure_buffer_tracing_service(
   g_buffer_kind_mask[kind_value].fetch_or(uint64_t{1} << index,
                                           std::memory_order_release);
   if (active) AddContextInterest(*ctx);
+  if (no_ops) StartRetirementThread();
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

@@ -421,7 +421,6 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* state = Tls();
   if (state == nullptr) return;
   ThreadState& t = *state;
-  WriteRetiredByOthers(t);
   const KindOp ko = MapCall(info.domain, info.op);
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
     const uint32_t depth = t.depth++;

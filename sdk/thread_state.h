@@ -97,10 +97,6 @@ struct ThreadState {
   // ScratchOpen[kScratchOps], allocated at the thread's first scratch
   // callback (few threads ever raise one); kept with the block.
   ScratchOpen* scratch;
-  // This thread's calls whose IDs another thread retired (their last GPU
-  // operation completed there), newest first: written by this thread after
-  // its own records, or by a flush (retirement.h).
-  std::atomic<CallRefs*> retired;
 
   rocprofiler_user_data_t ExternalTop(int context) const noexcept {
     const uint32_t d = external_depth[context];
