@@ -85,7 +85,7 @@ void ReleaseCall(CallRefs* refs) noexcept;
 // its ID now, or drops the frame's reference when GPU work is outstanding.
 inline void FinishFrame(Frame& frame) noexcept {
   CallRefs* refs = frame.refs;
-  if (refs == nullptr && (frame.called | frame.buffered |
+  if (refs == nullptr && (frame.called | frame.buffered | frame.buffered_ext |
                           static_cast<uint64_t>(frame.seen)) == 0) {
     return;
   }
