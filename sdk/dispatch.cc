@@ -54,6 +54,20 @@ static_assert(offsetof(hip_api_data_t, args) -
                   sizeof(rocprofiler_hip_api_retval_t),
               "HIP retval union layout");
 
+// The op's own argument bytes, `size` of `capacity` (the union's size), in
+// 16-byte pieces the compiler inlines: a call's arguments are a few words,
+// and the library's memcpy (through its fortified entry) cost more than the
+// copy. The last piece may take bytes past the op's own, never past the
+// union.
+inline void CopyArgs(void* dst, const void* src, size_t size,
+                     size_t capacity) noexcept {
+  auto* d = static_cast<char*>(dst);
+  const auto* s = static_cast<const char*>(src);
+  size_t i = 0;
+  for (; i < size && i + 16 <= capacity; i += 16) std::memcpy(d + i, s + i, 16);
+  if (i < size) std::memcpy(d + i, s + i, size - i);
+}
+
 // Uninitialised storage: HIP's args union holds types with constructors.
 template <class T>
 union Storage {
@@ -163,8 +177,8 @@ class Payload {
         auto& p = u_.hsa.value;
         const auto* d = static_cast<const hsa_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        std::memcpy(static_cast<void*>(&p.args), &d->args,
-                    roctracer::hsa_api::ArgsSize(info_.op));
+        CopyArgs(&p.args, &d->args, roctracer::hsa_api::ArgsSize(info_.op),
+                 sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hsa_status_t_retval,
                       sizeof(p.retval));
@@ -178,8 +192,8 @@ class Payload {
         auto& p = u_.hip.value;
         const auto* d = static_cast<const hip_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        std::memcpy(static_cast<void*>(&p.args), &d->args,
-                    roctracer::hip_api::ArgsSize(info_.op));
+        CopyArgs(&p.args, &d->args, roctracer::hip_api::ArgsSize(info_.op),
+                 sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hipError_t_retval,
                       sizeof(p.retval));
