@@ -119,10 +119,28 @@ void RetirementThreadMain() {
   }
 }
 
+// One writer of deferred retirements at a time (WriteDeferredRetirements).
+// Made on first use (constant-initialized: a flush may come from a tool's
+// initialize during the library's load-time scan).
+std::atomic<std::mutex*> g_writing{nullptr};
+std::mutex& WritingLock() noexcept {
+  std::mutex* m = g_writing.load(std::memory_order_acquire);
+  if (m != nullptr) return *m;
+  auto* fresh = new std::mutex;
+  if (g_writing.compare_exchange_strong(m, fresh, std::memory_order_acq_rel)) {
+    return *fresh;
+  }
+  delete fresh;
+  return *m;
+}
+
 // The child of a fork has no retirement thread: its deferred retirements
-// are written by its flushes (and it never waits for that thread's lock).
+// are written by its flushes. It never waits for that thread's locks: no
+// wake-ups, and a fresh writers' lock (the parent's thread may have held
+// the old one at the fork).
 void ForgetRetirementThreadInChild() {
   g_sleeping.store(0, std::memory_order_relaxed);
+  g_writing.store(new std::mutex, std::memory_order_release);
 }
 
 }  // namespace
@@ -151,8 +169,7 @@ bool WriteDeferredRetirements() noexcept {
   // One writer at a time: a flush that finds the list empty because the
   // retirement thread took it waits here until those are written, so that
   // it delivers them.
-  static std::mutex* writing = new std::mutex;
-  std::lock_guard<std::mutex> lock(*writing);
+  std::lock_guard<std::mutex> lock(WritingLock());
   // Listed before this point: every record of these IDs was written before
   // (the last reference dropped after them), so the flush below delivers them.
   CallRefs* newest = g_deferred.exchange(nullptr, std::memory_order_seq_cst);
