@@ -1,5 +1,9 @@
-// rocprofiler_iterate_callback_tracing_kind_operation_args: the generated
-// argument printers (//codegen:api_tables) seen through the SDK's callback.
+// rocprofiler_iterate_callback_tracing_kind_operation_args (and, for the
+// records of the *_API_EXT buffer kinds, rocprofiler_iterate_buffer_tracing_
+// record_args): the generated argument printers (//codegen:api_tables) seen
+// through the SDK's callbacks.
+#include "sdk/args.h"
+
 #include <cstddef>
 #include <cstring>
 
@@ -27,6 +31,9 @@ struct Adapter {
   int32_t op;
   rocprofiler_callback_tracing_operation_args_cb_t callback;
   void* user;
+  // Set instead of `callback` for a buffer record's arguments.
+  rocprofiler_buffer_tracing_operation_args_cb_t buffer_callback;
+  rocprofiler_buffer_tracing_kind_t buffer_kind;
   // Arguments are printed from a copy; addresses handed to the tool point
   // into the record's payload instead.
   const char* copy_begin;
@@ -45,6 +52,10 @@ int Visit(uint32_t index, const void* addr, int32_t indirection,
   }
   char spelled[512];
   roctracer::codegen::NormalizeTypeSpelling(type, spelled, sizeof(spelled));
+  if (a->buffer_callback != nullptr) {
+    return a->buffer_callback(a->buffer_kind, a->op, index, p, indirection,
+                              spelled, name, value, a->user);
+  }
   return a->callback(a->kind, a->op, index, p, indirection, spelled, name,
                      value, derefs, a->user);
 }
@@ -148,6 +159,33 @@ void IterateMarker(int32_t kind, int32_t op,
 }
 
 }  // namespace
+
+void IterateHipExtRecordArgs(
+    const rocprofiler_buffer_tracing_hip_api_ext_record_t& record,
+    rocprofiler_buffer_tracing_operation_args_cb_t callback,
+    void* user_data) noexcept {
+  const int32_t kind =
+      RawValue(record.kind) == ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT
+          ? ROCPROFILER_CALLBACK_TRACING_HIP_COMPILER_API
+          : ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API;
+  const KindInfo* k = FindKind(kind);
+  if (k == nullptr || !ValidOp(*k, record.operation)) return;
+  const uint32_t id = k->ids[record.operation];
+  if (id == gen::kUntraced) return;
+  Adapter a{static_cast<rocprofiler_callback_tracing_kind_t>(kind),
+            record.operation,
+            nullptr,
+            user_data,
+            callback,
+            record.kind,
+            nullptr,
+            0,
+            nullptr};
+  // At EXIT (the record is written then), following no pointer.
+  IterateApi<hip_api_data_t, &roctracer::hip_api::IterateArgs>(id, &record,
+                                                               true, 0, &a);
+}
+
 }  // namespace rocprofiler_sdk
 
 extern "C" rocprofiler_status_t
@@ -178,6 +216,8 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
             record.operation,
             callback,
             user_data,
+            nullptr,
+            ROCPROFILER_BUFFER_TRACING_NONE,
             nullptr,
             0,
             nullptr};

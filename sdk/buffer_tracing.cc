@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "sdk/args.h"
 #include "sdk/buffers.h"
 #include "sdk/config_lock.h"
 #include "sdk/context.h"
@@ -14,6 +15,7 @@
 #include "sdk/interest.h"
 #include "sdk/kinds.h"
 #include "sdk/registration.h"
+#include "sdk/retirement.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -74,10 +76,12 @@ bool IsGpuBufferKind(int32_t kind) noexcept {
          kind == ROCPROFILER_BUFFER_TRACING_SCRATCH_MEMORY;
 }
 
-// The kinds this library records: the API kinds, the GPU kinds, memory
-// allocations and correlation-ID retirements.
+// The kinds this library records: the API kinds (and HIP's with arguments),
+// the GPU kinds, memory allocations and correlation-ID retirements.
 bool IsRecordedKind(int32_t kind) noexcept {
   return kind <= kLastBufferApiKind || IsGpuBufferKind(kind) ||
+         kind == ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT ||
+         kind == ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT ||
          kind == ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION ||
          kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
 }
@@ -171,6 +175,7 @@ rocprofiler_configure_buffer_tracing_service(
   g_buffer_kind_mask[kind_value].fetch_or(uint64_t{1} << index,
                                           std::memory_order_release);
   if (active) AddContextInterest(*ctx);
+  if (no_ops) StartRetirementThread();
   return ROCPROFILER_STATUS_SUCCESS;
 }
 
@@ -247,14 +252,21 @@ ROCPROFILER_API rocprofiler_status_t
 rocprofiler_iterate_buffer_tracing_record_args(
     rocprofiler_record_header_t record,
     rocprofiler_buffer_tracing_operation_args_cb_t callback, void* user_data) {
-  (void)user_data;
   if (callback == nullptr || record.payload == nullptr ||
       record.kind <= ROCPROFILER_BUFFER_TRACING_NONE ||
       record.kind >= ROCPROFILER_BUFFER_TRACING_LAST) {
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
-  // Only the *_API_EXT records hold their call's arguments; this library
-  // records none of those kinds.
+  // Only the *_API_EXT records hold their call's arguments.
+  const int32_t kind = static_cast<int32_t>(record.kind);
+  if (kind == ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT ||
+      kind == ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT) {
+    rocprofiler_sdk::IterateHipExtRecordArgs(
+        *static_cast<const rocprofiler_buffer_tracing_hip_api_ext_record_t*>(
+            record.payload),
+        callback, user_data);
+    return ROCPROFILER_STATUS_SUCCESS;
+  }
   return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
 }
 

@@ -64,6 +64,8 @@ uint32_t g_callback_thread_count = 0;  // under ConfigMutex
 std::atomic<bool> g_callback_threads_alive{true};
 // Set on a callback thread: its handle.
 thread_local uint32_t t_callback_thread = 0;
+// Set on a pool's delivery thread (at its first delivery).
+thread_local bool t_delivery_thread = false;
 
 void DeliverNow(Buffer* b, const char* begin, const char* end);
 
@@ -93,6 +95,7 @@ bool OnCallbackThread() noexcept { return t_callback_thread != 0; }
 // The pool's buffer callback, on the pool's consumer thread: delivered here,
 // or on the buffer's callback thread.
 void DeliverBatch(const char* begin, const char* end, void* arg) {
+  t_delivery_thread = true;
   auto* b = static_cast<Buffer*>(arg);
   const uint64_t assigned = b->callback_thread.load(std::memory_order_acquire);
   if (assigned == 0 ||
@@ -187,11 +190,11 @@ bool WriteRecord(int buffer, const void* record, size_t size) noexcept {
 namespace {
 
 // Flush, or on a callback thread (where waiting would wait for itself) a
-// flush on a thread of its own, not waited for. True when it waited.
-bool FlushPool(roctracer::pool::Pool* pool) noexcept {
+// flush on a thread of its own, not waited for.
+void FlushPool(roctracer::pool::Pool* pool) noexcept {
   if (!OnCallbackThread()) {
     pool->Flush();
-    return true;
+    return;
   }
   NotifyInternalThread(ThreadCreation::kBefore);
   try {
@@ -199,29 +202,35 @@ bool FlushPool(roctracer::pool::Pool* pool) noexcept {
   } catch (...) {
   }
   NotifyInternalThread(ThreadCreation::kAfter);
-  return false;
-}
-
-// After a flush that waited, every call's own records are out: the
-// retirements other threads handed to idle calls' threads can follow them
-// (retirement.h). True when it wrote any.
-bool WriteRetiredAfterFlush(bool flushed) noexcept {
-  return flushed && WriteAllRetired();
 }
 
 }  // namespace
 
+bool MayWaitForDelivery() noexcept {
+  return t_callback_thread == 0 && !t_delivery_thread;
+}
+
+void FlushBufferAndWait(int buffer) noexcept {
+  roctracer::pool::Pool* pool =
+      g_buffers[buffer].pool.load(std::memory_order_acquire);
+  if (pool != nullptr) pool->Flush();
+}
+
 void FlushClientBuffers(uint32_t client) noexcept {
-  bool flushed = true;
+  // The retirements deferred before the flush, then the buffers with them;
+  // once more for those deferred meanwhile (the last GPU work of calls that
+  // ended during the first round).
+  const bool may_wait = MayWaitForDelivery();
   for (int round = 0; round < 2; ++round) {
+    const bool wrote = may_wait && WriteDeferredRetirements();
     for (Buffer& b : g_buffers) {
       roctracer::pool::Pool* pool = b.pool.load(std::memory_order_acquire);
       if (pool != nullptr && b.context_plus1 > 0 &&
           g_contexts[b.context_plus1 - 1].client == client) {
-        flushed &= FlushPool(pool);
+        FlushPool(pool);
       }
     }
-    if (!WriteRetiredAfterFlush(flushed)) break;
+    if (!wrote) break;
   }
 }
 
@@ -299,7 +308,10 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) {
   roctracer::pool::Pool* pool =
       g_buffers[i].pool.load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  if (WriteRetiredAfterFlush(FlushPool(pool))) FlushPool(pool);
+  // Retirements deferred before this call go to their buffers first (after
+  // a flush of those buffers), so this flush delivers them too.
+  if (MayWaitForDelivery()) WriteDeferredRetirements();
+  FlushPool(pool);
   return ROCPROFILER_STATUS_SUCCESS;
 }
 

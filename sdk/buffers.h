@@ -28,6 +28,15 @@ int BufferContext(int buffer) noexcept;
 // destroyed.
 bool WriteRecord(int buffer, const void* record, size_t size) noexcept;
 
+// False on threads where waiting for a delivery could wait for itself: a
+// pool's delivery thread and the callback threads (a tool's buffer callback
+// runs there).
+bool MayWaitForDelivery() noexcept;
+
+// Delivers what buffer `buffer` holds and waits for the callbacks (only
+// where MayWaitForDelivery()).
+void FlushBufferAndWait(int buffer) noexcept;
+
 // Delivers what every buffer of the client's contexts holds (before the
 // tool's finalize, so its callbacks see every record first).
 void FlushClientBuffers(uint32_t client) noexcept;

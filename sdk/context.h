@@ -56,6 +56,15 @@ static_assert(
         static_cast<int>(ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API),
     "the API kinds share their numbers");
 
+// The buffer kind with arguments (*_API_EXT) of an API kind; 0 if none.
+constexpr int ExtBufferKindOf(int api_kind) noexcept {
+  return api_kind == ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API
+             ? ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT
+         : api_kind == ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API
+             ? ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT
+             : 0;
+}
+
 // The external-correlation request service of a context: bit k of `kinds`
 // for request kind k (rocprofiler_external_correlation_id_request_kind_t).
 struct ExternalRequestService {

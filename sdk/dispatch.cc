@@ -54,6 +54,20 @@ static_assert(offsetof(hip_api_data_t, args) -
                   sizeof(rocprofiler_hip_api_retval_t),
               "HIP retval union layout");
 
+// The op's own argument bytes, `size` of `capacity` (the union's size), in
+// 16-byte pieces the compiler inlines: a call's arguments are a few words,
+// and the library's memcpy (through its fortified entry) cost more than the
+// copy. The last piece may take bytes past the op's own, never past the
+// union.
+inline void CopyArgs(void* dst, const void* src, size_t size,
+                     size_t capacity) noexcept {
+  auto* d = static_cast<char*>(dst);
+  const auto* s = static_cast<const char*>(src);
+  size_t i = 0;
+  for (; i < size && i + 16 <= capacity; i += 16) std::memcpy(d + i, s + i, 16);
+  if (i < size) std::memcpy(d + i, s + i, size - i);
+}
+
 // Uninitialised storage: HIP's args union holds types with constructors.
 template <class T>
 union Storage {
@@ -163,8 +177,8 @@ class Payload {
         auto& p = u_.hsa.value;
         const auto* d = static_cast<const hsa_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        std::memcpy(static_cast<void*>(&p.args), &d->args,
-                    roctracer::hsa_api::ArgsSize(info_.op));
+        CopyArgs(&p.args, &d->args, roctracer::hsa_api::ArgsSize(info_.op),
+                 sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hsa_status_t_retval,
                       sizeof(p.retval));
@@ -178,8 +192,8 @@ class Payload {
         auto& p = u_.hip.value;
         const auto* d = static_cast<const hip_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        std::memcpy(static_cast<void*>(&p.args), &d->args,
-                    roctracer::hip_api::ArgsSize(info_.op));
+        CopyArgs(&p.args, &d->args, roctracer::hip_api::ArgsSize(info_.op),
+                 sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hipError_t_retval,
                       sizeof(p.retval));
@@ -322,7 +336,7 @@ void RequestExternalIds(uint64_t mask, const KindOp& ko,
     if (t.external_depth[i] != 0) continue;
     const Context& c = g_contexts[i];
     const bool traced =
-        ((frame->buffered >> i) & 1u) ||
+        (((frame->buffered | frame->buffered_ext) >> i) & 1u) ||
         (((g_kind_mask[ko.kind].load(std::memory_order_relaxed) >> i) & 1u) &&
          c.services[ko.kind].Traces(ko.op));
     if (!traced) continue;
@@ -368,6 +382,45 @@ void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
     const BufferService& s = g_contexts[i].buffer_services[ko.kind];
+    r.correlation_id.external = frame->External(t, i);
+    WriteRecord(s.buffer, &r, sizeof(r));
+  }
+}
+
+// HIP_RUNTIME_API_EXT / HIP_COMPILER_API_EXT: the API record with the
+// call's arguments (the op's own bytes; the rest of the union zero) and
+// return value, to each context that records the call so.
+static_assert(sizeof(rocprofiler_buffer_tracing_hip_api_ext_record_t) <= 1016,
+              "a record travels as an envelope's text (buffers.h)");
+void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
+                        ThreadState& t, Frame* frame) noexcept {
+  Storage<rocprofiler_buffer_tracing_hip_api_ext_record_t> storage;
+  auto& r = storage.value;
+  r.size = sizeof(r);
+  r.kind =
+      static_cast<rocprofiler_buffer_tracing_kind_t>(ExtBufferKindOf(ko.kind));
+  r.operation = ko.op;
+  r.correlation_id.internal = info.correlation_id;
+  const ptrdiff_t level = frame - t.frames;
+  r.correlation_id.ancestor =
+      level > 0 ? t.frames[level - 1].correlation_id : 0;
+  r.start_timestamp = frame->start_ns;
+  r.end_timestamp = roctracer::clock::TimestampNs();
+  r.thread_id = roctracer::platform::ThreadId();
+  const auto* d = static_cast<const hip_api_data_t*>(info.api_data);
+  const size_t n = roctracer::hip_api::ArgsSize(info.op);
+  char* args = reinterpret_cast<char*>(&r.args);
+  std::memcpy(args, &d->args, n);
+  std::memset(args + n, 0, sizeof(r.args) - n);
+  std::memcpy(static_cast<void*>(&r.retval), &d->hipError_t_retval,
+              sizeof(r.retval));
+  uint64_t mask =
+      frame->buffered_ext & g_active_mask.load(std::memory_order_acquire);
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    const BufferService& s =
+        g_contexts[i].buffer_services[ExtBufferKindOf(ko.kind)];
     r.correlation_id.external = frame->External(t, i);
     WriteRecord(s.buffer, &r, sizeof(r));
   }
@@ -421,7 +474,6 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* state = Tls();
   if (state == nullptr) return;
   ThreadState& t = *state;
-  WriteRetiredByOthers(t);
   const KindOp ko = MapCall(info.domain, info.op);
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
     const uint32_t depth = t.depth++;
@@ -433,6 +485,7 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     frame->correlation_id = info.correlation_id;
     frame->called = 0;
     frame->buffered = 0;
+    frame->buffered_ext = 0;
     frame->requested = 0;
     frame->seen = false;
     frame->refs = nullptr;
@@ -448,7 +501,18 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
           frame->buffered |= uint64_t{1} << i;
         }
       }
-      if (frame->buffered != 0)
+      if (const int ext = ExtBufferKindOf(ko.kind)) {
+        uint64_t e =
+            active & g_buffer_kind_mask[ext].load(std::memory_order_acquire);
+        while (e != 0) {
+          const int i = __builtin_ctzll(e);
+          e &= e - 1;
+          if (g_contexts[i].buffer_services[ext].Traces(ko.op)) {
+            frame->buffered_ext |= uint64_t{1} << i;
+          }
+        }
+      }
+      if ((frame->buffered | frame->buffered_ext) != 0)
         frame->start_ns = roctracer::clock::TimestampNs();
     }
     if (ko.kind <= kLastBufferApiKind) {
@@ -492,6 +556,7 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
         frame->called & g_active_mask.load(std::memory_order_acquire);
     if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
     if (frame->buffered != 0) WriteApiRecords(ko, info, t, frame);
+    if (frame->buffered_ext != 0) WriteHipExtRecords(ko, info, t, frame);
   }
   FinishFrame(*frame);
 }

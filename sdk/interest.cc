@@ -114,6 +114,23 @@ void Update(const Context& ctx, int delta) noexcept {
       Count(domain, id, delta);
     }
   }
+  // The API kinds with arguments (*_API_EXT): the calls of their API kind.
+  for (int kind = 1; kind <= kLastBufferApiKind; ++kind) {
+    const int ext = ExtBufferKindOf(kind);
+    if (ext == 0 ||
+        !ctx.buffer_services[ext].configured.load(std::memory_order_acquire)) {
+      continue;
+    }
+    const KindInfo* info = FindKind(kind);
+    for (int32_t op = info->first_op; op < info->last_op; ++op) {
+      uint32_t domain = 0, id = 0;
+      if (!ctx.buffer_services[ext].Traces(op) ||
+          !DomainIdOf(kind, op, &domain, &id)) {
+        continue;
+      }
+      Count(domain, id, delta);
+    }
+  }
   UpdateMemory(ctx, delta);
 }
 

@@ -1,7 +1,7 @@
 // rocprofiler_at_internal_thread_create's registry: the SDK front end calls
 // NotifyInternalThread around each thread it starts (a buffer's delivery
-// thread, a callback thread, a flush helper), so a tool can tell those
-// threads from the program's.
+// thread, a callback thread, a flush helper, the retirement thread), so a tool
+// can tell those threads from the program's.
 #ifndef ROCPROFILER_SDK_IMPL_INTERNAL_THREADING_H_
 #define ROCPROFILER_SDK_IMPL_INTERNAL_THREADING_H_
 

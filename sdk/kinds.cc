@@ -197,6 +197,11 @@ constexpr uint32_t kHsaDomain = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kHipDomain = ACTIVITY_DOMAIN_HIP_API;
 constexpr uint32_t kRoctxDomain = ACTIVITY_DOMAIN_ROCTX;
 constexpr uint32_t kRequestDomain = roctracer::kRoctxRequestDomain;
+static_assert(kHsaDomain < kCallMapDomains - 1 &&
+                  kHipDomain < kCallMapDomains - 1 &&
+                  kRoctxDomain < kCallMapDomains - 1 &&
+                  kRequestDomain >= kCallMapDomains,
+              "MapCall's domain index");
 
 KindInfo Api(const gen::KindOps& t, Source s) {
   return KindInfo{t.kind, s, 0, static_cast<int32_t>(t.count), t.ids, t.names};
@@ -318,6 +323,12 @@ struct Tables {
     request[roctracer::kRoctxGetThreadId] =
         KindOp{ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
                ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId};
+    g_call_maps[kHsaDomain] = CallMap{hsa, HSA_API_ID_NUMBER};
+    g_call_maps[kHipDomain] = CallMap{hip, HIP_API_ID_NUMBER};
+    g_call_maps[kRoctxDomain] = CallMap{roctx, ROCTX_API_ID_NUMBER};
+    g_call_maps[kCallMapDomains - 1] =
+        CallMap{request, roctracer::kRoctxRequestCount};
+    g_call_maps_ready.store(true, std::memory_order_release);
   }
 };
 
@@ -342,7 +353,10 @@ const char* OperationName(const KindInfo& k, int32_t op) noexcept {
   return k.op_names != nullptr ? k.op_names[op - k.first_op] : nullptr;
 }
 
-KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
+CallMap g_call_maps[kCallMapDomains] = {};
+std::atomic<bool> g_call_maps_ready{false};
+
+KindOp MapCallSlow(uint32_t domain, uint32_t id) noexcept {
   const Tables& t = T();
   if (domain == kHsaDomain) {
     return id < HSA_API_ID_NUMBER ? t.hsa[id] : KindOp{0, 0};

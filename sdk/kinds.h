@@ -5,10 +5,12 @@
 #ifndef ROCPROFILER_SDK_IMPL_KINDS_H_
 #define ROCPROFILER_SDK_IMPL_KINDS_H_
 
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 
 #include "rocprofiler-sdk/fwd.h"
+#include "runtime/intercept/api_consumer.h"
 
 namespace rocprofiler_sdk {
 
@@ -70,7 +72,31 @@ struct KindOp {
   uint16_t kind;
   int32_t op;
 };
-KindOp MapCall(uint32_t domain, uint32_t id) noexcept;
+
+// The tables MapCall reads, by domain: roctracer's domains 0..7, then the
+// rocTX request domain. Filled when the tables are built (the first
+// MapCallSlow), then read without a call on every traced call's ENTER and
+// EXIT.
+struct CallMap {
+  const KindOp* ops;
+  uint32_t count;
+};
+constexpr int kCallMapDomains = 9;
+extern CallMap g_call_maps[kCallMapDomains];
+extern std::atomic<bool> g_call_maps_ready;
+KindOp MapCallSlow(uint32_t domain, uint32_t id) noexcept;
+
+inline KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
+  if (__builtin_expect(g_call_maps_ready.load(std::memory_order_acquire), 1)) {
+    const uint32_t d =
+        domain == roctracer::kRoctxRequestDomain ? kCallMapDomains - 1 : domain;
+    if (d < kCallMapDomains && id < g_call_maps[d].count) {
+      return g_call_maps[d].ops[id];
+    }
+    return KindOp{0, 0};
+  }
+  return MapCallSlow(domain, id);
+}
 
 // The roctracer (domain, API ID) of an API kind's operation; false for
 // non-API kinds, invalid operations and operations this library does not

@@ -12,15 +12,19 @@
 // while a context records retirements.
 //
 // Order: a buffer delivers each thread's records in the order that thread
-// wrote them, but not across threads. The call's own records are written by
-// its thread (its EXIT), its GPU operations' by the thread that saw them
-// complete. So a retirement is written by the call's thread: at once when the
-// last reference drops there; else the retiring thread hands the CallRefs to
-// the call's thread (ThreadState::retired), which writes it, with the time it
-// was retired, at its next traced call, after its own records. A thread that
-// makes no further call leaves them to the next flush of the buffers
-// (rocprofiler_flush_buffer, a client's finalize): once the buffers have
-// been delivered, the flushing thread writes them and flushes again.
+// wrote them, but not across threads; only a flush delivers every record
+// written before it, whatever thread wrote it. So:
+//  - when every buffer record of the ID was written on the call's own thread
+//    and the last reference drops there, that thread writes the retirement
+//    at once, after them;
+//  - otherwise (a GPU operation's record written on the thread that saw it
+//    complete, or the last reference dropped on another thread) the
+//    retirement is deferred: put on one lock-free list, whose entries are
+//    written only after a flush of their buffers that began after they were
+//    listed. The retirement thread (started when a context first configures
+//    the kind) does that in batches; a flush that waits
+//    (rocprofiler_flush_buffer, a client's finalize) does it first for what
+//    was listed before it began, then flushes.
 #ifndef ROCPROFILER_SDK_IMPL_RETIREMENT_H_
 #define ROCPROFILER_SDK_IMPL_RETIREMENT_H_
 
@@ -36,10 +40,13 @@ namespace rocprofiler_sdk {
 struct CallRefs {
   std::atomic<uint32_t> refs;
   uint64_t correlation_id;
-  ThreadState* owner;   // the call's thread
-  uint64_t retired_ns;  // when retired on another thread
+  ThreadState* owner;  // the call's thread
+  // Non-zero once a buffer record of the ID was written on a thread other
+  // than `owner` (set before that thread drops its reference).
+  std::atomic<uint8_t> foreign;
+  uint64_t retired_ns;  // when the last reference dropped, if deferred
   uint64_t contexts;    // the contexts recording retirements then
-  CallRefs* next;       // in owner->retired
+  CallRefs* next;       // in the deferred list
 };
 
 // Active contexts that buffer-trace CORRELATION_ID_RETIREMENT.
@@ -55,18 +62,21 @@ inline uint64_t RetirementContexts() noexcept {
 // context stopped since still gets the IDs it saw retire).
 void Retire(uint64_t correlation_id, uint64_t ns, uint64_t contexts) noexcept;
 
-// Writes the retirements other threads handed to `t` (its thread's calls).
-void WriteRetiredBy(ThreadState& t) noexcept;
-inline void WriteRetiredByOthers(ThreadState& t) noexcept {
-  if (__builtin_expect(t.retired.load(std::memory_order_relaxed) != nullptr,
-                       0)) {
-    WriteRetiredBy(t);
-  }
-}
+// Writes the deferred retirements listed before this call, after a waited
+// flush of their buffers; true when there were any (their buffers then hold
+// the retirements, not yet delivered). Only on a thread that may wait for
+// deliveries (MayWaitForDelivery(), buffers.h).
+bool WriteDeferredRetirements() noexcept;
 
-// After the buffers were flushed (waited for): writes every thread's handed
-// retirements; true when it wrote any (the buffers then need another flush).
-bool WriteAllRetired() noexcept;
+// Starts the thread that writes deferred retirements (once per process).
+void StartRetirementThread() noexcept;
+
+// A buffer record of the call `refs` holds was written on thread `writer`:
+// its retirement must wait for a flush unless that is the call's thread.
+inline void NoteRecordWrittenBy(CallRefs* refs,
+                                const ThreadState* writer) noexcept {
+  if (writer != refs->owner) refs->foreign.store(1, std::memory_order_relaxed);
+}
 
 // Drops one reference; the last one retires the ID and frees `refs`.
 void ReleaseCall(CallRefs* refs) noexcept;
@@ -75,7 +85,7 @@ void ReleaseCall(CallRefs* refs) noexcept;
 // its ID now, or drops the frame's reference when GPU work is outstanding.
 inline void FinishFrame(Frame& frame) noexcept {
   CallRefs* refs = frame.refs;
-  if (refs == nullptr && (frame.called | frame.buffered |
+  if (refs == nullptr && (frame.called | frame.buffered | frame.buffered_ext |
                           static_cast<uint64_t>(frame.seen)) == 0) {
     return;
   }

@@ -29,9 +29,12 @@ struct CallRefs;  // retirement.h
 // One traced call in progress on this thread.
 struct Frame {
   uint64_t correlation_id;
-  uint64_t called;     // bit i: context i got ENTER
-  uint64_t buffered;   // bit i: context i records the call in a buffer
-  uint64_t start_ns;   // when `buffered`: the call's start
+  uint64_t called;    // bit i: context i got ENTER
+  uint64_t buffered;  // bit i: context i records the call in a buffer
+  // Bit i: context i records the call in its *_API_EXT buffer (the HIP
+  // kinds' records with arguments).
+  uint64_t buffered_ext;
+  uint64_t start_ns;   // when `buffered` or `buffered_ext`: the call's start
   uint64_t requested;  // bit i: context i's external ID came from its request
   // The ID is in a record other than this call's own (a memory allocation
   // or GPU work it submitted): it is retired at EXIT (retirement.h).
@@ -97,10 +100,6 @@ struct ThreadState {
   // ScratchOpen[kScratchOps], allocated at the thread's first scratch
   // callback (few threads ever raise one); kept with the block.
   ScratchOpen* scratch;
-  // This thread's calls whose IDs another thread retired (their last GPU
-  // operation completed there), newest first: written by this thread after
-  // its own records, or by a flush (retirement.h).
-  std::atomic<CallRefs*> retired;
 
   rocprofiler_user_data_t ExternalTop(int context) const noexcept {
     const uint32_t d = external_depth[context];

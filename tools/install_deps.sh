@@ -24,6 +24,8 @@ packages=(
   libopenmpi-dev
   nlohmann-json3-dev
   libyaml-cpp-dev
+  # rocprofiler-sdk's cxx/serialization.hpp (header-only cereal)
+  libcereal-dev
 )
 
 missing=()

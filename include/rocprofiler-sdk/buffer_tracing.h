@@ -12,6 +12,7 @@
 
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
+#include "rocprofiler-sdk/hip.h"
 #include "rocprofiler-sdk/hsa/scratch_memory_id.h"
 #include "rocprofiler-sdk/rocdecode/api_args.h"
 #include "rocprofiler-sdk/rocdecode/api_id.h"
@@ -37,6 +38,16 @@ typedef struct rocprofiler_buffer_tracing_hsa_api_record_t {
 typedef struct rocprofiler_buffer_tracing_hip_api_record_t {
   ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
 } rocprofiler_buffer_tracing_hip_api_record_t;
+
+/* HIP_RUNTIME_API_EXT, HIP_COMPILER_API_EXT: the HIP record with the call's
+ * arguments and return value at its return (args is the argument union of
+ * <rocprofiler-sdk/hip/api_args.h>, generated for the HIP release built
+ * against, so the record's size is that release's). */
+typedef struct rocprofiler_buffer_tracing_hip_api_ext_record_t {
+  ROCPROFILER_BUFFER_TRACING_API_RECORD_FIELDS_;
+  rocprofiler_hip_api_args_t args;
+  rocprofiler_hip_api_retval_t retval;
+} rocprofiler_buffer_tracing_hip_api_ext_record_t;
 
 /* The marker kinds. */
 typedef struct rocprofiler_buffer_tracing_marker_api_record_t {
@@ -339,9 +350,11 @@ rocprofiler_status_t rocprofiler_iterate_buffer_tracing_kind_operations(
 /* The arguments of the function a buffer record traced, as
  * rocprofiler-sdk 1.0.0: a record of a kind outside the enum (NONE, LAST and
  * beyond), a NULL payload or a NULL callback is
- * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
- * every kind this library records holds no arguments (the *_API_EXT kinds,
- * which would, are not recorded):
+ * ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT. The HIP_RUNTIME_API_EXT and
+ * HIP_COMPILER_API_EXT records hold them: one callback per argument, with
+ * the value as the record holds it (pointers are not followed: what they
+ * pointed to may be gone by the time the record is read), its address in
+ * the record. The records of the other kinds hold no arguments:
  * ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED. */
 rocprofiler_status_t rocprofiler_iterate_buffer_tracing_record_args(
     rocprofiler_record_header_t record,

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "rocprofiler-sdk/cxx/details/join.hpp"
 #include "rocprofiler-sdk/cxx/details/mpl.hpp"
+#include "rocprofiler-sdk/cxx/details/name_info.hpp"
 #include "rocprofiler-sdk/cxx/details/tokenize.hpp"
 #include "rocprofiler-sdk/cxx/enum_string.hpp"
 #include "rocprofiler-sdk/cxx/hash.hpp"
@@ -131,6 +133,50 @@ TEST(CxxHelpers, MplTraits) {
   mpl::emplace(s, 1);
   EXPECT_EQ(v.size(), 1u);
   EXPECT_EQ(s.count(1), 1u);
+}
+
+// join's output for what tools pass it (the same strings rocprofiler-sdk
+// 1.0.0's join.hpp gives for these calls).
+TEST(CxxHelpers, JoinWritesValuesContainersAndMaps) {
+  using rocprofiler::sdk::join::join;
+  using rocprofiler::sdk::join::QuoteStrings;
+  EXPECT_EQ(join(", ", 1, "two", 3.5, true), "1, two, 3.5, true");
+  EXPECT_EQ(join<QuoteStrings>(", ", "a", std::string{"b"}, 2),
+            "\"a\", \"b\", 2");
+  EXPECT_EQ(join(", ", std::vector<int>{1, 2, 3}), "[1, 2, 3]");
+  EXPECT_EQ(join(", ", std::map<std::string, int>{{"a", 1}, {"b", 2}}),
+            "[{a, 1}, {b, 2}]");
+  EXPECT_EQ(join(", ", std::vector<std::vector<int>>{{1}, {2, 3}}),
+            "[[1], [2, 3]]");
+  EXPECT_EQ(
+      join<QuoteStrings>(", ", std::map<std::string, std::string>{{"k", "v"}}),
+      "[{\"k\", \"v\"}]");
+  EXPECT_EQ(join(", ", 'c', false), "c, false");
+}
+
+TEST(CxxHelpers, JoinDelimitersPrefixesAndEmptyValues) {
+  namespace j = rocprofiler::sdk::join;
+  EXPECT_EQ(j::join(':', "x", "y"), "x:y");
+  EXPECT_EQ(j::join(std::string{"--"}, 1, 2), "1--2");
+  EXPECT_EQ(j::join(std::string_view{"/"}, "usr", "lib"), "usr/lib");
+  EXPECT_EQ(j::join("", "a", "b"), "ab");
+  EXPECT_EQ(j::join({" ", "<", ">"}, 1, 2), "<1 2>");
+  // The array form never quotes (as in 1.0.0).
+  EXPECT_EQ(j::join<j::QuoteStrings>({" ", "<", ">"}, "q", 2), "<q 2>");
+  // An empty value adds no delimiter; nothing written gives "".
+  EXPECT_EQ(j::join(", ", "", "b"), "b");
+  EXPECT_EQ(j::join(", "), "");
+  EXPECT_EQ(j::join(", ", std::vector<int>{}), "");
+  EXPECT_EQ(j::join(", ", std::vector<int>{}, 5), "5");
+  EXPECT_EQ(j::join(j::config{j::generic_config{"; ", "(", ")"},
+                              j::array_config{"|", "<", ">"}},
+                    std::vector<int>{1, 2}, 3),
+            "(<1|2>; 3)");
+  // A config of the items alone leaves the whole without a delimiter.
+  EXPECT_EQ(j::join(j::array_config{"|", "<", ">"}, std::vector<int>{1, 2}, 3),
+            "<1|2>3");
+  EXPECT_EQ(j::quoted("abc"), "\"abc\"");
+  EXPECT_EQ(j::quoted(std::string{}), "");
 }
 
 TEST(CxxHelpers, AsHexPadsToTheWidthAsked) {

@@ -53,7 +53,9 @@ for header in rocprofiler-sdk/ompt.h rocprofiler-sdk/ompt/omp-tools.h \
   rocprofiler-sdk/rocdecode/details/rocdecode_api_trace.h \
   rocprofiler-sdk/hsa/api_trace_version.h \
   rocprofiler-sdk/cxx/enum_string.hpp rocprofiler-sdk/cxx/utility.hpp \
-  rocprofiler-sdk/cxx/details/mpl.hpp rocprofiler-sdk/cxx/details/tokenize.hpp; do
+  rocprofiler-sdk/cxx/details/mpl.hpp rocprofiler-sdk/cxx/details/tokenize.hpp \
+  rocprofiler-sdk/cxx/details/join.hpp rocprofiler-sdk/cxx/details/name_info.hpp \
+  rocprofiler-sdk/cxx/serialization.hpp; do
   if [[ ! -f "$inc/$header" ]]; then
     echo "FAIL: $header not installed" >&2
     failures=$((failures + 1))

@@ -1,15 +1,17 @@
 // A C++ client of librocprofiler-sdk.so.1 using the header-only helpers, as
 // Kineto's rocprofiler-sdk backend does: kind/operation names, agent IDs as
-// unordered_map keys.
+// unordered_map keys; join for log lines, as the SDK's samples do.
 #include <rocprofiler-sdk/rocprofiler.h>
 
 #include <cstdio>
 #include <cstring>
+#include <rocprofiler-sdk/cxx/details/join.hpp>
 #include <rocprofiler-sdk/cxx/hash.hpp>
 #include <rocprofiler-sdk/cxx/name_info.hpp>
 #include <rocprofiler-sdk/cxx/operators.hpp>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 int main() {
   int failures = 0;
@@ -32,5 +34,9 @@ int main() {
   std::unordered_map<rocprofiler_agent_id_t, int> agents;
   agents[rocprofiler_agent_id_t{1}] = 1;
   check(agents.count(rocprofiler_agent_id_t{1}) == 1, "agent IDs as keys");
+  check(rocprofiler::sdk::join::join(
+            ", ", cb[ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API].name,
+            std::vector<int>{1, 2}) == "HSA_CORE_API, [1, 2]",
+        "join");
   return failures == 0 ? 0 : 1;
 }
