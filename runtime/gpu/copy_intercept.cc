@@ -91,20 +91,28 @@ class TracedCopy {
 
   // The runtime accepted the copy (or not: then nothing was traced). The
   // harvester completes the application's signal once the tracer's reached
-  // 0 and the times are read (a wake-up of the completion thread). The
-  // runtime cannot be asked to do it: ROCR (5.2 through 7.x) accepts an
-  // empty copy and does nothing for it, completion signal included, so a
-  // chained empty copy would leave the application's signal unsignalled.
+  // 0 and the times are read: a thread waiting on the application's signal
+  // (AwaitCopyOf), else the completion thread. The runtime cannot be asked
+  // to do it: ROCR (5.2 through 7.x) accepts an empty copy and does nothing
+  // for it, completion signal included, so a chained empty copy would leave
+  // the application's signal unsignalled. The completion thread is woken
+  // only when it does not already wait on this copy's slot: a futex wake
+  // here was most of a traced copy's cost to the submitting thread.
   void Submitted(hsa_status_t status) {
     if (op_ == nullptr) return;
     if (status != HSA_STATUS_SUCCESS) {
       AbandonInterest(op_->interest);
       return;
     }
-    Copies().ring.Publish();
+    CopyTrack& copies = Copies();
+    const uint64_t position = copies.ring.Published();
+    copies.ring.Publish();
     lock_.unlock();
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    const bool watched =
+        position < copies.watched_until.load(std::memory_order_relaxed);
     EnsureCompletionThread();
-    KickCompletionThread();
+    if (!watched) KickCompletionThread();
   }
 
  private:

@@ -137,6 +137,16 @@ class OpRing {
     return n;
   }
 
+  // The position the next published op will take; with the producer's
+  // lock held, the positions from here on are free (up to Freed() +
+  // capacity()) and stay so until the producer reserves them.
+  uint64_t Published() const noexcept {
+    return tail_.load(std::memory_order_acquire);
+  }
+  uint64_t Freed() const noexcept {
+    return head_.load(std::memory_order_acquire);
+  }
+
   // Published, not yet freed (may lag behind the harvester by a few).
   uint64_t InFlight() const noexcept {
     return tail_.load(std::memory_order_acquire) -
