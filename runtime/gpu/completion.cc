@@ -1,5 +1,6 @@
 #include "runtime/gpu/completion.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -149,6 +150,13 @@ thread_local bool t_reporting_copy = false;
 void ReportCopy(PendingOp& op) {
   const hsa_signal_value_t value =
       Core().hsa_signal_load_scacquire_fn(op.signal);
+  if (value == kRefusedCopy) {
+    // The runtime refused it (and told the caller): no operation.
+    t_reporting_copy = true;
+    AbandonInterest(op.interest);
+    t_reporting_copy = false;
+    return;
+  }
   if (value == 0) {
     hsa_amd_profiling_async_copy_time_t t{};
     Amd().hsa_amd_profiling_get_async_copy_time_fn(op.signal, &t);
@@ -678,6 +686,8 @@ void EnsureCompletionThread() {
   }
   c.stop.store(false, std::memory_order_release);
   c.thread = new std::thread(&CompletionThreadMain);
+  // Named for whoever looks at the process's threads (top, perf, a test).
+  pthread_setname_np(c.thread->native_handle(), "roctracer-gpu");
   c.running.store(true, std::memory_order_release);
 }
 

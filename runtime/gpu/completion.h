@@ -22,6 +22,7 @@
 #include <hsa/hsa.h>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 
 #include "runtime/gpu/op_ring.h"
@@ -77,6 +78,10 @@ struct CopyTrack {
   std::atomic<uint64_t> watched_until{0};
 };
 CopyTrack& Copies();
+
+// What a copy's tracer signal is set to when the runtime refused the copy
+// (published already): no runtime stores it; the harvester abandons the copy.
+constexpr hsa_signal_value_t kRefusedCopy = INT64_MIN;
 
 void RegisterQueue(QueueState* state);
 // hsa_queue_destroy of a traced queue: waits (at most the drain timeout)

@@ -82,11 +82,18 @@ class TracedCopy {
                          : DeviceIndex(info.src_agent);
     op_->interest = interest;
     op_->waiters = 0;
+    signal_ = op_->signal;
+    // Published before the runtime has the signal, so that no harvester
+    // and no wait of the completion thread finds the slot's signal
+    // completed while the slot is not published yet (a copy the runtime
+    // completes at once); the harvesters take it as pending until then.
+    position_ = ring.Published();
+    ring.Publish();
   }
 
   // The completion signal to give the runtime.
   hsa_signal_t Signal(hsa_signal_t app_signal) const {
-    return op_ != nullptr ? op_->signal : app_signal;
+    return op_ != nullptr ? signal_ : app_signal;
   }
 
   // The runtime accepted the copy (or not: then nothing was traced). The
@@ -100,17 +107,16 @@ class TracedCopy {
   // here was most of a traced copy's cost to the submitting thread.
   void Submitted(hsa_status_t status) {
     if (op_ == nullptr) return;
+    // Refused: the harvester abandons it (ReportCopy), as the slot is
+    // published already.
     if (status != HSA_STATUS_SUCCESS) {
-      AbandonInterest(op_->interest);
-      return;
+      Core().hsa_signal_store_screlease_fn(signal_, kRefusedCopy);
     }
     CopyTrack& copies = Copies();
-    const uint64_t position = copies.ring.Published();
-    copies.ring.Publish();
     lock_.unlock();
     std::atomic_thread_fence(std::memory_order_seq_cst);
     const bool watched =
-        position < copies.watched_until.load(std::memory_order_relaxed);
+        position_ < copies.watched_until.load(std::memory_order_relaxed);
     EnsureCompletionThread();
     if (!watched) KickCompletionThread();
   }
@@ -118,6 +124,8 @@ class TracedCopy {
  private:
   std::unique_lock<std::mutex> lock_;
   PendingOp* op_ = nullptr;
+  hsa_signal_t signal_{0};
+  uint64_t position_ = 0;
 };
 
 EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
