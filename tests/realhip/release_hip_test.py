@@ -18,8 +18,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from tests.realhip import softhsa_case
 
 (SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE,
  VMEM, HIP_RECORDER) = (os.path.abspath(p) for p in sys.argv[1:11])
@@ -38,18 +39,9 @@ RELEASE_PREFIX = os.environ.get("ROCTRACER_RELEASE_PREFIX")
 INSTALLED_LIB = "/usr/lib/x86_64-linux-gnu"
 
 
-class ReleaseHip(unittest.TestCase):
+class ReleaseHip(softhsa_case.SoftHsaCase):
 
-  @classmethod
-  def setUpClass(cls):
-    cls.tmp = tempfile.TemporaryDirectory()
-    cls.libdir = os.path.join(cls.tmp.name, "lib")
-    os.mkdir(cls.libdir)
-    os.symlink(SOFTHSA, os.path.join(cls.libdir, "libhsa-runtime64.so.1"))
-
-  @classmethod
-  def tearDownClass(cls):
-    cls.tmp.cleanup()
+  softhsa = SOFTHSA
 
   def run_program(self, args, **extra):
     env = dict(os.environ)
