@@ -36,12 +36,15 @@ constexpr auto kDrainPoll = std::chrono::microseconds(100);
 constexpr uint64_t kBusyPollNs = 1'000'000;
 constexpr uint64_t kIdlePollNs = 100'000'000;
 constexpr uint64_t kLingerNs = 100'000'000;
-// Forwarded copies waited on at once by the completion thread (the oldest).
-constexpr size_t kCopiesWatched = 15;
+// Forwarded copies waited on at once by the completion thread (the oldest
+// positions of the ring).
+constexpr uint64_t kCopiesWatched = 16;
+// Tries of the harvest mutex before the completion thread blocks on it.
+constexpr int kHarvestLockSpins = 500;
 // Free slots of the copy ring the active completion thread also waits on:
 // copies published there need no wake-up from their submitting thread. Their
 // signals are made ready in batches of kCopySlotsEnsured.
-constexpr uint64_t kCopySlotsAhead = 16;
+constexpr uint64_t kCopySlotsAhead = 48;
 constexpr uint64_t kCopySlotsEnsured = 256;
 constexpr uint32_t kCopyRingCapacity = 8192;
 // How long a copy waits for a slot before it goes untraced.
@@ -370,7 +373,14 @@ void CompletionThreadMain() {
     bool busy = false;
     CopyTrack& copies = Copies();
     {
-      std::unique_lock<std::mutex> lock(copies.harvest_mutex);
+      // A waiter woken by the same completion usually holds the mutex for
+      // a report: a short spin first, so that its unlock wakes no one.
+      std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+      for (int i = 0; i < kHarvestLockSpins && !lock.owns_lock(); ++i) {
+        __builtin_ia32_pause();
+        lock.try_lock();
+      }
+      if (!lock.owns_lock()) lock.lock();
       // While copies keep completing, take them without going to sleep
       // between them: a futex wake per copy costs more than the report.
       auto harvest = [] {
@@ -405,11 +415,15 @@ void CompletionThreadMain() {
     if (!idle && ensured_until < ring.Published() + 2 * kCopySlotsAhead) {
       // The free slots to watch ahead get their signals (at 1 until a copy
       // uses them) under the submit mutex, which makes them the submitters'
-      // only after this; in batches, and only when no copy is being
-      // submitted right now (a submitter waiting for this thread's unlock
-      // would pay a wake-up).
+      // only after this; in batches, when no copy is being submitted right
+      // now (a submitter waiting for this thread's unlock would pay a
+      // wake-up), unless the slots ready ahead run short.
       std::unique_lock<std::mutex> submit(copies.submit_mutex,
                                           std::try_to_lock);
+      if (!submit.owns_lock() &&
+          ensured_until < ring.Published() + kCopySlotsAhead) {
+        submit.lock();
+      }
       if (submit.owns_lock()) {
         uint64_t position = std::max(ensured_until, ring.Published());
         const uint64_t end = std::min(ring.Published() + kCopySlotsEnsured,
@@ -427,15 +441,18 @@ void CompletionThreadMain() {
     copies.watched_until.store(watched_until, std::memory_order_relaxed);
     std::atomic_thread_fence(std::memory_order_seq_cst);
     {
-      // The copies published until now that no waiter reports (the oldest),
-      // then the slots watched ahead that are still free.
+      // The oldest copies published until now but those completed that a
+      // waiter reports (watched even with a waiter: one that gives up needs
+      // no wake-up of this thread), then the slots watched ahead that are
+      // still free.
       std::lock_guard<std::mutex> lock(copies.harvest_mutex);
       const uint64_t published = ring.Published();
-      if (published != ring.Freed()) idle = false;
-      for (uint64_t i = ring.Freed(); i < published; ++i) {
+      const uint64_t freed = ring.Freed();
+      if (published != freed) idle = false;
+      for (uint64_t i = freed; i < published && i < freed + kCopiesWatched;
+           ++i) {
         const PendingOp& op = ring.At(i);
-        if (signals.size() > kCopiesWatched) break;
-        if (op.state == PendingOp::kPending && op.waiters == 0) {
+        if (op.state == PendingOp::kPending && (op.waiters == 0 || !Done(op))) {
           watch(op.signal);
         }
       }
@@ -627,12 +644,13 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
       // is then no longer this wait's.
       if (copies.ring.Live(position)) --copies.ring.At(position).waiters;
       HarvestCopiesLocked();
+      // Not done, no one waiting any more, and beyond the oldest positions
+      // the completion thread watches: it must look again.
       left_behind = copies.ring.Live(position) &&
                     copies.ring.At(position).state == PendingOp::kPending &&
-                    copies.ring.At(position).waiters == 0;
+                    copies.ring.At(position).waiters == 0 &&
+                    position >= copies.ring.Freed() + kCopiesWatched;
     }
-    // Not done and no one waiting any more: the completion thread watches
-    // it again.
     if (left_behind) KickCompletionThread();
     if (done || left == 0) return left;
   }
