@@ -435,18 +435,17 @@ void CompletionThreadMain() {
     // The promise to the submitters (CopyTrack::watched_until), then the
     // look at what they published: a submitter that published below the
     // promise without kicking published before this thread's look (both
-    // sides store, fence, then load), so its copy is among those pending.
+    // sides store, then load, seq_cst), so its copy is among those pending.
     const uint64_t watched_until =
         idle ? 0 : std::min(ring.Published() + kCopySlotsAhead, ensured_until);
-    copies.watched_until.store(watched_until, std::memory_order_relaxed);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    copies.watched_until.store(watched_until, std::memory_order_seq_cst);
     {
       // The oldest copies published until now but those completed that a
       // waiter reports (watched even with a waiter: one that gives up needs
       // no wake-up of this thread), then the slots watched ahead that are
       // still free.
       std::lock_guard<std::mutex> lock(copies.harvest_mutex);
-      const uint64_t published = ring.Published();
+      const uint64_t published = ring.Published(std::memory_order_seq_cst);
       const uint64_t freed = ring.Freed();
       if (published != freed) idle = false;
       for (uint64_t i = freed; i < published && i < freed + kCopiesWatched;

@@ -73,8 +73,8 @@ struct CopyTrack {
   // thread's current (or next) wait, free slots' signals included, so that a
   // copy published there wakes it when it completes without the submitting
   // thread waking it (0: nothing watched ahead). A submitter publishes, then
-  // (after a seq_cst fence) reads this; the thread stores it, then (after a
-  // fence) looks at what was published.
+  // reads this; the thread stores it, then looks at what was published (each
+  // a seq_cst operation: one of the two sees the other's store).
   std::atomic<uint64_t> watched_until{0};
 };
 CopyTrack& Copies();

@@ -88,7 +88,7 @@ class TracedCopy {
     // completed while the slot is not published yet (a copy the runtime
     // completes at once); the harvesters take it as pending until then.
     position_ = ring.Published();
-    ring.Publish();
+    ring.Publish(std::memory_order_seq_cst);
   }
 
   // The completion signal to give the runtime.
@@ -114,9 +114,8 @@ class TracedCopy {
     }
     CopyTrack& copies = Copies();
     lock_.unlock();
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     const bool watched =
-        position_ < copies.watched_until.load(std::memory_order_relaxed);
+        position_ < copies.watched_until.load(std::memory_order_seq_cst);
     EnsureCompletionThread();
     if (!watched) KickCompletionThread();
   }
