@@ -230,6 +230,53 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   hsa_signal_destroy(hold);
 }
 
+// A copy the runtime refuses is no operation: the caller gets the runtime's
+// status, its signal is untouched, the observers that wanted the copy hear
+// it abandoned, and nothing stays in flight or counts as lost.
+class CopyOutcomes : public roctracer::gpu::Observer {
+ public:
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord&, uint64_t) noexcept override {
+    ++copies;
+  }
+  void OnAbandon(uint64_t) noexcept override { ++abandoned; }
+  std::atomic<int> copies{0}, abandoned{0};
+};
+
+TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
+  CopyOutcomes observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  std::vector<char> dst(64, 0);
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  EXPECT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, nullptr,
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  // A copy accepted after it is traced as usual.
+  std::vector<char> src(64, 'a');
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_EQ(observer.abandoned.load(), 1);
+  EXPECT_EQ(observer.copies.load(), 1);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 1u);
+  EXPECT_EQ(dst[0], 'a');
+  const roctracer_gpu_activity_stats_t after = gpu_test::GpuStats();
+  EXPECT_EQ(after.in_flight, 0u);
+  EXPECT_EQ(after.failed_copies, before.failed_copies);
+  EXPECT_EQ(after.incomplete, before.incomplete);
+  EXPECT_EQ(after.copies, before.copies + 1);
+  hsa_signal_destroy(done);
+}
+
 // A tool's callback may wait on a signal itself while a copy is reported,
 // even on another traced copy's signal (it is then an ordinary wait).
 class WaitingObserver : public roctracer::gpu::Observer {
