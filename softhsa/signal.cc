@@ -55,7 +55,9 @@ uint64_t MonotonicNs() {
 // wait_any of up to FUTEX_WAITV_MAX signals sleeps on their own words, so
 // that it wakes when one of them changes, as ROCR's waits on the signals'
 // events do, not on every change of every watched signal in the process.
-// Returns false when the kernel has no futex_waitv.
+// Returns false when the kernel has no futex_waitv (or refuses it: a
+// seccomp filter, an error other than a wake-up, a changed word or the
+// deadline), and every wait_any uses the global word from then on.
 std::atomic<bool> g_no_waitv{false};
 bool WaitAnySeq(const std::vector<futex_waitv>& words, uint64_t deadline_ns) {
   if (g_no_waitv.load(std::memory_order_relaxed)) return false;
@@ -63,7 +65,7 @@ bool WaitAnySeq(const std::vector<futex_waitv>& words, uint64_t deadline_ns) {
   const long r = syscall(
       SYS_futex_waitv, words.data(), static_cast<unsigned>(words.size()), 0,
       deadline_ns == UINT64_MAX ? nullptr : &ts, CLOCK_MONOTONIC);
-  if (r < 0 && errno == ENOSYS) {
+  if (r < 0 && errno != EAGAIN && errno != ETIMEDOUT && errno != EINTR) {
     g_no_waitv.store(true, std::memory_order_relaxed);
     return false;
   }
