@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <climits>
 #include <condition_variable>
 #include <mutex>
@@ -48,6 +49,27 @@ uint64_t MonotonicNs() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return uint64_t(ts.tv_sec) * 1'000'000'000ull + uint64_t(ts.tv_nsec);
+}
+
+// futex_waitv (Linux >= 5.16) sleeps on several futex words at once: a
+// wait_any of up to FUTEX_WAITV_MAX signals sleeps on their own words, so
+// that it wakes when one of them changes, as ROCR's waits on the signals'
+// events do, not on every change of every watched signal in the process.
+// Returns false when the kernel has no futex_waitv (or refuses it: a
+// seccomp filter, an error other than a wake-up, a changed word or the
+// deadline), and every wait_any uses the global word from then on.
+std::atomic<bool> g_no_waitv{false};
+bool WaitAnySeq(const std::vector<futex_waitv>& words, uint64_t deadline_ns) {
+  if (g_no_waitv.load(std::memory_order_relaxed)) return false;
+  timespec ts = ToTimespec(deadline_ns);
+  const long r = syscall(
+      SYS_futex_waitv, words.data(), static_cast<unsigned>(words.size()), 0,
+      deadline_ns == UINT64_MAX ? nullptr : &ts, CLOCK_MONOTONIC);
+  if (r < 0 && errno != EAGAIN && errno != ETIMEDOUT && errno != EINTR) {
+    g_no_waitv.store(true, std::memory_order_relaxed);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -326,14 +348,37 @@ uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals,
       values == nullptr) {
     return UINT32_MAX;
   }
-  for (uint32_t i = 0; i < signal_count; ++i) {
-    SIG(signals[i])->watchers.fetch_add(1, std::memory_order_seq_cst);
-  }
   const uint64_t timeout_ns = TicksToNs(timeout_hint);
   const uint64_t start = MonotonicNs();
+  const uint64_t deadline =
+      timeout_ns >= UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
+  // Each signal's own word when the kernel can sleep on them all (as a
+  // waiter of each: a change wakes this wait only), else the global word
+  // every watched signal's change bumps (as a watcher).
+  bool own_words = signal_count <= FUTEX_WAITV_MAX &&
+                   !g_no_waitv.load(std::memory_order_relaxed);
+  std::vector<futex_waitv> words(own_words ? signal_count : 0);
+  auto enlist = [&](bool own, bool join) {
+    for (uint32_t i = 0; i < signal_count; ++i) {
+      Signal* s = SIG(signals[i]);
+      std::atomic<uint32_t>& count = own ? s->waiters : s->watchers;
+      if (join) {
+        count.fetch_add(1, std::memory_order_seq_cst);
+      } else {
+        count.fetch_sub(1, std::memory_order_seq_cst);
+      }
+    }
+  };
+  enlist(own_words, true);
   uint32_t found = UINT32_MAX;
   for (;;) {
-    uint32_t seen = WatchSeq();
+    const uint32_t seen = WatchSeq();
+    for (uint32_t i = 0; i < words.size(); ++i) {
+      Signal* s = SIG(signals[i]);
+      words[i] = futex_waitv{s->seq.load(std::memory_order_seq_cst),
+                             reinterpret_cast<uintptr_t>(&s->seq),
+                             FUTEX_32 | FUTEX_PRIVATE_FLAG, 0};
+    }
     for (uint32_t i = 0; i < signal_count && found == UINT32_MAX; ++i) {
       int64_t v = SIG(signals[i])->value.load(std::memory_order_acquire);
       if (Satisfied(v, conds[i], values[i])) {
@@ -342,14 +387,20 @@ uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t* signals,
       }
     }
     if (found != UINT32_MAX) break;
-    uint64_t elapsed = MonotonicNs() - start;
-    if (elapsed >= timeout_ns) break;
-    WaitWatch(seen,
-              timeout_ns == UINT64_MAX ? UINT64_MAX : timeout_ns - elapsed);
+    const uint64_t now = MonotonicNs();
+    if (now >= deadline) break;
+    if (own_words && !WaitAnySeq(words, deadline)) {
+      enlist(true, false);
+      enlist(false, true);
+      own_words = false;
+      words.clear();
+      continue;  // watchers now: look again before sleeping
+    }
+    if (!own_words) {
+      WaitWatch(seen, deadline == UINT64_MAX ? UINT64_MAX : deadline - now);
+    }
   }
-  for (uint32_t i = 0; i < signal_count; ++i) {
-    SIG(signals[i])->watchers.fetch_sub(1, std::memory_order_seq_cst);
-  }
+  enlist(own_words, false);
   return found;
 }
 

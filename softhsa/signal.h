@@ -16,9 +16,12 @@ struct Signal {
   static constexpr uint64_t kMagic = 0x534f465448534131ull;  // "SOFTHSA1"
   std::atomic<uint64_t> magic{kMagic};
   std::atomic<int64_t> value{0};
-  std::atomic<uint32_t> seq{0};       // futex word, bumped on a change
-  std::atomic<uint32_t> waiters{0};   // threads sleeping on seq
-  std::atomic<uint32_t> watchers{0};  // multi-signal waiters (wait_any, async)
+  std::atomic<uint32_t> seq{0};  // futex word, bumped on a change
+  // Threads sleeping on seq (waits, and wait_any through futex_waitv).
+  std::atomic<uint32_t> waiters{0};
+  // Waits sleeping on the global word (WaitWatch): async handlers, the copy
+  // engine's dependencies, a wait_any the kernel cannot do with futex_waitv.
+  std::atomic<uint32_t> watchers{0};
   // Runtime threads completing the signal: the application may destroy it
   // as soon as it sees the new value, so destruction waits for them.
   std::atomic<uint32_t> busy{0};
@@ -54,8 +57,8 @@ int64_t WaitOn(Signal* s, hsa_signal_condition_t cond, int64_t compare,
                uint64_t timeout_ticks);
 bool Satisfied(int64_t value, hsa_signal_condition_t cond, int64_t compare);
 
-// Multi-signal waits (wait_any, async handlers) sleep on one global word,
-// bumped by any change of a watched signal.
+// Multi-signal waits of the runtime's threads (async handlers, the copy
+// engine) sleep on one global word, bumped by any change of a watched signal.
 uint32_t WatchSeq();
 // Wakes multi-signal waiters without a signal change (their lists changed).
 void BumpWatch();

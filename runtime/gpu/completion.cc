@@ -1,5 +1,6 @@
 #include "runtime/gpu/completion.h"
 
+#include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
@@ -38,8 +39,16 @@ constexpr auto kDrainPoll = std::chrono::microseconds(100);
 constexpr uint64_t kBusyPollNs = 1'000'000;
 constexpr uint64_t kIdlePollNs = 100'000'000;
 constexpr uint64_t kLingerNs = 100'000'000;
-// Forwarded copies waited on at once by the completion thread (the oldest).
-constexpr size_t kCopiesWatched = 15;
+// Forwarded copies waited on at once by the completion thread (the oldest
+// positions of the ring).
+constexpr uint64_t kCopiesWatched = 16;
+// Tries of the harvest mutex before the completion thread blocks on it.
+constexpr int kHarvestLockSpins = 500;
+// Free slots of the copy ring the active completion thread also waits on:
+// copies published there need no wake-up from their submitting thread. Their
+// signals are made ready in batches of kCopySlotsEnsured.
+constexpr uint64_t kCopySlotsAhead = 48;
+constexpr uint64_t kCopySlotsEnsured = 256;
 constexpr uint32_t kCopyRingCapacity = 8192;
 // How long a copy waits for a slot before it goes untraced.
 constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
@@ -75,9 +84,9 @@ Registry& Reg() {
 struct CompletionThread {
   std::mutex mutex;  // start/stop
   std::thread* thread = nullptr;
+  // Set once the thread runs: the copy path asks on every copy.
+  std::atomic<bool> running{false};
   std::atomic<bool> stop{false};
-  // Asleep for kIdlePollNs; set under the copies' submit mutex.
-  std::atomic<bool> idle{true};
   hsa_signal_t kick{0};
 };
 CompletionThread& TheCompletionThread() {
@@ -147,6 +156,13 @@ thread_local bool t_reporting_copy = false;
 void ReportCopy(PendingOp& op) {
   const hsa_signal_value_t value =
       Core().hsa_signal_load_scacquire_fn(op.signal);
+  if (value == kRefusedCopy) {
+    // The runtime refused it (and told the caller): no operation.
+    t_reporting_copy = true;
+    AbandonInterest(op.interest);
+    t_reporting_copy = false;
+    return;
+  }
   if (value == 0) {
     hsa_amd_profiling_async_copy_time_t t{};
     Amd().hsa_amd_profiling_get_async_copy_time_fn(op.signal, &t);
@@ -344,15 +360,30 @@ void CompletionThreadMain() {
   const uint64_t idle_ticks = NsToTicks(kIdlePollNs);
   uint64_t queues_at = 0;
   uint64_t active_at = 0;  // when something was last in flight
+  // The copy ring's positions below this one have slots with signals, at 1
+  // until a copy uses them.
+  uint64_t ensured_until = 0;
+  auto watch = [&](hsa_signal_t signal) {
+    signals.push_back(signal);
+    conds.push_back(HSA_SIGNAL_CONDITION_LT);
+    values.push_back(1);
+  };
   while (!c.stop.load(std::memory_order_acquire)) {
     const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
     signals.assign(1, c.kick);
     conds.assign(1, HSA_SIGNAL_CONDITION_NE);
     values.assign(1, seen);
     bool busy = false;
+    CopyTrack& copies = Copies();
     {
-      CopyTrack& copies = Copies();
-      std::unique_lock<std::mutex> lock(copies.harvest_mutex);
+      // A waiter woken by the same completion usually holds the mutex for
+      // a report: a short spin first, so that its unlock wakes no one.
+      std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+      for (int i = 0; i < kHarvestLockSpins && !lock.owns_lock(); ++i) {
+        __builtin_ia32_pause();
+        lock.try_lock();
+      }
+      if (!lock.owns_lock()) lock.lock();
       // While copies keep completing, take them without going to sleep
       // between them: a futex wake per copy costs more than the report.
       auto harvest = [] {
@@ -366,12 +397,6 @@ void CompletionThreadMain() {
         sched_yield();
         lock.lock();
       }
-      copies.ring.ForEachPending([&](PendingOp& op) {
-        if (signals.size() > kCopiesWatched || op.waiters != 0) return;
-        signals.push_back(op.signal);
-        conds.push_back(HSA_SIGNAL_CONDITION_LT);
-        values.push_back(1);
-      });
       busy = copies.ring.InFlight() != 0;
     }
     const uint64_t now = clock::TimestampNs();
@@ -389,15 +414,52 @@ void CompletionThreadMain() {
     }
     if (busy) active_at = now;
     bool idle = now - active_at >= kLingerNs;
-    if (idle) {
-      // Under the copies' submit mutex: a copy published before is seen
-      // here, one published after sees the flag and kicks the thread.
-      CopyTrack& copies = Copies();
-      std::lock_guard<std::mutex> lock(copies.submit_mutex);
-      if (copies.ring.InFlight() != 0) {
-        idle = false;
-      } else {
-        c.idle.store(true, std::memory_order_relaxed);
+    OpRing& ring = copies.ring;
+    if (!idle && ensured_until < ring.Published() + 2 * kCopySlotsAhead) {
+      // The free slots to watch ahead get their signals (at 1 until a copy
+      // uses them) under the submit mutex, which makes them the submitters'
+      // only after this; in batches, when no copy is being submitted right
+      // now (a submitter waiting for this thread's unlock would pay a
+      // wake-up), unless the slots ready ahead run short.
+      std::unique_lock<std::mutex> submit(copies.submit_mutex,
+                                          std::try_to_lock);
+      if (!submit.owns_lock() &&
+          ensured_until < ring.Published() + kCopySlotsAhead) {
+        submit.lock();
+      }
+      if (submit.owns_lock()) {
+        uint64_t position = std::max(ensured_until, ring.Published());
+        const uint64_t end = std::min(ring.Published() + kCopySlotsEnsured,
+                                      ring.Freed() + ring.capacity());
+        while (position < end && EnsureSignal(&ring.At(position))) ++position;
+        ensured_until = std::max(ensured_until, position);
+      }
+    }
+    // The promise to the submitters (CopyTrack::watched_until), then the
+    // look at what they published: a submitter that published below the
+    // promise without kicking published before this thread's look (both
+    // sides store, then load, seq_cst), so its copy is among those pending.
+    const uint64_t watched_until =
+        idle ? 0 : std::min(ring.Published() + kCopySlotsAhead, ensured_until);
+    copies.watched_until.store(watched_until, std::memory_order_seq_cst);
+    {
+      // The oldest copies published until now but those completed that a
+      // waiter reports (watched even with a waiter: one that gives up needs
+      // no wake-up of this thread), then the slots watched ahead that are
+      // still free.
+      std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+      const uint64_t published = ring.Published(std::memory_order_seq_cst);
+      const uint64_t freed = ring.Freed();
+      if (published != freed) idle = false;
+      for (uint64_t i = freed; i < published && i < freed + kCopiesWatched;
+           ++i) {
+        const PendingOp& op = ring.At(i);
+        if (op.state == PendingOp::kPending && (op.waiters == 0 || !Done(op))) {
+          watch(op.signal);
+        }
+      }
+      for (uint64_t i = published; i < watched_until; ++i) {
+        watch(ring.At(i).signal);
       }
     }
     const uint64_t ticks = idle ? idle_ticks : busy_ticks;
@@ -411,7 +473,6 @@ void CompletionThreadMain() {
           static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
           values.data(), ticks, HSA_WAIT_STATE_BLOCKED, nullptr);
     }
-    c.idle.store(false, std::memory_order_relaxed);
   }
 }
 
@@ -542,16 +603,16 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
   if (copies.ring.InFlight() == 0 || t_reporting_copy) return timeout_ticks;
+  // The runtime's clock is read once per slice, after its wait (and once
+  // before the first): each reading is a call into the runtime.
   auto now = [] {
     uint64_t ticks = 0;
     Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
     return ticks;
   };
-  const uint64_t start = now();
-  auto left = [&] {
-    const uint64_t spent = now() - start;
-    return spent >= timeout_ticks ? 0 : timeout_ticks - spent;
-  };
+  uint64_t left = timeout_ticks;
+  uint64_t last = 0;
+  bool clock_read = false;
   const uint64_t slice = NsToTicks(kCopyWaitSliceNs);
   for (;;) {
     uint64_t position;
@@ -563,15 +624,21 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
             return op.app_signal.handle == app_signal.handle;
           },
           kCopyWaitLookup);
-      if (position == OpRing::kNone) return left();
+      if (position == OpRing::kNone) return left;
       PendingOp& op = copies.ring.At(position);
       ++op.waiters;
       tracer = op.signal;
     }
-    const uint64_t ticks = left();
-    const bool done = ticks != 0 && Core().hsa_signal_wait_scacquire_fn(
-                                        tracer, HSA_SIGNAL_CONDITION_LT, 1,
-                                        std::min(ticks, slice), state) < 1;
+    if (!clock_read) {
+      last = now();
+      clock_read = true;
+    }
+    const bool done = left != 0 && Core().hsa_signal_wait_scacquire_fn(
+                                       tracer, HSA_SIGNAL_CONDITION_LT, 1,
+                                       std::min(left, slice), state) < 1;
+    const uint64_t t = now();
+    left -= std::min(left, t - last);
+    last = t;
     bool left_behind;
     {
       std::lock_guard<std::mutex> lock(copies.harvest_mutex);
@@ -579,15 +646,15 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
       // is then no longer this wait's.
       if (copies.ring.Live(position)) --copies.ring.At(position).waiters;
       HarvestCopiesLocked();
+      // Not done, no one waiting any more, and beyond the oldest positions
+      // the completion thread watches: it must look again.
       left_behind = copies.ring.Live(position) &&
                     copies.ring.At(position).state == PendingOp::kPending &&
-                    copies.ring.At(position).waiters == 0;
+                    copies.ring.At(position).waiters == 0 &&
+                    position >= copies.ring.Freed() + kCopiesWatched;
     }
-    // Not done and no one waiting any more: the completion thread watches
-    // it again.
     if (left_behind) KickCompletionThread();
-    if (done) return left();
-    if (left() == 0) return 0;
+    if (done || left == 0) return left;
   }
 }
 
@@ -629,6 +696,7 @@ void HarvestAll(HarvestReason reason) {
 
 void EnsureCompletionThread() {
   CompletionThread& c = TheCompletionThread();
+  if (c.running.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(c.mutex);
   if (c.thread != nullptr) return;
   if (c.kick.handle == 0 && Core().hsa_signal_create_fn(
@@ -638,6 +706,9 @@ void EnsureCompletionThread() {
   }
   c.stop.store(false, std::memory_order_release);
   c.thread = new std::thread(&CompletionThreadMain);
+  // Named for whoever looks at the process's threads (top, perf, a test).
+  pthread_setname_np(c.thread->native_handle(), "roctracer-gpu");
+  c.running.store(true, std::memory_order_release);
 }
 
 void KickCompletionThread() {
@@ -645,15 +716,12 @@ void KickCompletionThread() {
   if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
 }
 
-bool CompletionThreadIdle() {
-  return TheCompletionThread().idle.load(std::memory_order_relaxed);
-}
-
 void ShutDown() {
   CompletionThread& c = TheCompletionThread();
   {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (c.thread != nullptr) {
+      c.running.store(false, std::memory_order_release);
       c.stop.store(true, std::memory_order_release);
       KickCompletionThread();
       c.thread->join();
@@ -685,6 +753,10 @@ void ShutDown() {
       if (op.signal.handle != 0) signals.push_back(op.signal);
       op.signal = hsa_signal_t{0};
     });
+  }
+  {
+    CopyTrack& copies = Copies();
+    copies.watched_until.store(0, std::memory_order_relaxed);
   }
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};

@@ -12,13 +12,17 @@
 // signals with hsa_amd_signal_wait_any, reports them and completes the
 // application's (the runtime cannot be asked to: ROCR does nothing for a
 // chained empty copy), unless a thread waits on the application's signal
-// (AwaitCopyOf): that thread then reports the copy itself.
+// (AwaitCopyOf): that thread then reports the copy itself. While active the
+// thread also sleeps on the signals of the copy ring's next free slots, so
+// that the copies submitted there wake it through the runtime when they
+// complete rather than through a wake-up on the submitting thread.
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 
 #include <hsa/hsa.h>
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 
 #include "runtime/gpu/op_ring.h"
@@ -65,8 +69,19 @@ struct CopyTrack {
   std::mutex submit_mutex;
   OpRing ring;
   std::mutex harvest_mutex;
+  // The ring positions below this one are watched by the completion
+  // thread's current (or next) wait, free slots' signals included, so that a
+  // copy published there wakes it when it completes without the submitting
+  // thread waking it (0: nothing watched ahead). A submitter publishes, then
+  // reads this; the thread stores it, then looks at what was published (each
+  // a seq_cst operation: one of the two sees the other's store).
+  std::atomic<uint64_t> watched_until{0};
 };
 CopyTrack& Copies();
+
+// What a copy's tracer signal is set to when the runtime refused the copy
+// (published already): no runtime stores it; the harvester abandons the copy.
+constexpr hsa_signal_value_t kRefusedCopy = INT64_MIN;
 
 void RegisterQueue(QueueState* state);
 // hsa_queue_destroy of a traced queue: waits (at most the drain timeout)
@@ -125,12 +140,11 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
 
 // Starts the completion thread if it is not running.
 void EnsureCompletionThread();
-// Wakes it: a copy whose signal it must watch was published, or a copy was
-// published while it was idle (so that it looks every poll again).
+// Wakes it: a copy was published at a ring position it does not watch
+// (CopyTrack::watched_until: it sleeps its long idle sleep, or copies came
+// faster than it looked ahead), or a waiter gave up a copy it had left to
+// that waiter.
 void KickCompletionThread();
-// Whether it sleeps its long idle sleep. Read with the copies' submit mutex
-// held: the thread goes idle under that mutex, once the copy ring is empty.
-bool CompletionThreadIdle();
 
 // hsa_shut_down (OnUnload): stop the thread, report and forget everything,
 // destroy the tracer's signals.

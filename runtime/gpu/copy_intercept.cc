@@ -85,34 +85,49 @@ class TracedCopy {
                          : DeviceIndex(info.src_agent);
     op_->interest = interest;
     op_->waiters = 0;
+    signal_ = op_->signal;
+    // Published before the runtime has the signal, so that no harvester
+    // and no wait of the completion thread finds the slot's signal
+    // completed while the slot is not published yet (a copy the runtime
+    // completes at once); the harvesters take it as pending until then.
+    position_ = ring.Published();
+    ring.Publish(std::memory_order_seq_cst);
   }
 
   // The completion signal to give the runtime.
   hsa_signal_t Signal(hsa_signal_t app_signal) const {
-    return op_ != nullptr ? op_->signal : app_signal;
+    return op_ != nullptr ? signal_ : app_signal;
   }
 
   // The runtime accepted the copy (or not: then nothing was traced). The
   // harvester completes the application's signal once the tracer's reached
-  // 0 and the times are read (a wake-up of the completion thread). The
-  // runtime cannot be asked to do it: ROCR (5.2 through 7.x) accepts an
-  // empty copy and does nothing for it, completion signal included, so a
-  // chained empty copy would leave the application's signal unsignalled.
+  // 0 and the times are read: a thread waiting on the application's signal
+  // (AwaitCopyOf), else the completion thread. The runtime cannot be asked
+  // to do it: ROCR (5.2 through 7.x) accepts an empty copy and does nothing
+  // for it, completion signal included, so a chained empty copy would leave
+  // the application's signal unsignalled. The completion thread is woken
+  // only when it does not already wait on this copy's slot: a futex wake
+  // here was most of a traced copy's cost to the submitting thread.
   void Submitted(hsa_status_t status) {
     if (op_ == nullptr) return;
+    // Refused: the harvester abandons it (ReportCopy), as the slot is
+    // published already.
     if (status != HSA_STATUS_SUCCESS) {
-      AbandonInterest(op_->interest);
-      return;
+      Core().hsa_signal_store_screlease_fn(signal_, kRefusedCopy);
     }
-    Copies().ring.Publish();
+    CopyTrack& copies = Copies();
     lock_.unlock();
+    const bool watched =
+        position_ < copies.watched_until.load(std::memory_order_seq_cst);
     EnsureCompletionThread();
-    KickCompletionThread();
+    if (!watched) KickCompletionThread();
   }
 
  private:
   std::unique_lock<std::mutex> lock_;
   PendingOp* op_ = nullptr;
+  hsa_signal_t signal_{0};
+  uint64_t position_ = 0;
 };
 
 EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,

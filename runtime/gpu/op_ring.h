@@ -61,10 +61,12 @@ class OpRing {
     if (t - head_.load(std::memory_order_acquire) > mask_) return nullptr;
     return &ops_[t & mask_];
   }
-  void Publish() noexcept {
+  // `order`: seq_cst where a later load elsewhere must not be reordered
+  // before it (the copy ring's agreement with the completion thread).
+  void Publish(std::memory_order order = std::memory_order_release) noexcept {
     const uint64_t t = tail_.load(std::memory_order_relaxed);
     ops_[t & mask_].state = PendingOp::kPending;
-    tail_.store(t + 1, std::memory_order_release);
+    tail_.store(t + 1, order);
   }
 
   // Harvester: reports each published op for which done(op) holds, oldest
@@ -135,6 +137,17 @@ class OpRing {
     Harvest(
         true, [](PendingOp&) { return false; }, [](PendingOp&) {});
     return n;
+  }
+
+  // The position the next published op will take; with the producer's
+  // lock held, the positions from here on are free (up to Freed() +
+  // capacity()) and stay so until the producer reserves them.
+  uint64_t Published(
+      std::memory_order order = std::memory_order_acquire) const noexcept {
+    return tail_.load(order);
+  }
+  uint64_t Freed() const noexcept {
+    return head_.load(std::memory_order_acquire);
   }
 
   // Published, not yet freed (may lag behind the harvester by a few).

@@ -3,14 +3,17 @@
 // one record per dispatch, application barrier packet and copy, with names,
 // times in roctracer_get_timestamp's clock, correlation to the API call that
 // submitted it, and delivery at flush, close and hsa_shut_down.
+#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "runtime/private/observer_export.h"
@@ -155,6 +158,122 @@ TEST_F(GpuActivity, WaitingOnACopysSignalReportsTheCopyOnTheWaitingThread) {
   // first now and then; without the waiter's report it gets every one.
   EXPECT_GE(observer.On(std::this_thread::get_id()), size_t{kCopies / 4});
   EXPECT_EQ(dst[63], 'w');
+  hsa_signal_destroy(done);
+}
+
+// The voluntary context switches of the tracer's completion thread (named
+// "roctracer-gpu"): how often it went to sleep and was woken. -1 if absent.
+long CompletionThreadSleeps() {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return -1;
+  long sleeps = -1;
+  while (dirent* e = readdir(dir)) {
+    const std::string task = std::string("/proc/self/task/") + e->d_name;
+    std::string comm;
+    std::getline(std::ifstream(task + "/comm"), comm);
+    if (comm != "roctracer-gpu") continue;
+    std::ifstream status(task + "/status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("voluntary_ctxt_switches:", 0) == 0) {
+        sleeps = std::stol(line.substr(line.find(':') + 1));
+      }
+    }
+  }
+  closedir(dir);
+  return sleeps;
+}
+
+// A copy published in one of the copy ring's free slots that the completion
+// thread watches ahead wakes it when it completes, through the runtime: the
+// submitting thread does not wake it (it did, once a copy, before). Copies
+// held back by a dependency, submitted one by one, leave it asleep but for
+// its look every millisecond while it is active.
+TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
+  std::vector<char> src(64, 'k'), dst(64, 0);
+  hsa_signal_t hold;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  constexpr int kHeld = 12;  // fewer than the slots watched ahead
+  std::vector<hsa_signal_t> held(kHeld);
+  for (hsa_signal_t& h : held) {
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &h), HSA_STATUS_SUCCESS);
+  }
+  auto submit = [&](hsa_signal_t h) {
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, h),
+              HSA_STATUS_SUCCESS);
+  };
+  // The first wakes the idle thread, which then watches ahead.
+  submit(held[0]);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  const long before = CompletionThreadSleeps();
+  ASSERT_GE(before, 0) << "no thread named roctracer-gpu";
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 1; i < kHeld; ++i) {
+    // Time for the thread to be asleep again after any wake-up.
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    submit(held[i]);
+  }
+  const long sleeps = CompletionThreadSleeps() - before;
+  const long ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  // Its looks every millisecond, and a few more; a wake-up per copy would
+  // add kHeld - 1.
+  EXPECT_LE(sleeps, ms + 3) << ms << " ms";
+  hsa_signal_store_screlease(hold, 0);
+  for (hsa_signal_t h : held) EXPECT_EQ(gpu_test::WaitZero(h), 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
+            size_t{kHeld});
+  EXPECT_EQ(dst[0], 'k');
+  for (hsa_signal_t h : held) hsa_signal_destroy(h);
+  hsa_signal_destroy(hold);
+}
+
+// A copy the runtime refuses is no operation: the caller gets the runtime's
+// status, its signal is untouched, the observers that wanted the copy hear
+// it abandoned, and nothing stays in flight or counts as lost.
+class CopyOutcomes : public roctracer::gpu::Observer {
+ public:
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord&, uint64_t) noexcept override {
+    ++copies;
+  }
+  void OnAbandon(uint64_t) noexcept override { ++abandoned; }
+  std::atomic<int> copies{0}, abandoned{0};
+};
+
+TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
+  CopyOutcomes observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  std::vector<char> dst(64, 0);
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  EXPECT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, nullptr,
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  // A copy accepted after it is traced as usual.
+  std::vector<char> src(64, 'a');
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_EQ(observer.abandoned.load(), 1);
+  EXPECT_EQ(observer.copies.load(), 1);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 1u);
+  EXPECT_EQ(dst[0], 'a');
+  const roctracer_gpu_activity_stats_t after = gpu_test::GpuStats();
+  EXPECT_EQ(after.in_flight, 0u);
+  EXPECT_EQ(after.failed_copies, before.failed_copies);
+  EXPECT_EQ(after.incomplete, before.incomplete);
+  EXPECT_EQ(after.copies, before.copies + 1);
   hsa_signal_destroy(done);
 }
 

@@ -10,8 +10,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from tests.realhip import softhsa_case
 
 (SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE, COPIES2D,
  SDK_RECORDER, PEER, EVENTS) = (os.path.abspath(p) for p in sys.argv[1:11])
@@ -51,18 +52,9 @@ def metadata(path):
           for name, d in kernels.items()}
 
 
-class RealHip(unittest.TestCase):
+class RealHip(softhsa_case.SoftHsaCase):
 
-  @classmethod
-  def setUpClass(cls):
-    cls.tmp = tempfile.TemporaryDirectory()
-    cls.libdir = os.path.join(cls.tmp.name, "lib")
-    os.mkdir(cls.libdir)
-    os.symlink(SOFTHSA, os.path.join(cls.libdir, "libhsa-runtime64.so.1"))
-
-  @classmethod
-  def tearDownClass(cls):
-    cls.tmp.cleanup()
+  softhsa = SOFTHSA
 
   def env(self, arch="gfx90a", softhsa=True, **extra):
     e = dict(os.environ)

@@ -18,8 +18,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
+
+from tests.realhip import softhsa_case
 
 (SOFTHSA, TRANSPOSE, MODULE, COPIES2D, PEER, EVENTS, KERNELS, ROCTRACE,
  VMEM, HIP_RECORDER) = (os.path.abspath(p) for p in sys.argv[1:11])
@@ -38,18 +39,9 @@ RELEASE_PREFIX = os.environ.get("ROCTRACER_RELEASE_PREFIX")
 INSTALLED_LIB = "/usr/lib/x86_64-linux-gnu"
 
 
-class ReleaseHip(unittest.TestCase):
+class ReleaseHip(softhsa_case.SoftHsaCase):
 
-  @classmethod
-  def setUpClass(cls):
-    cls.tmp = tempfile.TemporaryDirectory()
-    cls.libdir = os.path.join(cls.tmp.name, "lib")
-    os.mkdir(cls.libdir)
-    os.symlink(SOFTHSA, os.path.join(cls.libdir, "libhsa-runtime64.so.1"))
-
-  @classmethod
-  def tearDownClass(cls):
-    cls.tmp.cleanup()
+  softhsa = SOFTHSA
 
   def run_program(self, args, **extra):
     env = dict(os.environ)
@@ -142,17 +134,20 @@ class ReleaseHip(unittest.TestCase):
                      (copies, kernels))
 
   def test_roctrace_rows_equal_hips_own_records(self):
-    # The same run recorded twice: by roctrace (kernel and copy rows) and
-    # by HIP itself (its HIP_OPS records through hipRegisterTracerCallback,
-    # HIP 5.3 on). Installed 5.2.3 has no such callback (realhip_test
-    # compares with its hipInitActivityCallback records instead).
+    # The same run recorded twice: by roctrace (kernel, copy and HIP API
+    # rows) and by HIP itself: its HIP_OPS records (and HIP_API calls, where
+    # its build reports them) through hipRegisterTracerCallback (HIP 5.3 on;
+    # installed 5.2.3 has no such callback: realhip_test compares with its
+    # hipInitActivityCallback records instead), and its log
+    # (AMD_LOG_LEVEL=3: a "NAME: Returned ..." line per API call it logs).
     out = os.path.join(self.tmp.name, "own_records")
     recorded = os.path.join(self.tmp.name, "hip_own_records.txt")
     p = self.run_program(
-        [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--output-format",
-         "csv", "-d", out, "--"] + ([RELEASE_RUN] if RELEASE_RUN else []) +
+        [ROCTRACE, "--kernel-trace", "--memory-copy-trace", "--hip-trace",
+         "--output-format", "csv", "-d", out, "--"] +
+        ([RELEASE_RUN] if RELEASE_RUN else []) +
         [TRANSPOSE], LD_DEBUG="", LD_PRELOAD=HIP_RECORDER,
-        RECORDER_OUT=recorded)
+        RECORDER_OUT=recorded, AMD_LOG_LEVEL="3")
     self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
     self.assertIn("transpose: OK", p.stdout)
     if not os.path.exists(recorded):
@@ -162,10 +157,13 @@ class ReleaseHip(unittest.TestCase):
     if lines[0] != "registered":
       self.skipTest("HIP's tracer callback: " + lines[0])
     hip = collections.Counter()
+    hip_calls = collections.Counter()
     for line in lines[1:]:
-      if line:
-        _, op, kind, n = line.split()
-        hip[int(kind, 16)] += int(n)
+      words = line.split()
+      if words and words[0] == "hip":
+        hip[int(words[2], 16)] += int(words[3])
+      elif words and words[0] == "api":
+        hip_calls[words[1]] += int(words[2])
 
     def rows(kind):
       files = glob.glob(os.path.join(out, "*", "*_%s.csv" % kind))
@@ -195,6 +193,33 @@ class ReleaseHip(unittest.TestCase):
     # HIP 5.7 reports no kernel executions through this callback (its
     # markers instead); 6.4 and 7.2 report each launch (and no markers).
     self.assertIn(hip[KERNEL_EXECUTION], (0, launches), hip)
+    calls = collections.Counter(r["Function"] for r in rows("hip_api_trace"))
+    # HIP's markers are the barriers of some of its hipEventRecord calls
+    # (realhip_test: 2 of 4 on 5.2.3); roctrace has a row per call.
+    self.assertIn(hip[MARKER], (0, 2), hip)
+    self.assertLessEqual(hip[MARKER], calls["hipEventRecord"], calls)
+    self.assertEqual(calls["hipEventRecord"], 4, calls)
+    # Every API call HIP logs ("[tid] NAME: Returned" up to 6.x, "...us:
+    # NAME: Returned" in 7.x; its internal ihip* functions are not APIs),
+    # roctrace has as many rows of; its only extra is hipGetLastError, which
+    # HIP does not log (as realhip_test finds on 5.2.3).
+    logged = collections.Counter(
+        n for n in re.findall(r"[\s\]](\w+): Returned", p.stderr)
+        if not n.startswith("ihip"))
+    print("HIP's own records: %s; its API callbacks: %s; its log: %s; "
+          "roctrace's API rows: %s" %
+          (dict(hip), dict(hip_calls), dict(logged), dict(calls)),
+          file=sys.stderr)
+    self.assertGreater(sum(logged.values()), 50, logged)
+    differ = {n: (logged[n], calls[n])
+              for n in set(logged) | set(calls)
+              if logged[n] != calls[n]}
+    self.assertEqual(differ, {"hipGetLastError": (0, 1)},
+                     "name: (HIP's log, roctrace's rows)")
+    # Debian's builds of HIP report no API calls through the callback; a
+    # build that does must report those roctrace has rows of.
+    if hip_calls:
+      self.assertEqual(hip_calls, calls, "HIP's callbacks, roctrace's rows")
 
   def test_virtual_memory_and_dma_buf_errors_are_documented_and_traced(self):
     # On a runtime without a virtual memory API or dma-buf export, what

@@ -7,6 +7,7 @@
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 #include <hsa/hsa_ven_amd_loader.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -498,6 +499,43 @@ TEST_F(HsaTest, WaitAny) {
             UINT32_MAX);
   hsa_signal_destroy(s[0]);
   hsa_signal_destroy(s[1]);
+}
+
+// A wait_any sleeps on its own signals, as ROCR's waits on their events:
+// changes of a signal another wait_any watches do not wake it.
+TEST_F(HsaTest, WaitAnyIsNotWokenByOtherSignalsChanges) {
+  hsa_signal_t mine = Signal(1), other = Signal(1);
+  hsa_signal_condition_t eq = HSA_SIGNAL_CONDITION_EQ;
+  hsa_signal_value_t zero = 0;
+  std::thread other_waiter([&] {
+    EXPECT_EQ(hsa_amd_signal_wait_any(1, &other, &eq, &zero, UINT64_MAX,
+                                      HSA_WAIT_STATE_BLOCKED, nullptr),
+              0u);
+  });
+  std::atomic<long> sleeps{-1};
+  std::thread waiter([&] {
+    rusage before{}, after{};
+    getrusage(RUSAGE_THREAD, &before);
+    EXPECT_EQ(hsa_amd_signal_wait_any(1, &mine, &eq, &zero, UINT64_MAX,
+                                      HSA_WAIT_STATE_BLOCKED, nullptr),
+              0u);
+    getrusage(RUSAGE_THREAD, &after);
+    sleeps = after.ru_nvcsw - before.ru_nvcsw;
+  });
+  usleep(10000);
+  constexpr int kChanges = 100;
+  for (int i = 0; i < kChanges; ++i) {
+    hsa_signal_store_relaxed(other, 2 + i % 2);  // never 0: keeps waiting
+    usleep(200);                                 // the waiters are asleep again
+  }
+  hsa_signal_store_relaxed(mine, 0);
+  waiter.join();
+  hsa_signal_store_relaxed(other, 0);
+  other_waiter.join();
+  // Woken once, by its own signal (give or take a spurious wake-up).
+  EXPECT_LT(sleeps.load(), kChanges / 4);
+  hsa_signal_destroy(mine);
+  hsa_signal_destroy(other);
 }
 
 struct HandlerState {
