@@ -465,10 +465,23 @@ TEST_F(SdkMemoryRetirement, RetirementIsDeliveredAfterTheCallsOwnRecords) {
     gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
   }
   EXPECT_EQ(gpu_test::WaitZero(done), 0);
-  // Time for the completion thread to report the kernels and retire their
-  // IDs (it looks every millisecond; the queue stays alive, so nothing else
-  // harvests them before the flush).
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // The completion thread reports the kernels and retires their IDs in its
+  // own time (the queue stays alive, so nothing else harvests them): on a
+  // loaded machine that can take long. Flushes until every kernel's record
+  // is out; the order checked below holds across flushes too.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  for (size_t seen = 0;
+       seen < kKernels && std::chrono::steady_clock::now() < deadline;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_EQ(rocprofiler_flush_buffer(T().small_buffer),
+              ROCPROFILER_STATUS_SUCCESS);
+    std::lock_guard<std::mutex> lock(T().mutex);
+    seen = 0;
+    for (const Record& r : T().small_records) {
+      seen += r.kind == ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH;
+    }
+  }
   ASSERT_EQ(rocprofiler_stop_context(T().small_context),
             ROCPROFILER_STATUS_SUCCESS);
   ASSERT_EQ(rocprofiler_flush_buffer(T().small_buffer),
