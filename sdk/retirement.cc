@@ -137,10 +137,18 @@ std::mutex& WritingLock() noexcept {
 // The child of a fork has no retirement thread: its deferred retirements
 // are written by its flushes. It never waits for that thread's locks: no
 // wake-ups, and a fresh writers' lock (the parent's thread may have held
-// the old one at the fork).
+// the old one at the fork). The retirements listed at the fork are the
+// parent's to write, as their IDs' records are the parent's to deliver (a
+// child's buffers start empty): the child drops them.
 void ForgetRetirementThreadInChild() {
   g_sleeping.store(0, std::memory_order_relaxed);
   g_writing.store(new std::mutex, std::memory_order_release);
+  CallRefs* listed = g_deferred.exchange(nullptr, std::memory_order_relaxed);
+  while (listed != nullptr) {
+    CallRefs* next = listed->next;
+    std::free(listed);
+    listed = next;
+  }
 }
 
 }  // namespace
