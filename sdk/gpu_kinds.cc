@@ -725,7 +725,7 @@ class Observer final : public gpu::Observer {
       }
       correlation->external = c.external;
       WriteRecord(c.buffer, record, size);
-      if (op->refs != nullptr) NoteRecordWrittenBy(op->refs, t);
+      if (op->refs != nullptr) NoteRecordWrittenHere(op->refs);
     }
     if (op->refs != nullptr) ReleaseCall(op->refs);
     std::free(op);

@@ -36,6 +36,13 @@ void Retire(uint64_t correlation_id, uint64_t ns, uint64_t contexts) noexcept {
   }
 }
 
+uint64_t ThreadSerial() noexcept {
+  static std::atomic<uint64_t> last{0};
+  thread_local uint64_t serial = 0;
+  if (serial == 0) serial = last.fetch_add(1, std::memory_order_relaxed) + 1;
+  return serial;
+}
+
 CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
                    bool hold) noexcept {
   if (correlation_id == 0) return nullptr;
@@ -56,7 +63,7 @@ CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
     new (&refs->refs) std::atomic<uint32_t>(1);  // the frame's
     new (&refs->foreign) std::atomic<uint8_t>(0);
     refs->correlation_id = correlation_id;
-    refs->owner = &t;
+    refs->owner = ThreadSerial();
     refs->retired_ns = 0;
     refs->contexts = 0;
     refs->next = nullptr;
@@ -137,10 +144,18 @@ std::mutex& WritingLock() noexcept {
 // The child of a fork has no retirement thread: its deferred retirements
 // are written by its flushes. It never waits for that thread's locks: no
 // wake-ups, and a fresh writers' lock (the parent's thread may have held
-// the old one at the fork).
+// the old one at the fork). The retirements listed at the fork are the
+// parent's to write, as their IDs' records are the parent's to deliver (a
+// child's buffers start empty): the child drops them.
 void ForgetRetirementThreadInChild() {
   g_sleeping.store(0, std::memory_order_relaxed);
   g_writing.store(new std::mutex, std::memory_order_release);
+  CallRefs* listed = g_deferred.exchange(nullptr, std::memory_order_relaxed);
+  while (listed != nullptr) {
+    CallRefs* next = listed->next;
+    std::free(listed);
+    listed = next;
+  }
 }
 
 }  // namespace
@@ -154,7 +169,7 @@ void ReleaseCall(CallRefs* refs) noexcept {
   }
   const uint64_t now = roctracer::clock::TimestampNs();
   if (refs->foreign.load(std::memory_order_relaxed) == 0 &&
-      refs->owner == Tls()) {
+      refs->owner == ThreadSerial()) {
     // Every record of the ID is this thread's, written before.
     Retire(refs->correlation_id, now, contexts);
     std::free(refs);

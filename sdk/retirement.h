@@ -40,7 +40,9 @@ namespace rocprofiler_sdk {
 struct CallRefs {
   std::atomic<uint32_t> refs;
   uint64_t correlation_id;
-  ThreadState* owner;  // the call's thread
+  // The call's thread (ThreadSerial): not its SDK block, which the next
+  // thread to start takes over once this one exits.
+  uint64_t owner;
   // Non-zero once a buffer record of the ID was written on a thread other
   // than `owner` (set before that thread drops its reference).
   std::atomic<uint8_t> foreign;
@@ -71,11 +73,16 @@ bool WriteDeferredRetirements() noexcept;
 // Starts the thread that writes deferred retirements (once per process).
 void StartRetirementThread() noexcept;
 
-// A buffer record of the call `refs` holds was written on thread `writer`:
-// its retirement must wait for a flush unless that is the call's thread.
-inline void NoteRecordWrittenBy(CallRefs* refs,
-                                const ThreadState* writer) noexcept {
-  if (writer != refs->owner) refs->foreign.store(1, std::memory_order_relaxed);
+// The calling thread's number, never another thread's (a thread's SDK block
+// is recycled when it exits, so its address names a later thread too).
+uint64_t ThreadSerial() noexcept;
+
+// A buffer record of the call `refs` holds was written on the calling
+// thread: its retirement must wait for a flush unless that is the call's.
+inline void NoteRecordWrittenHere(CallRefs* refs) noexcept {
+  if (ThreadSerial() != refs->owner) {
+    refs->foreign.store(1, std::memory_order_relaxed);
+  }
 }
 
 // Drops one reference; the last one retires the ID and frees `refs`.

@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -476,6 +477,36 @@ void CompletionThreadMain() {
   }
 }
 
+// fork(): the child has only the forking thread. What is in flight is the
+// parent's to report (the child's pools start empty, and nothing the child
+// runs completes it): the queues and copies are forgotten unreported, so the
+// child's exit neither waits for them nor reports them again. The locks a
+// thread of the parent held at the fork (the completion thread's, inside a
+// report) are made anew, and a completion thread is started again by the
+// child's first copy.
+void ForgetInChild() {
+  Registry& r = Reg();
+  new (&r.mutex) std::mutex;
+  new (&r.drain_mutex) std::mutex;
+  r.queues.clear();  // their states stay the parent's interceptors' data
+  CopyTrack& copies = Copies();
+  new (&copies.submit_mutex) std::mutex;
+  new (&copies.harvest_mutex) std::mutex;
+  copies.ring.Abandon();
+  copies.watched_until.store(0, std::memory_order_relaxed);
+  CompletionThread& c = TheCompletionThread();
+  new (&c.mutex) std::mutex;
+  c.thread = nullptr;  // the parent's, never joined here
+  c.running.store(false, std::memory_order_relaxed);
+  c.stop.store(false, std::memory_order_relaxed);
+}
+
+void ForgetInChildAfterFork() {
+  static const bool registered =
+      pthread_atfork(nullptr, nullptr, &ForgetInChild) == 0;
+  (void)registered;
+}
+
 }  // namespace
 
 CopyTrack& Copies() {
@@ -484,6 +515,7 @@ CopyTrack& Copies() {
 }
 
 void RegisterQueue(QueueState* state) {
+  ForgetInChildAfterFork();
   Registry& r = Reg();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.queues.push_back(state);
@@ -704,6 +736,7 @@ void EnsureCompletionThread() {
     c.kick = hsa_signal_t{0};
     return;
   }
+  ForgetInChildAfterFork();
   c.stop.store(false, std::memory_order_release);
   c.thread = new std::thread(&CompletionThreadMain);
   // Named for whoever looks at the process's threads (top, perf, a test).

@@ -5,16 +5,22 @@
 // submitted it, and delivery at flush, close and hsa_shut_down.
 #include <dirent.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "runtime/private/observer_export.h"
 #include "runtime/private/tool_activity.h"
@@ -693,6 +699,84 @@ TEST_F(GpuActivity, ExactCountsFromFourThreadsOnFourQueues) {
   EXPECT_EQ(after.incomplete, before.incomplete);
   EXPECT_EQ(after.in_flight, 0u);
   for (hsa_queue_t* q : queues) hsa_queue_destroy(q);
+}
+
+// fork() while the completion thread reports a copy (holding the copy
+// ring's lock, inside an observer): the child, where that thread does not
+// exist, neither waits for that lock nor reports the parent's operations at
+// its exit (they are the parent's to report), and ends at once.
+class ParkingObserver : public roctracer::gpu::Observer {
+ public:
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord&, uint64_t) noexcept override {
+    if (getpid() != parent) _exit(3);  // the child reports a copy
+    ++copies;
+    parked = true;
+    while (!release.load()) std::this_thread::yield();
+  }
+  void OnAbandon(uint64_t) noexcept override {
+    if (getpid() != parent) _exit(4);  // the child abandons one
+  }
+  const pid_t parent = getpid();
+  std::atomic<int> copies{0};
+  std::atomic<bool> parked{false}, release{false};
+};
+
+TEST_F(GpuActivity, AForkChildNeitherWaitsForTheCompletionThreadNorReports) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the child's exit may start threads: not under TSan";
+#endif
+  ParkingObserver observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  hsa_signal_t done, second;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &second), HSA_STATUS_SUCCESS);
+  std::vector<char> src(64, 'f'), dst(64, 0), dst2(64, 0);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  for (int i = 0; i < 5000 && !observer.parked.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(observer.parked.load());
+  // A second copy, completed and not yet reported when the process forks.
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst2.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, second),
+            HSA_STATUS_SUCCESS);
+  for (int i = 0; i < 5000 && dst2[0] != 'f'; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  // The child ends through exit(), as a program returning from main does.
+  if (pid == 0) std::exit(0);
+  int status = 0;
+  bool ended = false;
+  for (int i = 0; i < 1000 && !ended; ++i) {
+    ended = waitpid(pid, &status, WNOHANG) == pid;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  observer.release = true;
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(gpu_test::WaitZero(second), 0);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_TRUE(ended) << "the child hung at exit";
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: the child reported a copy, 4: it "
+                                       "abandoned one";
+  EXPECT_EQ(observer.copies.load(), 2);
+  hsa_signal_destroy(done);
+  hsa_signal_destroy(second);
 }
 
 }  // namespace

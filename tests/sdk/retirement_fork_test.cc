@@ -1,0 +1,229 @@
+// CORRELATION_ID_RETIREMENT across fork(): a retirement deferred in the
+// parent (its ID's last GPU record written on another thread) and not yet
+// written when the process forks is the parent's to write, as the records
+// of that ID are the parent's to deliver (a fork child's buffers start
+// empty). The child must not deliver it: its buffers would retire an ID
+// whose records it never delivered, and the ID would be retired twice.
+//
+// The parent's retirement thread is held inside a buffer callback (the
+// delivery of its flush) while a second retirement is deferred, so that the
+// fork finds that one still listed.
+#include <sched.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "ext/prof_protocol.h"
+#include "gtest/gtest.h"
+#include "hsa_api_data.h"
+#include "hsa_api_id.h"
+#include "rocprofiler-sdk/rocprofiler.h"
+#include "runtime/gpu/observers.h"
+#include "tests/sdk/bounded_child.h"
+#include "tests/sdk/fake_consumer_seam.h"
+
+namespace {
+
+namespace gpu = roctracer::gpu;
+
+constexpr uint32_t kHsa = ACTIVITY_DOMAIN_HSA_API;
+constexpr uint32_t kOp = HSA_API_ID_hsa_system_get_info;
+
+std::mutex g_mutex;
+std::vector<uint64_t> g_retired;      // delivered retirements' IDs
+std::function<void()> g_in_delivery;  // run once, in the next delivery
+
+std::atomic<bool> g_parked{false};
+std::atomic<bool> g_release{false};
+
+rocprofiler_context_id_t g_ctx;
+rocprofiler_buffer_id_t g_buffer;
+rocprofiler_status_t g_init_status = ROCPROFILER_STATUS_ERROR;
+
+void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                    rocprofiler_record_header_t** headers, size_t n, void*,
+                    uint64_t) {
+  std::function<void()> hook;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    for (size_t i = 0; i < n; ++i) {
+      if (headers[i]->kind ==
+          ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT) {
+        g_retired.push_back(
+            static_cast<
+                rocprofiler_buffer_tracing_correlation_id_retirement_record_t*>(
+                headers[i]->payload)
+                ->internal_correlation_id);
+      }
+    }
+    hook.swap(g_in_delivery);
+  }
+  if (hook) hook();
+}
+
+int ToolInit(rocprofiler_client_finalize_t, void*) {
+  if (rocprofiler_create_context(&g_ctx) != ROCPROFILER_STATUS_SUCCESS ||
+      rocprofiler_create_buffer(
+          g_ctx, 4096, 2048, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+          &BufferCallback, nullptr, &g_buffer) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
+  for (auto kind : {ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,
+                    ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,
+                    ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT}) {
+    g_init_status = rocprofiler_configure_buffer_tracing_service(
+        g_ctx, kind, nullptr, 0, g_buffer);
+    if (g_init_status != ROCPROFILER_STATUS_SUCCESS) return 1;
+  }
+  return 0;
+}
+
+rocprofiler_tool_configure_result_t* ToolConfigure(
+    uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
+  id->name = "retirement_fork_test";
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
+  return &result;
+}
+
+gpu::Observer* SdkObserver() {
+  gpu::Observer* found = nullptr;
+  gpu::ForEachObserver([&found](gpu::Observer* o) { found = o; });
+  return found;
+}
+
+// A call that submits a copy, on this thread; returns the copy's cookie.
+uint64_t CallWithCopy(uint64_t corr, uint64_t op_id) {
+  hsa_api_data_t d{};
+  fake_seam::Call(kHsa, kOp, ACTIVITY_API_PHASE_ENTER, corr, &d);
+  gpu::EnqueueInfo info{};
+  info.kind = gpu::OpKind::kCopy;
+  info.op_id = op_id;
+  info.correlation_id = corr;
+  info.bytes = 64;
+  info.direction = 1;
+  const uint64_t cookie = SdkObserver()->OnEnqueue(info);
+  fake_seam::Call(kHsa, kOp, ACTIVITY_API_PHASE_EXIT, corr, &d);
+  return cookie;
+}
+
+// The copy's completion on this thread (not the call's): the last
+// reference drops here, so the retirement is deferred.
+void CompleteCopy(uint64_t corr, uint64_t op_id, uint64_t cookie) {
+  gpu::CopyRecord r{};
+  r.op_id = op_id;
+  r.correlation_id = corr;
+  r.bytes = 64;
+  r.direction = 1;
+  r.begin_ns = 1;
+  r.end_ns = 2;
+  SdkObserver()->OnCopy(r, cookie);
+}
+
+// A thread that runs the functions it is given, one at a time, and stays
+// alive until destroyed: the caller and the completer are distinct live
+// threads (a finished thread's SDK block may be recycled by the next one).
+class Worker {
+ public:
+  Worker() : thread_([this] { Main(); }) {}
+  ~Worker() {
+    Run([this] { done_ = true; });
+    thread_.join();
+  }
+  void Run(std::function<void()> fn) {
+    std::unique_lock<std::mutex> lock(mu_);
+    job_ = std::move(fn);
+    cv_.notify_all();
+    cv_.wait(lock, [this] { return !job_; });
+  }
+
+ private:
+  void Main() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!done_) {
+      cv_.wait(lock, [this] { return static_cast<bool>(job_); });
+      std::function<void()> fn = job_;
+      lock.unlock();
+      fn();
+      lock.lock();
+      job_ = nullptr;
+      cv_.notify_all();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+int RetiredCount(uint64_t id) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  int n = 0;
+  for (uint64_t r : g_retired) n += r == id;
+  return n;
+}
+
+constexpr uint64_t kHeld = 7000;    // its write holds the retirement thread
+constexpr uint64_t kListed = 7001;  // listed when the process forks
+
+// In the child: a flush writes and delivers what the child deferred; the
+// parent's listed retirement is not among them.
+int ChildFlushes() {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_retired.clear();
+  }
+  if (rocprofiler_flush_buffer(g_buffer) != ROCPROFILER_STATUS_SUCCESS) {
+    return 2;
+  }
+  return RetiredCount(kListed) == 0 ? 0 : 1;
+}
+
+TEST(RetirementFork, ChildDoesNotWriteTheParentsListedRetirement) {
+  ASSERT_EQ(g_init_status, ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_NE(SdkObserver(), nullptr);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_in_delivery = [] {
+      g_parked = true;
+      while (!g_release.load()) sched_yield();
+    };
+  }
+  uint64_t held_cookie = 0, listed_cookie = 0;
+  Worker caller, completer;
+  caller.Run([&] { held_cookie = CallWithCopy(kHeld, 1); });
+  completer.Run([&] { CompleteCopy(kHeld, 1, held_cookie); });
+  // The retirement thread flushes for kHeld; the delivery parks.
+  for (int i = 0; i < 5000 && !g_parked.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(g_parked.load());
+  caller.Run([&] { listed_cookie = CallWithCopy(kListed, 2); });
+  completer.Run([&] { CompleteCopy(kListed, 2, listed_cookie); });
+
+  EXPECT_EQ(bounded_child::Run(&ChildFlushes), 0)
+      << "1: the child delivered the parent's listed retirement";
+
+  g_release = true;
+  ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(RetiredCount(kHeld), 1);
+  EXPECT_EQ(RetiredCount(kListed), 1);
+  rocprofiler_stop_context(g_ctx);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  if (rocprofiler_force_configure(&ToolConfigure) !=
+      ROCPROFILER_STATUS_SUCCESS) {
+    return 2;
+  }
+  return RUN_ALL_TESTS();
+}
