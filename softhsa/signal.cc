@@ -104,11 +104,16 @@ bool Satisfied(int64_t v, hsa_signal_condition_t cond, int64_t compare) {
 }
 
 void Notify(Signal* s) {
-  if (s->waiters.load(std::memory_order_seq_cst) != 0) {
+  // Read-modify-writes, not loads: a waiter registers, then reads the value,
+  // and a plain load here could pass the value's (release or relaxed) store
+  // before it, both sides reading the other's old state and the waiter
+  // sleeping through this change. An RMW reads the latest count, and one
+  // that reads ours orders our store before the waiter's read.
+  if (s->waiters.fetch_add(0, std::memory_order_seq_cst) != 0) {
     s->seq.fetch_add(1, std::memory_order_seq_cst);
     Futex(&s->seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
   }
-  if (s->watchers.load(std::memory_order_seq_cst) != 0) {
+  if (s->watchers.fetch_add(0, std::memory_order_seq_cst) != 0) {
     g_watch_seq.fetch_add(1, std::memory_order_seq_cst);
     if (g_watch_sleepers.load(std::memory_order_seq_cst) != 0) {
       Futex(&g_watch_seq, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr);
