@@ -138,6 +138,7 @@ ThreadState* AllocateThreadState() noexcept {
     ThreadState& s = node->state;
     s.depth = 0;
     std::memset(static_cast<void*>(s.frames), 0, sizeof(s.frames));
+    std::memset(static_cast<void*>(s.frame_users), 0, sizeof(s.frame_users));
     std::memset(s.external_depth, 0, sizeof(s.external_depth));
     std::memset(static_cast<void*>(s.external), 0, sizeof(s.external));
     s.memory.call_id = 0;
@@ -304,6 +305,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   // Non-zero when this delivery is nested in a callback's (an annotation the
   // callback made).
   const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  FrameUsers& users = t.frame_users[level];
   while (mask != 0) {
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
@@ -312,12 +314,12 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     if (!BeginDelivery(t, i, false, outer)) continue;
     correlation_id.external = frame->External(t, i);
     if (record_called) {
-      frame->user[i].value = 0;
+      users.user[i].value = 0;
       frame->called |= uint64_t{1} << i;
     }
     s.callback(Record(static_cast<uint64_t>(i) + 1, thread_id, correlation_id,
                       ko, exit, payload.Get()),
-               &frame->user[i], s.callback_data);
+               &users.user[i], s.callback_data);
     EndDelivery(t, outer);
   }
 }
@@ -351,7 +353,7 @@ void RequestExternalIds(uint64_t mask, const KindOp& ko,
     EndDelivery(t, outer);
     if (rc == 0) {
       frame->requested |= uint64_t{1} << i;
-      frame->requested_external[i] = value;
+      t.frame_users[frame - t.frames].requested_external[i] = value;
     }
   }
 }
@@ -492,30 +494,34 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
+      // Built in registers, stored once: the frame is written once.
+      uint64_t buffered = 0;
       uint64_t b =
           active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire);
       while (b != 0) {
         const int i = __builtin_ctzll(b);
         b &= b - 1;
         if (g_contexts[i].buffer_services[ko.kind].Traces(ko.op)) {
-          frame->buffered |= uint64_t{1} << i;
+          buffered |= uint64_t{1} << i;
         }
       }
-      if (const int ext = ExtBufferKindOf(ko.kind)) {
-        uint64_t e =
-            active & g_buffer_kind_mask[ext].load(std::memory_order_acquire);
+      frame->buffered = buffered;
+      uint64_t e =
+          active & g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire);
+      if (__builtin_expect(e != 0, 0)) {
+        const int ext = ExtBufferKindOf(ko.kind);
+        uint64_t buffered_ext = 0;
         while (e != 0) {
           const int i = __builtin_ctzll(e);
           e &= e - 1;
           if (g_contexts[i].buffer_services[ext].Traces(ko.op)) {
-            frame->buffered_ext |= uint64_t{1} << i;
+            buffered_ext |= uint64_t{1} << i;
           }
         }
+        frame->buffered_ext = buffered_ext;
+        buffered |= buffered_ext;  // from here: whether any record is due
       }
-      if ((frame->buffered | frame->buffered_ext) != 0)
-        frame->start_ns = roctracer::clock::TimestampNs();
-    }
-    if (ko.kind <= kLastBufferApiKind) {
+      if (buffered != 0) frame->start_ns = roctracer::clock::TimestampNs();
       const uint64_t requests =
           active & g_request_mask[ko.kind].load(std::memory_order_acquire);
       if (requests != 0) RequestExternalIds(requests, ko, info, t, frame);
