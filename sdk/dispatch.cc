@@ -168,8 +168,11 @@ std::atomic<uint64_t> g_skipped{0};
 // context will see it.
 class Payload {
  public:
-  Payload(const roctracer::ApiCallInfo& info, bool exit) noexcept
-      : info_(info), exit_(exit) {}
+  // `args_size`: the op's member of the runtime's argument union
+  // (KindOp::args_size).
+  Payload(const roctracer::ApiCallInfo& info, bool exit,
+          size_t args_size) noexcept
+      : info_(info), exit_(exit), args_size_(args_size) {}
 
   void* Get() noexcept {
     if (ptr_ != nullptr) return ptr_;
@@ -178,8 +181,7 @@ class Payload {
         auto& p = u_.hsa.value;
         const auto* d = static_cast<const hsa_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        CopyArgs(&p.args, &d->args, roctracer::hsa_api::ArgsSize(info_.op),
-                 sizeof(p.args));
+        CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hsa_status_t_retval,
                       sizeof(p.retval));
@@ -193,8 +195,7 @@ class Payload {
         auto& p = u_.hip.value;
         const auto* d = static_cast<const hip_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        CopyArgs(&p.args, &d->args, roctracer::hip_api::ArgsSize(info_.op),
-                 sizeof(p.args));
+        CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hipError_t_retval,
                       sizeof(p.retval));
@@ -248,6 +249,7 @@ class Payload {
   } u_;
   const roctracer::ApiCallInfo& info_;
   bool exit_;
+  size_t args_size_;
   void* ptr_ = nullptr;
 };
 
@@ -295,7 +297,7 @@ inline rocprofiler_callback_tracing_record_t Record(
 inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
                     const roctracer::ApiCallInfo& info, ThreadState& t,
                     Frame* frame, bool record_called) noexcept {
-  Payload payload(info, exit);
+  Payload payload(info, exit, ko.args_size);
   const uint64_t thread_id = roctracer::platform::ThreadId();
   rocprofiler_correlation_id_t correlation_id;
   correlation_id.internal = info.correlation_id;
@@ -410,7 +412,7 @@ void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
   r.end_timestamp = roctracer::clock::TimestampNs();
   r.thread_id = roctracer::platform::ThreadId();
   const auto* d = static_cast<const hip_api_data_t*>(info.api_data);
-  const size_t n = roctracer::hip_api::ArgsSize(info.op);
+  const size_t n = ko.args_size;
   char* args = reinterpret_cast<char*>(&r.args);
   std::memcpy(args, &d->args, n);
   std::memset(args + n, 0, sizeof(r.args) - n);
