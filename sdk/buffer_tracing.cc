@@ -174,6 +174,12 @@ rocprofiler_configure_buffer_tracing_service(
   s.configured.store(true, std::memory_order_release);
   g_buffer_kind_mask[kind_value].fetch_or(uint64_t{1} << index,
                                           std::memory_order_release);
+  for (int api_kind = 1; api_kind <= kLastBufferApiKind; ++api_kind) {
+    if (ExtBufferKindOf(api_kind) == kind_value) {
+      g_buffer_ext_mask[api_kind].fetch_or(uint64_t{1} << index,
+                                           std::memory_order_release);
+    }
+  }
   if (active) AddContextInterest(*ctx);
   if (no_ops) StartRetirementThread();
   return ROCPROFILER_STATUS_SUCCESS;

@@ -14,6 +14,7 @@ Context g_contexts[kMaxContexts];
 std::atomic<uint64_t> g_active_mask{0};
 std::atomic<uint64_t> g_kind_mask[kKindCount] = {};
 std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount] = {};
+std::atomic<uint64_t> g_buffer_ext_mask[kLastBufferApiKind + 1] = {};
 std::atomic<uint64_t> g_request_mask[kRequestKindCount] = {};
 
 namespace {

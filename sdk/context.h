@@ -91,6 +91,10 @@ extern std::atomic<uint64_t> g_active_mask;
 extern std::atomic<uint64_t> g_kind_mask[kKindCount];
 // Per buffer kind, bit i: context i configured buffer tracing of this kind.
 extern std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount];
+// Per API kind, bit i: context i configured buffer tracing of the kind's
+// *_API_EXT kind (g_buffer_kind_mask of ExtBufferKindOf(kind); 0 for kinds
+// without one), read with the kind's own mask at a traced call's ENTER.
+extern std::atomic<uint64_t> g_buffer_ext_mask[kLastBufferApiKind + 1];
 // Per request kind, bit i: context i asks for external IDs of that kind.
 extern std::atomic<uint64_t> g_request_mask[kRequestKindCount];
 

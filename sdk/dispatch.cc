@@ -138,6 +138,7 @@ ThreadState* AllocateThreadState() noexcept {
     ThreadState& s = node->state;
     s.depth = 0;
     std::memset(static_cast<void*>(s.frames), 0, sizeof(s.frames));
+    std::memset(static_cast<void*>(s.frame_users), 0, sizeof(s.frame_users));
     std::memset(s.external_depth, 0, sizeof(s.external_depth));
     std::memset(static_cast<void*>(s.external), 0, sizeof(s.external));
     s.memory.call_id = 0;
@@ -167,8 +168,11 @@ std::atomic<uint64_t> g_skipped{0};
 // context will see it.
 class Payload {
  public:
-  Payload(const roctracer::ApiCallInfo& info, bool exit) noexcept
-      : info_(info), exit_(exit) {}
+  // `args_size`: the op's member of the runtime's argument union
+  // (KindOp::args_size).
+  Payload(const roctracer::ApiCallInfo& info, bool exit,
+          size_t args_size) noexcept
+      : info_(info), exit_(exit), args_size_(args_size) {}
 
   void* Get() noexcept {
     if (ptr_ != nullptr) return ptr_;
@@ -177,8 +181,7 @@ class Payload {
         auto& p = u_.hsa.value;
         const auto* d = static_cast<const hsa_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        CopyArgs(&p.args, &d->args, roctracer::hsa_api::ArgsSize(info_.op),
-                 sizeof(p.args));
+        CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hsa_status_t_retval,
                       sizeof(p.retval));
@@ -192,8 +195,7 @@ class Payload {
         auto& p = u_.hip.value;
         const auto* d = static_cast<const hip_api_data_t*>(info_.api_data);
         p.size = sizeof(p);
-        CopyArgs(&p.args, &d->args, roctracer::hip_api::ArgsSize(info_.op),
-                 sizeof(p.args));
+        CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
           std::memcpy(static_cast<void*>(&p.retval), &d->hipError_t_retval,
                       sizeof(p.retval));
@@ -247,6 +249,7 @@ class Payload {
   } u_;
   const roctracer::ApiCallInfo& info_;
   bool exit_;
+  size_t args_size_;
   void* ptr_ = nullptr;
 };
 
@@ -294,7 +297,7 @@ inline rocprofiler_callback_tracing_record_t Record(
 inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
                     const roctracer::ApiCallInfo& info, ThreadState& t,
                     Frame* frame, bool record_called) noexcept {
-  Payload payload(info, exit);
+  Payload payload(info, exit, ko.args_size);
   const uint64_t thread_id = roctracer::platform::ThreadId();
   rocprofiler_correlation_id_t correlation_id;
   correlation_id.internal = info.correlation_id;
@@ -304,6 +307,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   // Non-zero when this delivery is nested in a callback's (an annotation the
   // callback made).
   const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  FrameUsers& users = t.frame_users[level];
   while (mask != 0) {
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
@@ -312,12 +316,12 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
     if (!BeginDelivery(t, i, false, outer)) continue;
     correlation_id.external = frame->External(t, i);
     if (record_called) {
-      frame->user[i].value = 0;
+      users.user[i].value = 0;
       frame->called |= uint64_t{1} << i;
     }
     s.callback(Record(static_cast<uint64_t>(i) + 1, thread_id, correlation_id,
                       ko, exit, payload.Get()),
-               &frame->user[i], s.callback_data);
+               &users.user[i], s.callback_data);
     EndDelivery(t, outer);
   }
 }
@@ -351,7 +355,7 @@ void RequestExternalIds(uint64_t mask, const KindOp& ko,
     EndDelivery(t, outer);
     if (rc == 0) {
       frame->requested |= uint64_t{1} << i;
-      frame->requested_external[i] = value;
+      t.frame_users[frame - t.frames].requested_external[i] = value;
     }
   }
 }
@@ -408,7 +412,7 @@ void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
   r.end_timestamp = roctracer::clock::TimestampNs();
   r.thread_id = roctracer::platform::ThreadId();
   const auto* d = static_cast<const hip_api_data_t*>(info.api_data);
-  const size_t n = roctracer::hip_api::ArgsSize(info.op);
+  const size_t n = ko.args_size;
   char* args = reinterpret_cast<char*>(&r.args);
   std::memcpy(args, &d->args, n);
   std::memset(args + n, 0, sizeof(r.args) - n);
@@ -492,30 +496,34 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
+      // Built in registers, stored once: the frame is written once.
+      uint64_t buffered = 0;
       uint64_t b =
           active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire);
       while (b != 0) {
         const int i = __builtin_ctzll(b);
         b &= b - 1;
         if (g_contexts[i].buffer_services[ko.kind].Traces(ko.op)) {
-          frame->buffered |= uint64_t{1} << i;
+          buffered |= uint64_t{1} << i;
         }
       }
-      if (const int ext = ExtBufferKindOf(ko.kind)) {
-        uint64_t e =
-            active & g_buffer_kind_mask[ext].load(std::memory_order_acquire);
+      frame->buffered = buffered;
+      uint64_t e =
+          active & g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire);
+      if (__builtin_expect(e != 0, 0)) {
+        const int ext = ExtBufferKindOf(ko.kind);
+        uint64_t buffered_ext = 0;
         while (e != 0) {
           const int i = __builtin_ctzll(e);
           e &= e - 1;
           if (g_contexts[i].buffer_services[ext].Traces(ko.op)) {
-            frame->buffered_ext |= uint64_t{1} << i;
+            buffered_ext |= uint64_t{1} << i;
           }
         }
+        frame->buffered_ext = buffered_ext;
+        buffered |= buffered_ext;  // from here: whether any record is due
       }
-      if ((frame->buffered | frame->buffered_ext) != 0)
-        frame->start_ns = roctracer::clock::TimestampNs();
-    }
-    if (ko.kind <= kLastBufferApiKind) {
+      if (buffered != 0) frame->start_ns = roctracer::clock::TimestampNs();
       const uint64_t requests =
           active & g_request_mask[ko.kind].load(std::memory_order_acquire);
       if (requests != 0) RequestExternalIds(requests, ko, info, t, frame);

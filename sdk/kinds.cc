@@ -4,7 +4,9 @@
 
 #include "ext/prof_protocol.h"
 #include "hip_api_id.h"
+#include "hip_api_tables.h"
 #include "hsa_api_id.h"
+#include "hsa_api_tables.h"
 #include "rocprofiler-sdk/hip/api_id.h"
 #include "rocprofiler-sdk/hsa/api_id.h"
 #include "rocprofiler-sdk/marker/api_id.h"
@@ -317,11 +319,18 @@ struct Tables {
                    id < roctracer::kRoctxRequestCount) {
           slot = &request[id];
         }
-        if (slot != nullptr) *slot = KindOp{static_cast<uint16_t>(k), op};
+        if (slot == nullptr) continue;
+        size_t args = 0;
+        if (info.source == Source::kHsa)
+          args = roctracer::hsa_api::ArgsSize(id);
+        if (info.source == Source::kHip)
+          args = roctracer::hip_api::ArgsSize(id);
+        *slot =
+            KindOp{static_cast<uint16_t>(k), static_cast<uint16_t>(args), op};
       }
     }
     request[roctracer::kRoctxGetThreadId] =
-        KindOp{ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
+        KindOp{ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API, 0,
                ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId};
     g_call_maps[kHsaDomain] = CallMap{hsa, HSA_API_ID_NUMBER};
     g_call_maps[kHipDomain] = CallMap{hip, HIP_API_ID_NUMBER};
@@ -359,18 +368,18 @@ std::atomic<bool> g_call_maps_ready{false};
 KindOp MapCallSlow(uint32_t domain, uint32_t id) noexcept {
   const Tables& t = T();
   if (domain == kHsaDomain) {
-    return id < HSA_API_ID_NUMBER ? t.hsa[id] : KindOp{0, 0};
+    return id < HSA_API_ID_NUMBER ? t.hsa[id] : KindOp{0, 0, 0};
   }
   if (domain == kHipDomain) {
-    return id < HIP_API_ID_NUMBER ? t.hip[id] : KindOp{0, 0};
+    return id < HIP_API_ID_NUMBER ? t.hip[id] : KindOp{0, 0, 0};
   }
   if (domain == kRoctxDomain) {
-    return id < ROCTX_API_ID_NUMBER ? t.roctx[id] : KindOp{0, 0};
+    return id < ROCTX_API_ID_NUMBER ? t.roctx[id] : KindOp{0, 0, 0};
   }
   if (domain == kRequestDomain) {
-    return id < roctracer::kRoctxRequestCount ? t.request[id] : KindOp{0, 0};
+    return id < roctracer::kRoctxRequestCount ? t.request[id] : KindOp{0, 0, 0};
   }
-  return KindOp{0, 0};
+  return KindOp{0, 0, 0};
 }
 
 bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,

@@ -70,8 +70,13 @@ constexpr int32_t kMaxOps = 1024;
 // (domain, API ID) -> (kind, operation); kind 0 when not traced.
 struct KindOp {
   uint16_t kind;
+  // HSA and HIP calls: the size of the op's member of the runtime's argument
+  // union (what a callback's payload copies), kept in the padding so that a
+  // delivery makes no call for it; 0 otherwise.
+  uint16_t args_size;
   int32_t op;
 };
+static_assert(sizeof(KindOp) == 8, "MapCall reads one word per call");
 
 // The tables MapCall reads, by domain: roctracer's domains 0..7, then the
 // rocTX request domain. Filled when the tables are built (the first
@@ -93,7 +98,7 @@ inline KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
     if (d < kCallMapDomains && id < g_call_maps[d].count) {
       return g_call_maps[d].ops[id];
     }
-    return KindOp{0, 0};
+    return KindOp{0, 0, 0};
   }
   return MapCallSlow(domain, id);
 }

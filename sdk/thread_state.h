@@ -26,7 +26,9 @@ constexpr uint32_t kMaxExternalDepth = 16;
 struct ThreadState;
 struct CallRefs;  // retirement.h
 
-// One traced call in progress on this thread.
+// One traced call in progress on this thread: what every traced call's
+// ENTER and EXIT read and write, in 64 bytes (a frame's address is its
+// index shifted; the per-context values are in FrameUsers).
 struct Frame {
   uint64_t correlation_id;
   uint64_t called;    // bit i: context i got ENTER
@@ -42,12 +44,18 @@ struct Frame {
   // Held while GPU work submitted from this call is outstanding; the
   // frame's own reference is dropped at EXIT (retirement.h).
   CallRefs* refs;
-  rocprofiler_user_data_t user[kMaxContexts];
-  rocprofiler_user_data_t requested_external[kMaxContexts];
 
   // Context i's external ID for this call: the one its request service gave,
   // else the top of the thread's stack.
   rocprofiler_user_data_t External(const ThreadState& t, int i) const noexcept;
+};
+static_assert(sizeof(Frame) == 64, "a frame is indexed with a shift");
+
+// The per-context values of the frame of the same index: only callback
+// deliveries and external-ID requests touch them.
+struct FrameUsers {
+  rocprofiler_user_data_t user[kMaxContexts];
+  rocprofiler_user_data_t requested_external[kMaxContexts];
 };
 
 // The MEMORY_ALLOCATION records of the allocation or free call in progress
@@ -94,6 +102,7 @@ struct ThreadState {
   std::atomic<uint32_t> stopping;
   uint32_t depth;
   Frame frames[kMaxCallDepth];
+  FrameUsers frame_users[kMaxCallDepth];  // of frames[i]
   uint32_t external_depth[kMaxContexts];
   rocprofiler_user_data_t external[kMaxContexts][kMaxExternalDepth];
   MemoryCall memory;
@@ -109,7 +118,9 @@ struct ThreadState {
 
 inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
                                                int i) const noexcept {
-  return (requested >> i) & 1u ? requested_external[i] : t.ExternalTop(i);
+  return (requested >> i) & 1u
+             ? t.frame_users[this - t.frames].requested_external[i]
+             : t.ExternalTop(i);
 }
 
 // This thread's block; NULL only if its one-time allocation failed (then the
