@@ -216,7 +216,8 @@ void MemoryEnter(const roctracer::ApiCallInfo& info, int32_t op, ThreadState& t,
   // was made from.
   Frame* owner = &t.frames[frame];
   for (uint32_t i = frame + 1; i-- > 0;) {
-    if ((t.frames[i].called | t.frames[i].buffered) != 0) {
+    if ((t.frames[i].called | t.frames[i].buffered |
+         t.frames[i].buffered_ext) != 0) {
       owner = &t.frames[i];
       break;
     }

@@ -12,12 +12,15 @@
 #include "ext/prof_protocol.h"
 #include "gtest/gtest.h"
 #include "hip_api_data.h"
+#include "hsa_api_data.h"
+#include "hsa_api_id.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
 
 namespace {
 
 constexpr uint32_t kHip = ACTIVITY_DOMAIN_HIP_API;
+constexpr uint32_t kHsa = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kEnter = ACTIVITY_API_PHASE_ENTER;
 constexpr uint32_t kExit = ACTIVITY_API_PHASE_EXIT;
 
@@ -107,7 +110,7 @@ rocprofiler_buffer_id_t g_buffer{0}, g_free_buffer{0};
 
 struct Statuses {
   rocprofiler_status_t plain, runtime_ext, compiler_ext, rocdecode_ext, bad_op,
-      free_only, twice;
+      free_only, free_only_memory, twice;
 } g_init;
 
 int ToolInit(rocprofiler_client_finalize_t, void*) {
@@ -152,6 +155,9 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
       ROCPROFILER_HIP_RUNTIME_API_ID_hipFree};
   g_init.free_only = rocprofiler_configure_buffer_tracing_service(
       g_free_only, ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT, free_op, 1,
+      g_free_buffer);
+  g_init.free_only_memory = rocprofiler_configure_buffer_tracing_service(
+      g_free_only, ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION, nullptr, 0,
       g_free_buffer);
   return rocprofiler_start_context(g_ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
 }
@@ -292,6 +298,39 @@ TEST(HipExtRecords, AnExtOnlyContextMakesItsCallsTraced) {
   ASSERT_EQ(rocprofiler_stop_context(g_free_only), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_FALSE(fake_seam::Interested(kHip, HIP_API_ID_hipFree));
   ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+}
+
+// An allocation made inside a call that a context traces only as an EXT
+// record belongs to that call, as inside any traced call.
+TEST(HipExtRecords, AnAllocationInsideAnExtOnlyCallSharesItsId) {
+  ASSERT_EQ(g_init.free_only_memory, ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_free_only), ROCPROFILER_STATUS_SUCCESS);
+  Take(g_free_buffer);
+  HipData d;
+  d.value.args.hipFree.ptr = reinterpret_cast<void*>(0xb000);
+  fake_seam::Call(kHip, HIP_API_ID_hipFree, kEnter, 41, &d.value);
+  void* out = nullptr;
+  hsa_api_data_t h{};
+  h.args.hsa_amd_memory_pool_allocate.memory_pool.handle = 0x5000;
+  h.args.hsa_amd_memory_pool_allocate.size = 64;
+  h.args.hsa_amd_memory_pool_allocate.ptr = &out;
+  fake_seam::Call(kHsa, HSA_API_ID_hsa_amd_memory_pool_allocate, kEnter, 42,
+                  &h);
+  out = reinterpret_cast<void*>(0xc000);
+  h.hsa_status_t_retval = HSA_STATUS_SUCCESS;
+  fake_seam::Call(kHsa, HSA_API_ID_hsa_amd_memory_pool_allocate, kExit, 42, &h);
+  fake_seam::Call(kHip, HIP_API_ID_hipFree, kExit, 41, &d.value);
+  const std::vector<Seen> seen = Take(g_free_buffer);
+  ASSERT_EQ(rocprofiler_stop_context(g_free_only), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  size_t allocations = 0;
+  for (const Seen& s : seen) {
+    if (s.kind != ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION) continue;
+    ++allocations;
+    EXPECT_EQ(s.correlation_id, 41u);
+  }
+  EXPECT_EQ(allocations, 1u);
 }
 
 TEST(HipExtRecords, BadRecordsForArgumentIteration) {
