@@ -54,10 +54,11 @@ std::atomic<bool> g_stopped{false};
 // Each domain's argument struct sizes by op, made once before recording
 // starts (SetRecording): a traced call reads its size from the table rather
 // than through a call to its domain's generated switch. Until then (or for
-// an op past the table) Record asks the switch.
+// an op past the table) Record asks the switch. `count` is published once
+// `sizes` is filled.
 struct SizeTable {
   const uint32_t* sizes = nullptr;
-  uint32_t count = 0;
+  std::atomic<uint32_t> count{0};
 };
 SizeTable g_sizes[ACTIVITY_DOMAIN_NUMBER];
 
@@ -395,7 +396,7 @@ void ArgCapture::SetRecording(bool on) {
         sizes[op] = ArgsSizeOf(domain, op);
       }
       g_sizes[domain].sizes = sizes;
-      g_sizes[domain].count = count;
+      g_sizes[domain].count.store(count, std::memory_order_release);
     }
   });
   g_stopped.store(!on, std::memory_order_relaxed);
@@ -465,7 +466,8 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
 }  // namespace
 
 void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
-  if (domain >= ACTIVITY_DOMAIN_NUMBER || op >= g_sizes[domain].count) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER ||
+      op >= g_sizes[domain].count.load(std::memory_order_acquire)) {
     RecordUntabled(domain, op, data);
     return;
   }
