@@ -115,6 +115,42 @@ TEST_F(FdSafeVfs, ADescriptorClosedByTheProgramIsOpenedAgain) {
   EXPECT_GE(DescriptorOf(path_), 512);
 }
 
+// Bytes the filesystem has allocated to `path`, and its size.
+void Usage(const std::string& path, long long* allocated, long long* size) {
+  struct stat st {};
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  *allocated = static_cast<long long>(st.st_blocks) * 512;
+  *size = st.st_size;
+}
+
+// Writes reserve the database's blocks ahead of them; what is reserved past
+// its end is given back by FdSafeVfsTrim and at close, the rows intact.
+TEST_F(FdSafeVfs, BlocksReservedAheadAreGivenBack) {
+  ASSERT_EQ(Exec("CREATE TABLE b(x BLOB)"), SQLITE_OK);
+  ASSERT_EQ(Exec("INSERT INTO b VALUES (zeroblob(300000))"), SQLITE_OK);
+  Insert(0, 1000);
+  long long allocated = 0, size = 0;
+  Usage(path_, &allocated, &size);
+  if (allocated < size + (512 << 10)) {
+    GTEST_SKIP() << "this filesystem reserved nothing (" << allocated
+                 << " bytes allocated for " << size << ")";
+  }
+  FdSafeVfsTrim(db_);
+  Usage(path_, &allocated, &size);
+  EXPECT_LE(allocated, (size + 4095) / 4096 * 4096);
+  EXPECT_EQ(Rows(), 1000);
+
+  Insert(1000, 1000);
+  ASSERT_EQ(Exec("INSERT INTO b VALUES (zeroblob(300000))"), SQLITE_OK);
+  Usage(path_, &allocated, &size);
+  EXPECT_GT(allocated, size + (512 << 10));  // reserved again
+  ASSERT_EQ(sqlite3_close(db_), SQLITE_OK);
+  db_ = nullptr;
+  Usage(path_, &allocated, &size);
+  EXPECT_LE(allocated, (size + 4095) / 4096 * 4096);
+  EXPECT_EQ(Rows(), 2000);
+}
+
 // While this process holds a write transaction (past its first write), a
 // reader in another process cannot take the database for writing, and
 // after the commit it can. A close by the program drops this process's

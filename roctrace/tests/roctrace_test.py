@@ -108,6 +108,15 @@ class TraceSample(unittest.TestCase):
       self.assertTrue(os.path.exists(os.path.join(self.out, "run" + suffix)),
                       suffix)
 
+  def test_files_keep_no_blocks_past_their_end(self):
+    # Blocks are reserved ahead of the writes (a megabyte and more); the
+    # program exits without the tracer closing its files: what was reserved
+    # past their ends is given back all the same.
+    for suffix in ("_results.db", "_results.pftrace", "_hip_api_trace.csv"):
+      st = os.stat(os.path.join(self.out, "run" + suffix))
+      self.assertLessEqual(st.st_blocks * 512, (st.st_size + 4095) // 4096 *
+                           4096, suffix)
+
   def test_every_event_has_start_end_process_thread(self):
     rows = regions(self.db)
     self.assertTrue(rows)

@@ -51,6 +51,17 @@ constexpr int kWindow = 8;
 std::atomic<uint64_t> g_lost{0};
 std::atomic<bool> g_stopped{false};
 
+// Each domain's argument struct sizes by op, made once before recording
+// starts (SetRecording): a traced call reads its size from the table rather
+// than through a call to its domain's generated switch. Until then (or for
+// an op past the table) Record asks the switch. `count` is published once
+// `sizes` is filled.
+struct SizeTable {
+  const uint32_t* sizes = nullptr;
+  std::atomic<uint32_t> count{0};
+};
+SizeTable g_sizes[ACTIVITY_DOMAIN_NUMBER];
+
 }  // namespace
 
 struct ArgCapture::Queue {
@@ -373,16 +384,52 @@ void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {
 }
 
 void ArgCapture::SetRecording(bool on) {
+  static std::once_flag tables;
+  std::call_once(tables, [] {
+    for (uint32_t domain : {ACTIVITY_DOMAIN_HIP_API, ACTIVITY_DOMAIN_HSA_API,
+                            ACTIVITY_DOMAIN_KFD_API}) {
+      const uint32_t count = OpCountOf(domain);
+      // Never freed: calls may be recorded until the process ends.
+      auto* sizes = new (std::nothrow) uint32_t[count];
+      if (sizes == nullptr) continue;
+      for (uint32_t op = 0; op < count; ++op) {
+        sizes[op] = ArgsSizeOf(domain, op);
+      }
+      g_sizes[domain].sizes = sizes;
+      g_sizes[domain].count.store(count, std::memory_order_release);
+    }
+  });
   g_stopped.store(!on, std::memory_order_relaxed);
 }
 
-void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
-  const uint32_t size = ArgsSizeOf(domain, op);
-  if (size == 0 || data == nullptr ||
-      g_stopped.load(std::memory_order_relaxed)) {
-    return;
+namespace {
+
+// Writes one entry where the queue's chunk has room for it.
+inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
+                   const void* data, uint32_t size) {
+  unsigned char* p = q->tail->data + q->tail_used;
+  // Every traced call has a correlation ID; the data structs all start
+  // with it.
+  EntryHeader h{*static_cast<const uint64_t*>(data), domain << 24 | op, size};
+  std::memcpy(p, &h, sizeof(h));
+  // In words, inline: most argument structs are a few words. The padding
+  // read past `size` stays inside the data struct's `args` union (its size
+  // is a multiple of its 8-byte alignment).
+  const unsigned char* from =
+      static_cast<const unsigned char*>(data) + ArgsOffset(domain);
+  const size_t padded = (size + 7) & ~size_t{7};
+  for (size_t i = 0; i < padded; i += 8) {
+    std::memcpy(p + sizeof(h) + i, from + i, 8);
   }
-  Queue* q = t_arg_queue;
+  q->tail_used += static_cast<uint32_t>(EntryBytes(size));
+  q->tail->written.store(q->tail_used, std::memory_order_release);
+}
+
+// A thread's first call, a thread exiting, a full chunk: out of Record, so
+// that its common path makes no call and saves no registers.
+[[gnu::noinline]] void RecordSlow(uint32_t domain, uint32_t op,
+                                  const void* data, uint32_t size) {
+  ArgCapture::Queue* q = t_arg_queue;
   if (q == nullptr) {
     q = t_arg_queue = MakeQueue();
     if (q == nullptr) {
@@ -391,8 +438,7 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
     }
   }
   if (q == kExited) return;
-  const size_t bytes = EntryBytes(size);
-  if (q->tail_used + bytes > Chunk::kBytes) {
+  if (q->tail_used + EntryBytes(size) > Chunk::kBytes) {
     auto* c = new (std::nothrow) Chunk;
     if (c == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
@@ -403,16 +449,40 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
     q->tail_used = 0;
     full->next.store(c, std::memory_order_release);
   }
-  unsigned char* p = q->tail->data + q->tail_used;
-  // Every traced call has a correlation ID; the data structs all start
-  // with it.
-  EntryHeader h{*static_cast<const uint64_t*>(data), domain << 24 | op, size};
-  std::memcpy(p, &h, sizeof(h));
-  std::memcpy(p + sizeof(h),
-              static_cast<const unsigned char*>(data) + ArgsOffset(domain),
-              size);
-  q->tail_used += static_cast<uint32_t>(bytes);
-  q->tail->written.store(q->tail_used, std::memory_order_release);
+  Append(q, domain, op, data, size);
+}
+
+// An op the size tables do not hold (or none made yet).
+[[gnu::noinline]] void RecordUntabled(uint32_t domain, uint32_t op,
+                                      const void* data) {
+  const uint32_t size = ArgsSizeOf(domain, op);
+  if (size == 0 || data == nullptr ||
+      g_stopped.load(std::memory_order_relaxed)) {
+    return;
+  }
+  RecordSlow(domain, op, data, size);
+}
+
+}  // namespace
+
+void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
+  if (domain >= ACTIVITY_DOMAIN_NUMBER ||
+      op >= g_sizes[domain].count.load(std::memory_order_acquire)) {
+    RecordUntabled(domain, op, data);
+    return;
+  }
+  const uint32_t size = g_sizes[domain].sizes[op];
+  if (size == 0 || data == nullptr ||
+      g_stopped.load(std::memory_order_relaxed)) {
+    return;
+  }
+  Queue* q = t_arg_queue;
+  if (q == nullptr || q == kExited ||
+      q->tail_used + EntryBytes(size) > Chunk::kBytes) {
+    RecordSlow(domain, op, data, size);
+    return;
+  }
+  Append(q, domain, op, data, size);
 }
 
 std::atomic<uint64_t> ArgCapture::generation_now_{0};

@@ -24,6 +24,14 @@ constexpr off_t kReservedByte = kPendingByte + 1;
 constexpr off_t kSharedFirst = kPendingByte + 2;
 constexpr off_t kSharedSize = 510;
 
+// The main database's blocks are reserved ahead of its writes, in steps that
+// grow with the file (a quarter of it, 1 to 64 MiB), as OutputFile does:
+// the kernel's cost of a buffered write that extends a file is mostly per
+// page and per block, and a reserved block takes its allocation off the
+// write path. Reserved blocks past the data are given back at close.
+constexpr int64_t kMinReserve = 1 << 20;
+constexpr int64_t kMaxReserve = 64 << 20;
+
 sqlite3_vfs* g_base = nullptr;  // the default VFS, for what is not files
 sqlite3_vfs g_vfs{};
 
@@ -36,7 +44,23 @@ struct File {
   int lock;    // SQLITE_LOCK_*
   bool locks;  // the main database: lock bytes in use
   bool delete_on_close;
+  bool reserve;      // the main database, on a filesystem that can
+  int64_t reserved;  // bytes from offset 0 with blocks reserved
 };
+
+// Reserves blocks up to past `end` when a write would pass the reservation.
+void ReserveFor(File* f, int64_t end) {
+  if (!f->reserve || end <= f->reserved) return;
+  const int64_t step = std::min(kMaxReserve, std::max(kMinReserve, end / 4));
+  // Not every filesystem can (tmpfs before Linux 6.x, NFS): then writes
+  // allocate as they go.
+  if (fallocate(f->fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(f->reserved),
+                static_cast<off_t>(end + step - f->reserved)) != 0) {
+    f->reserve = false;
+    return;
+  }
+  f->reserved = end + step;
+}
 
 int MoveHigh(int fd) {
   if (fd < 0 || fd >= kHighFd) return fd;
@@ -100,12 +124,20 @@ bool Ensure(File* f) {
   return true;
 }
 
+// Truncating at the file's own size frees the blocks reserved past it.
+void GiveBackReserved(File* f, off_t size) {
+  if (f->reserved <= size) return;
+  if (ftruncate(f->fd, size) == 0) f->reserved = size;
+  // Otherwise the data is intact; only the reservation stays allocated.
+}
+
 int Close(sqlite3_file* file) {
   File* f = reinterpret_cast<File*>(file);
   if (f->fd >= 0) {
     struct stat st {};
     // Not ours any more: not ours to close.
     if (fstat(f->fd, &st) == 0 && st.st_dev == f->dev && st.st_ino == f->ino) {
+      GiveBackReserved(f, st.st_size);
       ::close(f->fd);
     }
   }
@@ -142,6 +174,7 @@ int Write(sqlite3_file* file, const void* buffer, int amount,
           sqlite3_int64 offset) {
   File* f = reinterpret_cast<File*>(file);
   if (!Ensure(f)) return SQLITE_IOERR_WRITE;
+  ReserveFor(f, offset + amount);
   const char* in = static_cast<const char*>(buffer);
   size_t done = 0;
   while (done < static_cast<size_t>(amount)) {
@@ -162,6 +195,8 @@ int Truncate(sqlite3_file* file, sqlite3_int64 size) {
   if (!Ensure(f) || ftruncate(f->fd, static_cast<off_t>(size)) != 0) {
     return SQLITE_IOERR_TRUNCATE;
   }
+  // What was reserved past the new end is free again.
+  f->reserved = std::min<int64_t>(f->reserved, size);
   return SQLITE_OK;
 }
 
@@ -315,6 +350,8 @@ int Open(sqlite3_vfs*, const char* name, sqlite3_file* file, int flags,
   f->lock = SQLITE_LOCK_NONE;
   f->locks = (flags & SQLITE_OPEN_MAIN_DB) != 0;
   f->delete_on_close = (flags & SQLITE_OPEN_DELETEONCLOSE) != 0;
+  f->reserve = f->locks;
+  f->reserved = 0;
   f->base.pMethods = &kMethods;
   if (out_flags != nullptr) *out_flags = flags;
   return SQLITE_OK;
@@ -404,6 +441,21 @@ const char* FdSafeVfsName() {
     ok = sqlite3_vfs_register(&g_vfs, 0) == SQLITE_OK;
   });
   return ok ? kName : nullptr;
+}
+
+void FdSafeVfsTrim(sqlite3* db) {
+  sqlite3_file* file = nullptr;
+  if (db == nullptr ||
+      sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) !=
+          SQLITE_OK ||
+      file == nullptr || file->pMethods != &kMethods) {
+    return;
+  }
+  File* f = reinterpret_cast<File*>(file);
+  struct stat st {};
+  if (f->reserved > 0 && Ensure(f) && fstat(f->fd, &st) == 0) {
+    GiveBackReserved(f, st.st_size);
+  }
 }
 
 }  // namespace roctrace

@@ -21,11 +21,19 @@
 #ifndef ROCTRACE_WRITERS_FD_SAFE_VFS_H_
 #define ROCTRACE_WRITERS_FD_SAFE_VFS_H_
 
+struct sqlite3;
+
 namespace roctrace {
 
 // The VFS's name for sqlite3_open_v2, registered on first call (not as the
 // default); nullptr when SQLite has no default VFS to build on.
 const char* FdSafeVfsName();
+
+// Gives back the blocks reserved past the end of `db`'s main file (its
+// writes reserve blocks ahead of them; closing the database gives them back
+// too). For a database written to the end whose process may exit without
+// closing it. Does nothing for a database of another VFS.
+void FdSafeVfsTrim(sqlite3* db);
 
 }  // namespace roctrace
 

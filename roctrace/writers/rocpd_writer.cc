@@ -875,6 +875,8 @@ void RocpdWriter::Finish(const RunInfo& info) {
   Exec(sql);
   sqlite3_free(sql);
   Exec("COMMIT");
+  // The process may exit without closing the database.
+  FdSafeVfsTrim(db_);
 }
 
 }  // namespace roctrace
