@@ -168,15 +168,15 @@ int BufferContext(int buffer) noexcept {
 
 namespace {
 
-// A record of another size as the envelope's text. Out of line: its 1 KiB
-// copy would give every 64-byte write a stack guard.
+// A record of another size as the envelope's text. Out of line: its copy on
+// the stack would give every 64-byte write a stack guard.
 __attribute__((noinline)) bool WriteEnvelope(roctracer::pool::Pool* pool,
                                              const void* record,
                                              size_t size) noexcept {
   // The pool adds a NUL after the text: passing size + 7 bytes keeps every
   // text copy a multiple of 8 bytes long, so records stay 8-byte aligned
   // below the buffer's (aligned) end.
-  alignas(8) char text[1024];
+  alignas(8) char text[kMaxRecordSize + 8];
   if (size + 8 > sizeof(text)) return false;
   std::memcpy(text, record, size);
   std::memset(text + size, 0, 7);

@@ -23,9 +23,15 @@ int BufferIndex(rocprofiler_buffer_id_t id) noexcept;
 // The context (index into g_contexts) a live buffer belongs to; -1 if none.
 int BufferContext(int buffer) noexcept;
 
+// The largest record WriteRecord takes: one of another size than a roctracer
+// record travels as an envelope's text, copied on the stack first. Sized for
+// the HIP EXT records of the newest HIP headers (their argument union: 1584
+// bytes with HIP 6.4's).
+constexpr size_t kMaxRecordSize = 8184;
+
 // Appends one record (its first field is its size, a multiple of 8, at most
-// 1016 bytes). False when the buffer dropped it (DISCARD with no room) or is
-// destroyed.
+// kMaxRecordSize bytes). False when the buffer dropped it (DISCARD with no
+// room) or is destroyed.
 bool WriteRecord(int buffer, const void* record, size_t size) noexcept;
 
 // False on threads where waiting for a delivery could wait for itself: a

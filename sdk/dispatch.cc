@@ -394,7 +394,8 @@ void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
 // HIP_RUNTIME_API_EXT / HIP_COMPILER_API_EXT: the API record with the
 // call's arguments (the op's own bytes; the rest of the union zero) and
 // return value, to each context that records the call so.
-static_assert(sizeof(rocprofiler_buffer_tracing_hip_api_ext_record_t) <= 1016,
+static_assert(sizeof(rocprofiler_buffer_tracing_hip_api_ext_record_t) <=
+                  kMaxRecordSize,
               "a record travels as an envelope's text (buffers.h)");
 void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
                         ThreadState& t, Frame* frame) noexcept {
