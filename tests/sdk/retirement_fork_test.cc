@@ -11,27 +11,23 @@
 #include <sched.h>
 
 #include <atomic>
-#include <condition_variable>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-#include "ext/prof_protocol.h"
 #include "gtest/gtest.h"
-#include "hsa_api_data.h"
-#include "hsa_api_id.h"
 #include "rocprofiler-sdk/rocprofiler.h"
-#include "runtime/gpu/observers.h"
 #include "tests/sdk/bounded_child.h"
-#include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/retirement_test_tool.h"
 
 namespace {
 
-namespace gpu = roctracer::gpu;
-
-constexpr uint32_t kHsa = ACTIVITY_DOMAIN_HSA_API;
-constexpr uint32_t kOp = HSA_API_ID_hsa_system_get_info;
+using retirement_tool::CallWithCopy;
+using retirement_tool::CompleteCopy;
+using retirement_tool::SdkObserver;
+using retirement_tool::Worker;
 
 std::mutex g_mutex;
 std::vector<uint64_t> g_retired;      // delivered retirements' IDs
@@ -53,11 +49,7 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
     for (size_t i = 0; i < n; ++i) {
       if (headers[i]->kind ==
           ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT) {
-        g_retired.push_back(
-            static_cast<
-                rocprofiler_buffer_tracing_correlation_id_retirement_record_t*>(
-                headers[i]->payload)
-                ->internal_correlation_id);
+        g_retired.push_back(retirement_tool::RecordId(headers[i]));
       }
     }
     hook.swap(g_in_delivery);
@@ -66,20 +58,9 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
 }
 
 int ToolInit(rocprofiler_client_finalize_t, void*) {
-  if (rocprofiler_create_context(&g_ctx) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_create_buffer(
-          g_ctx, 4096, 2048, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-          &BufferCallback, nullptr, &g_buffer) != ROCPROFILER_STATUS_SUCCESS) {
-    return 1;
-  }
-  for (auto kind : {ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,
-                    ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,
-                    ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT}) {
-    g_init_status = rocprofiler_configure_buffer_tracing_service(
-        g_ctx, kind, nullptr, 0, g_buffer);
-    if (g_init_status != ROCPROFILER_STATUS_SUCCESS) return 1;
-  }
-  return 0;
+  g_init_status = retirement_tool::CreateTracing(4096, &BufferCallback, nullptr,
+                                                 &g_ctx, &g_buffer);
+  return g_init_status == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
 }
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
@@ -89,77 +70,6 @@ rocprofiler_tool_configure_result_t* ToolConfigure(
       sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
   return &result;
 }
-
-gpu::Observer* SdkObserver() {
-  gpu::Observer* found = nullptr;
-  gpu::ForEachObserver([&found](gpu::Observer* o) { found = o; });
-  return found;
-}
-
-// A call that submits a copy, on this thread; returns the copy's cookie.
-uint64_t CallWithCopy(uint64_t corr, uint64_t op_id) {
-  hsa_api_data_t d{};
-  fake_seam::Call(kHsa, kOp, ACTIVITY_API_PHASE_ENTER, corr, &d);
-  gpu::EnqueueInfo info{};
-  info.kind = gpu::OpKind::kCopy;
-  info.op_id = op_id;
-  info.correlation_id = corr;
-  info.bytes = 64;
-  info.direction = 1;
-  const uint64_t cookie = SdkObserver()->OnEnqueue(info);
-  fake_seam::Call(kHsa, kOp, ACTIVITY_API_PHASE_EXIT, corr, &d);
-  return cookie;
-}
-
-// The copy's completion on this thread (not the call's): the last
-// reference drops here, so the retirement is deferred.
-void CompleteCopy(uint64_t corr, uint64_t op_id, uint64_t cookie) {
-  gpu::CopyRecord r{};
-  r.op_id = op_id;
-  r.correlation_id = corr;
-  r.bytes = 64;
-  r.direction = 1;
-  r.begin_ns = 1;
-  r.end_ns = 2;
-  SdkObserver()->OnCopy(r, cookie);
-}
-
-// A thread that runs the functions it is given, one at a time, and stays
-// alive until destroyed: the caller and the completer are distinct live
-// threads (a finished thread's SDK block may be recycled by the next one).
-class Worker {
- public:
-  Worker() : thread_([this] { Main(); }) {}
-  ~Worker() {
-    Run([this] { done_ = true; });
-    thread_.join();
-  }
-  void Run(std::function<void()> fn) {
-    std::unique_lock<std::mutex> lock(mu_);
-    job_ = std::move(fn);
-    cv_.notify_all();
-    cv_.wait(lock, [this] { return !job_; });
-  }
-
- private:
-  void Main() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!done_) {
-      cv_.wait(lock, [this] { return static_cast<bool>(job_); });
-      std::function<void()> fn = job_;
-      lock.unlock();
-      fn();
-      lock.lock();
-      job_ = nullptr;
-      cv_.notify_all();
-    }
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::function<void()> job_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 int RetiredCount(uint64_t id) {
   std::lock_guard<std::mutex> lock(g_mutex);

@@ -12,29 +12,26 @@
 // retirements were deferred past a flush fail every time, not by chance.
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
 
-#include "ext/prof_protocol.h"
 #include "gtest/gtest.h"
-#include "hsa_api_data.h"
-#include "hsa_api_id.h"
 #include "rocprofiler-sdk/rocprofiler.h"
-#include "runtime/gpu/observers.h"
-#include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/retirement_test_tool.h"
 
 namespace {
 
-namespace gpu = roctracer::gpu;
-
-constexpr uint32_t kHsa = ACTIVITY_DOMAIN_HSA_API;
-constexpr uint32_t kEnter = ACTIVITY_API_PHASE_ENTER;
-constexpr uint32_t kExit = ACTIVITY_API_PHASE_EXIT;
-constexpr uint32_t kOp = HSA_API_ID_hsa_system_get_info;
+using retirement_tool::Call;
+using retirement_tool::CompleteCopy;
+using retirement_tool::Enter;
+using retirement_tool::Exit;
+using retirement_tool::SdkObserver;
+using retirement_tool::SubmitCopy;
+using retirement_tool::Worker;
 
 enum Scenario { kFlushRace, kOwnerWritesOn, kExitAfterCompletion, kStress };
 constexpr int kScenarios = 4;
@@ -63,26 +60,7 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (size_t i = 0; i < n; ++i) {
-      Seen s{headers[i]->kind, 0};
-      switch (s.kind) {
-        case ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT:
-          s.id =
-              static_cast<
-                  rocprofiler_buffer_tracing_correlation_id_retirement_record_t*>(
-                  headers[i]->payload)
-                  ->internal_correlation_id;
-          break;
-        case ROCPROFILER_BUFFER_TRACING_MEMORY_COPY:
-          s.id = static_cast<rocprofiler_buffer_tracing_memory_copy_record_t*>(
-                     headers[i]->payload)
-                     ->correlation_id.internal;
-          break;
-        default:
-          s.id = static_cast<rocprofiler_buffer_tracing_hsa_api_record_t*>(
-                     headers[i]->payload)
-                     ->correlation_id.internal;
-          break;
-      }
+      Seen s{headers[i]->kind, retirement_tool::RecordId(headers[i])};
       g_seen[scenario].push_back(s);
     }
     hook.swap(g_in_delivery);
@@ -92,25 +70,13 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
 
 int ToolInit(rocprofiler_client_finalize_t, void*) {
   for (int s = 0; s < kScenarios; ++s) {
-    if (rocprofiler_create_context(&g_ctx[s]) != ROCPROFILER_STATUS_SUCCESS) {
-      return 1;
-    }
     // Small buffers: a writer's block is sealed and delivered after a few
     // records, without a flush.
     const size_t size = s == kStress ? 65536 : 4096;
-    if (rocprofiler_create_buffer(
-            g_ctx[s], size, size / 2, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-            &BufferCallback, reinterpret_cast<void*>(intptr_t{s}),
-            &g_buffer[s]) != ROCPROFILER_STATUS_SUCCESS) {
-      return 1;
-    }
-    for (auto kind : {ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,
-                      ROCPROFILER_BUFFER_TRACING_MEMORY_COPY,
-                      ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT}) {
-      g_init_status = rocprofiler_configure_buffer_tracing_service(
-          g_ctx[s], kind, nullptr, 0, g_buffer[s]);
-      if (g_init_status != ROCPROFILER_STATUS_SUCCESS) return 1;
-    }
+    g_init_status = retirement_tool::CreateTracing(
+        size, &BufferCallback, reinterpret_cast<void*>(intptr_t{s}), &g_ctx[s],
+        &g_buffer[s]);
+    if (g_init_status != ROCPROFILER_STATUS_SUCCESS) return 1;
   }
   return 0;
 }
@@ -122,88 +88,6 @@ rocprofiler_tool_configure_result_t* ToolConfigure(
       sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
   return &result;
 }
-
-// The SDK's GPU observer (the only one registered in this program).
-gpu::Observer* SdkObserver() {
-  gpu::Observer* found = nullptr;
-  gpu::ForEachObserver([&found](gpu::Observer* o) { found = o; });
-  return found;
-}
-
-void Enter(uint64_t corr) {
-  hsa_api_data_t d{};
-  fake_seam::Call(kHsa, kOp, kEnter, corr, &d);
-}
-void Exit(uint64_t corr) {
-  hsa_api_data_t d{};
-  fake_seam::Call(kHsa, kOp, kExit, corr, &d);
-}
-void Call(uint64_t corr) {
-  Enter(corr);
-  Exit(corr);
-}
-
-// A host-to-device copy submitted on this thread under the call `corr`
-// (inside its ENTER/EXIT): its observer cookie.
-uint64_t SubmitCopy(uint64_t corr, uint64_t op_id) {
-  gpu::EnqueueInfo info{};
-  info.kind = gpu::OpKind::kCopy;
-  info.op_id = op_id;
-  info.correlation_id = corr;
-  info.bytes = 64;
-  info.direction = 1;
-  return SdkObserver()->OnEnqueue(info);
-}
-
-// The copy's completion, on the calling thread: its MEMORY_COPY record is
-// written there.
-void CompleteCopy(uint64_t corr, uint64_t op_id, uint64_t cookie) {
-  gpu::CopyRecord r{};
-  r.op_id = op_id;
-  r.correlation_id = corr;
-  r.bytes = 64;
-  r.direction = 1;
-  r.begin_ns = 1;
-  r.end_ns = 2;
-  SdkObserver()->OnCopy(r, cookie);
-}
-
-// A thread that runs the functions it is given, one at a time, and stays
-// alive until destroyed (so its pool block is never adopted by another).
-class Worker {
- public:
-  Worker() : thread_([this] { Main(); }) {}
-  ~Worker() {
-    Run([this] { done_ = true; });
-    thread_.join();
-  }
-  // Runs `fn` on the worker and waits for it.
-  void Run(std::function<void()> fn) {
-    std::unique_lock<std::mutex> lock(mu_);
-    job_ = std::move(fn);
-    cv_.notify_all();
-    cv_.wait(lock, [this] { return !job_; });
-  }
-
- private:
-  void Main() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!done_) {
-      cv_.wait(lock, [this] { return static_cast<bool>(job_); });
-      std::function<void()> fn = job_;
-      lock.unlock();
-      fn();
-      lock.lock();
-      job_ = nullptr;
-      cv_.notify_all();
-    }
-  }
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::function<void()> job_;
-  bool done_ = false;
-  std::thread thread_;
-};
 
 std::vector<Seen> SeenOf(Scenario s) {
   std::lock_guard<std::mutex> lock(g_mutex);
