@@ -8,8 +8,6 @@
 // The parent's retirement thread is held inside a buffer callback (the
 // delivery of its flush) while a second retirement is deferred, so that the
 // fork finds that one still listed.
-#include <sched.h>
-
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -30,11 +28,7 @@ using retirement_tool::SdkObserver;
 using retirement_tool::Worker;
 
 std::mutex g_mutex;
-std::vector<uint64_t> g_retired;      // delivered retirements' IDs
-std::function<void()> g_in_delivery;  // run once, in the next delivery
-
-std::atomic<bool> g_parked{false};
-std::atomic<bool> g_release{false};
+std::vector<uint64_t> g_retired;  // delivered retirements' IDs
 
 rocprofiler_context_id_t g_ctx;
 rocprofiler_buffer_id_t g_buffer;
@@ -43,7 +37,6 @@ rocprofiler_status_t g_init_status = ROCPROFILER_STATUS_ERROR;
 void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
                     rocprofiler_record_header_t** headers, size_t n, void*,
                     uint64_t) {
-  std::function<void()> hook;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (size_t i = 0; i < n; ++i) {
@@ -52,23 +45,8 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
         g_retired.push_back(retirement_tool::RecordId(headers[i]));
       }
     }
-    hook.swap(g_in_delivery);
   }
-  if (hook) hook();
-}
-
-int ToolInit(rocprofiler_client_finalize_t, void*) {
-  g_init_status = retirement_tool::CreateTracing(4096, &BufferCallback, nullptr,
-                                                 &g_ctx, &g_buffer);
-  return g_init_status == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
-}
-
-rocprofiler_tool_configure_result_t* ToolConfigure(
-    uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "retirement_fork_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  retirement_tool::InDelivery();
 }
 
 int RetiredCount(uint64_t id) {
@@ -98,29 +76,20 @@ TEST(RetirementFork, ChildDoesNotWriteTheParentsListedRetirement) {
   ASSERT_EQ(g_init_status, ROCPROFILER_STATUS_SUCCESS);
   ASSERT_NE(SdkObserver(), nullptr);
   ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_in_delivery = [] {
-      g_parked = true;
-      while (!g_release.load()) sched_yield();
-    };
-  }
+  retirement_tool::ParkNextDelivery();
   uint64_t held_cookie = 0, listed_cookie = 0;
   Worker caller, completer;
   caller.Run([&] { held_cookie = CallWithCopy(kHeld, 1); });
   completer.Run([&] { CompleteCopy(kHeld, 1, held_cookie); });
   // The retirement thread flushes for kHeld; the delivery parks.
-  for (int i = 0; i < 5000 && !g_parked.load(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_TRUE(g_parked.load());
+  ASSERT_TRUE(retirement_tool::WaitParked());
   caller.Run([&] { listed_cookie = CallWithCopy(kListed, 2); });
   completer.Run([&] { CompleteCopy(kListed, 2, listed_cookie); });
 
   EXPECT_EQ(bounded_child::Run(&ChildFlushes), 0)
       << "1: the child delivered the parent's listed retirement";
 
-  g_release = true;
+  retirement_tool::ReleaseDelivery();
   ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(RetiredCount(kHeld), 1);
   EXPECT_EQ(RetiredCount(kListed), 1);
@@ -131,7 +100,8 @@ TEST(RetirementFork, ChildDoesNotWriteTheParentsListedRetirement) {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
+  if (retirement_tool::ForceConfigure("retirement_fork_test", &BufferCallback,
+                                      &g_ctx, &g_buffer, &g_init_status) !=
       ROCPROFILER_STATUS_SUCCESS) {
     return 2;
   }

@@ -44,9 +44,6 @@ struct Seen {
 
 std::mutex g_mutex;
 std::vector<Seen> g_seen[kScenarios];
-// Run once, inside the next buffer callback (on the pool's delivery thread,
-// while a flush that is delivering waits for it).
-std::function<void()> g_in_delivery;
 
 rocprofiler_context_id_t g_ctx[kScenarios];
 rocprofiler_buffer_id_t g_buffer[kScenarios];
@@ -56,16 +53,14 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
                     rocprofiler_record_header_t** headers, size_t n, void* data,
                     uint64_t) {
   const int scenario = static_cast<int>(reinterpret_cast<intptr_t>(data));
-  std::function<void()> hook;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (size_t i = 0; i < n; ++i) {
       Seen s{headers[i]->kind, retirement_tool::RecordId(headers[i])};
       g_seen[scenario].push_back(s);
     }
-    hook.swap(g_in_delivery);
   }
-  if (hook) hook();
+  retirement_tool::InDelivery();
 }
 
 int ToolInit(rocprofiler_client_finalize_t, void*) {
@@ -165,13 +160,10 @@ TEST_F(RetirementOrder, CallEndingDuringAFlushIsRetiredAfterItsRecords) {
   // Something for the flush's first round to deliver, so that the hook
   // runs inside it.
   first.Run([] { Call(998); });
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_in_delivery = [&] {
-      caller.Run([] { Exit(kId); });
-      completer.Run([cookie] { CompleteCopy(kId, 1, cookie); });
-    };
-  }
+  retirement_tool::RunOnceInDelivery([&] {
+    caller.Run([] { Exit(kId); });
+    completer.Run([cookie] { CompleteCopy(kId, 1, cookie); });
+  });
   Worker flusher;  // a thread that has written nothing to the buffer yet
   flusher.Run([] {
     EXPECT_EQ(rocprofiler_flush_buffer(g_buffer[kFlushRace]),

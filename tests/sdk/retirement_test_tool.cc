@@ -1,5 +1,9 @@
 #include "tests/sdk/retirement_test_tool.h"
 
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
 #include <utility>
 
 #include "ext/prof_protocol.h"
@@ -16,7 +20,77 @@ namespace {
 constexpr uint32_t kHsa = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kOp = HSA_API_ID_hsa_system_get_info;
 
+// What ForceConfigure's tool initializes.
+rocprofiler_buffer_tracing_cb_t g_callback = nullptr;
+rocprofiler_context_id_t* g_ctx = nullptr;
+rocprofiler_buffer_id_t* g_buffer = nullptr;
+rocprofiler_status_t* g_init_status = nullptr;
+
+int ToolInit(rocprofiler_client_finalize_t, void*) {
+  *g_init_status = CreateTracing(4096, g_callback, nullptr, g_ctx, g_buffer);
+  return *g_init_status == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
+}
+
+const char* g_name = nullptr;
+
+rocprofiler_tool_configure_result_t* ToolConfigure(
+    uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
+  id->name = g_name;
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
+  return &result;
+}
+
+std::mutex g_hook_mutex;
+std::function<void()> g_in_delivery;  // run once, in the next delivery
+
+std::atomic<bool> g_parked{false};
+std::atomic<bool> g_release{false};
+
 }  // namespace
+
+rocprofiler_status_t ForceConfigure(const char* name,
+                                    rocprofiler_buffer_tracing_cb_t callback,
+                                    rocprofiler_context_id_t* ctx,
+                                    rocprofiler_buffer_id_t* buffer,
+                                    rocprofiler_status_t* init_status) {
+  g_name = name;
+  g_callback = callback;
+  g_ctx = ctx;
+  g_buffer = buffer;
+  g_init_status = init_status;
+  return rocprofiler_force_configure(&ToolConfigure);
+}
+
+void RunOnceInDelivery(std::function<void()> fn) {
+  std::lock_guard<std::mutex> lock(g_hook_mutex);
+  g_in_delivery = std::move(fn);
+}
+
+void InDelivery() {
+  std::function<void()> hook;
+  {
+    std::lock_guard<std::mutex> lock(g_hook_mutex);
+    hook.swap(g_in_delivery);
+  }
+  if (hook) hook();
+}
+
+void ParkNextDelivery() {
+  RunOnceInDelivery([] {
+    g_parked = true;
+    while (!g_release.load()) sched_yield();
+  });
+}
+
+bool WaitParked() {
+  for (int i = 0; i < 5000 && !g_parked.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return g_parked.load();
+}
+
+void ReleaseDelivery() { g_release = true; }
 
 rocprofiler_status_t CreateTracing(size_t size,
                                    rocprofiler_buffer_tracing_cb_t callback,

@@ -26,6 +26,28 @@ rocprofiler_status_t CreateTracing(size_t size,
                                    void* data, rocprofiler_context_id_t* ctx,
                                    rocprofiler_buffer_id_t* buffer);
 
+// Configures now (rocprofiler_force_configure) a tool named `name` whose
+// initialization creates one context and one 4096-byte buffer delivering to
+// `callback` (CreateTracing) into *ctx and *buffer, and writes the status
+// of that set-up to *init_status.
+rocprofiler_status_t ForceConfigure(const char* name,
+                                    rocprofiler_buffer_tracing_cb_t callback,
+                                    rocprofiler_context_id_t* ctx,
+                                    rocprofiler_buffer_id_t* buffer,
+                                    rocprofiler_status_t* init_status);
+
+// Runs `fn` once, in the next buffer delivery whose callback calls
+// InDelivery (at its end, outside the test's own lock): on the pool's
+// delivery thread, while a flush that is delivering waits for it.
+void RunOnceInDelivery(std::function<void()> fn);
+void InDelivery();
+
+// Holds the next delivery (as RunOnceInDelivery) until ReleaseDelivery.
+// WaitParked waits (up to 5 s) until it is held.
+void ParkNextDelivery();
+bool WaitParked();
+void ReleaseDelivery();
+
 // The correlation ID a delivered record belongs to (the retired one for a
 // retirement), for the kinds CreateTracing traces.
 uint64_t RecordId(const rocprofiler_record_header_t* header);

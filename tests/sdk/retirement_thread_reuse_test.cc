@@ -3,8 +3,6 @@
 // exited thread's SDK block: the completion is still another thread's than
 // the call's, whose records (in the exited thread's pool block) must be
 // delivered before the retirement.
-#include <sched.h>
-
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -31,10 +29,6 @@ constexpr uint64_t kId = 8000;
 std::mutex g_mutex;
 // Delivered records of kId, in order: 1 a record, 2 its retirement.
 std::vector<int> g_order;
-std::function<void()> g_in_delivery;  // run once, in the next delivery
-
-std::atomic<bool> g_parked{false};
-std::atomic<bool> g_release{false};
 
 rocprofiler_context_id_t g_ctx;
 rocprofiler_buffer_id_t g_buffer;
@@ -43,7 +37,6 @@ rocprofiler_status_t g_init_status = ROCPROFILER_STATUS_ERROR;
 void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
                     rocprofiler_record_header_t** headers, size_t n, void*,
                     uint64_t) {
-  std::function<void()> hook;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     for (size_t i = 0; i < n; ++i) {
@@ -54,23 +47,8 @@ void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
         g_order.push_back(retirement ? 2 : 1);
       }
     }
-    hook.swap(g_in_delivery);
   }
-  if (hook) hook();
-}
-
-int ToolInit(rocprofiler_client_finalize_t, void*) {
-  g_init_status = retirement_tool::CreateTracing(4096, &BufferCallback, nullptr,
-                                                 &g_ctx, &g_buffer);
-  return g_init_status == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
-}
-
-rocprofiler_tool_configure_result_t* ToolConfigure(
-    uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "retirement_thread_reuse_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  retirement_tool::InDelivery();
 }
 
 TEST(RetirementThreadReuse, RecordsOfTheExitedCallersBlockComeFirst) {
@@ -98,18 +76,9 @@ TEST(RetirementThreadReuse, RecordsOfTheExitedCallersBlockComeFirst) {
   });
   // The delivery thread is held in a callback (a flush's delivery of the
   // oldest block's record).
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_in_delivery = [] {
-      g_parked = true;
-      while (!g_release.load()) sched_yield();
-    };
-  }
+  retirement_tool::ParkNextDelivery();
   std::thread flusher([] { rocprofiler_flush_buffer(g_buffer); });
-  for (int i = 0; i < 5000 && !g_parked.load(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  ASSERT_TRUE(g_parked.load());
+  ASSERT_TRUE(retirement_tool::WaitParked());
   uint64_t cookie = 0;
   caller->Run([&cookie] { cookie = CallWithCopy(kId, 1); });
   // Both threads exit (the caller's block sealed): the caller's SDK block is
@@ -125,7 +94,7 @@ TEST(RetirementThreadReuse, RecordsOfTheExitedCallersBlockComeFirst) {
       Exit(9000 + i);
     }
   });
-  g_release = true;
+  retirement_tool::ReleaseDelivery();
   flusher.join();
   ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
   ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
@@ -143,8 +112,9 @@ TEST(RetirementThreadReuse, RecordsOfTheExitedCallersBlockComeFirst) {
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
+  if (retirement_tool::ForceConfigure(
+          "retirement_thread_reuse_test", &BufferCallback, &g_ctx, &g_buffer,
+          &g_init_status) != ROCPROFILER_STATUS_SUCCESS) {
     return 2;
   }
   return RUN_ALL_TESTS();
