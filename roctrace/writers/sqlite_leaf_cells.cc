@@ -1,0 +1,454 @@
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "roctrace/writers/sqlite_appender_tree.h"
+#include "roctrace/writers/sqlite_file_format.h"
+#include "roctrace/writers/sqlite_table_appender.h"
+
+// Rows into table b-tree leaf cells: the SQLite record encoding of
+// Append, AppendRow and AppendWithTail, and the right-most leaf they fill.
+namespace roctrace {
+
+using sqlite_format::FinishLeaf;
+using sqlite_format::kCellSlack;
+using sqlite_format::kLeafHeader;
+using sqlite_format::kTableLeaf;
+using sqlite_format::kWidths;
+using sqlite_format::Put2;
+using sqlite_format::PutVarint;
+using sqlite_format::SmallVarintLen;
+using sqlite_format::Store8;
+using sqlite_format::VarintLen;
+using sqlite_format::Width;
+constexpr size_t kMaxColumns = SqliteTableAppender::kMaxColumns;
+
+void SqliteTableAppender::RefuseRow(const Tree& t, int64_t rowid,
+                                    size_t columns) {
+  if (!error_.empty()) return;
+  error_ =
+      t.name + (rowid > t.last_rowid
+                    ? ": a row of " + std::to_string(columns) + " values for " +
+                          std::to_string(t.columns) + " columns"
+                    : ": rowid " + std::to_string(rowid) + " after " +
+                          std::to_string(t.last_rowid));
+}
+
+void SqliteTableAppender::RefuseLongRow(const Tree& t, size_t payload) {
+  if (error_.empty()) {
+    error_ = t.name + ": a row of " + std::to_string(payload) +
+             " bytes, more than a page holds";
+  }
+}
+
+inline __attribute__((always_inline)) size_t SqliteTableAppender::RowidLen(
+    Tree& t, int64_t rowid) {
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  return t.rowid_len;
+}
+
+inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
+    Tree& t, size_t size, uint8_t* spill_end, bool* direct) {
+  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
+    SealLeaf(t);
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  *direct = kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
+  return *direct ? t.leaf + t.leaf_content + size : spill_end;
+}
+
+inline __attribute__((always_inline)) void SqliteTableAppender::EndCell(
+    Tree& t, int64_t rowid, const uint8_t* cell, size_t size, bool direct) {
+  if (!direct) std::memcpy(t.leaf + t.leaf_content, cell, size);
+  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
+  ++t.leaf_cells;
+  t.leaf_max = rowid;
+  t.leaf_dirty = true;
+  t.last_rowid = rowid;
+}
+
+void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
+                                    size_t n) const {
+  l.type_word = 0;
+  l.body = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t v = values[i];
+    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+    const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+    uint64_t min_mag = w.min_mag;
+    uint8_t type = w.type, size = w.size;
+    if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
+      type = static_cast<uint8_t>(8 + v), size = 0;
+      min_mag = mag;
+    } else if (small_ints_ && v >= 0 && min_mag < 2) {
+      min_mag = 2;  // 0 and 1 have types of their own
+    }
+    const uint64_t max_mag = size == 0 ? mag : w.max_mag;
+    l.lo[i] = v >= 0 ? min_mag : ~max_mag;
+    l.span[i] = max_mag - min_mag;
+    l.size[i] = size;
+    l.type_word |= uint64_t{type} << (8 * i);
+    l.body += size;
+  }
+}
+
+// The cell of a table leaf: payload size, rowid, then the record: header
+// size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
+// rowid), big-endian values in as few bytes as hold them. Encoded backwards
+// from the cell's end with whole-word stores (each may spill up to 8 bytes
+// below what it means to write, into bytes written next), straight into the
+// leaf when its free space has room for that spill, else through a buffer.
+// The column count is known when compiled: the loops unroll, the sizes stay
+// in registers and the types gather in one word, stored at once.
+template <size_t kColumns>
+void SqliteTableAppender::Append(size_t table, int64_t rowid,
+                                 const int64_t (&values)[kColumns]) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
+  Tree& t = *trees_[table];
+  if (rowid <= t.last_rowid || t.columns != kColumns) {
+    RefuseRow(t, rowid, kColumns);
+    return;
+  }
+  Layout& l = t.layout;
+  bool same = true;
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) {
+    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
+  }
+  if (!same) SetLayout(l, values, kColumns);
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t body = l.body;
+  const size_t header = 2 + kColumns;  // size byte, NULL key, the types
+  const size_t payload = header + body;
+  static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
+  constexpr size_t payload_len = 1;
+  const size_t size = payload_len + rowid_len + payload;
+  bool direct;
+  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
+    Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
+    q -= l.size[i];
+  }
+  Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
+  q -= kColumns;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  *--q = static_cast<uint8_t>(payload);
+  EndCell(t, rowid, q, size, direct);
+}
+
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[1]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[2]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[3]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[4]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[5]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[6]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[7]);
+template void SqliteTableAppender::Append(size_t, int64_t,
+                                          const int64_t (&)[8]);
+
+namespace {
+
+// `n` bytes from `s` to `d`, without a call for the short texts most
+// values are (two overlapping word moves); never a byte outside either.
+inline void CopyText(uint8_t* d, const char* s, size_t n) {
+  if (n >= 8) {
+    if (n > 16) {
+      std::memcpy(d, s, n);
+      return;
+    }
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(d, &a, 8);
+    std::memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(d, &a, 4);
+    std::memcpy(d + n - 4, &b, 4);
+  } else if (n != 0) {
+    d[0] = static_cast<uint8_t>(s[0]);
+    d[n / 2] = static_cast<uint8_t>(s[n / 2]);
+    d[n - 1] = static_cast<uint8_t>(s[n - 1]);
+  }
+}
+
+}  // namespace
+
+// The general row: integers as Append stores them, texts as serial type
+// 13 + 2 * size (a varint of 1 or 2 bytes: rows fit in a page). The sizes
+// are worked out first; then the cell is encoded backwards from its end, as
+// Append does (integers as whole words spilling below, texts exactly), into
+// the leaf when its free space has room for the spill, else through a
+// buffer. The column count is known when compiled: the loops unroll.
+template <uint32_t kTexts, size_t kColumns>
+void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
+                                    const Value (&values)[kColumns]) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
+  Tree& t = *trees_[table];
+  // Rows may also give the defaulted columns after Table::columns.
+  if (rowid <= t.last_rowid || kColumns < t.columns ||
+      kColumns > t.stored_columns) {
+    RefuseRow(t, rowid, kColumns);
+    return;
+  }
+  auto is_text = [&values](size_t i) {
+    if constexpr (kTexts == kTextsAnywhere) {
+      return values[i].text != nullptr;
+    } else {
+      return ((kTexts >> i) & 1) != 0;
+    }
+  };
+  uint32_t types[kColumns];
+  uint8_t sizes[kColumns];
+  size_t header = 2;  // its size byte and the NULL key
+  size_t body = 0;
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) {
+    if (is_text(i)) {
+      const size_t n = values[i].size;
+      // A longer text cannot fit a page: refused below by size.
+      types[i] = static_cast<uint32_t>(13 + 2 * std::min<size_t>(n, 1 << 16));
+      header += SmallVarintLen(types[i]);
+      body += n;
+      sizes[i] = 0;
+    } else {
+      const int64_t v = values[i].integer;
+      header += 1;
+      if (small_ints_ && static_cast<uint64_t>(v) <= 1) {
+        types[i] = static_cast<uint32_t>(8 + v);
+        sizes[i] = 0;
+        continue;
+      }
+      const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+      const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+      types[i] = w.type;
+      sizes[i] = w.size;
+      body += w.size;
+    }
+  }
+  const size_t payload = header + body;
+  if (header > 0x7f || payload > usable_ - 35) {
+    RefuseLongRow(t, payload);
+    return;
+  }
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t payload_len = SmallVarintLen(payload);
+  const size_t size = payload_len + rowid_len + payload;
+  bool direct;
+  uint8_t* q =
+      StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct);
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
+    if (is_text(i)) {
+      q -= values[i].size;
+      CopyText(q, values[i].text, values[i].size);
+    } else {
+      Store8(q - 8,
+             __builtin_bswap64(static_cast<uint64_t>(values[i].integer)));
+      q -= sizes[i];
+    }
+  }
+#pragma GCC unroll 8
+  for (size_t k = 0; k < kColumns; ++k) {
+    const uint32_t type = types[kColumns - 1 - k];
+    if (type < 0x80) {
+      *--q = static_cast<uint8_t>(type);
+    } else {
+      q -= SmallVarintLen(type);
+      PutVarint(q, type, SmallVarintLen(type));
+    }
+  }
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  q -= payload_len;
+  PutVarint(q, payload, payload_len);
+  EndCell(t, rowid, q, size, direct);
+}
+
+// rocpd_arg's row: event id, position, then type, name and value, and
+// extdata for a stream argument.
+template void SqliteTableAppender::AppendRow<0b11100>(size_t, int64_t,
+                                                      const Value (&)[5]);
+template void SqliteTableAppender::AppendRow<0b111100>(size_t, int64_t,
+                                                       const Value (&)[6]);
+
+void SqliteTableAppender::AppendRow(size_t table, int64_t rowid,
+                                    const Value* values, size_t n) {
+  switch (n) {
+#define ROCTRACE_APPEND_ROW(k)                                               \
+  case k:                                                                    \
+    AppendRow<kTextsAnywhere>(table, rowid,                                  \
+                              *reinterpret_cast<const Value(*)[k]>(values)); \
+    return;
+    ROCTRACE_APPEND_ROW(1)
+    ROCTRACE_APPEND_ROW(2)
+    ROCTRACE_APPEND_ROW(3)
+    ROCTRACE_APPEND_ROW(4)
+    ROCTRACE_APPEND_ROW(5)
+    ROCTRACE_APPEND_ROW(6)
+    ROCTRACE_APPEND_ROW(7)
+    ROCTRACE_APPEND_ROW(8)
+#undef ROCTRACE_APPEND_ROW
+    default:
+      RefuseRow(*trees_[table], rowid, n);
+  }
+}
+
+void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
+                                     RowTail* tail) const {
+  std::string& bytes = tail->bytes;
+  bytes.clear();
+  size_t body = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint8_t type[3];
+    size_t len = 1;
+    if (values[i].text != nullptr) {
+      const uint64_t serial = 13 + 2 * uint64_t{values[i].size};
+      len = SmallVarintLen(serial);
+      PutVarint(type, serial, len);
+      body += values[i].size;
+    } else {
+      const int64_t v = values[i].integer;
+      const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+      const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+      type[0] = small_ints_ && static_cast<uint64_t>(v) <= 1
+                    ? static_cast<uint8_t>(8 + v)
+                    : w.type;
+      body += type[0] >= 8 ? 0 : w.size;
+    }
+    bytes.append(reinterpret_cast<const char*>(type), len);
+  }
+  tail->types_size = static_cast<uint32_t>(bytes.size());
+  tail->cell.clear();
+  tail->columns = static_cast<uint32_t>(n);
+  bytes.reserve(bytes.size() + body);
+  for (size_t i = 0; i < n; ++i) {
+    if (values[i].text != nullptr) {
+      bytes.append(values[i].text, values[i].size);
+      continue;
+    }
+    const int64_t v = values[i].integer;
+    if (small_ints_ && static_cast<uint64_t>(v) <= 1) continue;
+    const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+    const size_t size = kWidths.by_clz[__builtin_clzll(mag | 1)].size;
+    const uint64_t be = __builtin_bswap64(static_cast<uint64_t>(v));
+    bytes.append(reinterpret_cast<const char*>(&be) + 8 - size, size);
+  }
+}
+
+// As AppendRow, the tail's types and values copied as encoded.
+void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
+                                         int64_t first, RowTail& tail) {
+  Tree& t = *trees_[table];
+  const size_t columns = 1 + tail.columns;
+  if (rowid <= t.last_rowid || columns < t.columns ||
+      columns > t.stored_columns) {
+    RefuseRow(t, rowid, columns);
+    return;
+  }
+  uint8_t type;
+  size_t first_size;
+  if (small_ints_ && static_cast<uint64_t>(first) <= 1) {
+    type = static_cast<uint8_t>(8 + first);
+    first_size = 0;
+  } else {
+    const uint64_t mag = static_cast<uint64_t>(first ^ (first >> 63));
+    const Width& w = kWidths.by_clz[__builtin_clzll(mag | 1)];
+    type = w.type;
+    first_size = w.size;
+  }
+  if (type == tail.cell_first_type && !tail.cell.empty() &&
+      RowidLen(t, rowid) == tail.cell_rowid_len) {
+    // The last cell again, its rowid and first value written over.
+    const size_t size = tail.cell.size();
+    bool direct;
+    uint8_t* q =
+        StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct) -
+        size;
+    std::memcpy(q, tail.cell.data(), size);
+    PutVarint(q + tail.cell_payload_len, static_cast<uint64_t>(rowid),
+              tail.cell_rowid_len);
+    uint64_t v = static_cast<uint64_t>(first);
+    for (size_t i = first_size; i-- > 0; v >>= 8) {
+      q[tail.cell_first_at + i] = static_cast<uint8_t>(v);
+    }
+    EndCell(t, rowid, q, size, direct);
+    return;
+  }
+  const size_t types_size = tail.types_size;
+  const size_t values_size = tail.bytes.size() - types_size;
+  const size_t header = 3 + types_size;  // size byte, NULL key, first's type
+  const size_t payload = header + first_size + values_size;
+  if (header > 0x7f || payload > usable_ - 35) {
+    RefuseLongRow(t, payload);
+    return;
+  }
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t payload_len = SmallVarintLen(payload);
+  const size_t size = payload_len + rowid_len + payload;
+  bool direct;
+  uint8_t* q =
+      StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct);
+  // Backwards, as AppendRow: the first value's word store spills into
+  // bytes the types and header then cover (or the cell slack below it).
+  q -= values_size;
+  std::memcpy(q, tail.bytes.data() + types_size, values_size);
+  Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(first)));
+  q -= first_size;
+  q -= types_size;
+  std::memcpy(q, tail.bytes.data(), types_size);
+  *--q = type;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  q -= payload_len;
+  PutVarint(q, payload, payload_len);
+  tail.cell.assign(reinterpret_cast<const char*>(q), size);
+  tail.cell_rowid_len = static_cast<uint8_t>(rowid_len);
+  tail.cell_first_type = type;
+  tail.cell_first_size = static_cast<uint8_t>(first_size);
+  tail.cell_payload_len = static_cast<uint8_t>(payload_len);
+  tail.cell_first_at = static_cast<uint32_t>(payload_len + rowid_len + header);
+  EndCell(t, rowid, q, size, direct);
+}
+
+void SqliteTableAppender::SealLeaf(Tree& t) {
+  FinishLeaf(t.leaf, t.leaf_cells, t.leaf_content);
+  if (t.sealed_leaves.empty()) t.first_sealed_dirty = t.leaf_dirty;
+  t.sealed_leaves.push_back({t.leaf_pgno, t.leaf_max});
+  t.leaf = t.Slot(t.slots++, page_size_);
+  buffered_ += page_size_;
+  // The header and the reserved bytes; the rest is cells, their pointers
+  // and the free space FinishLeaf zeroes.
+  std::memset(t.leaf, 0, kLeafHeader);
+  std::memset(t.leaf + usable_, 0, page_size_ - usable_);
+  t.leaf[0] = kTableLeaf;
+  t.leaf_cells = 0;
+  t.leaf_content = usable_;
+  t.leaf_pgno = 0;
+  t.leaf_dirty = false;
+}
+
+}  // namespace roctrace
