@@ -17,8 +17,13 @@
 
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/gpu/gpu_test_util.h"
+#include "tests/gpu/sdk_agents.h"
 
 namespace {
+
+using gpu_test::CopyAgents;
+using gpu_test::QueryAgents;
+using gpu_test::SdkAgentId;
 
 struct Event {
   rocprofiler_callback_tracing_record_t record;
@@ -186,40 +191,6 @@ rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
   return &result;
 }
 
-struct Agents {
-  std::vector<rocprofiler_agent_v0_t> list;
-};
-
-rocprofiler_status_t CopyAgents(rocprofiler_agent_version_t,
-                                const void** agents, size_t n, void* data) {
-  auto* out = static_cast<Agents*>(data);
-  for (size_t i = 0; i < n; ++i) {
-    out->list.push_back(*static_cast<const rocprofiler_agent_v0_t*>(agents[i]));
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
-}
-
-std::vector<rocprofiler_agent_v0_t> QueryAgents() {
-  Agents a;
-  EXPECT_EQ(rocprofiler_query_available_agents(
-                ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
-                sizeof(rocprofiler_agent_v0_t), &a),
-            ROCPROFILER_STATUS_SUCCESS);
-  return a.list;
-}
-
-// The rocprofiler agent ID of an HSA agent: the agent with its HSA node.
-uint64_t SdkAgentId(hsa_agent_t agent) {
-  uint32_t node = 0;
-  EXPECT_EQ(hsa_agent_get_info(agent, HSA_AGENT_INFO_NODE, &node),
-            HSA_STATUS_SUCCESS);
-  for (const auto& a : QueryAgents()) {
-    if (a.node_id == node) return a.id.handle;
-  }
-  ADD_FAILURE() << "no agent with node " << node;
-  return 0;
-}
-
 uint64_t Now() {
   rocprofiler_timestamp_t t = 0;
   rocprofiler_get_timestamp(&t);
@@ -296,7 +267,7 @@ TEST_F(SdkGpuKinds, AvailableAgentsComeFromTheRuntime) {
 }
 
 TEST_F(SdkGpuKinds, AgentQueryStatuses) {
-  Agents a;
+  std::vector<rocprofiler_agent_v0_t> a;
   EXPECT_EQ(rocprofiler_query_available_agents(
                 ROCPROFILER_AGENT_INFO_VERSION_0, nullptr,
                 sizeof(rocprofiler_agent_v0_t), &a),
@@ -309,7 +280,7 @@ TEST_F(SdkGpuKinds, AgentQueryStatuses) {
                 ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
                 sizeof(rocprofiler_agent_v0_t) - 8, &a),
             ROCPROFILER_STATUS_ERROR_INCOMPATIBLE_ABI);
-  EXPECT_TRUE(a.list.empty());
+  EXPECT_TRUE(a.empty());
 }
 
 TEST_F(SdkGpuKinds, CodeObjectLoadAndKernelSymbolsWithIdsThatLinkThem) {

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/gpu/sdk_agents.h"
+
 namespace {
 
 // A NULL the compiler cannot see, for arguments declared nonnull.
@@ -42,15 +44,6 @@ struct InInit {
 InInit& I() {
   static InInit i;
   return i;
-}
-
-rocprofiler_status_t CopyAgents(rocprofiler_agent_version_t,
-                                const void** agents, size_t n, void* data) {
-  auto* out = static_cast<std::vector<rocprofiler_agent_v0_t>*>(data);
-  for (size_t i = 0; i < n; ++i) {
-    out->push_back(*static_cast<const rocprofiler_agent_v0_t*>(agents[i]));
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
 }
 
 void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
@@ -98,7 +91,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
     return 1;
   }
   rocprofiler_query_available_agents(
-      ROCPROFILER_AGENT_INFO_VERSION_0, &CopyAgents,
+      ROCPROFILER_AGENT_INFO_VERSION_0, &gpu_test::CopyAgents,
       sizeof(rocprofiler_agent_v0_t), &in.agents);
   for (const auto& a : in.agents) {
     ConfigureAll(a.type == ROCPROFILER_AGENT_TYPE_GPU ? "gpu" : "cpu", a.id);

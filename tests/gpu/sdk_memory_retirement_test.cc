@@ -15,8 +15,11 @@
 
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/gpu/gpu_test_util.h"
+#include "tests/gpu/sdk_agents.h"
 
 namespace {
+
+using gpu_test::SdkAgentId;
 
 constexpr uint64_t kRequestOffset = 1000000;
 
@@ -247,31 +250,6 @@ rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
       sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
       nullptr};
   return &result;
-}
-
-rocprofiler_status_t CopyAgents(rocprofiler_agent_version_t,
-                                const void** agents, size_t n, void* data) {
-  auto* out = static_cast<std::vector<rocprofiler_agent_v0_t>*>(data);
-  for (size_t i = 0; i < n; ++i) {
-    out->push_back(*static_cast<const rocprofiler_agent_v0_t*>(agents[i]));
-  }
-  return ROCPROFILER_STATUS_SUCCESS;
-}
-
-// The rocprofiler agent ID of an HSA agent: the agent with its HSA node.
-uint64_t SdkAgentId(hsa_agent_t agent) {
-  uint32_t node = 0;
-  EXPECT_EQ(hsa_agent_get_info(agent, HSA_AGENT_INFO_NODE, &node),
-            HSA_STATUS_SUCCESS);
-  std::vector<rocprofiler_agent_v0_t> agents;
-  rocprofiler_query_available_agents(ROCPROFILER_AGENT_INFO_VERSION_0,
-                                     &CopyAgents,
-                                     sizeof(rocprofiler_agent_v0_t), &agents);
-  for (const auto& a : agents) {
-    if (a.node_id == node) return a.id.handle;
-  }
-  ADD_FAILURE() << "no agent with node " << node;
-  return 0;
 }
 
 hsa_region_t AllocatableRegion(hsa_agent_t agent) {
