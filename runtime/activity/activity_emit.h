@@ -85,6 +85,14 @@ inline bool EmitApiActivityTo(const ActivityPools& pools,
     return EmitTaggedActivityTo(pools, record, external_id, text, text_len);
   }
   // The program's pool first, then the tool's: the order every writer keeps.
+  // No text (an API call's record, `text` a constant NULL here once
+  // inlined): the pool's record-only write.
+  if (text == nullptr) {
+    const bool program =
+        pools.program != nullptr && pools.program->Write(record);
+    const bool tool = pools.tool != nullptr && pools.tool->Write(record);
+    return program || tool;
+  }
   const bool program =
       pools.program != nullptr && pools.program->Write(record, text, text_len);
   const bool tool =

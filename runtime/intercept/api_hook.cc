@@ -56,6 +56,9 @@ enum FrameFlags : uint16_t {
   kSkip = 1,          // guarded or nothing to do: Exit returns at once
   kStrings = 2,       // string arguments were copied: release the arena at EXIT
   kToolCallback = 4,  // a tool callback was set at ENTER: look it up at EXIT
+  // kToolCallback, a callback or a consumer: EXIT has something to call
+  // (one test for an activity-only call instead of three).
+  kCalls = 8,
 };
 
 // The runtime's view of a CallFrame.
@@ -101,7 +104,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     f->flags = kSkip;  // disabled since the stub read the active byte
     return;
   }
-  f->flags = targets.tool_callback ? kToolCallback : 0;
+  f->flags = targets.tool_callback ? kToolCallback | kCalls : 0;
   f->domain = static_cast<uint16_t>(domain);
   f->op = op;
   f->id = NextCorrelationId();
@@ -116,6 +119,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   data->phase_data = &f->phase_data;
   f->data = data;
   if (cb != nullptr || consumer != nullptr) {
+    f->flags |= kCalls;
     CopyStrings<Data, kMax, kStringArgs>(f, data);
     UntracedScope untraced;
     data->phase = ACTIVITY_API_PHASE_ENTER;
@@ -137,17 +141,20 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   {
     UntracedScope untraced;
     data->phase = ACTIVITY_API_PHASE_EXIT;
-    if (f->consumer != nullptr) {
-      f->consumer(ApiCallInfo{domain, op, ACTIVITY_API_PHASE_EXIT, f->id,
-                              f->parent_id, data});
-    }
-    if (f->callback != nullptr) {
-      f->callback->fn(domain, op, data, f->callback->arg);
-    }
-    if (f->flags & kToolCallback) {
-      // Looked up again, as the pools are: removed during the call, not run.
-      if (const CallbackEntry* tool = ToolCallbackFor(domain, op)) {
-        tool->fn(domain, op, data, tool->arg);
+    if (f->flags & kCalls) {
+      if (f->consumer != nullptr) {
+        f->consumer(ApiCallInfo{domain, op, ACTIVITY_API_PHASE_EXIT, f->id,
+                                f->parent_id, data});
+      }
+      if (f->callback != nullptr) {
+        f->callback->fn(domain, op, data, f->callback->arg);
+      }
+      if (f->flags & kToolCallback) {
+        // Looked up again, as the pools are: removed during the call, not
+        // run.
+        if (const CallbackEntry* tool = ToolCallbackFor(domain, op)) {
+          tool->fn(domain, op, data, tool->arg);
+        }
       }
     }
     if (end_ns != 0) {

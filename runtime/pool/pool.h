@@ -160,10 +160,13 @@ class Pool {
   // in dropped()); pool closed (counted in refused()). A write made from
   // inside the buffer callback into the same pool never waits: in lossless
   // mode it goes into an extra buffer delivered after the callback returns.
-  bool Write(const activity_record_t& record, const char* text = nullptr,
+  bool Write(const activity_record_t& record, const char* text,
              size_t text_len = 0) noexcept {
     return WriteTagged(nullptr, record, text, text_len);
   }
+  // Same, with no text: the hot path of an API call's record, without the
+  // tag's and the text's tests.
+  bool Write(const activity_record_t& record) noexcept;
 
   // Same, preceded by `tag` (NULL: none) in the same buffer: the two are
   // delivered together or dropped together (counted as two records), and
