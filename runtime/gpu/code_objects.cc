@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 #include <hsa/hsa_ven_amd_loader.h>
+#include <pthread.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -54,9 +55,32 @@ struct Tracker {
   std::unordered_map<uint64_t, Kernel> kernels;  // by kernel object
   std::map<uint64_t, Executable> executables;    // by handle
 };
+Tracker* g_tracker = nullptr;
+
+// fork(): the child has only the forking thread. A thread of the parent
+// inside an executable's freeze or destroy (or in an observer called from
+// there) held the mutex at the fork and never lets it go in the child, whose
+// first code-object event or exit would wait for it forever; and the maps it
+// was editing may be half-edited. So the child starts with a new tracker when
+// the lock was held (the parent's executables go unnamed in the child, and
+// their unload is the parent's to report), and keeps the parent's otherwise.
+void RemakeInChild() {
+  if (g_tracker->mutex.try_lock()) {
+    g_tracker->mutex.unlock();
+  } else {
+    g_tracker = new Tracker;  // the old one left as it was, never read
+  }
+}
+
 Tracker& State() {
-  static Tracker* tracker = new Tracker;  // used at exit: never destroyed
-  return *tracker;
+  // Used at exit: never destroyed.
+  static const bool made = [] {
+    g_tracker = new Tracker;
+    pthread_atfork(nullptr, nullptr, &RemakeInChild);
+    return true;
+  }();
+  (void)made;
+  return *g_tracker;
 }
 
 KernelSymbolEvent SymbolEvent(bool load, uint64_t object, const Kernel& k) {

@@ -20,6 +20,7 @@
 #include "runtime/gpu/gpu_clock.h"
 #include "runtime/gpu/observers.h"
 #include "runtime/gpu/runtime_table.h"
+#include "runtime/platform/cpu_relax.h"
 
 namespace roctracer::gpu {
 
@@ -381,7 +382,7 @@ void CompletionThreadMain() {
       // a report: a short spin first, so that its unlock wakes no one.
       std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
       for (int i = 0; i < kHarvestLockSpins && !lock.owns_lock(); ++i) {
-        __builtin_ia32_pause();
+        platform::CpuRelax();
         lock.try_lock();
       }
       if (!lock.owns_lock()) lock.lock();

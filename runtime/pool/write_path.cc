@@ -9,6 +9,7 @@
 #include <new>
 
 #include "runtime/platform/asymmetric_fence.h"
+#include "runtime/platform/cpu_relax.h"
 #include "runtime/platform/hot_tls.h"
 #include "runtime/pool/buffer_memory.h"
 #include "runtime/pool/futex.h"
@@ -26,7 +27,7 @@ using pool_internal::Slot;
 
 namespace {
 
-inline void CpuRelax() noexcept { __builtin_ia32_pause(); }
+using platform::CpuRelax;
 
 // A waiting producer re-checks for Close at least this often.
 constexpr uint64_t kWaitSliceNs = 10 * 1000 * 1000;

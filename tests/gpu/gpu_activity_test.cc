@@ -791,4 +791,81 @@ TEST_F(GpuActivity, AForkChildNeitherWaitsForTheCompletionThreadNorReports) {
   hsa_signal_destroy(second);
 }
 
+// fork() while another thread loads an executable (holding the code-object
+// tracker's lock, inside an observer): the child, where that thread does not
+// exist, loads and unloads an executable of its own, sees its code object,
+// and ends at once.
+class LoadParkingObserver : public roctracer::gpu::Observer {
+ public:
+  uint64_t OnEnqueue(const roctracer::gpu::EnqueueInfo&) noexcept override {
+    return 0;
+  }
+  void OnCodeObject(
+      const roctracer::gpu::CodeObjectEvent& e) noexcept override {
+    if (getpid() != parent) {
+      if (e.load) ++child_loads;
+      return;
+    }
+    if (!e.load || !armed.load()) return;  // not the replay at registration
+    parked = true;
+    while (!release.load()) std::this_thread::yield();
+  }
+  const pid_t parent = getpid();
+  std::atomic<int> child_loads{0};
+  std::atomic<bool> armed{false}, parked{false}, release{false};
+};
+
+TEST_F(GpuActivity, AForkChildLoadsCodeObjectsWhileTheParentWasLoadingOne) {
+#if defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the child's exit may start threads: not under TSan";
+#endif
+  static LoadParkingObserver* observer = new LoadParkingObserver;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, observer));
+  observer->armed = true;
+  static hsa_agent_t gpu = program_.gpu;
+  hsa_test::Loaded loading;
+  std::thread loader([&loading] {
+    EXPECT_EQ(hsa_test::LoadFile(gpu_test::kKernels, gpu, &loading),
+              HSA_STATUS_SUCCESS);
+  });
+  for (int i = 0; i < 5000 && !observer->parked.load(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_TRUE(observer->parked.load());
+  // The child loads an executable (a code-object event) and ends through
+  // exit(), as a program returning from main does.
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    g_in_fork_child = true;
+    hsa_test::Loaded mine;
+    if (hsa_test::LoadFile(gpu_test::kKernels, gpu, &mine) !=
+        HSA_STATUS_SUCCESS) {
+      std::exit(5);
+    }
+    hsa_test::Unload(&mine);
+    std::exit(observer->child_loads.load() == 1 ? 0 : 6);
+  }
+  ASSERT_GE(pid, 0);
+  int status = 0;
+  bool ended = false;
+  for (int i = 0; i < 1000 && !ended; ++i) {
+    ended = waitpid(pid, &status, WNOHANG) == pid;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  observer->release = true;
+  loader.join();
+  hsa_test::Unload(&loading);
+  roctracer_internal_gpu_remove_observer(observer);
+  EXPECT_TRUE(ended) << "the child hung on the code-object tracker's lock";
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "5: the child's load failed, 6: it "
+                                       "did not see its code object once";
+}
+
 }  // namespace
