@@ -47,9 +47,13 @@ std::vector<std::string> OutputSuffixes(const Options& o) {
   return out;
 }
 
-bool CheckOutputs(const std::string& prefix,
-                  const std::vector<std::string>& suffixes,
-                  std::string* problem) {
+namespace {
+
+// One try of CheckOutputs; `*vanished` when a probe found the directory gone.
+bool CheckOnce(const std::string& prefix,
+               const std::vector<std::string>& suffixes, std::string* problem,
+               bool* vanished) {
+  *vanished = false;
   std::vector<std::string> created;
   auto undo = [&created] {
     for (auto it = created.rbegin(); it != created.rend(); ++it) {
@@ -70,6 +74,7 @@ bool CheckOutputs(const std::string& prefix,
     const int err = errno;
     struct stat st {};
     if (stat(part.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) continue;
+    *vanished = err == ENOENT;  // a parent made and removed meanwhile
     *problem = err == EEXIST ? part + " is not a directory"
                              : part + ": " + std::strerror(err);
     undo();
@@ -93,13 +98,32 @@ bool CheckOutputs(const std::string& prefix,
       *problem = "cannot write " + path +
                  (S_ISDIR(st.st_mode) ? ": Is a directory" : ": not writable");
     } else {
+      *vanished = errno == ENOENT;
       *problem = "cannot create " + path + ": " + std::strerror(errno);
     }
     ok = false;
     break;
   }
-  undo();
+  // Kept when the outputs can be written: the run writes there, and other
+  // roctraces at once (one per MPI rank) may be using what this one made.
+  if (!ok) undo();
   return ok;
+}
+
+}  // namespace
+
+bool CheckOutputs(const std::string& prefix,
+                  const std::vector<std::string>& suffixes,
+                  std::string* problem) {
+  // Several roctraces at once (one per MPI rank) share the directory: one
+  // whose check fails removes what it made, and another's probe may find it
+  // gone. Such a probe makes the directory again.
+  bool vanished = false;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    if (CheckOnce(prefix, suffixes, problem, &vanished)) return true;
+    if (!vanished) return false;
+  }
+  return false;
 }
 
 }  // namespace roctrace

@@ -18,11 +18,10 @@ namespace roctrace {
 std::vector<std::string> OutputSuffixes(const Options& options);
 
 // `prefix` is the program's expanded output prefix (directory and file, as
-// the tool will form it). Creates its directories, tries every
+// the tool will form it). Creates its directories and tries every
 // `prefix + suffix` (created and removed again when it did not exist; an
-// existing file must be writable), then removes the directories it created
-// itself (the tool creates them at its first event, and a run without
-// events leaves none). False with `*problem` set when a file cannot be.
+// existing file must be writable). False with `*problem` set when a file
+// cannot be; the directories it created are then removed again.
 bool CheckOutputs(const std::string& prefix,
                   const std::vector<std::string>& suffixes,
                   std::string* problem);

@@ -1662,6 +1662,20 @@ class NothingSilent(unittest.TestCase):
     # Nothing of the check is left behind.
     self.assertEqual(sorted(os.listdir(self.dir)), ["file", "ro"])
 
+  def test_runs_at_once_share_a_new_directory(self):
+    # As MPI ranks do: the run that made the directory removes it after its
+    # check, while the others may be checking it.
+    for r in range(20):
+      out = os.path.join(self.dir, "shared%d" % r, "out")
+      procs = [subprocess.Popen([ROCTRACE, "-d", out, "-o", "r%d" % i, "--",
+                                 "/bin/true"], cwd=self.dir,
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE,
+                                universal_newlines=True) for i in range(8)]
+      for p in procs:
+        _, err = p.communicate(timeout=120)
+        self.assertEqual(p.returncode, 0, err)
+
   def test_an_option_as_a_value_is_an_error(self):
     for args in (["-o", "--"], ["-d", "--hip-trace"]):
       p = self.roctrace(*(args + self.touch_program()))
