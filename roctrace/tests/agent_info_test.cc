@@ -4,7 +4,6 @@
 #include "roctrace/writers/agent_info.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tests/sqlite_rows.h"
 #include "roctrace/writers/agent_naming.h"
 #include "roctrace/writers/csv_writer.h"
 #include "roctrace/writers/rocpd_writer.h"
@@ -169,29 +169,12 @@ TEST_F(AgentInfoTest, RocpdAgentRowsAreFilled) {
     writer.Finish(info);
     ASSERT_TRUE(writer.ok());
   }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(
-                db,
-                "SELECT type, absolute_index, uuid, name, model_name, "
-                "vendor_name, product_name, user_name, "
-                "json_extract(extdata, '$.simd_count') FROM rocpd_info_agent "
-                "ORDER BY type",
-                -1, &st, nullptr),
-            SQLITE_OK);
-  std::vector<std::string> rows;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    std::string row;
-    for (int i = 0; i < 9; ++i) {
-      const unsigned char* t = sqlite3_column_text(st, i);
-      row += (i ? "|" : "") +
-             std::string(t ? reinterpret_cast<const char*>(t) : "NULL");
-    }
-    rows.push_back(row);
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
+  const std::vector<std::string> rows =
+      SqliteRows(path,
+                 "SELECT type, absolute_index, uuid, name, model_name, "
+                 "vendor_name, product_name, user_name, "
+                 "json_extract(extdata, '$.simd_count') FROM rocpd_info_agent "
+                 "ORDER BY type");
   EXPECT_EQ(rows, (std::vector<std::string>{
                       "CPU|0|0|AMD EPYC 7763: 64-Core||CPU|AMD EPYC 7763: "
                       "64-Core|AMD EPYC 7763: 64-Core|0",

@@ -8,12 +8,12 @@
 
 #include <gtest/gtest.h>
 #include <roctracer_hsa.h>
-#include <sqlite3.h>
 
 #include <string>
 #include <vector>
 
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tests/sqlite_rows.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/writers/rocpd_writer.h"
 
@@ -130,26 +130,10 @@ TEST(MemoryAllocations, RocpdFilesEachOperationsTypeAndLevel) {
     writer.Finish(info);
     ASSERT_TRUE(writer.ok());
   }
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  ASSERT_EQ(sqlite3_prepare_v2(db,
-                               "SELECT type, level, address, size FROM "
-                               "rocpd_memory_allocate ORDER BY address",
-                               -1, &st, nullptr),
-            SQLITE_OK);
-  std::vector<std::string> rows;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    std::string row;
-    for (int i = 0; i < 4; ++i) {
-      const unsigned char* t = sqlite3_column_text(st, i);
-      row += (i ? "|" : "") +
-             std::string(t ? reinterpret_cast<const char*>(t) : "NULL");
-    }
-    rows.push_back(row);
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
+  const std::vector<std::string> rows =
+      SqliteRows(path,
+                 "SELECT type, level, address, size FROM "
+                 "rocpd_memory_allocate ORDER BY address");
   EXPECT_EQ(rows, (std::vector<std::string>{
                       "ALLOC|REAL|4096|4096", "FREE|REAL|8192|0",
                       "ALLOC|VIRTUAL|12288|4096", "FREE|VIRTUAL|16384|0"}));

@@ -4,7 +4,6 @@
 // follows the event's stream.
 #include <gtest/gtest.h>
 #include <roctracer.h>
-#include <sqlite3.h>
 
 #include <string>
 #include <vector>
@@ -12,33 +11,12 @@
 #include "hip_api_data.h"
 #include "hip_api_id.h"
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tests/sqlite_rows.h"
 #include "roctrace/tool/arg_capture.h"
 #include "roctrace/writers/rocpd_writer.h"
 
 namespace roctrace {
 namespace {
-
-std::vector<std::string> Rows(const std::string& path, const char* sql) {
-  sqlite3* db = nullptr;
-  EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
-            SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &st, nullptr), SQLITE_OK)
-      << sqlite3_errmsg(db);
-  std::vector<std::string> rows;
-  while (sqlite3_step(st) == SQLITE_ROW) {
-    std::string row;
-    for (int i = 0; i < sqlite3_column_count(st); ++i) {
-      if (i != 0) row += "|";
-      const unsigned char* text = sqlite3_column_text(st, i);
-      row += text != nullptr ? reinterpret_cast<const char*>(text) : "NULL";
-    }
-    rows.push_back(row);
-  }
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-  return rows;
-}
 
 class RocpdArgsTest : public ::testing::Test {
  protected:
@@ -107,13 +85,14 @@ TEST_F(RocpdArgsTest, RepeatedAndChangedArgumentsEachKeepTheirValues) {
     expected.push_back(std::to_string(event) +
                        "|3|hipMemcpyKind|kind|hipMemcpyHostToDevice");
   }
-  EXPECT_EQ(Rows(dir_ / "t_results.db",
+  EXPECT_EQ(
+      SqliteRows(dir_ / "t_results.db",
                  "SELECT event_id, position, type, name, value FROM rocpd_arg "
                  "ORDER BY id"),
-            expected);
-  EXPECT_EQ(Rows(dir_ / "t_results.db",
-                 "SELECT min(id), max(id), count(*), typeof(extdata) "
-                 "FROM rocpd_arg"),
+      expected);
+  EXPECT_EQ(SqliteRows(dir_ / "t_results.db",
+                       "SELECT min(id), max(id), count(*), typeof(extdata) "
+                       "FROM rocpd_arg"),
             std::vector<std::string>{"1|40|40|text"});
 }
 
@@ -131,9 +110,9 @@ TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
   Write(&sync, s);
   Write(&sync, s);
   writer_.Finish(info_);
-  EXPECT_EQ(Rows(dir_ / "t_results.db",
-                 "SELECT event_id, name, value, extdata FROM rocpd_arg "
-                 "ORDER BY id"),
+  EXPECT_EQ(SqliteRows(dir_ / "t_results.db",
+                       "SELECT event_id, name, value, extdata FROM rocpd_arg "
+                       "ORDER BY id"),
             (std::vector<std::string>{
                 "1|stream|0x5000|{\"stream_id\":1}",
                 "2|stream|0x5000|{\"stream_id\":1}",
@@ -160,24 +139,27 @@ TEST_F(RocpdArgsTest, ALongRunOfRepeatedCalls) {
   }
   writer_.Finish(info_);
   const std::string db = dir_ / "t_results.db";
-  EXPECT_EQ(Rows(db, "PRAGMA integrity_check"), std::vector<std::string>{"ok"});
-  EXPECT_EQ(Rows(db,
+  EXPECT_EQ(SqliteRows(db, "PRAGMA integrity_check"),
+            std::vector<std::string>{"ok"});
+  EXPECT_EQ(
+      SqliteRows(db,
                  "SELECT count(*), count(DISTINCT event_id), min(event_id), "
                  "max(event_id), max(id) FROM rocpd_arg"),
-            std::vector<std::string>{"160000|40000|1|40000|160000"});
-  EXPECT_EQ(Rows(db,
+      std::vector<std::string>{"160000|40000|1|40000|160000"});
+  EXPECT_EQ(
+      SqliteRows(db,
                  "SELECT position, type, name, value, count(*) FROM rocpd_arg "
                  "GROUP BY 1, 2, 3, 4 ORDER BY 1"),
-            (std::vector<std::string>{
-                "0|void*|dst|0x7f3a12000000|40000",
-                "1|void const*|src|0x1000|40000",
-                "2|unsigned long|sizeBytes|4096|40000",
-                "3|hipMemcpyKind|kind|hipMemcpyHostToDevice|40000",
-            }));
+      (std::vector<std::string>{
+          "0|void*|dst|0x7f3a12000000|40000",
+          "1|void const*|src|0x1000|40000",
+          "2|unsigned long|sizeBytes|4096|40000",
+          "3|hipMemcpyKind|kind|hipMemcpyHostToDevice|40000",
+      }));
   // Each event's rows are its own, in order.
-  EXPECT_EQ(Rows(db,
-                 "SELECT count(*) FROM rocpd_arg "
-                 "WHERE id != (event_id - 1) * 4 + position + 1"),
+  EXPECT_EQ(SqliteRows(db,
+                       "SELECT count(*) FROM rocpd_arg "
+                       "WHERE id != (event_id - 1) * 4 + position + 1"),
             std::vector<std::string>{"0"});
 }
 
