@@ -107,7 +107,9 @@ inline std::map<segment::address_range_t, std::string> read_line_table(
     const char* data, uint64_t size) {
   std::map<segment::address_range_t, std::string> ranges;
   AnonymousFile file(data, size);
-  Dwarf* dwarf = dwarf_begin(file.fd(), DWARF_C_READ);
+  std::unique_ptr<Dwarf, int (*)(Dwarf*)> owner(
+      dwarf_begin(file.fd(), DWARF_C_READ), &dwarf_end);
+  Dwarf* dwarf = owner.get();
   if (dwarf == nullptr) return ranges;
 
   // Row address -> the locations of the rows there (none where a sequence
@@ -154,7 +156,6 @@ inline std::map<segment::address_range_t, std::string> read_line_table(
     }
     offset = next;
   }
-  dwarf_end(dwarf);
 
   for (auto it = rows.begin(); it != rows.end(); ++it) {
     if (it->second.empty()) continue;

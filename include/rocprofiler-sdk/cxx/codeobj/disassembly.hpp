@@ -113,7 +113,7 @@ namespace disassembly {
 // for a file that cannot be opened or a range outside it.
 class CodeObjectBinary {
  public:
-  explicit CodeObjectBinary(std::string _uri) : m_uri(std::move(_uri)) {
+  CodeObjectBinary(std::string _uri) : m_uri(std::move(_uri)) {
     static constexpr char kSeparator[] = "://";
     size_t scheme_end = m_uri.find(kSeparator);
     if (scheme_end == std::string::npos) {
