@@ -26,6 +26,9 @@ packages=(
   libyaml-cpp-dev
   # rocprofiler-sdk's cxx/serialization.hpp (header-only cereal)
   libcereal-dev
+  # rocprofiler-sdk's cxx/codeobj/ (comgr disassembly, libdw source lines)
+  libamd-comgr-dev
+  libdw-dev
 )
 
 missing=()

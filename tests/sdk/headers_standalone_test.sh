@@ -3,7 +3,9 @@
 # compiles on its own with the system compilers, default flags and
 # -I<prefix>/include alone, without a diagnostic: each C header as C99 and
 # C++17, each C++ helper (.hpp) as C++17. A header that needs another it does
-# not include, or a library the install tree lacks, fails here.
+# not include, or a library the install tree lacks, fails here (the
+# cxx/codeobj/ headers need comgr's and libdw's headers, and cereal's
+# serialization.hpp: tools/install_deps.sh installs them).
 set -euo pipefail
 install="$1"
 
@@ -55,7 +57,10 @@ for header in rocprofiler-sdk/ompt.h rocprofiler-sdk/ompt/omp-tools.h \
   rocprofiler-sdk/cxx/enum_string.hpp rocprofiler-sdk/cxx/utility.hpp \
   rocprofiler-sdk/cxx/details/mpl.hpp rocprofiler-sdk/cxx/details/tokenize.hpp \
   rocprofiler-sdk/cxx/details/join.hpp rocprofiler-sdk/cxx/details/name_info.hpp \
-  rocprofiler-sdk/cxx/serialization.hpp; do
+  rocprofiler-sdk/cxx/serialization.hpp \
+  rocprofiler-sdk/cxx/codeobj/segment.hpp \
+  rocprofiler-sdk/cxx/codeobj/disassembly.hpp \
+  rocprofiler-sdk/cxx/codeobj/code_printing.hpp; do
   if [[ ! -f "$inc/$header" ]]; then
     echo "FAIL: $header not installed" >&2
     failures=$((failures + 1))
