@@ -19,13 +19,16 @@
 #include "sdk/retirement.h"
 
 namespace rocprofiler_sdk {
+
+std::atomic<roctracer::pool::Pool*> g_buffer_pools[kMaxBuffers] = {};
+
 namespace {
 
 // Constant-initialized (tools create buffers from the library's load-time
 // scan, which may run before other objects of the library are constructed).
 struct Buffer {
-  // Written under ConfigMutex; `pool` is what writers load.
-  std::atomic<roctracer::pool::Pool*> pool{nullptr};
+  // Written under ConfigMutex, with the buffer's g_buffer_pools entry (what
+  // writers load).
   int context_plus1 = 0;  // 0: the slot is free
   rocprofiler_buffer_tracing_cb_t callback = nullptr;
   void* callback_data = nullptr;
@@ -39,6 +42,10 @@ struct Buffer {
 };
 
 Buffer g_buffers[kMaxBuffers];
+
+std::atomic<roctracer::pool::Pool*>& PoolOf(const Buffer& b) noexcept {
+  return g_buffer_pools[&b - g_buffers];
+}
 
 // A callback thread: the batches of the buffers assigned to it are handed
 // from their pools' consumer threads to this one, which calls the tool; the
@@ -139,7 +146,7 @@ void DeliverNow(Buffer* b, const char* begin, const char* end) {
     h.payload = const_cast<char*>(payload);
     b->header_ptrs[i] = &h;
   }
-  roctracer::pool::Pool* pool = b->pool.load(std::memory_order_acquire);
+  roctracer::pool::Pool* pool = PoolOf(*b).load(std::memory_order_acquire);
   const uint64_t dropped = pool != nullptr ? pool->dropped() : 0;
   const uint64_t drops = dropped - b->reported_drops;
   b->reported_drops = dropped;
@@ -156,12 +163,12 @@ int BufferIndex(rocprofiler_buffer_id_t id) noexcept {
     return -1;
   }
   const int i = static_cast<int>(id.handle - 1);
-  return g_buffers[i].pool.load(std::memory_order_acquire) != nullptr ? i : -1;
+  return g_buffer_pools[i].load(std::memory_order_acquire) != nullptr ? i : -1;
 }
 
 int BufferContext(int buffer) noexcept {
   if (buffer < 0 || buffer >= kMaxBuffers) return -1;
-  return g_buffers[buffer].pool.load(std::memory_order_acquire) != nullptr
+  return g_buffer_pools[buffer].load(std::memory_order_acquire) != nullptr
              ? g_buffers[buffer].context_plus1 - 1
              : -1;
 }
@@ -189,7 +196,7 @@ __attribute__((noinline)) bool WriteEnvelope(roctracer::pool::Pool* pool,
 
 bool WriteRecord(int buffer, const void* record, size_t size) noexcept {
   roctracer::pool::Pool* pool =
-      g_buffers[buffer].pool.load(std::memory_order_acquire);
+      g_buffer_pools[buffer].load(std::memory_order_acquire);
   if (pool == nullptr) return false;
   if (size == sizeof(activity_record_t)) {
     // The pool only copies the record's bytes (memcpy): the caller's record
@@ -224,7 +231,7 @@ bool MayWaitForDelivery() noexcept {
 
 void FlushBufferAndWait(int buffer) noexcept {
   roctracer::pool::Pool* pool =
-      g_buffers[buffer].pool.load(std::memory_order_acquire);
+      g_buffer_pools[buffer].load(std::memory_order_acquire);
   if (pool != nullptr) pool->Flush();
 }
 
@@ -236,7 +243,7 @@ void FlushClientBuffers(uint32_t client) noexcept {
   for (int round = 0; round < 2; ++round) {
     const bool wrote = may_wait && WriteDeferredRetirements();
     for (Buffer& b : g_buffers) {
-      roctracer::pool::Pool* pool = b.pool.load(std::memory_order_acquire);
+      roctracer::pool::Pool* pool = PoolOf(b).load(std::memory_order_acquire);
       if (pool != nullptr && b.context_plus1 > 0 &&
           g_contexts[b.context_plus1 - 1].client == client) {
         FlushPool(pool);
@@ -307,7 +314,7 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_buffer(
     b.context_plus1 = 0;
     return ROCPROFILER_STATUS_ERROR_OUT_OF_RESOURCES;
   }
-  b.pool.store(pool, std::memory_order_release);
+  PoolOf(b).store(pool, std::memory_order_release);
   buffer_id->handle = static_cast<uint64_t>(index) + 1;
   return ROCPROFILER_STATUS_SUCCESS;
 }
@@ -318,7 +325,7 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) {
   const int i = BufferIndex(buffer_id);
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   roctracer::pool::Pool* pool =
-      g_buffers[i].pool.load(std::memory_order_acquire);
+      g_buffer_pools[i].load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   // Retirements deferred before this call go to their buffers first (after
   // a flush of those buffers), so this flush delivers them too.
@@ -333,7 +340,7 @@ rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) {
   const int i = BufferIndex(buffer_id);
   if (i < 0) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   Buffer& b = g_buffers[i];
-  roctracer::pool::Pool* pool = b.pool.load(std::memory_order_acquire);
+  roctracer::pool::Pool* pool = PoolOf(b).load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
   // Destroying waits for the deliveries, which a callback thread makes.
   if (OnCallbackThread()) return ROCPROFILER_STATUS_ERROR_BUFFER_BUSY;
@@ -341,10 +348,10 @@ rocprofiler_destroy_buffer(rocprofiler_buffer_id_t buffer_id) {
   pool->Close();
   {
     std::lock_guard<std::mutex> lock(ConfigMutex());
-    if (b.pool.load(std::memory_order_acquire) != pool) {
+    if (PoolOf(b).load(std::memory_order_acquire) != pool) {
       return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;  // destroyed meanwhile
     }
-    b.pool.store(nullptr, std::memory_order_release);
+    PoolOf(b).store(nullptr, std::memory_order_release);
     b.context_plus1 = 0;
   }
   roctracer::pool::Pool::Retire(pool);

@@ -8,10 +8,13 @@
 #ifndef ROCPROFILER_SDK_IMPL_BUFFERS_H_
 #define ROCPROFILER_SDK_IMPL_BUFFERS_H_
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
 #include "rocprofiler-sdk/buffer.h"
+#include "runtime/pool/pool.h"
+#include "runtime/pool/write_in_place.h"
 
 namespace rocprofiler_sdk {
 
@@ -33,6 +36,21 @@ constexpr size_t kMaxRecordSize = 8184;
 // kMaxRecordSize bytes). False when the buffer dropped it (DISCARD with no
 // room) or is destroyed.
 bool WriteRecord(int buffer, const void* record, size_t size) noexcept;
+
+// Each buffer's pool, NULL while there is no such buffer (never made, or
+// destroyed): what writers load. Written under ConfigMutex by buffers.cc.
+extern std::atomic<roctracer::pool::Pool*> g_buffer_pools[kMaxBuffers];
+
+// WriteRecord of a 64-byte record that `fill(void* dst)` writes whole (all
+// 64 bytes, 8-byte aligned dst), made in the pool's buffer rather than on
+// the caller's stack and copied (Pool::WriteInPlace): an API call's record
+// at EXIT, inline in the caller. `fill` must not write into a buffer.
+template <class Fill>
+inline bool WriteRecordInPlace(int buffer, const Fill& fill) noexcept {
+  roctracer::pool::Pool* const pool =
+      g_buffer_pools[buffer].load(std::memory_order_acquire);
+  return pool != nullptr && pool->WriteInPlace(fill);
+}
 
 // False on threads where waiting for a delivery could wait for itself: a
 // pool's delivery thread and the callback threads (a tool's buffer callback

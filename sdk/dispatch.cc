@@ -360,34 +360,63 @@ void RequestExternalIds(uint64_t mask, const KindOp& ko,
   }
 }
 
+// The HSA, HIP and marker API records share one 64-byte layout, stored
+// below as eight 8-byte words.
+static_assert(
+    sizeof(rocprofiler_buffer_tracing_hsa_api_record_t) == 64 &&
+        sizeof(rocprofiler_buffer_tracing_hip_api_record_t) == 64 &&
+        sizeof(rocprofiler_buffer_tracing_marker_api_record_t) == 64 &&
+        offsetof(rocprofiler_buffer_tracing_hsa_api_record_t, kind) == 8 &&
+        offsetof(rocprofiler_buffer_tracing_hsa_api_record_t, operation) ==
+            12 &&
+        offsetof(rocprofiler_buffer_tracing_hsa_api_record_t, correlation_id) ==
+            16 &&
+        offsetof(rocprofiler_buffer_tracing_hsa_api_record_t,
+                 start_timestamp) == 40 &&
+        offsetof(rocprofiler_buffer_tracing_hsa_api_record_t, end_timestamp) ==
+            48 &&
+        offsetof(rocprofiler_buffer_tracing_hsa_api_record_t, thread_id) ==
+            56 &&
+        sizeof(rocprofiler_correlation_id_t) == 24 &&
+        offsetof(rocprofiler_correlation_id_t, external) == 8 &&
+        offsetof(rocprofiler_correlation_id_t, ancestor) == 16 &&
+        __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+    "rocprofiler-sdk 1.0.0's API record layout");
+
 // One buffer record per context that buffer-traces the call and is still
-// active, written at EXIT (the record holds the call's start and end).
+// active, written at EXIT (the record holds the call's start and end), each
+// made in its buffer: one store per word, no copy of it on the stack.
 void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
                      ThreadState& t, Frame* frame) noexcept {
   const uint64_t end = roctracer::clock::TimestampNs();
-  rocprofiler_buffer_tracing_hsa_api_record_t r;
-  static_assert(
-      sizeof(r) == sizeof(rocprofiler_buffer_tracing_hip_api_record_t) &&
-          sizeof(r) == sizeof(rocprofiler_buffer_tracing_marker_api_record_t),
-      "the API records share one layout");
-  r.size = sizeof(r);
-  r.kind = static_cast<rocprofiler_buffer_tracing_kind_t>(ko.kind);
-  r.operation = ko.op;
-  r.correlation_id.internal = info.correlation_id;
+  const uint64_t kind_op = uint64_t{static_cast<uint32_t>(ko.kind)} |
+                           uint64_t{static_cast<uint32_t>(ko.op)} << 32;
+  const uint64_t internal = info.correlation_id;
   const ptrdiff_t level = frame - t.frames;
-  r.correlation_id.ancestor =
-      level > 0 ? t.frames[level - 1].correlation_id : 0;
-  r.start_timestamp = frame->start_ns;
-  r.end_timestamp = end;
-  r.thread_id = roctracer::platform::ThreadId();
+  const uint64_t ancestor = level > 0 ? t.frames[level - 1].correlation_id : 0;
+  const uint64_t start = frame->start_ns;
+  const uint64_t thread_id = roctracer::platform::ThreadId();
   uint64_t mask =
       frame->buffered & g_active_mask.load(std::memory_order_acquire);
   while (mask != 0) {
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
     const BufferService& s = g_contexts[i].buffer_services[ko.kind];
-    r.correlation_id.external = frame->External(t, i);
-    WriteRecord(s.buffer, &r, sizeof(r));
+    const uint64_t external = frame->External(t, i).value;
+    WriteRecordInPlace(s.buffer, [&](void* dst) noexcept {
+      char* const out = static_cast<char*>(dst);
+      const auto store = [out](size_t offset, uint64_t word) {
+        std::memcpy(out + offset, &word, sizeof(word));
+      };
+      store(0, sizeof(rocprofiler_buffer_tracing_hsa_api_record_t));
+      store(8, kind_op);
+      store(16, internal);
+      store(24, external);
+      store(32, ancestor);
+      store(40, start);
+      store(48, end);
+      store(56, thread_id);
+    });
   }
 }
 

@@ -10,11 +10,14 @@
 #include <roctracer.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 #include "runtime/activity/domain_registry.h"
 #include "runtime/activity/external_correlation.h"
 #include "runtime/platform/thread_id.h"
 #include "runtime/pool/pool.h"
+#include "runtime/pool/write_in_place.h"
 
 namespace roctracer::activity {
 
@@ -72,26 +75,87 @@ bool EmitTaggedActivityTo(const ActivityPools& pools,
                           const activity_record_t& record, uint64_t external_id,
                           const char* text, size_t text_len) noexcept;
 
+// MakeThreadRecord(domain, op, correlation_id, begin_ns, end_ns) with
+// `api_status`, stored at `dst` (8-byte aligned) as the record's eight 8-byte
+// words, padding zero: the whole record in eight stores, with no copy of it
+// on the stack (Pool::WriteInPlace's `fill` for an API call's record).
+inline void StoreThreadRecord(void* dst, uint32_t domain, uint32_t op,
+                              uint64_t correlation_id, uint64_t begin_ns,
+                              uint64_t end_ns, int64_t api_status) noexcept {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+                "the words below are little-endian");
+  static_assert(sizeof(activity_record_t) == 64 &&
+                    offsetof(activity_record_t, kind) == 4 &&
+                    offsetof(activity_record_t, op) == 8 &&
+                    offsetof(activity_record_t, correlation_id) == 16 &&
+                    offsetof(activity_record_t, begin_ns) == 24 &&
+                    offsetof(activity_record_t, end_ns) == 32 &&
+                    offsetof(activity_record_t, process_id) == 40 &&
+                    offsetof(activity_record_t, thread_id) == 44 &&
+                    offsetof(activity_record_t, api_status) == 56,
+                "activity_record_t's layout");
+  const uint64_t ids = uint64_t{roctracer::platform::ProcessId()} |
+                       uint64_t{roctracer::platform::ThreadId()} << 32;
+  // One store per word (a single 64-byte copy of an array is built on the
+  // stack and copied, which is what this avoids).
+  char* const out = static_cast<char*>(dst);
+  const auto store = [out](size_t offset, uint64_t word) {
+    std::memcpy(out + offset, &word, sizeof(word));
+  };
+  store(0, domain);  // kind 0
+  store(8, op);      // and 4 bytes of padding
+  store(16, correlation_id);
+  store(24, begin_ns);
+  store(32, end_ns);
+  store(40, ids);
+  store(48, 0);  // the rest of the process/queue union
+  store(56, static_cast<uint64_t>(api_status));
+}
+
+// EmitApiActivityTo (below) of the text-less record `fill(void* dst)` writes
+// whole (Pool::WriteInPlace), made in the pool's buffer rather than on the
+// stack and copied: an API call's record at EXIT. `fill` must not write into
+// a pool. Inline: every traced call with activity ends here, and most
+// threads have no external ID pushed, so the common case is one TLS load
+// and one inline pool write.
+template <class Fill>
+inline bool EmitFilledActivityTo(const ActivityPools& pools,
+                                 const Fill& fill) noexcept {
+  uint64_t external_id;
+  if (__builtin_expect(TopExternalId(&external_id), 0)) {
+    activity_record_t record;
+    fill(&record);
+    return EmitTaggedActivityTo(pools, record, external_id, nullptr, 0);
+  }
+  // The program's pool first, then the tool's: the order every writer keeps.
+  // One inline write, into the first; a second pool (rare: the program's and
+  // a tool's both enabled) takes the out-of-line one.
+  pool::Pool* const first =
+      pools.program != nullptr ? pools.program : pools.tool;
+  if (first == nullptr) return false;
+  const bool written = first->WriteInPlace(fill);
+  if (__builtin_expect(pools.program != nullptr && pools.tool != nullptr, 0)) {
+    activity_record_t record;
+    fill(&record);
+    return pools.tool->Write(record) || written;
+  }
+  return written;
+}
+
 // Same, into the pools the caller already looked up with ActivityPoolsFor().
-// Inline: every traced call with activity ends here, and most threads have
-// no external ID pushed, so the common case is one TLS load and one or two
-// Pool::Write calls.
 inline bool EmitApiActivityTo(const ActivityPools& pools,
                               const activity_record_t& record,
                               const char* text = nullptr,
                               size_t text_len = 0) noexcept {
+  // No text (`text` a constant NULL once inlined): the record-only write.
+  if (text == nullptr) {
+    return EmitFilledActivityTo(pools, [&record](void* dst) noexcept {
+      std::memcpy(dst, &record, sizeof(record));
+    });
+  }
   uint64_t external_id;
   if (__builtin_expect(TopExternalId(&external_id), 0)) {
     return EmitTaggedActivityTo(pools, record, external_id, text, text_len);
-  }
-  // The program's pool first, then the tool's: the order every writer keeps.
-  // No text (an API call's record, `text` a constant NULL here once
-  // inlined): the pool's record-only write.
-  if (text == nullptr) {
-    const bool program =
-        pools.program != nullptr && pools.program->Write(record);
-    const bool tool = pools.tool != nullptr && pools.tool->Write(record);
-    return program || tool;
   }
   const bool program =
       pools.program != nullptr && pools.program->Write(record, text, text_len);

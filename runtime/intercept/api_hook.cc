@@ -43,10 +43,10 @@ namespace roctracer::hook {
 
 using activity::ActivityPools;
 using activity::CallbackEntry;
-using activity::EmitApiActivityTo;
-using activity::MakeThreadRecord;
+using activity::EmitFilledActivityTo;
 using activity::NextCorrelationId;
 using activity::OpTargets;
+using activity::StoreThreadRecord;
 using activity::TargetsFor;
 using activity::ToolCallbackFor;
 
@@ -161,10 +161,13 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
       // Looked up again: a pool closed during the call gets no record.
       const ActivityPools pools = activity::registry::PoolsFor(domain, op);
       if (pools.any()) {
-        activity_record_t record =
-            MakeThreadRecord(domain, op, f->id, f->begin_ns, end_ns);
-        record.api_status = kStatus(op, data);
-        EmitApiActivityTo(pools, record);
+        // Made in the pool's buffer, not on this stack and copied.
+        const uint64_t id = f->id;
+        const uint64_t begin_ns = f->begin_ns;
+        const int64_t status = kStatus(op, data);
+        EmitFilledActivityTo(pools, [=](void* dst) noexcept {
+          StoreThreadRecord(dst, domain, op, id, begin_ns, end_ns, status);
+        });
       }
     }
   }

@@ -168,6 +168,16 @@ class Pool {
   // tag's and the text's tests.
   bool Write(const activity_record_t& record) noexcept;
 
+  // Same, with the record made by `fill(void* dst)`, which must write all
+  // sizeof(activity_record_t) bytes at dst (padding too: the buffer's bytes
+  // are reused), straight into this thread's current buffer when it has
+  // room, so the record is not built on the caller's stack and copied.
+  // `fill` runs once and must not write into a pool; dst is 8-byte aligned.
+  // Defined in
+  // write_in_place.h, which its callers include.
+  template <class Fill>
+  bool WriteInPlace(const Fill& fill) noexcept;
+
   // Same, preceded by `tag` (NULL: none) in the same buffer: the two are
   // delivered together or dropped together (counted as two records), and
   // text is cut to what fits next to both.

@@ -15,6 +15,7 @@
 #include "runtime/pool/futex.h"
 #include "runtime/pool/pool.h"
 #include "runtime/pool/slot.h"
+#include "runtime/pool/write_in_place.h"
 
 namespace roctracer::pool {
 
@@ -89,24 +90,9 @@ bool Pool::WriteTagged(const activity_record_t* tag,
 }
 
 bool Pool::Write(const activity_record_t& record) noexcept {
-  const pool_internal::HotEntry hot = pool_internal::tl_hot;
-  if (__builtin_expect(hot.pool != this, 0)) {
-    return WriteCold(nullptr, record, nullptr, 0);
-  }
-  Slot* const slot = hot.slot;
-  platform::PublishBusy(&slot->busy);
-  const uint32_t end = slot->rec_end + kRecordSize;
-  if (__builtin_expect(closing_.load(std::memory_order_seq_cst) != 0 ||
-                           slot->cur == nullptr || end > slot->text_low,
-                       0)) {
-    slot->busy.store(0, std::memory_order_release);
-    return WriteCold(nullptr, record, nullptr, 0);
-  }
-  std::memcpy(slot->base + slot->rec_end, &record, kRecordSize);
-  slot->rec_end = end;
-  slot->cur->committed.store(end, std::memory_order_release);
-  slot->busy.store(0, std::memory_order_release);
-  return true;
+  return WriteInPlace([&record](void* dst) noexcept {
+    std::memcpy(dst, &record, kRecordSize);
+  });
 }
 
 bool Pool::WriteCold(const activity_record_t* tag,

@@ -8,8 +8,11 @@
 #include <roctracer_ext.h>
 #include <roctracer_roctx.h>
 
+#include <array>
 #include <atomic>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -449,6 +452,98 @@ TEST_F(Dispatch, ExternalIdRecordPrecedesTheApiRecordItTags) {
   EXPECT_EQ(got[4].record.correlation_id, 502u);
   EXPECT_EQ(got[5].record.domain, ACTIVITY_DOMAIN_HSA_API);
   EXPECT_EQ(got[5].record.correlation_id, 503u);
+}
+
+// The records a buffer callback is given, byte for byte.
+struct RawRecords {
+  std::mutex mu;
+  std::vector<std::array<unsigned char, sizeof(activity_record_t)>> records;
+  static void Fn(const char* begin, const char* end, void* arg) {
+    auto* self = static_cast<RawRecords*>(arg);
+    std::lock_guard<std::mutex> lock(self->mu);
+    for (; begin + sizeof(activity_record_t) <= end;
+         begin += sizeof(activity_record_t)) {
+      self->records.emplace_back();
+      std::memcpy(self->records.back().data(), begin,
+                  sizeof(activity_record_t));
+    }
+  }
+};
+
+// Buffers full of 0xA5: any byte of a record that is not written shows.
+void DirtyAllocator(char** ptr, size_t size, void*) {
+  if (size == 0) {
+    std::free(*ptr);
+    *ptr = nullptr;
+    return;
+  }
+  *ptr = static_cast<char*>(std::realloc(*ptr, size));
+  if (*ptr != nullptr) std::memset(*ptr, 0xA5, size);
+}
+
+// An API call's record as the hook's EXIT makes it, in the pool's buffer
+// (StoreThreadRecord through EmitFilledActivityTo): every byte is what
+// MakeThreadRecord's record holds, padding zero, in buffers that held other
+// bytes; records spread over many small buffers arrive whole and in order,
+// into the program's pool and the tool's alike.
+TEST_F(Dispatch, ApiRecordsMadeInTheBufferAreWholeAndInOrder) {
+  RawRecords program_raw, tool_raw;
+  roctracer_properties_t props{};
+  props.buffer_size = 256;  // four records a buffer
+  props.buffer_callback_fun = &RawRecords::Fn;
+  props.buffer_callback_arg = &program_raw;
+  props.alloc_fun = &DirtyAllocator;
+  roctracer_pool_t* program = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &program),
+            ROCTRACER_STATUS_SUCCESS);
+  props.buffer_callback_arg = &tool_raw;
+  roctracer_pool_t* tool = nullptr;
+  ASSERT_EQ(roctracer_open_pool_expl(&props, &tool), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(
+      roctracer_enable_op_activity_expl(ACTIVITY_DOMAIN_HSA_API, 2, program),
+      ROCTRACER_STATUS_SUCCESS);
+
+  constexpr int kRecords = 41;
+  auto write = [](int i) {
+    const auto pools =
+        roctracer::activity::ActivityPoolsFor(ACTIVITY_DOMAIN_HSA_API, 2);
+    return roctracer::activity::EmitFilledActivityTo(
+        pools, [i](void* dst) noexcept {
+          roctracer::activity::StoreThreadRecord(dst, ACTIVITY_DOMAIN_HSA_API,
+                                                 2, 7000 + i, 100 * i,
+                                                 100 * i + 7, -i);
+        });
+  };
+  for (int i = 0; i < kRecords; ++i) ASSERT_TRUE(write(i));
+  // Both pools: the tool's too.
+  ASSERT_EQ(roctracer_internal_tool_enable_op_activity(ACTIVITY_DOMAIN_HSA_API,
+                                                       2, tool),
+            ROCTRACER_STATUS_SUCCESS);
+  for (int i = kRecords; i < 2 * kRecords; ++i) ASSERT_TRUE(write(i));
+  ASSERT_EQ(roctracer_close_pool_expl(program), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_close_pool_expl(tool), ROCTRACER_STATUS_SUCCESS);
+
+  auto expected = [](int i) {
+    std::array<unsigned char, sizeof(activity_record_t)> bytes;
+    activity_record_t r = roctracer::activity::MakeThreadRecord(
+        ACTIVITY_DOMAIN_HSA_API, 2, 7000 + i, 100 * i, 100 * i + 7);
+    r.api_status = -i;
+    std::memset(bytes.data(), 0, bytes.size());
+    std::memcpy(bytes.data(), &r, sizeof(r));
+    // Padding after `op` and after thread_id: zero.
+    std::memset(bytes.data() + 12, 0, 4);
+    std::memset(bytes.data() + 48, 0, 8);
+    return bytes;
+  };
+  ASSERT_EQ(program_raw.records.size(), 2u * kRecords);
+  for (int i = 0; i < 2 * kRecords; ++i) {
+    EXPECT_EQ(program_raw.records[i], expected(i)) << "program record " << i;
+  }
+  ASSERT_EQ(tool_raw.records.size(), static_cast<size_t>(kRecords));
+  for (int i = 0; i < kRecords; ++i) {
+    EXPECT_EQ(tool_raw.records[i], expected(kRecords + i))
+        << "tool record " << i;
+  }
 }
 
 // Readers never lock: callbacks are flipped on and off while other threads
