@@ -138,14 +138,16 @@ class MpiJob(unittest.TestCase):
       self.assertGreaterEqual(marks[(0, "got %d" % r)] + u,
                               marks[(r, "reply")], r)
     # The ranks leave each barrier together: seconds apart before the merge,
-    # within the barrier's own skew after it (an oversubscribed host's
-    # scheduling: milliseconds at most).
+    # within the barrier's own skew after it. Four ranks on a loaded 2-core
+    # host can be descheduled for tens of milliseconds between the barrier
+    # and the mark; 200 ms still fails any rank left off rank 0's clock (the
+    # smallest simulated offset is 700 ms).
     for i in range(3):
       name = "barrier %d" % i
       starts = [marks[(r, name)] for r in range(RANKS)]
       raw_starts = [raw[r][name] for r in range(RANKS)]
       self.assertGreater(max(raw_starts) - min(raw_starts), 1000000000)
-      self.assertLess(max(starts) - min(starts), 50000000, (name, starts))
+      self.assertLess(max(starts) - min(starts), 200000000, (name, starts))
 
   def test_mpirun_runs_roctrace_in_each_rank(self):
     d = tempfile.mkdtemp()
