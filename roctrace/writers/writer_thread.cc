@@ -2,6 +2,12 @@
 
 #include <pthread.h>
 
+#include <cstdint>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace roctrace {
 namespace {
 
@@ -15,8 +21,50 @@ constexpr ptrdiff_t kAhead = 8;
 
 }  // namespace
 
-std::shared_ptr<std::vector<ApiEvent>> BatchPool::Take(size_t events) {
-  std::unique_ptr<std::vector<ApiEvent>> batch;
+void EventList::reserve(size_t events) {
+  if (events <= capacity_) return;
+  std::unique_ptr<ApiEvent[]> bigger(new ApiEvent[events]);
+  if (size_ != 0)
+    std::memcpy(bigger.get(), events_.get(), size_ * sizeof(ApiEvent));
+  events_ = std::move(bigger);
+  capacity_ = events;
+}
+
+void EventList::Store(ApiEvent* slot, const ApiEvent& e, uint64_t shift_ns) {
+#if defined(__SSE2__)
+  // new[] of a type of alignment 8 gives 16-byte aligned memory (the
+  // allocator's), and 112-byte slots keep each one so.
+  static_assert(sizeof(ApiEvent) % 16 == 0, "slots stay 16-byte aligned");
+  if (__builtin_expect(reinterpret_cast<uintptr_t>(slot) % 16 == 0, 1)) {
+    alignas(16) ApiEvent shifted;
+    const ApiEvent* from = &e;
+    if (shift_ns != 0) {
+      shifted = e;
+      shifted.start_ns += shift_ns;
+      shifted.end_ns += shift_ns;
+      from = &shifted;
+    }
+    const auto* src = reinterpret_cast<const __m128i*>(from);
+    auto* dst = reinterpret_cast<__m128i*>(slot);
+    for (size_t i = 0; i < sizeof(ApiEvent) / 16; ++i) {
+      _mm_stream_si128(dst + i, _mm_loadu_si128(src + i));
+    }
+    return;
+  }
+#endif
+  std::memcpy(slot, &e, sizeof(ApiEvent));
+  slot->start_ns += shift_ns;
+  slot->end_ns += shift_ns;
+}
+
+void EventList::Publish() const {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+std::shared_ptr<EventList> BatchPool::Take(size_t events) {
+  std::unique_ptr<EventList> batch;
   {
     std::lock_guard<std::mutex> lock(free_->mutex);
     if (!free_->batches.empty()) {
@@ -25,20 +73,19 @@ std::shared_ptr<std::vector<ApiEvent>> BatchPool::Take(size_t events) {
       free_->kept_bytes -= batch->capacity() * sizeof(ApiEvent);
     }
   }
-  if (batch == nullptr) batch = std::make_unique<std::vector<ApiEvent>>();
+  if (batch == nullptr) batch = std::make_unique<EventList>();
   batch->reserve(events);
   std::shared_ptr<Free> free = free_;
-  return std::shared_ptr<std::vector<ApiEvent>>(
-      batch.release(), [free](std::vector<ApiEvent>* done) {
-        std::unique_ptr<std::vector<ApiEvent>> owned(done);
-        owned->clear();
-        const size_t bytes = owned->capacity() * sizeof(ApiEvent);
-        std::lock_guard<std::mutex> lock(free->mutex);
-        if (free->kept_bytes + bytes <= kKeptBytes) {
-          free->kept_bytes += bytes;
-          free->batches.push_back(std::move(owned));
-        }
-      });
+  return std::shared_ptr<EventList>(batch.release(), [free](EventList* done) {
+    std::unique_ptr<EventList> owned(done);
+    owned->clear();
+    const size_t bytes = owned->capacity() * sizeof(ApiEvent);
+    std::lock_guard<std::mutex> lock(free->mutex);
+    if (free->kept_bytes + bytes <= kKeptBytes) {
+      free->kept_bytes += bytes;
+      free->batches.push_back(std::move(owned));
+    }
+  });
 }
 
 WriterThread::WriterThread(std::unique_ptr<Writer> writer,
@@ -102,7 +149,11 @@ void WriterThread::Main() {
       const ApiEvent* e = item.batch->data();
       const ApiEvent* const end = e + item.batch->size();
       for (; e < end; ++e) {
-        if (end - e > kAhead) __builtin_prefetch(e + kAhead);
+        if (end - e > kAhead) {
+          // An event spans two lines.
+          __builtin_prefetch(e + kAhead);
+          __builtin_prefetch(reinterpret_cast<const char*>(e + kAhead) + 64);
+        }
         writer_->Write(*e);
       }
     }
