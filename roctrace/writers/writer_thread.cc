@@ -2,11 +2,7 @@
 
 #include <pthread.h>
 
-#include <cstdint>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace roctrace {
 namespace {
@@ -28,33 +24,6 @@ void EventList::reserve(size_t events) {
     std::memcpy(bigger.get(), events_.get(), size_ * sizeof(ApiEvent));
   events_ = std::move(bigger);
   capacity_ = events;
-}
-
-void EventList::Store(ApiEvent* slot, const ApiEvent& e, uint64_t shift_ns) {
-#if defined(__SSE2__)
-  // new[] of a type of alignment 8 gives 16-byte aligned memory (the
-  // allocator's), and 112-byte slots keep each one so.
-  static_assert(sizeof(ApiEvent) % 16 == 0, "slots stay 16-byte aligned");
-  if (__builtin_expect(reinterpret_cast<uintptr_t>(slot) % 16 == 0, 1)) {
-    alignas(16) ApiEvent shifted;
-    const ApiEvent* from = &e;
-    if (shift_ns != 0) {
-      shifted = e;
-      shifted.start_ns += shift_ns;
-      shifted.end_ns += shift_ns;
-      from = &shifted;
-    }
-    const auto* src = reinterpret_cast<const __m128i*>(from);
-    auto* dst = reinterpret_cast<__m128i*>(slot);
-    for (size_t i = 0; i < sizeof(ApiEvent) / 16; ++i) {
-      _mm_stream_si128(dst + i, _mm_loadu_si128(src + i));
-    }
-    return;
-  }
-#endif
-  std::memcpy(slot, &e, sizeof(ApiEvent));
-  slot->start_ns += shift_ns;
-  slot->end_ns += shift_ns;
 }
 
 void EventList::Publish() const {

@@ -7,8 +7,14 @@
 #ifndef ROCTRACE_WRITERS_WRITER_THREAD_H_
 #define ROCTRACE_WRITERS_WRITER_THREAD_H_
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -46,15 +52,35 @@ class EventList {
   // Appends `e`, its times moved by `shift_ns` (the clock's test hook).
   void Append(const ApiEvent& e, uint64_t shift_ns) {
     if (__builtin_expect(size_ == capacity_, 0)) reserve(capacity_ * 2 + 64);
-    Store(&events_[size_++], e, shift_ns);
+    ApiEvent* slot = &events_[size_++];
+#if defined(__SSE2__)
+    // Seven 16-byte words; the second is {start_ns, end_ns}.
+    static_assert(sizeof(ApiEvent) == 7 * 16 &&
+                      offsetof(ApiEvent, start_ns) == 16 &&
+                      offsetof(ApiEvent, end_ns) == 24,
+                  "the event's words as Append moves them");
+    static_assert(__STDCPP_DEFAULT_NEW_ALIGNMENT__ >= 16,
+                  "new[] gives 16-byte aligned slots");
+    const auto* src = reinterpret_cast<const __m128i*>(&e);
+    auto* dst = reinterpret_cast<__m128i*>(slot);
+    const __m128i shift = _mm_set1_epi64x(static_cast<int64_t>(shift_ns));
+    _mm_stream_si128(dst, _mm_loadu_si128(src));
+    _mm_stream_si128(dst + 1, _mm_add_epi64(_mm_loadu_si128(src + 1), shift));
+#pragma GCC unroll 5
+    for (int i = 2; i < 7; ++i) {
+      _mm_stream_si128(dst + i, _mm_loadu_si128(src + i));
+    }
+#else
+    std::memcpy(slot, &e, sizeof(ApiEvent));
+    slot->start_ns += shift_ns;
+    slot->end_ns += shift_ns;
+#endif
   }
   // Makes the streaming stores visible to other threads before the batch
   // is handed to them.
   void Publish() const;
 
  private:
-  static void Store(ApiEvent* slot, const ApiEvent& e, uint64_t shift_ns);
-
   // new ApiEvent[n]: a trivial type, its slots left unwritten.
   std::unique_ptr<ApiEvent[]> events_;
   size_t size_ = 0;
