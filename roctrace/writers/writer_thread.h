@@ -114,7 +114,9 @@ class WriterThread {
   WriterThread(const WriterThread&) = delete;
   WriterThread& operator=(const WriterThread&) = delete;
 
-  // Queues a batch; blocks while `max_queued_batches` are waiting.
+  // Queues a batch; blocks while `max_queued_batches` are waiting. A writer
+  // that waits for work is woken once 8 batches (or the bound) are queued,
+  // or by Checkpoint and Finish.
   void Push(EventBatch batch);
   // Queues a checkpoint after everything pushed so far (does not wait).
   void Checkpoint();
@@ -138,6 +140,7 @@ class WriterThread {
 
   std::unique_ptr<Writer> writer_;
   const size_t max_queued_;
+  const size_t wake_batches_;
   std::mutex mutex_;
   std::condition_variable not_empty_, not_full_;
   std::deque<Item> queue_;
