@@ -23,9 +23,11 @@ constexpr ptrdiff_t kAhead = 8;
 
 void EventList::reserve(size_t events) {
   if (events <= capacity_) return;
-  std::unique_ptr<ApiEvent[]> bigger(new ApiEvent[events]);
-  if (size_ != 0)
+  std::unique_ptr<ApiEvent[], Free> bigger(static_cast<ApiEvent*>(
+      ::operator new[](events * sizeof(ApiEvent), kAlign)));
+  if (size_ != 0) {
     std::memcpy(bigger.get(), events_.get(), size_ * sizeof(ApiEvent));
+  }
   events_ = std::move(bigger);
   capacity_ = events;
 }
