@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/writers/fd_safe_vfs.h"
 #include "roctrace/writers/rocpd_schema.h"
 
 namespace roctrace {
@@ -88,8 +89,11 @@ int Depth(const std::string& path, const char* table) {
 }
 
 struct Database {
-  explicit Database(int page_size) {
-    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  // `vfs`: SQLite's default when null.
+  explicit Database(int page_size, const char* vfs = nullptr) {
+    EXPECT_EQ(sqlite3_open_v2(path.c_str(), &db,
+                              SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, vfs),
+              SQLITE_OK);
     Exec(db, "PRAGMA page_size=" + std::to_string(page_size) +
                  "; PRAGMA journal_mode=DELETE; PRAGMA synchronous=OFF;");
     Exec(db, RocpdSchemaSql("guid-1"));
@@ -113,13 +117,17 @@ struct Database {
 // transaction that adds large strings (new pages at the file's end), then
 // reads everything back through SQLite.
 // `depth`: the b-tree levels rocpd_region must have (0: no check).
+// `vfs`, `max_write`: the database's VFS (SQLite's default when null) and
+// the appender's largest write (its default when 0).
 void AppendAndReadBack(int page_size, int64_t n, int64_t max_batch,
-                       int depth = 0) {
-  Database d(page_size);
+                       int depth = 0, const char* vfs = nullptr,
+                       size_t max_write = 0) {
+  Database d(page_size, vfs);
   std::string error;
   auto appender = SqliteTableAppender::Open(
       d.db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
   ASSERT_NE(appender, nullptr) << error;
+  if (max_write != 0) appender->SetMaxWrite(max_write);
   std::mt19937_64 rng(static_cast<uint64_t>(n * 31 + page_size));
   int64_t id = 0;
   int strings = 0;
@@ -219,6 +227,18 @@ TEST(SqliteTableAppender, ThreeLevelsInLargeBatches) {
 // SQLite's freelist, from which SQLite's next inserts take pages.
 TEST(SqliteTableAppender, ThreeLevelsOneRowAtATime) {
   AppendAndReadBack(512, 2500, 1, 3);
+}
+
+// Runs of new leaves longer than SQLite's unix VFS writes at once, through
+// a VFS that writes them whole, and page by page.
+TEST(SqliteTableAppender, LongRunsInOneWrite) {
+  ASSERT_NE(FdSafeVfsName(), nullptr);
+  AppendAndReadBack(4096, 60000, 30000, 0, FdSafeVfsName(), size_t{8} << 20);
+}
+
+TEST(SqliteTableAppender, LongRunsAPageAWrite) {
+  ASSERT_NE(FdSafeVfsName(), nullptr);
+  AppendAndReadBack(4096, 20000, 10000, 0, FdSafeVfsName(), 4096);
 }
 
 TEST(SqliteTableAppender, ReplacedPagesGoToSqlitesFreelist) {

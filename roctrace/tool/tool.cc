@@ -567,15 +567,12 @@ void Tool::Emit(const ApiEvent& e) {
     return;
   }
   ++events_;
-  batch_->push_back(e);
-  if (clock_shift_ns_ != 0) {
-    batch_->back().start_ns += static_cast<uint64_t>(clock_shift_ns_);
-    batch_->back().end_ns += static_cast<uint64_t>(clock_shift_ns_);
-  }
+  batch_->Append(e, static_cast<uint64_t>(clock_shift_ns_));
 }
 
 void Tool::PushBatch() {
   if (batch_ == nullptr || batch_->empty()) return;
+  batch_->Publish();
   EventBatch shared = std::move(batch_);
   batch_ = nullptr;
   if (arena_ != nullptr) {

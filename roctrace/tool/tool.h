@@ -97,7 +97,7 @@ class Tool {
   std::vector<std::unique_ptr<WriterThread>> writers_;
   std::vector<const char*> writer_formats_;  // rocpd, csv, ... by writer
   std::vector<std::string> files_;           // written, for the exit message
-  std::shared_ptr<std::vector<ApiEvent>> batch_;
+  std::shared_ptr<EventList> batch_;
   BatchPool batches_;
   // Arguments of the current batch's API events (null: not recorded).
   bool capture_args_ = false;

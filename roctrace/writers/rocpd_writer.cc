@@ -208,6 +208,15 @@ bool RocpdWriter::Open() {
     Fail("cannot append rows", error);
     return false;
   }
+  // The fd-safe VFS writes all it is given: runs of leaves in one call
+  // (within an int, xWrite's size).
+  sqlite3_vfs* vfs = nullptr;
+  if (FdSafeVfsName() != nullptr &&
+      sqlite3_file_control(db_, "main", SQLITE_FCNTL_VFS_POINTER, &vfs) ==
+          SQLITE_OK &&
+      vfs != nullptr && std::strcmp(vfs->zName, FdSafeVfsName()) == 0) {
+    appender_->SetMaxWrite(size_t{8} << 20);
+  }
   Exec("BEGIN");
   return ok_;
 }

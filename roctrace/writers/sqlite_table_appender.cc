@@ -140,14 +140,13 @@ bool SqliteTableAppender::ReadAt(void* buf, size_t size, int64_t offset) {
          SQLITE_OK;
 }
 
-// In pieces: SQLite's unix VFS writes at most 128 KiB a call (it masks the
-// size with 0x1ffff).
+// In pieces of at most max_write_: SQLite's unix VFS writes at most 128 KiB
+// a call (it masks the size with 0x1ffff).
 bool SqliteTableAppender::WriteAt(const void* buf, size_t size,
                                   int64_t offset) {
-  constexpr size_t kPiece = 64 << 10;
   const uint8_t* p = static_cast<const uint8_t*>(buf);
-  for (size_t at = 0; at < size; at += kPiece) {
-    const size_t n = std::min(kPiece, size - at);
+  for (size_t at = 0; at < size; at += max_write_) {
+    const size_t n = std::min(max_write_, size - at);
     if (file_->pMethods->xWrite(file_, p + at, static_cast<int>(n),
                                 offset + static_cast<int64_t>(at)) !=
         SQLITE_OK) {
