@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rocprofiler-sdk-roctx/defines.h"
 #include "rocprofiler-sdk-roctx/types.h"
+#include "rocprofiler-sdk-roctx/version.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -58,6 +58,10 @@ for header in rocprofiler-sdk/ompt.h rocprofiler-sdk/ompt/omp-tools.h \
   rocprofiler-sdk/cxx/details/mpl.hpp rocprofiler-sdk/cxx/details/tokenize.hpp \
   rocprofiler-sdk/cxx/details/join.hpp rocprofiler-sdk/cxx/details/name_info.hpp \
   rocprofiler-sdk/cxx/serialization.hpp \
+  rocprofiler-sdk/cxx/serialization/save.hpp \
+  rocprofiler-sdk/cxx/serialization/load.hpp \
+  rocprofiler-sdk/rocjpeg/details/rocjpeg_headers.h \
+  rocprofiler-sdk-roctx/defines.h rocprofiler-sdk-roctx/version.h \
   rocprofiler-sdk/cxx/codeobj/segment.hpp \
   rocprofiler-sdk/cxx/codeobj/disassembly.hpp \
   rocprofiler-sdk/cxx/codeobj/code_printing.hpp; do
