@@ -8,9 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rocprofiler-sdk-roctx/defines.h"
 #include "rocprofiler-sdk-roctx/types.h"
-#include "rocprofiler-sdk-roctx/version.h"
 
 #ifdef __cplusplus
 extern "C" {

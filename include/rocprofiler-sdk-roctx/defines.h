@@ -2,7 +2,9 @@
  * (names and meanings of rocprofiler-sdk 1.0.0's
  * <rocprofiler-sdk-roctx/defines.h>), for tools that use them in their own
  * declarations. Each is left alone when the includer defined it first.
- * C99 and C++. */
+ * roctx.h does not include it (1.0.0's does): roctracer's <roctx.h> defines
+ * ROCTX_EXPORT and ROCTX_IMPORT otherwise, and a program may include both
+ * rocTX headers. C99 and C++. */
 #ifndef ROCPROFILER_SDK_ROCTX_DEFINES_H_
 #define ROCPROFILER_SDK_ROCTX_DEFINES_H_
 

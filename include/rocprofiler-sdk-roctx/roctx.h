@@ -14,9 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rocprofiler-sdk-roctx/defines.h"
 #include "rocprofiler-sdk-roctx/types.h"
-#include "rocprofiler-sdk-roctx/version.h"
 
 #if defined(__GNUC__)
 #define ROCTX_SDK_PUBLIC_ __attribute__((visibility("default")))
@@ -28,8 +26,7 @@
 extern "C" {
 #endif
 
-/* Forward declarations: the HSA and HIP headers are not needed to call these.
- */
+/* Forward declarations: the HSA and HIP headers are not needed to call these. */
 struct hsa_agent_s;
 struct ihipStream_t;
 

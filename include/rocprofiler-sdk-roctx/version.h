@@ -2,7 +2,9 @@
  * <rocprofiler-sdk-roctx/version.h>): the rocTX interface of rocprofiler-sdk
  * 1.0.0, which librocprofiler-sdk-roctx.so.1 implements. The build-description
  * strings (git, system, compiler) are empty: this header is not generated
- * per build. C99 and C++. */
+ * per build. roctx.h does not include it (1.0.0's does): roctracer's <roctx.h>
+ * defines ROCTX_VERSION_MAJOR as 4, and a program may include both rocTX
+ * headers (libroctx64 itself does). C99 and C++. */
 #ifndef ROCPROFILER_SDK_ROCTX_VERSION_H_
 #define ROCPROFILER_SDK_ROCTX_VERSION_H_
 
