@@ -9,7 +9,7 @@ rocprofiler-sdk name of the same tracer, sdk/BUILD.bazel) and
 librocprofiler-sdk-roctx.so.1.0.0 with its links (the same rocTX);
 lib/pkgconfig/{roctracer,roctx,rocprofiler-sdk,rocprofiler-sdk-roctx}.pc;
 lib/cmake/roctracer/ (find_package(roctracer)), lib/cmake/rocprofiler-sdk/
-(find_package(rocprofiler-sdk)) and lib/cmake/rocprofiler-sdk-roctx/
+(find_package(rocprofiler-sdk), with Modules/Findlibdw.cmake) and lib/cmake/rocprofiler-sdk-roctx/
 (find_package(rocprofiler-sdk-roctx)); bin/roctrace with its tool
 library lib/libroctrace_tool.so (roctrace finds it, and libroctracer64.so.4,
 in ../lib).
@@ -135,6 +135,10 @@ def main():
   install_template(root, "rocprofiler-sdk-config.cmake",
                    os.path.join(sdk_cmake_dir, "rocprofiler-sdk-config.cmake"),
                    SDK_VERSION)
+  # find_package(libdw) for tools using cxx/codeobj, as 1.0.0's package
+  # offers it.
+  install_template(root, "Findlibdw.cmake",
+                   os.path.join(sdk_cmake_dir, "Modules", "Findlibdw.cmake"))
   # The version check is roctracer's, with the SDK's version.
   install_template(
       root, "roctracer-config-version.cmake",

@@ -164,6 +164,12 @@ cat >"$tmp/sdk_src/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.16)
 project(sdk_client C)
 find_package(rocprofiler-sdk 1.0 REQUIRED)
+# rocprofiler-sdk 1.0.0's target names.
+foreach(target headers shared-library external-nolink)
+  if(NOT TARGET rocprofiler-sdk::rocprofiler-sdk-${target})
+    message(FATAL_ERROR "no rocprofiler-sdk::rocprofiler-sdk-${target}")
+  endif()
+endforeach()
 add_executable(sdk_client client.c)
 target_link_libraries(sdk_client rocprofiler-sdk::rocprofiler-sdk ${CMAKE_DL_LIBS})
 CMAKE
@@ -227,6 +233,12 @@ cat >"$tmp/sdk_roctx_src/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.16)
 project(sdk_roctx_client C)
 find_package(rocprofiler-sdk-roctx 1.0 REQUIRED)
+# rocprofiler-sdk 1.0.0's target names.
+if(NOT TARGET rocprofiler-sdk-roctx::rocprofiler-sdk-roctx-shared-library OR
+   NOT rocprofiler-sdk-roctx_LIBRARIES STREQUAL
+   "rocprofiler-sdk-roctx::rocprofiler-sdk-roctx-shared-library")
+  message(FATAL_ERROR "not 1.0.0's targets: ${rocprofiler-sdk-roctx_LIBRARIES}")
+endif()
 add_executable(sdk_roctx_client client.c)
 target_link_libraries(sdk_roctx_client
   rocprofiler-sdk-roctx::rocprofiler-sdk-roctx ${CMAKE_DL_LIBS})

@@ -12,8 +12,12 @@ device code object in memory, the same object inside the host object's
 offload bundle named by a "file://...#offset=N&size=M" URI (how the HSA
 loader names the code objects of a HIP program), with a percent-encoded
 path. Then every bad input the client knows gets its documented answer.
+The same client built by CMake through find_package(rocprofiler-sdk), as
+rocprofiler-sdk 1.0.0's samples build theirs (CMAKELISTS), disassembles the
+same.
 
 Usage: codeobj_test.py INSTALL CLIENT_SOURCE DEVICE_CODE_OBJECT HOST_OBJECT
+                       CMAKELISTS
 """
 
 import glob
@@ -27,7 +31,7 @@ import tempfile
 import unittest
 import urllib.parse
 
-INSTALL, CLIENT, DEVICE_OBJECT, HOST_OBJECT = sys.argv[1:5]
+INSTALL, CLIENT, DEVICE_OBJECT, HOST_OBJECT, CMAKELISTS = sys.argv[1:6]
 LOAD_ADDRESS = 0x7F1234560000
 
 
@@ -72,6 +76,7 @@ class CodeobjTest(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
         prefix = os.path.join(cls.tmp, "prefix")
+        cls.prefix = prefix
         subprocess.run([INSTALL, "--prefix", prefix], check=True,
                        stdout=subprocess.DEVNULL)
         cls.client = os.path.join(cls.tmp, "codeobj_client")
@@ -199,6 +204,29 @@ class CodeobjTest(unittest.TestCase):
         self.assertEqual(len(re.findall(r"^ok ", run.stdout, re.M)), 36,
                          run.stdout)
         self.assertNotIn("FAIL", run.stdout)
+
+    def test_cmake_client(self):
+        """find_package(rocprofiler-sdk), amd_comgr and libdw::libdw: the
+        client builds and disassembles as the one built by hand."""
+        if shutil.which("cmake") is None:
+            self.skipTest("cmake not installed")
+        src = os.path.join(self.tmp, "cmake_src")
+        build = os.path.join(self.tmp, "cmake_build")
+        os.makedirs(src, exist_ok=True)
+        shutil.copy(CMAKELISTS, os.path.join(src, "CMakeLists.txt"))
+        shutil.copy(CLIENT, os.path.join(src, "codeobj_client.cc"))
+        for step in (["cmake", "-S", src, "-B", build,
+                      "-DCMAKE_PREFIX_PATH=" + self.prefix],
+                     ["cmake", "--build", build]):
+            run = subprocess.run(step, capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        client = os.path.join(build, "codeobj_client")
+        got, want = (subprocess.run(
+            [c, "disasm", DEVICE_OBJECT, hex(LOAD_ADDRESS)], check=True,
+            capture_output=True, text=True).stdout
+                     for c in (client, self.client))
+        self.assertEqual(got, want)
+        self.assertIn("inst ", got)
 
 
 if __name__ == "__main__":
