@@ -415,6 +415,9 @@ void CompletionThreadMain() {
       published_at_look[0] = published_at_look[1];
       published_at_look[1] = copies.ring.Published();
     }
+    if (copies.watch_all.exchange(false, std::memory_order_seq_cst)) {
+      prompt_until = std::max(prompt_until, now + 2 * kBusyPollNs);
+    }
     bool prompt = now < prompt_until;
     {
       std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
@@ -580,6 +583,7 @@ void ForgetInChild() {
   new (&copies.harvest_mutex) std::mutex;
   copies.ring.Abandon();
   copies.watched_until.store(0, std::memory_order_relaxed);
+  copies.watch_all.store(false, std::memory_order_relaxed);
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
@@ -838,7 +842,14 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   }
   bool found = false;
   {
-    std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+    // Not waited for: its holder may be reporting a copy to a tool that
+    // waits for the queue whose interceptor calls this.
+    std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      copies.watch_all.store(true, std::memory_order_seq_cst);
+      KickCompletionThread();
+      return;
+    }
     for (uint32_t i = 0; i < count; ++i) {
       const hsa_signal_t s = signals[i];
       if (s.handle == 0) continue;

@@ -79,6 +79,10 @@ struct CopyTrack {
   // reads this; the thread stores it, then looks at what was published (each
   // a seq_cst operation: one of the two sees the other's store).
   std::atomic<uint64_t> watched_until{0};
+  // Set (then the thread kicked) when work depending on some copy could not
+  // mark it: the completion thread then watches every copy promptly for a
+  // few looks.
+  std::atomic<bool> watch_all{false};
 };
 CopyTrack& Copies();
 
