@@ -126,13 +126,18 @@ def run_callgrind(binary, mode, copies, env, workdir):
     return n, threads
 
 
-def collect(runs):
+def metrics_of(*modes):
+    metrics = set()
+    for runs in modes:
+        for _, threads in runs:
+            for r, counter in threads.items():
+                metrics.update((r, m) for m in counter)
+    return metrics
+
+
+def collect(runs, metrics):
     """runs: [(copies, threads)] -> {(role, metric): [per-copy values]}."""
     values = collections.defaultdict(list)
-    metrics = set()
-    for _, threads in runs:
-        for r, counter in threads.items():
-            metrics.update((r, m) for m in counter)
     for n, threads in runs:
         for r, m in metrics:
             values[(r, m)].append(threads[r][m] / n)
@@ -143,7 +148,8 @@ def collect(runs):
 
 
 def table(title, off, traced):
-    print(f"\n{title} (per copy; medians: off / traced / traced - off)")
+    print(f"\n{title} (per copy; medians: off / traced / traced - off; "
+          "then traced - off of each round, min..max)")
     keys = sorted(set(off) | set(traced),
                   key=lambda k: (k[1], (ROLES + ("all",)).index(k[0])))
     for key in keys:
@@ -151,7 +157,15 @@ def table(title, off, traced):
         b = statistics.median(traced.get(key, [0.0]))
         if a == 0 and b == 0:
             continue
-        print(f"  {key[1]:22s} {key[0]:14s} {a:10.3f} {b:10.3f} {b - a:+10.3f}")
+        rounds = [t - o for o, t in zip(off.get(key, []), traced.get(key, []))]
+        spread = (f"{min(rounds):+9.3f}..{max(rounds):+.3f}" if rounds else "")
+        print(f"  {key[1]:22s} {key[0]:14s} {a:10.3f} {b:10.3f} {b - a:+10.3f}"
+              f"  {spread}")
+    rounds = [t - o for o, t in zip(off.get(("all", "cpu_us"), []),
+                                    traced.get(("all", "cpu_us"), []))]
+    if rounds:
+        print("  CPU of all threads, traced - off, each round (us): " +
+              " ".join(f"{r:+.2f}" for r in sorted(rounds)))
 
 
 def main():
@@ -174,19 +188,21 @@ def main():
             for mode in ("off", "traced") if i % 2 == 0 else ("traced", "off"):
                 runs[mode].append(
                     run_perf(binary, mode, args.copies, env, workdir))
+        metrics = metrics_of(runs["off"], runs["traced"])
         table(f"CPU, switches, system calls: {args.rounds} rounds of "
-              f"{args.copies} copies", collect(runs["off"]),
-              collect(runs["traced"]))
+              f"{args.copies} copies", collect(runs["off"], metrics),
+              collect(runs["traced"], metrics))
         if args.callgrind_rounds > 0:
             cg = {"off": [], "traced": []}
             for i in range(args.callgrind_rounds):
                 for mode in ("off", "traced"):
                     cg[mode].append(run_callgrind(
                         binary, mode, args.callgrind_copies, env, workdir))
+            metrics = metrics_of(cg["off"], cg["traced"])
             table(f"user-space instructions (callgrind): "
                   f"{args.callgrind_rounds} rounds of "
-                  f"{args.callgrind_copies} copies", collect(cg["off"]),
-                  collect(cg["traced"]))
+                  f"{args.callgrind_copies} copies",
+                  collect(cg["off"], metrics), collect(cg["traced"], metrics))
         sys.stdout.flush()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -54,12 +54,13 @@ constexpr uint64_t kCopySlotsAhead = 48;
 constexpr uint64_t kCopySlotsEnsured = 256;
 constexpr uint32_t kCopyRingCapacity = 8192;
 // How long the completion thread watches copies promptly (the free slots
-// ahead included) once it had to report a copy that nobody collected: one
-// that completed and that no thread waited for through the two intercepted
-// waits (AwaitCopyOf) though it was published two looks before, and that no
-// other work was submitted to depend on. Otherwise it leaves copies to their
-// waiters and looks once per kBusyPollNs.
-constexpr uint64_t kPromptNs = 1'000'000'000;
+// ahead included) once it had to report a second copy within that time that
+// nobody collected: one that completed and that no thread waited for
+// through the two intercepted waits (AwaitCopyOf) though it was published
+// two looks before, and that no other work was submitted to depend on.
+// Otherwise it leaves copies to their waiters and looks once per
+// kBusyPollNs.
+constexpr uint64_t kPromptNs = 100'000'000;
 // How long a copy waits for a slot before it goes untraced.
 constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
 // A wait on a traced copy's application signal waits on the tracer's
@@ -371,10 +372,10 @@ void PrintLosses() {
 // only those published two looks before and those other work depends on
 // (NoteDependencies), leaving the newer ones to the waiter about to come
 // (HIP waits on each copy before the next): the copies then cost no wake-up
-// of this thread. Once it had to report one
-// itself, it watches every copy promptly for kPromptNs (the free slots ahead
-// too, so that a copy wakes it as it completes). The queues, whose signals
-// the runtime completes itself, are looked at every kBusyPollNs.
+// of this thread. Once it had to report two within kPromptNs itself, it
+// watches every copy promptly for kPromptNs (the free slots ahead too, so
+// that a copy wakes it as it completes). The queues, whose signals the
+// runtime completes itself, are looked at every kBusyPollNs.
 void CompletionThreadMain() {
   CompletionThread& c = TheCompletionThread();
   std::vector<hsa_signal_t> signals;
@@ -393,6 +394,7 @@ void CompletionThreadMain() {
   // load kept off the cores for one does not make the thread prompt), and
   // those published before each of the last two.
   uint64_t prompt_until = 0;
+  uint64_t uncollected_at = 0;  // when it last reported one nobody collected
   uint64_t old_below = 0;
   uint64_t published_at_look[2] = {0, 0};
   auto watch = [&](hsa_signal_t signal) {
@@ -452,10 +454,14 @@ void CompletionThreadMain() {
       };
       if (!prompt) {
         harvest();
-        if (uncollected > 0) {
+        // One alone may be a waiter the machine's load kept off the cores;
+        // a second within kPromptNs is an application that does not wait.
+        if (uncollected > 1 ||
+            (uncollected == 1 && now - uncollected_at < kPromptNs)) {
           prompt = true;
           prompt_until = now + kPromptNs;
         }
+        if (uncollected > 0) uncollected_at = now;
       } else {
         // While copies keep completing, take them without going to sleep
         // between them: a futex wake per copy costs more than the report.
