@@ -26,6 +26,10 @@ packages=(
   libyaml-cpp-dev
   # rocprofiler-sdk's cxx/serialization.hpp (header-only cereal)
   libcereal-dev
+  # benchmarks/realhip/count_copy_cost.py: system calls and instructions per
+  # thread (copy_cost.hip includes valgrind/callgrind.h)
+  linux-perf
+  valgrind
 )
 
 missing=()
