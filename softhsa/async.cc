@@ -2,6 +2,8 @@
 // that runs handlers whose condition holds. A handler returning true stays
 // registered (and runs again while the condition holds, as in ROCR); false
 // removes it.
+#include <pthread.h>
+
 #include <climits>
 #include <deque>
 #include <mutex>
@@ -32,6 +34,7 @@ bool g_stop = false;
 void Kick() { BumpWatch(); }
 
 void Run() {
+  pthread_setname_np(pthread_self(), "softhsa-async");
   for (;;) {
     uint32_t seen = WatchSeq();
     std::vector<Handler> ready;

@@ -8,6 +8,7 @@
 #include "softhsa/queue.h"
 
 #include <linux/futex.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -266,6 +267,7 @@ bool RetryUpper(Queue* q) {
 }
 
 void Process(Queue* q) {
+  pthread_setname_np(pthread_self(), "softhsa-queue");
   auto* ring = static_cast<uint8_t*>(q->q.base_address);
   for (;;) {
     if (RetryUpper(q) && q->upper->retry.exchange(false)) Drain(q->upper);

@@ -1,5 +1,7 @@
 #include "softhsa/workers.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -51,6 +53,7 @@ void Drain(Job* job) {
 }
 
 void Work() {
+  pthread_setname_np(pthread_self(), "softhsa-work");
   uint64_t seen = 0;
   for (;;) {
     Job* job;

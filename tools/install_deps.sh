@@ -29,6 +29,10 @@ packages=(
   # rocprofiler-sdk's cxx/codeobj/ (comgr disassembly, libdw source lines)
   libamd-comgr-dev
   libdw-dev
+  # benchmarks/realhip/count_copy_cost.py: system calls and instructions per
+  # thread (copy_cost.hip includes valgrind/callgrind.h)
+  linux-perf
+  valgrind
 )
 
 missing=()

@@ -21,6 +21,7 @@
 #include "runtime/gpu/observers.h"
 #include "runtime/gpu/runtime_table.h"
 #include "runtime/platform/cpu_relax.h"
+#include "runtime/pool/futex.h"
 
 namespace roctracer::gpu {
 
@@ -52,6 +53,14 @@ constexpr int kHarvestLockSpins = 500;
 constexpr uint64_t kCopySlotsAhead = 48;
 constexpr uint64_t kCopySlotsEnsured = 256;
 constexpr uint32_t kCopyRingCapacity = 8192;
+// How long the completion thread watches copies promptly (the free slots
+// ahead included) once it had to report a second copy within that time that
+// nobody collected: one that completed and that no thread waited for
+// through the two intercepted waits (AwaitCopyOf) though it was published
+// two looks before, and that no other work was submitted to depend on.
+// Otherwise it leaves copies to their waiters and looks once per
+// kBusyPollNs.
+constexpr uint64_t kPromptNs = 100'000'000;
 // How long a copy waits for a slot before it goes untraced.
 constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
 // A wait on a traced copy's application signal waits on the tracer's
@@ -90,6 +99,13 @@ struct CompletionThread {
   std::atomic<bool> running{false};
   std::atomic<bool> stop{false};
   hsa_signal_t kick{0};
+  // The kick again, as a word of the tracer's own that the thread sleeps on
+  // when it watches no signal but the kick (between its looks while copies
+  // are left to their waiters, and when idle): a runtime's wait on a signal
+  // may spin before it sleeps (softhsa 2000 pauses, ROCR up to 200 us),
+  // which the thread would pay at every look.
+  std::atomic<uint32_t> kick_word{0};
+  std::atomic<uint32_t> word_sleepers{0};
 };
 CompletionThread& TheCompletionThread() {
   static CompletionThread* instance = new CompletionThread;
@@ -350,9 +366,16 @@ void PrintLosses() {
                s.incomplete, s.untraced, s.names_unresolved, s.failed_copies);
 }
 
-// Copies are reported as soon as they complete (their application signals
-// wait for it); the queues, whose signals the runtime completes itself, at
-// most every kBusyPollNs.
+// Copies are reported by the threads that wait on their application signals
+// (AwaitCopyOf), or by this thread: while copies are collected by their
+// waiters, it looks at them once per kBusyPollNs and reports (and watches)
+// only those published two looks before and those other work depends on
+// (NoteDependencies), leaving the newer ones to the waiter about to come
+// (HIP waits on each copy before the next): the copies then cost no wake-up
+// of this thread. Once it had to report two within kPromptNs itself, it
+// watches every copy promptly for kPromptNs (the free slots ahead too, so
+// that a copy wakes it as it completes). The queues, whose signals the
+// runtime completes itself, are looked at every kBusyPollNs.
 void CompletionThreadMain() {
   CompletionThread& c = TheCompletionThread();
   std::vector<hsa_signal_t> signals;
@@ -365,44 +388,93 @@ void CompletionThreadMain() {
   // The copy ring's positions below this one have slots with signals, at 1
   // until a copy uses them.
   uint64_t ensured_until = 0;
+  // Until when copies are watched promptly; the copy ring's positions
+  // published before the timed look two before the last (copies that had
+  // at least two looks' time to be collected: a waiter that the machine's
+  // load kept off the cores for one does not make the thread prompt), and
+  // those published before each of the last two.
+  uint64_t prompt_until = 0;
+  uint64_t uncollected_at = 0;  // when it last reported one nobody collected
+  uint64_t old_below = 0;
+  uint64_t published_at_look[2] = {0, 0};
   auto watch = [&](hsa_signal_t signal) {
     signals.push_back(signal);
     conds.push_back(HSA_SIGNAL_CONDITION_LT);
     values.push_back(1);
   };
   while (!c.stop.load(std::memory_order_acquire)) {
+    const uint32_t seen_word = c.kick_word.load(std::memory_order_seq_cst);
     const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
     signals.assign(1, c.kick);
     conds.assign(1, HSA_SIGNAL_CONDITION_NE);
     values.assign(1, seen);
     bool busy = false;
     CopyTrack& copies = Copies();
+    const uint64_t now = clock::TimestampNs();
+    const bool timed = now - queues_at >= kBusyPollNs;
+    if (timed) {
+      old_below = published_at_look[0];
+      published_at_look[0] = published_at_look[1];
+      published_at_look[1] = copies.ring.Published();
+    }
+    if (copies.watch_all.exchange(false, std::memory_order_seq_cst)) {
+      prompt_until = std::max(prompt_until, now + 2 * kBusyPollNs);
+    }
+    bool prompt = now < prompt_until;
     {
-      // A waiter woken by the same completion usually holds the mutex for
-      // a report: a short spin first, so that its unlock wakes no one.
-      std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
-      for (int i = 0; i < kHarvestLockSpins && !lock.owns_lock(); ++i) {
-        platform::CpuRelax();
+      std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
+      if (prompt) {
+        // A waiter woken by the same completion usually holds the mutex for
+        // a report: a short spin first, so that its unlock wakes no one.
         lock.try_lock();
+        for (int i = 0; i < kHarvestLockSpins && !lock.owns_lock(); ++i) {
+          platform::CpuRelax();
+          lock.try_lock();
+        }
       }
       if (!lock.owns_lock()) lock.lock();
-      // While copies keep completing, take them without going to sleep
-      // between them: a futex wake per copy costs more than the report.
-      auto harvest = [] {
+      // Not prompt, the newer copies are left to their waiters (but those
+      // other work depends on): an older one this thread has to report is
+      // one nobody collected.
+      const uint64_t reportable_below = prompt ? UINT64_MAX : old_below;
+      size_t uncollected = 0;
+      auto harvest = [reportable_below, &uncollected] {
         return Copies().ring.Harvest(
-            true, [](PendingOp& op) { return op.waiters == 0 && Done(op); },
+            true,
+            [reportable_below, &uncollected](PendingOp& op) {
+              if (op.waiters != 0 ||
+                  (op.position >= reportable_below && !op.depended) ||
+                  !Done(op)) {
+                return false;
+              }
+              if (!op.depended) ++uncollected;
+              return true;
+            },
             &ReportCopy);
       };
-      for (int spins = 0; harvest() > 0 && spins < 64; ++spins) {
-        if (copies.ring.InFlight() == 0) break;
-        lock.unlock();
-        sched_yield();
-        lock.lock();
+      if (!prompt) {
+        harvest();
+        // One alone may be a waiter the machine's load kept off the cores;
+        // a second within kPromptNs is an application that does not wait.
+        if (uncollected > 1 ||
+            (uncollected == 1 && now - uncollected_at < kPromptNs)) {
+          prompt = true;
+          prompt_until = now + kPromptNs;
+        }
+        if (uncollected > 0) uncollected_at = now;
+      } else {
+        // While copies keep completing, take them without going to sleep
+        // between them: a futex wake per copy costs more than the report.
+        for (int spins = 0; harvest() > 0 && spins < 64; ++spins) {
+          if (copies.ring.InFlight() == 0) break;
+          lock.unlock();
+          sched_yield();
+          lock.lock();
+        }
       }
       busy = copies.ring.InFlight() != 0;
     }
-    const uint64_t now = clock::TimestampNs();
-    if (now - queues_at >= kBusyPollNs) {
+    if (timed) {
       queues_at = now;
       Registry& r = Reg();
       std::lock_guard<std::mutex> lock(r.mutex);
@@ -417,7 +489,8 @@ void CompletionThreadMain() {
     if (busy) active_at = now;
     bool idle = now - active_at >= kLingerNs;
     OpRing& ring = copies.ring;
-    if (!idle && ensured_until < ring.Published() + 2 * kCopySlotsAhead) {
+    if (prompt && !idle &&
+        ensured_until < ring.Published() + 2 * kCopySlotsAhead) {
       // The free slots to watch ahead get their signals (at 1 until a copy
       // uses them) under the submit mutex, which makes them the submitters'
       // only after this; in batches, when no copy is being submitted right
@@ -441,8 +514,12 @@ void CompletionThreadMain() {
     // look at what they published: a submitter that published below the
     // promise without kicking published before this thread's look (both
     // sides store, then load, seq_cst), so its copy is among those pending.
+    // Not prompt, every copy is looked at within a look or two without a
+    // kick.
     const uint64_t watched_until =
-        idle ? 0 : std::min(ring.Published() + kCopySlotsAhead, ensured_until);
+        idle     ? 0
+        : prompt ? std::min(ring.Published() + kCopySlotsAhead, ensured_until)
+                 : UINT64_MAX;
     copies.watched_until.store(watched_until, std::memory_order_seq_cst);
     {
       // The oldest copies published until now but those completed that a
@@ -453,23 +530,40 @@ void CompletionThreadMain() {
       const uint64_t published = ring.Published(std::memory_order_seq_cst);
       const uint64_t freed = ring.Freed();
       if (published != freed) idle = false;
-      for (uint64_t i = freed; i < published && i < freed + kCopiesWatched;
-           ++i) {
-        const PendingOp& op = ring.At(i);
+      auto maybe_watch = [&](const PendingOp& op) {
         if (op.state == PendingOp::kPending && (op.waiters == 0 || !Done(op))) {
           watch(op.signal);
         }
+      };
+      const uint64_t watched_below = prompt ? published : old_below;
+      for (uint64_t i = freed;
+           i < published && i < watched_below && i < freed + kCopiesWatched;
+           ++i) {
+        maybe_watch(ring.At(i));
       }
-      for (uint64_t i = published; i < watched_until; ++i) {
+      // Not prompt: the newer copies that other work depends on.
+      const uint64_t newer = std::max(
+          {freed, std::min(published, watched_below),
+           published - std::min<uint64_t>(published, kCopyWaitLookup)});
+      for (uint64_t i = newer; !prompt && i < published; ++i) {
+        if (ring.At(i).depended) maybe_watch(ring.At(i));
+      }
+      for (uint64_t i = published; prompt && i < watched_until; ++i) {
         watch(ring.At(i).signal);
       }
     }
     const uint64_t ticks = idle ? idle_ticks : busy_ticks;
     if (signals.size() == 1) {
-      // The kick alone: a wait on one signal sleeps on that signal, not on
-      // every watched signal's change as a multi-signal wait may.
-      Core().hsa_signal_wait_scacquire_fn(c.kick, HSA_SIGNAL_CONDITION_NE, seen,
-                                          ticks, HSA_WAIT_STATE_BLOCKED);
+      // The kick alone: the tracer's own word (a kicker registers its kick,
+      // then looks for sleepers; this thread registers, then looks at the
+      // kicks: one of the two sees the other).
+      c.word_sleepers.fetch_add(1, std::memory_order_seq_cst);
+      if (c.kick_word.load(std::memory_order_seq_cst) == seen_word &&
+          !c.stop.load(std::memory_order_acquire)) {
+        pool::pool_internal::FutexWait(&c.kick_word, seen_word,
+                                       idle ? kIdlePollNs : kBusyPollNs);
+      }
+      c.word_sleepers.fetch_sub(1, std::memory_order_seq_cst);
     } else {
       Amd().hsa_amd_signal_wait_any_fn(
           static_cast<uint32_t>(signals.size()), signals.data(), conds.data(),
@@ -495,11 +589,13 @@ void ForgetInChild() {
   new (&copies.harvest_mutex) std::mutex;
   copies.ring.Abandon();
   copies.watched_until.store(0, std::memory_order_relaxed);
+  copies.watch_all.store(false, std::memory_order_relaxed);
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
   c.running.store(false, std::memory_order_relaxed);
   c.stop.store(false, std::memory_order_relaxed);
+  c.word_sleepers.store(0, std::memory_order_relaxed);
 }
 
 void ForgetInChildAfterFork() {
@@ -745,9 +841,42 @@ void EnsureCompletionThread() {
   c.running.store(true, std::memory_order_release);
 }
 
+void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
+  CopyTrack& copies = Copies();
+  if (signals == nullptr || copies.ring.InFlight() == 0 || t_reporting_copy) {
+    return;
+  }
+  bool found = false;
+  {
+    // Not waited for: its holder may be reporting a copy to a tool that
+    // waits for the queue whose interceptor calls this.
+    std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      copies.watch_all.store(true, std::memory_order_seq_cst);
+      KickCompletionThread();
+      return;
+    }
+    for (uint32_t i = 0; i < count; ++i) {
+      const hsa_signal_t s = signals[i];
+      if (s.handle == 0) continue;
+      const uint64_t position = copies.ring.FindNewestPending(
+          [s](const PendingOp& op) { return op.app_signal.handle == s.handle; },
+          kCopyWaitLookup);
+      if (position == OpRing::kNone) continue;
+      copies.ring.At(position).depended = true;
+      found = true;
+    }
+  }
+  if (found) KickCompletionThread();
+}
+
 void KickCompletionThread() {
   CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
+  c.kick_word.fetch_add(1, std::memory_order_seq_cst);
+  if (c.word_sleepers.load(std::memory_order_seq_cst) != 0) {
+    pool::pool_internal::FutexWakeAll(&c.kick_word);
+  }
 }
 
 void ShutDown() {

@@ -8,14 +8,17 @@
 // runtime completes their application signals itself (a barrier packet
 // after each), so nothing waits for the report; it looks every millisecond
 // while anything is in flight, and an API that needs the records now
-// harvests them itself. Copies wait for the thread: it sleeps on their
-// signals with hsa_amd_signal_wait_any, reports them and completes the
-// application's (the runtime cannot be asked to: ROCR does nothing for a
-// chained empty copy), unless a thread waits on the application's signal
-// (AwaitCopyOf): that thread then reports the copy itself. While active the
-// thread also sleeps on the signals of the copy ring's next free slots, so
-// that the copies submitted there wake it through the runtime when they
-// complete rather than through a wake-up on the submitting thread.
+// harvests them itself. A copy's application signal is completed by
+// whoever reports the copy (the runtime cannot be asked to: ROCR does
+// nothing for a chained empty copy): a thread that waits on that signal
+// (AwaitCopyOf), else the completion thread. While copies are collected by
+// their waiters, the thread leaves them to those, looking once a
+// millisecond for copies nobody collected and watching those other work
+// depends on (NoteDependencies); once it found one nobody collected, it
+// watches every copy promptly for a while, the signals of the copy ring's
+// next free slots included, so that the copies submitted there wake it
+// through the runtime when they complete rather than through a wake-up on
+// the submitting thread.
 #ifndef RUNTIME_GPU_COMPLETION_H_
 #define RUNTIME_GPU_COMPLETION_H_
 
@@ -76,6 +79,10 @@ struct CopyTrack {
   // reads this; the thread stores it, then looks at what was published (each
   // a seq_cst operation: one of the two sees the other's store).
   std::atomic<uint64_t> watched_until{0};
+  // Set (then the thread kicked) when work depending on some copy could not
+  // mark it: the completion thread then watches every copy promptly for a
+  // few looks.
+  std::atomic<bool> watch_all{false};
 };
 CopyTrack& Copies();
 
@@ -137,6 +144,13 @@ void MakeRoomForCopy();
 // when the signal is no traced copy's).
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state);
+
+// Work about to be submitted waits for `signals` (a barrier packet's or a
+// copy's dependencies; 0 handles are skipped): a traced copy in flight whose
+// application signal is among them is one nobody may wait on through the
+// intercepted waits, so the completion thread is told to watch it promptly.
+// Nothing to do (one load) while no copy is in flight.
+void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
 
 // Starts the completion thread if it is not running.
 void EnsureCompletionThread();

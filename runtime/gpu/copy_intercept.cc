@@ -91,6 +91,8 @@ class TracedCopy {
     // completed while the slot is not published yet (a copy the runtime
     // completes at once); the harvesters take it as pending until then.
     position_ = ring.Published();
+    op_->position = position_;
+    op_->depended = false;
     ring.Publish(std::memory_order_seq_cst);
   }
 
@@ -148,6 +150,7 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        uint32_t num_dep_signals,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
+  NoteDependencies(dep_signals, num_dep_signals);
   TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
                            Direction(src_agent, dst_agent), dst, src),
                   completion_signal);
@@ -166,6 +169,7 @@ hsa_status_t AsyncCopyRect(
     const hsa_dim3_t* range, hsa_agent_t copy_agent,
     hsa_amd_copy_direction_t dir, uint32_t num_dep_signals,
     const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
+  NoteDependencies(dep_signals, num_dep_signals);
   const uint64_t bytes =
       range != nullptr ? uint64_t{range->x} * range->y * range->z : 0;
   TracedCopy copy(
@@ -206,6 +210,7 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            hsa_agent_t src_agent, size_t size, uint32_t n,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
+    NoteDependencies(deps, n);
     TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
                              Direction(src_agent, dst_agent), dst, src),
                     completion);
@@ -260,6 +265,30 @@ hsa_signal_value_t SignalWait(hsa_signal_t signal,
                          wait_state_hint);
 }
 
+// hsa_amd_signal_wait_any and hsa_amd_signal_async_handler: a wait on, or a
+// handler for, a traced copy's application signal through them is a thread
+// waiting for that copy that does not report it: the completion thread is
+// told to watch it promptly.
+uint32_t SignalWaitAny(uint32_t count, hsa_signal_t* signals,
+                       hsa_signal_condition_t* conds,
+                       hsa_signal_value_t* values, uint64_t timeout_hint,
+                       hsa_wait_state_t wait_state_hint,
+                       hsa_signal_value_t* satisfying_value) {
+  NoteDependencies(signals, count);
+  return Amd().hsa_amd_signal_wait_any_fn(count, signals, conds, values,
+                                          timeout_hint, wait_state_hint,
+                                          satisfying_value);
+}
+
+hsa_status_t SignalAsyncHandler(hsa_signal_t signal,
+                                hsa_signal_condition_t cond,
+                                hsa_signal_value_t value,
+                                hsa_amd_signal_handler handler, void* arg) {
+  NoteDependencies(&signal, 1);
+  return Amd().hsa_amd_signal_async_handler_fn(signal, cond, value, handler,
+                                               arg);
+}
+
 }  // namespace
 
 void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
@@ -281,6 +310,12 @@ void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
   if (a.hsa_amd_profiling_async_copy_enable_fn != nullptr) {
     amd->hsa_amd_profiling_async_copy_enable_fn =
         a.hsa_amd_profiling_async_copy_enable_fn;
+  }
+  if (a.hsa_amd_signal_wait_any_fn != nullptr) {
+    amd->hsa_amd_signal_wait_any_fn = a.hsa_amd_signal_wait_any_fn;
+  }
+  if (a.hsa_amd_signal_async_handler_fn != nullptr) {
+    amd->hsa_amd_signal_async_handler_fn = a.hsa_amd_signal_async_handler_fn;
   }
   RestoreOnEngine(amd);
 }
@@ -306,6 +341,13 @@ void InstallCopyWrappers(const HsaApiTable* table, CoreApiTable* core,
   if (AmdHasSlot(table, offsetof(AmdExtTable,
                                  hsa_amd_profiling_async_copy_enable_fn))) {
     amd->hsa_amd_profiling_async_copy_enable_fn = &CopyProfilingEnable;
+  }
+  if (AmdHasSlot(table, offsetof(AmdExtTable, hsa_amd_signal_wait_any_fn))) {
+    amd->hsa_amd_signal_wait_any_fn = &SignalWaitAny;
+  }
+  if (AmdHasSlot(table,
+                 offsetof(AmdExtTable, hsa_amd_signal_async_handler_fn))) {
+    amd->hsa_amd_signal_async_handler_fn = &SignalAsyncHandler;
   }
   InstallOnEngine(table, amd);
 }

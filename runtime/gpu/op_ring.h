@@ -46,6 +46,13 @@ struct PendingOp {
   // report it themselves (under the copy ring's harvest mutex; the
   // completion thread leaves such a copy to them).
   uint32_t waiters = 0;
+  // Copies: the ring position it was published at (how long ago, in the
+  // completion thread's looks).
+  uint64_t position = 0;
+  // Copies: other work submitted since waits for its application signal (a
+  // barrier packet's or a copy's dependency), so nobody may wait on it
+  // through the intercepted waits (set under the harvest mutex).
+  bool depended = false;
 };
 
 class OpRing {

@@ -25,6 +25,11 @@ static_assert(offsetof(hsa_barrier_and_packet_t, completion_signal) ==
                   offsetof(hsa_barrier_or_packet_t, completion_signal) ==
                       kSignalOffset,
               "every AQL packet ends with its completion signal");
+static_assert(offsetof(hsa_barrier_and_packet_t, dep_signal) ==
+                      offsetof(hsa_barrier_or_packet_t, dep_signal) &&
+                  sizeof(hsa_barrier_and_packet_t::dep_signal) ==
+                      sizeof(hsa_barrier_or_packet_t::dep_signal),
+              "both barrier packets list their dependencies alike");
 
 // Ring slots per queue: as many as the queue has packets (every traced
 // operation also holds a slot of the queue below until it is launched),
@@ -78,6 +83,13 @@ void Intercept(QueueState* q, const uint8_t* packet,
   uint16_t header;
   std::memcpy(&header, packet, sizeof(header));
   const uint8_t type = PacketType(header);
+  if (type == HSA_PACKET_TYPE_BARRIER_AND ||
+      type == HSA_PACKET_TYPE_BARRIER_OR) {
+    // The two barrier packets have the same layout.
+    hsa_barrier_and_packet_t barrier;
+    std::memcpy(&barrier, packet, sizeof(barrier));
+    NoteDependencies(barrier.dep_signal, 5);
+  }
   OpKind kind;
   if (!TracedPacketKind(type, &kind)) {
     writer(packet, 1);

@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""What tracing adds per 64-byte hipMemcpyAsync, in every thread, counted.
+
+Runs copy_cost (a fixed number of copies, see copy_cost.hip) untraced and
+traced, alternated, ROUNDS times each, on softhsa with libroctracer64.so.4
+preloaded and as the HSA tool, and prints medians per copy of:
+  - each thread's CPU time and context switches over the copy loop (from the
+    program: /proc/self/task/*/schedstat and status);
+  - each thread's system calls over the copy loop (`perf record -e
+    raw_syscalls:sys_enter -k CLOCK_MONOTONIC`, cut to the loop's bounds),
+    futex split into waits and wakes;
+  - each thread's user-space instructions over the copy loop (callgrind,
+    --separate-threads=yes, instrumented from the loop's start), unless
+    --callgrind-rounds=0.
+Counts of calls, switches and instructions do not scale with the machine's
+load the way CPU time does (spin-waits aside: an instruction count includes
+the spinning of a thread that waits for another).
+
+Usage: count_copy_cost.py COPY_COST SOFTHSA_LIB TRACER_LIB [--rounds N]
+         [--copies N] [--callgrind-rounds N] [--callgrind-copies N]
+"""
+import argparse
+import collections
+import glob
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROLES = ("main", "roctracer-gpu", "softhsa-copy", "softhsa-queue", "other")
+SYSCALLS = {202: "futex", 449: "futex_waitv", 24: "sched_yield"}
+FUTEX_OPS = {0: "wait", 9: "wait", 1: "wake", 10: "wake"}
+
+
+def role(name):
+    return name if name in ROLES else "other"
+
+
+def environment(workdir, softhsa, tracer):
+    lib = os.path.join(workdir, "lib")
+    os.makedirs(lib, exist_ok=True)
+    link = os.path.join(lib, "libhsa-runtime64.so.1")
+    if not os.path.exists(link):
+        os.symlink(softhsa, link)
+    env = dict(os.environ)
+    env.update(LD_LIBRARY_PATH=lib, LD_PRELOAD=tracer, HSA_TOOLS_LIB=tracer,
+               SOFTHSA_SYSTEM_CLOCK="monotonic")
+    return env
+
+
+def parse_program(text):
+    """(copies, begin_ns, end_ns, {role: Counter of cpu_ns/vol/invol})."""
+    loop = None
+    threads = collections.defaultdict(collections.Counter)
+    for line in text.splitlines():
+        f = line.split()
+        if f[:1] == ["loop"]:
+            loop = (int(f[2]), int(f[3]), int(f[4]))
+        elif f[:1] == ["thread"]:
+            t = threads[role(f[2])]
+            t["cpu_us"] += int(f[3]) / 1000.0
+            t["switches_voluntary"] += int(f[4])
+            t["switches_involuntary"] += int(f[5])
+    if loop is None:
+        raise RuntimeError("copy_cost printed no loop line:\n" + text)
+    return loop, threads
+
+
+def run_perf(binary, mode, copies, env, workdir):
+    data = os.path.join(workdir, "perf.data")
+    p = subprocess.run(
+        ["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e",
+         "raw_syscalls:sys_enter", "-o", data, binary, mode, str(copies)],
+        env=env, capture_output=True, text=True, check=True)
+    (n, begin, end), threads = parse_program(p.stdout)
+    script = subprocess.run(
+        ["perf", "script", "-i", data, "-F", "comm,pid,tid,time,trace", "--ns"],
+        capture_output=True, text=True, check=True).stdout
+    pattern = re.compile(r"^\s*(\S+)\s+(\d+)/(\d+)\s+(\d+)\.(\d+):\s+NR (\d+) \(([0-9a-f]+), ([0-9a-f]+)")
+    for line in script.splitlines():
+        m = pattern.match(line)
+        if not m:
+            continue
+        t = int(m.group(4)) * 10**9 + int(m.group(5))
+        if not begin <= t <= end:
+            continue
+        nr = int(m.group(6))
+        name = SYSCALLS.get(nr, "other")
+        if nr == 202:
+            name += "_" + FUTEX_OPS.get(int(m.group(8), 16) & 0x7F, "other")
+        thread = "main" if m.group(2) == m.group(3) else role(m.group(1))
+        threads[thread]["sys_" + name] += 1
+    return n, threads
+
+
+def run_callgrind(binary, mode, copies, env, workdir):
+    out = os.path.join(workdir, "cg")
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    p = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--separate-threads=yes",
+         "--instr-atstart=no", "--fair-sched=yes",
+         "--callgrind-out-file=" + os.path.join(out, "cg.out"), binary, mode,
+         str(copies)], env=env, capture_output=True, text=True, check=True)
+    (n, _, _), _ = parse_program(p.stdout)
+    threads = collections.defaultdict(collections.Counter)
+    for path in glob.glob(os.path.join(out, "cg.out-*")):
+        text = open(path, errors="replace").read()
+        total = re.search(r"^totals: (\d+)", text, re.M)
+        if total is None or int(total.group(1)) == 0:
+            continue
+        if path.endswith("-01"):
+            name = "main"
+        elif "CompletionThreadMain" in text:
+            name = "roctracer-gpu"
+        elif "softhsa::GetFaults" in text:  # the copy engine's Perform
+            name = "softhsa-copy"
+        elif re.search(r"softhsa::\(anonymous namespace\)::Process", text):
+            name = "softhsa-queue"
+        else:
+            name = "other"
+        threads[name]["instructions"] += int(total.group(1))
+    return n, threads
+
+
+def metrics_of(*modes):
+    metrics = set()
+    for runs in modes:
+        for _, threads in runs:
+            for r, counter in threads.items():
+                metrics.update((r, m) for m in counter)
+    return metrics
+
+
+def collect(runs, metrics):
+    """runs: [(copies, threads)] -> {(role, metric): [per-copy values]}."""
+    values = collections.defaultdict(list)
+    for n, threads in runs:
+        for r, m in metrics:
+            values[(r, m)].append(threads[r][m] / n)
+        for m in {m for _, m in metrics}:
+            values[("all", m)].append(
+                sum(threads[r][m] for r in threads) / n)
+    return values
+
+
+def table(title, off, traced):
+    print(f"\n{title} (per copy; medians: off / traced / traced - off; "
+          "then traced - off of each round, min..max)")
+    keys = sorted(set(off) | set(traced),
+                  key=lambda k: (k[1], (ROLES + ("all",)).index(k[0])))
+    for key in keys:
+        a = statistics.median(off.get(key, [0.0]))
+        b = statistics.median(traced.get(key, [0.0]))
+        if a == 0 and b == 0:
+            continue
+        rounds = [t - o for o, t in zip(off.get(key, []), traced.get(key, []))]
+        spread = (f"{min(rounds):+9.3f}..{max(rounds):+.3f}" if rounds else "")
+        print(f"  {key[1]:22s} {key[0]:14s} {a:10.3f} {b:10.3f} {b - a:+10.3f}"
+              f"  {spread}")
+    rounds = [t - o for o, t in zip(off.get(("all", "cpu_us"), []),
+                                    traced.get(("all", "cpu_us"), []))]
+    if rounds:
+        print("  CPU of all threads, traced - off, each round (us): " +
+              " ".join(f"{r:+.2f}" for r in sorted(rounds)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("copy_cost")
+    ap.add_argument("softhsa")
+    ap.add_argument("tracer")
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--copies", type=int, default=20000)
+    ap.add_argument("--callgrind-rounds", type=int, default=3)
+    ap.add_argument("--callgrind-copies", type=int, default=2000)
+    args = ap.parse_args()
+    binary = os.path.realpath(args.copy_cost)
+    workdir = tempfile.mkdtemp(prefix="copy_cost.")
+    try:
+        env = environment(workdir, os.path.realpath(args.softhsa),
+                          os.path.realpath(args.tracer))
+        runs = {"off": [], "traced": []}
+        for i in range(args.rounds):
+            for mode in ("off", "traced") if i % 2 == 0 else ("traced", "off"):
+                runs[mode].append(
+                    run_perf(binary, mode, args.copies, env, workdir))
+        metrics = metrics_of(runs["off"], runs["traced"])
+        table(f"CPU, switches, system calls: {args.rounds} rounds of "
+              f"{args.copies} copies", collect(runs["off"], metrics),
+              collect(runs["traced"], metrics))
+        if args.callgrind_rounds > 0:
+            cg = {"off": [], "traced": []}
+            for i in range(args.callgrind_rounds):
+                for mode in ("off", "traced"):
+                    cg[mode].append(run_callgrind(
+                        binary, mode, args.callgrind_copies, env, workdir))
+            metrics = metrics_of(cg["off"], cg["traced"])
+            table(f"user-space instructions (callgrind): "
+                  f"{args.callgrind_rounds} rounds of "
+                  f"{args.callgrind_copies} copies",
+                  collect(cg["off"], metrics), collect(cg["traced"], metrics))
+        sys.stdout.flush()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
