@@ -210,15 +210,14 @@ struct VisitAdapter {
   uint32_t op;
 };
 
-int Adapt(uint32_t index, const void*, int32_t, const char* type,
-          const char* name, const char* value, int32_t, void* user) {
+void Adapt(uint32_t index, const char* type, const char* name,
+           const char* value, size_t size, void* user) {
   auto* a = static_cast<VisitAdapter*>(user);
   const Spelling& s =
       Spelled(*a->spellings, a->arg_type, a->op, index, type, name);
   const ApiArg arg{index, s.type,      s.type_size, s.mangled,
-                   name,  s.name_size, value,       std::strlen(value)};
+                   name,  s.name_size, value,       size};
   a->visit(a->user, arg);
-  return 0;
 }
 
 // The domain's printers on a copy laid out as its data struct (only the
@@ -241,7 +240,7 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
     } copy;
     std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
     VisitAdapter adapter{visit, user, &ThreadSpellings(), kArgType, args.op};
-    kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
+    kIterate(args.op, &copy.data, &Adapt, &adapter);
   }
 }
 
@@ -259,13 +258,13 @@ using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
 EachFn EachOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
-      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs,
+      return &Each<hip_api_data_t, &roctracer::hip_api::IterateValues,
                    &roctracer::hip_api::ArgType>;
     case ACTIVITY_DOMAIN_HSA_API:
-      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs,
+      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateValues,
                    &roctracer::hsa_api::ArgType>;
     case ACTIVITY_DOMAIN_KFD_API:
-      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs,
+      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateValues,
                    &roctracer::kfd_api::ArgType>;
     default:
       return nullptr;

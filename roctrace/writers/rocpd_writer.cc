@@ -585,6 +585,39 @@ inline bool SameBytes(const unsigned char* a, const unsigned char* b,
   return true;
 }
 
+// Whether `n` bytes of text are all ASCII, in word loads (the last word
+// overlapping the one before it).
+inline bool IsAscii(const char* p, size_t n) {
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  if (n >= 8) {
+    uint64_t any = 0, word;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&word, p + i, 8);
+      any |= word;
+    }
+    std::memcpy(&word, p + n - 8, 8);
+    return ((any | word) & kHigh) == 0;
+  }
+  uint32_t any = 0;
+  if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    any = a | b;
+  } else {
+    for (size_t i = 0; i < n; ++i) any |= static_cast<unsigned char>(p[i]);
+  }
+  return (any & 0x80808080u) == 0;
+}
+
+// A value longer than kMaxArgValue cut (then "..."), and made valid UTF-8.
+__attribute__((noinline, cold)) void CutValue(const char* value, size_t size,
+                                              std::string* out) {
+  out->assign(value, std::min(size, kMaxArgValue));
+  if (size > kMaxArgValue) *out += "...";
+  if (!IsValidUtf8(*out)) *out = MakeValidUtf8(*out);
+}
+
 inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) std::memcpy(to + i, from + i, 8);
@@ -622,13 +655,22 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     }
     return;
   }
+  if (e.op->index >= arg_cells_.size()) arg_cells_.resize(e.op->index + 1);
+  OpArgCells& cells = arg_cells_[e.op->index];
+  if (cells.domain != args.domain || cells.op != args.op) {
+    cells.domain = args.domain;
+    cells.op = args.op;
+    cells.by_position.clear();
+  }
   struct Sink {
     RocpdWriter* writer;
     int64_t event_id;
+    OpArgCells* cells;
     LastArgs* keep;   // the rows' tails go here; null: not kept
     char stream[40];  // the stream argument's extdata; empty for none
     size_t stream_size;
-  } sink{this, event_id, repeated ? &last : nullptr, {}, 0};
+    std::string cut;  // a value cut or made valid UTF-8
+  } sink{this, event_id, &cells, repeated ? &last : nullptr, {}, 0, {}};
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
         std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
@@ -643,24 +685,34 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
         size_t size = arg.value_size;
         // Printed values are ASCII but for bytes of char arrays in structs:
         // those are made valid UTF-8.
-        uint64_t high = 0;
-        size_t i = 0;
-        for (; i + 8 <= size; i += 8) {
-          uint64_t word;
-          std::memcpy(&word, value + i, 8);
-          high |= word;
-        }
-        for (; i < size; ++i) high |= static_cast<unsigned char>(value[i]);
-        std::string cut;
-        if (size > kMaxArgValue || (high & 0x8080808080808080ull) != 0) {
-          cut.assign(value, std::min(size, kMaxArgValue));
-          if (size > kMaxArgValue) cut += "...";
-          if (!IsValidUtf8(cut)) cut = MakeValidUtf8(cut);
-          value = cut.data();
-          size = cut.size();
+        if (__builtin_expect(size > kMaxArgValue || !IsAscii(value, size), 0)) {
+          CutValue(value, size, &s->cut);
+          value = s->cut.data();
+          size = s->cut.size();
         }
         using V = SqliteTableAppender;
         RocpdWriter* w = s->writer;
+        const bool stream_arg = __builtin_expect(s->stream_size != 0, 0) &&
+                                arg.name_size == 6 &&
+                                std::memcmp(arg.name, "stream", 6) == 0;
+        if (__builtin_expect(s->keep == nullptr && !stream_arg, 1)) {
+          // The common row: its constant cells encoded once a parameter.
+          std::vector<ArgCells>& by_position = s->cells->by_position;
+          if (__builtin_expect(arg.position >= by_position.size(), 0)) {
+            by_position.resize(arg.position + 1);
+          }
+          ArgCells& c = by_position[arg.position];
+          if (__builtin_expect(c.name != arg.name, 0)) {
+            const V::Value middle[3] = {V::Integer(arg.position),
+                                        V::Text(arg.type, arg.type_size),
+                                        V::Text(arg.name, arg.name_size)};
+            w->appender_->EncodeTail(middle, 3, &c.cells);
+            c.name = arg.name;
+          }
+          w->appender_->AppendAroundMiddle(kArgTable, w->next_arg_id_++,
+                                           s->event_id, c.cells, value, size);
+          return;
+        }
         const V::Value row[5] = {
             V::Integer(s->event_id), V::Integer(arg.position),
             V::Text(arg.type, arg.type_size), V::Text(arg.name, arg.name_size),
@@ -670,8 +722,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
           if (last->row_count == last->rows.size()) last->rows.emplace_back();
           keep = &last->rows[last->row_count++];
         }
-        if (__builtin_expect(s->stream_size != 0, 0) && arg.name_size == 6 &&
-            std::memcmp(arg.name, "stream", 6) == 0) {
+        if (stream_arg) {
           const V::Value with_stream[6] = {
               row[0], row[1], row[2],
               row[3], row[4], V::Text(s->stream, s->stream_size)};
