@@ -465,3 +465,47 @@ TEST(IterateValues, PrintsWhatIterateArgsPrintsAtExit) {
 }
 
 }  // namespace
+
+// Addresses print as printf's "0x%llx" (NULL as "NULL"), decimals as
+// "%lld" / "%llu": every digit count, each hex digit in every place.
+TEST(ArgFormat, AddressesAndDecimalsPrintAsPrintfDoes) {
+  std::vector<unsigned long long> values = {0,
+                                            1,
+                                            9,
+                                            10,
+                                            15,
+                                            16,
+                                            255,
+                                            256,
+                                            0x7fffffffffffffffull,
+                                            0x8000000000000000ull,
+                                            0xffffffffffffffffull};
+  for (int shift = 0; shift < 64; shift += 4) {
+    for (unsigned long long d = 1; d < 16; ++d) {
+      values.push_back(d << shift);
+      values.push_back((d << shift) | 0x0123456789abcdefull >> (60 - shift));
+      values.push_back(0xfedcba9876543210ull >> shift);
+    }
+  }
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 1000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    values.push_back(x >> (i % 64));
+  }
+  for (unsigned long long v : values) {
+    char want[32], got[32];
+    if (v == 0) {
+      std::snprintf(want, sizeof(want), "NULL");
+    } else {
+      std::snprintf(want, sizeof(want), "0x%llx", v);
+    }
+    *roctracer::codegen::PutAddress(got, static_cast<uintptr_t>(v)) = '\0';
+    EXPECT_STREQ(want, got);
+    std::snprintf(want, sizeof(want), "%llu", v);
+    *roctracer::codegen::PutDecimal(got, v) = '\0';
+    EXPECT_STREQ(want, got);
+    std::snprintf(want, sizeof(want), "%lld", static_cast<long long>(v));
+    *roctracer::codegen::PutDecimal(got, static_cast<long long>(v)) = '\0';
+    EXPECT_STREQ(want, got);
+  }
+}
