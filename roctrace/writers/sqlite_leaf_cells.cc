@@ -165,22 +165,14 @@ template void SqliteTableAppender::Append(size_t, int64_t,
 namespace {
 
 // `n` bytes from `s` to `d`, without a call for the short texts most
-// values, types, names and repeated cells are (two overlapping moves of
-// 32, 16, 8 or 4 bytes); never a byte outside either.
+// values, types and names are (two overlapping moves of 16, 8, 4 bytes);
+// never a byte outside either.
 inline __attribute__((always_inline)) void CopyText(uint8_t* d, const char* s,
                                                     size_t n) {
   if (n >= 8) {
     if (n > 16) {
       if (n > 32) {
-        if (n > 64) {
-          std::memcpy(d, s, n);
-          return;
-        }
-        unsigned char a[32], b[32];
-        std::memcpy(a, s, 32);
-        std::memcpy(b, s + n - 32, 32);
-        std::memcpy(d, a, 32);
-        std::memcpy(d + n - 32, b, 32);
+        std::memcpy(d, s, n);
         return;
       }
       unsigned char a[16], b[16];
@@ -404,7 +396,7 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
     uint8_t* q =
         StartCell(t, size, row_spill_.data() + row_spill_.size(), &direct) -
         size;
-    CopyText(q, tail.cell.data(), size);
+    std::memcpy(q, tail.cell.data(), size);
     PutVarint(q + tail.cell_payload_len, static_cast<uint64_t>(rowid),
               tail.cell_rowid_len);
     uint64_t v = static_cast<uint64_t>(first);
