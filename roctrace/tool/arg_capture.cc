@@ -168,36 +168,45 @@ SpellingCache& ThreadSpellings() {
 
 using ArgTypeFn = const std::type_info* (*)(uint32_t op, uint32_t index);
 
-const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type, uint32_t op,
-                        uint32_t index, const char* type, const char* name) {
+// A slot filled for (type, name): out of line, so that a look-up that finds
+// its slot (nearly all) saves no registers.
+[[gnu::noinline, gnu::cold]] void Fill(Spelling& slot, ArgTypeFn arg_type,
+                                       uint32_t op, uint32_t index,
+                                       const char* type, const char* name) {
+  const std::type_info* info = arg_type(op, index);
+  char* demangled = nullptr;
+  if (info != nullptr) {
+    int status = 0;
+    demangled = abi::__cxa_demangle(info->name(), nullptr, nullptr, &status);
+    slot.mangled = info->name();
+  } else {
+    slot.mangled = "";
+  }
+  if (demangled != nullptr) {
+    std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
+    std::free(demangled);
+  } else if (info != nullptr) {
+    // What rocprofv3 writes of a name that does not demangle.
+    std::snprintf(slot.type, sizeof(slot.type), "%s", info->name());
+  } else {
+    // Not expected: the header's spelling rather than none.
+    roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
+                                              sizeof(slot.type));
+  }
+  slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
+  slot.name_size = static_cast<uint32_t>(std::strlen(name));
+  slot.type_key = type;
+  slot.name_key = name;
+}
+
+inline const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type,
+                               uint32_t op, uint32_t index, const char* type,
+                               const char* name) {
   Spelling& slot = cache.slots[((reinterpret_cast<uintptr_t>(name) >> 2) ^
                                 (reinterpret_cast<uintptr_t>(type) >> 3)) &
                                511];
-  if (slot.type_key != type || slot.name_key != name) {
-    const std::type_info* info = arg_type(op, index);
-    char* demangled = nullptr;
-    if (info != nullptr) {
-      int status = 0;
-      demangled = abi::__cxa_demangle(info->name(), nullptr, nullptr, &status);
-      slot.mangled = info->name();
-    } else {
-      slot.mangled = "";
-    }
-    if (demangled != nullptr) {
-      std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
-      std::free(demangled);
-    } else if (info != nullptr) {
-      // What rocprofv3 writes of a name that does not demangle.
-      std::snprintf(slot.type, sizeof(slot.type), "%s", info->name());
-    } else {
-      // Not expected: the header's spelling rather than none.
-      roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
-                                                sizeof(slot.type));
-    }
-    slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
-    slot.name_size = static_cast<uint32_t>(std::strlen(name));
-    slot.type_key = type;
-    slot.name_key = name;
+  if (__builtin_expect(slot.type_key != type || slot.name_key != name, 0)) {
+    Fill(slot, arg_type, op, index, type, name);
   }
   return slot;
 }

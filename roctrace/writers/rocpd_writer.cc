@@ -626,6 +626,67 @@ inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
 
 }  // namespace
 
+struct RocpdWriter::ArgSink {
+  RocpdWriter* writer;
+  int64_t event_id;
+  OpArgCells* cells;
+  LastArgs* keep;  // the rows' tails go here; null: not kept
+  size_t stream_size;
+  char stream[40];  // the stream argument's extdata; empty for none
+  std::string cut;  // a value cut or made valid UTF-8
+};
+
+__attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
+                                                        const ApiArg& arg) {
+  const char* value = arg.value;
+  size_t size = arg.value_size;
+  if (size > kMaxArgValue || !IsAscii(value, size)) {
+    CutValue(value, size, &s.cut);
+    value = s.cut.data();
+    size = s.cut.size();
+  }
+  using V = SqliteTableAppender;
+  const bool stream_arg = s.stream_size != 0 && arg.name_size == 6 &&
+                          std::memcmp(arg.name, "stream", 6) == 0;
+  if (s.keep == nullptr && !stream_arg) {
+    // The parameter's cells, encoded once.
+    std::vector<ArgCells>& by_position = s.cells->by_position;
+    if (arg.position >= by_position.size()) {
+      by_position.resize(arg.position + 1);
+    }
+    ArgCells& c = by_position[arg.position];
+    if (c.name != arg.name) {
+      const V::Value middle[3] = {V::Integer(arg.position),
+                                  V::Text(arg.type, arg.type_size),
+                                  V::Text(arg.name, arg.name_size)};
+      appender_->EncodeTail(middle, 3, &c.cells);
+      c.name = arg.name;
+    }
+    appender_->AppendAroundMiddle(kArgTable, next_arg_id_++, s.event_id,
+                                  c.cells, value, size);
+    return;
+  }
+  const V::Value row[5] = {V::Integer(s.event_id), V::Integer(arg.position),
+                           V::Text(arg.type, arg.type_size),
+                           V::Text(arg.name, arg.name_size),
+                           V::Text(value, size)};
+  V::RowTail* keep = nullptr;
+  if (LastArgs* last = s.keep) {
+    if (last->row_count == last->rows.size()) last->rows.emplace_back();
+    keep = &last->rows[last->row_count++];
+  }
+  if (stream_arg) {
+    const V::Value with_stream[6] = {row[0], row[1],
+                                     row[2], row[3],
+                                     row[4], V::Text(s.stream, s.stream_size)};
+    appender_->AppendRow<0b111100>(kArgTable, next_arg_id_++, with_stream);
+    if (keep != nullptr) appender_->EncodeTail(with_stream + 1, 5, keep);
+    return;
+  }
+  appender_->AppendRow<0b11100>(kArgTable, next_arg_id_++, row);
+  if (keep != nullptr) appender_->EncodeTail(row + 1, 4, keep);
+}
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
@@ -662,15 +723,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     cells.op = args.op;
     cells.by_position.clear();
   }
-  struct Sink {
-    RocpdWriter* writer;
-    int64_t event_id;
-    OpArgCells* cells;
-    LastArgs* keep;   // the rows' tails go here; null: not kept
-    char stream[40];  // the stream argument's extdata; empty for none
-    size_t stream_size;
-    std::string cut;  // a value cut or made valid UTF-8
-  } sink{this, event_id, &cells, repeated ? &last : nullptr, {}, 0, {}};
+  ArgSink sink{this, event_id, &cells, repeated ? &last : nullptr, 0, {}, {}};
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
         std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
@@ -680,60 +733,26 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
   args.each(
       args,
       [](void* user, const ApiArg& arg) {
-        auto* s = static_cast<Sink*>(user);
-        const char* value = arg.value;
-        size_t size = arg.value_size;
-        // Printed values are ASCII but for bytes of char arrays in structs:
-        // those are made valid UTF-8.
-        if (__builtin_expect(size > kMaxArgValue || !IsAscii(value, size), 0)) {
-          CutValue(value, size, &s->cut);
-          value = s->cut.data();
-          size = s->cut.size();
-        }
-        using V = SqliteTableAppender;
-        RocpdWriter* w = s->writer;
-        const bool stream_arg = __builtin_expect(s->stream_size != 0, 0) &&
-                                arg.name_size == 6 &&
-                                std::memcmp(arg.name, "stream", 6) == 0;
-        if (__builtin_expect(s->keep == nullptr && !stream_arg, 1)) {
-          // The common row: its constant cells encoded once a parameter.
-          std::vector<ArgCells>& by_position = s->cells->by_position;
-          if (__builtin_expect(arg.position >= by_position.size(), 0)) {
-            by_position.resize(arg.position + 1);
-          }
-          ArgCells& c = by_position[arg.position];
-          if (__builtin_expect(c.name != arg.name, 0)) {
-            const V::Value middle[3] = {V::Integer(arg.position),
-                                        V::Text(arg.type, arg.type_size),
-                                        V::Text(arg.name, arg.name_size)};
-            w->appender_->EncodeTail(middle, 3, &c.cells);
-            c.name = arg.name;
-          }
-          w->appender_->AppendAroundMiddle(kArgTable, w->next_arg_id_++,
-                                           s->event_id, c.cells, value, size);
+        auto* s = static_cast<ArgSink*>(user);
+        // The common row: its cells encoded, its value ASCII (printed
+        // values are, but for bytes of char arrays in structs) and short,
+        // no rows kept, no extdata.
+        const std::vector<ArgCells>& by_position = s->cells->by_position;
+        if (__builtin_expect(s->keep == nullptr &&
+                                 arg.position < by_position.size() &&
+                                 by_position[arg.position].name == arg.name &&
+                                 arg.value_size <= kMaxArgValue &&
+                                 IsAscii(arg.value, arg.value_size) &&
+                                 (s->stream_size == 0 || arg.name_size != 6 ||
+                                  std::memcmp(arg.name, "stream", 6) != 0),
+                             1)) {
+          RocpdWriter* w = s->writer;
+          w->appender_->AppendAroundMiddle(
+              kArgTable, w->next_arg_id_++, s->event_id,
+              by_position[arg.position].cells, arg.value, arg.value_size);
           return;
         }
-        const V::Value row[5] = {
-            V::Integer(s->event_id), V::Integer(arg.position),
-            V::Text(arg.type, arg.type_size), V::Text(arg.name, arg.name_size),
-            V::Text(value, size)};
-        V::RowTail* keep = nullptr;
-        if (LastArgs* last = s->keep) {
-          if (last->row_count == last->rows.size()) last->rows.emplace_back();
-          keep = &last->rows[last->row_count++];
-        }
-        if (stream_arg) {
-          const V::Value with_stream[6] = {
-              row[0], row[1], row[2],
-              row[3], row[4], V::Text(s->stream, s->stream_size)};
-          w->appender_->AppendRow<0b111100>(kArgTable, w->next_arg_id_++,
-                                            with_stream);
-          if (keep != nullptr)
-            w->appender_->EncodeTail(with_stream + 1, 5, keep);
-          return;
-        }
-        w->appender_->AppendRow<0b11100>(kArgTable, w->next_arg_id_++, row);
-        if (keep != nullptr) w->appender_->EncodeTail(row + 1, 4, keep);
+        s->writer->WriteArgRow(*s, arg);
       },
       &sink);
   last.has_rows = repeated;
