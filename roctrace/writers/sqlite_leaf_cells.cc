@@ -473,7 +473,8 @@ void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
   // A longer text cannot fit a page: refused below by size.
   const uint32_t last_type =
       static_cast<uint32_t>(13 + 2 * std::min<size_t>(last_size, 1 << 16));
-  const size_t last_type_len = SmallVarintLen(last_type);
+  const size_t last_type_len =
+      __builtin_expect(last_type < 0x80, 1) ? 1 : SmallVarintLen(last_type);
   const size_t types_size = middle.types_size;
   const size_t values_size = middle.bytes.size() - types_size;
   // Size byte, NULL key, the first's type, the middle's, the last's.
@@ -484,7 +485,8 @@ void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
     return;
   }
   const size_t rowid_len = RowidLen(t, rowid);
-  const size_t payload_len = SmallVarintLen(payload);
+  const size_t payload_len =
+      __builtin_expect(payload < 0x80, 1) ? 1 : SmallVarintLen(payload);
   const size_t size = payload_len + rowid_len + payload;
   bool direct;
   uint8_t* q =
@@ -495,7 +497,7 @@ void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
   CopyText(q, middle.bytes.data() + types_size, values_size);
   Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(first)));
   q -= first_size;
-  if (last_type < 0x80) {
+  if (__builtin_expect(last_type_len == 1, 1)) {
     *--q = static_cast<uint8_t>(last_type);
   } else {
     q -= last_type_len;
@@ -508,8 +510,12 @@ void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
   *--q = static_cast<uint8_t>(header);
   q -= rowid_len;
   PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
-  q -= payload_len;
-  PutVarint(q, payload, payload_len);
+  if (__builtin_expect(payload_len == 1, 1)) {
+    *--q = static_cast<uint8_t>(payload);
+  } else {
+    q -= payload_len;
+    PutVarint(q, payload, payload_len);
+  }
   EndCell(t, rowid, q, size, direct);
 }
 
