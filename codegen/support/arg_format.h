@@ -216,6 +216,67 @@ int VisitArg(ArgVisitor visitor, void* user, int32_t max_deref, uint32_t index,
                  formatted.c_str(), derefs, user);
 }
 
+// Visitor of IterateValues: an argument's index, its type and name as the
+// header spells them, and its value printed as VisitArg prints it at EXIT
+// with no pointer followed: `size` bytes at `value` (NUL-terminated; the
+// size saves a writer measuring it).
+using ValueVisitor = void (*)(uint32_t arg_index, const char* arg_type,
+                              const char* arg_name, const char* value,
+                              size_t size, void* user_data);
+
+// VisitArg at EXIT with a max dereference depth of 0, for a ValueVisitor.
+template <int kLimit, class T>
+void VisitValue(ValueVisitor visitor, void* user, uint32_t index,
+                const char* type, const char* name, const T& value) {
+  char buf[24];
+  (void)buf;  // unused where T is a float or a struct
+  const char* text = nullptr;
+  char* end = nullptr;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (value) {
+      visitor(index, type, name, "true", 4, user);
+    } else {
+      visitor(index, type, name, "false", 5, user);
+    }
+    return;
+  } else if constexpr (std::is_enum_v<T>) {
+    std::underlying_type_t<T> raw;
+    std::memcpy(&raw, &value, sizeof(raw));
+    text = EnumNames<T>::Get(static_cast<long long>(raw));
+    if (text != nullptr) {
+      visitor(index, type, name, text, std::strlen(text), user);
+      return;
+    }
+    if constexpr (std::is_signed_v<std::underlying_type_t<T>>) {
+      end = PutDecimal(buf, static_cast<long long>(raw));
+    } else {
+      end = PutDecimal(buf, static_cast<unsigned long long>(raw));
+    }
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    end = PutDecimal(buf, static_cast<long long>(value));
+  } else if constexpr (std::is_integral_v<T>) {
+    end = PutDecimal(buf, static_cast<unsigned long long>(value));
+  } else if constexpr (std::is_pointer_v<T>) {
+    using Pointee = std::remove_pointer_t<T>;
+    if constexpr (kLimit > 0 && std::is_same_v<Pointee, const char>) {
+      if (value != nullptr && value == kUnreadableString) {
+        visitor(index, type, name, kUnreadableString,
+                std::strlen(kUnreadableString), user);
+        return;
+      }
+    }
+    end = PutAddress(buf, reinterpret_cast<uintptr_t>(value));
+  }
+  if (end != nullptr) {
+    *end = '\0';
+    visitor(index, type, name, buf, static_cast<size_t>(end - buf), user);
+    return;
+  }
+  std::string formatted;
+  FormatValue<kLimit>(&formatted, value, 0);
+  visitor(index, type, name, formatted.c_str(), formatted.size(), user);
+}
+
 }  // namespace roctracer::codegen
 
 #endif  // ROCTRACER_CODEGEN_SUPPORT_ARG_FORMAT_H_

@@ -4,7 +4,10 @@
 // pool's consumer (ArgCapture, the calling thread's and the consumer's CPU
 // together).
 //   bazel run //roctrace:arg_benchmark
-// CPU per argument written = (BM_RocpdArgs/1 - BM_RocpdArgs/0) / 4 per event.
+// CPU per argument written = (BM_RocpdArgs/1 - BM_RocpdArgs/0) / 4 per event
+// when no call repeats its last's arguments (/1: 1,024 argument sets in
+// turn), (BM_RocpdArgs/2 - BM_RocpdArgs/0) / 4 when every call does (/2:
+// one set; its rows are encoded once and copied).
 #include <benchmark/benchmark.h>
 #include <roctracer.h>
 #include <sys/syscall.h>
@@ -38,6 +41,7 @@ hip_api_data_t MemcpyData(uint64_t i) {
 
 void BM_RocpdArgs(benchmark::State& state) {
   const bool with_args = state.range(0) != 0;
+  const bool repeating = state.range(0) == 2;
   const int64_t events = 200000;
   OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
   // The arguments as the tool hands them over: one arena per batch.
@@ -66,7 +70,9 @@ void BM_RocpdArgs(benchmark::State& state) {
       clock += 57;
       e.pid = 4242;
       e.tid = 4243;
-      e.args = with_args ? args[static_cast<size_t>(i) % args.size()] : nullptr;
+      e.args = !with_args  ? nullptr
+               : repeating ? args[0]
+                           : args[static_cast<size_t>(i) % args.size()];
       writer.Write(e);
       if (i % 100000 == 99999) writer.Checkpoint();
     }
@@ -80,6 +86,7 @@ void BM_RocpdArgs(benchmark::State& state) {
 BENCHMARK(BM_RocpdArgs)
     ->Arg(0)
     ->Arg(1)
+    ->Arg(2)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime();
 

@@ -470,6 +470,67 @@ TEST(SqliteTableAppender, OneTailForManyRows) {
   sqlite3_close(db);
 }
 
+// Rows appended around an encoded middle (EncodeTail of position, type and
+// name once, AppendAroundMiddle for each first value of every width, both
+// signs, and each last text) read back as the rows AppendRow writes: last
+// texts of every length a row may hold (1- and 2-byte serial types), middle
+// integers of every width, a long type text.
+TEST(SqliteTableAppender, MiddleRowsReadBackExactly) {
+  Database d(1024);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  auto text = [](int64_t i) {
+    std::string s;
+    for (int64_t k = 0; k < i % 700; ++k) s += static_cast<char>('a' + k % 26);
+    return s;
+  };
+  auto type = [](int64_t i) {
+    return i % 3 == 0 ? std::string(40 + i % 60, 't') : std::string("void*");
+  };
+  const int64_t n = 3000;
+  SqliteTableAppender::RowTail middle;
+  for (int64_t id = 1; id <= n; ++id) {
+    const int64_t m = (id - 1) / 30;  // a new middle every 30 rows
+    if ((id - 1) % 30 == 0) {
+      const std::string t = type(m);
+      const SqliteTableAppender::Value cells[3] = {
+          SqliteTableAppender::Integer(Wide(m)),
+          SqliteTableAppender::Text(t.data(), t.size()),
+          SqliteTableAppender::Text("dst", 3)};
+      appender->EncodeTail(cells, 3, &middle);
+    }
+    const std::string value = text(id * 7);
+    appender->AppendAroundMiddle(0, id, Wide(id), middle, value.data(),
+                                 value.size());
+    if (id % 997 == 0) {
+      ASSERT_TRUE(appender->Flush(&error)) << error;
+    }
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+  auto rows = Rows(db,
+                   "SELECT id, event_id, position, type, name, value, "
+                   "typeof(value), extdata FROM rocpd_arg ORDER BY id");
+  ASSERT_EQ(static_cast<int64_t>(rows.size()), n);
+  for (int64_t i = 1; i <= n; ++i) {
+    const int64_t m = (i - 1) / 30;
+    const std::vector<std::string> want = {std::to_string(i),
+                                           std::to_string(Wide(i)),
+                                           std::to_string(Wide(m)),
+                                           type(m),
+                                           "dst",
+                                           text(i * 7),
+                                           "text",
+                                           "{}"};
+    ASSERT_EQ(rows[static_cast<size_t>(i - 1)], want) << "arg " << i;
+  }
+  sqlite3_close(db);
+}
+
 // A row longer than a page holds without overflow pages is an error at
 // Flush, which then publishes nothing (as for a row out of order).
 TEST(SqliteTableAppender, TextRowLongerThanAPageIsAnError) {

@@ -168,36 +168,45 @@ SpellingCache& ThreadSpellings() {
 
 using ArgTypeFn = const std::type_info* (*)(uint32_t op, uint32_t index);
 
-const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type, uint32_t op,
-                        uint32_t index, const char* type, const char* name) {
+// A slot filled for (type, name): out of line, so that a look-up that finds
+// its slot (nearly all) saves no registers.
+[[gnu::noinline, gnu::cold]] void Fill(Spelling& slot, ArgTypeFn arg_type,
+                                       uint32_t op, uint32_t index,
+                                       const char* type, const char* name) {
+  const std::type_info* info = arg_type(op, index);
+  char* demangled = nullptr;
+  if (info != nullptr) {
+    int status = 0;
+    demangled = abi::__cxa_demangle(info->name(), nullptr, nullptr, &status);
+    slot.mangled = info->name();
+  } else {
+    slot.mangled = "";
+  }
+  if (demangled != nullptr) {
+    std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
+    std::free(demangled);
+  } else if (info != nullptr) {
+    // What rocprofv3 writes of a name that does not demangle.
+    std::snprintf(slot.type, sizeof(slot.type), "%s", info->name());
+  } else {
+    // Not expected: the header's spelling rather than none.
+    roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
+                                              sizeof(slot.type));
+  }
+  slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
+  slot.name_size = static_cast<uint32_t>(std::strlen(name));
+  slot.type_key = type;
+  slot.name_key = name;
+}
+
+inline const Spelling& Spelled(SpellingCache& cache, ArgTypeFn arg_type,
+                               uint32_t op, uint32_t index, const char* type,
+                               const char* name) {
   Spelling& slot = cache.slots[((reinterpret_cast<uintptr_t>(name) >> 2) ^
                                 (reinterpret_cast<uintptr_t>(type) >> 3)) &
                                511];
-  if (slot.type_key != type || slot.name_key != name) {
-    const std::type_info* info = arg_type(op, index);
-    char* demangled = nullptr;
-    if (info != nullptr) {
-      int status = 0;
-      demangled = abi::__cxa_demangle(info->name(), nullptr, nullptr, &status);
-      slot.mangled = info->name();
-    } else {
-      slot.mangled = "";
-    }
-    if (demangled != nullptr) {
-      std::snprintf(slot.type, sizeof(slot.type), "%s", demangled);
-      std::free(demangled);
-    } else if (info != nullptr) {
-      // What rocprofv3 writes of a name that does not demangle.
-      std::snprintf(slot.type, sizeof(slot.type), "%s", info->name());
-    } else {
-      // Not expected: the header's spelling rather than none.
-      roctracer::codegen::NormalizeTypeSpelling(type, slot.type,
-                                                sizeof(slot.type));
-    }
-    slot.type_size = static_cast<uint32_t>(std::strlen(slot.type));
-    slot.name_size = static_cast<uint32_t>(std::strlen(name));
-    slot.type_key = type;
-    slot.name_key = name;
+  if (__builtin_expect(slot.type_key != type || slot.name_key != name, 0)) {
+    Fill(slot, arg_type, op, index, type, name);
   }
   return slot;
 }
@@ -210,15 +219,14 @@ struct VisitAdapter {
   uint32_t op;
 };
 
-int Adapt(uint32_t index, const void*, int32_t, const char* type,
-          const char* name, const char* value, int32_t, void* user) {
+void Adapt(uint32_t index, const char* type, const char* name,
+           const char* value, size_t size, void* user) {
   auto* a = static_cast<VisitAdapter*>(user);
   const Spelling& s =
       Spelled(*a->spellings, a->arg_type, a->op, index, type, name);
   const ApiArg arg{index, s.type,      s.type_size, s.mangled,
-                   name,  s.name_size, value,       std::strlen(value)};
+                   name,  s.name_size, value,       size};
   a->visit(a->user, arg);
-  return 0;
 }
 
 // The domain's printers on a copy laid out as its data struct (only the
@@ -241,7 +249,7 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
     } copy;
     std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
     VisitAdapter adapter{visit, user, &ThreadSpellings(), kArgType, args.op};
-    kIterate(args.op, &copy.data, true, 0, &Adapt, &adapter);
+    kIterate(args.op, &copy.data, &Adapt, &adapter);
   }
 }
 
@@ -259,13 +267,13 @@ using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
 EachFn EachOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
-      return &Each<hip_api_data_t, &roctracer::hip_api::IterateArgs,
+      return &Each<hip_api_data_t, &roctracer::hip_api::IterateValues,
                    &roctracer::hip_api::ArgType>;
     case ACTIVITY_DOMAIN_HSA_API:
-      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateArgs,
+      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateValues,
                    &roctracer::hsa_api::ArgType>;
     case ACTIVITY_DOMAIN_KFD_API:
-      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateArgs,
+      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateValues,
                    &roctracer::kfd_api::ArgType>;
     default:
       return nullptr;

@@ -594,6 +594,39 @@ inline bool SameBytes(const unsigned char* a, const unsigned char* b,
   return true;
 }
 
+// Whether `n` bytes of text are all ASCII, in word loads (the last word
+// overlapping the one before it).
+inline bool IsAscii(const char* p, size_t n) {
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  if (n >= 8) {
+    uint64_t any = 0, word;
+    for (size_t i = 0; i + 8 < n; i += 8) {
+      std::memcpy(&word, p + i, 8);
+      any |= word;
+    }
+    std::memcpy(&word, p + n - 8, 8);
+    return ((any | word) & kHigh) == 0;
+  }
+  uint32_t any = 0;
+  if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, p, 4);
+    std::memcpy(&b, p + n - 4, 4);
+    any = a | b;
+  } else {
+    for (size_t i = 0; i < n; ++i) any |= static_cast<unsigned char>(p[i]);
+  }
+  return (any & 0x80808080u) == 0;
+}
+
+// A value longer than kMaxArgValue cut (then "..."), and made valid UTF-8.
+__attribute__((noinline, cold)) void CutValue(const char* value, size_t size,
+                                              std::string* out) {
+  out->assign(value, std::min(size, kMaxArgValue));
+  if (size > kMaxArgValue) *out += "...";
+  if (!IsValidUtf8(*out)) *out = MakeValidUtf8(*out);
+}
+
 inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) std::memcpy(to + i, from + i, 8);
@@ -601,6 +634,67 @@ inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
 }
 
 }  // namespace
+
+struct RocpdWriter::ArgSink {
+  RocpdWriter* writer;
+  int64_t event_id;
+  OpArgCells* cells;
+  LastArgs* keep;  // the rows' tails go here; null: not kept
+  size_t stream_size;
+  char stream[40];  // the stream argument's extdata; empty for none
+  std::string cut;  // a value cut or made valid UTF-8
+};
+
+__attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
+                                                        const ApiArg& arg) {
+  const char* value = arg.value;
+  size_t size = arg.value_size;
+  if (size > kMaxArgValue || !IsAscii(value, size)) {
+    CutValue(value, size, &s.cut);
+    value = s.cut.data();
+    size = s.cut.size();
+  }
+  using V = SqliteTableAppender;
+  const bool stream_arg = s.stream_size != 0 && arg.name_size == 6 &&
+                          std::memcmp(arg.name, "stream", 6) == 0;
+  if (s.keep == nullptr && !stream_arg) {
+    // The parameter's cells, encoded once.
+    std::vector<ArgCells>& by_position = s.cells->by_position;
+    if (arg.position >= by_position.size()) {
+      by_position.resize(arg.position + 1);
+    }
+    ArgCells& c = by_position[arg.position];
+    if (c.name != arg.name) {
+      const V::Value middle[3] = {V::Integer(arg.position),
+                                  V::Text(arg.type, arg.type_size),
+                                  V::Text(arg.name, arg.name_size)};
+      appender_->EncodeTail(middle, 3, &c.cells);
+      c.name = arg.name;
+    }
+    appender_->AppendAroundMiddle(kArgTable, next_arg_id_++, s.event_id,
+                                  c.cells, value, size);
+    return;
+  }
+  const V::Value row[5] = {V::Integer(s.event_id), V::Integer(arg.position),
+                           V::Text(arg.type, arg.type_size),
+                           V::Text(arg.name, arg.name_size),
+                           V::Text(value, size)};
+  V::RowTail* keep = nullptr;
+  if (LastArgs* last = s.keep) {
+    if (last->row_count == last->rows.size()) last->rows.emplace_back();
+    keep = &last->rows[last->row_count++];
+  }
+  if (stream_arg) {
+    const V::Value with_stream[6] = {row[0], row[1],
+                                     row[2], row[3],
+                                     row[4], V::Text(s.stream, s.stream_size)};
+    appender_->AppendRow<0b111100>(kArgTable, next_arg_id_++, with_stream);
+    if (keep != nullptr) appender_->EncodeTail(with_stream + 1, 5, keep);
+    return;
+  }
+  appender_->AppendRow<0b11100>(kArgTable, next_arg_id_++, row);
+  if (keep != nullptr) appender_->EncodeTail(row + 1, 4, keep);
+}
 
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
@@ -631,13 +725,14 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     }
     return;
   }
-  struct Sink {
-    RocpdWriter* writer;
-    int64_t event_id;
-    LastArgs* keep;   // the rows' tails go here; null: not kept
-    char stream[40];  // the stream argument's extdata; empty for none
-    size_t stream_size;
-  } sink{this, event_id, repeated ? &last : nullptr, {}, 0};
+  if (e.op->index >= arg_cells_.size()) arg_cells_.resize(e.op->index + 1);
+  OpArgCells& cells = arg_cells_[e.op->index];
+  if (cells.domain != args.domain || cells.op != args.op) {
+    cells.domain = args.domain;
+    cells.op = args.op;
+    cells.by_position.clear();
+  }
+  ArgSink sink{this, event_id, &cells, repeated ? &last : nullptr, 0, {}, {}};
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
         std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
@@ -647,51 +742,26 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
   args.each(
       args,
       [](void* user, const ApiArg& arg) {
-        auto* s = static_cast<Sink*>(user);
-        const char* value = arg.value;
-        size_t size = arg.value_size;
-        // Printed values are ASCII but for bytes of char arrays in structs:
-        // those are made valid UTF-8.
-        uint64_t high = 0;
-        size_t i = 0;
-        for (; i + 8 <= size; i += 8) {
-          uint64_t word;
-          std::memcpy(&word, value + i, 8);
-          high |= word;
-        }
-        for (; i < size; ++i) high |= static_cast<unsigned char>(value[i]);
-        std::string cut;
-        if (size > kMaxArgValue || (high & 0x8080808080808080ull) != 0) {
-          cut.assign(value, std::min(size, kMaxArgValue));
-          if (size > kMaxArgValue) cut += "...";
-          if (!IsValidUtf8(cut)) cut = MakeValidUtf8(cut);
-          value = cut.data();
-          size = cut.size();
-        }
-        using V = SqliteTableAppender;
-        RocpdWriter* w = s->writer;
-        const V::Value row[5] = {
-            V::Integer(s->event_id), V::Integer(arg.position),
-            V::Text(arg.type, arg.type_size), V::Text(arg.name, arg.name_size),
-            V::Text(value, size)};
-        V::RowTail* keep = nullptr;
-        if (LastArgs* last = s->keep) {
-          if (last->row_count == last->rows.size()) last->rows.emplace_back();
-          keep = &last->rows[last->row_count++];
-        }
-        if (__builtin_expect(s->stream_size != 0, 0) && arg.name_size == 6 &&
-            std::memcmp(arg.name, "stream", 6) == 0) {
-          const V::Value with_stream[6] = {
-              row[0], row[1], row[2],
-              row[3], row[4], V::Text(s->stream, s->stream_size)};
-          w->appender_->AppendRow<0b111100>(kArgTable, w->next_arg_id_++,
-                                            with_stream);
-          if (keep != nullptr)
-            w->appender_->EncodeTail(with_stream + 1, 5, keep);
+        auto* s = static_cast<ArgSink*>(user);
+        // The common row: its cells encoded, its value ASCII (printed
+        // values are, but for bytes of char arrays in structs) and short,
+        // no rows kept, no extdata.
+        const std::vector<ArgCells>& by_position = s->cells->by_position;
+        if (__builtin_expect(s->keep == nullptr &&
+                                 arg.position < by_position.size() &&
+                                 by_position[arg.position].name == arg.name &&
+                                 arg.value_size <= kMaxArgValue &&
+                                 IsAscii(arg.value, arg.value_size) &&
+                                 (s->stream_size == 0 || arg.name_size != 6 ||
+                                  std::memcmp(arg.name, "stream", 6) != 0),
+                             1)) {
+          RocpdWriter* w = s->writer;
+          w->appender_->AppendAroundMiddle(
+              kArgTable, w->next_arg_id_++, s->event_id,
+              by_position[arg.position].cells, arg.value, arg.value_size);
           return;
         }
-        w->appender_->AppendRow<0b11100>(kArgTable, w->next_arg_id_++, row);
-        if (keep != nullptr) w->appender_->EncodeTail(row + 1, 4, keep);
+        s->writer->WriteArgRow(*s, arg);
       },
       &sink);
   last.has_rows = repeated;

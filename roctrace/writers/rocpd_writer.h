@@ -80,6 +80,11 @@ class RocpdWriter : public Writer {
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
   void WriteArgs(const ApiEvent& e, int64_t event_id, const ApiArgs& args);
+  // A call's rows on their way (WriteArgs), and the row of an argument that
+  // the common path does not take: its cells not encoded yet, a value to
+  // cut or repair, rows kept for a repeated call, the stream's extdata.
+  struct ArgSink;
+  void WriteArgRow(ArgSink& sink, const ApiArg& arg);
   int64_t CategoryId(const OpName* op);
   void WriteMarkerMessages();
   void InsertDeviceRows();
@@ -133,6 +138,19 @@ class RocpdWriter : public Writer {
     unsigned char bytes[256];
   };
   std::vector<LastArgs> last_args_;  // by OpName::index
+  // The columns of an operation's rocpd_arg rows that its parameters alone
+  // decide (position, type, name), encoded once a parameter: the rows are
+  // then an event id, these cells and the printed value (WriteArgs).
+  struct ArgCells {
+    const char* name = nullptr;  // the printers' literal: set once encoded
+    SqliteTableAppender::RowTail cells;
+  };
+  struct OpArgCells {
+    uint32_t domain = 0;
+    uint32_t op = 0;
+    std::vector<ArgCells> by_position;
+  };
+  std::vector<OpArgCells> arg_cells_;  // by OpName::index
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet

@@ -43,6 +43,20 @@ inline size_t VarintLen(uint64_t v) {
 // SQLite's varint of `n` (VarintLen) bytes: big-endian groups of 7 bits,
 // the 9th byte all 8.
 inline void PutVarint(uint8_t* p, uint64_t v, size_t n) {
+  // Rowids and sizes: mostly 3 bytes or fewer, written without a loop.
+  if (n <= 3) {
+    if (n == 3) {
+      p[0] = static_cast<uint8_t>((v >> 14) | 0x80);
+      p[1] = static_cast<uint8_t>(((v >> 7) & 0x7f) | 0x80);
+      p[2] = static_cast<uint8_t>(v & 0x7f);
+    } else if (n == 2) {
+      p[0] = static_cast<uint8_t>((v >> 7) | 0x80);
+      p[1] = static_cast<uint8_t>(v & 0x7f);
+    } else {
+      p[0] = static_cast<uint8_t>(v);
+    }
+    return;
+  }
   size_t i = n - 1;
   if (n == 9) {
     p[8] = static_cast<uint8_t>(v);

@@ -103,6 +103,13 @@ class SqliteTableAppender {
   // Appends the row (first, tail's values...) as AppendRow would.
   void AppendWithTail(size_t table, int64_t rowid, int64_t first,
                       RowTail& tail);
+  // Appends the row (first, middle's values..., then `last`: text of
+  // `last_size` bytes) as AppendRow would: rows whose middle columns are
+  // constants encoded once (a parameter's position, type and name), between
+  // an integer and a text that change (the event id, the printed value).
+  void AppendAroundMiddle(size_t table, int64_t rowid, int64_t first,
+                          const RowTail& middle, const char* last,
+                          size_t last_size);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones

@@ -393,3 +393,119 @@ TEST(ArgFormat, AddressesAndIntegersReadAsPrintfWritesThem) {
     ASSERT_EQ(got, std::to_string(static_cast<long long>(v)));
   }
 }
+
+namespace {
+
+struct Value {
+  uint32_t index;
+  std::string type;
+  std::string name;
+  std::string value;
+};
+
+void CollectValue(uint32_t index, const char* type, const char* name,
+                  const char* value, size_t size, void* user) {
+  EXPECT_EQ(std::strlen(value), size) << name;
+  static_cast<std::vector<Value>*>(user)->push_back(
+      Value{index, type, name, std::string(value, size)});
+}
+
+// IterateValues, what a writer printing arguments after the call uses,
+// hands over the very texts IterateArgs prints at EXIT without following
+// pointers, with their sizes: every API of both domains, its argument bytes
+// all 0, all 1 and a mix (integers, enumerators with and without a name,
+// NULL and other addresses, bools, structs by value).
+template <class Data, class IterateArgsFn, class IterateValuesFn>
+void ExpectSameValues(uint32_t count, const char* (*name_of)(uint32_t),
+                      IterateArgsFn iterate_args,
+                      IterateValuesFn iterate_values) {
+  uint32_t checked = 0;
+  for (uint32_t id = 0; id < count; ++id) {
+    if (name_of(id) == nullptr) continue;
+    for (int pattern = 0; pattern < 3; ++pattern) {
+      Data data{};
+      auto* bytes = reinterpret_cast<unsigned char*>(&data.args);
+      for (size_t i = 0; i < sizeof(data.args); ++i) {
+        bytes[i] = pattern == 2 ? (i / 3) % 2 : pattern;
+      }
+      std::vector<Arg> args;
+      iterate_args(id, &data, true, 0, &Collect, &args);
+      std::vector<Value> values;
+      iterate_values(id, &data, &CollectValue, &values);
+      ASSERT_EQ(args.size(), values.size()) << name_of(id);
+      for (size_t i = 0; i < args.size(); ++i) {
+        EXPECT_EQ(args[i].index, values[i].index) << name_of(id);
+        EXPECT_EQ(args[i].type, values[i].type) << name_of(id);
+        EXPECT_EQ(args[i].name, values[i].name) << name_of(id);
+        EXPECT_EQ(args[i].value, values[i].value) << name_of(id);
+      }
+      checked += static_cast<uint32_t>(args.size());
+    }
+  }
+  EXPECT_GT(checked, 100u);
+}
+
+TEST(IterateValues, PrintsWhatIterateArgsPrintsAtExit) {
+  ExpectSameValues<hip_api_data_t>(
+      hip_api::kCount, &hip_api::Name,
+      [](uint32_t op, const hip_api_data_t* d, bool exit, int32_t deref,
+         roctracer::codegen::ArgVisitor v,
+         void* u) { return hip_api::IterateArgs(op, d, exit, deref, v, u); },
+      [](uint32_t op, const hip_api_data_t* d,
+         roctracer::codegen::ValueVisitor v,
+         void* u) { hip_api::IterateValues(op, d, v, u); });
+  ExpectSameValues<hsa_api_data_t>(
+      hsa_api::kCount, &hsa_api::Name,
+      [](uint32_t op, const hsa_api_data_t* d, bool exit, int32_t deref,
+         roctracer::codegen::ArgVisitor v,
+         void* u) { return hsa_api::IterateArgs(op, d, exit, deref, v, u); },
+      [](uint32_t op, const hsa_api_data_t* d,
+         roctracer::codegen::ValueVisitor v,
+         void* u) { hsa_api::IterateValues(op, d, v, u); });
+}
+
+}  // namespace
+
+// Addresses print as printf's "0x%llx" (NULL as "NULL"), decimals as
+// "%lld" / "%llu": every digit count, each hex digit in every place.
+TEST(ArgFormat, AddressesAndDecimalsPrintAsPrintfDoes) {
+  std::vector<unsigned long long> values = {0,
+                                            1,
+                                            9,
+                                            10,
+                                            15,
+                                            16,
+                                            255,
+                                            256,
+                                            0x7fffffffffffffffull,
+                                            0x8000000000000000ull,
+                                            0xffffffffffffffffull};
+  for (int shift = 0; shift < 64; shift += 4) {
+    for (unsigned long long d = 1; d < 16; ++d) {
+      values.push_back(d << shift);
+      values.push_back((d << shift) | 0x0123456789abcdefull >> (60 - shift));
+      values.push_back(0xfedcba9876543210ull >> shift);
+    }
+  }
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 1000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    values.push_back(x >> (i % 64));
+  }
+  for (unsigned long long v : values) {
+    char want[32], got[32];
+    if (v == 0) {
+      std::snprintf(want, sizeof(want), "NULL");
+    } else {
+      std::snprintf(want, sizeof(want), "0x%llx", v);
+    }
+    *roctracer::codegen::PutAddress(got, static_cast<uintptr_t>(v)) = '\0';
+    EXPECT_STREQ(want, got);
+    std::snprintf(want, sizeof(want), "%llu", v);
+    *roctracer::codegen::PutDecimal(got, v) = '\0';
+    EXPECT_STREQ(want, got);
+    std::snprintf(want, sizeof(want), "%lld", static_cast<long long>(v));
+    *roctracer::codegen::PutDecimal(got, static_cast<long long>(v)) = '\0';
+    EXPECT_STREQ(want, got);
+  }
+}
