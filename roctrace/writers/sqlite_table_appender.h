@@ -126,7 +126,11 @@ class SqliteTableAppender {
   // call has a fixed cost in the kernel (the file's times, its journal
   // handle), ~11% of the database's CPU at 64 KiB a call.
   void SetMaxWrite(size_t bytes) {
-    max_write_ = bytes < page_size_ ? page_size_ : bytes;
+    // Each write's size is passed on as an int.
+    constexpr size_t kMost = size_t{1} << 30;
+    max_write_ = bytes < page_size_ ? page_size_
+                 : bytes > kMost    ? kMost
+                                    : bytes;
   }
 
  private:

@@ -460,8 +460,12 @@ void CompletionThreadMain() {
             (uncollected == 1 && now - uncollected_at < kPromptNs)) {
           prompt = true;
           prompt_until = now + kPromptNs;
+          // The prompt period's end counts as the last copy nobody
+          // collected: one more within kPromptNs of it renews the period.
+          uncollected_at = prompt_until;
+        } else if (uncollected > 0) {
+          uncollected_at = now;
         }
-        if (uncollected > 0) uncollected_at = now;
       } else {
         // While copies keep completing, take them without going to sleep
         // between them: a futex wake per copy costs more than the report.
@@ -856,16 +860,20 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
       KickCompletionThread();
       return;
     }
-    for (uint32_t i = 0; i < count; ++i) {
-      const hsa_signal_t s = signals[i];
-      if (s.handle == 0) continue;
-      const uint64_t position = copies.ring.FindNewestPending(
-          [s](const PendingOp& op) { return op.app_signal.handle == s.handle; },
-          kCopyWaitLookup);
-      if (position == OpRing::kNone) continue;
-      copies.ring.At(position).depended = true;
-      found = true;
-    }
+    // Every copy completing a signal the work waits on, not only the newest:
+    // copies may share one signal (its initial value their count).
+    copies.ring.ForNewestPending(
+        [signals, count, &found](PendingOp& op) {
+          for (uint32_t i = 0; i < count; ++i) {
+            if (signals[i].handle != 0 &&
+                op.app_signal.handle == signals[i].handle) {
+              op.depended = true;
+              found = true;
+              return;
+            }
+          }
+        },
+        kCopyWaitLookup);
   }
   if (found) KickCompletionThread();
 }

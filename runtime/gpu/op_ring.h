@@ -128,6 +128,16 @@ class OpRing {
     }
     return kNone;
   }
+  // Harvester: calls fn on every pending op among the newest `limit`.
+  template <class Fn>
+  void ForNewestPending(Fn fn, uint32_t limit) {
+    const uint64_t t = tail_.load(std::memory_order_acquire);
+    const uint64_t h = head_.load(std::memory_order_relaxed);
+    for (uint64_t i = t; i > h && t - i <= limit; --i) {
+      PendingOp& op = ops_[(i - 1) & mask_];
+      if (op.state == PendingOp::kPending) fn(op);
+    }
+  }
   // Harvester: whether the op at `position` has not been freed yet.
   bool Live(uint64_t position) const noexcept {
     return position >= head_.load(std::memory_order_relaxed);

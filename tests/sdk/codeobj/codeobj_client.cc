@@ -135,6 +135,9 @@ int errors(const char* path) {
     disassembly::LoadedCodeobjDecoder("file:///nonexistent/a.out#offset=0",
                                       kLoad, kSize);
   });
+  expect_throw<std::runtime_error>("directory URI", [] {
+    disassembly::CodeObjectBinary("file:///tmp#offset=0");
+  });
   expect_throw<std::runtime_error>("memory URI", [] {
     disassembly::CodeObjectBinary("memory://1234#offset=0x7f0000&size=4096");
   });

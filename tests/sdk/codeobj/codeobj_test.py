@@ -201,7 +201,7 @@ class CodeobjTest(unittest.TestCase):
         run = subprocess.run([self.client, "errors", DEVICE_OBJECT],
                              capture_output=True, text=True)
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-        self.assertEqual(len(re.findall(r"^ok ", run.stdout, re.M)), 36,
+        self.assertEqual(len(re.findall(r"^ok ", run.stdout, re.M)), 37,
                          run.stdout)
         self.assertNotIn("FAIL", run.stdout)
 

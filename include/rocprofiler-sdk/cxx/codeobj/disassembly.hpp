@@ -153,10 +153,17 @@ class CodeObjectBinary {
     }
     if (size && *size == 0) return;
 
+    // A directory or a pipe opens, but its size is no file's.
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
+      throw std::runtime_error("not a regular file: " + path);
+    }
     std::ifstream file(path, std::ios::in | std::ios::binary);
     if (!file.is_open()) throw std::runtime_error("could not open " + path);
     file.seekg(0, std::ios::end);
-    auto file_size = static_cast<uint64_t>(file.tellg());
+    const std::streamoff end = file.tellg();
+    if (end < 0) throw std::runtime_error("could not size " + path);
+    auto file_size = static_cast<uint64_t>(end);
     if (offset > file_size || (size && *size > file_size - offset)) {
       throw std::runtime_error("code object range outside " + path + ": " +
                                m_uri);

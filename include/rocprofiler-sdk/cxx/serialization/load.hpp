@@ -121,14 +121,12 @@ inline const char* keep_string(std::string&& text) {
   return kept->emplace(std::move(text)).first->c_str();
 }
 
-// Reads list `name` into a new[] array the caller owns; its length goes to
-// `count`. An empty list gives nullptr.
-template <typename ArchiveT, typename ValueT, typename CountT>
-void load_array(ArchiveT& ar, const char* name, const ValueT*& out,
-                CountT& count) {
-  std::vector<ValueT> values;
-  ROCP_SDK_LOAD_MESSAGE(name);
-  ar(::cereal::make_nvp(name, values));
+// The new[] array a struct's pointer owns, from values already read (an
+// archive that throws mid-struct leaves nothing allocated); its length goes
+// to `count`. An empty list gives nullptr.
+template <typename ValueT, typename CountT>
+void publish_array(const std::vector<ValueT>& values, const ValueT*& out,
+                   CountT& count) {
   ValueT* array = values.empty() ? nullptr : new ValueT[values.size()];
   for (size_t i = 0; i < values.size(); ++i) array[i] = values[i];
   out = array;
@@ -271,12 +269,22 @@ void load(ArchiveT& ar, rocprofiler_agent_v0_t& data) {
   ROCP_SDK_LOAD_DATA_FIELD(uuid);
   // The counts follow the lists read (they were read above as well, and
   // agree with them for anything save.hpp wrote).
-  ::rocprofiler::sdk::serialization::detail::load_array(
-      ar, "mem_banks", data.mem_banks, data.mem_banks_count);
-  ::rocprofiler::sdk::serialization::detail::load_array(
-      ar, "caches", data.caches, data.caches_count);
-  ::rocprofiler::sdk::serialization::detail::load_array(
-      ar, "io_links", data.io_links, data.io_links_count);
+  // All three lists are read before any is allocated.
+  std::vector<rocprofiler_agent_mem_bank_t> mem_banks;
+  std::vector<rocprofiler_agent_cache_t> caches;
+  std::vector<rocprofiler_agent_io_link_t> io_links;
+  ROCP_SDK_LOAD_MESSAGE("mem_banks");
+  ar(::cereal::make_nvp("mem_banks", mem_banks));
+  ROCP_SDK_LOAD_MESSAGE("caches");
+  ar(::cereal::make_nvp("caches", caches));
+  ROCP_SDK_LOAD_MESSAGE("io_links");
+  ar(::cereal::make_nvp("io_links", io_links));
+  ::rocprofiler::sdk::serialization::detail::publish_array(
+      mem_banks, data.mem_banks, data.mem_banks_count);
+  ::rocprofiler::sdk::serialization::detail::publish_array(caches, data.caches,
+                                                           data.caches_count);
+  ::rocprofiler::sdk::serialization::detail::publish_array(
+      io_links, data.io_links, data.io_links_count);
 }
 
 // Code objects.
