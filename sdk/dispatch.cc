@@ -421,6 +421,14 @@ static_assert(
   }
 }
 
+// WriteApiRecords out of line, for ConsumeAny: inlined there it costs the
+// callback path's registers (ConsumeBufferedFirst has it inline).
+[[gnu::noinline]] void WriteApiRecordsOutOfLine(
+    const KindOp& ko, const roctracer::ApiCallInfo& info, ThreadState& t,
+    Frame* frame) noexcept {
+  WriteApiRecords(ko, info, t, frame);
+}
+
 // HIP_RUNTIME_API_EXT / HIP_COMPILER_API_EXT: the API record with the
 // call's arguments (the op's own bytes; the rest of the union zero) and
 // return value, to each context that records the call so.
@@ -505,16 +513,12 @@ uint64_t SkippedCalls() noexcept {
   return g_skipped.load(std::memory_order_relaxed);
 }
 
-namespace {
-
-// Every case of a consumed ENTER or EXIT (Consume takes the common ones
-// first).
-[[gnu::noinline]] void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
+void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* state = Tls();
   if (state == nullptr) return;
   ThreadState& t = *state;
+  const KindOp ko = MapCall(info.domain, info.op);
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
-    const KindOp ko = MapCall(info.domain, info.op);
     const uint32_t depth = t.depth++;
     if (depth >= kMaxCallDepth) {
       g_skipped.fetch_add(1, std::memory_order_relaxed);
@@ -595,22 +599,18 @@ namespace {
     FinishFrame(t.frames[dropped]);
   }
   t.depth = match;
-  if (frame->kind != 0) {
-    // The frame's (kind, operation): this call's, mapped at its ENTER. The
-    // argument size only where a payload or an EXT record copies arguments.
-    KindOp ko{frame->kind, 0, frame->op};
+  if (ko.kind != 0) {
     if (t.memory.call_id == info.correlation_id) MemoryExit(info, t);
     const uint64_t mask =
         frame->called & g_active_mask.load(std::memory_order_acquire);
-    if (mask != 0 || frame->buffered_ext != 0) {
-      ko.args_size = MapCall(info.domain, info.op).args_size;
-    }
     if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
-    if (frame->buffered != 0) WriteApiRecords(ko, info, t, frame);
+    if (frame->buffered != 0) WriteApiRecordsOutOfLine(ko, info, t, frame);
     if (frame->buffered_ext != 0) WriteHipExtRecords(ko, info, t, frame);
   }
   FinishFrame(*frame);
 }
+
+namespace {
 
 // The ENTER of a call that no context gets a callback, an EXT record or an
 // external-ID request for, and that is no memory call: what ConsumeAny does
@@ -688,7 +688,7 @@ inline bool ExitBufferedOnly(ThreadState& t,
 
 }  // namespace
 
-void Consume(const roctracer::ApiCallInfo& info) noexcept {
+void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* const state = t_state;
   if (__builtin_expect(state != nullptr, 1)) {
     if (info.phase == ACTIVITY_API_PHASE_ENTER
