@@ -386,8 +386,9 @@ static_assert(
 // One buffer record per context that buffer-traces the call and is still
 // active, written at EXIT (the record holds the call's start and end), each
 // made in its buffer: one store per word, no copy of it on the stack.
-void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
-                     ThreadState& t, Frame* frame) noexcept {
+[[gnu::always_inline]] inline void WriteApiRecords(
+    const KindOp& ko, const roctracer::ApiCallInfo& info, ThreadState& t,
+    Frame* frame) noexcept {
   const uint64_t end = roctracer::clock::TimestampNs();
   const uint64_t kind_op = uint64_t{static_cast<uint32_t>(ko.kind)} |
                            uint64_t{static_cast<uint32_t>(ko.op)} << 32;
@@ -418,6 +419,14 @@ void WriteApiRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
       store(56, thread_id);
     });
   }
+}
+
+// WriteApiRecords out of line, for ConsumeAny: inlined there it costs the
+// callback path's registers (ConsumeBufferedFirst has it inline).
+[[gnu::noinline]] void WriteApiRecordsOutOfLine(
+    const KindOp& ko, const roctracer::ApiCallInfo& info, ThreadState& t,
+    Frame* frame) noexcept {
+  WriteApiRecords(ko, info, t, frame);
 }
 
 // HIP_RUNTIME_API_EXT / HIP_COMPILER_API_EXT: the API record with the
@@ -504,7 +513,7 @@ uint64_t SkippedCalls() noexcept {
   return g_skipped.load(std::memory_order_relaxed);
 }
 
-void Consume(const roctracer::ApiCallInfo& info) noexcept {
+void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* state = Tls();
   if (state == nullptr) return;
   ThreadState& t = *state;
@@ -522,6 +531,8 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     frame->buffered_ext = 0;
     frame->requested = 0;
     frame->seen = false;
+    frame->kind = ko.kind;
+    frame->op = ko.op;
     frame->refs = nullptr;
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
@@ -593,10 +604,100 @@ void Consume(const roctracer::ApiCallInfo& info) noexcept {
     const uint64_t mask =
         frame->called & g_active_mask.load(std::memory_order_acquire);
     if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
-    if (frame->buffered != 0) WriteApiRecords(ko, info, t, frame);
+    if (frame->buffered != 0) WriteApiRecordsOutOfLine(ko, info, t, frame);
     if (frame->buffered_ext != 0) WriteHipExtRecords(ko, info, t, frame);
   }
   FinishFrame(*frame);
+}
+
+namespace {
+
+// The ENTER of a call that no context gets a callback, an EXT record or an
+// external-ID request for, and that is no memory call: what ConsumeAny does
+// for it (a frame, the contexts that buffer-trace it, its start time),
+// without its other cases. False, having changed nothing, for any other
+// call.
+inline bool EnterBufferedOnly(ThreadState& t,
+                              const roctracer::ApiCallInfo& info) noexcept {
+  const uint32_t depth = t.depth;
+  if (__builtin_expect(depth >= kMaxCallDepth, 0)) return false;
+  const KindOp ko = MapCall(info.domain, info.op);
+  if (__builtin_expect(ko.kind > kLastBufferApiKind, 0)) return false;
+  const uint64_t active = g_active_mask.load(std::memory_order_acquire);
+  uint64_t buffered = 0;
+  if (ko.kind != 0) {
+    if ((active & (g_kind_mask[ko.kind].load(std::memory_order_acquire) |
+                   g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire) |
+                   g_request_mask[ko.kind].load(std::memory_order_acquire))) !=
+        0) {
+      return false;
+    }
+    if (info.domain == ACTIVITY_DOMAIN_HSA_API && MemoryOpOf(info.op) != 0) {
+      return false;
+    }
+    uint64_t b =
+        active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire);
+    while (b != 0) {
+      const int i = __builtin_ctzll(b);
+      b &= b - 1;
+      if (g_contexts[i].buffer_services[ko.kind].Traces(ko.op)) {
+        buffered |= uint64_t{1} << i;
+      }
+    }
+  }
+  t.depth = depth + 1;
+  Frame* frame = &t.frames[depth];
+  frame->correlation_id = info.correlation_id;
+  frame->called = 0;
+  frame->buffered = buffered;
+  frame->buffered_ext = 0;
+  frame->requested = 0;
+  frame->seen = false;
+  frame->kind = ko.kind;
+  frame->op = ko.op;
+  frame->refs = nullptr;
+  if (buffered != 0) frame->start_ns = roctracer::clock::TimestampNs();
+  return true;
+}
+
+// The EXIT of the top frame's call when that frame has no callbacks, EXT
+// records, GPU work or memory call to finish: its buffer records and its
+// retirement. False, having changed nothing, otherwise.
+inline bool ExitBufferedOnly(ThreadState& t,
+                             const roctracer::ApiCallInfo& info) noexcept {
+  const uint32_t depth = t.depth;
+  if (__builtin_expect(depth - 1 >= kMaxCallDepth, 0)) return false;
+  Frame* frame = &t.frames[depth - 1];
+  if (__builtin_expect(frame->correlation_id != info.correlation_id ||
+                           (frame->called | frame->buffered_ext |
+                            static_cast<uint64_t>(frame->seen)) != 0 ||
+                           frame->refs != nullptr ||
+                           t.memory.call_id == info.correlation_id,
+                       0)) {
+    return false;
+  }
+  t.depth = depth - 1;
+  if (frame->buffered != 0) {
+    WriteApiRecords(KindOp{frame->kind, 0, frame->op}, info, t, frame);
+    if (const uint64_t contexts = RetirementContexts()) {
+      Retire(frame->correlation_id, roctracer::clock::TimestampNs(), contexts);
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
+  ThreadState* const state = t_state;
+  if (__builtin_expect(state != nullptr, 1)) {
+    if (info.phase == ACTIVITY_API_PHASE_ENTER
+            ? EnterBufferedOnly(*state, info)
+            : ExitBufferedOnly(*state, info)) {
+      return;
+    }
+  }
+  ConsumeAny(info);
 }
 
 }  // namespace rocprofiler_sdk

@@ -36,10 +36,17 @@ inline void EndDelivery(ThreadState& t, uint32_t outer = 0) noexcept {
 }
 
 // Calls the callbacks of every active context tracing the call's (kind,
-// operation). ENTER and EXIT of one call share a per-thread frame holding one
-// user_data slot per context; a context gets EXIT only if it got ENTER and is
-// still active. No lock, no allocation.
-void Consume(const roctracer::ApiCallInfo& info) noexcept;
+// operation) and writes the buffer records of those buffer-tracing it. ENTER
+// and EXIT of one call share a per-thread frame holding one user_data slot
+// per context; a context gets EXIT only if it got ENTER and is still active.
+// No lock, no allocation.
+void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept;
+// The same, with the calls that are only buffer-traced (no callback, no EXT
+// record, no external-ID request, no memory call) taken first on a shorter
+// path; any other call goes on to ConsumeAny. Either may see the other's
+// frames (the installed one changes as contexts start and stop,
+// interest.cc).
+void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept;
 
 // Returns once no other thread is inside a callback of `context` (an index
 // into g_contexts) that started before its active bit was cleared. Not

@@ -24,6 +24,34 @@ bool g_consumer_installed = false;
 // Whether every traced call of the runtimes is wanted until the first one
 // comes (ArmFirstUse).
 bool g_first_use_armed = false;
+// Bit i: active context i has a service that ConsumeBufferedFirst would hand
+// to ConsumeAny on the traced-call path (a callback of an API kind or of
+// MEMORY_ALLOCATION, an *_API_EXT or MEMORY_ALLOCATION buffer, external-ID
+// requests). While none has, the consumer is ConsumeBufferedFirst, else
+// ConsumeAny, so that a callback does not pay for the buffer-only check.
+uint64_t g_general_contexts = 0;
+
+bool HasGeneralServices(const Context& ctx) noexcept {
+  constexpr int kMemory = ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION;
+  if (ctx.request.configured.load(std::memory_order_acquire) ||
+      ctx.services[kMemory].configured.load(std::memory_order_acquire) ||
+      ctx.buffer_services[kMemory].configured.load(std::memory_order_acquire)) {
+    return true;
+  }
+  for (int kind = 1; kind <= kLastBufferApiKind; ++kind) {
+    const int ext = ExtBufferKindOf(kind);
+    if (ctx.services[kind].configured.load(std::memory_order_acquire) ||
+        (ext != 0 &&
+         ctx.buffer_services[ext].configured.load(std::memory_order_acquire))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+roctracer::ApiConsumerFn ContextsConsumer() noexcept {
+  return g_general_contexts != 0 ? &ConsumeAny : &ConsumeBufferedFirst;
+}
 
 template <typename Fn>
 void ForEachApiId(Fn&& fn) noexcept {
@@ -89,10 +117,14 @@ void UpdateMemory(const Context& ctx, int delta) noexcept {
 }
 
 void Update(const Context& ctx, int delta) noexcept {
-  if (!g_consumer_installed) {
-    roctracer::SetApiConsumer(&Consume);
-    g_consumer_installed = true;
+  const uint64_t bit = uint64_t{1} << (&ctx - g_contexts);
+  if (delta > 0 && HasGeneralServices(ctx)) {
+    g_general_contexts |= bit;
+  } else if (delta < 0) {
+    g_general_contexts &= ~bit;
   }
+  roctracer::SetApiConsumer(ContextsConsumer());
+  g_consumer_installed = true;
   // Callback services of every kind, then buffer services of the API kinds
   // (numbered as the callback kinds).
   for (int n = 1; n < kKindCount + kLastBufferApiKind; ++n) {
@@ -179,7 +211,8 @@ void DisarmFirstUse() noexcept {
       roctracer::SetConsumerInterest(domain, id, false);
   });
   // From now on only the contexts' interest reaches the consumer.
-  roctracer::SetApiConsumer(g_consumer_installed ? &Consume : nullptr);
+  roctracer::SetApiConsumer(g_consumer_installed ? ContextsConsumer()
+                                                 : nullptr);
 }
 void RemoveContextInterest(const Context& ctx) noexcept { Update(ctx, -1); }
 

@@ -240,7 +240,7 @@ void ConsumeFirst(const roctracer::ApiCallInfo& info) noexcept {
   if (t_registering || !g_first_use_pending.load(std::memory_order_acquire)) {
     // A call made by a tool's configure or initialize, or one racing the
     // end of registration on another thread.
-    Consume(info);
+    ConsumeAny(info);
     return;
   }
   {
@@ -257,12 +257,12 @@ void ConsumeFirst(const roctracer::ApiCallInfo& info) noexcept {
       // EXIT reach the consumer to close the frame its ENTER opens.
       if (info.phase == ACTIVITY_API_PHASE_ENTER &&
           ContextsWant(info.domain, info.op)) {
-        Consume(info);
+        ConsumeAny(info);
       }
       return;
     }
   }
-  Consume(info);
+  ConsumeAny(info);
 }
 
 __attribute__((constructor)) void ArmRegistration() {

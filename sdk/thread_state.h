@@ -41,6 +41,11 @@ struct Frame {
   // The ID is in a record other than this call's own (a memory allocation
   // or GPU work it submitted): it is retired at EXIT (retirement.h).
   bool seen;
+  // The call's (kind, operation) as MapCall gave them at ENTER, in the
+  // padding after `seen`, so that EXIT reads them from the frame it matched
+  // instead of mapping the call again (KindOp without args_size).
+  uint16_t kind;
+  int32_t op;
   // Held while GPU work submitted from this call is outstanding; the
   // frame's own reference is dropped at EXIT (retirement.h).
   CallRefs* refs;
