@@ -28,7 +28,6 @@ uint32_t Tid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 std::vector<std::string> Print(const ApiArgs& args) {
   std::vector<std::string> rows;
   args.each(
-      args,
       [](void* user, const ApiArg& a) {
         EXPECT_EQ(a.name_size, std::strlen(a.name));
         EXPECT_EQ(a.type_size, std::strlen(a.type));
