@@ -28,7 +28,6 @@ uint32_t Tid() { return static_cast<uint32_t>(syscall(SYS_gettid)); }
 std::vector<std::string> Print(const ApiArgs& args) {
   std::vector<std::string> rows;
   args.each(
-      args,
       [](void* user, const ApiArg& a) {
         EXPECT_EQ(a.name_size, std::strlen(a.name));
         EXPECT_EQ(a.type_size, std::strlen(a.type));
@@ -189,6 +188,60 @@ TEST(ArgCapture, NothingRecordedWhileOff) {
   ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &d,
                      nullptr);
   EXPECT_NE(capture.Take(Tid(), 501, &arena), nullptr);
+}
+
+// The rocpd writer's path: `values` hands over what `each` does, the type
+// as the header spells it, and `spell` turns each value into `each`'s.
+std::vector<std::string> PrintValues(const ApiArgs& args,
+                                     std::vector<std::string>* header_types) {
+  struct Seen {
+    const ApiArgs* args;
+    std::vector<std::string>* rows;
+    std::vector<std::string>* header_types;
+  };
+  std::vector<std::string> rows;
+  Seen seen{&args, &rows, header_types};
+  args.printers->values(
+      args,
+      [](uint32_t position, const char* header_type, const char* name,
+         const char* value, size_t size, void* user) {
+        auto* s = static_cast<Seen*>(user);
+        s->header_types->push_back(header_type);
+        const ApiArg a = s->args->printers->spell(
+            *s->args, position, header_type, name, value, size);
+        EXPECT_EQ(a.name_size, std::strlen(a.name));
+        EXPECT_EQ(a.type_size, std::strlen(a.type));
+        s->rows->push_back(std::to_string(a.position) + "|" +
+                           std::string(a.type) + "|" + a.mangled_type + "|" +
+                           a.name + "|" + std::string(a.value, a.value_size));
+      },
+      &seen);
+  return rows;
+}
+
+TEST(ArgCapture, ValuesSpelledAreWhatEachHandsOver) {
+  ArgArena arena;
+  const hip_api_data_t d = Memcpy(1, 4096);
+  const ApiArgs* hip = arena.Add(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy,
+                                 &d.args.hipMemcpy, sizeof(d.args.hipMemcpy));
+  hsa_api_data_t h{};
+  h.args.hsa_system_get_info.attribute = HSA_SYSTEM_INFO_VERSION_MAJOR;
+  h.args.hsa_system_get_info.value = reinterpret_cast<void*>(0xabc0);
+  const ApiArgs* hsa = arena.Add(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+      &h.args.hsa_system_get_info, sizeof(h.args.hsa_system_get_info));
+  ASSERT_NE(hip, nullptr);
+  ASSERT_NE(hsa, nullptr);
+  std::vector<std::string> header_types;
+  EXPECT_EQ(PrintValues(*hip, &header_types), Print(*hip));
+  // The header's own spellings (the generator's), one per parameter.
+  ASSERT_EQ(header_types.size(), 4u);
+  EXPECT_EQ(header_types[3], "hipMemcpyKind");
+  header_types.clear();
+  EXPECT_EQ(PrintValues(*hsa, &header_types), Print(*hsa));
+  EXPECT_EQ(header_types.size(), 2u);
+  header_types.clear();
+  EXPECT_TRUE(PrintValues(*ArgCapture::NoArguments(), &header_types).empty());
 }
 
 TEST(ArgCapture, OpsWithoutParametersRecordNothing) {

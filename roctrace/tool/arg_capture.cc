@@ -253,6 +253,31 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
   }
 }
 
+template <class Data, auto kIterate>
+void Values(const ApiArgs& args, ApiArgs::ValueVisit visit, void* user) {
+  if constexpr (HasArgs<Data>::value) {
+    union Storage {
+      Storage() {}
+      Data data;
+    } copy;
+    std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+    kIterate(args.op, &copy.data, visit, user);
+  }
+}
+
+template <auto kArgType>
+ApiArg Spell(const ApiArgs& args, uint32_t position, const char* header_type,
+             const char* name, const char* value, size_t size) {
+  const Spelling& s = Spelled(ThreadSpellings(), kArgType, args.op, position,
+                              header_type, name);
+  return ApiArg{position, s.type,      s.type_size, s.mangled,
+                name,     s.name_size, value,       size};
+}
+
+template <class Data, auto kIterate, auto kArgType>
+constexpr ApiArgs::Printers kPrintersOf{
+    &Each<Data, kIterate, kArgType>, &Values<Data, kIterate>, &Spell<kArgType>};
+
 template <class Data>
 constexpr size_t ArgsOffsetOf() {
   if constexpr (HasArgs<Data>::value) {
@@ -262,19 +287,17 @@ constexpr size_t ArgsOffsetOf() {
   }
 }
 
-using EachFn = void (*)(const ApiArgs&, ApiArgs::Visit, void*);
-
-EachFn EachOf(uint32_t domain) {
+const ApiArgs::Printers* PrintersOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
-      return &Each<hip_api_data_t, &roctracer::hip_api::IterateValues,
-                   &roctracer::hip_api::ArgType>;
+      return &kPrintersOf<hip_api_data_t, &roctracer::hip_api::IterateValues,
+                          &roctracer::hip_api::ArgType>;
     case ACTIVITY_DOMAIN_HSA_API:
-      return &Each<hsa_api_data_t, &roctracer::hsa_api::IterateValues,
-                   &roctracer::hsa_api::ArgType>;
+      return &kPrintersOf<hsa_api_data_t, &roctracer::hsa_api::IterateValues,
+                          &roctracer::hsa_api::ArgType>;
     case ACTIVITY_DOMAIN_KFD_API:
-      return &Each<kfd_api_data_t, &roctracer::kfd_api::IterateValues,
-                   &roctracer::kfd_api::ArgType>;
+      return &kPrintersOf<kfd_api_data_t, &roctracer::kfd_api::IterateValues,
+                          &roctracer::kfd_api::ArgType>;
     default:
       return nullptr;
   }
@@ -372,7 +395,7 @@ const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
   if (p == nullptr) return nullptr;
   unsigned char* copy = p + sizeof(ApiArgs);
   std::memcpy(copy, bytes, size);
-  return new (p) ApiArgs{EachOf(domain), domain, op, size, copy};
+  return new (p) ApiArgs{PrintersOf(domain), domain, op, size, copy};
 }
 
 const ApiArgs* ArgArena::AddPadded(uint32_t domain, uint32_t op,
@@ -384,7 +407,7 @@ const ApiArgs* ArgArena::AddPadded(uint32_t domain, uint32_t op,
   // Most argument structs are a few words: no call for them.
   const auto* from = static_cast<const unsigned char*>(bytes);
   for (size_t i = 0; i < padded; i += 8) std::memcpy(copy + i, from + i, 8);
-  return new (p) ApiArgs{EachOf(domain), domain, op, size, copy};
+  return new (p) ApiArgs{PrintersOf(domain), domain, op, size, copy};
 }
 
 void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {
@@ -572,8 +595,12 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
 }
 
 const ApiArgs* ArgCapture::NoArguments() {
-  static const ApiArgs kNone{[](const ApiArgs&, ApiArgs::Visit, void*) {}, 0, 0,
-                             0, nullptr};
+  static const ApiArgs::Printers kNoPrinters{
+      [](const ApiArgs&, ApiArgs::Visit, void*) {},
+      [](const ApiArgs&, ApiArgs::ValueVisit, void*) {},
+      [](const ApiArgs&, uint32_t, const char*, const char*, const char*,
+         size_t) { return ApiArg{}; }};
+  static const ApiArgs kNone{&kNoPrinters, 0, 0, 0, nullptr};
   return &kNone;
 }
 

@@ -3,7 +3,7 @@
 // argument struct, nothing more, into a queue of the calling thread; the
 // pool's consumer, converting the call's activity record, takes them by the
 // record's thread and correlation ID (Take) into the batch's ArgArena, and
-// the writer that writes them formats them (ApiArgs::each: the generated
+// the writer that writes them formats them (ApiArgs::Printers: the generated
 // argument printers, pointers not followed).
 //
 // A thread's queue holds its calls in the order they returned, which is the

@@ -160,7 +160,7 @@ struct ScratchUse {
   uint64_t size;
 };
 
-// One argument of an API call, as ApiArgs::each hands it over: its
+// One argument of an API call, as ApiArgs' `each` hands it over: its
 // position (0, 1, ... in the parameter list), its type, its name and its
 // value: integers in decimal, enumerators by name, pointers as addresses
 // (`0x7ffd4c3e1a90`, `NULL`), never followed (what they pointed to is gone
@@ -183,15 +183,37 @@ struct ApiArg {
 // An API call's arguments as the call's data held them when it returned:
 // the bytes of its argument struct, copied on the calling thread, made text
 // only by a writer that writes them (rocpd's rocpd_arg, JSON's `args`), on
-// its own thread.
+// its own thread, with its domain's printers.
 struct ApiArgs {
   using Visit = void (*)(void* user, const ApiArg& arg);
-  // Calls `visit` once per argument, in order.
-  void (*each)(const ApiArgs& args, Visit visit, void* user);
+  using ValueVisit = void (*)(uint32_t position, const char* header_type,
+                              const char* name, const char* value, size_t size,
+                              void* user);
+  struct Printers {
+    // Calls `visit` once per argument, in order, its type spelled.
+    void (*each)(const ApiArgs& args, Visit visit, void* user);
+    // The printers' own pass (no type spelled, no adapter between them and
+    // `visit`): calls `visit` once per argument, in order, with its
+    // position, its type and name as the header spells them (string
+    // literals: their addresses name them, one per parameter of an
+    // operation) and its printed value (`size` bytes, valid during the
+    // call only).
+    void (*values)(const ApiArgs& args, ValueVisit visit, void* user);
+    // A value `values` handed over as `each` would have (the type spelled
+    // as rocprofiler-sdk names it, the name measured).
+    ApiArg (*spell)(const ApiArgs& args, uint32_t position,
+                    const char* header_type, const char* name,
+                    const char* value, size_t size);
+  };
+  const Printers* printers;
   uint32_t domain;  // activity_domain_t
   uint32_t op;
   uint32_t size;
   const unsigned char* bytes;
+
+  void each(Visit visit, void* user) const {
+    printers->each(*this, visit, user);
+  }
 };
 
 // A memory allocation or free (kMemoryAllocation events; the operation is

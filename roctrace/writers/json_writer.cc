@@ -392,7 +392,6 @@ void JsonWriter::Write(const ApiEvent& e) {
 void JsonWriter::AppendArgs(std::string* out, const ApiArgs& args) {
   out->append(",\"args\":[");
   args.each(
-      args,
       [](void* user, const ApiArg& arg) {
         auto* o = static_cast<std::string*>(user);
         o->append(arg.position == 0 ? "{\"type\":" : ",{\"type\":");

@@ -637,6 +637,7 @@ inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
 
 struct RocpdWriter::ArgSink {
   RocpdWriter* writer;
+  const ApiArgs* args;
   int64_t event_id;
   OpArgCells* cells;
   LastArgs* keep;  // the rows' tails go here; null: not kept
@@ -732,36 +733,40 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     cells.op = args.op;
     cells.by_position.clear();
   }
-  ArgSink sink{this, event_id, &cells, repeated ? &last : nullptr, 0, {}, {}};
+  ArgSink sink{this, &args, event_id, &cells, repeated ? &last : nullptr,
+               0,    {},    {}};
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
         std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
                       static_cast<unsigned long long>(e.stream_id)));
   }
   last.row_count = 0;
-  args.each(
+  // The printers hand each value straight to this visitor (no adapter, no
+  // type spelled): the common row is appended at once, the others spelled.
+  args.printers->values(
       args,
-      [](void* user, const ApiArg& arg) {
+      [](uint32_t position, const char* header_type, const char* name,
+         const char* value, size_t size, void* user) {
         auto* s = static_cast<ArgSink*>(user);
         // The common row: its cells encoded, its value ASCII (printed
         // values are, but for bytes of char arrays in structs) and short,
         // no rows kept, no extdata.
         const std::vector<ArgCells>& by_position = s->cells->by_position;
-        if (__builtin_expect(s->keep == nullptr &&
-                                 arg.position < by_position.size() &&
-                                 by_position[arg.position].name == arg.name &&
-                                 arg.value_size <= kMaxArgValue &&
-                                 IsAscii(arg.value, arg.value_size) &&
-                                 (s->stream_size == 0 || arg.name_size != 6 ||
-                                  std::memcmp(arg.name, "stream", 6) != 0),
-                             1)) {
+        if (__builtin_expect(
+                s->keep == nullptr && position < by_position.size() &&
+                    by_position[position].name == name &&
+                    size <= kMaxArgValue && IsAscii(value, size) &&
+                    (s->stream_size == 0 || std::strcmp(name, "stream") != 0),
+                1)) {
           RocpdWriter* w = s->writer;
           w->appender_->AppendAroundMiddle(
               kArgTable, w->next_arg_id_++, s->event_id,
-              by_position[arg.position].cells, arg.value, arg.value_size);
+              by_position[position].cells, value, size);
           return;
         }
-        s->writer->WriteArgRow(*s, arg);
+        s->writer->WriteArgRow(
+            *s, s->args->printers->spell(*s->args, position, header_type, name,
+                                         value, size));
       },
       &sink);
   last.has_rows = repeated;
