@@ -513,6 +513,25 @@ uint64_t SkippedCalls() noexcept {
   return g_skipped.load(std::memory_order_relaxed);
 }
 
+namespace {
+
+// Of the candidate contexts (a mask of context indices), those whose
+// buffer service for `kind` takes operation `op`.
+inline uint64_t BufferingContexts(uint64_t candidates, int kind,
+                                  int32_t op) noexcept {
+  uint64_t buffered = 0;
+  while (candidates != 0) {
+    const int i = __builtin_ctzll(candidates);
+    candidates &= candidates - 1;
+    if (g_contexts[i].buffer_services[kind].Traces(op)) {
+      buffered |= uint64_t{1} << i;
+    }
+  }
+  return buffered;
+}
+
+}  // namespace
+
 void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* state = Tls();
   if (state == nullptr) return;
@@ -538,29 +557,15 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
       // Built in registers, stored once: the frame is written once.
-      uint64_t buffered = 0;
-      uint64_t b =
-          active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire);
-      while (b != 0) {
-        const int i = __builtin_ctzll(b);
-        b &= b - 1;
-        if (g_contexts[i].buffer_services[ko.kind].Traces(ko.op)) {
-          buffered |= uint64_t{1} << i;
-        }
-      }
+      uint64_t buffered = BufferingContexts(
+          active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire),
+          ko.kind, ko.op);
       frame->buffered = buffered;
-      uint64_t e =
+      const uint64_t e =
           active & g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire);
       if (__builtin_expect(e != 0, 0)) {
-        const int ext = ExtBufferKindOf(ko.kind);
-        uint64_t buffered_ext = 0;
-        while (e != 0) {
-          const int i = __builtin_ctzll(e);
-          e &= e - 1;
-          if (g_contexts[i].buffer_services[ext].Traces(ko.op)) {
-            buffered_ext |= uint64_t{1} << i;
-          }
-        }
+        const uint64_t buffered_ext =
+            BufferingContexts(e, ExtBufferKindOf(ko.kind), ko.op);
         frame->buffered_ext = buffered_ext;
         buffered |= buffered_ext;  // from here: whether any record is due
       }
@@ -635,15 +640,9 @@ inline bool EnterBufferedOnly(ThreadState& t,
     if (info.domain == ACTIVITY_DOMAIN_HSA_API && MemoryOpOf(info.op) != 0) {
       return false;
     }
-    uint64_t b =
-        active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire);
-    while (b != 0) {
-      const int i = __builtin_ctzll(b);
-      b &= b - 1;
-      if (g_contexts[i].buffer_services[ko.kind].Traces(ko.op)) {
-        buffered |= uint64_t{1} << i;
-      }
-    }
+    buffered = BufferingContexts(
+        active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire),
+        ko.kind, ko.op);
   }
   t.depth = depth + 1;
   Frame* frame = &t.frames[depth];
