@@ -368,10 +368,39 @@ TEST_F(GpuActivity, ABarrierOnACopysSignalIsNotHeldBackUntilTheThreadLooks) {
 // submitting thread does not wake it (it did, once a copy, before). Copies
 // held back by a dependency, submitted one by one, leave it asleep but for
 // its look every millisecond while it is active. The thread watches ahead
-// once it had to complete copies nobody waited on.
+// once it had to complete copies nobody waited on: it is prompt then, and a
+// copy nobody waits on has its signal moved as it completes (left to a
+// waiter, it would be reported two looks after its submission, a
+// millisecond or more).
 TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   ASSERT_TRUE(CopiesNobodyWaitsOn(program_));
   std::vector<char> src(64, 'k'), dst(64, 0);
+  constexpr int kUnwaited = 21;
+  {
+    hsa_signal_t polled;
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &polled), HSA_STATUS_SUCCESS);
+    std::vector<double> us;
+    for (int trial = 0; trial < kUnwaited; ++trial) {
+      hsa_signal_store_relaxed(polled, 1);
+      const auto start = std::chrono::steady_clock::now();
+      ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                          program_.cpu, 64, 0, nullptr, polled),
+                HSA_STATUS_SUCCESS);
+      // Loads, not a wait: nobody waits on this copy.
+      const auto deadline = start + std::chrono::seconds(10);
+      while (hsa_signal_load_scacquire(polled) != 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+      ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
+      us.push_back(std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - start)
+                       .count());
+    }
+    std::sort(us.begin(), us.end());
+    EXPECT_LT(us[us.size() / 2], 600.0) << "median of 21, us";
+    hsa_signal_destroy(polled);
+  }
   hsa_signal_t hold;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
   constexpr int kHeld = 12;  // fewer than the slots watched ahead
@@ -406,7 +435,7 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   for (hsa_signal_t h : held) EXPECT_EQ(gpu_test::WaitZero(h), 0);
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
-            size_t{kHeld} + 2);
+            size_t{kHeld} + 2 + kUnwaited);
   EXPECT_EQ(dst[0], 'k');
   for (hsa_signal_t h : held) hsa_signal_destroy(h);
   hsa_signal_destroy(hold);
