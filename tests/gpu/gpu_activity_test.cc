@@ -363,6 +363,75 @@ TEST_F(GpuActivity, ABarrierOnACopysSignalIsNotHeldBackUntilTheThreadLooks) {
   for (hsa_signal_t s : {hold, copied, barrier}) hsa_signal_destroy(s);
 }
 
+// A wait on a signal group that holds a traced copy's signal is a waiter on
+// that copy too: the copy is watched as the wait starts, and the wait ends
+// within a wake-up of the copy's completion, not at the completion thread's
+// looks (a millisecond or more apart; the runtime's group wait does not go
+// through the wait_any the tracer sees). Nor do those copies count as ones
+// nobody collected: the thread is not prompt afterwards, and a copy nobody
+// waits on is left for two looks (unnoticed, the group waits' copies made
+// the thread prompt after two trials, the rest of them fast too).
+TEST_F(GpuActivity, AGroupWaitOnACopysSignalIsNotHeldBackUntilTheThreadLooks) {
+  std::vector<char> src(64, 'g'), dst(64, 0);
+  hsa_signal_t hold, copied, other;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &copied), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &other), HSA_STATUS_SUCCESS);
+  const hsa_signal_t members[2] = {other, copied};
+  hsa_signal_group_t group;
+  ASSERT_EQ(hsa_signal_group_create(2, members, 1, &program_.cpu, &group),
+            HSA_STATUS_SUCCESS);
+  const hsa_signal_condition_t conds[2] = {HSA_SIGNAL_CONDITION_LT,
+                                           HSA_SIGNAL_CONDITION_LT};
+  const hsa_signal_value_t values[2] = {1, 1};
+  std::vector<double> us;
+  for (int trial = 0; trial < 21; ++trial) {
+    hsa_signal_store_relaxed(hold, 1);
+    hsa_signal_store_relaxed(copied, 1);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, copied),
+              HSA_STATUS_SUCCESS);
+    const auto start = std::chrono::steady_clock::now();
+    hsa_signal_store_screlease(hold, 0);
+    hsa_signal_t found{0};
+    hsa_signal_value_t value = -1;
+    const auto wait = trial % 2 == 0 ? &hsa_signal_group_wait_any_scacquire
+                                     : &hsa_signal_group_wait_any_relaxed;
+    ASSERT_EQ(
+        wait(group, conds, values, HSA_WAIT_STATE_BLOCKED, &found, &value),
+        HSA_STATUS_SUCCESS);
+    us.push_back(std::chrono::duration<double, std::micro>(
+                     std::chrono::steady_clock::now() - start)
+                     .count());
+    EXPECT_EQ(found.handle, copied.handle);
+    EXPECT_EQ(value, 0);
+  }
+  std::sort(us.begin(), us.end());
+  EXPECT_LT(us[us.size() / 2], 1000.0) << "median of 21, us";
+  EXPECT_EQ(hsa_signal_group_destroy(group), HSA_STATUS_SUCCESS);
+  // Past the two looks for which a noticed dependency has every copy
+  // watched.
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  hsa_signal_store_relaxed(other, 1);
+  const auto start = std::chrono::steady_clock::now();
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, other),
+            HSA_STATUS_SUCCESS);
+  // Loads, not a wait: nobody waits on this copy.
+  while (hsa_signal_load_scacquire(other) != 0) std::this_thread::yield();
+  // Two looks are a millisecond apart at least: this bound only a prompt
+  // thread beats.
+  const double unwaited_us = std::chrono::duration<double, std::micro>(
+                                 std::chrono::steady_clock::now() - start)
+                                 .count();
+  EXPECT_GE(unwaited_us, 500.0)
+      << "us until the completion thread reported a copy nobody waits on";
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 22u);
+  EXPECT_EQ(dst[0], 'g');
+  for (hsa_signal_t s : {hold, copied, other}) hsa_signal_destroy(s);
+}
+
 // A copy published in one of the copy ring's free slots that the completion
 // thread watches ahead wakes it when it completes, through the runtime: the
 // submitting thread does not wake it (it did, once a copy, before). Copies
