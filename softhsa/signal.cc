@@ -419,6 +419,95 @@ hsa_status_t hsa_amd_signal_value_pointer(
   return HSA_STATUS_SUCCESS;
 }
 
+// Signal groups: the signals as created, for waits on any of them. The
+// live groups are kept so that a stale or made-up handle is refused.
+namespace {
+struct SignalGroup {
+  std::vector<hsa_signal_t> signals;
+};
+std::mutex g_groups_mutex;
+std::unordered_set<SignalGroup*> g_groups;
+
+SignalGroup* ToGroup(hsa_signal_group_t group) {
+  SignalGroup* g = reinterpret_cast<SignalGroup*>(group.handle);
+  std::lock_guard<std::mutex> lock(g_groups_mutex);
+  return g_groups.count(g) != 0 ? g : nullptr;
+}
+
+hsa_status_t GroupWaitAny(hsa_signal_group_t group,
+                          const hsa_signal_condition_t* conditions,
+                          const hsa_signal_value_t* compare_values,
+                          hsa_wait_state_t wait_state_hint,
+                          hsa_signal_t* signal, hsa_signal_value_t* value) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  SignalGroup* g = ToGroup(group);
+  if (g == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP;
+  if (conditions == nullptr || compare_values == nullptr || signal == nullptr ||
+      value == nullptr) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  const uint32_t n = static_cast<uint32_t>(g->signals.size());
+  std::vector<hsa_signal_condition_t> conds(conditions, conditions + n);
+  std::vector<hsa_signal_value_t> values(compare_values, compare_values + n);
+  const uint32_t i = api::hsa_amd_signal_wait_any(
+      n, g->signals.data(), conds.data(), values.data(), UINT64_MAX,
+      wait_state_hint, value);
+  if (i >= n) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  *signal = g->signals[i];
+  return HSA_STATUS_SUCCESS;
+}
+}  // namespace
+
+hsa_status_t hsa_signal_group_create(uint32_t num_signals,
+                                     const hsa_signal_t* signals,
+                                     uint32_t num_consumers,
+                                     const hsa_agent_t* consumers,
+                                     hsa_signal_group_t* signal_group) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  if (num_signals == 0 || signals == nullptr || num_consumers == 0 ||
+      consumers == nullptr || signal_group == nullptr) {
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+  for (uint32_t i = 0; i < num_signals; ++i) {
+    if (ToSignal(signals[i]) == nullptr) return HSA_STATUS_ERROR_INVALID_SIGNAL;
+  }
+  auto* g = new SignalGroup{{signals, signals + num_signals}};
+  {
+    std::lock_guard<std::mutex> lock(g_groups_mutex);
+    g_groups.insert(g);
+  }
+  signal_group->handle = reinterpret_cast<uint64_t>(g);
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_signal_group_destroy(hsa_signal_group_t signal_group) {
+  if (!Initialized()) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+  SignalGroup* g = reinterpret_cast<SignalGroup*>(signal_group.handle);
+  {
+    std::lock_guard<std::mutex> lock(g_groups_mutex);
+    if (g_groups.erase(g) == 0) return HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP;
+  }
+  delete g;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t hsa_signal_group_wait_any_scacquire(
+    hsa_signal_group_t signal_group, const hsa_signal_condition_t* conditions,
+    const hsa_signal_value_t* compare_values, hsa_wait_state_t wait_state_hint,
+    hsa_signal_t* signal, hsa_signal_value_t* value) {
+  // wait_any's loads of the values are acquire loads.
+  return GroupWaitAny(signal_group, conditions, compare_values, wait_state_hint,
+                      signal, value);
+}
+
+hsa_status_t hsa_signal_group_wait_any_relaxed(
+    hsa_signal_group_t signal_group, const hsa_signal_condition_t* conditions,
+    const hsa_signal_value_t* compare_values, hsa_wait_state_t wait_state_hint,
+    hsa_signal_t* signal, hsa_signal_value_t* value) {
+  return GroupWaitAny(signal_group, conditions, compare_values, wait_state_hint,
+                      signal, value);
+}
+
 #undef SIG
 
 }  // namespace api

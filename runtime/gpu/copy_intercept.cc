@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <mutex>
 #include <type_traits>
+#include <unordered_map>
+#include <vector>
 
 #include "runtime/activity/correlation.h"
 #include "runtime/gpu/agents.h"
@@ -289,6 +291,106 @@ hsa_status_t SignalAsyncHandler(hsa_signal_t signal,
                                                arg);
 }
 
+// hsa_amd_signal_wait_all (newer headers only): as wait_any, a wait on
+// every signal it names.
+template <class T, class = void>
+struct HasWaitAll : std::false_type {};
+template <class T>
+struct HasWaitAll<T, std::void_t<decltype(&T::hsa_amd_signal_wait_all_fn)>>
+    : std::true_type {};
+
+template <class Fn>
+struct WaitAll;
+template <class... Rest>
+struct WaitAll<uint32_t (*)(uint32_t, hsa_signal_t*, Rest...)> {
+  static uint32_t Call(uint32_t count, hsa_signal_t* signals, Rest... rest) {
+    NoteDependencies(signals, count);
+    const typename Dependent<AmdExtTable, sizeof...(Rest)>::type& amd = Amd();
+    return amd.hsa_amd_signal_wait_all_fn(count, signals, rest...);
+  }
+};
+
+template <class Table>
+void InstallWaitAll(const HsaApiTable* table, Table* amd) {
+  if constexpr (HasWaitAll<Table>::value) {
+    if (AmdHasSlot(table, offsetof(Table, hsa_amd_signal_wait_all_fn))) {
+      amd->hsa_amd_signal_wait_all_fn =
+          &WaitAll<decltype(amd->hsa_amd_signal_wait_all_fn)>::Call;
+    }
+  }
+}
+
+template <class Table>
+void RestoreWaitAll(Table* amd) {
+  if constexpr (HasWaitAll<Table>::value) {
+    const Table& saved = Amd();
+    if (saved.hsa_amd_signal_wait_all_fn != nullptr) {
+      amd->hsa_amd_signal_wait_all_fn = saved.hsa_amd_signal_wait_all_fn;
+    }
+  }
+}
+
+// Signal groups: the runtime does not say which signals a group has, so
+// the groups created while tracing are remembered; a wait on one is a wait
+// on each of its signals (groups created before are passed on unnoticed).
+struct SignalGroups {
+  // Held across the runtime's create and destroy, so that a handle the
+  // runtime reuses is never forgotten by the destroy of its former group.
+  std::mutex mutex;
+  std::unordered_map<uint64_t, std::vector<hsa_signal_t>> signals;
+};
+
+SignalGroups& Groups() {
+  static SignalGroups* groups = new SignalGroups;  // outlives exit-time calls
+  return *groups;
+}
+
+hsa_status_t SignalGroupCreate(uint32_t num_signals,
+                               const hsa_signal_t* signals,
+                               uint32_t num_consumers,
+                               const hsa_agent_t* consumers,
+                               hsa_signal_group_t* group) {
+  SignalGroups& g = Groups();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  const hsa_status_t status = Core().hsa_signal_group_create_fn(
+      num_signals, signals, num_consumers, consumers, group);
+  if (status == HSA_STATUS_SUCCESS) {
+    g.signals[group->handle].assign(signals, signals + num_signals);
+  }
+  return status;
+}
+
+hsa_status_t SignalGroupDestroy(hsa_signal_group_t group) {
+  SignalGroups& g = Groups();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  const hsa_status_t status = Core().hsa_signal_group_destroy_fn(group);
+  if (status == HSA_STATUS_SUCCESS) g.signals.erase(group.handle);
+  return status;
+}
+
+template <hsa_status_t (*CoreApiTable::*kWait)(
+    hsa_signal_group_t, const hsa_signal_condition_t*,
+    const hsa_signal_value_t*, hsa_wait_state_t, hsa_signal_t*,
+    hsa_signal_value_t*)>
+hsa_status_t SignalGroupWaitAny(hsa_signal_group_t group,
+                                const hsa_signal_condition_t* conds,
+                                const hsa_signal_value_t* values,
+                                hsa_wait_state_t wait_state_hint,
+                                hsa_signal_t* signal,
+                                hsa_signal_value_t* value) {
+  if (Copies().ring.InFlight() != 0) {
+    std::vector<hsa_signal_t> signals;
+    {
+      SignalGroups& g = Groups();
+      std::lock_guard<std::mutex> lock(g.mutex);
+      auto it = g.signals.find(group.handle);
+      if (it != g.signals.end()) signals = it->second;
+    }
+    NoteDependencies(signals.data(), static_cast<uint32_t>(signals.size()));
+  }
+  return (Core().*kWait)(group, conds, values, wait_state_hint, signal, value);
+}
+
 }  // namespace
 
 void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
@@ -317,7 +419,22 @@ void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
   if (a.hsa_amd_signal_async_handler_fn != nullptr) {
     amd->hsa_amd_signal_async_handler_fn = a.hsa_amd_signal_async_handler_fn;
   }
+  if (c.hsa_signal_group_create_fn != nullptr) {
+    core->hsa_signal_group_create_fn = c.hsa_signal_group_create_fn;
+  }
+  if (c.hsa_signal_group_destroy_fn != nullptr) {
+    core->hsa_signal_group_destroy_fn = c.hsa_signal_group_destroy_fn;
+  }
+  if (c.hsa_signal_group_wait_any_scacquire_fn != nullptr) {
+    core->hsa_signal_group_wait_any_scacquire_fn =
+        c.hsa_signal_group_wait_any_scacquire_fn;
+  }
+  if (c.hsa_signal_group_wait_any_relaxed_fn != nullptr) {
+    core->hsa_signal_group_wait_any_relaxed_fn =
+        c.hsa_signal_group_wait_any_relaxed_fn;
+  }
   RestoreOnEngine(amd);
+  RestoreWaitAll(amd);
 }
 
 void InstallCopyWrappers(const HsaApiTable* table, CoreApiTable* core,
@@ -349,7 +466,24 @@ void InstallCopyWrappers(const HsaApiTable* table, CoreApiTable* core,
                  offsetof(AmdExtTable, hsa_amd_signal_async_handler_fn))) {
     amd->hsa_amd_signal_async_handler_fn = &SignalAsyncHandler;
   }
+  if (CoreHasSlot(table, offsetof(CoreApiTable, hsa_signal_group_create_fn))) {
+    core->hsa_signal_group_create_fn = &SignalGroupCreate;
+  }
+  if (CoreHasSlot(table, offsetof(CoreApiTable, hsa_signal_group_destroy_fn))) {
+    core->hsa_signal_group_destroy_fn = &SignalGroupDestroy;
+  }
+  if (CoreHasSlot(table, offsetof(CoreApiTable,
+                                  hsa_signal_group_wait_any_scacquire_fn))) {
+    core->hsa_signal_group_wait_any_scacquire_fn = &SignalGroupWaitAny<
+        &CoreApiTable::hsa_signal_group_wait_any_scacquire_fn>;
+  }
+  if (CoreHasSlot(table, offsetof(CoreApiTable,
+                                  hsa_signal_group_wait_any_relaxed_fn))) {
+    core->hsa_signal_group_wait_any_relaxed_fn = &SignalGroupWaitAny<
+        &CoreApiTable::hsa_signal_group_wait_any_relaxed_fn>;
+  }
   InstallOnEngine(table, amd);
+  InstallWaitAll(table, amd);
 }
 
 hsa_status_t CopyProfilingEnable(bool enable) {

@@ -363,15 +363,161 @@ TEST_F(GpuActivity, ABarrierOnACopysSignalIsNotHeldBackUntilTheThreadLooks) {
   for (hsa_signal_t s : {hold, copied, barrier}) hsa_signal_destroy(s);
 }
 
+// After the two looks for which a noticed dependency has every copy watched:
+// the microseconds until the application signal `polled` of a copy nobody
+// waits on (its signal polled with loads) moves. Two looks are a millisecond
+// apart at least: only a prompt completion thread reports it within 500 us.
+double UsUntilAnUnwaitedCopyIsReported(const gpu_test::Program& program,
+                                       hsa_signal_t polled) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  std::vector<char> src(64, 'u'), dst(64, 0);
+  hsa_signal_store_relaxed(polled, 1);
+  const auto start = std::chrono::steady_clock::now();
+  if (hsa_amd_memory_async_copy(dst.data(), program.gpu, src.data(),
+                                program.cpu, 64, 0, nullptr,
+                                polled) != HSA_STATUS_SUCCESS) {
+    return -1;
+  }
+  while (hsa_signal_load_scacquire(polled) != 0) std::this_thread::yield();
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// A wait on a signal group that holds a traced copy's signal is a waiter on
+// that copy too: the copy is watched as the wait starts, and the wait ends
+// within a wake-up of the copy's completion, not at the completion thread's
+// looks (a millisecond or more apart; the runtime's group wait does not go
+// through the wait_any the tracer sees). Nor do those copies count as ones
+// nobody collected: the thread is not prompt afterwards, and a copy nobody
+// waits on is left for two looks (unnoticed, the group waits' copies made
+// the thread prompt after two trials, the rest of them fast too).
+TEST_F(GpuActivity, AGroupWaitOnACopysSignalIsNotHeldBackUntilTheThreadLooks) {
+  std::vector<char> src(64, 'g'), dst(64, 0);
+  hsa_signal_t hold, copied, other;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &copied), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &other), HSA_STATUS_SUCCESS);
+  const hsa_signal_t members[2] = {other, copied};
+  hsa_signal_group_t group;
+  ASSERT_EQ(hsa_signal_group_create(2, members, 1, &program_.cpu, &group),
+            HSA_STATUS_SUCCESS);
+  const hsa_signal_condition_t conds[2] = {HSA_SIGNAL_CONDITION_LT,
+                                           HSA_SIGNAL_CONDITION_LT};
+  const hsa_signal_value_t values[2] = {1, 1};
+  std::vector<double> us;
+  for (int trial = 0; trial < 21; ++trial) {
+    hsa_signal_store_relaxed(hold, 1);
+    hsa_signal_store_relaxed(copied, 1);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, copied),
+              HSA_STATUS_SUCCESS);
+    const auto start = std::chrono::steady_clock::now();
+    hsa_signal_store_screlease(hold, 0);
+    hsa_signal_t found{0};
+    hsa_signal_value_t value = -1;
+    const auto wait = trial % 2 == 0 ? &hsa_signal_group_wait_any_scacquire
+                                     : &hsa_signal_group_wait_any_relaxed;
+    ASSERT_EQ(
+        wait(group, conds, values, HSA_WAIT_STATE_BLOCKED, &found, &value),
+        HSA_STATUS_SUCCESS);
+    us.push_back(std::chrono::duration<double, std::micro>(
+                     std::chrono::steady_clock::now() - start)
+                     .count());
+    EXPECT_EQ(found.handle, copied.handle);
+    EXPECT_EQ(value, 0);
+  }
+  std::sort(us.begin(), us.end());
+  EXPECT_LT(us[us.size() / 2], 1000.0) << "median of 21, us";
+  EXPECT_EQ(hsa_signal_group_destroy(group), HSA_STATUS_SUCCESS);
+  EXPECT_GE(UsUntilAnUnwaitedCopyIsReported(program_, other), 500.0)
+      << "a copy nobody waits on was reported by a prompt completion thread";
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 22u);
+  EXPECT_EQ(dst[0], 'g');
+  for (hsa_signal_t s : {hold, copied, other}) hsa_signal_destroy(s);
+}
+
+#if HSA_AMD_INTERFACE_VERSION_MINOR >= 7
+// hsa_amd_signal_wait_all (newer headers) on a traced copy's signal is
+// noticed as a waiter on that copy, as wait_any is. softhsa answers
+// HSA_STATUS_ERROR for it at once, so the waiter is played by loads after
+// it: the copy's signal moves within a wake-up of its completion, and the
+// copy does not count as one nobody collected (unnoticed, such copies made
+// the completion thread prompt after two trials).
+TEST_F(GpuActivity, AWaitAllOnACopysSignalIsNoticedAsAWaiter) {
+  std::vector<char> src(64, 'a'), dst(64, 0);
+  hsa_signal_t hold, copied, other;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &copied), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &other), HSA_STATUS_SUCCESS);
+  hsa_signal_condition_t cond = HSA_SIGNAL_CONDITION_LT;
+  hsa_signal_value_t one = 1, seen = -1;
+  std::vector<double> us;
+  for (int trial = 0; trial < 21; ++trial) {
+    hsa_signal_store_relaxed(hold, 1);
+    hsa_signal_store_relaxed(copied, 1);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, copied),
+              HSA_STATUS_SUCCESS);
+    hsa_amd_signal_wait_all(1, &copied, &cond, &one, 0, HSA_WAIT_STATE_ACTIVE,
+                            &seen);
+    const auto start = std::chrono::steady_clock::now();
+    hsa_signal_store_screlease(hold, 0);
+    while (hsa_signal_load_scacquire(copied) != 0) std::this_thread::yield();
+    us.push_back(std::chrono::duration<double, std::micro>(
+                     std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(us.begin(), us.end());
+  EXPECT_LT(us[us.size() / 2], 1000.0) << "median of 21, us";
+  EXPECT_GE(UsUntilAnUnwaitedCopyIsReported(program_, other), 500.0)
+      << "a copy nobody waits on was reported by a prompt completion thread";
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 22u);
+  EXPECT_EQ(dst[0], 'a');
+  for (hsa_signal_t s : {hold, copied, other}) hsa_signal_destroy(s);
+}
+#endif
+
 // A copy published in one of the copy ring's free slots that the completion
 // thread watches ahead wakes it when it completes, through the runtime: the
 // submitting thread does not wake it (it did, once a copy, before). Copies
 // held back by a dependency, submitted one by one, leave it asleep but for
 // its look every millisecond while it is active. The thread watches ahead
-// once it had to complete copies nobody waited on.
+// once it had to complete copies nobody waited on: it is prompt then, and a
+// copy nobody waits on has its signal moved as it completes (left to a
+// waiter, it would be reported two looks after its submission, a
+// millisecond or more).
 TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   ASSERT_TRUE(CopiesNobodyWaitsOn(program_));
   std::vector<char> src(64, 'k'), dst(64, 0);
+  constexpr int kUnwaited = 21;
+  {
+    hsa_signal_t polled;
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &polled), HSA_STATUS_SUCCESS);
+    std::vector<double> us;
+    for (int trial = 0; trial < kUnwaited; ++trial) {
+      hsa_signal_store_relaxed(polled, 1);
+      const auto start = std::chrono::steady_clock::now();
+      ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                          program_.cpu, 64, 0, nullptr, polled),
+                HSA_STATUS_SUCCESS);
+      // Loads, not a wait: nobody waits on this copy.
+      const auto deadline = start + std::chrono::seconds(10);
+      while (hsa_signal_load_scacquire(polled) != 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+      ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
+      us.push_back(std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - start)
+                       .count());
+    }
+    std::sort(us.begin(), us.end());
+    EXPECT_LT(us[us.size() / 2], 600.0) << "median of 21, us";
+    hsa_signal_destroy(polled);
+  }
   hsa_signal_t hold;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
   constexpr int kHeld = 12;  // fewer than the slots watched ahead
@@ -406,7 +552,7 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   for (hsa_signal_t h : held) EXPECT_EQ(gpu_test::WaitZero(h), 0);
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
-            size_t{kHeld} + 2);
+            size_t{kHeld} + 2 + kUnwaited);
   EXPECT_EQ(dst[0], 'k');
   for (hsa_signal_t h : held) hsa_signal_destroy(h);
   hsa_signal_destroy(hold);

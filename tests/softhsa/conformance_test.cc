@@ -510,6 +510,43 @@ TEST_F(HsaTest, WaitAny) {
   hsa_signal_destroy(s[1]);
 }
 
+// A signal group's wait returns one of its signals that satisfies its
+// condition, with the value seen; a destroyed group is refused.
+TEST_F(HsaTest, SignalGroupWaitAny) {
+  hsa_signal_t s[2] = {Signal(1), Signal(1)};
+  hsa_signal_group_t group{0};
+  EXPECT_EQ(hsa_signal_group_create(2, s, 0, nullptr, &group),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  ASSERT_EQ(hsa_signal_group_create(2, s, 1, &gpu_, &group),
+            HSA_STATUS_SUCCESS);
+  const hsa_signal_condition_t conds[2] = {HSA_SIGNAL_CONDITION_EQ,
+                                           HSA_SIGNAL_CONDITION_EQ};
+  const hsa_signal_value_t values[2] = {0, 0};
+  std::thread t([&] {
+    usleep(20000);
+    hsa_signal_store_relaxed(s[1], 0);
+  });
+  hsa_signal_t found{0};
+  hsa_signal_value_t v = 99;
+  EXPECT_EQ(hsa_signal_group_wait_any_scacquire(
+                group, conds, values, HSA_WAIT_STATE_BLOCKED, &found, &v),
+            HSA_STATUS_SUCCESS);
+  t.join();
+  EXPECT_EQ(found.handle, s[1].handle);
+  EXPECT_EQ(v, 0);
+  EXPECT_EQ(hsa_signal_group_wait_any_relaxed(
+                group, conds, values, HSA_WAIT_STATE_ACTIVE, &found, nullptr),
+            HSA_STATUS_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(hsa_signal_group_destroy(group), HSA_STATUS_SUCCESS);
+  EXPECT_EQ(hsa_signal_group_destroy(group),
+            HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP);
+  EXPECT_EQ(hsa_signal_group_wait_any_relaxed(
+                group, conds, values, HSA_WAIT_STATE_ACTIVE, &found, &v),
+            HSA_STATUS_ERROR_INVALID_SIGNAL_GROUP);
+  hsa_signal_destroy(s[0]);
+  hsa_signal_destroy(s[1]);
+}
+
 // A wait_any sleeps on its own signals, as ROCR's waits on their events:
 // changes of a signal another wait_any watches do not wake it.
 TEST_F(HsaTest, WaitAnyIsNotWokenByOtherSignalsChanges) {
