@@ -112,6 +112,26 @@ struct Widths {
 };
 inline constexpr Widths kWidths;
 
+// The width of integer v.
+inline const Width& WidthOf(int64_t v) {
+  const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
+  return kWidths.by_clz[__builtin_clzll(mag | 1)];
+}
+
+// Integer v's serial type and byte count in a record; with small_ints
+// (SQLite's schema format 4), 0 and 1 are types 8 and 9 with no bytes.
+struct IntegerCell {
+  uint8_t type;
+  uint8_t size;
+};
+inline IntegerCell IntegerCellOf(int64_t v, bool small_ints) {
+  if (small_ints && static_cast<uint64_t>(v) <= 1) {
+    return {static_cast<uint8_t>(8 + v), 0};
+  }
+  const Width& w = WidthOf(v);
+  return {w.type, w.size};
+}
+
 // A little-endian word stored at `p` (unaligned).
 inline void Store8(uint8_t* p, uint64_t v) { std::memcpy(p, &v, 8); }
 
