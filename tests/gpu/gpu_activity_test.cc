@@ -6,7 +6,6 @@
 #include <dirent.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,15 +24,7 @@
 #include "runtime/private/observer_export.h"
 #include "runtime/private/tool_activity.h"
 #include "tests/gpu/gpu_test_util.h"
-
-// Set in a forked child, which ends without the parent's threads:
-// LeakSanitizer (ASan builds) would report as leaked whatever only those
-// threads still reached. It asks its hook at exit.
-static bool g_in_fork_child = false;
-extern "C" __attribute__((used, visibility("default"))) int
-__lsan_is_turned_off() {
-  return g_in_fork_child ? 1 : 0;
-}
+#include "tests/sdk/bounded_child.h"
 
 namespace {
 
@@ -1077,28 +1068,18 @@ TEST_F(GpuActivity, AForkChildNeitherWaitsForTheCompletionThreadNorReports) {
   ASSERT_GE(pid, 0);
   // The child ends through exit(), as a program returning from main does.
   if (pid == 0) {
-    g_in_fork_child = true;
+    bounded_child::g_in_child = true;
     std::exit(0);
   }
-  int status = 0;
-  bool ended = false;
-  for (int i = 0; i < 1000 && !ended; ++i) {
-    ended = waitpid(pid, &status, WNOHANG) == pid;
-    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (!ended) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-  }
+  const int result = bounded_child::Wait(pid, 10);
   observer.release = true;
   EXPECT_EQ(gpu_test::WaitZero(done), 0);
   EXPECT_EQ(gpu_test::WaitZero(second), 0);
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   roctracer_internal_gpu_remove_observer(&observer);
-  EXPECT_TRUE(ended) << "the child hung at exit";
-  EXPECT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: the child reported a copy, 4: it "
-                                       "abandoned one";
+  EXPECT_NE(result, bounded_child::kHung) << "the child hung at exit";
+  EXPECT_EQ(result, 0) << "3: the child reported a copy, 4: it abandoned one "
+                          "(negative: the signal that ended it)";
   EXPECT_EQ(observer.copies.load(), 2);
   hsa_signal_destroy(done);
   hsa_signal_destroy(second);
@@ -1151,7 +1132,7 @@ TEST_F(GpuActivity, AForkChildLoadsCodeObjectsWhileTheParentWasLoadingOne) {
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
-    g_in_fork_child = true;
+    bounded_child::g_in_child = true;
     hsa_test::Loaded mine;
     if (hsa_test::LoadFile(gpu_test::kKernels, gpu, &mine) !=
         HSA_STATUS_SUCCESS) {
@@ -1161,24 +1142,16 @@ TEST_F(GpuActivity, AForkChildLoadsCodeObjectsWhileTheParentWasLoadingOne) {
     std::exit(observer->child_loads.load() == 1 ? 0 : 6);
   }
   ASSERT_GE(pid, 0);
-  int status = 0;
-  bool ended = false;
-  for (int i = 0; i < 1000 && !ended; ++i) {
-    ended = waitpid(pid, &status, WNOHANG) == pid;
-    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (!ended) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-  }
+  const int result = bounded_child::Wait(pid, 10);
   observer->release = true;
   loader.join();
   hsa_test::Unload(&loading);
   roctracer_internal_gpu_remove_observer(observer);
-  EXPECT_TRUE(ended) << "the child hung on the code-object tracker's lock";
-  EXPECT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "5: the child's load failed, 6: it "
-                                       "did not see its code object once";
+  EXPECT_NE(result, bounded_child::kHung)
+      << "the child hung on the code-object tracker's lock";
+  EXPECT_EQ(result, 0) << "5: the child's load failed, 6: it did not see its "
+                          "code object once (negative: the signal that ended "
+                          "it)";
 }
 
 }  // namespace
