@@ -107,6 +107,7 @@ TEST(Serialization, CallbackRecordAndPayloads) {
 
 TEST(Serialization, HipExtRecordWritesItsArguments) {
   rocprofiler_buffer_tracing_hip_api_ext_record_t r{};
+  std::memset(static_cast<void*>(&r.retval), 0, sizeof(r.retval));
   r.size = sizeof(r);
   r.kind = ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT;
   r.operation = ROCPROFILER_HIP_RUNTIME_API_ID_hipMalloc;
@@ -119,9 +120,10 @@ TEST(Serialization, HipExtRecordWritesItsArguments) {
             std::string::npos)
       << json;
   EXPECT_NE(json.find("\"name\": \"ptr\""), std::string::npos) << json;
-  EXPECT_TRUE(Has(
-      json, "retval",
-      "{\"hipError_t_retval\": " + std::to_string(hipErrorOutOfMemory) + "}"))
+  // 1.0.0's member: the union's first 8 bytes.
+  EXPECT_TRUE(
+      Has(json, "retval",
+          "{\"uint64_t_retval\": " + std::to_string(hipErrorOutOfMemory) + "}"))
       << json;
   const auto args = rocprofiler::sdk::serialization::get_buffer_tracing_args(r);
   ASSERT_EQ(args.size(), 2u);
@@ -147,9 +149,32 @@ TEST(Serialization, RetirementAndMemoryRecords) {
   m.address.handle = 0x2000;
   m.allocation_size = 64;
   const std::string m_json = Json("record", m);
-  EXPECT_TRUE(Has(m_json, "address", "{\"handle\": 8192}")) << m_json;
+  // As 1.0.0 writes it: hexadecimal, 16 digits.
+  EXPECT_TRUE(Has(m_json, "address", "\"0x0000000000002000\"")) << m_json;
   EXPECT_TRUE(Has(m_json, "allocation_size", "64")) << m_json;
 }
+
+#ifdef ROCPROFILER_SDK_DETAIL_HSA_AMD_TOOL_EVENTS
+// The HSA runtime's scratch events (headers of ROCm >= 6.1): the queue as
+// {queue_id}, under queue_id, then the event's fields, as 1.0.0 writes them.
+TEST(Serialization, ScratchEvents) {
+  hsa_queue_t queue{};
+  queue.id = 17;
+  hsa_amd_event_scratch_alloc_end_t end{};
+  end.queue = &queue;
+  end.dispatch_id = 5;
+  end.size = 4096;
+  end.num_slots = 32;
+  const std::string json = Json("event", end);
+  EXPECT_NE(json.find("{\"queue_id\": {\"queue_id\": 17},\"dispatch_id\": "
+                      "5,\"size\": 4096,\"num_slots\": 32,\"flags\": 0}"),
+            std::string::npos)
+      << json;
+  hsa_amd_event_scratch_free_start_t start{};
+  start.queue = nullptr;  // written as a queue of ID 0
+  EXPECT_TRUE(Has(Json("event", start), "queue_id", "{\"queue_id\": 0}"));
+}
+#endif
 
 TEST(Serialization, AgentWithItsArrays) {
   rocprofiler_agent_cache_t caches[2] = {};

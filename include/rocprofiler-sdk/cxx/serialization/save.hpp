@@ -3,10 +3,10 @@
 // records as JSON or binary: `save(archive, value)` functions in namespace
 // cereal (ROCPROFILER_SDK_CEREAL_NAMESPACE_BEGIN/END, overridable) for the
 // identifiers, the callback record and payloads, every buffer-tracing record,
-// counter records, agents and the name tables of cxx/name_info.hpp.
-// ROCP_SDK_SAVE_VALUE stays defined for the includer; the ROCP_SDK_SAVE_DATA_*
-// macros the functions are written with are undefined at the end, as in
-// 1.0.0, so they never clash with a tool's own.
+// the counter and PC-sampling records, agents and the name tables of
+// cxx/name_info.hpp. ROCP_SDK_SAVE_VALUE stays defined for the includer; the
+// ROCP_SDK_SAVE_DATA_* macros the functions are written with are undefined
+// at the end, as in 1.0.0, so they never clash with a tool's own.
 // <rocprofiler-sdk/cxx/serialization/load.hpp> reads agents and code-object
 // records back.
 //
@@ -14,21 +14,43 @@
 //   json(cereal::make_nvp("record", *static_cast<
 //       rocprofiler_buffer_tracing_kernel_dispatch_record_t*>(h->payload)));
 //
-// Each struct is written as its fields, named as in the C headers, in
-// declaration order: numbers and enums as numbers, C strings as strings (""
-// for NULL), identifiers as {handle}, correlation IDs as {internal,
-// external[, ancestor]} (external as its value), addresses as {handle}. Not
-// written: argument unions of the callback payloads (a tool reads them with
-// rocprofiler_iterate_callback_tracing_kind_operation_args); the *_API_EXT
-// records write theirs as `args`, a list of {type, name, value} from
-// rocprofiler_iterate_buffer_tracing_record_args. A union member is written
-// as the one its discriminator names (a code object's storage); a return
-// value as its widest integer member (HIP's as hipError_t_retval: the
-// generated union has no 64-bit member for every HIP release). Left out as
-// 1.0.0 leaves them out: a code object's runtime `hsa_agent` handle (its
-// `agent_id` is written). An agent's memory bank, cache and I/O link arrays
-// are written last, as lists of their counts' length, in the order load.hpp
-// reads them (so binary archives read back too).
+// Every type is written as 1.0.0 writes it: the same fields, under the same
+// names, in the same order, with values of the same C types, so a JSON file
+// has 1.0.0's keys in 1.0.0's order and a binary archive 1.0.0's bytes (which
+// a binary archive, read in order, needs). That order is mostly the C
+// headers' declaration order, but not everywhere (the callback record writes
+// kind and operation before correlation_id; the GPU-kind buffer records
+// write thread_id before correlation_id). Numbers and enums are written as
+// numbers, C strings as strings ("" for NULL), identifiers as {handle},
+// correlation IDs as {internal, external[, ancestor]} (external as its
+// value). Some names are not the fields': a PC sample writes corr_id,
+// wrkgrp_id, wave_in_grp, wave_cnt, has_mem_cnt, its instruction type and
+// stall reason as their enumerators' names, and its hardware ID's
+// workgroup_id as "workgroup_id " (with a trailing space, as 1.0.0 spells
+// it); an OMPT target writes device_num as device; an allocation writes its
+// address as a hexadecimal string ("0x" and 16 digits).
+//
+// Left out as 1.0.0 leaves them out: argument unions of the callback payloads
+// (a tool reads them with rocprofiler_iterate_callback_tracing_kind_operation_
+// args; the *_API_EXT records write theirs as `args`, a list of {type, name,
+// value} from rocprofiler_iterate_buffer_tracing_record_args), a code
+// object's runtime `hsa_agent` handle, a copy's addresses, the KFD records'
+// kind, a counter record's user_data and agent_id, a stochastic PC sample's
+// memory counters. A union member is written as the one its discriminator
+// names (a code object's storage, an OMPT record's target); a return value
+// as 1.0.0's member (HIP's as uint64_t_retval: the first 8 bytes of the
+// union, whose generated declaration here has no such member).
+//
+// The agent fields whose 1.0.0 types are the KFD's bit-field unions
+// (HSA_CAPABILITY, HSA_ENGINE_ID, HSA_ENGINE_VERSION, a cache's HsaCacheType,
+// an I/O link's HSA_LINKPROPERTY, a memory bank's HSA_MEMORYPROPERTY) are
+// declared here as integers of the same size (agent.h includes no hsakmt
+// header); they are written as 1.0.0 writes those unions: an object of the
+// named bit-fields, each a 32-bit number, from the integer's bits as the
+// KFD lays them out (reserved bits not written). Where the includer has
+// <hsakmttypes.h> included first, the unions themselves get the same save.
+// The HSA runtime's scratch events (hsa_amd_event_scratch_*) have their save
+// where the HSA headers declare them (ROCm >= 6.1).
 //
 // Needs cereal's headers (Debian: libcereal-dev). Header-only, C++17.
 #ifndef ROCPROFILER_SDK_CXX_SERIALIZATION_SAVE_HPP_
@@ -39,7 +61,9 @@
 #include <rocprofiler-sdk/buffer_tracing.h>
 #include <rocprofiler-sdk/callback_tracing.h>
 #include <rocprofiler-sdk/counters.h>
+#include <rocprofiler-sdk/dispatch_counting_service.h>
 #include <rocprofiler-sdk/fwd.h>
+#include <rocprofiler-sdk/pc_sampling.h>
 
 #include <cereal/archives/binary.hpp>
 #include <cereal/archives/json.hpp>
@@ -54,13 +78,15 @@
 #include <cereal/types/vector.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <rocprofiler-sdk/cxx/name_info.hpp>
+#include <rocprofiler-sdk/cxx/utility.hpp>
 #include <string>
 #include <vector>
 
 // A field of `data` under its own name; a value under NAME; a C string
 // field as a std::string; a bit-field (which cannot be bound to a
-// reference) through a copy.
+// reference) through a copy of its declared type.
 #define ROCP_SDK_SAVE_DATA_FIELD(FIELD) ar(make_nvp(#FIELD, data.FIELD))
 #define ROCP_SDK_SAVE_DATA_VALUE(NAME, VALUE) ar(make_nvp(NAME, data.VALUE))
 #define ROCP_SDK_SAVE_VALUE(NAME, VALUE) ar(make_nvp(NAME, VALUE))
@@ -115,6 +141,81 @@ std::vector<buffer_tracing_args> get_buffer_tracing_args(
   return out;
 }
 
+namespace detail {
+
+// One bit-field of a KFD topology union: its name as 1.0.0 writes it, and
+// where it sits in the 32-bit value (hsakmttypes.h's layout).
+struct kfd_bit_field {
+  const char* name;
+  uint32_t shift;
+  uint32_t width;
+};
+
+// The written bit-fields of each union, in 1.0.0's order.
+struct kfd_cache_type {  // HsaCacheType
+  static constexpr kfd_bit_field fields[] = {
+      {"Data", 0, 1}, {"Instruction", 1, 1}, {"CPU", 2, 1}, {"HSACU", 3, 1}};
+};
+struct kfd_link_property {  // HSA_LINKPROPERTY
+  static constexpr kfd_bit_field fields[] = {{"Override", 0, 1},
+                                             {"NonCoherent", 1, 1},
+                                             {"NoAtomics32bit", 2, 1},
+                                             {"NoAtomics64bit", 3, 1},
+                                             {"NoPeerToPeerDMA", 4, 1}};
+};
+struct kfd_capability {  // HSA_CAPABILITY
+  static constexpr kfd_bit_field fields[] = {
+      {"HotPluggable", 0, 1},
+      {"HSAMMUPresent", 1, 1},
+      {"SharedWithGraphics", 2, 1},
+      {"QueueSizePowerOfTwo", 3, 1},
+      {"QueueSize32bit", 4, 1},
+      {"QueueIdleEvent", 5, 1},
+      {"VALimit", 6, 1},
+      {"WatchPointsSupported", 7, 1},
+      {"WatchPointsTotalBits", 8, 4},
+      {"DoorbellType", 12, 2},
+      {"AQLQueueDoubleMap", 14, 1},
+      {"DebugTrapSupported", 15, 1},
+      {"WaveLaunchTrapOverrideSupported", 16, 1},
+      {"WaveLaunchModeSupported", 17, 1},
+      {"PreciseMemoryOperationsSupported", 18, 1},
+      {"DEPRECATED_SRAM_EDCSupport", 19, 1},
+      {"Mem_EDCSupport", 20, 1},
+      {"RASEventNotify", 21, 1},
+      {"ASICRevision", 22, 4},
+      {"SRAM_EDCSupport", 26, 1},
+      {"SVMAPISupported", 27, 1},
+      {"CoherentHostAccess", 28, 1},
+      {"DebugSupportedFirmware", 29, 1}};
+};
+struct kfd_memory_property {  // HSA_MEMORYPROPERTY
+  static constexpr kfd_bit_field fields[] = {{"HotPluggable", 0, 1},
+                                             {"NonVolatile", 1, 1}};
+};
+struct kfd_engine_version {  // HSA_ENGINE_VERSION
+  static constexpr kfd_bit_field fields[] = {{"uCodeSDMA", 0, 10},
+                                             {"uCodeRes", 10, 10}};
+};
+struct kfd_engine_id {  // HSA_ENGINE_ID
+  static constexpr kfd_bit_field fields[] = {{"uCode", 0, 10},
+                                             {"Major", 10, 6},
+                                             {"Minor", 16, 8},
+                                             {"Stepping", 24, 8}};
+};
+
+// A KFD union's 32-bit value, written (and read, load.hpp) as its
+// bit-fields. Reading changes only the bits of the fields read.
+template <typename LayoutT>
+struct kfd_bits {
+  uint32_t value = 0;
+};
+
+constexpr uint32_t kfd_mask(uint32_t width) {
+  return width >= 32 ? ~0u : ((1u << width) - 1u);
+}
+
+}  // namespace detail
 }  // namespace serialization
 }  // namespace sdk
 }  // namespace rocprofiler
@@ -129,6 +230,42 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(value);
 }
 
+// A KFD union's bit-fields, at the level of the struct being written.
+template <typename LayoutT, typename ArchiveT>
+void save_kfd_bit_fields(ArchiveT& ar, uint32_t value) {
+  for (const auto& field : LayoutT::fields) {
+    const uint32_t bits =
+        (value >> field.shift) &
+        ::rocprofiler::sdk::serialization::detail::kfd_mask(field.width);
+    ar(make_nvp(field.name, bits));
+  }
+}
+
+template <typename ArchiveT, typename LayoutT>
+void save(
+    ArchiveT& ar,
+    const ::rocprofiler::sdk::serialization::detail::kfd_bits<LayoutT>& data) {
+  save_kfd_bit_fields<LayoutT>(ar, data.value);
+}
+
+// The KFD unions themselves, where the includer has them.
+#if defined(_HSAKMTTYPES_H_)
+#define ROCP_SDK_SAVE_KFD_UNION_(TYPE, LAYOUT, MEMBER)                      \
+  template <typename ArchiveT>                                              \
+  void save(ArchiveT& ar, TYPE data) {                                      \
+    save_kfd_bit_fields<::rocprofiler::sdk::serialization::detail::LAYOUT>( \
+        ar, data.MEMBER);                                                   \
+  }
+ROCP_SDK_SAVE_KFD_UNION_(HsaCacheType, kfd_cache_type, Value)
+ROCP_SDK_SAVE_KFD_UNION_(HSA_LINKPROPERTY, kfd_link_property, LinkProperty)
+ROCP_SDK_SAVE_KFD_UNION_(HSA_CAPABILITY, kfd_capability, Value)
+ROCP_SDK_SAVE_KFD_UNION_(HSA_MEMORYPROPERTY, kfd_memory_property,
+                         MemoryProperty)
+ROCP_SDK_SAVE_KFD_UNION_(HSA_ENGINE_VERSION, kfd_engine_version, Value)
+ROCP_SDK_SAVE_KFD_UNION_(HSA_ENGINE_ID, kfd_engine_id, Value)
+#undef ROCP_SDK_SAVE_KFD_UNION_
+#endif
+
 // Identifiers.
 #define ROCP_SDK_SAVE_HANDLE_(TYPE)    \
   template <typename ArchiveT>         \
@@ -136,32 +273,13 @@ void save(ArchiveT& ar,
     ROCP_SDK_SAVE_DATA_FIELD(handle);  \
   }
 ROCP_SDK_SAVE_HANDLE_(rocprofiler_context_id_t)
-ROCP_SDK_SAVE_HANDLE_(rocprofiler_buffer_id_t)
 ROCP_SDK_SAVE_HANDLE_(rocprofiler_agent_id_t)
+ROCP_SDK_SAVE_HANDLE_(hsa_agent_t)
 ROCP_SDK_SAVE_HANDLE_(rocprofiler_queue_id_t)
 ROCP_SDK_SAVE_HANDLE_(rocprofiler_stream_id_t)
 ROCP_SDK_SAVE_HANDLE_(rocprofiler_counter_id_t)
-ROCP_SDK_SAVE_HANDLE_(rocprofiler_counter_config_id_t)
 ROCP_SDK_SAVE_HANDLE_(rocprofiler_address_t)
-ROCP_SDK_SAVE_HANDLE_(hsa_agent_t)
 #undef ROCP_SDK_SAVE_HANDLE_
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_user_data_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(value);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_uuid_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(value);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_version_triplet_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(major);
-  ROCP_SDK_SAVE_DATA_FIELD(minor);
-  ROCP_SDK_SAVE_DATA_FIELD(patch);
-}
 
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_correlation_id_t data) {
@@ -184,88 +302,11 @@ void save(ArchiveT& ar, rocprofiler_dim3_t data) {
 }
 
 template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_record_header_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(hash);
-  ROCP_SDK_SAVE_DATA_FIELD(category);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
+void save(ArchiveT& ar, rocprofiler_uuid_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(value);
 }
 
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_kernel_dispatch_info_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(agent_id);
-  ROCP_SDK_SAVE_DATA_FIELD(queue_id);
-  ROCP_SDK_SAVE_DATA_FIELD(kernel_id);
-  ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
-  ROCP_SDK_SAVE_DATA_FIELD(private_segment_size);
-  ROCP_SDK_SAVE_DATA_FIELD(group_segment_size);
-  ROCP_SDK_SAVE_DATA_FIELD(workgroup_size);
-  ROCP_SDK_SAVE_DATA_FIELD(grid_size);
-}
-
-// Return values: the widest integer member of each union (HIP:
-// hipError_t_retval).
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_hsa_api_retval_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(uint64_t_retval);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_hip_api_retval_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(hipError_t_retval);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_marker_api_retval_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(int64_t_retval);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_rccl_api_retval_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(ncclResult_t_retval);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_rocdecode_api_retval_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(uint64_t_retval);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_rocjpeg_api_retval_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(rocJpegStatus_retval);
-}
-
-// The callback record (its payload is written by the payload's own save).
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_callback_tracing_record_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(context_id);
-  ROCP_SDK_SAVE_DATA_FIELD(thread_id);
-  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
-  ROCP_SDK_SAVE_DATA_FIELD(operation);
-  ROCP_SDK_SAVE_DATA_FIELD(phase);
-}
-
-// Callback payloads of the API kinds: size and return value.
-#define ROCP_SDK_SAVE_API_PAYLOAD_(TYPE) \
-  template <typename ArchiveT>           \
-  void save(ArchiveT& ar, TYPE data) {   \
-    ROCP_SDK_SAVE_DATA_FIELD(size);      \
-    ROCP_SDK_SAVE_DATA_FIELD(retval);    \
-  }
-ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_hsa_api_data_t)
-ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_hip_api_data_t)
-ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_marker_api_data_t)
-ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_rccl_api_data_t)
-ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_rocdecode_api_data_t)
-ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_rocjpeg_api_data_t)
-#undef ROCP_SDK_SAVE_API_PAYLOAD_
-
-template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_callback_tracing_ompt_data_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(size);
-}
-
+// Code objects.
 template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_callback_tracing_code_object_load_data_t data) {
@@ -325,6 +366,135 @@ void save(
   ROCP_SDK_SAVE_DATA_FIELD(workgroup_size);
 }
 
+// Return values: 1.0.0's member of each union.
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_hsa_api_retval_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(uint64_t_retval);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_hip_api_retval_t data) {
+  // The union's first 8 bytes, which 1.0.0's uint64_t_retval member is.
+  static_assert(sizeof(data) >= sizeof(uint64_t), "HIP return-value union");
+  uint64_t uint64_t_retval = 0;
+  std::memcpy(&uint64_t_retval, &data, sizeof(uint64_t_retval));
+  ROCP_SDK_SAVE_VALUE("uint64_t_retval", uint64_t_retval);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_marker_api_retval_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(int64_t_retval);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_rccl_api_retval_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(ncclResult_t_retval);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_rocdecode_api_retval_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(uint64_t_retval);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_rocjpeg_api_retval_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(rocJpegStatus_retval);
+}
+
+// The HSA runtime's queue, as its ID; the scratch events, with their queue.
+// A NULL queue pointer is written as a queue of ID 0.
+template <typename ArchiveT>
+void save(ArchiveT& ar, const hsa_queue_t& data) {
+  ROCP_SDK_SAVE_VALUE("queue_id", data.id);
+}
+
+#ifdef ROCPROFILER_SDK_DETAIL_HSA_AMD_TOOL_EVENTS
+template <typename ArchiveT>
+void save_hsa_event_queue(ArchiveT& ar, const hsa_queue_t* queue) {
+  ROCP_SDK_SAVE_VALUE("queue_id", queue ? *queue : hsa_queue_t{});
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, hsa_amd_event_scratch_alloc_start_t data) {
+  save_hsa_event_queue(ar, data.queue);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, hsa_amd_event_scratch_alloc_end_t data) {
+  save_hsa_event_queue(ar, data.queue);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
+  ROCP_SDK_SAVE_DATA_FIELD(size);
+  ROCP_SDK_SAVE_DATA_FIELD(num_slots);
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, hsa_amd_event_scratch_free_start_t data) {
+  save_hsa_event_queue(ar, data.queue);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, hsa_amd_event_scratch_free_end_t data) {
+  save_hsa_event_queue(ar, data.queue);
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, hsa_amd_event_scratch_async_reclaim_start_t data) {
+  save_hsa_event_queue(ar, data.queue);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, hsa_amd_event_scratch_async_reclaim_end_t data) {
+  save_hsa_event_queue(ar, data.queue);
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
+}
+#endif
+
+// Callback payloads of the API kinds: size and return value.
+#define ROCP_SDK_SAVE_API_PAYLOAD_(TYPE) \
+  template <typename ArchiveT>           \
+  void save(ArchiveT& ar, TYPE data) {   \
+    ROCP_SDK_SAVE_DATA_FIELD(size);      \
+    ROCP_SDK_SAVE_DATA_FIELD(retval);    \
+  }
+ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_hsa_api_data_t)
+ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_hip_api_data_t)
+ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_marker_api_data_t)
+ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_rccl_api_data_t)
+ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_rocdecode_api_data_t)
+ROCP_SDK_SAVE_API_PAYLOAD_(rocprofiler_callback_tracing_rocjpeg_api_data_t)
+#undef ROCP_SDK_SAVE_API_PAYLOAD_
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_callback_tracing_ompt_data_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(size);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar,
+          rocprofiler_callback_tracing_scratch_memory_data_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(size);
+  ROCP_SDK_SAVE_DATA_FIELD(agent_id);
+  ROCP_SDK_SAVE_DATA_FIELD(queue_id);
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
+  ROCP_SDK_SAVE_DATA_FIELD(args_kind);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_kernel_dispatch_info_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(size);
+  ROCP_SDK_SAVE_DATA_FIELD(agent_id);
+  ROCP_SDK_SAVE_DATA_FIELD(queue_id);
+  ROCP_SDK_SAVE_DATA_FIELD(kernel_id);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
+  ROCP_SDK_SAVE_DATA_FIELD(private_segment_size);
+  ROCP_SDK_SAVE_DATA_FIELD(group_segment_size);
+  ROCP_SDK_SAVE_DATA_FIELD(workgroup_size);
+  ROCP_SDK_SAVE_DATA_FIELD(grid_size);
+}
+
 template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_callback_tracing_kernel_dispatch_data_t data) {
@@ -342,8 +512,6 @@ void save(ArchiveT& ar, rocprofiler_callback_tracing_memory_copy_data_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(dst_agent_id);
   ROCP_SDK_SAVE_DATA_FIELD(src_agent_id);
   ROCP_SDK_SAVE_DATA_FIELD(bytes);
-  ROCP_SDK_SAVE_DATA_FIELD(dst_address);
-  ROCP_SDK_SAVE_DATA_FIELD(src_address);
 }
 
 template <typename ArchiveT>
@@ -353,18 +521,9 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(agent_id);
-  ROCP_SDK_SAVE_DATA_FIELD(address);
+  ROCP_SDK_SAVE_VALUE(
+      "address", ::rocprofiler::sdk::utility::as_hex(data.address.handle, 16));
   ROCP_SDK_SAVE_DATA_FIELD(allocation_size);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar,
-          rocprofiler_callback_tracing_scratch_memory_data_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(agent_id);
-  ROCP_SDK_SAVE_DATA_FIELD(queue_id);
-  ROCP_SDK_SAVE_DATA_FIELD(flags);
-  ROCP_SDK_SAVE_DATA_FIELD(args_kind);
 }
 
 template <typename ArchiveT>
@@ -375,14 +534,38 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(instance);
 }
 
+// Dispatch counting.
 template <typename ArchiveT>
-void save(ArchiveT& ar, rocprofiler_callback_tracing_hip_stream_data_t data) {
+void save(ArchiveT& ar, rocprofiler_dispatch_counting_service_data_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(stream_id);
-  ROCP_SDK_SAVE_DATA_FIELD(stream_value);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
+  ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_info);
 }
 
-// Buffer records.
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_dispatch_counting_service_record_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(size);
+  ROCP_SDK_SAVE_DATA_FIELD(num_records);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
+  ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_info);
+}
+
+// The callback record (its payload is written by the payload's own save).
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_callback_tracing_record_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(context_id);
+  ROCP_SDK_SAVE_DATA_FIELD(thread_id);
+  ROCP_SDK_SAVE_DATA_FIELD(kind);
+  ROCP_SDK_SAVE_DATA_FIELD(operation);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
+  ROCP_SDK_SAVE_DATA_FIELD(phase);
+}
+
+// Buffer records of the API kinds.
 template <typename ArchiveT, typename RecordT>
 void save_buffer_tracing_api_record(ArchiveT& ar, const RecordT& data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
@@ -426,9 +609,61 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(retval);
 }
 
+// OMPT: the API record, then the target member the operation names.
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_buffer_tracing_ompt_target_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(kind);
+  ROCP_SDK_SAVE_DATA_VALUE("device", device_num);
+  ROCP_SDK_SAVE_DATA_FIELD(task_id);
+  ROCP_SDK_SAVE_DATA_FIELD(target_id);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_buffer_tracing_ompt_target_data_op_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(host_op_id);
+  ROCP_SDK_SAVE_DATA_FIELD(optype);
+  ROCP_SDK_SAVE_DATA_FIELD(src_device_num);
+  ROCP_SDK_SAVE_DATA_FIELD(dst_device_num);
+  ROCP_SDK_SAVE_DATA_FIELD(bytes);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_buffer_tracing_ompt_target_kernel_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(host_op_id);
+  ROCP_SDK_SAVE_DATA_FIELD(device_num);
+  ROCP_SDK_SAVE_DATA_FIELD(requested_num_teams);
+}
+
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_buffer_tracing_ompt_record_t data) {
   save_buffer_tracing_api_record(ar, data);
+  switch (data.operation) {
+    case ROCPROFILER_OMPT_ID_target_emi:
+      ROCP_SDK_SAVE_DATA_FIELD(target);
+      break;
+    case ROCPROFILER_OMPT_ID_target_data_op_emi:
+      ROCP_SDK_SAVE_DATA_FIELD(target_data_op);
+      break;
+    case ROCPROFILER_OMPT_ID_target_submit_emi:
+      ROCP_SDK_SAVE_DATA_FIELD(target_kernel);
+      break;
+    default:
+      break;
+  }
+}
+
+// Buffer records of the GPU and runtime kinds.
+template <typename ArchiveT>
+void save(ArchiveT& ar,
+          rocprofiler_buffer_tracing_kernel_dispatch_record_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(size);
+  ROCP_SDK_SAVE_DATA_FIELD(kind);
+  ROCP_SDK_SAVE_DATA_FIELD(operation);
+  ROCP_SDK_SAVE_DATA_FIELD(thread_id);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
+  ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_info);
 }
 
 template <typename ArchiveT>
@@ -436,15 +671,13 @@ void save(ArchiveT& ar, rocprofiler_buffer_tracing_memory_copy_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
-  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
   ROCP_SDK_SAVE_DATA_FIELD(thread_id);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(dst_agent_id);
   ROCP_SDK_SAVE_DATA_FIELD(src_agent_id);
   ROCP_SDK_SAVE_DATA_FIELD(bytes);
-  ROCP_SDK_SAVE_DATA_FIELD(dst_address);
-  ROCP_SDK_SAVE_DATA_FIELD(src_address);
 }
 
 template <typename ArchiveT>
@@ -453,26 +686,14 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
-  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
   ROCP_SDK_SAVE_DATA_FIELD(thread_id);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(agent_id);
-  ROCP_SDK_SAVE_DATA_FIELD(address);
+  ROCP_SDK_SAVE_VALUE(
+      "address", ::rocprofiler::sdk::utility::as_hex(data.address.handle, 16));
   ROCP_SDK_SAVE_DATA_FIELD(allocation_size);
-}
-
-template <typename ArchiveT>
-void save(ArchiveT& ar,
-          rocprofiler_buffer_tracing_kernel_dispatch_record_t data) {
-  ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
-  ROCP_SDK_SAVE_DATA_FIELD(operation);
-  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
-  ROCP_SDK_SAVE_DATA_FIELD(thread_id);
-  ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
-  ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
-  ROCP_SDK_SAVE_DATA_FIELD(dispatch_info);
 }
 
 template <typename ArchiveT>
@@ -481,12 +702,12 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
-  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
   ROCP_SDK_SAVE_DATA_FIELD(agent_id);
   ROCP_SDK_SAVE_DATA_FIELD(queue_id);
   ROCP_SDK_SAVE_DATA_FIELD(thread_id);
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
   ROCP_SDK_SAVE_DATA_FIELD(flags);
 }
 
@@ -506,18 +727,17 @@ void save(ArchiveT& ar,
   ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(correlation_id);
-  ROCP_SDK_SAVE_DATA_FIELD(thread_id);
   ROCP_SDK_SAVE_DATA_FIELD(timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(thread_id);
   ROCP_SDK_SAVE_DATA_FIELD(version);
   ROCP_SDK_SAVE_DATA_FIELD(instance);
 }
 
-// The KFD records (declared; not recorded by this library).
+// The KFD records (declared; not recorded by this library): no kind.
 template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_event_page_migrate_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(pid);
@@ -534,7 +754,6 @@ template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_event_page_fault_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(pid);
@@ -546,7 +765,6 @@ template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_event_queue_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(pid);
@@ -557,7 +775,6 @@ template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_event_unmap_from_gpu_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(pid);
@@ -570,7 +787,6 @@ template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_event_dropped_events_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(pid);
@@ -581,7 +797,6 @@ template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_page_migrate_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
@@ -599,7 +814,6 @@ template <typename ArchiveT>
 void save(ArchiveT& ar,
           rocprofiler_buffer_tracing_kfd_page_fault_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
@@ -611,7 +825,6 @@ void save(ArchiveT& ar,
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_buffer_tracing_kfd_queue_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(size);
-  ROCP_SDK_SAVE_DATA_FIELD(kind);
   ROCP_SDK_SAVE_DATA_FIELD(operation);
   ROCP_SDK_SAVE_DATA_FIELD(start_timestamp);
   ROCP_SDK_SAVE_DATA_FIELD(end_timestamp);
@@ -625,13 +838,177 @@ void save(ArchiveT& ar, rocprofiler_counter_record_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(id);
   ROCP_SDK_SAVE_DATA_FIELD(counter_value);
   ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
-  ROCP_SDK_SAVE_DATA_FIELD(user_data);
-  ROCP_SDK_SAVE_DATA_FIELD(agent_id);
 }
 
-// Agents.
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_counter_record_dimension_info_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(id);
+  ROCP_SDK_SAVE_DATA_FIELD(instance_size);
+  ROCP_SDK_SAVE_DATA_CSTR(name);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_counter_info_v0_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("is_constant", is_constant);
+  ROCP_SDK_SAVE_DATA_BITFIELD("is_derived", is_derived);
+  ROCP_SDK_SAVE_DATA_CSTR(name);
+  ROCP_SDK_SAVE_DATA_CSTR(description);
+  ROCP_SDK_SAVE_DATA_CSTR(block);
+  ROCP_SDK_SAVE_DATA_CSTR(expression);
+}
+
+// Version 0's fields, then the dimensions as `dims` and the instance IDs as
+// `instances` (lists of their counts' length; empty for NULL).
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_counter_info_v1_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("is_constant", is_constant);
+  ROCP_SDK_SAVE_DATA_BITFIELD("is_derived", is_derived);
+  ROCP_SDK_SAVE_DATA_CSTR(name);
+  ROCP_SDK_SAVE_DATA_CSTR(description);
+  ROCP_SDK_SAVE_DATA_CSTR(block);
+  ROCP_SDK_SAVE_DATA_CSTR(expression);
+  ROCP_SDK_SAVE_VALUE(
+      "dims",
+      std::vector<rocprofiler_counter_record_dimension_info_t>(
+          data.dimensions,
+          data.dimensions + (data.dimensions ? data.dimensions_count : 0)));
+  ROCP_SDK_SAVE_VALUE(
+      "instances", std::vector<rocprofiler_counter_instance_id_t>(
+                       data.instance_ids,
+                       data.instance_ids +
+                           (data.instance_ids ? data.instance_ids_count : 0)));
+}
+
+// PC sampling.
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_pc_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(code_object_id);
+  ROCP_SDK_SAVE_DATA_FIELD(code_object_offset);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_pc_sampling_hw_id_v0_t data) {
+  ROCP_SDK_SAVE_DATA_BITFIELD("chiplet", chiplet);
+  ROCP_SDK_SAVE_DATA_BITFIELD("wave_id", wave_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("simd_id", simd_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("pipe_id", pipe_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("cu_or_wgp_id", cu_or_wgp_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("shader_array_id", shader_array_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("shader_engine_id", shader_engine_id);
+  // 1.0.0's key has the trailing space; readers of its files look for it.
+  ROCP_SDK_SAVE_DATA_BITFIELD("workgroup_id ", workgroup_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("vm_id", vm_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("queue_id", queue_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("microengine_id", microengine_id);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_pc_sampling_record_host_trap_v0_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(hw_id);
+  ROCP_SDK_SAVE_DATA_FIELD(pc);
+  ROCP_SDK_SAVE_DATA_FIELD(exec_mask);
+  ROCP_SDK_SAVE_DATA_FIELD(timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
+  ROCP_SDK_SAVE_DATA_VALUE("corr_id", correlation_id);
+  ROCP_SDK_SAVE_DATA_VALUE("wrkgrp_id", workgroup_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("wave_in_grp", wave_in_group);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar,
+          rocprofiler_pc_sampling_record_stochastic_header_t data) {
+  ROCP_SDK_SAVE_DATA_BITFIELD("has_mem_cnt", has_memory_counter);
+}
+
+// An instruction type and a not-issued reason as their enumerators' names
+// ("" for a value that has none).
+template <typename ArchiveT>
+void save_pc_sampling_inst_type(
+    ArchiveT& ar, rocprofiler_pc_sampling_instruction_type_t inst_type) {
+  const char* name =
+      rocprofiler_get_pc_sampling_instruction_type_name(inst_type);
+  ROCP_SDK_SAVE_VALUE("inst_type", std::string{name ? name : ""});
+}
+
+template <typename ArchiveT>
+void save_pc_sampling_stall_reason(
+    ArchiveT& ar,
+    rocprofiler_pc_sampling_instruction_not_issued_reason_t stall_reason) {
+  const char* name =
+      rocprofiler_get_pc_sampling_instruction_not_issued_reason_name(
+          stall_reason);
+  ROCP_SDK_SAVE_VALUE("stall_reason", std::string{name ? name : ""});
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_pc_sampling_snapshot_v0_t data) {
+  save_pc_sampling_stall_reason(
+      ar, static_cast<rocprofiler_pc_sampling_instruction_not_issued_reason_t>(
+              data.reason_not_issued));
+  ROCP_SDK_SAVE_DATA_BITFIELD("dual_issue_valu", dual_issue_valu);
+  // The pipes the wave issued to, then those it stalled on.
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_valu", arb_state_issue_valu);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_matrix", arb_state_issue_matrix);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_lds", arb_state_issue_lds);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_lds_direct",
+                              arb_state_issue_lds_direct);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_scalar", arb_state_issue_scalar);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_vmem_tex",
+                              arb_state_issue_vmem_tex);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_flat", arb_state_issue_flat);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_exp", arb_state_issue_exp);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_misc", arb_state_issue_misc);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_issue_brmsg", arb_state_issue_brmsg);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_valu", arb_state_stall_valu);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_matrix", arb_state_stall_matrix);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_lds", arb_state_stall_lds);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_lds_direct",
+                              arb_state_stall_lds_direct);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_scalar", arb_state_stall_scalar);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_vmem_tex",
+                              arb_state_stall_vmem_tex);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_flat", arb_state_stall_flat);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_exp", arb_state_stall_exp);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_misc", arb_state_stall_misc);
+  ROCP_SDK_SAVE_DATA_BITFIELD("arb_state_stall_brmsg", arb_state_stall_brmsg);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_pc_sampling_record_stochastic_v0_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
+  // As a host-trap sample.
+  ROCP_SDK_SAVE_DATA_FIELD(hw_id);
+  ROCP_SDK_SAVE_DATA_FIELD(pc);
+  ROCP_SDK_SAVE_DATA_FIELD(exec_mask);
+  ROCP_SDK_SAVE_DATA_FIELD(timestamp);
+  ROCP_SDK_SAVE_DATA_FIELD(dispatch_id);
+  ROCP_SDK_SAVE_DATA_VALUE("corr_id", correlation_id);
+  ROCP_SDK_SAVE_DATA_VALUE("wrkgrp_id", workgroup_id);
+  ROCP_SDK_SAVE_DATA_BITFIELD("wave_in_grp", wave_in_group);
+  // Then the stochastic sampler's own.
+  ROCP_SDK_SAVE_DATA_BITFIELD("wave_issued", wave_issued);
+  save_pc_sampling_inst_type(
+      ar,
+      static_cast<rocprofiler_pc_sampling_instruction_type_t>(data.inst_type));
+  ROCP_SDK_SAVE_DATA_BITFIELD("wave_cnt", wave_count);
+  ROCP_SDK_SAVE_DATA_FIELD(snapshot);
+}
+
+template <typename ArchiveT>
+void save(ArchiveT& ar, rocprofiler_pc_sampling_configuration_t data) {
+  ROCP_SDK_SAVE_DATA_FIELD(method);
+  ROCP_SDK_SAVE_DATA_FIELD(unit);
+  ROCP_SDK_SAVE_DATA_FIELD(min_interval);
+  ROCP_SDK_SAVE_DATA_FIELD(max_interval);
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
+}
+
+// Agents. The KFD-typed fields as their bit-fields (see the top).
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_agent_cache_t data) {
+  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(processor_id_low);
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(level);
@@ -639,11 +1016,13 @@ void save(ArchiveT& ar, rocprofiler_agent_cache_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(cache_lines_per_tag);
   ROCP_SDK_SAVE_DATA_FIELD(association);
   ROCP_SDK_SAVE_DATA_FIELD(latency);
-  ROCP_SDK_SAVE_DATA_FIELD(type);
+  ROCP_SDK_SAVE_VALUE("type", kfd::kfd_bits<kfd::kfd_cache_type>{
+                                  static_cast<uint32_t>(data.type)});
 }
 
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_agent_io_link_t data) {
+  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(type);
   ROCP_SDK_SAVE_DATA_FIELD(version_major);
   ROCP_SDK_SAVE_DATA_FIELD(version_minor);
@@ -655,13 +1034,16 @@ void save(ArchiveT& ar, rocprofiler_agent_io_link_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(min_bandwidth);
   ROCP_SDK_SAVE_DATA_FIELD(max_bandwidth);
   ROCP_SDK_SAVE_DATA_FIELD(recommended_transfer_size);
-  ROCP_SDK_SAVE_DATA_FIELD(flags);
+  ROCP_SDK_SAVE_VALUE("flags", kfd::kfd_bits<kfd::kfd_link_property>{
+                                   static_cast<uint32_t>(data.flags)});
 }
 
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_agent_mem_bank_t data) {
+  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(heap_type);
-  ROCP_SDK_SAVE_DATA_FIELD(flags);
+  ROCP_SDK_SAVE_VALUE("flags", kfd::kfd_bits<kfd::kfd_memory_property>{
+                                   static_cast<uint32_t>(data.flags)});
   ROCP_SDK_SAVE_DATA_FIELD(width);
   ROCP_SDK_SAVE_DATA_FIELD(mem_clk_max);
   ROCP_SDK_SAVE_DATA_FIELD(size_in_bytes);
@@ -675,8 +1057,11 @@ void save(ArchiveT& ar, rocprofiler_agent_runtime_visiblity_t data) {
   ROCP_SDK_SAVE_DATA_BITFIELD("rocdecode", rocdecode);
 }
 
+// The memory bank, cache and I/O link arrays come last, as lists of their
+// counts' length (empty for NULL), in the order load.hpp reads them.
 template <typename ArchiveT>
 void save(ArchiveT& ar, const rocprofiler_agent_v0_t& data) {
+  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(id);
   ROCP_SDK_SAVE_DATA_FIELD(type);
@@ -712,9 +1097,15 @@ void save(ArchiveT& ar, const rocprofiler_agent_v0_t& data) {
   ROCP_SDK_SAVE_DATA_FIELD(num_cp_queues);
   ROCP_SDK_SAVE_DATA_FIELD(max_engine_clk_ccompute);
   ROCP_SDK_SAVE_DATA_FIELD(max_engine_clk_fcompute);
-  ROCP_SDK_SAVE_DATA_FIELD(sdma_fw_version);
-  ROCP_SDK_SAVE_DATA_FIELD(fw_version);
-  ROCP_SDK_SAVE_DATA_FIELD(capability);
+  ROCP_SDK_SAVE_VALUE("sdma_fw_version",
+                      kfd::kfd_bits<kfd::kfd_engine_version>{
+                          static_cast<uint32_t>(data.sdma_fw_version)});
+  ROCP_SDK_SAVE_VALUE("fw_version",
+                      kfd::kfd_bits<kfd::kfd_engine_id>{
+                          static_cast<uint32_t>(data.fw_version)});
+  ROCP_SDK_SAVE_VALUE("capability",
+                      kfd::kfd_bits<kfd::kfd_capability>{
+                          static_cast<uint32_t>(data.capability)});
   ROCP_SDK_SAVE_DATA_FIELD(cu_per_engine);
   ROCP_SDK_SAVE_DATA_FIELD(max_waves_per_cu);
   ROCP_SDK_SAVE_DATA_FIELD(family_id);
@@ -767,7 +1158,8 @@ void save(
 template <typename ArchiveT, typename EnumT, typename ValueT>
 void save(ArchiveT& ar,
           const ::rocprofiler::sdk::utility::name_info<EnumT, ValueT>& data) {
-  // An array, not an object: the entries have no names of their own.
+  // An array, not an object: the entries have no names of their own (a
+  // binary archive gets the count first, as for any list).
   ar(::cereal::make_size_tag(static_cast<::cereal::size_type>(data.size())));
   for (const auto& kind : data) ar(kind);
 }
