@@ -18,6 +18,7 @@ from codegen import generate
 from codegen import hip_tables
 from codegen import render
 from codegen import sdk_kinds
+from codegen import sdk_retvals
 
 
 def main(argv=None) -> int:
@@ -44,7 +45,8 @@ def main(argv=None) -> int:
       return 1
     plan = generate.plan_domain(d, mdl, None, generate.SOURCES[d])
     kinds = kinds_of(plan, mdl, tables)
-    ctx = dict(plan.common, kinds=kinds, Cap=d.capitalize())
+    ctx = dict(plan.common, kinds=kinds, Cap=d.capitalize(),
+               sdk_retvals=sdk_retvals.retvals(d, mdl))
     ctx_domains.append(ctx)
     files["rocprofiler-sdk/%s/api_id.h" % d] = env.get_template(
         "sdk_api_id.h.j2").render(**ctx)

@@ -63,7 +63,7 @@ static void OnCall(rocprofiler_callback_tracing_record_t record,
   if (record.kind == ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API) {
     const rocprofiler_callback_tracing_hip_api_data_t* p =
         (const rocprofiler_callback_tracing_hip_api_data_t*)record.payload;
-    sample_tool_seen.last_hip_string_retval = p->retval.const_char_ptr_retval;
+    sample_tool_seen.last_hip_string_retval = p->retval.const_charp_retval;
   }
   sample_tool_seen.last_args[0] = '\0';
   sample_tool_seen.last_arg_count = 0;

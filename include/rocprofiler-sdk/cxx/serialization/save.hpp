@@ -38,8 +38,7 @@
 // kind, a counter record's user_data and agent_id, a stochastic PC sample's
 // memory counters. A union member is written as the one its discriminator
 // names (a code object's storage, an OMPT record's target); a return value
-// as 1.0.0's member (HIP's as uint64_t_retval: the first 8 bytes of the
-// union, whose generated declaration here has no such member).
+// as 1.0.0's member (HIP's and HSA's as uint64_t_retval).
 //
 // The agent fields whose 1.0.0 types are the KFD's bit-field unions
 // (HSA_CAPABILITY, HSA_ENGINE_ID, HSA_ENGINE_VERSION, a cache's HsaCacheType,
@@ -374,11 +373,7 @@ void save(ArchiveT& ar, rocprofiler_hsa_api_retval_t data) {
 
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_hip_api_retval_t data) {
-  // The union's first 8 bytes, which 1.0.0's uint64_t_retval member is.
-  static_assert(sizeof(data) >= sizeof(uint64_t), "HIP return-value union");
-  uint64_t uint64_t_retval = 0;
-  std::memcpy(&uint64_t_retval, &data, sizeof(uint64_t_retval));
-  ROCP_SDK_SAVE_VALUE("uint64_t_retval", uint64_t_retval);
+  ROCP_SDK_SAVE_DATA_FIELD(uint64_t_retval);
 }
 
 template <typename ArchiveT>
