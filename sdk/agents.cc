@@ -105,6 +105,20 @@ uint32_t GfxTargetVersion(const char* name) noexcept {
          static_cast<uint32_t>(step);
 }
 
+// The KFD heap type a memory pool stands for: the HSA runtime answers the
+// pool's segment, the KFD's topology has the heap (system memory on CPU
+// nodes, frame buffer on GPU nodes).
+HSA_HEAPTYPE HeapTypeOf(uint32_t segment, bool gpu) noexcept {
+  switch (segment) {
+    case HSA_AMD_SEGMENT_GROUP:
+      return HSA_HEAPTYPE_GPU_LDS;
+    case HSA_AMD_SEGMENT_PRIVATE:
+      return HSA_HEAPTYPE_GPU_SCRATCH;
+    default:
+      return gpu ? HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC : HSA_HEAPTYPE_SYSTEM;
+  }
+}
+
 template <class T>
 T Info(const Hsa& h, hsa_agent_t a, int attribute) noexcept {
   T v{};
@@ -208,28 +222,28 @@ AgentList* Read() noexcept {
     Keep(*list, vendor);
     Keep(*list, product);
 
-    // Memory pools as memory banks (heap_type: the pool's segment).
+    // Memory pools as memory banks, the KFD heap type from the pool's
+    // segment and the agent's type (agent.h).
     if (h.iterate_pools != nullptr && h.pool_get_info != nullptr) {
       struct Ctx {
         const Hsa* h;
         std::vector<rocprofiler_agent_mem_bank_t>* banks;
         std::vector<std::pair<uint64_t, uint64_t>>* pools;
         uint64_t id;
-      } ctx{&h, &list->banks[i], &list->pools, r.id.handle};
+        bool gpu;
+      } ctx{&h, &list->banks[i], &list->pools, r.id.handle,
+            r.type == ROCPROFILER_AGENT_TYPE_GPU};
       h.iterate_pools(
           a,
           [](hsa_amd_memory_pool_t pool, void* data) {
             auto* c = static_cast<Ctx*>(data);
             rocprofiler_agent_mem_bank_t b{};
-            uint32_t segment = 0, flags = 0;
+            uint32_t segment = 0;
             size_t size = 0;
             c->h->pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT,
                                 &segment);
-            c->h->pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS,
-                                &flags);
             c->h->pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size);
-            b.heap_type = segment;
-            b.flags = flags;
+            b.heap_type = HeapTypeOf(segment, c->gpu);
             b.size_in_bytes = size;
             c->banks->push_back(b);
             c->pools->emplace_back(pool.handle, c->id);
@@ -253,8 +267,7 @@ AgentList* Read() noexcept {
     }
     r.mem_banks_count = static_cast<uint32_t>(list->banks[i].size());
     for (const auto& b : list->banks[i]) {
-      if (b.heap_type == HSA_AMD_SEGMENT_GLOBAL &&
-          r.type == ROCPROFILER_AGENT_TYPE_GPU) {
+      if (b.heap_type == HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC) {
         r.local_mem_size += b.size_in_bytes;
       }
     }

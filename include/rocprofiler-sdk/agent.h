@@ -11,6 +11,25 @@
 #include "rocprofiler-sdk/defines.h"
 #include "rocprofiler-sdk/fwd.h"
 
+/* The KFD topology types some fields have (HSA_CAPABILITY, HSA_ENGINE_ID,
+ * HsaCacheType, HSA_LINKPROPERTY, ...), as in rocprofiler-sdk 1.0.0: from
+ * libhsakmt's hsakmttypes.h, so `agent->capability.ui32.DebugTrapSupported`
+ * or `.Value` reads the bits the installed KFD thunk defines. ROCm >= 6
+ * installs it as <hsakmt/hsakmttypes.h> (1.0.0's spelling), Debian's
+ * libhsakmt-dev (ROCm 5.x) as <hsakmttypes.h>; with neither, the error
+ * names 1.0.0's. */
+#if defined(__has_include)
+#if __has_include(<hsakmt/hsakmttypes.h>)
+#include <hsakmt/hsakmttypes.h>
+#elif __has_include(<hsakmttypes.h>)
+#include <hsakmttypes.h>
+#else
+#include <hsakmt/hsakmttypes.h>
+#endif
+#else
+#include <hsakmt/hsakmttypes.h>
+#endif
+
 ROCPROFILER_EXTERN_C_INIT
 
 typedef enum rocprofiler_agent_version_t {
@@ -27,11 +46,11 @@ typedef struct rocprofiler_agent_cache_t {
   uint32_t cache_lines_per_tag;
   uint32_t association;
   uint32_t latency;
-  uint32_t type;
+  HsaCacheType type;
 } rocprofiler_agent_cache_t;
 
 typedef struct rocprofiler_agent_io_link_t {
-  uint32_t type;
+  HSA_IOLINKTYPE type;
   uint32_t version_major;
   uint32_t version_minor;
   uint32_t node_from;
@@ -42,13 +61,17 @@ typedef struct rocprofiler_agent_io_link_t {
   uint32_t min_bandwidth;
   uint32_t max_bandwidth;
   uint32_t recommended_transfer_size;
-  uint32_t flags;
+  HSA_LINKPROPERTY flags;
 } rocprofiler_agent_io_link_t;
 
-/* One memory pool of the agent (heap_type: the HSA pool's segment). */
+/* One memory pool of the agent. heap_type: a GPU's global pools
+ * HSA_HEAPTYPE_FRAME_BUFFER_PUBLIC, a CPU's HSA_HEAPTYPE_SYSTEM, group
+ * (LDS) and private (scratch) pools HSA_HEAPTYPE_GPU_LDS and
+ * HSA_HEAPTYPE_GPU_SCRATCH; flags 0 (the HSA runtime does not answer the
+ * KFD's memory properties). */
 typedef struct rocprofiler_agent_mem_bank_t {
-  uint32_t heap_type;
-  uint32_t flags;
+  HSA_HEAPTYPE heap_type;
+  HSA_MEMORYPROPERTY flags;
   uint32_t width;
   uint32_t mem_clk_max;
   uint64_t size_in_bytes;
@@ -104,9 +127,9 @@ typedef struct rocprofiler_agent_v0_t {
   uint32_t num_cp_queues;
   uint32_t max_engine_clk_ccompute;
   uint32_t max_engine_clk_fcompute;
-  uint32_t sdma_fw_version;
-  uint32_t fw_version;
-  uint32_t capability;
+  HSA_ENGINE_VERSION sdma_fw_version;
+  HSA_ENGINE_ID fw_version;
+  HSA_CAPABILITY capability;
   uint32_t cu_per_engine;
   uint32_t max_waves_per_cu;
   uint32_t family_id;

@@ -11,7 +11,8 @@ cmakelists="$3"
 sdk_client="$4"  # a C client of librocprofiler-sdk.so.1
 sdk_roctx_client="$5"  # a C client of librocprofiler-sdk-roctx.so.1
 sdk_tool_client="$6"  # a C++ SDK tool as the SDK's samples write one
-header_clients=("${@:7}")
+sdk_source_compat_client="$7"  # 1.0.0's member-access expressions, C and C++
+header_clients=("${@:8}")
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/install.XXXXXX")
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -158,6 +159,16 @@ check_sdk_client() {
 gcc "$sdk_client" $(pkg-config --cflags --libs rocprofiler-sdk) -ldl \
   -o "$tmp/sdk_pkg_config_client"
 check_sdk_client "$tmp/sdk_pkg_config_client"
+# Source written against 1.0.0's headers (the agent's KFD unions, the retval
+# unions' member names) compiles as C and C++ and reads the same bits.
+for compiler in gcc "g++ -x c++"; do
+  # shellcheck disable=SC2046,SC2086
+  $compiler "$sdk_source_compat_client" $(pkg-config --cflags rocprofiler-sdk) \
+    -Wall -Wextra -Werror -o "$tmp/sdk_source_compat_client" ||
+    fail "sdk_source_compat_client does not compile with $compiler"
+  "$tmp/sdk_source_compat_client" | tee "$tmp/out"
+  grep -q ": 0 failures" "$tmp/out" || fail "sdk_source_compat_client ($compiler)"
+done
 mkdir "$tmp/sdk_src"
 cp "$sdk_client" "$tmp/sdk_src/client.c"
 cat >"$tmp/sdk_src/CMakeLists.txt" <<'CMAKE'

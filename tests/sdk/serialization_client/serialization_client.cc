@@ -74,9 +74,9 @@ Records Original(std::vector<rocprofiler_agent_cache_t>& caches,
     Pattern(banks.back(), 30 + i);
     // The fields 1.0.0 types as KFD bit-field unions are written as their
     // bit-fields, the reserved bits not (as 1.0.0 writes them).
-    caches.back().type &= 0xfu;
-    links.back().flags &= 0x1fu;
-    banks.back().flags &= 0x3u;
+    caches.back().type.Value &= 0xfu;
+    links.back().flags.LinkProperty &= 0x1fu;
+    banks.back().flags.MemoryProperty &= 0x3u;
   }
   for (unsigned i = 0; i < 2; ++i) {
     rocprofiler_agent_v0_t a;

@@ -17,13 +17,6 @@
 // Prints "serialization fields: N checks passed" or the failures.
 //
 //   serialization_fields TABLE
-#if defined(__has_include)
-#if __has_include(<hsakmttypes.h>)
-// The KFD's unions, which 1.0.0's save.hpp also serializes by themselves.
-#include <hsakmttypes.h>
-#endif
-#endif
-
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -609,14 +602,14 @@ void AddEveryType() {
   Add("rocprofiler_pc_sampling_configuration_t",
       Pattern<rocprofiler_pc_sampling_configuration_t>(107));
 
-#if defined(_HSAKMTTYPES_H_)
+  // The KFD's unions (agent.h includes hsakmttypes.h), which save.hpp
+  // also serializes by themselves.
   Add("HsaCacheType", Pattern<HsaCacheType>(108));
   Add("HSA_LINKPROPERTY", Pattern<HSA_LINKPROPERTY>(109));
   Add("HSA_CAPABILITY", Pattern<HSA_CAPABILITY>(110));
   Add("HSA_MEMORYPROPERTY", Pattern<HSA_MEMORYPROPERTY>(111));
   Add("HSA_ENGINE_VERSION", Pattern<HSA_ENGINE_VERSION>(112));
   Add("HSA_ENGINE_ID", Pattern<HSA_ENGINE_ID>(113));
-#endif
   Add("rocprofiler_agent_cache_t", g_caches[0]);
   Add("rocprofiler_agent_io_link_t", g_links[0]);
   Add("rocprofiler_agent_mem_bank_t", g_banks[0]);
@@ -631,11 +624,9 @@ void AddEveryType() {
 }
 
 // Types whose values the table lists but this build cannot make: the scratch
-// events where the HSA headers lack them, the KFD unions without
-// <hsakmttypes.h> (the agent's fields still check their shapes).
+// events where the HSA headers lack them.
 bool MayBeAbsent(const std::string& label) {
-  return label.rfind("hsa_amd_event_scratch_", 0) == 0 ||
-         label.rfind("HSA_", 0) == 0 || label == "HsaCacheType";
+  return label.rfind("hsa_amd_event_scratch_", 0) == 0;
 }
 
 void CheckEveryType(
@@ -718,8 +709,8 @@ void RoundTrip(
 // are not written, as in 1.0.0).
 rocprofiler_agent_v0_t AgentWithoutReservedBits() {
   auto a = Agent();
-  a.capability &= 0x3fffffffu;       // bits 30-31 reserved
-  a.sdma_fw_version &= 0x000fffffu;  // bits 20-31 reserved
+  a.capability.Value &= 0x3fffffffu;       // bits 30-31 not written
+  a.sdma_fw_version.Value &= 0x000fffffu;  // bits 20-31 reserved
   return a;
 }
 
@@ -757,34 +748,35 @@ void CheckRoundTrips() {
   const auto agent = AgentWithoutReservedBits();
   RoundTrip<rocprofiler_agent_v0_t>(
       "agent", agent, [](const auto& a, const auto& b) {
-        bool same = a.capability == b.capability &&
-                    a.fw_version == b.fw_version &&
-                    a.sdma_fw_version == b.sdma_fw_version &&
+        bool same = a.capability.Value == b.capability.Value &&
+                    a.fw_version.Value == b.fw_version.Value &&
+                    a.sdma_fw_version.Value == b.sdma_fw_version.Value &&
                     a.caches_count == b.caches_count &&
                     a.mem_banks_count == b.mem_banks_count &&
                     a.io_links_count == b.io_links_count;
         for (uint32_t i = 0; same && i < a.caches_count; ++i)
-          same = (a.caches[i].type & 0xfu) == b.caches[i].type;
+          same = (a.caches[i].type.Value & 0xfu) == b.caches[i].type.Value;
         for (uint32_t i = 0; same && i < a.io_links_count; ++i)
-          same = (a.io_links[i].flags & 0x1fu) == b.io_links[i].flags;
+          same = (a.io_links[i].flags.LinkProperty & 0x1fu) ==
+                 b.io_links[i].flags.LinkProperty;
         for (uint32_t i = 0; same && i < a.mem_banks_count; ++i)
-          same = (a.mem_banks[i].flags & 0x3u) == b.mem_banks[i].flags;
+          same = (a.mem_banks[i].flags.MemoryProperty & 0x3u) ==
+                 b.mem_banks[i].flags.MemoryProperty;
         return same;
       });
   // A value read over one already there changes only the bits of its fields.
   {
     rocprofiler_agent_cache_t cache = g_caches[1];
-    cache.type = 0x5u;  // Data and CPU
+    cache.type.Value = 0x5u;  // Data and CPU
     const std::string json = Json(cache);
     std::istringstream in{json};
     cereal::JSONInputArchive ar{in};
     rocprofiler_agent_cache_t into{};
-    into.type = 0xf0u;  // reserved bits set before the read
+    into.type.Value = 0xf0u;  // reserved bits set before the read
     ar(cereal::make_nvp("value", into));
-    Check(into.type == 0xf5u,
-          "cache type read over reserved bits: " + std::to_string(into.type));
+    Check(into.type.Value == 0xf5u, "cache type read over reserved bits: " +
+                                        std::to_string(into.type.Value));
   }
-#if defined(_HSAKMTTYPES_H_)
   {
     HSA_CAPABILITY capability{};
     capability.Value = 0x2a5a5a5au;
@@ -798,7 +790,7 @@ void CheckRoundTrips() {
         [](const auto& a, const auto& b) { return a.Value == b.Value; });
     // The union and the agent's integer field write the same thing.
     auto a = Agent();
-    a.capability = capability.Value;
+    a.capability = capability;
     RAPIDJSON_NAMESPACE::Document agent_doc, union_doc;
     agent_doc.Parse(Json(a).c_str());
     union_doc.Parse(Json(capability).c_str());
@@ -807,7 +799,6 @@ void CheckRoundTrips() {
           "HSA_CAPABILITY written alone as in an agent: " +
               Compact(union_doc["value"]));
   }
-#endif
 }
 
 }  // namespace

@@ -8,11 +8,9 @@
 // and the kernel-symbol record. Each reads the fields save.hpp writes, under
 // the same names and in the same order, so a JSON archive (read by name) and
 // a binary one (read in order) both come back equal to what was saved. The
-// agent fields that 1.0.0 types as KFD bit-field unions (capability,
-// fw_version, sdma_fw_version, a cache's type, a link's and a memory bank's
-// flags) are read from those bit-fields into the integers this tree declares
-// (bits outside the fields keep their value), and the unions themselves get
-// a load where the includer has <hsakmttypes.h> included first, as in 1.0.0.
+// agent fields typed as KFD bit-field unions (capability, fw_version,
+// sdma_fw_version, a cache's type, a link's and a memory bank's flags) are
+// read from those bit-fields (bits outside the fields keep their value).
 // Including this header includes save.hpp.
 //
 //   cereal::JSONInputArchive json{in};
@@ -161,25 +159,7 @@ void load_kfd_bit_fields(ArchiveT& ar, uint32_t& value) {
   }
 }
 
-template <typename ArchiveT, typename LayoutT>
-void load(ArchiveT& ar,
-          ::rocprofiler::sdk::serialization::detail::kfd_bits<LayoutT>& data) {
-  load_kfd_bit_fields<LayoutT>(ar, data.value);
-}
-
-// An agent field declared as an integer here and as a KFD union in 1.0.0.
-#define ROCP_SDK_LOAD_DATA_KFD_BITS(FIELD, LAYOUT)                       \
-  {                                                                      \
-    ROCP_SDK_LOAD_MESSAGE(#FIELD);                                       \
-    ::rocprofiler::sdk::serialization::detail::kfd_bits<                 \
-        ::rocprofiler::sdk::serialization::detail::LAYOUT>               \
-        rocp_sdk_kfd_{static_cast<uint32_t>(data.FIELD)};                \
-    ar(make_nvp(#FIELD, rocp_sdk_kfd_));                                 \
-    data.FIELD = static_cast<decltype(data.FIELD)>(rocp_sdk_kfd_.value); \
-  }
-
-// The KFD unions themselves, where the includer has them.
-#if defined(_HSAKMTTYPES_H_)
+// The KFD unions, from their bit-fields.
 #define ROCP_SDK_LOAD_KFD_UNION_(TYPE, LAYOUT, MEMBER)                      \
   template <typename ArchiveT>                                              \
   void load(ArchiveT& ar, TYPE& data) {                                     \
@@ -194,7 +174,6 @@ ROCP_SDK_LOAD_KFD_UNION_(HSA_MEMORYPROPERTY, kfd_memory_property,
 ROCP_SDK_LOAD_KFD_UNION_(HSA_ENGINE_VERSION, kfd_engine_version, Value)
 ROCP_SDK_LOAD_KFD_UNION_(HSA_ENGINE_ID, kfd_engine_id, Value)
 #undef ROCP_SDK_LOAD_KFD_UNION_
-#endif
 
 template <typename ArchiveT>
 void load(ArchiveT& ar, rocprofiler_agent_id_t& data) {
@@ -228,7 +207,7 @@ void load(ArchiveT& ar, rocprofiler_agent_cache_t& data) {
   ROCP_SDK_LOAD_DATA_FIELD(cache_lines_per_tag);
   ROCP_SDK_LOAD_DATA_FIELD(association);
   ROCP_SDK_LOAD_DATA_FIELD(latency);
-  ROCP_SDK_LOAD_DATA_KFD_BITS(type, kfd_cache_type);
+  ROCP_SDK_LOAD_DATA_FIELD(type);
 }
 
 template <typename ArchiveT>
@@ -244,13 +223,13 @@ void load(ArchiveT& ar, rocprofiler_agent_io_link_t& data) {
   ROCP_SDK_LOAD_DATA_FIELD(min_bandwidth);
   ROCP_SDK_LOAD_DATA_FIELD(max_bandwidth);
   ROCP_SDK_LOAD_DATA_FIELD(recommended_transfer_size);
-  ROCP_SDK_LOAD_DATA_KFD_BITS(flags, kfd_link_property);
+  ROCP_SDK_LOAD_DATA_FIELD(flags);
 }
 
 template <typename ArchiveT>
 void load(ArchiveT& ar, rocprofiler_agent_mem_bank_t& data) {
   ROCP_SDK_LOAD_DATA_FIELD(heap_type);
-  ROCP_SDK_LOAD_DATA_KFD_BITS(flags, kfd_memory_property);
+  ROCP_SDK_LOAD_DATA_FIELD(flags);
   ROCP_SDK_LOAD_DATA_FIELD(width);
   ROCP_SDK_LOAD_DATA_FIELD(mem_clk_max);
   ROCP_SDK_LOAD_DATA_FIELD(size_in_bytes);
@@ -301,9 +280,9 @@ void load(ArchiveT& ar, rocprofiler_agent_v0_t& data) {
   ROCP_SDK_LOAD_DATA_FIELD(num_cp_queues);
   ROCP_SDK_LOAD_DATA_FIELD(max_engine_clk_ccompute);
   ROCP_SDK_LOAD_DATA_FIELD(max_engine_clk_fcompute);
-  ROCP_SDK_LOAD_DATA_KFD_BITS(sdma_fw_version, kfd_engine_version);
-  ROCP_SDK_LOAD_DATA_KFD_BITS(fw_version, kfd_engine_id);
-  ROCP_SDK_LOAD_DATA_KFD_BITS(capability, kfd_capability);
+  ROCP_SDK_LOAD_DATA_FIELD(sdma_fw_version);
+  ROCP_SDK_LOAD_DATA_FIELD(fw_version);
+  ROCP_SDK_LOAD_DATA_FIELD(capability);
   ROCP_SDK_LOAD_DATA_FIELD(cu_per_engine);
   ROCP_SDK_LOAD_DATA_FIELD(max_waves_per_cu);
   ROCP_SDK_LOAD_DATA_FIELD(family_id);
@@ -391,6 +370,5 @@ ROCPROFILER_SDK_CEREAL_NAMESPACE_END
 #undef ROCP_SDK_LOAD_DATA_VALUE
 #undef ROCP_SDK_LOAD_DATA_CSTR
 #undef ROCP_SDK_LOAD_DATA_BITFIELD
-#undef ROCP_SDK_LOAD_DATA_KFD_BITS
 
 #endif  // ROCPROFILER_SDK_CXX_SERIALIZATION_LOAD_HPP_

@@ -40,14 +40,13 @@
 // names (a code object's storage, an OMPT record's target); a return value
 // as 1.0.0's member (HIP's and HSA's as uint64_t_retval).
 //
-// The agent fields whose 1.0.0 types are the KFD's bit-field unions
-// (HSA_CAPABILITY, HSA_ENGINE_ID, HSA_ENGINE_VERSION, a cache's HsaCacheType,
-// an I/O link's HSA_LINKPROPERTY, a memory bank's HSA_MEMORYPROPERTY) are
-// declared here as integers of the same size (agent.h includes no hsakmt
-// header); they are written as 1.0.0 writes those unions: an object of the
-// named bit-fields, each a 32-bit number, from the integer's bits as the
-// KFD lays them out (reserved bits not written). Where the includer has
-// <hsakmttypes.h> included first, the unions themselves get the same save.
+// The agent fields typed as the KFD's bit-field unions (HSA_CAPABILITY,
+// HSA_ENGINE_ID, HSA_ENGINE_VERSION, a cache's HsaCacheType, an I/O link's
+// HSA_LINKPROPERTY, a memory bank's HSA_MEMORYPROPERTY; agent.h includes
+// hsakmttypes.h, as 1.0.0's does) are written as 1.0.0 writes those unions:
+// an object of the named bit-fields, each a 32-bit number, in 1.0.0's order
+// and at the bits 1.0.0's hsakmttypes.h gives them, whichever release's
+// hsakmttypes.h is installed (reserved bits not written).
 // The HSA runtime's scratch events (hsa_amd_event_scratch_*) have their save
 // where the HSA headers declare them (ROCm >= 6.1).
 //
@@ -203,13 +202,6 @@ struct kfd_engine_id {  // HSA_ENGINE_ID
                                              {"Stepping", 24, 8}};
 };
 
-// A KFD union's 32-bit value, written (and read, load.hpp) as its
-// bit-fields. Reading changes only the bits of the fields read.
-template <typename LayoutT>
-struct kfd_bits {
-  uint32_t value = 0;
-};
-
 constexpr uint32_t kfd_mask(uint32_t width) {
   return width >= 32 ? ~0u : ((1u << width) - 1u);
 }
@@ -240,15 +232,7 @@ void save_kfd_bit_fields(ArchiveT& ar, uint32_t value) {
   }
 }
 
-template <typename ArchiveT, typename LayoutT>
-void save(
-    ArchiveT& ar,
-    const ::rocprofiler::sdk::serialization::detail::kfd_bits<LayoutT>& data) {
-  save_kfd_bit_fields<LayoutT>(ar, data.value);
-}
-
-// The KFD unions themselves, where the includer has them.
-#if defined(_HSAKMTTYPES_H_)
+// The KFD unions, as their bit-fields.
 #define ROCP_SDK_SAVE_KFD_UNION_(TYPE, LAYOUT, MEMBER)                      \
   template <typename ArchiveT>                                              \
   void save(ArchiveT& ar, TYPE data) {                                      \
@@ -263,7 +247,6 @@ ROCP_SDK_SAVE_KFD_UNION_(HSA_MEMORYPROPERTY, kfd_memory_property,
 ROCP_SDK_SAVE_KFD_UNION_(HSA_ENGINE_VERSION, kfd_engine_version, Value)
 ROCP_SDK_SAVE_KFD_UNION_(HSA_ENGINE_ID, kfd_engine_id, Value)
 #undef ROCP_SDK_SAVE_KFD_UNION_
-#endif
 
 // Identifiers.
 #define ROCP_SDK_SAVE_HANDLE_(TYPE)    \
@@ -1003,7 +986,6 @@ void save(ArchiveT& ar, rocprofiler_pc_sampling_configuration_t data) {
 // Agents. The KFD-typed fields as their bit-fields (see the top).
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_agent_cache_t data) {
-  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(processor_id_low);
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(level);
@@ -1011,13 +993,11 @@ void save(ArchiveT& ar, rocprofiler_agent_cache_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(cache_lines_per_tag);
   ROCP_SDK_SAVE_DATA_FIELD(association);
   ROCP_SDK_SAVE_DATA_FIELD(latency);
-  ROCP_SDK_SAVE_VALUE("type", kfd::kfd_bits<kfd::kfd_cache_type>{
-                                  static_cast<uint32_t>(data.type)});
+  ROCP_SDK_SAVE_DATA_FIELD(type);
 }
 
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_agent_io_link_t data) {
-  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(type);
   ROCP_SDK_SAVE_DATA_FIELD(version_major);
   ROCP_SDK_SAVE_DATA_FIELD(version_minor);
@@ -1029,16 +1009,13 @@ void save(ArchiveT& ar, rocprofiler_agent_io_link_t data) {
   ROCP_SDK_SAVE_DATA_FIELD(min_bandwidth);
   ROCP_SDK_SAVE_DATA_FIELD(max_bandwidth);
   ROCP_SDK_SAVE_DATA_FIELD(recommended_transfer_size);
-  ROCP_SDK_SAVE_VALUE("flags", kfd::kfd_bits<kfd::kfd_link_property>{
-                                   static_cast<uint32_t>(data.flags)});
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
 }
 
 template <typename ArchiveT>
 void save(ArchiveT& ar, rocprofiler_agent_mem_bank_t data) {
-  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(heap_type);
-  ROCP_SDK_SAVE_VALUE("flags", kfd::kfd_bits<kfd::kfd_memory_property>{
-                                   static_cast<uint32_t>(data.flags)});
+  ROCP_SDK_SAVE_DATA_FIELD(flags);
   ROCP_SDK_SAVE_DATA_FIELD(width);
   ROCP_SDK_SAVE_DATA_FIELD(mem_clk_max);
   ROCP_SDK_SAVE_DATA_FIELD(size_in_bytes);
@@ -1056,7 +1033,6 @@ void save(ArchiveT& ar, rocprofiler_agent_runtime_visiblity_t data) {
 // counts' length (empty for NULL), in the order load.hpp reads them.
 template <typename ArchiveT>
 void save(ArchiveT& ar, const rocprofiler_agent_v0_t& data) {
-  namespace kfd = ::rocprofiler::sdk::serialization::detail;
   ROCP_SDK_SAVE_DATA_FIELD(size);
   ROCP_SDK_SAVE_DATA_FIELD(id);
   ROCP_SDK_SAVE_DATA_FIELD(type);
@@ -1092,15 +1068,9 @@ void save(ArchiveT& ar, const rocprofiler_agent_v0_t& data) {
   ROCP_SDK_SAVE_DATA_FIELD(num_cp_queues);
   ROCP_SDK_SAVE_DATA_FIELD(max_engine_clk_ccompute);
   ROCP_SDK_SAVE_DATA_FIELD(max_engine_clk_fcompute);
-  ROCP_SDK_SAVE_VALUE("sdma_fw_version",
-                      kfd::kfd_bits<kfd::kfd_engine_version>{
-                          static_cast<uint32_t>(data.sdma_fw_version)});
-  ROCP_SDK_SAVE_VALUE("fw_version",
-                      kfd::kfd_bits<kfd::kfd_engine_id>{
-                          static_cast<uint32_t>(data.fw_version)});
-  ROCP_SDK_SAVE_VALUE("capability",
-                      kfd::kfd_bits<kfd::kfd_capability>{
-                          static_cast<uint32_t>(data.capability)});
+  ROCP_SDK_SAVE_DATA_FIELD(sdma_fw_version);
+  ROCP_SDK_SAVE_DATA_FIELD(fw_version);
+  ROCP_SDK_SAVE_DATA_FIELD(capability);
   ROCP_SDK_SAVE_DATA_FIELD(cu_per_engine);
   ROCP_SDK_SAVE_DATA_FIELD(max_waves_per_cu);
   ROCP_SDK_SAVE_DATA_FIELD(family_id);
