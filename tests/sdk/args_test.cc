@@ -3,6 +3,7 @@
 // (sdk_arg_expectations.txt, written from the model independently of the
 // printers and of the front end's type spelling).
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -16,6 +17,19 @@
 namespace {
 
 std::string g_expectations_path;
+
+// The SDK's callback fills its retval union with the bytes at roctracer's
+// retval union (every member of both at offset 0): those bytes must lie
+// inside roctracer's record, whose union comes after `args` for HIP and
+// before it for HSA.
+static_assert(offsetof(hip_api_data_t, hipError_t_retval) +
+                      sizeof(rocprofiler_hip_api_retval_t) <=
+                  sizeof(hip_api_data_t),
+              "HIP retval union past roctracer's record");
+static_assert(offsetof(hsa_api_data_t, hsa_status_t_retval) +
+                      sizeof(rocprofiler_hsa_api_retval_t) <=
+                  offsetof(hsa_api_data_t, args),
+              "HSA retval union overlaps roctracer's args");
 
 struct Param {
   std::string type, name;
