@@ -21,6 +21,20 @@ from codegen import sdk_kinds
 from codegen import sdk_retvals
 
 
+def sdk_args_members(plan, mdl):
+  """The SDK's args union: roctracer's members (same layout), then, where
+  roctracer's has none (HIP's record leaves parameterless APIs out), a
+  member for each API without parameters, holding `no_args` as
+  rocprofiler-sdk's does. Those are 1 byte: the union's size is unchanged."""
+  members = list(plan.common["args_members_list"])
+  names = {a["name"] for a in members}
+  for f in mdl.functions:
+    if not f.params and f.name not in names:
+      members.append(dict(name=f.name, fields=[]))
+      names.add(f.name)
+  return members
+
+
 def main(argv=None) -> int:
   ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   ap.add_argument("--include-dir", default="/usr/include")
@@ -46,7 +60,8 @@ def main(argv=None) -> int:
     plan = generate.plan_domain(d, mdl, None, generate.SOURCES[d])
     kinds = kinds_of(plan, mdl, tables)
     ctx = dict(plan.common, kinds=kinds, Cap=d.capitalize(),
-               sdk_retvals=sdk_retvals.retvals(d, mdl))
+               sdk_retvals=sdk_retvals.retvals(d, mdl),
+               sdk_args_members=sdk_args_members(plan, mdl))
     ctx_domains.append(ctx)
     files["rocprofiler-sdk/%s/api_id.h" % d] = env.get_template(
         "sdk_api_id.h.j2").render(**ctx)

@@ -89,6 +89,12 @@ const char* hip_string_result(
   return payload->retval.const_charp_retval;
 }
 
+/* A parameterless HIP API's member. */
+char hip_no_args(const rocprofiler_callback_tracing_hip_api_data_t* payload);
+char hip_no_args(const rocprofiler_callback_tracing_hip_api_data_t* payload) {
+  return payload->args.hipDeviceSynchronize.no_args.empty;
+}
+
 static void check_retvals(void) {
   rocprofiler_hip_api_retval_t hip;
   rocprofiler_callback_tracing_hsa_api_data_t hsa;
