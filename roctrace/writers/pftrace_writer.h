@@ -93,6 +93,21 @@ class PftraceWriter : public Writer {
     // so a thread's first 127 names take one-byte iids in every event.
     std::vector<uint32_t> name_iid;
     uint32_t names = 0;  // iids given in the current file
+    // By OpName::index: a slice's begin packet after its timestamp, up to
+    // its correlation ID's value (made by the first slice of the name with
+    // its iid; no flow). Constant but for two lengths, set per slice.
+    struct SliceHead {
+      uint32_t iid = 0;  // made for this iid; 0 not made
+      uint8_t size = 0;
+      uint8_t event_length_at = 0;  // the TrackEvent's length byte
+      uint8_t event_length = 0;     // its value less the ID's bytes
+      uint8_t annotation_length_at = 0;
+      char bytes[32] = {};
+    };
+    std::vector<SliceHead> slice_heads;
+    // A slice's end packet after its timestamp.
+    uint8_t slice_tail_size = 0;
+    char slice_tail[16] = {};
   };
 
   bool StartFile();
@@ -102,6 +117,13 @@ class PftraceWriter : public Writer {
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
   // False when `e` needs the general path.
   bool WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid, bool flow);
+  // A slice without a flow whose head is made: the head and tail copied,
+  // the three values and two lengths set.
+  void WriteSliceFromHead(Sequence* s, const ApiEvent& e,
+                          const Sequence::SliceHead& head);
+  // Makes the head of `e`'s name with `iid` (and the sequence's tail).
+  __attribute__((noinline)) void MakeSliceHead(Sequence* s, const ApiEvent& e,
+                                               uint32_t iid);
   // The general path: every packet of `e` through the encoder (`before`:
   // the buffer's size when its packets began).
   __attribute__((noinline)) void WritePackets(const ApiEvent& e, Sequence* s,
