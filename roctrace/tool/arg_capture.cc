@@ -608,13 +608,22 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
 
 const ApiArgs* ArgCapture::Take(uint32_t domain, uint32_t op, uint32_t tid,
                                 uint64_t correlation_id, ArgArena* arena) {
-  // The sizes' table, as Record reads it (an op past it: the switch).
-  const uint32_t size =
-      domain < ACTIVITY_DOMAIN_NUMBER &&
-              op < g_sizes[domain].count.load(std::memory_order_acquire)
-          ? g_sizes[domain].sizes[op]
-          : ArgsSizeOf(domain, op);
-  if (size == 0) return NoArguments();
+  // The sizes' table, as Record reads it. Every call in tail position: the
+  // common path saves no registers.
+  if (__builtin_expect(
+          domain >= ACTIVITY_DOMAIN_NUMBER ||
+              op >= g_sizes[domain].count.load(std::memory_order_acquire),
+          0)) {
+    return TakeUntabled(domain, op, tid, correlation_id, arena);
+  }
+  if (g_sizes[domain].sizes[op] == 0) return NoArguments();
+  return Take(tid, correlation_id, arena);
+}
+
+const ApiArgs* ArgCapture::TakeUntabled(uint32_t domain, uint32_t op,
+                                        uint32_t tid, uint64_t correlation_id,
+                                        ArgArena* arena) {
+  if (ArgsSizeOf(domain, op) == 0) return NoArguments();
   return Take(tid, correlation_id, arena);
 }
 

@@ -106,6 +106,11 @@ class ArgCapture {
     return QueuesOfSlow(tid, arena);
   }
   const std::vector<Queue*>* QueuesOfSlow(uint32_t tid, ArgArena* arena);
+  // Take by op for an op the size tables do not hold (or none made yet).
+  [[gnu::noinline]] const ApiArgs* TakeUntabled(uint32_t domain, uint32_t op,
+                                                uint32_t tid,
+                                                uint64_t correlation_id,
+                                                ArgArena* arena);
   static uint64_t Generation() {
     return generation_now_.load(std::memory_order_acquire);
   }
