@@ -288,8 +288,12 @@ void CsvWriter::Write(const ApiEvent& e) {
   }
   // "Domain","Function", quoted once per name.
   if (e.op->index >= prefixes_.size()) prefixes_.resize(e.op->index + 1);
-  const RowPrefix& prefix = prefixes_[e.op->index];
-  if (prefix.size == 0) MakePrefix(*e.op, &prefixes_[e.op->index]);
+  std::string& prefix = prefixes_[e.op->index];
+  if (prefix.empty()) {
+    AppendQuoted(&prefix, e.op->domain);
+    prefix.push_back(',');
+    AppendQuoted(&prefix, e.op->name);
+  }
   // ",pid,tid," formatted once per run of a thread's events.
   const uint64_t thread_key = (uint64_t{e.pid} << 32) | e.tid;
   if (thread_key != thread_key_) {
@@ -304,11 +308,9 @@ void CsvWriter::Write(const ApiEvent& e) {
   }
   // The prefix, then at most 20 + 2 * 21 + 1 bytes of numbers (and the
   // 8 bytes AppendUInt may store past them), written through one pointer.
-  const size_t padded = prefix.text.size();
-  char* p = out.Reserve(padded + sizeof(thread_text_) + 80);
-  const char* from = prefix.text.data();
-  for (size_t i = 0; i < padded; i += 32) std::memcpy(p + i, from + i, 32);
-  p += prefix.size;
+  char* p = out.Reserve(prefix.size() + sizeof(thread_text_) + 80);
+  std::memcpy(p, prefix.data(), prefix.size());
+  p += prefix.size();
   std::memcpy(p, thread_text_, sizeof(thread_text_));
   p += thread_length_;
   p = correlation_ids_.Append(p, e.correlation_id);
@@ -319,16 +321,6 @@ void CsvWriter::Write(const ApiEvent& e) {
   *p++ = '\n';
   out.Commit(p);
   if (out.size() >= OutputFile::kChunkBytes) Flush(c);
-}
-
-void CsvWriter::MakePrefix(const OpName& op, RowPrefix* prefix) {
-  std::string text;
-  AppendQuoted(&text, op.domain);
-  text.push_back(',');
-  AppendQuoted(&text, op.name);
-  prefix->size = text.size();
-  text.resize((text.size() + 31) / 32 * 32, '\0');
-  prefix->text = std::move(text);
 }
 
 void CsvWriter::Flush(int c) {

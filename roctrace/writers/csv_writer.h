@@ -58,16 +58,7 @@ class CsvWriter : public Writer {
   std::string paths_[kCategoryCount];
   ByteBuffer pending_[kCategoryCount];
   uint64_t pending_rows_[kCategoryCount] = {};  // rows in pending_
-  // "Domain","Function" of an API row, by OpName::index: `text` padded
-  // with zeros to a multiple of 32 bytes, copied whole (fixed-size copies,
-  // no call), `size` its length (0: not made yet).
-  struct RowPrefix {
-    std::string text;
-    size_t size = 0;
-  };
-  __attribute__((noinline)) void MakePrefix(const OpName& op,
-                                            RowPrefix* prefix);
-  std::vector<RowPrefix> prefixes_;
+  std::vector<std::string> prefixes_;           // by OpName::index
   std::vector<std::string> files_;
   // ",pid,tid," of the last thread written (events come in runs per thread).
   uint64_t thread_key_ = UINT64_MAX;
