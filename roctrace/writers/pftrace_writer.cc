@@ -476,13 +476,15 @@ void PftraceWriter::Write(const ApiEvent& e) {
       ((device && e.op->category != Category::kMemoryAllocation) ||
        e.op->submits_work);
   const uint32_t index = e.op->index;
-  if (index >= s->name_iid.size()) s->name_iid.resize(index + 1, 0);
+  if (index >= s->name_iid.size()) {
+    s->name_iid.resize(index + 1, 0);
+    s->slice_heads.resize(index + 1);
+  }
   uint32_t name_iid = s->name_iid[index];
   // Kernel slices carry their launch annotations: the general path.
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel) {
     if (!flow && e.start_ns >= s->clock && e.end_ns >= e.start_ns) {
-      if (index >= s->slice_heads.size()) s->slice_heads.resize(index + 1);
       const Sequence::SliceHead& h = s->slice_heads[index];
       if (__builtin_expect(h.iid != name_iid, 0)) {
         MakeSliceHead(s, e, name_iid);

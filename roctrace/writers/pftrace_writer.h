@@ -82,7 +82,8 @@ class PftraceWriter : public Writer {
  private:
   // A thread's packet sequence, and what the current file has of it.
   // A thread's packet sequence (API calls, rocTX), or a device track's.
-  struct Sequence {
+  // A whole number of cache lines: found by index with a shift.
+  struct alignas(64) Sequence {
     uint32_t id = 0;  // trusted_packet_sequence_id
     uint32_t tid = 0;
     uint64_t track = 0;    // its default track
@@ -93,9 +94,10 @@ class PftraceWriter : public Writer {
     // so a thread's first 127 names take one-byte iids in every event.
     std::vector<uint32_t> name_iid;
     uint32_t names = 0;  // iids given in the current file
-    // By OpName::index: a slice's begin packet after its timestamp, up to
-    // its correlation ID's value (made by the first slice of the name with
-    // its iid; no flow). Constant but for two lengths, set per slice.
+    // By OpName::index (as long as name_iid): a slice's begin packet after
+    // its timestamp, up to its correlation ID's value (made by the first
+    // slice of the name with its iid; no flow). Constant but for two
+    // lengths, set per slice.
     struct SliceHead {
       uint32_t iid = 0;  // made for this iid; 0 not made
       uint8_t size = 0;
