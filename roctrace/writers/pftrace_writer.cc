@@ -182,7 +182,7 @@ bool PftraceWriter::StartFile() {
   return true;
 }
 
-PftraceWriter::Sequence* PftraceWriter::SequenceOf(const ApiEvent& e) {
+PftraceWriter::Sequence* PftraceWriter::SequenceOfSlow(const ApiEvent& e) {
   const uint64_t track =
       IsDevice(e.op->category) ? DeviceTrack(e) : ThreadTrack(e.tid);
   if (last_sequence_ < sequences_.size() &&
@@ -417,8 +417,8 @@ void PftraceWriter::MakeSliceHead(Sequence* s, const ApiEvent& e,
   s->slice_tail_size = static_cast<uint8_t>(p - s->slice_tail);
 }
 
-void PftraceWriter::WriteSliceFromHead(Sequence* s, const ApiEvent& e,
-                                       const Sequence::SliceHead& h) {
+inline __attribute__((always_inline)) void PftraceWriter::WriteSliceFromHead(
+    Sequence* s, const ApiEvent& e, const Sequence::SliceHead& h) {
   using proto::Key;
   using proto::kVarint;
   using proto::PutVarint;

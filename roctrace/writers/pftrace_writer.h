@@ -113,16 +113,28 @@ class PftraceWriter : public Writer {
   };
 
   bool StartFile();
-  Sequence* SequenceOf(const ApiEvent& e);
+  // Inline for the common event, another of the last sequence's thread's
+  // calls.
+  Sequence* SequenceOf(const ApiEvent& e) {
+    if (__builtin_expect(
+            !IsDevice(e.op->category) && last_sequence_ < sequences_.size() &&
+                sequences_[last_sequence_].track == ThreadTrack(e.tid),
+            1)) {
+      return &sequences_[last_sequence_];
+    }
+    return SequenceOfSlow(e);
+  }
+  __attribute__((noinline)) Sequence* SequenceOfSlow(const ApiEvent& e);
   void StartSequence(Sequence* s, const ApiEvent& e);
   void Timestamp(Sequence* s, uint64_t ts);
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
   // False when `e` needs the general path.
   bool WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid, bool flow);
   // A slice without a flow whose head is made: the head and tail copied,
-  // the three values and two lengths set.
-  void WriteSliceFromHead(Sequence* s, const ApiEvent& e,
-                          const Sequence::SliceHead& head);
+  // the three values and two lengths set. Inlined into Write (defined in
+  // its file).
+  inline void WriteSliceFromHead(Sequence* s, const ApiEvent& e,
+                                 const Sequence::SliceHead& head);
   // Makes the head of `e`'s name with `iid` (and the sequence's tail).
   __attribute__((noinline)) void MakeSliceHead(Sequence* s, const ApiEvent& e,
                                                uint32_t iid);
