@@ -34,6 +34,7 @@ class CsvWriter : public Writer {
   OutputFile* FileFor(Category category);
   void Flush(int category);
   void WriteDevice(const ApiEvent& e, std::string* out);
+  __attribute__((noinline)) void AppendDeviceRow(const ApiEvent& e, int c);
   // Appends numbers that change slowly from row to row (timestamps, the
   // calls' correlation IDs): all but their last 4 digits are nearly always
   // those of the previous number (a timestamp's change every 10 us), so they
