@@ -281,7 +281,8 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
   if (out.size() >= OutputFile::kChunkBytes) Flush(c);
 }
 
-void CsvWriter::Write(const ApiEvent& e) {
+inline __attribute__((always_inline)) void CsvWriter::WriteOne(
+    const ApiEvent& e) {
   const int c = static_cast<int>(e.op->category);
   if (!files_by_category_[c].is_open() && FileFor(e.op->category) == nullptr) {
     CountUnwritten(1);
@@ -365,6 +366,12 @@ void CsvWriter::Finish(const RunInfo&) {
       std::remove(path.c_str());
     }
   }
+}
+
+void CsvWriter::Write(const ApiEvent& e) { WriteOne(e); }
+
+void CsvWriter::WriteAll(const ApiEvent* begin, const ApiEvent* end) {
+  for (; begin < end; ++begin) WriteOne(*begin);
 }
 
 }  // namespace roctrace

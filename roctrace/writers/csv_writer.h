@@ -19,6 +19,7 @@ class CsvWriter : public Writer {
   explicit CsvWriter(std::string path_prefix);
   ~CsvWriter() override;
   void Write(const ApiEvent& event) override;
+  void WriteAll(const ApiEvent* begin, const ApiEvent* end) override;
   void Checkpoint() override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -29,6 +30,8 @@ class CsvWriter : public Writer {
   static const char* Header(Category category);
 
  private:
+  // Write's body, inlined into Write and WriteAll.
+  inline void WriteOne(const ApiEvent& e);
   // The category's file, created with its header on first use; nullptr
   // when it cannot be.
   OutputFile* FileFor(Category category);

@@ -450,7 +450,8 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteSliceFromHead(
   out_.Commit(p);
 }
 
-void PftraceWriter::Write(const ApiEvent& e) {
+inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
+    const ApiEvent& e) {
   if (failed_ ||
       ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
        !StartFile())) {
@@ -587,6 +588,12 @@ void PftraceWriter::Checkpoint() { FlushBuffer(); }
 void PftraceWriter::Finish(const RunInfo&) {
   FlushBuffer();
   file_.Close();
+}
+
+void PftraceWriter::Write(const ApiEvent& e) { WriteOne(e); }
+
+void PftraceWriter::WriteAll(const ApiEvent* begin, const ApiEvent* end) {
+  for (; begin < end; ++begin) WriteOne(*begin);
 }
 
 }  // namespace roctrace

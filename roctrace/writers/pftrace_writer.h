@@ -38,6 +38,7 @@ class PftraceWriter : public Writer {
                 uint64_t max_bytes);
   ~PftraceWriter() override;
   void Write(const ApiEvent& event) override;
+  void WriteAll(const ApiEvent* begin, const ApiEvent* end) override;
   void Checkpoint() override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -80,6 +81,8 @@ class PftraceWriter : public Writer {
   }
 
  private:
+  // Write's body, inlined into Write and WriteAll.
+  inline void WriteOne(const ApiEvent& e);
   // A thread's packet sequence, and what the current file has of it.
   // A thread's packet sequence (API calls, rocTX), or a device track's.
   // A whole number of cache lines: found by index with a shift.
