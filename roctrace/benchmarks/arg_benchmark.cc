@@ -95,8 +95,9 @@ BENCHMARK(BM_RocpdArgs)
     ->MeasureProcessCPUTime();
 
 // The calling thread's copy at EXIT, then the consumer's look-up by thread
-// and correlation ID into the batch's arena, a pool buffer's worth (1024
-// calls) at a time, as the tool runs them.
+// and correlation ID (the entry taken in place, its chunks read to their end
+// handed to the batch's arena), a pool buffer's worth (1024 calls) at a
+// time, as the tool runs them.
 void BM_CaptureAndTake(benchmark::State& state) {
   ArgCapture capture;
   const uint32_t tid = static_cast<uint32_t>(syscall(SYS_gettid));

@@ -254,6 +254,18 @@ TEST(ArgCapture, OpsWithoutParametersRecordNothing) {
   EXPECT_EQ(ArgsSizeOf(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init), 0u);
   EXPECT_EQ(ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy),
             sizeof(hip_api_data_t::args.hipMemcpy));
+  // By op: its (empty) list, not a look in the queue; an op with
+  // parameters finds its call's.
+  EXPECT_EQ(capture.Take(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init, Tid(),
+                         77, &arena),
+            ArgCapture::NoArguments());
+  hip_api_data_t d = Memcpy(78, 5);
+  ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &d,
+                     nullptr);
+  const ApiArgs* args = capture.Take(ACTIVITY_DOMAIN_HIP_API,
+                                     HIP_API_ID_hipMemcpy, Tid(), 78, &arena);
+  ASSERT_NE(args, nullptr);
+  EXPECT_EQ(Print(*args)[2], "2|unsigned long|m|sizeBytes|5");
 }
 
 // A call's stream is read from its copy where the op has a stream

@@ -168,5 +168,129 @@ TEST(PftraceWriter, NamesOfAnyIndexCostOneByteAndReadBack) {
   EXPECT_NEAR(begins["hsa_system_get_info"], 2'000 * 2 / 3, 16);
 }
 
+// Every slice reads back as written whatever its values' sizes: names with
+// one- and two-byte iids, correlation IDs of 1 to 10 bytes, gaps and
+// durations of 1 to 9 bytes, calls with a flow among them, on sequences
+// with one- and two-byte IDs (the 130th thread's).
+TEST(PftraceWriter, SlicesReadBackWhateverTheirValuesSizes) {
+  const ScratchDir dir("pftrace_writer_test");
+  std::vector<OpName> names(200);
+  for (uint32_t i = 0; i < names.size(); ++i) {
+    names[i].category = i % 2 ? Category::kHip : Category::kHsa;
+    names[i].name = "op" + std::to_string(i);
+    names[i].domain = i % 2 ? "HIP_RUNTIME_API" : "HSA_CORE_API";
+    names[i].index = i;
+    names[i].submits_work = i % 7 == 0;
+  }
+  const std::string prefix = dir.path() + "/sizes";
+  PftraceWriter writer(prefix, RunInfo{}, 0);
+  struct Written {
+    std::string name;
+    uint64_t correlation_id, start_ns, end_ns;
+  };
+  std::map<uint32_t, std::vector<Written>> by_tid;
+  const uint64_t ids[] = {1, 200, 70'000, 1ull << 35, ~0ull};
+  const uint64_t steps[] = {1, 300, 100'000, 1ull << 40};
+  std::map<uint32_t, uint64_t> clock;
+  for (uint32_t i = 0; i < 6'000; ++i) {
+    // Thread 100 + t: the first 130 threads' sequences, one event each;
+    // then threads 100 and 229 (sequence 131) alternately.
+    const uint32_t tid = i < 130 ? 100 + i : (i % 2 ? 100 : 229);
+    ApiEvent e{};
+    e.op = &names[(i * 37) % names.size()];
+    e.pid = 7;
+    e.tid = tid;
+    e.correlation_id = ids[i % 5];
+    uint64_t& t = clock.try_emplace(tid, 5'000'000'000ull).first->second;
+    e.start_ns = t + steps[i % 4];
+    e.end_ns = e.start_ns + steps[(i / 4) % 4];
+    t = e.end_ns;
+    writer.Write(e);
+    by_tid[tid].push_back({e.op->name, e.correlation_id, e.start_ns, e.end_ns});
+  }
+  writer.Finish(RunInfo{});
+
+  std::map<std::pair<uint64_t, uint64_t>, std::string> interned;
+  std::map<uint64_t, uint64_t> sequence_clock;
+  std::map<uint64_t, std::vector<Written>> read;  // by sequence
+  std::map<uint64_t, size_t> open;                // a begin awaiting its end
+  for (const Field& packet : Fields(Read(prefix + "_results.pftrace"))) {
+    uint64_t sequence = 0;
+    bool has_time = false;
+    uint64_t time = 0;
+    std::vector<Field> fields = Fields(packet.bytes);
+    for (const Field& f : fields) {
+      if (f.number == 10) sequence = f.value;
+      if (f.number == 8) has_time = true, time = f.value;
+    }
+    for (const Field& f : fields) {
+      if (f.number == 6) {  // clock_snapshot: the incremental clock's start
+        for (const Field& c : Fields(f.bytes)) {
+          uint64_t id = 0, value = 0;
+          for (const Field& g : Fields(c.bytes)) {
+            if (g.number == 1) id = g.value;
+            if (g.number == 2) value = g.value;
+          }
+          if (id == 64) sequence_clock[sequence] = value;
+        }
+      } else if (f.number == 12) {
+        for (const Field& entry : Fields(f.bytes)) {
+          if (entry.number != 2) continue;
+          uint64_t iid = 0;
+          std::string name;
+          for (const Field& g : Fields(entry.bytes)) {
+            if (g.number == 1) iid = g.value;
+            if (g.number == 2) name = g.bytes;
+          }
+          interned[{sequence, iid}] = name;
+        }
+      } else if (f.number == 11) {
+        ASSERT_TRUE(has_time);
+        const uint64_t at = sequence_clock[sequence] += time;
+        uint64_t type = 0, iid = 0, id = 0;
+        for (const Field& g : Fields(f.bytes)) {
+          if (g.number == 9) type = g.value;
+          if (g.number == 10) iid = g.value;
+          if (g.number == 4) {
+            for (const Field& a : Fields(g.bytes)) {
+              if (a.number == 3) id = a.value;
+            }
+          }
+        }
+        if (type == 1) {
+          open[sequence] = read[sequence].size();
+          read[sequence].push_back({interned[{sequence, iid}], id, at, 0});
+        } else {
+          ASSERT_EQ(type, 2u);
+          read[sequence][open[sequence]].end_ns = at;
+        }
+      }
+    }
+  }
+  // Each thread's slices, in order, on a sequence of its own.
+  std::map<uint64_t, bool> matched;
+  for (const auto& [tid, written] : by_tid) {
+    bool found = false;
+    for (const auto& [sequence, slices] : read) {
+      if (slices.size() != written.size() ||
+          slices[0].correlation_id != written[0].correlation_id ||
+          slices[0].start_ns != written[0].start_ns || matched[sequence]) {
+        continue;
+      }
+      found = matched[sequence] = true;
+      for (size_t k = 0; k < written.size(); ++k) {
+        ASSERT_EQ(slices[k].name, written[k].name) << tid << " " << k;
+        ASSERT_EQ(slices[k].correlation_id, written[k].correlation_id);
+        ASSERT_EQ(slices[k].start_ns, written[k].start_ns) << tid << " " << k;
+        ASSERT_EQ(slices[k].end_ns, written[k].end_ns) << tid << " " << k;
+      }
+      break;
+    }
+    EXPECT_TRUE(found) << "thread " << tid;
+  }
+  EXPECT_EQ(by_tid.size(), 130u);
+  EXPECT_GT(read.rbegin()->first, 128u);  // two-byte sequence IDs seen
+}
+
 }  // namespace
 }  // namespace roctrace

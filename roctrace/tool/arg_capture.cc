@@ -27,23 +27,31 @@ namespace roctrace {
 namespace {
 
 // One call's arguments in a thread's queue: this header, then `size` bytes,
-// padded to 8.
-struct EntryHeader {
+// padded to 8. The calling thread writes the correlation ID and the args'
+// domain, op and size; the consumer that takes the entry completes the
+// args (printers, bytes) in place and hands out their address.
+struct Entry {
   uint64_t correlation_id;
-  uint32_t domain_op;  // domain << 24 | op
-  uint32_t size;
+  ApiArgs args;
 };
+static_assert(sizeof(Entry) % 8 == 0, "entries stay 8-byte aligned");
 
 size_t EntryBytes(uint32_t size) {
-  return sizeof(EntryHeader) + ((size + 7) & ~size_t{7});
+  return sizeof(Entry) + ((size + 7) & ~size_t{7});
 }
 
-struct Chunk {
+}  // namespace
+
+struct ArgChunk {
   static constexpr uint32_t kBytes = 32 << 10;
-  std::atomic<uint32_t> written{0};   // bytes of whole entries
-  std::atomic<Chunk*> next{nullptr};  // set once the producer moved on
+  std::atomic<uint32_t> written{0};      // bytes of whole entries
+  std::atomic<ArgChunk*> next{nullptr};  // set once the producer moved on
   alignas(8) unsigned char data[kBytes];
 };
+
+namespace {
+
+using Chunk = ArgChunk;
 
 // Entries searched for a record's before giving up on it.
 constexpr int kWindow = 8;
@@ -398,16 +406,15 @@ const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
   return new (p) ApiArgs{PrintersOf(domain), domain, op, size, copy};
 }
 
-const ApiArgs* ArgArena::AddPadded(uint32_t domain, uint32_t op,
-                                   const void* bytes, uint32_t size) {
-  const size_t padded = (size + 7) & ~size_t{7};
-  unsigned char* p = Room(padded);
-  if (p == nullptr) return nullptr;
-  unsigned char* copy = p + sizeof(ApiArgs);
-  // Most argument structs are a few words: no call for them.
-  const auto* from = static_cast<const unsigned char*>(bytes);
-  for (size_t i = 0; i < padded; i += 8) std::memcpy(copy + i, from + i, 8);
-  return new (p) ApiArgs{PrintersOf(domain), domain, op, size, copy};
+void ArgArena::Clear() {
+  chunk_ = 0;
+  used_ = 0;
+  for (ArgChunk* c : adopted_) delete c;
+  adopted_.clear();
+}
+
+ArgArena::~ArgArena() {
+  for (ArgChunk* c : adopted_) delete c;
 }
 
 void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {
@@ -440,9 +447,12 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
                    const void* data, uint32_t size) {
   unsigned char* p = q->tail->data + q->tail_used;
   // Every traced call has a correlation ID; the data structs all start
-  // with it.
-  EntryHeader h{*static_cast<const uint64_t*>(data), domain << 24 | op, size};
-  std::memcpy(p, &h, sizeof(h));
+  // with it. The args' printers and bytes are the consumer's to write.
+  auto* entry = reinterpret_cast<Entry*>(p);
+  entry->correlation_id = *static_cast<const uint64_t*>(data);
+  entry->args.domain = domain;
+  entry->args.op = op;
+  entry->args.size = size;
   // In words, inline: most argument structs are a few words. The padding
   // read past `size` stays inside the data struct's `args` union (its size
   // is a multiple of its 8-byte alignment).
@@ -450,7 +460,7 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
       static_cast<const unsigned char*>(data) + ArgsOffset(domain);
   const size_t padded = (size + 7) & ~size_t{7};
   for (size_t i = 0; i < padded; i += 8) {
-    std::memcpy(p + sizeof(h) + i, from + i, 8);
+    std::memcpy(p + sizeof(Entry) + i, from + i, 8);
   }
   q->tail_used += static_cast<uint32_t>(EntryBytes(size));
   q->tail->written.store(q->tail_used, std::memory_order_release);
@@ -518,7 +528,8 @@ void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
 
 std::atomic<uint64_t> ArgCapture::generation_now_{0};
 
-const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOfSlow(uint32_t tid) {
+const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOfSlow(
+    uint32_t tid, ArgArena* arena) {
   Registry& r = TheRegistry();
   if (Generation() != generation_) {
     // Threads came: the map again, and the queues of exited threads that
@@ -530,7 +541,8 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOfSlow(uint32_t tid) {
       if (q->exited.load(std::memory_order_acquire) &&
           q->head->next.load(std::memory_order_acquire) == nullptr &&
           q->head_read == q->head->written.load(std::memory_order_acquire)) {
-        delete q->head;
+        // Events of batches not yet written may point into it.
+        arena->Adopt(q->head);
         delete q;
         continue;
       }
@@ -551,7 +563,7 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOfSlow(uint32_t tid) {
 
 const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
                                 ArgArena* arena) {
-  const std::vector<Queue*>* queues = QueuesOf(tid);
+  const std::vector<Queue*>* queues = QueuesOf(tid, arena);
   if (queues == nullptr) return nullptr;
   // A reused thread ID may name an exited thread's queue and a new one's.
   for (Queue* q : *queues) {
@@ -567,21 +579,21 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
         at = 0;
         if (c->written.load(std::memory_order_acquire) == 0) break;
       }
-      EntryHeader h;
-      std::memcpy(&h, c->data + at, sizeof(h));
-      const unsigned char* bytes = c->data + at + sizeof(h);
-      at += static_cast<uint32_t>(EntryBytes(h.size));
-      if (h.correlation_id != correlation_id) {
+      auto* entry = reinterpret_cast<Entry*>(c->data + at);
+      at += static_cast<uint32_t>(EntryBytes(entry->args.size));
+      if (entry->correlation_id != correlation_id) {
         ++skipped;
         continue;
       }
-      const ApiArgs* args = arena->AddPadded(
-          h.domain_op >> 24, h.domain_op & 0xffffff, bytes, h.size);
-      // The entries before it had no record: passed, and their chunks freed.
+      entry->args.printers = PrintersOf(entry->args.domain);
+      entry->args.bytes = reinterpret_cast<const unsigned char*>(entry + 1);
+      const ApiArgs* args = &entry->args;
+      // The chunks read to their end go with this batch's arena (the
+      // entries before it had no record: passed).
       while (q->head != c) {
         Chunk* done = q->head;
         q->head = done->next.load(std::memory_order_acquire);
-        delete done;
+        arena->Adopt(done);
       }
       q->head_read = at;
       if (skipped != 0) {
@@ -592,6 +604,27 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
     }
   }
   return nullptr;
+}
+
+const ApiArgs* ArgCapture::Take(uint32_t domain, uint32_t op, uint32_t tid,
+                                uint64_t correlation_id, ArgArena* arena) {
+  // The sizes' table, as Record reads it. Every call in tail position: the
+  // common path saves no registers.
+  if (__builtin_expect(
+          domain >= ACTIVITY_DOMAIN_NUMBER ||
+              op >= g_sizes[domain].count.load(std::memory_order_acquire),
+          0)) {
+    return TakeUntabled(domain, op, tid, correlation_id, arena);
+  }
+  if (g_sizes[domain].sizes[op] == 0) return NoArguments();
+  return Take(tid, correlation_id, arena);
+}
+
+const ApiArgs* ArgCapture::TakeUntabled(uint32_t domain, uint32_t op,
+                                        uint32_t tid, uint64_t correlation_id,
+                                        ArgArena* arena) {
+  if (ArgsSizeOf(domain, op) == 0) return NoArguments();
+  return Take(tid, correlation_id, arena);
 }
 
 const ApiArgs* ArgCapture::NoArguments() {

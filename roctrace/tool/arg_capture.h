@@ -10,8 +10,13 @@
 // order of their records: the entry a record looks for is the first, or
 // after a few whose records never came (a pool closed during the call).
 // Queues are chunks of 32 KiB linked one after the other (single producer,
-// single consumer); a chunk is freed once read. Their length is bounded by
-// the records not yet delivered, which the lossless pool bounds.
+// single consumer). An entry taken is not copied: its header is the ApiArgs
+// the event points to, completed in place by the consumer, and a chunk the
+// consumer has read to its end belongs to the arena of the batch it was
+// reading for, which frees it with that batch. (Writers release batches in
+// the order they were made, so a chunk outlives every batch whose events
+// point into it.) Their length is bounded by the records not yet delivered,
+// which the lossless pool bounds.
 #ifndef ROCTRACE_TOOL_ARG_CAPTURE_H_
 #define ROCTRACE_TOOL_ARG_CAPTURE_H_
 
@@ -26,20 +31,23 @@
 
 namespace roctrace {
 
+// A chunk of a thread's queue (arg_capture.cc).
+struct ArgChunk;
+
 // ApiArgs and their bytes for one batch of events: addresses stay valid
-// until Clear (or the arena goes).
+// until Clear (or the arena goes). The queue chunks ArgCapture::Take read
+// to their end while filling it are freed with it.
 class ArgArena {
  public:
+  ArgArena() = default;
+  ArgArena(const ArgArena&) = delete;
+  ArgArena& operator=(const ArgArena&) = delete;
+  ~ArgArena();
   const ApiArgs* Add(uint32_t domain, uint32_t op, const void* bytes,
                      uint32_t size);
-  // The same, `bytes` readable up to `size` rounded up to 8 (a queue's
-  // entry): copied in words.
-  const ApiArgs* AddPadded(uint32_t domain, uint32_t op, const void* bytes,
-                           uint32_t size);
-  void Clear() {
-    chunk_ = 0;
-    used_ = 0;
-  }
+  void Clear();
+  // Frees `chunk` with the arena (at Clear, or when it goes).
+  void Adopt(ArgChunk* chunk) { adopted_.push_back(chunk); }
 
  private:
   static constexpr size_t kChunkBytes = 64 << 10;
@@ -48,6 +56,7 @@ class ArgArena {
   std::vector<std::unique_ptr<unsigned char[]>> chunks_;
   size_t chunk_ = 0;  // the chunk being filled
   size_t used_ = 0;
+  std::vector<ArgChunk*> adopted_;
 };
 
 class ArgCapture {
@@ -62,10 +71,15 @@ class ArgCapture {
   // nothing, or a stopped tool: no consumer would take them). On at first.
   static void SetRecording(bool on);
 
-  // The arguments of call `correlation_id` made on thread `tid`, copied
-  // into `arena`; nullptr when there are none (the op has no parameters, or
+  // The arguments of call `correlation_id` made on thread `tid`, in its
+  // queue's entry, valid as long as `arena` (which takes the chunks read to
+  // their end); nullptr when there are none (the op has no parameters, or
   // the copy could not be made). Consumer side: one thread at a time.
   const ApiArgs* Take(uint32_t tid, uint64_t correlation_id, ArgArena* arena);
+  // The same for a record of op `op` of `domain`: NoArguments() for an op
+  // without parameters (nothing was recorded), without a look for it.
+  const ApiArgs* Take(uint32_t domain, uint32_t op, uint32_t tid,
+                      uint64_t correlation_id, ArgArena* arena);
 
   // The arguments of a call without parameters: none (each visits nothing).
   static const ApiArgs* NoArguments();
@@ -81,15 +95,22 @@ class ArgCapture {
   // The queues of thread `tid` (usually one); nullptr when none. Inline
   // when no thread came since the last look-up and the thread is the last
   // one's (a buffer's records come in runs of one thread's calls).
-  const std::vector<Queue*>* QueuesOf(uint32_t tid) {
+  // Exited threads' queues read to their end go, their last chunk to
+  // `arena`.
+  const std::vector<Queue*>* QueuesOf(uint32_t tid, ArgArena* arena) {
     if (__builtin_expect(last_queues_ != nullptr && last_tid_ == tid &&
                              generation_ == Generation(),
                          1)) {
       return last_queues_;
     }
-    return QueuesOfSlow(tid);
+    return QueuesOfSlow(tid, arena);
   }
-  const std::vector<Queue*>* QueuesOfSlow(uint32_t tid);
+  const std::vector<Queue*>* QueuesOfSlow(uint32_t tid, ArgArena* arena);
+  // Take by op for an op the size tables do not hold (or none made yet).
+  [[gnu::noinline]] const ApiArgs* TakeUntabled(uint32_t domain, uint32_t op,
+                                                uint32_t tid,
+                                                uint64_t correlation_id,
+                                                ArgArena* arena);
   static uint64_t Generation() {
     return generation_now_.load(std::memory_order_acquire);
   }

@@ -447,8 +447,7 @@ void Tool::CaptureArgs() {
         (args_domains_ >> domain & 1) == 0) {
       return nullptr;
     }
-    if (ArgsSizeOf(domain, op) == 0) return ArgCapture::NoArguments();
-    return arg_capture_.Take(tid, correlation_id, arena_.get());
+    return arg_capture_.Take(domain, op, tid, correlation_id, arena_.get());
   });
 }
 

@@ -37,7 +37,9 @@ class ByteBuffer {
   void Append(const std::string& text) { Append(text.data(), text.size()); }
 
  private:
-  void Grow(size_t need) {
+  // Out of line: a record's formatting, which Reserve is inlined into,
+  // keeps a small frame (no registers saved for a call it rarely makes).
+  __attribute__((noinline)) void Grow(size_t need) {
     size_t capacity = capacity_ * 2 > need + 4096 ? capacity_ * 2 : need + 4096;
     std::unique_ptr<char[]> bytes(new char[capacity]);
     if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);

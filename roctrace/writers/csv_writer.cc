@@ -271,7 +271,18 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   out->push_back('\n');
 }
 
-void CsvWriter::Write(const ApiEvent& e) {
+// Out of line: the row's string would give every API row's Write a larger
+// frame and a stack check.
+void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
+  ByteBuffer& out = pending_[c];
+  std::string row;
+  WriteDevice(e, &row);
+  out.Append(row);
+  if (out.size() >= OutputFile::kChunkBytes) Flush(c);
+}
+
+inline __attribute__((always_inline)) void CsvWriter::WriteOne(
+    const ApiEvent& e) {
   const int c = static_cast<int>(e.op->category);
   if (!files_by_category_[c].is_open() && FileFor(e.op->category) == nullptr) {
     CountUnwritten(1);
@@ -280,10 +291,7 @@ void CsvWriter::Write(const ApiEvent& e) {
   ++pending_rows_[c];
   ByteBuffer& out = pending_[c];
   if (IsDevice(e.op->category)) {
-    std::string row;
-    WriteDevice(e, &row);
-    out.Append(row);
-    if (out.size() >= OutputFile::kChunkBytes) Flush(c);
+    AppendDeviceRow(e, c);
     return;
   }
   // "Domain","Function", quoted once per name.
@@ -358,6 +366,12 @@ void CsvWriter::Finish(const RunInfo&) {
       std::remove(path.c_str());
     }
   }
+}
+
+void CsvWriter::Write(const ApiEvent& e) { WriteOne(e); }
+
+void CsvWriter::WriteAll(const ApiEvent* begin, const ApiEvent* end) {
+  for (; begin < end; ++begin) WriteOne(*begin);
 }
 
 }  // namespace roctrace

@@ -19,6 +19,7 @@ class CsvWriter : public Writer {
   explicit CsvWriter(std::string path_prefix);
   ~CsvWriter() override;
   void Write(const ApiEvent& event) override;
+  void WriteAll(const ApiEvent* begin, const ApiEvent* end) override;
   void Checkpoint() override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -29,11 +30,14 @@ class CsvWriter : public Writer {
   static const char* Header(Category category);
 
  private:
+  // Write's body, inlined into Write and WriteAll.
+  inline void WriteOne(const ApiEvent& e);
   // The category's file, created with its header on first use; nullptr
   // when it cannot be.
   OutputFile* FileFor(Category category);
   void Flush(int category);
   void WriteDevice(const ApiEvent& e, std::string* out);
+  __attribute__((noinline)) void AppendDeviceRow(const ApiEvent& e, int c);
   // Appends numbers that change slowly from row to row (timestamps, the
   // calls' correlation IDs): all but their last 4 digits are nearly always
   // those of the previous number (a timestamp's change every 10 us), so they

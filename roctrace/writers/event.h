@@ -327,6 +327,10 @@ class Writer {
  public:
   virtual ~Writer() = default;
   virtual void Write(const ApiEvent& event) = 0;
+  // Events [begin, end) of a batch, in order: Write for each. A writer may
+  // override it with its Write inlined into one loop (one call and one
+  // frame for the run of events, not one per event).
+  virtual void WriteAll(const ApiEvent* begin, const ApiEvent* end);
   // Make everything written so far durable (called periodically).
   virtual void Checkpoint() {}
   virtual void Finish(const RunInfo& info) = 0;

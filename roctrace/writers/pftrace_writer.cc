@@ -182,7 +182,7 @@ bool PftraceWriter::StartFile() {
   return true;
 }
 
-PftraceWriter::Sequence* PftraceWriter::SequenceOf(const ApiEvent& e) {
+PftraceWriter::Sequence* PftraceWriter::SequenceOfSlow(const ApiEvent& e) {
   const uint64_t track =
       IsDevice(e.op->category) ? DeviceTrack(e) : ThreadTrack(e.tid);
   if (last_sequence_ < sequences_.size() &&
@@ -372,7 +372,86 @@ bool PftraceWriter::WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid,
   return true;
 }
 
-void PftraceWriter::Write(const ApiEvent& e) {
+// The same bytes as WriteSlice's without a flow, the constant ones made
+// once per name and sequence.
+void PftraceWriter::MakeSliceHead(Sequence* s, const ApiEvent& e,
+                                  uint32_t iid) {
+  using proto::Key;
+  using proto::kVarint;
+  using proto::PutVarint;
+  Sequence::SliceHead& h = s->slice_heads[e.op->index];
+  char* p = h.bytes;
+  *p++ = Key<packet::kSequenceId, kVarint>();
+  p = PutVarint(p, s->id);
+  *p++ = Key<packet::kSequenceFlags, kVarint>();
+  *p++ = static_cast<char>(packet::kNeedsIncrementalState);
+  char* event = proto::OpenShort<packet::kTrackEvent>(p);
+  p = event;
+  *p++ = Key<track_event::kType, kVarint>();
+  *p++ = static_cast<char>(track_event::kSliceBegin);
+  *p++ = Key<track_event::kNameIid, kVarint>();
+  p = PutVarint(p, iid);
+  *p++ = Key<track_event::kCategoryIids, kVarint>();
+  *p++ = static_cast<char>(static_cast<int>(e.op->category) + 1);
+  char* annotation = proto::OpenShort<track_event::kDebugAnnotations>(p);
+  p = annotation;
+  *p++ = Key<debug::kNameIid, kVarint>();
+  *p++ = static_cast<char>(debug::kCorrelationIdIid);
+  *p++ = Key<debug::kUintValue, kVarint>();
+  h.size = static_cast<uint8_t>(p - h.bytes);
+  h.event_length_at = static_cast<uint8_t>(event - 1 - h.bytes);
+  h.event_length = static_cast<uint8_t>(p - event);
+  h.annotation_length_at = static_cast<uint8_t>(annotation - 1 - h.bytes);
+  h.iid = iid;
+
+  p = s->slice_tail;
+  *p++ = Key<packet::kSequenceId, kVarint>();
+  p = PutVarint(p, s->id);
+  *p++ = Key<packet::kSequenceFlags, kVarint>();
+  *p++ = static_cast<char>(packet::kNeedsIncrementalState);
+  event = proto::OpenShort<packet::kTrackEvent>(p);
+  p = event;
+  *p++ = Key<track_event::kType, kVarint>();
+  *p++ = static_cast<char>(track_event::kSliceEnd);
+  proto::CloseShort(event, p);
+  s->slice_tail_size = static_cast<uint8_t>(p - s->slice_tail);
+}
+
+inline __attribute__((always_inline)) void PftraceWriter::WriteSliceFromHead(
+    Sequence* s, const ApiEvent& e, const Sequence::SliceHead& h) {
+  using proto::Key;
+  using proto::kVarint;
+  using proto::PutVarint;
+  static_assert(sizeof(h.bytes) == 32 && sizeof(s->slice_tail) == 16,
+                "copied whole");
+  // At most 3 + 10 + 32 + 10 and 3 + 10 + 16 bytes (the copies' slack
+  // included): each packet's length fits one byte.
+  char* const begin = out_.Reserve(96);
+  begin[0] = Key<trace::kPacket, proto::kLengthDelimited>();
+  begin[2] = Key<packet::kTimestamp, kVarint>();
+  char* p = PutVarint(begin + 3, e.start_ns - s->clock);
+  char* const head = p;
+  std::memcpy(p, h.bytes, sizeof(h.bytes));
+  p += h.size;
+  char* const id_end = PutVarint(p, e.correlation_id);
+  const auto id_bytes = static_cast<uint8_t>(id_end - p);
+  head[h.event_length_at] = static_cast<char>(h.event_length + id_bytes);
+  head[h.annotation_length_at] = static_cast<char>(3 + id_bytes);
+  begin[1] = static_cast<char>(id_end - (begin + 2));
+
+  char* const end = id_end;
+  end[0] = Key<trace::kPacket, proto::kLengthDelimited>();
+  end[2] = Key<packet::kTimestamp, kVarint>();
+  p = PutVarint(end + 3, e.end_ns - e.start_ns);
+  std::memcpy(p, s->slice_tail, sizeof(s->slice_tail));
+  p += s->slice_tail_size;
+  end[1] = static_cast<char>(p - (end + 2));
+  s->clock = e.end_ns;
+  out_.Commit(p);
+}
+
+inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
+    const ApiEvent& e) {
   if (failed_ ||
       ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
        !StartFile())) {
@@ -398,9 +477,25 @@ void PftraceWriter::Write(const ApiEvent& e) {
       ((device && e.op->category != Category::kMemoryAllocation) ||
        e.op->submits_work);
   const uint32_t index = e.op->index;
-  if (index >= s->name_iid.size()) s->name_iid.resize(index + 1, 0);
+  if (index >= s->name_iid.size()) {
+    s->name_iid.resize(index + 1, 0);
+    s->slice_heads.resize(index + 1);
+  }
   uint32_t name_iid = s->name_iid[index];
   // Kernel slices carry their launch annotations: the general path.
+  if (track == s->track && !e.instant && name_iid != 0 &&
+      e.op->category != Category::kKernel) {
+    if (!flow && e.start_ns >= s->clock && e.end_ns >= e.start_ns) {
+      const Sequence::SliceHead& h = s->slice_heads[index];
+      if (__builtin_expect(h.iid != name_iid, 0)) {
+        MakeSliceHead(s, e, name_iid);
+      }
+      WriteSliceFromHead(s, e, h);
+      file_bytes_ += out_.size() - before;
+      if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+      return;
+    }
+  }
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel && WriteSlice(s, e, name_iid, flow)) {
     file_bytes_ += out_.size() - before;
@@ -493,6 +588,12 @@ void PftraceWriter::Checkpoint() { FlushBuffer(); }
 void PftraceWriter::Finish(const RunInfo&) {
   FlushBuffer();
   file_.Close();
+}
+
+void PftraceWriter::Write(const ApiEvent& e) { WriteOne(e); }
+
+void PftraceWriter::WriteAll(const ApiEvent* begin, const ApiEvent* end) {
+  for (; begin < end; ++begin) WriteOne(*begin);
 }
 
 }  // namespace roctrace

@@ -38,6 +38,7 @@ class PftraceWriter : public Writer {
                 uint64_t max_bytes);
   ~PftraceWriter() override;
   void Write(const ApiEvent& event) override;
+  void WriteAll(const ApiEvent* begin, const ApiEvent* end) override;
   void Checkpoint() override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
@@ -80,9 +81,12 @@ class PftraceWriter : public Writer {
   }
 
  private:
+  // Write's body, inlined into Write and WriteAll.
+  inline void WriteOne(const ApiEvent& e);
   // A thread's packet sequence, and what the current file has of it.
   // A thread's packet sequence (API calls, rocTX), or a device track's.
-  struct Sequence {
+  // A whole number of cache lines: found by index with a shift.
+  struct alignas(64) Sequence {
     uint32_t id = 0;  // trusted_packet_sequence_id
     uint32_t tid = 0;
     uint64_t track = 0;    // its default track
@@ -93,15 +97,50 @@ class PftraceWriter : public Writer {
     // so a thread's first 127 names take one-byte iids in every event.
     std::vector<uint32_t> name_iid;
     uint32_t names = 0;  // iids given in the current file
+    // By OpName::index (as long as name_iid): a slice's begin packet after
+    // its timestamp, up to its correlation ID's value (made by the first
+    // slice of the name with its iid; no flow). Constant but for two
+    // lengths, set per slice.
+    struct SliceHead {
+      uint32_t iid = 0;  // made for this iid; 0 not made
+      uint8_t size = 0;
+      uint8_t event_length_at = 0;  // the TrackEvent's length byte
+      uint8_t event_length = 0;     // its value less the ID's bytes
+      uint8_t annotation_length_at = 0;
+      char bytes[32] = {};
+    };
+    std::vector<SliceHead> slice_heads;
+    // A slice's end packet after its timestamp.
+    uint8_t slice_tail_size = 0;
+    char slice_tail[16] = {};
   };
 
   bool StartFile();
-  Sequence* SequenceOf(const ApiEvent& e);
+  // Inline for the common event, another of the last sequence's thread's
+  // calls.
+  Sequence* SequenceOf(const ApiEvent& e) {
+    if (__builtin_expect(
+            !IsDevice(e.op->category) && last_sequence_ < sequences_.size() &&
+                sequences_[last_sequence_].track == ThreadTrack(e.tid),
+            1)) {
+      return &sequences_[last_sequence_];
+    }
+    return SequenceOfSlow(e);
+  }
+  __attribute__((noinline)) Sequence* SequenceOfSlow(const ApiEvent& e);
   void StartSequence(Sequence* s, const ApiEvent& e);
   void Timestamp(Sequence* s, uint64_t ts);
   void EnsureTrack(uint64_t uuid, const ApiEvent& e, Sequence* s);
   // False when `e` needs the general path.
   bool WriteSlice(Sequence* s, const ApiEvent& e, uint32_t iid, bool flow);
+  // A slice without a flow whose head is made: the head and tail copied,
+  // the three values and two lengths set. Inlined into Write (defined in
+  // its file).
+  inline void WriteSliceFromHead(Sequence* s, const ApiEvent& e,
+                                 const Sequence::SliceHead& head);
+  // Makes the head of `e`'s name with `iid` (and the sequence's tail).
+  __attribute__((noinline)) void MakeSliceHead(Sequence* s, const ApiEvent& e,
+                                               uint32_t iid);
   // The general path: every packet of `e` through the encoder (`before`:
   // the buffer's size when its packets began).
   __attribute__((noinline)) void WritePackets(const ApiEvent& e, Sequence* s,

@@ -98,6 +98,10 @@ void WriterThread::Checkpoint() {
   not_empty_.notify_one();
 }
 
+void Writer::WriteAll(const ApiEvent* begin, const ApiEvent* end) {
+  for (; begin < end; ++begin) Write(*begin);
+}
+
 void WriterThread::StartFinish(const RunInfo& info) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -127,15 +131,18 @@ void WriterThread::Main() {
     } else {
       // The batch was written on the consumer's core: asking for a few
       // events ahead overlaps those cache misses.
+      // Runs of kAhead events through one WriteAll call each, the next
+      // run's lines asked for first (an event spans two lines).
       const ApiEvent* e = item.batch->data();
       const ApiEvent* const end = e + item.batch->size();
-      for (; e < end; ++e) {
-        if (end - e > kAhead) {
-          // An event spans two lines.
-          __builtin_prefetch(e + kAhead);
-          __builtin_prefetch(reinterpret_cast<const char*>(e + kAhead) + 64);
-        }
-        writer_->Write(*e);
+      while (e < end) {
+        const ApiEvent* const run_end = end - e > kAhead ? e + kAhead : end;
+        const char* next = reinterpret_cast<const char*>(run_end);
+        const char* const next_end = reinterpret_cast<const char*>(
+            end - run_end > kAhead ? run_end + kAhead : end);
+        for (; next < next_end; next += 64) __builtin_prefetch(next);
+        writer_->WriteAll(e, run_end);
+        e = run_end;
       }
     }
     item.batch.reset();
