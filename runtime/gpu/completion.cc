@@ -112,11 +112,27 @@ CompletionThread& TheCompletionThread() {
   return *instance;
 }
 
+// The runtime's system timestamp frequency, asked once per hsa_init (0: not
+// yet; ShutDown forgets it): a wait on a copy's signal converts with it.
+std::atomic<uint64_t> g_ticks_per_second{0};
+
+uint64_t TicksPerSecond() {
+  uint64_t frequency = g_ticks_per_second.load(std::memory_order_relaxed);
+  if (frequency == 0) {
+    Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+                                  &frequency);
+    g_ticks_per_second.store(frequency, std::memory_order_relaxed);
+  }
+  return frequency;
+}
+
 uint64_t NsToTicks(uint64_t ns) {
-  uint64_t frequency = 0;
-  Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
-                                &frequency);
+  const uint64_t frequency = TicksPerSecond();
   if (frequency == 0) return ns;
+  uint64_t product;
+  if (!__builtin_mul_overflow(ns, frequency, &product)) {
+    return product / 1'000'000'000u;
+  }
   return static_cast<uint64_t>(static_cast<unsigned __int128>(ns) * frequency /
                                1'000'000'000u);
 }
@@ -394,7 +410,12 @@ void CompletionThreadMain() {
   // load kept off the cores for one does not make the thread prompt), and
   // those published before each of the last two.
   uint64_t prompt_until = 0;
+  // Until when every copy is watched because work depending on one could not
+  // mark it (CopyTrack::watch_all).
+  uint64_t watch_all_until = 0;
   uint64_t uncollected_at = 0;  // when it last reported one nobody collected
+  // How many copies nobody collected it kept (CopyTrack::uncollected).
+  uint64_t uncollected_kept = 0;
   uint64_t old_below = 0;
   uint64_t published_at_look[2] = {0, 0};
   auto watch = [&](hsa_signal_t signal) {
@@ -418,9 +439,19 @@ void CompletionThreadMain() {
       published_at_look[1] = copies.ring.Published();
     }
     if (copies.watch_all.exchange(false, std::memory_order_seq_cst)) {
-      prompt_until = std::max(prompt_until, now + 2 * kBusyPollNs);
+      watch_all_until = now + 2 * kBusyPollNs;
     }
-    bool prompt = now < prompt_until;
+    if (copies.late_waiter.exchange(false, std::memory_order_acq_rel)) {
+      // The copies it reported as nobody's had a waiter after all: copies
+      // are left to their waiters again, and two more nobody collects are
+      // needed to make it prompt.
+      prompt_until = 0;
+      uncollected_at = 0;
+      for (std::atomic<uint64_t>& u : copies.uncollected) {
+        u.store(0, std::memory_order_relaxed);
+      }
+    }
+    bool prompt = now < prompt_until || now < watch_all_until;
     {
       std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
       if (prompt) {
@@ -438,16 +469,28 @@ void CompletionThreadMain() {
       // one nobody collected.
       const uint64_t reportable_below = prompt ? UINT64_MAX : old_below;
       size_t uncollected = 0;
-      auto harvest = [reportable_below, &uncollected] {
-        return Copies().ring.Harvest(
+      auto harvest = [reportable_below, prompt, &uncollected, &copies,
+                      &uncollected_kept] {
+        return copies.ring.Harvest(
             true,
-            [reportable_below, &uncollected](PendingOp& op) {
+            [reportable_below, prompt, &uncollected, &copies,
+             &uncollected_kept](PendingOp& op) {
               if (op.waiters != 0 ||
                   (op.position >= reportable_below && !op.depended) ||
                   !Done(op)) {
                 return false;
               }
-              if (!op.depended) ++uncollected;
+              if (!op.depended) {
+                ++uncollected;
+                if (!prompt) {
+                  // Kept for a waiter that may still come (NoteLateWaiter).
+                  copies
+                      .uncollected[uncollected_kept++ %
+                                   CopyTrack::kUncollectedKept]
+                      .store(op.app_signal.handle, std::memory_order_relaxed);
+                  copies.any_uncollected.store(true, std::memory_order_release);
+                }
+              }
               return true;
             },
             &ReportCopy);
@@ -594,6 +637,7 @@ void ForgetInChild() {
   copies.ring.Abandon();
   copies.watched_until.store(0, std::memory_order_relaxed);
   copies.watch_all.store(false, std::memory_order_relaxed);
+  copies.late_waiter.store(false, std::memory_order_relaxed);
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
@@ -736,18 +780,16 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
   if (copies.ring.InFlight() == 0 || t_reporting_copy) return timeout_ticks;
-  // The runtime's clock is read once per slice, after its wait (and once
-  // before the first): each reading is a call into the runtime.
-  auto now = [] {
-    uint64_t ticks = 0;
-    Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
-    return ticks;
-  };
+  // The time waited is read from the tracer's clock (not a call into the
+  // runtime) once per slice, after its wait (and once before the first),
+  // and taken from what is left of the timeout in the runtime's ticks; a
+  // wait without a timeout reads no clock.
+  const bool timed = timeout_ticks != UINT64_MAX;
   uint64_t left = timeout_ticks;
   uint64_t last = 0;
-  bool clock_read = false;
+  bool clock_read = !timed;
   const uint64_t slice = NsToTicks(kCopyWaitSliceNs);
-  for (;;) {
+  for (bool first_look = true;; first_look = false) {
     uint64_t position;
     hsa_signal_t tracer{0};
     {
@@ -757,21 +799,29 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
             return op.app_signal.handle == app_signal.handle;
           },
           kCopyWaitLookup);
-      if (position == OpRing::kNone) return left;
+      if (position == OpRing::kNone) {
+        // Not a copy in flight: perhaps one reported before its waiter came
+        // (the first look only: a later one finds its copy reported by
+        // someone else while this thread was its waiter).
+        if (first_look) NoteLateWaiter(app_signal);
+        return left;
+      }
       PendingOp& op = copies.ring.At(position);
       ++op.waiters;
       tracer = op.signal;
     }
     if (!clock_read) {
-      last = now();
+      last = clock::TimestampNs();
       clock_read = true;
     }
     const bool done = left != 0 && Core().hsa_signal_wait_scacquire_fn(
                                        tracer, HSA_SIGNAL_CONDITION_LT, 1,
                                        std::min(left, slice), state) < 1;
-    const uint64_t t = now();
-    left -= std::min(left, t - last);
-    last = t;
+    if (timed) {
+      const uint64_t t = clock::TimestampNs();
+      left -= std::min(left, NsToTicks(t - last));
+      last = t;
+    }
     bool left_behind;
     {
       std::lock_guard<std::mutex> lock(copies.harvest_mutex);
@@ -845,9 +895,27 @@ void EnsureCompletionThread() {
   c.running.store(true, std::memory_order_release);
 }
 
+void NoteLateWaiter(hsa_signal_t app_signal) {
+  CopyTrack& copies = Copies();
+  if (app_signal.handle == 0 ||
+      !copies.any_uncollected.load(std::memory_order_acquire)) {
+    return;
+  }
+  for (std::atomic<uint64_t>& u : copies.uncollected) {
+    uint64_t expected = app_signal.handle;
+    if (u.load(std::memory_order_relaxed) == expected &&
+        u.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) {
+      // Read at the thread's next look (a millisecond at most while it is
+      // prompt): not worth a wake-up.
+      copies.late_waiter.store(true, std::memory_order_release);
+    }
+  }
+}
+
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   CopyTrack& copies = Copies();
-  if (signals == nullptr || copies.ring.InFlight() == 0 || t_reporting_copy) {
+  if (count == 0 || signals == nullptr || copies.ring.InFlight() == 0 ||
+      t_reporting_copy) {
     return;
   }
   bool found = false;
@@ -928,9 +996,15 @@ void ShutDown() {
   {
     CopyTrack& copies = Copies();
     copies.watched_until.store(0, std::memory_order_relaxed);
+    for (std::atomic<uint64_t>& u : copies.uncollected) {
+      u.store(0, std::memory_order_relaxed);
+    }
+    copies.any_uncollected.store(false, std::memory_order_relaxed);
+    copies.late_waiter.store(false, std::memory_order_relaxed);
   }
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};
+  g_ticks_per_second.store(0, std::memory_order_relaxed);
   for (hsa_signal_t s : signals) Core().hsa_signal_destroy_fn(s);
 }
 

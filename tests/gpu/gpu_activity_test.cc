@@ -291,6 +291,79 @@ TEST_F(GpuActivity, CopiesTheirWaitersCollectLeaveTheCompletionThreadAsleep) {
   hsa_signal_destroy(done);
 }
 
+// Copies reported by the completion thread because nobody collected them
+// within two of its looks make it watch every copy promptly (a wake-up per
+// copy) for 100 ms; but when their waiter then comes after all (a thread the
+// machine's load kept off the cores: here, waits 6 ms after the copies), the
+// thread leaves copies to their waiters again at once, and the copies waited
+// on right after cost it no wake-up each. (Before, it stayed prompt for the
+// 100 ms.)
+TEST_F(GpuActivity, ALateWaiterEndsThePromptWatching) {
+  CopyThreads observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'l'), dst(64, 0);
+  hsa_signal_t done, late[2];
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  for (hsa_signal_t& s : late) {
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &s), HSA_STATUS_SUCCESS);
+  }
+  auto copy = [&](hsa_signal_t signal) {
+    hsa_signal_store_relaxed(signal, 1);
+    ASSERT_EQ(
+        hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                  program_.cpu, src.size(), 0, nullptr, signal),
+        HSA_STATUS_SUCCESS);
+  };
+  auto wait = [](hsa_signal_t signal) {
+    ASSERT_EQ(hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                        UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
+              0);
+  };
+  copy(done);  // starts the completion thread
+  wait(done);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ASSERT_GE(CompletionThreadSleeps(), 0) << "no thread named roctracer-gpu";
+  constexpr int kPhases = 6, kPerPhase = 250;
+  Phase quietest;
+  quietest.sleeps = -1;
+  int late_phases = 0;
+  for (int p = 0; p < kPhases; ++p) {
+    const size_t here = observer.On(std::this_thread::get_id());
+    for (hsa_signal_t s : late) copy(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(6));
+    for (hsa_signal_t s : late) wait(s);
+    // Reported here after all: the thread had not reported them (load).
+    if (observer.On(std::this_thread::get_id()) != here) continue;
+    ++late_phases;
+    // Its next look, a millisecond at most while prompt.
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const Phase phase = QuietestPhase(
+        1, kPerPhase,
+        [&] {
+          copy(done);
+          wait(done);
+        },
+        &observer);
+    if (quietest.sleeps < 0 ||
+        phase.sleeps - phase.ms < quietest.sleeps - quietest.ms) {
+      quietest = phase;
+    }
+  }
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  ASSERT_GT(late_phases, 0) << "the thread never reported a copy first";
+  // Its looks every millisecond, and a little slack; prompt, it would wake
+  // for each of the kPerPhase copies.
+  EXPECT_LE(quietest.sleeps, quietest.ms + kPerPhase / 20)
+      << quietest.ms << " ms, " << late_phases << " phases";
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
+            static_cast<size_t>(1 + kPhases * 2 + late_phases * kPerPhase));
+  EXPECT_EQ(dst[63], 'l');
+  hsa_signal_destroy(done);
+  for (hsa_signal_t s : late) hsa_signal_destroy(s);
+}
+
 // A barrier packet that depends on a traced copy's signal is not held back
 // until the completion thread's looks find the copy uncollected: the packet's
 // submission makes the thread watch that copy. A copy held by a dependency is
@@ -564,6 +637,39 @@ class CopyOutcomes : public roctracer::gpu::Observer {
   void OnAbandon(uint64_t) noexcept override { ++abandoned; }
   std::atomic<int> copies{0}, abandoned{0};
 };
+
+// The tracer asks the runtime once per signal whether it accepts it as a
+// copy's completion signal (HIP reuses its signals), and forgets the answer
+// when the signal is destroyed: a copy given a signal destroyed since its
+// last copy gets the runtime's refusal, as without the tracer, rather than
+// going through with the tracer's signal (and a completion into freed
+// memory).
+TEST_F(GpuActivity, ACopyOnASignalDestroyedSinceIsRefusedAsWithoutTheTracer) {
+  CopyOutcomes observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'd'), dst(64, 0);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  for (int i = 0; i < 3; ++i) {
+    hsa_signal_store_relaxed(done, 1);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 0, nullptr, done),
+              HSA_STATUS_SUCCESS);
+    ASSERT_EQ(gpu_test::WaitZero(done), 0);
+  }
+  ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
+  // No signal is created in between: the handle names no signal.
+  EXPECT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_ERROR_INVALID_SIGNAL);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_EQ(observer.copies.load(), 3);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 3u);
+  EXPECT_EQ(gpu_test::GpuStats().in_flight, 0u);
+  EXPECT_EQ(dst[0], 'd');
+}
 
 TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
   CopyOutcomes observer;
