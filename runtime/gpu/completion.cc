@@ -185,6 +185,10 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
 // signal wait they make (a tool's callback) must not take that mutex again.
 thread_local bool t_reporting_copy = false;
 
+// Set when this thread's wait found its copy in flight (AwaitCopyOf), taken
+// by its next copy's submission (WaitedSinceLastCopy).
+thread_local bool t_waited_since_copy = false;
+
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
 void ReportCopy(PendingOp& op) {
@@ -414,8 +418,6 @@ void CompletionThreadMain() {
   // mark it (CopyTrack::watch_all).
   uint64_t watch_all_until = 0;
   uint64_t uncollected_at = 0;  // when it last reported one nobody collected
-  // How many copies nobody collected it kept (CopyTrack::uncollected).
-  uint64_t uncollected_kept = 0;
   uint64_t old_below = 0;
   uint64_t published_at_look[2] = {0, 0};
   auto watch = [&](hsa_signal_t signal) {
@@ -441,16 +443,6 @@ void CompletionThreadMain() {
     if (copies.watch_all.exchange(false, std::memory_order_seq_cst)) {
       watch_all_until = now + 2 * kBusyPollNs;
     }
-    if (copies.late_waiter.exchange(false, std::memory_order_acq_rel)) {
-      // The copies it reported as nobody's had a waiter after all: copies
-      // are left to their waiters again, and two more nobody collects are
-      // needed to make it prompt.
-      prompt_until = 0;
-      uncollected_at = 0;
-      for (std::atomic<uint64_t>& u : copies.uncollected) {
-        u.store(0, std::memory_order_relaxed);
-      }
-    }
     bool prompt = now < prompt_until || now < watch_all_until;
     {
       std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
@@ -469,28 +461,19 @@ void CompletionThreadMain() {
       // one nobody collected.
       const uint64_t reportable_below = prompt ? UINT64_MAX : old_below;
       size_t uncollected = 0;
-      auto harvest = [reportable_below, prompt, &uncollected, &copies,
-                      &uncollected_kept] {
+      auto harvest = [reportable_below, &uncollected, &copies] {
         return copies.ring.Harvest(
             true,
-            [reportable_below, prompt, &uncollected, &copies,
-             &uncollected_kept](PendingOp& op) {
+            [reportable_below, &uncollected](PendingOp& op) {
               if (op.waiters != 0 ||
                   (op.position >= reportable_below && !op.depended) ||
                   !Done(op)) {
                 return false;
               }
-              if (!op.depended) {
-                ++uncollected;
-                if (!prompt) {
-                  // Kept for a waiter that may still come (NoteLateWaiter).
-                  copies
-                      .uncollected[uncollected_kept++ %
-                                   CopyTrack::kUncollectedKept]
-                      .store(op.app_signal.handle, std::memory_order_relaxed);
-                  copies.any_uncollected.store(true, std::memory_order_release);
-                }
-              }
+              // A copy of a thread that waits on its copies had a waiter
+              // the machine's load kept off the cores: no evidence of an
+              // application that does not wait.
+              if (!op.depended && !op.submitter_waits) ++uncollected;
               return true;
             },
             &ReportCopy);
@@ -637,7 +620,6 @@ void ForgetInChild() {
   copies.ring.Abandon();
   copies.watched_until.store(0, std::memory_order_relaxed);
   copies.watch_all.store(false, std::memory_order_relaxed);
-  copies.late_waiter.store(false, std::memory_order_relaxed);
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
@@ -789,7 +771,7 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
   uint64_t last = 0;
   bool clock_read = !timed;
   const uint64_t slice = NsToTicks(kCopyWaitSliceNs);
-  for (bool first_look = true;; first_look = false) {
+  for (;;) {
     uint64_t position;
     hsa_signal_t tracer{0};
     {
@@ -799,13 +781,8 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
             return op.app_signal.handle == app_signal.handle;
           },
           kCopyWaitLookup);
-      if (position == OpRing::kNone) {
-        // Not a copy in flight: perhaps one reported before its waiter came
-        // (the first look only: a later one finds its copy reported by
-        // someone else while this thread was its waiter).
-        if (first_look) NoteLateWaiter(app_signal);
-        return left;
-      }
+      if (position == OpRing::kNone) return left;
+      t_waited_since_copy = true;
       PendingOp& op = copies.ring.At(position);
       ++op.waiters;
       tracer = op.signal;
@@ -895,21 +872,10 @@ void EnsureCompletionThread() {
   c.running.store(true, std::memory_order_release);
 }
 
-void NoteLateWaiter(hsa_signal_t app_signal) {
-  CopyTrack& copies = Copies();
-  if (app_signal.handle == 0 ||
-      !copies.any_uncollected.load(std::memory_order_acquire)) {
-    return;
-  }
-  for (std::atomic<uint64_t>& u : copies.uncollected) {
-    uint64_t expected = app_signal.handle;
-    if (u.load(std::memory_order_relaxed) == expected &&
-        u.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) {
-      // Read at the thread's next look (a millisecond at most while it is
-      // prompt): not worth a wake-up.
-      copies.late_waiter.store(true, std::memory_order_release);
-    }
-  }
+bool WaitedSinceLastCopy() {
+  const bool waited = t_waited_since_copy;
+  t_waited_since_copy = false;
+  return waited;
 }
 
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
@@ -996,11 +962,6 @@ void ShutDown() {
   {
     CopyTrack& copies = Copies();
     copies.watched_until.store(0, std::memory_order_relaxed);
-    for (std::atomic<uint64_t>& u : copies.uncollected) {
-      u.store(0, std::memory_order_relaxed);
-    }
-    copies.any_uncollected.store(false, std::memory_order_relaxed);
-    copies.late_waiter.store(false, std::memory_order_relaxed);
   }
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};

@@ -83,15 +83,6 @@ struct CopyTrack {
   // mark it: the completion thread then watches every copy promptly for a
   // few looks.
   std::atomic<bool> watch_all{false};
-  // The application signals of the last copies the completion thread had to
-  // report because nobody collected them (0: none). A thread that waits on
-  // one of them afterwards was a waiter that came late (the machine's load
-  // kept it off the cores), not an application that does not wait: it sets
-  // `late_waiter`, and the thread stops watching every copy promptly.
-  static constexpr int kUncollectedKept = 4;
-  std::atomic<uint64_t> uncollected[kUncollectedKept] = {};
-  std::atomic<bool> any_uncollected{false};
-  std::atomic<bool> late_waiter{false};
 };
 CopyTrack& Copies();
 
@@ -154,11 +145,10 @@ void MakeRoomForCopy();
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state);
 
-// A thread is about to wait on `app_signal`, which is no traced copy's in
-// flight: if the completion thread reported a copy of that signal because
-// nobody had collected it, this is its waiter, come late (CopyTrack::
-// late_waiter). Nothing to do (one load) until some copy went uncollected.
-void NoteLateWaiter(hsa_signal_t app_signal);
+// Whether this thread waited on a traced copy's signal (AwaitCopyOf found
+// the copy) since it last submitted a copy; false from now on until it
+// waits again. Taken at each copy's submission (PendingOp::submitter_waits).
+bool WaitedSinceLastCopy();
 
 // Work about to be submitted waits for `signals` (a barrier packet's or a
 // copy's dependencies; 0 handles are skipped): a traced copy in flight whose

@@ -96,6 +96,7 @@ class TracedCopy {
     op_->device_id = device_id;
     op_->interest = interest;
     op_->waiters = 0;
+    op_->submitter_waits = WaitedSinceLastCopy();
     signal_ = op_->signal;
     // Published before the runtime has the signal, so that no harvester
     // and no wait of the completion thread finds the slot's signal
@@ -274,8 +275,6 @@ hsa_signal_value_t SignalWait(hsa_signal_t signal,
                               hsa_wait_state_t wait_state_hint) {
   if (Copies().ring.InFlight() != 0) {
     timeout_hint = AwaitCopyOf(signal, timeout_hint, wait_state_hint);
-  } else {
-    NoteLateWaiter(signal);
   }
   return (Core().*kWait)(signal, condition, compare_value, timeout_hint,
                          wait_state_hint);
