@@ -578,6 +578,20 @@ void CompletionThreadMain() {
       for (uint64_t i = newer; !prompt && i < published; ++i) {
         if (ring.At(i).depended) maybe_watch(ring.At(i));
       }
+      // A copy older than those that work depends on (NoteDependencies found
+      // it through CopyTrack::newest_by_signal): all of them looked at, until
+      // none is left.
+      if (copies.older_depended) {
+        bool any = false;
+        for (uint64_t i = freed; i < newer; ++i) {
+          const PendingOp& op = ring.At(i);
+          if (op.state == PendingOp::kPending && op.depended) {
+            any = true;
+            maybe_watch(op);
+          }
+        }
+        copies.older_depended = any;
+      }
       for (uint64_t i = published; prompt && i < watched_until; ++i) {
         watch(ring.At(i).signal);
       }
@@ -620,6 +634,7 @@ void ForgetInChild() {
   copies.ring.Abandon();
   copies.watched_until.store(0, std::memory_order_relaxed);
   copies.watch_all.store(false, std::memory_order_relaxed);
+  copies.older_depended = false;
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
@@ -758,6 +773,31 @@ void MakeRoomForCopy() {
   HarvestCopiesLocked();
 }
 
+// With the copy ring's harvest mutex held: the position of a pending copy
+// of `signal` older than the newest kCopyWaitLookup (those are scanned),
+// from CopyTrack::newest_by_signal; OpRing::kNone if none is known.
+uint64_t OlderCopyOf(hsa_signal_t signal) {
+  CopyTrack& copies = Copies();
+  const uint64_t entry =
+      copies.newest_by_signal[CopyTrack::EntryOf(signal)].load(
+          std::memory_order_relaxed);
+  if (entry == 0) return OpRing::kNone;
+  const uint64_t position = entry - 1;
+  // After the entry: a position below it is published, its slot's fields
+  // visible.
+  const uint64_t published = copies.ring.Published();
+  if (position >= published || published - position <= kCopyWaitLookup ||
+      !copies.ring.Live(position)) {
+    return OpRing::kNone;
+  }
+  const PendingOp& op = copies.ring.At(position);
+  if (op.state != PendingOp::kPending ||
+      op.app_signal.handle != signal.handle) {
+    return OpRing::kNone;
+  }
+  return position;
+}
+
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
@@ -781,6 +821,7 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
             return op.app_signal.handle == app_signal.handle;
           },
           kCopyWaitLookup);
+      if (position == OpRing::kNone) position = OlderCopyOf(app_signal);
       if (position == OpRing::kNone) return left;
       t_waited_since_copy = true;
       PendingOp& op = copies.ring.At(position);
@@ -908,6 +949,15 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
           }
         },
         kCopyWaitLookup);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t older =
+          signals[i].handle != 0 ? OlderCopyOf(signals[i]) : OpRing::kNone;
+      if (older != OpRing::kNone) {
+        copies.ring.At(older).depended = true;
+        copies.older_depended = true;
+        found = true;
+      }
+    }
   }
   if (found) KickCompletionThread();
 }

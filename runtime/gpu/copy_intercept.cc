@@ -104,6 +104,8 @@ class TracedCopy {
     // completes at once); the harvesters take it as pending until then.
     position_ = ring.Published();
     op_->position = position_;
+    Copies().newest_by_signal[CopyTrack::EntryOf(app_signal)].store(
+        position_ + 1, std::memory_order_relaxed);
     op_->depended = false;
     ring.Publish(std::memory_order_seq_cst);
   }

@@ -358,6 +358,50 @@ TEST_F(GpuActivity,
   hsa_signal_destroy(done);
 }
 
+// A wait on the signal of a copy older than the 64 newest in flight (here
+// 100 newer ones, held by a dependency) finds it too, and reports it on the
+// waiting thread, rather than an ordinary wait that the completion thread's
+// looks end one to three milliseconds later.
+TEST_F(GpuActivity, AWaitOnACopyOlderThanTheNewestFindsIt) {
+  CopyThreads observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'o'), dst(64, 0), dst2(64, 0);
+  constexpr int kNewer = 100, kTrials = 11;
+  hsa_signal_t hold, oldest, newer;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &oldest), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(kNewer, 0, nullptr, &newer), HSA_STATUS_SUCCESS);
+  int here = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    hsa_signal_store_relaxed(hold, 1);
+    hsa_signal_store_relaxed(oldest, 1);
+    hsa_signal_store_relaxed(newer, kNewer);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, oldest),
+              HSA_STATUS_SUCCESS);
+    for (int i = 0; i < kNewer; ++i) {
+      ASSERT_EQ(hsa_amd_memory_async_copy(dst2.data(), program_.gpu, src.data(),
+                                          program_.cpu, 64, 1, &hold, newer),
+                HSA_STATUS_SUCCESS);
+    }
+    const size_t before = observer.On(std::this_thread::get_id());
+    hsa_signal_store_screlease(hold, 0);
+    ASSERT_EQ(gpu_test::WaitZero(oldest), 0);
+    here += observer.On(std::this_thread::get_id()) > before;
+    ASSERT_EQ(gpu_test::WaitZero(newer), 0);
+  }
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  // Found: reported here as soon as it completed (the load may delay this
+  // thread past the completion thread's looks now and then).
+  EXPECT_GT(here, kTrials / 2) << here << " of " << kTrials;
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
+            size_t{kTrials * (1 + kNewer)});
+  EXPECT_EQ(dst[0], 'o');
+  for (hsa_signal_t s : {hold, oldest, newer}) hsa_signal_destroy(s);
+}
+
 // A barrier packet that depends on a traced copy's signal is not held back
 // until the completion thread's looks find the copy uncollected: the packet's
 // submission makes the thread watch that copy. A copy held by a dependency is
