@@ -16,8 +16,16 @@ Counts of calls, switches and instructions do not scale with the machine's
 load the way CPU time does (spin-waits aside: an instruction count includes
 the spinning of a thread that waits for another).
 
+With --baseline OTHER_TRACER_LIB (another build of the library, e.g. the
+main branch's), every round also runs traced with it, so that two builds are
+compared in one run against the same untraced rounds ("baseline" below).
+Instructions are also given without those of softhsa's spin-waits
+(instructions_nospin: softhsa::WaitOn and WaitWatch's own), whose length
+follows the timing rather than the work.
+
 Usage: count_copy_cost.py COPY_COST SOFTHSA_LIB TRACER_LIB [--rounds N]
          [--copies N] [--callgrind-rounds N] [--callgrind-copies N]
+         [--baseline OTHER_TRACER_LIB]
 """
 import argparse
 import collections
@@ -40,6 +48,7 @@ def role(name):
 
 
 def environment(workdir, softhsa, tracer):
+    """The environment of a run with `tracer` preloaded and as the tool."""
     lib = os.path.join(workdir, "lib")
     os.makedirs(lib, exist_ok=True)
     link = os.path.join(lib, "libhsa-runtime64.so.1")
@@ -123,7 +132,22 @@ def run_callgrind(binary, mode, copies, env, workdir):
         else:
             name = "other"
         threads[name]["instructions"] += int(total.group(1))
+        threads[name]["instructions_nospin"] += (int(total.group(1)) -
+                                                 spin_instructions(path))
     return n, threads
+
+
+def spin_instructions(path):
+    """softhsa's spin-waits' own instructions in one callgrind file."""
+    p = subprocess.run(["callgrind_annotate", "--inclusive=no", path],
+                       capture_output=True, text=True)
+    spin = 0
+    for line in p.stdout.splitlines():
+        if "softhsa::WaitOn(" in line or "softhsa::WaitWatch(" in line:
+            m = re.match(r"\s*([\d,]+)", line)
+            if m:
+                spin += int(m.group(1).replace(",", ""))
+    return spin
 
 
 def metrics_of(*modes):
@@ -147,9 +171,9 @@ def collect(runs, metrics):
     return values
 
 
-def table(title, off, traced):
-    print(f"\n{title} (per copy; medians: off / traced / traced - off; "
-          "then traced - off of each round, min..max)")
+def table(title, off, traced, name="traced"):
+    print(f"\n{title} (per copy; medians: off / {name} / {name} - off; "
+          f"then {name} - off of each round, min..max)")
     keys = sorted(set(off) | set(traced),
                   key=lambda k: (k[1], (ROLES + ("all",)).index(k[0])))
     for key in keys:
@@ -164,8 +188,16 @@ def table(title, off, traced):
     rounds = [t - o for o, t in zip(off.get(("all", "cpu_us"), []),
                                     traced.get(("all", "cpu_us"), []))]
     if rounds:
-        print("  CPU of all threads, traced - off, each round (us): " +
+        print(f"  CPU of all threads, {name} - off, each round (us): " +
               " ".join(f"{r:+.2f}" for r in sorted(rounds)))
+        print(f"  rounds above +2 us: {sum(r > 2 for r in rounds)} of "
+              f"{len(rounds)}")
+    sleeps = [t - o for o, t in
+              zip(off.get(("roctracer-gpu", "switches_voluntary"), []),
+                  traced.get(("roctracer-gpu", "switches_voluntary"), []))]
+    if sleeps:
+        print(f"  completion thread's sleeps per copy, {name} - off, each "
+              "round: " + " ".join(f"{r:.3f}" for r in sorted(sleeps)))
 
 
 def main():
@@ -177,32 +209,45 @@ def main():
     ap.add_argument("--copies", type=int, default=20000)
     ap.add_argument("--callgrind-rounds", type=int, default=3)
     ap.add_argument("--callgrind-copies", type=int, default=2000)
+    ap.add_argument("--baseline", help="another build of the tracer library")
     args = ap.parse_args()
     binary = os.path.realpath(args.copy_cost)
     workdir = tempfile.mkdtemp(prefix="copy_cost.")
     try:
-        env = environment(workdir, os.path.realpath(args.softhsa),
-                          os.path.realpath(args.tracer))
-        runs = {"off": [], "traced": []}
+        softhsa = os.path.realpath(args.softhsa)
+        env = environment(workdir, softhsa, os.path.realpath(args.tracer))
+        # mode name -> (the program's mode, environment)
+        modes = {"off": ("off", env), "traced": ("traced", env)}
+        if args.baseline:
+            base_dir = os.path.join(workdir, "baseline")
+            os.makedirs(base_dir)
+            modes["baseline"] = ("traced", environment(
+                base_dir, softhsa, os.path.realpath(args.baseline)))
+        names = list(modes)
+        runs = {m: [] for m in names}
         for i in range(args.rounds):
-            for mode in ("off", "traced") if i % 2 == 0 else ("traced", "off"):
-                runs[mode].append(
-                    run_perf(binary, mode, args.copies, env, workdir))
-        metrics = metrics_of(runs["off"], runs["traced"])
-        table(f"CPU, switches, system calls: {args.rounds} rounds of "
-              f"{args.copies} copies", collect(runs["off"], metrics),
-              collect(runs["traced"], metrics))
+            # Rotated, so that no mode always runs first or last.
+            for m in names[i % len(names):] + names[:i % len(names)]:
+                runs[m].append(run_perf(binary, modes[m][0], args.copies,
+                                        modes[m][1], workdir))
+        metrics = metrics_of(*runs.values())
+        for m in names[1:]:
+            table(f"CPU, switches, system calls: {args.rounds} rounds of "
+                  f"{args.copies} copies", collect(runs["off"], metrics),
+                  collect(runs[m], metrics), m)
         if args.callgrind_rounds > 0:
-            cg = {"off": [], "traced": []}
+            cg = {m: [] for m in names}
             for i in range(args.callgrind_rounds):
-                for mode in ("off", "traced"):
-                    cg[mode].append(run_callgrind(
-                        binary, mode, args.callgrind_copies, env, workdir))
-            metrics = metrics_of(cg["off"], cg["traced"])
-            table(f"user-space instructions (callgrind): "
-                  f"{args.callgrind_rounds} rounds of "
-                  f"{args.callgrind_copies} copies",
-                  collect(cg["off"], metrics), collect(cg["traced"], metrics))
+                for m in names:
+                    cg[m].append(run_callgrind(binary, modes[m][0],
+                                               args.callgrind_copies,
+                                               modes[m][1], workdir))
+            metrics = metrics_of(*cg.values())
+            for m in names[1:]:
+                table(f"user-space instructions (callgrind): "
+                      f"{args.callgrind_rounds} rounds of "
+                      f"{args.callgrind_copies} copies",
+                      collect(cg["off"], metrics), collect(cg[m], metrics), m)
         sys.stdout.flush()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

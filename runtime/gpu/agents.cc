@@ -67,8 +67,14 @@ int DeviceIndex(hsa_agent_t agent) noexcept {
   return -1;
 }
 
-bool IsKernelAgent(hsa_agent_t agent) noexcept {
-  return DeviceIndex(agent) >= 0;
+void DeviceIndices(hsa_agent_t a, hsa_agent_t b, int* a_index,
+                   int* b_index) noexcept {
+  *a_index = -1;
+  *b_index = -1;
+  for (const Agent& agent : *Load()) {
+    if (agent.handle == a.handle) *a_index = agent.device_index;
+    if (agent.handle == b.handle) *b_index = agent.device_index;
+  }
 }
 
 uint64_t AgentsGeneration() noexcept {

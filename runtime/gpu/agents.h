@@ -10,7 +10,9 @@ namespace roctracer::gpu {
 
 // -1 when `agent` is not a kernel agent (or unknown).
 int DeviceIndex(hsa_agent_t agent) noexcept;
-bool IsKernelAgent(hsa_agent_t agent) noexcept;
+// DeviceIndex of two agents, in one walk of the list (a copy's).
+void DeviceIndices(hsa_agent_t a, hsa_agent_t b, int* a_index,
+                   int* b_index) noexcept;
 
 // Forgets the list (the runtime shut down; a new hsa_init makes new agents).
 void ResetAgents() noexcept;

@@ -112,11 +112,27 @@ CompletionThread& TheCompletionThread() {
   return *instance;
 }
 
+// The runtime's system timestamp frequency, asked once per hsa_init (0: not
+// yet; ShutDown forgets it): a wait on a copy's signal converts with it.
+std::atomic<uint64_t> g_ticks_per_second{0};
+
+uint64_t TicksPerSecond() {
+  uint64_t frequency = g_ticks_per_second.load(std::memory_order_relaxed);
+  if (frequency == 0) {
+    Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
+                                  &frequency);
+    g_ticks_per_second.store(frequency, std::memory_order_relaxed);
+  }
+  return frequency;
+}
+
 uint64_t NsToTicks(uint64_t ns) {
-  uint64_t frequency = 0;
-  Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY,
-                                &frequency);
+  const uint64_t frequency = TicksPerSecond();
   if (frequency == 0) return ns;
+  uint64_t product;
+  if (!__builtin_mul_overflow(ns, frequency, &product)) {
+    return product / 1'000'000'000u;
+  }
   return static_cast<uint64_t>(static_cast<unsigned __int128>(ns) * frequency /
                                1'000'000'000u);
 }
@@ -168,6 +184,10 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
 // Set while a copy's observers run, under the copy ring's harvest mutex: a
 // signal wait they make (a tool's callback) must not take that mutex again.
 thread_local bool t_reporting_copy = false;
+
+// Set when this thread's wait found its copy in flight (AwaitCopyOf), taken
+// by its next copy's submission (WaitedSinceLastCopy).
+thread_local bool t_waited_since_copy = false;
 
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
@@ -394,6 +414,9 @@ void CompletionThreadMain() {
   // load kept off the cores for one does not make the thread prompt), and
   // those published before each of the last two.
   uint64_t prompt_until = 0;
+  // Until when every copy is watched because work depending on one could not
+  // mark it (CopyTrack::watch_all).
+  uint64_t watch_all_until = 0;
   uint64_t uncollected_at = 0;  // when it last reported one nobody collected
   uint64_t old_below = 0;
   uint64_t published_at_look[2] = {0, 0};
@@ -418,9 +441,9 @@ void CompletionThreadMain() {
       published_at_look[1] = copies.ring.Published();
     }
     if (copies.watch_all.exchange(false, std::memory_order_seq_cst)) {
-      prompt_until = std::max(prompt_until, now + 2 * kBusyPollNs);
+      watch_all_until = now + 2 * kBusyPollNs;
     }
-    bool prompt = now < prompt_until;
+    bool prompt = now < prompt_until || now < watch_all_until;
     {
       std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
       if (prompt) {
@@ -438,8 +461,8 @@ void CompletionThreadMain() {
       // one nobody collected.
       const uint64_t reportable_below = prompt ? UINT64_MAX : old_below;
       size_t uncollected = 0;
-      auto harvest = [reportable_below, &uncollected] {
-        return Copies().ring.Harvest(
+      auto harvest = [reportable_below, &uncollected, &copies] {
+        return copies.ring.Harvest(
             true,
             [reportable_below, &uncollected](PendingOp& op) {
               if (op.waiters != 0 ||
@@ -447,7 +470,10 @@ void CompletionThreadMain() {
                   !Done(op)) {
                 return false;
               }
-              if (!op.depended) ++uncollected;
+              // A copy of a thread that waits on its copies had a waiter
+              // the machine's load kept off the cores: no evidence of an
+              // application that does not wait.
+              if (!op.depended && !op.submitter_waits) ++uncollected;
               return true;
             },
             &ReportCopy);
@@ -552,6 +578,20 @@ void CompletionThreadMain() {
       for (uint64_t i = newer; !prompt && i < published; ++i) {
         if (ring.At(i).depended) maybe_watch(ring.At(i));
       }
+      // A copy older than those that work depends on (NoteDependencies found
+      // it through CopyTrack::newest_by_signal): all of them looked at, until
+      // none is left.
+      if (copies.older_depended) {
+        bool any = false;
+        for (uint64_t i = freed; i < newer; ++i) {
+          const PendingOp& op = ring.At(i);
+          if (op.state == PendingOp::kPending && op.depended) {
+            any = true;
+            maybe_watch(op);
+          }
+        }
+        copies.older_depended = any;
+      }
       for (uint64_t i = published; prompt && i < watched_until; ++i) {
         watch(ring.At(i).signal);
       }
@@ -594,6 +634,7 @@ void ForgetInChild() {
   copies.ring.Abandon();
   copies.watched_until.store(0, std::memory_order_relaxed);
   copies.watch_all.store(false, std::memory_order_relaxed);
+  copies.older_depended = false;
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
@@ -732,20 +773,43 @@ void MakeRoomForCopy() {
   HarvestCopiesLocked();
 }
 
+// With the copy ring's harvest mutex held: the position of a pending copy
+// of `signal` older than the newest kCopyWaitLookup (those are scanned),
+// from CopyTrack::newest_by_signal; OpRing::kNone if none is known.
+uint64_t OlderCopyOf(hsa_signal_t signal) {
+  CopyTrack& copies = Copies();
+  const uint64_t entry =
+      copies.newest_by_signal[CopyTrack::EntryOf(signal)].load(
+          std::memory_order_relaxed);
+  if (entry == 0) return OpRing::kNone;
+  const uint64_t position = entry - 1;
+  // After the entry: a position below it is published, its slot's fields
+  // visible.
+  const uint64_t published = copies.ring.Published();
+  if (position >= published || published - position <= kCopyWaitLookup ||
+      !copies.ring.Live(position)) {
+    return OpRing::kNone;
+  }
+  const PendingOp& op = copies.ring.At(position);
+  if (op.state != PendingOp::kPending ||
+      op.app_signal.handle != signal.handle) {
+    return OpRing::kNone;
+  }
+  return position;
+}
+
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
   if (copies.ring.InFlight() == 0 || t_reporting_copy) return timeout_ticks;
-  // The runtime's clock is read once per slice, after its wait (and once
-  // before the first): each reading is a call into the runtime.
-  auto now = [] {
-    uint64_t ticks = 0;
-    Core().hsa_system_get_info_fn(HSA_SYSTEM_INFO_TIMESTAMP, &ticks);
-    return ticks;
-  };
+  // The time waited is read from the tracer's clock (not a call into the
+  // runtime) once per slice, after its wait (and once before the first),
+  // and taken from what is left of the timeout in the runtime's ticks; a
+  // wait without a timeout reads no clock.
+  const bool timed = timeout_ticks != UINT64_MAX;
   uint64_t left = timeout_ticks;
   uint64_t last = 0;
-  bool clock_read = false;
+  bool clock_read = !timed;
   const uint64_t slice = NsToTicks(kCopyWaitSliceNs);
   for (;;) {
     uint64_t position;
@@ -757,21 +821,25 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
             return op.app_signal.handle == app_signal.handle;
           },
           kCopyWaitLookup);
+      if (position == OpRing::kNone) position = OlderCopyOf(app_signal);
       if (position == OpRing::kNone) return left;
+      t_waited_since_copy = true;
       PendingOp& op = copies.ring.At(position);
       ++op.waiters;
       tracer = op.signal;
     }
     if (!clock_read) {
-      last = now();
+      last = clock::TimestampNs();
       clock_read = true;
     }
     const bool done = left != 0 && Core().hsa_signal_wait_scacquire_fn(
                                        tracer, HSA_SIGNAL_CONDITION_LT, 1,
                                        std::min(left, slice), state) < 1;
-    const uint64_t t = now();
-    left -= std::min(left, t - last);
-    last = t;
+    if (timed) {
+      const uint64_t t = clock::TimestampNs();
+      left -= std::min(left, NsToTicks(t - last));
+      last = t;
+    }
     bool left_behind;
     {
       std::lock_guard<std::mutex> lock(copies.harvest_mutex);
@@ -845,9 +913,16 @@ void EnsureCompletionThread() {
   c.running.store(true, std::memory_order_release);
 }
 
+bool WaitedSinceLastCopy() {
+  const bool waited = t_waited_since_copy;
+  t_waited_since_copy = false;
+  return waited;
+}
+
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   CopyTrack& copies = Copies();
-  if (signals == nullptr || copies.ring.InFlight() == 0 || t_reporting_copy) {
+  if (count == 0 || signals == nullptr || copies.ring.InFlight() == 0 ||
+      t_reporting_copy) {
     return;
   }
   bool found = false;
@@ -874,6 +949,15 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
           }
         },
         kCopyWaitLookup);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t older =
+          signals[i].handle != 0 ? OlderCopyOf(signals[i]) : OpRing::kNone;
+      if (older != OpRing::kNone) {
+        copies.ring.At(older).depended = true;
+        copies.older_depended = true;
+        found = true;
+      }
+    }
   }
   if (found) KickCompletionThread();
 }
@@ -931,6 +1015,7 @@ void ShutDown() {
   }
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};
+  g_ticks_per_second.store(0, std::memory_order_relaxed);
   for (hsa_signal_t s : signals) Core().hsa_signal_destroy_fn(s);
 }
 

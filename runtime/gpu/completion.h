@@ -83,6 +83,20 @@ struct CopyTrack {
   // mark it: the completion thread then watches every copy promptly for a
   // few looks.
   std::atomic<bool> watch_all{false};
+  // The ring position (+ 1; 0: none) of the newest copy published with an
+  // application signal, by a hash of the signal's handle, stored by the
+  // submitter before it publishes: a wait or a dependency finds a copy older
+  // than the newest ones it scans (unless a copy of another signal took the
+  // entry since).
+  static constexpr size_t kNewestBySignal = 1024;  // a power of two
+  // Some copy older than the newest ones scanned is depended on (under
+  // harvest_mutex): the completion thread looks at every copy in flight.
+  bool older_depended = false;
+  std::atomic<uint64_t> newest_by_signal[kNewestBySignal] = {};
+  static size_t EntryOf(hsa_signal_t signal) {
+    return ((signal.handle >> 4) ^ (signal.handle >> 14)) &
+           (kNewestBySignal - 1);
+  }
 };
 CopyTrack& Copies();
 
@@ -144,6 +158,11 @@ void MakeRoomForCopy();
 // when the signal is no traced copy's).
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state);
+
+// Whether this thread waited on a traced copy's signal (AwaitCopyOf found
+// the copy) since it last submitted a copy; false from now on until it
+// waits again. Taken at each copy's submission (PendingOp::submitter_waits).
+bool WaitedSinceLastCopy();
 
 // Work about to be submitted waits for `signals` (a barrier packet's or a
 // copy's dependencies; 0 handles are skipped): a traced copy in flight whose

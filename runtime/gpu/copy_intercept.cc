@@ -12,6 +12,7 @@
 #include "runtime/gpu/completion.h"
 #include "runtime/gpu/observers.h"
 #include "runtime/gpu/runtime_table.h"
+#include "runtime/gpu/valid_signals.h"
 #include "runtime/intercept/trace_guard.h"
 
 namespace roctracer::gpu {
@@ -30,19 +31,31 @@ void EnsureCopyProfiling() {
   }
 }
 
-uint32_t Direction(hsa_agent_t src, hsa_agent_t dst) {
-  const bool from_device = IsKernelAgent(src);
-  const bool to_device = IsKernelAgent(dst);
-  if (from_device) return to_device ? hsaDeviceToDevice : hsaDeviceToHost;
-  return to_device ? hsaHostToDevice : hsaHostToHost;
+// A copy's two agents as its record names them: the direction from their
+// types, the device the kernel agent's index (the destination's first), -1
+// between host agents. One walk of the agent list for both.
+struct CopyAgents {
+  uint32_t direction;
+  int device_id;
+};
+CopyAgents AgentsOf(hsa_agent_t src, hsa_agent_t dst) {
+  int src_index = -1, dst_index = -1;
+  DeviceIndices(src, dst, &src_index, &dst_index);
+  const bool from_device = src_index >= 0;
+  const bool to_device = dst_index >= 0;
+  const uint32_t direction =
+      from_device ? (to_device ? hsaDeviceToDevice : hsaDeviceToHost)
+                  : (to_device ? hsaHostToDevice : hsaHostToHost);
+  return CopyAgents{direction, to_device ? dst_index : src_index};
 }
 
 // A copy on its way to the runtime: the slot it holds (NULL: untraced) while
 // the copy ring's submit mutex is held.
 class TracedCopy {
  public:
-  // `info` has the copy's agents, bytes and direction.
-  TracedCopy(EnqueueInfo info, hsa_signal_t app_signal) {
+  // `info` has the copy's agents, bytes and direction; `device_id` is the
+  // record's (AgentsOf).
+  TracedCopy(EnqueueInfo info, int device_id, hsa_signal_t app_signal) {
     // An empty copy is no operation for the runtime (ROCR does nothing for
     // it, its completion signal included): nothing to trace either.
     if (app_signal.handle == 0 || info.bytes == 0) return;
@@ -53,9 +66,7 @@ class TracedCopy {
     Interest interest;
     if (!AskObservers(info, &interest)) return;
     // A signal the runtime would refuse is passed on for it to refuse.
-    volatile hsa_signal_value_t* value = nullptr;
-    if (Amd().hsa_amd_signal_value_pointer_fn(app_signal, &value) !=
-        HSA_STATUS_SUCCESS) {
+    if (!ValidSignal(app_signal)) {
       AbandonInterest(interest);
       return;
     }
@@ -82,11 +93,10 @@ class TracedCopy {
     op_->dst_agent = info.dst_agent;
     op_->bytes = info.bytes;
     op_->direction = info.direction;
-    op_->device_id = IsKernelAgent(info.dst_agent)
-                         ? DeviceIndex(info.dst_agent)
-                         : DeviceIndex(info.src_agent);
+    op_->device_id = device_id;
     op_->interest = interest;
     op_->waiters = 0;
+    op_->submitter_waits = WaitedSinceLastCopy();
     signal_ = op_->signal;
     // Published before the runtime has the signal, so that no harvester
     // and no wait of the completion thread finds the slot's signal
@@ -94,6 +104,8 @@ class TracedCopy {
     // completes at once); the harvesters take it as pending until then.
     position_ = ring.Published();
     op_->position = position_;
+    Copies().newest_by_signal[CopyTrack::EntryOf(app_signal)].store(
+        position_ + 1, std::memory_order_relaxed);
     op_->depended = false;
     ring.Publish(std::memory_order_seq_cst);
   }
@@ -135,8 +147,8 @@ class TracedCopy {
 };
 
 EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
-                     uint32_t direction, const void* dst_ptr = nullptr,
-                     const void* src_ptr = nullptr) {
+                     uint32_t direction, const void* dst_ptr,
+                     const void* src_ptr) {
   EnqueueInfo info{};
   info.dst = dst_ptr;
   info.src = src_ptr;
@@ -153,9 +165,10 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
   NoteDependencies(dep_signals, num_dep_signals);
-  TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
-                           Direction(src_agent, dst_agent), dst, src),
-                  completion_signal);
+  const CopyAgents agents = AgentsOf(src_agent, dst_agent);
+  TracedCopy copy(
+      CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
+      agents.device_id, completion_signal);
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
       copy.Signal(completion_signal));
@@ -178,6 +191,7 @@ hsa_status_t AsyncCopyRect(
       CopyInfo(copy_agent, copy_agent, bytes, static_cast<uint32_t>(dir),
                dst != nullptr ? dst->base : nullptr,
                src != nullptr ? src->base : nullptr),
+      DeviceIndex(copy_agent),
       range != nullptr ? completion_signal : hsa_signal_t{0});
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
@@ -213,9 +227,10 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
     NoteDependencies(deps, n);
-    TracedCopy copy(CopyInfo(src_agent, dst_agent, size,
-                             Direction(src_agent, dst_agent), dst, src),
-                    completion);
+    const CopyAgents agents = AgentsOf(src_agent, dst_agent);
+    TracedCopy copy(
+        CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
+        agents.device_id, completion);
     const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
         dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
@@ -391,6 +406,13 @@ hsa_status_t SignalGroupWaitAny(hsa_signal_group_t group,
   return (Core().*kWait)(group, conds, values, wait_state_hint, signal, value);
 }
 
+// hsa_signal_destroy: a signal remembered as valid (ValidSignal) is
+// forgotten before the runtime frees it.
+hsa_status_t SignalDestroy(hsa_signal_t signal) {
+  ForgetSignal(signal);
+  return Core().hsa_signal_destroy_fn(signal);
+}
+
 }  // namespace
 
 void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
@@ -432,6 +454,9 @@ void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
   if (c.hsa_signal_group_wait_any_relaxed_fn != nullptr) {
     core->hsa_signal_group_wait_any_relaxed_fn =
         c.hsa_signal_group_wait_any_relaxed_fn;
+  }
+  if (c.hsa_signal_destroy_fn != nullptr) {
+    core->hsa_signal_destroy_fn = c.hsa_signal_destroy_fn;
   }
   RestoreOnEngine(amd);
   RestoreWaitAll(amd);
@@ -481,6 +506,9 @@ void InstallCopyWrappers(const HsaApiTable* table, CoreApiTable* core,
                                   hsa_signal_group_wait_any_relaxed_fn))) {
     core->hsa_signal_group_wait_any_relaxed_fn = &SignalGroupWaitAny<
         &CoreApiTable::hsa_signal_group_wait_any_relaxed_fn>;
+  }
+  if (CoreHasSlot(table, offsetof(CoreApiTable, hsa_signal_destroy_fn))) {
+    core->hsa_signal_destroy_fn = &SignalDestroy;
   }
   InstallOnEngine(table, amd);
   InstallWaitAll(table, amd);

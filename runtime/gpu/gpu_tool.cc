@@ -17,6 +17,7 @@
 #include "runtime/gpu/queue_intercept.h"
 #include "runtime/gpu/runtime_table.h"
 #include "runtime/gpu/scratch_events.h"
+#include "runtime/gpu/valid_signals.h"
 #include "runtime/pool/process_exit.h"
 
 namespace roctracer::gpu {
@@ -92,6 +93,7 @@ void Uninstall() {
   ResetAgents();
   ResetSystemClock();
   ResetCopyProfiling();
+  ForgetAllSignals();
   // The runtime's own functions back in every slot this file replaced.
   CoreApiTable* core = g_table->core_;
   AmdExtTable* amd = g_table->amd_ext_;

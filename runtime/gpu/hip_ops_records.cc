@@ -2,6 +2,8 @@
 
 #include <roctracer.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -42,19 +44,35 @@ struct Pending {
   uint32_t kind;
 };
 
-// HIP fills memory (hipMemset*, hipMemsetD*) with a kernel or a copy that it
-// reports as one FillBuffer command, an op of the COPY kind.
-bool IsFill(uint32_t hip_api_op) {
+// What a HIP call does to the work submitted inside it: HIP fills memory
+// (hipMemset*, hipMemsetD*) with a kernel or a copy that it reports as one
+// FillBuffer command, an op of the COPY kind; it copies device memory
+// (hipMemcpy* between device buffers) with its blit kernels and reports a
+// copy (a dispatch inside hipMemcpy* is a CopyDeviceToDevice, HIP's
+// buffer-to-buffer command).
+enum class CallClass : uint8_t { kUnknown, kOther, kFill, kMemcpy };
+
+CallClass ClassOfName(uint32_t hip_api_op) {
   const char* name = OpName(ACTIVITY_DOMAIN_HIP_API, hip_api_op);
-  return name != nullptr && std::strncmp(name, "hipMemset", 9) == 0;
+  if (name == nullptr) return CallClass::kOther;
+  if (std::strncmp(name, "hipMemset", 9) == 0) return CallClass::kFill;
+  if (std::strncmp(name, "hipMemcpy", 9) == 0) return CallClass::kMemcpy;
+  return CallClass::kOther;
 }
 
-// HIP copies device memory (hipMemcpy* between device buffers) with its blit
-// kernels and reports a copy: a dispatch inside hipMemcpy* is one
-// (CopyDeviceToDevice, HIP's buffer-to-buffer command).
-bool IsMemcpy(uint32_t hip_api_op) {
-  const char* name = OpName(ACTIVITY_DOMAIN_HIP_API, hip_api_op);
-  return name != nullptr && std::strncmp(name, "hipMemcpy", 9) == 0;
+// By name once per op (the names are fixed): the classes of the HIP API's
+// ops, kept for every enqueue after.
+constexpr uint32_t kClassesKept = 2048;
+std::atomic<CallClass> g_classes[kClassesKept];
+
+CallClass ClassOf(uint32_t hip_api_op) {
+  if (hip_api_op >= kClassesKept) return ClassOfName(hip_api_op);
+  CallClass c = g_classes[hip_api_op].load(std::memory_order_relaxed);
+  if (c == CallClass::kUnknown) {
+    c = ClassOfName(hip_api_op);
+    g_classes[hip_api_op].store(c, std::memory_order_relaxed);
+  }
+  return c;
 }
 
 // HIP's command for a copy between two memory objects by the runtime's
@@ -99,8 +117,9 @@ class Writer final : public Observer {
       op = kHipOpBarrier;
       kind = kHipMarker;
       pools = other_pools;
-    } else if (!IsFill(hip_api_op)) {
-      if (info.kind == OpKind::kDispatch && IsMemcpy(hip_api_op)) {
+    } else if (const CallClass call = ClassOf(hip_api_op);
+               call != CallClass::kFill) {
+      if (info.kind == OpKind::kDispatch && call == CallClass::kMemcpy) {
         kind = kHipCopyDeviceToDevice;
       } else if (info.kind == OpKind::kDispatch) {
         op = kHipOpDispatch;

@@ -53,6 +53,11 @@ struct PendingOp {
   // barrier packet's or a copy's dependency), so nobody may wait on it
   // through the intercepted waits (set under the harvest mutex).
   bool depended = false;
+  // Copies: the submitting thread had waited on its previous copy (HIP waits
+  // on each copy before the next): one nobody collected in time was left by
+  // a waiter the machine's load kept off the cores, not by an application
+  // that does not wait.
+  bool submitter_waits = false;
 };
 
 class OpRing {

@@ -291,6 +291,117 @@ TEST_F(GpuActivity, CopiesTheirWaitersCollectLeaveTheCompletionThreadAsleep) {
   hsa_signal_destroy(done);
 }
 
+// A copy nobody collects within two of the completion thread's looks is
+// evidence of an application that does not wait, and a second one within
+// 100 ms makes the thread watch every copy promptly (a wake-up per copy) for
+// 100 ms; but not a copy of a thread that waited on its previous copy: that
+// thread, as HIP's, waits on each copy, and came late because the machine's
+// load kept it off the cores (here: it sleeps 6 ms, then finds the signal
+// moved with a load, as HIP looks before it waits). The copies waited on
+// right after still cost the thread no wake-up each. (Before, two such
+// copies made it prompt for 100 ms.)
+TEST_F(GpuActivity,
+       CopiesOfAThreadThatWaitsLateLeaveTheCompletionThreadAsleep) {
+  CopyThreads observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'l'), dst(64, 0);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  auto copy = [&] {
+    hsa_signal_store_relaxed(done, 1);
+    ASSERT_EQ(
+        hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                  program_.cpu, src.size(), 0, nullptr, done),
+        HSA_STATUS_SUCCESS);
+  };
+  auto copy_and_wait = [&] {
+    copy();
+    ASSERT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1,
+                                        UINT64_MAX, HSA_WAIT_STATE_BLOCKED),
+              0);
+  };
+  copy_and_wait();  // starts the completion thread
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  ASSERT_GE(CompletionThreadSleeps(), 0) << "no thread named roctracer-gpu";
+  constexpr int kPhases = 4, kLate = 3, kPerPhase = 250;
+  Phase quietest;
+  quietest.sleeps = -1;
+  for (int p = 0; p < kPhases; ++p) {
+    for (int i = 0; i < kLate; ++i) {
+      copy_and_wait();
+      copy();  // waited on late: found completed by a load
+      std::this_thread::sleep_for(std::chrono::milliseconds(6));
+      const auto deadline =
+          std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (hsa_signal_load_scacquire(done) != 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      }
+      ASSERT_EQ(hsa_signal_load_scacquire(done), 0);
+    }
+    const Phase phase = QuietestPhase(1, kPerPhase, copy_and_wait, &observer);
+    if (quietest.sleeps < 0 ||
+        phase.sleeps - phase.ms < quietest.sleeps - quietest.ms) {
+      quietest = phase;
+    }
+  }
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  // Its looks every millisecond, and a little slack; prompt, it would wake
+  // for each of the kPerPhase copies.
+  EXPECT_LE(quietest.sleeps, quietest.ms + kPerPhase / 20)
+      << quietest.ms << " ms";
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
+            size_t{1 + kPhases * (2 * kLate + kPerPhase)});
+  EXPECT_EQ(dst[63], 'l');
+  hsa_signal_destroy(done);
+}
+
+// A wait on the signal of a copy older than the 64 newest in flight (here
+// 100 newer ones, held by a dependency) finds it too, and reports it on the
+// waiting thread, rather than an ordinary wait that the completion thread's
+// looks end one to three milliseconds later.
+TEST_F(GpuActivity, AWaitOnACopyOlderThanTheNewestFindsIt) {
+  CopyThreads observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'o'), dst(64, 0), dst2(64, 0);
+  constexpr int kNewer = 100, kTrials = 11;
+  hsa_signal_t hold, oldest, newer;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &oldest), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(kNewer, 0, nullptr, &newer), HSA_STATUS_SUCCESS);
+  int here = 0;
+  for (int trial = 0; trial < kTrials; ++trial) {
+    hsa_signal_store_relaxed(hold, 1);
+    hsa_signal_store_relaxed(oldest, 1);
+    hsa_signal_store_relaxed(newer, kNewer);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, oldest),
+              HSA_STATUS_SUCCESS);
+    for (int i = 0; i < kNewer; ++i) {
+      ASSERT_EQ(hsa_amd_memory_async_copy(dst2.data(), program_.gpu, src.data(),
+                                          program_.cpu, 64, 1, &hold, newer),
+                HSA_STATUS_SUCCESS);
+    }
+    const size_t before = observer.On(std::this_thread::get_id());
+    hsa_signal_store_screlease(hold, 0);
+    ASSERT_EQ(gpu_test::WaitZero(oldest), 0);
+    here += observer.On(std::this_thread::get_id()) > before;
+    ASSERT_EQ(gpu_test::WaitZero(newer), 0);
+  }
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  // Found: reported here as soon as it completed (the load may delay this
+  // thread past the completion thread's looks now and then).
+  EXPECT_GT(here, kTrials / 2) << here << " of " << kTrials;
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
+            size_t{kTrials * (1 + kNewer)});
+  EXPECT_EQ(dst[0], 'o');
+  for (hsa_signal_t s : {hold, oldest, newer}) hsa_signal_destroy(s);
+}
+
 // A barrier packet that depends on a traced copy's signal is not held back
 // until the completion thread's looks find the copy uncollected: the packet's
 // submission makes the thread watch that copy. A copy held by a dependency is
@@ -564,6 +675,39 @@ class CopyOutcomes : public roctracer::gpu::Observer {
   void OnAbandon(uint64_t) noexcept override { ++abandoned; }
   std::atomic<int> copies{0}, abandoned{0};
 };
+
+// The tracer asks the runtime once per signal whether it accepts it as a
+// copy's completion signal (HIP reuses its signals), and forgets the answer
+// when the signal is destroyed: a copy given a signal destroyed since its
+// last copy gets the runtime's refusal, as without the tracer, rather than
+// going through with the tracer's signal (and a completion into freed
+// memory).
+TEST_F(GpuActivity, ACopyOnASignalDestroyedSinceIsRefusedAsWithoutTheTracer) {
+  CopyOutcomes observer;
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  std::vector<char> src(64, 'd'), dst(64, 0);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  for (int i = 0; i < 3; ++i) {
+    hsa_signal_store_relaxed(done, 1);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 0, nullptr, done),
+              HSA_STATUS_SUCCESS);
+    ASSERT_EQ(gpu_test::WaitZero(done), 0);
+  }
+  ASSERT_EQ(hsa_signal_destroy(done), HSA_STATUS_SUCCESS);
+  // No signal is created in between: the handle names no signal.
+  EXPECT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_ERROR_INVALID_SIGNAL);
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_EQ(observer.copies.load(), 3);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 3u);
+  EXPECT_EQ(gpu_test::GpuStats().in_flight, 0u);
+  EXPECT_EQ(dst[0], 'd');
+}
 
 TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
   CopyOutcomes observer;
