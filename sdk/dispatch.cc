@@ -557,9 +557,8 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
       // Built in registers, stored once: the frame is written once.
-      uint64_t buffered = BufferingContexts(
-          active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire),
-          ko.kind, ko.op);
+      uint64_t buffered = active & g_api_buffer_op_mask[ko.kind][ko.op].load(
+                                       std::memory_order_acquire);
       frame->buffered = buffered;
       const uint64_t e =
           active & g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire);
@@ -631,18 +630,15 @@ inline bool EnterBufferedOnly(ThreadState& t,
   const uint64_t active = g_active_mask.load(std::memory_order_acquire);
   uint64_t buffered = 0;
   if (ko.kind != 0) {
-    if ((active & (g_kind_mask[ko.kind].load(std::memory_order_acquire) |
-                   g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire) |
-                   g_request_mask[ko.kind].load(std::memory_order_acquire))) !=
-        0) {
+    if ((active &
+         g_api_general_mask[ko.kind].load(std::memory_order_acquire)) != 0) {
       return false;
     }
     if (info.domain == ACTIVITY_DOMAIN_HSA_API && MemoryOpOf(info.op) != 0) {
       return false;
     }
-    buffered = BufferingContexts(
-        active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire),
-        ko.kind, ko.op);
+    buffered = active & g_api_buffer_op_mask[ko.kind][ko.op].load(
+                            std::memory_order_acquire);
   }
   t.depth = depth + 1;
   Frame* frame = &t.frames[depth];
@@ -687,16 +683,38 @@ inline bool ExitBufferedOnly(ThreadState& t,
 
 }  // namespace
 
-void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
+namespace {
+
+// One function per phase, each with its own registers (shared, the ENTER
+// half saved and restored the EXIT half's); the dispatch below tail-calls
+// them.
+[[gnu::noinline]] void ConsumeEnterBufferedFirst(
+    const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* const state = t_state;
-  if (__builtin_expect(state != nullptr, 1)) {
-    if (info.phase == ACTIVITY_API_PHASE_ENTER
-            ? EnterBufferedOnly(*state, info)
-            : ExitBufferedOnly(*state, info)) {
-      return;
-    }
+  if (__builtin_expect(state != nullptr, 1) &&
+      EnterBufferedOnly(*state, info)) {
+    return;
   }
   ConsumeAny(info);
+}
+
+[[gnu::noinline]] void ConsumeExitBufferedFirst(
+    const roctracer::ApiCallInfo& info) noexcept {
+  ThreadState* const state = t_state;
+  if (__builtin_expect(state != nullptr, 1) && ExitBufferedOnly(*state, info)) {
+    return;
+  }
+  ConsumeAny(info);
+}
+
+}  // namespace
+
+void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
+  if (info.phase == ACTIVITY_API_PHASE_ENTER) {
+    ConsumeEnterBufferedFirst(info);
+  } else {
+    ConsumeExitBufferedFirst(info);
+  }
 }
 
 }  // namespace rocprofiler_sdk
