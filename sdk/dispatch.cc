@@ -386,6 +386,9 @@ static_assert(
 // One buffer record per context that buffer-traces the call and is still
 // active, written at EXIT (the record holds the call's start and end), each
 // made in its buffer: one store per word, no copy of it on the stack.
+// kRequested false: the frame has no external ID from a request service
+// (frame->requested is 0), each context's is the top of its stack.
+template <bool kRequested = true>
 [[gnu::always_inline]] inline void WriteApiRecords(
     const KindOp& ko, const roctracer::ApiCallInfo& info, ThreadState& t,
     Frame* frame) noexcept {
@@ -403,7 +406,8 @@ static_assert(
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
     const BufferService& s = g_contexts[i].buffer_services[ko.kind];
-    const uint64_t external = frame->External(t, i).value;
+    const uint64_t external =
+        kRequested ? frame->External(t, i).value : t.ExternalTop(i).value;
     WriteRecordInPlace(s.buffer, [&](void* dst) noexcept {
       char* const out = static_cast<char*>(dst);
       const auto store = [out](size_t offset, uint64_t word) {
@@ -656,8 +660,9 @@ inline bool EnterBufferedOnly(ThreadState& t,
 }
 
 // The EXIT of the top frame's call when that frame has no callbacks, EXT
-// records, GPU work or memory call to finish: its buffer records and its
-// retirement. False, having changed nothing, otherwise.
+// records, requested external IDs, GPU work or memory call to finish: its
+// buffer records and its retirement. False, having changed nothing,
+// otherwise.
 inline bool ExitBufferedOnly(ThreadState& t,
                              const roctracer::ApiCallInfo& info) noexcept {
   const uint32_t depth = t.depth;
@@ -665,6 +670,7 @@ inline bool ExitBufferedOnly(ThreadState& t,
   Frame* frame = &t.frames[depth - 1];
   if (__builtin_expect(frame->correlation_id != info.correlation_id ||
                            (frame->called | frame->buffered_ext |
+                            frame->requested |
                             static_cast<uint64_t>(frame->seen)) != 0 ||
                            frame->refs != nullptr ||
                            t.memory.call_id == info.correlation_id,
@@ -673,7 +679,8 @@ inline bool ExitBufferedOnly(ThreadState& t,
   }
   t.depth = depth - 1;
   if (frame->buffered != 0) {
-    WriteApiRecords(KindOp{frame->kind, 0, frame->op}, info, t, frame);
+    WriteApiRecords<false>(KindOp{frame->kind, 0, frame->op}, info, t,
+                           frame);
     if (const uint64_t contexts = RetirementContexts()) {
       Retire(frame->correlation_id, roctracer::clock::TimestampNs(), contexts);
     }
