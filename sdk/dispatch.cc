@@ -629,7 +629,7 @@ inline bool EnterBufferedOnly(ThreadState& t,
                               const roctracer::ApiCallInfo& info) noexcept {
   const uint32_t depth = t.depth;
   if (__builtin_expect(depth >= kMaxCallDepth, 0)) return false;
-  const KindOp ko = MapCall(info.domain, info.op);
+  const KindOp ko = MapCallBuilt(info.domain, info.op);
   if (__builtin_expect(ko.kind > kLastBufferApiKind, 0)) return false;
   const uint64_t active = g_active_mask.load(std::memory_order_acquire);
   uint64_t buffered = 0;
@@ -668,19 +668,17 @@ inline bool ExitBufferedOnly(ThreadState& t,
   const uint32_t depth = t.depth;
   if (__builtin_expect(depth - 1 >= kMaxCallDepth, 0)) return false;
   Frame* frame = &t.frames[depth - 1];
-  if (__builtin_expect(frame->correlation_id != info.correlation_id ||
-                           (frame->called | frame->buffered_ext |
-                            frame->requested |
-                            static_cast<uint64_t>(frame->seen)) != 0 ||
-                           frame->refs != nullptr ||
-                           t.memory.call_id == info.correlation_id,
-                       0)) {
+  if (__builtin_expect(
+          frame->correlation_id != info.correlation_id ||
+              (frame->called | frame->buffered_ext | frame->requested |
+               static_cast<uint64_t>(frame->seen)) != 0 ||
+              frame->refs != nullptr || t.memory.call_id == info.correlation_id,
+          0)) {
     return false;
   }
   t.depth = depth - 1;
   if (frame->buffered != 0) {
-    WriteApiRecords<false>(KindOp{frame->kind, 0, frame->op}, info, t,
-                           frame);
+    WriteApiRecords<false>(KindOp{frame->kind, 0, frame->op}, info, t, frame);
     if (const uint64_t contexts = RetirementContexts()) {
       Retire(frame->correlation_id, roctracer::clock::TimestampNs(), contexts);
     }

@@ -112,6 +112,34 @@ inline bool Guarded(const ThreadState& t, const Frame* top, uint32_t domain,
          (top != nullptr && top->info.op == op && top->info.domain == domain);
 }
 
+// EnterConsumerOnly's part after its checks; with kStrings, for a call
+// with string arguments, out of line (EnterConsumerOnly then keeps fewer
+// values in callee-saved registers).
+template <class Data, uint32_t kMax, auto kStringArgs, bool kStrings>
+[[gnu::always_inline]] inline void ConsumerOnlyCall(
+    ThreadState& t, Frame* top, uint32_t domain, uint32_t op, Data* data,
+    Frame* f, ApiConsumerFn consumer) noexcept {
+  f->flags = kCalls | kConsumerOnly;  // EXIT reads only the consumer
+  f->consumer = consumer;
+  BeginCall(t, top, domain, op, data, f);
+  data->correlation_id = f->info.correlation_id;
+  data->phase_data = &f->phase_data;
+  f->phase_data = 0;  // the callbacks' slot starts zero
+  if (kStrings) CopyStrings<Data, kMax, kStringArgs>(f, data);
+  UntracedScope untraced;
+  data->phase = ACTIVITY_API_PHASE_ENTER;
+  f->info.phase = ACTIVITY_API_PHASE_ENTER;
+  consumer(f->info);
+}
+
+template <class Data, uint32_t kMax, auto kStringArgs>
+[[gnu::noinline]] void ConsumerOnlyCallWithStrings(
+    ThreadState& t, Frame* top, uint32_t domain, uint32_t op, Data* data,
+    Frame* f, ApiConsumerFn consumer) noexcept {
+  ConsumerOnlyCall<Data, kMax, kStringArgs, true>(t, top, domain, op, data, f,
+                                                  consumer);
+}
+
 // ENTER of a call only the consumer wants (its active byte is
 // kActiveConsumerOnly: api_hook.h's Enter chose EnterConsumerDomain): no
 // callback, pool or tool callback to look up. A slot set since the stub
@@ -129,18 +157,13 @@ void EnterConsumerOnly(uint32_t domain, uint32_t op, Data* data,
     f->flags = kSkip;
     return;
   }
-  f->flags = kCalls | kConsumerOnly;
-  f->callback = nullptr;
-  f->consumer = consumer;
-  BeginCall(t, top, domain, op, data, f);
-  data->correlation_id = f->info.correlation_id;
-  data->phase_data = &f->phase_data;
-  f->phase_data = 0;  // the callbacks' slot starts zero
-  CopyStrings<Data, kMax, kStringArgs>(f, data);
-  UntracedScope untraced;
-  data->phase = ACTIVITY_API_PHASE_ENTER;
-  f->info.phase = ACTIVITY_API_PHASE_ENTER;
-  consumer(f->info);
+  const char** slots[kMax];
+  if (kStringArgs(op, data, slots) != 0) {
+    return ConsumerOnlyCallWithStrings<Data, kMax, kStringArgs>(
+        t, top, domain, op, data, f, consumer);
+  }
+  ConsumerOnlyCall<Data, kMax, kStringArgs, false>(t, top, domain, op, data, f,
+                                                   consumer);
 }
 
 // kStringArgs: the domain's string-argument table (generated
@@ -199,7 +222,8 @@ inline void EndCall(ThreadState& t, Frame* f) noexcept {
 
 // EXIT of a call EnterConsumerOnly began.
 template <class Data>
-void ExitConsumerOnly(Data* data, Frame* f) noexcept {
+[[gnu::always_inline]] inline void ExitConsumerOnly(Data* data,
+                                                    Frame* f) noexcept {
   ThreadState& t = Thread();
   {
     UntracedScope untraced;
