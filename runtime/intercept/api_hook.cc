@@ -73,6 +73,9 @@ using Frame = TracedCall;
 static_assert(sizeof(Frame) <= sizeof(CallFrame), "CallFrame too small");
 static_assert(alignof(Frame) <= alignof(CallFrame), "CallFrame alignment");
 static_assert(offsetof(Frame, flags) == 0, "FrameRouteOf reads them there");
+static_assert(offsetof(Frame, begin_ns) ==
+                  offsetof(Frame, phase_data) + sizeof(uint64_t),
+              "EnterImpl zeroes both with one store");
 
 // Copies the string arguments the callbacks will see into the thread's arena,
 // so that the data a callback receives points only at storage the tracer owns
@@ -194,7 +197,9 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
 
   data->correlation_id = f->info.correlation_id;
   data->phase_data = &f->phase_data;
-  f->phase_data = 0;  // the callbacks' slot starts zero
+  // The callbacks' slot starts zero, and begin_ns 0 (no record) unless set
+  // below: one 16-byte store.
+  std::memset(static_cast<void*>(&f->phase_data), 0, 2 * sizeof(uint64_t));
   if (cb != nullptr || consumer != nullptr) {
     f->flags |= kCalls;
     CopyStrings<Data, kMax, kStringArgs>(f, data);
@@ -207,7 +212,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     }
   }
   // Taken last, so the record spans the runtime's work, not the callbacks'.
-  f->begin_ns = activity ? clock::TimestampNs() : 0;  // 0: no record
+  if (activity) f->begin_ns = clock::TimestampNs();
 }
 
 // The end of a call's frame: its string copies released, the enclosing call
