@@ -415,10 +415,12 @@ template <bool kRequested = true>
       };
       store(0, sizeof(rocprofiler_buffer_tracing_hsa_api_record_t));
       store(8, kind_op);
-      store(16, internal);
+      // Without requests (the short path) the frame's own words are read
+      // here rather than kept in registers across the write's checks.
+      store(16, kRequested ? internal : frame->correlation_id);
       store(24, external);
       store(32, ancestor);
-      store(40, start);
+      store(40, kRequested ? start : frame->start_ns);
       store(48, end);
       store(56, thread_id);
     });
