@@ -174,10 +174,20 @@ rocprofiler_configure_buffer_tracing_service(
   s.configured.store(true, std::memory_order_release);
   g_buffer_kind_mask[kind_value].fetch_or(uint64_t{1} << index,
                                           std::memory_order_release);
+  if (kind_value <= kLastBufferApiKind) {
+    for (int32_t op = 0; op < kMaxOps; ++op) {
+      if ((bits[op >> 6] >> (op & 63)) & 1u) {
+        g_api_buffer_op_mask[kind_value][op].fetch_or(
+            uint64_t{1} << index, std::memory_order_release);
+      }
+    }
+  }
   for (int api_kind = 1; api_kind <= kLastBufferApiKind; ++api_kind) {
     if (ExtBufferKindOf(api_kind) == kind_value) {
       g_buffer_ext_mask[api_kind].fetch_or(uint64_t{1} << index,
                                            std::memory_order_release);
+      g_api_general_mask[api_kind].fetch_or(uint64_t{1} << index,
+                                            std::memory_order_release);
     }
   }
   if (active) AddContextInterest(*ctx);

@@ -16,6 +16,9 @@ std::atomic<uint64_t> g_kind_mask[kKindCount] = {};
 std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount] = {};
 std::atomic<uint64_t> g_buffer_ext_mask[kLastBufferApiKind + 1] = {};
 std::atomic<uint64_t> g_request_mask[kRequestKindCount] = {};
+std::atomic<uint64_t> g_api_general_mask[kLastBufferApiKind + 1] = {};
+std::atomic<uint64_t> g_api_buffer_op_mask[kLastBufferApiKind + 1][kMaxOps] =
+    {};
 
 namespace {
 

@@ -97,6 +97,17 @@ extern std::atomic<uint64_t> g_buffer_kind_mask[kBufferKindCount];
 extern std::atomic<uint64_t> g_buffer_ext_mask[kLastBufferApiKind + 1];
 // Per request kind, bit i: context i asks for external IDs of that kind.
 extern std::atomic<uint64_t> g_request_mask[kRequestKindCount];
+// Per API kind, bit i: context i has a service that makes a call of the kind
+// more than a buffer record (a callback, an *_API_EXT buffer, external-ID
+// requests): g_kind_mask, g_buffer_ext_mask and g_request_mask of the kind
+// OR-ed, so that a traced call's ENTER reads one word for the three.
+extern std::atomic<uint64_t> g_api_general_mask[kLastBufferApiKind + 1];
+// Per API kind and operation, bit i: context i buffer-traces the operation
+// (g_buffer_kind_mask of the kind and its service's Traces(op) in one word,
+// set when the service is configured): which contexts record a call, in one
+// load at ENTER instead of a look at each context's service.
+extern std::atomic<uint64_t> g_api_buffer_op_mask[kLastBufferApiKind + 1]
+                                                 [kMaxOps];
 
 // The context of a handle, or nullptr for an unknown/never-created one.
 Context* FindContext(rocprofiler_context_id_t id) noexcept;

@@ -386,6 +386,9 @@ static_assert(
 // One buffer record per context that buffer-traces the call and is still
 // active, written at EXIT (the record holds the call's start and end), each
 // made in its buffer: one store per word, no copy of it on the stack.
+// kRequested false: the frame has no external ID from a request service
+// (frame->requested is 0), each context's is the top of its stack.
+template <bool kRequested = true>
 [[gnu::always_inline]] inline void WriteApiRecords(
     const KindOp& ko, const roctracer::ApiCallInfo& info, ThreadState& t,
     Frame* frame) noexcept {
@@ -403,7 +406,8 @@ static_assert(
     const int i = __builtin_ctzll(mask);
     mask &= mask - 1;
     const BufferService& s = g_contexts[i].buffer_services[ko.kind];
-    const uint64_t external = frame->External(t, i).value;
+    const uint64_t external =
+        kRequested ? frame->External(t, i).value : t.ExternalTop(i).value;
     WriteRecordInPlace(s.buffer, [&](void* dst) noexcept {
       char* const out = static_cast<char*>(dst);
       const auto store = [out](size_t offset, uint64_t word) {
@@ -411,10 +415,12 @@ static_assert(
       };
       store(0, sizeof(rocprofiler_buffer_tracing_hsa_api_record_t));
       store(8, kind_op);
-      store(16, internal);
+      // Without requests (the short path) the frame's own words are read
+      // here rather than kept in registers across the write's checks.
+      store(16, kRequested ? internal : frame->correlation_id);
       store(24, external);
       store(32, ancestor);
-      store(40, start);
+      store(40, kRequested ? start : frame->start_ns);
       store(48, end);
       store(56, thread_id);
     });
@@ -557,9 +563,8 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
       // Built in registers, stored once: the frame is written once.
-      uint64_t buffered = BufferingContexts(
-          active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire),
-          ko.kind, ko.op);
+      uint64_t buffered = active & g_api_buffer_op_mask[ko.kind][ko.op].load(
+                                       std::memory_order_acquire);
       frame->buffered = buffered;
       const uint64_t e =
           active & g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire);
@@ -626,23 +631,20 @@ inline bool EnterBufferedOnly(ThreadState& t,
                               const roctracer::ApiCallInfo& info) noexcept {
   const uint32_t depth = t.depth;
   if (__builtin_expect(depth >= kMaxCallDepth, 0)) return false;
-  const KindOp ko = MapCall(info.domain, info.op);
+  const KindOp ko = MapCallBuilt(info.domain, info.op);
   if (__builtin_expect(ko.kind > kLastBufferApiKind, 0)) return false;
   const uint64_t active = g_active_mask.load(std::memory_order_acquire);
   uint64_t buffered = 0;
   if (ko.kind != 0) {
-    if ((active & (g_kind_mask[ko.kind].load(std::memory_order_acquire) |
-                   g_buffer_ext_mask[ko.kind].load(std::memory_order_acquire) |
-                   g_request_mask[ko.kind].load(std::memory_order_acquire))) !=
-        0) {
+    if ((active &
+         g_api_general_mask[ko.kind].load(std::memory_order_acquire)) != 0) {
       return false;
     }
     if (info.domain == ACTIVITY_DOMAIN_HSA_API && MemoryOpOf(info.op) != 0) {
       return false;
     }
-    buffered = BufferingContexts(
-        active & g_buffer_kind_mask[ko.kind].load(std::memory_order_acquire),
-        ko.kind, ko.op);
+    buffered = active & g_api_buffer_op_mask[ko.kind][ko.op].load(
+                            std::memory_order_acquire);
   }
   t.depth = depth + 1;
   Frame* frame = &t.frames[depth];
@@ -660,24 +662,25 @@ inline bool EnterBufferedOnly(ThreadState& t,
 }
 
 // The EXIT of the top frame's call when that frame has no callbacks, EXT
-// records, GPU work or memory call to finish: its buffer records and its
-// retirement. False, having changed nothing, otherwise.
+// records, requested external IDs, GPU work or memory call to finish: its
+// buffer records and its retirement. False, having changed nothing,
+// otherwise.
 inline bool ExitBufferedOnly(ThreadState& t,
                              const roctracer::ApiCallInfo& info) noexcept {
   const uint32_t depth = t.depth;
   if (__builtin_expect(depth - 1 >= kMaxCallDepth, 0)) return false;
   Frame* frame = &t.frames[depth - 1];
-  if (__builtin_expect(frame->correlation_id != info.correlation_id ||
-                           (frame->called | frame->buffered_ext |
-                            static_cast<uint64_t>(frame->seen)) != 0 ||
-                           frame->refs != nullptr ||
-                           t.memory.call_id == info.correlation_id,
-                       0)) {
+  if (__builtin_expect(
+          frame->correlation_id != info.correlation_id ||
+              (frame->called | frame->buffered_ext | frame->requested |
+               static_cast<uint64_t>(frame->seen)) != 0 ||
+              frame->refs != nullptr || t.memory.call_id == info.correlation_id,
+          0)) {
     return false;
   }
   t.depth = depth - 1;
   if (frame->buffered != 0) {
-    WriteApiRecords(KindOp{frame->kind, 0, frame->op}, info, t, frame);
+    WriteApiRecords<false>(KindOp{frame->kind, 0, frame->op}, info, t, frame);
     if (const uint64_t contexts = RetirementContexts()) {
       Retire(frame->correlation_id, roctracer::clock::TimestampNs(), contexts);
     }
@@ -687,16 +690,38 @@ inline bool ExitBufferedOnly(ThreadState& t,
 
 }  // namespace
 
-void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
+namespace {
+
+// One function per phase, each with its own registers (shared, the ENTER
+// half saved and restored the EXIT half's); the dispatch below tail-calls
+// them.
+[[gnu::noinline]] void ConsumeEnterBufferedFirst(
+    const roctracer::ApiCallInfo& info) noexcept {
   ThreadState* const state = t_state;
-  if (__builtin_expect(state != nullptr, 1)) {
-    if (info.phase == ACTIVITY_API_PHASE_ENTER
-            ? EnterBufferedOnly(*state, info)
-            : ExitBufferedOnly(*state, info)) {
-      return;
-    }
+  if (__builtin_expect(state != nullptr, 1) &&
+      EnterBufferedOnly(*state, info)) {
+    return;
   }
   ConsumeAny(info);
+}
+
+[[gnu::noinline]] void ConsumeExitBufferedFirst(
+    const roctracer::ApiCallInfo& info) noexcept {
+  ThreadState* const state = t_state;
+  if (__builtin_expect(state != nullptr, 1) && ExitBufferedOnly(*state, info)) {
+    return;
+  }
+  ConsumeAny(info);
+}
+
+}  // namespace
+
+void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
+  if (info.phase == ACTIVITY_API_PHASE_ENTER) {
+    ConsumeEnterBufferedFirst(info);
+  } else {
+    ConsumeExitBufferedFirst(info);
+  }
 }
 
 }  // namespace rocprofiler_sdk

@@ -147,8 +147,12 @@ rocprofiler_configure_external_correlation_id_request_service(
   // others are accepted and never asked (sdk/README.md).
   const uint64_t bit = uint64_t{1} << (ctx - g_contexts);
   for (int k = 1; k < kRequestKindCount; ++k) {
-    if ((bits >> k) & 1u)
+    if ((bits >> k) & 1u) {
       g_request_mask[k].fetch_or(bit, std::memory_order_release);
+      if (k <= kLastBufferApiKind) {
+        g_api_general_mask[k].fetch_or(bit, std::memory_order_release);
+      }
+    }
   }
   return ROCPROFILER_STATUS_SUCCESS;
 }

@@ -123,6 +123,9 @@ void Update(const Context& ctx, int delta) noexcept {
   } else if (delta < 0) {
     g_general_contexts &= ~bit;
   }
+  // The call tables exist before ConsumeBufferedFirst can run
+  // (MapCallBuilt).
+  (void)MapCall(ACTIVITY_DOMAIN_HIP_API, 0);
   roctracer::SetApiConsumer(ContextsConsumer());
   g_consumer_installed = true;
   // Callback services of every kind, then buffer services of the API kinds

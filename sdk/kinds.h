@@ -103,6 +103,18 @@ inline KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
   return MapCallSlow(domain, id);
 }
 
+// MapCall where the tables are known to be built: in ConsumeBufferedFirst,
+// which interest.cc installs only after building them (its ENTER then skips
+// the flag).
+inline KindOp MapCallBuilt(uint32_t domain, uint32_t id) noexcept {
+  const uint32_t d =
+      domain == roctracer::kRoctxRequestDomain ? kCallMapDomains - 1 : domain;
+  if (d < kCallMapDomains && id < g_call_maps[d].count) {
+    return g_call_maps[d].ops[id];
+  }
+  return KindOp{0, 0, 0};
+}
+
 // The roctracer (domain, API ID) of an API kind's operation; false for
 // non-API kinds, invalid operations and operations this library does not
 // trace.

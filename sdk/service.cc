@@ -98,6 +98,10 @@ extern "C" rocprofiler_status_t rocprofiler_configure_callback_tracing_service(
   s.configured.store(true, std::memory_order_release);
   g_kind_mask[kind_value].fetch_or(uint64_t{1} << index,
                                    std::memory_order_release);
+  if (kind_value <= kLastBufferApiKind) {
+    g_api_general_mask[kind_value].fetch_or(uint64_t{1} << index,
+                                            std::memory_order_release);
+  }
   if (active) AddContextInterest(*ctx);
   return ROCPROFILER_STATUS_SUCCESS;
 }

@@ -71,20 +71,22 @@ namespace {
 
 void UpdateActiveLocked(Domain* d, uint32_t op) {
   if (d->active == nullptr || op >= d->active_count) return;
-  const bool on =
+  const bool own =
       (g_started.load(std::memory_order_relaxed) &&
        (d->slots[op].callback.load(std::memory_order_relaxed) != nullptr ||
         d->slots[op].program.load(std::memory_order_relaxed) != nullptr)) ||
       (!g_tool_paused.load(std::memory_order_relaxed) &&
        (d->slots[op].tool.load(std::memory_order_relaxed) != nullptr ||
-        d->slots[op].tool_callback.load(std::memory_order_relaxed) !=
-            nullptr)) ||
+        d->slots[op].tool_callback.load(std::memory_order_relaxed) != nullptr));
+  const bool consumer =
       d->slots[op].consumer.load(std::memory_order_relaxed) != 0;
+  const uint8_t value = static_cast<uint8_t>((own ? kActiveOwn : 0) |
+                                             (consumer ? kActiveConsumer : 0));
   // Objects loaded since the last scan (by a dlopen we did not see) get
   // their calls redirected before the first call that should be traced.
-  if (on && d->active[op].load(std::memory_order_relaxed) == 0)
+  if (value != 0 && d->active[op].load(std::memory_order_relaxed) == 0)
     got::RescanIfChanged();
-  d->active[op].store(on ? 1 : 0, std::memory_order_release);
+  d->active[op].store(value, std::memory_order_release);
 }
 
 void UpdateAllActiveLocked() {

@@ -137,6 +137,13 @@ void DisableActivitiesOfPoolLocked(pool::Pool* pool);
 bool SetConsumerWanted(uint32_t domain, uint32_t op, bool wanted);
 bool ConsumerWants(uint32_t domain, uint32_t op) noexcept;
 
+// The value of an op's active byte (api_hook.h: non-zero, the stub calls
+// Enter/Exit): kActiveOwn while roctracer's own callbacks, pools or the
+// tool's slots want the call, kActiveConsumer while the second front end
+// does, both OR-ed. A byte of kActiveConsumer alone tells the hook's ENTER
+// that it has no slot to look up.
+enum ActiveBits : uint8_t { kActiveOwn = 1, kActiveConsumer = 2 };
+
 // roctracer_start / roctracer_stop: the callbacks and the program's pools.
 void SetTracingStarted(bool started);
 bool TracingStarted() noexcept;

@@ -15,25 +15,25 @@ using activity::SetConsumerWanted;
 
 namespace {
 
-std::atomic<ApiConsumerFn> g_consumer{nullptr};
 std::atomic<TableObserverFn> g_table_observer{nullptr};
 
 }  // namespace
 
+namespace hook {
+std::atomic<ApiConsumerFn> g_api_consumer{nullptr};
+}  // namespace hook
+using hook::g_api_consumer;
+
 void SetApiConsumer(ApiConsumerFn fn) noexcept {
-  g_consumer.store(fn, std::memory_order_release);
+  g_api_consumer.store(fn, std::memory_order_release);
 }
 
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept {
   return SetConsumerWanted(domain, op, wanted);
 }
 
-ApiConsumerFn InstalledConsumer() noexcept {
-  return g_consumer.load(std::memory_order_acquire);
-}
-
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept {
-  ApiConsumerFn fn = g_consumer.load(std::memory_order_acquire);
+  ApiConsumerFn fn = g_api_consumer.load(std::memory_order_acquire);
   if (fn == nullptr || !ConsumerWants(domain, op)) return nullptr;
   return fn;
 }

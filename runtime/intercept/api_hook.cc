@@ -5,7 +5,9 @@
 // parent's, the callback chosen at ENTER (EXIT uses the same one, so every
 // ENTER has its EXIT even if callbacks change meanwhile), the consumer, the
 // begin timestamp, the `phase_data` slot, and the link to the enclosing traced
-// call. The per-thread stack of calls is that linked list (trace_guard.h).
+// call, and the ApiCallInfo a consumer gets (built once, at ENTER). The
+// per-thread stack of calls is that linked list (trace_guard.h). The stub
+// leaves the frame uninitialised: ENTER writes what it and EXIT read.
 //
 // Guards, checked at ENTER (a guarded call forwards untraced; Exit then does
 // nothing):
@@ -53,33 +55,118 @@ using activity::ToolCallbackFor;
 namespace {
 
 enum FrameFlags : uint16_t {
-  kSkip = 1,          // guarded or nothing to do: Exit returns at once
+  kSkip = kFrameSkip,  // guarded or nothing to do: Exit returns at once
   kStrings = 2,       // string arguments were copied: release the arena at EXIT
   kToolCallback = 4,  // a tool callback was set at ENTER: look it up at EXIT
   // kToolCallback, a callback or a consumer: EXIT has something to call
   // (one test for an activity-only call instead of three).
   kCalls = 8,
+  // Only the consumer gets the call (no callback, tool callback or record):
+  // EXIT calls it and ends the frame, nothing else.
+  kConsumerOnly = kFrameConsumerOnly,
 };
+static_assert(kActiveConsumerOnly == activity::kActiveConsumer,
+              "the active byte's values (domain_registry.h)");
 
 // The runtime's view of a CallFrame.
 using Frame = TracedCall;
 static_assert(sizeof(Frame) <= sizeof(CallFrame), "CallFrame too small");
 static_assert(alignof(Frame) <= alignof(CallFrame), "CallFrame alignment");
+static_assert(offsetof(Frame, flags) == 0, "FrameRouteOf reads them there");
+static_assert(offsetof(Frame, begin_ns) ==
+                  offsetof(Frame, phase_data) + sizeof(uint64_t),
+              "EnterImpl zeroes both with one store");
 
 // Copies the string arguments the callbacks will see into the thread's arena,
 // so that the data a callback receives points only at storage the tracer owns
 // for the whole ENTER..EXIT span. The stub forwards its own parameters, not
 // these copies, so the runtime still gets the caller's pointers.
 template <class Data, uint32_t kMax, auto kStringArgs>
-void CopyStrings(Frame* f, Data* data) {
+[[gnu::always_inline]] inline void CopyStrings(Frame* f, Data* data) {
   const char** slots[kMax];
-  const uint32_t n = kStringArgs(f->op, data, slots);
+  const uint32_t n = kStringArgs(f->info.op, data, slots);
   if (n == 0) return;
   StringArena* arena = StringArena::ForThisThread();
   if (arena == nullptr) return;
   f->arena_mark = arena->Mark();
   f->flags |= kStrings;
   for (uint32_t i = 0; i < n; ++i) *slots[i] = arena->Copy(*slots[i]);
+}
+
+// The frame of a call the hook traces: its IDs, the link to the enclosing
+// call, and the ApiCallInfo the consumer gets at both phases.
+inline void BeginCall(ThreadState& t, Frame* top, uint32_t domain, uint32_t op,
+                      void* data, Frame* f) noexcept {
+  f->info.domain = domain;
+  f->info.op = op;
+  f->info.correlation_id = NextCorrelationId();
+  f->info.parent_correlation_id = t.top_id;
+  f->info.api_data = data;
+  f->enclosing = top;
+  t.top = f;
+  t.top_id = f->info.correlation_id;
+}
+
+// The guards of ENTER (see the top of this file): true when the call is
+// not to be traced.
+inline bool Guarded(const ThreadState& t, const Frame* top, uint32_t domain,
+                    uint32_t op) noexcept {
+  return t.untraced != 0 ||
+         (top != nullptr && top->info.op == op && top->info.domain == domain);
+}
+
+// EnterConsumerOnly's part after its checks; with kStrings, for a call
+// with string arguments, out of line (EnterConsumerOnly then keeps fewer
+// values in callee-saved registers).
+template <class Data, uint32_t kMax, auto kStringArgs, bool kStrings>
+[[gnu::always_inline]] inline void ConsumerOnlyCall(
+    ThreadState& t, Frame* top, uint32_t domain, uint32_t op, Data* data,
+    Frame* f, ApiConsumerFn consumer) noexcept {
+  f->flags = kCalls | kConsumerOnly;  // EXIT reads only the consumer
+  f->consumer = consumer;
+  BeginCall(t, top, domain, op, data, f);
+  data->correlation_id = f->info.correlation_id;
+  data->phase_data = &f->phase_data;
+  f->phase_data = 0;  // the callbacks' slot starts zero
+  if (kStrings) CopyStrings<Data, kMax, kStringArgs>(f, data);
+  UntracedScope untraced;
+  data->phase = ACTIVITY_API_PHASE_ENTER;
+  f->info.phase = ACTIVITY_API_PHASE_ENTER;
+  consumer(f->info);
+}
+
+template <class Data, uint32_t kMax, auto kStringArgs>
+[[gnu::noinline]] void ConsumerOnlyCallWithStrings(
+    ThreadState& t, Frame* top, uint32_t domain, uint32_t op, Data* data,
+    Frame* f, ApiConsumerFn consumer) noexcept {
+  ConsumerOnlyCall<Data, kMax, kStringArgs, true>(t, top, domain, op, data, f,
+                                                  consumer);
+}
+
+// ENTER of a call only the consumer wants (its active byte is
+// kActiveConsumerOnly: api_hook.h's Enter chose EnterConsumerDomain): no
+// callback, pool or tool callback to look up. A slot set since the stub
+// read the byte is seen from the next call on, as a byte set then is. Its
+// own function, with its own registers and stack frame, as is its EXIT
+// (routed there by kConsumerOnly): the general path's prologue and checks
+// cost this one nothing.
+template <class Data, uint32_t kMax, auto kStringArgs>
+void EnterConsumerOnly(uint32_t domain, uint32_t op, Data* data,
+                       Frame* f) noexcept {
+  ThreadState& t = Thread();
+  auto* top = static_cast<Frame*>(t.top);
+  const ApiConsumerFn consumer = InstalledConsumer();
+  if (Guarded(t, top, domain, op) || consumer == nullptr) {
+    f->flags = kSkip;
+    return;
+  }
+  const char** slots[kMax];
+  if (kStringArgs(op, data, slots) != 0) {
+    return ConsumerOnlyCallWithStrings<Data, kMax, kStringArgs>(
+        t, top, domain, op, data, f, consumer);
+  }
+  ConsumerOnlyCall<Data, kMax, kStringArgs, false>(t, top, domain, op, data, f,
+                                                   consumer);
 }
 
 // kStringArgs: the domain's string-argument table (generated
@@ -89,8 +176,7 @@ template <class Data, uint32_t kMax, auto kStringArgs>
 void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   ThreadState& t = Thread();
   auto* top = static_cast<Frame*>(t.top);
-  if (t.untraced != 0 ||
-      (top != nullptr && top->op == op && top->domain == domain)) {
+  if (Guarded(t, top, domain, op)) {
     f->flags = kSkip;
     return;
   }
@@ -105,19 +191,15 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     return;
   }
   f->flags = targets.tool_callback ? kToolCallback | kCalls : 0;
-  f->domain = static_cast<uint16_t>(domain);
-  f->op = op;
-  f->id = NextCorrelationId();
-  f->parent_id = t.top_id;
-  f->enclosing = top;
   f->callback = cb;
   f->consumer = consumer;
-  t.top = f;
-  t.top_id = f->id;
+  BeginCall(t, top, domain, op, data, f);
 
-  data->correlation_id = f->id;
+  data->correlation_id = f->info.correlation_id;
   data->phase_data = &f->phase_data;
-  f->data = data;
+  // The callbacks' slot starts zero, and begin_ns 0 (no record) unless set
+  // below: one 16-byte store.
+  std::memset(static_cast<void*>(&f->phase_data), 0, 2 * sizeof(uint64_t));
   if (cb != nullptr || consumer != nullptr) {
     f->flags |= kCalls;
     CopyStrings<Data, kMax, kStringArgs>(f, data);
@@ -125,26 +207,49 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
     data->phase = ACTIVITY_API_PHASE_ENTER;
     if (cb != nullptr) cb->fn(domain, op, data, cb->arg);
     if (consumer != nullptr) {
-      consumer(ApiCallInfo{domain, op, ACTIVITY_API_PHASE_ENTER, f->id,
-                           f->parent_id, data});
+      f->info.phase = ACTIVITY_API_PHASE_ENTER;
+      consumer(f->info);
     }
   }
   // Taken last, so the record spans the runtime's work, not the callbacks'.
   if (activity) f->begin_ns = clock::TimestampNs();
 }
 
+// The end of a call's frame: its string copies released, the enclosing call
+// the innermost again.
+inline void EndCall(ThreadState& t, Frame* f) noexcept {
+  if ((f->flags & kStrings) && t.arena != nullptr) {
+    t.arena->Release(f->arena_mark);
+  }
+  t.top = f->enclosing;
+  t.top_id = f->info.parent_correlation_id;
+}
+
+// EXIT of a call EnterConsumerOnly began.
+template <class Data>
+[[gnu::always_inline]] inline void ExitConsumerOnly(Data* data,
+                                                    Frame* f) noexcept {
+  ThreadState& t = Thread();
+  {
+    UntracedScope untraced;
+    data->phase = ACTIVITY_API_PHASE_EXIT;
+    f->info.phase = ACTIVITY_API_PHASE_EXIT;
+    f->consumer(f->info);
+  }
+  EndCall(t, f);
+}
+
 template <class Data, int64_t (*kStatus)(uint32_t, const Data*) noexcept>
 void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
-  if (f->flags & kSkip) return;
-  const uint64_t end_ns = f->begin_ns != 0 ? clock::TimestampNs() : 0;
   ThreadState& t = Thread();
+  const uint64_t end_ns = f->begin_ns != 0 ? clock::TimestampNs() : 0;
   {
     UntracedScope untraced;
     data->phase = ACTIVITY_API_PHASE_EXIT;
     if (f->flags & kCalls) {
       if (f->consumer != nullptr) {
-        f->consumer(ApiCallInfo{domain, op, ACTIVITY_API_PHASE_EXIT, f->id,
-                                f->parent_id, data});
+        f->info.phase = ACTIVITY_API_PHASE_EXIT;
+        f->consumer(f->info);
       }
       if (f->callback != nullptr) {
         f->callback->fn(domain, op, data, f->callback->arg);
@@ -162,7 +267,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
       const ActivityPools pools = activity::registry::PoolsFor(domain, op);
       if (pools.any()) {
         // Made in the pool's buffer, not on this stack and copied.
-        const uint64_t id = f->id;
+        const uint64_t id = f->info.correlation_id;
         const uint64_t begin_ns = f->begin_ns;
         const int64_t status = kStatus(op, data);
         EmitFilledActivityTo(pools, [=](void* dst) noexcept {
@@ -171,11 +276,7 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
       }
     }
   }
-  if ((f->flags & kStrings) && t.arena != nullptr) {
-    t.arena->Release(f->arena_mark);
-  }
-  t.top = f->enclosing;
-  t.top_id = f->parent_id;
+  EndCall(t, f);
 }
 
 }  // namespace
@@ -208,9 +309,37 @@ void ExitDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
       [] {});
 }
 
+template <uint32_t kDomain>
+void EnterConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
+  auto* f = reinterpret_cast<Frame*>(frame);
+  VisitApiDomain(
+      kDomain,
+      [&](auto d) {
+        using D = decltype(d);
+        EnterConsumerOnly<typename D::Data, D::kMaxStringArgs, D::StringArgs>(
+            kDomain, op, static_cast<typename D::Data*>(data), f);
+      },
+      [&] { f->flags = kSkip; });
+}
+
+template <uint32_t kDomain>
+void ExitConsumerDomain(uint32_t, void* data, CallFrame* frame) noexcept {
+  auto* f = reinterpret_cast<Frame*>(frame);
+  VisitApiDomain(
+      kDomain,
+      [&](auto d) {
+        using D = decltype(d);
+        ExitConsumerOnly(static_cast<typename D::Data*>(data), f);
+      },
+      [] {});
+}
+
 #define ROCTRACER_INSTANTIATE_HOOKS(d, value)                             \
   template void EnterDomain<value>(uint32_t, void*, CallFrame*) noexcept; \
-  template void ExitDomain<value>(uint32_t, void*, CallFrame*) noexcept;
+  template void ExitDomain<value>(uint32_t, void*, CallFrame*) noexcept;  \
+  template void EnterConsumerDomain<value>(uint32_t, void*,               \
+                                           CallFrame*) noexcept;          \
+  template void ExitConsumerDomain<value>(uint32_t, void*, CallFrame*) noexcept;
 ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_INSTANTIATE_HOOKS)
 #undef ROCTRACER_INSTANTIATE_HOOKS
 

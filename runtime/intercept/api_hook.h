@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 
 #include "api_domain_list.h"
 #include "runtime/platform/readable_memory.h"
@@ -30,10 +31,31 @@ namespace roctracer::hook {
 
 // Runtime-owned per-call storage, living on the stub's stack (api_hook.cc
 // keeps the call's correlation IDs, timestamps, callback and the link to the
-// enclosing call here, so tracing a call allocates nothing).
+// enclosing call here, so tracing a call allocates nothing). Left
+// uninitialised (the stubs write `CallFrame frame{}`): Enter writes every
+// field it or Exit reads, which costs fewer stores than zeroing 96 bytes.
 struct CallFrame {
-  uint64_t slots[10];
+  CallFrame() noexcept {}
+  uint64_t slots[12];
 };
+
+// How Exit goes on, decided by Enter: bits of the frame's first 16 bits,
+// which every Enter writes (api_hook.cc's TracedCall::flags). Exit tests
+// them inline, so that neither path pays for the other's dispatch.
+enum FrameRoute : uint16_t {
+  kFrameSkip = 1,           // nothing to do at EXIT
+  kFrameConsumerOnly = 16,  // only the consumer (api_consumer.h) gets EXIT
+};
+inline uint16_t FrameRouteOf(const CallFrame* frame) noexcept {
+  uint16_t route;
+  std::memcpy(&route, frame->slots, sizeof(route));
+  return route;
+}
+
+// The active byte's value while only the consumer (api_consumer.h) wants
+// the op (runtime/activity's kActiveConsumer): Enter then takes the
+// consumer's path, with no callback or pool to look up.
+constexpr uint8_t kActiveConsumerOnly = 2;
 
 // Uninitialised stack storage for a <domain>_api_data_t. Some argument types
 // have C++ constructors (HIP's dim3), which deletes the implicit constructor
@@ -74,6 +96,12 @@ template <uint32_t kDomain>
 void EnterDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
 template <uint32_t kDomain>
 void ExitDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
+// The same for a call whose active byte was kActiveConsumerOnly at ENTER,
+// and for its EXIT (when Enter routed it so).
+template <uint32_t kDomain>
+void EnterConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
+template <uint32_t kDomain>
+void ExitConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
 // ENTER of a value that is no API domain of this build: Exit does nothing.
 void EnterUnknownDomain(CallFrame* frame) noexcept;
 
@@ -84,8 +112,14 @@ void EnterUnknownDomain(CallFrame* frame) noexcept;
 // domain's EnterDomain, with no dispatch on the domain at run time.
 inline void Enter(uint32_t domain, uint32_t op, void* data,
                   CallFrame* frame) noexcept {
-#define ROCTRACER_ENTER_DOMAIN(d, value) \
-  if (domain == value) return EnterDomain<value>(op, data, frame);
+#define ROCTRACER_ENTER_DOMAIN(d, value)                           \
+  if (domain == value) {                                           \
+    if (ActiveFlags(domain)[op].load(std::memory_order_relaxed) == \
+        kActiveConsumerOnly) {                                     \
+      return EnterConsumerDomain<value>(op, data, frame);          \
+    }                                                              \
+    return EnterDomain<value>(op, data, frame);                    \
+  }
   ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_ENTER_DOMAIN)
 #undef ROCTRACER_ENTER_DOMAIN
   EnterUnknownDomain(frame);
@@ -93,6 +127,15 @@ inline void Enter(uint32_t domain, uint32_t op, void* data,
 
 inline void Exit(uint32_t domain, uint32_t op, void* data,
                  CallFrame* frame) noexcept {
+  const uint16_t route = FrameRouteOf(frame);
+  if (route & (kFrameSkip | kFrameConsumerOnly)) {
+    if (route & kFrameSkip) return;
+#define ROCTRACER_EXIT_CONSUMER_DOMAIN(d, value) \
+  if (domain == value) return ExitConsumerDomain<value>(op, data, frame);
+    ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_CONSUMER_DOMAIN)
+#undef ROCTRACER_EXIT_CONSUMER_DOMAIN
+    return;
+  }
 #define ROCTRACER_EXIT_DOMAIN(d, value) \
   if (domain == value) return ExitDomain<value>(op, data, frame);
   ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_EXIT_DOMAIN)

@@ -25,12 +25,13 @@ const TracedCall* InnermostTracedCall() noexcept {
 bool StreamOf(const TracedCall& call, uint64_t* stream) noexcept {
   const void* address = nullptr;
   const bool takes = hook::VisitApiDomain(
-      call.domain,
+      call.info.domain,
       [&](auto d) {
         using D = decltype(d);
-        return D::StreamArg(call.op,
-                            static_cast<const typename D::Data*>(call.data),
-                            &address) == D::kStreamArgUse;
+        return D::StreamArg(
+                   call.info.op,
+                   static_cast<const typename D::Data*>(call.info.api_data),
+                   &address) == D::kStreamArgUse;
       },
       [] { return false; });
   if (!takes) return false;
@@ -44,9 +45,9 @@ bool StreamOf(const TracedCall& call, uint64_t* stream) noexcept {
 bool InnermostCallOf(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
   for (const TracedCall* call = InnermostTracedCall(); call != nullptr;
        call = call->enclosing) {
-    if (call->domain == domain) {
-      *op = call->op;
-      *id = call->id;
+    if (call->info.domain == domain) {
+      *op = call->info.op;
+      *id = call->info.correlation_id;
       return true;
     }
   }

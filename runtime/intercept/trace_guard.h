@@ -9,6 +9,7 @@
 #ifndef RUNTIME_INTERCEPT_TRACE_GUARD_H_
 #define RUNTIME_INTERCEPT_TRACE_GUARD_H_
 
+#include <atomic>
 #include <cstdint>
 
 #include "runtime/intercept/api_consumer.h"
@@ -80,8 +81,14 @@ uint64_t InnermostStream() noexcept;
 // interest in the op, else NULL. Two relaxed loads.
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept;
 
-// The installed consumer whatever its interest (NULL when none).
-ApiConsumerFn InstalledConsumer() noexcept;
+// The installed consumer whatever its interest (NULL when none): inline, a
+// load of the pointer SetApiConsumer stores, on every traced call's ENTER.
+namespace hook {
+extern std::atomic<ApiConsumerFn> g_api_consumer;
+}  // namespace hook
+inline ApiConsumerFn InstalledConsumer() noexcept {
+  return hook::g_api_consumer.load(std::memory_order_acquire);
+}
 
 }  // namespace roctracer
 

@@ -13,18 +13,20 @@
 namespace roctracer::hook {
 
 struct TracedCall {
+  // api_hook.cc's FrameFlags, the FrameRoute bits (api_hook.h) among them:
+  // first, where the stubs' inline Exit reads them.
+  uint16_t flags;
   uint64_t phase_data;  // data->phase_data points here
   uint64_t begin_ns;    // 0: no activity record for this call
-  uint64_t id;
-  uint64_t parent_id;
+  // The call as the consumer sees it: domain, op, correlation ID and the
+  // enclosing call's, the call's <domain>_api_data_t (InnermostStream).
+  // Filled once at ENTER; EXIT hands the same one over with only `phase`
+  // changed.
+  ApiCallInfo info;
   TracedCall* enclosing;
   const activity::CallbackEntry* callback;
   ApiConsumerFn consumer;
   uint64_t arena_mark;
-  const void* data;  // the call's <domain>_api_data_t (InnermostStream)
-  uint32_t op;
-  uint16_t domain;
-  uint16_t flags;
 };
 
 }  // namespace roctracer::hook

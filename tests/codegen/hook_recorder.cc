@@ -65,8 +65,11 @@ void DisableAll() {
 // call these with their domain.
 namespace roctracer::hook {
 
+// The frame comes uninitialised; its route (api_hook.h) says "on to
+// ExitDomain", as the runtime's Enter leaves it for a call it traces.
 template <uint32_t kDomain>
 void EnterDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
+  frame->slots[0] = 0;
   hook_recorder::Record(true, kDomain, op, data, frame);
 }
 
@@ -75,9 +78,24 @@ void ExitDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
   hook_recorder::Record(false, kDomain, op, data, frame);
 }
 
+// The recorder sets active bytes to 1 (SetActive), never to
+// kActiveConsumerOnly: these record as the others do.
+template <uint32_t kDomain>
+void EnterConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
+  EnterDomain<kDomain>(op, data, frame);
+}
+
+template <uint32_t kDomain>
+void ExitConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
+  ExitDomain<kDomain>(op, data, frame);
+}
+
 #define HOOK_RECORDER_INSTANTIATE(d, value)                               \
   template void EnterDomain<value>(uint32_t, void*, CallFrame*) noexcept; \
-  template void ExitDomain<value>(uint32_t, void*, CallFrame*) noexcept;
+  template void ExitDomain<value>(uint32_t, void*, CallFrame*) noexcept;  \
+  template void EnterConsumerDomain<value>(uint32_t, void*,               \
+                                           CallFrame*) noexcept;          \
+  template void ExitConsumerDomain<value>(uint32_t, void*, CallFrame*) noexcept;
 ROCTRACER_FOR_EACH_API_DOMAIN(HOOK_RECORDER_INSTANTIATE)
 #undef HOOK_RECORDER_INSTANTIATE
 

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "hsa_table_fill.h"
+#include "runtime/activity/domain_registry.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/intercept/api_hook.h"
 #include "runtime/intercept/string_arena.h"
@@ -251,9 +252,11 @@ TEST_F(HookTest, ConsumerInterestAloneActivatesTheStubAndIgnoresStop) {
   roctracer::SetApiConsumer(&Consumer);
   ASSERT_TRUE(roctracer::SetConsumerInterest(
       ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_status_string, true));
-  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 1);
+  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(),
+            roctracer::activity::kActiveConsumer);
   roctracer_stop();
-  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(), 1);
+  EXPECT_EQ(active[HSA_API_ID_hsa_status_string].load(),
+            roctracer::activity::kActiveConsumer);
   const char* text;
   hsa_status_string(HSA_STATUS_SUCCESS, &text);
   EXPECT_EQ(g_consumed.size(), 2u);
@@ -310,6 +313,61 @@ TEST_F(HookTest, StringArgumentsAreCopiesOwnedByTheTracer) {
       hsa_executable_t{2}, big.c_str(), &agent, &symbol);
   EXPECT_EQ(g_seen_string.size(), big.size());
   EXPECT_EQ(arena->Capacity(), capacity);
+}
+
+// What a consumer that alone wants hsa_executable_get_symbol_by_name saw at
+// ENTER.
+const char* g_consumer_pointer = nullptr;
+std::string g_consumer_string;
+uint64_t g_consumer_phase_data = 1;
+void StringConsumer(const roctracer::ApiCallInfo& info) noexcept {
+  if (info.domain != ACTIVITY_DOMAIN_HSA_API ||
+      info.op != HSA_API_ID_hsa_executable_get_symbol_by_name ||
+      info.phase != ACTIVITY_API_PHASE_ENTER) {
+    return;
+  }
+  const auto* d = static_cast<const hsa_api_data_t*>(info.api_data);
+  g_consumer_pointer = d->args.hsa_executable_get_symbol_by_name.symbol_name;
+  g_consumer_string = g_consumer_pointer;
+  g_consumer_phase_data = *d->phase_data;
+}
+
+// Leaves non-zero bytes where the next call's stub keeps its frame.
+[[gnu::noinline]] void DirtyTheStack() {
+  volatile unsigned char junk[16384];
+  for (size_t i = 0; i < sizeof(junk); ++i) junk[i] = 0xA5;
+}
+
+// A call only the consumer wants takes the hook's consumer path (no
+// callback or pool to look up); its string arguments are still the
+// tracer's copies, and its phase_data slot starts zero although the stub
+// does not zero its frame.
+TEST_F(HookTest, AConsumerAloneSeesStringCopiesAndAZeroPhaseDataSlot) {
+  roctracer::SetApiConsumer(&StringConsumer);
+  ASSERT_TRUE(roctracer::SetConsumerInterest(
+      ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_executable_get_symbol_by_name,
+      true));
+  EXPECT_EQ(roctracer::hook::g_hsa_api_active
+                [HSA_API_ID_hsa_executable_get_symbol_by_name]
+                    .load(),
+            roctracer::activity::kActiveConsumer);
+  std::string name = "a_kernel_name";
+  hsa_executable_symbol_t symbol{0};
+  hsa_agent_t agent{1};
+  for (int i = 0; i < 3; ++i) {
+    g_consumer_pointer = nullptr;
+    g_consumer_phase_data = 1;
+    DirtyTheStack();
+    EXPECT_EQ(g_table->core_->hsa_executable_get_symbol_by_name_fn(
+                  hsa_executable_t{2}, name.c_str(), &agent, &symbol),
+              HSA_STATUS_ERROR_INVALID_EXECUTABLE);
+    EXPECT_EQ(g_runtime_got, name.c_str());
+    ASSERT_NE(g_consumer_pointer, nullptr);
+    EXPECT_NE(g_consumer_pointer, name.c_str());
+    EXPECT_EQ(g_consumer_string, name);
+    EXPECT_EQ(g_consumer_phase_data, 0u);
+  }
+  EXPECT_EQ(roctracer::hook::CurrentCallId(), 0u);
 }
 
 // A table as a runtime of another version might hand over: only
@@ -414,7 +472,9 @@ TEST(RoctxConsumerTest, AnnotationsReachTheConsumer) {
   roctracer::SetApiConsumer(&RoctxConsumer);
   ASSERT_TRUE(roctracer::SetConsumerInterest(ACTIVITY_DOMAIN_ROCTX,
                                              ROCTX_API_ID_roctxMarkA, true));
-  EXPECT_EQ(link.active[ROCTX_API_ID_roctxMarkA].load(), 1);
+  // Non-zero is what libroctx tests; the consumer alone wants the op.
+  EXPECT_EQ(link.active[ROCTX_API_ID_roctxMarkA].load(),
+            roctracer::activity::kActiveConsumer);
   link.report.load()(ROCTX_API_ID_roctxMarkA, "hello", 0);
   ASSERT_EQ(g_consumed.size(), 2u);
   EXPECT_EQ(g_consumed[0].phase, ACTIVITY_API_PHASE_ENTER);
