@@ -49,9 +49,11 @@ static_assert(offsetof(hsa_api_data_t, args) -
                       offsetof(hsa_api_data_t, hsa_status_t_retval) >=
                   sizeof(rocprofiler_hsa_api_retval_t),
               "HSA retval union layout");
-static_assert(offsetof(hip_api_data_t, args) -
-                      offsetof(hip_api_data_t, hipError_t_retval) >=
-                  sizeof(rocprofiler_hip_api_retval_t),
+// HIP's retval union comes after its args: the bytes copied must stay
+// inside the record.
+static_assert(offsetof(hip_api_data_t, hipError_t_retval) +
+                      sizeof(rocprofiler_hip_api_retval_t) <=
+                  sizeof(hip_api_data_t),
               "HIP retval union layout");
 
 // The op's own argument bytes, `size` of `capacity` (the union's size), in
