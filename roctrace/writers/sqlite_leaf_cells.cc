@@ -341,6 +341,18 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
     bytes.append(reinterpret_cast<const char*>(type), len);
   }
   tail->types_size = static_cast<uint32_t>(bytes.size());
+  tail->around_header = 0;
+  tail->around_header_size = 0;
+  tail->around_values_size = 0;
+  if (tail->types_size <= 4 && body <= RowTail::kAroundValues) {
+    // Size byte, NULL key, the first's type, these, the last's type.
+    const size_t header = 4 + tail->types_size;
+    uint64_t word = header;
+    for (size_t i = 0; i < tail->types_size; ++i) {
+      word |= uint64_t{static_cast<uint8_t>(bytes[i])} << (8 * (3 + i));
+    }
+    tail->around_header = word << (8 * (8 - header));
+  }
   tail->cell.clear();
   tail->columns = static_cast<uint32_t>(n);
   bytes.reserve(bytes.size() + body);
@@ -354,6 +366,13 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
     const size_t size = WidthOf(v).size;
     const uint64_t be = __builtin_bswap64(static_cast<uint64_t>(v));
     bytes.append(reinterpret_cast<const char*>(&be) + 8 - size, size);
+  }
+  if (tail->around_header != 0) {
+    std::memset(tail->around_values, 0, sizeof(tail->around_values));
+    std::memcpy(tail->around_values + sizeof(tail->around_values) - body,
+                bytes.data() + tail->types_size, body);
+    tail->around_values_size = static_cast<uint8_t>(body);
+    tail->around_header_size = static_cast<uint8_t>(4 + tail->types_size);
   }
 }
 
@@ -435,14 +454,75 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
   EndCell(t, rowid, q, size, direct);
 }
 
-// Encoded backwards as AppendWithTail's first cell: the last text, the
-// middle's values, the first value's word store (its spill covered by the
-// types and header written next), the types.
+// The common row: a record shorter than 128 bytes (its size a 1-byte
+// varint), a last text shorter than 57 (its type one byte), the middle
+// prepared (RowTail::around_header), room in the leaf for the cell and the
+// middle's whole copy below it. Encoded backwards: the last text, the
+// middle's values (a fixed-size copy), the first value's word store, then
+// the whole header in one word store with the first's and the last's types
+// put in (each store's spill below covered by the next), the rowid, the
+// record's size. It calls nothing but the other rows' path (as its last
+// act), so it saves no registers.
 void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
                                              int64_t first,
                                              const RowTail& middle,
                                              const char* last,
                                              size_t last_size) {
+  constexpr size_t kCopy = RowTail::kAroundValues;
+  Tree& t = *trees_[table];
+  if (__builtin_expect(first != t.around_first, 0)) {
+    const IntegerCell c = IntegerCellOf(first, small_ints_);
+    t.around_first = first;
+    t.around_first_type = c.type;
+    t.around_first_size = c.size;
+  }
+  const size_t header = middle.around_header_size;
+  const size_t first_size = t.around_first_size;
+  const size_t payload =
+      header + first_size + middle.around_values_size + last_size;
+  const size_t columns = 2 + middle.columns;
+  if (__builtin_expect(header == 0 || last_size >= 57 || payload >= 0x80 ||
+                           rowid <= t.last_rowid || columns < t.columns ||
+                           columns > t.stored_columns,
+                       0)) {
+    AppendAroundMiddleLong(table, rowid, first, middle, last, last_size);
+    return;
+  }
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t size = 1 + rowid_len + payload;
+  if (__builtin_expect(
+          kLeafHeader + 2 * (t.leaf_cells + 1) + kCopy + size > t.leaf_content,
+          0)) {
+    // A new leaf (or the spill buffer) first.
+    AppendAroundMiddleLong(table, rowid, first, middle, last, last_size);
+    return;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content + size;
+  q -= last_size;
+  CopyText(q, last, last_size);
+  std::memcpy(q - kCopy, middle.around_values, kCopy);
+  q -= middle.around_values_size;
+  Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(first)));
+  q -= first_size;
+  Store8(q - 8, middle.around_header |
+                    uint64_t{t.around_first_type} << (8 * (10 - header)) |
+                    uint64_t{13 + 2 * last_size} << 56);
+  q -= header;
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  *--q = static_cast<uint8_t>(payload);
+  EndCell(t, rowid, q, size, true);
+}
+
+// The other rows, encoded backwards as AppendWithTail's first cell: the last
+// text, the middle's values, the first value's word store (its spill
+// covered by the types and header written next), the types.
+void SqliteTableAppender::AppendAroundMiddleLong(size_t table, int64_t rowid,
+                                                 int64_t first,
+                                                 const RowTail& middle,
+                                                 const char* last,
+                                                 size_t last_size) {
   Tree& t = *trees_[table];
   const size_t columns = 2 + middle.columns;
   if (rowid <= t.last_rowid || columns < t.columns ||
