@@ -14,6 +14,7 @@
 
 #include "roctrace/writers/fd_safe_vfs.h"
 #include "roctrace/writers/rocpd_schema.h"
+#include "roctrace/writers/sqlite_leaf_cells.h"
 #include "roctrace/writers/sqlite_table_appender.h"
 #include "roctrace/writers/utf8.h"
 
@@ -641,10 +642,29 @@ struct RocpdWriter::ArgSink {
   int64_t event_id;
   OpArgCells* cells;
   LastArgs* keep;  // the rows' tails go here; null: not kept
+  // What the common row checks: the encoded cells by position (none while
+  // rows are kept), and whether a `stream` parameter takes the other path
+  // (its extdata).
+  const ArgCells* positions;
+  size_t position_count;
+  bool stream_known;
   size_t stream_size;
   char stream[40];  // the stream argument's extdata; empty for none
   std::string cut;  // a value cut or made valid UTF-8
+
+  void SetPositions() {
+    positions = cells->by_position.data();
+    position_count = keep == nullptr ? cells->by_position.size() : 0;
+  }
 };
+
+__attribute__((noinline)) void RocpdWriter::SpellArgRow(
+    ArgSink& s, uint32_t position, const char* header_type, const char* name,
+    const char* value, size_t size) {
+  WriteArgRow(s, s.args->printers->spell(*s.args, position, header_type, name,
+                                         value, size));
+  s.SetPositions();
+}
 
 __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
                                                         const ApiArg& arg) {
@@ -671,6 +691,7 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
                                   V::Text(arg.name, arg.name_size)};
       appender_->EncodeTail(middle, 3, &c.cells);
       c.name = arg.name;
+      c.stream = arg.name_size == 6 && std::memcmp(arg.name, "stream", 6) == 0;
     }
     appender_->AppendAroundMiddle(kArgTable, next_arg_id_++, s.event_id,
                                   c.cells, value, size);
@@ -733,8 +754,11 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     cells.op = args.op;
     cells.by_position.clear();
   }
-  ArgSink sink{this, &args, event_id, &cells, repeated ? &last : nullptr,
-               0,    {},    {}};
+  ArgSink sink{
+      this,    &args, event_id,       &cells, repeated ? &last : nullptr,
+      nullptr, 0,     e.stream_known, 0,      {},
+      {}};
+  sink.SetPositions();
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
         std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
@@ -748,25 +772,23 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
       [](uint32_t position, const char* header_type, const char* name,
          const char* value, size_t size, void* user) {
         auto* s = static_cast<ArgSink*>(user);
-        // The common row: its cells encoded, its value ASCII (printed
-        // values are, but for bytes of char arrays in structs) and short,
-        // no rows kept, no extdata.
-        const std::vector<ArgCells>& by_position = s->cells->by_position;
-        if (__builtin_expect(
-                s->keep == nullptr && position < by_position.size() &&
-                    by_position[position].name == name &&
-                    size <= kMaxArgValue && IsAscii(value, size) &&
-                    (s->stream_size == 0 || std::strcmp(name, "stream") != 0),
-                1)) {
-          RocpdWriter* w = s->writer;
-          w->appender_->AppendAroundMiddle(
-              kArgTable, w->next_arg_id_++, s->event_id,
-              by_position[position].cells, value, size);
-          return;
+        // The common row: its cells encoded, no rows kept (position_count
+        // 0), no extdata, its value ASCII (printed values are, but for
+        // bytes of char arrays in structs) and short.
+        if (__builtin_expect(position < s->position_count, 1)) {
+          const ArgCells& c = s->positions[position];
+          if (__builtin_expect(c.name == name &&
+                                   !(c.stream & s->stream_known) &&
+                                   size <= kMaxArgValue && IsAscii(value, size),
+                               1)) {
+            RocpdWriter* w = s->writer;
+            w->appender_->AppendAroundMiddleInline(kArgTable, w->next_arg_id_++,
+                                                   s->event_id, c.cells, value,
+                                                   size);
+            return;
+          }
         }
-        s->writer->WriteArgRow(
-            *s, s->args->printers->spell(*s->args, position, header_type, name,
-                                         value, size));
+        s->writer->SpellArgRow(*s, position, header_type, name, value, size);
       },
       &sink);
   last.has_rows = repeated;

@@ -123,6 +123,11 @@ class SqliteTableAppender {
   void AppendAroundMiddle(size_t table, int64_t rowid, int64_t first,
                           const RowTail& middle, const char* last,
                           size_t last_size);
+  // The same, inline where sqlite_leaf_cells.h is included (the writers'
+  // own files: the rocpd writer's argument rows).
+  inline void AppendAroundMiddleInline(size_t table, int64_t rowid,
+                                       int64_t first, const RowTail& middle,
+                                       const char* last, size_t last_size);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
