@@ -600,8 +600,11 @@ inline bool SameBytes(const unsigned char* a, const unsigned char* b,
 inline bool IsAscii(const char* p, size_t n) {
   constexpr uint64_t kHigh = 0x8080808080808080ull;
   if (n >= 8) {
-    uint64_t any = 0, word;
-    for (size_t i = 0; i + 8 < n; i += 8) {
+    uint64_t any, word;
+    std::memcpy(&any, p, 8);
+    std::memcpy(&word, p + n - 8, 8);
+    if (n <= 16) return ((any | word) & kHigh) == 0;  // most values
+    for (size_t i = 8; i + 8 < n; i += 8) {
       std::memcpy(&word, p + i, 8);
       any |= word;
     }
@@ -649,8 +652,7 @@ struct RocpdWriter::ArgSink {
   size_t position_count;
   bool stream_known;
   size_t stream_size;
-  char stream[40];  // the stream argument's extdata; empty for none
-  std::string cut;  // a value cut or made valid UTF-8
+  const char* stream;  // the stream argument's extdata (stream_size bytes)
 
   void SetPositions() {
     positions = cells->by_position.data();
@@ -671,9 +673,9 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
   const char* value = arg.value;
   size_t size = arg.value_size;
   if (size > kMaxArgValue || !IsAscii(value, size)) {
-    CutValue(value, size, &s.cut);
-    value = s.cut.data();
-    size = s.cut.size();
+    CutValue(value, size, &arg_cut_);
+    value = arg_cut_.data();
+    size = arg_cut_.size();
   }
   using V = SqliteTableAppender;
   const bool stream_arg = s.stream_size != 0 && arg.name_size == 6 &&
@@ -756,12 +758,11 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
   }
   ArgSink sink{
       this,    &args, event_id,       &cells, repeated ? &last : nullptr,
-      nullptr, 0,     e.stream_known, 0,      {},
-      {}};
+      nullptr, 0,     e.stream_known, 0,      arg_stream_};
   sink.SetPositions();
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
-        std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
+        std::snprintf(arg_stream_, sizeof(arg_stream_), "{\"stream_id\":%llu}",
                       static_cast<unsigned long long>(e.stream_id)));
   }
   last.row_count = 0;

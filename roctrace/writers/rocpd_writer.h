@@ -155,6 +155,10 @@ class RocpdWriter : public Writer {
     std::vector<ArgCells> by_position;
   };
   std::vector<OpArgCells> arg_cells_;  // by OpName::index
+  // A call's stream argument's extdata, a value cut or made valid UTF-8
+  // (WriteArgs): here, not on its stack, which then needs no guard.
+  char arg_stream_[40] = {};
+  std::string arg_cut_;
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet
