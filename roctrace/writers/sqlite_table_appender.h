@@ -167,7 +167,9 @@ class SqliteTableAppender {
   __attribute__((noinline, cold)) void RefuseLongRow(const Tree& t,
                                                      size_t payload);
   // AppendAroundMiddle's rows other than the common one (a header longer
-  // than a word, a value of 57 bytes or more, a record of 128 or more).
+  // than a word, a value of 57 bytes or more, a record of 128 or more, a
+  // leaf without room for the common row's whole copies) and the rows it
+  // refuses.
   __attribute__((noinline)) void AppendAroundMiddleLong(
       size_t table, int64_t rowid, int64_t first, const RowTail& middle,
       const char* last, size_t last_size);
