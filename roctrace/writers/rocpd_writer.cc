@@ -604,6 +604,12 @@ inline bool IsAscii(const char* p, size_t n) {
     std::memcpy(&any, p, 8);
     std::memcpy(&word, p + n - 8, 8);
     if (n <= 16) return ((any | word) & kHigh) == 0;  // most values
+    if (n <= 32) {  // enumerator names: two more words, overlapping
+      uint64_t a, b;
+      std::memcpy(&a, p + 8, 8);
+      std::memcpy(&b, p + n - 16, 8);
+      return ((any | word | a | b) & kHigh) == 0;
+    }
     for (size_t i = 8; i + 8 < n; i += 8) {
       std::memcpy(&word, p + i, 8);
       any |= word;
@@ -775,12 +781,14 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
         auto* s = static_cast<ArgSink*>(user);
         // The common row: its cells encoded, no rows kept (position_count
         // 0), no extdata, its value ASCII (printed values are, but for
-        // bytes of char arrays in structs) and short.
+        // bytes of char arrays in structs) and short (under 57 bytes, as the
+        // appender's common row is: longer values, to be cut past
+        // kMaxArgValue, take the other path).
         if (__builtin_expect(position < s->position_count, 1)) {
           const ArgCells& c = s->positions[position];
           if (__builtin_expect(c.name == name &&
-                                   !(c.stream & s->stream_known) &&
-                                   size <= kMaxArgValue && IsAscii(value, size),
+                                   !(c.stream & s->stream_known) && size < 57 &&
+                                   IsAscii(value, size),
                                1)) {
             RocpdWriter* w = s->writer;
             w->appender_->AppendAroundMiddleInline(kArgTable, w->next_arg_id_++,
