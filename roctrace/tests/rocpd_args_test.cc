@@ -126,6 +126,31 @@ TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
             }));
 }
 
+// Calls whose stream argument changes every time (no call repeats its
+// last), its Stream_Id known for every other one: the parameter's cells are
+// encoded by the first call, and the calls with a known stream still get
+// their extdata; the others keep the default.
+TEST_F(RocpdArgsTest, AStreamArgumentGetsItsExtdataOnceItsCellsAreEncoded) {
+  const OpName sync{Category::kHip, "hipStreamSynchronize", "HIP_RUNTIME_API",
+                    0};
+  Write(&sync, Synchronize(0x5000));
+  Write(&sync, Synchronize(0x6000), true, 1);
+  Write(&sync, Synchronize(0x7000));
+  Write(&sync, Synchronize(0x8000), true, 2);
+  Write(&sync, Synchronize(0x9000));
+  writer_.Finish(info_);
+  EXPECT_EQ(SqliteRows(dir_ / "t_results.db",
+                       "SELECT event_id, position, type, name, value, extdata "
+                       "FROM rocpd_arg ORDER BY id"),
+            (std::vector<std::string>{
+                "1|0|ihipStream_t*|stream|0x5000|{}",
+                "2|0|ihipStream_t*|stream|0x6000|{\"stream_id\":1}",
+                "3|0|ihipStream_t*|stream|0x7000|{}",
+                "4|0|ihipStream_t*|stream|0x8000|{\"stream_id\":2}",
+                "5|0|ihipStream_t*|stream|0x9000|{}",
+            }));
+}
+
 // Many calls with the same arguments, their event ids and row ids growing
 // through every varint and integer width a run reaches, across many leaves
 // and checkpoints: every row is there, whole, in a sound file.

@@ -531,6 +531,70 @@ TEST(SqliteTableAppender, MiddleRowsReadBackExactly) {
   sqlite3_close(db);
 }
 
+// The common argument row (a short value, a short middle) as the rocpd
+// writer appends it: several rows a first value (a call's arguments share
+// its event id), first values of every width and both signs, 0 and 1
+// included (no bytes with small integers); values of 0 to 60 bytes (56 the
+// longest with a 1-byte serial type); middles whose values take 0 to 48
+// bytes and one that takes more; pages of several sizes, so rows meet every
+// leaf's end. They read back as written.
+TEST(SqliteTableAppender, ShortMiddleRowsReadBackExactly) {
+  for (int page_size : {512, 1024, 4096}) {
+    Database d(page_size);
+    std::string error;
+    auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+    ASSERT_NE(appender, nullptr) << error;
+    const std::vector<std::string> types = {
+        "", "int", "void*", std::string(40, 't'), std::string(50, 'u')};
+    const int64_t kMiddles = 12;
+    std::vector<SqliteTableAppender::RowTail> middles(kMiddles);
+    for (int64_t m = 0; m < kMiddles; ++m) {
+      const std::string& t = types[static_cast<size_t>(m) % types.size()];
+      const SqliteTableAppender::Value cells[3] = {
+          SqliteTableAppender::Integer(Wide(m)),
+          SqliteTableAppender::Text(t.data(), t.size()),
+          SqliteTableAppender::Text("dst", 3)};
+      appender->EncodeTail(cells, 3, &middles[static_cast<size_t>(m)]);
+    }
+    const std::string letters(64, 'v');
+    const int64_t n = 6000;
+    for (int64_t id = 1; id <= n; ++id) {
+      const size_t len = static_cast<size_t>(id * 7 % 61);
+      appender->AppendAroundMiddle(0, id, Wide(id / 4),
+                                   middles[static_cast<size_t>(id % kMiddles)],
+                                   letters.data(), len);
+      if (id % 1999 == 0) {
+        ASSERT_TRUE(appender->Flush(&error)) << error;
+      }
+    }
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+    sqlite3* db = nullptr;
+    ASSERT_EQ(
+        sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+        SQLITE_OK);
+    EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+    auto rows = Rows(db,
+                     "SELECT id, event_id, position, type, name, value, "
+                     "typeof(value), extdata FROM rocpd_arg ORDER BY id");
+    ASSERT_EQ(static_cast<int64_t>(rows.size()), n);
+    for (int64_t i = 1; i <= n; ++i) {
+      const int64_t m = i % kMiddles;
+      const std::vector<std::string> want = {
+          std::to_string(i),
+          std::to_string(Wide(i / 4)),
+          std::to_string(Wide(m)),
+          types[static_cast<size_t>(m) % types.size()],
+          "dst",
+          letters.substr(0, static_cast<size_t>(i * 7 % 61)),
+          "text",
+          "{}"};
+      ASSERT_EQ(rows[static_cast<size_t>(i - 1)], want)
+          << "page " << page_size << " arg " << i;
+    }
+    sqlite3_close(db);
+  }
+}
+
 // A row longer than a page holds without overflow pages is an error at
 // Flush, which then publishes nothing (as for a row out of order).
 TEST(SqliteTableAppender, TextRowLongerThanAPageIsAnError) {

@@ -8,6 +8,8 @@
 //   crash N           N calls, then SIGSEGV
 //   wait_for_kill N   N calls, prints "ready" and sleeps until killed
 //   loop N            N hipGetErrorString calls, prints ns per call
+//   loop_alternating N  the same, the argument alternating between two
+//                     values (no call repeats its last's arguments)
 //   loop_threads T N  the same warm-up on the main thread, then T threads
 //                     making N/T calls each at once; prints the wall ns per
 //                     call of one thread (the loop's span over N/T)
@@ -233,6 +235,14 @@ int main(int argc, char** argv) {
     while (std::chrono::steady_clock::now() < end) {
       Calls(1000);
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return 0;
+  }
+  if (std::strcmp(mode, "loop_alternating") == 0) {
+    for (long i = 0; i < n; ++i) {
+      const char* s =
+          hipGetErrorString(i % 2 == 0 ? hipSuccess : hipErrorInvalidValue);
+      if (s == nullptr) std::abort();
     }
     return 0;
   }

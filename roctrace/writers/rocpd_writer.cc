@@ -14,6 +14,7 @@
 
 #include "roctrace/writers/fd_safe_vfs.h"
 #include "roctrace/writers/rocpd_schema.h"
+#include "roctrace/writers/sqlite_leaf_cells.h"
 #include "roctrace/writers/sqlite_table_appender.h"
 #include "roctrace/writers/utf8.h"
 
@@ -599,8 +600,17 @@ inline bool SameBytes(const unsigned char* a, const unsigned char* b,
 inline bool IsAscii(const char* p, size_t n) {
   constexpr uint64_t kHigh = 0x8080808080808080ull;
   if (n >= 8) {
-    uint64_t any = 0, word;
-    for (size_t i = 0; i + 8 < n; i += 8) {
+    uint64_t any, word;
+    std::memcpy(&any, p, 8);
+    std::memcpy(&word, p + n - 8, 8);
+    if (n <= 16) return ((any | word) & kHigh) == 0;  // most values
+    if (n <= 32) {  // enumerator names: two more words, overlapping
+      uint64_t a, b;
+      std::memcpy(&a, p + 8, 8);
+      std::memcpy(&b, p + n - 16, 8);
+      return ((any | word | a | b) & kHigh) == 0;
+    }
+    for (size_t i = 8; i + 8 < n; i += 8) {
       std::memcpy(&word, p + i, 8);
       any |= word;
     }
@@ -641,19 +651,37 @@ struct RocpdWriter::ArgSink {
   int64_t event_id;
   OpArgCells* cells;
   LastArgs* keep;  // the rows' tails go here; null: not kept
+  // What the common row checks: the encoded cells by position (none while
+  // rows are kept), and whether a `stream` parameter takes the other path
+  // (its extdata).
+  const ArgCells* positions;
+  size_t position_count;
+  bool stream_known;
   size_t stream_size;
-  char stream[40];  // the stream argument's extdata; empty for none
-  std::string cut;  // a value cut or made valid UTF-8
+  const char* stream;  // the stream argument's extdata (stream_size bytes)
+
+  void SetPositions() {
+    positions = cells->by_position.data();
+    position_count = keep == nullptr ? cells->by_position.size() : 0;
+  }
 };
+
+__attribute__((noinline)) void RocpdWriter::SpellArgRow(
+    ArgSink& s, uint32_t position, const char* header_type, const char* name,
+    const char* value, size_t size) {
+  WriteArgRow(s, s.args->printers->spell(*s.args, position, header_type, name,
+                                         value, size));
+  s.SetPositions();
+}
 
 __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
                                                         const ApiArg& arg) {
   const char* value = arg.value;
   size_t size = arg.value_size;
   if (size > kMaxArgValue || !IsAscii(value, size)) {
-    CutValue(value, size, &s.cut);
-    value = s.cut.data();
-    size = s.cut.size();
+    CutValue(value, size, &arg_cut_);
+    value = arg_cut_.data();
+    size = arg_cut_.size();
   }
   using V = SqliteTableAppender;
   const bool stream_arg = s.stream_size != 0 && arg.name_size == 6 &&
@@ -671,6 +699,7 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
                                   V::Text(arg.name, arg.name_size)};
       appender_->EncodeTail(middle, 3, &c.cells);
       c.name = arg.name;
+      c.stream = arg.name_size == 6 && std::memcmp(arg.name, "stream", 6) == 0;
     }
     appender_->AppendAroundMiddle(kArgTable, next_arg_id_++, s.event_id,
                                   c.cells, value, size);
@@ -733,11 +762,13 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     cells.op = args.op;
     cells.by_position.clear();
   }
-  ArgSink sink{this, &args, event_id, &cells, repeated ? &last : nullptr,
-               0,    {},    {}};
+  ArgSink sink{
+      this,    &args, event_id,       &cells, repeated ? &last : nullptr,
+      nullptr, 0,     e.stream_known, 0,      arg_stream_};
+  sink.SetPositions();
   if (e.stream_known) {
     sink.stream_size = static_cast<size_t>(
-        std::snprintf(sink.stream, sizeof(sink.stream), "{\"stream_id\":%llu}",
+        std::snprintf(arg_stream_, sizeof(arg_stream_), "{\"stream_id\":%llu}",
                       static_cast<unsigned long long>(e.stream_id)));
   }
   last.row_count = 0;
@@ -748,25 +779,25 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
       [](uint32_t position, const char* header_type, const char* name,
          const char* value, size_t size, void* user) {
         auto* s = static_cast<ArgSink*>(user);
-        // The common row: its cells encoded, its value ASCII (printed
-        // values are, but for bytes of char arrays in structs) and short,
-        // no rows kept, no extdata.
-        const std::vector<ArgCells>& by_position = s->cells->by_position;
-        if (__builtin_expect(
-                s->keep == nullptr && position < by_position.size() &&
-                    by_position[position].name == name &&
-                    size <= kMaxArgValue && IsAscii(value, size) &&
-                    (s->stream_size == 0 || std::strcmp(name, "stream") != 0),
-                1)) {
-          RocpdWriter* w = s->writer;
-          w->appender_->AppendAroundMiddle(
-              kArgTable, w->next_arg_id_++, s->event_id,
-              by_position[position].cells, value, size);
-          return;
+        // The common row: its cells encoded, no rows kept (position_count
+        // 0), no extdata, its value ASCII (printed values are, but for
+        // bytes of char arrays in structs) and short (under 57 bytes, as the
+        // appender's common row is: longer values, to be cut past
+        // kMaxArgValue, take the other path).
+        if (__builtin_expect(position < s->position_count, 1)) {
+          const ArgCells& c = s->positions[position];
+          if (__builtin_expect(c.name == name &&
+                                   !(c.stream & s->stream_known) && size < 57 &&
+                                   IsAscii(value, size),
+                               1)) {
+            RocpdWriter* w = s->writer;
+            w->appender_->AppendAroundMiddleInline(kArgTable, w->next_arg_id_++,
+                                                   s->event_id, c.cells, value,
+                                                   size);
+            return;
+          }
         }
-        s->writer->WriteArgRow(
-            *s, s->args->printers->spell(*s->args, position, header_type, name,
-                                         value, size));
+        s->writer->SpellArgRow(*s, position, header_type, name, value, size);
       },
       &sink);
   last.has_rows = repeated;

@@ -85,6 +85,9 @@ class RocpdWriter : public Writer {
   // cut or repair, rows kept for a repeated call, the stream's extdata.
   struct ArgSink;
   void WriteArgRow(ArgSink& sink, const ApiArg& arg);
+  // The same for a value the printers handed over: its type spelled first.
+  void SpellArgRow(ArgSink& sink, uint32_t position, const char* header_type,
+                   const char* name, const char* value, size_t size);
   int64_t CategoryId(const OpName* op);
   void WriteMarkerMessages();
   void InsertDeviceRows();
@@ -143,6 +146,7 @@ class RocpdWriter : public Writer {
   // then an event id, these cells and the printed value (WriteArgs).
   struct ArgCells {
     const char* name = nullptr;  // the printers' literal: set once encoded
+    bool stream = false;         // the parameter named "stream"
     SqliteTableAppender::RowTail cells;
   };
   struct OpArgCells {
@@ -151,6 +155,10 @@ class RocpdWriter : public Writer {
     std::vector<ArgCells> by_position;
   };
   std::vector<OpArgCells> arg_cells_;  // by OpName::index
+  // A call's stream argument's extdata, a value cut or made valid UTF-8
+  // (WriteArgs): here, not on its stack, which then needs no guard.
+  char arg_stream_[40] = {};
+  std::string arg_cut_;
   std::unordered_map<std::string, int64_t> strings_;
   std::vector<int64_t> name_ids_;         // by OpName::index; 0: not yet
   std::vector<int64_t> op_category_ids_;  // by OpName::index; 0: not yet

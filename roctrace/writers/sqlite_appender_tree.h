@@ -40,6 +40,11 @@ struct SqliteTableAppender::Tree {
   // Rowids below rowid_next take rowid_len bytes as a varint.
   int64_t rowid_next = 0;
   size_t rowid_len = 0;
+  // AppendAroundMiddle's last first value (a call's rows share their event
+  // id) and its serial type and size; INT64_MIN's to start with.
+  int64_t around_first = INT64_MIN;
+  uint8_t around_first_type = 6;
+  uint8_t around_first_size = 8;
   // Leaf images, a page a slot, in chunks kept from one Flush to the next:
   // the leaves filled since the last Flush, then the right-most leaf.
   std::vector<std::unique_ptr<uint8_t[]>> chunks;

@@ -1,3 +1,5 @@
+#include "roctrace/writers/sqlite_leaf_cells.h"
+
 #include <algorithm>
 #include <cstring>
 #include <limits>
@@ -10,6 +12,7 @@
 // Append, AppendRow and AppendWithTail, and the right-most leaf they fill.
 namespace roctrace {
 
+using sqlite_format::CopyText;
 using sqlite_format::FinishLeaf;
 using sqlite_format::IntegerCell;
 using sqlite_format::IntegerCellOf;
@@ -43,16 +46,6 @@ void SqliteTableAppender::RefuseLongRow(const Tree& t, size_t payload) {
   }
 }
 
-inline __attribute__((always_inline)) size_t SqliteTableAppender::RowidLen(
-    Tree& t, int64_t rowid) {
-  if (rowid >= t.rowid_next) {
-    t.rowid_len = VarintLen(static_cast<uint64_t>(rowid));
-    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
-                                   : std::numeric_limits<int64_t>::max();
-  }
-  return t.rowid_len;
-}
-
 inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
     Tree& t, size_t size, uint8_t* spill_end, bool* direct) {
   if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
@@ -61,16 +54,6 @@ inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
   t.leaf_content -= static_cast<uint32_t>(size);
   *direct = kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
   return *direct ? t.leaf + t.leaf_content + size : spill_end;
-}
-
-inline __attribute__((always_inline)) void SqliteTableAppender::EndCell(
-    Tree& t, int64_t rowid, const uint8_t* cell, size_t size, bool direct) {
-  if (!direct) std::memcpy(t.leaf + t.leaf_content, cell, size);
-  Put2(t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content);
-  ++t.leaf_cells;
-  t.leaf_max = rowid;
-  t.leaf_dirty = true;
-  t.last_rowid = rowid;
 }
 
 void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
@@ -163,46 +146,6 @@ template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[7]);
 template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[8]);
-
-namespace {
-
-// `n` bytes from `s` to `d`, without a call for the short texts most
-// values, types and names are (two overlapping moves of 16, 8, 4 bytes);
-// never a byte outside either.
-inline __attribute__((always_inline)) void CopyText(uint8_t* d, const char* s,
-                                                    size_t n) {
-  if (n >= 8) {
-    if (n > 16) {
-      if (n > 32) {
-        std::memcpy(d, s, n);
-        return;
-      }
-      unsigned char a[16], b[16];
-      std::memcpy(a, s, 16);
-      std::memcpy(b, s + n - 16, 16);
-      std::memcpy(d, a, 16);
-      std::memcpy(d + n - 16, b, 16);
-      return;
-    }
-    uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(d, &a, 8);
-    std::memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4) {
-    uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(d, &a, 4);
-    std::memcpy(d + n - 4, &b, 4);
-  } else if (n != 0) {
-    d[0] = static_cast<uint8_t>(s[0]);
-    d[n / 2] = static_cast<uint8_t>(s[n / 2]);
-    d[n - 1] = static_cast<uint8_t>(s[n - 1]);
-  }
-}
-
-}  // namespace
 
 // The general row: integers as Append stores them, texts as serial type
 // 13 + 2 * size (a varint of 1 or 2 bytes: rows fit in a page). The sizes
@@ -341,6 +284,18 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
     bytes.append(reinterpret_cast<const char*>(type), len);
   }
   tail->types_size = static_cast<uint32_t>(bytes.size());
+  tail->around_header = 0;
+  tail->around_header_size = 0;
+  tail->around_values_size = 0;
+  if (tail->types_size <= 4 && body <= RowTail::kAroundValues) {
+    // Size byte, NULL key, the first's type, these, the last's type.
+    const size_t header = 4 + tail->types_size;
+    uint64_t word = header;
+    for (size_t i = 0; i < tail->types_size; ++i) {
+      word |= uint64_t{static_cast<uint8_t>(bytes[i])} << (8 * (3 + i));
+    }
+    tail->around_header = word << (8 * (8 - header));
+  }
   tail->cell.clear();
   tail->columns = static_cast<uint32_t>(n);
   bytes.reserve(bytes.size() + body);
@@ -354,6 +309,13 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
     const size_t size = WidthOf(v).size;
     const uint64_t be = __builtin_bswap64(static_cast<uint64_t>(v));
     bytes.append(reinterpret_cast<const char*>(&be) + 8 - size, size);
+  }
+  if (tail->around_header != 0) {
+    std::memset(tail->around_values, 0, sizeof(tail->around_values));
+    std::memcpy(tail->around_values + sizeof(tail->around_values) - body,
+                bytes.data() + tail->types_size, body);
+    tail->around_values_size = static_cast<uint8_t>(body);
+    tail->around_header_size = static_cast<uint8_t>(4 + tail->types_size);
   }
 }
 
@@ -435,14 +397,22 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
   EndCell(t, rowid, q, size, direct);
 }
 
-// Encoded backwards as AppendWithTail's first cell: the last text, the
-// middle's values, the first value's word store (its spill covered by the
-// types and header written next), the types.
 void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
                                              int64_t first,
                                              const RowTail& middle,
                                              const char* last,
                                              size_t last_size) {
+  AppendAroundMiddleInline(table, rowid, first, middle, last, last_size);
+}
+
+// The other rows, encoded backwards as AppendWithTail's first cell: the last
+// text, the middle's values, the first value's word store (its spill
+// covered by the types and header written next), the types.
+void SqliteTableAppender::AppendAroundMiddleLong(size_t table, int64_t rowid,
+                                                 int64_t first,
+                                                 const RowTail& middle,
+                                                 const char* last,
+                                                 size_t last_size) {
   Tree& t = *trees_[table];
   const size_t columns = 2 + middle.columns;
   if (rowid <= t.last_rowid || columns < t.columns ||

@@ -98,6 +98,19 @@ class SqliteTableAppender {
     uint8_t cell_first_size = 0;
     uint8_t cell_payload_len = 0;
     uint32_t cell_first_at = 0;  // the first value's offset in `cell`
+    // A row around these cells (AppendAroundMiddle) whose record header
+    // fits a word and whose values fit kAroundValues bytes: the header's
+    // bytes (size, NULL key, the first's type as 0, these types, the last's
+    // type as 0) in the top `around_header_size` bytes of a little-endian
+    // word, stored at once; the values at the end of `around_values`,
+    // copied whole (the bytes before them land where the row's first value
+    // and header are written next, or in the leaf's free space).
+    // around_header_size 0: neither fits.
+    static constexpr size_t kAroundValues = 48;
+    uint64_t around_header = 0;
+    uint8_t around_header_size = 0;
+    uint8_t around_values_size = 0;
+    alignas(16) unsigned char around_values[kAroundValues];
   };
   void EncodeTail(const Value* values, size_t n, RowTail* tail) const;
   // Appends the row (first, tail's values...) as AppendRow would.
@@ -110,6 +123,11 @@ class SqliteTableAppender {
   void AppendAroundMiddle(size_t table, int64_t rowid, int64_t first,
                           const RowTail& middle, const char* last,
                           size_t last_size);
+  // The same, inline where sqlite_leaf_cells.h is included (the writers'
+  // own files: the rocpd writer's argument rows).
+  inline void AppendAroundMiddleInline(size_t table, int64_t rowid,
+                                       int64_t first, const RowTail& middle,
+                                       const char* last, size_t last_size);
 
   // Publishes the rows appended since the last Flush (in the order of Open's
   // tables: a kill between two tables' writes leaves the earlier ones
@@ -148,6 +166,13 @@ class SqliteTableAppender {
                                                  size_t columns);
   __attribute__((noinline, cold)) void RefuseLongRow(const Tree& t,
                                                      size_t payload);
+  // AppendAroundMiddle's rows other than the common one (a header longer
+  // than a word, a value of 57 bytes or more, a record of 128 or more, a
+  // leaf without room for the common row's whole copies) and the rows it
+  // refuses.
+  __attribute__((noinline)) void AppendAroundMiddleLong(
+      size_t table, int64_t rowid, int64_t first, const RowTail& middle,
+      const char* last, size_t last_size);
   void SetLayout(Layout& l, const int64_t* values, size_t n) const;
   // Every append's start and end: the rowid's varint length; room for a
   // cell of `size` bytes in the right-most leaf (a new leaf when full) and

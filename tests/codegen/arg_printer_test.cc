@@ -501,6 +501,11 @@ TEST(ArgFormat, AddressesAndDecimalsPrintAsPrintfDoes) {
     }
     *roctracer::codegen::PutAddress(got, static_cast<uintptr_t>(v)) = '\0';
     EXPECT_STREQ(want, got);
+    size_t size = 0;
+    const char* text =
+        roctracer::codegen::AddressText(got, static_cast<uintptr_t>(v), &size);
+    EXPECT_STREQ(want, text);
+    EXPECT_EQ(std::strlen(want), size);
     std::snprintf(want, sizeof(want), "%llu", v);
     *roctracer::codegen::PutDecimal(got, v) = '\0';
     EXPECT_STREQ(want, got);

@@ -1,0 +1,148 @@
+// The leaf cell encoders' inline parts, shared by sqlite_leaf_cells.cc and
+// the writers that append many rows around an encoded middle (the rocpd
+// writer's argument rows): a rowid's varint length, a cell's bookkeeping,
+// short texts copied without a call, and AppendAroundMiddle's common row
+// (AppendAroundMiddleInline), which such a caller inlines: for an argument
+// row the call and its register saves were a fifth of the encoder's cost.
+#ifndef ROCTRACE_WRITERS_SQLITE_LEAF_CELLS_H_
+#define ROCTRACE_WRITERS_SQLITE_LEAF_CELLS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "roctrace/writers/sqlite_appender_tree.h"
+#include "roctrace/writers/sqlite_file_format.h"
+#include "roctrace/writers/sqlite_table_appender.h"
+
+namespace roctrace {
+namespace sqlite_format {
+
+// `n` bytes from `s` to `d`, without a call for the short texts most
+// values, types and names are (two overlapping moves of 16, 8, 4 bytes);
+// never a byte outside either.
+inline __attribute__((always_inline)) void CopyText(uint8_t* d, const char* s,
+                                                    size_t n) {
+  if (n >= 8) {
+    if (n > 16) {
+      if (n > 32) {
+        std::memcpy(d, s, n);
+        return;
+      }
+      unsigned char a[16], b[16];
+      std::memcpy(a, s, 16);
+      std::memcpy(b, s + n - 16, 16);
+      std::memcpy(d, a, 16);
+      std::memcpy(d + n - 16, b, 16);
+      return;
+    }
+    uint64_t a, b;
+    std::memcpy(&a, s, 8);
+    std::memcpy(&b, s + n - 8, 8);
+    std::memcpy(d, &a, 8);
+    std::memcpy(d + n - 8, &b, 8);
+  } else if (n >= 4) {
+    uint32_t a, b;
+    std::memcpy(&a, s, 4);
+    std::memcpy(&b, s + n - 4, 4);
+    std::memcpy(d, &a, 4);
+    std::memcpy(d + n - 4, &b, 4);
+  } else if (n != 0) {
+    d[0] = static_cast<uint8_t>(s[0]);
+    d[n / 2] = static_cast<uint8_t>(s[n / 2]);
+    d[n - 1] = static_cast<uint8_t>(s[n - 1]);
+  }
+}
+
+}  // namespace sqlite_format
+
+inline __attribute__((always_inline)) size_t SqliteTableAppender::RowidLen(
+    Tree& t, int64_t rowid) {
+  if (rowid >= t.rowid_next) {
+    t.rowid_len = sqlite_format::VarintLen(static_cast<uint64_t>(rowid));
+    t.rowid_next = t.rowid_len < 9 ? int64_t{1} << (7 * t.rowid_len)
+                                   : std::numeric_limits<int64_t>::max();
+  }
+  return t.rowid_len;
+}
+
+inline __attribute__((always_inline)) void SqliteTableAppender::EndCell(
+    Tree& t, int64_t rowid, const uint8_t* cell, size_t size, bool direct) {
+  if (!direct) std::memcpy(t.leaf + t.leaf_content, cell, size);
+  sqlite_format::Put2(t.leaf + sqlite_format::kLeafHeader + 2 * t.leaf_cells,
+                      t.leaf_content);
+  ++t.leaf_cells;
+  t.leaf_max = rowid;
+  t.leaf_dirty = true;
+  t.last_rowid = rowid;
+}
+
+// The common row: a record shorter than 128 bytes (its size a 1-byte
+// varint), a last text shorter than 57 (its type one byte), the middle
+// prepared (RowTail::around_header), room in the leaf for the cell and the
+// middle's whole copy below it; every other row goes out of line
+// (AppendAroundMiddleLong). Encoded backwards: the last text, the middle's
+// values (a fixed-size copy), the first value's word store, then the whole
+// header in one word store with the first's and the last's types put in
+// (each store's spill below covered by the next), the rowid, the record's
+// size.
+inline __attribute__((always_inline)) void
+SqliteTableAppender::AppendAroundMiddleInline(size_t table, int64_t rowid,
+                                              int64_t first,
+                                              const RowTail& middle,
+                                              const char* last,
+                                              size_t last_size) {
+  using sqlite_format::Store8;
+  constexpr size_t kCopy = RowTail::kAroundValues;
+  Tree& t = *trees_[table];
+  if (__builtin_expect(first != t.around_first, 0)) {
+    const sqlite_format::IntegerCell c =
+        sqlite_format::IntegerCellOf(first, small_ints_);
+    t.around_first = first;
+    t.around_first_type = c.type;
+    t.around_first_size = c.size;
+  }
+  const size_t header = middle.around_header_size;
+  const size_t first_size = t.around_first_size;
+  const size_t payload =
+      header + first_size + middle.around_values_size + last_size;
+  const size_t columns = 2 + middle.columns;
+  if (__builtin_expect(header == 0 || last_size >= 57 || payload >= 0x80 ||
+                           rowid <= t.last_rowid || columns < t.columns ||
+                           columns > t.stored_columns,
+                       0)) {
+    AppendAroundMiddleLong(table, rowid, first, middle, last, last_size);
+    return;
+  }
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t size = 1 + rowid_len + payload;
+  if (__builtin_expect(
+          sqlite_format::kLeafHeader + 2 * (t.leaf_cells + 1) + kCopy + size >
+              t.leaf_content,
+          0)) {
+    // A new leaf (or the spill buffer) first.
+    AppendAroundMiddleLong(table, rowid, first, middle, last, last_size);
+    return;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content + size;
+  q -= last_size;
+  sqlite_format::CopyText(q, last, last_size);
+  std::memcpy(q - kCopy, middle.around_values, kCopy);
+  q -= middle.around_values_size;
+  Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(first)));
+  q -= first_size;
+  Store8(q - 8, middle.around_header |
+                    uint64_t{t.around_first_type} << (8 * (10 - header)) |
+                    uint64_t{13 + 2 * last_size} << 56);
+  q -= header;
+  q -= rowid_len;
+  sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  *--q = static_cast<uint8_t>(payload);
+  EndCell(t, rowid, q, size, true);
+}
+
+}  // namespace roctrace
+
+#endif  // ROCTRACE_WRITERS_SQLITE_LEAF_CELLS_H_
