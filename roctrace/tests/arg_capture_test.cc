@@ -1,7 +1,8 @@
 // ArgCapture alone: calls' arguments copied on their own threads, taken by
 // thread and correlation ID on another, printed by the generated printers
 // without following pointers; entries whose records never come are passed
-// over, and queues span chunks.
+// over, queues span chunks, and the chunks a batch without events passed
+// go after the batches before it (BatchArenas).
 #include "roctrace/tool/arg_capture.h"
 
 #include <gtest/gtest.h>
