@@ -1,7 +1,8 @@
 // ArgCapture alone: calls' arguments copied on their own threads, taken by
 // thread and correlation ID on another, printed by the generated printers
 // without following pointers; entries whose records never come are passed
-// over, and queues span chunks.
+// over, queues span chunks, and the chunks a batch without events passed
+// go after the batches before it (BatchArenas).
 #include "roctrace/tool/arg_capture.h"
 
 #include <gtest/gtest.h>
@@ -11,8 +12,11 @@
 
 #include <atomic>
 #include <cstring>
+#include <deque>
+#include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "hip_api_data.h"
@@ -173,6 +177,69 @@ TEST(ArgCapture, TakenWhileTheCallerGoesOn) {
   }
   caller.join();
 }
+
+// As the tool fills batches and hands them to its writers: a batch whose
+// events were all filtered out (an API filter, a closed collection period)
+// still took its calls' arguments, moving the queue past the chunk a
+// batch already handed over points into. That chunk is freed only after
+// the earlier batch is written (under ASan, a use after free otherwise).
+TEST(ArgCapture, ChunksPassedByAnEmptyBatchOutliveTheBatchesBefore) {
+  constexpr uint64_t kCalls = 2000;  // several chunks
+  uint32_t tid = 0;
+  std::thread caller([&tid] {
+    tid = Tid();
+    for (uint64_t id = 1; id <= kCalls; ++id) {
+      hip_api_data_t d = Memcpy(id, 100 + id);
+      ArgCapture::OnExit(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &d,
+                         nullptr);
+    }
+  });
+  caller.join();
+  ArgCapture capture;
+  BatchArenas arenas;
+  std::deque<EventBatch> writer;  // a writer's queue, released in order
+
+  // Batch 1: the first call, written later.
+  auto batch = std::make_shared<EventList>();
+  ApiEvent e{};
+  e.args = capture.Take(tid, 1, arenas.Next());
+  ASSERT_NE(e.args, nullptr);
+  batch->Append(e, 0);
+  EventBatch sealed = arenas.Seal(batch);
+  ASSERT_NE(sealed, nullptr);
+  writer.push_back(std::move(sealed));
+  batch = nullptr;
+
+  // Batch 2: every other call taken, none of its events kept.
+  ArgArena* second = arenas.Next();
+  for (uint64_t id = 2; id <= kCalls; ++id) {
+    ASSERT_NE(capture.Take(tid, id, second), nullptr) << id;
+  }
+  ASSERT_TRUE(second->holds_chunks());
+  sealed = arenas.Seal(std::make_shared<EventList>());
+  EXPECT_NE(sealed, nullptr) << "the chunks must wait for batch 1";
+  if (sealed != nullptr) {
+    EXPECT_TRUE(sealed->empty());
+    writer.push_back(std::move(sealed));
+  }
+
+  // Batch 3: nothing taken, nothing kept: nothing to hand over, and its
+  // arena serves the next batch.
+  ArgArena* third = arenas.Next();
+  EXPECT_FALSE(third->holds_chunks());
+  EXPECT_EQ(arenas.Seal(std::make_shared<EventList>()), nullptr);
+  EXPECT_EQ(arenas.Next(), third);
+
+  // The writer writes batch 1, then releases what it was handed, in order.
+  ASSERT_EQ(writer.front()->size(), 1u);
+  EXPECT_EQ(Print(*(*writer.front())[0].args)[2],
+            "2|unsigned long|m|sizeBytes|101");
+  writer.clear();
+}
+
+// Adopt runs in the pool's delivery callback: it must not throw.
+static_assert(noexcept(std::declval<ArgArena&>().Adopt(nullptr)),
+              "ArgArena::Adopt does not throw");
 
 // A forked child's or a stopped tool's calls pile nothing up.
 TEST(ArgCapture, NothingRecordedWhileOff) {

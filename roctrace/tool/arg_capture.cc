@@ -46,6 +46,7 @@ struct ArgChunk {
   static constexpr uint32_t kBytes = 32 << 10;
   std::atomic<uint32_t> written{0};      // bytes of whole entries
   std::atomic<ArgChunk*> next{nullptr};  // set once the producer moved on
+  ArgChunk* adopted_before = nullptr;    // the arena's list, once adopted
   alignas(8) unsigned char data[kBytes];
 };
 
@@ -406,15 +407,40 @@ const ApiArgs* ArgArena::Add(uint32_t domain, uint32_t op, const void* bytes,
   return new (p) ApiArgs{PrintersOf(domain), domain, op, size, copy};
 }
 
+void ArgArena::Adopt(ArgChunk* chunk) noexcept {
+  chunk->adopted_before = adopted_;
+  adopted_ = chunk;
+}
+
+void ArgArena::FreeAdopted() {
+  while (adopted_ != nullptr) {
+    ArgChunk* c = adopted_;
+    adopted_ = c->adopted_before;
+    delete c;
+  }
+}
+
 void ArgArena::Clear() {
   chunk_ = 0;
   used_ = 0;
-  for (ArgChunk* c : adopted_) delete c;
-  adopted_.clear();
+  FreeAdopted();
 }
 
-ArgArena::~ArgArena() {
-  for (ArgChunk* c : adopted_) delete c;
+ArgArena::~ArgArena() { FreeAdopted(); }
+
+ArgArena* BatchArenas::Next() {
+  if (arena_ == nullptr) arena_ = std::make_shared<ArgArena>();
+  return arena_.get();
+}
+
+EventBatch BatchArenas::Seal(std::shared_ptr<EventList> batch) {
+  const bool has_events = batch != nullptr && !batch->empty();
+  if (arena_ == nullptr) return has_events ? batch : nullptr;
+  if (!has_events && !arena_->holds_chunks()) return nullptr;
+  if (batch == nullptr) batch = std::make_shared<EventList>();
+  EventBatch sealed(batch.get(), [batch, arena = arena_](auto*) {});
+  arena_ = nullptr;
+  return sealed;
 }
 
 void ArgCapture::OnExit(uint32_t domain, uint32_t op, const void* data, void*) {

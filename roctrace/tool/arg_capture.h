@@ -13,9 +13,12 @@
 // single consumer). An entry taken is not copied: its header is the ApiArgs
 // the event points to, completed in place by the consumer, and a chunk the
 // consumer has read to its end belongs to the arena of the batch it was
-// reading for, which frees it with that batch. (Writers release batches in
-// the order they were made, so a chunk outlives every batch whose events
-// point into it.) Their length is bounded by the records not yet delivered,
+// reading for, which frees it with that batch. Events of earlier batches
+// may point into such a chunk, so the arena must go after them: writers
+// release batches in the order they were handed over, and
+// BatchArenas::Seal hands over a batch whose events were all filtered out too
+// when its arena holds chunks (dropping that arena would free them under the
+// earlier batches). Their length is bounded by the records not yet delivered,
 // which the lossless pool bounds.
 #ifndef ROCTRACE_TOOL_ARG_CAPTURE_H_
 #define ROCTRACE_TOOL_ARG_CAPTURE_H_
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "roctrace/writers/event.h"
+#include "roctrace/writers/writer_thread.h"
 
 namespace roctrace {
 
@@ -46,8 +50,12 @@ class ArgArena {
   const ApiArgs* Add(uint32_t domain, uint32_t op, const void* bytes,
                      uint32_t size);
   void Clear();
-  // Frees `chunk` with the arena (at Clear, or when it goes).
-  void Adopt(ArgChunk* chunk) { adopted_.push_back(chunk); }
+  // Frees `chunk` with the arena (at Clear, or when it goes). Does not
+  // throw (the chunks are linked through themselves): the pool's delivery
+  // callback calls it.
+  void Adopt(ArgChunk* chunk) noexcept;
+  // Whether queue chunks were adopted since it was made or cleared.
+  bool holds_chunks() const { return adopted_ != nullptr; }
 
  private:
   static constexpr size_t kChunkBytes = 64 << 10;
@@ -56,7 +64,29 @@ class ArgArena {
   std::vector<std::unique_ptr<unsigned char[]>> chunks_;
   size_t chunk_ = 0;  // the chunk being filled
   size_t used_ = 0;
-  std::vector<ArgChunk*> adopted_;
+  ArgChunk* adopted_ = nullptr;  // the last adopted; each links the one before
+  void FreeAdopted();
+};
+
+// The arenas of the tool's batches, one pool buffer's events each, as the
+// batches are filled (Next, current) and handed to the writers (Seal).
+class BatchArenas {
+ public:
+  // The arena of the batch about to be filled: the last one again when it
+  // was not handed over (it holds no queue chunk then), else a fresh one.
+  ArgArena* Next();
+  // The arena Next gave; null before it, and once Seal handed it over.
+  ArgArena* current() const { return arena_.get(); }
+  // What to hand the writers for `batch`, whose events' arguments are in
+  // current(): the batch, holding the arena until its last reference goes.
+  // A batch without events is handed over too when the arena holds queue
+  // chunks, which events of batches already handed over may point into
+  // (writers release batches in order: the chunks go after those). Null
+  // when there is nothing to hand over; the arena stays for Next.
+  EventBatch Seal(std::shared_ptr<EventList> batch);
+
+ private:
+  std::shared_ptr<ArgArena> arena_;
 };
 
 class ArgCapture {
@@ -74,7 +104,8 @@ class ArgCapture {
   // The arguments of call `correlation_id` made on thread `tid`, in its
   // queue's entry, valid as long as `arena` (which takes the chunks read to
   // their end); nullptr when there are none (the op has no parameters, or
-  // the copy could not be made). Consumer side: one thread at a time.
+  // no entry of the call was found: its copy failed for want of memory, or
+  // recording was off). Consumer side: one thread at a time.
   const ApiArgs* Take(uint32_t tid, uint64_t correlation_id, ArgArena* arena);
   // The same for a record of op `op` of `domain`: NoArguments() for an op
   // without parameters (nothing was recorded), without a look for it.

@@ -443,17 +443,18 @@ void Tool::CaptureArgs() {
   // A call of a recorded domain without parameters has its (empty) list.
   converter_.SetArgsSource([this](uint32_t domain, uint32_t op, uint32_t tid,
                                   uint64_t correlation_id) -> const ApiArgs* {
-    if (arena_ == nullptr || domain >= 32 ||
+    ArgArena* arena = arenas_.current();
+    if (arena == nullptr || domain >= 32 ||
         (args_domains_ >> domain & 1) == 0) {
       return nullptr;
     }
-    return arg_capture_.Take(domain, op, tid, correlation_id, arena_.get());
+    return arg_capture_.Take(domain, op, tid, correlation_id, arena);
   });
 }
 
 void Tool::NewBatch(size_t events) {
   batch_ = batches_.Take(events);
-  if (capture_args_) arena_ = std::make_shared<ArgArena>();
+  if (capture_args_) arenas_.Next();
 }
 
 void Tool::WakeForKernelRows() {
@@ -570,16 +571,13 @@ void Tool::Emit(const ApiEvent& e) {
 }
 
 void Tool::PushBatch() {
-  if (batch_ == nullptr || batch_->empty()) return;
-  batch_->Publish();
-  EventBatch shared = std::move(batch_);
+  if (batch_ != nullptr && !batch_->empty()) batch_->Publish();
+  // The events' arguments live as long as the batch; an arena holding
+  // queue chunks goes to the writers even with no event (events of the
+  // batches before it may point into those chunks).
+  EventBatch shared = arenas_.Seal(std::move(batch_));
   batch_ = nullptr;
-  if (arena_ != nullptr) {
-    // The events' arguments live as long as the batch.
-    shared = EventBatch(shared.get(),
-                        [batch = shared, arena = std::move(arena_)](auto*) {});
-    arena_ = nullptr;
-  }
+  if (shared == nullptr) return;
   for (auto& w : writers_) w->Push(shared);
 }
 

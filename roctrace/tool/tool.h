@@ -99,11 +99,12 @@ class Tool {
   std::vector<std::string> files_;           // written, for the exit message
   std::shared_ptr<EventList> batch_;
   BatchPool batches_;
-  // Arguments of the current batch's API events (null: not recorded).
+  // Whether API calls' arguments are recorded.
   bool capture_args_ = false;
   uint32_t args_domains_ = 0;  // bit d: domain d's arguments are recorded
   ArgCapture arg_capture_;
-  std::shared_ptr<ArgArena> arena_;
+  // The current batch's arguments (none current: not recorded).
+  BatchArenas arenas_;
   bool writers_created_ = false;
   bool writers_failed_ = false;
   RecordConverter converter_{[this](const ApiEvent& e) { Emit(e); }};
