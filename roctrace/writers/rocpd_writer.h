@@ -30,6 +30,7 @@ class RocpdWriter : public Writer {
   RocpdWriter(std::string path, RunInfo start_info);
   ~RocpdWriter() override;
   void Write(const ApiEvent& event) override;
+  void WriteAll(const ApiEvent* begin, const ApiEvent* end) override;
   void Checkpoint() override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override;
@@ -40,6 +41,7 @@ class RocpdWriter : public Writer {
 
  private:
   bool Open();
+  void WriteOne(const ApiEvent& event);
   bool Exec(const char* sql);
   int64_t StringId(const std::string& text);
   int64_t NameId(const OpName* op);

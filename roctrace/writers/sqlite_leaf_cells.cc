@@ -46,16 +46,6 @@ void SqliteTableAppender::RefuseLongRow(const Tree& t, size_t payload) {
   }
 }
 
-inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
-    Tree& t, size_t size, uint8_t* spill_end, bool* direct) {
-  if (kLeafHeader + 2 * (t.leaf_cells + 1) + size > t.leaf_content) {
-    SealLeaf(t);
-  }
-  t.leaf_content -= static_cast<uint32_t>(size);
-  *direct = kLeafHeader + 2 * (t.leaf_cells + 1) + kCellSlack <= t.leaf_content;
-  return *direct ? t.leaf + t.leaf_content + size : spill_end;
-}
-
 void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
                                     size_t n) const {
   l.type_word = 0;
@@ -81,53 +71,11 @@ void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
   }
 }
 
-// The cell of a table leaf: payload size, rowid, then the record: header
-// size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
-// rowid), big-endian values in as few bytes as hold them. Encoded backwards
-// from the cell's end with whole-word stores (each may spill up to 8 bytes
-// below what it means to write, into bytes written next), straight into the
-// leaf when its free space has room for that spill, else through a buffer.
-// The column count is known when compiled: the loops unroll, the sizes stay
-// in registers and the types gather in one word, stored at once.
+// Out of line for the callers that do not include sqlite_leaf_cells.h.
 template <size_t kColumns>
 void SqliteTableAppender::Append(size_t table, int64_t rowid,
                                  const int64_t (&values)[kColumns]) {
-  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
-  Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid || t.columns != kColumns) {
-    RefuseRow(t, rowid, kColumns);
-    return;
-  }
-  Layout& l = t.layout;
-  bool same = true;
-#pragma GCC unroll 8
-  for (size_t i = 0; i < kColumns; ++i) {
-    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
-  }
-  if (!same) SetLayout(l, values, kColumns);
-  const size_t rowid_len = RowidLen(t, rowid);
-  const size_t body = l.body;
-  const size_t header = 2 + kColumns;  // size byte, NULL key, the types
-  const size_t payload = header + body;
-  static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
-  constexpr size_t payload_len = 1;
-  const size_t size = payload_len + rowid_len + payload;
-  bool direct;
-  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
-#pragma GCC unroll 8
-  for (size_t k = 0; k < kColumns; ++k) {
-    const size_t i = kColumns - 1 - k;
-    Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
-    q -= l.size[i];
-  }
-  Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
-  q -= kColumns;
-  *--q = 0;
-  *--q = static_cast<uint8_t>(header);
-  q -= rowid_len;
-  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
-  *--q = static_cast<uint8_t>(payload);
-  EndCell(t, rowid, q, size, direct);
+  AppendInline(table, rowid, values);
 }
 
 template void SqliteTableAppender::Append(size_t, int64_t,

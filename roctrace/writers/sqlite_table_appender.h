@@ -57,6 +57,11 @@ class SqliteTableAppender {
   // and its Table::columns values (another count is an error at Flush).
   template <size_t kColumns>
   void Append(size_t table, int64_t rowid, const int64_t (&values)[kColumns]);
+  // The same, inline where sqlite_leaf_cells.h is included (the rocpd
+  // writer's event and region rows, two a call, without a call each).
+  template <size_t kColumns>
+  inline void AppendInline(size_t table, int64_t rowid,
+                           const int64_t (&values)[kColumns]);
 
   // A column value of AppendRow: text (UTF-8, `size` bytes, not copied
   // beyond the call) when `text` is not null, else `integer`.
