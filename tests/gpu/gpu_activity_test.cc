@@ -779,7 +779,13 @@ TEST_F(GpuActivity, AZeroTimeoutPollDoesNotExemptTheThreadsNextCopy) {
                      .count());
   }
   std::sort(us.begin(), us.end());
+  // Exempted, the copies were moved by the thread's looks, two or more
+  // milliseconds after they completed (a median of about 4 ms); prompt,
+  // within a wake-up. Under TSan on a loaded machine a wake-up can take
+  // milliseconds too: not timed there.
+#if !defined(__SANITIZE_THREAD__)
   EXPECT_LT(us[us.size() / 2], 600.0) << "median of 21, us";
+#endif
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
             size_t{kTrials});
