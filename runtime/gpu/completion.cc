@@ -185,13 +185,22 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
 // signal wait they make (a tool's callback) must not take that mutex again.
 thread_local bool t_reporting_copy = false;
 
-// Set when this thread's wait found its copy in flight (AwaitCopyOf), taken
-// by its next copy's submission (WaitedSinceLastCopy).
+// Set when this thread waited (a timeout above zero) on the copy it
+// submitted last while that copy was in flight (AwaitCopyOf), taken by its
+// next copy's submission (WaitedSinceLastCopy). A wait on another thread's
+// copy, or a zero-timeout poll, says nothing of how this thread's own copies
+// are collected.
 thread_local bool t_waited_since_copy = false;
+// The ring position of the copy this thread submitted last, plus one (0:
+// none yet).
+thread_local uint64_t t_last_copy = 0;
 
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
 void ReportCopy(PendingOp& op) {
+  // A zero application signal: destroyed while the copy was in flight
+  // (ForgetCopiesOf); its handle may belong to another signal by now.
+  const bool has_app_signal = op.app_signal.handle != 0;
   const hsa_signal_value_t value =
       Core().hsa_signal_load_scacquire_fn(op.signal);
   if (value == kRefusedCopy) {
@@ -219,14 +228,18 @@ void ReportCopy(PendingOp& op) {
                   [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
     t_reporting_copy = false;
     // What the runtime does on completion: the signal goes down by one.
-    Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
+    if (has_app_signal) {
+      Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
+    }
   } else {
     // A failed copy: the runtime would have stored its error value.
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
     t_reporting_copy = true;
     AbandonInterest(op.interest);
     t_reporting_copy = false;
-    Core().hsa_signal_store_screlease_fn(op.app_signal, value);
+    if (has_app_signal) {
+      Core().hsa_signal_store_screlease_fn(op.app_signal, value);
+    }
   }
 }
 
@@ -801,7 +814,10 @@ uint64_t OlderCopyOf(hsa_signal_t signal) {
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
-  if (copies.ring.InFlight() == 0 || t_reporting_copy) return timeout_ticks;
+  if (copies.ring.InFlight() == 0 || t_reporting_copy ||
+      app_signal.handle == 0) {
+    return timeout_ticks;
+  }
   // The time waited is read from the tracer's clock (not a call into the
   // runtime) once per slice, after its wait (and once before the first),
   // and taken from what is left of the timeout in the runtime's ticks; a
@@ -823,7 +839,9 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
           kCopyWaitLookup);
       if (position == OpRing::kNone) position = OlderCopyOf(app_signal);
       if (position == OpRing::kNone) return left;
-      t_waited_since_copy = true;
+      if (position + 1 == t_last_copy && timeout_ticks != 0) {
+        t_waited_since_copy = true;
+      }
       PendingOp& op = copies.ring.At(position);
       ++op.waiters;
       tracer = op.signal;
@@ -913,10 +931,22 @@ void EnsureCompletionThread() {
   c.running.store(true, std::memory_order_release);
 }
 
-bool WaitedSinceLastCopy() {
+bool WaitedSinceLastCopy(uint64_t position) {
   const bool waited = t_waited_since_copy;
   t_waited_since_copy = false;
+  t_last_copy = position + 1;
   return waited;
+}
+
+void ForgetCopiesOf(hsa_signal_t app_signal) {
+  CopyTrack& copies = Copies();
+  if (app_signal.handle == 0 || copies.ring.InFlight() == 0) return;
+  // A tool's callback reporting a copy already holds the mutex.
+  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
+  if (!t_reporting_copy) lock.lock();
+  copies.ring.ForEachPending([app_signal](PendingOp& op) {
+    if (op.app_signal.handle == app_signal.handle) op.app_signal.handle = 0;
+  });
 }
 
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
@@ -949,6 +979,9 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
           }
         },
         kCopyWaitLookup);
+    // The newest 64 move on as copies are published: a copy marked here
+    // may be older than them at the thread's next look.
+    if (found) copies.older_depended = true;
     for (uint32_t i = 0; i < count; ++i) {
       const uint64_t older =
           signals[i].handle != 0 ? OlderCopyOf(signals[i]) : OpRing::kNone;

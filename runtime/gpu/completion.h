@@ -159,10 +159,17 @@ void MakeRoomForCopy();
 uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                      hsa_wait_state_t state);
 
-// Whether this thread waited on a traced copy's signal (AwaitCopyOf found
-// the copy) since it last submitted a copy; false from now on until it
-// waits again. Taken at each copy's submission (PendingOp::submitter_waits).
-bool WaitedSinceLastCopy();
+// Whether this thread waited (with a timeout above zero) on the copy it
+// submitted last, found in flight by AwaitCopyOf, since it submitted it;
+// false from now on until it waits again. Taken at each copy's submission
+// (PendingOp::submitter_waits), which is at ring `position`: the copy a
+// later wait must be on.
+bool WaitedSinceLastCopy(uint64_t position);
+
+// `app_signal` is about to be destroyed: the traced copies in flight with it
+// complete no application signal when reported (its handle may be another
+// signal's by then).
+void ForgetCopiesOf(hsa_signal_t app_signal);
 
 // Work about to be submitted waits for `signals` (a barrier packet's or a
 // copy's dependencies; 0 handles are skipped): a traced copy in flight whose

@@ -96,7 +96,6 @@ class TracedCopy {
     op_->device_id = device_id;
     op_->interest = interest;
     op_->waiters = 0;
-    op_->submitter_waits = WaitedSinceLastCopy();
     signal_ = op_->signal;
     // Published before the runtime has the signal, so that no harvester
     // and no wait of the completion thread finds the slot's signal
@@ -104,6 +103,7 @@ class TracedCopy {
     // completes at once); the harvesters take it as pending until then.
     position_ = ring.Published();
     op_->position = position_;
+    op_->submitter_waits = WaitedSinceLastCopy(position_);
     Copies().newest_by_signal[CopyTrack::EntryOf(app_signal)].store(
         position_ + 1, std::memory_order_relaxed);
     op_->depended = false;
@@ -407,9 +407,11 @@ hsa_status_t SignalGroupWaitAny(hsa_signal_group_t group,
 }
 
 // hsa_signal_destroy: a signal remembered as valid (ValidSignal) is
-// forgotten before the runtime frees it.
+// forgotten before the runtime frees it, and so are the traced copies in
+// flight that would complete it.
 hsa_status_t SignalDestroy(hsa_signal_t signal) {
   ForgetSignal(signal);
+  ForgetCopiesOf(signal);
   return Core().hsa_signal_destroy_fn(signal);
 }
 

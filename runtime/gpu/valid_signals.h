@@ -7,9 +7,11 @@
 // A remembered signal is forgotten before the runtime destroys it
 // (hsa_signal_destroy is replaced while the tracer is installed), and every
 // one at the runtime's shut-down, so a destroyed signal is never taken for a
-// valid one: the copy then goes to the runtime with the application's signal,
-// to be refused as without the tracer. A handle the runtime hands out again
-// for a new signal is valid again, as the runtime would answer.
+// valid one (an answer is kept as tentative, and confirmed only when no
+// forget came since it was asked for, even one on another thread while this
+// one remembers it): the copy then goes to the runtime with the application's
+// signal, to be refused as without the tracer. A handle the runtime hands out
+// again for a new signal is valid again, as the runtime would answer.
 //
 // A direct-mapped table of handles, read without locks: a look-up is one
 // load; a signal that shares its entry with another one in use costs the
