@@ -437,7 +437,11 @@ TEST_F(GpuActivity, ABarrierOnACopysSignalIsNotHeldBackUntilTheThreadLooks) {
     EXPECT_EQ(hsa_signal_load_scacquire(copied), 0);
   }
   std::sort(us.begin(), us.end());
+  // Under TSan on a loaded machine a wake-up alone can take a millisecond:
+  // timed in the plain and ASan runs only.
+#if !defined(__SANITIZE_THREAD__)
   EXPECT_LT(us[us.size() / 2], 1000.0) << "median of 21, us";
+#endif
   CopyThreads observer;
   ASSERT_TRUE(roctracer_internal_gpu_add_observer(
       roctracer::gpu::kObserverAbiVersion, &observer));
