@@ -648,6 +648,10 @@ inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
     std::memcpy(to + i, from + i, 8);
     i += 8;
   }
+  if (i + 4 <= n) {
+    std::memcpy(to + i, from + i, 4);
+    i += 4;
+  }
   for (; i < n; ++i) to[i] = from[i];
 }
 
