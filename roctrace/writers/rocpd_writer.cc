@@ -738,6 +738,13 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
   if (keep != nullptr) appender_->EncodeTail(row + 1, 4, keep);
 }
 
+// An operation seen for the first time (indexes are dense).
+__attribute__((noinline, cold)) RocpdWriter::OpArgs& RocpdWriter::GrowOpArgs(
+    uint32_t index) {
+  op_args_.resize(static_cast<size_t>(index) + 1);
+  return op_args_[index];
+}
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
@@ -750,12 +757,6 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
 // loop's repeated call) keeps its rows encoded but for the event id, and
 // the calls after it that repeat them again append those rows without
 // printing their arguments.
-__attribute__((noinline, cold)) RocpdWriter::OpArgs& RocpdWriter::GrowOpArgs(
-    uint32_t index) {
-  op_args_.resize(static_cast<size_t>(index) + 1);
-  return op_args_[index];
-}
-
 void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                             const ApiArgs& args) {
   if (e.stream_known) StreamRow(e.stream_id);
