@@ -269,10 +269,36 @@ using ValueVisitor = void (*)(uint32_t arg_index, const char* arg_type,
                               const char* arg_name, const char* value,
                               size_t size, void* user_data);
 
+// A value VisitValue cannot print into its buffer (a struct, a float, a
+// string): formatted into a string, out of the common path's frame.
+template <int kLimit, class T>
+__attribute__((noinline)) void VisitFormatted(ValueVisitor visitor, void* user,
+                                              uint32_t index, const char* type,
+                                              const char* name,
+                                              const T& value) {
+  std::string formatted;
+  FormatValue<kLimit>(&formatted, value, 0);
+  visitor(index, type, name, formatted.c_str(), formatted.size(), user);
+}
+
+// Every argument passes through VisitValue, whose one local array is
+// written only by PutDecimal (at most 21 bytes and a NUL) and AddressText
+// (19): bounded by construction, so the frame goes without a stack guard
+// (-fstack-protector-strong would check it on every argument).
+#if defined(__has_attribute)
+#if __has_attribute(no_stack_protector)
+#define ROCTRACER_NO_STACK_GUARD __attribute__((no_stack_protector))
+#endif
+#endif
+#ifndef ROCTRACER_NO_STACK_GUARD
+#define ROCTRACER_NO_STACK_GUARD
+#endif
+
 // VisitArg at EXIT with a max dereference depth of 0, for a ValueVisitor.
 template <int kLimit, class T>
-void VisitValue(ValueVisitor visitor, void* user, uint32_t index,
-                const char* type, const char* name, const T& value) {
+ROCTRACER_NO_STACK_GUARD void VisitValue(ValueVisitor visitor, void* user,
+                                         uint32_t index, const char* type,
+                                         const char* name, const T& value) {
   char buf[24];
   (void)buf;  // unused where T is a float or a struct
   const char* text = nullptr;
@@ -320,9 +346,7 @@ void VisitValue(ValueVisitor visitor, void* user, uint32_t index,
     visitor(index, type, name, buf, static_cast<size_t>(end - buf), user);
     return;
   }
-  std::string formatted;
-  FormatValue<kLimit>(&formatted, value, 0);
-  visitor(index, type, name, formatted.c_str(), formatted.size(), user);
+  VisitFormatted<kLimit>(visitor, user, index, type, name, value);
 }
 
 }  // namespace roctracer::codegen

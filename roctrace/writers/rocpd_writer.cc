@@ -639,7 +639,19 @@ __attribute__((noinline, cold)) void CutValue(const char* value, size_t size,
 
 inline void CopyBytes(unsigned char* to, const unsigned char* from, size_t n) {
   size_t i = 0;
-  for (; i + 8 <= n; i += 8) std::memcpy(to + i, from + i, 8);
+  for (; i + 16 <= n; i += 16) {
+    unsigned char block[16];
+    std::memcpy(block, from + i, 16);
+    std::memcpy(to + i, block, 16);
+  }
+  if (i + 8 <= n) {
+    std::memcpy(to + i, from + i, 8);
+    i += 8;
+  }
+  if (i + 4 <= n) {
+    std::memcpy(to + i, from + i, 4);
+    i += 4;
+  }
   for (; i < n; ++i) to[i] = from[i];
 }
 
@@ -726,6 +738,13 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
   if (keep != nullptr) appender_->EncodeTail(row + 1, 4, keep);
 }
 
+// An operation seen for the first time (indexes are dense).
+__attribute__((noinline, cold)) RocpdWriter::OpArgs& RocpdWriter::GrowOpArgs(
+    uint32_t index) {
+  op_args_.resize(static_cast<size_t>(index) + 1);
+  return op_args_[index];
+}
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
@@ -741,8 +760,11 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
 void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                             const ApiArgs& args) {
   if (e.stream_known) StreamRow(e.stream_id);
-  if (e.op->index >= last_args_.size()) last_args_.resize(e.op->index + 1);
-  LastArgs& last = last_args_[e.op->index];
+  const uint32_t index = e.op->index;
+  OpArgs& op_args = __builtin_expect(index < op_args_.size(), 1)
+                        ? op_args_[index]
+                        : GrowOpArgs(index);
+  LastArgs& last = op_args.last;
   const bool repeated = last.valid && last.size == args.size &&
                         last.stream_known == e.stream_known &&
                         (!e.stream_known || last.stream_id == e.stream_id) &&
@@ -755,8 +777,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
     }
     return;
   }
-  if (e.op->index >= arg_cells_.size()) arg_cells_.resize(e.op->index + 1);
-  OpArgCells& cells = arg_cells_[e.op->index];
+  OpArgCells& cells = op_args.cells;
   if (cells.domain != args.domain || cells.op != args.op) {
     cells.domain = args.domain;
     cells.op = args.op;

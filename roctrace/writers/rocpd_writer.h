@@ -142,7 +142,6 @@ class RocpdWriter : public Writer {
     std::vector<SqliteTableAppender::RowTail> rows;  // row_count used
     unsigned char bytes[256];
   };
-  std::vector<LastArgs> last_args_;  // by OpName::index
   // The columns of an operation's rocpd_arg rows that its parameters alone
   // decide (position, type, name), encoded once a parameter: the rows are
   // then an event id, these cells and the printed value (WriteArgs).
@@ -156,7 +155,13 @@ class RocpdWriter : public Writer {
     uint32_t op = 0;
     std::vector<ArgCells> by_position;
   };
-  std::vector<OpArgCells> arg_cells_;  // by OpName::index
+  // Both, for one operation: a call finds them with one look-up.
+  struct OpArgs {
+    LastArgs last;
+    OpArgCells cells;
+  };
+  std::vector<OpArgs> op_args_;        // by OpName::index
+  OpArgs& GrowOpArgs(uint32_t index);  // op_args_ made to hold `index`
   // A call's stream argument's extdata, a value cut or made valid UTF-8
   // (WriteArgs): here, not on its stack, which then needs no guard.
   char arg_stream_[40] = {};
