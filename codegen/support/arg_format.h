@@ -13,7 +13,7 @@
 #include <string>
 #include <type_traits>
 
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
 #include <emmintrin.h>
 #endif
 
@@ -172,7 +172,7 @@ char* PutAddress(char* buf, uintptr_t p) noexcept;
 // where above 9) and the leading zeros skipped by where the text starts,
 // with no loop and no table.
 inline const char* AddressText(char* buf, uintptr_t p, size_t* size) noexcept {
-#if defined(__SSE2__)
+#if defined(__SSE2__) && defined(__x86_64__)
   if (p == 0) {
     std::memcpy(buf, "NULL", 5);
     *size = 4;

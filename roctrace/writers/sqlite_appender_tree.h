@@ -100,7 +100,9 @@ struct SqliteTableAppender::FlushState {
 namespace sqlite_format {
 
 // Bytes a cell's encoding may store below its first byte (then overwritten
-// by the cell below it, or zeroed with the page's free space).
+// by the cell below it, or zeroed with the page's free space). The argument
+// rows' inline encoder stores up to 48 below a cell, within the room it
+// checks for itself.
 constexpr size_t kCellSlack = 8;
 
 // A leaf's cell count and content offset in its header, its free space
