@@ -70,12 +70,17 @@ inline void CopyArgs(void* dst, const void* src, size_t size,
   if (i < size) std::memcpy(d + i, s + i, size - i);
 }
 
-// The op's result, `size` bytes (KindOp::ret_size; 0 for void), into a
+// The op's result, `size` bytes (the generated RetvalSize; 0 for void), into a
 // payload's or record's retval union of kCapacity bytes, the rest zero: the
 // stub writes only the op's own member of the runtime's union, whose other
 // bytes are whatever its stack held. One 8-byte load masked to the result's
-// width (the runtime's union has at least 8 bytes); only a result wider than
-// 8 bytes (HIP's hipChannelFormatDesc) takes the byte copy.
+// width (the runtime's union has at least 8 bytes; the mask from a table, one
+// instruction where computing it took five); only a result wider than 8
+// bytes (HIP's hipChannelFormatDesc) takes the byte copy.
+constexpr uint64_t kRetvalMasks[9] = {
+    0,           0xff,         0xffff,         0xffffff,
+    0xffffffff,  0xffffffffff, 0xffffffffffff, 0xffffffffffffff,
+    ~uint64_t{0}};
 template <size_t kCapacity>
 inline void CopyRetval(void* dst, const void* src, size_t size) noexcept {
   static_assert(kCapacity % 8 == 0, "whole words");
@@ -88,7 +93,7 @@ inline void CopyRetval(void* dst, const void* src, size_t size) noexcept {
   }
   uint64_t word;
   std::memcpy(&word, src, sizeof(word));
-  word &= size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * size)) - 1;
+  word &= kRetvalMasks[size];
   std::memcpy(d, &word, sizeof(word));
   for (size_t i = 8; i < kCapacity; i += 8) {
     const uint64_t zero = 0;
@@ -197,10 +202,10 @@ std::atomic<uint64_t> g_skipped{0};
 class Payload {
  public:
   // `args_size`: the op's member of the runtime's argument union
-  // (KindOp::args_size); `ret_size`: its return type's (KindOp::ret_size).
-  Payload(const roctracer::ApiCallInfo& info, bool exit, size_t args_size,
-          size_t ret_size) noexcept
-      : info_(info), exit_(exit), args_size_(args_size), ret_size_(ret_size) {}
+  // (KindOp::args_size).
+  Payload(const roctracer::ApiCallInfo& info, bool exit,
+          size_t args_size) noexcept
+      : info_(info), exit_(exit), args_size_(args_size) {}
 
   void* Get() noexcept {
     if (ptr_ != nullptr) return ptr_;
@@ -211,8 +216,9 @@ class Payload {
         p.size = sizeof(p);
         CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
-          CopyRetval<sizeof(p.retval)>(&p.retval, &d->hsa_status_t_retval,
-                                       ret_size_);
+          CopyRetval<sizeof(p.retval)>(
+              &p.retval, &d->hsa_status_t_retval,
+              roctracer::hsa_api::RetvalSize(info_.op));
         } else {
           std::memset(static_cast<void*>(&p.retval), 0, sizeof(p.retval));
         }
@@ -225,8 +231,9 @@ class Payload {
         p.size = sizeof(p);
         CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
-          CopyRetval<sizeof(p.retval)>(&p.retval, &d->hipError_t_retval,
-                                       ret_size_);
+          CopyRetval<sizeof(p.retval)>(
+              &p.retval, &d->hipError_t_retval,
+              roctracer::hip_api::RetvalSize(info_.op));
         } else {
           std::memset(static_cast<void*>(&p.retval), 0, sizeof(p.retval));
         }
@@ -278,7 +285,6 @@ class Payload {
   const roctracer::ApiCallInfo& info_;
   bool exit_;
   size_t args_size_;
-  size_t ret_size_;
   void* ptr_ = nullptr;
 };
 
@@ -326,7 +332,7 @@ inline rocprofiler_callback_tracing_record_t Record(
 inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
                     const roctracer::ApiCallInfo& info, ThreadState& t,
                     Frame* frame, bool record_called) noexcept {
-  Payload payload(info, exit, ko.args_size, ko.ret_size);
+  Payload payload(info, exit, ko.args_size);
   const uint64_t thread_id = roctracer::platform::ThreadId();
   rocprofiler_correlation_id_t correlation_id;
   correlation_id.internal = info.correlation_id;
@@ -490,7 +496,8 @@ void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
   char* args = reinterpret_cast<char*>(&r.args);
   std::memcpy(args, &d->args, n);
   std::memset(args + n, 0, sizeof(r.args) - n);
-  CopyRetval<sizeof(r.retval)>(&r.retval, &d->hipError_t_retval, ko.ret_size);
+  CopyRetval<sizeof(r.retval)>(&r.retval, &d->hipError_t_retval,
+                               roctracer::hip_api::RetvalSize(info.op));
   uint64_t mask =
       frame->buffered_ext & g_active_mask.load(std::memory_order_acquire);
   while (mask != 0) {
@@ -708,9 +715,7 @@ inline bool ExitBufferedOnly(ThreadState& t,
   }
   t.depth = depth - 1;
   if (frame->buffered != 0) {
-    WriteApiRecords<false>(
-        KindOp{static_cast<uint8_t>(frame->kind), 0, 0, frame->op}, info, t,
-        frame);
+    WriteApiRecords<false>(KindOp{frame->kind, 0, frame->op}, info, t, frame);
     if (const uint64_t contexts = RetirementContexts()) {
       Retire(frame->correlation_id, roctracer::clock::TimestampNs(), contexts);
     }

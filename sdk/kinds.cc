@@ -321,21 +321,16 @@ struct Tables {
         }
         if (slot == nullptr) continue;
         size_t args = 0;
-        size_t ret = 0;
-        if (info.source == Source::kHsa) {
+        if (info.source == Source::kHsa)
           args = roctracer::hsa_api::ArgsSize(id);
-          ret = roctracer::hsa_api::RetvalSize(id);
-        }
-        if (info.source == Source::kHip) {
+        if (info.source == Source::kHip)
           args = roctracer::hip_api::ArgsSize(id);
-          ret = roctracer::hip_api::RetvalSize(id);
-        }
-        *slot = KindOp{static_cast<uint8_t>(k), static_cast<uint8_t>(ret),
-                       static_cast<uint16_t>(args), op};
+        *slot =
+            KindOp{static_cast<uint16_t>(k), static_cast<uint16_t>(args), op};
       }
     }
     request[roctracer::kRoctxGetThreadId] =
-        KindOp{ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API, 0, 0,
+        KindOp{ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API, 0,
                ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId};
     g_call_maps[kHsaDomain] = CallMap{hsa, HSA_API_ID_NUMBER};
     g_call_maps[kHipDomain] = CallMap{hip, HIP_API_ID_NUMBER};
@@ -373,18 +368,18 @@ std::atomic<bool> g_call_maps_ready{false};
 KindOp MapCallSlow(uint32_t domain, uint32_t id) noexcept {
   const Tables& t = T();
   if (domain == kHsaDomain) {
-    return id < HSA_API_ID_NUMBER ? t.hsa[id] : KindOp{};
+    return id < HSA_API_ID_NUMBER ? t.hsa[id] : KindOp{0, 0, 0};
   }
   if (domain == kHipDomain) {
-    return id < HIP_API_ID_NUMBER ? t.hip[id] : KindOp{};
+    return id < HIP_API_ID_NUMBER ? t.hip[id] : KindOp{0, 0, 0};
   }
   if (domain == kRoctxDomain) {
-    return id < ROCTX_API_ID_NUMBER ? t.roctx[id] : KindOp{};
+    return id < ROCTX_API_ID_NUMBER ? t.roctx[id] : KindOp{0, 0, 0};
   }
   if (domain == kRequestDomain) {
-    return id < roctracer::kRoctxRequestCount ? t.request[id] : KindOp{};
+    return id < roctracer::kRoctxRequestCount ? t.request[id] : KindOp{0, 0, 0};
   }
-  return KindOp{};
+  return KindOp{0, 0, 0};
 }
 
 bool DomainIdOf(int32_t kind, int32_t op, uint32_t* domain,

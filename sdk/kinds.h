@@ -69,20 +69,13 @@ constexpr int32_t kMaxOps = 1024;
 
 // (domain, API ID) -> (kind, operation); kind 0 when not traced.
 struct KindOp {
-  uint8_t kind;
-  // HSA and HIP calls: the size of the op's return type (0 for void), the
-  // bytes of the runtime's retval union that hold the result: the stub
-  // writes only those, so the payload and the EXT record copy them and zero
-  // the rest. 0 otherwise.
-  uint8_t ret_size;
+  uint16_t kind;
   // HSA and HIP calls: the size of the op's member of the runtime's argument
   // union (what a callback's payload copies), kept in the padding so that a
   // delivery makes no call for it; 0 otherwise.
   uint16_t args_size;
   int32_t op;
 };
-static_assert(ROCPROFILER_CALLBACK_TRACING_LAST <= 256,
-              "KindOp::kind holds every callback tracing kind");
 static_assert(sizeof(KindOp) == 8, "MapCall reads one word per call");
 
 // The tables MapCall reads, by domain: roctracer's domains 0..7, then the
@@ -105,7 +98,7 @@ inline KindOp MapCall(uint32_t domain, uint32_t id) noexcept {
     if (d < kCallMapDomains && id < g_call_maps[d].count) {
       return g_call_maps[d].ops[id];
     }
-    return KindOp{};
+    return KindOp{0, 0, 0};
   }
   return MapCallSlow(domain, id);
 }
@@ -119,7 +112,7 @@ inline KindOp MapCallBuilt(uint32_t domain, uint32_t id) noexcept {
   if (d < kCallMapDomains && id < g_call_maps[d].count) {
     return g_call_maps[d].ops[id];
   }
-  return KindOp{};
+  return KindOp{0, 0, 0};
 }
 
 // The roctracer (domain, API ID) of an API kind's operation; false for
