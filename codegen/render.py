@@ -91,7 +91,10 @@ class Plan:
                         arg_count=len(funcs[e.name].params) if e else 0,
                         returns_status=bool(
                             e and status_type and
-                            funcs[e.name].return_type.spelling == status_type)))
+                            funcs[e.name].return_type.spelling == status_type),
+                        ret_type=(funcs[e.name].return_type.spelling
+                                  if e and not naming.is_void(
+                                      funcs[e.name].return_type) else None)))
     local_typedefs = [naming.declarator(t.underlying, t.name)
                       for t in mdl.typedefs
                       if t.header in PRIVATE_HEADERS.get(d, set())]

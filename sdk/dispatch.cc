@@ -70,6 +70,37 @@ inline void CopyArgs(void* dst, const void* src, size_t size,
   if (i < size) std::memcpy(d + i, s + i, size - i);
 }
 
+// The op's result, `size` bytes (the generated RetvalSize; 0 for void), into a
+// payload's or record's retval union of kCapacity bytes, the rest zero: the
+// stub writes only the op's own member of the runtime's union, whose other
+// bytes are whatever its stack held. One 8-byte load masked to the result's
+// width (the runtime's union has at least 8 bytes; the mask from a table, one
+// instruction where computing it took five); only a result wider than 8
+// bytes (HIP's hipChannelFormatDesc) takes the byte copy.
+constexpr uint64_t kRetvalMasks[9] = {
+    0,           0xff,         0xffff,         0xffffff,
+    0xffffffff,  0xffffffffff, 0xffffffffffff, 0xffffffffffffff,
+    ~uint64_t{0}};
+template <size_t kCapacity>
+inline void CopyRetval(void* dst, const void* src, size_t size) noexcept {
+  static_assert(kCapacity % 8 == 0, "whole words");
+  auto* d = static_cast<char*>(dst);
+  if (__builtin_expect(size > 8, 0)) {
+    char bytes[kCapacity] = {};
+    std::memcpy(bytes, src, size < kCapacity ? size : kCapacity);
+    std::memcpy(d, bytes, kCapacity);
+    return;
+  }
+  uint64_t word;
+  std::memcpy(&word, src, sizeof(word));
+  word &= kRetvalMasks[size];
+  std::memcpy(d, &word, sizeof(word));
+  for (size_t i = 8; i < kCapacity; i += 8) {
+    const uint64_t zero = 0;
+    std::memcpy(d + i, &zero, sizeof(zero));
+  }
+}
+
 // Uninitialised storage: HIP's args union holds types with constructors.
 template <class T>
 union Storage {
@@ -185,8 +216,9 @@ class Payload {
         p.size = sizeof(p);
         CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
-          std::memcpy(static_cast<void*>(&p.retval), &d->hsa_status_t_retval,
-                      sizeof(p.retval));
+          CopyRetval<sizeof(p.retval)>(
+              &p.retval, &d->hsa_status_t_retval,
+              roctracer::hsa_api::RetvalSize(info_.op));
         } else {
           std::memset(static_cast<void*>(&p.retval), 0, sizeof(p.retval));
         }
@@ -199,8 +231,9 @@ class Payload {
         p.size = sizeof(p);
         CopyArgs(&p.args, &d->args, args_size_, sizeof(p.args));
         if (exit_) {
-          std::memcpy(static_cast<void*>(&p.retval), &d->hipError_t_retval,
-                      sizeof(p.retval));
+          CopyRetval<sizeof(p.retval)>(
+              &p.retval, &d->hipError_t_retval,
+              roctracer::hip_api::RetvalSize(info_.op));
         } else {
           std::memset(static_cast<void*>(&p.retval), 0, sizeof(p.retval));
         }
@@ -463,8 +496,8 @@ void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
   char* args = reinterpret_cast<char*>(&r.args);
   std::memcpy(args, &d->args, n);
   std::memset(args + n, 0, sizeof(r.args) - n);
-  std::memcpy(static_cast<void*>(&r.retval), &d->hipError_t_retval,
-              sizeof(r.retval));
+  CopyRetval<sizeof(r.retval)>(&r.retval, &d->hipError_t_retval,
+                               roctracer::hip_api::RetvalSize(info.op));
   uint64_t mask =
       frame->buffered_ext & g_active_mask.load(std::memory_order_acquire);
   while (mask != 0) {
