@@ -26,7 +26,8 @@ RoctxLink g_link = {
 
 std::atomic<uint64_t> g_next_local_range_id{1};
 
-// `level`: the nesting level a push opened or a pop closed, else 0.
+// `level`: the nesting level a push opened or a pop closed, else 0. `id`: a
+// range's ID, else 0. The tracer gets whichever the op has (RoctxReportFn).
 inline void Notify(uint32_t op, const char* message, uint64_t id,
                    int level = 0) {
   const bool traced = g_link.active[op].load(std::memory_order_relaxed) != 0;
@@ -35,7 +36,7 @@ inline void Notify(uint32_t op, const char* message, uint64_t id,
   if (__builtin_expect(!traced && !direct, 1)) return;
   if (traced) {
     if (auto report = g_link.report.load(std::memory_order_acquire)) {
-      report(op, message, id);
+      report(op, message, id != 0 ? id : static_cast<uint64_t>(level));
     }
   }
   if (direct) roctx_direct::Deliver(op, message, id, level);

@@ -256,6 +256,13 @@ class Payload {
             break;
           case ROCTX_API_ID_roctxRangePushA:
             p.args.roctxRangePushA.message = d->args.roctxRangePushA.message;
+            // The level push returned, which the bridge puts in the ID slot.
+            if (exit_)
+              p.retval.int32_t_retval = static_cast<int32_t>(d->args.id);
+            break;
+          case ROCTX_API_ID_roctxRangePop:
+            if (exit_)
+              p.retval.int32_t_retval = static_cast<int32_t>(d->args.id);
             break;
           case ROCTX_API_ID_roctxRangeStartA:
             p.args.roctxRangeStartA.message = d->args.roctxRangeStartA.message;

@@ -60,9 +60,13 @@ class SinkScope {
 // tool's callback) is reported like any other. Only the sink whose delivery
 // made it is skipped (a rocTX callback annotating would otherwise call itself
 // without end); the records and the other sink still get it.
-void Report(uint32_t op, const char* message, uint64_t range_id) {
+// `value`: RoctxReportFn's (a range ID, or push/pop's nesting level).
+void Report(uint32_t op, const char* message, uint64_t value) {
   const uint32_t busy = hook::Thread().roctx_sinks;
   hook::UntracedScope untraced;
+  const bool nesting =
+      op == ROCTX_API_ID_roctxRangePushA || op == ROCTX_API_ID_roctxRangePop;
+  const uint64_t range_id = nesting ? 0 : value;
   roctx_api_data_t data{};
   data.args.message = message;
   data.args.id = range_id;
@@ -94,6 +98,10 @@ void Report(uint32_t op, const char* message, uint64_t range_id) {
                       : consumer != nullptr || pools.any() ? NextCorrelationId()
                                                            : 0;
   if (consumer != nullptr) {
+    // Push/pop's level travels in the unused ID slot to the consumer only
+    // (the rocprofiler-sdk front end's retval); roctracer's callback above
+    // saw 0 there, as roctracer reports it.
+    if (nesting) data.args.id = value;
     SinkScope sink(hook::kRoctxConsumerSink);
     ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
                      hook::CurrentCallId(), &data};

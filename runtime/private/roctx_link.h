@@ -26,9 +26,10 @@
 namespace roctracer {
 
 // op: roctx_api_id_t; message: the caller's string (may be NULL);
-// range_id: start/stop range ID, else 0.
+// value: start/stop: the range ID; push/pop: the nesting level the call
+// returns (what rocprofiler-sdk reports as the call's retval); else 0.
 using RoctxReportFn = void (*)(uint32_t op, const char* message,
-                               uint64_t range_id);
+                               uint64_t value);
 // Draws an ID from the tracer's process-wide correlation counter.
 using RoctxNextIdFn = uint64_t (*)();
 
@@ -59,7 +60,7 @@ struct RoctxRequestArgs {
 // Returns what the rocTX function returns (0: done).
 using RoctxRequestFn = int (*)(uint32_t request, const RoctxRequestArgs* args);
 
-constexpr uint32_t kRoctxLinkVersion = 3;
+constexpr uint32_t kRoctxLinkVersion = 4;
 
 // Range IDs libroctx hands out while no tracer is attached have this bit set:
 // they can never equal a correlation ID, which the tracer's records of range

@@ -31,6 +31,7 @@ struct Event {
   uint64_t correlation;
   uint64_t thread;
   std::string args;  // "type name=value; " per argument
+  int32_t retval;    // MARKER_CORE_API: the payload's int32_t_retval
 };
 
 std::mutex g_mutex;
@@ -53,7 +54,13 @@ int AppendArg(rocprofiler_callback_tracing_kind_t,
 void OnCall(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
             void*) {
   Event e{r.kind,      r.operation, r.phase, r.correlation_id.internal,
-          r.thread_id, ""};
+          r.thread_id, "",          0};
+  if (r.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API) {
+    e.retval =
+        static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(
+            r.payload)
+            ->retval.int32_t_retval;
+  }
   EXPECT_EQ(rocprofiler_iterate_callback_tracing_kind_operation_args(
                 r, &AppendArg, 1, &e.args),
             ROCPROFILER_STATUS_SUCCESS);
@@ -81,11 +88,13 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
   g_name_status = rocprofiler_configure_callback_tracing_service(
       g_context, ROCPROFILER_CALLBACK_TRACING_MARKER_NAME_API, nullptr, 0,
       &OnCall, nullptr);
-  const rocprofiler_tracing_operation_t get_thread_id[] = {
-      ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId};
+  const rocprofiler_tracing_operation_t core_ops[] = {
+      ROCPROFILER_MARKER_CORE_API_ID_roctxGetThreadId,
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
   EXPECT_EQ(rocprofiler_configure_callback_tracing_service(
                 g_context, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
-                get_thread_id, 1, &OnCall, nullptr),
+                core_ops, 3, &OnCall, nullptr),
             ROCPROFILER_STATUS_SUCCESS);
   return rocprofiler_start_context(g_context) == ROCPROFILER_STATUS_SUCCESS
              ? 0
@@ -201,6 +210,41 @@ TEST_F(MarkerRequests, NamingRequestsCarryTheirArguments) {
   EXPECT_EQ(exits[3].args,
             "const char* name=\"stream\"; "
             "const struct ihipStream_t* stream=0x40; ");
+}
+
+// As with rocprofiler-sdk, push and pop report at EXIT what they return: the
+// nesting level a push opened or a pop closed (0 for the outermost).
+TEST_F(MarkerRequests, PushAndPopReportTheirNestingLevelAtExit) {
+  EXPECT_EQ(roctxRangePushA("outer"), 0);
+  EXPECT_EQ(roctxRangePushA("inner"), 1);
+  EXPECT_EQ(roctxRangePop(), 1);
+  EXPECT_EQ(roctxRangePop(), 0);
+  const auto events = Take();
+  ASSERT_EQ(events.size(), 8u);
+  const int32_t ops[] = {ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
+                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
+  const int32_t levels[] = {0, 1, 1, 0};
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
+    EXPECT_EQ(events[i].op, ops[i / 2]);
+    const bool exit = i % 2 == 1;
+    EXPECT_EQ(events[i].phase, exit ? ROCPROFILER_CALLBACK_PHASE_EXIT
+                                    : ROCPROFILER_CALLBACK_PHASE_ENTER);
+    // At ENTER the call has not returned yet.
+    EXPECT_EQ(events[i].retval, exit ? levels[i / 2] : 0) << "event " << i;
+  }
+  // Distinct calls, not one range ID reused as correlation ID.
+  EXPECT_NE(events[0].correlation, events[2].correlation);
+  EXPECT_NE(events[4].correlation, events[6].correlation);
+}
+
+// A pop with no range open returns -1. It closes nothing, so it is not
+// reported (rocprofiler-sdk's own libroctx reports it with retval -1).
+TEST_F(MarkerRequests, PopWithNoOpenRangeReturnsMinusOne) {
+  EXPECT_EQ(roctxRangePop(), -1);
+  EXPECT_TRUE(Take().empty());
 }
 
 TEST_F(MarkerRequests, GetThreadIdEqualsTheToolsThreadId) {
