@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -41,9 +42,11 @@ std::deque<std::pair<void (*)(void*), void*>>& g_functions =
 std::thread& g_thread = *new std::thread;
 bool g_stop = false;
 pid_t g_thread_pid = 0;  // the process g_thread runs in (none after fork)
-// Passes of Run over the handlers: begun and finished, under g_mutex.
+// Passes of Run over the handlers: begun (under g_mutex) and finished. Run
+// takes the lock to tell a finished pass only while exit waits for one.
 uint64_t g_passes_begun = 0;
-uint64_t g_passes_done = 0;
+std::atomic<uint64_t> g_passes_done{0};
+std::atomic<int> g_exit_waiters{0};
 std::condition_variable& g_pass_done_cv = *new std::condition_variable;
 // How long exit waits for the due handlers (a handler that never returns
 // must not keep the process from exiting).
@@ -98,11 +101,13 @@ void Run() {
         Release(live);
       }
     }
-    {
+    // Sequentially consistent with a waiter's count and its read of the
+    // passes: either it sees this pass, or this sees it waiting.
+    g_passes_done.store(pass, std::memory_order_seq_cst);
+    if (g_exit_waiters.load(std::memory_order_seq_cst) != 0) {
       std::lock_guard<std::mutex> lock(g_mutex);
-      g_passes_done = pass;
+      g_pass_done_cv.notify_all();
     }
-    g_pass_done_cv.notify_all();
     if (ready.empty() && functions.empty()) WaitWatch(seen, UINT64_MAX);
   }
 }
@@ -129,11 +134,14 @@ void RunDueHandlersAtExit() {
   // A pass that begins from now on finds every handler whose condition
   // holds now, and every function queued before.
   const uint64_t target = g_passes_begun + 1;
+  g_exit_waiters.fetch_add(1, std::memory_order_seq_cst);
   lock.unlock();
   Kick();
   lock.lock();
-  g_pass_done_cv.wait_for(lock, kExitWait,
-                          [&] { return g_passes_done >= target || g_stop; });
+  g_pass_done_cv.wait_for(lock, kExitWait, [&] {
+    return g_passes_done.load(std::memory_order_seq_cst) >= target || g_stop;
+  });
+  g_exit_waiters.fetch_sub(1, std::memory_order_seq_cst);
 }
 
 void StopAsyncThread() {
@@ -142,8 +150,8 @@ void StopAsyncThread() {
     g_stop = true;
     g_handlers.clear();
     g_functions.clear();
+    g_pass_done_cv.notify_all();
   }
-  g_pass_done_cv.notify_all();
   Kick();
   if (g_thread.joinable()) g_thread.join();
 }
