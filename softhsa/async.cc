@@ -2,9 +2,20 @@
 // that runs handlers whose condition holds. A handler returning true stays
 // registered (and runs again while the condition holds, as in ROCR); false
 // removes it.
+//
+// At exit, handlers already due run before the libraries' static objects are
+// destroyed (RunDueHandlersAtExit). ROCR's event thread wakes on the
+// completion's interrupt and runs a due handler within microseconds; this
+// thread may wait milliseconds for a CPU on a loaded machine, and a runtime
+// that tears itself down from a static destructor (HIP) must not find its
+// handler running afterwards on objects it freed.
 #include <pthread.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -30,6 +41,16 @@ std::deque<std::pair<void (*)(void*), void*>>& g_functions =
     *new std::deque<std::pair<void (*)(void*), void*>>;
 std::thread& g_thread = *new std::thread;
 bool g_stop = false;
+pid_t g_thread_pid = 0;  // the process g_thread runs in (none after fork)
+// Passes of Run over the handlers: begun (under g_mutex) and finished. Run
+// takes the lock to tell a finished pass only while exit waits for one.
+uint64_t g_passes_begun = 0;
+std::atomic<uint64_t> g_passes_done{0};
+std::atomic<int> g_exit_waiters{0};
+std::condition_variable& g_pass_done_cv = *new std::condition_variable;
+// How long exit waits for the due handlers (a handler that never returns
+// must not keep the process from exiting).
+constexpr std::chrono::seconds kExitWait{2};
 
 void Kick() { BumpWatch(); }
 
@@ -39,9 +60,11 @@ void Run() {
     uint32_t seen = WatchSeq();
     std::vector<Handler> ready;
     std::deque<std::pair<void (*)(void*), void*>> functions;
+    uint64_t pass;
     {
       std::lock_guard<std::mutex> lock(g_mutex);
       if (g_stop) return;
+      pass = ++g_passes_begun;
       functions.swap(g_functions);
       for (size_t i = 0; i < g_handlers.size();) {
         Handler& h = g_handlers[i];
@@ -78,6 +101,13 @@ void Run() {
         Release(live);
       }
     }
+    // Sequentially consistent with a waiter's count and its read of the
+    // passes: either it sees this pass, or this sees it waiting.
+    g_passes_done.store(pass, std::memory_order_seq_cst);
+    if (g_exit_waiters.load(std::memory_order_seq_cst) != 0) {
+      std::lock_guard<std::mutex> lock(g_mutex);
+      g_pass_done_cv.notify_all();
+    }
     if (ready.empty() && functions.empty()) WaitWatch(seen, UINT64_MAX);
   }
 }
@@ -85,11 +115,34 @@ void Run() {
 void EnsureThread() {
   if (!g_thread.joinable()) {
     g_stop = false;
+    g_thread_pid = getpid();
     g_thread = std::thread(Run);
   }
 }
 
 }  // namespace
+
+void RunDueHandlersAtExit() {
+  std::unique_lock<std::mutex> lock(g_mutex);
+  // Nothing to wait for without the thread: none started, stopped by
+  // hsa_shut_down, not in this (forked) process, or exit called from a
+  // handler.
+  if (!g_thread.joinable() || g_stop || g_thread_pid != getpid() ||
+      g_thread.get_id() == std::this_thread::get_id()) {
+    return;
+  }
+  // A pass that begins from now on finds every handler whose condition
+  // holds now, and every function queued before.
+  const uint64_t target = g_passes_begun + 1;
+  g_exit_waiters.fetch_add(1, std::memory_order_seq_cst);
+  lock.unlock();
+  Kick();
+  lock.lock();
+  g_pass_done_cv.wait_for(lock, kExitWait, [&] {
+    return g_passes_done.load(std::memory_order_seq_cst) >= target || g_stop;
+  });
+  g_exit_waiters.fetch_sub(1, std::memory_order_seq_cst);
+}
 
 void StopAsyncThread() {
   {
@@ -97,6 +150,7 @@ void StopAsyncThread() {
     g_stop = true;
     g_handlers.clear();
     g_functions.clear();
+    g_pass_done_cv.notify_all();
   }
   Kick();
   if (g_thread.joinable()) g_thread.join();

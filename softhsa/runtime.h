@@ -82,6 +82,9 @@ uint64_t NsToSystemTicks(uint64_t ns);
 // Background threads that must stop at the last hsa_shut_down.
 void StopAsyncThread();
 void StopCopyThread();
+// Registered with atexit at the first hsa_init: waits (boundedly) until the
+// async thread has run every handler due when exit was called.
+void RunDueHandlersAtExit();
 void DestroyAllQueues();
 void DestroyAllExecutables();
 void DestroyAllSignals();

@@ -135,6 +135,12 @@ hsa_status_t hsa_init() {
     g_event_handlers.clear();
   }
   g_init_count.store(1, std::memory_order_release);
+  // Registered here, not at load: exit calls what atexit registered in
+  // reverse order, and the static destructors of the program and of the
+  // libraries loaded with it (HIP's, which tear HIP down while a handler of
+  // its own may be due) were registered before main, so this runs first.
+  static std::once_flag exit_hook;
+  std::call_once(exit_hook, [] { atexit(RunDueHandlersAtExit); });
   // Tools load once the runtime answers calls, as in ROCR: OnLoad may call
   // into the runtime through the table it is given.
   LoadTools();
