@@ -41,7 +41,10 @@ std::deque<std::pair<void (*)(void*), void*>>& g_functions =
     *new std::deque<std::pair<void (*)(void*), void*>>;
 std::thread& g_thread = *new std::thread;
 bool g_stop = false;
-pid_t g_thread_pid = 0;  // the process g_thread runs in (none after fork)
+// The process g_thread runs in: read before g_mutex at exit, since a forked
+// child's copy of g_mutex may be held by a thread the child does not have.
+std::atomic<pid_t> g_thread_pid{0};
+thread_local bool t_on_async_thread = false;
 // Passes of Run over the handlers: begun (under g_mutex) and finished. Run
 // takes the lock to tell a finished pass only while exit waits for one.
 uint64_t g_passes_begun = 0;
@@ -56,6 +59,7 @@ void Kick() { BumpWatch(); }
 
 void Run() {
   pthread_setname_np(pthread_self(), "softhsa-async");
+  t_on_async_thread = true;
   for (;;) {
     uint32_t seen = WatchSeq();
     std::vector<Handler> ready;
@@ -115,7 +119,7 @@ void Run() {
 void EnsureThread() {
   if (!g_thread.joinable()) {
     g_stop = false;
-    g_thread_pid = getpid();
+    g_thread_pid.store(getpid(), std::memory_order_relaxed);
     g_thread = std::thread(Run);
   }
 }
@@ -123,14 +127,16 @@ void EnsureThread() {
 }  // namespace
 
 void RunDueHandlersAtExit() {
-  std::unique_lock<std::mutex> lock(g_mutex);
-  // Nothing to wait for without the thread: none started, stopped by
-  // hsa_shut_down, not in this (forked) process, or exit called from a
-  // handler.
-  if (!g_thread.joinable() || g_stop || g_thread_pid != getpid() ||
-      g_thread.get_id() == std::this_thread::get_id()) {
+  // Nothing to wait for in a forked child (the thread is the parent's, and
+  // so may be the lock) or when a handler calls exit; both are known
+  // without the lock.
+  if (t_on_async_thread ||
+      g_thread_pid.load(std::memory_order_relaxed) != getpid()) {
     return;
   }
+  std::unique_lock<std::mutex> lock(g_mutex);
+  // Nor without the thread: none started, or stopped by hsa_shut_down.
+  if (!g_thread.joinable() || g_stop) return;
   // A pass that begins from now on finds every handler whose condition
   // holds now, and every function queued before.
   const uint64_t target = g_passes_begun + 1;
