@@ -19,6 +19,8 @@
 #include "rocprofiler-sdk-roctx/roctx.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/private/roctx_link.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 extern "C" roctracer::RoctxLink* roctx_internal_link(void);
 
@@ -142,15 +144,29 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "marker_requests_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "marker_requests_test");
 }
 
 std::atomic<int> g_roctracer_marks{0};
 void OnRoctx(uint32_t, uint32_t op, const void*, void*) {
   if (op == ROCTX_API_ID_roctxMarkA) g_roctracer_marks.fetch_add(1);
+}
+
+// `events` are ENTER and EXIT, in turn, of MARKER_CORE_API calls of `ops`,
+// each returning `retvals[call]` at EXIT (at ENTER the call has not returned
+// yet: 0).
+void ExpectCoreCalls(const std::vector<Event>& events,
+                     const std::vector<int32_t>& ops,
+                     const std::vector<int32_t>& retvals) {
+  ASSERT_EQ(events.size(), 2 * ops.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
+    EXPECT_EQ(events[i].op, ops[i / 2]) << "event " << i;
+    const bool exit = i % 2 == 1;
+    EXPECT_EQ(events[i].phase, exit ? ROCPROFILER_CALLBACK_PHASE_EXIT
+                                    : ROCPROFILER_CALLBACK_PHASE_ENTER);
+    EXPECT_EQ(events[i].retval, exit ? retvals[i / 2] : 0) << "event " << i;
+  }
 }
 
 class MarkerRequests : public ::testing::Test {
@@ -260,21 +276,13 @@ TEST_F(MarkerRequests, PushAndPopReportTheirNestingLevelAtExit) {
   EXPECT_EQ(roctxRangePop(), 1);
   EXPECT_EQ(roctxRangePop(), 0);
   const auto events = Take();
+  ExpectCoreCalls(events,
+                  {ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+                   ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+                   ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
+                   ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop},
+                  {0, 1, 1, 0});
   ASSERT_EQ(events.size(), 8u);
-  const int32_t ops[] = {ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
-  const int32_t levels[] = {0, 1, 1, 0};
-  for (size_t i = 0; i < 8; ++i) {
-    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
-    EXPECT_EQ(events[i].op, ops[i / 2]);
-    const bool exit = i % 2 == 1;
-    EXPECT_EQ(events[i].phase, exit ? ROCPROFILER_CALLBACK_PHASE_EXIT
-                                    : ROCPROFILER_CALLBACK_PHASE_ENTER);
-    // At ENTER the call has not returned yet.
-    EXPECT_EQ(events[i].retval, exit ? levels[i / 2] : 0) << "event " << i;
-  }
   // Distinct calls, not one range ID reused as correlation ID.
   EXPECT_NE(events[0].correlation, events[2].correlation);
   EXPECT_NE(events[4].correlation, events[6].correlation);
@@ -288,18 +296,13 @@ TEST_F(MarkerRequests, PopWithNoOpenRangeIsReportedWithRetvalMinusOne) {
   EXPECT_EQ(roctxRangePushA("after"), 0);
   EXPECT_EQ(roctxRangePop(), 0);
   const auto events = Take();
+  const std::vector<int32_t> ops = {
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
+  ExpectCoreCalls(events, ops, {-1, 0, 0});
   ASSERT_EQ(events.size(), 6u);
-  const int32_t ops[] = {ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
-  const int32_t retvals[] = {-1, 0, 0};
   for (size_t i = 0; i < 6; ++i) {
-    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
-    EXPECT_EQ(events[i].op, ops[i / 2]);
-    const bool exit = i % 2 == 1;
-    EXPECT_EQ(events[i].phase, exit ? ROCPROFILER_CALLBACK_PHASE_EXIT
-                                    : ROCPROFILER_CALLBACK_PHASE_ENTER);
-    EXPECT_EQ(events[i].retval, exit ? retvals[i / 2] : 0) << "event " << i;
     EXPECT_EQ(events[i].thread, static_cast<uint64_t>(syscall(SYS_gettid)));
     EXPECT_EQ(events[i].args,
               i / 2 == 1 ? "const char* message=\"after\"; " : "");
@@ -415,10 +418,5 @@ TEST_F(MarkerRequests, ConcurrentRequests) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }
