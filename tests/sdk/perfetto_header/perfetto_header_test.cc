@@ -44,6 +44,19 @@ TEST(PerfettoHeader, RegistersTheCategoriesIn100sOrder) {
                "KFD events collection");
 }
 
+// `expected` names the category of every kind below `last`, and only
+// those: no kind lacks one, and `last` itself has none.
+template <typename KindT>
+void ExpectCategories(const std::map<int, std::string>& expected, KindT last) {
+  ASSERT_EQ(expected.size(), size_t(last));
+  for (const auto& [kind, name] : expected) {
+    const char* got = sdk::get_perfetto_category(static_cast<KindT>(kind));
+    ASSERT_NE(got, nullptr) << "kind " << kind;
+    EXPECT_EQ(got, name) << "kind " << kind;
+  }
+  EXPECT_EQ(sdk::get_perfetto_category(last), nullptr);
+}
+
 TEST(PerfettoHeader, EveryBufferKindHasItsCategory) {
   const std::map<int, std::string> expected = {
       {ROCPROFILER_BUFFER_TRACING_NONE, "none"},
@@ -79,15 +92,8 @@ TEST(PerfettoHeader, EveryBufferKindHasItsCategory) {
       {ROCPROFILER_BUFFER_TRACING_KFD_PAGE_FAULT, "kfd_events"},
       {ROCPROFILER_BUFFER_TRACING_KFD_QUEUE, "kfd_events"},
       {ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API, "marker_api"}};
-  ASSERT_EQ(expected.size(), size_t{ROCPROFILER_BUFFER_TRACING_LAST});
-  for (const auto& [kind, name] : expected) {
-    const char* got = sdk::get_perfetto_category(
-        static_cast<rocprofiler_buffer_tracing_kind_t>(kind));
-    ASSERT_NE(got, nullptr) << "kind " << kind;
-    EXPECT_EQ(got, name) << "kind " << kind;
-  }
-  EXPECT_EQ(sdk::get_perfetto_category(ROCPROFILER_BUFFER_TRACING_LAST),
-            nullptr);
+  ExpectCategories<rocprofiler_buffer_tracing_kind_t>(
+      expected, ROCPROFILER_BUFFER_TRACING_LAST);
   EXPECT_EQ(sdk::get_perfetto_category(
                 static_cast<rocprofiler_buffer_tracing_kind_t>(-1)),
             nullptr);
@@ -123,15 +129,8 @@ TEST(PerfettoHeader, EveryCallbackKindHasItsCategory) {
       {ROCPROFILER_CALLBACK_TRACING_ROCJPEG_API, "rocjpeg_api"},
       {ROCPROFILER_CALLBACK_TRACING_HIP_STREAM, "hip_api"},
       {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, "marker_api"}};
-  ASSERT_EQ(expected.size(), size_t{ROCPROFILER_CALLBACK_TRACING_LAST});
-  for (const auto& [kind, name] : expected) {
-    const char* got = sdk::get_perfetto_category(
-        static_cast<rocprofiler_callback_tracing_kind_t>(kind));
-    ASSERT_NE(got, nullptr) << "kind " << kind;
-    EXPECT_EQ(got, name) << "kind " << kind;
-  }
-  EXPECT_EQ(sdk::get_perfetto_category(ROCPROFILER_CALLBACK_TRACING_LAST),
-            nullptr);
+  ExpectCategories<rocprofiler_callback_tracing_kind_t>(
+      expected, ROCPROFILER_CALLBACK_TRACING_LAST);
 }
 
 struct Printable {
