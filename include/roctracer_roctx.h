@@ -65,7 +65,8 @@ extern "C" {
  * thread, after the tracer's callbacks, as callback(ACTIVITY_DOMAIN_ROCTX,
  * op, &data[, arg]) with the data above (`message` valid during the call
  * only). A rocTX call made inside such a callback reaches the tracer but not
- * these consumers again. A pop with no open range is not reported. */
+ * these consumers again. A pop with no open range (which returns -1) is
+ * reported like any pop. */
 
 /* ROCm 5.2.3: `callback` (an activity_rtapi_callback_t; NULL unregisters)
  * and `arg` for operation `op`, replacing any earlier one. False when `op`

@@ -26,8 +26,9 @@ RoctxLink g_link = {
 
 std::atomic<uint64_t> g_next_local_range_id{1};
 
-// `level`: the nesting level a push opened or a pop closed, else 0. `id`: a
-// range's ID, else 0. The tracer gets whichever the op has (RoctxReportFn).
+// `level`: the nesting level a push opened or a pop closed (-1 for a pop with
+// no open range), else 0. `id`: a range's ID, else 0. The tracer gets whichever
+// the op has (RoctxReportFn).
 inline void Notify(uint32_t op, const char* message, uint64_t id,
                    int level = 0) {
   const bool traced = g_link.active[op].load(std::memory_order_relaxed) != 0;
@@ -94,7 +95,13 @@ ROCTX_API int roctxRangePushA(const char* message) {
 }
 
 ROCTX_API int roctxRangePop(void) {
-  if (t_depth == 0) return -1;
+  // A pop with no open range closes nothing and returns -1, but it is still
+  // a call the application made: reported like any other, with -1 as its
+  // result (as ROCm's libroctx and rocprofiler-sdk's do).
+  if (__builtin_expect(t_depth == 0, 0)) {
+    Notify(ROCTX_API_ID_roctxRangePop, nullptr, 0, -1);
+    return -1;
+  }
   const int level = --t_depth;
   Notify(ROCTX_API_ID_roctxRangePop, nullptr, 0, level);
   return level;

@@ -1875,6 +1875,22 @@ class NothingSilent(unittest.TestCase):
     self.assertEqual(m["roctrace.lost.unmatched_range_ends"], "0")
     self.assertEqual(m["roctrace.lost.unterminated_ranges"], "0")
 
+  def test_pops_with_no_open_range_are_counted_not_written(self):
+    # The tracer reports a pop with no open range like any pop: it closes
+    # nothing, so it makes no row and is counted as an unmatched range end.
+    p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
+                      "-d", "out", "-o", "p", "--", PROGRAM, "unbalanced_pop")
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(self.dir, "out", "p_marker_api_trace.csv"))
+    self.assertEqual([r["Function"] for r in rows], ["kept"])
+    self.assertLess(int(rows[0]["Start_Timestamp"]),
+                    int(rows[0]["End_Timestamp"]))
+    db = os.path.join(self.dir, "out", "p_results.db")
+    self.assertEqual([r[1] for r in regions(db)].count("kept"), 1)
+    m = metadata(db)
+    self.assertEqual(m["roctrace.lost.unmatched_range_ends"], "2")
+    self.assertEqual(m["roctrace.lost.unterminated_ranges"], "0")
+
   def test_marker_strings_are_valid_utf8_in_every_format(self):
     p = self.roctrace("--marker-trace", "--output-format", "csv", "rocpd",
                       "json", "pftrace", "-d", "out", "-o", "u", "--",

@@ -18,6 +18,8 @@
 //   cross_ranges N    N rocTX ranges, each started (roctxRangeStartA) on
 //                     the main thread and stopped on another thread, which
 //                     ends before the main thread's next call
+//   unbalanced_pop    a pop with no open range, a pushed range "kept"
+//                     around one call, then another pop with none open
 //   bad_utf8          a mark and a pushed range whose messages are not
 //                     UTF-8 ("bad\xff\xfe" and "\xc3(")
 //   chdir DIR N       chdir(DIR), then N calls
@@ -170,6 +172,14 @@ int main(int argc, char** argv) {
       }).join();
       Calls(1);
     }
+    return 0;
+  }
+  if (std::strcmp(mode, "unbalanced_pop") == 0) {
+    if (roctxRangePop() != -1) return 66;
+    roctxRangePushA("kept");
+    Calls(1);
+    if (roctxRangePop() != 0) return 66;
+    if (roctxRangePop() != -1) return 66;
     return 0;
   }
   if (std::strcmp(mode, "bad_utf8") == 0) {

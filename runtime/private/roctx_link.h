@@ -27,7 +27,8 @@ namespace roctracer {
 
 // op: roctx_api_id_t; message: the caller's string (may be NULL);
 // value: start/stop: the range ID; push/pop: the nesting level the call
-// returns (what rocprofiler-sdk reports as the call's retval); else 0.
+// returns, sign-extended (-1 for a pop with no open range; what
+// rocprofiler-sdk reports as the call's retval); else 0.
 using RoctxReportFn = void (*)(uint32_t op, const char* message,
                                uint64_t value);
 // Draws an ID from the tracer's process-wide correlation counter.

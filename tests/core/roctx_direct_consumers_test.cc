@@ -203,26 +203,28 @@ TEST(RoctxDirectConsumers, TracerHookGetsEveryAnnotationUntilUnregistered) {
   roctxMarkA(nullptr);
   EXPECT_EQ(roctxRangePushA("range"), 0);
   EXPECT_EQ(roctxRangePop(), 0);
-  EXPECT_EQ(roctxRangePop(), -1);  // nothing open: not reported
+  // Nothing open: -1, and reported all the same, as ROCm's libroctx reports
+  // every pop before it looks at the level.
+  EXPECT_EQ(roctxRangePop(), -1);
   const roctx_range_id_t id = roctxRangeStartA("start");
   roctxRangeStop(id);
   roctxRegisterTracerCallback(nullptr);
   roctxMarkA("after");
 
-  ASSERT_EQ(g_tracer_seen.size(), 5u);
-  const uint32_t ops[] = {ROCTX_API_ID_roctxMarkA, ROCTX_API_ID_roctxRangePushA,
-                          ROCTX_API_ID_roctxRangePop,
-                          ROCTX_API_ID_roctxRangeStartA,
-                          ROCTX_API_ID_roctxRangeStop};
-  for (size_t i = 0; i < 5; ++i) {
+  ASSERT_EQ(g_tracer_seen.size(), 6u);
+  const uint32_t ops[] = {
+      ROCTX_API_ID_roctxMarkA,       ROCTX_API_ID_roctxRangePushA,
+      ROCTX_API_ID_roctxRangePop,    ROCTX_API_ID_roctxRangePop,
+      ROCTX_API_ID_roctxRangeStartA, ROCTX_API_ID_roctxRangeStop};
+  for (size_t i = 0; i < 6; ++i) {
     EXPECT_EQ(g_tracer_seen[i].domain, ACTIVITY_DOMAIN_ROCTX);
     EXPECT_EQ(g_tracer_seen[i].op, ops[i]);
   }
   EXPECT_EQ(g_tracer_seen[0].message, "(null)");
   EXPECT_EQ(g_tracer_seen[1].message, "range");
-  EXPECT_EQ(g_tracer_seen[3].message, "start");
-  EXPECT_EQ(g_tracer_seen[3].id, id);
+  EXPECT_EQ(g_tracer_seen[4].message, "start");
   EXPECT_EQ(g_tracer_seen[4].id, id);
+  EXPECT_EQ(g_tracer_seen[5].id, id);
 }
 
 }  // namespace

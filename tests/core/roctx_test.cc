@@ -201,6 +201,48 @@ TEST_F(Roctx, RecordsCarryACopyOfTheMessage) {
   EXPECT_FALSE(got[22].has_message);
 }
 
+// A pop with no open range returns -1 and closes nothing, but it is a call
+// the application made: callbacks and records get it as any pop (ROCm's
+// libroctx reports every pop before it looks at the level). roctracer's
+// callback data and record carry no result, so nothing tells it apart.
+TEST_F(Roctx, APopWithNoOpenRangeIsReported) {
+  CallbackLog log;
+  ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_ROCTX,
+                                             CallbackLog::Fn, &log),
+            ROCTRACER_STATUS_SUCCESS);
+  Collector& collector = NewCollector();
+  const roctracer_properties_t props = collector.Properties(4096);
+  ASSERT_EQ(roctracer_open_pool(&props), ROCTRACER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX),
+            ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePop(), -1);
+  EXPECT_EQ(roctxRangePushA("after"), 0);  // the level is still 0
+  EXPECT_EQ(roctxRangePop(), 0);
+  ASSERT_EQ(roctracer_flush_activity(), ROCTRACER_STATUS_SUCCESS);
+
+  ASSERT_EQ(log.seen.size(), 3u);
+  EXPECT_EQ(log.seen[0].op, ROCTX_API_ID_roctxRangePop);
+  EXPECT_FALSE(log.seen[0].has_message);
+  EXPECT_EQ(log.seen[0].id, 0u);  // roctracer's callback never sees a level
+  EXPECT_EQ(log.seen[1].op, ROCTX_API_ID_roctxRangePushA);
+  EXPECT_EQ(log.seen[2].op, ROCTX_API_ID_roctxRangePop);
+  const auto got = collector.records();
+  ASSERT_EQ(got.size(), 3u);
+  const uint32_t ops[] = {ROCTX_API_ID_roctxRangePop,
+                          ROCTX_API_ID_roctxRangePushA,
+                          ROCTX_API_ID_roctxRangePop};
+  std::set<uint64_t> ids;
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(got[i].record.domain, ACTIVITY_DOMAIN_ROCTX);
+    EXPECT_EQ(got[i].record.op, ops[i]);
+    EXPECT_EQ(got[i].record.thread_id,
+              static_cast<uint32_t>(syscall(SYS_gettid)));
+    ids.insert(got[i].record.correlation_id);
+  }
+  EXPECT_FALSE(got[0].has_message);
+  EXPECT_EQ(ids.size(), 3u);  // a call of its own
+}
+
 // libroctx alone never reads a message; the tracer copies it into the
 // record, without trusting the pointer: an unreadable one is recorded as the
 // text "<unreadable>".

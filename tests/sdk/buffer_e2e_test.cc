@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -69,11 +70,7 @@ extern "C" __attribute__((visibility("default")))
 rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t,
                       rocprofiler_client_id_t* id) {
-  id->name = "buffer_e2e_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "buffer_e2e_test");
 }
 
 namespace {

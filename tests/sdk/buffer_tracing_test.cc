@@ -19,6 +19,8 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "roctracer_roctx.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -206,21 +208,19 @@ int ToolInit(rocprofiler_client_finalize_t fini, void*) {
   return 0;
 }
 
+void ToolFini(void*) {
+  ++g_finalize_calls;
+  std::lock_guard<std::mutex> lock(g_lossless.mutex);
+  g_records_at_finalize = g_lossless.records.size();
+}
+
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
   id->name = "buffer_tracing_test";
   static rocprofiler_client_id_t saved{0, nullptr, 0};
   std::memcpy(static_cast<void*>(&saved), id, sizeof(saved));
   g_client = &saved;
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit,
-      [](void*) {
-        ++g_finalize_calls;
-        std::lock_guard<std::mutex> lock(g_lossless.mutex);
-        g_records_at_finalize = g_lossless.records.size();
-      },
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit, &ToolFini>(id, nullptr);
 }
 
 void TracedCall(uint32_t domain, uint32_t op, uint64_t corr, void* data) {
@@ -624,10 +624,5 @@ TEST(BufferTracing, ZZFinalizeDeliversBuffersBeforeTheToolsFinalize) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

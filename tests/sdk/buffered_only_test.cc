@@ -15,6 +15,8 @@
 #include "sdk/dispatch.h"
 #include "sdk/thread_state.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -69,10 +71,7 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "buffered_only_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "buffered_only_test");
 }
 
 hsa_api_data_t g_data{};
@@ -181,10 +180,5 @@ TEST(BufferedOnly, ACallbackContextStartedOrStoppedMidCall) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

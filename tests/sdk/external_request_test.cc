@@ -14,6 +14,8 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -141,10 +143,8 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 }
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t*) {
-  static rocprofiler_tool_configure_result_t result{sizeof(result), &Initialize,
-                                                    nullptr, nullptr};
-  return &result;
+                                               rocprofiler_client_id_t* id) {
+  return sdk_test::Configure<&Initialize>(id, nullptr);
 }
 
 void HsaCall(uint64_t correlation) {
@@ -280,9 +280,5 @@ TEST(ExternalRequest, AStoppedContextIsNotAsked) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&Configure) != ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &Configure);
 }

@@ -19,6 +19,7 @@
 #include "sdk/config_lock.h"
 #include "tests/sdk/bounded_child.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -52,10 +53,8 @@ int Init(rocprofiler_client_finalize_t, void*) {
 void Fini(void*) { g_finalized++; }
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t*) {
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Init, &Fini, nullptr};
-  return &result;
+                                               rocprofiler_client_id_t* id) {
+  return sdk_test::Configure<&Init, &Fini>(id, nullptr);
 }
 
 void Mark(uint64_t correlation) {

@@ -7,11 +7,13 @@
 # cxx/codeobj/ headers need comgr's and libdw's headers, and cereal's
 # serialization.hpp: tools/install_deps.sh installs them). And every header
 # rocprofiler-sdk 1.0.0 installs is installed, but those the missing list
-# names with a reason.
+# names with a reason. cxx/perfetto.hpp is compiled against a stand-in for
+# the Perfetto SDK's perfetto.h, and alone must stop with an #error.
 set -euo pipefail
 install="$1"
 reference="$2" # rocprofiler-sdk 1.0.0's installed headers
 missing="$3"   # those not installed here, with the reason
+perfetto_stub="$4" # a stand-in for the Perfetto SDK's perfetto.h
 
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/headers.XXXXXX")
 "$install" --prefix "$tmp/prefix" >/dev/null
@@ -36,6 +38,19 @@ check() {
 while IFS= read -r header; do
   printf '#include <%s>\nint main(void) { return 0; }\n' "$header" >"$tmp/client.c"
   case "$header" in
+    rocprofiler-sdk/cxx/perfetto.hpp)
+      # Needs the Perfetto SDK: with a perfetto.h on the include path it
+      # compiles cleanly; without one it stops with an #error naming it.
+      check "C++17 with perfetto.h" "$header" g++ -std=c++17 -x c++ \
+        -I"$(dirname "$perfetto_stub")" "$tmp/client.c"
+      if g++ -std=c++17 -x c++ -fsyntax-only -I"$inc" "$tmp/client.c" \
+        2>"$tmp/err" || ! grep -q "#error.*needs the Perfetto SDK" "$tmp/err"; then
+        echo "FAIL: $header without perfetto.h: no #error naming the Perfetto SDK" >&2
+        head -5 "$tmp/err" >&2
+        failures=$((failures + 1))
+      fi
+      checked=$((checked + 1))
+      ;;
     *.hpp)
       check "C++17" "$header" g++ -std=c++17 -x c++ "$tmp/client.c"
       ;;

@@ -16,6 +16,8 @@
 #include "hsa_api_id.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -164,10 +166,7 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "hip_ext_records_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "hip_ext_records_test");
 }
 
 std::vector<Seen> Take(rocprofiler_buffer_id_t buffer) {
@@ -357,10 +356,5 @@ TEST(HipExtRecords, BadRecordsForArgumentIteration) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

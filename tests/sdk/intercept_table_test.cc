@@ -16,6 +16,7 @@
 
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 extern "C" int rocprofiler_set_api_table(const char* name, uint64_t version,
                                          uint64_t instance, void** tables,
@@ -84,7 +85,6 @@ extern "C" __attribute__((visibility("default")))
 rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t,
                       rocprofiler_client_id_t* id) {
-  id->name = "intercept_table_test";
   g_seen.null_callback = rocprofiler_at_intercept_table_registration(
       nullptr, ROCPROFILER_HSA_TABLE, nullptr);
   g_seen.no_libs =
@@ -96,9 +96,7 @@ rocprofiler_configure(uint32_t, const char*, uint32_t,
           &g_data) != ROCPROFILER_STATUS_SUCCESS) {
     return nullptr;
   }
-  static rocprofiler_tool_configure_result_t result{sizeof(result), &Initialize,
-                                                    nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "intercept_table_test");
 }
 
 namespace {

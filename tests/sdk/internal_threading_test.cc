@@ -8,6 +8,8 @@
 
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -64,7 +66,7 @@ int Init(rocprofiler_client_finalize_t, void*) {
 }
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t*) {
+                                               rocprofiler_client_id_t* id) {
   g_register[0] =
       rocprofiler_at_internal_thread_create(&Before, &After, 0, &g_all);
   g_register[1] = rocprofiler_at_internal_thread_create(
@@ -74,9 +76,7 @@ rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
       &Before, &After, ROCPROFILER_HSA_LIBRARY, &g_hsa_only);
   g_register[3] = rocprofiler_at_internal_thread_create(
       nullptr, &PostOnly, ROCPROFILER_LIBRARY, nullptr);
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Init, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&Init>(id, nullptr);
 }
 
 TEST(InternalThreading, RegistrationSucceeds) {
@@ -103,9 +103,5 @@ TEST(InternalThreading, EachThreadTheLibraryStartsIsAnnounced) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&Configure) != ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &Configure);
 }

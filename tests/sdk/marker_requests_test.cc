@@ -19,6 +19,8 @@
 #include "rocprofiler-sdk-roctx/roctx.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/private/roctx_link.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 extern "C" roctracer::RoctxLink* roctx_internal_link(void);
 
@@ -80,7 +82,46 @@ std::vector<Event> Take() {
   return out;
 }
 
+// MARKER_CORE_API buffer records, from a context of their own.
+rocprofiler_context_id_t g_buffer_context;
+rocprofiler_buffer_id_t g_buffer;
+std::vector<rocprofiler_buffer_tracing_marker_api_record_t> g_marker_records;
+
+void OnRecords(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+               rocprofiler_record_header_t** headers, size_t n, void*,
+               uint64_t) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (size_t i = 0; i < n; ++i) {
+    if (headers[i]->category == ROCPROFILER_BUFFER_CATEGORY_TRACING &&
+        headers[i]->kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API) {
+      g_marker_records.push_back(
+          *static_cast<const rocprofiler_buffer_tracing_marker_api_record_t*>(
+              headers[i]->payload));
+    }
+  }
+}
+
+std::vector<rocprofiler_buffer_tracing_marker_api_record_t> TakeRecords() {
+  EXPECT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  std::vector<rocprofiler_buffer_tracing_marker_api_record_t> out;
+  out.swap(g_marker_records);
+  return out;
+}
+
 int ToolInit(rocprofiler_client_finalize_t, void*) {
+  EXPECT_EQ(rocprofiler_create_context(&g_buffer_context),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_create_buffer(g_buffer_context, 4096, 2048,
+                                      ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                      &OnRecords, nullptr, &g_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_configure_buffer_tracing_service(
+                g_buffer_context, ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,
+                nullptr, 0, g_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_start_context(g_buffer_context),
+            ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(rocprofiler_create_context(&g_context), ROCPROFILER_STATUS_SUCCESS);
   g_control_status = rocprofiler_configure_callback_tracing_service(
       g_context, ROCPROFILER_CALLBACK_TRACING_MARKER_CONTROL_API, nullptr, 0,
@@ -103,10 +144,7 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "marker_requests_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "marker_requests_test");
 }
 
 std::atomic<int> g_roctracer_marks{0};
@@ -114,11 +152,29 @@ void OnRoctx(uint32_t, uint32_t op, const void*, void*) {
   if (op == ROCTX_API_ID_roctxMarkA) g_roctracer_marks.fetch_add(1);
 }
 
+// `events` are ENTER and EXIT, in turn, of MARKER_CORE_API calls of `ops`,
+// each returning `retvals[call]` at EXIT (at ENTER the call has not returned
+// yet: 0).
+void ExpectCoreCalls(const std::vector<Event>& events,
+                     const std::vector<int32_t>& ops,
+                     const std::vector<int32_t>& retvals) {
+  ASSERT_EQ(events.size(), 2 * ops.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
+    EXPECT_EQ(events[i].op, ops[i / 2]) << "event " << i;
+    const bool exit = i % 2 == 1;
+    EXPECT_EQ(events[i].phase, exit ? ROCPROFILER_CALLBACK_PHASE_EXIT
+                                    : ROCPROFILER_CALLBACK_PHASE_ENTER);
+    EXPECT_EQ(events[i].retval, exit ? retvals[i / 2] : 0) << "event " << i;
+  }
+}
+
 class MarkerRequests : public ::testing::Test {
  protected:
   void SetUp() override {
     roctracer::AttachRoctx(roctx_internal_link());
     Take();
+    TakeRecords();
   }
   void TearDown() override {
     g_pause_from_callback.store(false);
@@ -220,31 +276,53 @@ TEST_F(MarkerRequests, PushAndPopReportTheirNestingLevelAtExit) {
   EXPECT_EQ(roctxRangePop(), 1);
   EXPECT_EQ(roctxRangePop(), 0);
   const auto events = Take();
+  ExpectCoreCalls(events,
+                  {ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+                   ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+                   ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
+                   ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop},
+                  {0, 1, 1, 0});
   ASSERT_EQ(events.size(), 8u);
-  const int32_t ops[] = {ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
-                         ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
-  const int32_t levels[] = {0, 1, 1, 0};
-  for (size_t i = 0; i < 8; ++i) {
-    EXPECT_EQ(events[i].kind, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API);
-    EXPECT_EQ(events[i].op, ops[i / 2]);
-    const bool exit = i % 2 == 1;
-    EXPECT_EQ(events[i].phase, exit ? ROCPROFILER_CALLBACK_PHASE_EXIT
-                                    : ROCPROFILER_CALLBACK_PHASE_ENTER);
-    // At ENTER the call has not returned yet.
-    EXPECT_EQ(events[i].retval, exit ? levels[i / 2] : 0) << "event " << i;
-  }
   // Distinct calls, not one range ID reused as correlation ID.
   EXPECT_NE(events[0].correlation, events[2].correlation);
   EXPECT_NE(events[4].correlation, events[6].correlation);
 }
 
-// A pop with no range open returns -1. It closes nothing, so it is not
-// reported (rocprofiler-sdk's own libroctx reports it with retval -1).
-TEST_F(MarkerRequests, PopWithNoOpenRangeReturnsMinusOne) {
+// A pop with no range open returns -1 and closes nothing; as with
+// rocprofiler-sdk it is still reported, ENTER and EXIT, with -1 as its
+// retval at EXIT. The level after it is untouched.
+TEST_F(MarkerRequests, PopWithNoOpenRangeIsReportedWithRetvalMinusOne) {
   EXPECT_EQ(roctxRangePop(), -1);
-  EXPECT_TRUE(Take().empty());
+  EXPECT_EQ(roctxRangePushA("after"), 0);
+  EXPECT_EQ(roctxRangePop(), 0);
+  const auto events = Take();
+  const std::vector<int32_t> ops = {
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop,
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePushA,
+      ROCPROFILER_MARKER_CORE_API_ID_roctxRangePop};
+  ExpectCoreCalls(events, ops, {-1, 0, 0});
+  ASSERT_EQ(events.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(events[i].thread, static_cast<uint64_t>(syscall(SYS_gettid)));
+    EXPECT_EQ(events[i].args,
+              i / 2 == 1 ? "const char* message=\"after\"; " : "");
+  }
+  EXPECT_NE(events[0].correlation, 0u);
+  EXPECT_EQ(events[0].correlation, events[1].correlation);
+  EXPECT_NE(events[0].correlation, events[4].correlation);
+  // A buffer record too (1.0.0's marker record has no retval), under the
+  // call's own correlation ID.
+  const auto records = TakeRecords();
+  ASSERT_EQ(records.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(records[i].kind, ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API);
+    EXPECT_EQ(records[i].operation, ops[i]);
+    EXPECT_EQ(records[i].thread_id, static_cast<uint64_t>(syscall(SYS_gettid)));
+    EXPECT_LE(records[i].start_timestamp, records[i].end_timestamp);
+  }
+  EXPECT_NE(records[0].correlation_id.internal, 0u);
+  EXPECT_NE(records[0].correlation_id.internal,
+            records[1].correlation_id.internal);
 }
 
 TEST_F(MarkerRequests, GetThreadIdEqualsTheToolsThreadId) {
@@ -340,10 +418,5 @@ TEST_F(MarkerRequests, ConcurrentRequests) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

@@ -18,6 +18,8 @@
 #include "hsa_api_id.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -187,10 +189,7 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "memory_retirement_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "memory_retirement_test");
 }
 
 // What the buffer and the callbacks got since the last Take.
@@ -594,10 +593,5 @@ TEST(MemoryRetirement, ZStoppedContextRecordsNothing) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

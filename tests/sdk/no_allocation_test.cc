@@ -14,6 +14,7 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "roctracer_roctx.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 size_t g_allocations = 0;
@@ -53,10 +54,8 @@ int Init(rocprofiler_client_finalize_t, void*) {
 }
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t*) {
-  static rocprofiler_tool_configure_result_t r{sizeof(r), &Init, nullptr,
-                                               nullptr};
-  return &r;
+                                               rocprofiler_client_id_t* id) {
+  return sdk_test::Configure<&Init>(id, nullptr);
 }
 
 TEST(NoAllocation, CounterSeesAllocations) {

@@ -22,6 +22,8 @@
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/retirement_test_tool.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -78,10 +80,7 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "retirement_order_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "retirement_order_test");
 }
 
 std::vector<Seen> SeenOf(Scenario s) {
@@ -321,10 +320,5 @@ TEST_F(RetirementOrder, StressWithFlushes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

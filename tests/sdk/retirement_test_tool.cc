@@ -10,6 +10,7 @@
 #include "hsa_api_data.h"
 #include "hsa_api_id.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace retirement_tool {
 
@@ -35,10 +36,7 @@ const char* g_name = nullptr;
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = g_name;
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, g_name);
 }
 
 std::mutex g_hook_mutex;

@@ -20,6 +20,7 @@
 
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 // HIP's void API the SDK traces: __hipGetPCH, a compiler-table op up to HIP
 // 5; HIP 6's SDK operations have none (only the 4-byte status is checked
@@ -126,11 +127,7 @@ extern "C" __attribute__((visibility("default")))
 rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t,
                       rocprofiler_client_id_t* id) {
-  id->name = "retval_bytes_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "retval_bytes_test");
 }
 
 namespace {

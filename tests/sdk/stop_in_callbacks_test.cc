@@ -15,6 +15,7 @@
 #include "roctracer_roctx.h"
 #include "tests/sdk/bounded_child.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -76,10 +77,8 @@ void Fini(void*) { g_finalize_calls++; }
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
                                                rocprofiler_client_id_t* id) {
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Init, &Fini, nullptr};
   g_client_handle = id->handle;
-  return &result;
+  return sdk_test::Configure<&Init, &Fini>(id, nullptr);
 }
 
 // One traced rocTX call: roctxMarkA reaches context 0's callback,

@@ -17,6 +17,8 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "roctracer_roctx.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -223,13 +225,9 @@ int ToolInit(rocprofiler_client_finalize_t, void* tool_data) {
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t version, const char*, uint32_t priority,
     rocprofiler_client_id_t* id) {
-  id->name = "tracing_test";
   g_init.version = version;
   g_init.priority = priority;
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr,
-      &g_tool_data};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "tracing_test", &g_tool_data);
 }
 
 std::vector<Event> Take() {
@@ -644,10 +642,5 @@ TEST_F(Tracing, StartStopRacesWithCalls) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &ToolConfigure);
 }

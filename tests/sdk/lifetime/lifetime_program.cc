@@ -22,6 +22,7 @@
 
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -65,12 +66,8 @@ extern "C" __attribute__((visibility("default")))
 rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t,
                       rocprofiler_client_id_t* id) {
-  id->name = "lifetime";
   g_log.push_back("configure");
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, &Finalize,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize, &Finalize>(id, "lifetime");
 }
 
 int main(int argc, char** argv) {

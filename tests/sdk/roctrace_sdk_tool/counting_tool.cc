@@ -9,6 +9,7 @@
 
 #include "rocprofiler-sdk/registration.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -50,8 +51,5 @@ extern "C" __attribute__((visibility("default")))
 rocprofiler_tool_configure_result_t*
 rocprofiler_configure(uint32_t, const char*, uint32_t,
                       rocprofiler_client_id_t* id) {
-  id->name = "counting_tool";
-  static rocprofiler_tool_configure_result_t result{sizeof(result), &Initialize,
-                                                    &Finalize, nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize, &Finalize>(id, "counting_tool");
 }

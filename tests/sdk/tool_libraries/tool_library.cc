@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 extern "C" void tool_event(const char* tool, const char* what, uint64_t value);
 
@@ -57,11 +58,8 @@ void Finalize(void*) {
 
 extern "C" rocprofiler_tool_configure_result_t* rocprofiler_configure(
     uint32_t, const char*, uint32_t priority, rocprofiler_client_id_t* id) {
-  id->name = "tool_library_" TOOL_NAME;
   tool_event(TOOL_NAME, "configure", id->handle);
   tool_event(TOOL_NAME, "priority", priority);
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, &Finalize,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize, &Finalize>(id,
+                                                     "tool_library_" TOOL_NAME);
 }

@@ -1,0 +1,30 @@
+// What the SDK test tools return from their configure function
+// (rocprofiler_configure, or the one handed to rocprofiler_force_configure):
+// a client name and a configure result that outlives the call, as the SDK
+// reads the result after configure returns and keeps the name.
+#ifndef TESTS_SDK_TOOL_CONFIGURE_H_
+#define TESTS_SDK_TOOL_CONFIGURE_H_
+
+#include <rocprofiler-sdk/registration.h>
+
+namespace sdk_test {
+
+// Names the client `name` (left as the SDK set it when NULL) and returns a
+// result holding `Init`, `Fini` and `tool_data`. One result per (Init, Fini)
+// pair, in static storage: no allocation, so a tool that counts allocations
+// can use it, and two tools of one process each get their own. `tool_data`
+// is the first call's.
+template <rocprofiler_tool_initialize_t Init,
+          rocprofiler_tool_finalize_t Fini = nullptr>
+rocprofiler_tool_configure_result_t* Configure(rocprofiler_client_id_t* id,
+                                               const char* name,
+                                               void* tool_data = nullptr) {
+  static rocprofiler_tool_configure_result_t result{
+      sizeof(rocprofiler_tool_configure_result_t), Init, Fini, tool_data};
+  if (name != nullptr) id->name = name;
+  return &result;
+}
+
+}  // namespace sdk_test
+
+#endif  // TESTS_SDK_TOOL_CONFIGURE_H_
