@@ -995,6 +995,29 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   if (found) KickCompletionThread();
 }
 
+void NoteUnknownDependencies() {
+  CopyTrack& copies = Copies();
+  if (copies.ring.InFlight() == 0 || t_reporting_copy) return;
+  {
+    // Not waited for, as in NoteDependencies.
+    std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      copies.watch_all.store(true, std::memory_order_seq_cst);
+      KickCompletionThread();
+      return;
+    }
+    bool found = false;
+    copies.ring.ForEachPending([&found](PendingOp& op) {
+      op.depended = true;
+      found = true;
+    });
+    if (!found) return;
+    // Older copies than the newest scanned are among them.
+    copies.older_depended = true;
+  }
+  KickCompletionThread();
+}
+
 void KickCompletionThread() {
   CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);

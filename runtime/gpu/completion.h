@@ -177,6 +177,12 @@ void ForgetCopiesOf(hsa_signal_t app_signal);
 // intercepted waits, so the completion thread is told to watch it promptly.
 // Nothing to do (one load) while no copy is in flight.
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
+// Work about to be submitted waits for signals the tracer cannot name (a
+// signal group the runtime created before the tracer was loaded): every
+// traced copy in flight may be one of them, so each is watched promptly, as
+// NoteDependencies watches a copy it finds. One load while no copy is in
+// flight.
+void NoteUnknownDependencies();
 
 // Starts the completion thread if it is not running.
 void EnsureCompletionThread();

@@ -347,7 +347,9 @@ void RestoreWaitAll(Table* amd) {
 
 // Signal groups: the runtime does not say which signals a group has, so
 // the groups created while tracing are remembered; a wait on one is a wait
-// on each of its signals (groups created before are passed on unnoticed).
+// on each of its signals. A group the tracer did not see created (before it
+// was loaded) may hold any copy's signal: a wait on it is a wait on every
+// copy in flight.
 struct SignalGroups {
   // Held across the runtime's create and destroy, so that a handle the
   // runtime reuses is never forgotten by the destroy of its former group.
@@ -395,13 +397,21 @@ hsa_status_t SignalGroupWaitAny(hsa_signal_group_t group,
                                 hsa_signal_value_t* value) {
   if (Copies().ring.InFlight() != 0) {
     std::vector<hsa_signal_t> signals;
+    bool known = false;
     {
       SignalGroups& g = Groups();
       std::lock_guard<std::mutex> lock(g.mutex);
       auto it = g.signals.find(group.handle);
-      if (it != g.signals.end()) signals = it->second;
+      if (it != g.signals.end()) {
+        signals = it->second;
+        known = true;
+      }
     }
-    NoteDependencies(signals.data(), static_cast<uint32_t>(signals.size()));
+    if (known) {
+      NoteDependencies(signals.data(), static_cast<uint32_t>(signals.size()));
+    } else {
+      NoteUnknownDependencies();
+    }
   }
   return (Core().*kWait)(group, conds, values, wait_state_hint, signal, value);
 }
@@ -418,6 +428,13 @@ hsa_status_t SignalDestroy(hsa_signal_t signal) {
 }  // namespace
 
 void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
+  {
+    // The runtime is shutting down, its groups with it: a handle it hands
+    // out again is a group this tracer has not seen created.
+    SignalGroups& g = Groups();
+    std::lock_guard<std::mutex> lock(g.mutex);
+    g.signals.clear();
+  }
   const CoreApiTable& c = Core();
   if (c.hsa_signal_wait_scacquire_fn != nullptr) {
     core->hsa_signal_wait_scacquire_fn = c.hsa_signal_wait_scacquire_fn;
