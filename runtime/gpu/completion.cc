@@ -21,6 +21,7 @@
 #include "runtime/gpu/observers.h"
 #include "runtime/gpu/runtime_table.h"
 #include "runtime/platform/cpu_relax.h"
+#include "runtime/platform/hot_tls.h"
 #include "runtime/pool/futex.h"
 
 namespace roctracer::gpu {
@@ -181,19 +182,28 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
                 [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
 }
 
+}  // namespace
+
+// Read on every copy's submission, wait and report: initial-exec
+// thread-locals (hot_tls.h), one %fs-relative access each rather than a
+// __tls_get_addr call, between a copy's completion and the next submission
+// included.
+//
 // Set while a copy's observers run, under the copy ring's harvest mutex: a
 // signal wait they make (a tool's callback) must not take that mutex again.
-thread_local bool t_reporting_copy = false;
+ROCTRACER_HOT_TLS bool t_reporting_copy = false;
 
 // Set when this thread waited (a timeout above zero) on the copy it
 // submitted last while that copy was in flight (AwaitCopyOf), taken by its
 // next copy's submission (WaitedSinceLastCopy). A wait on another thread's
 // copy, or a zero-timeout poll, says nothing of how this thread's own copies
 // are collected.
-thread_local bool t_waited_since_copy = false;
+ROCTRACER_HOT_TLS bool t_waited_since_copy = false;
 // The ring position of the copy this thread submitted last, plus one (0:
 // none yet).
-thread_local uint64_t t_last_copy = 0;
+ROCTRACER_HOT_TLS uint64_t t_last_copy = 0;
+
+namespace {
 
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.

@@ -159,12 +159,17 @@ EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
   return info;
 }
 
+// A copy's dependencies are noted (NoteDependencies) once the runtime has
+// the copy: the copies it depends on are watched a few hundred nanoseconds
+// later, and what the tracer does between the completion of the copy a
+// thread waited for and the runtime's getting its next one is that much
+// shorter (a copy engine that finds nothing new right after a copy may go
+// to sleep, as softhsa's does).
 hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        hsa_agent_t src_agent, size_t size,
                        uint32_t num_dep_signals,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
-  NoteDependencies(dep_signals, num_dep_signals);
   const CopyAgents agents = AgentsOf(src_agent, dst_agent);
   TracedCopy copy(
       CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
@@ -173,6 +178,7 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
       dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
       copy.Signal(completion_signal));
   copy.Submitted(status);
+  NoteDependencies(dep_signals, num_dep_signals);
   return status;
 }
 
@@ -184,7 +190,6 @@ hsa_status_t AsyncCopyRect(
     const hsa_dim3_t* range, hsa_agent_t copy_agent,
     hsa_amd_copy_direction_t dir, uint32_t num_dep_signals,
     const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
-  NoteDependencies(dep_signals, num_dep_signals);
   const uint64_t bytes =
       range != nullptr ? uint64_t{range->x} * range->y * range->z : 0;
   TracedCopy copy(
@@ -197,6 +202,7 @@ hsa_status_t AsyncCopyRect(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
       dep_signals, copy.Signal(completion_signal));
   copy.Submitted(status);
+  NoteDependencies(dep_signals, num_dep_signals);
   return status;
 }
 
@@ -226,7 +232,6 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            hsa_agent_t src_agent, size_t size, uint32_t n,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
-    NoteDependencies(deps, n);
     const CopyAgents agents = AgentsOf(src_agent, dst_agent);
     TracedCopy copy(
         CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
@@ -236,6 +241,7 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
         dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
         extra...);
     copy.Submitted(status);
+    NoteDependencies(deps, n);
     return status;
   }
 };
