@@ -82,6 +82,10 @@ struct Registry {
   std::mutex mutex;
   std::vector<QueueState*> queues;
   std::vector<hsa_signal_t> free_signals;
+  // Tracer signals of copy slots reused while a copy given the signal as a
+  // dependency was still in flight (a ring's worth of copies submitted
+  // meanwhile): never reused, destroyed at shutdown.
+  std::vector<hsa_signal_t> lent_signals;
   // Held by whoever waits for queues' work or ends a queue's state (queue
   // destruction, shutdown, exit), so that a state being drained is not
   // deleted under the drain. Neither the submission path nor the completion
@@ -750,6 +754,17 @@ bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
 }
 
 bool EnsureSignal(PendingOp* op) {
+  if (op->lent_until != 0) {
+    // A copy's slot whose signal a later copy depends on: while that copy
+    // is in flight the signal is its dependency, not this slot's.
+    if (Copies().ring.Live(op->lent_until - 1) && op->signal.handle != 0) {
+      Registry& r = Reg();
+      std::lock_guard<std::mutex> lock(r.mutex);
+      r.lent_signals.push_back(op->signal);
+      op->signal = hsa_signal_t{0};
+    }
+    op->lent_until = 0;
+  }
   if (op->signal.handle == 0) {
     Registry& r = Reg();
     {
@@ -1005,6 +1020,46 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   if (found) KickCompletionThread();
 }
 
+bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
+                                uint64_t position, hsa_signal_t* out) {
+  CopyTrack& copies = Copies();
+  if (count == 0 || signals == nullptr || copies.ring.InFlight() == 0 ||
+      t_reporting_copy) {
+    return false;
+  }
+  // Not waited for (as in NoteDependencies): the copy then waits for the
+  // application's signal, as it would have.
+  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  bool any = false;
+  for (uint32_t i = 0; i < count; ++i) {
+    out[i] = signals[i];
+    if (signals[i].handle == 0) continue;
+    // The one copy in flight that completes this signal, older than the
+    // dependent copy: none older than those scanned may have it.
+    PendingOp* lender = nullptr;
+    uint32_t found = 0;
+    copies.ring.ForNewestPending(
+        [&](PendingOp& op) {
+          if (op.app_signal.handle == signals[i].handle) {
+            lender = &op;
+            ++found;
+          }
+        },
+        kCopyWaitLookup);
+    if (found != 1 || lender->position >= position ||
+        lender->signal.handle == 0 ||
+        OlderCopyOf(signals[i]) != OpRing::kNone ||
+        Core().hsa_signal_load_relaxed_fn(signals[i]) != 1) {
+      continue;
+    }
+    out[i] = lender->signal;
+    lender->lent_until = std::max(lender->lent_until, position + 1);
+    any = true;
+  }
+  return any;
+}
+
 void NoteUnknownDependencies() {
   CopyTrack& copies = Copies();
   if (copies.ring.InFlight() == 0 || t_reporting_copy) return;
@@ -1066,6 +1121,8 @@ void ShutDown() {
     r.queues.clear();
     signals.insert(signals.end(), r.free_signals.begin(), r.free_signals.end());
     r.free_signals.clear();
+    signals.insert(signals.end(), r.lent_signals.begin(), r.lent_signals.end());
+    r.lent_signals.clear();
   }
   {
     CopyTrack& copies = Copies();

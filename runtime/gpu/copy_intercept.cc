@@ -115,6 +115,18 @@ class TracedCopy {
     return op_ != nullptr ? signal_ : app_signal;
   }
 
+  // The dependencies to give the runtime: `deps`, or `room` with those that
+  // wait for a traced copy's application signal replaced by that copy's
+  // tracer signal (SubstituteCopyDependencies), when this copy is traced
+  // (its report tells when the signal may be given back).
+  static constexpr uint32_t kSubstitutedDeps = 8;
+  const hsa_signal_t* Dependencies(const hsa_signal_t* deps, uint32_t count,
+                                   hsa_signal_t* room) const {
+    if (op_ == nullptr || count > kSubstitutedDeps) return deps;
+    return SubstituteCopyDependencies(deps, count, position_, room) ? room
+                                                                    : deps;
+  }
+
   // The runtime accepted the copy (or not: then nothing was traced). The
   // harvester completes the application's signal once the tracer's reached
   // 0 and the times are read: a thread waiting on the application's signal
@@ -174,8 +186,10 @@ hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
   TracedCopy copy(
       CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
       agents.device_id, completion_signal);
+  hsa_signal_t room[TracedCopy::kSubstitutedDeps];
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
-      dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
+      dst, dst_agent, src, src_agent, size, num_dep_signals,
+      copy.Dependencies(dep_signals, num_dep_signals, room),
       copy.Signal(completion_signal));
   copy.Submitted(status);
   NoteDependencies(dep_signals, num_dep_signals);
@@ -198,9 +212,11 @@ hsa_status_t AsyncCopyRect(
                src != nullptr ? src->base : nullptr),
       DeviceIndex(copy_agent),
       range != nullptr ? completion_signal : hsa_signal_t{0});
+  hsa_signal_t room[TracedCopy::kSubstitutedDeps];
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
-      dep_signals, copy.Signal(completion_signal));
+      copy.Dependencies(dep_signals, num_dep_signals, room),
+      copy.Signal(completion_signal));
   copy.Submitted(status);
   NoteDependencies(dep_signals, num_dep_signals);
   return status;
@@ -237,9 +253,10 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
         CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
         agents.device_id, completion);
     const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
+    hsa_signal_t room[TracedCopy::kSubstitutedDeps];
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
-        dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
-        extra...);
+        dst, dst_agent, src, src_agent, size, n,
+        copy.Dependencies(deps, n, room), copy.Signal(completion), extra...);
     copy.Submitted(status);
     NoteDependencies(deps, n);
     return status;

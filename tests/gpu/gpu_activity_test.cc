@@ -857,6 +857,116 @@ TEST_F(GpuActivity, AZeroTimeoutPollDoesNotExemptTheThreadsNextCopy) {
   for (hsa_signal_t s : {hold, polled}) hsa_signal_destroy(s);
 }
 
+// A byte the copy engine may be writing: the test peeks at it before any
+// signal says the copy is done (it looks whether the copy ran at all), a race
+// by design that TSan is told not to report.
+__attribute__((no_sanitize("thread"))) char PeekByte(const volatile char* p) {
+  return *p;
+}
+
+// While the first of two copies is reported, looks (up to 2 s) for the
+// second's bytes at `watched`: whether the second copy ran before the first's
+// report was over.
+class SecondCopyWatcher : public roctracer::gpu::Observer {
+ public:
+  SecondCopyWatcher(uint64_t first_bytes, const volatile char* watched,
+                    char expected)
+      : first_bytes_(first_bytes), watched_(watched), expected_(expected) {}
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord& r, uint64_t) noexcept override {
+    if (r.bytes != first_bytes_) return;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (PeekByte(watched_) != expected_ &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    seen_.store(PeekByte(watched_) == expected_);
+  }
+  bool Seen() const { return seen_.load(); }
+
+ private:
+  const uint64_t first_bytes_;
+  const volatile char* watched_;
+  const char expected_;
+  std::atomic<bool> seen_{false};
+};
+
+// A copy that depends on a traced copy's application signal (HIP chains a
+// stream's copies so) starts when that copy is done, not once the tracer has
+// reported it and moved the signal: the dependency the runtime gets is the
+// tracer's signal of that copy, which the runtime itself completes. Seen from
+// the first copy's report, which finds the second copy's bytes already
+// copied (before, the second copy waited for the report's end: the observer
+// looked for 2 s in vain).
+TEST_F(GpuActivity, ACopyDependingOnATracedCopyStartsWhenThatCopyIsDone) {
+  std::vector<char> src_a(64, 'a'), dst_a(64, 0), src_b(128, 'b');
+  std::vector<char> dst_b(128, 0);
+  SecondCopyWatcher observer(64, dst_b.data(), 'b');
+  ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+      roctracer::gpu::kObserverAbiVersion, &observer));
+  hsa_signal_t hold, a_done, b_done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &a_done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &b_done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst_a.data(), program_.gpu, src_a.data(),
+                                      program_.cpu, 64, 1, &hold, a_done),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst_b.data(), program_.gpu, src_b.data(),
+                                      program_.cpu, 128, 1, &a_done, b_done),
+            HSA_STATUS_SUCCESS);
+  hsa_signal_store_screlease(hold, 0);
+  EXPECT_EQ(gpu_test::WaitZero(b_done), 0);
+  EXPECT_EQ(gpu_test::WaitZero(a_done), 0);
+  EXPECT_TRUE(observer.Seen())
+      << "the second copy waited for the first one's report";
+  EXPECT_EQ(dst_a[63], 'a');
+  EXPECT_EQ(dst_b[127], 'b');
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  roctracer_internal_gpu_remove_observer(&observer);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
+  for (hsa_signal_t s : {hold, a_done, b_done}) hsa_signal_destroy(s);
+}
+
+// A signal two copies in flight complete (at 2) is left as the dependency:
+// the dependent copy waits for both of them, the second held back here.
+TEST_F(GpuActivity, ACopyDependingOnASignalOfTwoCopiesWaitsForBoth) {
+  std::vector<char> src(64, 's'), dst1(64, 0), dst2(64, 0), dst3(64, 0);
+  hsa_signal_t hold1, hold2, shared, last;
+  for (hsa_signal_t* s : {&hold1, &hold2, &last}) {
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, s), HSA_STATUS_SUCCESS);
+  }
+  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &shared), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst1.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold1, shared),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst2.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold2, shared),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(dst3.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &shared, last),
+            HSA_STATUS_SUCCESS);
+  hsa_signal_store_screlease(hold1, 0);
+  // Loads: the tracer's wait on a copy's signal waits for its newest copy.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (hsa_signal_load_scacquire(shared) != 1 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(hsa_signal_load_scacquire(shared), 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(dst3[0], 0) << "the dependent copy ran before both were done";
+  EXPECT_EQ(hsa_signal_load_scacquire(last), 1);
+  hsa_signal_store_screlease(hold2, 0);
+  EXPECT_EQ(gpu_test::WaitZero(last), 0);
+  EXPECT_EQ(dst3[63], 's');
+  for (hsa_signal_t s : {hold1, hold2, shared, last}) hsa_signal_destroy(s);
+}
+
 TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
   CopyOutcomes observer;
   ASSERT_TRUE(roctracer_internal_gpu_add_observer(
