@@ -21,6 +21,7 @@
 #include "runtime/gpu/observers.h"
 #include "runtime/gpu/runtime_table.h"
 #include "runtime/platform/cpu_relax.h"
+#include "runtime/platform/hot_tls.h"
 #include "runtime/pool/futex.h"
 
 namespace roctracer::gpu {
@@ -81,6 +82,10 @@ struct Registry {
   std::mutex mutex;
   std::vector<QueueState*> queues;
   std::vector<hsa_signal_t> free_signals;
+  // Tracer signals of copy slots reused while a copy given the signal as a
+  // dependency was still in flight (a ring's worth of copies submitted
+  // meanwhile): never reused, destroyed at shutdown.
+  std::vector<hsa_signal_t> lent_signals;
   // Held by whoever waits for queues' work or ends a queue's state (queue
   // destruction, shutdown, exit), so that a state being drained is not
   // deleted under the drain. Neither the submission path nor the completion
@@ -181,19 +186,28 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
                 [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
 }
 
+}  // namespace
+
+// Read on every copy's submission, wait and report: initial-exec
+// thread-locals (hot_tls.h), one %fs-relative access each rather than a
+// __tls_get_addr call, between a copy's completion and the next submission
+// included.
+//
 // Set while a copy's observers run, under the copy ring's harvest mutex: a
 // signal wait they make (a tool's callback) must not take that mutex again.
-thread_local bool t_reporting_copy = false;
+ROCTRACER_HOT_TLS bool t_reporting_copy = false;
 
 // Set when this thread waited (a timeout above zero) on the copy it
 // submitted last while that copy was in flight (AwaitCopyOf), taken by its
 // next copy's submission (WaitedSinceLastCopy). A wait on another thread's
 // copy, or a zero-timeout poll, says nothing of how this thread's own copies
 // are collected.
-thread_local bool t_waited_since_copy = false;
+ROCTRACER_HOT_TLS bool t_waited_since_copy = false;
 // The ring position of the copy this thread submitted last, plus one (0:
 // none yet).
-thread_local uint64_t t_last_copy = 0;
+ROCTRACER_HOT_TLS uint64_t t_last_copy = 0;
+
+namespace {
 
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
@@ -740,6 +754,17 @@ bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
 }
 
 bool EnsureSignal(PendingOp* op) {
+  if (op->lent_until != 0) {
+    // A copy's slot whose signal a later copy depends on: while that copy
+    // is in flight the signal is its dependency, not this slot's.
+    if (Copies().ring.Live(op->lent_until - 1) && op->signal.handle != 0) {
+      Registry& r = Reg();
+      std::lock_guard<std::mutex> lock(r.mutex);
+      r.lent_signals.push_back(op->signal);
+      op->signal = hsa_signal_t{0};
+    }
+    op->lent_until = 0;
+  }
   if (op->signal.handle == 0) {
     Registry& r = Reg();
     {
@@ -995,6 +1020,69 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   if (found) KickCompletionThread();
 }
 
+bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
+                                uint64_t position, hsa_signal_t* out) {
+  CopyTrack& copies = Copies();
+  if (count == 0 || signals == nullptr || copies.ring.InFlight() == 0 ||
+      t_reporting_copy) {
+    return false;
+  }
+  // Not waited for (as in NoteDependencies): the copy then waits for the
+  // application's signal, as it would have.
+  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  bool any = false;
+  for (uint32_t i = 0; i < count; ++i) {
+    out[i] = signals[i];
+    if (signals[i].handle == 0) continue;
+    // The one copy in flight that completes this signal, older than the
+    // dependent copy: none older than those scanned may have it.
+    PendingOp* lender = nullptr;
+    uint32_t found = 0;
+    copies.ring.ForNewestPending(
+        [&](PendingOp& op) {
+          if (op.app_signal.handle == signals[i].handle) {
+            lender = &op;
+            ++found;
+          }
+        },
+        kCopyWaitLookup);
+    if (found != 1 || lender->position >= position ||
+        lender->signal.handle == 0 ||
+        OlderCopyOf(signals[i]) != OpRing::kNone ||
+        Core().hsa_signal_load_relaxed_fn(signals[i]) != 1) {
+      continue;
+    }
+    out[i] = lender->signal;
+    lender->lent_until = std::max(lender->lent_until, position + 1);
+    any = true;
+  }
+  return any;
+}
+
+void NoteUnknownDependencies() {
+  CopyTrack& copies = Copies();
+  if (copies.ring.InFlight() == 0 || t_reporting_copy) return;
+  {
+    // Not waited for, as in NoteDependencies.
+    std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+    if (!lock.owns_lock()) {
+      copies.watch_all.store(true, std::memory_order_seq_cst);
+      KickCompletionThread();
+      return;
+    }
+    bool found = false;
+    copies.ring.ForEachPending([&found](PendingOp& op) {
+      op.depended = true;
+      found = true;
+    });
+    if (!found) return;
+    // Older copies than the newest scanned are among them.
+    copies.older_depended = true;
+  }
+  KickCompletionThread();
+}
+
 void KickCompletionThread() {
   CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) Core().hsa_signal_add_screlease_fn(c.kick, 1);
@@ -1033,6 +1121,8 @@ void ShutDown() {
     r.queues.clear();
     signals.insert(signals.end(), r.free_signals.begin(), r.free_signals.end());
     r.free_signals.clear();
+    signals.insert(signals.end(), r.lent_signals.begin(), r.lent_signals.end());
+    r.lent_signals.clear();
   }
   {
     CopyTrack& copies = Copies();

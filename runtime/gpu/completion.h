@@ -177,6 +177,26 @@ void ForgetCopiesOf(hsa_signal_t app_signal);
 // intercepted waits, so the completion thread is told to watch it promptly.
 // Nothing to do (one load) while no copy is in flight.
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
+// The dependencies `signals` of the traced copy published at ring
+// `position`, about to be given to the runtime: each that is the
+// application signal of one traced copy in flight (older, the only one in
+// flight with that signal, which is at 1: that copy's report takes it to 0)
+// is replaced in `out` (room for `count`) by that copy's tracer signal,
+// which the runtime itself takes to 0 when the copy is done. So the
+// dependent copy starts when the copy it waits for is done, not once a
+// thread has reported it (on a GPU as on softhsa, a host round trip per
+// chained copy: HIP chains a stream's copies so when it does not wait on
+// each). The lender's slot keeps its signal for the dependent until that is
+// reported. Returns whether any was replaced (else `out` is not to be
+// used); nothing is replaced while another thread holds the harvest mutex.
+bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
+                                uint64_t position, hsa_signal_t* out);
+// Work about to be submitted waits for signals the tracer cannot name (a
+// signal group the runtime created before the tracer was loaded): every
+// traced copy in flight may be one of them, so each is watched promptly, as
+// NoteDependencies watches a copy it finds. One load while no copy is in
+// flight.
+void NoteUnknownDependencies();
 
 // Starts the completion thread if it is not running.
 void EnsureCompletionThread();

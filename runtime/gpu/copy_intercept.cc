@@ -115,6 +115,18 @@ class TracedCopy {
     return op_ != nullptr ? signal_ : app_signal;
   }
 
+  // The dependencies to give the runtime: `deps`, or `room` with those that
+  // wait for a traced copy's application signal replaced by that copy's
+  // tracer signal (SubstituteCopyDependencies), when this copy is traced
+  // (its report tells when the signal may be given back).
+  static constexpr uint32_t kSubstitutedDeps = 8;
+  const hsa_signal_t* Dependencies(const hsa_signal_t* deps, uint32_t count,
+                                   hsa_signal_t* room) const {
+    if (op_ == nullptr || count > kSubstitutedDeps) return deps;
+    return SubstituteCopyDependencies(deps, count, position_, room) ? room
+                                                                    : deps;
+  }
+
   // The runtime accepted the copy (or not: then nothing was traced). The
   // harvester completes the application's signal once the tracer's reached
   // 0 and the times are read: a thread waiting on the application's signal
@@ -159,20 +171,28 @@ EnqueueInfo CopyInfo(hsa_agent_t src, hsa_agent_t dst, uint64_t bytes,
   return info;
 }
 
+// A copy's dependencies are noted (NoteDependencies) once the runtime has
+// the copy: the copies it depends on are watched a few hundred nanoseconds
+// later, and what the tracer does between the completion of the copy a
+// thread waited for and the runtime's getting its next one is that much
+// shorter (a copy engine that finds nothing new right after a copy may go
+// to sleep, as softhsa's does).
 hsa_status_t AsyncCopy(void* dst, hsa_agent_t dst_agent, const void* src,
                        hsa_agent_t src_agent, size_t size,
                        uint32_t num_dep_signals,
                        const hsa_signal_t* dep_signals,
                        hsa_signal_t completion_signal) {
-  NoteDependencies(dep_signals, num_dep_signals);
   const CopyAgents agents = AgentsOf(src_agent, dst_agent);
   TracedCopy copy(
       CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
       agents.device_id, completion_signal);
+  hsa_signal_t room[TracedCopy::kSubstitutedDeps];
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_fn(
-      dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
+      dst, dst_agent, src, src_agent, size, num_dep_signals,
+      copy.Dependencies(dep_signals, num_dep_signals, room),
       copy.Signal(completion_signal));
   copy.Submitted(status);
+  NoteDependencies(dep_signals, num_dep_signals);
   return status;
 }
 
@@ -184,7 +204,6 @@ hsa_status_t AsyncCopyRect(
     const hsa_dim3_t* range, hsa_agent_t copy_agent,
     hsa_amd_copy_direction_t dir, uint32_t num_dep_signals,
     const hsa_signal_t* dep_signals, hsa_signal_t completion_signal) {
-  NoteDependencies(dep_signals, num_dep_signals);
   const uint64_t bytes =
       range != nullptr ? uint64_t{range->x} * range->y * range->z : 0;
   TracedCopy copy(
@@ -193,10 +212,13 @@ hsa_status_t AsyncCopyRect(
                src != nullptr ? src->base : nullptr),
       DeviceIndex(copy_agent),
       range != nullptr ? completion_signal : hsa_signal_t{0});
+  hsa_signal_t room[TracedCopy::kSubstitutedDeps];
   const hsa_status_t status = Amd().hsa_amd_memory_async_copy_rect_fn(
       dst, dst_offset, src, src_offset, range, copy_agent, dir, num_dep_signals,
-      dep_signals, copy.Signal(completion_signal));
+      copy.Dependencies(dep_signals, num_dep_signals, room),
+      copy.Signal(completion_signal));
   copy.Submitted(status);
+  NoteDependencies(dep_signals, num_dep_signals);
   return status;
 }
 
@@ -226,16 +248,17 @@ struct OnEngine<hsa_status_t (*)(void*, hsa_agent_t, const void*, hsa_agent_t,
                            hsa_agent_t src_agent, size_t size, uint32_t n,
                            const hsa_signal_t* deps, hsa_signal_t completion,
                            Extra... extra) {
-    NoteDependencies(deps, n);
     const CopyAgents agents = AgentsOf(src_agent, dst_agent);
     TracedCopy copy(
         CopyInfo(src_agent, dst_agent, size, agents.direction, dst, src),
         agents.device_id, completion);
     const typename Dependent<AmdExtTable, sizeof...(Extra)>::type& amd = Amd();
+    hsa_signal_t room[TracedCopy::kSubstitutedDeps];
     const hsa_status_t status = amd.hsa_amd_memory_async_copy_on_engine_fn(
-        dst, dst_agent, src, src_agent, size, n, deps, copy.Signal(completion),
-        extra...);
+        dst, dst_agent, src, src_agent, size, n,
+        copy.Dependencies(deps, n, room), copy.Signal(completion), extra...);
     copy.Submitted(status);
+    NoteDependencies(deps, n);
     return status;
   }
 };
@@ -347,7 +370,9 @@ void RestoreWaitAll(Table* amd) {
 
 // Signal groups: the runtime does not say which signals a group has, so
 // the groups created while tracing are remembered; a wait on one is a wait
-// on each of its signals (groups created before are passed on unnoticed).
+// on each of its signals. A group the tracer did not see created (before it
+// was loaded) may hold any copy's signal: a wait on it is a wait on every
+// copy in flight.
 struct SignalGroups {
   // Held across the runtime's create and destroy, so that a handle the
   // runtime reuses is never forgotten by the destroy of its former group.
@@ -395,13 +420,21 @@ hsa_status_t SignalGroupWaitAny(hsa_signal_group_t group,
                                 hsa_signal_value_t* value) {
   if (Copies().ring.InFlight() != 0) {
     std::vector<hsa_signal_t> signals;
+    bool known = false;
     {
       SignalGroups& g = Groups();
       std::lock_guard<std::mutex> lock(g.mutex);
       auto it = g.signals.find(group.handle);
-      if (it != g.signals.end()) signals = it->second;
+      if (it != g.signals.end()) {
+        signals = it->second;
+        known = true;
+      }
     }
-    NoteDependencies(signals.data(), static_cast<uint32_t>(signals.size()));
+    if (known) {
+      NoteDependencies(signals.data(), static_cast<uint32_t>(signals.size()));
+    } else {
+      NoteUnknownDependencies();
+    }
   }
   return (Core().*kWait)(group, conds, values, wait_state_hint, signal, value);
 }
@@ -418,6 +451,13 @@ hsa_status_t SignalDestroy(hsa_signal_t signal) {
 }  // namespace
 
 void RestoreCopyWrappers(CoreApiTable* core, AmdExtTable* amd) {
+  {
+    // The runtime is shutting down, its groups with it: a handle it hands
+    // out again is a group this tracer has not seen created.
+    SignalGroups& g = Groups();
+    std::lock_guard<std::mutex> lock(g.mutex);
+    g.signals.clear();
+  }
   const CoreApiTable& c = Core();
   if (c.hsa_signal_wait_scacquire_fn != nullptr) {
     core->hsa_signal_wait_scacquire_fn = c.hsa_signal_wait_scacquire_fn;

@@ -58,6 +58,11 @@ struct PendingOp {
   // a waiter the machine's load kept off the cores, not by an application
   // that does not wait.
   bool submitter_waits = false;
+  // Copies: the ring position (+ 1; 0: none) of the newest later copy given
+  // this copy's tracer signal as a dependency in place of its application
+  // signal (SubstituteCopyDependencies). The signal stays the dependents'
+  // until that copy is reported: a reuse of this slot takes another one.
+  uint64_t lent_until = 0;
 };
 
 class OpRing {

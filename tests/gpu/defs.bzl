@@ -6,7 +6,7 @@ load("//tests:defs.bzl", "HSA_PROGRAM_COPTS", "softhsa_traced_test")
 # finds the same loaded library.
 GPU_TEST_ENV = {"GPU_TEST_TRACER": "$(rootpath //:libroctracer64.so.4)"}
 
-def gpu_traced_test(name, srcs, deps = [], env = GPU_TEST_ENV, **kwargs):
+def gpu_traced_test(name, srcs, deps = [], env = GPU_TEST_ENV, data = [], **kwargs):
     """A softhsa_traced_test that runs this folder's kernels.
 
     Args:
@@ -14,12 +14,13 @@ def gpu_traced_test(name, srcs, deps = [], env = GPU_TEST_ENV, **kwargs):
       srcs: its sources.
       deps: its libraries besides gpu_test_util.
       env: its environment (the tracer named by default).
+      data: files it reads besides the kernels.
       **kwargs: passed to softhsa_traced_test (size, args, tags, copts).
     """
     softhsa_traced_test(
         name = name,
         srcs = srcs,
-        data = [":libgpu_kernels.so"],
+        data = [":libgpu_kernels.so"] + data,
         env = env,
         deps = [":gpu_test_util"] + deps,
         **kwargs

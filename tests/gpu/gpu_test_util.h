@@ -93,9 +93,14 @@ struct Program {
   hsa_test::Loaded kernels;
   uint64_t empty = 0, stamp = 0, scale = 0;
   void* kernarg = nullptr;
+  // HSA tools the runtime loads before the tracer (a lower priority), if
+  // any: their names, separated by spaces.
+  std::string tools_first;
 
   bool Start() {
-    setenv("HSA_TOOLS_LIB", TracerPath().c_str(), 1);
+    const std::string tools =
+        tools_first.empty() ? TracerPath() : tools_first + " " + TracerPath();
+    setenv("HSA_TOOLS_LIB", tools.c_str(), 1);
     if (hsa_init() != HSA_STATUS_SUCCESS) return false;
     auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
     auto cpus = hsa_test::Agents(HSA_DEVICE_TYPE_CPU);
