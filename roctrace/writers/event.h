@@ -4,11 +4,16 @@
 #ifndef ROCTRACE_WRITERS_EVENT_H_
 #define ROCTRACE_WRITERS_EVENT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "roctrace/writers/agent_naming.h"
 
@@ -274,6 +279,47 @@ struct ApiEvent {
   // JSON output): owned by the batch the event is in. nullptr otherwise.
   const ApiArgs* args;
 };
+
+#if defined(__SSE2__)
+// An API call's event (every field not named here zero) as the seven
+// 16-byte words it is made of, each handed to `store(index, word)`: the
+// event is made in its batch (or a buffer) with one store a word, and a
+// copy of it loads each word from the one store that wrote it.
+template <class Store>
+inline void StoreApiCallWords(Store&& store, const OpName* op,
+                              uint64_t correlation_id, uint64_t start_ns,
+                              uint64_t end_ns, uint32_t pid, uint32_t tid,
+                              bool failed, bool stream_known,
+                              uint64_t stream_id, int64_t retval,
+                              const ApiArgs* args) {
+  static_assert(
+      sizeof(ApiEvent) == 7 * 16 && offsetof(ApiEvent, op) == 0 &&
+          offsetof(ApiEvent, correlation_id) == 8 &&
+          offsetof(ApiEvent, start_ns) == 16 &&
+          offsetof(ApiEvent, end_ns) == 24 && offsetof(ApiEvent, pid) == 32 &&
+          offsetof(ApiEvent, tid) == 36 &&
+          offsetof(ApiEvent, async_range_id) == 40 &&
+          offsetof(ApiEvent, instant) == 48 &&
+          offsetof(ApiEvent, failed) == 49 &&
+          offsetof(ApiEvent, stream_known) == 50 &&
+          offsetof(ApiEvent, device_id) == 52 &&
+          offsetof(ApiEvent, dispatch_id) == 56 &&
+          offsetof(ApiEvent, stream_id) == 64 &&
+          offsetof(ApiEvent, retval) == 72 && offsetof(ApiEvent, args) == 104,
+      "the event's words as they are laid out here");
+  auto word = [](uint64_t low, uint64_t high) {
+    return _mm_set_epi64x(static_cast<int64_t>(high),
+                          static_cast<int64_t>(low));
+  };
+  store(0, word(reinterpret_cast<uintptr_t>(op), correlation_id));
+  store(1, word(start_ns, end_ns));
+  store(2, word(uint64_t{pid} | uint64_t{tid} << 32, 0));
+  store(3, word(uint64_t{failed} << 8 | uint64_t{stream_known} << 16, 0));
+  store(4, word(stream_id, static_cast<uint64_t>(retval)));
+  store(5, _mm_setzero_si128());
+  store(6, word(0, reinterpret_cast<uintptr_t>(args)));
+}
+#endif
 
 // A copy's agents: the record names the kernel agent (the destination's
 // when both are), so a device-to-device copy shows it on both ends.

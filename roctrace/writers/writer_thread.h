@@ -75,6 +75,35 @@ class EventList {
     slot->end_ns += shift_ns;
 #endif
   }
+  // Appends an API call's event, made in its slot (StoreApiCallWords), its
+  // times moved by `shift_ns`: what Append of that event would store.
+  void AppendCall(const OpName* op, uint64_t correlation_id, uint64_t start_ns,
+                  uint64_t end_ns, uint32_t pid, uint32_t tid, bool failed,
+                  bool stream_known, uint64_t stream_id, int64_t retval,
+                  const ApiArgs* args, uint64_t shift_ns) {
+#if defined(__SSE2__)
+    if (__builtin_expect(size_ == capacity_, 0)) reserve(capacity_ * 2 + 64);
+    auto* dst = reinterpret_cast<__m128i*>(&events_[size_++]);
+    StoreApiCallWords([dst](int i, __m128i w) { _mm_stream_si128(dst + i, w); },
+                      op, correlation_id, start_ns + shift_ns,
+                      end_ns + shift_ns, pid, tid, failed, stream_known,
+                      stream_id, retval, args);
+#else
+    ApiEvent e{};
+    e.op = op;
+    e.correlation_id = correlation_id;
+    e.start_ns = start_ns;
+    e.end_ns = end_ns;
+    e.pid = pid;
+    e.tid = tid;
+    e.failed = failed;
+    e.stream_known = stream_known;
+    e.stream_id = stream_id;
+    e.retval = retval;
+    e.args = args;
+    Append(e, shift_ns);
+#endif
+  }
   // Makes the streaming stores visible to other threads before the batch
   // is handed to them.
   void Publish() const;
