@@ -772,8 +772,11 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                         SameBytes(last.bytes, args.bytes, args.size);
   if (repeated && last.has_rows) {
     for (size_t i = 0; i < last.row_count; ++i) {
-      appender_->AppendWithTail(kArgTable, next_arg_id_++, event_id,
-                                last.rows[i]);
+      const int64_t id = next_arg_id_++;
+      if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
+                                           last.rows[i])) {
+        appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
+      }
     }
     return;
   }
