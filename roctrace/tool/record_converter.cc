@@ -236,27 +236,34 @@ void RecordConverter::Rename(ApiEvent* e) {
 void RecordConverter::ReleaseWaiting(uint64_t correlation_id, uint32_t tid) {
   auto range = waiting_.equal_range(correlation_id);
   for (auto it = range.first; it != range.second; ++it) {
-    it->second.tid = tid;
-    Rename(&it->second);
-    sink_(it->second);
+    ApiEvent& e = it->second.event;
+    e.tid = tid;
+    e.device = &it->second.device;
+    Rename(&e);
+    sink_(e);
   }
   waiting_.erase(range.first, range.second);
 }
 
 void RecordConverter::FlushWaiting() {
-  for (auto& kv : waiting_) sink_(kv.second);
+  for (auto& kv : waiting_) {
+    kv.second.event.device = &kv.second.device;
+    sink_(kv.second.event);
+  }
   waiting_.clear();
 }
 
 void RecordConverter::ConvertCopy(const CopyRow& row) {
+  DeviceWork d{};
+  d.device_id = row.device_id;
   ApiEvent e{};
   e.correlation_id = row.correlation_id;
   e.start_ns = row.begin_ns;
   e.end_ns = row.end_ns;
-  e.device_id = row.device_id;
   e.op = CopyName(row.direction);
   e.bytes = row.bytes;
-  e.stream_id = row.stream_id;
+  e.stream_id = static_cast<uint32_t>(row.stream_id);
+  e.device = &d;
   EmitDevice(e);
 }
 
@@ -267,14 +274,16 @@ void RecordConverter::ConvertDispatch(const DispatchRow& row) {
     ++filtered_kernels_;
     return;
   }
+  DeviceWork d{};
+  d.device_id = row.device_id;
+  d.dispatch_id = row.dispatch_id;
+  d.launch = row.launch;
   e.correlation_id = row.correlation_id;
   e.start_ns = row.begin_ns;
   e.end_ns = row.end_ns;
-  e.device_id = row.device_id;
   e.queue_id = row.queue_id;
-  e.dispatch_id = row.dispatch_id;
-  e.stream_id = row.stream_id;
-  e.launch = row.launch;
+  e.stream_id = static_cast<uint32_t>(row.stream_id);
+  e.device = &d;
   EmitDevice(e);
 }
 
@@ -284,10 +293,12 @@ void RecordConverter::ConvertScratch(const ScratchRow& row) {
   e.tid = row.thread_id;
   e.start_ns = row.begin_ns;
   e.end_ns = row.end_ns;
-  e.device_id = row.device_id;
   e.queue_id = row.queue_id;
-  e.scratch.flags = row.flags;
-  e.scratch.size = row.size;
+  DeviceWork d{};
+  d.device_id = row.device_id;
+  d.scratch.flags = row.flags;
+  d.scratch.size = row.size;
+  e.device = &d;
   sink_(e);
 }
 
@@ -305,7 +316,7 @@ void RecordConverter::EmitDevice(const ApiEvent& e) {
     return;
   }
   if (waiting_.size() >= kMaxWaiting) FlushWaiting();
-  waiting_.emplace(e.correlation_id, e);
+  waiting_.emplace(e.correlation_id, Waiting{e, *e.device});
 }
 
 uint64_t RecordConverter::open_ranges() const {
@@ -331,7 +342,7 @@ namespace {
 // waited for them to reach the cache: most of the copy's time.
 struct alignas(16) ApiCallEvent {
   ApiCallEvent(const OpName* op, const activity_record_t& r, bool failed,
-               const ApiArgs* args, bool stream_known, uint64_t stream_id) {
+               const ApiArgs* args, bool stream_known, uint32_t stream_id) {
 #if defined(__SSE2__)
     StoreApiCallWords(
         [this](int i, __m128i w) { _mm_store_si128(&words[i], w); }, op,
@@ -355,7 +366,7 @@ struct alignas(16) ApiCallEvent {
   union {
     ApiEvent event;
 #if defined(__SSE2__)
-    __m128i words[7];
+    __m128i words[4];
 #endif
   };
 };
@@ -375,7 +386,7 @@ void RecordConverter::Convert(const activity_record_t& r) {
                                 : nullptr;
           },
           [this, &r](const OpName* op, bool failed, const ApiArgs* args,
-                     bool stream_known, uint64_t stream_id) {
+                     bool stream_known, uint32_t stream_id) {
             const ApiCallEvent call(op, r, failed, args, stream_known,
                                     stream_id);
             sink_(call.event);

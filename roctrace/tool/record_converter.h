@@ -47,7 +47,7 @@ class RecordConverter {
       stream_known = stream_source_(*args, &stream_id);
       if (!stream_known) stream_id = 0;
     }
-    put(op, failed, args, stream_known, stream_id);
+    put(op, failed, args, stream_known, static_cast<uint32_t>(stream_id));
     // Only calls that can submit work are ever named by device records.
     if (op->submits_work) RememberThread(r.correlation_id, r.thread_id);
   }
@@ -203,8 +203,13 @@ class RecordConverter {
   // older is dropped when the newer fills (device work completes soon after
   // the call that submitted it).
   std::unordered_map<uint64_t, uint32_t> threads_now_, threads_before_;
-  // Device events whose API call has not arrived, by correlation ID.
-  std::unordered_multimap<uint64_t, ApiEvent> waiting_;
+  // Device events whose API call has not arrived, by correlation ID, with
+  // their device fields (the event points to them once emitted).
+  struct Waiting {
+    ApiEvent event;
+    DeviceWork device;
+  };
+  std::unordered_multimap<uint64_t, Waiting> waiting_;
 };
 
 // rocprofv3's Domain column for an HSA function, from its name's table.

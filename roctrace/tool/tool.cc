@@ -524,8 +524,10 @@ void Tool::EmitMemoryAllocation(const ApiEvent& call) {
   e.end_ns = call.end_ns;
   e.pid = call.pid;
   e.tid = call.tid;
-  e.device_id = -1;
-  e.allocation = taken.allocation;
+  DeviceWork d{};
+  d.device_id = -1;
+  d.allocation = taken.allocation;
+  e.device = &d;
   Emit(e);
 }
 
@@ -626,7 +628,7 @@ void Tool::OnBuffer(const char* begin, const char* end) {
         },
         [this, batch, shift, &r](const OpName* op, bool failed,
                                  const ApiArgs* args, bool stream_known,
-                                 uint64_t stream_id) {
+                                 uint32_t stream_id) {
           ++events_;
           batch->AppendCall(op, r.correlation_id, r.begin_ns, r.end_ns,
                             r.process_id, r.thread_id, failed, stream_known,

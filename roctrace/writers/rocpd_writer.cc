@@ -483,7 +483,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   row.category = e.op->category;
   int64_t* v = row.values;
   if (row.category == Category::kMemoryAllocation) {
-    const MemoryAllocation& m = e.allocation;
+    const MemoryAllocation& m = e.device->allocation;
     v[1] = m.has_agent ? AgentRow(m.agent) : -1;
     const bool vmem = e.op->name.compare(0, 23, "MEMORY_ALLOCATION_VMEM_") == 0;
     const bool is_free = e.op->name == (vmem ? "MEMORY_ALLOCATION_VMEM_FREE"
@@ -495,27 +495,28 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     v[6] = static_cast<int64_t>(m.size);
     v[7] = event_id;
   } else if (row.category == Category::kScratchMemory) {
-    v[1] = e.device_id >= 0 ? AgentRow({true, e.device_id}) : -1;
+    v[1] =
+        e.device->device_id >= 0 ? AgentRow({true, e.device->device_id}) : -1;
     v[2] = static_cast<int64_t>(e.op->name == "SCRATCH_MEMORY_ALLOC"  ? 0
                                 : e.op->name == "SCRATCH_MEMORY_FREE" ? 1
                                                                       : 2);
     v[3] = static_cast<int64_t>(e.start_ns);
     v[4] = static_cast<int64_t>(e.end_ns);
-    v[5] = static_cast<int64_t>(e.scratch.size);
+    v[5] = static_cast<int64_t>(e.device->scratch.size);
     v[6] = QueueRow(e.queue_id);
     v[7] = event_id;
-    v[8] = e.scratch.flags;
+    v[8] = e.device->scratch.flags;
   } else if (row.category == Category::kKernel) {
-    v[1] = AgentRow({true, e.device_id});
+    v[1] = AgentRow({true, e.device->device_id});
     v[2] = KernelRow(e.op);
-    v[3] = static_cast<int64_t>(e.dispatch_id);
+    v[3] = static_cast<int64_t>(e.device->dispatch_id);
     v[4] = QueueRow(e.queue_id);
     v[5] = static_cast<int64_t>(e.start_ns);
     v[6] = static_cast<int64_t>(e.end_ns);
     v[7] = NameId(e.op);
     v[8] = event_id;
     // ?10..?17: the launch, as rocprofv3's dispatch_info.
-    const KernelLaunch& l = e.launch;
+    const KernelLaunch& l = e.device->launch;
     const uint32_t sizes[] = {l.private_segment_size,
                               l.group_segment_size,
                               l.workgroup[0],
