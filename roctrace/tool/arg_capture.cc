@@ -74,13 +74,66 @@ void OnThreadExit(void* q) {
   t_arg_queue = kExited;
 }
 
+// Chunks freed with their batch, kept for the queues' next ones (at most
+// kKeptChunks, 4 MiB: about what the writers' queues hold in flight). A
+// chunk fresh from the allocator had its pages faulted in by the calling
+// thread (a third of a run's page faults), and the allocator gave them
+// back once the chunks before were freed.
+constexpr size_t kKeptChunks = 128;
+
+struct ChunkCache {
+  std::mutex mutex;
+  Chunk* head = nullptr;  // linked through adopted_before
+  size_t count = 0;
+};
+
+ChunkCache& TheChunkCache() {
+  static ChunkCache* cache = new ChunkCache;  // never destroyed, as Registry
+  return *cache;
+}
+
+// A chunk for a queue, empty: a kept one, else a new one (null when out of
+// memory). Its producer publishes it (`next` of the chunk before, or the
+// registry's mutex) after these stores.
+Chunk* NewChunk() {
+  ChunkCache& cache = TheChunkCache();
+  Chunk* c = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    c = cache.head;
+    if (c != nullptr) {
+      cache.head = c->adopted_before;
+      --cache.count;
+    }
+  }
+  if (c == nullptr) return new (std::nothrow) Chunk;
+  c->written.store(0, std::memory_order_relaxed);
+  c->next.store(nullptr, std::memory_order_relaxed);
+  c->adopted_before = nullptr;
+  return c;
+}
+
+void ReleaseChunk(Chunk* c) {
+  ChunkCache& cache = TheChunkCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.count < kKeptChunks) {
+      c->adopted_before = cache.head;
+      cache.head = c;
+      ++cache.count;
+      return;
+    }
+  }
+  delete c;
+}
+
 ArgCapture::Queue* MakeQueue() {
   Registry& r = TheRegistry();
   auto* q = new (std::nothrow) ArgCapture::Queue;
-  auto* c = new (std::nothrow) Chunk;
+  Chunk* c = NewChunk();
   if (q == nullptr || c == nullptr) {
     delete q;
-    delete c;
+    if (c != nullptr) ReleaseChunk(c);
     return nullptr;
   }
   q->tid = static_cast<uint32_t>(syscall(SYS_gettid));
@@ -409,7 +462,7 @@ void ArgArena::FreeAdopted() {
   while (adopted_ != nullptr) {
     ArgChunk* c = adopted_;
     adopted_ = c->adopted_before;
-    delete c;
+    ReleaseChunk(c);
   }
 }
 
@@ -504,7 +557,7 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
   }
   if (q == kExited) return;
   if (q->tail_used + EntryBytes(size) > Chunk::kBytes) {
-    auto* c = new (std::nothrow) Chunk;
+    Chunk* c = NewChunk();
     if (c == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
       return;
