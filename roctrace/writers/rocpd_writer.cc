@@ -839,6 +839,26 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
   }
 }
 
+inline __attribute__((always_inline)) bool RocpdWriter::AppendRepeatedArgs(
+    const ApiEvent& e, int64_t event_id, const ApiArgs& args) {
+  const uint32_t index = e.op->index;
+  if (e.stream_known || index >= op_args_.size()) return false;
+  LastArgs& last = op_args_[index].last;
+  if (!last.valid || !last.has_rows || last.stream_known ||
+      last.size != args.size || last.domain != args.domain ||
+      last.op != args.op || !SameBytes(last.bytes, args.bytes, args.size)) {
+    return false;
+  }
+  for (size_t i = 0; i < last.row_count; ++i) {
+    const int64_t id = next_arg_id_++;
+    if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
+                                         last.rows[i])) {
+      appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
+    }
+  }
+  return true;
+}
+
 void RocpdWriter::InsertDeviceRows() {
   for (const DeviceRow& row : device_rows_) {
     sqlite3_stmt* st = insert_copy_;
@@ -894,7 +914,9 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
                                ids.name,
                                id};
     appender_->AppendInline(kRegionTable, id, region);
-    if (e.args != nullptr) WriteArgs(e, id, *e.args);
+    if (e.args != nullptr && !AppendRepeatedArgs(e, id, *e.args)) {
+      WriteArgs(e, id, *e.args);
+    }
     if (e.op->category == Category::kMarker) {
       if (marker_events_.size() < kMaxMarkerEvents) {
         marker_events_.push_back(id);
