@@ -164,7 +164,9 @@ TEST_F(AgentInfoTest, RocpdAgentRowsAreFilled) {
     e.end_ns = 200;
     e.pid = 1234;
     e.bytes = 64;
-    e.device_id = 0;
+    DeviceWork d{};
+    d.device_id = 0;
+    e.device = &d;
     writer.Write(e);
     writer.Finish(info);
     ASSERT_TRUE(writer.ok());

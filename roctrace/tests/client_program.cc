@@ -90,9 +90,8 @@ int main(int argc, char** argv) {
   // A domain-wide enable stops at HIP's last numbered API; the call this
   // program makes is past it where HIP leaves it unnumbered (HIP 7), so it
   // is enabled by its ID as well, as such a client must.
-  CHECK(roctracer_enable_op_callback(ACTIVITY_DOMAIN_HIP_API,
-                                     HIP_API_ID_hipGetErrorString, OnHip,
-                                     nullptr));
+  CHECK(roctracer_enable_op_callback(
+      ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString, OnHip, nullptr));
   CHECK(roctracer_enable_op_activity(ACTIVITY_DOMAIN_HIP_API,
                                      HIP_API_ID_hipGetErrorString));
   CHECK(roctracer_enable_domain_activity(ACTIVITY_DOMAIN_ROCTX));

@@ -21,6 +21,7 @@
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/agent_naming.h"
+#include "roctrace/writers/writer_thread.h"
 
 namespace roctrace {
 namespace {
@@ -657,8 +658,10 @@ DispatchRow Dispatch(uint64_t id, const char* kernel, uint64_t dispatch_id) {
 }
 
 TEST(RecordConverter, DeviceWorkTakesTheThreadOfItsCall) {
-  std::vector<ApiEvent> events;
-  RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+  // The batch keeps each device event's fields (the converter's are gone
+  // once the sink returns).
+  EventList events;
+  RecordConverter c([&](const ApiEvent& e) { events.Append(e, 0); });
   c.TrackSubmittingThreads(true, true);
   std::string error;
   ASSERT_TRUE(c.SetKernelFilter("", "skip", &error));
@@ -680,20 +683,79 @@ TEST(RecordConverter, DeviceWorkTakesTheThreadOfItsCall) {
   EXPECT_EQ(events[1].tid, 77u);
   EXPECT_EQ(events[1].queue_id, 7u);
   // The observer's IDs and launch sizes, as they came.
-  EXPECT_EQ(events[1].dispatch_id, 11u);
-  EXPECT_EQ(events[1].launch.grid[0], 111u);
-  EXPECT_EQ(events[1].launch.workgroup[2], 3u);
-  EXPECT_EQ(events[1].launch.group_segment_size, 4096u);
+  EXPECT_EQ(events[1].device->dispatch_id, 11u);
+  EXPECT_EQ(events[1].device->launch.grid[0], 111u);
+  EXPECT_EQ(events[1].device->launch.workgroup[2], 3u);
+  EXPECT_EQ(events[1].device->launch.group_segment_size, 4096u);
   EXPECT_EQ(events[1].op->kernel_id, 1u);
   EXPECT_EQ(events[3].correlation_id, 6u);
   EXPECT_EQ(events[3].tid, 78u);
-  EXPECT_EQ(events[3].dispatch_id, 12u);
-  EXPECT_EQ(events[3].launch.grid[0], 112u);
+  EXPECT_EQ(events[3].device->dispatch_id, 12u);
+  EXPECT_EQ(events[3].device->launch.grid[0], 112u);
   EXPECT_EQ(events[4].correlation_id, 9u);
   EXPECT_EQ(events[4].tid, 0u);
-  EXPECT_EQ(events[4].dispatch_id, 14u);
+  EXPECT_EQ(events[4].device->dispatch_id, 14u);
   EXPECT_EQ(c.filtered_kernels(), 1u);
   EXPECT_TRUE(events[0].op->submits_work);
+}
+
+// A batch keeps device work's fields (the event carries a pointer to
+// them): each appended event's own, after the caller's copy is gone, past
+// the batch's growth and its first chunk of device fields, and again once
+// the batch is cleared and used again; API calls made in place keep their
+// fields, times shifted.
+TEST(EventList, KeepsEachEventsDeviceWork) {
+  const OpName kernel{Category::kKernel, "k", "KERNEL_DISPATCH", 0};
+  const OpName call{Category::kHip, "hipLaunchKernel", "HIP_RUNTIME_API", 1};
+  EventList batch;
+  for (int round = 0; round < 2; ++round) {
+    batch.clear();
+    for (uint32_t i = 0; i < 700; ++i) {
+      if (i % 3 == 0) {
+        batch.AppendCall(&call, i, 10 * i, 10 * i + 5, 7, i, i % 2 == 0, true,
+                         i + 1, -static_cast<int64_t>(i), nullptr, 3);
+        continue;
+      }
+      DeviceWork d{};
+      d.device_id = static_cast<int32_t>(i % 5);
+      d.dispatch_id = 1000 + i;
+      d.launch.grid[0] = i;
+      ApiEvent e{};
+      e.op = &kernel;
+      e.correlation_id = i;
+      e.start_ns = 10 * i;
+      e.end_ns = 10 * i + 5;
+      e.queue_id = 40 + i;
+      e.stream_id = i + 1;
+      e.device = &d;
+      batch.Append(e, 3);
+      d = DeviceWork{};  // the caller's copy changes: the batch's must not
+    }
+    ASSERT_EQ(batch.size(), 700u);
+    for (uint32_t i = 0; i < 700; ++i) {
+      const ApiEvent& e = batch[i];
+      EXPECT_EQ(e.correlation_id, i);
+      EXPECT_EQ(e.start_ns, 10 * i + 3);
+      EXPECT_EQ(e.end_ns, 10 * i + 8);
+      EXPECT_EQ(e.stream_id, i + 1);
+      if (i % 3 == 0) {
+        EXPECT_EQ(e.op, &call);
+        EXPECT_EQ(e.tid, i);
+        EXPECT_EQ(e.pid, 7u);
+        EXPECT_EQ(e.failed, i % 2 == 0);
+        EXPECT_TRUE(e.stream_known);
+        EXPECT_EQ(e.retval, -static_cast<int64_t>(i));
+        EXPECT_EQ(e.args, nullptr);
+        continue;
+      }
+      EXPECT_EQ(e.op, &kernel);
+      EXPECT_EQ(e.queue_id, 40u + i);
+      ASSERT_NE(e.device, nullptr);
+      EXPECT_EQ(e.device->device_id, static_cast<int32_t>(i % 5));
+      EXPECT_EQ(e.device->dispatch_id, 1000u + i);
+      EXPECT_EQ(e.device->launch.grid[0], i);
+    }
+  }
 }
 
 // Register counts belong to the kernel name (its Kernel_Id): those of its

@@ -120,9 +120,11 @@ TEST(MemoryAllocations, RocpdFilesEachOperationsTypeAndLevel) {
         e.end_ns = address + 1;
         e.pid = 1;
         e.tid = 1;
-        e.device_id = -1;
-        e.allocation.address = address;
-        e.allocation.size = free ? 0 : 4096;
+        DeviceWork d{};
+        d.device_id = -1;
+        d.allocation.address = address;
+        d.allocation.size = free ? 0 : 4096;
+        e.device = &d;
         writer.Write(e);
         address += 0x1000;
       }

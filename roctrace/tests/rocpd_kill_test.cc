@@ -68,7 +68,9 @@ namespace {
       e.pid = info.pid;
       e.tid = 100 + static_cast<uint32_t>(rng() % 4);
       e.queue_id = 1;
-      e.dispatch_id = events;
+      DeviceWork d{};
+      d.dispatch_id = events;
+      if (IsDevice(e.op->category)) e.device = &d;
       writer.Write(e);
     }
     writer.Checkpoint();

@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -18,6 +20,7 @@
 #include "roctrace/tests/scratch_dir.h"
 #include "roctrace/writers/fd_safe_vfs.h"
 #include "roctrace/writers/rocpd_schema.h"
+#include "roctrace/writers/sqlite_leaf_cells.h"
 
 namespace roctrace {
 namespace {
@@ -468,6 +471,62 @@ TEST(SqliteTableAppender, OneTailForManyRows) {
                 "AND value = 'hipSuccess'"),
             std::to_string(n));
   sqlite3_close(db);
+}
+
+// The inline repeat of a tail's last cell (AppendWithTailInline, falling
+// back to AppendWithTail as the rocpd writer does) writes the file
+// AppendWithTail alone writes, byte for byte: first values of every width
+// and both signs (the last cell's first value written over in place, or
+// the cell made anew when its width changes), rowids whose varint grows,
+// cells of several lengths (tails with short and long values, the copy's
+// 16-byte words below the cell), leaves filled to their end, flushes.
+TEST(SqliteTableAppender, InlineTailRowsAreTheFileAppendWithTailWrites) {
+  std::string files[2];
+  int64_t inline_rows = 0;
+  for (int inline_first = 0; inline_first < 2; ++inline_first) {
+    Database d(1024);
+    std::string error;
+    auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+    ASSERT_NE(appender, nullptr) << error;
+    SqliteTableAppender::RowTail tail;
+    std::string value;
+    for (int64_t id = 1; id <= 20000; ++id) {
+      if (id % 2500 == 1) {  // values of 0 to 105 bytes: cells up to 128
+        value.assign(static_cast<size_t>(id / 2500 * 15), 'v');
+        const SqliteTableAppender::Value rest[4] = {
+            SqliteTableAppender::Integer(id / 2500),
+            SqliteTableAppender::Text("hipError_t", 10),
+            SqliteTableAppender::Text("hipError", 8),
+            SqliteTableAppender::Text(value.data(), value.size())};
+        appender->EncodeTail(rest, 4, &tail);
+      }
+      // Runs of one width, then another: both of AppendWithTail's paths.
+      const int64_t first = id % 64 < 40 ? id / 2 : Wide(id / 64);
+      if (inline_first == 0 ||
+          !appender->AppendWithTailInline(0, id, first, tail)) {
+        appender->AppendWithTail(0, id, first, tail);
+      } else {
+        ++inline_rows;
+      }
+      if (id % 4999 == 0) {
+        ASSERT_TRUE(appender->Flush(&error)) << error;
+      }
+    }
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+    appender.reset();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(
+        sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+        SQLITE_OK);
+    EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM rocpd_arg"), "20000");
+    sqlite3_close(db);
+    std::ifstream in(d.path, std::ios::binary);
+    files[inline_first].assign(std::istreambuf_iterator<char>(in), {});
+  }
+  EXPECT_GT(inline_rows, 15000);  // most rows took the inline path
+  ASSERT_EQ(files[0].size(), files[1].size());
+  EXPECT_TRUE(files[0] == files[1]);
 }
 
 // Rows appended around an encoded middle (EncodeTail of position, type and

@@ -27,33 +27,10 @@
 namespace roctrace {
 namespace {
 
-// One call's arguments in a thread's queue: this header, then `size` bytes,
-// padded to 8. The calling thread writes the correlation ID and the args'
-// domain, op and size; the consumer that takes the entry completes the
-// args (printers, bytes) in place and hands out their address.
-struct Entry {
-  uint64_t correlation_id;
-  ApiArgs args;
-};
-static_assert(sizeof(Entry) % 8 == 0, "entries stay 8-byte aligned");
-
-size_t EntryBytes(uint32_t size) {
-  return sizeof(Entry) + ((size + 7) & ~size_t{7});
-}
-
-}  // namespace
-
-struct ArgChunk {
-  static constexpr uint32_t kBytes = 32 << 10;
-  std::atomic<uint32_t> written{0};      // bytes of whole entries
-  std::atomic<ArgChunk*> next{nullptr};  // set once the producer moved on
-  ArgChunk* adopted_before = nullptr;    // the arena's list, once adopted
-  alignas(8) unsigned char data[kBytes];
-};
-
-namespace {
-
+using Entry = ArgEntry;
 using Chunk = ArgChunk;
+
+size_t EntryBytes(uint32_t size) { return ArgEntryBytes(size); }
 
 // Entries searched for a record's before giving up on it.
 constexpr int kWindow = 8;
@@ -61,29 +38,13 @@ constexpr int kWindow = 8;
 std::atomic<uint64_t> g_lost{0};
 std::atomic<bool> g_stopped{false};
 
-// Each domain's argument struct sizes by op, made once before recording
-// starts (SetRecording): a traced call reads its size from the table rather
-// than through a call to its domain's generated switch. Until then (or for
-// an op past the table) Record asks the switch. `count` is published once
-// `sizes` is filled.
-struct SizeTable {
-  const uint32_t* sizes = nullptr;
-  std::atomic<uint32_t> count{0};
-};
-SizeTable g_sizes[ACTIVITY_DOMAIN_NUMBER];
-
 }  // namespace
 
-struct ArgCapture::Queue {
-  uint32_t tid = 0;
-  // The producer's: the chunk it fills and how far.
-  Chunk* tail = nullptr;
-  uint32_t tail_used = 0;
-  // The consumer's: the chunk it reads and how far.
-  Chunk* head = nullptr;
-  uint32_t head_read = 0;
-  std::atomic<bool> exited{false};
-};
+ArgSizeTable g_arg_sizes[ACTIVITY_DOMAIN_NUMBER];
+
+namespace {
+ArgSizeTable* const g_sizes = g_arg_sizes;
+}  // namespace
 
 // The calling thread's queue, read on every traced call: initial-exec, one
 // %fs-relative load instead of a __tls_get_addr call (the header says why
@@ -113,13 +74,66 @@ void OnThreadExit(void* q) {
   t_arg_queue = kExited;
 }
 
+// Chunks freed with their batch, kept for the queues' next ones (at most
+// kKeptChunks, 4 MiB: about what the writers' queues hold in flight). A
+// chunk fresh from the allocator had its pages faulted in by the calling
+// thread (a third of a run's page faults), and the allocator gave them
+// back once the chunks before were freed.
+constexpr size_t kKeptChunks = 128;
+
+struct ChunkCache {
+  std::mutex mutex;
+  Chunk* head = nullptr;  // linked through adopted_before
+  size_t count = 0;
+};
+
+ChunkCache& TheChunkCache() {
+  static ChunkCache* cache = new ChunkCache;  // never destroyed, as Registry
+  return *cache;
+}
+
+// A chunk for a queue, empty: a kept one, else a new one (null when out of
+// memory). Its producer publishes it (`next` of the chunk before, or the
+// registry's mutex) after these stores.
+Chunk* NewChunk() {
+  ChunkCache& cache = TheChunkCache();
+  Chunk* c = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    c = cache.head;
+    if (c != nullptr) {
+      cache.head = c->adopted_before;
+      --cache.count;
+    }
+  }
+  if (c == nullptr) return new (std::nothrow) Chunk;
+  c->written.store(0, std::memory_order_relaxed);
+  c->next.store(nullptr, std::memory_order_relaxed);
+  c->adopted_before = nullptr;
+  return c;
+}
+
+void ReleaseChunk(Chunk* c) {
+  ChunkCache& cache = TheChunkCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    if (cache.count < kKeptChunks) {
+      c->adopted_before = cache.head;
+      cache.head = c;
+      ++cache.count;
+      return;
+    }
+  }
+  delete c;
+}
+
 ArgCapture::Queue* MakeQueue() {
   Registry& r = TheRegistry();
   auto* q = new (std::nothrow) ArgCapture::Queue;
-  auto* c = new (std::nothrow) Chunk;
+  Chunk* c = NewChunk();
   if (q == nullptr || c == nullptr) {
     delete q;
-    delete c;
+    if (c != nullptr) ReleaseChunk(c);
     return nullptr;
   }
   q->tid = static_cast<uint32_t>(syscall(SYS_gettid));
@@ -318,7 +332,7 @@ constexpr size_t ArgsOffsetOf() {
   }
 }
 
-const ApiArgs::Printers* PrintersOf(uint32_t domain) {
+constexpr const ApiArgs::Printers* PrintersOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
       return &kPrintersOf<hip_api_data_t, &roctracer::hip_api::IterateValues,
@@ -334,8 +348,18 @@ const ApiArgs::Printers* PrintersOf(uint32_t domain) {
   }
 }
 
+static_assert(ACTIVITY_DOMAIN_NUMBER == 8, "a printer slot per domain");
+
+}  // namespace
+
+const ApiArgs::Printers* const g_arg_printers[ACTIVITY_DOMAIN_NUMBER] = {
+    PrintersOf(0), PrintersOf(1), PrintersOf(2), PrintersOf(3),
+    PrintersOf(4), PrintersOf(5), PrintersOf(6), PrintersOf(7)};
+
+namespace {
+
 // Where the data struct's `args` union starts.
-size_t ArgsOffset(uint32_t domain) {
+constexpr size_t ArgsOffset(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:
       return ArgsOffsetOf<hip_api_data_t>();
@@ -438,7 +462,7 @@ void ArgArena::FreeAdopted() {
   while (adopted_ != nullptr) {
     ArgChunk* c = adopted_;
     adopted_ = c->adopted_before;
-    delete c;
+    ReleaseChunk(c);
   }
 }
 
@@ -490,10 +514,13 @@ void ArgCapture::SetRecording(bool on) {
 
 namespace {
 
-// Writes one entry where the queue's chunk has room for it.
+// Writes one entry where the queue's chunk has room for it (inline: with
+// a constant domain, the args' offset is one).
 inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
                    const void* data, uint32_t size) {
-  unsigned char* p = q->tail->data + q->tail_used;
+  Chunk* const chunk = q->tail;
+  const uint32_t used = q->tail_used;
+  unsigned char* p = chunk->data + used;
   // Every traced call has a correlation ID; the data structs all start
   // with it. The args' printers and bytes are the consumer's to write.
   auto* entry = reinterpret_cast<Entry*>(p);
@@ -510,8 +537,10 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
   for (size_t i = 0; i < padded; i += 8) {
     std::memcpy(p + sizeof(Entry) + i, from + i, 8);
   }
-  q->tail_used += static_cast<uint32_t>(EntryBytes(size));
-  q->tail->written.store(q->tail_used, std::memory_order_release);
+  // From the locals read before the copy (its stores may alias the queue).
+  const uint32_t now = used + static_cast<uint32_t>(EntryBytes(size));
+  q->tail_used = now;
+  chunk->written.store(now, std::memory_order_release);
 }
 
 // A thread's first call, a thread exiting, a full chunk: out of Record, so
@@ -528,7 +557,7 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
   }
   if (q == kExited) return;
   if (q->tail_used + EntryBytes(size) > Chunk::kBytes) {
-    auto* c = new (std::nothrow) Chunk;
+    Chunk* c = NewChunk();
     if (c == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
       return;
@@ -554,24 +583,65 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
 
 }  // namespace
 
-void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
-  if (domain >= ACTIVITY_DOMAIN_NUMBER ||
-      op >= g_sizes[domain].count.load(std::memory_order_acquire)) {
-    RecordUntabled(domain, op, data);
+namespace {
+
+// A traced call of domain kDomain: its op's size from the table, the entry
+// written inline (a thread's first call and a full chunk out of line).
+template <uint32_t kDomain>
+inline void RecordIn(uint32_t op, const void* data) {
+  const ArgSizeTable& table = g_arg_sizes[kDomain];
+  if (__builtin_expect(op >= table.count.load(std::memory_order_acquire), 0)) {
+    RecordUntabled(kDomain, op, data);
     return;
   }
-  const uint32_t size = g_sizes[domain].sizes[op];
+  const uint32_t size = table.sizes[op];
   if (size == 0 || data == nullptr ||
       g_stopped.load(std::memory_order_relaxed)) {
     return;
   }
-  Queue* q = t_arg_queue;
+  ArgCapture::Queue* q = t_arg_queue;
   if (q == nullptr || q == kExited ||
       q->tail_used + EntryBytes(size) > Chunk::kBytes) {
-    RecordSlow(domain, op, data, size);
+    RecordSlow(kDomain, op, data, size);
     return;
   }
-  Append(q, domain, op, data, size);
+  Append(q, kDomain, op, data, size);
+}
+
+template <uint32_t kDomain>
+void OnExitIn(uint32_t, uint32_t op, const void* data, void*) {
+  RecordIn<kDomain>(op, data);
+}
+
+}  // namespace
+
+void ArgCapture::Record(uint32_t domain, uint32_t op, const void* data) {
+  switch (domain) {
+    case ACTIVITY_DOMAIN_HIP_API:
+      RecordIn<ACTIVITY_DOMAIN_HIP_API>(op, data);
+      return;
+    case ACTIVITY_DOMAIN_HSA_API:
+      RecordIn<ACTIVITY_DOMAIN_HSA_API>(op, data);
+      return;
+    case ACTIVITY_DOMAIN_KFD_API:
+      RecordIn<ACTIVITY_DOMAIN_KFD_API>(op, data);
+      return;
+    default:
+      RecordUntabled(domain, op, data);
+  }
+}
+
+ArgCapture::ExitCallback ArgCapture::OnExitOf(uint32_t domain) {
+  switch (domain) {
+    case ACTIVITY_DOMAIN_HIP_API:
+      return &OnExitIn<ACTIVITY_DOMAIN_HIP_API>;
+    case ACTIVITY_DOMAIN_HSA_API:
+      return &OnExitIn<ACTIVITY_DOMAIN_HSA_API>;
+    case ACTIVITY_DOMAIN_KFD_API:
+      return &OnExitIn<ACTIVITY_DOMAIN_KFD_API>;
+    default:
+      return &OnExit;
+  }
 }
 
 std::atomic<uint64_t> ArgCapture::generation_now_{0};
@@ -600,12 +670,14 @@ const std::vector<ArgCapture::Queue*>* ArgCapture::QueuesOfSlow(
     r.queues.swap(kept);
     generation_ = Generation();
     last_queues_ = nullptr;
+    last_queue_ = nullptr;
   }
   if (last_queues_ != nullptr && last_tid_ == tid) return last_queues_;
   auto it = by_tid_.find(tid);
   if (it == by_tid_.end()) return nullptr;
   last_tid_ = tid;
   last_queues_ = &it->second;
+  last_queue_ = it->second.size() == 1 ? it->second.front() : nullptr;
   return last_queues_;
 }
 
@@ -652,20 +724,6 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
     }
   }
   return nullptr;
-}
-
-const ApiArgs* ArgCapture::Take(uint32_t domain, uint32_t op, uint32_t tid,
-                                uint64_t correlation_id, ArgArena* arena) {
-  // The sizes' table, as Record reads it. Every call in tail position: the
-  // common path saves no registers.
-  if (__builtin_expect(
-          domain >= ACTIVITY_DOMAIN_NUMBER ||
-              op >= g_sizes[domain].count.load(std::memory_order_acquire),
-          0)) {
-    return TakeUntabled(domain, op, tid, correlation_id, arena);
-  }
-  if (g_sizes[domain].sizes[op] == 0) return NoArguments();
-  return Take(tid, correlation_id, arena);
 }
 
 const ApiArgs* ArgCapture::TakeUntabled(uint32_t domain, uint32_t op,

@@ -23,6 +23,8 @@
 #ifndef ROCTRACE_TOOL_ARG_CAPTURE_H_
 #define ROCTRACE_TOOL_ARG_CAPTURE_H_
 
+#include <roctracer.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -35,8 +37,42 @@
 
 namespace roctrace {
 
-// A chunk of a thread's queue (arg_capture.cc).
-struct ArgChunk;
+// One call's arguments in a thread's queue: this header, then `args.size`
+// bytes, padded to 8. The calling thread writes the correlation ID and the
+// args' domain, op and size; the consumer that takes the entry completes
+// the args (printers, bytes) in place and hands out their address.
+struct ArgEntry {
+  uint64_t correlation_id;
+  ApiArgs args;
+};
+static_assert(sizeof(ArgEntry) % 8 == 0, "entries stay 8-byte aligned");
+
+inline size_t ArgEntryBytes(uint32_t size) {
+  return sizeof(ArgEntry) + ((size + 7) & ~size_t{7});
+}
+
+// A chunk of a thread's queue.
+struct ArgChunk {
+  static constexpr uint32_t kBytes = 32 << 10;
+  std::atomic<uint32_t> written{0};      // bytes of whole entries
+  std::atomic<ArgChunk*> next{nullptr};  // set once the producer moved on
+  ArgChunk* adopted_before = nullptr;    // the arena's list, once adopted
+  alignas(8) unsigned char data[kBytes];
+};
+
+// Each domain's argument struct sizes by op, made once before recording
+// starts (ArgCapture::SetRecording): a traced call reads its size from the
+// table rather than through a call to its domain's generated switch, and
+// the consumer answers an op without parameters from it. Until then (or
+// for an op past the table) both ask the switch. `count` is published once
+// `sizes` is filled.
+struct ArgSizeTable {
+  const uint32_t* sizes = nullptr;
+  std::atomic<uint32_t> count{0};
+};
+extern ArgSizeTable g_arg_sizes[ACTIVITY_DOMAIN_NUMBER];
+// Each domain's printers (null for a domain without them).
+extern const ApiArgs::Printers* const g_arg_printers[ACTIVITY_DOMAIN_NUMBER];
 
 // ApiArgs and their bytes for one batch of events: addresses stay valid
 // until Clear (or the arena goes). The queue chunks ArgCapture::Take read
@@ -95,6 +131,12 @@ class ArgCapture {
   // of an HIP, HSA or KFD op: the calling thread's copy of the arguments.
   // `arg` is unused.
   static void OnExit(uint32_t domain, uint32_t op, const void* data, void* arg);
+  // OnExit for the ops of one domain (HIP, HSA, KFD; OnExit itself for
+  // another): the domain's size table and argument offset known when
+  // compiled.
+  using ExitCallback = void (*)(uint32_t domain, uint32_t op, const void* data,
+                                void* arg);
+  static ExitCallback OnExitOf(uint32_t domain);
   // The same, for a callback that does more.
   static void Record(uint32_t domain, uint32_t op, const void* data);
   // Off: nothing is recorded from now on (a forked child, whose tool writes
@@ -109,8 +151,37 @@ class ArgCapture {
   const ApiArgs* Take(uint32_t tid, uint64_t correlation_id, ArgArena* arena);
   // The same for a record of op `op` of `domain`: NoArguments() for an op
   // without parameters (nothing was recorded), without a look for it.
+  // Inline for the common record: its op's size from the table, its entry
+  // the first unread one of the last thread's only queue.
   const ApiArgs* Take(uint32_t domain, uint32_t op, uint32_t tid,
-                      uint64_t correlation_id, ArgArena* arena);
+                      uint64_t correlation_id, ArgArena* arena) {
+    if (__builtin_expect(
+            domain >= ACTIVITY_DOMAIN_NUMBER ||
+                op >= g_arg_sizes[domain].count.load(std::memory_order_acquire),
+            0)) {
+      return TakeUntabled(domain, op, tid, correlation_id, arena);
+    }
+    if (g_arg_sizes[domain].sizes[op] == 0) return NoArguments();
+    if (__builtin_expect(last_queue_ != nullptr && last_tid_ == tid &&
+                             generation_ == Generation(),
+                         1)) {
+      Queue* q = last_queue_;
+      ArgChunk* c = q->head;
+      const uint32_t at = q->head_read;
+      // An entry below `written` is whole (the producer's release store).
+      if (at < c->written.load(std::memory_order_acquire)) {
+        auto* entry = reinterpret_cast<ArgEntry*>(c->data + at);
+        if (__builtin_expect(entry->correlation_id == correlation_id, 1)) {
+          entry->args.printers = g_arg_printers[entry->args.domain];
+          entry->args.bytes = reinterpret_cast<const unsigned char*>(entry + 1);
+          q->head_read =
+              at + static_cast<uint32_t>(ArgEntryBytes(entry->args.size));
+          return &entry->args;
+        }
+      }
+    }
+    return Take(tid, correlation_id, arena);
+  }
 
   // The arguments of a call without parameters: none (each visits nothing).
   static const ApiArgs* NoArguments();
@@ -118,7 +189,17 @@ class ArgCapture {
   // Calls whose arguments were not copied (out of memory) or never taken.
   uint64_t lost() const;
 
-  struct Queue;
+  // A thread's queue of calls (single producer, single consumer).
+  struct Queue {
+    uint32_t tid = 0;
+    // The producer's: the chunk it fills and how far.
+    ArgChunk* tail = nullptr;
+    uint32_t tail_used = 0;
+    // The consumer's: the chunk it reads and how far.
+    ArgChunk* head = nullptr;
+    uint32_t head_read = 0;
+    std::atomic<bool> exited{false};
+  };
   // The registry of queues' generation: bumped by each thread's first call.
   static std::atomic<uint64_t> generation_now_;
 
@@ -147,9 +228,11 @@ class ArgCapture {
   }
   std::unordered_map<uint32_t, std::vector<Queue*>> by_tid_;
   uint64_t generation_ = 0;  // of the registry, when by_tid_ was made
-  // The last thread looked up and its entry of by_tid_ (null: none).
+  // The last thread looked up and its entry of by_tid_ (null: none), and
+  // its queue when it has only one (null otherwise).
   uint32_t last_tid_ = 0;
   const std::vector<Queue*>* last_queues_ = nullptr;
+  Queue* last_queue_ = nullptr;
 };
 
 // The stream a HIP call's arguments name (its hipStream_t parameter's

@@ -22,9 +22,6 @@ namespace {
 // for their call (beyond that they are written with the thread unknown).
 constexpr size_t kThreadGeneration = 1 << 16;
 constexpr size_t kMaxWaiting = 1 << 16;
-// HSA_STATUS_INFO_BREAK: an iteration callback stopped the walk, not an
-// error.
-constexpr int64_t kHsaInfoBreak = 0x1;
 
 const char* const kCopyNames[4] = {
     "MEMORY_COPY_HOST_TO_HOST", "MEMORY_COPY_HOST_TO_DEVICE",
@@ -239,27 +236,34 @@ void RecordConverter::Rename(ApiEvent* e) {
 void RecordConverter::ReleaseWaiting(uint64_t correlation_id, uint32_t tid) {
   auto range = waiting_.equal_range(correlation_id);
   for (auto it = range.first; it != range.second; ++it) {
-    it->second.tid = tid;
-    Rename(&it->second);
-    sink_(it->second);
+    ApiEvent& e = it->second.event;
+    e.tid = tid;
+    e.device = &it->second.device;
+    Rename(&e);
+    sink_(e);
   }
   waiting_.erase(range.first, range.second);
 }
 
 void RecordConverter::FlushWaiting() {
-  for (auto& kv : waiting_) sink_(kv.second);
+  for (auto& kv : waiting_) {
+    kv.second.event.device = &kv.second.device;
+    sink_(kv.second.event);
+  }
   waiting_.clear();
 }
 
 void RecordConverter::ConvertCopy(const CopyRow& row) {
+  DeviceWork d{};
+  d.device_id = row.device_id;
   ApiEvent e{};
   e.correlation_id = row.correlation_id;
   e.start_ns = row.begin_ns;
   e.end_ns = row.end_ns;
-  e.device_id = row.device_id;
   e.op = CopyName(row.direction);
   e.bytes = row.bytes;
-  e.stream_id = row.stream_id;
+  e.stream_id = static_cast<uint32_t>(row.stream_id);
+  e.device = &d;
   EmitDevice(e);
 }
 
@@ -270,14 +274,16 @@ void RecordConverter::ConvertDispatch(const DispatchRow& row) {
     ++filtered_kernels_;
     return;
   }
+  DeviceWork d{};
+  d.device_id = row.device_id;
+  d.dispatch_id = row.dispatch_id;
+  d.launch = row.launch;
   e.correlation_id = row.correlation_id;
   e.start_ns = row.begin_ns;
   e.end_ns = row.end_ns;
-  e.device_id = row.device_id;
   e.queue_id = row.queue_id;
-  e.dispatch_id = row.dispatch_id;
-  e.stream_id = row.stream_id;
-  e.launch = row.launch;
+  e.stream_id = static_cast<uint32_t>(row.stream_id);
+  e.device = &d;
   EmitDevice(e);
 }
 
@@ -287,10 +293,12 @@ void RecordConverter::ConvertScratch(const ScratchRow& row) {
   e.tid = row.thread_id;
   e.start_ns = row.begin_ns;
   e.end_ns = row.end_ns;
-  e.device_id = row.device_id;
   e.queue_id = row.queue_id;
-  e.scratch.flags = row.flags;
-  e.scratch.size = row.size;
+  DeviceWork d{};
+  d.device_id = row.device_id;
+  d.scratch.flags = row.flags;
+  d.scratch.size = row.size;
+  e.device = &d;
   sink_(e);
 }
 
@@ -308,7 +316,7 @@ void RecordConverter::EmitDevice(const ApiEvent& e) {
     return;
   }
   if (waiting_.size() >= kMaxWaiting) FlushWaiting();
-  waiting_.emplace(e.correlation_id, e);
+  waiting_.emplace(e.correlation_id, Waiting{e, *e.device});
 }
 
 uint64_t RecordConverter::open_ranges() const {
@@ -334,42 +342,12 @@ namespace {
 // waited for them to reach the cache: most of the copy's time.
 struct alignas(16) ApiCallEvent {
   ApiCallEvent(const OpName* op, const activity_record_t& r, bool failed,
-               const ApiArgs* args, bool stream_known, uint64_t stream_id) {
+               const ApiArgs* args, bool stream_known, uint32_t stream_id) {
 #if defined(__SSE2__)
-    static_assert(
-        sizeof(ApiEvent) == 7 * 16 && offsetof(ApiEvent, op) == 0 &&
-            offsetof(ApiEvent, correlation_id) == 8 &&
-            offsetof(ApiEvent, start_ns) == 16 &&
-            offsetof(ApiEvent, end_ns) == 24 && offsetof(ApiEvent, pid) == 32 &&
-            offsetof(ApiEvent, tid) == 36 &&
-            offsetof(ApiEvent, async_range_id) == 40 &&
-            offsetof(ApiEvent, instant) == 48 &&
-            offsetof(ApiEvent, failed) == 49 &&
-            offsetof(ApiEvent, stream_known) == 50 &&
-            offsetof(ApiEvent, device_id) == 52 &&
-            offsetof(ApiEvent, dispatch_id) == 56 &&
-            offsetof(ApiEvent, stream_id) == 64 &&
-            offsetof(ApiEvent, retval) == 72 && offsetof(ApiEvent, args) == 104,
-        "the event's words as this constructor lays them out");
-    auto word = [](uint64_t low, uint64_t high) {
-      return _mm_set_epi64x(static_cast<int64_t>(high),
-                            static_cast<int64_t>(low));
-    };
-    const __m128i zero = _mm_setzero_si128();
-    _mm_store_si128(&words[0],
-                    word(reinterpret_cast<uintptr_t>(op), r.correlation_id));
-    _mm_store_si128(&words[1], word(r.begin_ns, r.end_ns));
-    _mm_store_si128(
-        &words[2],
-        word(uint64_t{r.process_id} | uint64_t{r.thread_id} << 32, 0));
-    _mm_store_si128(
-        &words[3],
-        word(uint64_t{failed} << 8 | uint64_t{stream_known} << 16, 0));
-    _mm_store_si128(
-        &words[4],
-        word(stream_id, static_cast<uint64_t>(int64_t{r.api_status})));
-    _mm_store_si128(&words[5], zero);
-    _mm_store_si128(&words[6], word(0, reinterpret_cast<uintptr_t>(args)));
+    StoreApiCallWords(
+        [this](int i, __m128i w) { _mm_store_si128(&words[i], w); }, op,
+        r.correlation_id, r.begin_ns, r.end_ns, r.process_id, r.thread_id,
+        failed, stream_known, stream_id, int64_t{r.api_status}, args);
 #else
     new (&event) ApiEvent{};
     event.op = op;
@@ -388,7 +366,7 @@ struct alignas(16) ApiCallEvent {
   union {
     ApiEvent event;
 #if defined(__SSE2__)
-    __m128i words[7];
+    __m128i words[4];
 #endif
   };
 };
@@ -399,27 +377,21 @@ void RecordConverter::Convert(const activity_record_t& r) {
   switch (r.domain) {
     case ACTIVITY_DOMAIN_HIP_API:
     case ACTIVITY_DOMAIN_HSA_API:
-    case ACTIVITY_DOMAIN_KFD_API: {
-      const OpName* op = ApiName(r.domain, r.op);
-      const bool failed =
-          r.api_status != 0 && !(r.domain == ACTIVITY_DOMAIN_HSA_API &&
-                                 r.api_status == kHsaInfoBreak);
-      const ApiArgs* args =
-          args_source_
-              ? args_source_(r.domain, r.op, r.thread_id, r.correlation_id)
-              : nullptr;
-      bool stream_known = false;
-      uint64_t stream_id = 0;
-      if (args != nullptr && stream_source_ && HasStream(op, r.domain, r.op)) {
-        stream_known = stream_source_(*args, &stream_id);
-        if (!stream_known) stream_id = 0;
-      }
-      const ApiCallEvent call(op, r, failed, args, stream_known, stream_id);
-      sink_(call.event);
-      // Only calls that can submit work are ever named by device records.
-      if (op->submits_work) RememberThread(r.correlation_id, r.thread_id);
+    case ACTIVITY_DOMAIN_KFD_API:
+      ConvertApi(
+          r,
+          [this](uint32_t domain, uint32_t op, uint32_t tid,
+                 uint64_t correlation_id) -> const ApiArgs* {
+            return args_source_ ? args_source_(domain, op, tid, correlation_id)
+                                : nullptr;
+          },
+          [this, &r](const OpName* op, bool failed, const ApiArgs* args,
+                     bool stream_known, uint32_t stream_id) {
+            const ApiCallEvent call(op, r, failed, args, stream_known,
+                                    stream_id);
+            sink_(call.event);
+          });
       return;
-    }
     case ACTIVITY_DOMAIN_ROCTX:
       break;
     default:

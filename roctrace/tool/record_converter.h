@@ -26,6 +26,31 @@ class RecordConverter {
   explicit RecordConverter(Sink sink) : sink_(std::move(sink)) {}
 
   void Convert(const activity_record_t& record);
+  // A HIP, HSA or KFD record's part of Convert, for a caller that takes the
+  // arguments and stores the event itself (the tool's buffer loop: no call
+  // through the sinks for the common record). `take(domain, op, tid,
+  // correlation_id)` gives the call's arguments (nullptr: none); `put(op,
+  // failed, args, stream_known, stream_id)` stores the event, made of those
+  // and the record's times, process, thread, correlation ID and status.
+  template <class Take, class Put>
+  void ConvertApi(const activity_record_t& r, Take&& take, Put&& put) {
+    const OpName* op = ApiName(r.domain, r.op);
+    // HSA_STATUS_INFO_BREAK (1): an iteration callback stopped the walk,
+    // not an error.
+    const bool failed =
+        r.api_status != 0 &&
+        !(r.domain == ACTIVITY_DOMAIN_HSA_API && r.api_status == 1);
+    const ApiArgs* args = take(r.domain, r.op, r.thread_id, r.correlation_id);
+    bool stream_known = false;
+    uint64_t stream_id = 0;
+    if (args != nullptr && stream_source_ && HasStream(op, r.domain, r.op)) {
+      stream_known = stream_source_(*args, &stream_id);
+      if (!stream_known) stream_id = 0;
+    }
+    put(op, failed, args, stream_known, static_cast<uint32_t>(stream_id));
+    // Only calls that can submit work are ever named by device records.
+    if (op->submits_work) RememberThread(r.correlation_id, r.thread_id);
+  }
   // A kernel dispatch or a copy (the tool's observer, kernel_observer.h:
   // HSA_OPS records are not read).
   void ConvertDispatch(const DispatchRow& row);
@@ -178,8 +203,13 @@ class RecordConverter {
   // older is dropped when the newer fills (device work completes soon after
   // the call that submitted it).
   std::unordered_map<uint64_t, uint32_t> threads_now_, threads_before_;
-  // Device events whose API call has not arrived, by correlation ID.
-  std::unordered_multimap<uint64_t, ApiEvent> waiting_;
+  // Device events whose API call has not arrived, by correlation ID, with
+  // their device fields (the event points to them once emitted).
+  struct Waiting {
+    ApiEvent event;
+    DeviceWork device;
+  };
+  std::unordered_multimap<uint64_t, Waiting> waiting_;
 };
 
 // rocprofv3's Domain column for an HSA function, from its name's table.

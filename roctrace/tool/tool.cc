@@ -427,8 +427,8 @@ void Tool::CaptureArgs() {
     args_domains_ |= uint32_t{1} << domain;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
       if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters
-      roctracer_internal_tool_enable_op_callback(domain, op, ArgCapture::OnExit,
-                                                 nullptr);
+      roctracer_internal_tool_enable_op_callback(
+          domain, op, ArgCapture::OnExitOf(domain), nullptr);
     }
   }
   // A HIP call's stream, numbered as its work's (the kernel and copy traces
@@ -524,8 +524,10 @@ void Tool::EmitMemoryAllocation(const ApiEvent& call) {
   e.end_ns = call.end_ns;
   e.pid = call.pid;
   e.tid = call.tid;
-  e.device_id = -1;
-  e.allocation = taken.allocation;
+  DeviceWork d{};
+  d.device_id = -1;
+  d.allocation = taken.allocation;
+  e.device = &d;
   Emit(e);
 }
 
@@ -589,12 +591,49 @@ void Tool::OnBuffer(const char* begin, const char* end) {
   const auto* last = reinterpret_cast<const activity_record_t*>(end);
   NewBatch(static_cast<size_t>(last - record));
   ConvertKernelRows();
+  // An API call's event goes straight into the batch when Emit would only
+  // append it (no name filter or collection period, the writers made, and
+  // for HSA and KFD calls no allocation pairing): its arguments taken here,
+  // no call through the converter's sinks. The rest go through Convert and
+  // Emit.
+  uint32_t direct = 0;  // bit d: domain d's records go straight in
+  if (writers_created_ && !writers_failed_ && !filter_apis_ &&
+      config_.periods.empty()) {
+    direct = 1u << ACTIVITY_DOMAIN_HIP_API;
+    if (!memory_allocations_on_) {
+      direct |= 1u << ACTIVITY_DOMAIN_HSA_API | 1u << ACTIVITY_DOMAIN_KFD_API;
+    }
+  }
+  ArgArena* const arena = arenas_.current();
+  const uint32_t args_domains = arena != nullptr ? args_domains_ : 0;
+  EventList* const batch = batch_.get();
+  const auto shift = static_cast<uint64_t>(clock_shift_ns_);
   // The records were written on the application's cores: asking for a few
   // ahead overlaps those cache misses instead of taking them one by one.
   constexpr ptrdiff_t kAhead = 32;
   for (; record < last; ++record) {
     if (last - record > kAhead) __builtin_prefetch(record + kAhead);
-    converter_.Convert(*record);
+    const activity_record_t& r = *record;
+    if (r.domain >= 32 || (direct >> r.domain & 1) == 0) {
+      converter_.Convert(r);
+      continue;
+    }
+    converter_.ConvertApi(
+        r,
+        [this, arena, args_domains](uint32_t domain, uint32_t op, uint32_t tid,
+                                    uint64_t correlation_id) -> const ApiArgs* {
+          return (args_domains >> domain & 1) != 0
+                     ? arg_capture_.Take(domain, op, tid, correlation_id, arena)
+                     : nullptr;
+        },
+        [this, batch, shift, &r](const OpName* op, bool failed,
+                                 const ApiArgs* args, bool stream_known,
+                                 uint32_t stream_id) {
+          ++events_;
+          batch->AppendCall(op, r.correlation_id, r.begin_ns, r.end_ns,
+                            r.process_id, r.thread_id, failed, stream_known,
+                            stream_id, int64_t{r.api_status}, args, shift);
+        });
   }
   PushBatch();
 }

@@ -201,7 +201,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   if (e.op->category == Category::kMemoryAllocation) {
     // As rocprofv3: the agent of allocations only, the address as 0x and 16
     // hex digits.
-    const MemoryAllocation& m = e.allocation;
+    const MemoryAllocation& m = e.device->allocation;
     out->append("\"MEMORY_ALLOCATION\",");
     AppendQuoted(out, e.op->name);
     out->push_back(',');
@@ -224,9 +224,11 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
     out->append("\"SCRATCH_MEMORY\",");
     AppendQuoted(out, e.op->name);
     out->push_back(',');
-    if (e.device_id >= 0) AppendQuoted(out, AgentName({true, e.device_id}));
-    for (uint64_t v : {e.queue_id, uint64_t{e.tid}, uint64_t{e.scratch.flags},
-                       e.start_ns, e.end_ns, e.scratch.size}) {
+    if (e.device->device_id >= 0)
+      AppendQuoted(out, AgentName({true, e.device->device_id}));
+    for (uint64_t v :
+         {e.queue_id, uint64_t{e.tid}, uint64_t{e.device->scratch.flags},
+          e.start_ns, e.end_ns, e.device->scratch.size}) {
       out->push_back(',');
       AppendUInt(out, v);
     }
@@ -235,7 +237,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   }
   if (e.op->category == Category::kKernel) {
     out->append("\"KERNEL_DISPATCH\",");
-    AppendQuoted(out, AgentName({true, e.device_id}));
+    AppendQuoted(out, AgentName({true, e.device->device_id}));
     out->push_back(',');
     AppendUInt(out, e.queue_id);
     out->push_back(',');
@@ -243,7 +245,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
     out->push_back(',');
     AppendUInt(out, e.tid);
     out->push_back(',');
-    AppendUInt(out, e.dispatch_id);
+    AppendUInt(out, e.device->dispatch_id);
     out->push_back(',');
     AppendUInt(out, e.op->kernel_id);
     out->push_back(',');
@@ -267,7 +269,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
   out->push_back(',');
   AppendUInt(out, e.end_ns);
   if (e.op->category == Category::kKernel)
-    AppendLaunch(e.launch, e.op->registers, out);
+    AppendLaunch(e.device->launch, e.op->registers, out);
   out->push_back('\n');
 }
 

@@ -4,11 +4,16 @@
 #ifndef ROCTRACE_WRITERS_EVENT_H_
 #define ROCTRACE_WRITERS_EVENT_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "roctrace/writers/agent_naming.h"
 
@@ -228,58 +233,111 @@ struct MemoryAllocation {
   bool has_agent;
 };
 
+// What only device work carries (kKernel, kMemoryCopy, kScratchMemory,
+// kMemoryAllocation events), out of the event: an API call's event is one
+// 64-byte line, the device fields a few events a batch have kept beside
+// them (EventList keeps a copy for as long as the batch).
+struct DeviceWork {
+  // The kernel agent's index (HIP's device number); -1 for a copy between
+  // host agents, a scratch event of a queue the tracer did not know, or a
+  // memory allocation.
+  int32_t device_id;
+  // kKernel: 1, 2, ... in the order dispatches were submitted, unique in
+  // the process (Dispatch_Id; a dispatch the kernel filter drops leaves a
+  // gap).
+  uint64_t dispatch_id;
+  union {
+    KernelLaunch launch;          // kKernel
+    ScratchUse scratch;           // kScratchMemory
+    MemoryAllocation allocation;  // kMemoryAllocation
+  };
+};
+
 struct ApiEvent {
   const OpName* op;
   uint64_t correlation_id;
   uint64_t start_ns;
   uint64_t end_ns;
   uint32_t pid;
-  uint32_t tid;
-  // kKernel, kScratchMemory: the application's queue (hsa_queue_t::id);
-  // kMemoryCopy: bytes.
-  // Otherwise the rocTX range ID of a range opened with roctxRangeStartA,
-  // which may end on another thread and overlap others: such a range goes
-  // on a track of its own (this ID), never on a thread's nested track; 0
-  // for everything else.
+  uint32_t tid;  // device work: the submitting thread, 0 unknown
+  // One of these, by the event's category:
   union {
-    uint64_t async_range_id;
+    // kKernel, kScratchMemory: the application's queue (hsa_queue_t::id).
     uint64_t queue_id;
+    // kMemoryCopy: bytes.
     uint64_t bytes;
+    // kMarker: the rocTX range ID of a range opened with
+    // roctxRangeStartA, which may end on another thread and overlap others:
+    // such a range goes on a track of its own (this ID), never on a
+    // thread's nested track; 0 for every other rocTX event.
+    uint64_t async_range_id;
+    // API calls whose op returns_status: the status the call returned.
+    int64_t retval;
   };
+  // Device work: the HIP stream it was submitted on (Stream_Id: 0 the null
+  // stream, then 1, 2, ... in the order streams were created or first
+  // used, as rocprofiler-sdk numbers them). A HIP call with its arguments:
+  // the stream its `stream` argument names, when `stream_known`.
+  uint32_t stream_id;
   bool instant;  // a rocTX mark
   // API calls: returned a status that is not success.
   bool failed;
   // HIP calls: stream_id is the stream the call's arguments name.
   bool stream_known;
-  // Device work: the kernel agent's index (HIP's device number); -1 for a
-  // copy between host agents. `tid` is the submitting thread, 0 unknown.
-  int32_t device_id;
-  // kKernel: 1, 2, ... in the order dispatches were submitted, unique in
-  // the process (Dispatch_Id; a dispatch the kernel filter drops leaves a
-  // gap).
-  uint64_t dispatch_id;
-  // Device work: the HIP stream it was submitted on (Stream_Id: 0 the null
-  // stream, then 1, 2, ... in the order streams were created or first
-  // used, as rocprofiler-sdk numbers them). A HIP call with its arguments:
-  // the stream its `stream` argument names, when `stream_known`.
-  uint64_t stream_id;
   union {
-    KernelLaunch launch;          // kKernel
-    ScratchUse scratch;           // kScratchMemory
-    MemoryAllocation allocation;  // kMemoryAllocation
-    // API calls whose op returns_status: the status the call returned.
-    int64_t retval;
+    // HIP, HSA and KFD API calls, when their arguments are recorded
+    // (rocpd, JSON output): owned by the batch the event is in. nullptr
+    // otherwise.
+    const ApiArgs* args;
+    // Device work (IsDevice): never null; in a batch, the batch's copy.
+    const DeviceWork* device;
   };
-  // HIP, HSA and KFD API calls, when their arguments are recorded (rocpd,
-  // JSON output): owned by the batch the event is in. nullptr otherwise.
-  const ApiArgs* args;
 };
+static_assert(sizeof(ApiEvent) == 64, "an event is one cache line");
+
+#if defined(__SSE2__)
+// An API call's event (every field not named here zero) as the four
+// 16-byte words it is made of, each handed to `store(index, word)`: the
+// event is made in its batch (or a buffer) with one store a word, and a
+// copy of it loads each word from the one store that wrote it.
+template <class Store>
+inline void StoreApiCallWords(Store&& store, const OpName* op,
+                              uint64_t correlation_id, uint64_t start_ns,
+                              uint64_t end_ns, uint32_t pid, uint32_t tid,
+                              bool failed, bool stream_known,
+                              uint32_t stream_id, int64_t retval,
+                              const ApiArgs* args) {
+  static_assert(
+      sizeof(ApiEvent) == 4 * 16 && offsetof(ApiEvent, op) == 0 &&
+          offsetof(ApiEvent, correlation_id) == 8 &&
+          offsetof(ApiEvent, start_ns) == 16 &&
+          offsetof(ApiEvent, end_ns) == 24 && offsetof(ApiEvent, pid) == 32 &&
+          offsetof(ApiEvent, tid) == 36 && offsetof(ApiEvent, retval) == 40 &&
+          offsetof(ApiEvent, stream_id) == 48 &&
+          offsetof(ApiEvent, instant) == 52 &&
+          offsetof(ApiEvent, failed) == 53 &&
+          offsetof(ApiEvent, stream_known) == 54 &&
+          offsetof(ApiEvent, args) == 56,
+      "the event's words as they are laid out here");
+  auto word = [](uint64_t low, uint64_t high) {
+    return _mm_set_epi64x(static_cast<int64_t>(high),
+                          static_cast<int64_t>(low));
+  };
+  store(0, word(reinterpret_cast<uintptr_t>(op), correlation_id));
+  store(1, word(start_ns, end_ns));
+  store(2, word(uint64_t{pid} | uint64_t{tid} << 32,
+                static_cast<uint64_t>(retval)));
+  store(3, word(uint64_t{stream_id} | uint64_t{failed} << 40 |
+                    uint64_t{stream_known} << 48,
+                reinterpret_cast<uintptr_t>(args)));
+}
+#endif
 
 // A copy's agents: the record names the kernel agent (the destination's
 // when both are), so a device-to-device copy shows it on both ends.
 inline void CopyAgents(const ApiEvent& e, AgentRef* src, AgentRef* dst) {
   const AgentRef host{false, 0};
-  const AgentRef gpu{true, e.device_id};
+  const AgentRef gpu{true, e.device->device_id};
   switch (e.op->direction) {
     case CopyDirection::kHostToHost:
       *src = *dst = host;

@@ -302,7 +302,7 @@ void JsonWriter::Write(const ApiEvent& e) {
     out.push_back('}');
   }
   if (e.op->category == Category::kKernel) {
-    AgentRef agent{true, e.device_id};
+    AgentRef agent{true, e.device->device_id};
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
     kernels_[e.op->kernel_id - 1] = e.op;
     NoteAgent(agent);
@@ -313,9 +313,9 @@ void JsonWriter::Write(const ApiEvent& e) {
     out.append("},");
     Key(&out, "kernel_id", e.op->kernel_id);
     out.push_back(',');
-    Key(&out, "dispatch_id", e.dispatch_id);
+    Key(&out, "dispatch_id", e.device->dispatch_id);
     // rocprofiler_kernel_dispatch_info_t's sizes: the packet's.
-    const KernelLaunch& l = e.launch;
+    const KernelLaunch& l = e.device->launch;
     out.push_back(',');
     Key(&out, "private_segment_size", l.private_segment_size);
     out.push_back(',');
@@ -337,7 +337,7 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "bytes", e.bytes);
   } else if (e.op->category == Category::kMemoryAllocation) {
     // rocprofiler_buffer_tracing_memory_allocation_record_t's fields.
-    const MemoryAllocation& m = e.allocation;
+    const MemoryAllocation& m = e.device->allocation;
     uint64_t agent_handle = 0;
     if (m.has_agent) {
       NoteAgent(m.agent);
@@ -351,8 +351,8 @@ void JsonWriter::Write(const ApiEvent& e) {
     Key(&out, "allocation_size", m.size);
   } else if (e.op->category == Category::kScratchMemory) {
     // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
-    if (e.device_id >= 0) {
-      AgentRef agent{true, e.device_id};
+    if (e.device->device_id >= 0) {
+      AgentRef agent{true, e.device->device_id};
       NoteAgent(agent);
       out.append(",\"agent_id\":{");
       Key(&out, "handle", AgentHandle(agent));
@@ -361,9 +361,9 @@ void JsonWriter::Write(const ApiEvent& e) {
     out.append(",\"queue_id\":{");
     Key(&out, "handle", e.queue_id);
     out.append("},");
-    Key(&out, "flags", e.scratch.flags);
+    Key(&out, "flags", e.device->scratch.flags);
     out.push_back(',');
-    Key(&out, "allocation_size", e.scratch.size);
+    Key(&out, "allocation_size", e.device->scratch.size);
   } else {
     if (e.args != nullptr) AppendArgs(&out, *e.args);
     if (e.stream_known) {

@@ -101,20 +101,22 @@ const char* const kCategoryNames[kCategoryCount] = {
 // Device tracks name their agent as -A chooses (writers/agent_naming.h).
 std::string DeviceTrackName(const ApiEvent& e) {
   if (e.op->category == Category::kKernel) {
-    return AgentName({true, e.device_id}) + ", queue " +
+    return AgentName({true, e.device->device_id}) + ", queue " +
            std::to_string(e.queue_id);
   }
   if (e.op->category == Category::kMemoryAllocation) {
-    return e.allocation.has_agent
-               ? AgentName(e.allocation.agent) + " memory allocations"
+    return e.device->allocation.has_agent
+               ? AgentName(e.device->allocation.agent) + " memory allocations"
                : std::string("memory frees");
   }
   if (e.op->category == Category::kScratchMemory) {
-    return e.device_id < 0 ? std::string("scratch memory")
-                           : AgentName({true, e.device_id}) + " scratch memory";
+    return e.device->device_id < 0
+               ? std::string("scratch memory")
+               : AgentName({true, e.device->device_id}) + " scratch memory";
   }
-  return e.device_id < 0 ? std::string("host copies")
-                         : AgentName({true, e.device_id}) + " copies";
+  return e.device->device_id < 0
+             ? std::string("host copies")
+             : AgentName({true, e.device->device_id}) + " copies";
 }
 
 }  // namespace
@@ -463,10 +465,10 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);
   const bool device = IsDevice(e.op->category);
-  uint64_t track = device                  ? s->track
+  // (async_range_id is a rocTX event's: an API call's retval shares it.)
+  uint64_t track = device || e.op->category != Category::kMarker ? s->track
                    : e.async_range_id != 0 ? RangeTrack(e.async_range_id)
-                   : e.op->category == Category::kMarker ? MarkerTrack(e.tid)
-                                                         : s->track;
+                                           : MarkerTrack(e.tid);
   // A call that may submit work, and the work, carry the correlation ID as
   // a flow: the trace processor links the events that share one (the UI
   // draws an arrow from the call to each piece of its work).
@@ -538,9 +540,9 @@ void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, size_t before,
   out_.UInt(debug::kUintValue, e.correlation_id);
   out_.Close(annotation);
   if (e.op->category == Category::kKernel) {
-    const KernelLaunch& l = e.launch;
+    const KernelLaunch& l = e.device->launch;
     const KernelRegisterCounts& r = e.op->registers;
-    const uint64_t values[] = {e.dispatch_id,
+    const uint64_t values[] = {e.device->dispatch_id,
                                l.workgroup[0],
                                l.workgroup[1],
                                l.workgroup[2],

@@ -70,13 +70,13 @@ class PftraceWriter : public Writer {
   static uint64_t DeviceTrack(const ApiEvent& e) {
     switch (e.op->category) {
       case Category::kMemoryAllocation:
-        return AllocationTrack(e.allocation);
+        return AllocationTrack(e.device->allocation);
       case Category::kKernel:
-        return QueueTrack(e.device_id, e.queue_id);
+        return QueueTrack(e.device->device_id, e.queue_id);
       case Category::kScratchMemory:
-        return ScratchTrack(e.device_id);
+        return ScratchTrack(e.device->device_id);
       default:
-        return CopyTrack(e.device_id);
+        return CopyTrack(e.device->device_id);
     }
   }
 

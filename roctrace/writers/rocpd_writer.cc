@@ -483,7 +483,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
   row.category = e.op->category;
   int64_t* v = row.values;
   if (row.category == Category::kMemoryAllocation) {
-    const MemoryAllocation& m = e.allocation;
+    const MemoryAllocation& m = e.device->allocation;
     v[1] = m.has_agent ? AgentRow(m.agent) : -1;
     const bool vmem = e.op->name.compare(0, 23, "MEMORY_ALLOCATION_VMEM_") == 0;
     const bool is_free = e.op->name == (vmem ? "MEMORY_ALLOCATION_VMEM_FREE"
@@ -495,27 +495,28 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
     v[6] = static_cast<int64_t>(m.size);
     v[7] = event_id;
   } else if (row.category == Category::kScratchMemory) {
-    v[1] = e.device_id >= 0 ? AgentRow({true, e.device_id}) : -1;
+    v[1] =
+        e.device->device_id >= 0 ? AgentRow({true, e.device->device_id}) : -1;
     v[2] = static_cast<int64_t>(e.op->name == "SCRATCH_MEMORY_ALLOC"  ? 0
                                 : e.op->name == "SCRATCH_MEMORY_FREE" ? 1
                                                                       : 2);
     v[3] = static_cast<int64_t>(e.start_ns);
     v[4] = static_cast<int64_t>(e.end_ns);
-    v[5] = static_cast<int64_t>(e.scratch.size);
+    v[5] = static_cast<int64_t>(e.device->scratch.size);
     v[6] = QueueRow(e.queue_id);
     v[7] = event_id;
-    v[8] = e.scratch.flags;
+    v[8] = e.device->scratch.flags;
   } else if (row.category == Category::kKernel) {
-    v[1] = AgentRow({true, e.device_id});
+    v[1] = AgentRow({true, e.device->device_id});
     v[2] = KernelRow(e.op);
-    v[3] = static_cast<int64_t>(e.dispatch_id);
+    v[3] = static_cast<int64_t>(e.device->dispatch_id);
     v[4] = QueueRow(e.queue_id);
     v[5] = static_cast<int64_t>(e.start_ns);
     v[6] = static_cast<int64_t>(e.end_ns);
     v[7] = NameId(e.op);
     v[8] = event_id;
     // ?10..?17: the launch, as rocprofv3's dispatch_info.
-    const KernelLaunch& l = e.launch;
+    const KernelLaunch& l = e.device->launch;
     const uint32_t sizes[] = {l.private_segment_size,
                               l.group_segment_size,
                               l.workgroup[0],
@@ -772,8 +773,11 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                         SameBytes(last.bytes, args.bytes, args.size);
   if (repeated && last.has_rows) {
     for (size_t i = 0; i < last.row_count; ++i) {
-      appender_->AppendWithTail(kArgTable, next_arg_id_++, event_id,
-                                last.rows[i]);
+      const int64_t id = next_arg_id_++;
+      if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
+                                           last.rows[i])) {
+        appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
+      }
     }
     return;
   }
@@ -835,6 +839,26 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
   }
 }
 
+inline __attribute__((always_inline)) bool RocpdWriter::AppendRepeatedArgs(
+    const ApiEvent& e, int64_t event_id, const ApiArgs& args) {
+  const uint32_t index = e.op->index;
+  if (e.stream_known || index >= op_args_.size()) return false;
+  LastArgs& last = op_args_[index].last;
+  if (!last.valid || !last.has_rows || last.stream_known ||
+      last.size != args.size || last.domain != args.domain ||
+      last.op != args.op || !SameBytes(last.bytes, args.bytes, args.size)) {
+    return false;
+  }
+  for (size_t i = 0; i < last.row_count; ++i) {
+    const int64_t id = next_arg_id_++;
+    if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
+                                         last.rows[i])) {
+      appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
+    }
+  }
+  return true;
+}
+
 void RocpdWriter::InsertDeviceRows() {
   for (const DeviceRow& row : device_rows_) {
     sqlite3_stmt* st = insert_copy_;
@@ -890,7 +914,9 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
                                ids.name,
                                id};
     appender_->AppendInline(kRegionTable, id, region);
-    if (e.args != nullptr) WriteArgs(e, id, *e.args);
+    if (e.args != nullptr && !AppendRepeatedArgs(e, id, *e.args)) {
+      WriteArgs(e, id, *e.args);
+    }
     if (e.op->category == Category::kMarker) {
       if (marker_events_.size() < kMaxMarkerEvents) {
         marker_events_.push_back(id);

@@ -82,6 +82,11 @@ class RocpdWriter : public Writer {
   bool Prepare(const std::string& sql, sqlite3_stmt** stmt);
   int64_t AppendEvent(const ApiEvent& e);
   void WriteArgs(const ApiEvent& e, int64_t event_id, const ApiArgs& args);
+  // WriteArgs' common case, inline in WriteOne: a call repeating its op's
+  // last call's bytes (no stream argument known), whose rows are appended
+  // from their tails. False, nothing written, otherwise.
+  bool AppendRepeatedArgs(const ApiEvent& e, int64_t event_id,
+                          const ApiArgs& args);
   // A call's rows on their way (WriteArgs), and the row of an argument that
   // the common path does not take: its cells not encoded yet, a value to
   // cut or repair, rows kept for a repeated call, the stream's extdata.

@@ -245,6 +245,7 @@ void SqliteTableAppender::EncodeTail(const Value* values, size_t n,
     tail->around_header = word << (8 * (8 - header));
   }
   tail->cell.clear();
+  tail->cell_size = 0;
   tail->columns = static_cast<uint32_t>(n);
   bytes.reserve(bytes.size() + body);
   for (size_t i = 0; i < n; ++i) {
@@ -342,6 +343,11 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
   tail.cell_first_size = static_cast<uint8_t>(first_size);
   tail.cell_payload_len = static_cast<uint8_t>(payload_len);
   tail.cell_first_at = static_cast<uint32_t>(payload_len + rowid_len + header);
+  tail.cell_size = 0;
+  if (size <= RowTail::kCellWords && tail.cell_first_at + 1 >= 8) {
+    std::memcpy(tail.cell_words + RowTail::kCellWords - size, q, size);
+    tail.cell_size = static_cast<uint32_t>(size);
+  }
   EndCell(t, rowid, q, size, direct);
 }
 

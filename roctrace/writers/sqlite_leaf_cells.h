@@ -207,6 +207,67 @@ SqliteTableAppender::AppendAroundMiddleInline(size_t table, int64_t rowid,
   EndCell(t, rowid, q, size, true);
 }
 
+// The tail's last cell again (AppendWithTail's first branch): copied in
+// 16-byte words from the end of `cell_words` (the first word's bytes below
+// the cell land in the leaf's free space, for which room is asked), the
+// rowid's varint written over, the first value's bytes merged into the
+// word that ends with them (the cell's bytes before them kept).
+inline __attribute__((always_inline)) bool
+SqliteTableAppender::AppendWithTailInline(size_t table, int64_t rowid,
+                                          int64_t first, RowTail& tail) {
+  const size_t size = tail.cell_size;
+  if (size == 0) return false;
+  Tree& t = *trees_[table];
+  const size_t columns = 1 + tail.columns;
+  if (rowid <= t.last_rowid || columns < t.columns ||
+      columns > t.stored_columns) {
+    return false;
+  }
+  uint8_t type;
+  size_t first_size;
+  if (small_ints_ && static_cast<uint64_t>(first) <= 1) {
+    type = static_cast<uint8_t>(8 + first);
+    first_size = 0;
+  } else {
+    const sqlite_format::Width& w = sqlite_format::WidthOf(first);
+    type = w.type;
+    first_size = w.size;
+  }
+  if (type != tail.cell_first_type ||
+      RowidLen(t, rowid) != tail.cell_rowid_len) {
+    return false;
+  }
+  const size_t rounded = (size + 15) & ~size_t{15};
+  if (sqlite_format::kLeafHeader + 2 * (t.leaf_cells + 1) + rounded >
+      t.leaf_content) {
+    return false;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content;
+  uint8_t* d = q + size - rounded;
+  const unsigned char* from = tail.cell_words + RowTail::kCellWords - rounded;
+  for (size_t i = 0; i < rounded; i += 16) {
+    unsigned char word[16];
+    std::memcpy(word, from + i, 16);
+    std::memcpy(d + i, word, 16);
+  }
+  sqlite_format::PutVarint(q + tail.cell_payload_len,
+                           static_cast<uint64_t>(rowid), tail.cell_rowid_len);
+  if (first_size != 0) {
+    uint8_t* end = q + tail.cell_first_at + first_size;
+    uint64_t word;
+    std::memcpy(&word, end - 8, 8);
+    const uint64_t mask =
+        first_size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * first_size)) - 1;
+    const uint64_t be = (__builtin_bswap64(word) & ~mask) |
+                        (static_cast<uint64_t>(first) & mask);
+    word = __builtin_bswap64(be);
+    std::memcpy(end - 8, &word, 8);
+  }
+  EndCell(t, rowid, q, size, true);
+  return true;
+}
+
 }  // namespace roctrace
 
 #endif  // ROCTRACE_WRITERS_SQLITE_LEAF_CELLS_H_

@@ -103,6 +103,13 @@ class SqliteTableAppender {
     uint8_t cell_first_size = 0;
     uint8_t cell_payload_len = 0;
     uint32_t cell_first_at = 0;  // the first value's offset in `cell`
+    // `cell` again at the end of `cell_words` (AppendWithTailInline copies
+    // it in 16-byte words from there, the first one's bytes below the cell
+    // inside the array); cell_size 0: not there (too long, or its first
+    // value's end within 8 bytes of its start).
+    static constexpr size_t kCellWords = 128;
+    uint32_t cell_size = 0;
+    alignas(16) unsigned char cell_words[kCellWords] = {};
     // A row around these cells (AppendAroundMiddle) whose record header
     // fits a word and whose values fit kAroundValues bytes: the header's
     // bytes (size, NULL key, the first's type as 0, these types, the last's
@@ -121,6 +128,11 @@ class SqliteTableAppender {
   // Appends the row (first, tail's values...) as AppendRow would.
   void AppendWithTail(size_t table, int64_t rowid, int64_t first,
                       RowTail& tail);
+  // AppendWithTail's common row, inline (sqlite_leaf_cells.h): the tail's
+  // last cell again with its rowid and first value written over, the leaf
+  // with room for it. False, nothing appended, for any other row.
+  bool AppendWithTailInline(size_t table, int64_t rowid, int64_t first,
+                            RowTail& tail);
   // Appends the row (first, middle's values..., then `last`: text of
   // `last_size` bytes) as AppendRow would: rows whose middle columns are
   // constants encoded once (a parameter's position, type and name), between

@@ -32,6 +32,17 @@ void EventList::reserve(size_t events) {
   capacity_ = events;
 }
 
+const DeviceWork* EventList::KeepDevice(const DeviceWork& d) {
+  const size_t chunk = devices_used_ / kDevicesPerChunk;
+  if (chunk == devices_.size()) {
+    devices_.emplace_back(new DeviceWork[kDevicesPerChunk]);
+  }
+  DeviceWork* slot = &devices_[chunk][devices_used_ % kDevicesPerChunk];
+  *slot = d;
+  ++devices_used_;
+  return slot;
+}
+
 void EventList::Publish() const {
 #if defined(__SSE2__)
   _mm_sfence();

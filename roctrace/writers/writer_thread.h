@@ -49,30 +49,49 @@ class EventList {
 
   // Room for `events` in all (what was appended is kept).
   void reserve(size_t events);
-  void clear() { size_ = 0; }
-  // Appends `e`, its times moved by `shift_ns` (the clock's test hook).
+  void clear() {
+    size_ = 0;
+    devices_used_ = 0;
+  }
+  // Appends `e`, its times moved by `shift_ns` (the clock's test hook);
+  // device work's fields are copied into the batch (`e.device` need only
+  // last the call).
   void Append(const ApiEvent& e, uint64_t shift_ns) {
-    if (__builtin_expect(size_ == capacity_, 0)) reserve(capacity_ * 2 + 64);
-    ApiEvent* slot = &events_[size_++];
-#if defined(__SSE2__)
-    // Seven 16-byte words; the second is {start_ns, end_ns}.
-    static_assert(sizeof(ApiEvent) == 7 * 16 &&
-                      offsetof(ApiEvent, start_ns) == 16 &&
-                      offsetof(ApiEvent, end_ns) == 24,
-                  "the event's words as Append moves them");
-    const auto* src = reinterpret_cast<const __m128i*>(&e);
-    auto* dst = reinterpret_cast<__m128i*>(slot);
-    const __m128i shift = _mm_set1_epi64x(static_cast<int64_t>(shift_ns));
-    _mm_stream_si128(dst, _mm_loadu_si128(src));
-    _mm_stream_si128(dst + 1, _mm_add_epi64(_mm_loadu_si128(src + 1), shift));
-#pragma GCC unroll 5
-    for (int i = 2; i < 7; ++i) {
-      _mm_stream_si128(dst + i, _mm_loadu_si128(src + i));
+    if (__builtin_expect(IsDevice(e.op->category), 0)) {
+      ApiEvent kept = e;
+      kept.device = KeepDevice(*e.device);
+      Store(kept, shift_ns);
+      return;
     }
+    Store(e, shift_ns);
+  }
+  // Appends an API call's event, made in its slot (StoreApiCallWords), its
+  // times moved by `shift_ns`: what Append of that event would store.
+  void AppendCall(const OpName* op, uint64_t correlation_id, uint64_t start_ns,
+                  uint64_t end_ns, uint32_t pid, uint32_t tid, bool failed,
+                  bool stream_known, uint32_t stream_id, int64_t retval,
+                  const ApiArgs* args, uint64_t shift_ns) {
+#if defined(__SSE2__)
+    if (__builtin_expect(size_ == capacity_, 0)) reserve(capacity_ * 2 + 64);
+    auto* dst = reinterpret_cast<__m128i*>(&events_[size_++]);
+    StoreApiCallWords([dst](int i, __m128i w) { _mm_stream_si128(dst + i, w); },
+                      op, correlation_id, start_ns + shift_ns,
+                      end_ns + shift_ns, pid, tid, failed, stream_known,
+                      stream_id, retval, args);
 #else
-    std::memcpy(slot, &e, sizeof(ApiEvent));
-    slot->start_ns += shift_ns;
-    slot->end_ns += shift_ns;
+    ApiEvent e{};
+    e.op = op;
+    e.correlation_id = correlation_id;
+    e.start_ns = start_ns;
+    e.end_ns = end_ns;
+    e.pid = pid;
+    e.tid = tid;
+    e.failed = failed;
+    e.stream_known = stream_known;
+    e.stream_id = stream_id;
+    e.retval = retval;
+    e.args = args;
+    Store(e, shift_ns);
 #endif
   }
   // Makes the streaming stores visible to other threads before the batch
@@ -90,6 +109,35 @@ class EventList {
   std::unique_ptr<ApiEvent[], Free> events_;
   size_t size_ = 0;
   size_t capacity_ = 0;
+  // Device work's fields, in chunks that stay where they are (events point
+  // into them) and are used again when the batch is.
+  static constexpr size_t kDevicesPerChunk = 256;
+  std::vector<std::unique_ptr<DeviceWork[]>> devices_;
+  size_t devices_used_ = 0;
+  const DeviceWork* KeepDevice(const DeviceWork& d);
+
+  void Store(const ApiEvent& e, uint64_t shift_ns) {
+    if (__builtin_expect(size_ == capacity_, 0)) reserve(capacity_ * 2 + 64);
+    ApiEvent* slot = &events_[size_++];
+#if defined(__SSE2__)
+    // Four 16-byte words; the second is {start_ns, end_ns}.
+    static_assert(sizeof(ApiEvent) == 4 * 16 &&
+                      offsetof(ApiEvent, start_ns) == 16 &&
+                      offsetof(ApiEvent, end_ns) == 24,
+                  "the event's words as Store moves them");
+    const auto* src = reinterpret_cast<const __m128i*>(&e);
+    auto* dst = reinterpret_cast<__m128i*>(slot);
+    const __m128i shift = _mm_set1_epi64x(static_cast<int64_t>(shift_ns));
+    _mm_stream_si128(dst, _mm_loadu_si128(src));
+    _mm_stream_si128(dst + 1, _mm_add_epi64(_mm_loadu_si128(src + 1), shift));
+    _mm_stream_si128(dst + 2, _mm_loadu_si128(src + 2));
+    _mm_stream_si128(dst + 3, _mm_loadu_si128(src + 3));
+#else
+    std::memcpy(slot, &e, sizeof(ApiEvent));
+    slot->start_ns += shift_ns;
+    slot->end_ns += shift_ns;
+#endif
+  }
 };
 
 using EventBatch = std::shared_ptr<const EventList>;
