@@ -19,8 +19,9 @@ namespace roctx_direct {
 extern std::atomic<uint8_t> g_registered;
 
 // Tells the direct consumers about one annotation. `level` is the nesting
-// level a push opened or a pop closed (0-based), else 0; it keeps the
-// per-thread range stacks RangeStackIterate reports.
+// level a push opened or a pop closed (0-based; -1 for a pop with no open
+// range), else 0; it keeps the per-thread range stacks RangeStackIterate
+// reports.
 void Deliver(uint32_t op, const char* message, uint64_t id, int level);
 
 }  // namespace roctx_direct

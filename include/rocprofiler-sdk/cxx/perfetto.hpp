@@ -294,6 +294,14 @@ const char* get_perfetto_category(KindT kind) {
   return perfetto_detail::category_of(kind);
 }
 
+// 1.0.0 also takes the kinds to search as an index sequence; every kind is
+// known here, so the sequence only has to be accepted.
+template <typename KindT, size_t Idx, size_t... Tail>
+const char* get_perfetto_category(KindT kind,
+                                  std::index_sequence<Idx, Tail...>) {
+  return get_perfetto_category(kind);
+}
+
 }  // namespace sdk
 }  // namespace rocprofiler
 

@@ -53,6 +53,9 @@ void ExpectCategories(const std::map<int, std::string>& expected, KindT last) {
     const char* got = sdk::get_perfetto_category(static_cast<KindT>(kind));
     ASSERT_NE(got, nullptr) << "kind " << kind;
     EXPECT_EQ(got, name) << "kind " << kind;
+    EXPECT_EQ(sdk::get_perfetto_category(static_cast<KindT>(kind),
+                                         std::make_index_sequence<1>{}),
+              got);
   }
   EXPECT_EQ(sdk::get_perfetto_category(last), nullptr);
 }
