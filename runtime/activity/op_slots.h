@@ -67,6 +67,15 @@ inline Domain* Get(uint32_t domain) noexcept {
                  g_tool_paused.load(std::memory_order_relaxed));
 }
 
+// ToolCallbackFor (domain_registry.h), inline: EXIT looks it up again.
+[[gnu::always_inline]] inline const CallbackEntry* ToolCallbackFor(
+    uint32_t domain, uint32_t op) noexcept {
+  const Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  if (g_tool_paused.load(std::memory_order_relaxed)) return nullptr;
+  return d->slots[op].tool_callback.load(std::memory_order_acquire);
+}
+
 }  // namespace registry
 
 // Everything a traced call's ENTER needs of its op, in one read of its line.

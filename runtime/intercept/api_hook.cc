@@ -50,7 +50,6 @@ using activity::NextCorrelationId;
 using activity::OpTargets;
 using activity::StoreThreadRecord;
 using activity::TargetsFor;
-using activity::ToolCallbackFor;
 
 namespace {
 
@@ -257,7 +256,8 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
       if (f->flags & kToolCallback) {
         // Looked up again, as the pools are: removed during the call, not
         // run.
-        if (const CallbackEntry* tool = ToolCallbackFor(domain, op)) {
+        if (const CallbackEntry* tool =
+                activity::registry::ToolCallbackFor(domain, op)) {
           tool->fn(domain, op, data, tool->arg);
         }
       }
