@@ -16,9 +16,11 @@
 
 #include <cstdlib>
 
+#include "runtime/private/tool_activity.h"
+
 namespace {
 
-enum Mode { kNothing = 0, kCallback = 1, kActivity = 2 };
+enum Mode { kNothing = 0, kCallback = 1, kActivity = 2, kTool = 3 };
 
 void EmptyCallback(uint32_t, uint32_t, const void*, void*) {}
 void EmptyBuffer(const char*, const char*, void*) {}
@@ -37,6 +39,14 @@ class Tracing {
       properties.buffer_callback_fun = &EmptyBuffer;
       Check(roctracer_open_pool(&properties));
       Check(roctracer_enable_op_activity(domain_, op_));
+    } else if (mode_ == kTool) {
+      roctracer_properties_t properties{};
+      properties.buffer_size = 1 << 20;
+      properties.buffer_callback_fun = &EmptyBuffer;
+      Check(roctracer_open_pool_expl(&properties, &pool_));
+      Check(roctracer_internal_tool_enable_op_activity(domain_, op_, pool_));
+      Check(roctracer_internal_tool_enable_op_callback(
+          domain_, op_, &EmptyCallback, nullptr));
     }
   }
   ~Tracing() {
@@ -45,6 +55,9 @@ class Tracing {
     } else if (mode_ == kActivity) {
       Check(roctracer_disable_op_activity(domain_, op_));
       Check(roctracer_close_pool());
+    } else if (mode_ == kTool) {
+      Check(roctracer_internal_tool_disable_op_callback(domain_, op_));
+      Check(roctracer_close_pool_expl(pool_));  // disables its activity
     }
   }
 
@@ -55,6 +68,7 @@ class Tracing {
   activity_domain_t domain_;
   uint32_t op_;
   int mode_;
+  roctracer_pool_t* pool_ = nullptr;
 };
 
 template <class Fn>
@@ -82,7 +96,8 @@ void BM_HsaStatusString_Traced(benchmark::State& state) {
 BENCHMARK(BM_HsaStatusString_Traced)
     ->Arg(kNothing)
     ->Arg(kCallback)
-    ->Arg(kActivity);
+    ->Arg(kActivity)
+    ->Arg(kTool);
 
 void BM_HipGetErrorString_Direct(benchmark::State& state) {
   auto* volatile fn = Direct<const char* (*)(hipError_t)>("libamdhip64.so.5",
@@ -100,6 +115,7 @@ void BM_HipGetErrorString_Traced(benchmark::State& state) {
 BENCHMARK(BM_HipGetErrorString_Traced)
     ->Arg(kNothing)
     ->Arg(kCallback)
-    ->Arg(kActivity);
+    ->Arg(kActivity)
+    ->Arg(kTool);
 
 }  // namespace

@@ -227,10 +227,7 @@ ActivityPools ActivityPoolsFor(uint32_t domain, uint32_t op) noexcept {
 }
 
 const CallbackEntry* ToolCallbackFor(uint32_t domain, uint32_t op) noexcept {
-  Domain* d = Get(domain);
-  if (d == nullptr || op >= d->op_count) return nullptr;
-  if (g_tool_paused.load(std::memory_order_relaxed)) return nullptr;
-  return d->slots[op].tool_callback.load(std::memory_order_acquire);
+  return registry::ToolCallbackFor(domain, op);
 }
 
 Pool* ToolPoolFor(uint32_t domain, uint32_t op) noexcept {

@@ -48,13 +48,20 @@ inline Domain* Get(uint32_t domain) noexcept {
   return g_domains[domain].load(std::memory_order_acquire);
 }
 
-[[gnu::always_inline]] inline ActivityPools PoolsOf(const Domain* d,
-                                                    uint32_t op, bool started,
-                                                    bool tool_paused) noexcept {
+// The op's line, its address taken once: the slot array's pointer is
+// written before the domain is published and never after, but the compiler
+// would load it again after each acquire load below.
+[[gnu::always_inline]] inline const Domain::OpSlots& SlotsOf(
+    const Domain* d, uint32_t op) noexcept {
+  return d->slots.get()[op];
+}
+
+[[gnu::always_inline]] inline ActivityPools PoolsOf(
+    const Domain::OpSlots& slots, bool started, bool tool_paused) noexcept {
   pool::Pool* program =
-      started ? d->slots[op].program.load(std::memory_order_acquire) : nullptr;
+      started ? slots.program.load(std::memory_order_acquire) : nullptr;
   pool::Pool* tool =
-      tool_paused ? nullptr : d->slots[op].tool.load(std::memory_order_acquire);
+      tool_paused ? nullptr : slots.tool.load(std::memory_order_acquire);
   return {program, tool != program ? tool : nullptr};
 }
 
@@ -63,8 +70,17 @@ inline Domain* Get(uint32_t domain) noexcept {
                                                      uint32_t op) noexcept {
   const Domain* d = Get(domain);
   if (d == nullptr || op >= d->op_count) return {nullptr, nullptr};
-  return PoolsOf(d, op, g_started.load(std::memory_order_relaxed),
+  return PoolsOf(SlotsOf(d, op), g_started.load(std::memory_order_relaxed),
                  g_tool_paused.load(std::memory_order_relaxed));
+}
+
+// ToolCallbackFor (domain_registry.h), inline: EXIT looks it up again.
+[[gnu::always_inline]] inline const CallbackEntry* ToolCallbackFor(
+    uint32_t domain, uint32_t op) noexcept {
+  const Domain* d = Get(domain);
+  if (d == nullptr || op >= d->op_count) return nullptr;
+  if (g_tool_paused.load(std::memory_order_relaxed)) return nullptr;
+  return SlotsOf(d, op).tool_callback.load(std::memory_order_acquire);
 }
 
 }  // namespace registry
@@ -76,16 +92,16 @@ inline Domain* Get(uint32_t domain) noexcept {
   if (d == nullptr || op >= d->op_count) {
     return {nullptr, {nullptr, nullptr}, false, false};
   }
+  const registry::Domain::OpSlots& slots = registry::SlotsOf(d, op);
   // Each flag read once (atomic loads are not merged by the compiler).
   const bool started = registry::g_started.load(std::memory_order_relaxed);
   const bool tool_paused =
       registry::g_tool_paused.load(std::memory_order_relaxed);
-  return {
-      started ? d->slots[op].callback.load(std::memory_order_acquire) : nullptr,
-      registry::PoolsOf(d, op, started, tool_paused),
-      !tool_paused &&
-          d->slots[op].tool_callback.load(std::memory_order_relaxed) != nullptr,
-      d->slots[op].consumer.load(std::memory_order_relaxed) != 0};
+  return {started ? slots.callback.load(std::memory_order_acquire) : nullptr,
+          registry::PoolsOf(slots, started, tool_paused),
+          !tool_paused &&
+              slots.tool_callback.load(std::memory_order_relaxed) != nullptr,
+          slots.consumer.load(std::memory_order_relaxed) != 0};
 }
 
 }  // namespace roctracer::activity

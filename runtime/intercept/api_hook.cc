@@ -50,7 +50,6 @@ using activity::NextCorrelationId;
 using activity::OpTargets;
 using activity::StoreThreadRecord;
 using activity::TargetsFor;
-using activity::ToolCallbackFor;
 
 namespace {
 
@@ -81,8 +80,9 @@ static_assert(offsetof(Frame, begin_ns) ==
 // so that the data a callback receives points only at storage the tracer owns
 // for the whole ENTER..EXIT span. The stub forwards its own parameters, not
 // these copies, so the runtime still gets the caller's pointers.
-template <class Data, uint32_t kMax, auto kStringArgs>
+template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 [[gnu::always_inline]] inline void CopyStrings(Frame* f, Data* data) {
+  if (!kHasStringArgs(f->info.op)) return;
   const char** slots[kMax];
   const uint32_t n = kStringArgs(f->info.op, data, slots);
   if (n == 0) return;
@@ -118,7 +118,8 @@ inline bool Guarded(const ThreadState& t, const Frame* top, uint32_t domain,
 // EnterConsumerOnly's part after its checks; with kStrings, for a call
 // with string arguments, out of line (EnterConsumerOnly then keeps fewer
 // values in callee-saved registers).
-template <class Data, uint32_t kMax, auto kStringArgs, bool kStrings>
+template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs,
+          bool kStrings>
 [[gnu::always_inline]] inline void ConsumerOnlyCall(
     ThreadState& t, Frame* top, uint32_t domain, uint32_t op, Data* data,
     Frame* f, ApiConsumerFn consumer) noexcept {
@@ -128,19 +129,19 @@ template <class Data, uint32_t kMax, auto kStringArgs, bool kStrings>
   data->correlation_id = f->info.correlation_id;
   data->phase_data = &f->phase_data;
   f->phase_data = 0;  // the callbacks' slot starts zero
-  if (kStrings) CopyStrings<Data, kMax, kStringArgs>(f, data);
+  if (kStrings) CopyStrings<Data, kMax, kStringArgs, kHasStringArgs>(f, data);
   UntracedScope untraced;
   data->phase = ACTIVITY_API_PHASE_ENTER;
   f->info.phase = ACTIVITY_API_PHASE_ENTER;
   consumer(f->info);
 }
 
-template <class Data, uint32_t kMax, auto kStringArgs>
+template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 [[gnu::noinline]] void ConsumerOnlyCallWithStrings(
     ThreadState& t, Frame* top, uint32_t domain, uint32_t op, Data* data,
     Frame* f, ApiConsumerFn consumer) noexcept {
-  ConsumerOnlyCall<Data, kMax, kStringArgs, true>(t, top, domain, op, data, f,
-                                                  consumer);
+  ConsumerOnlyCall<Data, kMax, kStringArgs, kHasStringArgs, true>(
+      t, top, domain, op, data, f, consumer);
 }
 
 // ENTER of a call only the consumer wants (its active byte is
@@ -150,7 +151,7 @@ template <class Data, uint32_t kMax, auto kStringArgs>
 // own function, with its own registers and stack frame, as is its EXIT
 // (routed there by kConsumerOnly): the general path's prologue and checks
 // cost this one nothing.
-template <class Data, uint32_t kMax, auto kStringArgs>
+template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 void EnterConsumerOnly(uint32_t domain, uint32_t op, Data* data,
                        Frame* f) noexcept {
   ThreadState& t = Thread();
@@ -160,19 +161,22 @@ void EnterConsumerOnly(uint32_t domain, uint32_t op, Data* data,
     f->flags = kSkip;
     return;
   }
+  // The count, not HasStringArgs: a table load here took two more
+  // callee-saved registers than the switch's compares.
   const char** slots[kMax];
   if (kStringArgs(op, data, slots) != 0) {
-    return ConsumerOnlyCallWithStrings<Data, kMax, kStringArgs>(
+    return ConsumerOnlyCallWithStrings<Data, kMax, kStringArgs, kHasStringArgs>(
         t, top, domain, op, data, f, consumer);
   }
-  ConsumerOnlyCall<Data, kMax, kStringArgs, false>(t, top, domain, op, data, f,
-                                                   consumer);
+  ConsumerOnlyCall<Data, kMax, kStringArgs, kHasStringArgs, false>(
+      t, top, domain, op, data, f, consumer);
 }
 
 // kStringArgs: the domain's string-argument table (generated
 // <d>_api::StringArgs), a template argument so that its switch is compiled
-// into the hook.
-template <class Data, uint32_t kMax, auto kStringArgs>
+// into the hook; kHasStringArgs (<d>_api::HasStringArgs) tells first, in
+// one load, whether the op has any.
+template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   ThreadState& t = Thread();
   auto* top = static_cast<Frame*>(t.top);
@@ -202,7 +206,7 @@ void EnterImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
   std::memset(static_cast<void*>(&f->phase_data), 0, 2 * sizeof(uint64_t));
   if (cb != nullptr || consumer != nullptr) {
     f->flags |= kCalls;
-    CopyStrings<Data, kMax, kStringArgs>(f, data);
+    CopyStrings<Data, kMax, kStringArgs, kHasStringArgs>(f, data);
     UntracedScope untraced;
     data->phase = ACTIVITY_API_PHASE_ENTER;
     if (cb != nullptr) cb->fn(domain, op, data, cb->arg);
@@ -257,7 +261,8 @@ void ExitImpl(uint32_t domain, uint32_t op, Data* data, Frame* f) noexcept {
       if (f->flags & kToolCallback) {
         // Looked up again, as the pools are: removed during the call, not
         // run.
-        if (const CallbackEntry* tool = ToolCallbackFor(domain, op)) {
+        if (const CallbackEntry* tool =
+                activity::registry::ToolCallbackFor(domain, op)) {
           tool->fn(domain, op, data, tool->arg);
         }
       }
@@ -290,8 +295,9 @@ void EnterDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
       kDomain,
       [&](auto d) {
         using D = decltype(d);
-        EnterImpl<typename D::Data, D::kMaxStringArgs, D::StringArgs>(
-            kDomain, op, static_cast<typename D::Data*>(data), f);
+        EnterImpl<typename D::Data, D::kMaxStringArgs, D::StringArgs,
+                  D::HasStringArgs>(kDomain, op,
+                                    static_cast<typename D::Data*>(data), f);
       },
       [&] { f->flags = kSkip; });
 }
@@ -316,7 +322,8 @@ void EnterConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept {
       kDomain,
       [&](auto d) {
         using D = decltype(d);
-        EnterConsumerOnly<typename D::Data, D::kMaxStringArgs, D::StringArgs>(
+        EnterConsumerOnly<typename D::Data, D::kMaxStringArgs, D::StringArgs,
+                          D::HasStringArgs>(
             kDomain, op, static_cast<typename D::Data*>(data), f);
       },
       [&] { f->flags = kSkip; });

@@ -4,7 +4,8 @@
 // this order:
 //   1. if (!roctracer::hook::IsActive(domain, op)) return next(args...);
 //   2. fill a <domain>_api_data_t on its stack with the arguments (pointers
-//      are stored, never dereferenced);
+//      are stored, never dereferenced), leaving correlation_id, phase and
+//      phase_data to the runtime;
 //   3. roctracer::hook::Enter(domain, op, &data, &frame);
 //   4. call next, store the result in data's retval union (not for void);
 //   5. roctracer::hook::Exit(domain, op, &data, &frame); return the result.
@@ -106,8 +107,10 @@ void ExitConsumerDomain(uint32_t op, void* data, CallFrame* frame) noexcept;
 void EnterUnknownDomain(CallFrame* frame) noexcept;
 
 // `data` points to the <d>_api_data_t of `domain` (hsa_api_data_t for
-// kDomainHsaApi, ...). Enter may set data->correlation_id and data->phase_data;
-// both must not throw (they run inside the traced runtime's call). Inline:
+// kDomainHsaApi, ...). A call Enter traces gets data->correlation_id and
+// data->phase_data set there, and data->phase before any callback or the
+// consumer reads it (ENTER, EXIT); nothing reads them of a call it skips.
+// Both must not throw (they run inside the traced runtime's call). Inline:
 // every stub names its domain as a constant, so this is a direct call of that
 // domain's EnterDomain, with no dispatch on the domain at run time.
 inline void Enter(uint32_t domain, uint32_t op, void* data,

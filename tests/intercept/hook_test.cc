@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "api_domain_tables.h"
 #include "hsa_table_fill.h"
 #include "runtime/activity/domain_registry.h"
 #include "runtime/intercept/api_consumer.h"
@@ -487,6 +488,30 @@ TEST(RoctxConsumerTest, AnnotationsReachTheConsumer) {
   EXPECT_EQ(link.active[ROCTX_API_ID_roctxMarkA].load(), 0);
   roctracer::SetApiConsumer(nullptr);
   roctracer::DetachRoctx(&link);
+}
+
+// The hook asks HasStringArgs before it collects an op's string arguments
+// (StringArgs): for every op of every domain (and past the last), the two
+// must agree, or a call's strings would reach a callback uncopied.
+TEST(StringArgTables, HasStringArgsTellsWhetherStringArgsFindsAny) {
+  uint32_t with_strings = 0;
+  auto check = [&](auto d) {
+    using D = decltype(d);
+    roctracer::hook::DataStorage<typename D::Data> storage;
+    std::memset(static_cast<void*>(&storage.value), 0, sizeof(storage.value));
+    const char** slots[D::kMaxStringArgs];
+    for (uint32_t op = 0; op < D::kCount + 2; ++op) {
+      const bool has = D::HasStringArgs(op);
+      EXPECT_EQ(has, D::StringArgs(op, &storage.value, slots) != 0)
+          << "domain " << D::kValue << ", op " << op;
+      with_strings += has ? 1 : 0;
+    }
+  };
+#define ROCTRACER_CHECK_DOMAIN(d, value) \
+  roctracer::hook::VisitApiDomain(value, check, [] {});
+  ROCTRACER_FOR_EACH_API_DOMAIN(ROCTRACER_CHECK_DOMAIN)
+#undef ROCTRACER_CHECK_DOMAIN
+  EXPECT_GT(with_strings, 0u);
 }
 
 }  // namespace
