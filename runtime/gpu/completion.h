@@ -148,15 +148,18 @@ void HarvestQueueNow(QueueState* state);
 // waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.
 void MakeRoomForCopy();
 
-// A thread is about to wait on `app_signal`. If it is the application
-// signal of a traced copy in flight, waits (at most `timeout_ticks`, in the
-// runtime's system timestamp ticks) for that copy's tracer signal, as the
-// application would have waited for its own without the tracer, and then
-// reports the completed copies on this thread, completing their
-// application signals: the wait does not also wait for the completion
-// thread to wake up. Returns the ticks of `timeout_ticks` left (all of them
-// when the signal is no traced copy's).
-uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
+// A thread is about to wait on `app_signal` for `condition` against
+// `compare_value`. While that is not met and the signal is the application
+// signal of traced copies in flight, waits (at most `timeout_ticks`, in the
+// runtime's system timestamp ticks) for the oldest such copy's tracer
+// signal, as the application would have waited for its own without the
+// tracer, and then reports the completed copies on this thread, completing
+// their application signals: the wait does not also wait for the completion
+// thread to wake up, and a condition the first of several copies of one
+// signal meets is not held up by the others. Returns the ticks of
+// `timeout_ticks` left (all of them when the signal is no traced copy's).
+uint64_t AwaitCopyOf(hsa_signal_t app_signal, hsa_signal_condition_t condition,
+                     hsa_signal_value_t compare_value, uint64_t timeout_ticks,
                      hsa_wait_state_t state);
 
 // Whether this thread waited (with a timeout above zero) on the copy it

@@ -1089,6 +1089,57 @@ TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
   hsa_signal_destroy(done);
 }
 
+// A wait whose condition the first of two copies sharing a signal satisfies
+// returns once that copy is done, as it would untraced, not when the second
+// (held back by a dependency) is: with a timeout (`EQ 1`) well before the
+// timeout, without one (`LT 2`, on another thread) at all.
+TEST_F(GpuActivity, AWaitSatisfiedByTheFirstOfTwoCopiesReturnsThen) {
+  hsa_signal_t done, hold;
+  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  std::vector<char> src(64, 's'), a(64, 0), b(64, 0);
+  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold, done),
+            HSA_STATUS_SUCCESS);
+  uint64_t hz = 0;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
+            HSA_STATUS_SUCCESS);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 1, hz * 10,
+                                      HSA_WAIT_STATE_BLOCKED),
+            1);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5))
+      << "the wait waited for the second copy, to its timeout";
+  EXPECT_EQ(a[0], 's');
+  EXPECT_EQ(b[0], 0);
+  std::atomic<bool> returned{false};
+  std::atomic<hsa_signal_value_t> seen{-5};
+  std::thread waiter([&] {
+    seen = hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 2,
+                                     UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+    returned = true;
+  });
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!returned && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(returned) << "a wait without a timeout waited for the held copy";
+  // Releases the held copy (ending such a wait too) before the next checks.
+  hsa_signal_store_screlease(hold, 0);
+  waiter.join();
+  EXPECT_LT(seen.load(), 2);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(b[0], 's');
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
+  hsa_signal_destroy(hold);
+  hsa_signal_destroy(done);
+}
+
 // A rectangle copy goes through the same chained completion as a linear
 // one: the runtime completes the application's signal, the record has the
 // rectangle's bytes and the tracer's times.
