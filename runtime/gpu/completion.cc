@@ -1080,8 +1080,12 @@ bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
           }
         },
         kCopyWaitLookup);
+    // A copy the runtime refused (not yet abandoned) leaves the signal to
+    // the application: no runtime completes its tracer signal. Its refusal
+    // was stored before the submit mutex this submission holds was freed.
     if (found != 1 || lender->position >= position ||
         lender->signal.handle == 0 ||
+        Core().hsa_signal_load_relaxed_fn(lender->signal) == kRefusedCopy ||
         OlderCopyOf(signals[i]) != OpRing::kNone ||
         Core().hsa_signal_load_relaxed_fn(signals[i]) != 1) {
       continue;

@@ -182,8 +182,9 @@ void ForgetCopiesOf(hsa_signal_t app_signal);
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
 // The dependencies `signals` of the traced copy published at ring
 // `position`, about to be given to the runtime: each that is the
-// application signal of one traced copy in flight (older, the only one in
-// flight with that signal, which is at 1: that copy's report takes it to 0)
+// application signal of one traced copy in flight (older, accepted by the
+// runtime, the only one in flight with that signal, which is at 1: that
+// copy's report takes it to 0)
 // is replaced in `out` (room for `count`) by that copy's tracer signal,
 // which the runtime itself takes to 0 when the copy is done. So the
 // dependent copy starts when the copy it waits for is done, not once a

@@ -967,6 +967,43 @@ TEST_F(GpuActivity, ACopyDependingOnASignalOfTwoCopiesWaitsForBoth) {
   for (hsa_signal_t s : {hold1, hold2, shared, last}) hsa_signal_destroy(s);
 }
 
+// A copy the runtime refused leaves its signal to the application: a copy
+// submitted right after that depends on the signal waits for the
+// application to move it, as without the tracer (it must not get the refused
+// copy's tracer signal, which no runtime completes, in its place).
+TEST_F(GpuActivity, ACopyDependingOnARefusedCopysSignalWaitsForTheSignal) {
+  std::vector<char> src(64, 'r'), dst(64, 0);
+  uint64_t hz = 0;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
+            HSA_STATUS_SUCCESS);
+  for (int trial = 0; trial < 5; ++trial) {
+    hsa_signal_t refused, last;
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &refused), HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &last), HSA_STATUS_SUCCESS);
+    dst[0] = 0;
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, nullptr,
+                                        program_.cpu, 64, 0, nullptr, refused),
+              HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &refused, last),
+              HSA_STATUS_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_EQ(hsa_signal_load_scacquire(last), 1) << "trial " << trial;
+    hsa_signal_store_screlease(refused, 0);
+    EXPECT_EQ(hsa_signal_wait_scacquire(last, HSA_SIGNAL_CONDITION_EQ, 0,
+                                        hz * 5, HSA_WAIT_STATE_BLOCKED),
+              0)
+        << "trial " << trial << ": the copy waits for the refused copy";
+    EXPECT_EQ(dst[0], 'r');
+    if (hsa_signal_load_scacquire(last) != 0) {
+      // Not destroyed under a copy the runtime may still hold.
+      break;
+    }
+    hsa_signal_destroy(refused);
+    hsa_signal_destroy(last);
+  }
+}
+
 TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
   CopyOutcomes observer;
   ASSERT_TRUE(roctracer_internal_gpu_add_observer(
