@@ -836,7 +836,24 @@ uint64_t OlderCopyOf(hsa_signal_t signal) {
   return position;
 }
 
-uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
+// Whether `value` meets a signal wait's condition (as the runtime tests it).
+bool ConditionMet(hsa_signal_value_t value, hsa_signal_condition_t condition,
+                  hsa_signal_value_t compare_value) {
+  switch (condition) {
+    case HSA_SIGNAL_CONDITION_EQ:
+      return value == compare_value;
+    case HSA_SIGNAL_CONDITION_NE:
+      return value != compare_value;
+    case HSA_SIGNAL_CONDITION_LT:
+      return value < compare_value;
+    case HSA_SIGNAL_CONDITION_GTE:
+      return value >= compare_value;
+  }
+  return false;
+}
+
+uint64_t AwaitCopyOf(hsa_signal_t app_signal, hsa_signal_condition_t condition,
+                     hsa_signal_value_t compare_value, uint64_t timeout_ticks,
                      hsa_wait_state_t state) {
   CopyTrack& copies = Copies();
   if (copies.ring.InFlight() == 0 || t_reporting_copy ||
@@ -853,18 +870,31 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
   bool clock_read = !timed;
   const uint64_t slice = NsToTicks(kCopyWaitSliceNs);
   for (;;) {
-    uint64_t position;
+    // Met by the copies reported so far (a signal several copies complete):
+    // the runtime's wait returns at once, as it would untraced.
+    if (ConditionMet(Core().hsa_signal_load_scacquire_fn(app_signal), condition,
+                     compare_value)) {
+      return left;
+    }
+    uint64_t position = OpRing::kNone;
     hsa_signal_t tracer{0};
     {
       std::lock_guard<std::mutex> lock(copies.harvest_mutex);
-      position = copies.ring.FindNewestPending(
-          [app_signal](const PendingOp& op) {
-            return op.app_signal.handle == app_signal.handle;
+      // The oldest copy of the signal, the next whose report moves it (a
+      // newer one may be held back by its dependencies). A wait on the
+      // signal of this thread's last copy is a wait on that copy too.
+      bool on_last = false;
+      copies.ring.ForNewestPending(
+          [app_signal, &position, &on_last](const PendingOp& op) {
+            if (op.app_signal.handle == app_signal.handle) {
+              position = op.position;
+              on_last = on_last || op.position + 1 == t_last_copy;
+            }
           },
           kCopyWaitLookup);
       if (position == OpRing::kNone) position = OlderCopyOf(app_signal);
       if (position == OpRing::kNone) return left;
-      if (position + 1 == t_last_copy && timeout_ticks != 0) {
+      if ((on_last || position + 1 == t_last_copy) && timeout_ticks != 0) {
         t_waited_since_copy = true;
       }
       PendingOp& op = copies.ring.At(position);
@@ -875,9 +905,10 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
       last = clock::TimestampNs();
       clock_read = true;
     }
-    const bool done = left != 0 && Core().hsa_signal_wait_scacquire_fn(
-                                       tracer, HSA_SIGNAL_CONDITION_LT, 1,
-                                       std::min(left, slice), state) < 1;
+    if (left != 0) {
+      Core().hsa_signal_wait_scacquire_fn(tracer, HSA_SIGNAL_CONDITION_LT, 1,
+                                          std::min(left, slice), state);
+    }
     if (timed) {
       const uint64_t t = clock::TimestampNs();
       left -= std::min(left, NsToTicks(t - last));
@@ -898,7 +929,9 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
                     position >= copies.ring.Freed() + kCopiesWatched;
     }
     if (left_behind) KickCompletionThread();
-    if (done || left == 0) return left;
+    // The copy done or not, the condition is looked at again, and the
+    // signal's oldest copy in flight waited for while it is not met.
+    if (left == 0) return left;
   }
 }
 
@@ -1047,8 +1080,12 @@ bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
           }
         },
         kCopyWaitLookup);
+    // A copy the runtime refused (not yet abandoned) leaves the signal to
+    // the application: no runtime completes its tracer signal. Its refusal
+    // was stored before the submit mutex this submission holds was freed.
     if (found != 1 || lender->position >= position ||
         lender->signal.handle == 0 ||
+        Core().hsa_signal_load_relaxed_fn(lender->signal) == kRefusedCopy ||
         OlderCopyOf(signals[i]) != OpRing::kNone ||
         Core().hsa_signal_load_relaxed_fn(signals[i]) != 1) {
       continue;

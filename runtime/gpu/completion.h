@@ -148,15 +148,18 @@ void HarvestQueueNow(QueueState* state);
 // waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.
 void MakeRoomForCopy();
 
-// A thread is about to wait on `app_signal`. If it is the application
-// signal of a traced copy in flight, waits (at most `timeout_ticks`, in the
-// runtime's system timestamp ticks) for that copy's tracer signal, as the
-// application would have waited for its own without the tracer, and then
-// reports the completed copies on this thread, completing their
-// application signals: the wait does not also wait for the completion
-// thread to wake up. Returns the ticks of `timeout_ticks` left (all of them
-// when the signal is no traced copy's).
-uint64_t AwaitCopyOf(hsa_signal_t app_signal, uint64_t timeout_ticks,
+// A thread is about to wait on `app_signal` for `condition` against
+// `compare_value`. While that is not met and the signal is the application
+// signal of traced copies in flight, waits (at most `timeout_ticks`, in the
+// runtime's system timestamp ticks) for the oldest such copy's tracer
+// signal, as the application would have waited for its own without the
+// tracer, and then reports the completed copies on this thread, completing
+// their application signals: the wait does not also wait for the completion
+// thread to wake up, and a condition the first of several copies of one
+// signal meets is not held up by the others. Returns the ticks of
+// `timeout_ticks` left (all of them when the signal is no traced copy's).
+uint64_t AwaitCopyOf(hsa_signal_t app_signal, hsa_signal_condition_t condition,
+                     hsa_signal_value_t compare_value, uint64_t timeout_ticks,
                      hsa_wait_state_t state);
 
 // Whether this thread waited (with a timeout above zero) on the copy it
@@ -179,8 +182,9 @@ void ForgetCopiesOf(hsa_signal_t app_signal);
 void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
 // The dependencies `signals` of the traced copy published at ring
 // `position`, about to be given to the runtime: each that is the
-// application signal of one traced copy in flight (older, the only one in
-// flight with that signal, which is at 1: that copy's report takes it to 0)
+// application signal of one traced copy in flight (older, accepted by the
+// runtime, the only one in flight with that signal, which is at 1: that
+// copy's report takes it to 0)
 // is replaced in `out` (room for `count`) by that copy's tracer signal,
 // which the runtime itself takes to 0 when the copy is done. So the
 // dependent copy starts when the copy it waits for is done, not once a

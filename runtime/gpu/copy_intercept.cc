@@ -299,7 +299,8 @@ hsa_signal_value_t SignalWait(hsa_signal_t signal,
                               uint64_t timeout_hint,
                               hsa_wait_state_t wait_state_hint) {
   if (Copies().ring.InFlight() != 0) {
-    timeout_hint = AwaitCopyOf(signal, timeout_hint, wait_state_hint);
+    timeout_hint = AwaitCopyOf(signal, condition, compare_value, timeout_hint,
+                               wait_state_hint);
   }
   return (Core().*kWait)(signal, condition, compare_value, timeout_hint,
                          wait_state_hint);

@@ -967,6 +967,43 @@ TEST_F(GpuActivity, ACopyDependingOnASignalOfTwoCopiesWaitsForBoth) {
   for (hsa_signal_t s : {hold1, hold2, shared, last}) hsa_signal_destroy(s);
 }
 
+// A copy the runtime refused leaves its signal to the application: a copy
+// submitted right after that depends on the signal waits for the
+// application to move it, as without the tracer (it must not get the refused
+// copy's tracer signal, which no runtime completes, in its place).
+TEST_F(GpuActivity, ACopyDependingOnARefusedCopysSignalWaitsForTheSignal) {
+  std::vector<char> src(64, 'r'), dst(64, 0);
+  uint64_t hz = 0;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
+            HSA_STATUS_SUCCESS);
+  for (int trial = 0; trial < 5; ++trial) {
+    hsa_signal_t refused, last;
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &refused), HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &last), HSA_STATUS_SUCCESS);
+    dst[0] = 0;
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, nullptr,
+                                        program_.cpu, 64, 0, nullptr, refused),
+              HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &refused, last),
+              HSA_STATUS_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_EQ(hsa_signal_load_scacquire(last), 1) << "trial " << trial;
+    hsa_signal_store_screlease(refused, 0);
+    EXPECT_EQ(hsa_signal_wait_scacquire(last, HSA_SIGNAL_CONDITION_EQ, 0,
+                                        hz * 5, HSA_WAIT_STATE_BLOCKED),
+              0)
+        << "trial " << trial << ": the copy waits for the refused copy";
+    EXPECT_EQ(dst[0], 'r');
+    if (hsa_signal_load_scacquire(last) != 0) {
+      // Not destroyed under a copy the runtime may still hold.
+      break;
+    }
+    hsa_signal_destroy(refused);
+    hsa_signal_destroy(last);
+  }
+}
+
 TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
   CopyOutcomes observer;
   ASSERT_TRUE(roctracer_internal_gpu_add_observer(
@@ -1085,6 +1122,57 @@ TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
   EXPECT_EQ(hsa_signal_load_scacquire(done), 0);
+  hsa_signal_destroy(hold);
+  hsa_signal_destroy(done);
+}
+
+// A wait whose condition the first of two copies sharing a signal satisfies
+// returns once that copy is done, as it would untraced, not when the second
+// (held back by a dependency) is: with a timeout (`EQ 1`) well before the
+// timeout, without one (`LT 2`, on another thread) at all.
+TEST_F(GpuActivity, AWaitSatisfiedByTheFirstOfTwoCopiesReturnsThen) {
+  hsa_signal_t done, hold;
+  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
+  std::vector<char> src(64, 's'), a(64, 0), b(64, 0);
+  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, done),
+            HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold, done),
+            HSA_STATUS_SUCCESS);
+  uint64_t hz = 0;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
+            HSA_STATUS_SUCCESS);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 1, hz * 10,
+                                      HSA_WAIT_STATE_BLOCKED),
+            1);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5))
+      << "the wait waited for the second copy, to its timeout";
+  EXPECT_EQ(a[0], 's');
+  EXPECT_EQ(b[0], 0);
+  std::atomic<bool> returned{false};
+  std::atomic<hsa_signal_value_t> seen{-5};
+  std::thread waiter([&] {
+    seen = hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 2,
+                                     UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
+    returned = true;
+  });
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!returned && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_TRUE(returned) << "a wait without a timeout waited for the held copy";
+  // Releases the held copy (ending such a wait too) before the next checks.
+  hsa_signal_store_screlease(hold, 0);
+  waiter.join();
+  EXPECT_LT(seen.load(), 2);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(b[0], 's');
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
   hsa_signal_destroy(hold);
   hsa_signal_destroy(done);
 }
