@@ -56,7 +56,7 @@ std::shared_ptr<EventList> BatchPool::Take(size_t events) {
     if (!free_->batches.empty()) {
       batch = std::move(free_->batches.back());
       free_->batches.pop_back();
-      free_->kept_bytes -= batch->capacity() * sizeof(ApiEvent);
+      free_->kept_bytes -= batch->held_bytes();
     }
   }
   if (batch == nullptr) batch = std::make_unique<EventList>();
@@ -65,7 +65,7 @@ std::shared_ptr<EventList> BatchPool::Take(size_t events) {
   return std::shared_ptr<EventList>(batch.release(), [free](EventList* done) {
     std::unique_ptr<EventList> owned(done);
     owned->clear();
-    const size_t bytes = owned->capacity() * sizeof(ApiEvent);
+    const size_t bytes = owned->held_bytes();
     std::lock_guard<std::mutex> lock(free->mutex);
     if (free->kept_bytes + bytes <= kKeptBytes) {
       free->kept_bytes += bytes;

@@ -43,6 +43,12 @@ class EventList {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   size_t capacity() const { return capacity_; }
+  // Bytes the list holds while kept for reuse: its events and the chunks
+  // of device work.
+  size_t held_bytes() const {
+    return capacity_ * sizeof(ApiEvent) +
+           devices_.size() * kDevicesPerChunk * sizeof(DeviceWork);
+  }
   const ApiEvent& operator[](size_t i) const { return events_[i]; }
   const ApiEvent* begin() const { return data(); }
   const ApiEvent* end() const { return data() + size_; }
