@@ -1184,6 +1184,58 @@ class GpuProgram(unittest.TestCase):
       con.close()
       self.assertEqual(n, sum(expected.values()))
 
+  def hsa_calls(self, args, prefix):
+    """The HSA calls' names written with args (CSV and database agree)."""
+    d = tempfile.mkdtemp()
+    # Small buffers: the calls come in several, most once the files are
+    # open.
+    p = trace_gpu_program(args + ["--buffer-size", "4K", "--output-format",
+                                  "csv", "rocpd"], d, prefix)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    path = os.path.join(d, prefix + "_hsa_api_trace.csv")
+    names = collections.Counter(
+        r["Function"] for r in (read_csv(path) if os.path.exists(path) else []))
+    db = collections.Counter(
+        r[1] for r in regions(os.path.join(d, prefix + "_results.db"))
+        if r[0].startswith("HSA_"))
+    self.assertEqual(names, db)
+    return names, d
+
+  def test_hsa_core_and_amd_parts_split_the_calls(self):
+    every, _ = self.hsa_calls(["--hsa-trace"], "all")
+    amd = collections.Counter(
+        {n: c for n, c in every.items() if n.startswith("hsa_amd_")})
+    core = collections.Counter(
+        {n: c for n, c in every.items() if not n.startswith("hsa_amd_") and
+         not n.startswith("hsa_ext_")})
+    self.assertTrue(amd)
+    self.assertTrue(core)
+    self.assertEqual(self.hsa_calls(["--hsa-core-trace"], "core")[0], core)
+    self.assertEqual(self.hsa_calls(["--hsa-amd-trace"], "amd")[0], amd)
+    self.assertEqual(
+        self.hsa_calls(["--hsa-core-trace", "--hsa-amd-trace"], "both")[0],
+        core + amd)
+
+  def test_kernel_filters_keep_every_api_call(self):
+    # The kernel regexes choose dispatches, not the calls that made them.
+    every, _ = self.hsa_calls(["--hsa-trace", "--kernel-trace"], "k")
+    for args in (["--kernel-include-regex", "^gputest::"],
+                 ["--kernel-exclude-regex", "."]):
+      names, d = self.hsa_calls(["--hsa-trace", "--kernel-trace"] + args, "r")
+      self.assertEqual(names, every, args)
+      path = os.path.join(d, "r_kernel_trace.csv")
+      kernels = read_csv(path) if os.path.exists(path) else []
+      self.assertEqual(len(kernels), N if args[0].endswith("include-regex")
+                       else 0, args)
+
+  def test_memory_allocation_trace_keeps_every_hsa_call(self):
+    every, _ = self.hsa_calls(["--hsa-trace"], "plain")
+    names, d = self.hsa_calls(["--hsa-trace", "--memory-allocation-trace"],
+                              "alloc")
+    self.assertEqual(names, every)
+    self.assertEqual(
+        len(read_csv(os.path.join(d, "alloc_memory_allocation_trace.csv"))), 2)
+
   def test_agent_index_choices(self):
     # -A: type-relative (GPU 0, CPU 0) and absolute (the KFD node; here the
     # assumed layout, CPU node 0, GPU 0 on node 1); the database has every
@@ -2518,6 +2570,92 @@ class HipStreams(unittest.TestCase):
     d = self.trace(["--kernel-trace", "--memory-copy-trace"], ["csv"])
     self.assertFalse(os.path.exists(os.path.join(d, "s_hip_api_trace.csv")))
     self.check_csv(d)
+
+
+class ApiFiltersEndToEnd(unittest.TestCase):
+  """The parts of the HIP API chosen by name, and collection periods, on
+  traced calls: what is written is exactly what was asked for, in the CSV
+  and the database alike (these runs take the tracer's filtering path, not
+  its direct one)."""
+
+  def trace(self, options, mode_args, prefix="f"):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE] + options + ["--output-format", "csv", "rocpd", "-d",
+                                    d, "-o", prefix, "--", PROGRAM] +
+            mode_args, d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    return d
+
+  def rows(self, d, kind, prefix="f"):
+    path = os.path.join(d, prefix + "_%s_api_trace.csv" % kind)
+    return read_csv(path) if os.path.exists(path) else []
+
+  def test_hip_runtime_trace_alone(self):
+    d = self.trace(["--hip-runtime-trace"], ["sample"])
+    names = collections.Counter(r["Function"] for r in self.rows(d, "hip"))
+    self.assertEqual(names, {"hipGetDeviceCount": 1, "hipGetErrorString": 1})
+    self.assertEqual(self.rows(d, "hsa"), [])
+    self.assertEqual(self.rows(d, "marker"), [])
+    db = collections.Counter(
+        (r[0], r[1]) for r in regions(os.path.join(d, "f_results.db")))
+    self.assertEqual(db, {("HIP_RUNTIME_API", "hipGetDeviceCount"): 1,
+                          ("HIP_RUNTIME_API", "hipGetErrorString"): 1})
+
+  def test_hip_compiler_trace_alone(self):
+    # The program makes no __hip* call: none of its HIP runtime calls
+    # (hipGetErrorString N times) is written, and nothing of HSA. Its mark
+    # comes first and is written: the calls after it come in later buffers
+    # (4K), once the files are open.
+    d = self.trace(["--hip-compiler-trace", "--marker-trace",
+                    "--buffer-size", "4K"], ["mark_loop", "5000"])
+    self.assertEqual(self.rows(d, "hip"), [])
+    self.assertEqual(self.rows(d, "hsa"), [])
+    self.assertEqual([r["Function"] for r in self.rows(d, "marker")],
+                     ["start"])
+    self.assertEqual([r[1] for r in regions(os.path.join(d, "f_results.db"))],
+                     ["start"])
+
+
+  def test_hip_runtime_beside_hsa_trace(self):
+    # Every HSA call, and HIP's runtime part: the HIP calls as without
+    # the choice.
+    d = self.trace(["--hip-runtime-trace", "--hsa-trace"], ["sample"])
+    names = collections.Counter(r["Function"] for r in self.rows(d, "hip"))
+    self.assertEqual(names, {"hipGetDeviceCount": 1, "hipGetErrorString": 1})
+    hsa = collections.Counter(r["Function"] for r in self.rows(d, "hsa"))
+    self.assertEqual(hsa["hsa_system_get_info"], 1)
+    self.assertGreaterEqual(hsa["hsa_init"], 1)
+
+  def test_collection_period_keeps_only_the_windows(self):
+    # Two windows one after the other, from the tool's load: [0.3, 0.6) s
+    # and then [0.8, 1.0) s; the program calls for 1.5 s (1000 calls, then
+    # 1 ms asleep, over and over).
+    d = self.trace(["--hip-trace", "--collection-period", "0.3:0.3:1",
+                    "0.2:0.2:1"], ["for_ms", "1500"])
+    db = os.path.join(d, "f_results.db")
+    load = query_db(db, "SELECT start FROM rocpd_info_process")[0][0]
+    csv_rows = self.rows(d, "hip")
+    self.assertTrue(csv_rows)
+    starts = sorted(int(r["Start_Timestamp"]) for r in csv_rows)
+    self.assertEqual(starts, sorted(r[4] for r in regions(db)))
+    for start in starts:
+      t = (start - load) * 1e-9
+      self.assertTrue(0.3 <= t < 0.6 or 0.8 <= t < 1.0, t)
+    # The calls before, between and after the windows were made and
+    # counted, not written: together every call of the program's (a
+    # thousand a round).
+    outside = int(metadata(db)["roctrace.lost.outside_collection_period"])
+    self.assertGreater(outside, len(starts))
+    self.assertEqual((outside + len(starts)) % 1000, 0)
+    self.assertEqual({r["Function"] for r in csv_rows}, {"hipGetErrorString"})
+
+  def test_whole_collection_period_keeps_every_call(self):
+    # A window from the load with no end: every call of a loop (its
+    # warm-up, a tenth and one, and then its own).
+    d = self.trace(["--hip-trace", "--collection-period", "0:0:0"],
+                   ["loop", "5000"])
+    names = collections.Counter(r["Function"] for r in self.rows(d, "hip"))
+    self.assertEqual(names["hipGetErrorString"], 5000 + 5000 // 10 + 1)
 
 
 def load_tests(loader, tests, pattern):

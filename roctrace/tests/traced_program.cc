@@ -8,6 +8,7 @@
 //   crash N           N calls, then SIGSEGV
 //   wait_for_kill N   N calls, prints "ready" and sleeps until killed
 //   loop N            N hipGetErrorString calls, prints ns per call
+//   mark_loop N       a rocTX mark "start", then N hipGetErrorString calls
 //   loop_alternating N  the same, the argument alternating between two
 //                     values (no call repeats its last's arguments)
 //   loop_threads T N  the same warm-up on the main thread, then T threads
@@ -254,6 +255,11 @@ int main(int argc, char** argv) {
           hipGetErrorString(i % 2 == 0 ? hipSuccess : hipErrorInvalidValue);
       if (s == nullptr) std::abort();
     }
+    return 0;
+  }
+  if (std::strcmp(mode, "mark_loop") == 0) {
+    roctxMark("start");
+    Calls(n);
     return 0;
   }
   if (std::strcmp(mode, "loop") == 0) {
