@@ -31,6 +31,7 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "roctrace/tool/kernel_observer.h"
 #include "runtime/private/observer_export.h"
+#include "tests/sdk/tool_configure.h"
 #include "tests/softhsa/hsa_test_util.h"
 
 namespace {
@@ -59,6 +60,10 @@ void CountCallback(rocprofiler_callback_tracing_record_t,
   g_sdk_callbacks.fetch_add(1, std::memory_order_relaxed);
 }
 
+// The SDK tool's initialize: counts dispatch and copy callbacks in a context
+// that SdkTool starts and stops. The SDK is reached through the loaded tracer.
+int SdkInit(rocprofiler_client_finalize_t, void*);
+
 struct Runtime {
   int mode = -1;
   hsa_agent_t gpu{0}, cpu{0};
@@ -80,31 +85,7 @@ struct Runtime {
     if (on && g_sdk_context.handle == 0) {
       using Configure = decltype(&rocprofiler_force_configure);
       Api<Configure>("rocprofiler_force_configure")(
-          [](uint32_t, const char*, uint32_t,
-             rocprofiler_client_id_t*) -> rocprofiler_tool_configure_result_t* {
-            static rocprofiler_tool_configure_result_t r{
-                sizeof(r),
-                [](rocprofiler_client_finalize_t, void*) -> int {
-                  void* t = Rt().tracer;
-                  auto create =
-                      reinterpret_cast<decltype(&rocprofiler_create_context)>(
-                          dlsym(t, "rocprofiler_create_context"));
-                  auto configure = reinterpret_cast<
-                      decltype(&rocprofiler_configure_callback_tracing_service)>(
-                      dlsym(t,
-                            "rocprofiler_configure_callback_tracing_service"));
-                  create(&g_sdk_context);
-                  configure(g_sdk_context,
-                            ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
-                            nullptr, 0, &CountCallback, nullptr);
-                  configure(g_sdk_context,
-                            ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY, nullptr,
-                            0, &CountCallback, nullptr);
-                  return 0;
-                },
-                nullptr, nullptr};
-            return &r;
-          });
+          &sdk_test::UnnamedConfigure<&SdkInit>);
     }
     if (g_sdk_context.handle == 0) abort();
     if (on) {
@@ -200,6 +181,21 @@ struct Runtime {
 Runtime& Rt() {
   static Runtime* rt = new Runtime;
   return *rt;
+}
+
+int SdkInit(rocprofiler_client_finalize_t, void*) {
+  void* t = Rt().tracer;
+  auto create = reinterpret_cast<decltype(&rocprofiler_create_context)>(
+      dlsym(t, "rocprofiler_create_context"));
+  auto configure = reinterpret_cast<
+      decltype(&rocprofiler_configure_callback_tracing_service)>(
+      dlsym(t, "rocprofiler_configure_callback_tracing_service"));
+  create(&g_sdk_context);
+  configure(g_sdk_context, ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+            nullptr, 0, &CountCallback, nullptr);
+  configure(g_sdk_context, ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY, nullptr, 0,
+            &CountCallback, nullptr);
+  return 0;
 }
 std::mutex g_setup;
 

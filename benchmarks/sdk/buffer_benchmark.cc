@@ -14,6 +14,7 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -38,15 +39,10 @@ int Init(rocprofiler_client_finalize_t, void*) {
   return rocprofiler_start_context(g_ctx);
 }
 
-rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t*) {
-  static rocprofiler_tool_configure_result_t r{sizeof(r), &Init, nullptr,
-                                               nullptr};
-  return &r;
-}
-
 struct Registered {
-  Registered() { rocprofiler_force_configure(&Configure); }
+  Registered() {
+    rocprofiler_force_configure(&sdk_test::UnnamedConfigure<&Init>);
+  }
 } g_registered;
 
 void BM_BufferTracedEnterExit(benchmark::State& state) {

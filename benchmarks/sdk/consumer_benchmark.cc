@@ -1,6 +1,6 @@
 // Cost of the SDK front end's consumer per traced call, invoked directly the
-// way the interception layer invokes it (runtime/intercept/api_consumer.h), next to
-// the cheap real calls it would wrap. Run with:
+// way the interception layer invokes it (runtime/intercept/api_consumer.h),
+// next to the cheap real calls it would wrap. Run with:
 //   bazel run --config=opt //benchmarks/sdk:consumer_benchmark --
 //     --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -15,6 +15,7 @@
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/sdk/fake_consumer_seam.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -40,15 +41,10 @@ int Init(rocprofiler_client_finalize_t, void*) {
   return rocprofiler_start_context(g_ctx);
 }
 
-rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
-                                               rocprofiler_client_id_t*) {
-  static rocprofiler_tool_configure_result_t r{sizeof(r), &Init, nullptr,
-                                               nullptr};
-  return &r;
-}
-
 struct Registered {
-  Registered() { rocprofiler_force_configure(&Configure); }
+  Registered() {
+    rocprofiler_force_configure(&sdk_test::UnnamedConfigure<&Init>);
+  }
 } g_registered;
 
 using StatusStringFn = hsa_status_t (*)(hsa_status_t, const char**);

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -74,10 +75,7 @@ int Init(rocprofiler_client_finalize_t, void*) {
 // -rdynamic).
 extern "C" rocprofiler_tool_configure_result_t* rocprofiler_configure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "e2e_benchmark";
-  static rocprofiler_tool_configure_result_t r{sizeof(r), &Init, nullptr,
-                                               nullptr};
-  return &r;
+  return sdk_test::Configure<&Init>(id, "e2e_benchmark");
 }
 
 namespace {

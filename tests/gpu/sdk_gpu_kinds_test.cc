@@ -18,6 +18,7 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/gpu/gpu_test_util.h"
 #include "tests/gpu/sdk_agents.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -184,11 +185,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
                                                rocprofiler_client_id_t* id) {
-  id->name = "sdk_gpu_kinds_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "sdk_gpu_kinds_test");
 }
 
 uint64_t Now() {

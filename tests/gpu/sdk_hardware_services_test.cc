@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tests/gpu/sdk_agents.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -153,11 +154,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
                                                rocprofiler_client_id_t* id) {
-  id->name = "sdk_hardware_services_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "sdk_hardware_services_test");
 }
 
 class SdkHardwareServices : public ::testing::Test {

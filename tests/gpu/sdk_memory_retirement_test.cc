@@ -16,6 +16,7 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/gpu/gpu_test_util.h"
 #include "tests/gpu/sdk_agents.h"
+#include "tests/sdk/tool_configure.h"
 
 namespace {
 
@@ -245,11 +246,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
                                                rocprofiler_client_id_t* id) {
-  id->name = "sdk_memory_retirement_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "sdk_memory_retirement_test");
 }
 
 hsa_region_t AllocatableRegion(hsa_agent_t agent) {

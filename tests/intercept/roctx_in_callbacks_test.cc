@@ -26,6 +26,8 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/private/roctx_link.h"
 #include "tests/core/reset.h"
+#include "tests/sdk/run_with_tool.h"
+#include "tests/sdk/tool_configure.h"
 
 extern "C" roctracer::RoctxLink* roctx_internal_link(void);
 
@@ -138,10 +140,7 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* ToolConfigure(
     uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
-  id->name = "roctx_in_callbacks_test";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
+  return sdk_test::Configure<&ToolInit>(id, "roctx_in_callbacks_test");
 }
 
 namespace {
@@ -309,10 +308,5 @@ TEST_F(RoctxInCallbacks, SdkCallbackMarksReachBothFrontEnds) {
 }  // namespace roctracer_test
 
 int main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  if (rocprofiler_force_configure(&roctracer_test::ToolConfigure) !=
-      ROCPROFILER_STATUS_SUCCESS) {
-    return 2;
-  }
-  return RUN_ALL_TESTS();
+  return sdk_test::RunWithTool(argc, argv, &roctracer_test::ToolConfigure);
 }

@@ -23,6 +23,8 @@
 #include <mutex>
 #include <string>
 
+#include "tests/sdk/tool_configure.h"
+
 namespace {
 
 struct Seen {
@@ -168,11 +170,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 rocprofiler_tool_configure_result_t* Configure(uint32_t, const char*, uint32_t,
                                                rocprofiler_client_id_t* id) {
-  id->name = "sdk_recorder";
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &Initialize, nullptr,
-      nullptr};
-  return &result;
+  return sdk_test::Configure<&Initialize>(id, "sdk_recorder");
 }
 
 __attribute__((constructor)) void Start() {

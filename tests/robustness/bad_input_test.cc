@@ -41,6 +41,7 @@
 #include "runtime/private/last_words_export.h"
 #include "runtime/private/observer_export.h"
 #include "runtime/private/tool_activity.h"
+#include "tests/sdk/tool_configure.h"
 
 // Exported without a declaration in the 4.1 headers.
 extern "C" {
@@ -1451,14 +1452,6 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
   return rocprofiler_start_context(g_context) == kSdkOk ? 0 : 1;
 }
 
-rocprofiler_tool_configure_result_t* ToolConfigure(uint32_t, const char*,
-                                                   uint32_t,
-                                                   rocprofiler_client_id_t*) {
-  static rocprofiler_tool_configure_result_t result{
-      sizeof(rocprofiler_tool_configure_result_t), &ToolInit, nullptr, nullptr};
-  return &result;
-}
-
 // ---- the test --------------------------------------------------------------
 
 // Global names of the version scripts' nodes, without the private rocTX link
@@ -1519,7 +1512,8 @@ TEST(BadInput, RandomCasesFromSeveralThreads) {
   p.buffer_callback_fun = &NoopBuffer;
   ASSERT_EQ(roctracer_open_pool_expl(&p, &g_closed_pool), kSuccess);
   ASSERT_EQ(roctracer_close_pool_expl(g_closed_pool), kSuccess);
-  ASSERT_EQ(rocprofiler_force_configure(&ToolConfigure), kSdkOk);
+  ASSERT_EQ(rocprofiler_force_configure(&sdk_test::UnnamedConfigure<&ToolInit>),
+            kSdkOk);
   ASSERT_NE(g_context.handle, 0u);
 
   const std::vector<Case> cases = AllCases();

@@ -25,6 +25,15 @@ rocprofiler_tool_configure_result_t* Configure(rocprofiler_client_id_t* id,
   return &result;
 }
 
+// A configure function for rocprofiler_force_configure of a tool that keeps
+// the name the SDK gives it: Configure<Init, Fini> without a name.
+template <rocprofiler_tool_initialize_t Init,
+          rocprofiler_tool_finalize_t Fini = nullptr>
+rocprofiler_tool_configure_result_t* UnnamedConfigure(
+    uint32_t, const char*, uint32_t, rocprofiler_client_id_t* id) {
+  return Configure<Init, Fini>(id, nullptr);
+}
+
 }  // namespace sdk_test
 
 #endif  // TESTS_SDK_TOOL_CONFIGURE_H_
