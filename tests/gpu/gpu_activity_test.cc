@@ -50,6 +50,31 @@ class GpuActivity : public ::testing::Test {
     return t;
   }
 
+  // Two 64-byte copies completing one signal (`done`, at 2): into `a` now,
+  // into `b` once the test stores 0 to `hold`.
+  struct SharedSignalCopies {
+    hsa_signal_t done{0};
+    hsa_signal_t hold{0};
+    std::vector<char> src = std::vector<char>(64, 's');
+    std::vector<char> a = std::vector<char>(64, 0);
+    std::vector<char> b = std::vector<char>(64, 0);
+    uint64_t hz = 0;  // the timestamp frequency, for wait timeouts
+  };
+  void StartSharedSignalCopies(SharedSignalCopies* c) {
+    ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &c->done), HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &c->hold), HSA_STATUS_SUCCESS);
+    ASSERT_EQ(
+        hsa_amd_memory_async_copy(c->a.data(), program_.gpu, c->src.data(),
+                                  program_.cpu, 64, 0, nullptr, c->done),
+        HSA_STATUS_SUCCESS);
+    ASSERT_EQ(
+        hsa_amd_memory_async_copy(c->b.data(), program_.gpu, c->src.data(),
+                                  program_.cpu, 64, 1, &c->hold, c->done),
+        HSA_STATUS_SUCCESS);
+    ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &c->hz),
+              HSA_STATUS_SUCCESS);
+  }
+
   gpu_test::Program program_;
   Records records_;
   roctracer_pool_t* pool_ = nullptr;
@@ -1093,19 +1118,12 @@ TEST_F(GpuActivity, AnObserverMayWaitOnAnotherCopysSignal) {
 // copies, the second held back by a dependency, is not below 1 until both
 // are done.
 TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
-  hsa_signal_t done, hold;
-  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &done), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
-  std::vector<char> src(64, 's'), a(64, 0), b(64, 0);
-  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
-                                      program_.cpu, 64, 0, nullptr, done),
-            HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
-                                      program_.cpu, 64, 1, &hold, done),
-            HSA_STATUS_SUCCESS);
-  uint64_t hz = 0;
-  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
-            HSA_STATUS_SUCCESS);
+  SharedSignalCopies c;
+  ASSERT_NO_FATAL_FAILURE(StartSharedSignalCopies(&c));
+  const hsa_signal_t done = c.done, hold = c.hold;
+  const std::vector<char>& a = c.a;
+  const std::vector<char>& b = c.b;
+  const uint64_t hz = c.hz;
   const auto start = std::chrono::steady_clock::now();
   // 20 ms: several of the slices a wait on a copy's signal is made of.
   EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, hz / 50,
@@ -1131,19 +1149,12 @@ TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
 // (held back by a dependency) is: with a timeout (`EQ 1`) well before the
 // timeout, without one (`LT 2`, on another thread) at all.
 TEST_F(GpuActivity, AWaitSatisfiedByTheFirstOfTwoCopiesReturnsThen) {
-  hsa_signal_t done, hold;
-  ASSERT_EQ(hsa_signal_create(2, 0, nullptr, &done), HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
-  std::vector<char> src(64, 's'), a(64, 0), b(64, 0);
-  ASSERT_EQ(hsa_amd_memory_async_copy(a.data(), program_.gpu, src.data(),
-                                      program_.cpu, 64, 0, nullptr, done),
-            HSA_STATUS_SUCCESS);
-  ASSERT_EQ(hsa_amd_memory_async_copy(b.data(), program_.gpu, src.data(),
-                                      program_.cpu, 64, 1, &hold, done),
-            HSA_STATUS_SUCCESS);
-  uint64_t hz = 0;
-  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
-            HSA_STATUS_SUCCESS);
+  SharedSignalCopies c;
+  ASSERT_NO_FATAL_FAILURE(StartSharedSignalCopies(&c));
+  const hsa_signal_t done = c.done, hold = c.hold;
+  const std::vector<char>& a = c.a;
+  const std::vector<char>& b = c.b;
+  const uint64_t hz = c.hz;
   const auto start = std::chrono::steady_clock::now();
   EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 1, hz * 10,
                                       HSA_WAIT_STATE_BLOCKED),
