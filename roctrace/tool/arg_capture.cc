@@ -722,6 +722,7 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
         arena->Adopt(done);
       }
       q->head_read = at;
+      q->head_written = 0;  // `written` of the chunk now at the head
       if (skipped != 0) {
         g_lost.fetch_add(static_cast<uint64_t>(skipped),
                          std::memory_order_relaxed);

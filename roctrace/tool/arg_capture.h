@@ -169,7 +169,12 @@ class ArgCapture {
       ArgChunk* c = q->head;
       const uint32_t at = q->head_read;
       // An entry below `written` is whole (the producer's release store).
-      if (at < c->written.load(std::memory_order_acquire)) {
+      // `written` is read again only once the entries it last said were
+      // whole are taken: the consumer trails the producer by a pool buffer,
+      // so one read covers a buffer's entries instead of each one pulling
+      // the line the producer stores to on every call.
+      if (at < q->head_written ||
+          at < (q->head_written = c->written.load(std::memory_order_acquire))) {
         auto* entry = reinterpret_cast<ArgEntry*>(c->data + at);
         if (__builtin_expect(entry->correlation_id == correlation_id, 1)) {
           entry->args.printers = g_arg_printers[entry->args.domain];
@@ -189,15 +194,22 @@ class ArgCapture {
   // Calls whose arguments were not copied (out of memory) or never taken.
   uint64_t lost() const;
 
-  // A thread's queue of calls (single producer, single consumer).
+  // A thread's queue of calls (single producer, single consumer). The
+  // producer's fields and the consumer's on lines of their own: the calling
+  // thread stores to its half on every call and the consumer to its half on
+  // every record, and on one line each store took the line from the other
+  // core.
   struct Queue {
-    uint32_t tid = 0;
     // The producer's: the chunk it fills and how far.
-    ArgChunk* tail = nullptr;
+    alignas(64) ArgChunk* tail = nullptr;
     uint32_t tail_used = 0;
-    // The consumer's: the chunk it reads and how far.
-    ArgChunk* head = nullptr;
+    // The consumer's: the chunk it reads, how far, and how far its entries
+    // were whole when it last read the chunk's `written` (0: read it).
+    alignas(64) ArgChunk* head = nullptr;
     uint32_t head_read = 0;
+    uint32_t head_written = 0;
+    // Written once each, by the thread's first call and at its exit.
+    uint32_t tid = 0;
     std::atomic<bool> exited{false};
   };
   // The registry of queues' generation: bumped by each thread's first call.
