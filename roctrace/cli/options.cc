@@ -1,10 +1,9 @@
 #include "roctrace/cli/options.h"
 
-#include <regex.h>
-
 #include <cctype>
 #include <functional>
 #include <initializer_list>
+#include <regex>
 #include <sstream>
 
 #include "roctrace/cli/input_file.h"
@@ -423,13 +422,14 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
           name, arg,
           [](const std::string& s) { return !s.empty() && s[0] != '-'; },
           &o->summary_groups);
+      // rocprofv3's std::regex (ECMAScript), matched against the whole
+      // domain name by the tool.
       for (const std::string& g : o->summary_groups) {
-        regex_t re;
-        if (ok && regcomp(&re, g.c_str(), REG_EXTENDED | REG_NOSUB) != 0) {
+        try {
+          if (ok) std::regex re(g);
+        } catch (const std::regex_error&) {
           *error = "bad --summary-groups regular expression '" + g + "'";
           ok = false;
-        } else if (ok) {
-          regfree(&re);
         }
       }
     } else if (name == "--summary-output-file") {
