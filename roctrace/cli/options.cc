@@ -3,6 +3,7 @@
 #include <cctype>
 #include <functional>
 #include <initializer_list>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -266,6 +267,13 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
   size_t i = 0;
   bool has_separator = false;
   for (const std::string& a : args) has_separator |= a == "--";
+  // The tracing options as given: unset, or set true or false (the last
+  // one given wins). -r, -s, --hip-trace and --hsa-trace then turn on only
+  // the parts left unset, as rocprofv3 does, so that an explicit false
+  // holds wherever it stands on the line.
+  std::optional<bool> sys_trace, runtime_trace, hip_trace, hsa_trace,
+      hip_runtime, hip_compiler, hsa_core, hsa_amd, hsa_image, hsa_finalizer,
+      marker, kernel, memory_copy, memory_allocation, scratch_memory, kfd;
   std::vector<std::string> periods;  // as given, in --collection-period-unit
   std::string period_unit = "sec";
   // The value of option `name`: --name=value, -Xvalue, or the next
@@ -338,51 +346,48 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       for (bool* t : targets) *t = on;
       return true;
     };
+    auto given = [&](std::optional<bool>* target) {
+      if (!flag(name, arg, &on)) return false;
+      *target = on;
+      return true;
+    };
     bool ok = true;
     if (name == "-h" || name == "--help") {
       o->help = true;
     } else if (name == "--version") {
       o->version = true;
     } else if (name == "--hip-trace") {
-      ok = boolean({&o->hip_runtime, &o->hip_compiler});
+      ok = given(&hip_trace);
     } else if (name == "--hip-runtime-trace") {
-      ok = boolean({&o->hip_runtime});
+      ok = given(&hip_runtime);
     } else if (name == "--hip-compiler-trace") {
-      ok = boolean({&o->hip_compiler});
+      ok = given(&hip_compiler);
     } else if (name == "--hsa-trace") {
-      ok = boolean(
-          {&o->hsa_core, &o->hsa_amd, &o->hsa_image, &o->hsa_finalizer});
+      ok = given(&hsa_trace);
     } else if (name == "--hsa-core-trace") {
-      ok = boolean({&o->hsa_core});
+      ok = given(&hsa_core);
     } else if (name == "--hsa-amd-trace") {
-      ok = boolean({&o->hsa_amd});
+      ok = given(&hsa_amd);
     } else if (name == "--hsa-image-trace") {
-      ok = boolean({&o->hsa_image});
+      ok = given(&hsa_image);
     } else if (name == "--hsa-finalizer-trace") {
-      ok = boolean({&o->hsa_finalizer});
+      ok = given(&hsa_finalizer);
     } else if (name == "--kfd-trace") {
-      ok = boolean({&o->kfd});
+      ok = given(&kfd);
     } else if (name == "--marker-trace") {
-      ok = boolean({&o->marker});
+      ok = given(&marker);
     } else if (name == "--kernel-trace") {
-      ok = boolean({&o->kernel});
+      ok = given(&kernel);
     } else if (name == "--memory-copy-trace") {
-      ok = boolean({&o->memory_copy});
+      ok = given(&memory_copy);
     } else if (name == "--memory-allocation-trace") {
-      ok = boolean({&o->memory_allocation});
+      ok = given(&memory_allocation);
     } else if (name == "--scratch-memory-trace") {
-      ok = boolean({&o->scratch_memory, &o->scratch_memory_asked});
-    } else if (name == "-r" || name == "--runtime-trace" || name == "-s" ||
-               name == "--sys-trace") {
-      ok = flag(name, arg, &on);
-      if (ok && on) {
-        o->hip_runtime = o->marker = o->kernel = o->memory_copy =
-            o->memory_allocation = o->scratch_memory = true;
-        if (name == "-s" || name == "--sys-trace") {
-          o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
-              o->hsa_finalizer = true;
-        }
-      }
+      ok = given(&scratch_memory);
+    } else if (name == "-r" || name == "--runtime-trace") {
+      ok = given(&runtime_trace);
+    } else if (name == "-s" || name == "--sys-trace") {
+      ok = given(&sys_trace);
     } else if (name == "-A" || name == "--agent-index") {
       ok = value(name, arg, &o->agent_index);
       AgentIndex mode;
@@ -602,14 +607,52 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
                                     Seconds(parsed.duration_s * scale) + ":" +
                                     std::to_string(parsed.repeat));
   }
-  if (!o->hip_runtime && !o->hip_compiler && !o->hsa_core && !o->hsa_amd &&
-      !o->hsa_image && !o->hsa_finalizer && !o->marker && !o->kernel &&
-      !o->memory_copy && !o->memory_allocation && !o->scratch_memory &&
-      !o->kfd) {
-    o->hip_runtime = o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
-        o->hsa_finalizer = o->marker = o->kernel = o->memory_copy =
-            o->memory_allocation = o->scratch_memory = true;
-  }
+  // rocprofv3's order: -s, then -r, then --hip-trace and --hsa-trace, each
+  // turning on what is still unset.
+  auto fill = [](std::initializer_list<std::optional<bool>*> parts) {
+    for (std::optional<bool>* p : parts) {
+      if (!p->has_value()) *p = true;
+    }
+  };
+  auto resolve = [&](bool sys) {
+    if (sys) {
+      fill({&hip_trace, &hsa_trace, &marker, &kernel, &memory_copy,
+            &memory_allocation, &scratch_memory});
+    }
+    if (runtime_trace.value_or(false)) {
+      fill({&hip_runtime, &marker, &kernel, &memory_copy, &memory_allocation,
+            &scratch_memory});
+    }
+    if (hip_trace.value_or(false)) fill({&hip_runtime, &hip_compiler});
+    if (hsa_trace.value_or(false)) {
+      fill({&hsa_core, &hsa_amd, &hsa_image, &hsa_finalizer});
+    }
+  };
+  // --scratch-memory-trace itself, not only implied by -r/-s.
+  const bool scratch_asked = scratch_memory.value_or(false);
+  resolve(sys_trace.value_or(false));
+  const std::optional<bool>* parts[] = {
+      &hip_runtime, &hip_compiler,      &hsa_core,       &hsa_amd,
+      &hsa_image,   &hsa_finalizer,     &marker,         &kernel,
+      &memory_copy, &memory_allocation, &scratch_memory, &kfd};
+  bool any = false;
+  for (const std::optional<bool>* p : parts) any |= p->value_or(false);
+  // No tracing option turned anything on: --sys-trace, which turns on
+  // what was not set false.
+  if (!any) resolve(true);
+  o->hip_runtime = hip_runtime.value_or(false);
+  o->hip_compiler = hip_compiler.value_or(false);
+  o->hsa_core = hsa_core.value_or(false);
+  o->hsa_amd = hsa_amd.value_or(false);
+  o->hsa_image = hsa_image.value_or(false);
+  o->hsa_finalizer = hsa_finalizer.value_or(false);
+  o->marker = marker.value_or(false);
+  o->kernel = kernel.value_or(false);
+  o->memory_copy = memory_copy.value_or(false);
+  o->memory_allocation = memory_allocation.value_or(false);
+  o->scratch_memory = scratch_memory.value_or(false);
+  o->scratch_memory_asked = scratch_asked;
+  o->kfd = kfd.value_or(false);
   return true;
 }
 

@@ -238,7 +238,10 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
                      "app"},
                     &ok, &error);
   ASSERT_TRUE(ok) << error;
-  EXPECT_FALSE(o.hip_runtime || o.hip_compiler);  // --hip-trace False
+  // rocprofv3's rule: -r turns on hip_runtime_trace, which --hip-trace
+  // False leaves unset; the compiler calls stay off.
+  EXPECT_TRUE(o.hip_runtime);
+  EXPECT_FALSE(o.hip_compiler);
   EXPECT_TRUE(o.marker && o.kernel && o.summary);
   EXPECT_FALSE(o.stats);
   EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
@@ -288,6 +291,54 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
   ASSERT_TRUE(ok) << error;
   EXPECT_EQ(o.log_level, "error");
   EXPECT_EQ(o.summary_units, "msec");
+}
+
+// An option set false stays false wherever it stands on the line: -r, -s
+// (and no tracing option at all, roctrace's --sys-trace) turn on only what
+// was not set, as rocprofv3 does.
+TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
+  bool ok;
+  std::string error;
+  for (const std::vector<std::string>& line :
+       std::vector<std::vector<std::string>>{
+           {"--hsa-trace=False", "-s", "app"},
+           {"-s", "--hsa-trace", "false", "app"},
+           {"--hsa-trace=no", "app"}}) {
+    Options o = Parse(line, &ok, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_FALSE(o.hsa_core || o.hsa_amd || o.hsa_image || o.hsa_finalizer)
+        << line[0];
+    EXPECT_TRUE(o.hip_runtime && o.hip_compiler && o.marker && o.kernel &&
+                o.memory_copy)
+        << line[0];
+  }
+  Options o = Parse({"--kernel-trace=0", "--hip-runtime-trace=off", "-r",
+                     "--hsa-core-trace", "app"},
+                    &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.kernel || o.hip_runtime || o.hip_compiler || o.hsa_amd);
+  EXPECT_TRUE(o.marker && o.memory_copy && o.hsa_core);
+  // A part set false inside a group turned on later.
+  o = Parse({"--hsa-amd-trace=false", "--hsa-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hsa_core && o.hsa_image && o.hsa_finalizer);
+  EXPECT_FALSE(o.hsa_amd || o.hip_runtime || o.marker);
+  // -s false is not -s.
+  o = Parse({"-s", "false", "--marker-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.marker);
+  EXPECT_FALSE(o.hsa_core || o.hip_runtime || o.kernel);
+  // The same from an input file, whatever the order of its keys.
+  const ScratchDir dir("roctrace_bool_order");
+  const std::string path = dir / "input.json";
+  std::ofstream(path)
+      << R"({"jobs": [{"hsa_trace": false, "sys_trace": true}]})";
+  o = Parse({"-i", path, "--", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.hsa_core || o.hsa_amd);
+  EXPECT_TRUE(o.hip_runtime && o.kernel);
+  EXPECT_EQ(ToolEnvironment(o)[0].second,
+            "hip,marker,kernel,memory_copy,memory_allocation,scratch_memory");
 }
 
 TEST(Options, Rocprofv3InputFiles) {
