@@ -246,11 +246,6 @@ int RunJob(roctrace::Options options, const char* argv0) {
     }
     setenv("ROCP_TOOL_LIBRARIES", tools.c_str(), 1);
   }
-  const std::string& summary_file = options.summary_output_file;
-  if (!summary_file.empty() && summary_file[0] != '/' &&
-      summary_file != "stdout" && summary_file != "stderr") {
-    options.summary_output_file = CurrentDir() + "/" + summary_file;
-  }
   for (const auto& kv : roctrace::ToolEnvironment(options)) {
     setenv(kv.first.c_str(), kv.second.c_str(), 1);
   }

@@ -1990,13 +1990,15 @@ class Summaries(unittest.TestCase):
     # rocprofv3's documented group, matched against whole domain names.
     p = run([ROCTRACE, "--sys-trace", "-D", "--summary-groups", "HSA_.*",
              "MARKER_API|HIP_API", "HIP", "-u", "usec",
-             "--summary-output-file", "sum.txt",
-             "-d", d, "--", PROGRAM, "sample"], d)
+             "--summary-output-file", "sum",
+             "-d", d, "-o", "run", "--", PROGRAM, "sample"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
     self.assertNotIn("ROCPROFV3", p.stderr)
     # "HIP" is part of a domain's name, not a whole one: said on stderr.
     self.assertIn("--summary-groups 'HIP' matches no domain", p.stderr)
-    with open(os.path.join(d, "sum.txt")) as f:
+    # rocprofv3's path: <output directory>/<prefix>_NAME.txt.
+    self.assertFalse(os.path.exists(os.path.join(d, "sum")))
+    with open(os.path.join(d, "run_sum.txt")) as f:
       text = f.read()
     tables = self.tables(text)
     self.assertIn("HIP_API SUMMARY", tables)

@@ -176,5 +176,28 @@ TEST(Summary, UnitsInTheColumnTitlesAndValues) {
       << table[2];
 }
 
+// --summary-output-file NAME as rocprofv3 resolves it: beside the other
+// outputs, `<prefix>_NAME.txt`; stdout and stderr (any case) are streams.
+TEST(Summary, OutputFileIsBesideTheOtherOutputs) {
+  EXPECT_EQ(StatsWriter::SummaryPath("/o/host/42", "summary"),
+            "/o/host/42_summary.txt");
+  EXPECT_EQ(StatsWriter::SummaryPath("/o/run", "sum.txt"),
+            "/o/run_sum.txt.txt");
+  EXPECT_EQ(StatsWriter::SummaryPath("/o/run", "STDOUT"), "stdout");
+  EXPECT_EQ(StatsWriter::SummaryPath("/o/run", "stderr"), "stderr");
+  EXPECT_EQ(StatsWriter::SummaryPath("/o/run", ""), "");
+  // A NAME with a directory: made when the summary is written.
+  ScratchDir dir("stats_path");
+  StatsWriter w("", /*summary=*/true);
+  const std::string path = StatsWriter::SummaryPath(dir.path() + "/r", "d/s");
+  w.SetSummaryOutput(path, "nsec");
+  Events ev;
+  ev.Write(&w, ev.Op(Category::kHip, "hipFree", "HIP_RUNTIME_API"), 10);
+  w.Finish(RunInfo{});
+  EXPECT_NE(ReadFile(dir.path() + "/r_d/s.txt").find("ROCPROFV3 SUMMARY:"),
+            std::string::npos);
+  EXPECT_EQ(w.Files(), std::vector<std::string>{path});
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -1,5 +1,6 @@
 #include "roctrace/writers/stats.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -371,6 +372,11 @@ void StatsWriter::Finish(const RunInfo&) {
     if (summary_file_ == "stdout") {
       out = stdout;
     } else if (!summary_file_.empty() && summary_file_ != "stderr") {
+      // A NAME with directories in it (as rocprofv3, made as needed).
+      for (size_t at = summary_file_.find('/', 1); at != std::string::npos;
+           at = summary_file_.find('/', at + 1)) {
+        mkdir(summary_file_.substr(0, at).c_str(), 0777);
+      }
       out = std::fopen(summary_file_.c_str(), "w");
       if (out == nullptr) {
         ReportFailure(summary_file_, std::strerror(errno));
