@@ -193,9 +193,14 @@ bool ExpandInputFiles(const std::vector<std::string>& given,
                       std::vector<std::vector<std::string>>* out,
                       std::string* error) {
   out->assign(1, {});
+  // With a "--", everything before it is options (option values included:
+  // `-d out -i FILE -- app`); without one, the program is the first word
+  // that is not an option.
+  bool has_separator = false;
+  for (const std::string& a : given) has_separator |= a == "--";
   for (size_t i = 0; i < given.size(); ++i) {
     const std::string& arg = given[i];
-    if (arg == "--" || arg.empty() || arg[0] != '-') {
+    if (arg == "--" || (!has_separator && (arg.empty() || arg[0] != '-'))) {
       for (auto& job : *out) {
         job.insert(job.end(), given.begin() + static_cast<long>(i),
                    given.end());
@@ -244,6 +249,16 @@ bool ParseJobs(const std::vector<std::string>& given,
     Options o;
     if (!ParseOneJob(args, &o, error)) return false;
     jobs->push_back(std::move(o));
+  }
+  // Several jobs: each writes to pass_1/, pass_2/, ... of its output
+  // directory (rocprofv3's sub_directory), so that no job replaces
+  // another's files.
+  if (jobs->size() > 1) {
+    for (size_t j = 0; j < jobs->size(); ++j) {
+      std::string& dir = (*jobs)[j].output_dir;
+      dir = (dir.empty() ? std::string() : dir + "/") + "pass_" +
+            std::to_string(j + 1);
+    }
   }
   return true;
 }

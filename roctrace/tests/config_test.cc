@@ -382,6 +382,20 @@ TEST(Options, Rocprofv3InputFiles) {
   EXPECT_EQ(o.output_dir, "b");
   Parse({"-i", "in.txt", "--", "app"}, &ok, &error);
   EXPECT_FALSE(ok);
+  // Several jobs: each in pass_N of its directory (one job: none).
+  std::ofstream(path) << R"({"jobs": [{"marker_trace": true},
+      {"kernel_trace": true, "output_directory": "k"}, {}]})";
+  std::vector<Options> several;
+  ASSERT_TRUE(ParseJobs({"-i", path, "--", "app"}, &several, &error)) << error;
+  ASSERT_EQ(several.size(), 3u);
+  EXPECT_EQ(several[0].output_dir, "pass_1");
+  EXPECT_EQ(several[1].output_dir, "k/pass_2");
+  EXPECT_EQ(several[2].output_dir, "pass_3");
+  several.clear();
+  ASSERT_TRUE(
+      ParseJobs({"-d", "out", "-i", path, "--", "app"}, &several, &error))
+      << error;
+  EXPECT_EQ(several[2].output_dir, "out/pass_3");
 }
 
 TEST(Options, Rocprofv3YamlInputFiles) {

@@ -2038,14 +2038,28 @@ class InputFiles(unittest.TestCase):
              "threads", "2", "5"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
     self.assertIn("job 2 of 2", p.stderr)
-    # Each CSV run also describes the agents (_agent_info.csv).
-    self.assertEqual(sorted(os.listdir(os.path.join(d, "one"))),
+    # Each job in pass_N of its directory, as rocprofv3's. Each CSV run
+    # also describes the agents (_agent_info.csv).
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "one", "pass_1"))),
                      ["r_agent_info.csv", "r_hip_api_trace.csv"])
-    self.assertEqual(len(read_csv(os.path.join(d, "one",
+    self.assertEqual(len(read_csv(os.path.join(d, "one", "pass_1",
                                                "r_hip_api_trace.csv"))), 10)
     # The second job traces markers only: nothing of the first's settings.
-    self.assertEqual(sorted(os.listdir(os.path.join(d, "two"))),
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "two", "pass_2"))),
                      ["r_agent_info.csv", "r_marker_api_trace.csv"])
+
+  def test_jobs_sharing_a_prefix_keep_their_own_files(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "input.json"), "w") as f:
+      json.dump({"jobs": [{"hip_trace": True, "output_format": ["csv"]},
+                          {"hip_trace": True, "output_format": ["csv"]}]}, f)
+    p = run([ROCTRACE, "-i", "input.json", "-o", "r", "--", PROGRAM,
+             "threads", "1", "3"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    for n in (1, 2):
+      self.assertEqual(len(read_csv(os.path.join(
+          d, "pass_%d" % n, "r_hip_api_trace.csv"))), 3)
+    self.assertFalse(os.path.exists(os.path.join(d, "r_hip_api_trace.csv")))
 
   def test_json_job_and_bad_files(self):
     d = tempfile.mkdtemp()
