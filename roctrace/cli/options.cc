@@ -3,6 +3,7 @@
 #include <cctype>
 #include <functional>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -71,7 +72,14 @@ const char kUsage[] =
     "  -A, --agent-index relative|absolute|type-relative   agent names\n"
     "                               (Agent N by position, default; Agent N\n"
     "                               by KFD node; GPU n / CPU n)\n"
-    "  --log-level fatal|error|warning|info|trace|env\n"
+    "  --log-level fatal|error|warning|info|trace|env|config  (info, trace,\n"
+    "                               config: the configuration on stderr)\n"
+    "  --output-config              the configuration in PREFIX_config.json\n"
+    "  --selected-regions           trace only between roctxProfilerResume\n"
+    "                               and roctxProfilerPause (starts paused)\n"
+    "  --disable-signal-handlers    no flush at a crash: the program's own\n"
+    "                               signal handlers alone\n"
+    "  --rocm-root, --sdk-version, --sdk-soversion  accepted, no effect\n"
     "  --preload LIB...             libraries to preload before the tracer\n"
     "  --sdk-tool LIB...            rocprofiler-sdk tools to run beside\n"
     "                               roctrace (ROCP_TOOL_LIBRARIES)\n"
@@ -79,10 +87,11 @@ const char kUsage[] =
     "(JSON,\n"
     "                               .yaml): {\"jobs\": [{\"kernel_trace\": "
     "true}]}\n"
-    "  -h, --help, --version\n"
+    "  -h, --help, -v, --version\n"
     "\n"
     "rocprofv3's counter, PC sampling and thread trace options (--pmc,\n"
-    "--pc-sampling-*, --att*, -L) need AMD's GPU libraries: refused.\n";
+    "-E/--extra-counters, --pc-sampling-*, --att*, -L) need AMD's GPU\n"
+    "libraries, and -f otf2 is not written: refused.\n";
 
 namespace {
 
@@ -100,13 +109,18 @@ bool IsFormat(const std::string& s) {
   return false;
 }
 
+// rocprofv3's formats: roctrace's and otf2 (refused by name).
+bool IsRocprofv3Format(const std::string& s) {
+  return IsFormat(s) || Lower(s) == "otf2";
+}
+
 // "csv" or "csv,json": an argument that continues a format list.
 bool IsFormatList(const std::string& s) {
   std::istringstream in(s);
   std::string f;
   bool any = false;
   while (std::getline(in, f, ',')) {
-    if (!IsFormat(f)) return false;
+    if (!IsRocprofv3Format(f)) return false;
     any = true;
   }
   return any;
@@ -140,6 +154,8 @@ struct Refused {
 };
 const Refused kRefused[] = {
     {"--pmc", false, "hardware counters need AMD's GPU libraries"},
+    {"-E", false, "hardware counters need AMD's GPU libraries"},
+    {"--extra-counters", false, "hardware counters need AMD's GPU libraries"},
     {"-L", false, "hardware counters need AMD's GPU libraries"},
     {"--list-avail", false, "hardware counters need AMD's GPU libraries"},
     {"--list-metrics", false, "hardware counters need AMD's GPU libraries"},
@@ -369,7 +385,7 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
     bool ok = true;
     if (name == "-h" || name == "--help") {
       o->help = true;
-    } else if (name == "--version") {
+    } else if (name == "-v" || name == "--version") {
       o->version = true;
     } else if (name == "--hip-trace") {
       ok = given(&hip_trace);
@@ -385,7 +401,10 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       ok = given(&hsa_amd);
     } else if (name == "--hsa-image-trace") {
       ok = given(&hsa_image);
-    } else if (name == "--hsa-finalizer-trace") {
+    } else if (name == "--hsa-finalizer-trace" ||
+               name == "--hsa-finalize-trace") {
+      // --hsa-finalize-trace: the key rocprofv3's input schema names
+      // (hsa_finalize_trace) for the same part.
       ok = given(&hsa_finalizer);
     } else if (name == "--kfd-trace") {
       ok = given(&kfd);
@@ -467,9 +486,10 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       o->log_level = Lower(o->log_level);
       if (ok && o->log_level != "fatal" && o->log_level != "error" &&
           o->log_level != "warning" && o->log_level != "info" &&
-          o->log_level != "trace" && o->log_level != "env") {
+          o->log_level != "trace" && o->log_level != "env" &&
+          o->log_level != "config") {
         *error = "bad --log-level '" + o->log_level +
-                 "' (fatal, error, warning, info, trace or env)";
+                 "' (fatal, error, warning, info, trace, env or config)";
         ok = false;
       }
     } else if (name == "-d" || name == "--output-directory") {
@@ -520,7 +540,12 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
         std::istringstream in(given[g]);
         std::string f;
         while (ok && std::getline(in, f, ',')) {
-          if (!IsFormat(f)) {
+          if (Lower(f) == "otf2") {
+            *error =
+                "output format otf2 is not supported: roctrace writes no "
+                "OTF2 trace (rocpd, pftrace, csv or json)";
+            ok = false;
+          } else if (!IsFormat(f)) {
             *error = "unknown output format '" + f +
                      "' (rocpd, pftrace, csv or json)";
             ok = false;
@@ -593,6 +618,27 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
           *error = "bad --sdk-tool '" + lib + "' (a path without ':')";
           ok = false;
         }
+      }
+    } else if (name == "--output-config") {
+      ok = boolean({&o->output_config});
+    } else if (name == "--disable-signal-handlers") {
+      ok = boolean({&o->disable_signal_handlers});
+    } else if (name == "--selected-regions") {
+      ok = boolean({&o->selected_regions});
+    } else if (name == "--rocm-root" || name == "--sdk-version" ||
+               name == "--sdk-soversion") {
+      // rocprofv3's ways to find AMD's libraries: roctrace's are found
+      // beside it (ROCTRACE_LIB_DIR).
+      std::string v;
+      ok = value(name, arg, &v);
+      if (ok && name == "--sdk-soversion" &&
+          v.find_first_not_of("0123456789") != std::string::npos) {
+        *error = "bad --sdk-soversion '" + v + "' (a number)";
+        ok = false;
+      } else if (ok) {
+        o->notes.push_back(name + " " + v +
+                           ": no effect (roctrace finds its own libraries "
+                           "beside it, or in ROCTRACE_LIB_DIR)");
       }
     } else if (const Refused* refused = FindRefused(name)) {
       *error = "option " + name + " is not supported: " + refused->why;
@@ -727,7 +773,10 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   if (!o.summary_units.empty()) {
     env.emplace_back("ROCTRACE_SUMMARY_UNITS", o.summary_units);
   }
-  if (!o.log_level.empty()) env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
+  if (!o.log_level.empty() && o.log_level != "config") {
+    env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
+  }
+  if (o.selected_regions) env.emplace_back("ROCTRACE_SELECTED_REGIONS", "1");
   if (!o.minimum_output_data.empty()) {
     env.emplace_back("ROCTRACE_MINIMUM_OUTPUT_KB", o.minimum_output_data);
   }
@@ -753,6 +802,18 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     env.emplace_back("ROCTRACE_KERNEL_EXCLUDE_REGEX", o.kernel_exclude_regex);
   }
   return env;
+}
+
+std::string ConfigurationJson(const Options& o, uint32_t pid) {
+  nlohmann::ordered_json config = nlohmann::ordered_json::object();
+  for (const auto& kv : ToolEnvironment(o)) config[kv.first] = kv.second;
+  if (o.disable_signal_handlers) config["ROCTRACER_CRASH_FLUSH"] = "0";
+  nlohmann::ordered_json doc = {
+      {"roctrace",
+       {{"pid", pid}, {"command", o.program}, {"config", std::move(config)}}}};
+  // Invalid UTF-8 in an argument is replaced, not a reason to fail.
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 }  // namespace roctrace

@@ -44,6 +44,7 @@ std::vector<std::string> OutputSuffixes(const Options& o) {
     for (Category c : all) out.push_back(StatsWriter::StatsSuffix(c));
     out.push_back("_domain_stats.csv");
   }
+  if (o.output_config) out.push_back("_config.json");
   // --summary-output-file NAME: <prefix>_NAME.txt (a NAME naming
   // directories is made by the tool).
   const std::string summary =

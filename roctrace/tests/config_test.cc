@@ -456,6 +456,60 @@ TEST(Options, GpuOnlyOptionsAreRefusedByName) {
   }
 }
 
+// rocprofv3's other options: checked against its argparse (rocprofv3.py).
+TEST(Options, Rocprofv3AdvancedOptions) {
+  bool ok;
+  std::string error;
+  Options o = Parse({"-v"}, &ok, &error);
+  EXPECT_TRUE(ok && o.version) << error;
+  o = Parse({"--selected-regions", "--disable-signal-handlers", "true",
+             "--output-config", "--log-level", "config", "--rocm-root",
+             "/opt/rocm", "--sdk-version", "1.0.0", "--sdk-soversion=1",
+             "--hsa-finalize-trace", "--", "app"},
+            &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.selected_regions && o.disable_signal_handlers &&
+              o.output_config && o.hsa_finalizer);
+  EXPECT_FALSE(o.hsa_core);
+  EXPECT_EQ(o.log_level, "config");
+  EXPECT_EQ(o.notes.size(), 3u);  // the three that have no effect
+  auto env = ToolEnvironment(o);
+  bool selected = false;
+  for (const auto& kv : env) {
+    EXPECT_NE(kv.first, "ROCTRACE_LOG_LEVEL");  // config is the command's
+    selected |= kv.first == "ROCTRACE_SELECTED_REGIONS" && kv.second == "1";
+  }
+  EXPECT_TRUE(selected);
+  const std::string json = ConfigurationJson(o, 42);
+  EXPECT_NE(json.find("\"ROCTRACER_CRASH_FLUSH\": \"0\""), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"pid\": 42"), std::string::npos) << json;
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{{"-E", "x.yaml", "app"},
+                                             {"--extra-counters", "x", "app"},
+                                             {"-f", "otf2", "app"},
+                                             {"-f", "csv", "otf2", "app"},
+                                             {"--sdk-soversion", "x", "app"}}) {
+    Parse(bad, &ok, &error);
+    EXPECT_FALSE(ok) << bad[0];
+    EXPECT_NE(error.find(bad[0] == "--sdk-soversion" ? "bad" : "not supported"),
+              std::string::npos)
+        << error;
+  }
+  // The input schema's keys.
+  std::vector<std::vector<std::string>> jobs;
+  ASSERT_TRUE(ParseInputJson(
+      R"({"jobs": [{"hsa_finalize_trace": true,
+                    "disable-signal-handlers": true}]})",
+      "in.json", &jobs, &error))
+      << error;
+  std::vector<std::string> args = jobs[0];
+  args.push_back("app");
+  o = Parse(args, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hsa_finalizer && o.disable_signal_handlers);
+}
+
 TEST(Options, GroupByQueueIsAcceptedWithANote) {
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{

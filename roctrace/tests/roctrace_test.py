@@ -492,6 +492,17 @@ class TracerClient(unittest.TestCase):
     self.assertEqual(
         sum(r["Function"] == "hipGetErrorString" for r in rows), 200)
 
+  def test_selected_regions_trace_only_between_resume_and_pause(self):
+    # rocprofv3's --selected-regions: collection starts paused; the program
+    # makes 100 calls, pauses, 100 more, resumes, 100 more.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--selected-regions", "--output-format",
+             "csv", "-d", d, "-o", "p", "--", PROGRAM, "pause", "100"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "p_hip_api_trace.csv"))
+    self.assertEqual(
+        sum(r["Function"] == "hipGetErrorString" for r in rows), 100)
+
 
 # gpu_program's work: N dispatches of each kernel, M copies, F failed
 # symbol look-ups.
@@ -1527,10 +1538,10 @@ class GpuProgram(unittest.TestCase):
 
 class ExitPaths(unittest.TestCase):
 
-  def trace(self, *args, **kw):
+  def trace(self, *args, pre=(), **kw):
     d = tempfile.mkdtemp()
-    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "x", "--", PROGRAM] +
-            list(args), d, **kw)
+    p = run([ROCTRACE, "--hip-trace"] + list(pre) +
+            ["-d", d, "-o", "x", "--", PROGRAM] + list(args), d, **kw)
     return p, os.path.join(d, "x_results.db")
 
   def test_return_from_main(self):
@@ -1553,6 +1564,19 @@ class ExitPaths(unittest.TestCase):
     # died of the signal).
     self.assertEqual(len(regions(db)), 100)
     self.assertEqual(metadata(db)["roctrace.finished"], "1")
+
+  def test_disable_signal_handlers_leaves_a_crash_to_the_program(self):
+    # rocprofv3's --disable-signal-handlers: no handler of the tracer's
+    # runs at the crash, so nothing finishes the database.
+    p, db = self.trace("crash", "100", pre=["--disable-signal-handlers"])
+    self.assertEqual(p.returncode, -signal.SIGSEGV)
+    finished = None
+    if os.path.exists(db):
+      try:
+        finished = metadata(db).get("roctrace.finished")
+      except sqlite3.Error:
+        pass
+    self.assertNotEqual(finished, "1")
 
   def test_sigkill_leaves_a_readable_database(self):
     d = tempfile.mkdtemp()
@@ -2018,6 +2042,40 @@ class Summaries(unittest.TestCase):
     self.assertIn("DURATION (usec)", text)
     p = run([ROCTRACE, "--summary-groups", "(", "--", "true"], d)
     self.assertEqual(p.returncode, 2)
+
+
+class MoreRocprofv3Options(unittest.TestCase):
+  """rocprofv3's --output-config, --log-level config, -v and the options
+  accepted with no effect."""
+
+  def test_output_config_and_log_level_config(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "--log-level",
+             "config", "--disable-signal-handlers", "--rocm-root", "/opt/rocm",
+             "-d", d, "-o", "c", "--", PROGRAM, "threads", "1", "3"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("- roctrace configuration:", p.stderr)
+    self.assertIn("    - ROCTRACE_DOMAINS=hip", p.stderr)
+    self.assertIn("--rocm-root /opt/rocm: no effect", p.stderr)
+    with open(os.path.join(d, "c_config.json")) as f:
+      doc = json.load(f)["roctrace"]
+    self.assertEqual(doc["command"], [PROGRAM, "threads", "1", "3"])
+    self.assertGreater(doc["pid"], 0)
+    self.assertEqual(doc["config"]["ROCTRACE_DOMAINS"], "hip")
+    self.assertEqual(doc["config"]["ROCTRACER_CRASH_FLUSH"], "0")
+    self.assertEqual(len(regions(os.path.join(d, "c_results.db"))), 3)
+
+  def test_short_version_and_refused_options(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "-v"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("roctrace", p.stdout)
+    for args in (["-E", "extra.yaml"], ["--extra-counters", "x.yaml"],
+                 ["-f", "otf2"], ["-f", "csv", "otf2"]):
+      p = run([ROCTRACE] + args + ["--", PROGRAM, "threads", "1", "1"], d)
+      self.assertEqual(p.returncode, 2, args)
+      self.assertIn("not supported", p.stderr)
+    self.assertEqual(os.listdir(d), [])
 
 
 class InputFiles(unittest.TestCase):
