@@ -246,13 +246,26 @@ int RunJob(roctrace::Options options, const char* argv0) {
     }
     setenv("ROCP_TOOL_LIBRARIES", tools.c_str(), 1);
   }
-  const std::string& summary_file = options.summary_output_file;
-  if (!summary_file.empty() && summary_file[0] != '/' &&
-      summary_file != "stdout" && summary_file != "stderr") {
-    options.summary_output_file = CurrentDir() + "/" + summary_file;
-  }
-  for (const auto& kv : roctrace::ToolEnvironment(options)) {
+  const auto tool_env = roctrace::ToolEnvironment(options);
+  for (const auto& kv : tool_env) {
     setenv(kv.first.c_str(), kv.second.c_str(), 1);
+  }
+  // --disable-signal-handlers: a crash is the program's own handlers' alone
+  // (libroctracer64 installs no fatal-signal handler: no flush at a crash).
+  if (options.disable_signal_handlers) setenv("ROCTRACER_CRASH_FLUSH", "0", 1);
+  // --log-level info, trace or config: the configuration, as rocprofv3
+  // prints its own.
+  if (options.log_level == "info" || options.log_level == "trace" ||
+      options.log_level == "config") {
+    std::fprintf(stderr, "\n- roctrace configuration:\n");
+    for (const auto& kv : tool_env) {
+      std::fprintf(stderr, "    - %s=%s\n", kv.first.c_str(),
+                   kv.second.c_str());
+    }
+    if (options.disable_signal_handlers) {
+      std::fprintf(stderr, "    - ROCTRACER_CRASH_FLUSH=0\n");
+    }
+    std::fprintf(stderr, "\n");
   }
   // Relative output paths are roctrace's: every traced process resolves
   // them from here, whatever directory it runs in.
@@ -332,6 +345,23 @@ int RunJob(roctrace::Options options, const char* argv0) {
                  problem.c_str());
     return 1;
   }
+  // --output-config: <prefix>_config.json, written before the program runs
+  // (its directory is there now).
+  if (options.output_config) {
+    const std::string path = prefix + "_config.json";
+    const std::string text =
+        roctrace::ConfigurationJson(options, static_cast<uint32_t>(g_child));
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    bool written = f != nullptr;
+    if (f != nullptr) {
+      written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      written = std::fclose(f) == 0 && written;
+    }
+    if (!written) {
+      std::fprintf(stderr, "roctrace: cannot write %s: %s\n", path.c_str(),
+                   std::strerror(errno));
+    }
+  }
   if (write(gate[1], "x", 1) != 1) {
     std::perror("roctrace: starting the program");
     return 1;
@@ -381,7 +411,8 @@ std::vector<std::pair<std::string, std::string>> RoctraceEnvironment() {
     const size_t eq = entry.find('=');
     const std::string name = entry.substr(0, eq);
     if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
-        name == "HSA_TOOLS_LIB" || name == "ROCP_TOOL_LIBRARIES") {
+        name == "HSA_TOOLS_LIB" || name == "ROCP_TOOL_LIBRARIES" ||
+        name == "ROCTRACER_CRASH_FLUSH") {
       saved.emplace_back(name,
                          eq == std::string::npos ? "" : entry.substr(eq + 1));
     }
@@ -396,7 +427,8 @@ void RestoreEnvironment(
     const std::string entry = *e;
     const std::string name = entry.substr(0, entry.find('='));
     if (name.compare(0, 9, "ROCTRACE_") == 0 || name == "LD_PRELOAD" ||
-        name == "HSA_TOOLS_LIB" || name == "ROCP_TOOL_LIBRARIES") {
+        name == "HSA_TOOLS_LIB" || name == "ROCP_TOOL_LIBRARIES" ||
+        name == "ROCTRACER_CRASH_FLUSH") {
       names.push_back(name);
     }
   }

@@ -1,10 +1,11 @@
 #include "roctrace/cli/options.h"
 
-#include <regex.h>
-
 #include <cctype>
 #include <functional>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
 #include <sstream>
 
 #include "roctrace/cli/input_file.h"
@@ -71,7 +72,14 @@ const char kUsage[] =
     "  -A, --agent-index relative|absolute|type-relative   agent names\n"
     "                               (Agent N by position, default; Agent N\n"
     "                               by KFD node; GPU n / CPU n)\n"
-    "  --log-level fatal|error|warning|info|trace|env\n"
+    "  --log-level fatal|error|warning|info|trace|env|config  (info, trace,\n"
+    "                               config: the configuration on stderr)\n"
+    "  --output-config              the configuration in PREFIX_config.json\n"
+    "  --selected-regions           trace only between roctxProfilerResume\n"
+    "                               and roctxProfilerPause (starts paused)\n"
+    "  --disable-signal-handlers    no flush at a crash: the program's own\n"
+    "                               signal handlers alone\n"
+    "  --rocm-root, --sdk-version, --sdk-soversion  accepted, no effect\n"
     "  --preload LIB...             libraries to preload before the tracer\n"
     "  --sdk-tool LIB...            rocprofiler-sdk tools to run beside\n"
     "                               roctrace (ROCP_TOOL_LIBRARIES)\n"
@@ -79,10 +87,11 @@ const char kUsage[] =
     "(JSON,\n"
     "                               .yaml): {\"jobs\": [{\"kernel_trace\": "
     "true}]}\n"
-    "  -h, --help, --version\n"
+    "  -h, --help, -v, --version\n"
     "\n"
     "rocprofv3's counter, PC sampling and thread trace options (--pmc,\n"
-    "--pc-sampling-*, --att*, -L) need AMD's GPU libraries: refused.\n";
+    "-E/--extra-counters, --pc-sampling-*, --att*, -L) need AMD's GPU\n"
+    "libraries, and -f otf2 is not written: refused.\n";
 
 namespace {
 
@@ -100,13 +109,18 @@ bool IsFormat(const std::string& s) {
   return false;
 }
 
+// rocprofv3's formats: roctrace's and otf2 (refused by name).
+bool IsRocprofv3Format(const std::string& s) {
+  return IsFormat(s) || Lower(s) == "otf2";
+}
+
 // "csv" or "csv,json": an argument that continues a format list.
 bool IsFormatList(const std::string& s) {
   std::istringstream in(s);
   std::string f;
   bool any = false;
   while (std::getline(in, f, ',')) {
-    if (!IsFormat(f)) return false;
+    if (!IsRocprofv3Format(f)) return false;
     any = true;
   }
   return any;
@@ -140,6 +154,8 @@ struct Refused {
 };
 const Refused kRefused[] = {
     {"--pmc", false, "hardware counters need AMD's GPU libraries"},
+    {"-E", false, "hardware counters need AMD's GPU libraries"},
+    {"--extra-counters", false, "hardware counters need AMD's GPU libraries"},
     {"-L", false, "hardware counters need AMD's GPU libraries"},
     {"--list-avail", false, "hardware counters need AMD's GPU libraries"},
     {"--list-metrics", false, "hardware counters need AMD's GPU libraries"},
@@ -193,9 +209,14 @@ bool ExpandInputFiles(const std::vector<std::string>& given,
                       std::vector<std::vector<std::string>>* out,
                       std::string* error) {
   out->assign(1, {});
+  // With a "--", everything before it is options (option values included:
+  // `-d out -i FILE -- app`); without one, the program is the first word
+  // that is not an option.
+  bool has_separator = false;
+  for (const std::string& a : given) has_separator |= a == "--";
   for (size_t i = 0; i < given.size(); ++i) {
     const std::string& arg = given[i];
-    if (arg == "--" || arg.empty() || arg[0] != '-') {
+    if (arg == "--" || (!has_separator && (arg.empty() || arg[0] != '-'))) {
       for (auto& job : *out) {
         job.insert(job.end(), given.begin() + static_cast<long>(i),
                    given.end());
@@ -245,6 +266,16 @@ bool ParseJobs(const std::vector<std::string>& given,
     if (!ParseOneJob(args, &o, error)) return false;
     jobs->push_back(std::move(o));
   }
+  // Several jobs: each writes to pass_1/, pass_2/, ... of its output
+  // directory (rocprofv3's sub_directory), so that no job replaces
+  // another's files.
+  if (jobs->size() > 1) {
+    for (size_t j = 0; j < jobs->size(); ++j) {
+      std::string& dir = (*jobs)[j].output_dir;
+      dir = (dir.empty() ? std::string() : dir + "/") + "pass_" +
+            std::to_string(j + 1);
+    }
+  }
   return true;
 }
 
@@ -267,6 +298,13 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
   size_t i = 0;
   bool has_separator = false;
   for (const std::string& a : args) has_separator |= a == "--";
+  // The tracing options as given: unset, or set true or false (the last
+  // one given wins). -r, -s, --hip-trace and --hsa-trace then turn on only
+  // the parts left unset, as rocprofv3 does, so that an explicit false
+  // holds wherever it stands on the line.
+  std::optional<bool> sys_trace, runtime_trace, hip_trace, hsa_trace,
+      hip_runtime, hip_compiler, hsa_core, hsa_amd, hsa_image, hsa_finalizer,
+      marker, kernel, memory_copy, memory_allocation, scratch_memory, kfd;
   std::vector<std::string> periods;  // as given, in --collection-period-unit
   std::string period_unit = "sec";
   // The value of option `name`: --name=value, -Xvalue, or the next
@@ -339,51 +377,51 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       for (bool* t : targets) *t = on;
       return true;
     };
+    auto given = [&](std::optional<bool>* target) {
+      if (!flag(name, arg, &on)) return false;
+      *target = on;
+      return true;
+    };
     bool ok = true;
     if (name == "-h" || name == "--help") {
       o->help = true;
-    } else if (name == "--version") {
+    } else if (name == "-v" || name == "--version") {
       o->version = true;
     } else if (name == "--hip-trace") {
-      ok = boolean({&o->hip_runtime, &o->hip_compiler});
+      ok = given(&hip_trace);
     } else if (name == "--hip-runtime-trace") {
-      ok = boolean({&o->hip_runtime});
+      ok = given(&hip_runtime);
     } else if (name == "--hip-compiler-trace") {
-      ok = boolean({&o->hip_compiler});
+      ok = given(&hip_compiler);
     } else if (name == "--hsa-trace") {
-      ok = boolean(
-          {&o->hsa_core, &o->hsa_amd, &o->hsa_image, &o->hsa_finalizer});
+      ok = given(&hsa_trace);
     } else if (name == "--hsa-core-trace") {
-      ok = boolean({&o->hsa_core});
+      ok = given(&hsa_core);
     } else if (name == "--hsa-amd-trace") {
-      ok = boolean({&o->hsa_amd});
+      ok = given(&hsa_amd);
     } else if (name == "--hsa-image-trace") {
-      ok = boolean({&o->hsa_image});
-    } else if (name == "--hsa-finalizer-trace") {
-      ok = boolean({&o->hsa_finalizer});
+      ok = given(&hsa_image);
+    } else if (name == "--hsa-finalizer-trace" ||
+               name == "--hsa-finalize-trace") {
+      // --hsa-finalize-trace: the key rocprofv3's input schema names
+      // (hsa_finalize_trace) for the same part.
+      ok = given(&hsa_finalizer);
     } else if (name == "--kfd-trace") {
-      ok = boolean({&o->kfd});
+      ok = given(&kfd);
     } else if (name == "--marker-trace") {
-      ok = boolean({&o->marker});
+      ok = given(&marker);
     } else if (name == "--kernel-trace") {
-      ok = boolean({&o->kernel});
+      ok = given(&kernel);
     } else if (name == "--memory-copy-trace") {
-      ok = boolean({&o->memory_copy});
+      ok = given(&memory_copy);
     } else if (name == "--memory-allocation-trace") {
-      ok = boolean({&o->memory_allocation});
+      ok = given(&memory_allocation);
     } else if (name == "--scratch-memory-trace") {
-      ok = boolean({&o->scratch_memory, &o->scratch_memory_asked});
-    } else if (name == "-r" || name == "--runtime-trace" || name == "-s" ||
-               name == "--sys-trace") {
-      ok = flag(name, arg, &on);
-      if (ok && on) {
-        o->hip_runtime = o->marker = o->kernel = o->memory_copy =
-            o->memory_allocation = o->scratch_memory = true;
-        if (name == "-s" || name == "--sys-trace") {
-          o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
-              o->hsa_finalizer = true;
-        }
-      }
+      ok = given(&scratch_memory);
+    } else if (name == "-r" || name == "--runtime-trace") {
+      ok = given(&runtime_trace);
+    } else if (name == "-s" || name == "--sys-trace") {
+      ok = given(&sys_trace);
     } else if (name == "-A" || name == "--agent-index") {
       ok = value(name, arg, &o->agent_index);
       AgentIndex mode;
@@ -423,13 +461,14 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
           name, arg,
           [](const std::string& s) { return !s.empty() && s[0] != '-'; },
           &o->summary_groups);
+      // rocprofv3's std::regex (ECMAScript), matched against the whole
+      // domain name by the tool.
       for (const std::string& g : o->summary_groups) {
-        regex_t re;
-        if (ok && regcomp(&re, g.c_str(), REG_EXTENDED | REG_NOSUB) != 0) {
+        try {
+          if (ok) std::regex re(g);
+        } catch (const std::regex_error&) {
           *error = "bad --summary-groups regular expression '" + g + "'";
           ok = false;
-        } else if (ok) {
-          regfree(&re);
         }
       }
     } else if (name == "--summary-output-file") {
@@ -447,9 +486,10 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       o->log_level = Lower(o->log_level);
       if (ok && o->log_level != "fatal" && o->log_level != "error" &&
           o->log_level != "warning" && o->log_level != "info" &&
-          o->log_level != "trace" && o->log_level != "env") {
+          o->log_level != "trace" && o->log_level != "env" &&
+          o->log_level != "config") {
         *error = "bad --log-level '" + o->log_level +
-                 "' (fatal, error, warning, info, trace or env)";
+                 "' (fatal, error, warning, info, trace, env or config)";
         ok = false;
       }
     } else if (name == "-d" || name == "--output-directory") {
@@ -500,7 +540,12 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
         std::istringstream in(given[g]);
         std::string f;
         while (ok && std::getline(in, f, ',')) {
-          if (!IsFormat(f)) {
+          if (Lower(f) == "otf2") {
+            *error =
+                "output format otf2 is not supported: roctrace writes no "
+                "OTF2 trace (rocpd, pftrace, csv or json)";
+            ok = false;
+          } else if (!IsFormat(f)) {
             *error = "unknown output format '" + f +
                      "' (rocpd, pftrace, csv or json)";
             ok = false;
@@ -574,6 +619,27 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
           ok = false;
         }
       }
+    } else if (name == "--output-config") {
+      ok = boolean({&o->output_config});
+    } else if (name == "--disable-signal-handlers") {
+      ok = boolean({&o->disable_signal_handlers});
+    } else if (name == "--selected-regions") {
+      ok = boolean({&o->selected_regions});
+    } else if (name == "--rocm-root" || name == "--sdk-version" ||
+               name == "--sdk-soversion") {
+      // rocprofv3's ways to find AMD's libraries: roctrace's are found
+      // beside it (ROCTRACE_LIB_DIR).
+      std::string v;
+      ok = value(name, arg, &v);
+      if (ok && name == "--sdk-soversion" &&
+          v.find_first_not_of("0123456789") != std::string::npos) {
+        *error = "bad --sdk-soversion '" + v + "' (a number)";
+        ok = false;
+      } else if (ok) {
+        o->notes.push_back(name + " " + v +
+                           ": no effect (roctrace finds its own libraries "
+                           "beside it, or in ROCTRACE_LIB_DIR)");
+      }
     } else if (const Refused* refused = FindRefused(name)) {
       *error = "option " + name + " is not supported: " + refused->why;
       ok = false;
@@ -602,14 +668,52 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
                                     Seconds(parsed.duration_s * scale) + ":" +
                                     std::to_string(parsed.repeat));
   }
-  if (!o->hip_runtime && !o->hip_compiler && !o->hsa_core && !o->hsa_amd &&
-      !o->hsa_image && !o->hsa_finalizer && !o->marker && !o->kernel &&
-      !o->memory_copy && !o->memory_allocation && !o->scratch_memory &&
-      !o->kfd) {
-    o->hip_runtime = o->hip_compiler = o->hsa_core = o->hsa_amd = o->hsa_image =
-        o->hsa_finalizer = o->marker = o->kernel = o->memory_copy =
-            o->memory_allocation = o->scratch_memory = true;
-  }
+  // rocprofv3's order: -s, then -r, then --hip-trace and --hsa-trace, each
+  // turning on what is still unset.
+  auto fill = [](std::initializer_list<std::optional<bool>*> parts) {
+    for (std::optional<bool>* p : parts) {
+      if (!p->has_value()) *p = true;
+    }
+  };
+  auto resolve = [&](bool sys) {
+    if (sys) {
+      fill({&hip_trace, &hsa_trace, &marker, &kernel, &memory_copy,
+            &memory_allocation, &scratch_memory});
+    }
+    if (runtime_trace.value_or(false)) {
+      fill({&hip_runtime, &marker, &kernel, &memory_copy, &memory_allocation,
+            &scratch_memory});
+    }
+    if (hip_trace.value_or(false)) fill({&hip_runtime, &hip_compiler});
+    if (hsa_trace.value_or(false)) {
+      fill({&hsa_core, &hsa_amd, &hsa_image, &hsa_finalizer});
+    }
+  };
+  // --scratch-memory-trace itself, not only implied by -r/-s.
+  const bool scratch_asked = scratch_memory.value_or(false);
+  resolve(sys_trace.value_or(false));
+  const std::optional<bool>* parts[] = {
+      &hip_runtime, &hip_compiler,      &hsa_core,       &hsa_amd,
+      &hsa_image,   &hsa_finalizer,     &marker,         &kernel,
+      &memory_copy, &memory_allocation, &scratch_memory, &kfd};
+  bool any = false;
+  for (const std::optional<bool>* p : parts) any |= p->value_or(false);
+  // No tracing option turned anything on: --sys-trace, which turns on
+  // what was not set false.
+  if (!any) resolve(true);
+  o->hip_runtime = hip_runtime.value_or(false);
+  o->hip_compiler = hip_compiler.value_or(false);
+  o->hsa_core = hsa_core.value_or(false);
+  o->hsa_amd = hsa_amd.value_or(false);
+  o->hsa_image = hsa_image.value_or(false);
+  o->hsa_finalizer = hsa_finalizer.value_or(false);
+  o->marker = marker.value_or(false);
+  o->kernel = kernel.value_or(false);
+  o->memory_copy = memory_copy.value_or(false);
+  o->memory_allocation = memory_allocation.value_or(false);
+  o->scratch_memory = scratch_memory.value_or(false);
+  o->scratch_memory_asked = scratch_asked;
+  o->kfd = kfd.value_or(false);
   return true;
 }
 
@@ -669,7 +773,10 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   if (!o.summary_units.empty()) {
     env.emplace_back("ROCTRACE_SUMMARY_UNITS", o.summary_units);
   }
-  if (!o.log_level.empty()) env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
+  if (!o.log_level.empty() && o.log_level != "config") {
+    env.emplace_back("ROCTRACE_LOG_LEVEL", o.log_level);
+  }
+  if (o.selected_regions) env.emplace_back("ROCTRACE_SELECTED_REGIONS", "1");
   if (!o.minimum_output_data.empty()) {
     env.emplace_back("ROCTRACE_MINIMUM_OUTPUT_KB", o.minimum_output_data);
   }
@@ -695,6 +802,18 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     env.emplace_back("ROCTRACE_KERNEL_EXCLUDE_REGEX", o.kernel_exclude_regex);
   }
   return env;
+}
+
+std::string ConfigurationJson(const Options& o, uint32_t pid) {
+  nlohmann::ordered_json config = nlohmann::ordered_json::object();
+  for (const auto& kv : ToolEnvironment(o)) config[kv.first] = kv.second;
+  if (o.disable_signal_handlers) config["ROCTRACER_CRASH_FLUSH"] = "0";
+  nlohmann::ordered_json doc = {
+      {"roctrace",
+       {{"pid", pid}, {"command", o.program}, {"config", std::move(config)}}}};
+  // Invalid UTF-8 in an argument is replaced, not a reason to fail.
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";
 }
 
 }  // namespace roctrace

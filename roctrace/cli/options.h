@@ -5,6 +5,7 @@
 #ifndef ROCTRACE_CLI_OPTIONS_H_
 #define ROCTRACE_CLI_OPTIONS_H_
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,7 +31,16 @@ struct Options {
   std::vector<std::string> summary_groups;  // --summary-groups
   std::string summary_output_file;          // empty: stderr
   std::string summary_units;                // sec, msec, usec, nsec (default)
-  std::string log_level;    // fatal, error, warning, info, trace, env
+  // fatal, error, warning, info, trace, env, config (info, trace and config
+  // print the configuration at start)
+  std::string log_level;
+  bool output_config = false;  // --output-config: <prefix>_config.json
+  // --disable-signal-handlers: the program's own handlers alone at a crash
+  // (no flush of the trace at a fatal signal: ROCTRACER_CRASH_FLUSH=0).
+  bool disable_signal_handlers = false;
+  // --selected-regions: collection starts paused; only what runs between
+  // roctxProfilerResume and roctxProfilerPause is traced.
+  bool selected_regions = false;
   std::string output_dir;   // empty: the tool's default
   std::string output_file;  // empty: the tool's default
   std::vector<std::string> formats;
@@ -64,6 +74,12 @@ bool ParseJobs(const std::vector<std::string>& args, std::vector<Options>* jobs,
 // The environment entries (NAME, value) that configure the tool library.
 std::vector<std::pair<std::string, std::string>> ToolEnvironment(
     const Options& options);
+
+// --output-config's document: the run's configuration, as the tool's
+// environment (ROCTRACE_* = value), the program's pid and command line,
+// under "roctrace" (not rocprofv3's "rocprofiler-sdk-tool": the settings
+// are roctrace's own).
+std::string ConfigurationJson(const Options& options, uint32_t pid);
 
 extern const char kUsage[];
 

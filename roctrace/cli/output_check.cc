@@ -44,6 +44,16 @@ std::vector<std::string> OutputSuffixes(const Options& o) {
     for (Category c : all) out.push_back(StatsWriter::StatsSuffix(c));
     out.push_back("_domain_stats.csv");
   }
+  if (o.output_config) out.push_back("_config.json");
+  // --summary-output-file NAME: <prefix>_NAME.txt (a NAME naming
+  // directories is made by the tool).
+  const std::string summary =
+      StatsWriter::SummaryPath("", o.summary_output_file);
+  if ((o.summary || o.summary_per_domain || !o.summary_groups.empty()) &&
+      !summary.empty() && summary != "stdout" && summary != "stderr" &&
+      summary.find('/') == std::string::npos) {
+    out.push_back(summary);
+  }
   return out;
 }
 

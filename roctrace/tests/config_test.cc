@@ -238,7 +238,10 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
                      "app"},
                     &ok, &error);
   ASSERT_TRUE(ok) << error;
-  EXPECT_FALSE(o.hip_runtime || o.hip_compiler);  // --hip-trace False
+  // rocprofv3's rule: -r turns on hip_runtime_trace, which --hip-trace
+  // False leaves unset; the compiler calls stay off.
+  EXPECT_TRUE(o.hip_runtime);
+  EXPECT_FALSE(o.hip_compiler);
   EXPECT_TRUE(o.marker && o.kernel && o.summary);
   EXPECT_FALSE(o.stats);
   EXPECT_EQ(o.formats, (std::vector<std::string>{"csv", "json"}));
@@ -290,6 +293,54 @@ TEST(Options, Rocprofv3ShortFormsBoolsAndLists) {
   EXPECT_EQ(o.summary_units, "msec");
 }
 
+// An option set false stays false wherever it stands on the line: -r, -s
+// (and no tracing option at all, roctrace's --sys-trace) turn on only what
+// was not set, as rocprofv3 does.
+TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
+  bool ok;
+  std::string error;
+  for (const std::vector<std::string>& line :
+       std::vector<std::vector<std::string>>{
+           {"--hsa-trace=False", "-s", "app"},
+           {"-s", "--hsa-trace", "false", "app"},
+           {"--hsa-trace=no", "app"}}) {
+    Options o = Parse(line, &ok, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_FALSE(o.hsa_core || o.hsa_amd || o.hsa_image || o.hsa_finalizer)
+        << line[0];
+    EXPECT_TRUE(o.hip_runtime && o.hip_compiler && o.marker && o.kernel &&
+                o.memory_copy)
+        << line[0];
+  }
+  Options o = Parse({"--kernel-trace=0", "--hip-runtime-trace=off", "-r",
+                     "--hsa-core-trace", "app"},
+                    &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.kernel || o.hip_runtime || o.hip_compiler || o.hsa_amd);
+  EXPECT_TRUE(o.marker && o.memory_copy && o.hsa_core);
+  // A part set false inside a group turned on later.
+  o = Parse({"--hsa-amd-trace=false", "--hsa-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hsa_core && o.hsa_image && o.hsa_finalizer);
+  EXPECT_FALSE(o.hsa_amd || o.hip_runtime || o.marker);
+  // -s false is not -s.
+  o = Parse({"-s", "false", "--marker-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.marker);
+  EXPECT_FALSE(o.hsa_core || o.hip_runtime || o.kernel);
+  // The same from an input file, whatever the order of its keys.
+  const ScratchDir dir("roctrace_bool_order");
+  const std::string path = dir / "input.json";
+  std::ofstream(path)
+      << R"({"jobs": [{"hsa_trace": false, "sys_trace": true}]})";
+  o = Parse({"-i", path, "--", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.hsa_core || o.hsa_amd);
+  EXPECT_TRUE(o.hip_runtime && o.kernel);
+  EXPECT_EQ(ToolEnvironment(o)[0].second,
+            "hip,marker,kernel,memory_copy,memory_allocation,scratch_memory");
+}
+
 TEST(Options, Rocprofv3InputFiles) {
   std::vector<std::vector<std::string>> jobs;
   std::string error;
@@ -331,6 +382,20 @@ TEST(Options, Rocprofv3InputFiles) {
   EXPECT_EQ(o.output_dir, "b");
   Parse({"-i", "in.txt", "--", "app"}, &ok, &error);
   EXPECT_FALSE(ok);
+  // Several jobs: each in pass_N of its directory (one job: none).
+  std::ofstream(path) << R"({"jobs": [{"marker_trace": true},
+      {"kernel_trace": true, "output_directory": "k"}, {}]})";
+  std::vector<Options> several;
+  ASSERT_TRUE(ParseJobs({"-i", path, "--", "app"}, &several, &error)) << error;
+  ASSERT_EQ(several.size(), 3u);
+  EXPECT_EQ(several[0].output_dir, "pass_1");
+  EXPECT_EQ(several[1].output_dir, "k/pass_2");
+  EXPECT_EQ(several[2].output_dir, "pass_3");
+  several.clear();
+  ASSERT_TRUE(
+      ParseJobs({"-d", "out", "-i", path, "--", "app"}, &several, &error))
+      << error;
+  EXPECT_EQ(several[2].output_dir, "out/pass_3");
 }
 
 TEST(Options, Rocprofv3YamlInputFiles) {
@@ -389,6 +454,60 @@ TEST(Options, GpuOnlyOptionsAreRefusedByName) {
     EXPECT_NE(error.find("not supported"), std::string::npos) << error;
     EXPECT_NE(error.find(option), std::string::npos) << error;
   }
+}
+
+// rocprofv3's other options: checked against its argparse (rocprofv3.py).
+TEST(Options, Rocprofv3AdvancedOptions) {
+  bool ok;
+  std::string error;
+  Options o = Parse({"-v"}, &ok, &error);
+  EXPECT_TRUE(ok && o.version) << error;
+  o = Parse({"--selected-regions", "--disable-signal-handlers", "true",
+             "--output-config", "--log-level", "config", "--rocm-root",
+             "/opt/rocm", "--sdk-version", "1.0.0", "--sdk-soversion=1",
+             "--hsa-finalize-trace", "--", "app"},
+            &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.selected_regions && o.disable_signal_handlers &&
+              o.output_config && o.hsa_finalizer);
+  EXPECT_FALSE(o.hsa_core);
+  EXPECT_EQ(o.log_level, "config");
+  EXPECT_EQ(o.notes.size(), 3u);  // the three that have no effect
+  auto env = ToolEnvironment(o);
+  bool selected = false;
+  for (const auto& kv : env) {
+    EXPECT_NE(kv.first, "ROCTRACE_LOG_LEVEL");  // config is the command's
+    selected |= kv.first == "ROCTRACE_SELECTED_REGIONS" && kv.second == "1";
+  }
+  EXPECT_TRUE(selected);
+  const std::string json = ConfigurationJson(o, 42);
+  EXPECT_NE(json.find("\"ROCTRACER_CRASH_FLUSH\": \"0\""), std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"pid\": 42"), std::string::npos) << json;
+  for (const std::vector<std::string>& bad :
+       std::vector<std::vector<std::string>>{{"-E", "x.yaml", "app"},
+                                             {"--extra-counters", "x", "app"},
+                                             {"-f", "otf2", "app"},
+                                             {"-f", "csv", "otf2", "app"},
+                                             {"--sdk-soversion", "x", "app"}}) {
+    Parse(bad, &ok, &error);
+    EXPECT_FALSE(ok) << bad[0];
+    EXPECT_NE(error.find(bad[0] == "--sdk-soversion" ? "bad" : "not supported"),
+              std::string::npos)
+        << error;
+  }
+  // The input schema's keys.
+  std::vector<std::vector<std::string>> jobs;
+  ASSERT_TRUE(ParseInputJson(
+      R"({"jobs": [{"hsa_finalize_trace": true,
+                    "disable-signal-handlers": true}]})",
+      "in.json", &jobs, &error))
+      << error;
+  std::vector<std::string> args = jobs[0];
+  args.push_back("app");
+  o = Parse(args, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.hsa_finalizer && o.disable_signal_handlers);
 }
 
 TEST(Options, GroupByQueueIsAcceptedWithANote) {

@@ -205,8 +205,7 @@ class TraceSample(unittest.TestCase):
       expected = statistics.stdev(d) if len(d) > 1 else 0.0
       self.assertAlmostEqual(float(s["StdDev"]), expected,
                              delta=max(1e-5 * expected, 1e-3))
-    self.assertIn("roctrace summary: SUMMARY", self.p.stderr)
-    self.assertIn("roctrace summary: DOMAINS", self.p.stderr)
+    self.assertIn("ROCPROFV3 SUMMARY:", self.p.stderr)
     self.assertIn("hsa_system_get_info", self.p.stderr)
 
   def test_failed_calls_are_counted(self):
@@ -220,7 +219,7 @@ class TraceSample(unittest.TestCase):
     domains = {r["Name"]: r for r in read_csv(
         os.path.join(self.out, "run_domain_stats.csv"))}
     self.assertGreaterEqual(
-        int(domains["HIP_RUNTIME_API"]["FailedCalls"]), 1)
+        int(domains["HIP_API"]["FailedCalls"]), 1)
 
   def test_timeline_agrees_with_the_database(self):
     with open(os.path.join(self.out, "run_results.pftrace"), "rb") as f:
@@ -492,6 +491,17 @@ class TracerClient(unittest.TestCase):
     rows = read_csv(os.path.join(d, "p_hip_api_trace.csv"))
     self.assertEqual(
         sum(r["Function"] == "hipGetErrorString" for r in rows), 200)
+
+  def test_selected_regions_trace_only_between_resume_and_pause(self):
+    # rocprofv3's --selected-regions: collection starts paused; the program
+    # makes 100 calls, pauses, 100 more, resumes, 100 more.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--selected-regions", "--output-format",
+             "csv", "-d", d, "-o", "p", "--", PROGRAM, "pause", "100"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    rows = read_csv(os.path.join(d, "p_hip_api_trace.csv"))
+    self.assertEqual(
+        sum(r["Function"] == "hipGetErrorString" for r in rows), 100)
 
 
 # gpu_program's work: N dispatches of each kernel, M copies, F failed
@@ -1528,10 +1538,10 @@ class GpuProgram(unittest.TestCase):
 
 class ExitPaths(unittest.TestCase):
 
-  def trace(self, *args, **kw):
+  def trace(self, *args, pre=(), **kw):
     d = tempfile.mkdtemp()
-    p = run([ROCTRACE, "--hip-trace", "-d", d, "-o", "x", "--", PROGRAM] +
-            list(args), d, **kw)
+    p = run([ROCTRACE, "--hip-trace"] + list(pre) +
+            ["-d", d, "-o", "x", "--", PROGRAM] + list(args), d, **kw)
     return p, os.path.join(d, "x_results.db")
 
   def test_return_from_main(self):
@@ -1554,6 +1564,19 @@ class ExitPaths(unittest.TestCase):
     # died of the signal).
     self.assertEqual(len(regions(db)), 100)
     self.assertEqual(metadata(db)["roctrace.finished"], "1")
+
+  def test_disable_signal_handlers_leaves_a_crash_to_the_program(self):
+    # rocprofv3's --disable-signal-handlers: no handler of the tracer's
+    # runs at the crash, so nothing finishes the database.
+    p, db = self.trace("crash", "100", pre=["--disable-signal-handlers"])
+    self.assertEqual(p.returncode, -signal.SIGSEGV)
+    finished = None
+    if os.path.exists(db):
+      try:
+        finished = metadata(db).get("roctrace.finished")
+      except sqlite3.Error:
+        pass
+    self.assertNotEqual(finished, "1")
 
   def test_sigkill_leaves_a_readable_database(self):
     d = tempfile.mkdtemp()
@@ -1971,41 +1994,88 @@ class Summaries(unittest.TestCase):
   --summary-groups, -u, --summary-output-file."""
 
   def tables(self, text):
-    """{title: {name: row fields}} of the summary tables in `text`."""
+    """{title: {name: (domain, calls, ...)}} of rocprofv3's summary tables in
+    `text` ("ROCPROFV3 <title>:" then a pipe table)."""
     tables, title = {}, None
     for line in text.splitlines():
-      if line.startswith("roctrace summary: "):
-        title = line[len("roctrace summary: "):]
+      line = line.strip()
+      m = re.match(r"ROCPROFV3 (.*):$", line)
+      if m:
+        title = m.group(1)
         tables[title] = {}
-      elif title and line and not line.startswith("Name "):
-        fields = line.split()
-        if len(fields) >= 9 and fields[-8].isdigit():
-          tables[title][" ".join(fields[:-8])] = fields[-8:]
-      elif not line:
-        title = None
+      elif title and line.startswith("| "):
+        fields = [f.strip() for f in line.strip("|").split("|")]
+        if fields[0] != "NAME":  # the header
+          tables[title][fields[0]] = fields[1:]
     return tables
 
   def test_per_domain_groups_units_and_file(self):
     d = tempfile.mkdtemp()
-    p = run([ROCTRACE, "--sys-trace", "-D", "--summary-groups", "^HSA",
-             "MARKER", "-u", "usec", "--summary-output-file", "sum.txt",
-             "-d", d, "--", PROGRAM, "sample"], d)
+    # rocprofv3's documented group, matched against whole domain names.
+    p = run([ROCTRACE, "--sys-trace", "-D", "--summary-groups", "HSA_.*",
+             "MARKER_API|HIP_API", "HIP", "-u", "usec",
+             "--summary-output-file", "sum",
+             "-d", d, "-o", "run", "--", PROGRAM, "sample"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
-    self.assertNotIn("roctrace summary", p.stderr)
-    with open(os.path.join(d, "sum.txt")) as f:
-      tables = self.tables(f.read())
-    self.assertIn("HIP_RUNTIME_API", tables)
-    self.assertIn("hsa_system_get_info", tables["HSA_CORE_API"])
-    self.assertNotIn("hipGetErrorString", tables["HSA_CORE_API"])
+    self.assertNotIn("ROCPROFV3", p.stderr)
+    # "HIP" is part of a domain's name, not a whole one: said on stderr.
+    self.assertIn("--summary-groups 'HIP' matches no domain", p.stderr)
+    # rocprofv3's path: <output directory>/<prefix>_NAME.txt.
+    self.assertFalse(os.path.exists(os.path.join(d, "sum")))
+    with open(os.path.join(d, "run_sum.txt")) as f:
+      text = f.read()
+    tables = self.tables(text)
+    self.assertIn("HIP_API SUMMARY", tables)
+    self.assertIn("hsa_system_get_info", tables["HSA_API SUMMARY"])
+    self.assertEqual(tables["HSA_API SUMMARY"]["hsa_system_get_info"][0],
+                     "HSA_API")
+    self.assertNotIn("hipGetErrorString", tables["HSA_API SUMMARY"])
     self.assertNotIn("SUMMARY", tables)  # -S not given
-    self.assertIn("hsa_system_get_info", tables["^HSA"])
-    self.assertNotIn("hipGetDeviceCount", tables["^HSA"])
-    self.assertEqual(set(tables["MARKER"]), {"start", "outer", "inner"})
+    self.assertEqual(tables["HIP_API + MARKER_API SUMMARY"]["outer"][0],
+                     "MARKER_API")
+    self.assertEqual(
+        tables["HIP_API + MARKER_API SUMMARY"]["hipGetDeviceCount"][0],
+        "HIP_API")
+    self.assertEqual(set(tables["MARKER_API SUMMARY"]),
+                     {"start", "outer", "inner"})
     # Microseconds: the column headers say so.
-    with open(os.path.join(d, "sum.txt")) as f:
-      self.assertIn("TotalDurationUs", f.read())
+    self.assertIn("DURATION (usec)", text)
     p = run([ROCTRACE, "--summary-groups", "(", "--", "true"], d)
     self.assertEqual(p.returncode, 2)
+
+
+class MoreRocprofv3Options(unittest.TestCase):
+  """rocprofv3's --output-config, --log-level config, -v and the options
+  accepted with no effect."""
+
+  def test_output_config_and_log_level_config(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "--log-level",
+             "config", "--disable-signal-handlers", "--rocm-root", "/opt/rocm",
+             "-d", d, "-o", "c", "--", PROGRAM, "threads", "1", "3"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("- roctrace configuration:", p.stderr)
+    self.assertIn("    - ROCTRACE_DOMAINS=hip", p.stderr)
+    self.assertIn("--rocm-root /opt/rocm: no effect", p.stderr)
+    with open(os.path.join(d, "c_config.json")) as f:
+      doc = json.load(f)["roctrace"]
+    self.assertEqual(doc["command"], [PROGRAM, "threads", "1", "3"])
+    self.assertGreater(doc["pid"], 0)
+    self.assertEqual(doc["config"]["ROCTRACE_DOMAINS"], "hip")
+    self.assertEqual(doc["config"]["ROCTRACER_CRASH_FLUSH"], "0")
+    self.assertEqual(len(regions(os.path.join(d, "c_results.db"))), 3)
+
+  def test_short_version_and_refused_options(self):
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "-v"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    self.assertIn("roctrace", p.stdout)
+    for args in (["-E", "extra.yaml"], ["--extra-counters", "x.yaml"],
+                 ["-f", "otf2"], ["-f", "csv", "otf2"]):
+      p = run([ROCTRACE] + args + ["--", PROGRAM, "threads", "1", "1"], d)
+      self.assertEqual(p.returncode, 2, args)
+      self.assertIn("not supported", p.stderr)
+    self.assertEqual(os.listdir(d), [])
 
 
 class InputFiles(unittest.TestCase):
@@ -2026,14 +2096,28 @@ class InputFiles(unittest.TestCase):
              "threads", "2", "5"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
     self.assertIn("job 2 of 2", p.stderr)
-    # Each CSV run also describes the agents (_agent_info.csv).
-    self.assertEqual(sorted(os.listdir(os.path.join(d, "one"))),
+    # Each job in pass_N of its directory, as rocprofv3's. Each CSV run
+    # also describes the agents (_agent_info.csv).
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "one", "pass_1"))),
                      ["r_agent_info.csv", "r_hip_api_trace.csv"])
-    self.assertEqual(len(read_csv(os.path.join(d, "one",
+    self.assertEqual(len(read_csv(os.path.join(d, "one", "pass_1",
                                                "r_hip_api_trace.csv"))), 10)
     # The second job traces markers only: nothing of the first's settings.
-    self.assertEqual(sorted(os.listdir(os.path.join(d, "two"))),
+    self.assertEqual(sorted(os.listdir(os.path.join(d, "two", "pass_2"))),
                      ["r_agent_info.csv", "r_marker_api_trace.csv"])
+
+  def test_jobs_sharing_a_prefix_keep_their_own_files(self):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "input.json"), "w") as f:
+      json.dump({"jobs": [{"hip_trace": True, "output_format": ["csv"]},
+                          {"hip_trace": True, "output_format": ["csv"]}]}, f)
+    p = run([ROCTRACE, "-i", "input.json", "-o", "r", "--", PROGRAM,
+             "threads", "1", "3"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    for n in (1, 2):
+      self.assertEqual(len(read_csv(os.path.join(
+          d, "pass_%d" % n, "r_hip_api_trace.csv"))), 3)
+    self.assertFalse(os.path.exists(os.path.join(d, "r_hip_api_trace.csv")))
 
   def test_json_job_and_bad_files(self):
     d = tempfile.mkdtemp()

@@ -43,7 +43,8 @@ struct Config {
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups
-  std::string summary_output_file;  // empty or "stderr": stderr; "stdout"
+  // empty or "stderr": stderr; "stdout"; NAME: <prefix>_NAME.txt
+  std::string summary_output_file;
   std::string summary_units = "nsec";
   // fatal or error: no exit summary line per process (failures still).
   bool quiet = false;

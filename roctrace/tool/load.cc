@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <cstdlib>
+#include <cstring>
 
 #include "roctrace/tool/tool.h"
 #include "runtime/private/tool_activity.h"
@@ -29,6 +30,11 @@ __attribute__((constructor)) void Load() {
   // reach it while the process's destructors run.
   g_tool = new Tool();
   g_tool->Start(std::getenv);
+  // --selected-regions: nothing until the program's roctxProfilerResume.
+  const char* selected = std::getenv("ROCTRACE_SELECTED_REGIONS");
+  if (selected != nullptr && std::strcmp(selected, "1") == 0) {
+    roctracer_internal_tool_set_paused(true);
+  }
   pthread_atfork(nullptr, nullptr, AtForkChild);
   if (!roctracer_internal_tool_finalize_at_exit(&Finalize, nullptr)) {
     std::atexit(AtExit);

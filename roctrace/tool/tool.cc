@@ -496,7 +496,9 @@ bool Tool::CreateWriters() {
   if (config_.stats || summary) {
     auto stats = std::make_unique<StatsWriter>(
         config_.stats ? prefix_ : std::string(), config_.summary);
-    stats->SetSummaryOutput(config_.summary_output_file, config_.summary_units);
+    stats->SetSummaryOutput(
+        StatsWriter::SummaryPath(prefix_, config_.summary_output_file),
+        config_.summary_units);
     stats->SetSummaryTables(config_.summary_per_domain, config_.summary_groups);
     add("stats", std::move(stats));
   }

@@ -1,12 +1,16 @@
 #include "roctrace/writers/stats.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <set>
+#include <regex>
 
 #include "roctrace/writers/csv_writer.h"
 
@@ -110,23 +114,40 @@ std::vector<StatsRow> StatsWriter::Table(Category category) const {
   return MakeRows(std::move(by_name));
 }
 
-std::vector<StatsRow> StatsWriter::GroupTable(const regex_t* domains) const {
-  std::map<std::string, CallStats> by_name;
-  for (const auto& kv : by_op_) {
-    if (kv.first == nullptr) continue;
-    if (domains != nullptr &&
-        regexec(domains, kv.first->domain.c_str(), 0, nullptr, 0) != 0) {
-      continue;
-    }
-    Merge(&by_name[kv.first->name], kv.second);
+const char* StatsWriter::SummaryDomain(const OpName& op) {
+  switch (op.category) {
+    case Category::kHip:
+      return "HIP_API";
+    case Category::kHsa:
+      return op.domain == "KFD_API" ? "KFD_API" : "HSA_API";
+    case Category::kMarker:
+      return "MARKER_API";
+    case Category::kKernel:
+      return "KERNEL_DISPATCH";
+    case Category::kMemoryCopy:
+      return "MEMORY_COPY";
+    case Category::kScratchMemory:
+      return "SCRATCH_MEMORY";
+    case Category::kMemoryAllocation:
+      return "MEMORY_ALLOCATION";
   }
-  return MakeRows(std::move(by_name));
+  return "UNKNOWN";
+}
+
+std::string StatsWriter::SummaryPath(const std::string& prefix,
+                                     const std::string& name) {
+  std::string lower;
+  for (char c : name) lower.push_back(static_cast<char>(std::tolower(c)));
+  if (name.empty() || lower == "stdout" || lower == "stderr") return lower;
+  return prefix + "_" + name + ".txt";
 }
 
 std::vector<StatsRow> StatsWriter::DomainTable() const {
   std::map<std::string, CallStats> by_domain;
   for (const auto& kv : by_op_) {
-    if (kv.first != nullptr) Merge(&by_domain[kv.first->domain], kv.second);
+    if (kv.first != nullptr) {
+      Merge(&by_domain[SummaryDomain(*kv.first)], kv.second);
+    }
   }
   return MakeRows(std::move(by_domain));
 }
@@ -167,46 +188,161 @@ void StatsWriter::WriteCsv(const std::string& path,
 
 namespace {
 
-// Durations in the summary's unit (-u): nsec, usec, msec or sec.
+// rocprofv3's summary domains in its order (domain_type's), then
+// roctrace's own.
+const char* const kSummaryDomains[] = {
+    "HSA_API",     "HIP_API",        "MARKER_API",        "KERNEL_DISPATCH",
+    "MEMORY_COPY", "SCRATCH_MEMORY", "MEMORY_ALLOCATION", "KFD_API"};
+
+// One summary domain's operations.
+struct DomainOps {
+  std::string domain;
+  std::map<std::string, CallStats> ops;
+};
+
+// A summary table's row: an operation, the first domain it was seen in.
+struct SummaryRow {
+  std::string name;
+  const std::string* domain;
+  CallStats stats;
+};
+
+// The summary's time unit (-u): its name in the column titles and its
+// nanoseconds.
 struct Unit {
-  const char* suffix;  // of the column names: TotalDurationNs, ...Us
+  std::string name;
   double ns;
 };
 
 Unit UnitOf(const std::string& name) {
-  if (name == "sec") return {"Sec", 1e9};
-  if (name == "msec") return {"Ms", 1e6};
-  if (name == "usec") return {"Us", 1e3};
-  return {"Ns", 1};
+  if (name == "sec") return {name, 1e9};
+  if (name == "msec") return {name, 1e6};
+  if (name == "usec") return {name, 1e3};
+  return {"nsec", 1};
 }
 
-void PrintTable(std::FILE* out, const char* title,
-                const std::vector<StatsRow>& rows, const Unit& unit) {
-  if (rows.empty()) return;
-  size_t width = 4;
-  for (const StatsRow& r : rows) width = std::max(width, r.name.size());
-  width = std::min<size_t>(width, 60);
-  const std::string u = unit.suffix;
-  std::fprintf(out, "\nroctrace summary: %s\n", title);
-  std::fprintf(out, "%-*s %10s %16s %12s %8s %12s %12s %12s %8s\n",
-               static_cast<int>(width), "Name", "Calls",
-               ("TotalDuration" + u).c_str(), ("Average" + u).c_str(),
-               "Percent", ("Min" + u).c_str(), ("Max" + u).c_str(), "StdDev",
-               "Failed");
-  for (const StatsRow& r : rows) {
-    const double total = static_cast<double>(r.stats.total_ns) / unit.ns;
-    std::fprintf(
-        out,
-        "%-*.*s %10" PRIu64
-        " %16.*f %12.*f %8.2f %12.*f %12.*f "
-        "%12.*f %8" PRIu64 "\n",
-        static_cast<int>(width), static_cast<int>(width), r.name.c_str(),
-        r.stats.calls, unit.ns == 1 ? 0 : 3, total, unit.ns == 1 ? 1 : 4,
-        r.stats.mean / unit.ns, r.percentage, unit.ns == 1 ? 0 : 3,
-        static_cast<double>(r.stats.min_ns) / unit.ns, unit.ns == 1 ? 0 : 3,
-        static_cast<double>(r.stats.max_ns) / unit.ns, unit.ns == 1 ? 1 : 4,
-        r.stats.StdDev() / unit.ns, r.stats.failed);
+// A double as fmt's "{}" writes it (the shortest text that reads back the
+// same; exponent form below 1e-4 and from 1e16), right-aligned in `width`.
+std::string Shortest(double v, int width) {
+  char buf[64];
+  int digits = 1;
+  for (; digits < 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+    if (std::strtod(buf, nullptr) == v) break;
   }
+  std::snprintf(buf, sizeof buf, "%.*e", digits - 1, v);
+  std::string text = buf;
+  const size_t e = text.find('e');
+  const int exp = std::atoi(text.c_str() + e + 1);
+  std::string mantissa = text.substr(0, e);
+  const bool negative = mantissa[0] == '-';
+  if (negative) mantissa.erase(0, 1);
+  std::string ds;  // the significant digits
+  for (char c : mantissa) {
+    if (c != '.') ds.push_back(c);
+  }
+  while (ds.size() > 1 && ds.back() == '0') ds.pop_back();
+  std::string out;
+  if (exp < -4 || exp >= 16) {
+    out = ds.substr(0, 1);
+    if (ds.size() > 1) out += "." + ds.substr(1);
+    char ebuf[16];
+    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+',
+                  exp < 0 ? -exp : exp);
+    out += ebuf;
+  } else if (exp < 0) {
+    out = "0." + std::string(static_cast<size_t>(-exp - 1), '0') + ds;
+  } else if (static_cast<int>(ds.size()) <= exp + 1) {
+    out = ds + std::string(static_cast<size_t>(exp + 1) - ds.size(), '0');
+  } else {
+    out = ds.substr(0, static_cast<size_t>(exp + 1)) + "." +
+          ds.substr(static_cast<size_t>(exp + 1));
+  }
+  if (negative) out = "-" + out;
+  if (static_cast<int>(out.size()) < width) {
+    out.insert(0, static_cast<size_t>(width) - out.size(), ' ');
+  }
+  return out;
+}
+
+std::string Centered(const std::string& text, size_t width) {
+  if (text.size() >= width) return text;
+  const size_t left = (width - text.size()) / 2;
+  return std::string(left, ' ') + text +
+         std::string(width - text.size() - left, ' ');
+}
+
+// One table of rocprofv3's summary layout ("ROCPROFV3 <label>:", a pipe
+// table with a DOMAIN column) of the operations of `domains`, longest
+// total first; nothing when they have no events.
+void PrintSummary(std::FILE* out, const std::string& label,
+                  const std::vector<const DomainOps*>& domains,
+                  const Unit& unit, const char* indent) {
+  std::vector<SummaryRow> rows;
+  std::map<std::string, size_t> row_of;
+  size_t name_width = 40, domain_width = 12;
+  uint64_t total = 0;
+  for (const DomainOps* d : domains) {
+    domain_width = std::max(domain_width, d->domain.size());
+    for (const auto& kv : d->ops) {
+      auto it = row_of.find(kv.first);
+      if (it == row_of.end()) {
+        it = row_of.emplace(kv.first, rows.size()).first;
+        rows.push_back({kv.first, &d->domain, CallStats()});
+      }
+      Merge(&rows[it->second].stats, kv.second);
+      total += kv.second.total_ns;
+      name_width = std::max(name_width, kv.first.size());
+    }
+  }
+  if (rows.empty()) return;
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const SummaryRow& a, const SummaryRow& b) {
+                     return a.stats.total_ns > b.stats.total_ns;
+                   });
+  const std::string u = " (" + unit.name + ")";
+  std::fprintf(out, "\n%sROCPROFV3 %s:\n\n", indent, label.c_str());
+  std::fprintf(
+      out, "%s| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", indent,
+      Centered("NAME", name_width).c_str(),
+      Centered("DOMAIN", domain_width).c_str(), Centered("CALLS", 15).c_str(),
+      Centered("DURATION" + u, 15).c_str(), Centered("AVERAGE" + u, 15).c_str(),
+      Centered("PERCENT (INC)", 13).c_str(), Centered("MIN" + u, 15).c_str(),
+      Centered("MAX" + u, 15).c_str(), Centered("STDDEV", 15).c_str());
+  const std::string dash15(15, '-');
+  std::fprintf(out, "%s|-%s-|-%s-|-%s-|-%s-|-%s-|-%s-|-%s-|-%s-|-%s-|\n",
+               indent, std::string(name_width, '-').c_str(),
+               std::string(domain_width, '-').c_str(), dash15.c_str(),
+               dash15.c_str(), dash15.c_str(), std::string(13, '-').c_str(),
+               dash15.c_str(), dash15.c_str(), dash15.c_str());
+  for (const SummaryRow& r : rows) {
+    const double percent = total == 0
+                               ? 0.0
+                               : 100.0 * static_cast<double>(r.stats.total_ns) /
+                                     static_cast<double>(total);
+    std::string duration, min, max;
+    if (unit.ns == 1) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%15" PRIu64, r.stats.total_ns);
+      duration = buf;
+      std::snprintf(buf, sizeof buf, "%15" PRIu64, r.stats.min_ns);
+      min = buf;
+      std::snprintf(buf, sizeof buf, "%15" PRIu64, r.stats.max_ns);
+      max = buf;
+    } else {
+      duration = Shortest(static_cast<double>(r.stats.total_ns) / unit.ns, 15);
+      min = Shortest(static_cast<double>(r.stats.min_ns) / unit.ns, 15);
+      max = Shortest(static_cast<double>(r.stats.max_ns) / unit.ns, 15);
+    }
+    std::fprintf(out,
+                 "%s| %-*s | %-*s | %15" PRIu64
+                 " | %s | %15.3e | %13f | %s | %s | %15.3e |\n",
+                 indent, static_cast<int>(name_width), r.name.c_str(),
+                 static_cast<int>(domain_width), r.domain->c_str(),
+                 r.stats.calls, duration.c_str(), r.stats.mean / unit.ns,
+                 percent, min.c_str(), max.c_str(), r.stats.StdDev() / unit.ns);
+  }
+  std::fputc('\n', out);
 }
 
 }  // namespace
@@ -231,53 +367,81 @@ void StatsWriter::Finish(const RunInfo&) {
     }
   }
   if (summary_ || per_domain_ || !groups_.empty()) {
-    // stderr, stdout or a file (appended to: several processes may share
-    // it).
+    // stderr, stdout or a file of this process's (replaced).
     std::FILE* out = stderr;
     if (summary_file_ == "stdout") {
       out = stdout;
     } else if (!summary_file_.empty() && summary_file_ != "stderr") {
-      out = std::fopen(summary_file_.c_str(), "a");
+      // A NAME with directories in it (as rocprofv3, made as needed).
+      for (size_t at = summary_file_.find('/', 1); at != std::string::npos;
+           at = summary_file_.find('/', at + 1)) {
+        mkdir(summary_file_.substr(0, at).c_str(), 0777);
+      }
+      out = std::fopen(summary_file_.c_str(), "w");
       if (out == nullptr) {
         ReportFailure(summary_file_, std::strerror(errno));
         return;
       }
     }
+    // As rocprofv3: a terminal's tables indented, a file's not.
+    const char* indent = out == stderr || out == stdout ? "    " : "";
     const Unit unit = UnitOf(summary_units_);
-    // -S: every operation in one table, and the domains' totals.
-    if (summary_) {
-      PrintTable(out, "SUMMARY", GroupTable(nullptr), unit);
-      PrintTable(out, "DOMAINS", DomainTable(), unit);
-    }
-    // -D: a table per domain (rocprofv3's kinds: HIP_RUNTIME_API, ...).
-    if (per_domain_) {
-      std::set<std::string> domains;
+    // The domains with events, in rocprofv3's order.
+    std::vector<DomainOps> domains;
+    for (const char* name : kSummaryDomains) {
+      DomainOps d{name, {}};
       for (const auto& kv : by_op_) {
-        if (kv.first != nullptr) domains.insert(kv.first->domain);
-      }
-      for (const std::string& d : domains) {
-        std::vector<StatsRow> rows;
-        std::map<std::string, CallStats> by_name;
-        for (const auto& kv : by_op_) {
-          if (kv.first != nullptr && kv.first->domain == d) {
-            Merge(&by_name[kv.first->name], kv.second);
-          }
+        if (kv.first != nullptr && d.domain == SummaryDomain(*kv.first)) {
+          Merge(&d.ops[kv.first->name], kv.second);
         }
-        PrintTable(out, d.c_str(), MakeRows(std::move(by_name)), unit);
+      }
+      if (!d.ops.empty()) domains.push_back(std::move(d));
+    }
+    // rocprofv3's order: -D's tables, the groups', then -S's.
+    if (per_domain_) {
+      for (const DomainOps& d : domains) {
+        PrintSummary(out, d.domain + " SUMMARY", {&d}, unit, indent);
       }
     }
-    // --summary-groups: a table per regular expression, of the domains it
-    // finds.
     for (const std::string& group : groups_) {
-      regex_t re;
-      if (regcomp(&re, group.c_str(), REG_EXTENDED | REG_NOSUB) != 0) continue;
-      PrintTable(out, group.c_str(), GroupTable(&re), unit);
-      regfree(&re);
+      std::vector<const DomainOps*> matched;
+      std::string names;
+      try {
+        const std::regex re(group);
+        for (const DomainOps& d : domains) {
+          if (!std::regex_match(d.domain, re)) continue;
+          matched.push_back(&d);
+          names += (names.empty() ? "" : " + ") + d.domain;
+        }
+      } catch (const std::regex_error&) {
+        // Refused by the command line before the program ran.
+      }
+      if (matched.empty()) {
+        std::string traced;
+        for (const DomainOps& d : domains) {
+          traced += (traced.empty() ? "" : ", ") + d.domain;
+        }
+        std::fprintf(stderr,
+                     "roctrace: pid %d: --summary-groups '%s' matches no "
+                     "domain with events (the whole name must match; "
+                     "domains: %s)\n",
+                     static_cast<int>(getpid()), group.c_str(),
+                     traced.empty() ? "none" : traced.c_str());
+        continue;
+      }
+      PrintSummary(out, names + " SUMMARY", matched, unit, indent);
+    }
+    if (summary_) {
+      std::vector<const DomainOps*> all;
+      for (const DomainOps& d : domains) all.push_back(&d);
+      PrintSummary(out, "SUMMARY", all, unit, indent);
     }
     if (out != stderr && out != stdout) {
       const bool written = !std::ferror(out);
       if (std::fclose(out) != 0 || !written) {
         ReportFailure(summary_file_, std::strerror(errno));
+      } else {
+        files_.push_back(summary_file_);
       }
     } else {
       std::fflush(out);

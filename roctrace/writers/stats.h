@@ -4,8 +4,6 @@
 #ifndef ROCTRACE_WRITERS_STATS_H_
 #define ROCTRACE_WRITERS_STATS_H_
 
-#include <regex.h>
-
 #include <cstdint>
 #include <map>
 #include <string>
@@ -42,16 +40,24 @@ class StatsWriter : public Writer {
   // `path_prefix` empty: no files (only the summary). `summary`: print the
   // tables to stderr at Finish.
   StatsWriter(std::string path_prefix, bool summary);
-  // Where the summary goes ("stderr" or empty, "stdout", or a file it is
-  // appended to) and its time unit (nsec, usec, msec, sec).
+  // Where the summary goes ("stderr" or empty, "stdout", or the path of a
+  // file it replaces: SummaryPath) and its time unit (nsec, usec, msec,
+  // sec).
   void SetSummaryOutput(std::string file, std::string units) {
     summary_file_ = std::move(file);
     summary_units_ = std::move(units);
   }
-  // Summary tables besides `summary`'s (all operations in one table, and
-  // the domains' totals): one per domain (-D), and one per regular
-  // expression (POSIX extended, searched in the domain's name) of the
-  // domains it finds (--summary-groups).
+  // --summary-output-file NAME as rocprofv3 resolves it: `stdout` and
+  // `stderr` (any case) as they are (lower case), empty as empty (stderr),
+  // any other NAME the file `<prefix>_NAME.txt` beside the run's other
+  // outputs.
+  static std::string SummaryPath(const std::string& prefix,
+                                 const std::string& name);
+  // Summary tables besides `summary`'s (all operations in one table): one
+  // per domain (-D), and one per regular expression (ECMAScript, matched
+  // against the whole domain name, as rocprofv3's std::regex_match) of the
+  // domains it matches (--summary-groups). A group that matches no domain
+  // with events is said on stderr.
   void SetSummaryTables(bool per_domain, std::vector<std::string> groups) {
     per_domain_ = per_domain;
     groups_ = std::move(groups);
@@ -62,11 +68,16 @@ class StatsWriter : public Writer {
 
   // Rows sorted by total duration, longest first.
   std::vector<StatsRow> Table(Category category) const;
+  // One row per summary domain (SummaryDomain), as `_domain_stats.csv`.
   std::vector<StatsRow> DomainTable() const;
-  // Every operation of the domains `domains` finds (all when null).
-  std::vector<StatsRow> GroupTable(const regex_t* domains) const;
 
   static const char* StatsSuffix(Category category);
+  // rocprofv3's summary domain of an operation (its domain_type column
+  // names: HSA_API, HIP_API, MARKER_API, KERNEL_DISPATCH, MEMORY_COPY,
+  // SCRATCH_MEMORY, MEMORY_ALLOCATION), or KFD_API for libhsakmt calls
+  // (roctrace's --kfd-trace). The trace files keep the finer categories
+  // (HIP_RUNTIME_API, HSA_AMD_EXT_API, ...).
+  static const char* SummaryDomain(const OpName& op);
 
  private:
   // `failed`: with the FailedCalls column (API tables).

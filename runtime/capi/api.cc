@@ -359,6 +359,10 @@ bool roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
   return roctracer::process_exit::AddToolFinalizer(finalize, arg);
 }
 
+void roctracer_internal_tool_set_paused(bool paused) {
+  roctracer::activity::SetToolPaused(paused);
+}
+
 roctracer_status_t roctracer_internal_tool_disable_op_callback(
     activity_domain_t domain, uint32_t op) {
   return ClearCallbackIn(&roctracer::activity::SetToolCallbackLocked,

@@ -53,6 +53,13 @@ roctracer_internal_tool_disable_op_callback(activity_domain_t domain,
 __attribute__((visibility("default"))) bool
 roctracer_internal_tool_finalize_at_exit(void (*finalize)(void* arg),
                                          void* arg);
+
+// Pauses (true) or resumes (false) the tool slot, as roctxProfilerPause /
+// roctxProfilerResume do (which also pause and resume it, whatever this
+// set last): a tool that traces only the program's marked regions starts
+// paused. The program's own roctracer use is not affected.
+__attribute__((visibility("default"))) void roctracer_internal_tool_set_paused(
+    bool paused);
 }
 
 #endif  // RUNTIME_PRIVATE_TOOL_ACTIVITY_H_

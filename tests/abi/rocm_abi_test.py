@@ -129,7 +129,8 @@ class RocmAbiTest(unittest.TestCase):
         "roctracer_internal_tool_enable_domain_activity",
         "roctracer_internal_tool_enable_op_activity",
         "roctracer_internal_tool_enable_op_callback",
-        "roctracer_internal_tool_finalize_at_exit"
+        "roctracer_internal_tool_finalize_at_exit",
+        "roctracer_internal_tool_set_paused"
     ])
 
   def test_roctx_symbol_versions_are_rocms(self):

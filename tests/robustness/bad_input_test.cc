@@ -487,6 +487,12 @@ const std::vector<Case>& RoctracerCases() {
              EXPECT_FALSE(roctracer_internal_tool_finalize_at_exit(
                  nullptr, reinterpret_cast<void*>(rng())));
            }),
+      CASE(roctracer_internal_tool_set_paused,
+           {
+             // Any value is valid; left resumed for the other cases.
+             roctracer_internal_tool_set_paused((rng() & 1) != 0);
+             roctracer_internal_tool_set_paused(false);
+           }),
       CASE(roctracer_enable_op_activity,
            {
              const uint32_t v = ValidDomain(rng), op = BadOp(rng, v);
