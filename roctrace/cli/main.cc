@@ -253,10 +253,10 @@ int RunJob(roctrace::Options options, const char* argv0) {
   // --disable-signal-handlers: a crash is the program's own handlers' alone
   // (libroctracer64 installs no fatal-signal handler: no flush at a crash).
   if (options.disable_signal_handlers) setenv("ROCTRACER_CRASH_FLUSH", "0", 1);
-  // --log-level info, trace or config: the configuration, as rocprofv3
-  // prints its own.
+  // --log-level info, trace, env or config: the configuration (the
+  // environment the tool library is given), as rocprofv3 prints its own.
   if (options.log_level == "info" || options.log_level == "trace" ||
-      options.log_level == "config") {
+      options.log_level == "env" || options.log_level == "config") {
     std::fprintf(stderr, "\n- roctrace configuration:\n");
     for (const auto& kv : tool_env) {
       std::fprintf(stderr, "    - %s=%s\n", kv.first.c_str(),
@@ -346,7 +346,9 @@ int RunJob(roctrace::Options options, const char* argv0) {
     return 1;
   }
   // --output-config: <prefix>_config.json, written before the program runs
-  // (its directory is there now).
+  // (its directory is there now). A file that cannot be written is lost
+  // output: roctrace's status says so at the end.
+  bool config_lost = false;
   if (options.output_config) {
     const std::string path = prefix + "_config.json";
     const std::string text =
@@ -360,6 +362,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
     if (!written) {
       std::fprintf(stderr, "roctrace: cannot write %s: %s\n", path.c_str(),
                    std::strerror(errno));
+      config_lost = true;
     }
   }
   if (write(gate[1], "x", 1) != 1) {
@@ -386,7 +389,7 @@ int RunJob(roctrace::Options options, const char* argv0) {
   const std::string failures =
       status_file.empty() ? std::string() : ReadFile(status_file);
   if (!status_file.empty()) unlink(status_file.c_str());
-  if (!failures.empty()) {
+  if (!failures.empty() || config_lost) {
     const std::string outcome =
         WIFEXITED(status)
             ? "exited with status " + std::to_string(WEXITSTATUS(status))

@@ -202,6 +202,11 @@ std::string Seconds(double v) {
   return out.str();
 }
 
+// `options_end`, where given: the index of the "--" or of the program's
+// first word that ends the options (args.size() if parsing stopped sooner).
+bool ParseOneJob(const std::vector<std::string>& args, Options* o,
+                 std::string* error, size_t* options_end = nullptr);
+
 // -i/--input FILE (before the program) replaced by a job's options, in its
 // place (options after it override its values): one argument list per job
 // (a file of k jobs makes k of them).
@@ -209,14 +214,19 @@ bool ExpandInputFiles(const std::vector<std::string>& given,
                       std::vector<std::vector<std::string>>* out,
                       std::string* error) {
   out->assign(1, {});
-  // With a "--", everything before it is options (option values included:
-  // `-d out -i FILE -- app`); without one, the program is the first word
-  // that is not an option.
-  bool has_separator = false;
-  for (const std::string& a : given) has_separator |= a == "--";
+  // Where the options end, as a job's parser finds it (it knows which
+  // options take a value: `-d out -i FILE app`): an -i among the program's
+  // own arguments is the program's. A line the parser refuses is refused
+  // again, with its message, when its jobs are parsed.
+  size_t options_end = given.size();
+  {
+    Options scratch;
+    std::string ignored;
+    ParseOneJob(given, &scratch, &ignored, &options_end);
+  }
   for (size_t i = 0; i < given.size(); ++i) {
     const std::string& arg = given[i];
-    if (arg == "--" || (!has_separator && (arg.empty() || arg[0] != '-'))) {
+    if (i == options_end) {
       for (auto& job : *out) {
         job.insert(job.end(), given.begin() + static_cast<long>(i),
                    given.end());
@@ -251,9 +261,6 @@ bool ExpandInputFiles(const std::vector<std::string>& given,
   }
   return true;
 }
-
-bool ParseOneJob(const std::vector<std::string>& args, Options* o,
-                 std::string* error);
 
 }  // namespace
 
@@ -294,8 +301,9 @@ bool ParseOptions(const std::vector<std::string>& given, Options* o,
 namespace {
 
 bool ParseOneJob(const std::vector<std::string>& args, Options* o,
-                 std::string* error) {
+                 std::string* error, size_t* options_end) {
   size_t i = 0;
+  if (options_end != nullptr) *options_end = args.size();
   bool has_separator = false;
   for (const std::string& a : args) has_separator |= a == "--";
   // The tracing options as given: unset, or set true or false (the last
@@ -344,8 +352,11 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
   // --name=word) is its value.
   auto flag = [&](const std::string& name, const std::string& arg, bool* out) {
     if (arg.size() > name.size()) {
-      if (!ParseBool(arg.substr(name.size() + 1), out)) {
-        *error = "option " + name + ": '" + arg.substr(name.size() + 1) +
+      // --name=word, or -Xword for a short option (-s0).
+      const std::string word =
+          arg.substr(name.size() + (arg[name.size()] == '=' ? 1 : 0));
+      if (!ParseBool(word, out)) {
+        *error = "option " + name + ": '" + word +
                  "' is not a BOOL (true/false, yes/no, on/off, 1/0)";
         return false;
       }
@@ -362,10 +373,14 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
   for (; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--") {
+      if (options_end != nullptr) *options_end = i;
       ++i;
       break;
     }
-    if (arg.empty() || arg[0] != '-' || arg == "-") break;  // the program
+    if (arg.empty() || arg[0] != '-' || arg == "-") {  // the program
+      if (options_end != nullptr) *options_end = i;
+      break;
+    }
     // The option's name: up to '=' for long options; a short option is its
     // first two characters (-d DIR, -dDIR).
     std::string name = arg.compare(0, 2, "--") == 0
@@ -385,6 +400,11 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
     bool ok = true;
     if (name == "-h" || name == "--help") {
       o->help = true;
+    } else if (name == "-i" || name == "--input") {
+      // Met only while finding where the options end (ExpandInputFiles
+      // replaces each by its jobs' options before a job is parsed).
+      std::string path;
+      ok = value(name, arg, &path);
     } else if (name == "-v" || name == "--version") {
       o->version = true;
     } else if (name == "--hip-trace") {

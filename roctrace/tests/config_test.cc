@@ -328,6 +328,11 @@ TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
   ASSERT_TRUE(ok) << error;
   EXPECT_TRUE(o.marker);
   EXPECT_FALSE(o.hsa_core || o.hip_runtime || o.kernel);
+  // Nor is -s0 (a short option's value joined to it, as argparse takes it).
+  o = Parse({"-s0", "--marker-trace", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.marker);
+  EXPECT_FALSE(o.hsa_core || o.hip_runtime || o.kernel);
   // The same from an input file, whatever the order of its keys.
   const ScratchDir dir("roctrace_bool_order");
   const std::string path = dir / "input.json";
@@ -396,6 +401,23 @@ TEST(Options, Rocprofv3InputFiles) {
       ParseJobs({"-d", "out", "-i", path, "--", "app"}, &several, &error))
       << error;
   EXPECT_EQ(several[2].output_dir, "out/pass_3");
+  // Without "--": the options end at the program, options with values
+  // included (-d out is not the program).
+  several.clear();
+  ASSERT_TRUE(ParseJobs({"-d", "out", "-i", path, "app"}, &several, &error))
+      << error;
+  EXPECT_EQ(several.size(), 3u);
+  // An -i among the program's own arguments, with a "--" further on, is the
+  // program's (neither read as a file nor spliced into them).
+  o = Parse({"--hip-trace", "app", "-iters", "5", "--", "x"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.program,
+            (std::vector<std::string>{"app", "-iters", "5", "--", "x"}));
+  o = Parse({"--hip-trace", "app", "-i", path, "--", "x"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(o.program,
+            (std::vector<std::string>{"app", "-i", path, "--", "x"}));
+  EXPECT_FALSE(o.marker);
 }
 
 TEST(Options, Rocprofv3YamlInputFiles) {

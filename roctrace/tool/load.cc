@@ -29,12 +29,14 @@ __attribute__((constructor)) void Load() {
   // Leaked on purpose: the pool's consumer thread and late callers may still
   // reach it while the process's destructors run.
   g_tool = new Tool();
-  g_tool->Start(std::getenv);
-  // --selected-regions: nothing until the program's roctxProfilerResume.
+  // --selected-regions: nothing until the program's roctxProfilerResume;
+  // paused before tracing starts, so that no call of another thread (a
+  // tool loaded late, by dlopen) is traced in between.
   const char* selected = std::getenv("ROCTRACE_SELECTED_REGIONS");
   if (selected != nullptr && std::strcmp(selected, "1") == 0) {
     roctracer_internal_tool_set_paused(true);
   }
+  g_tool->Start(std::getenv);
   pthread_atfork(nullptr, nullptr, AtForkChild);
   if (!roctracer_internal_tool_finalize_at_exit(&Finalize, nullptr)) {
     std::atexit(AtExit);
