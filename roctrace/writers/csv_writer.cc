@@ -280,7 +280,7 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
   std::string row;
   WriteDevice(e, &row);
   out.Append(row);
-  if (out.size() >= OutputFile::kChunkBytes) Flush(c);
+  if (out.size() >= files_by_category_[c].next_write()) Flush(c);
 }
 
 inline __attribute__((always_inline)) void CsvWriter::WriteOne(
@@ -330,22 +330,25 @@ inline __attribute__((always_inline)) void CsvWriter::WriteOne(
   p = timestamps_.Append(p, e.end_ns);
   *p++ = '\n';
   out.Commit(p);
-  if (out.size() >= OutputFile::kChunkBytes) Flush(c);
+  if (out.size() >= files_by_category_[c].next_write()) Flush(c);
 }
 
 void CsvWriter::Flush(int c) {
   ByteBuffer& out = pending_[c];
   OutputFile& file = files_by_category_[c];
-  if (file.is_open() && !out.empty() && !file.Write(out.data(), out.size())) {
+  // (`out` keeps the file's last partial page, written.)
+  if (!file.is_open()) {
+    out.clear();
+  } else if (!file.Write(&out)) {
     // The file keeps its whole rows up to the last chunk written; this
     // chunk's rows and every later row of the file are lost, and said so.
     ReportFailure(paths_[c], std::strerror(errno));
     CountUnwritten(pending_rows_[c]);
     file.Close();
     failed_[c] = true;
+    out.clear();
   }
   pending_rows_[c] = 0;
-  out.clear();
 }
 
 void CsvWriter::Checkpoint() {

@@ -130,23 +130,26 @@ PftraceWriter::PftraceWriter(std::string path_prefix, RunInfo start_info,
 PftraceWriter::~PftraceWriter() = default;
 
 void PftraceWriter::FlushBuffer() {
-  if (file_.is_open() && !out_.empty() &&
-      !file_.Write(out_.data(), out_.size())) {
+  // (out_ keeps the file's last partial page, written.)
+  if (!file_.is_open()) {
+    out_.clear();
+  } else if (!file_.Write(&out_)) {
     // The file keeps its whole packets up to the last chunk written (a
     // valid trace); this chunk's events and all later ones are lost.
     ReportFailure(files_.back(), std::strerror(errno));
     CountUnwritten(pending_events_);
     file_.Close();
     failed_ = true;
+    out_.clear();
   }
   pending_events_ = 0;
-  out_.clear();
 }
 
 bool PftraceWriter::StartFile() {
   if (file_.is_open()) {
     FlushBuffer();
     file_.Close();
+    out_.clear();  // the closed file's last page
     if (failed_) return false;
   }
   std::string path = prefix_ + "_results";
@@ -494,14 +497,14 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
       }
       WriteSliceFromHead(s, e, h);
       file_bytes_ += out_.size() - before;
-      if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+      if (out_.size() >= file_.next_write()) FlushBuffer();
       return;
     }
   }
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel && WriteSlice(s, e, name_iid, flow)) {
     file_bytes_ += out_.size() - before;
-    if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+    if (out_.size() >= file_.next_write()) FlushBuffer();
     return;
   }
   WritePackets(e, s, before, track, flow, name_iid);
@@ -582,7 +585,7 @@ void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, size_t before,
     out_.Close(p);
   }
   file_bytes_ += out_.size() - before;
-  if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+  if (out_.size() >= file_.next_write()) FlushBuffer();
 }
 
 void PftraceWriter::Checkpoint() { FlushBuffer(); }
