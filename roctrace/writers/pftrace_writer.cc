@@ -167,6 +167,7 @@ bool PftraceWriter::StartFile() {
     s.started = false;
     s.name_iid.assign(s.name_iid.size(), 0);
     s.names = 0;
+    for (Sequence::SliceHead& h : s.slice_heads) h.plain = false;
   }
 
   // The process's track, on a sequence of its own.
@@ -467,6 +468,20 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
   const size_t before = out_.size();
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);
+  const uint32_t index = e.op->index;
+  // The common event first: a name whose slices the sequence writes from
+  // its head, time going forward (one test of the head for what the
+  // general checks below decide by the operation).
+  if (index < s->slice_heads.size()) {
+    const Sequence::SliceHead& h = s->slice_heads[index];
+    if (h.plain && !e.instant && e.start_ns >= s->clock &&
+        e.end_ns >= e.start_ns) {
+      WriteSliceFromHead(s, e, h);
+      file_bytes_ += out_.size() - before;
+      if (out_.size() >= file_.next_write()) FlushBuffer();
+      return;
+    }
+  }
   const bool device = IsDevice(e.op->category);
   // (async_range_id is a rocTX event's: an API call's retval shares it.)
   uint64_t track = device || e.op->category != Category::kMarker ? s->track
@@ -481,7 +496,6 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
       e.correlation_id != 0 &&
       ((device && e.op->category != Category::kMemoryAllocation) ||
        e.op->submits_work);
-  const uint32_t index = e.op->index;
   if (index >= s->name_iid.size()) {
     s->name_iid.resize(index + 1, 0);
     s->slice_heads.resize(index + 1);
@@ -491,10 +505,13 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel) {
     if (!flow && e.start_ns >= s->clock && e.end_ns >= e.start_ns) {
-      const Sequence::SliceHead& h = s->slice_heads[index];
+      Sequence::SliceHead& h = s->slice_heads[index];
       if (__builtin_expect(h.iid != name_iid, 0)) {
         MakeSliceHead(s, e, name_iid);
       }
+      // (SequenceOf keeps device work and API calls on sequences apart.)
+      h.plain =
+          !device && !e.op->submits_work && e.op->category != Category::kMarker;
       WriteSliceFromHead(s, e, h);
       file_bytes_ += out_.size() - before;
       if (out_.size() >= file_.next_write()) FlushBuffer();

@@ -107,6 +107,10 @@ class PftraceWriter : public Writer {
       uint8_t event_length_at = 0;  // the TrackEvent's length byte
       uint8_t event_length = 0;     // its value less the ID's bytes
       uint8_t annotation_length_at = 0;
+      // Every slice of this name on this sequence takes this head while
+      // the file lasts (an API call's, never a flow: its operation submits
+      // no work), whatever else the event holds but its times and instant.
+      bool plain = false;
       char bytes[32] = {};
     };
     std::vector<SliceHead> slice_heads;
