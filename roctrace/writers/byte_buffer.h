@@ -42,15 +42,19 @@ class ByteBuffer {
     size_ -= n;
   }
 
-  // The bytes start on a page boundary, so that a file opened for direct
-  // I/O (OutputFile) can be written from them without a copy.
+  // The bytes start on a page boundary, as OutputFile's writes of them do.
   static constexpr size_t kAlignment = 4096;
+  // The first allocation: what a writer holds before it writes (OutputFile:
+  // up to 1.5 MiB and a record) without growing, each growth a copy of all
+  // held (pages not touched yet cost nothing).
+  static constexpr size_t kFirstCapacity = 2 << 20;
 
  private:
   // Out of line: a record's formatting, which Reserve is inlined into,
   // keeps a small frame (no registers saved for a call it rarely makes).
   __attribute__((noinline)) void Grow(size_t need) {
     size_t capacity = capacity_ * 2 > need + 4096 ? capacity_ * 2 : need + 4096;
+    if (capacity < kFirstCapacity) capacity = kFirstCapacity;
     std::unique_ptr<char[], Free> bytes(static_cast<char*>(
         ::operator new[](capacity, std::align_val_t(kAlignment))));
     if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
