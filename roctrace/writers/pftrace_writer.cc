@@ -140,9 +140,21 @@ void PftraceWriter::FlushBuffer() {
     CountUnwritten(pending_events_);
     file_.Close();
     failed_ = true;
+    file_limit_ = 0;
     out_.clear();
   }
   pending_events_ = 0;
+}
+
+bool PftraceWriter::Ready() {
+  file_limit_ = 0;
+  if (failed_) return false;
+  if ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
+      !StartFile()) {
+    return false;
+  }
+  file_limit_ = max_bytes_ != 0 ? max_bytes_ : UINT64_MAX;
+  return true;
 }
 
 bool PftraceWriter::StartFile() {
@@ -458,9 +470,7 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteSliceFromHead(
 
 inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
     const ApiEvent& e) {
-  if (failed_ ||
-      ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
-       !StartFile())) {
+  if (__builtin_expect(file_bytes_ >= file_limit_, 0) && !Ready()) {
     CountUnwritten(1);
     return;
   }
@@ -610,6 +620,7 @@ void PftraceWriter::Checkpoint() { FlushBuffer(); }
 void PftraceWriter::Finish(const RunInfo&) {
   FlushBuffer();
   file_.Close();
+  file_limit_ = 0;
 }
 
 void PftraceWriter::Write(const ApiEvent& e) { WriteOne(e); }

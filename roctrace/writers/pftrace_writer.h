@@ -120,6 +120,9 @@ class PftraceWriter : public Writer {
   };
 
   bool StartFile();
+  // Whether an event can be written, a file started as needed (WriteOne's
+  // slow path, taken when file_bytes_ reaches file_limit_); sets the limit.
+  __attribute__((noinline)) bool Ready();
   // Inline for the common event, another of the last sequence's thread's
   // calls.
   Sequence* SequenceOf(const ApiEvent& e) {
@@ -157,6 +160,10 @@ class PftraceWriter : public Writer {
   uint64_t max_bytes_;
   OutputFile file_;
   uint64_t file_bytes_ = 0;  // written to the file, plus out_
+  // file_bytes_ at which WriteOne calls Ready: the size limit of an open
+  // file (UINT64_MAX without one), 0 with no file open or after a failure
+  // (one test an event instead of three).
+  uint64_t file_limit_ = 0;
   bool failed_ = false;
   std::vector<std::string> files_;
   uint64_t pending_events_ = 0;  // events encoded in out_
