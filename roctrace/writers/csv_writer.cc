@@ -54,6 +54,7 @@ OutputFile* CsvWriter::FileFor(Category category) {
       return nullptr;
     }
     paths_[c] = path;
+    open_[c] = true;
     pending_[c].Append(Header(category), std::strlen(Header(category)));
     files_.push_back(path);
   }
@@ -294,7 +295,7 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
 inline __attribute__((always_inline)) void CsvWriter::WriteOne(
     const ApiEvent& e) {
   const int c = static_cast<int>(e.op->category);
-  if (!files_by_category_[c].is_open() && FileFor(e.op->category) == nullptr) {
+  if (!open_[c] && FileFor(e.op->category) == nullptr) {
     CountUnwritten(1);
     return;
   }
@@ -353,6 +354,7 @@ void CsvWriter::Flush(int c) {
     ReportFailure(paths_[c], std::strerror(errno));
     CountUnwritten(pending_rows_[c]);
     file.Close();
+    open_[c] = false;
     failed_[c] = true;
     out.clear();
   }
@@ -367,6 +369,7 @@ void CsvWriter::Finish(const RunInfo&) {
   for (int c = 0; c < kCategoryCount; ++c) {
     Flush(c);
     files_by_category_[c].Close();
+    open_[c] = false;
   }
   // rocprofv3 writes the agents it knows with every CSV output.
   const std::vector<AgentInfoRow> agents = AllAgentInfo();

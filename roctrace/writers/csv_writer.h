@@ -62,6 +62,9 @@ class CsvWriter : public Writer {
   std::string prefix_;
   OutputFile files_by_category_[kCategoryCount];
   bool failed_[kCategoryCount] = {};
+  // files_by_category_[c].is_open(), as a row tests it (one byte, not the
+  // file's descriptor at its address worked out).
+  bool open_[kCategoryCount] = {};
   std::string paths_[kCategoryCount];
   ByteBuffer pending_[kCategoryCount];
   uint64_t pending_rows_[kCategoryCount] = {};  // rows in pending_
