@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 
 namespace roctrace {
@@ -35,19 +36,38 @@ class ByteBuffer {
     size_ += n;
   }
   void Append(const std::string& text) { Append(text.data(), text.size()); }
+  // Drops the first `n` bytes (what remains moves to the start).
+  void DropFront(size_t n) {
+    std::memmove(bytes_.get(), bytes_.get() + n, size_ - n);
+    size_ -= n;
+  }
+
+  // The bytes start on a page boundary, as OutputFile's writes of them do.
+  static constexpr size_t kAlignment = 4096;
+  // The first allocation: what a writer holds before it writes (OutputFile:
+  // up to 1.5 MiB and a record) without growing, each growth a copy of all
+  // held (pages not touched yet cost nothing).
+  static constexpr size_t kFirstCapacity = 2 << 20;
 
  private:
   // Out of line: a record's formatting, which Reserve is inlined into,
   // keeps a small frame (no registers saved for a call it rarely makes).
   __attribute__((noinline)) void Grow(size_t need) {
     size_t capacity = capacity_ * 2 > need + 4096 ? capacity_ * 2 : need + 4096;
-    std::unique_ptr<char[]> bytes(new char[capacity]);
+    if (capacity < kFirstCapacity) capacity = kFirstCapacity;
+    std::unique_ptr<char[], Free> bytes(static_cast<char*>(
+        ::operator new[](capacity, std::align_val_t(kAlignment))));
     if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
     bytes_ = std::move(bytes);
     capacity_ = capacity;
   }
+  struct Free {
+    void operator()(char* p) const {
+      ::operator delete[](p, std::align_val_t(kAlignment));
+    }
+  };
 
-  std::unique_ptr<char[]> bytes_;
+  std::unique_ptr<char[], Free> bytes_;
   size_t size_ = 0;
   size_t capacity_ = 0;
 };

@@ -54,6 +54,7 @@ OutputFile* CsvWriter::FileFor(Category category) {
       return nullptr;
     }
     paths_[c] = path;
+    open_[c] = true;
     pending_[c].Append(Header(category), std::strlen(Header(category)));
     files_.push_back(path);
   }
@@ -177,21 +178,29 @@ void AppendLaunch(const KernelLaunch& l, const KernelRegisterCounts& r,
 
 }  // namespace
 
-void CsvWriter::DecimalCache::Remember(uint64_t key) {
+template <int kLow>
+void CsvWriter::DecimalCache<kLow>::Remember(uint64_t key) {
   key_ = key;
   length_ = static_cast<size_t>(AppendUInt(text_, key) - text_);
 }
 
 // Inlined into Write (three numbers a row): the call and its register
 // saves were a fifth of this function's instructions.
-inline __attribute__((always_inline)) char* CsvWriter::DecimalCache::Append(
-    char* out, uint64_t v) {
-  if (__builtin_expect(v < 10000, 0)) return AppendUInt(out, v);
-  const uint64_t key = v / 10000;
+template <int kLow>
+inline __attribute__((always_inline)) char*
+CsvWriter::DecimalCache<kLow>::Append(char* out, uint64_t v) {
+  static_assert(kLow == 2 || kLow == 4, "two or four digits made");
+  constexpr uint64_t kDivisor = kLow == 2 ? 100 : 10000;
+  if (__builtin_expect(v < kDivisor, 0)) return AppendUInt(out, v);
+  const uint64_t key = v / kDivisor;
   if (__builtin_expect(key != key_, 0)) Remember(key);
   std::memcpy(out, text_, sizeof(text_));
   out += length_;
-  const uint32_t last = static_cast<uint32_t>(v - key * 10000);
+  const uint32_t last = static_cast<uint32_t>(v - key * kDivisor);
+  if (kLow == 2) {
+    std::memcpy(out, kPairs.text + 2 * last, 2);
+    return out + 2;
+  }
   std::memcpy(out, kPairs.text + 2 * (last / 100), 2);
   std::memcpy(out + 2, kPairs.text + 2 * (last % 100), 2);
   return out + 4;
@@ -280,13 +289,13 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
   std::string row;
   WriteDevice(e, &row);
   out.Append(row);
-  if (out.size() >= OutputFile::kChunkBytes) Flush(c);
+  if (out.size() >= files_by_category_[c].next_write()) Flush(c);
 }
 
 inline __attribute__((always_inline)) void CsvWriter::WriteOne(
     const ApiEvent& e) {
   const int c = static_cast<int>(e.op->category);
-  if (!files_by_category_[c].is_open() && FileFor(e.op->category) == nullptr) {
+  if (!open_[c] && FileFor(e.op->category) == nullptr) {
     CountUnwritten(1);
     return;
   }
@@ -330,22 +339,26 @@ inline __attribute__((always_inline)) void CsvWriter::WriteOne(
   p = timestamps_.Append(p, e.end_ns);
   *p++ = '\n';
   out.Commit(p);
-  if (out.size() >= OutputFile::kChunkBytes) Flush(c);
+  if (out.size() >= files_by_category_[c].next_write()) Flush(c);
 }
 
 void CsvWriter::Flush(int c) {
   ByteBuffer& out = pending_[c];
   OutputFile& file = files_by_category_[c];
-  if (file.is_open() && !out.empty() && !file.Write(out.data(), out.size())) {
+  // (`out` keeps the file's last partial page, written.)
+  if (!file.is_open()) {
+    out.clear();
+  } else if (!file.Write(&out)) {
     // The file keeps its whole rows up to the last chunk written; this
     // chunk's rows and every later row of the file are lost, and said so.
     ReportFailure(paths_[c], std::strerror(errno));
     CountUnwritten(pending_rows_[c]);
     file.Close();
+    open_[c] = false;
     failed_[c] = true;
+    out.clear();
   }
   pending_rows_[c] = 0;
-  out.clear();
 }
 
 void CsvWriter::Checkpoint() {
@@ -356,6 +369,7 @@ void CsvWriter::Finish(const RunInfo&) {
   for (int c = 0; c < kCategoryCount; ++c) {
     Flush(c);
     files_by_category_[c].Close();
+    open_[c] = false;
   }
   // rocprofv3 writes the agents it knows with every CSV output.
   const std::vector<AgentInfoRow> agents = AllAgentInfo();

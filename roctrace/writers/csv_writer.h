@@ -38,19 +38,22 @@ class CsvWriter : public Writer {
   void Flush(int category);
   void WriteDevice(const ApiEvent& e, std::string* out);
   __attribute__((noinline)) void AppendDeviceRow(const ApiEvent& e, int c);
-  // Appends numbers that change slowly from row to row (timestamps, the
-  // calls' correlation IDs): all but their last 4 digits are nearly always
-  // those of the previous number (a timestamp's change every 10 us), so they
-  // are formatted once and copied, and only 4 digits per number are made.
+  // Appends numbers that change slowly from row to row: all but their last
+  // kLow digits (2 or 4) are nearly always those of the previous number,
+  // so they are formatted once and copied, and only kLow digits per number
+  // are made. Timestamps keep 4 (they change every 10 us), the calls'
+  // correlation IDs 2 (they count up by one or a few a row: the copied
+  // digits change every 100 rows).
+  template <int kLow>
   class DecimalCache {
    public:
     // Stores up to 24 bytes at `out`; returns the end of the digits.
     char* Append(char* out, uint64_t v);
 
    private:
-    void Remember(uint64_t key);  // formats a new v / 10^4
+    void Remember(uint64_t key);  // formats a new v / 10^kLow
 
-    uint64_t key_ = UINT64_MAX;  // v / 10^4
+    uint64_t key_ = UINT64_MAX;  // v / 10^kLow
     char text_[24] = {};         // its digits
     size_t length_ = 0;
   };
@@ -59,6 +62,9 @@ class CsvWriter : public Writer {
   std::string prefix_;
   OutputFile files_by_category_[kCategoryCount];
   bool failed_[kCategoryCount] = {};
+  // files_by_category_[c].is_open(), as a row tests it (one byte, not the
+  // file's descriptor at its address worked out).
+  bool open_[kCategoryCount] = {};
   std::string paths_[kCategoryCount];
   ByteBuffer pending_[kCategoryCount];
   uint64_t pending_rows_[kCategoryCount] = {};  // rows in pending_
@@ -68,7 +74,8 @@ class CsvWriter : public Writer {
   uint64_t thread_key_ = UINT64_MAX;
   char thread_text_[24] = {};
   size_t thread_length_ = 0;
-  DecimalCache timestamps_, correlation_ids_;
+  DecimalCache<4> timestamps_;
+  DecimalCache<2> correlation_ids_;
 };
 
 // Appends `text` to `out` as a CSV field, quoted as rocprofv3 quotes

@@ -29,6 +29,11 @@ int MoveHigh(int fd) {
   return high;
 }
 
+// A write starts on a page boundary: the kernel then fills whole page-cache
+// folios from the start of each write call (large ones at a chunk
+// boundary) instead of completing the page a previous write ended in.
+constexpr uint64_t kPage = ByteBuffer::kAlignment;
+
 }  // namespace
 
 bool OutputFile::Open(const std::string& path) {
@@ -37,6 +42,9 @@ bool OutputFile::Open(const std::string& path) {
       ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   size_ = reserved_ = 0;
   can_reserve_ = true;
+  buffer_at_ = 0;
+  kept_ = 0;
+  next_write_ = kChunkBytes;
   path_ = path;
   struct stat st {};
   if (fd_ >= 0 && fstat(fd_, &st) == 0) {
@@ -79,6 +87,30 @@ void OutputFile::ReserveFor(uint64_t end) {
   reserved_ += length;
 }
 
+bool OutputFile::WriteAt(const char* data, size_t n, uint64_t at) {
+  while (n > 0) {
+    const ssize_t done = ::pwrite(fd_, data, n, static_cast<off_t>(at));
+    if (done < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += done;
+    n -= static_cast<size_t>(done);
+    at += static_cast<uint64_t>(done);
+  }
+  return true;
+}
+
+void OutputFile::CutBack(uint64_t size) {
+  // Writers hand over whole rows and packets: what of them reached the
+  // file is taken back, so the file ends where the last whole write did.
+  const int err = errno;
+  if (ftruncate(fd_, static_cast<off_t>(size)) != 0) {
+    // Nothing more to do: the error reported is the write's.
+  }
+  errno = err;
+}
+
 bool OutputFile::Write(const char* data, size_t n) {
   if (fd_ < 0) {
     errno = EBADF;
@@ -89,24 +121,49 @@ bool OutputFile::Write(const char* data, size_t n) {
     return false;
   }
   if (can_reserve_ && size_ + n > reserved_) ReserveFor(size_ + n);
-  const uint64_t before = size_;
-  while (n > 0) {
-    ssize_t done = ::write(fd_, data, n);
-    if (done < 0) {
-      if (errno == EINTR) continue;
-      // Writers hand over whole rows and packets: what of them reached the
-      // file is taken back, so the file ends where the last whole write did.
-      const int err = errno;
-      if (size_ != before && ftruncate(fd_, static_cast<off_t>(before)) == 0) {
-        size_ = before;
-      }
-      errno = err;
-      return false;
-    }
-    data += done;
-    n -= static_cast<size_t>(done);
-    size_ += static_cast<uint64_t>(done);
+  if (!WriteAt(data, n, size_)) {
+    CutBack(size_);
+    return false;
   }
+  size_ += n;
+  return true;
+}
+
+bool OutputFile::Write(ByteBuffer* buffer) {
+  const size_t size = buffer->size();
+  if (size == kept_) return true;  // nothing new
+  if (fd_ < 0) {
+    errno = EBADF;
+    return false;
+  }
+  if (!StillOurs()) {
+    fd_ = -1;  // not ours to close
+    return false;
+  }
+  const uint64_t end = buffer_at_ + size;
+  if (can_reserve_ && end > reserved_) ReserveFor(end);
+  // From the page that holds the file's end (buffer_at_): its first kept_
+  // bytes are written again, from the page cache's copy to itself.
+  if (!WriteAt(buffer->data(), size, buffer_at_)) {
+    CutBack(size_);
+    buffer->clear();
+    buffer_at_ = size_;
+    kept_ = 0;
+    next_write_ = kChunkBytes;
+    return false;
+  }
+  size_ = end;
+  const uint64_t page = end / kPage * kPage;
+  if (page > buffer_at_) {
+    buffer->DropFront(static_cast<size_t>(page - buffer_at_));
+    buffer_at_ = page;
+  }
+  kept_ = buffer->size();
+  // The next write ends at the next chunk boundary (so that it starts at
+  // one too), at least half a chunk on.
+  uint64_t boundary = (end / kChunkBytes + 1) * kChunkBytes;
+  if (boundary - end < kChunkBytes / 2) boundary += kChunkBytes;
+  next_write_ = static_cast<size_t>(boundary - buffer_at_);
   return true;
 }
 

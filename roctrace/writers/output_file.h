@@ -1,5 +1,5 @@
-// An append-only output file (a CSV, a timeline) written in chunks of a few
-// hundred KiB, with its disk blocks reserved ahead of the data.
+// An append-only output file (a CSV, a timeline) written in chunks of about
+// 1 MiB, with its disk blocks reserved ahead of the data.
 //
 // Why: the kernel's cost of a buffered write here is mostly per 4 KiB page
 // and per block (page-cache page, ext4's delayed-allocation reservation), not
@@ -14,6 +14,14 @@
 // our data in its own. The descriptor is kept high, and before each write
 // the file checks it is still ours (fstat: same device and inode), opening
 // its file again by path when it is not.
+//
+// Writers hand their data over in a ByteBuffer (Write(ByteBuffer*)) that
+// keeps the file's last partial page: each write call starts on a page
+// boundary, writing those bytes again, and ends where the data ends (whole
+// rows, whole packets), normally just past a chunk boundary, so that the
+// next one starts on it. The kernel's work per write is then whole folios
+// from the start, large ones at a chunk boundary: a fifth to a third less
+// system time per byte than writes starting anywhere (measured on ext4).
 #ifndef ROCTRACE_WRITERS_OUTPUT_FILE_H_
 #define ROCTRACE_WRITERS_OUTPUT_FILE_H_
 
@@ -22,6 +30,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "roctrace/writers/byte_buffer.h"
 
 namespace roctrace {
 
@@ -46,6 +56,16 @@ class OutputFile {
   // an error, the file cut back to where it was before this call (no part
   // of `data` kept).
   bool Write(const char* data, size_t n);
+  // Appends what `buffer` holds past what the last call left in it, as
+  // Write does (the same errors, the file cut back the same way). The
+  // buffer then holds the file's last partial page, already in the file:
+  // the caller appends after it and hands the same buffer back next time
+  // (a file is written one way or the other, never both). On an error the
+  // buffer is empty.
+  bool Write(ByteBuffer* buffer);
+  // The buffer size at which to hand it to Write(ByteBuffer*): about
+  // kChunkBytes, the write then ending just past a chunk boundary.
+  size_t next_write() const { return next_write_; }
   // Gives back the blocks reserved past the data and closes.
   void Close();
   // Times the file was opened again because the program had closed (or
@@ -58,6 +78,10 @@ class OutputFile {
   // program closed it, reopens the file by its path and goes on at size_
   // (false, errno set, when it cannot).
   bool StillOurs();
+  // pwrite of all of `n` bytes at `at` (EINTR and short writes retried).
+  bool WriteAt(const char* data, size_t n, uint64_t at);
+  // Truncates back to `size` after a failed write (errno kept).
+  void CutBack(uint64_t size);
 
   int fd_ = -1;
   std::string path_;
@@ -67,6 +91,11 @@ class OutputFile {
   uint64_t size_ = 0;      // bytes written
   uint64_t reserved_ = 0;  // blocks reserved up to here
   bool can_reserve_ = true;
+  // Write(ByteBuffer*): the file offset of the buffer's first byte (a page
+  // boundary) and how many of its bytes are already in the file.
+  uint64_t buffer_at_ = 0;
+  size_t kept_ = 0;
+  size_t next_write_ = kChunkBytes;
 };
 
 }  // namespace roctrace

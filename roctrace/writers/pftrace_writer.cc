@@ -130,23 +130,38 @@ PftraceWriter::PftraceWriter(std::string path_prefix, RunInfo start_info,
 PftraceWriter::~PftraceWriter() = default;
 
 void PftraceWriter::FlushBuffer() {
-  if (file_.is_open() && !out_.empty() &&
-      !file_.Write(out_.data(), out_.size())) {
+  // (out_ keeps the file's last partial page, written.)
+  if (!file_.is_open()) {
+    out_.clear();
+  } else if (!file_.Write(&out_)) {
     // The file keeps its whole packets up to the last chunk written (a
     // valid trace); this chunk's events and all later ones are lost.
     ReportFailure(files_.back(), std::strerror(errno));
     CountUnwritten(pending_events_);
     file_.Close();
     failed_ = true;
+    file_limit_ = 0;
+    out_.clear();
   }
   pending_events_ = 0;
-  out_.clear();
+}
+
+bool PftraceWriter::Ready() {
+  file_limit_ = 0;
+  if (failed_) return false;
+  if ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
+      !StartFile()) {
+    return false;
+  }
+  file_limit_ = max_bytes_ != 0 ? max_bytes_ : UINT64_MAX;
+  return true;
 }
 
 bool PftraceWriter::StartFile() {
   if (file_.is_open()) {
     FlushBuffer();
     file_.Close();
+    out_.clear();  // the closed file's last page
     if (failed_) return false;
   }
   std::string path = prefix_ + "_results";
@@ -164,6 +179,7 @@ bool PftraceWriter::StartFile() {
     s.started = false;
     s.name_iid.assign(s.name_iid.size(), 0);
     s.names = 0;
+    for (Sequence::SliceHead& h : s.slice_heads) h.plain = false;
   }
 
   // The process's track, on a sequence of its own.
@@ -454,9 +470,7 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteSliceFromHead(
 
 inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
     const ApiEvent& e) {
-  if (failed_ ||
-      ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
-       !StartFile())) {
+  if (__builtin_expect(file_bytes_ >= file_limit_, 0) && !Ready()) {
     CountUnwritten(1);
     return;
   }
@@ -464,6 +478,20 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
   const size_t before = out_.size();
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);
+  const uint32_t index = e.op->index;
+  // The common event first: a name whose slices the sequence writes from
+  // its head, time going forward (one test of the head for what the
+  // general checks below decide by the operation).
+  if (index < s->slice_heads.size()) {
+    const Sequence::SliceHead& h = s->slice_heads[index];
+    if (h.plain && !e.instant && e.start_ns >= s->clock &&
+        e.end_ns >= e.start_ns) {
+      WriteSliceFromHead(s, e, h);
+      file_bytes_ += out_.size() - before;
+      if (out_.size() >= file_.next_write()) FlushBuffer();
+      return;
+    }
+  }
   const bool device = IsDevice(e.op->category);
   // (async_range_id is a rocTX event's: an API call's retval shares it.)
   uint64_t track = device || e.op->category != Category::kMarker ? s->track
@@ -478,7 +506,6 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
       e.correlation_id != 0 &&
       ((device && e.op->category != Category::kMemoryAllocation) ||
        e.op->submits_work);
-  const uint32_t index = e.op->index;
   if (index >= s->name_iid.size()) {
     s->name_iid.resize(index + 1, 0);
     s->slice_heads.resize(index + 1);
@@ -488,20 +515,23 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel) {
     if (!flow && e.start_ns >= s->clock && e.end_ns >= e.start_ns) {
-      const Sequence::SliceHead& h = s->slice_heads[index];
+      Sequence::SliceHead& h = s->slice_heads[index];
       if (__builtin_expect(h.iid != name_iid, 0)) {
         MakeSliceHead(s, e, name_iid);
       }
+      // (SequenceOf keeps device work and API calls on sequences apart.)
+      h.plain =
+          !device && !e.op->submits_work && e.op->category != Category::kMarker;
       WriteSliceFromHead(s, e, h);
       file_bytes_ += out_.size() - before;
-      if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+      if (out_.size() >= file_.next_write()) FlushBuffer();
       return;
     }
   }
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel && WriteSlice(s, e, name_iid, flow)) {
     file_bytes_ += out_.size() - before;
-    if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+    if (out_.size() >= file_.next_write()) FlushBuffer();
     return;
   }
   WritePackets(e, s, before, track, flow, name_iid);
@@ -582,7 +612,7 @@ void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, size_t before,
     out_.Close(p);
   }
   file_bytes_ += out_.size() - before;
-  if (out_.size() >= OutputFile::kChunkBytes) FlushBuffer();
+  if (out_.size() >= file_.next_write()) FlushBuffer();
 }
 
 void PftraceWriter::Checkpoint() { FlushBuffer(); }
@@ -590,6 +620,7 @@ void PftraceWriter::Checkpoint() { FlushBuffer(); }
 void PftraceWriter::Finish(const RunInfo&) {
   FlushBuffer();
   file_.Close();
+  file_limit_ = 0;
 }
 
 void PftraceWriter::Write(const ApiEvent& e) { WriteOne(e); }

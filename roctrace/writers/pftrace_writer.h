@@ -107,6 +107,10 @@ class PftraceWriter : public Writer {
       uint8_t event_length_at = 0;  // the TrackEvent's length byte
       uint8_t event_length = 0;     // its value less the ID's bytes
       uint8_t annotation_length_at = 0;
+      // Every slice of this name on this sequence takes this head while
+      // the file lasts (an API call's, never a flow: its operation submits
+      // no work), whatever else the event holds but its times and instant.
+      bool plain = false;
       char bytes[32] = {};
     };
     std::vector<SliceHead> slice_heads;
@@ -116,6 +120,9 @@ class PftraceWriter : public Writer {
   };
 
   bool StartFile();
+  // Whether an event can be written, a file started as needed (WriteOne's
+  // slow path, taken when file_bytes_ reaches file_limit_); sets the limit.
+  __attribute__((noinline)) bool Ready();
   // Inline for the common event, another of the last sequence's thread's
   // calls.
   Sequence* SequenceOf(const ApiEvent& e) {
@@ -153,6 +160,10 @@ class PftraceWriter : public Writer {
   uint64_t max_bytes_;
   OutputFile file_;
   uint64_t file_bytes_ = 0;  // written to the file, plus out_
+  // file_bytes_ at which WriteOne calls Ready: the size limit of an open
+  // file (UINT64_MAX without one), 0 with no file open or after a failure
+  // (one test an event instead of three).
+  uint64_t file_limit_ = 0;
   bool failed_ = false;
   std::vector<std::string> files_;
   uint64_t pending_events_ = 0;  // events encoded in out_
