@@ -489,7 +489,27 @@ bool Tool::CreateWriters() {
   }
   if (config_.csv) add("csv", std::make_unique<CsvWriter>(prefix_));
   if (config_.json) {
-    add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_));
+    // rocprofv3's metadata.config: the options as given and as resolved.
+    JsonRunConfig json;
+    json.raw_output_path = config_.output_dir;
+    json.raw_output_file = config_.output_file;
+    json.output_path = DirName(prefix_);
+    json.output_file = prefix_.substr(prefix_.rfind('/') + 1);
+    json.perfetto_buffer_size_kb = config_.perfetto_max_size >> 10;
+    json.summary = config_.summary;
+    json.summary_per_domain = config_.summary_per_domain;
+    json.summary_groups = config_.summary_groups;
+    json.summary_unit = config_.summary_units;
+    json.summary_file = config_.summary_output_file.empty()
+                            ? "stderr"
+                            : config_.summary_output_file;
+    json.csv_output = config_.csv;
+    json.pftrace_output = config_.pftrace;
+    json.rocpd_output = config_.rocpd;
+    json.summary_output = config_.summary;
+    json.kernel_rename = config_.kernel_rename;
+    add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_,
+                                             std::move(json)));
   }
   const bool summary = config_.summary || config_.summary_per_domain ||
                        !config_.summary_groups.empty();
