@@ -358,6 +358,38 @@ class ApiArguments(unittest.TestCase):
     # A call without parameters has an empty list.
     self.assertEqual({len(r["args"]) for r in calls["hsa_init"]}, {0})
 
+  def test_hip_compiler_calls_are_rocprofv3s_compiler_kind(self):
+    """A `__hip*` call of the real libamdhip64 (the launch configuration's
+    push and pop) is HIP's compiler API in every output, read back by its
+    reader: the CSV's Domain and rocpd's category HIP_COMPILER_API, the
+    JSON record's kind HIP_COMPILER_API_EXT (22, rocprofv3 1.0.0's kind of
+    HIP compiler records), the runtime call beside them the runtime's."""
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-format", "csv", "rocpd",
+             "json", "-d", "out", "-o", "c", "--", PROGRAM, "compiler_calls"],
+            d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    out = os.path.join(d, "out")
+    compiler = {"__hipPushCallConfiguration", "__hipPopCallConfiguration"}
+    csv_kinds = {r["Function"]: r["Domain"]
+                 for r in read_csv(os.path.join(out, "c_hip_api_trace.csv"))}
+    self.assertEqual({f: csv_kinds.get(f) for f in compiler},
+                     {f: "HIP_COMPILER_API" for f in compiler})
+    self.assertEqual(csv_kinds["hipGetErrorString"], "HIP_RUNTIME_API")
+    db_kinds = {r[1]: r[0] for r in regions(os.path.join(out, "c_results.db"))}
+    self.assertEqual({f: db_kinds.get(f) for f in compiler},
+                     {f: "HIP_COMPILER_API" for f in compiler})
+    self.assertEqual(db_kinds["hipGetErrorString"], "HIP_RUNTIME_API")
+    with open(os.path.join(out, "c_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    strings = tool["strings"]["buffer_records"]
+    json_kinds = {json_op_name(tool, r): (r["kind"], strings[r["kind"]]["kind"])
+                  for r in tool["buffer_records"]["hip_api"]}
+    self.assertEqual({f: json_kinds.get(f) for f in compiler},
+                     {f: (22, "HIP_COMPILER_API_EXT") for f in compiler})
+    self.assertEqual(json_kinds["hipGetErrorString"],
+                     (21, "HIP_RUNTIME_API_EXT"))
+
   def test_json_records_carry_the_returned_status(self):
     """rocprofv3's JSON: an API call's record has `retval`, the union's
     `uint64_t_retval`: here the status the program itself saw returned, on
