@@ -2563,6 +2563,41 @@ class HipStreams(unittest.TestCase):
                             if r["Function"].startswith("hipMemcpy")),
         {"hipMemcpyAsync": 3 * ROUNDS, "hipMemcpy": 3 * ROUNDS})
 
+  def test_timeline_draws_gpu_work_per_stream(self):
+    """As rocprofv3 draws a HIP program's timeline: one track per HIP stream
+    holding its kernels and copies, named as rocpd names the stream
+    ("Default Stream", "Stream N"); with --group-by-queue per queue (kernels)
+    and per GPU (copies), no stream tracks."""
+    for options, by_stream in (([], True), (["--group-by-queue"], False)):
+      d = self.trace(["--sys-trace"] + options, ["pftrace", "csv"])
+      stream_of = {}
+      for name in ("s_kernel_trace.csv", "s_memory_copy_trace.csv"):
+        for r in read_csv(os.path.join(d, name)):
+          stream_of[int(r["Correlation_Id"])] = int(r["Stream_Id"])
+      self.assertEqual(len(stream_of), 6 * ROUNDS)
+      with open(os.path.join(d, "s_results.pftrace"), "rb") as f:
+        trace = pftrace_reader.Trace(f.read())
+      device = [s for s in trace.slices()
+                if "tid" not in trace.tracks[s.track] and
+                s.correlation_id in stream_of]
+      self.assertEqual(len(device), len(stream_of), options)
+      names = collections.Counter(trace.tracks[s.track]["name"]
+                                  for s in device)
+      if by_stream:
+        for s in device:
+          stream = stream_of[s.correlation_id]
+          self.assertEqual(trace.tracks[s.track]["name"],
+                           "Stream %d" % stream if stream else
+                           "Default Stream", s)
+          if "stream_id" in s.args:  # a kernel's launch annotations
+            self.assertEqual(s.args["stream_id"], stream)
+        self.assertEqual(names, {"Default Stream": 2 * ROUNDS,
+                                 "Stream 1": 2 * ROUNDS,
+                                 "Stream 2": 2 * ROUNDS})
+      else:
+        self.assertFalse([n for n in names if "Stream" in n], names)
+        self.assertTrue([n for n in names if "queue" in n], names)
+
   def test_kernels_renamed_by_the_rocTX_range_around_their_launch(self):
     # rocprofv3's --kernel-rename: the innermost range pushed around the
     # launch names the kernel ("launch on a" inside "round"), in every
