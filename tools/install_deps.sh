@@ -33,6 +33,8 @@ packages=(
   # thread (copy_cost.hip includes valgrind/callgrind.h)
   linux-perf
   valgrind
+  # roctrace/tests/pftrace_protoc_test.py: protoc --decode of a .pftrace
+  protobuf-compiler
 )
 
 missing=()

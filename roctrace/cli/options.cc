@@ -453,19 +453,9 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
     } else if (name == "--kernel-rename") {
       ok = boolean({&o->kernel_rename});
     } else if (name == "--group-by-queue") {
-      // rocprofv3's timeline draws GPU work per HIP stream unless this is
-      // on; roctrace's is always per HSA queue (the stream is each slice's
-      // stream_id argument).
-      bool by_queue = false;
-      ok = boolean({&by_queue});
-      if (ok) {
-        o->notes.push_back(
-            by_queue ? "--group-by-queue: the timeline's GPU tracks are per "
-                       "HSA queue already"
-                     : "--group-by-queue false: the timeline's GPU tracks "
-                       "are per HSA queue all the same (each slice names its "
-                       "stream, stream_id)");
-      }
+      // The timeline's kernels and copies per HSA queue and GPU, not per
+      // HIP stream (rocprofv3's default once HIP is initialised).
+      ok = boolean({&o->group_by_queue});
     } else if (name == "-T" || name == "--truncate-kernels") {
       ok = boolean({&o->truncate_kernels});
     } else if (name == "-M" || name == "--mangled-kernels") {
@@ -812,6 +802,7 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   if (o.truncate_kernels) env.emplace_back("ROCTRACE_TRUNCATE_KERNELS", "1");
   if (o.mangled_kernels) env.emplace_back("ROCTRACE_MANGLED_KERNELS", "1");
   if (o.kernel_rename) env.emplace_back("ROCTRACE_KERNEL_RENAME", "1");
+  if (o.group_by_queue) env.emplace_back("ROCTRACE_GROUP_BY_QUEUE", "1");
   if (!o.agent_index.empty()) {
     env.emplace_back("ROCTRACE_AGENT_INDEX", o.agent_index);
   }

@@ -49,6 +49,7 @@ struct Options {
   bool truncate_kernels = false;  // -T/--truncate-kernels
   bool mangled_kernels = false;   // -M/--mangled-kernels
   bool kernel_rename = false;     // --kernel-rename
+  bool group_by_queue = false;    // --group-by-queue
   std::string agent_index;        // -A: absolute, relative, type-relative
   std::string buffer_size, perfetto_max_size;
   std::string minimum_output_data;   // KB: a process's smaller outputs go

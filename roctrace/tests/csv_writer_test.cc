@@ -103,5 +103,35 @@ TEST(CsvWriter, TimestampsAcrossDigitBoundariesAndThreadsInTurn) {
   }
 }
 
+// libhsakmt calls (KFD_API, HSA-category events) go to roctrace's own
+// file: rocprofv3's _hsa_api_trace.csv holds HSA calls only.
+TEST(CsvWriter, KfdRowsAreInAFileOfTheirOwn) {
+  const ScratchDir dir("csv_writer_test");
+  const std::string prefix = dir / "t";
+  OpName hsa{Category::kHsa, "hsa_init", "HSA_CORE_API", 0};
+  OpName kfd{Category::kHsa, "hsaKmtOpenKFD", "KFD_API", 1};
+  {
+    CsvWriter writer(prefix);
+    for (const OpName* op : {&hsa, &kfd, &hsa}) {
+      ApiEvent e{};
+      e.op = op;
+      e.pid = 1;
+      e.tid = 2;
+      writer.Write(e);
+    }
+    writer.Finish(RunInfo{});
+  }
+  const std::vector<std::string> hsa_lines =
+      Lines(prefix + CsvWriter::TraceSuffix(Category::kHsa));
+  ASSERT_EQ(hsa_lines.size(), 3u);
+  EXPECT_EQ(hsa_lines[1].find("\"HSA_CORE_API\",\"hsa_init\""), 0u);
+  EXPECT_EQ(hsa_lines[2].find("\"HSA_CORE_API\",\"hsa_init\""), 0u);
+  const std::vector<std::string> kfd_lines =
+      Lines(prefix + "_kfd_api_trace.csv");
+  ASSERT_EQ(kfd_lines.size(), 2u);
+  EXPECT_EQ(kfd_lines[0], hsa_lines[0]);  // the API trace's columns
+  EXPECT_EQ(kfd_lines[1].find("\"KFD_API\",\"hsaKmtOpenKFD\""), 0u);
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -69,6 +69,13 @@ def query_db(db, sql):
     con.close()
 
 
+def json_op_name(tool, record):
+  """A JSON record's operation name, as rocprofv3's readers look it up:
+  strings.buffer_records indexed by the record's kind, then its operation."""
+  kind = tool["strings"]["buffer_records"][record["kind"]]
+  return kind["operations"][record["operation"]]
+
+
 def read_csv(path):
   with open(path, newline="") as f:
     return list(csv.DictReader(f))
@@ -134,8 +141,8 @@ class TraceSample(unittest.TestCase):
     self.assertEqual(counts[("HSA_CORE_API", "hsa_system_get_info")], 1)
     # One hsa_init of the program's own, more made by libamdhip64.
     self.assertGreaterEqual(counts[("HSA_CORE_API", "hsa_init")], 1)
-    # rocprofv3's kinds: a mark, and ranges.
-    self.assertEqual(counts[("MARKER_CORE_API", "start")], 1)
+    # rocprofv3's kind of marks and ranges alike.
+    self.assertEqual(counts[("MARKER_CORE_RANGE_API", "start")], 1)
     for marker in ("outer", "inner"):
       self.assertEqual(counts[("MARKER_CORE_RANGE_API", marker)], 1, marker)
 
@@ -330,13 +337,10 @@ class ApiArguments(unittest.TestCase):
     p_addr, dst, src, major = p.stdout.split()
     with open(os.path.join(d, "out", "run_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
-    ops = {k["kind"]: k["operations"]
-           for k in tool["strings"]["buffer_records"]}
     calls = {}
-    for section, kind in (("hip_api", "HIP_RUNTIME_API"),
-                          ("hsa_api", "HSA_CORE_API")):
+    for section in ("hip_api", "hsa_api"):
       for r in tool["buffer_records"][section]:
-        calls.setdefault(ops[kind][r["operation"]], []).append(r)
+        calls.setdefault(json_op_name(tool, r), []).append(r)
     self.assertEqual([r["args"] for r in calls["hipMemcpy"]], [[
         {"type": "Pv", "name": "dst", "value": dst},
         {"type": "PKv", "name": "src", "value": src},
@@ -353,6 +357,38 @@ class ApiArguments(unittest.TestCase):
     # A call without parameters has an empty list.
     self.assertEqual({len(r["args"]) for r in calls["hsa_init"]}, {0})
 
+  def test_hip_compiler_calls_are_rocprofv3s_compiler_kind(self):
+    """A `__hip*` call of the real libamdhip64 (the launch configuration's
+    push and pop) is HIP's compiler API in every output, read back by its
+    reader: the CSV's Domain and rocpd's category HIP_COMPILER_API, the
+    JSON record's kind HIP_COMPILER_API_EXT (22, rocprofv3 1.0.0's kind of
+    HIP compiler records), the runtime call beside them the runtime's."""
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-format", "csv", "rocpd",
+             "json", "-d", "out", "-o", "c", "--", PROGRAM, "compiler_calls"],
+            d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    out = os.path.join(d, "out")
+    compiler = {"__hipPushCallConfiguration", "__hipPopCallConfiguration"}
+    csv_kinds = {r["Function"]: r["Domain"]
+                 for r in read_csv(os.path.join(out, "c_hip_api_trace.csv"))}
+    self.assertEqual({f: csv_kinds.get(f) for f in compiler},
+                     {f: "HIP_COMPILER_API" for f in compiler})
+    self.assertEqual(csv_kinds["hipGetErrorString"], "HIP_RUNTIME_API")
+    db_kinds = {r[1]: r[0] for r in regions(os.path.join(out, "c_results.db"))}
+    self.assertEqual({f: db_kinds.get(f) for f in compiler},
+                     {f: "HIP_COMPILER_API" for f in compiler})
+    self.assertEqual(db_kinds["hipGetErrorString"], "HIP_RUNTIME_API")
+    with open(os.path.join(out, "c_results.json")) as f:
+      tool = json.load(f)["rocprofiler-sdk-tool"][0]
+    strings = tool["strings"]["buffer_records"]
+    json_kinds = {json_op_name(tool, r): (r["kind"], strings[r["kind"]]["kind"])
+                  for r in tool["buffer_records"]["hip_api"]}
+    self.assertEqual({f: json_kinds.get(f) for f in compiler},
+                     {f: (22, "HIP_COMPILER_API_EXT") for f in compiler})
+    self.assertEqual(json_kinds["hipGetErrorString"],
+                     (21, "HIP_RUNTIME_API_EXT"))
+
   def test_json_records_carry_the_returned_status(self):
     """rocprofv3's JSON: an API call's record has `retval`, the union's
     `uint64_t_retval`: here the status the program itself saw returned, on
@@ -365,14 +401,11 @@ class ApiArguments(unittest.TestCase):
             (line.split() for line in p.stdout.splitlines())}
     with open(os.path.join(d, "out", "run_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
-    ops = {k["kind"]: k["operations"]
-           for k in tool["strings"]["buffer_records"]}
     first = {}  # the program's own call: the first of its name
-    for section, kind in (("hip_api", "HIP_RUNTIME_API"),
-                          ("hsa_api", "HSA_CORE_API")):
+    for section in ("hip_api", "hsa_api"):
       for r in sorted(tool["buffer_records"][section],
                       key=lambda r: r["start_timestamp"]):
-        first.setdefault(ops[kind][r["operation"]], r)
+        first.setdefault(json_op_name(tool, r), r)
     for name, status in seen.items():
       self.assertEqual(first[name].get("retval"),
                        {"uint64_t_retval": status & 0xFFFFFFFF}, name)
@@ -1092,8 +1125,6 @@ class GpuProgram(unittest.TestCase):
     tool = data["rocprofiler-sdk-tool"][0]
     records = tool["buffer_records"]
     kinds = [k["kind"] for k in tool["strings"]["buffer_records"]]
-    ops = {k["kind"]: k["operations"]
-           for k in tool["strings"]["buffer_records"]}
     symbols = {k["kernel_id"]: k["formatted_kernel_name"]
                for k in tool["kernel_symbols"]}
     names = collections.Counter(
@@ -1106,7 +1137,7 @@ class GpuProgram(unittest.TestCase):
     for r in records["kernel_dispatch"] + records["memory_copy"]:
       self.assertEqual(kinds[r["kind"]] in ("KERNEL_DISPATCH", "MEMORY_COPY"),
                        True)
-    hsa = collections.Counter(ops["HSA_CORE_API"][r["operation"]]
+    hsa = collections.Counter(json_op_name(tool, r)
                               for r in records["hsa_api"])
     from_db = collections.Counter(
         r[1] for r in regions(self.db) if not r[0].startswith("MARKER_"))
@@ -1114,8 +1145,8 @@ class GpuProgram(unittest.TestCase):
     failed = [r for r in records["hsa_api"] if r.get("failed")]
     self.assertEqual(len(failed), F)
     self.assertEqual(tool["metadata"]["pid"], regions(self.db)[0][2])
-    self.assertIn({"GPU", "CPU"} - {a["type"] for a in tool["agents"]},
-                  [set()])
+    # rocprofiler_agent_type_t: 1 CPU, 2 GPU.
+    self.assertEqual({1, 2} - {a["type"] for a in tool["agents"]}, set())
     dispatch_corr = {r["correlation_id"]["internal"]
                      for r in records["kernel_dispatch"]}
     self.assertEqual(dispatch_corr, {k[3] for k in self.kernels()})
@@ -2596,12 +2627,10 @@ class HipStreams(unittest.TestCase):
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
     records = tool["buffer_records"]
     # As rocprofv3's HIP records, a call names its stream.
-    ops = {k["kind"]: k["operations"]
-           for k in tool["strings"]["buffer_records"]}
     self.assertEqual(
         collections.Counter(
             r["stream_id"]["handle"] for r in records["hip_api"]
-            if ops["HIP_RUNTIME_API"][r["operation"]] == "hipMemcpyAsync"),
+            if json_op_name(tool, r) == "hipMemcpyAsync"),
         {0: ROUNDS, 1: ROUNDS, 2: ROUNDS})
     self.assertEqual(len(records["kernel_dispatch"]), 3 * ROUNDS)
     for r in records["kernel_dispatch"]:
@@ -2617,6 +2646,41 @@ class HipStreams(unittest.TestCase):
         collections.Counter(r["Function"] for r in hip
                             if r["Function"].startswith("hipMemcpy")),
         {"hipMemcpyAsync": 3 * ROUNDS, "hipMemcpy": 3 * ROUNDS})
+
+  def test_timeline_draws_gpu_work_per_stream(self):
+    """As rocprofv3 draws a HIP program's timeline: one track per HIP stream
+    holding its kernels and copies, named as rocpd names the stream
+    ("Default Stream", "Stream N"); with --group-by-queue per queue (kernels)
+    and per GPU (copies), no stream tracks."""
+    for options, by_stream in (([], True), (["--group-by-queue"], False)):
+      d = self.trace(["--sys-trace"] + options, ["pftrace", "csv"])
+      stream_of = {}
+      for name in ("s_kernel_trace.csv", "s_memory_copy_trace.csv"):
+        for r in read_csv(os.path.join(d, name)):
+          stream_of[int(r["Correlation_Id"])] = int(r["Stream_Id"])
+      self.assertEqual(len(stream_of), 6 * ROUNDS)
+      with open(os.path.join(d, "s_results.pftrace"), "rb") as f:
+        trace = pftrace_reader.Trace(f.read())
+      device = [s for s in trace.slices()
+                if "tid" not in trace.tracks[s.track] and
+                s.correlation_id in stream_of]
+      self.assertEqual(len(device), len(stream_of), options)
+      names = collections.Counter(trace.tracks[s.track]["name"]
+                                  for s in device)
+      if by_stream:
+        for s in device:
+          stream = stream_of[s.correlation_id]
+          self.assertEqual(trace.tracks[s.track]["name"],
+                           "Stream %d" % stream if stream else
+                           "Default Stream", s)
+          if "stream_id" in s.args:  # a kernel's launch annotations
+            self.assertEqual(s.args["stream_id"], stream)
+        self.assertEqual(names, {"Default Stream": 2 * ROUNDS,
+                                 "Stream 1": 2 * ROUNDS,
+                                 "Stream 2": 2 * ROUNDS})
+      else:
+        self.assertFalse([n for n in names if "Stream" in n], names)
+        self.assertTrue([n for n in names if "queue" in n], names)
 
   def test_kernels_renamed_by_the_rocTX_range_around_their_launch(self):
     # rocprofv3's --kernel-rename: the innermost range pushed around the

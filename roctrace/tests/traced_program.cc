@@ -40,6 +40,10 @@
 //                     hipSetDevice(3), hipFree(NULL), hipGetErrorString,
 //                     hipGetDeviceCount; prints "name status" per call that
 //                     returns one (decimal), hipGetErrorString's excepted
+//   compiler_calls    __hipPushCallConfiguration then
+//                     __hipPopCallConfiguration (the calls a kernel launch's
+//                     <<<>>> makes: HIP's compiler API), then
+//                     hipGetErrorString; prints both statuses
 #include <fcntl.h>
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
@@ -79,6 +83,21 @@ int Sample() {
               static_cast<unsigned>(status), static_cast<int>(count_status),
               count, hipGetErrorString(hipSuccess));
   roctxRangePop();
+  return 0;
+}
+
+// The launch configuration's push and pop, as `kernel<<<...>>>` compiles
+// to, without a kernel: libamdhip64's own entry points.
+int CompilerCalls() {
+  const hipError_t pushed =
+      __hipPushCallConfiguration(dim3(2), dim3(64), 0, nullptr);
+  dim3 grid, block;
+  size_t shared = 0;
+  hipStream_t stream = nullptr;
+  const hipError_t popped =
+      __hipPopCallConfiguration(&grid, &block, &shared, &stream);
+  (void)hipGetErrorString(hipSuccess);
+  std::printf("%d %d\n", static_cast<int>(pushed), static_cast<int>(popped));
   return 0;
 }
 
@@ -126,6 +145,7 @@ int main(int argc, char** argv) {
   if (std::strcmp(mode, "sample") == 0) return Sample();
   if (std::strcmp(mode, "args") == 0) return Args();
   if (std::strcmp(mode, "statuses") == 0) return Statuses();
+  if (std::strcmp(mode, "compiler_calls") == 0) return CompilerCalls();
   if (std::strcmp(mode, "threads") == 0) {
     long per_thread = argc > 3 ? std::atol(argv[3]) : 0;
     std::vector<std::thread> threads;

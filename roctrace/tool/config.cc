@@ -216,6 +216,7 @@ Config ReadConfig(const std::function<const char*(const char*)>& getenv,
   c.truncate_kernels = get("ROCTRACE_TRUNCATE_KERNELS") == "1";
   c.mangled_kernels = get("ROCTRACE_MANGLED_KERNELS") == "1";
   c.kernel_rename = get("ROCTRACE_KERNEL_RENAME") == "1";
+  c.group_by_queue = get("ROCTRACE_GROUP_BY_QUEUE") == "1";
   const std::string agent_index = get("ROCTRACE_AGENT_INDEX");
   if (agent_index == "absolute" || agent_index == "relative" ||
       agent_index == "type-relative") {

@@ -55,9 +55,12 @@ struct Config {
   uint64_t perfetto_max_size = 512ull << 20;
   std::vector<CollectionPeriod> periods;
   std::string kernel_include_regex, kernel_exclude_regex;
-  bool truncate_kernels = false;         // -T
-  bool mangled_kernels = false;          // -M: symbol names, not demangled
-  bool kernel_rename = false;            // --kernel-rename
+  bool truncate_kernels = false;  // -T
+  bool mangled_kernels = false;   // -M: symbol names, not demangled
+  bool kernel_rename = false;     // --kernel-rename
+  // --group-by-queue: the timeline's kernels and copies per queue and GPU
+  // even in a HIP program (else per HIP stream there).
+  bool group_by_queue = false;
   std::string agent_index = "relative";  // -A (writers/agent_naming.h)
 };
 

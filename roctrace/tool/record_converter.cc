@@ -102,7 +102,9 @@ const OpName* RecordConverter::MarkerName(const char* message, bool range) {
   name->category = Category::kMarker;
   // Looked up by the bytes given, written as valid UTF-8 (utf8.h).
   name->name = IsValidUtf8(text) ? text : MakeValidUtf8(text);
-  name->domain = range ? "MARKER_CORE_RANGE_API" : "MARKER_CORE_API";
+  // rocprofv3 records marks and ranges alike under MARKER_CORE_RANGE_API
+  // (roctxMarkA, roctxThreadRangeA, roctxProcessRangeA are its operations).
+  name->domain = "MARKER_CORE_RANGE_API";
   const OpName* result = name.get();
   names.emplace(text, std::move(name));
   return result;

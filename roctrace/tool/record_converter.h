@@ -125,8 +125,8 @@ class RecordConverter {
     return NewApiName(domain, op);
   }
   const OpName* NewApiName(uint32_t domain, uint32_t op);
-  // A mark's name (MARKER_CORE_API) or a range's (MARKER_CORE_RANGE_API,
-  // rocprofv3's kind for pushed and started ranges).
+  // A mark's name or a range's (both MARKER_CORE_RANGE_API, rocprofv3's
+  // kind for rocTX marks and ranges, pushed or started).
   const OpName* MarkerName(const char* message, bool range);
   // nullptr: the kernel filter drops this name.
   // Made at the name's first dispatch, which gives its register counts and

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
@@ -52,6 +53,21 @@ std::string CommandLine() {
     if (c == '\0') c = ' ';
   }
   return all;
+}
+
+// Whether HIP's runtime (libamdhip64) is in the process: rocprofv3 draws a
+// HIP program's GPU work per stream once HIP is initialised, which the
+// library being loaded stands for here.
+bool HipLoaded() {
+  return dl_iterate_phdr(
+             [](dl_phdr_info* info, size_t, void*) {
+               return info->dlpi_name != nullptr &&
+                              std::strstr(info->dlpi_name, "libamdhip64") !=
+                                  nullptr
+                          ? 1
+                          : 0;
+             },
+             nullptr) != 0;
 }
 
 std::string HostName() {
@@ -484,12 +500,35 @@ bool Tool::CreateWriters() {
     add("rocpd", std::make_unique<RocpdWriter>(prefix_ + "_results.db", info_));
   }
   if (config_.pftrace) {
-    add("pftrace", std::make_unique<PftraceWriter>(prefix_, info_,
-                                                   config_.perfetto_max_size));
+    auto pftrace = std::make_unique<PftraceWriter>(prefix_, info_,
+                                                   config_.perfetto_max_size);
+    pftrace->GroupByStream(!config_.group_by_queue && HipLoaded());
+    add("pftrace", std::move(pftrace));
   }
   if (config_.csv) add("csv", std::make_unique<CsvWriter>(prefix_));
   if (config_.json) {
-    add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_));
+    // rocprofv3's metadata.config: the options as given and as resolved.
+    JsonRunConfig json;
+    json.raw_output_path = config_.output_dir;
+    json.raw_output_file = config_.output_file;
+    json.output_path = DirName(prefix_);
+    json.output_file = prefix_.substr(prefix_.rfind('/') + 1);
+    json.perfetto_buffer_size_kb = config_.perfetto_max_size >> 10;
+    json.summary = config_.summary;
+    json.summary_per_domain = config_.summary_per_domain;
+    json.summary_groups = config_.summary_groups;
+    json.summary_unit = config_.summary_units;
+    json.summary_file = config_.summary_output_file.empty()
+                            ? "stderr"
+                            : config_.summary_output_file;
+    json.csv_output = config_.csv;
+    json.pftrace_output = config_.pftrace;
+    json.rocpd_output = config_.rocpd;
+    json.summary_output = config_.summary;
+    json.kernel_rename = config_.kernel_rename;
+    json.group_by_queue = config_.group_by_queue;
+    add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_,
+                                             std::move(json)));
   }
   const bool summary = config_.summary || config_.summary_per_domain ||
                        !config_.summary_groups.empty();

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -109,6 +110,78 @@ AgentInfo ReadAgentInfo(const std::string& node_dir, uint32_t node_id, bool gpu,
   return a;
 }
 
+std::vector<AgentField> AgentFields(const AgentInfo& a) {
+  auto p = [&a](const char* key) { return a.Property(key); };
+  // Derived as rocprofiler-sdk derives them (the HSA runtime's fixed
+  // limits for a GPU's workgroups and grids; firmware versions' low 10
+  // bits).
+  const uint64_t simd_per_cu = p("simd_per_cu");
+  const uint64_t cu_count =
+      a.gpu ? (simd_per_cu != 0 ? p("simd_count") / simd_per_cu : 0)
+            : p("cpu_cores_count");
+  const uint64_t num_xcc = a.HasProperty("num_xcc") ? p("num_xcc") : 1;
+  const uint64_t banks = p("simd_arrays_per_engine") != 0
+                             ? p("array_count") / p("simd_arrays_per_engine")
+                             : 0;
+  const uint64_t cu_per_engine = banks != 0 && simd_per_cu != 0
+                                     ? (p("simd_count") / simd_per_cu) / banks
+                                     : 0;
+  const uint64_t workgroup_max = a.gpu ? 1024 : 0;
+  const uint64_t grid_max = a.gpu ? std::numeric_limits<uint32_t>::max() : 0;
+  return {{"cpu_cores_count", p("cpu_cores_count")},
+          {"simd_count", p("simd_count")},
+          {"mem_banks_count", p("mem_banks_count")},
+          {"caches_count", p("caches_count")},
+          {"io_links_count", p("io_links_count")},
+          {"cpu_core_id_base", p("cpu_core_id_base")},
+          {"simd_id_base", p("simd_id_base")},
+          {"max_waves_per_simd", p("max_waves_per_simd")},
+          {"lds_size_in_kb", p("lds_size_in_kb")},
+          {"gds_size_in_kb", p("gds_size_in_kb")},
+          {"num_gws", p("num_gws")},
+          {"wave_front_size", p("wave_front_size")},
+          {"num_xcc", num_xcc},
+          {"cu_count", cu_count},
+          {"array_count", p("array_count")},
+          {"num_shader_banks", banks},
+          {"simd_arrays_per_engine", p("simd_arrays_per_engine")},
+          {"cu_per_simd_array", p("cu_per_simd_array")},
+          {"simd_per_cu", simd_per_cu},
+          {"max_slots_scratch_cu", p("max_slots_scratch_cu")},
+          {"gfx_target_version", p("gfx_target_version")},
+          {"vendor_id", p("vendor_id")},
+          {"device_id", p("device_id")},
+          {"location_id", p("location_id")},
+          {"domain", p("domain")},
+          {"drm_render_minor", p("drm_render_minor")},
+          {"num_sdma_engines", p("num_sdma_engines")},
+          {"num_sdma_xgmi_engines", p("num_sdma_xgmi_engines")},
+          {"num_sdma_queues_per_engine", p("num_sdma_queues_per_engine")},
+          {"num_cp_queues", p("num_cp_queues")},
+          {"max_engine_clk_ccompute", p("max_engine_clk_ccompute")},
+          {"max_engine_clk_fcompute", a.gpu ? p("max_engine_clk_fcompute") : 0},
+          {"sdma_fw_version", a.gpu ? (p("sdma_fw_version") & 0x3ff) : 0},
+          {"fw_version", a.gpu ? (p("fw_version") & 0x3ff) : 0},
+          {"capability", a.gpu ? p("capability") : 0},
+          {"cu_per_engine", cu_per_engine},
+          {"max_waves_per_cu", simd_per_cu * p("max_waves_per_simd")},
+          {"family_id", p("family_id")},
+          {"workgroup_max_size", workgroup_max},
+          {"grid_max_size", grid_max},
+          {"local_mem_size", a.gpu ? p("local_mem_size") : 0},
+          {"hive_id", p("hive_id")},
+          {"gpu_id", a.gpu_id},
+          {"workgroup_max_dim_x", workgroup_max},
+          {"workgroup_max_dim_y", workgroup_max},
+          {"workgroup_max_dim_z", workgroup_max},
+          {"grid_max_dim_x",
+           a.gpu ? uint64_t{std::numeric_limits<int32_t>::max()} : 0},
+          {"grid_max_dim_y",
+           a.gpu ? uint64_t{std::numeric_limits<uint16_t>::max()} : 0},
+          {"grid_max_dim_z",
+           a.gpu ? uint64_t{std::numeric_limits<uint16_t>::max()} : 0}};
+}
+
 const char* AgentInfoCsvHeader() {
   return "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cpu_Cores_Count\","
          "\"Simd_Count\",\"Cpu_Core_Id_Base\",\"Simd_Id_Base\","
@@ -136,74 +209,19 @@ bool WriteAgentInfoCsv(const std::string& path,
   std::string out = AgentInfoCsvHeader();
   for (const AgentInfoRow& row : rows) {
     const AgentInfo& a = *row.info;
-    auto p = [&a](const char* key) { return a.Property(key); };
-    // Derived as rocprofiler-sdk derives them (the HSA runtime's fixed
-    // limits for a GPU's workgroups and grids; firmware versions' low 10
-    // bits).
-    const uint64_t simd_per_cu = p("simd_per_cu");
-    const uint64_t cu_count =
-        a.gpu ? (simd_per_cu != 0 ? p("simd_count") / simd_per_cu : 0)
-              : p("cpu_cores_count");
-    const uint64_t num_xcc = a.HasProperty("num_xcc") ? p("num_xcc") : 1;
-    const uint64_t banks = p("simd_arrays_per_engine") != 0
-                               ? p("array_count") / p("simd_arrays_per_engine")
-                               : 0;
-    const uint64_t cu_per_engine = banks != 0 && simd_per_cu != 0
-                                       ? (p("simd_count") / simd_per_cu) / banks
-                                       : 0;
-    const uint64_t workgroup_max = a.gpu ? 1024 : 0;
-    const uint64_t grid_max = a.gpu ? std::numeric_limits<uint32_t>::max() : 0;
-    const uint64_t values[] = {
-        a.node_id,
-        static_cast<uint64_t>(row.logical_node_id),
-        0,  // Agent_Type, below
-        p("cpu_cores_count"),
-        p("simd_count"),
-        p("cpu_core_id_base"),
-        p("simd_id_base"),
-        p("max_waves_per_simd"),
-        p("lds_size_in_kb"),
-        p("gds_size_in_kb"),
-        p("num_gws"),
-        p("wave_front_size"),
-        num_xcc,
-        cu_count,
-        p("array_count"),
-        banks,
-        p("simd_arrays_per_engine"),
-        p("cu_per_simd_array"),
-        simd_per_cu,
-        p("max_slots_scratch_cu"),
-        p("gfx_target_version"),
-        p("vendor_id"),
-        p("device_id"),
-        p("location_id"),
-        p("domain"),
-        p("drm_render_minor"),
-        p("num_sdma_engines"),
-        p("num_sdma_xgmi_engines"),
-        p("num_sdma_queues_per_engine"),
-        p("num_cp_queues"),
-        p("max_engine_clk_ccompute"),
-        a.gpu ? p("max_engine_clk_fcompute") : 0,
-        a.gpu ? (p("sdma_fw_version") & 0x3ff) : 0,
-        a.gpu ? (p("fw_version") & 0x3ff) : 0,
-        a.gpu ? p("capability") : 0,
-        cu_per_engine,
-        simd_per_cu * p("max_waves_per_simd"),
-        p("family_id"),
-        workgroup_max,
-        grid_max,
-        a.gpu ? p("local_mem_size") : 0,
-        p("hive_id"),
-        a.gpu_id,
-        workgroup_max,
-        workgroup_max,
-        workgroup_max,
-        a.gpu ? uint64_t{std::numeric_limits<int32_t>::max()} : 0,
-        a.gpu ? uint64_t{std::numeric_limits<uint16_t>::max()} : 0,
-        a.gpu ? uint64_t{std::numeric_limits<uint16_t>::max()} : 0};
-    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); ++i) {
+    const std::vector<AgentField> fields = AgentFields(a);
+    std::vector<uint64_t> values = {a.node_id,
+                                    static_cast<uint64_t>(row.logical_node_id),
+                                    0};  // Agent_Type, below
+    for (const AgentField& field : fields) {
+      // The CSV has no columns for the counts of banks, caches and links.
+      if (std::strcmp(field.name, "mem_banks_count") != 0 &&
+          std::strcmp(field.name, "caches_count") != 0 &&
+          std::strcmp(field.name, "io_links_count") != 0) {
+        values.push_back(field.value);
+      }
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
       if (i != 0) out.push_back(',');
       if (i == 2) {
         out.append(a.gpu ? "\"GPU\"" : "\"CPU\"");

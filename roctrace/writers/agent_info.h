@@ -37,6 +37,17 @@ struct AgentInfo {
 AgentInfo ReadAgentInfo(const std::string& node_dir, uint32_t node_id, bool gpu,
                         const std::string& cpuinfo);
 
+// The agent's numbers as rocprofiler-sdk's rocprofiler_agent_v0_t holds
+// them, by its field names in its order, from cpu_cores_count to
+// grid_max_dim (a dim3 as its _x, _y, _z): the KFD properties and what
+// rocprofiler-sdk derives from them. _agent_info.csv's columns and the
+// JSON's agents are written from it.
+struct AgentField {
+  const char* name;
+  uint64_t value;
+};
+std::vector<AgentField> AgentFields(const AgentInfo& a);
+
 // rocprofv3's _agent_info.csv: its 53 columns, one row per agent; agents
 // in KFD node order, CPU before GPU on one node. `logical` gives each
 // agent's Logical_Node_Id. False with errno set when the file cannot be

@@ -42,12 +42,22 @@ CsvWriter::CsvWriter(std::string path_prefix)
 
 CsvWriter::~CsvWriter() = default;
 
-OutputFile* CsvWriter::FileFor(Category category) {
-  const int c = static_cast<int>(category);
+// An HSA-category event's domain is HSA_... or KFD_API: the first letter
+// tells them apart.
+int CsvWriter::SlotOf(const OpName& op) {
+  return op.category == Category::kHsa && op.domain[0] == 'K'
+             ? kKfdSlot
+             : static_cast<int>(op.category);
+}
+
+OutputFile* CsvWriter::FileFor(int c) {
+  const Category category =
+      c == kKfdSlot ? Category::kHsa : static_cast<Category>(c);
   OutputFile& f = files_by_category_[c];
   if (!f.is_open()) {
     if (failed_[c]) return nullptr;
-    std::string path = prefix_ + TraceSuffix(category);
+    std::string path =
+        prefix_ + (c == kKfdSlot ? kKfdTraceSuffix : TraceSuffix(category));
     if (!f.Open(path)) {
       failed_[c] = true;
       ReportFailure(path, std::strerror(errno));
@@ -294,8 +304,8 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
 
 inline __attribute__((always_inline)) void CsvWriter::WriteOne(
     const ApiEvent& e) {
-  const int c = static_cast<int>(e.op->category);
-  if (!open_[c] && FileFor(e.op->category) == nullptr) {
+  const int c = SlotOf(*e.op);
+  if (!open_[c] && FileFor(c) == nullptr) {
     CountUnwritten(1);
     return;
   }
@@ -362,11 +372,11 @@ void CsvWriter::Flush(int c) {
 }
 
 void CsvWriter::Checkpoint() {
-  for (int c = 0; c < kCategoryCount; ++c) Flush(c);
+  for (int c = 0; c < kSlots; ++c) Flush(c);
 }
 
 void CsvWriter::Finish(const RunInfo&) {
-  for (int c = 0; c < kCategoryCount; ++c) {
+  for (int c = 0; c < kSlots; ++c) {
     Flush(c);
     files_by_category_[c].Close();
     open_[c] = false;

@@ -1,6 +1,8 @@
 // rocprofv3's trace CSVs: <prefix>_hip_api_trace.csv, _hsa_api_trace.csv,
 // _marker_api_trace.csv, _kernel_trace.csv, _memory_copy_trace.csv, each
-// created with its header when the first row of its domain arrives.
+// created with its header when the first row of its domain arrives; and
+// roctrace's own _kfd_api_trace.csv for libhsakmt calls (KFD_API), which no
+// rocprofv3 file holds.
 #ifndef ROCTRACE_WRITERS_CSV_WRITER_H_
 #define ROCTRACE_WRITERS_CSV_WRITER_H_
 
@@ -26,15 +28,21 @@ class CsvWriter : public Writer {
 
   // The file name suffix rocprofv3 gives a domain's API trace.
   static const char* TraceSuffix(Category category);
+  // The file of KFD_API rows (libhsakmt calls, HSA-category events).
+  static constexpr const char* kKfdTraceSuffix = "_kfd_api_trace.csv";
   // The file's header row: API columns, or the kernel / copy trace's.
   static const char* Header(Category category);
 
  private:
   // Write's body, inlined into Write and WriteAll.
   inline void WriteOne(const ApiEvent& e);
-  // The category's file, created with its header on first use; nullptr
-  // when it cannot be.
-  OutputFile* FileFor(Category category);
+  // Files by slot: a category's, or kKfdSlot.
+  static constexpr int kKfdSlot = kCategoryCount;
+  static constexpr int kSlots = kCategoryCount + 1;
+  static int SlotOf(const OpName& op);
+  // The slot's file, created with its header on first use; nullptr when it
+  // cannot be.
+  OutputFile* FileFor(int slot);
   void Flush(int category);
   void WriteDevice(const ApiEvent& e, std::string* out);
   __attribute__((noinline)) void AppendDeviceRow(const ApiEvent& e, int c);
@@ -60,15 +68,15 @@ class CsvWriter : public Writer {
 
   // Rows are formatted into one buffer per file and written out in chunks.
   std::string prefix_;
-  OutputFile files_by_category_[kCategoryCount];
-  bool failed_[kCategoryCount] = {};
+  OutputFile files_by_category_[kSlots];
+  bool failed_[kSlots] = {};
   // files_by_category_[c].is_open(), as a row tests it (one byte, not the
   // file's descriptor at its address worked out).
-  bool open_[kCategoryCount] = {};
-  std::string paths_[kCategoryCount];
-  ByteBuffer pending_[kCategoryCount];
-  uint64_t pending_rows_[kCategoryCount] = {};  // rows in pending_
-  std::vector<std::string> prefixes_;           // by OpName::index
+  bool open_[kSlots] = {};
+  std::string paths_[kSlots];
+  ByteBuffer pending_[kSlots];
+  uint64_t pending_rows_[kSlots] = {};  // rows in pending_
+  std::vector<std::string> prefixes_;   // by OpName::index
   std::vector<std::string> files_;
   // ",pid,tid," of the last thread written (events come in runs per thread).
   uint64_t thread_key_ = UINT64_MAX;

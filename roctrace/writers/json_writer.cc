@@ -1,6 +1,7 @@
 #include "roctrace/writers/json_writer.h"
 
 #include <fcntl.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,10 +10,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <utility>
 
+#include "roctrace/writers/agent_info.h"
 #include "roctrace/writers/utf8.h"
 
 namespace roctrace {
@@ -20,9 +24,92 @@ namespace {
 
 constexpr size_t kFlushBytes = 1 << 20;
 
-// Agent handles in the JSON: the host 0, kernel agent n at n + 1.
+// Agent handles in the JSON: the agent's logical index + 1 (rocprofv3's
+// are addresses; any value unique in the file serves).
 uint64_t AgentHandle(AgentRef a) {
-  return a.gpu ? static_cast<uint64_t>(a.index) + 1 : 0;
+  return static_cast<uint64_t>(AgentLogicalIndex(a)) + 1;
+}
+
+// rocprofiler-sdk 1.0.0's rocprofiler_buffer_tracing_kind_t names, by
+// value, then roctrace's own KFD_API.
+constexpr const char* kKindNames[JsonWriter::kKindCount] = {
+    "NONE",
+    "HSA_CORE_API",
+    "HSA_AMD_EXT_API",
+    "HSA_IMAGE_EXT_API",
+    "HSA_FINALIZE_EXT_API",
+    "HIP_RUNTIME_API",
+    "HIP_COMPILER_API",
+    "MARKER_CORE_API",
+    "MARKER_CONTROL_API",
+    "MARKER_NAME_API",
+    "MEMORY_COPY",
+    "KERNEL_DISPATCH",
+    "SCRATCH_MEMORY",
+    "CORRELATION_ID_RETIREMENT",
+    "RCCL_API",
+    "OMPT",
+    "MEMORY_ALLOCATION",
+    "RUNTIME_INITIALIZATION",
+    "ROCDECODE_API",
+    "ROCJPEG_API",
+    "HIP_STREAM",
+    "HIP_RUNTIME_API_EXT",
+    "HIP_COMPILER_API_EXT",
+    "ROCDECODE_API_EXT",
+    "KFD_EVENT_PAGE_MIGRATE",
+    "KFD_EVENT_PAGE_FAULT",
+    "KFD_EVENT_QUEUE",
+    "KFD_EVENT_UNMAP_FROM_GPU",
+    "KFD_EVENT_DROPPED_EVENTS",
+    "KFD_PAGE_MIGRATE",
+    "KFD_PAGE_FAULT",
+    "KFD_QUEUE",
+    "MARKER_CORE_RANGE_API",
+    "KFD_API"};
+constexpr uint32_t kMarkerRangeKind = 32;
+
+// rocprofiler_marker_core_range_api_id_t's names, by value: a rocTX
+// record's operation.
+constexpr const char* kMarkerOperations[] = {"roctxMarkA", "roctxThreadRangeA",
+                                             "roctxProcessRangeA",
+                                             "roctxGetThreadId"};
+
+// The traced program's command line, one string an argument (read from
+// /proc when the writer runs in that process, else the joined line split
+// at spaces).
+std::vector<std::string> CommandLine(const RunInfo& info) {
+  std::vector<std::string> args;
+  if (info.pid == static_cast<uint32_t>(::getpid())) {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+    size_t start = 0;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (all[i] == '\0') {
+        args.push_back(all.substr(start, i - start));
+        start = i + 1;
+      }
+    }
+    if (start < all.size()) args.push_back(all.substr(start));
+    if (!args.empty()) return args;
+  }
+  size_t start = 0;
+  while (start < info.command.size()) {
+    size_t space = info.command.find(' ', start);
+    if (space == std::string::npos) space = info.command.size();
+    if (space > start)
+      args.push_back(info.command.substr(start, space - start));
+    start = space + 1;
+  }
+  return args;
+}
+
+std::string MachineId() {
+  std::ifstream in("/etc/machine-id");
+  std::string id;
+  std::getline(in, id);
+  return id.empty() ? "unknown" : id;
 }
 
 void AppendUInt(std::string* out, uint64_t v) {
@@ -103,7 +190,8 @@ const char* SummaryDomain(Category c) {
 
 // sizeof the rocprofiler-sdk 1.0.0 buffer record of each kind (API calls'
 // records, rocprofiler_buffer_tracing_kernel_dispatch_record_t,
-// _memory_copy_record_t, _scratch_memory_record_t).
+// _memory_copy_record_t, _scratch_memory_record_t,
+// _memory_allocation_record_t).
 uint64_t RecordSize(Category c) {
   switch (c) {
     case Category::kKernel:
@@ -113,7 +201,9 @@ uint64_t RecordSize(Category c) {
     case Category::kScratchMemory:
       return 88;
     case Category::kMemoryAllocation:
-      return 80;
+      return 88;
+    case Category::kHip:
+      return 176;  // rocprofiler_buffer_tracing_hip_api_ext_record_t
     default:
       return 64;
   }
@@ -153,6 +243,93 @@ void AppendStats(std::string* out, const S& s) {
   AppendDouble(out, variance);
 }
 
+// "node":{...}: the machine as rocprofv3's node_info (the rocpd writer's
+// rocpd_info_node row: the same id, hash and names).
+void AppendNode(std::string* out, const std::string& hostname) {
+  const std::string machine = MachineId();
+  struct utsname u {};
+  uname(&u);
+  out->append("\"node\":{");
+  Key(out, "id", 1);
+  out->push_back(',');
+  Key(out, "hash", std::hash<std::string>()(machine) >> 1);
+  const std::pair<const char*, std::string> texts[] = {
+      {"machine_id", machine},      {"system_name", u.sysname},
+      {"hostname", hostname},       {"release", u.release},
+      {"version", u.version},       {"hardware_name", u.machine},
+      {"domain_name", u.domainname}};
+  for (const auto& [key, value] : texts) {
+    out->append(",\"").append(key).append("\":");
+    AppendJsonString(out, value);
+  }
+  out->push_back('}');
+}
+
+void AppendBool(std::string* out, const char* key, bool value) {
+  out->append(",\"").append(key).append(value ? "\":true" : "\":false");
+}
+
+void AppendText(std::string* out, const char* key, const std::string& value) {
+  out->append(",\"").append(key).append("\":");
+  AppendJsonString(out, value);
+}
+
+// One agent as rocprofv3 writes a rocprofiler_agent_v0_t (and its
+// gpu_index); `info` null for an agent the topology does not describe
+// (its numbers 0, its name roctrace's).
+void AppendAgent(std::string* out, AgentRef ref, const AgentInfo* info) {
+  Key(out, "size", 304);  // sizeof(rocprofiler_agent_v0_t), 1.0.0
+  out->append(",\"id\":{");
+  Key(out, "handle", AgentHandle(ref));
+  out->append("},");
+  Key(out, "type", ref.gpu ? 2 : 1);  // rocprofiler_agent_type_t
+  AgentInfo none;
+  none.gpu = ref.gpu;
+  const AgentInfo& a = info != nullptr ? *info : none;
+  const std::vector<AgentField> fields = AgentFields(a);
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const std::string name = fields[i].name;
+    const size_t n = name.size();
+    // A dim3 (workgroup_max_dim, grid_max_dim): its _x, _y, _z fields.
+    if (n > 2 && name.compare(n - 2, 2, "_x") == 0 && i + 2 < fields.size()) {
+      Dim3(out, name.substr(0, n - 2).c_str(), fields[i].value,
+           fields[i + 1].value, fields[i + 2].value);
+      i += 2;
+      continue;
+    }
+    out->push_back(',');
+    Key(out, fields[i].name, fields[i].value);
+  }
+  AppendText(out, "name",
+             info != nullptr && !a.name.empty() ? a.name : AgentName(ref));
+  AppendText(out, "vendor_name", a.vendor_name);
+  AppendText(out, "product_name", a.product_name);
+  AppendText(out, "model_name", a.model_name);
+  out->push_back(',');
+  Key(out, "node_id",
+      info != nullptr ? a.node_id
+                      : static_cast<uint64_t>(AgentAbsoluteIndex(ref)));
+  out->push_back(',');
+  Key(out, "logical_node_id", static_cast<uint64_t>(AgentLogicalIndex(ref)));
+  out->push_back(',');
+  Key(out, "logical_node_type_id", static_cast<uint64_t>(ref.index));
+  // Which runtimes see the agent: HSA every agent, HIP the GPUs.
+  out->append(",\"runtime_visibility\":{\"hsa\":1,\"hip\":");
+  out->append(ref.gpu ? "1" : "0");
+  out->append(",\"rccl\":0,\"rocdecode\":0}");
+  // rocprofiler_uuid_t's bytes: the KFD unique_id, little-endian.
+  const uint64_t uuid = a.Property("unique_id");
+  out->append(",\"uuid\":{\"bytes\":[");
+  for (int b = 0; b < 8; ++b) {
+    if (b != 0) out->push_back(',');
+    AppendUInt(out, (uuid >> (8 * b)) & 0xff);
+  }
+  // Banks, caches and links: their counts only (the lists not read).
+  out->append("]},\"mem_banks\":[],\"caches\":[],\"io_links\":[],");
+  out->append("\"gpu_index\":");
+  out->append(ref.gpu ? std::to_string(ref.index) : "-1");
+}
+
 }  // namespace
 
 void JsonWriter::Stats::Add(uint64_t ns) {
@@ -180,7 +357,7 @@ void JsonWriter::AppendSummary(std::string* out) const {
   bool first_domain = true;
   for (int c = 0; c < kCategoryCount; ++c) {
     std::map<std::string, Stats> by_name;
-    for (const OpName* op : operations_[c]) {
+    for (const OpName* op : by_category_[c]) {
       if (op->index < stats_.size()) by_name[op->name].Add(stats_[op->index]);
     }
     Stats total;
@@ -206,6 +383,73 @@ void JsonWriter::AppendSummary(std::string* out) const {
   out->push_back(']');
 }
 
+void JsonWriter::AppendConfig(std::string* out) const {
+  const JsonRunConfig& c = config_;
+  out->append(",\"config\":{\"output_path\":");
+  AppendJsonString(out, c.output_path);
+  AppendText(out, "output_file", c.output_file);
+  AppendText(out, "tmp_directory", c.output_path);
+  AppendText(out, "raw_output_path", c.raw_output_path);
+  AppendText(out, "raw_output_file", c.raw_output_file);
+  AppendText(out, "raw_tmp_directory", c.raw_output_path);
+  out->push_back(',');
+  Key(out, "perfetto_shmem_size_hint", 64);
+  out->push_back(',');
+  Key(out, "perfetto_buffer_size", c.perfetto_buffer_size_kb);
+  AppendText(out, "perfetto_buffer_fill_policy", "discard");
+  AppendText(out, "perfetto_backend", "inprocess");
+  AppendBool(out, "summary", c.summary);
+  AppendBool(out, "summary_per_domain", c.summary_per_domain);
+  out->append(",\"summary_groups\":[");
+  for (size_t i = 0; i < c.summary_groups.size(); ++i) {
+    if (i != 0) out->push_back(',');
+    AppendJsonString(out, c.summary_groups[i]);
+  }
+  out->push_back(']');
+  AppendText(out, "summary_unit", c.summary_unit);
+  AppendText(out, "summary_file", c.summary_file);
+  AppendBool(out, "csv_output", c.csv_output);
+  AppendBool(out, "json_output", c.json_output);
+  AppendBool(out, "pftrace_output", c.pftrace_output);
+  AppendBool(out, "otf2_output", false);
+  AppendBool(out, "summary_output", c.summary_output);
+  AppendBool(out, "rocpd_output", c.rocpd_output);
+  AppendBool(out, "kernel_rename", c.kernel_rename);
+  AppendBool(out, "group_by_queue", c.group_by_queue);
+  out->push_back('}');
+}
+
+void JsonWriter::AppendAgents(std::string* out) const {
+  // The topology's agents in KFD node order (a node's CPU agent first),
+  // then any agent the records name that it does not describe.
+  std::vector<std::pair<AgentRef, const AgentInfo*>> all;
+  for (bool gpu : {false, true}) {
+    for (int32_t i = 0;; ++i) {
+      const AgentInfo* info = AgentInfoOf({gpu, i});
+      if (info == nullptr) break;
+      all.push_back({AgentRef{gpu, i}, info});
+    }
+  }
+  std::stable_sort(all.begin(), all.end(), [](const auto& x, const auto& y) {
+    return x.second->node_id < y.second->node_id;
+  });
+  std::vector<AgentRef> others;
+  for (AgentRef a : agents_) {
+    if (AgentInfoOf(a) == nullptr) others.push_back(a);
+  }
+  std::sort(others.begin(), others.end(), [](AgentRef x, AgentRef y) {
+    return AgentLogicalIndex(x) < AgentLogicalIndex(y);
+  });
+  for (AgentRef a : others) all.push_back({a, nullptr});
+  out->push_back('[');
+  for (size_t i = 0; i < all.size(); ++i) {
+    out->append(i == 0 ? "{" : ",{");
+    AppendAgent(out, all[i].first, all[i].second);
+    out->push_back('}');
+  }
+  out->push_back(']');
+}
+
 const char* JsonWriter::Section(Category category) {
   switch (category) {
     case Category::kHip:
@@ -226,32 +470,70 @@ const char* JsonWriter::Section(Category category) {
   return "unknown";
 }
 
-JsonWriter::JsonWriter(std::string path, RunInfo start_info)
-    : path_(std::move(path)), start_info_(std::move(start_info)) {}
+JsonWriter::JsonWriter(std::string path, RunInfo start_info,
+                       JsonRunConfig config)
+    : path_(std::move(path)),
+      start_info_(std::move(start_info)),
+      config_(std::move(config)) {}
+
+uint32_t JsonWriter::Kind(const std::string& domain) {
+  if (domain == "HIP_RUNTIME_API") return 21;   // HIP_RUNTIME_API_EXT
+  if (domain == "HIP_COMPILER_API") return 22;  // HIP_COMPILER_API_EXT
+  if (domain.compare(0, 7, "MARKER_") == 0) return kMarkerRangeKind;
+  if (domain == "KFD_API") return kKfdKind;
+  for (uint32_t k = 1; k < kKindCount; ++k) {
+    if (domain == kKindNames[k]) return k;
+  }
+  return 0;
+}
+
+const char* JsonWriter::KindName(uint32_t kind) {
+  return kind < kKindCount ? kKindNames[kind] : "NONE";
+}
 
 JsonWriter::~JsonWriter() { DropParts(); }
 
-std::string JsonWriter::PartPath(int category) const {
-  return path_ + "." + Section(static_cast<Category>(category)) + ".part";
+std::string JsonWriter::PartPath(int part) const {
+  const char* name = part == kMarkerPart ? "marker_strings"
+                     : part == kKfdPart  ? "kfd_api"
+                                         : Section(static_cast<Category>(part));
+  return path_ + "." + name + ".part";
+}
+
+bool JsonWriter::OpenPart(int part) {
+  if (parts_[part] != nullptr) return true;
+  parts_[part] = std::make_unique<OutputFile>();
+  if (!parts_[part]->Open(PartPath(part))) {
+    Lose(PartPath(part) + ": ", errno);
+    return false;
+  }
+  return true;
 }
 
 void JsonWriter::DropParts() {
-  for (int c = 0; c < kCategoryCount; ++c) {
+  for (int c = 0; c < kPartCount; ++c) {
     if (parts_[c] == nullptr) continue;
     parts_[c].reset();
     std::remove(PartPath(c).c_str());
   }
 }
 
-uint32_t JsonWriter::Operation(const OpName* op) {
+const JsonWriter::OpSlot& JsonWriter::Operation(const ApiEvent& e) {
+  const OpName* op = e.op;
   if (op->index >= operation_of_.size()) operation_of_.resize(op->index + 1);
-  uint32_t& slot = operation_of_[op->index];
-  if (slot == 0) {
-    auto& list = operations_[static_cast<int>(op->category)];
-    list.push_back(op);
-    slot = static_cast<uint32_t>(list.size());
+  OpSlot& slot = operation_of_[op->index];
+  if (!slot.known) {
+    slot.known = true;
+    by_category_[static_cast<int>(op->category)].push_back(op);
+    slot.kind =
+        op->category == Category::kMarker ? kMarkerRangeKind : Kind(op->domain);
+    if (slot.kind != kMarkerRangeKind) {
+      auto& list = operations_[slot.kind];
+      list.push_back(op);
+      slot.operation = static_cast<uint32_t>(list.size() - 1);
+    }
   }
-  return slot - 1;
+  return slot;
 }
 
 void JsonWriter::Lose(const std::string& what, int err) {
@@ -270,13 +552,25 @@ void JsonWriter::Write(const ApiEvent& e) {
   ++events_;
   if (e.op->index >= stats_.size()) stats_.resize(e.op->index + 1);
   stats_[e.op->index].Add(e.end_ns >= e.start_ns ? e.end_ns - e.start_ns : 0);
-  const int c = static_cast<int>(e.op->category);
-  if (parts_[c] == nullptr) {
-    parts_[c] = std::make_unique<OutputFile>();
-    if (!parts_[c]->Open(PartPath(c))) {
-      Lose(PartPath(c) + ": ", errno);
-      return;
-    }
+  const OpSlot& slot = Operation(e);
+  const int c =
+      slot.kind == kKfdKind ? kKfdPart : static_cast<int>(e.op->category);
+  if (!OpenPart(c)) return;
+  uint32_t operation = slot.operation;
+  if (e.op->category == Category::kMarker) {
+    // As rocprofv3 records rocTX: a mark, a pushed (thread) range or a
+    // started (process) range, its message in strings.marker_api by
+    // correlation ID.
+    operation = e.instant ? 0 : e.async_range_id != 0 ? 2 : 1;
+    if (!OpenPart(kMarkerPart)) return;
+    std::string& strings = pending_[kMarkerPart];
+    strings.append(records_[kMarkerPart]++ == 0 ? "\n{" : ",\n{");
+    Key(&strings, "key", e.correlation_id);
+    strings.append(",\"value\":");
+    AppendJsonString(&strings, e.op->name);
+    strings.push_back('}');
+    if (strings.size() >= kFlushBytes) Flush(kMarkerPart);
+    if (failed_) return;
   }
   std::string& out = pending_[c];
   out.append(records_[c]++ == 0 ? "\n{" : ",\n{");
@@ -284,9 +578,9 @@ void JsonWriter::Write(const ApiEvent& e) {
   // field rocprofv3 writes of each.
   Key(&out, "size", RecordSize(e.op->category));
   out.push_back(',');
-  Key(&out, "kind", static_cast<uint64_t>(c));
+  Key(&out, "kind", slot.kind);
   out.push_back(',');
-  Key(&out, "operation", Operation(e.op));
+  Key(&out, "operation", operation);
   out.append(",\"correlation_id\":{");
   Key(&out, "internal", e.correlation_id);
   out.append(",\"external\":0,\"ancestor\":0},");
@@ -434,7 +728,7 @@ void JsonWriter::Flush(int c) {
 }
 
 void JsonWriter::Finish(const RunInfo& info) {
-  for (int c = 0; c < kCategoryCount && !failed_; ++c) Flush(c);
+  for (int c = 0; c < kPartCount && !failed_; ++c) Flush(c);
   if (failed_) return;
   for (auto& part : parts_) {
     if (part != nullptr) part->Close();  // complete on disk, read back below
@@ -449,18 +743,67 @@ void JsonWriter::Finish(const RunInfo& info) {
       NoteAgent({true, code_object->device_id});
     }
   }
+  // Staged in chunks: OutputFile takes whole writes back on an error.
+  std::string out;
+  bool ok = true;
+  int err = 0;
+  auto put = [&](const char* data, size_t n) {
+    out.append(data, n);
+    if (ok && out.size() >= OutputFile::kChunkBytes) {
+      if (!f.Write(out.data(), out.size())) {
+        ok = false;
+        err = errno;
+      }
+      out.clear();
+    }
+  };
+  auto put_string = [&](const std::string& text) {
+    put(text.data(), text.size());
+  };
+  // A part's records, copied in as they are on disk.
+  auto copy_part = [&](int part) {
+    if (!ok || parts_[part] == nullptr) return;
+    const int fd = ::open(PartPath(part).c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      ok = false;
+      err = errno;
+      return;
+    }
+    char copy[1 << 16];
+    ssize_t n;
+    while (ok && (n = ::read(fd, copy, sizeof(copy))) != 0) {
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        ok = false;
+        err = errno;
+        break;
+      }
+      put(copy, static_cast<size_t>(n));
+    }
+    ::close(fd);
+  };
   std::string head = "{\"rocprofiler-sdk-tool\":[{\"metadata\":{";
-  Key(&head, "pid", info.pid);
+  AppendNode(&head, start_info_.hostname.empty() ? info.hostname
+                                                 : start_info_.hostname);
   head.push_back(',');
-  Key(&head, "ppid", info.ppid);
+  Key(&head, "pid", info.pid);
   head.push_back(',');
   Key(&head, "init_time", start_info_.start_ns);
   head.push_back(',');
   Key(&head, "fini_time", info.end_ns);
+  head.append(",\"command\":[");
+  const std::vector<std::string> command = CommandLine(info);
+  for (size_t i = 0; i < command.size(); ++i) {
+    if (i != 0) head.push_back(',');
+    AppendJsonString(&head, command[i]);
+  }
+  head.push_back(']');
+  AppendConfig(&head);
+  // roctrace's own: the parent, the host and what was lost.
+  head.push_back(',');
+  Key(&head, "ppid", info.ppid);
   head.append(",\"hostname\":");
   AppendJsonString(&head, info.hostname);
-  head.append(",\"command\":");
-  AppendJsonString(&head, info.command);
   head.append(",\"roctrace_lost\":{");
   for (size_t i = 0; i < info.losses.size(); ++i) {
     if (i != 0) head.push_back(',');
@@ -468,35 +811,36 @@ void JsonWriter::Finish(const RunInfo& info) {
     head.push_back(':');
     AppendUInt(&head, info.losses[i].second);
   }
-  head.append("}},\n\"agents\":[");
-  const std::vector<AgentRef>& unique = agents_;
-  for (size_t i = 0; i < unique.size(); ++i) {
-    head.append(i == 0 ? "{\"id\":{" : ",{\"id\":{");
-    Key(&head, "handle", AgentHandle(unique[i]));
-    head.append("},\"type\":");
-    AppendJsonString(&head, unique[i].gpu ? "GPU" : "CPU");
-    head.push_back(',');
-    Key(&head, "logical_node_type_id", static_cast<uint64_t>(unique[i].index));
-    head.append(",\"name\":");
-    AppendJsonString(&head, AgentName(unique[i]));
-    head.push_back('}');
-  }
+  head.append("}},\n\"agents\":");
+  AppendAgents(&head);
   head.append(
-      "],\n\"counters\":[],\n\"strings\":{\"callback_records\":[],"
+      ",\n\"counters\":[],\n\"strings\":{\"callback_records\":[],"
       "\"buffer_records\":[");
-  for (int c = 0; c < kCategoryCount; ++c) {
-    head.append(c == 0 ? "{\"kind\":" : ",{\"kind\":");
-    AppendJsonString(&head, CategoryName(static_cast<Category>(c)));
+  // Indexed by kind: every kind up to the last one used, as rocprofv3
+  // lists every kind rocprofiler-sdk has.
+  for (uint32_t k = 0; k < kKindCount; ++k) {
+    if (k >= kKfdKind && operations_[k].empty()) break;
+    head.append(k == 0 ? "{\"kind\":" : ",{\"kind\":");
+    AppendJsonString(&head, KindName(k));
     head.append(",\"operations\":[");
-    for (size_t i = 0; i < operations_[c].size(); ++i) {
+    if (k == kMarkerRangeKind) {
+      for (size_t i = 0; i < std::size(kMarkerOperations); ++i) {
+        if (i != 0) head.push_back(',');
+        AppendJsonString(&head, kMarkerOperations[i]);
+      }
+    }
+    for (size_t i = 0; i < operations_[k].size(); ++i) {
       if (i != 0) head.push_back(',');
-      AppendJsonString(&head, operations_[c][i]->name);
+      AppendJsonString(&head, operations_[k][i]->name);
     }
     head.append("]}");
   }
+  head.append("],\"marker_api\":[");
+  put_string(head);
+  copy_part(kMarkerPart);
   // The rest of rocprofv3's strings: what roctrace has none of.
-  head.append(
-      "],\"marker_api\":[],\"correlation_id\":{\"external\":[]},"
+  head.assign(
+      "],\"correlation_id\":{\"external\":[]},"
       "\"counters\":{\"dimension_ids\":[]},"
       "\"pc_sample_instructions\":[],\"pc_sample_comments\":[],"
       "\"att_filenames\":[],\"code_object_snapshot_filenames\":[]},"
@@ -588,45 +932,18 @@ void JsonWriter::Finish(const RunInfo& info) {
   for (const char* section : kEmptyBufferSections) {
     head.append("\"").append(section).append("\":[],");
   }
-  // Staged in chunks: OutputFile takes whole writes back on an error.
-  std::string out = std::move(head);
-  bool ok = true;
-  int err = 0;
-  auto put = [&](const char* data, size_t n) {
-    out.append(data, n);
-    if (ok && out.size() >= OutputFile::kChunkBytes) {
-      if (!f.Write(out.data(), out.size())) {
-        ok = false;
-        err = errno;
-      }
-      out.clear();
-    }
-  };
-  char copy[1 << 16];
+  put_string(head);
   for (int c = 0; c < kCategoryCount && ok; ++c) {
     std::string key = c == 0 ? "\"" : ",\n\"";
     key += Section(static_cast<Category>(c));
     key += "\":[";
-    put(key.data(), key.size());
-    if (parts_[c] != nullptr) {
-      const int fd = ::open(PartPath(c).c_str(), O_RDONLY | O_CLOEXEC);
-      if (fd < 0) {
-        ok = false;
-        err = errno;
-        break;
-      }
-      ssize_t n;
-      while (ok && (n = ::read(fd, copy, sizeof(copy))) != 0) {
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          ok = false;
-          err = errno;
-          break;
-        }
-        put(copy, static_cast<size_t>(n));
-      }
-      ::close(fd);
-    }
+    put_string(key);
+    copy_part(c);
+    put("]", 1);
+  }
+  if (parts_[kKfdPart] != nullptr) {
+    put_string(",\n\"kfd_api\":[");
+    copy_part(kKfdPart);
     put("]", 1);
   }
   put("}}]}\n", 5);

@@ -28,21 +28,65 @@
 
 namespace roctrace {
 
+// The run's output options as rocprofv3's metadata `config` names them
+// (its output_config): paths formatted and raw, summary and output-format
+// choices. Perfetto's buffer options are rocprofv3's defaults but for the
+// buffer size (roctrace's --perfetto-buffer-size limit, in KiB).
+struct JsonRunConfig {
+  std::string output_path = ".";
+  std::string output_file = "%hostname%/%pid%";
+  std::string raw_output_path = ".";
+  std::string raw_output_file = "%hostname%/%pid%";
+  uint64_t perfetto_buffer_size_kb = 1 << 20;
+  bool summary = false;
+  bool summary_per_domain = false;
+  std::vector<std::string> summary_groups;
+  std::string summary_unit = "nsec";
+  std::string summary_file = "stderr";
+  bool csv_output = false;
+  bool json_output = true;
+  bool pftrace_output = false;
+  bool summary_output = false;
+  bool rocpd_output = false;
+  bool kernel_rename = false;
+  bool group_by_queue = false;
+};
+
 class JsonWriter : public Writer {
  public:
-  JsonWriter(std::string path, RunInfo start_info);
+  JsonWriter(std::string path, RunInfo start_info,
+             JsonRunConfig config = JsonRunConfig());
   ~JsonWriter() override;
   void Write(const ApiEvent& event) override;
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
 
-  // The buffer_records section of a category, which is also the `kind` of
-  // its records: the index of its entry in strings.buffer_records.
+  // The buffer_records section of a category.
   static const char* Section(Category category);
 
+  // A record's `kind`: rocprofiler-sdk's rocprofiler_buffer_tracing_kind_t
+  // value of the record rocprofv3 writes for an operation of this rocprofv3
+  // domain (OpName::domain), which is also the index of its entry in
+  // strings.buffer_records. HIP calls are the _EXT kinds (21, 22), those
+  // rocprofv3 records them with; rocTX events MARKER_CORE_RANGE_API (32);
+  // libhsakmt calls (KFD_API, roctrace's own) kKfdKind, after
+  // rocprofiler-sdk's last kind.
+  static uint32_t Kind(const std::string& domain);
+  static constexpr uint32_t kKfdKind = 33;
+  static constexpr uint32_t kKindCount = 34;
+  // A kind's name in strings.buffer_records.
+  static const char* KindName(uint32_t kind);
+
  private:
-  // A record's `operation`: the index of its name in its kind's list.
-  uint32_t Operation(const OpName* op);
+  struct OpSlot {
+    uint32_t kind = 0;
+    uint32_t operation = 0;
+    bool known = false;
+  };
+  // A record's kind and `operation`: the index of its name in its kind's
+  // list (rocTX events: the rocTX function, their message in
+  // strings.marker_api).
+  const OpSlot& Operation(const ApiEvent& e);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
   static void AppendArgs(std::string* out, const ApiArgs& args);
@@ -52,15 +96,26 @@ class JsonWriter : public Writer {
 
   std::string path_;
   RunInfo start_info_;
-  std::string PartPath(int category) const;
+  JsonRunConfig config_;
+  // Parts: one per category's buffer_records section, kMarkerPart for
+  // strings.marker_api (a rocTX event's correlation ID and message) and
+  // kKfdPart for roctrace's own buffer_records section `kfd_api`
+  // (libhsakmt calls: no rocprofv3 section holds them).
+  static constexpr int kMarkerPart = kCategoryCount;
+  static constexpr int kKfdPart = kCategoryCount + 1;
+  static constexpr int kPartCount = kCategoryCount + 2;
+  std::string PartPath(int part) const;
+  bool OpenPart(int part);
   // Closes and removes every part.
   void DropParts();
 
-  std::unique_ptr<OutputFile> parts_[kCategoryCount];
-  std::string pending_[kCategoryCount];
-  uint64_t records_[kCategoryCount] = {};
-  std::vector<uint32_t> operation_of_;  // by OpName::index, +1; 0: none yet
-  std::vector<const OpName*> operations_[kCategoryCount];
+  std::unique_ptr<OutputFile> parts_[kPartCount];
+  std::string pending_[kPartCount];
+  uint64_t records_[kPartCount] = {};
+  std::vector<OpSlot> operation_of_;  // by OpName::index
+  std::vector<const OpName*> operations_[kKindCount];
+  // Every operation by category, for the summary.
+  std::vector<const OpName*> by_category_[kCategoryCount];
   std::vector<const OpName*> kernels_;  // by Kernel_Id - 1
   std::vector<AgentRef> agents_;
   // Per operation (by OpName::index): the summary's statistics, in
@@ -76,6 +131,11 @@ class JsonWriter : public Writer {
   };
   std::vector<Stats> stats_;
   void AppendSummary(std::string* out) const;
+  // ,"config":{...}: rocprofv3's output_config fields.
+  void AppendConfig(std::string* out) const;
+  // [{...}, ...]: every agent the topology describes (and any other the
+  // records name), each as rocprofv3 writes a rocprofiler_agent_v0_t.
+  void AppendAgents(std::string* out) const;
   bool failed_ = false;
   uint64_t events_ = 0;  // received while not failed
   std::vector<std::string> files_;

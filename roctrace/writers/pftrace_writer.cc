@@ -98,8 +98,13 @@ const char* const kCategoryNames[kCategoryCount] = {
     "hip_api",     "hsa_api",        "marker_api",       "kernel_dispatch",
     "memory_copy", "scratch_memory", "memory_allocation"};
 
-// Device tracks name their agent as -A chooses (writers/agent_naming.h).
-std::string DeviceTrackName(const ApiEvent& e) {
+// Device tracks name their agent as -A chooses (writers/agent_naming.h); a
+// stream's track is named as rocpd names the stream (rocpd_info_stream).
+std::string DeviceTrackName(const ApiEvent& e, bool stream) {
+  if (stream) {
+    return e.stream_id == 0 ? std::string("Default Stream")
+                            : "Stream " + std::to_string(e.stream_id);
+  }
   if (e.op->category == Category::kKernel) {
     return AgentName({true, e.device->device_id}) + ", queue " +
            std::to_string(e.queue_id);
@@ -202,7 +207,7 @@ bool PftraceWriter::StartFile() {
 
 PftraceWriter::Sequence* PftraceWriter::SequenceOfSlow(const ApiEvent& e) {
   const uint64_t track =
-      IsDevice(e.op->category) ? DeviceTrack(e) : ThreadTrack(e.tid);
+      IsDevice(e.op->category) ? DeviceTrackOf(e) : ThreadTrack(e.tid);
   if (last_sequence_ < sequences_.size() &&
       sequences_[last_sequence_].track == track) {
     return &sequences_[last_sequence_];
@@ -240,7 +245,8 @@ void PftraceWriter::StartSequence(Sequence* s, const ApiEvent& e) {
   out_.UInt(interned::kIid, debug::kCorrelationIdIid);
   out_.Bytes(interned::kName, "correlation_id");
   out_.Close(entry);
-  if (e.op->category == Category::kKernel) {
+  // A stream's track holds kernels whatever its first event.
+  if (e.op->category == Category::kKernel || IsStreamTrack(s->track)) {
     uint64_t iid = debug::kKernelArgsIid;
     for (const char* name : debug::kKernelArgs) {
       entry = out_.Open(interned::kDebugAnnotationNames);
@@ -261,7 +267,8 @@ void PftraceWriter::StartSequence(Sequence* s, const ApiEvent& e) {
       size_t desc = out_.Open(packet::kTrackDescriptor);
       out_.UInt(descriptor::kUuid, s->track);
       out_.UInt(descriptor::kParentUuid, ProcessTrack(info_.pid));
-      out_.Bytes(descriptor::kName, DeviceTrackName(e));
+      out_.Bytes(descriptor::kName,
+                 DeviceTrackName(e, IsStreamTrack(s->track)));
       out_.Close(desc);
     }
   } else if (tracks_.insert(ThreadTrack(s->tid)).second) {

@@ -1,8 +1,9 @@
 // Perfetto's native trace (<prefix>_results.pftrace): one track per thread
 // for API calls (nested calls nest), a child track per thread for rocTX
 // ranges and marks, a track per roctxRangeStart range, a track per GPU queue
-// (kernel dispatches, named by kernel) and per GPU for copies, flows from an
-// API call to its device work, interned names.
+// (kernel dispatches, named by kernel) and per GPU for copies, or, grouped by
+// stream as rocprofv3 draws a HIP program by default, a track per HIP stream
+// for both; flows from an API call to its device work, interned names.
 //
 // Each thread's (and device track's) events are a packet sequence of their
 // own, so that an API
@@ -43,6 +44,12 @@ class PftraceWriter : public Writer {
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
 
+  // Kernels and copies on one track per HIP stream (their Stream_Id), as
+  // rocprofv3's timeline once HIP is initialised and without
+  // --group-by-queue; otherwise (the default here) per queue and per GPU.
+  // Set before the first event.
+  void GroupByStream(bool on) { group_by_stream_ = on; }
+
   // Track UUIDs (also what a reader needs to map tracks back to threads).
   static uint64_t ProcessTrack(uint32_t pid) { return (1ull << 32) | pid; }
   static uint64_t ThreadTrack(uint32_t tid) { return tid; }
@@ -67,6 +74,10 @@ class PftraceWriter : public Writer {
     return (7ull << 56) | (m.agent.gpu ? 1ull << 32 : 0) |
            static_cast<uint32_t>(m.agent.index + 1);
   }
+  static uint64_t StreamTrack(uint32_t stream_id) {
+    return (8ull << 56) | stream_id;
+  }
+  static bool IsStreamTrack(uint64_t uuid) { return uuid >> 56 == 8; }
   static uint64_t DeviceTrack(const ApiEvent& e) {
     switch (e.op->category) {
       case Category::kMemoryAllocation:
@@ -172,6 +183,15 @@ class PftraceWriter : public Writer {
   std::unordered_map<uint64_t, size_t> sequence_of_track_;
   size_t last_sequence_ = SIZE_MAX;
   std::unordered_set<uint64_t> tracks_;  // described in the current file
+  bool group_by_stream_ = false;
+  // A device event's track: its stream's when grouped by stream (kernels
+  // and copies), else DeviceTrack.
+  uint64_t DeviceTrackOf(const ApiEvent& e) const {
+    return group_by_stream_ && (e.op->category == Category::kKernel ||
+                                e.op->category == Category::kMemoryCopy)
+               ? StreamTrack(e.stream_id)
+               : DeviceTrack(e);
+  }
 };
 
 }  // namespace roctrace

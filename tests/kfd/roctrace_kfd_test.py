@@ -1,6 +1,8 @@
 """`roctrace --kfd-trace`: the real command traces a plain HSA/HIP program
 (no tracing code) and its libhsakmt calls come out as KFD_API rows, each
-inside the hsa_init that made it; without the option there are none."""
+inside the hsa_init that made it, in a file of roctrace's own
+(<prefix>_kfd_api_trace.csv), never in rocprofv3's HSA trace; without the
+option there are none."""
 
 import csv
 import os
@@ -21,11 +23,15 @@ def trace(options):
                        cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=120)
     assert p.returncode == 0, p.stdout + p.stderr
-    path = os.path.join(d, "run_hsa_api_trace.csv")
-    if not os.path.exists(path):
-      return []
-    with open(path, newline="") as f:
-      return list(csv.DictReader(f))
+    rows = []
+    for name in ("run_hsa_api_trace.csv", "run_kfd_api_trace.csv"):
+      path = os.path.join(d, name)
+      if os.path.exists(path):
+        with open(path, newline="") as f:
+          for row in csv.DictReader(f):
+            row["file"] = name
+            rows.append(row)
+    return rows
 
 
 class RoctraceKfdTest(unittest.TestCase):
@@ -37,6 +43,10 @@ class RoctraceKfdTest(unittest.TestCase):
     self.assertTrue(kfd, rows)
     self.assertTrue(inits, rows)
     self.assertIn("hsaKmtOpenKFD", {r["Function"] for r in kfd})
+    # rocprofv3's HSA trace holds HSA calls only.
+    self.assertEqual({r["file"] for r in kfd}, {"run_kfd_api_trace.csv"})
+    self.assertEqual({r["file"] for r in rows if r not in kfd},
+                     {"run_hsa_api_trace.csv"})
     for r in kfd:
       self.assertTrue(r["Function"].startswith("hsaKmt"), r)
       inside = [i for i in inits if i["Thread_Id"] == r["Thread_Id"] and
@@ -49,6 +59,7 @@ class RoctraceKfdTest(unittest.TestCase):
     rows = trace(["--kfd-trace"])
     self.assertTrue(rows)
     self.assertEqual({"KFD_API"}, {r["Domain"] for r in rows})
+    self.assertEqual({"run_kfd_api_trace.csv"}, {r["file"] for r in rows})
 
   def test_not_traced_unless_asked(self):
     for options in (["--hsa-trace"], ["--sys-trace"], []):

@@ -1,0 +1,277 @@
+// rocprofv3's JSON as a JSON parser reads it: each record's kind is
+// rocprofiler-sdk's buffer tracing kind of the call (HSA core and AMD
+// extension apart, HIP runtime and compiler apart, rocTX marks and ranges
+// as MARKER_CORE_RANGE_API operations), strings.buffer_records names kinds
+// and operations by those indices, strings.marker_api gives each rocTX
+// event's message by correlation ID, and metadata and agents carry
+// rocprofv3's fields.
+#include "roctrace/writers/json_writer.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "roctrace/tests/scratch_dir.h"
+
+namespace roctrace {
+namespace {
+
+using nlohmann::json;
+
+json Read(const std::string& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+struct Written {
+  json tool;
+  // (kind name, operation name) of each record of a section, in order.
+  std::vector<std::pair<std::string, std::string>> Names(
+      const char* section) const {
+    std::vector<std::pair<std::string, std::string>> names;
+    const json& strings = tool["strings"]["buffer_records"];
+    for (const json& r : tool["buffer_records"][section]) {
+      const json& kind = strings.at(r["kind"].get<size_t>());
+      names.emplace_back(kind["kind"].get<std::string>(),
+                         kind["operations"]
+                             .at(r["operation"].get<size_t>())
+                             .get<std::string>());
+    }
+    return names;
+  }
+};
+
+Written WriteEvents(const std::vector<ApiEvent>& events,
+                    JsonRunConfig config = JsonRunConfig()) {
+  const ScratchDir dir("json_writer_test");
+  const std::string path = dir / "t_results.json";
+  RunInfo info;
+  info.pid = static_cast<uint32_t>(getpid());
+  info.hostname = "host";
+  info.command = "prog a b";
+  {
+    JsonWriter writer(path, info, std::move(config));
+    for (const ApiEvent& e : events) writer.Write(e);
+    writer.Finish(info);
+  }
+  return Written{Read(path)["rocprofiler-sdk-tool"][0]};
+}
+
+ApiEvent Event(const OpName* op, uint64_t correlation_id) {
+  ApiEvent e{};
+  e.op = op;
+  e.correlation_id = correlation_id;
+  e.start_ns = 100 * correlation_id;
+  e.end_ns = 100 * correlation_id + 50;
+  e.tid = 7;
+  return e;
+}
+
+TEST(JsonWriter, KindsAreRocprofilerSdksOfEachCall) {
+  OpName core{Category::kHsa, "hsa_init", "HSA_CORE_API", 0};
+  OpName amd{Category::kHsa, "hsa_amd_memory_pool_get_info", "HSA_AMD_EXT_API",
+             1};
+  OpName image{Category::kHsa, "hsa_ext_image_create", "HSA_IMAGE_EXT_API", 2};
+  OpName runtime{Category::kHip, "hipMalloc", "HIP_RUNTIME_API", 3};
+  OpName compiler{Category::kHip, "__hipRegisterFatBinary", "HIP_COMPILER_API",
+                  4};
+  OpName kfd{Category::kHsa, "hsaKmtOpenKFD", "KFD_API", 5};
+  const Written w =
+      WriteEvents({Event(&core, 1), Event(&amd, 2), Event(&image, 3),
+                   Event(&runtime, 4), Event(&compiler, 5), Event(&kfd, 6)});
+  using Names = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(w.Names("hsa_api"),
+            (Names{{"HSA_CORE_API", "hsa_init"},
+                   {"HSA_AMD_EXT_API", "hsa_amd_memory_pool_get_info"},
+                   {"HSA_IMAGE_EXT_API", "hsa_ext_image_create"}}));
+  // libhsakmt calls: roctrace's own section and kind, not rocprofv3's.
+  EXPECT_EQ(w.Names("kfd_api"), (Names{{"KFD_API", "hsaKmtOpenKFD"}}));
+  // rocprofv3 1.0.0 records HIP calls with their arguments: the _EXT
+  // kinds.
+  EXPECT_EQ(w.Names("hip_api"),
+            (Names{{"HIP_RUNTIME_API_EXT", "hipMalloc"},
+                   {"HIP_COMPILER_API_EXT", "__hipRegisterFatBinary"}}));
+  // The kinds are rocprofiler_buffer_tracing_kind_t's values.
+  const json& hsa = w.tool["buffer_records"]["hsa_api"];
+  EXPECT_EQ(hsa[0]["kind"], 1);
+  EXPECT_EQ(hsa[1]["kind"], 2);
+  EXPECT_EQ(hsa[2]["kind"], 3);
+  EXPECT_EQ(w.tool["buffer_records"]["hip_api"][0]["kind"], 21);
+  EXPECT_EQ(w.tool["buffer_records"]["hip_api"][1]["kind"], 22);
+  EXPECT_EQ(w.tool["buffer_records"]["hip_api"][0]["size"], 176);
+  const json& strings = w.tool["strings"]["buffer_records"];
+  EXPECT_EQ(strings[0]["kind"], "NONE");
+  EXPECT_EQ(strings[11]["kind"], "KERNEL_DISPATCH");
+  EXPECT_EQ(strings[32]["kind"], "MARKER_CORE_RANGE_API");
+}
+
+TEST(JsonWriter, RoctxEventsAreRangeApiOperationsWithTheirMessages) {
+  OpName mark{Category::kMarker, "checkpoint", "MARKER_CORE_RANGE_API", 0};
+  OpName pushed{Category::kMarker, "outer", "MARKER_CORE_RANGE_API", 1};
+  OpName started{Category::kMarker, "async", "MARKER_CORE_RANGE_API", 2};
+  ApiEvent m = Event(&mark, 3);
+  m.instant = true;
+  m.end_ns = m.start_ns;
+  ApiEvent s = Event(&started, 9);
+  s.async_range_id = 4;
+  const Written w = WriteEvents({m, Event(&pushed, 5), s});
+  using Names = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(w.Names("marker_api"),
+            (Names{{"MARKER_CORE_RANGE_API", "roctxMarkA"},
+                   {"MARKER_CORE_RANGE_API", "roctxThreadRangeA"},
+                   {"MARKER_CORE_RANGE_API", "roctxProcessRangeA"}}));
+  // strings.marker_api: correlation ID -> message, as rocprofv3 writes its
+  // map ([{"key": ..., "value": ...}, ...]).
+  std::map<uint64_t, std::string> messages;
+  for (const json& entry : w.tool["strings"]["marker_api"]) {
+    messages[entry["key"].get<uint64_t>()] = entry["value"].get<std::string>();
+  }
+  EXPECT_EQ(messages, (std::map<uint64_t, std::string>{
+                          {3, "checkpoint"}, {5, "outer"}, {9, "async"}}));
+  for (const json& r : w.tool["buffer_records"]["marker_api"]) {
+    EXPECT_EQ(messages.count(r["correlation_id"]["internal"].get<uint64_t>()),
+              1u);
+  }
+}
+
+TEST(JsonWriter, MetadataHasTheNodeTheCommandAndTheConfig) {
+  JsonRunConfig config;
+  config.raw_output_file = "%hostname%/%pid%";
+  config.output_file = "host/42";
+  config.csv_output = true;
+  config.summary_groups = {"HIP|HSA"};
+  const Written w = WriteEvents({}, config);
+  const json& meta = w.tool["metadata"];
+  for (const char* key :
+       {"id", "hash", "machine_id", "system_name", "hostname", "release",
+        "version", "hardware_name", "domain_name"}) {
+    EXPECT_TRUE(meta["node"].contains(key)) << key;
+  }
+  EXPECT_EQ(meta["node"]["hostname"], "host");
+  EXPECT_EQ(meta["node"]["system_name"], "Linux");
+  EXPECT_TRUE(meta["command"].is_array());
+  EXPECT_FALSE(meta["command"].empty());
+  const json& c = meta["config"];
+  EXPECT_EQ(c["raw_output_file"], "%hostname%/%pid%");
+  EXPECT_EQ(c["output_file"], "host/42");
+  EXPECT_EQ(c["csv_output"], true);
+  EXPECT_EQ(c["json_output"], true);
+  EXPECT_EQ(c["summary_groups"], json::array({"HIP|HSA"}));
+  for (const char* key :
+       {"output_path", "tmp_directory", "raw_output_path", "raw_tmp_directory",
+        "perfetto_shmem_size_hint", "perfetto_buffer_size",
+        "perfetto_buffer_fill_policy", "perfetto_backend", "summary",
+        "summary_per_domain", "summary_unit", "summary_file", "pftrace_output",
+        "otf2_output", "summary_output", "rocpd_output", "kernel_rename",
+        "group_by_queue"}) {
+    EXPECT_TRUE(c.contains(key)) << key;
+  }
+}
+
+TEST(JsonWriter, AgentsAreFullAgentRecords) {
+  // The host is always described (/proc/cpuinfo); a GPU a record names is
+  // written too.
+  OpName copy{Category::kMemoryCopy, "MEMORY_COPY_HOST_TO_DEVICE",
+              "MEMORY_COPY", 0};
+  copy.direction = CopyDirection::kHostToDevice;
+  DeviceWork work{};
+  work.device_id = 0;
+  ApiEvent e = Event(&copy, 1);
+  e.device = &work;
+  const Written w = WriteEvents({e});
+  const json& agents = w.tool["agents"];
+  ASSERT_GE(agents.size(), 2u);
+  // rocprofiler_agent_v0_t's fields as rocprofv3 serialises them, and its
+  // gpu_index.
+  const std::vector<std::string> want = {"size",
+                                         "id",
+                                         "type",
+                                         "cpu_cores_count",
+                                         "simd_count",
+                                         "mem_banks_count",
+                                         "caches_count",
+                                         "io_links_count",
+                                         "cpu_core_id_base",
+                                         "simd_id_base",
+                                         "max_waves_per_simd",
+                                         "lds_size_in_kb",
+                                         "gds_size_in_kb",
+                                         "num_gws",
+                                         "wave_front_size",
+                                         "num_xcc",
+                                         "cu_count",
+                                         "array_count",
+                                         "num_shader_banks",
+                                         "simd_arrays_per_engine",
+                                         "cu_per_simd_array",
+                                         "simd_per_cu",
+                                         "max_slots_scratch_cu",
+                                         "gfx_target_version",
+                                         "vendor_id",
+                                         "device_id",
+                                         "location_id",
+                                         "domain",
+                                         "drm_render_minor",
+                                         "num_sdma_engines",
+                                         "num_sdma_xgmi_engines",
+                                         "num_sdma_queues_per_engine",
+                                         "num_cp_queues",
+                                         "max_engine_clk_ccompute",
+                                         "max_engine_clk_fcompute",
+                                         "sdma_fw_version",
+                                         "fw_version",
+                                         "capability",
+                                         "cu_per_engine",
+                                         "max_waves_per_cu",
+                                         "family_id",
+                                         "workgroup_max_size",
+                                         "grid_max_size",
+                                         "local_mem_size",
+                                         "hive_id",
+                                         "gpu_id",
+                                         "workgroup_max_dim",
+                                         "grid_max_dim",
+                                         "name",
+                                         "vendor_name",
+                                         "product_name",
+                                         "model_name",
+                                         "node_id",
+                                         "logical_node_id",
+                                         "logical_node_type_id",
+                                         "runtime_visibility",
+                                         "uuid",
+                                         "mem_banks",
+                                         "caches",
+                                         "io_links",
+                                         "gpu_index"};
+  std::set<uint64_t> handles;
+  std::set<int> types;
+  for (const json& a : agents) {
+    std::vector<std::string> keys;
+    for (auto it = a.begin(); it != a.end(); ++it) keys.push_back(it.key());
+    // nlohmann's json orders keys by name: compared as sets.
+    EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()),
+              std::set<std::string>(want.begin(), want.end()));
+    EXPECT_EQ(a["size"], 304);
+    handles.insert(a["id"]["handle"].get<uint64_t>());
+    types.insert(a["type"].get<int>());
+    EXPECT_EQ(a["gpu_index"],
+              a["type"] == 2 ? a["logical_node_type_id"] : json(-1));
+    EXPECT_EQ(a["workgroup_max_dim"].size(), 3u);
+  }
+  EXPECT_EQ(handles.size(), agents.size());  // unique
+  EXPECT_EQ(types, (std::set<int>{1, 2}));   // CPU and GPU
+  // The copy's agents are listed agents.
+  const json& r = w.tool["buffer_records"]["memory_copy"][0];
+  EXPECT_EQ(handles.count(r["src_agent_id"]["handle"].get<uint64_t>()), 1u);
+  EXPECT_EQ(handles.count(r["dst_agent_id"]["handle"].get<uint64_t>()), 1u);
+}
+
+}  // namespace
+}  // namespace roctrace
