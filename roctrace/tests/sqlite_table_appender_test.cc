@@ -529,6 +529,76 @@ TEST(SqliteTableAppender, InlineTailRowsAreTheFileAppendWithTailWrites) {
   EXPECT_TRUE(files[0] == files[1]);
 }
 
+// A repeated call's rows copied whole (AppendCallInline, falling back to
+// AppendCall as the rocpd writer does) write the file that AppendWithTail
+// row by row writes, byte for byte: calls of 1 to 6 rows with one event id
+// (first value) a call, ids of every width from 0 up (the image made again
+// when its serial type changes) and negative ones, rowids whose varint
+// grows within and between calls, leaves filled to their end, flushes.
+TEST(SqliteTableAppender, CallImageRowsAreTheFileAppendWithTailWrites) {
+  std::string files[2];
+  int64_t copied_calls = 0;
+  for (int whole = 0; whole < 2; ++whole) {
+    Database d(1024);
+    std::string error;
+    auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+    ASSERT_NE(appender, nullptr) << error;
+    std::vector<SqliteTableAppender::RowTail> tails(6);
+    SqliteTableAppender::CallImage image;
+    std::string value;
+    size_t rows = 0;
+    int64_t id = 1;
+    for (int64_t call = 0; call < 12000; ++call) {
+      if (call % 1500 == 0) {  // another call: 1 to 6 rows, other values
+        rows = static_cast<size_t>(call / 1500 % 6 + 1);
+        for (size_t i = 0; i < rows; ++i) {
+          value.assign(static_cast<size_t>(call / 1500 * 7 + i), 'v');
+          const SqliteTableAppender::Value rest[4] = {
+              SqliteTableAppender::Integer(static_cast<int64_t>(i)),
+              SqliteTableAppender::Text("hipError_t", 10),
+              SqliteTableAppender::Text("hipError", 8),
+              SqliteTableAppender::Text(value.data(), value.size())};
+          appender->EncodeTail(rest, 4, &tails[i]);
+        }
+        image.rows = 0;
+      }
+      // Runs of growing ids, then of ids of every width and both signs.
+      const int64_t first = call % 100 < 70 ? call : Wide(call / 100);
+      if (whole == 0) {
+        for (size_t i = 0; i < rows; ++i) {
+          appender->AppendWithTail(0, id + static_cast<int64_t>(i), first,
+                                   tails[i]);
+        }
+      } else if (appender->AppendCallInline(0, id, first, image)) {
+        ++copied_calls;
+      } else {
+        appender->AppendCall(0, id, first, tails.data(), rows, &image);
+      }
+      id += static_cast<int64_t>(rows);
+      if (call % 2999 == 0) {
+        ASSERT_TRUE(appender->Flush(&error)) << error;
+      }
+    }
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+    appender.reset();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(
+        sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+        SQLITE_OK);
+    EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM rocpd_arg"),
+              std::to_string(id - 1));
+    sqlite3_close(db);
+    std::ifstream in(d.path, std::ios::binary);
+    files[whole].assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // Most calls were copied whole (not those of more than the image's bytes,
+  // at a leaf's end, or whose id's width changed).
+  EXPECT_GT(copied_calls, 5000);
+  ASSERT_EQ(files[0].size(), files[1].size());
+  EXPECT_TRUE(files[0] == files[1]);
+}
+
 // Rows appended around an encoded middle (EncodeTail of position, type and
 // name once, AppendAroundMiddle for each first value of every width, both
 // signs, and each last text) read back as the rows AppendRow writes: last

@@ -746,6 +746,18 @@ __attribute__((noinline, cold)) RocpdWriter::OpArgs& RocpdWriter::GrowOpArgs(
   return op_args_[index];
 }
 
+// A repeated call's rows: the last call's cells copied whole (the image),
+// else appended row by row from their tails (and the image kept).
+inline __attribute__((always_inline)) void RocpdWriter::AppendLastRows(
+    LastArgs& last, int64_t event_id) {
+  const int64_t id = next_arg_id_;
+  next_arg_id_ += static_cast<int64_t>(last.row_count);
+  if (!appender_->AppendCallInline(kArgTable, id, event_id, last.image)) {
+    appender_->AppendCall(kArgTable, id, event_id, last.rows.data(),
+                          last.row_count, &last.image);
+  }
+}
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
@@ -772,13 +784,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                         last.domain == args.domain && last.op == args.op &&
                         SameBytes(last.bytes, args.bytes, args.size);
   if (repeated && last.has_rows) {
-    for (size_t i = 0; i < last.row_count; ++i) {
-      const int64_t id = next_arg_id_++;
-      if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
-                                           last.rows[i])) {
-        appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
-      }
-    }
+    AppendLastRows(last, event_id);
     return;
   }
   OpArgCells& cells = op_args.cells;
@@ -797,6 +803,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                       static_cast<unsigned long long>(e.stream_id)));
   }
   last.row_count = 0;
+  last.image.rows = 0;
   // The printers hand each value straight to this visitor (no adapter, no
   // type spelled): the common row is appended at once, the others spelled.
   args.printers->values(
@@ -849,13 +856,7 @@ inline __attribute__((always_inline)) bool RocpdWriter::AppendRepeatedArgs(
       last.op != args.op || !SameBytes(last.bytes, args.bytes, args.size)) {
     return false;
   }
-  for (size_t i = 0; i < last.row_count; ++i) {
-    const int64_t id = next_arg_id_++;
-    if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
-                                         last.rows[i])) {
-      appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
-    }
-  }
+  AppendLastRows(last, event_id);
   return true;
 }
 

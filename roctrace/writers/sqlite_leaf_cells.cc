@@ -351,6 +351,69 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
   EndCell(t, rowid, q, size, direct);
 }
 
+void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
+                                     RowTail* tails, size_t n,
+                                     CallImage* image) {
+  Tree& t = *trees_[table];
+  const uint8_t* leaf = t.leaf;
+  const uint32_t cells = t.leaf_cells;
+  const uint32_t content = t.leaf_content;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t id = rowid + static_cast<int64_t>(i);
+    if (!AppendWithTailInline(table, id, first, tails[i])) {
+      AppendWithTail(table, id, first, tails[i]);
+    }
+  }
+  image->rows = 0;
+  // Kept when every row is in this leaf, each cell as its tail describes
+  // it (rowid varints and first value of one width), and small enough.
+  const size_t size = content - t.leaf_content;
+  if (n == 0 || n > CallImage::kRows || t.leaf != leaf ||
+      t.leaf_cells != cells + n || size > CallImage::kBytes || first < 0) {
+    return;
+  }
+  const size_t rowid_len = tails[0].cell_rowid_len;
+  const size_t first_size = tails[0].cell_first_size;
+  for (size_t i = 0; i < n; ++i) {
+    const RowTail& tail = tails[i];
+    const uint32_t at =
+        sqlite_format::Get2(t.leaf + kLeafHeader + 2 * (cells + i)) -
+        t.leaf_content;
+    if (tail.cell.empty() || tail.cell_rowid_len != rowid_len ||
+        tail.cell_first_size != first_size || at + tail.cell.size() > size) {
+      return;
+    }
+    image->row[i] = {
+        static_cast<uint16_t>(at),
+        static_cast<uint16_t>(at + tail.cell_payload_len),
+        static_cast<uint16_t>(at + tail.cell_first_at + first_size)};
+  }
+  std::memcpy(image->bytes + CallImage::kBytes - size, t.leaf + t.leaf_content,
+              size);
+  image->size = static_cast<uint32_t>(size);
+  image->rowid_len = static_cast<uint8_t>(rowid_len);
+  image->first_size = static_cast<uint8_t>(first_size);
+  // The rowids whose varints take rowid_len bytes, less the call's others.
+  const uint64_t lo = rowid_len == 1 ? 0 : uint64_t{1} << (7 * (rowid_len - 1));
+  const uint64_t hi = rowid_len >= 9 ? uint64_t{INT64_MAX}
+                                     : (uint64_t{1} << (7 * rowid_len)) - 1;
+  image->rowid_lo = lo;
+  image->rowid_span = hi - lo - (n - 1);
+  // The first values of its serial type (as SetLayout's ranges).
+  const uint64_t f = static_cast<uint64_t>(first);
+  if (small_ints_ && f <= 1) {
+    image->first_lo = f;
+    image->first_span = 0;
+  } else {
+    const Width& w = WidthOf(first);
+    image->first_lo = small_ints_ && w.min_mag < 2 ? 2 : w.min_mag;
+    image->first_span = w.max_mag - image->first_lo;
+  }
+  image->first_mask =
+      first_size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * first_size)) - 1;
+  image->rows = static_cast<uint32_t>(n);
+}
+
 void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,
                                              int64_t first,
                                              const RowTail& middle,

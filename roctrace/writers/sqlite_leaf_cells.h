@@ -270,6 +270,85 @@ SqliteTableAppender::AppendWithTailInline(size_t table, int64_t rowid,
   return true;
 }
 
+namespace sqlite_format {
+
+// The image's rows patched in place: each row's rowid varint of kLen bytes
+// (kLen known when compiled: the stores unroll) and its first value's
+// bytes merged into the big-endian word that ends with them (the other
+// bytes of that word, which may lie in the cell below or in the leaf's
+// free space, written back as they were); its cell pointer.
+template <size_t kLen>
+inline __attribute__((always_inline)) void PatchCallRows(
+    uint8_t* q, uint8_t* pointers, uint32_t content,
+    const SqliteTableAppender::CallImage& image, uint64_t rowid,
+    uint64_t first) {
+  const size_t n = image.rows;
+  const uint64_t mask = image.first_mask;
+  const uint64_t value = first & mask;
+  for (size_t i = 0; i < n; ++i) {
+    const SqliteTableAppender::CallImage::Row& r = image.row[i];
+    PutVarint(q + r.rowid_at, rowid + i, kLen == 0 ? image.rowid_len : kLen);
+    if (mask != 0) {
+      uint8_t* end = q + r.first_end;
+      uint64_t word;
+      std::memcpy(&word, end - 8, 8);
+      word = __builtin_bswap64((__builtin_bswap64(word) & ~mask) | value);
+      std::memcpy(end - 8, &word, 8);
+    }
+    Put2(pointers + 2 * i, content + r.cell);
+  }
+}
+
+}  // namespace sqlite_format
+
+inline __attribute__((always_inline)) bool
+SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
+                                      int64_t first, const CallImage& image) {
+  const size_t n = image.rows;
+  Tree& t = *trees_[table];
+  if (n == 0 || rowid <= t.last_rowid ||
+      static_cast<uint64_t>(rowid) - image.rowid_lo > image.rowid_span ||
+      static_cast<uint64_t>(first) - image.first_lo > image.first_span) {
+    return false;
+  }
+  const size_t size = image.size;
+  const size_t rounded = (size + 15) & ~size_t{15};
+  // Room for the cells, their pointers, the copy's words below the cells
+  // and the first value's word below the lowest.
+  if (sqlite_format::kLeafHeader + 2 * (t.leaf_cells + n) + rounded + 8 >
+      t.leaf_content) {
+    return false;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content;
+  uint8_t* d = q + size - rounded;
+  const unsigned char* from = image.bytes + CallImage::kBytes - rounded;
+  for (size_t i = 0; i < rounded; i += 16) {
+    unsigned char word[16];
+    std::memcpy(word, from + i, 16);
+    std::memcpy(d + i, word, 16);
+  }
+  uint8_t* pointers = t.leaf + sqlite_format::kLeafHeader + 2 * t.leaf_cells;
+  const uint64_t r = static_cast<uint64_t>(rowid);
+  const uint64_t f = static_cast<uint64_t>(first);
+  switch (image.rowid_len) {
+    case 2:
+      sqlite_format::PatchCallRows<2>(q, pointers, t.leaf_content, image, r, f);
+      break;
+    case 3:
+      sqlite_format::PatchCallRows<3>(q, pointers, t.leaf_content, image, r, f);
+      break;
+    default:
+      sqlite_format::PatchCallRows<0>(q, pointers, t.leaf_content, image, r, f);
+  }
+  t.leaf_cells += static_cast<uint32_t>(n);
+  const int64_t last = rowid + static_cast<int64_t>(n) - 1;
+  t.leaf_max = last;
+  t.leaf_dirty = true;
+  t.last_rowid = last;
+  return true;
+}
+
 }  // namespace roctrace
 
 #endif  // ROCTRACE_WRITERS_SQLITE_LEAF_CELLS_H_
