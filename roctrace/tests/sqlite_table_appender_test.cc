@@ -215,6 +215,56 @@ void AppendAndReadBack(int page_size, int64_t n, int64_t max_batch,
   }
 }
 
+// The appender's records take the bytes SQLite's own take for the same
+// values: in a database of schema format 4 (SQLite's default) 0 and 1 are
+// serial types 8 and 9, with no bytes. Twin tables of the same columns,
+// filled by SQLite's INSERT, are the reference; dbstat sums each table's
+// record bytes.
+TEST(SqliteTableAppender, RecordsTakeTheBytesSqlitesOwnTake) {
+  Database d(4096);
+  Exec(d.db,
+       "CREATE TABLE twin_event(id INTEGER PRIMARY KEY, a, b, c, d);"
+       "CREATE TABLE twin_region(id INTEGER PRIMARY KEY, a, b, c, d, e, f, "
+       "g);");
+  std::string error;
+  auto appender = SqliteTableAppender::Open(
+      d.db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  Exec(d.db, "BEGIN");
+  for (int64_t id = 1; id <= 3000; ++id) {
+    const int64_t event[4] = {id % 3, Wide(id), 0, id * 1000003};
+    appender->Append(0, id, event);
+    const int64_t region[7] = {
+        1, 1, id % 2, 86400000000000 + id * 57, Wide(id), id % 5, id};
+    appender->Append(1, id, region);
+    std::string values;
+    for (int64_t v : event) values += "," + std::to_string(v);
+    Exec(d.db,
+         "INSERT INTO twin_event VALUES(" + std::to_string(id) + values + ")");
+    values.clear();
+    for (int64_t v : region) values += "," + std::to_string(v);
+    Exec(d.db,
+         "INSERT INTO twin_region VALUES(" + std::to_string(id) + values + ")");
+  }
+  Exec(d.db, "COMMIT");
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  EXPECT_EQ(One(d.db, "PRAGMA integrity_check"), "ok");
+  auto payload = [&d](const char* table) {
+    return One(d.db, (std::string("SELECT sum(payload) FROM dbstat WHERE "
+                                  "pagetype = 'leaf' AND name = '") +
+                      table + "'")
+                         .c_str());
+  };
+  EXPECT_EQ(payload("rocpd_event"), payload("twin_event"));
+  EXPECT_EQ(payload("rocpd_region"), payload("twin_region"));
+  EXPECT_EQ(One(d.db,
+                "SELECT count(*) FROM rocpd_region R JOIN twin_region "
+                "T USING (id) WHERE R.nid = T.a AND R.pid = T.b AND "
+                "R.tid = T.c AND R.start = T.d AND R.\"end\" = T.e AND "
+                "R.name_id = T.f AND R.event_id = T.g"),
+            "3000");
+}
+
 TEST(SqliteTableAppender, NoRows) { AppendAndReadBack(512, 0, 1); }
 
 TEST(SqliteTableAppender, OneRow) { AppendAndReadBack(512, 1, 1); }

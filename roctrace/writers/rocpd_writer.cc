@@ -31,6 +31,11 @@ constexpr size_t kMaxMarkerEvents = 1 << 20;
 
 // The appender's tables, in the order given to it.
 enum AppendedTable : size_t { kEventTable, kRegionTable, kArgTable };
+// The columns of an API call's rows that are the same in every row (no
+// bytes in the record, so the appender neither checks nor stores them):
+// the event's parent stack id (0), the region's nid and pid (1, 1).
+constexpr uint32_t kEventFixed = 1u << 2;
+constexpr uint32_t kRegionFixed = 1u << 0 | 1u << 1;
 // An argument's value is cut to this many bytes (then "..."), so that a row
 // never needs an overflow page (structs passed by value print every field).
 constexpr size_t kMaxArgValue = 1024;
@@ -906,7 +911,7 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
     const int64_t id = next_event_id_++;
     const int64_t corr = static_cast<int64_t>(e.correlation_id);
     const int64_t event[4] = {ids.category, corr, 0, corr};
-    appender_->AppendInline(kEventTable, id, event);
+    appender_->AppendInline<4, kEventFixed>(kEventTable, id, event);
     const int64_t region[7] = {1,
                                1,
                                ThreadRow(e.tid, e.start_ns, e.end_ns),
@@ -914,7 +919,7 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
                                static_cast<int64_t>(e.end_ns),
                                ids.name,
                                id};
-    appender_->AppendInline(kRegionTable, id, region);
+    appender_->AppendInline<7, kRegionFixed>(kRegionTable, id, region);
     if (e.args != nullptr && !AppendRepeatedArgs(e, id, *e.args)) {
       WriteArgs(e, id, *e.args);
     }

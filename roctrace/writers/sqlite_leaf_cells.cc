@@ -46,10 +46,11 @@ void SqliteTableAppender::RefuseLongRow(const Tree& t, size_t payload) {
   }
 }
 
-void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
-                                    size_t n) const {
+void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values, size_t n,
+                                    uint32_t fixed) const {
   l.type_word = 0;
   l.body = 0;
+  l.fixed = fixed;
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = values[i];
     const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
@@ -66,6 +67,7 @@ void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
     l.lo[i] = v >= 0 ? min_mag : ~max_mag;
     l.span[i] = max_mag - min_mag;
     l.size[i] = size;
+    if (size != 0 && ((fixed >> i) & 1) != 0) l.fixed = 0;
     l.type_word |= uint64_t{type} << (8 * i);
     l.body += size;
   }
@@ -76,6 +78,46 @@ template <size_t kColumns>
 void SqliteTableAppender::Append(size_t table, int64_t rowid,
                                  const int64_t (&values)[kColumns]) {
   AppendInline(table, rowid, values);
+}
+
+// Every row: the layout checked column by column (set anew from this row
+// when it differs), a new leaf when this one is full, the cell through the
+// spill buffer when the leaf has no room below it for the word stores.
+template <size_t kColumns>
+void SqliteTableAppender::AppendLong(size_t table, int64_t rowid,
+                                     const int64_t (&values)[kColumns],
+                                     uint32_t fixed) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
+  Tree& t = *trees_[table];
+  if (rowid <= t.last_rowid || t.columns != kColumns) {
+    RefuseRow(t, rowid, kColumns);
+    return;
+  }
+  Layout& l = t.layout;
+  bool same = l.fixed == fixed;
+  for (size_t i = 0; i < kColumns; ++i) {
+    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
+  }
+  if (!same) SetLayout(l, values, kColumns, fixed);
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t header = 2 + kColumns;  // size byte, NULL key, the types
+  const size_t payload = header + l.body;
+  const size_t size = 1 + rowid_len + payload;
+  bool direct;
+  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
+    Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
+    q -= l.size[i];
+  }
+  Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
+  q -= kColumns;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  *--q = static_cast<uint8_t>(payload);
+  EndCell(t, rowid, q, size, direct);
 }
 
 template void SqliteTableAppender::Append(size_t, int64_t,
@@ -94,6 +136,22 @@ template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[7]);
 template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[8]);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[1], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[2], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[3], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[4], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[5], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[6], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[7], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[8], uint32_t);
 
 // The general row: integers as Append stores them, texts as serial type
 // 13 + 2 * size (a varint of 1 or 2 bytes: rows fit in a page). The sizes

@@ -97,37 +97,44 @@ inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
 // rowid), big-endian values in as few bytes as hold them. Encoded backwards
 // from the cell's end with whole-word stores (each may spill up to 8 bytes
 // below what it means to write, into bytes written next), straight into the
-// leaf when its free space has room for that spill, else through a buffer.
-// The column count is known when compiled: the loops unroll, the sizes stay
-// in registers and the types gather in one word, stored at once.
-template <size_t kColumns>
+// leaf. The column count is known when compiled: the loops unroll, the
+// sizes stay in registers and the types gather in one word, stored at once.
+// The common row (each value of the last row's serial type, room in the
+// leaf for the cell and the spill below it) inline; every other row out of
+// line (AppendLong). kFixed's columns (no bytes, the same every row) are
+// neither checked nor stored: the layout says they have no bytes.
+template <size_t kColumns, uint32_t kFixed>
 inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     size_t table, int64_t rowid, const int64_t (&values)[kColumns]) {
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid || t.columns != kColumns) {
-    RefuseRow(t, rowid, kColumns);
-    return;
-  }
   Layout& l = t.layout;
-  bool same = true;
+  bool common = rowid > t.last_rowid && t.columns == kColumns;
+  if constexpr (kFixed != 0) common = common && l.fixed == kFixed;
 #pragma GCC unroll 8
   for (size_t i = 0; i < kColumns; ++i) {
-    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
+    if (((kFixed >> i) & 1) != 0) continue;
+    common = common && static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
-  if (!same) SetLayout(l, values, kColumns);
   const size_t rowid_len = RowidLen(t, rowid);
-  const size_t body = l.body;
   const size_t header = 2 + kColumns;  // size byte, NULL key, the types
-  const size_t payload = header + body;
+  const size_t payload = header + l.body;
   static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
-  constexpr size_t payload_len = 1;
-  const size_t size = payload_len + rowid_len + payload;
-  bool direct;
-  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
+  const size_t size = 1 + rowid_len + payload;
+  if (__builtin_expect(!common || sqlite_format::kLeafHeader +
+                                          2 * (t.leaf_cells + 1) + size +
+                                          sqlite_format::kCellSlack >
+                                      t.leaf_content,
+                       0)) {
+    AppendLong(table, rowid, values, kFixed);
+    return;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content + size;
 #pragma GCC unroll 8
   for (size_t k = 0; k < kColumns; ++k) {
     const size_t i = kColumns - 1 - k;
+    if (((kFixed >> i) & 1) != 0) continue;
     sqlite_format::Store8(q - 8,
                           __builtin_bswap64(static_cast<uint64_t>(values[i])));
     q -= l.size[i];
@@ -139,7 +146,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
   q -= rowid_len;
   sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
-  EndCell(t, rowid, q, size, direct);
+  EndCell(t, rowid, q, size, true);
 }
 
 // The common row: a record shorter than 128 bytes (its size a 1-byte

@@ -58,8 +58,12 @@ class SqliteTableAppender {
   template <size_t kColumns>
   void Append(size_t table, int64_t rowid, const int64_t (&values)[kColumns]);
   // The same, inline where sqlite_leaf_cells.h is included (the rocpd
-  // writer's event and region rows, two a call, without a call each).
-  template <size_t kColumns>
+  // writer's event and region rows, two a call, without a call each). Bit
+  // i of kFixed: values[i] is the same, 0 or 1, in every row of the table
+  // (the region's nid and pid, the event's parent stack): with SQLite's
+  // serial types 8 and 9 it has no bytes, so the common row neither checks
+  // nor stores it.
+  template <size_t kColumns, uint32_t kFixed = 0>
   inline void AppendInline(size_t table, int64_t rowid,
                            const int64_t (&values)[kColumns]);
 
@@ -229,7 +233,14 @@ class SqliteTableAppender {
   __attribute__((noinline)) void AppendAroundMiddleLong(
       size_t table, int64_t rowid, int64_t first, const RowTail& middle,
       const char* last, size_t last_size);
-  void SetLayout(Layout& l, const int64_t* values, size_t n) const;
+  void SetLayout(Layout& l, const int64_t* values, size_t n,
+                 uint32_t fixed = 0) const;
+  // AppendInline's rows other than the common one (a new layout, a leaf
+  // without room for the cell and its stores' spill, a refused row).
+  template <size_t kColumns>
+  __attribute__((noinline)) void AppendLong(size_t table, int64_t rowid,
+                                            const int64_t (&values)[kColumns],
+                                            uint32_t fixed);
   // Every append's start and end: the rowid's varint length; room for a
   // cell of `size` bytes in the right-most leaf (a new leaf when full) and
   // where its encoding ends (in the leaf, or at spill_end when the leaf has
