@@ -319,7 +319,10 @@ SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
     return false;
   }
   const size_t size = image.size;
-  const size_t rounded = (size + 15) & ~size_t{15};
+  // The copy: 16-byte words from the cells' end down, at least four (most
+  // calls' cells fit them, copied without a loop).
+  constexpr size_t kWords = 64;
+  const size_t rounded = size <= kWords ? kWords : (size + 15) & ~size_t{15};
   // Room for the cells, their pointers, the copy's words below the cells
   // and the first value's word below the lowest.
   if (sqlite_format::kLeafHeader + 2 * (t.leaf_cells + n) + rounded + 8 >
@@ -328,12 +331,18 @@ SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
   }
   t.leaf_content -= static_cast<uint32_t>(size);
   uint8_t* q = t.leaf + t.leaf_content;
-  uint8_t* d = q + size - rounded;
-  const unsigned char* from = image.bytes + CallImage::kBytes - rounded;
-  for (size_t i = 0; i < rounded; i += 16) {
+  uint8_t* end = q + size;
+  const unsigned char* from = image.bytes + CallImage::kBytes;
+#pragma GCC unroll 4
+  for (size_t i = 16; i <= kWords; i += 16) {
     unsigned char word[16];
-    std::memcpy(word, from + i, 16);
-    std::memcpy(d + i, word, 16);
+    std::memcpy(word, from - i, 16);
+    std::memcpy(end - i, word, 16);
+  }
+  for (size_t i = kWords + 16; i <= rounded; i += 16) {
+    unsigned char word[16];
+    std::memcpy(word, from - i, 16);
+    std::memcpy(end - i, word, 16);
   }
   uint8_t* pointers = t.leaf + sqlite_format::kLeafHeader + 2 * t.leaf_cells;
   const uint64_t r = static_cast<uint64_t>(rowid);

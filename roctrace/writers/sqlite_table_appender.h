@@ -164,7 +164,7 @@ class SqliteTableAppender {
       uint16_t first_end;  // the first value's last byte, plus one
     };
     Row row[kRows];
-    alignas(16) unsigned char bytes[kBytes];
+    alignas(16) unsigned char bytes[kBytes] = {};
   };
   // Appends n rows (rowid, rowid + 1, ...; first, tails[i]'s values...) as
   // AppendWithTail does, and keeps them in *image when they all landed in
