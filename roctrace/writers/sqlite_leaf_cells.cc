@@ -427,7 +427,7 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
   // it (rowid varints and first value of one width), and small enough.
   const size_t size = content - t.leaf_content;
   if (n == 0 || n > CallImage::kRows || t.leaf != leaf ||
-      t.leaf_cells != cells + n || size > CallImage::kBytes || first < 0) {
+      t.leaf_cells != cells + n || size > CallImage::kBytes - 8 || first < 0) {
     return;
   }
   const size_t rowid_len = tails[0].cell_rowid_len;
@@ -444,10 +444,19 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
     image->row[i] = {
         static_cast<uint16_t>(at),
         static_cast<uint16_t>(at + tail.cell_payload_len),
-        static_cast<uint16_t>(at + tail.cell_first_at + first_size)};
+        static_cast<uint16_t>(at + tail.cell_first_at + first_size), 0};
   }
-  std::memcpy(image->bytes + CallImage::kBytes - size, t.leaf + t.leaf_content,
-              size);
+  unsigned char* const start = image->bytes + CallImage::kBytes - size;
+  std::memcpy(start, t.leaf + t.leaf_content, size);
+  const uint64_t mask =
+      first_size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * first_size)) - 1;
+  for (size_t i = 0; i < n; ++i) {
+    // The 8 bytes may begin up to 2 below the image (its lowest cell's
+    // value starts at least 6 bytes in): the array's zeros there.
+    uint64_t word;
+    std::memcpy(&word, start + image->row[i].first_end - 8, 8);
+    image->row[i].first_word = __builtin_bswap64(word) & ~mask;
+  }
   image->size = static_cast<uint32_t>(size);
   image->rowid_len = static_cast<uint8_t>(rowid_len);
   image->first_size = static_cast<uint8_t>(first_size);
@@ -467,8 +476,7 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
     image->first_lo = small_ints_ && w.min_mag < 2 ? 2 : w.min_mag;
     image->first_span = w.max_mag - image->first_lo;
   }
-  image->first_mask =
-      first_size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * first_size)) - 1;
+  image->first_mask = mask;
   image->rows = static_cast<uint32_t>(n);
 }
 

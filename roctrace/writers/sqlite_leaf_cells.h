@@ -294,14 +294,11 @@ inline __attribute__((always_inline)) void PatchCallRows(
   const uint64_t value = first & mask;
   for (size_t i = 0; i < n; ++i) {
     const SqliteTableAppender::CallImage::Row& r = image.row[i];
+    // The first value's word before the rowid: the word may reach back
+    // into the header and, for a short header, the rowid.
+    if (mask != 0)
+      Store8(q + r.first_end - 8, __builtin_bswap64(r.first_word | value));
     PutVarint(q + r.rowid_at, rowid + i, kLen == 0 ? image.rowid_len : kLen);
-    if (mask != 0) {
-      uint8_t* end = q + r.first_end;
-      uint64_t word;
-      std::memcpy(&word, end - 8, 8);
-      word = __builtin_bswap64((__builtin_bswap64(word) & ~mask) | value);
-      std::memcpy(end - 8, &word, 8);
-    }
     Put2(pointers + 2 * i, content + r.cell);
   }
 }
