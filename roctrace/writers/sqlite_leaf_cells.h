@@ -116,15 +116,19 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     if (((kFixed >> i) & 1) != 0) continue;
     common = common && static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
+  // A refused row leaves the rowid's varint length as it was (RowidLen).
+  if (__builtin_expect(!common, 0)) {
+    AppendLong(table, rowid, values, kFixed);
+    return;
+  }
   const size_t rowid_len = RowidLen(t, rowid);
   const size_t header = 2 + kColumns;  // size byte, NULL key, the types
   const size_t payload = header + l.body;
   static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
   const size_t size = 1 + rowid_len + payload;
-  if (__builtin_expect(!common || sqlite_format::kLeafHeader +
-                                          2 * (t.leaf_cells + 1) + size +
-                                          sqlite_format::kCellSlack >
-                                      t.leaf_content,
+  if (__builtin_expect(sqlite_format::kLeafHeader + 2 * (t.leaf_cells + 1) +
+                               size + sqlite_format::kCellSlack >
+                           t.leaf_content,
                        0)) {
     AppendLong(table, rowid, values, kFixed);
     return;
