@@ -188,5 +188,73 @@ TEST_F(RocpdArgsTest, ALongRunOfRepeatedCalls) {
             std::vector<std::string>{"0"});
 }
 
+// A large run as the writer's threads hand it over (WriteAll in runs of
+// 8): 300,000 calls of two operations, one repeating its arguments (rows
+// copied whole), one changing them every call (rows printed), through
+// every width their ids reach and many leaves and checkpoints. The file
+// is sound (PRAGMA integrity_check) and every row reads back with its
+// values: the events, the regions (the 0s and 1s of no bytes included)
+// and the arguments.
+TEST_F(RocpdArgsTest, ALargeRunReadsBackWhole) {
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const OpName sync{Category::kHip, "hipStreamSynchronize", "HIP_RUNTIME_API",
+                    1};
+  const ApiArgs* repeated = Memcpy(0x7f3a12000000, 4096);
+  constexpr int kCalls = 300000;
+  std::vector<ApiEvent> run;
+  for (int i = 0; i < kCalls; ++i) {
+    ApiEvent e{};
+    e.op = i % 3 == 2 ? &sync : &memcpy_name;
+    e.correlation_id = ++id_;
+    e.start_ns = 86400000000000 + 1000 * id_;
+    e.end_ns = e.start_ns + 10 + id_ % 7;
+    e.pid = 42;
+    e.tid = 43 + id_ % 2;
+    e.args = i % 3 == 2 ? Synchronize(0x5000 + 16 * id_) : repeated;
+    run.push_back(e);
+    if (run.size() == 8) {
+      writer_.WriteAll(run.data(), run.data() + run.size());
+      run.clear();
+    }
+    if (i % 65536 == 0) writer_.Checkpoint();
+  }
+  writer_.WriteAll(run.data(), run.data() + run.size());
+  writer_.Finish(info_);
+  const std::string db = dir_ / "t_results.db";
+  EXPECT_EQ(SqliteRows(db, "PRAGMA integrity_check"),
+            std::vector<std::string>{"ok"});
+  EXPECT_EQ(
+      SqliteRows(db,
+                 "SELECT count(*), min(id), max(id), "
+                 "sum(stack_id = correlation_id AND correlation_id = id), "
+                 "sum(parent_stack_id = 0) FROM rocpd_event"),
+      std::vector<std::string>{"300000|1|300000|300000|300000"});
+  EXPECT_EQ(SqliteRows(db,
+                       "SELECT count(*), sum(nid = 1 AND pid = 1), "
+                       "sum(event_id = id), sum(start = 86400000000000 + 1000 "
+                       "* id), sum(\"end\" - start = 10 + id % 7) FROM "
+                       "rocpd_region"),
+            std::vector<std::string>{"300000|300000|300000|300000|300000"});
+  EXPECT_EQ(SqliteRows(db,
+                       "SELECT T.tid, count(*) FROM rocpd_region R JOIN "
+                       "rocpd_info_thread T ON T.id = R.tid GROUP BY 1"),
+            (std::vector<std::string>{"43|150000", "44|150000"}));
+  EXPECT_EQ(SqliteRows(db,
+                       "SELECT count(*), max(id), count(DISTINCT event_id) "
+                       "FROM rocpd_arg"),
+            std::vector<std::string>{"900000|900000|300000"});
+  EXPECT_EQ(SqliteRows(db,
+                       "SELECT count(*) FROM rocpd_arg A JOIN rocpd_region R "
+                       "ON R.id = A.event_id JOIN rocpd_string S ON S.id = "
+                       "R.name_id WHERE S.string = 'hipMemcpy' AND "
+                       "A.event_id % 3 != 0 AND A.id = (A.event_id - 1) / 3 "
+                       "* 9 + (A.event_id - 1) % 3 * 4 + A.position + 1"),
+            std::vector<std::string>{"800000"});
+  EXPECT_EQ(SqliteRows(db,
+                       "SELECT count(*) FROM rocpd_arg WHERE name = 'stream' "
+                       "AND value = printf('0x%x', 0x5000 + 16 * event_id)"),
+            std::vector<std::string>{"100000"});
+}
+
 }  // namespace
 }  // namespace roctrace

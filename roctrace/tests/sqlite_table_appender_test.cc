@@ -215,6 +215,56 @@ void AppendAndReadBack(int page_size, int64_t n, int64_t max_batch,
   }
 }
 
+// The appender's records take the bytes SQLite's own take for the same
+// values: in a database of schema format 4 (SQLite's default) 0 and 1 are
+// serial types 8 and 9, with no bytes. Twin tables of the same columns,
+// filled by SQLite's INSERT, are the reference; dbstat sums each table's
+// record bytes.
+TEST(SqliteTableAppender, RecordsTakeTheBytesSqlitesOwnTake) {
+  Database d(4096);
+  Exec(d.db,
+       "CREATE TABLE twin_event(id INTEGER PRIMARY KEY, a, b, c, d);"
+       "CREATE TABLE twin_region(id INTEGER PRIMARY KEY, a, b, c, d, e, f, "
+       "g);");
+  std::string error;
+  auto appender = SqliteTableAppender::Open(
+      d.db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  Exec(d.db, "BEGIN");
+  for (int64_t id = 1; id <= 3000; ++id) {
+    const int64_t event[4] = {id % 3, Wide(id), 0, id * 1000003};
+    appender->Append(0, id, event);
+    const int64_t region[7] = {
+        1, 1, id % 2, 86400000000000 + id * 57, Wide(id), id % 5, id};
+    appender->Append(1, id, region);
+    std::string values;
+    for (int64_t v : event) values += "," + std::to_string(v);
+    Exec(d.db,
+         "INSERT INTO twin_event VALUES(" + std::to_string(id) + values + ")");
+    values.clear();
+    for (int64_t v : region) values += "," + std::to_string(v);
+    Exec(d.db,
+         "INSERT INTO twin_region VALUES(" + std::to_string(id) + values + ")");
+  }
+  Exec(d.db, "COMMIT");
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  EXPECT_EQ(One(d.db, "PRAGMA integrity_check"), "ok");
+  auto payload = [&d](const char* table) {
+    return One(d.db, (std::string("SELECT sum(payload) FROM dbstat WHERE "
+                                  "pagetype = 'leaf' AND name = '") +
+                      table + "'")
+                         .c_str());
+  };
+  EXPECT_EQ(payload("rocpd_event"), payload("twin_event"));
+  EXPECT_EQ(payload("rocpd_region"), payload("twin_region"));
+  EXPECT_EQ(One(d.db,
+                "SELECT count(*) FROM rocpd_region R JOIN twin_region "
+                "T USING (id) WHERE R.nid = T.a AND R.pid = T.b AND "
+                "R.tid = T.c AND R.start = T.d AND R.\"end\" = T.e AND "
+                "R.name_id = T.f AND R.event_id = T.g"),
+            "3000");
+}
+
 TEST(SqliteTableAppender, NoRows) { AppendAndReadBack(512, 0, 1); }
 
 TEST(SqliteTableAppender, OneRow) { AppendAndReadBack(512, 1, 1); }
@@ -525,6 +575,76 @@ TEST(SqliteTableAppender, InlineTailRowsAreTheFileAppendWithTailWrites) {
     files[inline_first].assign(std::istreambuf_iterator<char>(in), {});
   }
   EXPECT_GT(inline_rows, 15000);  // most rows took the inline path
+  ASSERT_EQ(files[0].size(), files[1].size());
+  EXPECT_TRUE(files[0] == files[1]);
+}
+
+// A repeated call's rows copied whole (AppendCallInline, falling back to
+// AppendCall as the rocpd writer does) write the file that AppendWithTail
+// row by row writes, byte for byte: calls of 1 to 6 rows with one event id
+// (first value) a call, ids of every width from 0 up (the image made again
+// when its serial type changes) and negative ones, rowids whose varint
+// grows within and between calls, leaves filled to their end, flushes.
+TEST(SqliteTableAppender, CallImageRowsAreTheFileAppendWithTailWrites) {
+  std::string files[2];
+  int64_t copied_calls = 0;
+  for (int whole = 0; whole < 2; ++whole) {
+    Database d(1024);
+    std::string error;
+    auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_arg", 5}}, &error);
+    ASSERT_NE(appender, nullptr) << error;
+    std::vector<SqliteTableAppender::RowTail> tails(6);
+    SqliteTableAppender::CallImage image;
+    std::string value;
+    size_t rows = 0;
+    int64_t id = 1;
+    for (int64_t call = 0; call < 12000; ++call) {
+      if (call % 1500 == 0) {  // another call: 1 to 6 rows, other values
+        rows = static_cast<size_t>(call / 1500 % 6 + 1);
+        for (size_t i = 0; i < rows; ++i) {
+          value.assign(static_cast<size_t>(call / 1500 * 7 + i), 'v');
+          const SqliteTableAppender::Value rest[4] = {
+              SqliteTableAppender::Integer(static_cast<int64_t>(i)),
+              SqliteTableAppender::Text("hipError_t", 10),
+              SqliteTableAppender::Text("hipError", 8),
+              SqliteTableAppender::Text(value.data(), value.size())};
+          appender->EncodeTail(rest, 4, &tails[i]);
+        }
+        image.rows = 0;
+      }
+      // Runs of growing ids, then of ids of every width and both signs.
+      const int64_t first = call % 100 < 70 ? call : Wide(call / 100);
+      if (whole == 0) {
+        for (size_t i = 0; i < rows; ++i) {
+          appender->AppendWithTail(0, id + static_cast<int64_t>(i), first,
+                                   tails[i]);
+        }
+      } else if (appender->AppendCallInline(0, id, first, image)) {
+        ++copied_calls;
+      } else {
+        appender->AppendCall(0, id, first, tails.data(), rows, &image);
+      }
+      id += static_cast<int64_t>(rows);
+      if (call % 2999 == 0) {
+        ASSERT_TRUE(appender->Flush(&error)) << error;
+      }
+    }
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+    appender.reset();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(
+        sqlite3_open_v2(d.path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+        SQLITE_OK);
+    EXPECT_EQ(One(db, "PRAGMA integrity_check"), "ok");
+    EXPECT_EQ(One(db, "SELECT count(*) FROM rocpd_arg"),
+              std::to_string(id - 1));
+    sqlite3_close(db);
+    std::ifstream in(d.path, std::ios::binary);
+    files[whole].assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // Most calls were copied whole (not those of more than the image's bytes,
+  // at a leaf's end, or whose id's width changed).
+  EXPECT_GT(copied_calls, 5000);
   ASSERT_EQ(files[0].size(), files[1].size());
   EXPECT_TRUE(files[0] == files[1]);
 }

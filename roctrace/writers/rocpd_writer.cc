@@ -31,6 +31,11 @@ constexpr size_t kMaxMarkerEvents = 1 << 20;
 
 // The appender's tables, in the order given to it.
 enum AppendedTable : size_t { kEventTable, kRegionTable, kArgTable };
+// The columns of an API call's rows that are the same in every row (no
+// bytes in the record, so the appender neither checks nor stores them):
+// the event's parent stack id (0), the region's nid and pid (1, 1).
+constexpr uint32_t kEventFixed = 1u << 2;
+constexpr uint32_t kRegionFixed = 1u << 0 | 1u << 1;
 // An argument's value is cut to this many bytes (then "..."), so that a row
 // never needs an overflow page (structs passed by value print every field).
 constexpr size_t kMaxArgValue = 1024;
@@ -746,6 +751,18 @@ __attribute__((noinline, cold)) RocpdWriter::OpArgs& RocpdWriter::GrowOpArgs(
   return op_args_[index];
 }
 
+// A repeated call's rows: the last call's cells copied whole (the image),
+// else appended row by row from their tails (and the image kept).
+inline __attribute__((always_inline)) void RocpdWriter::AppendLastRows(
+    LastArgs& last, int64_t event_id) {
+  const int64_t id = next_arg_id_;
+  next_arg_id_ += static_cast<int64_t>(last.row_count);
+  if (!appender_->AppendCallInline(kArgTable, id, event_id, last.image)) {
+    appender_->AppendCall(kArgTable, id, event_id, last.rows.data(),
+                          last.row_count, &last.image);
+  }
+}
+
 // An API call's arguments: a rocpd_arg row each (event_id, position, type,
 // name, value), as rocprofv3 writes them. The `stream` argument of a call
 // whose stream is known also has its Stream_Id in extdata
@@ -772,13 +789,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                         last.domain == args.domain && last.op == args.op &&
                         SameBytes(last.bytes, args.bytes, args.size);
   if (repeated && last.has_rows) {
-    for (size_t i = 0; i < last.row_count; ++i) {
-      const int64_t id = next_arg_id_++;
-      if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
-                                           last.rows[i])) {
-        appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
-      }
-    }
+    AppendLastRows(last, event_id);
     return;
   }
   OpArgCells& cells = op_args.cells;
@@ -797,6 +808,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                       static_cast<unsigned long long>(e.stream_id)));
   }
   last.row_count = 0;
+  last.image.rows = 0;
   // The printers hand each value straight to this visitor (no adapter, no
   // type spelled): the common row is appended at once, the others spelled.
   args.printers->values(
@@ -849,13 +861,7 @@ inline __attribute__((always_inline)) bool RocpdWriter::AppendRepeatedArgs(
       last.op != args.op || !SameBytes(last.bytes, args.bytes, args.size)) {
     return false;
   }
-  for (size_t i = 0; i < last.row_count; ++i) {
-    const int64_t id = next_arg_id_++;
-    if (!appender_->AppendWithTailInline(kArgTable, id, event_id,
-                                         last.rows[i])) {
-      appender_->AppendWithTail(kArgTable, id, event_id, last.rows[i]);
-    }
-  }
+  AppendLastRows(last, event_id);
   return true;
 }
 
@@ -905,7 +911,7 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
     const int64_t id = next_event_id_++;
     const int64_t corr = static_cast<int64_t>(e.correlation_id);
     const int64_t event[4] = {ids.category, corr, 0, corr};
-    appender_->AppendInline(kEventTable, id, event);
+    appender_->AppendInline<4, kEventFixed>(kEventTable, id, event);
     const int64_t region[7] = {1,
                                1,
                                ThreadRow(e.tid, e.start_ns, e.end_ns),
@@ -913,7 +919,7 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
                                static_cast<int64_t>(e.end_ns),
                                ids.name,
                                id};
-    appender_->AppendInline(kRegionTable, id, region);
+    appender_->AppendInline<7, kRegionFixed>(kRegionTable, id, region);
     if (e.args != nullptr && !AppendRepeatedArgs(e, id, *e.args)) {
       WriteArgs(e, id, *e.args);
     }

@@ -87,6 +87,8 @@ class RocpdWriter : public Writer {
   // from their tails. False, nothing written, otherwise.
   bool AppendRepeatedArgs(const ApiEvent& e, int64_t event_id,
                           const ApiArgs& args);
+  struct LastArgs;
+  void AppendLastRows(LastArgs& last, int64_t event_id);
   // A call's rows on their way (WriteArgs), and the row of an argument that
   // the common path does not take: its cells not encoded yet, a value to
   // cut or repair, rows kept for a repeated call, the stream's extdata.
@@ -145,6 +147,7 @@ class RocpdWriter : public Writer {
     uint64_t stream_id = 0;
     size_t row_count = 0;
     std::vector<SqliteTableAppender::RowTail> rows;  // row_count used
+    SqliteTableAppender::CallImage image;  // the rows' last cells, whole
     unsigned char bytes[256];
   };
   // The columns of an operation's rocpd_arg rows that its parameters alone

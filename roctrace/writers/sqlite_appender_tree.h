@@ -27,6 +27,9 @@ struct SqliteTableAppender::Layout {
   uint8_t size[kMaxColumns];
   uint64_t type_word;  // type i in byte i
   size_t body;
+  // The columns AppendInline's kFixed names whose values have no bytes
+  // (types 8 and 9), as set from a row; 0 when any has bytes.
+  uint32_t fixed;
 };
 
 struct SqliteTableAppender::Tree {

@@ -46,10 +46,11 @@ void SqliteTableAppender::RefuseLongRow(const Tree& t, size_t payload) {
   }
 }
 
-void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
-                                    size_t n) const {
+void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values, size_t n,
+                                    uint32_t fixed) const {
   l.type_word = 0;
   l.body = 0;
+  l.fixed = fixed;
   for (size_t i = 0; i < n; ++i) {
     const int64_t v = values[i];
     const uint64_t mag = static_cast<uint64_t>(v ^ (v >> 63));
@@ -66,6 +67,7 @@ void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values,
     l.lo[i] = v >= 0 ? min_mag : ~max_mag;
     l.span[i] = max_mag - min_mag;
     l.size[i] = size;
+    if (size != 0 && ((fixed >> i) & 1) != 0) l.fixed = 0;
     l.type_word |= uint64_t{type} << (8 * i);
     l.body += size;
   }
@@ -76,6 +78,46 @@ template <size_t kColumns>
 void SqliteTableAppender::Append(size_t table, int64_t rowid,
                                  const int64_t (&values)[kColumns]) {
   AppendInline(table, rowid, values);
+}
+
+// Every row: the layout checked column by column (set anew from this row
+// when it differs), a new leaf when this one is full, the cell through the
+// spill buffer when the leaf has no room below it for the word stores.
+template <size_t kColumns>
+void SqliteTableAppender::AppendLong(size_t table, int64_t rowid,
+                                     const int64_t (&values)[kColumns],
+                                     uint32_t fixed) {
+  static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
+  Tree& t = *trees_[table];
+  if (rowid <= t.last_rowid || t.columns != kColumns) {
+    RefuseRow(t, rowid, kColumns);
+    return;
+  }
+  Layout& l = t.layout;
+  bool same = l.fixed == fixed;
+  for (size_t i = 0; i < kColumns; ++i) {
+    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
+  }
+  if (!same) SetLayout(l, values, kColumns, fixed);
+  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t header = 2 + kColumns;  // size byte, NULL key, the types
+  const size_t payload = header + l.body;
+  const size_t size = 1 + rowid_len + payload;
+  bool direct;
+  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
+  for (size_t k = 0; k < kColumns; ++k) {
+    const size_t i = kColumns - 1 - k;
+    Store8(q - 8, __builtin_bswap64(static_cast<uint64_t>(values[i])));
+    q -= l.size[i];
+  }
+  Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
+  q -= kColumns;
+  *--q = 0;
+  *--q = static_cast<uint8_t>(header);
+  q -= rowid_len;
+  PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
+  *--q = static_cast<uint8_t>(payload);
+  EndCell(t, rowid, q, size, direct);
 }
 
 template void SqliteTableAppender::Append(size_t, int64_t,
@@ -94,6 +136,22 @@ template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[7]);
 template void SqliteTableAppender::Append(size_t, int64_t,
                                           const int64_t (&)[8]);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[1], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[2], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[3], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[4], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[5], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[6], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[7], uint32_t);
+template void SqliteTableAppender::AppendLong(size_t, int64_t,
+                                              const int64_t (&)[8], uint32_t);
 
 // The general row: integers as Append stores them, texts as serial type
 // 13 + 2 * size (a varint of 1 or 2 bytes: rows fit in a page). The sizes
@@ -349,6 +407,77 @@ void SqliteTableAppender::AppendWithTail(size_t table, int64_t rowid,
     tail.cell_size = static_cast<uint32_t>(size);
   }
   EndCell(t, rowid, q, size, direct);
+}
+
+void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
+                                     RowTail* tails, size_t n,
+                                     CallImage* image) {
+  Tree& t = *trees_[table];
+  const uint8_t* leaf = t.leaf;
+  const uint32_t cells = t.leaf_cells;
+  const uint32_t content = t.leaf_content;
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t id = rowid + static_cast<int64_t>(i);
+    if (!AppendWithTailInline(table, id, first, tails[i])) {
+      AppendWithTail(table, id, first, tails[i]);
+    }
+  }
+  image->rows = 0;
+  // Kept when every row is in this leaf, each cell as its tail describes
+  // it (rowid varints and first value of one width), and small enough.
+  const size_t size = content - t.leaf_content;
+  if (n == 0 || n > CallImage::kRows || t.leaf != leaf ||
+      t.leaf_cells != cells + n || size > CallImage::kBytes - 8 || first < 0) {
+    return;
+  }
+  const size_t rowid_len = tails[0].cell_rowid_len;
+  const size_t first_size = tails[0].cell_first_size;
+  for (size_t i = 0; i < n; ++i) {
+    const RowTail& tail = tails[i];
+    const uint32_t at =
+        sqlite_format::Get2(t.leaf + kLeafHeader + 2 * (cells + i)) -
+        t.leaf_content;
+    if (tail.cell.empty() || tail.cell_rowid_len != rowid_len ||
+        tail.cell_first_size != first_size || at + tail.cell.size() > size) {
+      return;
+    }
+    image->row[i] = {
+        static_cast<uint16_t>(at),
+        static_cast<uint16_t>(at + tail.cell_payload_len),
+        static_cast<uint16_t>(at + tail.cell_first_at + first_size), 0};
+  }
+  unsigned char* const start = image->bytes + CallImage::kBytes - size;
+  std::memcpy(start, t.leaf + t.leaf_content, size);
+  const uint64_t mask =
+      first_size == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * first_size)) - 1;
+  for (size_t i = 0; i < n; ++i) {
+    // The 8 bytes may begin up to 2 below the image (its lowest cell's
+    // value starts at least 6 bytes in): the array's zeros there.
+    uint64_t word;
+    std::memcpy(&word, start + image->row[i].first_end - 8, 8);
+    image->row[i].first_word = __builtin_bswap64(word) & ~mask;
+  }
+  image->size = static_cast<uint32_t>(size);
+  image->rowid_len = static_cast<uint8_t>(rowid_len);
+  image->first_size = static_cast<uint8_t>(first_size);
+  // The rowids whose varints take rowid_len bytes, less the call's others.
+  const uint64_t lo = rowid_len == 1 ? 0 : uint64_t{1} << (7 * (rowid_len - 1));
+  const uint64_t hi = rowid_len >= 9 ? uint64_t{INT64_MAX}
+                                     : (uint64_t{1} << (7 * rowid_len)) - 1;
+  image->rowid_lo = lo;
+  image->rowid_span = hi - lo - (n - 1);
+  // The first values of its serial type (as SetLayout's ranges).
+  const uint64_t f = static_cast<uint64_t>(first);
+  if (small_ints_ && f <= 1) {
+    image->first_lo = f;
+    image->first_span = 0;
+  } else {
+    const Width& w = WidthOf(first);
+    image->first_lo = small_ints_ && w.min_mag < 2 ? 2 : w.min_mag;
+    image->first_span = w.max_mag - image->first_lo;
+  }
+  image->first_mask = mask;
+  image->rows = static_cast<uint32_t>(n);
 }
 
 void SqliteTableAppender::AppendAroundMiddle(size_t table, int64_t rowid,

@@ -97,37 +97,48 @@ inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
 // rowid), big-endian values in as few bytes as hold them. Encoded backwards
 // from the cell's end with whole-word stores (each may spill up to 8 bytes
 // below what it means to write, into bytes written next), straight into the
-// leaf when its free space has room for that spill, else through a buffer.
-// The column count is known when compiled: the loops unroll, the sizes stay
-// in registers and the types gather in one word, stored at once.
-template <size_t kColumns>
+// leaf. The column count is known when compiled: the loops unroll, the
+// sizes stay in registers and the types gather in one word, stored at once.
+// The common row (each value of the last row's serial type, room in the
+// leaf for the cell and the spill below it) inline; every other row out of
+// line (AppendLong). kFixed's columns (no bytes, the same every row) are
+// neither checked nor stored: the layout says they have no bytes.
+template <size_t kColumns, uint32_t kFixed>
 inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     size_t table, int64_t rowid, const int64_t (&values)[kColumns]) {
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
-  if (rowid <= t.last_rowid || t.columns != kColumns) {
-    RefuseRow(t, rowid, kColumns);
-    return;
-  }
   Layout& l = t.layout;
-  bool same = true;
+  bool common = rowid > t.last_rowid && t.columns == kColumns;
+  if constexpr (kFixed != 0) common = common && l.fixed == kFixed;
 #pragma GCC unroll 8
   for (size_t i = 0; i < kColumns; ++i) {
-    same &= static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
+    if (((kFixed >> i) & 1) != 0) continue;
+    common = common && static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
-  if (!same) SetLayout(l, values, kColumns);
+  // A refused row leaves the rowid's varint length as it was (RowidLen).
+  if (__builtin_expect(!common, 0)) {
+    AppendLong(table, rowid, values, kFixed);
+    return;
+  }
   const size_t rowid_len = RowidLen(t, rowid);
-  const size_t body = l.body;
   const size_t header = 2 + kColumns;  // size byte, NULL key, the types
-  const size_t payload = header + body;
+  const size_t payload = header + l.body;
   static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
-  constexpr size_t payload_len = 1;
-  const size_t size = payload_len + rowid_len + payload;
-  bool direct;
-  uint8_t* q = StartCell(t, size, spill_ + sizeof(spill_), &direct);
+  const size_t size = 1 + rowid_len + payload;
+  if (__builtin_expect(sqlite_format::kLeafHeader + 2 * (t.leaf_cells + 1) +
+                               size + sqlite_format::kCellSlack >
+                           t.leaf_content,
+                       0)) {
+    AppendLong(table, rowid, values, kFixed);
+    return;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content + size;
 #pragma GCC unroll 8
   for (size_t k = 0; k < kColumns; ++k) {
     const size_t i = kColumns - 1 - k;
+    if (((kFixed >> i) & 1) != 0) continue;
     sqlite_format::Store8(q - 8,
                           __builtin_bswap64(static_cast<uint64_t>(values[i])));
     q -= l.size[i];
@@ -139,7 +150,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
   q -= rowid_len;
   sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
-  EndCell(t, rowid, q, size, direct);
+  EndCell(t, rowid, q, size, true);
 }
 
 // The common row: a record shorter than 128 bytes (its size a 1-byte
@@ -267,6 +278,91 @@ SqliteTableAppender::AppendWithTailInline(size_t table, int64_t rowid,
     std::memcpy(end - 8, &word, 8);
   }
   EndCell(t, rowid, q, size, true);
+  return true;
+}
+
+namespace sqlite_format {
+
+// The image's rows patched in place: each row's rowid varint of kLen bytes
+// (kLen known when compiled: the stores unroll) and its first value's
+// bytes merged into the big-endian word that ends with them (the other
+// bytes of that word, which may lie in the cell below or in the leaf's
+// free space, written back as they were); its cell pointer.
+template <size_t kLen>
+inline __attribute__((always_inline)) void PatchCallRows(
+    uint8_t* q, uint8_t* pointers, uint32_t content,
+    const SqliteTableAppender::CallImage& image, uint64_t rowid,
+    uint64_t first) {
+  const size_t n = image.rows;
+  const uint64_t mask = image.first_mask;
+  const uint64_t value = first & mask;
+  for (size_t i = 0; i < n; ++i) {
+    const SqliteTableAppender::CallImage::Row& r = image.row[i];
+    // The first value's word before the rowid: the word may reach back
+    // into the header and, for a short header, the rowid.
+    if (mask != 0)
+      Store8(q + r.first_end - 8, __builtin_bswap64(r.first_word | value));
+    PutVarint(q + r.rowid_at, rowid + i, kLen == 0 ? image.rowid_len : kLen);
+    Put2(pointers + 2 * i, content + r.cell);
+  }
+}
+
+}  // namespace sqlite_format
+
+inline __attribute__((always_inline)) bool
+SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
+                                      int64_t first, const CallImage& image) {
+  const size_t n = image.rows;
+  Tree& t = *trees_[table];
+  if (n == 0 || rowid <= t.last_rowid ||
+      static_cast<uint64_t>(rowid) - image.rowid_lo > image.rowid_span ||
+      static_cast<uint64_t>(first) - image.first_lo > image.first_span) {
+    return false;
+  }
+  const size_t size = image.size;
+  // The copy: 16-byte words from the cells' end down, at least four (most
+  // calls' cells fit them, copied without a loop).
+  constexpr size_t kWords = 64;
+  const size_t rounded = size <= kWords ? kWords : (size + 15) & ~size_t{15};
+  // Room for the cells, their pointers, the copy's words below the cells
+  // and the first value's word below the lowest.
+  if (sqlite_format::kLeafHeader + 2 * (t.leaf_cells + n) + rounded + 8 >
+      t.leaf_content) {
+    return false;
+  }
+  t.leaf_content -= static_cast<uint32_t>(size);
+  uint8_t* q = t.leaf + t.leaf_content;
+  uint8_t* end = q + size;
+  const unsigned char* from = image.bytes + CallImage::kBytes;
+#pragma GCC unroll 4
+  for (size_t i = 16; i <= kWords; i += 16) {
+    unsigned char word[16];
+    std::memcpy(word, from - i, 16);
+    std::memcpy(end - i, word, 16);
+  }
+  for (size_t i = kWords + 16; i <= rounded; i += 16) {
+    unsigned char word[16];
+    std::memcpy(word, from - i, 16);
+    std::memcpy(end - i, word, 16);
+  }
+  uint8_t* pointers = t.leaf + sqlite_format::kLeafHeader + 2 * t.leaf_cells;
+  const uint64_t r = static_cast<uint64_t>(rowid);
+  const uint64_t f = static_cast<uint64_t>(first);
+  switch (image.rowid_len) {
+    case 2:
+      sqlite_format::PatchCallRows<2>(q, pointers, t.leaf_content, image, r, f);
+      break;
+    case 3:
+      sqlite_format::PatchCallRows<3>(q, pointers, t.leaf_content, image, r, f);
+      break;
+    default:
+      sqlite_format::PatchCallRows<0>(q, pointers, t.leaf_content, image, r, f);
+  }
+  t.leaf_cells += static_cast<uint32_t>(n);
+  const int64_t last = rowid + static_cast<int64_t>(n) - 1;
+  t.leaf_max = last;
+  t.leaf_dirty = true;
+  t.last_rowid = last;
   return true;
 }
 

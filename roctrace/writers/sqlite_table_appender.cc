@@ -60,7 +60,8 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
   a->page_size_ = page_size == 1 ? 65536 : page_size;
   a->usable_ = a->page_size_ - a->header_[20];
   a->row_spill_.resize(a->page_size_ + 16);
-  a->small_ints_ = a->header_[44] >= 4;
+  // The schema format number: a 4-byte big-endian integer.
+  a->small_ints_ = sqlite_format::Get4(&a->header_[44]) >= 4;
   for (const Table& table : tables) {
     auto t = std::make_unique<Tree>();
     t->name = table.name;

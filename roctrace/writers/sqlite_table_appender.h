@@ -58,8 +58,12 @@ class SqliteTableAppender {
   template <size_t kColumns>
   void Append(size_t table, int64_t rowid, const int64_t (&values)[kColumns]);
   // The same, inline where sqlite_leaf_cells.h is included (the rocpd
-  // writer's event and region rows, two a call, without a call each).
-  template <size_t kColumns>
+  // writer's event and region rows, two a call, without a call each). Bit
+  // i of kFixed: values[i] is the same, 0 or 1, in every row of the table
+  // (the region's nid and pid, the event's parent stack): with SQLite's
+  // serial types 8 and 9 it has no bytes, so the common row neither checks
+  // nor stores it.
+  template <size_t kColumns, uint32_t kFixed = 0>
   inline void AppendInline(size_t table, int64_t rowid,
                            const int64_t (&values)[kColumns]);
 
@@ -133,6 +137,51 @@ class SqliteTableAppender {
   // with room for it. False, nothing appended, for any other row.
   bool AppendWithTailInline(size_t table, int64_t rowid, int64_t first,
                             RowTail& tail);
+  // A call's rows again: the cells its rows' tails last made (AppendCall),
+  // side by side as a leaf holds them, kept whole, so that a call with the
+  // same rows (a repeated call's arguments: same tails, the next rowids, the
+  // next event id as the first value) is one copy with each row's rowid and
+  // first value written over (AppendCallInline), while the rowids' varints
+  // and the first value's serial type keep their widths.
+  struct CallImage {
+    static constexpr size_t kBytes = 256;
+    static constexpr size_t kRows = 16;
+    uint32_t rows = 0;  // 0: no image
+    uint32_t size = 0;  // bytes of cells, at the end of `bytes`
+    uint8_t rowid_len = 0;
+    uint8_t first_size = 0;
+    // Rowids r with r - rowid_lo <= rowid_span (unsigned) have all the
+    // call's rowids (r to r + rows - 1) take rowid_len bytes; first values
+    // f with f - first_lo <= first_span take the cells' serial type.
+    uint64_t rowid_lo = 0;
+    uint64_t rowid_span = 0;
+    uint64_t first_lo = 0;
+    uint64_t first_span = 0;
+    uint64_t first_mask = 0;  // the first value's bytes in a word
+    struct Row {
+      uint16_t cell;       // from the image's start (its lowest cell)
+      uint16_t rowid_at;   // the rowid's varint
+      uint16_t first_end;  // the first value's last byte, plus one
+      // The image's 8 bytes that end there, read as a big-endian number,
+      // the first value's bytes cleared: the word is or'ed with the value
+      // and stored, not read back from the leaf (a load of bytes the copy
+      // and the rowid's stores just wrote waits for them: a fifth of the
+      // writer's time, by perf).
+      uint64_t first_word;
+    };
+    Row row[kRows];
+    alignas(16) unsigned char bytes[kBytes] = {};
+  };
+  // Appends n rows (rowid, rowid + 1, ...; first, tails[i]'s values...) as
+  // AppendWithTail does, and keeps them in *image when they all landed in
+  // one leaf (else leaves it without rows).
+  void AppendCall(size_t table, int64_t rowid, int64_t first, RowTail* tails,
+                  size_t n, CallImage* image);
+  // The image's rows again (sqlite_leaf_cells.h): the leaf with room for
+  // them all, the rowids' and first value's widths the image's. False,
+  // nothing appended, otherwise.
+  inline bool AppendCallInline(size_t table, int64_t rowid, int64_t first,
+                               const CallImage& image);
   // Appends the row (first, middle's values..., then `last`: text of
   // `last_size` bytes) as AppendRow would: rows whose middle columns are
   // constants encoded once (a parameter's position, type and name), between
@@ -190,7 +239,14 @@ class SqliteTableAppender {
   __attribute__((noinline)) void AppendAroundMiddleLong(
       size_t table, int64_t rowid, int64_t first, const RowTail& middle,
       const char* last, size_t last_size);
-  void SetLayout(Layout& l, const int64_t* values, size_t n) const;
+  void SetLayout(Layout& l, const int64_t* values, size_t n,
+                 uint32_t fixed = 0) const;
+  // AppendInline's rows other than the common one (a new layout, a leaf
+  // without room for the cell and its stores' spill, a refused row).
+  template <size_t kColumns>
+  __attribute__((noinline)) void AppendLong(size_t table, int64_t rowid,
+                                            const int64_t (&values)[kColumns],
+                                            uint32_t fixed);
   // Every append's start and end: the rowid's varint length; room for a
   // cell of `size` bytes in the right-most leaf (a new leaf when full) and
   // where its encoding ends (in the leaf, or at spill_end when the leaf has
