@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -291,6 +292,12 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_buffer(
   // record need, rounded to 64 bytes (so record text stays aligned).
   size_t pool_buffer = watermark < 512 ? 512 : watermark;
   pool_buffer = (pool_buffer + 63) & ~size_t{63};
+  // The buffer's room is `size` bytes per writer thread: that many pool
+  // buffers (at least 2, at most the pool's cap), so DISCARD starts dropping
+  // and memory stops growing where the tool's size says.
+  const size_t thread_buffers =
+      std::min<size_t>(roctracer::pool::Pool::kMaxBuffersPerSlot,
+                       std::max<size_t>(2, size / pool_buffer));
   roctracer_properties_t props{};
   props.buffer_size = pool_buffer;
   props.buffer_callback_fun = &DeliverBatch;
@@ -308,7 +315,7 @@ ROCPROFILER_API rocprofiler_status_t rocprofiler_create_buffer(
       policy_value == ROCPROFILER_BUFFER_POLICY_DISCARD
           ? roctracer::pool::OverflowPolicy::kDiscard
           : roctracer::pool::OverflowPolicy::kLossless,
-      &status);
+      &status, static_cast<unsigned>(thread_buffers));
   NotifyInternalThread(ThreadCreation::kAfter);
   if (pool == nullptr) {
     b.context_plus1 = 0;

@@ -1,5 +1,6 @@
 #include "sdk/memory_allocation.h"
 
+#include <cstdint>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -21,6 +22,15 @@ namespace rocprofiler_sdk {
 namespace {
 
 constexpr int32_t kKind = ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION;
+
+// rocprofiler-sdk's null agent ID (handle UINT64_MAX): the agent of a free
+// (the freed address's pool is not looked up) and of an allocation from a
+// pool or region no agent reported owns.
+constexpr uint64_t kNullAgent = UINT64_MAX;
+
+uint64_t AgentOrNull(rocprofiler_agent_id_t id) noexcept {
+  return id.handle != 0 ? id.handle : kNullAgent;
+}
 
 // How a call's arguments give the record's fields.
 enum class Layout : uint8_t {
@@ -89,7 +99,8 @@ template <class A>
 struct Vmem<
     A, std::void_t<decltype(std::declval<A&>().hsa_amd_vmem_handle_create)>> {
   static void Create(const A& a, MemoryCall* m) noexcept {
-    m->agent = AgentIdOfPool(a.hsa_amd_vmem_handle_create.pool.handle).handle;
+    m->agent =
+        AgentOrNull(AgentIdOfPool(a.hsa_amd_vmem_handle_create.pool.handle));
     m->size = a.hsa_amd_vmem_handle_create.size;
     m->out = a.hsa_amd_vmem_handle_create.memory_handle;
   }
@@ -180,18 +191,19 @@ void MemoryEnter(const roctracer::ApiCallInfo& info, int32_t op, ThreadState& t,
   if ((callbacks | buffered) == 0) return;
   const Call* call = CallOf(info.op);
   const auto& args = static_cast<const hsa_api_data_t*>(info.api_data)->args;
-  m.agent = m.size = m.address = 0;
+  m.agent = kNullAgent;
+  m.size = m.address = 0;
   m.out = nullptr;
   switch (call->layout) {
     case Layout::kRegionAllocate:
-      m.agent = AgentIdOfRegion(args.hsa_memory_allocate.region.handle).handle;
+      m.agent =
+          AgentOrNull(AgentIdOfRegion(args.hsa_memory_allocate.region.handle));
       m.size = args.hsa_memory_allocate.size;
       m.out = args.hsa_memory_allocate.ptr;
       break;
     case Layout::kPoolAllocate:
-      m.agent =
-          AgentIdOfPool(args.hsa_amd_memory_pool_allocate.memory_pool.handle)
-              .handle;
+      m.agent = AgentOrNull(
+          AgentIdOfPool(args.hsa_amd_memory_pool_allocate.memory_pool.handle));
       m.size = args.hsa_amd_memory_pool_allocate.size;
       m.out = args.hsa_amd_memory_pool_allocate.ptr;
       break;

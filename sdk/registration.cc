@@ -32,7 +32,10 @@ constexpr uint32_t kMaxClients = 16;
 struct Client {
   rocprofiler_configure_func_t configure = nullptr;
   const rocprofiler_tool_configure_result_t* result = nullptr;
-  const char* name = nullptr;
+  // Handed to the tool's configure by address: tools keep the pointer and
+  // pass *id to the finalize function later, so it lives as long as the
+  // process (a slot is reused only when every tool of its round declined).
+  rocprofiler_client_id_t id{};
   bool finalized = false;
 };
 
@@ -171,9 +174,10 @@ bool Register(rocprofiler_configure_func_t first) {
            ROCPROFILER_VERSION_PATCH);
   for (uint32_t i = begin; i < g_client_count; ++i) {
     Client& c = g_clients[i];
-    rocprofiler_client_id_t id{sizeof(rocprofiler_client_id_t), nullptr, i};
-    c.result = c.configure(ROCPROFILER_VERSION, version, accepted, &id);
-    c.name = id.name;
+    // The struct's handle is const: constructed in place, not assigned.
+    new (&c.id)
+        rocprofiler_client_id_t{sizeof(rocprofiler_client_id_t), nullptr, i};
+    c.result = c.configure(ROCPROFILER_VERSION, version, accepted, &c.id);
     if (c.result != nullptr) ++accepted;
   }
   if (accepted == 0) {

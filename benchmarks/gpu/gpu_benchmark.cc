@@ -13,7 +13,11 @@
 //                 rows are taken and dropped on the completion thread;
 //   5 "all":      every observer at once: HSA_OPS and HIP_OPS records into
 //                 the counting pool, an HSA_EVT callback, the SDK context
-//                 and roctrace's kernel observer (BM_Dispatch only).
+//                 and roctrace's kernel observer (BM_Dispatch only);
+//   6 "sdk_buffer": a rocprofiler-sdk tool's context buffer-tracing
+//                 KERNEL_DISPATCH into a buffer whose callback only counts
+//                 records, HSA_OPS off (BM_Dispatch and
+//                 BM_DispatchRoundTrip).
 // The runtime is shut down and initialised again (with or without
 // HSA_TOOLS_LIB) when the mode changes; softhsa loads tools at every first
 // hsa_init. The tracer's API is reached with dlsym: the binary does not link
@@ -55,13 +59,22 @@ void CountEvents(uint32_t, uint32_t, const void*, void*) {}
 
 std::atomic<uint64_t> g_sdk_callbacks{0};
 rocprofiler_context_id_t g_sdk_context{0};
+// Mode 6: the buffer-tracing context, its buffer and the records delivered.
+std::atomic<uint64_t> g_sdk_records{0};
+rocprofiler_context_id_t g_sdk_buffer_context{0};
+rocprofiler_buffer_id_t g_sdk_buffer{0};
+void CountSdkRecords(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
+                     rocprofiler_record_header_t**, size_t n, void*, uint64_t) {
+  g_sdk_records.fetch_add(n, std::memory_order_relaxed);
+}
 void CountCallback(rocprofiler_callback_tracing_record_t,
                    rocprofiler_user_data_t*, void*) {
   g_sdk_callbacks.fetch_add(1, std::memory_order_relaxed);
 }
 
 // The SDK tool's initialize: counts dispatch and copy callbacks in a context
-// that SdkTool starts and stops. The SDK is reached through the loaded tracer.
+// and dispatch buffer records in another, which SdkTool starts and stops.
+// The SDK is reached through the loaded tracer.
 int SdkInit(rocprofiler_client_finalize_t, void*);
 
 struct Runtime {
@@ -79,22 +92,29 @@ struct Runtime {
   }
 
   // The SDK tool registers once (the tracer stays loaded: `tracer` holds
-  // it) and its context runs only in mode 3.
-  void SdkTool(bool on) {
+  // it); its callback context runs only in modes 3 and 5, its buffer
+  // context only in mode 6.
+  void SdkTool(bool on, rocprofiler_context_id_t* context = &g_sdk_context) {
     if (tracer == nullptr) return;
     if (on && g_sdk_context.handle == 0) {
       using Configure = decltype(&rocprofiler_force_configure);
       Api<Configure>("rocprofiler_force_configure")(
           &sdk_test::UnnamedConfigure<&SdkInit>);
     }
-    if (g_sdk_context.handle == 0) abort();
+    if (context->handle == 0) abort();
     if (on) {
       Api<decltype(&rocprofiler_start_context)>("rocprofiler_start_context")(
-          g_sdk_context);
+          *context);
     } else {
       Api<decltype(&rocprofiler_stop_context)>("rocprofiler_stop_context")(
-          g_sdk_context);
+          *context);
     }
+  }
+
+  // Delivers what the mode 6 buffer holds and waits for its callback.
+  void FlushSdkBuffer() {
+    Api<decltype(&rocprofiler_flush_buffer)>("rocprofiler_flush_buffer")(
+        g_sdk_buffer);
   }
 
   // roctrace's kernel observer, through the library's private export.
@@ -115,6 +135,7 @@ struct Runtime {
   void Enter(int m) {
     if (m == mode) return;
     if (mode == 3 || mode == 5) SdkTool(false);
+    if (mode == 6) SdkTool(false, &g_sdk_buffer_context);
     if (mode == 4 || mode == 5) KernelRows(false);
     if (mode == 5) {
       Api<decltype(&roctracer_disable_domain_callback)>(
@@ -143,6 +164,7 @@ struct Runtime {
       if (tracer == nullptr) abort();
     }
     if (m == 3 || m == 5) SdkTool(true);
+    if (m == 6) SdkTool(true, &g_sdk_buffer_context);
     if (m == 4 || m == 5) KernelRows(true);
     if (m == 5) {
       Api<decltype(&roctracer_enable_domain_callback)>(
@@ -195,13 +217,29 @@ int SdkInit(rocprofiler_client_finalize_t, void*) {
             nullptr, 0, &CountCallback, nullptr);
   configure(g_sdk_context, ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY, nullptr, 0,
             &CountCallback, nullptr);
+  auto create_buffer = reinterpret_cast<decltype(&rocprofiler_create_buffer)>(
+      dlsym(t, "rocprofiler_create_buffer"));
+  auto configure_buffer =
+      reinterpret_cast<decltype(&rocprofiler_configure_buffer_tracing_service)>(
+          dlsym(t, "rocprofiler_configure_buffer_tracing_service"));
+  create(&g_sdk_buffer_context);
+  // Delivered every 64 KiB, with 4 MiB of room per writer thread (the
+  // completion thread writes the dispatch records), as a tool would.
+  if (create_buffer(g_sdk_buffer_context, 1 << 22, 1 << 16,
+                    ROCPROFILER_BUFFER_POLICY_LOSSLESS, &CountSdkRecords,
+                    nullptr, &g_sdk_buffer) != ROCPROFILER_STATUS_SUCCESS ||
+      configure_buffer(g_sdk_buffer_context,
+                       ROCPROFILER_BUFFER_TRACING_KERNEL_DISPATCH, nullptr, 0,
+                       g_sdk_buffer) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
   return 0;
 }
 std::mutex g_setup;
 
 const char* ModeName(int64_t m) {
-  const char* const kNames[] = {"no_tool", "tool_off", "traced",
-                                "sdk",     "rows",     "all"};
+  const char* const kNames[] = {"no_tool", "tool_off", "traced",    "sdk",
+                                "rows",    "all",      "sdk_buffer"};
   return kNames[m];
 }
 
@@ -224,6 +262,9 @@ void BM_Dispatch(benchmark::State& state) {
   while (Rt().mode != state.range(0)) {
   }
   const uint64_t callbacks = g_sdk_callbacks.load();
+  // Records of earlier runs still in the buffer are delivered first.
+  if (state.range(0) == 6 && state.thread_index() == 0) rt.FlushSdkBuffer();
+  const uint64_t records = g_sdk_records.load();
   {
     hsa_test::BatchedDispatcher dispatcher(rt.queues[state.thread_index()],
                                            rt.empty, kBatch);
@@ -238,13 +279,35 @@ void BM_Dispatch(benchmark::State& state) {
         static_cast<double>(g_sdk_callbacks.load() - callbacks) /
         static_cast<double>(state.iterations() * state.threads());
   }
+  // sdk_buffer: one record per dispatch, once delivered (the batch still
+  // filling is counted at the next flush).
+  if (state.range(0) == 6 && state.thread_index() == 0) {
+    rt.FlushSdkBuffer();
+    state.counters["records_per_dispatch"] =
+        static_cast<double>(g_sdk_records.load() - records) /
+        static_cast<double>(state.iterations() * state.threads());
+  }
 }
 BENCHMARK(BM_Dispatch)
     ->ArgName("mode")
-    ->DenseRange(0, 5)
+    ->DenseRange(0, 6)
     ->Threads(1)
     ->Threads(2)
     ->Threads(4)
+    ->UseRealTime();
+
+// The same on one queue, tracing off against the SDK's modes, timed with the
+// process's CPU time: what the tracer adds on every thread (the completion
+// thread writes the dispatch records), which the dispatching thread's CPU
+// time leaves out and which a busy machine's wall time hides in its noise.
+BENCHMARK(BM_Dispatch)
+    ->Name("BM_DispatchProcessCpu")
+    ->ArgName("mode")
+    ->Arg(1)
+    ->Arg(3)
+    ->Arg(6)
+    ->Threads(1)
+    ->MeasureProcessCPUTime()
     ->UseRealTime();
 
 // One dispatch with a completion signal, waited for: the latency an
@@ -264,7 +327,7 @@ void BM_DispatchRoundTrip(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   hsa_signal_destroy(done);
 }
-BENCHMARK(BM_DispatchRoundTrip)->ArgName("mode")->DenseRange(0, 2);
+BENCHMARK(BM_DispatchRoundTrip)->ArgName("mode")->DenseRange(0, 2)->Arg(6);
 
 // 64-byte host-to-device copies back to back, one signal counting 64 down.
 void BM_Copy(benchmark::State& state) {

@@ -40,12 +40,16 @@ unsigned ThreadBufferCap() noexcept {
 
 }  // namespace
 
-Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
+Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy,
+           unsigned thread_buffers)
     : policy_(policy),
       buffer_size_(properties.buffer_size),
       buffers_per_slot_(static_cast<unsigned>(std::min<size_t>(
           ThreadBufferCap(),
-          std::max<size_t>(2, kSlotBytesTarget / properties.buffer_size)))),
+          std::max<size_t>(2,
+                           thread_buffers != 0
+                               ? thread_buffers
+                               : kSlotBytesTarget / properties.buffer_size)))),
       id_(g_next_pool_id.fetch_add(1, std::memory_order_relaxed)),
       wake_batch_(std::max(1u, buffers_per_slot_ / 4)),
       alloc_fun_(properties.alloc_fun),
@@ -54,7 +58,8 @@ Pool::Pool(const roctracer_properties_t& properties, OverflowPolicy policy)
       callback_arg_(properties.buffer_callback_arg) {}
 
 Pool* Pool::Create(const roctracer_properties_t& properties,
-                   OverflowPolicy policy, PoolStatus* status) noexcept {
+                   OverflowPolicy policy, PoolStatus* status,
+                   unsigned thread_buffers) noexcept {
   PoolStatus ignored;
   if (status == nullptr) status = &ignored;
   if (properties.buffer_size < kMinBufferSize ||
@@ -66,7 +71,7 @@ Pool* Pool::Create(const roctracer_properties_t& properties,
   }
   platform::InitAsymmetricFence();
   (void)platform::ThreadExitKey<&pool_internal::ReleaseThreadSlots>();
-  Pool* pool = NewShell(properties, policy);
+  Pool* pool = NewShell(properties, policy, thread_buffers);
   if (pool == nullptr) {
     *status = PoolStatus::kMemoryAllocation;
     return nullptr;

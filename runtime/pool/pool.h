@@ -137,9 +137,13 @@ class Pool {
   // malloc/free. Buffers from alloc_fun must be 8-byte aligned. A NULL
   // buffer callback is accepted: records are then dropped and counted.
   // ROCTRACER_POOL_THREAD_BUFFERS (2..64) in the environment caps the buffers
-  // a writer thread may hold in one pool.
+  // a writer thread may hold in one pool. `thread_buffers` (0: the default
+  // above) sets that number instead, at least 2 and within the same caps: a
+  // caller whose room is given as a byte count (rocprofiler-sdk's buffer
+  // size) asks for that many bytes per writer thread.
   static Pool* Create(const roctracer_properties_t& properties,
-                      OverflowPolicy policy, PoolStatus* status) noexcept;
+                      OverflowPolicy policy, PoolStatus* status,
+                      unsigned thread_buffers = 0) noexcept;
 
   // Closes every pool not closed yet (process exit's step 2, see
   // runtime/pool/process_exit.h).
@@ -221,12 +225,14 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
 
  private:
-  Pool(const roctracer_properties_t& properties, OverflowPolicy policy);
+  Pool(const roctracer_properties_t& properties, OverflowPolicy policy,
+       unsigned thread_buffers);
   ~Pool() = default;  // Only through Recycle; see Retire.
 
   enum class Next { kOk, kFull, kClosed, kNoMemory };
   static Pool* NewShell(const roctracer_properties_t& properties,
-                        OverflowPolicy policy) noexcept;
+                        OverflowPolicy policy,
+                        unsigned thread_buffers) noexcept;
   static void Recycle(Pool* pool) noexcept;
   bool StartDeliveryThread() noexcept;
   void EnsureDeliveryThread() noexcept;

@@ -35,7 +35,7 @@ std::vector<Pool*>& Retired() {  // under RetiredMutex()
 // after it and nobody waits inside its Flush/Close; otherwise a new one is
 // made and added to the list of all of them.
 Pool* Pool::NewShell(const roctracer_properties_t& properties,
-                     OverflowPolicy policy) noexcept {
+                     OverflowPolicy policy, unsigned thread_buffers) noexcept {
   Pool* reuse = nullptr;
   {
     std::lock_guard<std::mutex> lock(RetiredMutex());
@@ -55,11 +55,11 @@ Pool* Pool::NewShell(const roctracer_properties_t& properties,
     if (reuse->delivery_.joinable()) reuse->delivery_.join();
     Pool* const next = reuse->next_pool_;
     reuse->~Pool();
-    new (reuse) Pool(properties, policy);
+    new (reuse) Pool(properties, policy, thread_buffers);
     reuse->next_pool_ = next;
     return reuse;
   }
-  Pool* pool = new (std::nothrow) Pool(properties, policy);
+  Pool* pool = new (std::nothrow) Pool(properties, policy, thread_buffers);
   if (pool != nullptr) pool->Register();
   return pool;
 }

@@ -327,10 +327,11 @@ TEST_F(SdkMemoryRetirement, PoolAndRegionAllocationsAndFrees) {
        reinterpret_cast<uint64_t>(device), 8192},
       {ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE, cpu,
        reinterpret_cast<uint64_t>(host), 256},
-      {ROCPROFILER_MEMORY_ALLOCATION_FREE, 0,
+      // Frees carry rocprofiler-sdk's null agent ID (handle UINT64_MAX).
+      {ROCPROFILER_MEMORY_ALLOCATION_FREE, UINT64_MAX,
        reinterpret_cast<uint64_t>(device), 0},
-      {ROCPROFILER_MEMORY_ALLOCATION_FREE, 0, reinterpret_cast<uint64_t>(host),
-       0},
+      {ROCPROFILER_MEMORY_ALLOCATION_FREE, UINT64_MAX,
+       reinterpret_cast<uint64_t>(host), 0},
   };
   std::vector<rocprofiler_callback_tracing_record_t> callbacks;
   std::vector<rocprofiler_callback_tracing_memory_allocation_data_t> payloads;

@@ -569,6 +569,26 @@ TEST(Pool, WriterThreadsHoldOnlyTheBuffersTheyUse) {
   EXPECT_LE(alloc.peak, 9u);  // 8 writers and the probe at Create
 }
 
+// A caller's thread_buffers sets the ring's length (at least 2, at most
+// kMaxBuffersPerSlot) in place of the default derived from the buffer size.
+TEST(Pool, ThreadBuffersSetsTheRingLength) {
+  auto props = Properties(0x1000, &Ignore, nullptr);
+  const struct {
+    unsigned asked, ring;
+  } cases[] = {{0, Pool::kMaxBuffersPerSlot},
+               {1, 2},
+               {2, 2},
+               {8, 8},
+               {Pool::kMaxBuffersPerSlot + 1, Pool::kMaxBuffersPerSlot}};
+  for (const auto& c : cases) {
+    Pool* pool =
+        Pool::Create(props, OverflowPolicy::kDiscard, nullptr, c.asked);
+    ASSERT_NE(pool, nullptr);
+    EXPECT_EQ(pool->buffers_per_slot(), c.ring) << c.asked;
+    Pool::Retire(pool);
+  }
+}
+
 // Opening and closing pools over and over costs the same each time: closed
 // pools give their memory back and their objects are reused, so the set of
 // Pool objects in use stays at the retired ones kept plus the open one.

@@ -26,6 +26,8 @@ namespace {
 constexpr uint32_t kHsa = ACTIVITY_DOMAIN_HSA_API;
 constexpr uint32_t kEnter = ACTIVITY_API_PHASE_ENTER;
 constexpr uint32_t kExit = ACTIVITY_API_PHASE_EXIT;
+// rocprofiler-sdk 1.0.0's null agent ID: frees, and pools no agent owns.
+constexpr uint64_t kNullAgent = UINT64_MAX;
 
 // One delivered buffer record, whatever its kind.
 struct Record {
@@ -292,6 +294,8 @@ TEST(MemoryRetirement, AllocationOutsideAnyTracedCall) {
     EXPECT_EQ(c.record.context_id.handle, g_ctx.handle);
     EXPECT_EQ(c.memory.size, sizeof(c.memory));
     EXPECT_EQ(c.memory.allocation_size, 4096u);
+    // No agent owns pool 0x5000: rocprofiler-sdk's null agent ID.
+    EXPECT_EQ(c.memory.agent_id.handle, kNullAgent);
     EXPECT_EQ(c.args,
               "start_timestamp;end_timestamp;agent_id;address;"
               "allocation_size;");
@@ -329,7 +333,9 @@ TEST(MemoryRetirement, AllocationOutsideAnyTracedCall) {
   EXPECT_GE(r.retirement.timestamp, m.memory.end_timestamp);
 }
 
-// Frees: the address at ENTER and EXIT, no size, no agent; both free calls
+// Frees: the address at ENTER and EXIT, no size, the null agent ID (what
+// rocprofiler-sdk 1.0.0 gives a free, whose pool it does not look up); an
+// allocation from a region no agent owns has it too; both free calls
 // and hsa_memory_allocate map to the SDK's operations.
 TEST(MemoryRetirement, FreesAndRegionAllocations) {
   Take();
@@ -352,7 +358,7 @@ TEST(MemoryRetirement, FreesAndRegionAllocations) {
       EXPECT_EQ(c->record.operation, ROCPROFILER_MEMORY_ALLOCATION_FREE);
       EXPECT_EQ(c->memory.address.value, i == 0 ? 0xabc000u : 0xdef000u);
       EXPECT_EQ(c->memory.allocation_size, 0u);
-      EXPECT_EQ(c->memory.agent_id.handle, 0u);
+      EXPECT_EQ(c->memory.agent_id.handle, kNullAgent);
       EXPECT_EQ(c->record.correlation_id.internal, 300u + i);
     }
   }
@@ -360,6 +366,7 @@ TEST(MemoryRetirement, FreesAndRegionAllocations) {
             ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE);
   EXPECT_EQ(s.callbacks[5].memory.address.value, 0x123000u);
   EXPECT_EQ(s.callbacks[5].memory.allocation_size, 64u);
+  EXPECT_EQ(s.callbacks[5].memory.agent_id.handle, kNullAgent);
   const auto memory =
       OfKind(s.records, ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION);
   ASSERT_EQ(memory.size(), 3u);
@@ -367,6 +374,9 @@ TEST(MemoryRetirement, FreesAndRegionAllocations) {
   EXPECT_EQ(memory[1].memory.operation, ROCPROFILER_MEMORY_ALLOCATION_FREE);
   EXPECT_EQ(memory[2].memory.operation, ROCPROFILER_MEMORY_ALLOCATION_ALLOCATE);
   EXPECT_EQ(memory[1].memory.address.value, 0xdef000u);
+  for (const Record& r : memory) {
+    EXPECT_EQ(r.memory.agent_id.handle, kNullAgent);
+  }
   EXPECT_EQ(
       OfKind(s.records, ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT)
           .size(),

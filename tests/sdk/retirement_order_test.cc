@@ -69,10 +69,10 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
   for (int s = 0; s < kScenarios; ++s) {
     // Small buffers: a writer's block is sealed and delivered after a few
     // records, without a flush.
-    const size_t size = s == kStress ? 65536 : 4096;
+    const size_t watermark = s == kStress ? 32768 : 2048;
     g_init_status = retirement_tool::CreateTracing(
-        size, &BufferCallback, reinterpret_cast<void*>(intptr_t{s}), &g_ctx[s],
-        &g_buffer[s]);
+        watermark, &BufferCallback, reinterpret_cast<void*>(intptr_t{s}),
+        &g_ctx[s], &g_buffer[s]);
     if (g_init_status != ROCPROFILER_STATUS_SUCCESS) return 1;
   }
   return 0;

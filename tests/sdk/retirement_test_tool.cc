@@ -28,7 +28,7 @@ rocprofiler_buffer_id_t* g_buffer = nullptr;
 rocprofiler_status_t* g_init_status = nullptr;
 
 int ToolInit(rocprofiler_client_finalize_t, void*) {
-  *g_init_status = CreateTracing(4096, g_callback, nullptr, g_ctx, g_buffer);
+  *g_init_status = CreateTracing(2048, g_callback, nullptr, g_ctx, g_buffer);
   return *g_init_status == ROCPROFILER_STATUS_SUCCESS ? 0 : 1;
 }
 
@@ -90,13 +90,13 @@ bool WaitParked() {
 
 void ReleaseDelivery() { g_release = true; }
 
-rocprofiler_status_t CreateTracing(size_t size,
+rocprofiler_status_t CreateTracing(size_t watermark,
                                    rocprofiler_buffer_tracing_cb_t callback,
                                    void* data, rocprofiler_context_id_t* ctx,
                                    rocprofiler_buffer_id_t* buffer) {
   rocprofiler_status_t status = rocprofiler_create_context(ctx);
   if (status != ROCPROFILER_STATUS_SUCCESS) return status;
-  status = rocprofiler_create_buffer(*ctx, size, size / 2,
+  status = rocprofiler_create_buffer(*ctx, 64 * watermark, watermark,
                                      ROCPROFILER_BUFFER_POLICY_LOSSLESS,
                                      callback, data, buffer);
   if (status != ROCPROFILER_STATUS_SUCCESS) return status;

@@ -18,16 +18,18 @@
 
 namespace retirement_tool {
 
-// Creates a context and a lossless buffer of `size` bytes (delivered at
-// half full) with `callback` and `data`, and traces the HSA core API,
-// MEMORY_COPY and CORRELATION_ID_RETIREMENT into it.
-rocprofiler_status_t CreateTracing(size_t size,
+// Creates a context and a lossless buffer delivered every `watermark` bytes,
+// with room for 64 such batches per writer thread (so writers never wait
+// for a delivery the tests hold), with `callback` and `data`, and traces
+// the HSA core API, MEMORY_COPY and CORRELATION_ID_RETIREMENT into it.
+rocprofiler_status_t CreateTracing(size_t watermark,
                                    rocprofiler_buffer_tracing_cb_t callback,
                                    void* data, rocprofiler_context_id_t* ctx,
                                    rocprofiler_buffer_id_t* buffer);
 
 // Configures now (rocprofiler_force_configure) a tool named `name` whose
-// initialization creates one context and one 4096-byte buffer delivering to
+// initialization creates one context and one buffer delivering every 2048
+// bytes to
 // `callback` (CreateTracing) into *ctx and *buffer, and writes the status
 // of that set-up to *init_status.
 rocprofiler_status_t ForceConfigure(const char* name,

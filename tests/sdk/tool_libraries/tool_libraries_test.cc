@@ -3,8 +3,10 @@
 // constructors ran before their initialize, both record the same calls in
 // buffers of their own, and at exit each finalize runs, after its buffer
 // was delivered, while the library's globals are still alive.
+#include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -80,8 +82,10 @@ TEST(ToolLibraries, BothToolsRecordEveryCallAndFinalizeBeforeDestructors) {
         std::exit(0);
       },
       testing::ExitedWithCode(0),
-      "tool b finalize: globals alive, log 2, records 25\n"
-      "tool a finalize: globals alive, log 2, records 25\n");
+      "tool b finalize: globals alive, log 2, records 25, "
+      "client 1 tool_library_b\n"
+      "tool a finalize: globals alive, log 2, records 25, "
+      "client 0 tool_library_a\n");
 }
 
 // exit() from a worker thread while the main thread waits: the same
@@ -89,8 +93,37 @@ TEST(ToolLibraries, BothToolsRecordEveryCallAndFinalizeBeforeDestructors) {
 TEST(ToolLibraries, ExitFromAWorkerThreadFinalizesBeforeDestructors) {
   EXPECT_EXIT({ std::thread([] { std::exit(0); }).join(); },
               testing::ExitedWithCode(0),
-              "tool b finalize: globals alive, log 2, records 0\n"
-              "tool a finalize: globals alive, log 2, records 0\n");
+              "tool b finalize: globals alive, log 2, records 0, "
+              "client 1 tool_library_b\n"
+              "tool a finalize: globals alive, log 2, records 0, "
+              "client 0 tool_library_a\n");
+}
+
+// A tool finalizing itself through the client ID pointer its configure was
+// given (kept until then) finalizes that tool, and only once: the other one
+// is finalized at exit.
+TEST(ToolLibraries, FinalizeThroughTheKeptClientIdFinalizesThatTool) {
+  // The second path of ROCP_TOOL_LIBRARIES: tool b.
+  const std::string libs = std::getenv("ROCP_TOOL_LIBRARIES");
+  const std::string b_path = libs.substr(libs.find(':') + 1);
+  void* b = dlopen(b_path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  ASSERT_NE(b, nullptr) << dlerror();
+  auto finalize_b =
+      reinterpret_cast<void (*)()>(dlsym(b, "tool_library_finalize_self"));
+  ASSERT_NE(finalize_b, nullptr);
+  EXPECT_EXIT(
+      {
+        finalize_b();
+        std::fprintf(stderr, "b finalized itself\n");
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0),
+      "^tool b finalize: globals alive, log 2, records 0, "
+      "client 1 tool_library_b\n"
+      "b finalized itself\n"
+      "tool a finalize: globals alive, log 2, records 0, "
+      "client 0 tool_library_a\n");
+  dlclose(b);
 }
 
 // _exit() runs nothing: no finalize, and no crash either.

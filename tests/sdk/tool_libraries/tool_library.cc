@@ -2,7 +2,10 @@
 // "b"). It keeps an ordinary global std::vector and reports, through the
 // test program's tool_event (exported with -rdynamic), its configure (with
 // its client handle) and, in finalize, whether its globals were still alive
-// and how many HSA_CORE_API records its own buffer delivered.
+// and how many HSA_CORE_API records its own buffer delivered. It keeps the
+// client ID pointer configure was given and the finalize function
+// initialize was given, as rocprofiler-sdk's samples and Kineto do, and
+// reports the ID read through that pointer at finalize.
 #include <atomic>
 #include <cstdio>
 #include <string>
@@ -18,6 +21,8 @@ namespace {
 std::vector<std::string> g_log;  // an ordinary global with a destructor
 bool g_alive = false;
 std::atomic<unsigned long> g_records{0};
+rocprofiler_client_id_t* g_client_id = nullptr;
+rocprofiler_client_finalize_t g_finalize_self = nullptr;
 
 void Deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
              rocprofiler_record_header_t**, size_t n, void*, uint64_t) {
@@ -28,8 +33,9 @@ struct Alive {
   ~Alive() { g_alive = false; }
 } g_alive_guard;
 
-int Initialize(rocprofiler_client_finalize_t, void*) {
+int Initialize(rocprofiler_client_finalize_t finalize_self, void*) {
   g_log.push_back("initialize");
+  g_finalize_self = finalize_self;
   rocprofiler_context_id_t ctx{0};
   rocprofiler_buffer_id_t buffer{0};
   if (rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS ||
@@ -49,17 +55,30 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 void Finalize(void*) {
   g_log.push_back("finalize");
   // Written to stderr: the test reads it from the exiting process.
-  std::fprintf(stderr, "tool %s finalize: globals %s, log %zu, records %lu\n",
+  std::fprintf(stderr,
+               "tool %s finalize: globals %s, log %zu, records %lu, "
+               "client %lu %s\n",
                TOOL_NAME, g_alive ? "alive" : "destroyed", g_log.size(),
-               g_records.load());
+               g_records.load(),
+               static_cast<unsigned long>(g_client_id->handle),
+               g_client_id->name != nullptr ? g_client_id->name : "(null)");
 }
 
 }  // namespace
 
 extern "C" rocprofiler_tool_configure_result_t* rocprofiler_configure(
     uint32_t, const char*, uint32_t priority, rocprofiler_client_id_t* id) {
+  g_client_id = id;
   tool_event(TOOL_NAME, "configure", id->handle);
   tool_event(TOOL_NAME, "priority", priority);
   return sdk_test::Configure<&Initialize, &Finalize>(id,
                                                      "tool_library_" TOOL_NAME);
+}
+
+// Finalizes this tool the way a tool does it itself: the finalize function
+// it was given, called with the client ID it kept. Looked up by the test in
+// this library (dlsym on its handle: both tools define it).
+extern "C" __attribute__((visibility("default"))) void
+tool_library_finalize_self() {
+  g_finalize_self(*g_client_id);
 }
