@@ -43,6 +43,7 @@ std::vector<rocprofiler_buffer_tracing_marker_api_record_t> g_records;
 std::vector<rocprofiler_buffer_tracing_runtime_initialization_record_t>
     g_init_records;
 rocprofiler_buffer_id_t g_buffer;
+rocprofiler_status_t g_stream_buffer_status = ROCPROFILER_STATUS_ERROR;
 uint64_t g_next_user = 100;
 
 void OnCall(rocprofiler_callback_tracing_record_t r,
@@ -138,6 +139,8 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
                   buffered, kind, nullptr, 0, g_buffer),
               ROCPROFILER_STATUS_SUCCESS);
   }
+  g_stream_buffer_status = rocprofiler_configure_buffer_tracing_service(
+      buffered, ROCPROFILER_BUFFER_TRACING_HIP_STREAM, nullptr, 0, g_buffer);
   EXPECT_EQ(rocprofiler_start_context(buffered), ROCPROFILER_STATUS_SUCCESS);
   return rocprofiler_start_context(callbacks) == ROCPROFILER_STATUS_SUCCESS
              ? 0
@@ -269,6 +272,12 @@ int CollectArg(rocprofiler_callback_tracing_kind_t,
   *static_cast<std::string*>(data) +=
       std::string(type) + " " + name + "=" + value + "; ";
   return 0;
+}
+
+// As in rocprofiler-sdk 1.0.0, the HIP_STREAM buffer kind is configured
+// (its events are callbacks only: nothing is ever written to it).
+TEST(HipStreamBuffer, IsConfigured) {
+  EXPECT_EQ(g_stream_buffer_status, ROCPROFILER_STATUS_SUCCESS);
 }
 
 TEST(MarkerRangeArgs, IterateTheRangesMessage) {
