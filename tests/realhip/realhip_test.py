@@ -264,12 +264,13 @@ class RealHip(softhsa_case.SoftHsaCase):
                      (sum(expected.values()),) * 2 + (0,), text)
     # RUNTIME_INITIALIZATION: HSA (when softhsa hands the tracer its table)
     # and HIP (its first call; the version of the HIP headers built against,
-    # as rocprofiler-register computes one: 10000 * 5 + 100 * 2 + 21153)
-    # once each; no rocTX in this program.
+    # as rocprofiler-register computes one: 10000 * major + 100 * minor +
+    # patch, 71353 for 5.2.3) once each; no rocTX in this program.
     ops = sorted(op for op, _ in inits)
     self.assertEqual(ops, [1, 2], text)
     self.assertEqual(sorted(inits.values()), [1, 1], text)
-    self.assertIn((2, 10000 * 5 + 100 * 2 + 21153), inits, text)
+    major, minor, patch = (int(v) for v in lines["hip_headers"])
+    self.assertIn((2, 10000 * major + 100 * minor + patch), inits, text)
     # Kernel symbols: the sizes the compiler wrote.
     meta = metadata(code_object("transpose", "gfx90a"))["_Z9transposePfPKfii"]
     self.assertEqual(symbols["_Z9transposePfPKfii.kd"],

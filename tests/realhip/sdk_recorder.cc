@@ -19,6 +19,9 @@
 //                              that followed each SET's ENTER
 //   stream_set_phases E X U    SET ENTERs, EXITs, ENTERs no HIP call followed
 //   runtime_init OP VERSION N  RUNTIME_INITIALIZATION callbacks
+//   hip_headers MAJOR MINOR PATCH  the HIP headers this tool (and the tracer
+//                              beside it) was built against
+#include <hip/hip_version.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 #include <unistd.h>
 
@@ -292,6 +295,8 @@ __attribute__((destructor)) void Stop() {
   }
   fprintf(f, "stream_set_phases %d %d %d\n", s.set_enters, s.set_exits,
           s.set_unfollowed);
+  fprintf(f, "hip_headers %d %d %d\n", HIP_VERSION_MAJOR, HIP_VERSION_MINOR,
+          HIP_VERSION_PATCH);
   for (auto& [key, n] : s.runtime_inits) {
     fprintf(f, "runtime_init %d %llu %d\n", key.first,
             (unsigned long long)key.second, n);
