@@ -17,7 +17,16 @@ each kind's operations from 0. Every rule of that split lives here:
   it. The compiler kind holds the `__hip*` entry points, the runtime kind
   every other traced API; both numbered 0..n-1 in roctracer-ID order (the
   installed hip_prof_str.h's, see codegen/numbering.py).
+* Either way, rocprofiler-sdk 1.0.0's HIP runtime operations the installed
+  HIP lacks (rocprofiler_sdk_1_0_0_hip_runtime_ops.txt: e.g.
+  hipModuleLaunchCooperativeKernel before HIP 5.5) follow the installed
+  ones, in 1.0.0's order, named and never firing like an undeclared slot,
+  so that a tool naming any of 1.0.0's enumerators compiles. With the
+  dispatch table they take the numbers 1.0.0 gives them (HIP only appends
+  slots); without it, numbers of our own.
 """
+
+import os
 
 import re
 from typing import Dict, List, Optional
@@ -85,10 +94,32 @@ def hsa_kinds(plan, mdl, _tables=None) -> List[Dict]:
   return out
 
 
+SDK_1_0_0_HIP_RUNTIME_OPS = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)),
+    "rocprofiler_sdk_1_0_0_hip_runtime_ops.txt")
+
+
+def sdk_1_0_0_hip_runtime_ops(path: str = SDK_1_0_0_HIP_RUNTIME_OPS) -> List[str]:
+  with open(path) as f:
+    return [l.strip() for l in f if l.strip() and not l.startswith("#")]
+
+
+def with_missing_ops(ops: List[Dict], known: List[str]) -> List[Dict]:
+  """`ops` followed by an untraced operation for each name of `known` that
+  neither an operation nor an alias of one's function already names."""
+  have = {op["name"] for op in ops}
+  return ops + [op_dict(n, None, {}) for n in known if n not in have]
+
+
 def hip_kinds(plan, mdl, tables: Optional[Dict[str, List[str]]]) -> List[Dict]:
   """`tables`: hip_tables.parse's (None without hip_api_trace.hpp)."""
   depths = pointer_depths(mdl)
   live = plan.functions
+  sdk_ops = sdk_1_0_0_hip_runtime_ops()
+  aliases = {a for f in live for a in f["aliases"]}
+  # A 1.0.0 name the installed HIP traces under its renamed function
+  # (hipChooseDevice as hipChooseDeviceR0600) is not missing.
+  sdk_ops = [n for n in sdk_ops if n not in aliases or tables]
   if tables:
     # A slot names the API as the header spells it before HIP 6's renames
     # (hipChooseDevice), our function the renamed one (hipChooseDeviceR0600,
@@ -98,14 +129,16 @@ def hip_kinds(plan, mdl, tables: Optional[Dict[str, List[str]]]) -> List[Dict]:
       for a in f["aliases"]:
         by_name.setdefault(a, f)
     return [
-        kind_dict(*HIP_RUNTIME, [op_dict(n, by_name.get(n), depths)
-                                 for n in tables[hip_tables.RUNTIME_TABLE]]),
+        kind_dict(*HIP_RUNTIME, with_missing_ops(
+            [op_dict(n, by_name.get(n), depths)
+             for n in tables[hip_tables.RUNTIME_TABLE]], sdk_ops)),
         kind_dict(*HIP_COMPILER, [op_dict(n, by_name.get(n), depths)
                                   for n in tables[hip_tables.COMPILER_TABLE]]),
     ]
   return [
-      kind_dict(*HIP_RUNTIME, [op_dict(f["name"], f, depths) for f in live
-                               if not is_hip_compiler_api(f["name"])]),
+      kind_dict(*HIP_RUNTIME, with_missing_ops(
+          [op_dict(f["name"], f, depths) for f in live
+           if not is_hip_compiler_api(f["name"])], sdk_ops)),
       kind_dict(*HIP_COMPILER, [op_dict(f["name"], f, depths) for f in live
                                 if is_hip_compiler_api(f["name"])]),
   ]

@@ -122,6 +122,28 @@ void IterateMarker(int32_t kind, int32_t op,
                    bool exit, int32_t max_deref, Adapter* a) {
   using roctracer::codegen::VisitArg;
   const auto& args = p->args;
+  if (kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API) {
+    // A range's message, or roctxGetThreadId's out-parameter (followed at
+    // EXIT only).
+    if (op == ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxGetThreadId) {
+      if (exit) {
+        VisitArg<1>(&Visit, a, max_deref, 0, "roctx_thread_id_t *", "tid",
+                    args.roctxGetThreadId.tid);
+      } else {
+        VisitArg<0>(&Visit, a, max_deref, 0, "roctx_thread_id_t *", "tid",
+                    args.roctxGetThreadId.tid);
+      }
+      return;
+    }
+    const char* message =
+        op == ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA
+            ? args.roctxThreadRangeA.message
+        : op == ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA
+            ? args.roctxProcessRangeA.message
+            : args.roctxMarkA.message;
+    VisitArg<1>(&Visit, a, max_deref, 0, "const char *", "message", message);
+    return;
+  }
   if (kind != ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API) {
     IterateMarkerRequest(kind, op, args, max_deref, a);
     return;
@@ -201,7 +223,10 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
   }
   const KindInfo* k = FindKind(kind);
   if (k == nullptr) return ROCPROFILER_STATUS_ERROR_KIND_NOT_FOUND;
-  if (k->source == Source::kNone) {
+  // RUNTIME_INITIALIZATION and HIP_STREAM payloads are no call's arguments:
+  // rocprofiler-sdk 1.0.0 answers NOT_IMPLEMENTED for them too.
+  if (k->source == Source::kNone || k->source == Source::kRuntimeInit ||
+      k->source == Source::kHipStream) {
     return ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED;
   }
   if (!ValidOp(*k, record.operation)) {
@@ -223,6 +248,14 @@ rocprofiler_iterate_callback_tracing_kind_operation_args(
             nullptr};
   if (k->source == Source::kGpu || k->source == Source::kMemory) {
     IterateGpuPayload(record, callback, max_dereference_count, user_data);
+    return ROCPROFILER_STATUS_SUCCESS;
+  }
+  if (k->source == Source::kRoctxRange) {
+    IterateMarker(
+        record.kind, record.operation,
+        static_cast<const rocprofiler_callback_tracing_marker_api_data_t*>(
+            record.payload),
+        exit, max_dereference_count, &a);
     return ROCPROFILER_STATUS_SUCCESS;
   }
   const uint32_t id = k->ids[record.operation];

@@ -77,13 +77,19 @@ bool IsGpuBufferKind(int32_t kind) noexcept {
 }
 
 // The kinds this library records: the API kinds (and HIP's with arguments),
-// the GPU kinds, memory allocations and correlation-ID retirements.
+// the GPU kinds, memory allocations, correlation-ID retirements, runtime
+// initializations and rocTX ranges. HIP_STREAM is configured and never
+// written, as in rocprofiler-sdk 1.0.0 (its stream events are callbacks
+// only: 1.0.0 has no buffer record for them).
 bool IsRecordedKind(int32_t kind) noexcept {
   return kind <= kLastBufferApiKind || IsGpuBufferKind(kind) ||
          kind == ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT ||
          kind == ROCPROFILER_BUFFER_TRACING_HIP_COMPILER_API_EXT ||
          kind == ROCPROFILER_BUFFER_TRACING_MEMORY_ALLOCATION ||
-         kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
+         kind == ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT ||
+         kind == ROCPROFILER_BUFFER_TRACING_RUNTIME_INITIALIZATION ||
+         kind == ROCPROFILER_BUFFER_TRACING_HIP_STREAM ||
+         kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API;
 }
 
 const BufferKind* FindBufferKind(int32_t kind) noexcept {

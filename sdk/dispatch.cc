@@ -26,6 +26,7 @@
 #include "runtime/platform/thread_id.h"
 #include "sdk/buffers.h"
 #include "sdk/context.h"
+#include "sdk/derived_kinds.h"
 #include "sdk/kinds.h"
 #include "sdk/marker_requests.h"
 #include "sdk/memory_allocation.h"
@@ -178,6 +179,7 @@ ThreadState* AllocateThreadState() noexcept {
     if (s.scratch != nullptr) {
       for (int i = 0; i < kScratchOps; ++i) s.scratch[i].called = 0;
     }
+    ResetDerivedKinds(s);
   } else {
     node = static_cast<ThreadStateNode*>(std::calloc(1, sizeof(*node)));
     if (node == nullptr) return nullptr;
@@ -601,6 +603,12 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     frame->kind = ko.kind;
     frame->op = ko.op;
     frame->refs = nullptr;
+    // The kinds made of calls of other kinds, reported around the call's
+    // own, as rocprofiler-sdk's wrappers of them enclose its API wrappers.
+    if (__builtin_expect(g_derived_kinds.load(std::memory_order_relaxed) != 0,
+                         0)) {
+      DerivedEnter(info, t, depth);
+    }
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
@@ -658,6 +666,10 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     if (mask != 0) Deliver(mask, ko, true, info, t, frame, false);
     if (frame->buffered != 0) WriteApiRecordsOutOfLine(ko, info, t, frame);
     if (frame->buffered_ext != 0) WriteHipExtRecords(ko, info, t, frame);
+  }
+  if (__builtin_expect(g_derived_kinds.load(std::memory_order_relaxed) != 0,
+                       0)) {
+    DerivedExit(info, t, match);
   }
   FinishFrame(*frame);
 }

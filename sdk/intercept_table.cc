@@ -10,6 +10,7 @@
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/intercept/api_consumer.h"
 #include "sdk/registration.h"
+#include "sdk/runtime_initialization.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -64,15 +65,23 @@ void Take(rocprofiler_intercept_table_t type, uint64_t version,
 
 // rocprofiler-register's library names -> the SDK's table kinds. rocTX
 // registers its core, control and name tables in that order.
+// A runtime handing over its tables has initialized (RUNTIME_INITIALIZATION,
+// reported before the tools' table callbacks, as rocprofiler-sdk does).
 void OnTables(const char* library, uint64_t version, uint64_t instance,
               void** tables, uint64_t count) noexcept {
   if (std::strcmp(library, "hsa") == 0) {
+    RuntimeInitialized(ROCPROFILER_RUNTIME_INITIALIZATION_HSA, version,
+                       instance);
     Take(ROCPROFILER_HSA_TABLE, version, instance, tables, count);
   } else if (std::strcmp(library, "hip") == 0) {
+    RuntimeInitialized(ROCPROFILER_RUNTIME_INITIALIZATION_HIP, version,
+                       instance);
     Take(ROCPROFILER_HIP_RUNTIME_TABLE, version, instance, tables, count);
   } else if (std::strcmp(library, "hip_compiler") == 0) {
     Take(ROCPROFILER_HIP_COMPILER_TABLE, version, instance, tables, count);
   } else if (std::strcmp(library, "roctx") == 0) {
+    RuntimeInitialized(ROCPROFILER_RUNTIME_INITIALIZATION_MARKER, version,
+                       instance);
     const rocprofiler_intercept_table_t kinds[] = {
         ROCPROFILER_MARKER_CORE_TABLE, ROCPROFILER_MARKER_CONTROL_TABLE,
         ROCPROFILER_MARKER_NAME_TABLE};

@@ -8,9 +8,11 @@
 #include "roctracer_roctx.h"
 #include "runtime/intercept/api_consumer.h"
 #include "sdk/config_lock.h"
+#include "sdk/derived_kinds.h"
 #include "sdk/dispatch.h"
 #include "sdk/kinds.h"
 #include "sdk/memory_allocation.h"
+#include "sdk/runtime_initialization.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -34,6 +36,7 @@ uint64_t g_general_contexts = 0;
 bool HasGeneralServices(const Context& ctx) noexcept {
   constexpr int kMemory = ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION;
   if (ctx.request.configured.load(std::memory_order_acquire) ||
+      HasDerivedServices(ctx) ||
       ctx.services[kMemory].configured.load(std::memory_order_acquire) ||
       ctx.buffer_services[kMemory].configured.load(std::memory_order_acquire)) {
     return true;
@@ -167,11 +170,22 @@ void Update(const Context& ctx, int delta) noexcept {
     }
   }
   UpdateMemory(ctx, delta);
+  ForEachDerivedCall(
+      ctx,
+      [](uint32_t domain, uint32_t id, void* d) {
+        Count(domain, id, *static_cast<int*>(d));
+      },
+      &delta);
+  UpdateRuntimeInitWatch(ctx, delta);
 }
 
 }  // namespace
 
 void AddContextInterest(const Context& ctx) noexcept { Update(ctx, +1); }
+
+void CountInterest(uint32_t domain, uint32_t id, int delta) noexcept {
+  Count(domain, id, delta);
+}
 
 bool ArmFirstUse(roctracer::ApiConsumerFn first) noexcept {
   std::lock_guard<std::mutex> lock(ConfigMutex());

@@ -12,6 +12,10 @@ namespace rocprofiler_sdk {
 void AddContextInterest(const Context& ctx) noexcept;
 void RemoveContextInterest(const Context& ctx) noexcept;
 
+// One more (+1) or one fewer (-1) reason to want (domain, API ID); with
+// the configuration lock held.
+void CountInterest(uint32_t domain, uint32_t id, int delta) noexcept;
+
 // Tool registration waits for the runtimes' first call (registration.cc):
 // until DisarmFirstUse, every HSA, HIP runtime and rocTX call reaches
 // `first`. False when the API domains are not registered yet or a context

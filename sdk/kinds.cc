@@ -279,8 +279,8 @@ struct Tables {
                  nullptr, kOmptNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_MEMORY_ALLOCATION] =
         Named("MEMORY_ALLOCATION", kAllocNames, Source::kMemory);
-    kinds[ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION] =
-        Named("RUNTIME_INITIALIZATION", kRuntimeInitNames);
+    kinds[ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION] = Named(
+        "RUNTIME_INITIALIZATION", kRuntimeInitNames, Source::kRuntimeInit);
     // Named (the operations are rocprofiler-sdk's rocDecode API IDs), not
     // traced.
     kinds[ROCPROFILER_CALLBACK_TRACING_ROCDECODE_API] = KindInfo{
@@ -292,12 +292,12 @@ struct Tables {
         "ROCJPEG_API", Source::kNone, 0, ROCPROFILER_ROCJPEG_API_ID_LAST,
         nullptr,       kRocjpegNames};
     kinds[ROCPROFILER_CALLBACK_TRACING_HIP_STREAM] =
-        Named("HIP_STREAM", kStreamNames);
-    // rocTX calls are reported per call (MARKER_CORE_API); the range view
-    // of them is not implemented.
+        Named("HIP_STREAM", kStreamNames, Source::kHipStream);
+    // The same rocTX calls as MARKER_CORE_API, a push and its pop (a start
+    // and its stop) reported as one range.
     kinds[ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API] =
         KindInfo{"MARKER_CORE_RANGE_API",
-                 Source::kNone,
+                 Source::kRoctxRange,
                  0,
                  ROCPROFILER_MARKER_CORE_RANGE_API_ID_LAST,
                  nullptr,

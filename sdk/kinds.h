@@ -18,7 +18,10 @@ namespace rocprofiler_sdk {
 // requests (runtime/private/roctx_link.h), reported under kRoctxRequestDomain.
 // kGpu: GPU work and code objects, from the GPU half's observer seam
 // (gpu_kinds.h), not from API calls. kMemory: MEMORY_ALLOCATION, from the
-// HSA allocation and free calls (memory_allocation.h).
+// HSA allocation and free calls (memory_allocation.h). kRuntimeInit: the
+// runtimes' initialization (runtime_initialization.h). kHipStream: the HIP
+// calls that create, destroy or use a stream (hip_streams.h). kRoctxRange:
+// rocTX calls seen as ranges (marker_ranges.h).
 enum class Source : uint8_t {
   kNone,
   kHsa,
@@ -26,7 +29,10 @@ enum class Source : uint8_t {
   kRoctx,
   kRoctxRequest,
   kGpu,
-  kMemory
+  kMemory,
+  kRuntimeInit,
+  kHipStream,
+  kRoctxRange
 };
 
 struct KindInfo {

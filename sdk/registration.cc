@@ -23,6 +23,7 @@
 #include "sdk/context.h"
 #include "sdk/dispatch.h"
 #include "sdk/interest.h"
+#include "sdk/runtime_initialization.h"
 
 namespace rocprofiler_sdk {
 namespace {
@@ -201,6 +202,9 @@ bool Register(rocprofiler_configure_func_t first) {
     }
   }
   g_initialized.store(1);
+  // Runtimes that initialized before the tools were registered (handing
+  // over their tables first) are reported to the contexts just started.
+  ReportDeferredRuntimeInits();
   // The tools are registered: the runtimes' first call need not be watched.
   g_first_use_pending.store(false, std::memory_order_release);
   DisarmFirstUse();

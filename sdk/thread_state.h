@@ -24,7 +24,9 @@ constexpr uint32_t kMaxCallDepth = 16;
 constexpr uint32_t kMaxExternalDepth = 16;
 
 struct ThreadState;
-struct CallRefs;  // retirement.h
+struct CallRefs;           // retirement.h
+struct MarkerRangeThread;  // marker_ranges.cc
+struct HipStreamThread;    // hip_streams.cc
 
 // One traced call in progress on this thread: what every traced call's
 // ENTER and EXIT read and write, in 64 bytes (a frame's address is its
@@ -114,6 +116,11 @@ struct ThreadState {
   // ScratchOpen[kScratchOps], allocated at the thread's first scratch
   // callback (few threads ever raise one); kept with the block.
   ScratchOpen* scratch;
+  // The thread's rocTX ranges and HIP stream calls in progress, allocated at
+  // its first traced one (marker_ranges.h, hip_streams.h); kept with the
+  // block.
+  MarkerRangeThread* marker_ranges;
+  HipStreamThread* hip_streams;
 
   rocprofiler_user_data_t ExternalTop(int context) const noexcept {
     const uint32_t d = external_depth[context];

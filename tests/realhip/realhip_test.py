@@ -196,10 +196,21 @@ class RealHip(softhsa_case.SoftHsaCase):
     self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
     self.assertIn("transpose: OK", p.stdout)
     dispatches, copies, symbols, lines, memory = {}, {}, {}, {}, {}
+    creates, destroys, sets, inits = [], [], {}, {}
+    with open(out) as f:
+      text = f.read()
     with open(out) as f:
       for line in f:
         w = line.split()
-        if w[0] == "dispatch":
+        if w[0] == "stream_create":
+          creates.append((int(w[1]), int(w[2])))
+        elif w[0] == "stream_destroy":
+          destroys.append((int(w[1]), int(w[2])))
+        elif w[0] == "stream_set":
+          sets[(w[1], int(w[2]))] = int(w[3])
+        elif w[0] == "runtime_init":
+          inits[(int(w[1]), int(w[2]))] = int(w[3])
+        elif w[0] == "dispatch":
           dispatches[w[1]] = int(w[2])
         elif w[0] == "copy":
           copies[w[1]] = int(w[2])
@@ -234,6 +245,32 @@ class RealHip(softhsa_case.SoftHsaCase):
       self.assertGreater(records, 0, op)
       self.assertEqual(records, calls, op)
       self.assertEqual(unmatched, 0, op)
+    # HIP_STREAM, numbered as rocprofiler-sdk 1.0.0 numbers streams: the
+    # null stream 0, the program's two streams 1 and 2 in creation order,
+    # each destroyed with its ID; one SET (ENTER before the call's own ENTER,
+    # EXIT after it) per call that takes a stream, with that stream's ID.
+    self.assertEqual([i for i, _ in creates], [1, 2], text)
+    self.assertEqual(len({v for _, v in creates}), 2, text)
+    self.assertNotIn(0, [v for _, v in creates], text)
+    self.assertEqual(destroys, creates, text)
+    per_stream = {"hipEventRecord": 2, "hipMemcpyAsync": 2,
+                  "hipMemsetAsync": 1, "hipLaunchKernel": 1,
+                  "hipStreamSynchronize": 1}
+    expected = {(n, i): c for n, c in per_stream.items() for i in (1, 2)}
+    expected[("hipLaunchKernel", 0)] = 1  # the launch on the null stream
+    self.assertEqual(sets, expected, text)
+    enters, exits, unfollowed = (int(v) for v in lines["stream_set_phases"])
+    self.assertEqual((enters, exits, unfollowed),
+                     (sum(expected.values()),) * 2 + (0,), text)
+    # RUNTIME_INITIALIZATION: HSA (when softhsa hands the tracer its table)
+    # and HIP (its first call; the version of the HIP headers built against,
+    # as rocprofiler-register computes one: 10000 * major + 100 * minor +
+    # patch, 71353 for 5.2.3) once each; no rocTX in this program.
+    ops = sorted(op for op, _ in inits)
+    self.assertEqual(ops, [1, 2], text)
+    self.assertEqual(sorted(inits.values()), [1, 1], text)
+    major, minor, patch = (int(v) for v in lines["hip_headers"])
+    self.assertIn((2, 10000 * major + 100 * minor + patch), inits, text)
     # Kernel symbols: the sizes the compiler wrote.
     meta = metadata(code_object("transpose", "gfx90a"))["_Z9transposePfPKfii"]
     self.assertEqual(symbols["_Z9transposePfPKfii.kd"],

@@ -14,6 +14,14 @@
 //                              memory callbacks whose ID was not that call's
 //   freed_unknown N            frees of an address no traced allocation
 //                              returned
+//   stream_create ID VALUE     each HIP_STREAM CREATE (DESTROY: stream_destroy)
+//   stream_set NAME ID N       HIP_STREAM SETs of stream ID by the HIP call
+//                              that followed each SET's ENTER
+//   stream_set_phases E X U    SET ENTERs, EXITs, ENTERs no HIP call followed
+//   runtime_init OP VERSION N  RUNTIME_INITIALIZATION callbacks
+//   hip_headers MAJOR MINOR PATCH  the HIP headers this tool (and the tracer
+//                              beside it) was built against
+#include <hip/hip_version.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 #include <unistd.h>
 
@@ -22,6 +30,8 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/sdk/tool_configure.h"
 
@@ -43,17 +53,62 @@ struct Seen {
   uint64_t hsa_call = 0;         // the allocation call in progress (one thread)
   std::map<uint64_t, int> live;  // addresses allocated, not freed
   int freed_unknown = 0;
+  // HIP_STREAM and the HIP calls its SETs enclose.
+  std::vector<std::pair<uint64_t, uint64_t>> creates, destroys;
+  std::map<std::pair<std::string, uint64_t>, int> sets;
+  int set_enters = 0, set_exits = 0, set_unfollowed = 0;
+  std::map<std::pair<int32_t, uint64_t>, int> runtime_inits;
 };
 Seen& S() {
   static Seen* s = new Seen;
   return *s;
 }
 
+// The stream of the SET whose ENTER came last on this thread, until the HIP
+// call it encloses begins; -1: none.
+thread_local int64_t t_pending_set = -1;
+
 void Callback(rocprofiler_callback_tracing_record_t record,
               rocprofiler_user_data_t*, void*) {
   Seen& s = S();
   std::lock_guard<std::mutex> lock(s.mutex);
   switch (record.kind) {
+    case ROCPROFILER_CALLBACK_TRACING_HIP_STREAM: {
+      const auto* d =
+          static_cast<rocprofiler_callback_tracing_hip_stream_data_t*>(
+              record.payload);
+      const auto entry =
+          std::make_pair(d->stream_id.handle, d->stream_value.value);
+      if (record.operation == ROCPROFILER_HIP_STREAM_CREATE) {
+        s.creates.push_back(entry);
+      } else if (record.operation == ROCPROFILER_HIP_STREAM_DESTROY) {
+        s.destroys.push_back(entry);
+      } else if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+        ++s.set_enters;
+        if (t_pending_set >= 0) ++s.set_unfollowed;
+        t_pending_set = static_cast<int64_t>(d->stream_id.handle);
+      } else {
+        ++s.set_exits;
+      }
+      break;
+    }
+    case ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API:
+      if (record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER &&
+          t_pending_set >= 0) {
+        const char* name = nullptr;
+        rocprofiler_query_callback_tracing_kind_operation_name(
+            record.kind, record.operation, &name, nullptr);
+        ++s.sets[{name ? name : "?", static_cast<uint64_t>(t_pending_set)}];
+        t_pending_set = -1;
+      }
+      break;
+    case ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION: {
+      const auto* d = static_cast<
+          rocprofiler_callback_tracing_runtime_initialization_data_t*>(
+          record.payload);
+      ++s.runtime_inits[{record.operation, d->version}];
+      break;
+    }
     case ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH: {
       const auto* d =
           static_cast<rocprofiler_callback_tracing_kernel_dispatch_data_t*>(
@@ -140,7 +195,10 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
   }
   for (auto kind : {ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
                     ROCPROFILER_CALLBACK_TRACING_MEMORY_COPY,
-                    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT}) {
+                    ROCPROFILER_CALLBACK_TRACING_CODE_OBJECT,
+                    ROCPROFILER_CALLBACK_TRACING_HIP_STREAM,
+                    ROCPROFILER_CALLBACK_TRACING_HIP_RUNTIME_API,
+                    ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION}) {
     if (rocprofiler_configure_callback_tracing_service(context, kind, nullptr,
                                                        0, &Callback, nullptr) !=
         ROCPROFILER_STATUS_SUCCESS) {
@@ -223,6 +281,26 @@ __attribute__((destructor)) void Stop() {
             s.memory_calls[op], s.memory_unmatched[op]);
   }
   fprintf(f, "freed_unknown %d\n", s.freed_unknown);
+  for (auto& [id, value] : s.creates) {
+    fprintf(f, "stream_create %llu %llu\n", (unsigned long long)id,
+            (unsigned long long)value);
+  }
+  for (auto& [id, value] : s.destroys) {
+    fprintf(f, "stream_destroy %llu %llu\n", (unsigned long long)id,
+            (unsigned long long)value);
+  }
+  for (auto& [key, n] : s.sets) {
+    fprintf(f, "stream_set %s %llu %d\n", key.first.c_str(),
+            (unsigned long long)key.second, n);
+  }
+  fprintf(f, "stream_set_phases %d %d %d\n", s.set_enters, s.set_exits,
+          s.set_unfollowed);
+  fprintf(f, "hip_headers %d %d %d\n", HIP_VERSION_MAJOR, HIP_VERSION_MINOR,
+          HIP_VERSION_PATCH);
+  for (auto& [key, n] : s.runtime_inits) {
+    fprintf(f, "runtime_init %d %llu %d\n", key.first,
+            (unsigned long long)key.second, n);
+  }
   if (f != stderr) fclose(f);
 }
 

@@ -24,6 +24,7 @@ import tempfile
 import unittest
 
 from codegen import sdk_generate
+from codegen import sdk_kinds
 
 RUNFILES = os.path.join(os.environ.get("TEST_SRCDIR", ""), "roctracer")
 ROCM_INCLUDE = os.path.join(os.environ.get("TEST_SRCDIR", ""), "rocm", "include")
@@ -82,6 +83,13 @@ class Generated:
     return enum[1:-1], enum[-1][1]
 
 
+def missing_sdk_ops(names):
+  """rocprofiler-sdk 1.0.0's HIP runtime operations not in `names`, in its
+  order."""
+  have = set(names)
+  return [n for n in sdk_kinds.sdk_1_0_0_hip_runtime_ops() if n not in have]
+
+
 def check_table_numbering(case, include_dir: str):
   gen = Generated(include_dir)
   with open(os.path.join(include_dir, "hip", "amd_detail",
@@ -107,6 +115,14 @@ def check_table_numbering(case, include_dir: str):
       domain = "hip" if kind.startswith("HIP") else "hsa"
       ops, last = gen.ops(domain, enum_type)
       slots = struct_slots(text, struct)
+      if kind == "HIP_RUNTIME_API":
+        # Then rocprofiler-sdk 1.0.0's operations the table lacks, in 1.0.0's
+        # order, untraced (the same numbers as 1.0.0's: HIP only appends).
+        extra = missing_sdk_ops(slots)
+        slots = slots + extra
+        case.assertEqual(generated_ids(tables_cc, kind)[-len(extra) or
+                                                       len(slots):],
+                         ["kUntraced"] * len(extra))
       # Operation N is slot N, named after it; LAST is the slot count.
       case.assertEqual(ops, list(zip(slots, range(len(slots)))))
       case.assertEqual(last, len(slots))
@@ -156,15 +172,30 @@ class InstalledRelease(unittest.TestCase):
         ("rocprofiler_hip_compiler_api_id_t", "HIP_COMPILER_API")]:
       ops, last = gen.ops("hip", enum_type)
       self.assertEqual([v for _, v in ops], list(range(last)))
-      ids = [int(roctracer_ids[e[len("HIP_API_ID_"):]])
-             for e in generated_ids(tables_cc, kind)]
-      self.assertEqual(len(ids), last)
+      generated = generated_ids(tables_cc, kind)
+      self.assertEqual(len(generated), last)
+      traced = [e for e in generated if e != "kUntraced"]
+      n = len(traced)
+      ids = [int(roctracer_ids[e[len("HIP_API_ID_"):]]) for e in traced]
       self.assertEqual(ids, sorted(set(ids)), kind)
+      # The traced APIs, then (runtime kind) the untraced rest of
+      # rocprofiler-sdk 1.0.0's operations, in its order.
+      self.assertEqual(generated[:n], traced)
+      names = [name for name, _ in ops]
+      self.assertEqual(names[n:], missing_sdk_ops(names[:n])
+                       if kind == "HIP_RUNTIME_API" else [])
+      ops = ops[:n]
       for name, _ in ops:
         self.assertEqual(name.startswith("__hip"), kind == "HIP_COMPILER_API",
                          name)
       seen.update(name for name, _ in ops)
     self.assertIn("hipMalloc", seen)
+    # 1.0.0's operations HIP 5.2.3 lacks are named (Kineto's RocprofLogger
+    # names these two).
+    rt, _ = gen.ops("hip", "rocprofiler_hip_runtime_api_id_t")
+    rt_names = [name for name, _ in rt]
+    for name in sdk_kinds.sdk_1_0_0_hip_runtime_ops():
+      self.assertIn(name, rt_names)
     self.assertIn("__hipPushCallConfiguration", seen)
 
 

@@ -32,6 +32,9 @@ struct Seen {
   int wrapper_calls = 0;
   std::vector<std::string> traced;  // ENTER/EXIT of traced HSA core calls
   rocprofiler_status_t null_callback{}, no_libs{}, unknown_lib{};
+  // RUNTIME_INITIALIZATION callbacks ("init OP VERSION INSTANCE") and table
+  // callbacks ("table TYPE"), in order.
+  std::vector<std::string> order;
 } g_seen;
 int g_data;
 decltype(hsa_system_get_info)* g_next = nullptr;
@@ -45,6 +48,7 @@ hsa_status_t ToolWrapper(hsa_system_info_t attribute, void* value) {
 void OnTables(rocprofiler_intercept_table_t type, uint64_t version,
               uint64_t instance, void** tables, uint64_t count, void* data) {
   EXPECT_EQ(data, &g_data);
+  g_seen.order.push_back("table " + std::to_string(type));
   ++g_seen.table_calls;
   g_seen.type = type;
   g_seen.version = version;
@@ -59,6 +63,17 @@ void OnTables(rocprofiler_intercept_table_t type, uint64_t version,
 
 void OnCall(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
             void*) {
+  if (r.kind == ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION) {
+    const auto* p = static_cast<
+        const rocprofiler_callback_tracing_runtime_initialization_data_t*>(
+        r.payload);
+    EXPECT_EQ(r.phase, ROCPROFILER_CALLBACK_PHASE_NONE);
+    EXPECT_EQ(r.correlation_id.internal, 0u);
+    g_seen.order.push_back("init " + std::to_string(r.operation) + " " +
+                           std::to_string(p->version) + " " +
+                           std::to_string(p->instance));
+    return;
+  }
   const char* name = nullptr;
   rocprofiler_query_callback_tracing_kind_operation_name(r.kind, r.operation,
                                                          &name, nullptr);
@@ -72,7 +87,10 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
   if (rocprofiler_create_context(&g_context) != ROCPROFILER_STATUS_SUCCESS ||
       rocprofiler_configure_callback_tracing_service(
           g_context, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API, nullptr, 0,
-          &OnCall, nullptr) != ROCPROFILER_STATUS_SUCCESS) {
+          &OnCall, nullptr) != ROCPROFILER_STATUS_SUCCESS ||
+      rocprofiler_configure_callback_tracing_service(
+          g_context, ROCPROFILER_CALLBACK_TRACING_RUNTIME_INITIALIZATION,
+          nullptr, 0, &OnCall, nullptr) != ROCPROFILER_STATUS_SUCCESS) {
     return 1;
   }
   return rocprofiler_start_context(g_context) == ROCPROFILER_STATUS_SUCCESS ? 0
@@ -163,6 +181,22 @@ TEST(InterceptTable, TheToolsSlotWrapsTheTracedCall) {
   EXPECT_EQ(g_seen.type, ROCPROFILER_HIP_RUNTIME_TABLE);
   ASSERT_EQ(rocprofiler_set_api_table("hip_compiler", 7, 0, hip_tables, 1), 0);
   EXPECT_EQ(g_seen.table_calls, 2);
+
+  // Each runtime handing over its tables initialized: reported once, with
+  // the version and instance it passed, before the tools get its tables (as
+  // rocprofiler-sdk 1.0.0 does); the HIP compiler's table is no runtime of
+  // its own. A runtime handing tables again is not reported again.
+  ASSERT_EQ(rocprofiler_set_api_table("hip", 8, 1, hip_tables, 1), 0);
+  EXPECT_EQ(
+      g_seen.order,
+      (std::vector<std::string>{
+          "init " + std::to_string(ROCPROFILER_RUNTIME_INITIALIZATION_HSA) +
+              " 42 3",
+          "table " + std::to_string(ROCPROFILER_HSA_TABLE),
+          "init " + std::to_string(ROCPROFILER_RUNTIME_INITIALIZATION_HIP) +
+              " 7 0",
+          "table " + std::to_string(ROCPROFILER_HIP_RUNTIME_TABLE),
+          "table " + std::to_string(ROCPROFILER_HIP_RUNTIME_TABLE)}));
 }
 
 }  // namespace

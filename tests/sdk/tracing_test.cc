@@ -274,12 +274,12 @@ TEST_F(Tracing, ConfigurationStatusesInsideInitialize) {
   // The GPU kinds are configured (they deliver only where the GPU half is
   // installed: tests/gpu:sdk_gpu_kinds_test), scratch memory too (its
   // events exist only with ROCm >= 6.1 headers, as in rocprofiler-sdk the
-  // kind is configured whatever the runtime); HIP streams are not traced.
+  // kind is configured whatever the runtime), HIP streams too.
   EXPECT_EQ(g_init.code_object, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.kernel_dispatch, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.memory_copy, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.scratch, ROCPROFILER_STATUS_SUCCESS);
-  EXPECT_EQ(g_init.hip_stream, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
+  EXPECT_EQ(g_init.hip_stream, ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(g_init.ompt, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(g_init.rocdecode, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);
   EXPECT_EQ(g_init.rocjpeg, ROCPROFILER_STATUS_ERROR_NOT_IMPLEMENTED);

@@ -1,0 +1,310 @@
+#include "sdk/marker_ranges.h"
+
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <unordered_map>
+#include <vector>
+
+#include "ext/prof_protocol.h"
+#include "rocprofiler-sdk/buffer_tracing.h"
+#include "rocprofiler-sdk/callback_tracing.h"
+#include "rocprofiler-sdk/external_correlation.h"
+#include "rocprofiler-sdk/marker/api_id.h"
+#include "roctracer_roctx.h"
+#include "runtime/clock/clock.h"
+#include "runtime/platform/thread_id.h"
+#include "runtime/private/roctx_link.h"
+#include "sdk/buffers.h"
+#include "sdk/dispatch.h"
+#include "sdk/marker_requests.h"
+
+namespace rocprofiler_sdk {
+
+// A range (or a mark, or roctxGetThreadId) from its ENTER to its EXIT: what
+// the EXIT callbacks and the record need.
+struct OpenRange {
+  int32_t op;
+  uint64_t correlation_id;
+  uint64_t ancestor;
+  uint64_t thread_id;
+  uint64_t start_ns;
+  uint64_t called;    // bit i: context i got ENTER
+  uint64_t buffered;  // bit i: context i records it
+  rocprofiler_callback_tracing_marker_api_data_t payload;
+  rocprofiler_user_data_t user[kMaxContexts];
+  rocprofiler_user_data_t external[kMaxContexts];
+};
+
+// Per thread, allocated at its first traced rocTX call.
+struct MarkerRangeThread {
+  // The rocTX call between its ENTER and EXIT (its correlation ID; 0: none)
+  // and its frame's index.
+  uint64_t call_id = 0;
+  uint32_t frame = 0;
+  OpenRange current;
+  // The thread's open roctxThreadRangeA ranges, innermost last.
+  std::vector<OpenRange> stack;
+};
+
+namespace {
+
+constexpr int kKind = ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API;
+constexpr int kBufferKind = ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API;
+
+// Open roctxProcessRangeA ranges by range ID. Never destroyed: a range may
+// be stopped from a static destructor.
+std::mutex g_process_mutex;
+std::unordered_map<uint64_t, OpenRange>& ProcessRanges() {
+  static auto* ranges = new std::unordered_map<uint64_t, OpenRange>();
+  return *ranges;
+}
+
+// The range operation a call opens; -1 for none (a pop or a stop closes
+// one, any other call is no rocTX core call).
+int32_t OpenedOp(const roctracer::ApiCallInfo& info) noexcept {
+  if (info.domain == roctracer::kRoctxRequestDomain) {
+    return info.op == roctracer::kRoctxGetThreadId
+               ? ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxGetThreadId
+               : -1;
+  }
+  if (info.domain != ACTIVITY_DOMAIN_ROCTX) return -1;
+  switch (info.op) {
+    case ROCTX_API_ID_roctxMarkA:
+      return ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxMarkA;
+    case ROCTX_API_ID_roctxRangePushA:
+      return ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA;
+    case ROCTX_API_ID_roctxRangeStartA:
+      return ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA;
+    default:
+      return -1;
+  }
+}
+
+// Active contexts whose callback (`buffer` false) or buffer service traces
+// `op`.
+uint64_t Tracing(int32_t op, bool buffer) noexcept {
+  uint64_t mask =
+      g_active_mask.load(std::memory_order_acquire) &
+      (buffer ? g_buffer_kind_mask[kBufferKind] : g_kind_mask[kKind])
+          .load(std::memory_order_acquire);
+  for (uint64_t m = mask; m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    const bool traces =
+        buffer ? g_contexts[i].buffer_services[kBufferKind].Traces(op)
+               : g_contexts[i].services[kKind].Traces(op);
+    if (!traces) mask &= ~(uint64_t{1} << i);
+  }
+  return mask;
+}
+
+MarkerRangeThread* State(ThreadState& t) noexcept {
+  if (t.marker_ranges == nullptr) {
+    t.marker_ranges = new (std::nothrow) MarkerRangeThread();
+  }
+  return t.marker_ranges;
+}
+
+void Callbacks(ThreadState& t, OpenRange& r, uint64_t mask, bool exit) {
+  rocprofiler_callback_tracing_record_t rec{};
+  rec.thread_id = r.thread_id;
+  rec.correlation_id.internal = r.correlation_id;
+  rec.correlation_id.ancestor = r.ancestor;
+  rec.kind = static_cast<rocprofiler_callback_tracing_kind_t>(kKind);
+  rec.operation = r.op;
+  rec.phase =
+      exit ? ROCPROFILER_CALLBACK_PHASE_EXIT : ROCPROFILER_CALLBACK_PHASE_ENTER;
+  rec.payload = &r.payload;
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    const Service& s = g_contexts[i].services[kKind];
+    rec.context_id.handle = static_cast<uint64_t>(i) + 1;
+    rec.correlation_id.external = r.external[i];
+    if (!exit) {
+      r.user[i].value = 0;
+      r.called |= uint64_t{1} << i;
+    }
+    s.callback(rec, &r.user[i], s.callback_data);
+    EndDelivery(t, outer);
+  }
+}
+
+// EXIT callbacks and records of a range that ends now.
+void Close(ThreadState& t, OpenRange& r) noexcept {
+  const uint64_t end = roctracer::clock::TimestampNs();
+  const uint64_t active = g_active_mask.load(std::memory_order_acquire);
+  if ((r.called & active) != 0) Callbacks(t, r, r.called & active, true);
+  uint64_t buffered = r.buffered & active;
+  if (buffered == 0) return;
+  rocprofiler_buffer_tracing_marker_api_record_t rec{};
+  rec.size = sizeof(rec);
+  rec.kind = static_cast<rocprofiler_buffer_tracing_kind_t>(kBufferKind);
+  rec.operation = r.op;
+  rec.correlation_id.internal = r.correlation_id;
+  rec.correlation_id.ancestor = r.ancestor;
+  rec.start_timestamp = r.start_ns;
+  rec.end_timestamp = end;
+  rec.thread_id = r.thread_id;
+  while (buffered != 0) {
+    const int i = __builtin_ctzll(buffered);
+    buffered &= buffered - 1;
+    rec.correlation_id.external = r.external[i];
+    WriteRecord(g_contexts[i].buffer_services[kBufferKind].buffer, &rec,
+                sizeof(rec));
+  }
+}
+
+}  // namespace
+
+void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
+                      uint32_t depth) noexcept {
+  const int32_t op = OpenedOp(info);
+  if (op < 0 || info.api_data == nullptr) return;
+  const uint64_t callbacks = Tracing(op, false);
+  const uint64_t buffered = Tracing(op, true);
+  if ((callbacks | buffered) == 0) return;
+  MarkerRangeThread* s = State(t);
+  if (s == nullptr) return;
+  // One in progress further out (a tool's rocTX call from its callback):
+  // the inner call is not reported.
+  if (s->call_id != 0 && s->frame < depth &&
+      t.frames[s->frame].correlation_id == s->call_id) {
+    return;
+  }
+  OpenRange& r = s->current;
+  r.op = op;
+  r.correlation_id = info.correlation_id;
+  r.ancestor = depth > 0 ? t.frames[depth - 1].correlation_id : 0;
+  r.thread_id = roctracer::platform::ThreadId();
+  r.called = 0;
+  r.buffered = buffered;
+  std::memset(static_cast<void*>(&r.payload), 0, sizeof(r.payload));
+  r.payload.size = sizeof(r.payload);
+  if (info.domain == roctracer::kRoctxRequestDomain) {
+    FillMarkerRequestArgs(info.op, info.api_data, &r.payload.args);
+  } else {
+    // The message sits first in each call's arguments: one member serves.
+    const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
+    r.payload.args.roctxMarkA.message = d->args.message;
+  }
+  s->call_id = info.correlation_id;
+  s->frame = depth;
+  const uint64_t all = callbacks | buffered;
+  for (uint64_t b = all; b != 0; b &= b - 1) {
+    const int i = __builtin_ctzll(b);
+    r.external[i] = t.ExternalTop(i);
+  }
+  uint64_t requests =
+      all & g_request_mask
+                [ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API]
+                    .load(std::memory_order_acquire);
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  while (requests != 0) {
+    const int i = __builtin_ctzll(requests);
+    requests &= requests - 1;
+    if (t.external_depth[i] != 0) continue;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    const Context& c = g_contexts[i];
+    rocprofiler_user_data_t value{0};
+    const int rc = c.request.callback(
+        r.thread_id, rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
+        ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API, op,
+        r.correlation_id, &value, c.request.callback_data);
+    EndDelivery(t, outer);
+    if (rc == 0) r.external[i] = value;
+  }
+  if (callbacks != 0) Callbacks(t, r, callbacks, false);
+  r.start_ns = roctracer::clock::TimestampNs();
+}
+
+void MarkerRangeExit(const roctracer::ApiCallInfo& info,
+                     ThreadState& t) noexcept {
+  MarkerRangeThread* s = t.marker_ranges;
+  if (info.api_data == nullptr) return;
+  if (info.domain == ACTIVITY_DOMAIN_ROCTX &&
+      info.op == ROCTX_API_ID_roctxRangePop) {
+    if (s == nullptr || s->stack.empty()) return;
+    OpenRange r = s->stack.back();
+    s->stack.pop_back();
+    Close(t, r);
+    return;
+  }
+  if (info.domain == ACTIVITY_DOMAIN_ROCTX &&
+      info.op == ROCTX_API_ID_roctxRangeStop) {
+    const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
+    OpenRange r;
+    {
+      std::lock_guard<std::mutex> lock(g_process_mutex);
+      auto& ranges = ProcessRanges();
+      auto it = ranges.find(d->args.roctxRangeStop.id);
+      if (it == ranges.end()) return;
+      r = it->second;
+      ranges.erase(it);
+    }
+    Close(t, r);
+    return;
+  }
+  if (s == nullptr || s->call_id == 0 || s->call_id != info.correlation_id) {
+    return;
+  }
+  s->call_id = 0;
+  OpenRange& r = s->current;
+  switch (r.op) {
+    case ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA: {
+      // The level the push returned, which the bridge puts in the ID slot.
+      const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
+      r.payload.retval.int32_t_retval = static_cast<int32_t>(d->args.id);
+      s->stack.push_back(r);
+      return;
+    }
+    case ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA: {
+      const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
+      const uint64_t id = d->args.roctxRangeStartA.id;
+      r.payload.retval.roctx_range_id_t_retval = id;
+      std::lock_guard<std::mutex> lock(g_process_mutex);
+      ProcessRanges()[id] = r;
+      return;
+    }
+    default:
+      Close(t, r);
+      return;
+  }
+}
+
+void ForEachMarkerRangeCall(const Context& ctx,
+                            void (*fn)(uint32_t domain, uint32_t id,
+                                       void* data),
+                            void* data) noexcept {
+  const bool callback =
+      ctx.services[kKind].configured.load(std::memory_order_acquire);
+  const bool buffer = ctx.buffer_services[kBufferKind].configured.load(
+      std::memory_order_acquire);
+  const auto traces = [&](int32_t op) {
+    return (callback && ctx.services[kKind].Traces(op)) ||
+           (buffer && ctx.buffer_services[kBufferKind].Traces(op));
+  };
+  if (traces(ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxMarkA)) {
+    fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxMarkA, data);
+  }
+  if (traces(ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA)) {
+    fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangePushA, data);
+    fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangePop, data);
+  }
+  if (traces(ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA)) {
+    fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangeStartA, data);
+    fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangeStop, data);
+  }
+  // roctxGetThreadId is a request: requests reach the consumer whenever it
+  // is installed.
+}
+
+void ResetMarkerRanges(ThreadState& t) noexcept {
+  if (t.marker_ranges == nullptr) return;
+  t.marker_ranges->call_id = 0;
+  t.marker_ranges->stack.clear();
+}
+
+}  // namespace rocprofiler_sdk

@@ -1,0 +1,50 @@
+// MARKER_CORE_RANGE_API (callback and buffer tracing): the rocTX calls seen
+// as rocprofiler-sdk 1.0.0 reports them as ranges. roctxMarkA and
+// roctxGetThreadId are reported as calls (ENTER and EXIT, a record from
+// start to end). roctxRangePushA opens a roctxThreadRangeA (ENTER at the
+// push, with its message and, set when it returns, the level) that the
+// thread's next roctxRangePop closes (EXIT and a record from the push's
+// start to the pop's end, with the push's thread and correlation ID);
+// roctxRangeStartA opens a roctxProcessRangeA that roctxRangeStop of its ID
+// closes, on any thread. A pop or stop with no range open is not reported.
+#ifndef ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
+#define ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
+
+#include <cstdint>
+
+#include "runtime/intercept/api_consumer.h"
+#include "sdk/context.h"
+#include "sdk/thread_state.h"
+
+namespace rocprofiler_sdk {
+
+// Whether an active context traces MARKER_CORE_RANGE_API (callback or
+// buffer).
+inline bool MarkerRangesTraced() noexcept {
+  return (g_active_mask.load(std::memory_order_acquire) &
+          (g_kind_mask[ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API].load(
+               std::memory_order_acquire) |
+           g_buffer_kind_mask[ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API]
+               .load(std::memory_order_acquire))) != 0;
+}
+
+// At the ENTER and the EXIT of a rocTX call (ACTIVITY_DOMAIN_ROCTX, or the
+// roctxGetThreadId request), `depth` the index of its frame.
+void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
+                      uint32_t depth) noexcept;
+void MarkerRangeExit(const roctracer::ApiCallInfo& info,
+                     ThreadState& t) noexcept;
+
+// The rocTX calls whose interest `ctx`'s range services need: fn(domain,
+// id, data) for each.
+void ForEachMarkerRangeCall(const Context& ctx,
+                            void (*fn)(uint32_t domain, uint32_t id,
+                                       void* data),
+                            void* data) noexcept;
+
+// Forgets the ranges a thread left open (its block is reused by another).
+void ResetMarkerRanges(ThreadState& t) noexcept;
+
+}  // namespace rocprofiler_sdk
+
+#endif  // ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
