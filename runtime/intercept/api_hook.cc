@@ -7,7 +7,10 @@
 // begin timestamp, the `phase_data` slot, and the link to the enclosing traced
 // call, and the ApiCallInfo a consumer gets (built once, at ENTER). The
 // per-thread stack of calls is that linked list (trace_guard.h). The stub
-// leaves the frame uninitialised: ENTER writes what it and EXIT read.
+// leaves the frame uninitialised: ENTER writes what it and EXIT read. While a
+// record consumer is installed (api_consumer.h), a call only the consumer
+// wants calls nothing at ENTER and the record consumer once at EXIT, with
+// the begin timestamp ENTER kept in the frame.
 //
 // Guards, checked at ENTER (a guarded call forwards untraced; Exit then does
 // nothing):
@@ -147,13 +150,6 @@ template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
       t, top, domain, op, data, f, consumer);
 }
 
-// ENTER of a call only the consumer wants (its active byte is
-// kActiveConsumerOnly: api_hook.h's Enter chose EnterConsumerDomain): no
-// callback, pool or tool callback to look up. A slot set since the stub
-// read the byte is seen from the next call on, as a byte set then is. Its
-// own function, with its own registers and stack frame, as is its EXIT
-// (routed there by kConsumerOnly): the general path's prologue and checks
-// cost this one nothing.
 // ENTER of a call only the consumer wants while a record consumer is
 // installed (api_consumer.h): nothing is called, and no string argument is
 // copied (no callback sees this call's arguments); the begin timestamp is
@@ -180,6 +176,13 @@ template <class Data>
   f->begin_ns = clock::TimestampNs();
 }
 
+// ENTER of a call only the consumer wants (its active byte is
+// kActiveConsumerOnly: api_hook.h's Enter chose EnterConsumerDomain): no
+// callback, pool or tool callback to look up. A slot set since the stub
+// read the byte is seen from the next call on, as a byte set then is. Its
+// own function, with its own registers and stack frame, as is its EXIT
+// (routed there by kConsumerOnly): the general path's prologue and checks
+// cost this one nothing.
 template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 void EnterConsumerOnly(uint32_t domain, uint32_t op, Data* data,
                        Frame* f) noexcept {
@@ -261,7 +264,6 @@ inline void EndCall(ThreadState& t, Frame* f) noexcept {
   t.top_id = f->info.parent_correlation_id;
 }
 
-// EXIT of a call EnterConsumerOnly began.
 // EXIT of a call EnterConsumerOnly put on the record consumer's path. Out
 // of line: inlined, ExitConsumerOnly's other path paid for its registers.
 template <class Data>
@@ -280,6 +282,7 @@ template <class Data>
   t.top_id = f->info.parent_correlation_id;
 }
 
+// EXIT of a call EnterConsumerOnly handed to the consumer.
 template <class Data>
 [[gnu::noinline]] void ExitConsumerCall(Data* data, Frame* f) noexcept {
   ThreadState& t = Thread();
