@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "rocprofiler-sdk/context.h"
+#include "runtime/clock/clock.h"
 #include "sdk/config_lock.h"
 #include "sdk/dispatch.h"
 #include "sdk/interest.h"
@@ -19,6 +20,7 @@ std::atomic<uint64_t> g_request_mask[kRequestKindCount] = {};
 std::atomic<uint64_t> g_api_general_mask[kLastBufferApiKind + 1] = {};
 std::atomic<uint64_t> g_api_buffer_op_mask[kLastBufferApiKind + 1][kMaxOps] =
     {};
+std::atomic<uint64_t> g_started_ns[kMaxContexts] = {};
 
 namespace {
 
@@ -112,6 +114,8 @@ rocprofiler_status_t rocprofiler_start_context(
   // Interest first: the context's callbacks start with the next call that
   // sees its bit, and that call must already be intercepted.
   rocprofiler_sdk::AddContextInterest(*c);
+  rocprofiler_sdk::g_started_ns[c - g_contexts].store(
+      roctracer::clock::TimestampNs(), std::memory_order_relaxed);
   g_active_mask.fetch_or(bit, std::memory_order_release);
   return ROCPROFILER_STATUS_SUCCESS;
 }

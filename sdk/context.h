@@ -109,6 +109,12 @@ extern std::atomic<uint64_t> g_api_general_mask[kLastBufferApiKind + 1];
 extern std::atomic<uint64_t> g_api_buffer_op_mask[kLastBufferApiKind + 1]
                                                  [kMaxOps];
 
+// When context i was last started (runtime/clock's clock), stored before
+// its active bit: a call recorded only at EXIT (RecordBufferedCall,
+// dispatch.h) is recorded for the contexts active when it began, as a call
+// whose ENTER the SDK saw is.
+extern std::atomic<uint64_t> g_started_ns[kMaxContexts];
+
 // The context of a handle, or nullptr for an unknown/never-created one.
 Context* FindContext(rocprofiler_context_id_t id) noexcept;
 

@@ -588,6 +588,7 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
   ThreadState& t = *state;
   const KindOp ko = MapCall(info.domain, info.op);
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
+    PushRecordPathFrame(t, info.parent_correlation_id);
     const uint32_t depth = t.depth++;
     if (depth >= kMaxCallDepth) {
       g_skipped.fetch_add(1, std::memory_order_relaxed);
@@ -683,6 +684,10 @@ namespace {
 // call.
 inline bool EnterBufferedOnly(ThreadState& t,
                               const roctracer::ApiCallInfo& info) noexcept {
+  if (__builtin_expect(info.parent_correlation_id != 0, 0) &&
+      roctracer::hook::CurrentRecordCallId() != 0) {
+    return false;  // ConsumeAny gives the enclosing call its frame
+  }
   const uint32_t depth = t.depth;
   if (__builtin_expect(depth >= kMaxCallDepth, 0)) return false;
   const KindOp ko = MapCallBuilt(info.domain, info.op);
@@ -775,6 +780,106 @@ void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
     ConsumeEnterBufferedFirst(info);
   } else {
     ConsumeExitBufferedFirst(info);
+  }
+}
+
+namespace {
+
+// The buffer records of a call on the record path, one per context that
+// buffer-traces it and was active when it began; false when none was
+// written.
+[[gnu::always_inline]] inline bool WriteRecordPathRecords(
+    const ThreadState& t, const roctracer::ApiCallInfo& info, uint64_t begin_ns,
+    uint64_t end_ns, uint64_t ancestor) noexcept {
+  const KindOp ko = MapCallBuilt(info.domain, info.op);
+  if (__builtin_expect(ko.kind == 0 || ko.kind > kLastBufferApiKind, 0)) {
+    return false;
+  }
+  uint64_t mask =
+      g_active_mask.load(std::memory_order_acquire) &
+      g_api_buffer_op_mask[ko.kind][ko.op].load(std::memory_order_acquire);
+  if (mask == 0) return false;
+  const uint64_t kind_op = uint64_t{static_cast<uint32_t>(ko.kind)} |
+                           uint64_t{static_cast<uint32_t>(ko.op)} << 32;
+  const uint64_t thread_id = roctracer::platform::ThreadId();
+  bool written = false;
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    // A context started after the call began gets no record of it.
+    if (g_started_ns[i].load(std::memory_order_relaxed) > begin_ns) continue;
+    written = true;
+    const BufferService& s = g_contexts[i].buffer_services[ko.kind];
+    const uint64_t external = t.ExternalTop(i).value;
+    WriteRecordInPlace(s.buffer, [&](void* dst) noexcept {
+      char* const out = static_cast<char*>(dst);
+      const auto store = [out](size_t offset, uint64_t word) {
+        std::memcpy(out + offset, &word, sizeof(word));
+      };
+      store(0, sizeof(rocprofiler_buffer_tracing_hsa_api_record_t));
+      store(8, kind_op);
+      store(16, info.correlation_id);
+      store(24, external);
+      store(32, ancestor);
+      store(40, begin_ns);
+      store(48, end_ns);
+      store(56, thread_id);
+    });
+  }
+  return written;
+}
+
+// A record-path call that a call the SDK saw inside it gave a frame
+// (PushRecordPathFrame), the top frame at its EXIT: its records, then the
+// frame ended as a call's (its retirement, or the reference GPU work it
+// submitted holds).
+[[gnu::noinline]] void RecordFramedCall(ThreadState& t,
+                                        const roctracer::ApiCallInfo& info,
+                                        uint64_t begin_ns, uint64_t end_ns,
+                                        uint64_t enclosing_id) noexcept {
+  const uint32_t depth = t.depth;
+  Frame& frame = t.frames[depth - 1];
+  t.depth = depth - 1;
+  uint64_t ancestor = depth > 1 ? t.frames[depth - 2].correlation_id : 0;
+  if (enclosing_id > ancestor) ancestor = enclosing_id;
+  if (WriteRecordPathRecords(t, info, begin_ns, end_ns, ancestor)) {
+    frame.buffered = 1;  // FinishFrame: the ID reached a buffer
+  }
+  FinishFrame(frame);
+}
+
+}  // namespace
+
+void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
+                        uint64_t end_ns, uint64_t enclosing_id) noexcept {
+  ThreadState* state = t_state;
+  if (__builtin_expect(state == nullptr, 0)) {
+    state = AllocateThreadState();
+    if (state == nullptr) return;
+  }
+  ThreadState& t = *state;
+  const uint32_t depth = t.depth;
+  uint64_t ancestor = 0;
+  if (depth != 0) {
+    if (__builtin_expect(
+            depth <= kMaxCallDepth &&
+                t.frames[depth - 1].correlation_id == info.correlation_id,
+            0)) {
+      return RecordFramedCall(t, info, begin_ns, end_ns, enclosing_id);
+    }
+    // The SDK's innermost frame encloses this call (the frames of calls
+    // inside it are gone by its EXIT); past the stack's depth, the deepest
+    // frame it kept.
+    ancestor = t.frames[(depth <= kMaxCallDepth ? depth : kMaxCallDepth) - 1]
+                   .correlation_id;
+  }
+  // The interception layer's enclosing record-path call may be the inner of
+  // the two: a thread's correlation IDs grow with time, so of two calls both
+  // enclosing this one the larger ID is the inner.
+  if (enclosing_id > ancestor) ancestor = enclosing_id;
+  if (!WriteRecordPathRecords(t, info, begin_ns, end_ns, ancestor)) return;
+  if (const uint64_t contexts = RetirementContexts()) {
+    Retire(info.correlation_id, roctracer::clock::TimestampNs(), contexts);
   }
 }
 

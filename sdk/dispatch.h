@@ -47,6 +47,14 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept;
 // frames (the installed one changes as contexts start and stop,
 // interest.cc).
 void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept;
+// The record consumer (api_consumer.h's ApiRecordFn), installed while every
+// started context only buffer-traces API kinds (and correlation-ID
+// retirement: interest.cc): a call the interception layer kept on its own
+// record path, recorded once at its EXIT in each buffer-tracing context
+// active when it began, with the same record, ancestor, external ID and
+// retirement as the two-phase path gives it; no frame on the SDK's stack.
+void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
+                        uint64_t end_ns, uint64_t enclosing_id) noexcept;
 
 // Returns once no other thread is inside a callback of `context` (an index
 // into g_contexts) that started before its active bit was cleared. Not

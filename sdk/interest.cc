@@ -52,8 +52,42 @@ bool HasGeneralServices(const Context& ctx) noexcept {
   return false;
 }
 
+// Bit i: active context i has a service other than buffer tracing of the
+// API kinds and of CORRELATION_ID_RETIREMENT (a callback of any kind, GPU
+// work, code objects, ...): services that look up the API call in progress
+// on the SDK's frame stack (the GPU work a call submitted holds its
+// correlation ID's retirement there).
+uint64_t g_framed_contexts = 0;
+
+bool OnlyRecordsApiCalls(const Context& ctx) noexcept {
+  if (HasGeneralServices(ctx)) return false;
+  for (int kind = 1; kind < kKindCount; ++kind) {
+    if (ctx.services[kind].configured.load(std::memory_order_acquire)) {
+      return false;
+    }
+  }
+  for (int kind = kLastBufferApiKind + 1; kind < kBufferKindCount; ++kind) {
+    if (kind != ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT &&
+        ctx.buffer_services[kind].configured.load(std::memory_order_acquire)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 roctracer::ApiConsumerFn ContextsConsumer() noexcept {
   return g_general_contexts != 0 ? &ConsumeAny : &ConsumeBufferedFirst;
+}
+
+// While every started context only buffer-traces API calls, the calls only
+// the SDK wants take the interception layer's record path: no ENTER, one
+// record at EXIT (RecordBufferedCall). Not while the first-use consumer
+// must see ENTER (ArmFirstUse).
+roctracer::ApiRecordFn ContextsRecordConsumer() noexcept {
+  return g_consumer_installed && !g_first_use_armed &&
+                 (g_general_contexts | g_framed_contexts) == 0
+             ? &RecordBufferedCall
+             : nullptr;
 }
 
 template <typename Fn>
@@ -126,11 +160,17 @@ void Update(const Context& ctx, int delta) noexcept {
   } else if (delta < 0) {
     g_general_contexts &= ~bit;
   }
-  // The call tables exist before ConsumeBufferedFirst can run
-  // (MapCallBuilt).
+  if (delta > 0 && !OnlyRecordsApiCalls(ctx)) {
+    g_framed_contexts |= bit;
+  } else if (delta < 0) {
+    g_framed_contexts &= ~bit;
+  }
+  // The call tables exist before ConsumeBufferedFirst or RecordBufferedCall
+  // can run (MapCallBuilt).
   (void)MapCall(ACTIVITY_DOMAIN_HIP_API, 0);
   roctracer::SetApiConsumer(ContextsConsumer());
   g_consumer_installed = true;
+  roctracer::SetApiRecordConsumer(ContextsRecordConsumer());
   // Callback services of every kind, then buffer services of the API kinds
   // (numbered as the callback kinds).
   for (int n = 1; n < kKindCount + kLastBufferApiKind; ++n) {
@@ -207,6 +247,7 @@ bool ArmFirstUse(roctracer::ApiConsumerFn first) noexcept {
     return false;
   }
   g_first_use_armed = true;
+  roctracer::SetApiRecordConsumer(nullptr);
   roctracer::SetApiConsumer(first);
   return true;
 }
@@ -230,6 +271,7 @@ void DisarmFirstUse() noexcept {
   // From now on only the contexts' interest reaches the consumer.
   roctracer::SetApiConsumer(g_consumer_installed ? ContextsConsumer()
                                                  : nullptr);
+  roctracer::SetApiRecordConsumer(ContextsRecordConsumer());
 }
 void RemoveContextInterest(const Context& ctx) noexcept { Update(ctx, -1); }
 

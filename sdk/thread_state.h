@@ -10,9 +10,11 @@
 #define ROCPROFILER_SDK_IMPL_THREAD_STATE_H_
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include "rocprofiler-sdk/fwd.h"
+#include "runtime/intercept/trace_guard.h"
 #include "sdk/context.h"
 
 namespace rocprofiler_sdk {
@@ -133,6 +135,37 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
   return (requested >> i) & 1u
              ? t.frame_users[this - t.frames].requested_external[i]
              : t.ExternalTop(i);
+}
+
+// Before a frame is pushed: a call on the interception layer's record path
+// (api_consumer.h's SetApiRecordConsumer: the SDK saw no ENTER of it) that
+// encloses this one and has no frame yet gets a bare one first, so that the
+// frame below a call's is always the call it was made from (its ancestor)
+// and GPU work it submitted finds it (HoldCall). A thread's correlation IDs
+// grow with time: an enclosing call with a larger ID than the top frame's
+// is inside it. RecordBufferedCall ends such a frame.
+// `parent`: the ApiCallInfo's parent_correlation_id (any enclosing traced
+// call: none, the common case, settles it without the lookup).
+inline void PushRecordPathFrame(ThreadState& t, uint64_t parent) noexcept {
+  if (__builtin_expect(parent == 0, 1)) return;
+  const uint64_t enclosing = roctracer::hook::CurrentRecordCallId();
+  if (__builtin_expect(enclosing == 0, 1)) return;
+  const uint32_t depth = t.depth;
+  if (depth >= kMaxCallDepth ||
+      (depth > 0 && t.frames[depth - 1].correlation_id >= enclosing)) {
+    return;
+  }
+  Frame& f = t.frames[depth];
+  f.correlation_id = enclosing;
+  f.called = 0;
+  f.buffered = 0;
+  f.buffered_ext = 0;
+  f.requested = 0;
+  f.seen = false;
+  f.kind = 0;
+  f.op = 0;
+  f.refs = nullptr;
+  t.depth = depth + 1;
 }
 
 // This thread's block; NULL only if its one-time allocation failed (then the

@@ -21,11 +21,16 @@ std::atomic<TableObserverFn> g_table_observer{nullptr};
 
 namespace hook {
 std::atomic<ApiConsumerFn> g_api_consumer{nullptr};
+std::atomic<ApiRecordFn> g_api_record_consumer{nullptr};
 }  // namespace hook
 using hook::g_api_consumer;
 
 void SetApiConsumer(ApiConsumerFn fn) noexcept {
   g_api_consumer.store(fn, std::memory_order_release);
+}
+
+void SetApiRecordConsumer(ApiRecordFn fn) noexcept {
+  hook::g_api_record_consumer.store(fn, std::memory_order_release);
 }
 
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept {

@@ -6,8 +6,8 @@
 // a call traced by both front ends carries the same correlation ID in each and
 // is intercepted only once.
 //
-// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX bridge
-// call the consumer); implemented by the rocprofiler-sdk front end.
+// Owned by the interception layer (runtime/intercept/api_hook.cc and the rocTX
+// bridge call the consumer); implemented by the rocprofiler-sdk front end.
 #ifndef RUNTIME_INTERCEPT_API_CONSUMER_H_
 #define RUNTIME_INTERCEPT_API_CONSUMER_H_
 
@@ -42,6 +42,23 @@ using ApiConsumerFn = void (*)(const ApiCallInfo& info) noexcept;
 
 // Installs the consumer (NULL removes it). One consumer per process.
 void SetApiConsumer(ApiConsumerFn fn) noexcept;
+
+// A call the consumer wants only as a record of its span: called once, at
+// EXIT, on the calling thread, with the call (`info.phase` EXIT), the
+// timestamps taken after ENTER's work and before EXIT's (the clock of
+// runtime/clock), and the correlation ID of the innermost call enclosing it
+// on this thread that took this path too (0 when none).
+using ApiRecordFn = void (*)(const ApiCallInfo& info, uint64_t begin_ns,
+                             uint64_t end_ns,
+                             uint64_t enclosing_record_id) noexcept;
+
+// While a record consumer is installed (NULL removes it), a call that only
+// the consumer wants (no roctracer callback, record or tool slot on its op)
+// is not handed to the consumer at ENTER and EXIT: the interception layer
+// keeps its begin timestamp in its own frame and calls `fn` once at EXIT
+// instead. Which path a call takes is decided at its ENTER. Calls that
+// roctracer traces too still reach the consumer at both phases.
+void SetApiRecordConsumer(ApiRecordFn fn) noexcept;
 
 // Marks (domain, op) as wanted or not by the consumer. The interception
 // layer's per-op "active" byte is the OR of this and roctracer's own

@@ -7,7 +7,10 @@
 // begin timestamp, the `phase_data` slot, and the link to the enclosing traced
 // call, and the ApiCallInfo a consumer gets (built once, at ENTER). The
 // per-thread stack of calls is that linked list (trace_guard.h). The stub
-// leaves the frame uninitialised: ENTER writes what it and EXIT read.
+// leaves the frame uninitialised: ENTER writes what it and EXIT read. While a
+// record consumer is installed (api_consumer.h), a call only the consumer
+// wants calls nothing at ENTER and the record consumer once at EXIT, with
+// the begin timestamp ENTER kept in the frame.
 //
 // Guards, checked at ENTER (a guarded call forwards untraced; Exit then does
 // nothing):
@@ -63,6 +66,9 @@ enum FrameFlags : uint16_t {
   // Only the consumer gets the call (no callback, tool callback or record):
   // EXIT calls it and ends the frame, nothing else.
   kConsumerOnly = kFrameConsumerOnly,
+  // With kConsumerOnly: the call takes the record consumer's path
+  // (api_consumer.h): begin_ns taken at ENTER, `record` called at EXIT.
+  kRecordOnly = 32,
 };
 static_assert(kActiveConsumerOnly == activity::kActiveConsumer,
               "the active byte's values (domain_registry.h)");
@@ -144,6 +150,32 @@ template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
       t, top, domain, op, data, f, consumer);
 }
 
+// ENTER of a call only the consumer wants while a record consumer is
+// installed (api_consumer.h): nothing is called, and no string argument is
+// copied (no callback sees this call's arguments); the begin timestamp is
+// kept for EXIT's one call. Its own function: the check that leads here is
+// all the consumer's other path pays for it.
+template <class Data>
+[[gnu::noinline]] void EnterRecordOnly(uint32_t domain, uint32_t op, Data* data,
+                                       Frame* f, ApiRecordFn record) noexcept {
+  ThreadState& t = Thread();
+  auto* top = static_cast<Frame*>(t.top);
+  if (Guarded(t, top, domain, op)) {
+    f->flags = kSkip;
+    return;
+  }
+  f->flags = kCalls | kConsumerOnly | kRecordOnly;
+  f->record = record;
+  BeginCall(t, top, domain, op, data, f);
+  data->correlation_id = f->info.correlation_id;
+  data->phase_data = &f->phase_data;
+  f->phase_data = 0;
+  f->record_parent = t.record_top_id;
+  t.record_top_id = f->info.correlation_id;
+  // Taken last, so the record spans the runtime's work.
+  f->begin_ns = clock::TimestampNs();
+}
+
 // ENTER of a call only the consumer wants (its active byte is
 // kActiveConsumerOnly: api_hook.h's Enter chose EnterConsumerDomain): no
 // callback, pool or tool callback to look up. A slot set since the stub
@@ -154,6 +186,9 @@ template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 template <class Data, uint32_t kMax, auto kStringArgs, auto kHasStringArgs>
 void EnterConsumerOnly(uint32_t domain, uint32_t op, Data* data,
                        Frame* f) noexcept {
+  if (const ApiRecordFn record = InstalledRecordConsumer()) {
+    return EnterRecordOnly(domain, op, data, f, record);
+  }
   ThreadState& t = Thread();
   auto* top = static_cast<Frame*>(t.top);
   const ApiConsumerFn consumer = InstalledConsumer();
@@ -229,10 +264,27 @@ inline void EndCall(ThreadState& t, Frame* f) noexcept {
   t.top_id = f->info.parent_correlation_id;
 }
 
-// EXIT of a call EnterConsumerOnly began.
+// EXIT of a call EnterConsumerOnly put on the record consumer's path. Out
+// of line: inlined, ExitConsumerOnly's other path paid for its registers.
 template <class Data>
-[[gnu::always_inline]] inline void ExitConsumerOnly(Data* data,
-                                                    Frame* f) noexcept {
+[[gnu::noinline]] void ExitRecordOnly(Data* data, Frame* f) noexcept {
+  const uint64_t end_ns = clock::TimestampNs();
+  ThreadState& t = Thread();
+  t.record_top_id = f->record_parent;
+  {
+    UntracedScope untraced;
+    data->phase = ACTIVITY_API_PHASE_EXIT;
+    f->info.phase = ACTIVITY_API_PHASE_EXIT;
+    f->record(f->info, f->begin_ns, end_ns, f->record_parent);
+  }
+  // No string copies to release (EndCall's other half).
+  t.top = f->enclosing;
+  t.top_id = f->info.parent_correlation_id;
+}
+
+// EXIT of a call EnterConsumerOnly handed to the consumer.
+template <class Data>
+[[gnu::noinline]] void ExitConsumerCall(Data* data, Frame* f) noexcept {
   ThreadState& t = Thread();
   {
     UntracedScope untraced;
@@ -241,6 +293,15 @@ template <class Data>
     f->consumer(f->info);
   }
   EndCall(t, f);
+}
+
+// Both EXITs out of line, so that this test and a jump are all either pays
+// for the other (GCC set up the consumer call's registers before the test).
+template <class Data>
+[[gnu::always_inline]] inline void ExitConsumerOnly(Data* data,
+                                                    Frame* f) noexcept {
+  if (f->flags & kRecordOnly) return ExitRecordOnly(data, f);
+  return ExitConsumerCall(data, f);
 }
 
 template <class Data, int64_t (*kStatus)(uint32_t, const Data*) noexcept>

@@ -30,6 +30,11 @@ struct ThreadState {
   // rocTX sinks this thread is delivering an annotation to (RoctxSink bits):
   // an annotation made from inside one of them skips that one.
   uint32_t roctx_sinks;
+  // The innermost call in progress on this thread that takes the record
+  // consumer's path (api_consumer.h's SetApiRecordConsumer), 0 when none:
+  // the consumer sees no ENTER of such a call, so this is how a call it
+  // does see learns that one encloses it.
+  uint64_t record_top_id;
 };
 
 // Who receives a rocTX annotation synchronously on the annotating thread.
@@ -48,6 +53,12 @@ inline bool InUntracedScope() noexcept { return t_thread_state.untraced != 0; }
 
 // Correlation ID of the innermost traced call on this thread, 0 when none.
 inline uint64_t CurrentCallId() noexcept { return t_thread_state.top_id; }
+
+// Correlation ID of the innermost call on this thread that takes the record
+// consumer's path, 0 when none (api_consumer.h).
+inline uint64_t CurrentRecordCallId() noexcept {
+  return t_thread_state.record_top_id;
+}
 
 // Marks a region of tracer code: API calls made inside it (by a user
 // callback, by the consumer, by the tracer itself) are not traced. Nests.
@@ -88,6 +99,14 @@ extern std::atomic<ApiConsumerFn> g_api_consumer;
 }  // namespace hook
 inline ApiConsumerFn InstalledConsumer() noexcept {
   return hook::g_api_consumer.load(std::memory_order_acquire);
+}
+
+// The installed record consumer (SetApiRecordConsumer), NULL when none.
+namespace hook {
+extern std::atomic<ApiRecordFn> g_api_record_consumer;
+}  // namespace hook
+inline ApiRecordFn InstalledRecordConsumer() noexcept {
+  return hook::g_api_record_consumer.load(std::memory_order_acquire);
 }
 
 }  // namespace roctracer

@@ -24,8 +24,16 @@ struct TracedCall {
   // changed.
   ApiCallInfo info;
   TracedCall* enclosing;
-  const activity::CallbackEntry* callback;
-  ApiConsumerFn consumer;
+  union {
+    const activity::CallbackEntry* callback;
+    // A call on the record consumer's path (which has no callback): the
+    // thread's record_top_id before it (trace_guard.h).
+    uint64_t record_parent;
+  };
+  union {
+    ApiConsumerFn consumer;
+    ApiRecordFn record;  // a call on the record consumer's path
+  };
   uint64_t arena_mark;
 };
 

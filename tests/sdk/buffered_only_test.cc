@@ -12,6 +12,7 @@
 #include "gtest/gtest.h"
 #include "hsa_api_data.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "runtime/intercept/trace_guard.h"
 #include "sdk/dispatch.h"
 #include "sdk/thread_state.h"
 #include "tests/sdk/fake_consumer_seam.h"
@@ -28,8 +29,8 @@ std::mutex g_mutex;
 std::vector<rocprofiler_buffer_tracing_hsa_api_record_t> g_records;
 std::vector<rocprofiler_callback_tracing_record_t> g_callbacks;
 
-rocprofiler_context_id_t g_buffered{0}, g_callback{0};
-rocprofiler_buffer_id_t g_buffer{0};
+rocprofiler_context_id_t g_buffered{0}, g_callback{0}, g_late{0};
+rocprofiler_buffer_id_t g_buffer{0}, g_late_buffer{0};
 
 void BufferCallback(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
                     rocprofiler_record_header_t** headers, size_t n, void*,
@@ -65,6 +66,17 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
                 g_callback, ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API, nullptr,
                 0, &Callback, nullptr),
             ROCPROFILER_STATUS_SUCCESS);
+  // Buffer-traces the same kind; started only by the test of a context
+  // started mid-call.
+  EXPECT_EQ(rocprofiler_create_context(&g_late), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_create_buffer(g_late, 1 << 16, 1 << 12,
+                                      ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                      &BufferCallback, nullptr, &g_late_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_configure_buffer_tracing_service(
+                g_late, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, nullptr, 0,
+                g_late_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(rocprofiler_start_context(g_buffered), ROCPROFILER_STATUS_SUCCESS);
   return 0;
 }
@@ -83,8 +95,19 @@ void Exit(uint32_t op, uint64_t id) {
   fake_seam::Call(kHsa, op, kExit, id, &g_data);
 }
 
+// A call the interception layer hands the consumer at both phases (it is
+// traced by roctracer too): the SDK's framed path, record consumer or not.
+void EnterFramed(uint32_t op, uint64_t id) {
+  fake_seam::CallUnfiltered(kHsa, op, kEnter, id, &g_data);
+}
+void ExitFramed(uint32_t op, uint64_t id) {
+  fake_seam::CallUnfiltered(kHsa, op, kExit, id, &g_data);
+}
+
 std::vector<rocprofiler_buffer_tracing_hsa_api_record_t> Flushed() {
   EXPECT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_flush_buffer(g_late_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
   std::lock_guard<std::mutex> lock(g_mutex);
   std::vector<rocprofiler_buffer_tracing_hsa_api_record_t> out;
   out.swap(g_records);
@@ -131,8 +154,9 @@ TEST(BufferedOnly, CallsNestedPastTheFrameStackAreSkippedWhole) {
   Flushed();
   const uint64_t skipped = rocprofiler_sdk::SkippedCalls();
   const uint64_t kCalls = rocprofiler_sdk::kMaxCallDepth + 1;
-  for (uint64_t i = 0; i < kCalls; ++i) Enter(HSA_API_ID_hsa_init, 300 + i);
-  for (uint64_t i = kCalls; i-- > 0;) Exit(HSA_API_ID_hsa_init, 300 + i);
+  for (uint64_t i = 0; i < kCalls; ++i)
+    EnterFramed(HSA_API_ID_hsa_init, 300 + i);
+  for (uint64_t i = kCalls; i-- > 0;) ExitFramed(HSA_API_ID_hsa_init, 300 + i);
   EXPECT_EQ(rocprofiler_sdk::SkippedCalls(), skipped + 1);
   const auto records = Flushed();
   ASSERT_EQ(records.size(), kCalls - 1);
@@ -140,6 +164,68 @@ TEST(BufferedOnly, CallsNestedPastTheFrameStackAreSkippedWhole) {
     // Innermost first; the deepest call has no record.
     EXPECT_EQ(records[i].correlation_id.internal, 300 + kCalls - 2 - i);
   }
+}
+
+// The record path (only buffer tracing started) keeps no frame stack: no
+// depth limit, every call recorded with the next call out as its ancestor.
+TEST(BufferedOnly, TheRecordPathRecordsCallsAtAnyDepth) {
+  Flushed();
+  ASSERT_EQ(roctracer::InstalledRecordConsumer(),
+            &rocprofiler_sdk::RecordBufferedCall);
+  const uint64_t skipped = rocprofiler_sdk::SkippedCalls();
+  const uint64_t kCalls = 2 * rocprofiler_sdk::kMaxCallDepth;
+  for (uint64_t i = 0; i < kCalls; ++i) Enter(HSA_API_ID_hsa_init, 500 + i);
+  for (uint64_t i = kCalls; i-- > 0;) Exit(HSA_API_ID_hsa_init, 500 + i);
+  EXPECT_EQ(rocprofiler_sdk::SkippedCalls(), skipped);
+  const auto records = Flushed();
+  ASSERT_EQ(records.size(), kCalls);
+  for (uint64_t i = 0; i < kCalls; ++i) {
+    const uint64_t id = 500 + kCalls - 1 - i;  // innermost first
+    EXPECT_EQ(records[i].correlation_id.internal, id);
+    EXPECT_EQ(records[i].correlation_id.ancestor, id == 500 ? 0 : id - 1);
+  }
+}
+
+// Calls on the record path and on the framed path nested in each other:
+// each one's ancestor is the call enclosing it, whichever path that took.
+TEST(BufferedOnly, AncestorsAcrossTheRecordAndFramedPaths) {
+  Flushed();
+  Enter(HSA_API_ID_hsa_init, 600);                   // record path
+  EnterFramed(HSA_API_ID_hsa_system_get_info, 601);  // framed
+  Enter(HSA_API_ID_hsa_init, 602);                   // record path
+  Exit(HSA_API_ID_hsa_init, 602);
+  ExitFramed(HSA_API_ID_hsa_system_get_info, 601);
+  Exit(HSA_API_ID_hsa_init, 600);
+  const auto records = Flushed();
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[0].correlation_id.internal, 602u);
+  EXPECT_EQ(records[0].correlation_id.ancestor, 601u);
+  EXPECT_EQ(records[1].correlation_id.internal, 601u);
+  EXPECT_EQ(records[1].correlation_id.ancestor, 600u);
+  EXPECT_EQ(records[1].operation,
+            ROCPROFILER_HSA_CORE_API_ID_hsa_system_get_info);
+  EXPECT_EQ(records[2].correlation_id.internal, 600u);
+  EXPECT_EQ(records[2].correlation_id.ancestor, 0u);
+}
+
+// A context started while a call is in progress gets no record of it (it
+// was not active at the call's ENTER), on either path; the next call it
+// records.
+TEST(BufferedOnly, AContextStartedMidCallGetsNoRecordOfIt) {
+  Flushed();
+  Enter(HSA_API_ID_hsa_init, 700);
+  EnterFramed(HSA_API_ID_hsa_system_get_info, 701);
+  ASSERT_EQ(rocprofiler_start_context(g_late), ROCPROFILER_STATUS_SUCCESS);
+  ExitFramed(HSA_API_ID_hsa_system_get_info, 701);
+  Exit(HSA_API_ID_hsa_init, 700);
+  Enter(HSA_API_ID_hsa_init, 702);
+  Exit(HSA_API_ID_hsa_init, 702);
+  ASSERT_EQ(rocprofiler_stop_context(g_late), ROCPROFILER_STATUS_SUCCESS);
+  const auto records = Flushed();
+  std::vector<uint64_t> ids;
+  for (const auto& r : records) ids.push_back(r.correlation_id.internal);
+  // g_buffered's three, then g_late's one.
+  EXPECT_EQ(ids, (std::vector<uint64_t>{701, 700, 702, 702}));
 }
 
 TEST(BufferedOnly, ACallbackContextStartedOrStoppedMidCall) {

@@ -1,9 +1,39 @@
 #include "tests/sdk/fake_consumer_seam.h"
 
+#include <vector>
+
+#include "ext/prof_protocol.h"
 #include "runtime/activity/domain_registry.h"
+#include "runtime/clock/clock.h"
 #include "runtime/intercept/trace_guard.h"
 
 namespace fake_seam {
+namespace {
+
+// The calls on the record consumer's path in progress on this thread, as
+// the interception layer keeps them in its frames (api_hook.cc).
+struct RecordedCall {
+  uint64_t correlation_id;
+  uint64_t begin_ns;
+  uint64_t record_parent;
+  roctracer::ApiRecordFn record;  // the one installed at ENTER
+};
+thread_local std::vector<RecordedCall> t_recorded;
+// Every call in progress on this thread, innermost last: the parent
+// correlation ID the layer hands over is the innermost one's.
+thread_local std::vector<uint64_t> t_open;
+
+uint64_t Parent(uint32_t phase, uint64_t correlation_id) {
+  if (phase == ACTIVITY_API_PHASE_ENTER) {
+    const uint64_t parent = t_open.empty() ? 0 : t_open.back();
+    t_open.push_back(correlation_id);
+    return parent;
+  }
+  if (!t_open.empty() && t_open.back() == correlation_id) t_open.pop_back();
+  return t_open.empty() ? 0 : t_open.back();
+}
+
+}  // namespace
 
 roctracer::ApiConsumerFn Consumer() { return roctracer::InstalledConsumer(); }
 
@@ -13,16 +43,43 @@ bool Interested(uint32_t domain, uint32_t op) {
 
 void Call(uint32_t domain, uint32_t op, uint32_t phase, uint64_t correlation_id,
           void* api_data) {
+  auto& hook_thread = roctracer::hook::Thread();
+  const roctracer::ApiCallInfo info{
+      domain,  op, phase, correlation_id, Parent(phase, correlation_id),
+      api_data};
+  if (phase != ACTIVITY_API_PHASE_ENTER && !t_recorded.empty() &&
+      t_recorded.back().correlation_id == correlation_id) {
+    // An EXIT of a call whose ENTER took the record path: the path was
+    // chosen at ENTER, whatever is installed now.
+    const RecordedCall c = t_recorded.back();
+    t_recorded.pop_back();
+    const uint64_t end_ns = roctracer::clock::TimestampNs();
+    hook_thread.record_top_id = c.record_parent;
+    c.record(info, c.begin_ns, end_ns, c.record_parent);
+    return;
+  }
   roctracer::ApiConsumerFn fn = roctracer::ConsumerFor(domain, op);
   if (fn == nullptr) return;
-  fn(roctracer::ApiCallInfo{domain, op, phase, correlation_id, 0, api_data});
+  const roctracer::ApiRecordFn record = roctracer::InstalledRecordConsumer();
+  if (phase == ACTIVITY_API_PHASE_ENTER && record != nullptr &&
+      domain != roctracer::kRoctxRequestDomain &&
+      domain != ACTIVITY_DOMAIN_ROCTX) {
+    t_recorded.push_back(
+        RecordedCall{correlation_id, 0, hook_thread.record_top_id, record});
+    hook_thread.record_top_id = correlation_id;
+    t_recorded.back().begin_ns = roctracer::clock::TimestampNs();
+    return;
+  }
+  fn(info);
 }
 
 void CallUnfiltered(uint32_t domain, uint32_t op, uint32_t phase,
                     uint64_t correlation_id, void* api_data) {
+  const uint64_t parent = Parent(phase, correlation_id);
   roctracer::ApiConsumerFn fn = roctracer::InstalledConsumer();
   if (fn == nullptr) return;
-  fn(roctracer::ApiCallInfo{domain, op, phase, correlation_id, 0, api_data});
+  fn(roctracer::ApiCallInfo{domain, op, phase, correlation_id, parent,
+                            api_data});
 }
 
 }  // namespace fake_seam

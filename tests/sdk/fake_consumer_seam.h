@@ -1,7 +1,8 @@
-// Test-only driver of the real consumer seam (runtime/intercept/api_consumer.cc): the
-// SDK front end is linked with the roctracer core and the interception
-// layer's domain registration, and the tests call its consumer with
-// synthetic calls the way the interception hooks would.
+// Test-only driver of the real consumer seam
+// (runtime/intercept/api_consumer.cc): the SDK front end is linked with the
+// roctracer core and the interception layer's domain registration, and the
+// tests call its consumer with synthetic calls the way the interception hooks
+// would.
 #ifndef TESTS_SDK_FAKE_CONSUMER_SEAM_H_
 #define TESTS_SDK_FAKE_CONSUMER_SEAM_H_
 
@@ -15,7 +16,10 @@ roctracer::ApiConsumerFn Consumer();
 bool Interested(uint32_t domain, uint32_t op);
 
 // Calls the consumer like the interception layer would (no-op when no
-// consumer or no interest in (domain, op)).
+// consumer or no interest in (domain, op)): while a record consumer is
+// installed (SetApiRecordConsumer), an HSA or HIP call's ENTER only takes a
+// timestamp and its EXIT calls the record consumer, as the layer's record
+// path does.
 void Call(uint32_t domain, uint32_t op, uint32_t phase, uint64_t correlation_id,
           void* api_data);
 
