@@ -47,7 +47,7 @@ void BM_RocpdArgs(benchmark::State& state) {
   const bool with_args = state.range(0) != 0;
   const bool repeating = state.range(0) == 2;
   const int64_t events = 200000;
-  OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API_EXT", 0};
   // The arguments as the tool hands them over: one arena per batch.
   ArgArena arena;
   std::vector<const ApiArgs*> args;

@@ -43,7 +43,7 @@ void RunWriter(benchmark::State& state, MakeWriter make) {
   std::vector<OpName> names(16);
   for (size_t i = 0; i < names.size(); ++i) {
     names[i] = {Category::kHip, "hipFunction" + std::to_string(i),
-                "HIP_RUNTIME_API", static_cast<uint32_t>(i)};
+                "HIP_RUNTIME_API_EXT", static_cast<uint32_t>(i)};
   }
   const int64_t events = state.range(0);
   uint64_t bytes = 0;

@@ -201,7 +201,8 @@ TEST(ArgCapture, ChunksPassedByAnEmptyBatchOutliveTheBatchesBefore) {
 
   // Batch 1: the first call, written later.
   auto batch = std::make_shared<EventList>();
-  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API_EXT",
+                           0};
   ApiEvent e{};
   e.op = &memcpy_name;
   e.args = capture.Take(tid, 1, arenas.Next());

@@ -848,7 +848,8 @@ TEST(RecordConverter, DeviceWorkTakesTheThreadOfItsCall) {
 // fields, times shifted.
 TEST(EventList, KeepsEachEventsDeviceWork) {
   const OpName kernel{Category::kKernel, "k", "KERNEL_DISPATCH", 0};
-  const OpName call{Category::kHip, "hipLaunchKernel", "HIP_RUNTIME_API", 1};
+  const OpName call{Category::kHip, "hipLaunchKernel", "HIP_RUNTIME_API_EXT",
+                    1};
   EventList batch;
   for (int round = 0; round < 2; ++round) {
     batch.clear();

@@ -28,7 +28,7 @@ std::vector<std::string> Lines(const std::string& path) {
 TEST(CsvWriter, NumbersOfEveryWidthReadBackExactly) {
   const ScratchDir dir("csv_writer_test");
   const std::string prefix = dir / "t";
-  OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  OpName name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API_EXT", 0};
   std::vector<uint64_t> values = {0, std::numeric_limits<uint64_t>::max()};
   for (uint64_t p = 1; p != 0 && p <= UINT64_MAX / 10; p *= 10) {
     values.push_back(p - 1);
@@ -58,7 +58,7 @@ TEST(CsvWriter, NumbersOfEveryWidthReadBackExactly) {
   for (size_t i = 0; i < values.size(); ++i) {
     const uint64_t v = values[i];
     std::ostringstream want;
-    want << "\"HIP_RUNTIME_API\",\"hipMemcpy\"," << static_cast<uint32_t>(v)
+    want << "\"HIP_RUNTIME_API_EXT\",\"hipMemcpy\"," << static_cast<uint32_t>(v)
          << ',' << static_cast<uint32_t>(v >> 32) << ',' << v << ',' << v / 3
          << ',' << v;
     EXPECT_EQ(lines[i + 1], want.str()) << "value " << v;

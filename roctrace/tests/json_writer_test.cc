@@ -78,9 +78,9 @@ TEST(JsonWriter, KindsAreRocprofilerSdksOfEachCall) {
   OpName amd{Category::kHsa, "hsa_amd_memory_pool_get_info", "HSA_AMD_EXT_API",
              1};
   OpName image{Category::kHsa, "hsa_ext_image_create", "HSA_IMAGE_EXT_API", 2};
-  OpName runtime{Category::kHip, "hipMalloc", "HIP_RUNTIME_API", 3};
-  OpName compiler{Category::kHip, "__hipRegisterFatBinary", "HIP_COMPILER_API",
-                  4};
+  OpName runtime{Category::kHip, "hipMalloc", "HIP_RUNTIME_API_EXT", 3};
+  OpName compiler{Category::kHip, "__hipRegisterFatBinary",
+                  "HIP_COMPILER_API_EXT", 4};
   OpName kfd{Category::kHsa, "hsaKmtOpenKFD", "KFD_API", 5};
   const Written w =
       WriteEvents({Event(&core, 1), Event(&amd, 2), Event(&image, 3),

@@ -99,10 +99,10 @@ TEST(PftraceWriter, NamesOfAnyIndexCostOneByteAndReadBack) {
   // Name indices past 127 (a process that made many names): each thread's
   // first names still get one-byte iids.
   std::vector<OpName> names = {
-      {Category::kHip, "hipGetErrorString", "HIP_RUNTIME_API", 300},
-      {Category::kHip, "hipGetLastError", "HIP_RUNTIME_API", 301},
+      {Category::kHip, "hipGetErrorString", "HIP_RUNTIME_API_EXT", 300},
+      {Category::kHip, "hipGetLastError", "HIP_RUNTIME_API_EXT", 301},
       {Category::kHsa, "hsa_system_get_info", "HSA_CORE_API", 5000},
-      {Category::kHip, "hipGetErrorString", "HIP_RUNTIME_API", 300},
+      {Category::kHip, "hipGetErrorString", "HIP_RUNTIME_API_EXT", 300},
   };
   const std::string small = Trace(dir.path(), 1'000, names);
   const std::string large = Trace(dir.path(), 2'000, names);
@@ -178,7 +178,7 @@ TEST(PftraceWriter, SlicesReadBackWhateverTheirValuesSizes) {
   for (uint32_t i = 0; i < names.size(); ++i) {
     names[i].category = i % 2 ? Category::kHip : Category::kHsa;
     names[i].name = "op" + std::to_string(i);
-    names[i].domain = i % 2 ? "HIP_RUNTIME_API" : "HSA_CORE_API";
+    names[i].domain = i % 2 ? "HIP_RUNTIME_API_EXT" : "HSA_CORE_API";
     names[i].index = i;
     names[i].submits_work = i % 7 == 0;
   }

@@ -66,7 +66,8 @@ class RocpdArgsTest : public ::testing::Test {
 // Runs of three calls with the same bytes: the second keeps its rows, the
 // third writes them again; a change starts over.
 TEST_F(RocpdArgsTest, RepeatedAndChangedArgumentsEachKeepTheirValues) {
-  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API_EXT",
+                           0};
   const ApiArgs* a = Memcpy(0x2000, 64);
   const ApiArgs* b = Memcpy(0x2000, 65);  // one argument differs
   for (const ApiArgs* args : {a, a, a, b, b, b, b, a, a, a}) {
@@ -97,8 +98,8 @@ TEST_F(RocpdArgsTest, RepeatedAndChangedArgumentsEachKeepTheirValues) {
 }
 
 TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
-  const OpName sync{Category::kHip, "hipStreamSynchronize", "HIP_RUNTIME_API",
-                    0};
+  const OpName sync{Category::kHip, "hipStreamSynchronize",
+                    "HIP_RUNTIME_API_EXT", 0};
   const ApiArgs* s = Synchronize(0x5000);
   Write(&sync, s, true, 1);
   Write(&sync, s, true, 1);
@@ -131,8 +132,8 @@ TEST_F(RocpdArgsTest, TheSameStreamArgumentFollowsTheEventsStream) {
 // encoded by the first call, and the calls with a known stream still get
 // their extdata; the others keep the default.
 TEST_F(RocpdArgsTest, AStreamArgumentGetsItsExtdataOnceItsCellsAreEncoded) {
-  const OpName sync{Category::kHip, "hipStreamSynchronize", "HIP_RUNTIME_API",
-                    0};
+  const OpName sync{Category::kHip, "hipStreamSynchronize",
+                    "HIP_RUNTIME_API_EXT", 0};
   Write(&sync, Synchronize(0x5000));
   Write(&sync, Synchronize(0x6000), true, 1);
   Write(&sync, Synchronize(0x7000));
@@ -155,7 +156,8 @@ TEST_F(RocpdArgsTest, AStreamArgumentGetsItsExtdataOnceItsCellsAreEncoded) {
 // through every varint and integer width a run reaches, across many leaves
 // and checkpoints: every row is there, whole, in a sound file.
 TEST_F(RocpdArgsTest, ALongRunOfRepeatedCalls) {
-  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API", 0};
+  const OpName memcpy_name{Category::kHip, "hipMemcpy", "HIP_RUNTIME_API_EXT",
+                           0};
   const ApiArgs* a = Memcpy(0x7f3a12000000, 4096);
   constexpr int kCalls = 40000;
   for (int i = 0; i < kCalls; ++i) {

@@ -32,7 +32,7 @@ namespace {
   uint32_t index = 0;
   for (; index < 8; ++index) {
     names.push_back({Category::kHip, "hipCall" + std::to_string(index),
-                     "HIP_RUNTIME_API", index});
+                     "HIP_RUNTIME_API_EXT", index});
   }
   OpName kernel{Category::kKernel, "kernel", "", index++};
   kernel.kernel_id = 1;
@@ -52,7 +52,7 @@ namespace {
                                        : 1000 + rng() % 4000;
     if (rng() % 8 == 0) {
       names.push_back({Category::kHip, "hipNew" + std::to_string(index),
-                       "HIP_RUNTIME_API", index});
+                       "HIP_RUNTIME_API_EXT", index});
       ++index;
     }
     for (uint64_t b = 0; b < batch; ++b) {

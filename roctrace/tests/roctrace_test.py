@@ -34,7 +34,7 @@ _SCRATCH = tempfile.TemporaryDirectory(prefix="roctrace_test_",
                                        dir=os.environ.get("TEST_TMPDIR"))
 tempfile.tempdir = _SCRATCH.name
 
-API_CATEGORIES = ("HIP_RUNTIME_API", "HSA_CORE_API")
+API_CATEGORIES = ("HIP_RUNTIME_API_EXT", "HSA_CORE_API")
 
 
 def run(args, cwd, env=None, timeout=120):
@@ -136,8 +136,8 @@ class TraceSample(unittest.TestCase):
 
   def test_counts_equal_the_programs_calls(self):
     counts = collections.Counter((r[0], r[1]) for r in regions(self.db))
-    self.assertEqual(counts[("HIP_RUNTIME_API", "hipGetDeviceCount")], 1)
-    self.assertEqual(counts[("HIP_RUNTIME_API", "hipGetErrorString")], 1)
+    self.assertEqual(counts[("HIP_RUNTIME_API_EXT", "hipGetDeviceCount")], 1)
+    self.assertEqual(counts[("HIP_RUNTIME_API_EXT", "hipGetErrorString")], 1)
     self.assertEqual(counts[("HSA_CORE_API", "hsa_system_get_info")], 1)
     # One hsa_init of the program's own, more made by libamdhip64.
     self.assertGreaterEqual(counts[("HSA_CORE_API", "hsa_init")], 1)
@@ -360,9 +360,11 @@ class ApiArguments(unittest.TestCase):
   def test_hip_compiler_calls_are_rocprofv3s_compiler_kind(self):
     """A `__hip*` call of the real libamdhip64 (the launch configuration's
     push and pop) is HIP's compiler API in every output, read back by its
-    reader: the CSV's Domain and rocpd's category HIP_COMPILER_API, the
-    JSON record's kind HIP_COMPILER_API_EXT (22, rocprofv3 1.0.0's kind of
-    HIP compiler records), the runtime call beside them the runtime's."""
+    reader, named as rocprofv3 1.0.0 names its HIP records' kinds: the
+    CSV's Domain and rocpd's category HIP_COMPILER_API_EXT, the JSON
+    record's kind HIP_COMPILER_API_EXT (22), the runtime call beside them
+    HIP_RUNTIME_API_EXT (21); the database holds no other HIP kind name,
+    so rocpd readers that test for the _EXT names see every HIP call."""
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "--hip-trace", "--output-format", "csv", "rocpd",
              "json", "-d", "out", "-o", "c", "--", PROGRAM, "compiler_calls"],
@@ -373,12 +375,16 @@ class ApiArguments(unittest.TestCase):
     csv_kinds = {r["Function"]: r["Domain"]
                  for r in read_csv(os.path.join(out, "c_hip_api_trace.csv"))}
     self.assertEqual({f: csv_kinds.get(f) for f in compiler},
-                     {f: "HIP_COMPILER_API" for f in compiler})
-    self.assertEqual(csv_kinds["hipGetErrorString"], "HIP_RUNTIME_API")
+                     {f: "HIP_COMPILER_API_EXT" for f in compiler})
+    self.assertEqual(csv_kinds["hipGetErrorString"], "HIP_RUNTIME_API_EXT")
     db_kinds = {r[1]: r[0] for r in regions(os.path.join(out, "c_results.db"))}
     self.assertEqual({f: db_kinds.get(f) for f in compiler},
-                     {f: "HIP_COMPILER_API" for f in compiler})
-    self.assertEqual(db_kinds["hipGetErrorString"], "HIP_RUNTIME_API")
+                     {f: "HIP_COMPILER_API_EXT" for f in compiler})
+    self.assertEqual(db_kinds["hipGetErrorString"], "HIP_RUNTIME_API_EXT")
+    db_strings = {s for (s,) in query_db(os.path.join(out, "c_results.db"),
+                                         "SELECT string FROM rocpd_string")}
+    self.assertEqual({s for s in db_strings if s.startswith("HIP_")},
+                     {"HIP_RUNTIME_API_EXT", "HIP_COMPILER_API_EXT"})
     with open(os.path.join(out, "c_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
     strings = tool["strings"]["buffer_records"]
@@ -420,7 +426,7 @@ class ApiArguments(unittest.TestCase):
     self.assertEqual(
         query_db(db, "SELECT DISTINCT R.category FROM regions R "
                  "JOIN rocpd_arg A ON A.event_id = R.event_id"),
-        [("HIP_RUNTIME_API",)])
+        [("HIP_RUNTIME_API_EXT",)])
     self.assertEqual(
         query_db(db, "SELECT count(*) FROM regions R "
                  "JOIN rocpd_arg A ON A.event_id = R.event_id "
@@ -2746,8 +2752,8 @@ class ApiFiltersEndToEnd(unittest.TestCase):
     self.assertEqual(self.rows(d, "marker"), [])
     db = collections.Counter(
         (r[0], r[1]) for r in regions(os.path.join(d, "f_results.db")))
-    self.assertEqual(db, {("HIP_RUNTIME_API", "hipGetDeviceCount"): 1,
-                          ("HIP_RUNTIME_API", "hipGetErrorString"): 1})
+    self.assertEqual(db, {("HIP_RUNTIME_API_EXT", "hipGetDeviceCount"): 1,
+                          ("HIP_RUNTIME_API_EXT", "hipGetErrorString"): 1})
 
   def test_hip_compiler_trace_alone(self):
     # The program makes no __hip* call: none of its HIP runtime calls

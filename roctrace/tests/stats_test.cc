@@ -74,9 +74,9 @@ TEST(Summary, Rocprofv3DomainNamesLayoutAndWholeNameGroups) {
   w.SetSummaryTables(/*per_domain=*/true,
                      {"MEMORY_COPY|HIP_API", "HIP", ".*_API"});
   Events ev;
-  const OpName* hip = ev.Op(Category::kHip, "hipMalloc", "HIP_RUNTIME_API");
-  const OpName* hip_c =
-      ev.Op(Category::kHip, "__hipPushCallConfiguration", "HIP_COMPILER_API");
+  const OpName* hip = ev.Op(Category::kHip, "hipMalloc", "HIP_RUNTIME_API_EXT");
+  const OpName* hip_c = ev.Op(Category::kHip, "__hipPushCallConfiguration",
+                              "HIP_COMPILER_API_EXT");
   const OpName* hsa = ev.Op(Category::kHsa, "hsa_init", "HSA_CORE_API");
   const OpName* amd =
       ev.Op(Category::kHsa, "hsa_amd_memory_pool_allocate", "HSA_AMD_EXT_API");
@@ -159,7 +159,7 @@ TEST(Summary, UnitsInTheColumnTitlesAndValues) {
   StatsWriter w("", /*summary=*/true);
   w.SetSummaryOutput(summary, "usec");
   Events ev;
-  const OpName* hip = ev.Op(Category::kHip, "hipFree", "HIP_RUNTIME_API");
+  const OpName* hip = ev.Op(Category::kHip, "hipFree", "HIP_RUNTIME_API_EXT");
   ev.Write(&w, hip, 1500);
   ev.Write(&w, hip, 2000);
   w.Finish(RunInfo{});
@@ -192,7 +192,7 @@ TEST(Summary, OutputFileIsBesideTheOtherOutputs) {
   const std::string path = StatsWriter::SummaryPath(dir.path() + "/r", "d/s");
   w.SetSummaryOutput(path, "nsec");
   Events ev;
-  ev.Write(&w, ev.Op(Category::kHip, "hipFree", "HIP_RUNTIME_API"), 10);
+  ev.Write(&w, ev.Op(Category::kHip, "hipFree", "HIP_RUNTIME_API_EXT"), 10);
   w.Finish(RunInfo{});
   EXPECT_NE(ReadFile(dir.path() + "/r_d/s.txt").find("ROCPROFV3 SUMMARY:"),
             std::string::npos);

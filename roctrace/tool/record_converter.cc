@@ -66,9 +66,12 @@ const OpName* RecordConverter::NewApiName(uint32_t domain, uint32_t op) {
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
     name->category = Category::kHip;
     // rocprofv3's two HIP kinds: the calls the compiler generates (kernel
-    // and fat binary registration, launch configuration) and the rest.
-    name->domain = name->name.compare(0, 5, "__hip") == 0 ? "HIP_COMPILER_API"
-                                                          : "HIP_RUNTIME_API";
+    // and fat binary registration, launch configuration) and the rest. It
+    // buffers HIP calls as the _EXT kinds and writes their names as the
+    // Domain and the rocpd category.
+    name->domain = name->name.compare(0, 5, "__hip") == 0
+                       ? "HIP_COMPILER_API_EXT"
+                       : "HIP_RUNTIME_API_EXT";
     name->submits_work = track_threads_ && !hsa_traced_;
     name->returns_status = roctracer::hip_api::ReturnsStatus(op);
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {

@@ -40,7 +40,7 @@ constexpr int kCategoryCount = 7;
 inline const char* CategoryName(Category c) {
   switch (c) {
     case Category::kHip:
-      return "HIP_RUNTIME_API";
+      return "HIP_RUNTIME_API_EXT";
     case Category::kHsa:
       return "HSA_CORE_API";
     case Category::kMarker:
@@ -119,7 +119,7 @@ struct KernelSymbolInfo {
 struct OpName {
   Category category;
   std::string name;    // function name, or the rocTX message
-  std::string domain;  // rocprofv3's Domain column (HIP_RUNTIME_API, ...)
+  std::string domain;  // rocprofv3's Domain column (HIP_RUNTIME_API_EXT, ...)
   uint32_t index = 0;
   // kMemoryCopy names are per direction (MEMORY_COPY_HOST_TO_DEVICE, ...).
   CopyDirection direction = CopyDirection::kHostToHost;

@@ -477,8 +477,6 @@ JsonWriter::JsonWriter(std::string path, RunInfo start_info,
       config_(std::move(config)) {}
 
 uint32_t JsonWriter::Kind(const std::string& domain) {
-  if (domain == "HIP_RUNTIME_API") return 21;   // HIP_RUNTIME_API_EXT
-  if (domain == "HIP_COMPILER_API") return 22;  // HIP_COMPILER_API_EXT
   if (domain.compare(0, 7, "MARKER_") == 0) return kMarkerRangeKind;
   if (domain == "KFD_API") return kKfdKind;
   for (uint32_t k = 1; k < kKindCount; ++k) {

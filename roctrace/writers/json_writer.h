@@ -67,8 +67,8 @@ class JsonWriter : public Writer {
   // A record's `kind`: rocprofiler-sdk's rocprofiler_buffer_tracing_kind_t
   // value of the record rocprofv3 writes for an operation of this rocprofv3
   // domain (OpName::domain), which is also the index of its entry in
-  // strings.buffer_records. HIP calls are the _EXT kinds (21, 22), those
-  // rocprofv3 records them with; rocTX events MARKER_CORE_RANGE_API (32);
+  // strings.buffer_records. HIP calls' domains are the _EXT kinds (21, 22),
+  // those rocprofv3 records them with; rocTX events MARKER_CORE_RANGE_API (32);
   // libhsakmt calls (KFD_API, roctrace's own) kKfdKind, after
   // rocprofiler-sdk's last kind.
   static uint32_t Kind(const std::string& domain);

@@ -552,7 +552,7 @@ void RocpdWriter::WriteDevice(const ApiEvent& e) {
 }
 
 // rocprofv3's event category: an API call's or rocTX event's own kind
-// (HSA_AMD_EXT_API, HIP_COMPILER_API, MARKER_CORE_RANGE_API, ...: its
+// (HSA_AMD_EXT_API, HIP_COMPILER_API_EXT, MARKER_CORE_RANGE_API, ...: its
 // Domain), device work's category.
 int64_t RocpdWriter::CategoryId(const OpName* op) {
   if (IsDevice(op->category)) {

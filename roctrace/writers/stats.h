@@ -76,7 +76,7 @@ class StatsWriter : public Writer {
   // names: HSA_API, HIP_API, MARKER_API, KERNEL_DISPATCH, MEMORY_COPY,
   // SCRATCH_MEMORY, MEMORY_ALLOCATION), or KFD_API for libhsakmt calls
   // (roctrace's --kfd-trace). The trace files keep the finer categories
-  // (HIP_RUNTIME_API, HSA_AMD_EXT_API, ...).
+  // (HIP_RUNTIME_API_EXT, HSA_AMD_EXT_API, ...).
   static const char* SummaryDomain(const OpName& op);
 
  private:
