@@ -225,7 +225,7 @@ namespace {
 
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
-void ReportCopy(PendingOp& op) {
+void RecordCopyAndSignal(PendingOp& op) {
   // A zero application signal: destroyed while the copy was in flight
   // (ForgetCopiesOf); its handle may belong to another signal by now.
   const bool has_app_signal = op.app_signal.handle != 0;
@@ -271,6 +271,14 @@ void ReportCopy(PendingOp& op) {
   }
 }
 
+void ReportCopy(PendingOp& op) {
+  RecordCopyAndSignal(op);
+  // Its application signal moved: waits need not report it any more.
+  if (op.lent_to_barriers) {
+    Copies().unreported_lenders.fetch_sub(1, std::memory_order_release);
+  }
+}
+
 // A reported barrier packet gives back the copies' tracer signals it was
 // given as dependencies: a copy slot reused since may give them to other
 // work again (ReturnLentSignalsLocked).
@@ -279,7 +287,6 @@ void ReturnBorrowed(PendingOp* op) {
   bool any = false;
   for (const hsa_signal_t& s : op->borrowed) any |= s.handle != 0;
   if (!any) return;
-  Copies().borrowing_barriers.fetch_sub(1, std::memory_order_relaxed);
   Registry& r = Reg();
   std::lock_guard<std::mutex> lock(r.loans_mutex);
   for (hsa_signal_t& s : op->borrowed) {
@@ -309,15 +316,12 @@ void Abandon(OpRing* ring) {
   ring->ForEachPending([](PendingOp& op) {
     op.signal = hsa_signal_t{0};
     AbandonInterest(op.interest);
-    // A barrier lent copies' tracer signals may still run: they stay lent
-    // (never reused), but waits no longer report copies for it.
+    // A barrier's loans stay counted (never reused: it may still run); a
+    // lending copy is reported by nobody now.
     if (op.kind == OpKind::kBarrier) {
-      bool any = false;
-      for (hsa_signal_t& s : op.borrowed) {
-        any |= s.handle != 0;
-        s = hsa_signal_t{0};
-      }
-      if (any) Copies().borrowing_barriers.fetch_sub(1);
+      for (hsa_signal_t& s : op.borrowed) s = hsa_signal_t{0};
+    } else if (op.kind == OpKind::kCopy && op.lent_to_barriers) {
+      Copies().unreported_lenders.fetch_sub(1);
     }
   });
   const size_t lost = ring->Abandon();
@@ -710,7 +714,7 @@ void ForgetInChild() {
   copies.watched_until.store(0, std::memory_order_relaxed);
   copies.watch_all.store(false, std::memory_order_relaxed);
   copies.older_depended = false;
-  copies.borrowing_barriers.store(0, std::memory_order_relaxed);
+  copies.unreported_lenders.store(0, std::memory_order_relaxed);
   r.lent_signals.clear();
   r.barrier_loans.clear();
   CompletionThread& c = TheCompletionThread();
@@ -1210,17 +1214,19 @@ bool LendCopySignals(const hsa_signal_t* signals, uint32_t count,
       std::lock_guard<std::mutex> loans(r.loans_mutex);
       ++r.barrier_loans[lender->signal.handle];
     }
-    lender->lent_to_barriers = true;
+    if (!lender->lent_to_barriers) {
+      lender->lent_to_barriers = true;
+      copies.unreported_lenders.fetch_add(1, std::memory_order_relaxed);
+    }
     out[i] = borrowed[i] = lender->signal;
     any = true;
   }
-  if (any) copies.borrowing_barriers.fetch_add(1, std::memory_order_relaxed);
   return any;
 }
 
 void ReportCopiesAfterWait() {
   CopyTrack& copies = Copies();
-  if (copies.borrowing_barriers.load(std::memory_order_relaxed) == 0 ||
+  if (copies.unreported_lenders.load(std::memory_order_acquire) == 0 ||
       t_reporting_copy) {
     return;
   }
@@ -1295,7 +1301,7 @@ void ShutDown() {
     r.lent_signals.clear();
     std::lock_guard<std::mutex> loans(r.loans_mutex);
     r.barrier_loans.clear();
-    Copies().borrowing_barriers.store(0, std::memory_order_relaxed);
+    Copies().unreported_lenders.store(0, std::memory_order_relaxed);
   }
   {
     CopyTrack& copies = Copies();
