@@ -5,7 +5,8 @@ Runs copy_cost (a fixed number of copies, see copy_cost.hip) untraced and
 traced, alternated, ROUNDS times each, on softhsa with libroctracer64.so.4
 preloaded and as the HSA tool, and prints medians per copy of:
   - each thread's CPU time and context switches over the copy loop (from the
-    program: /proc/self/task/*/schedstat and status);
+    program: /proc/self/task/*/schedstat and status), and the loop's elapsed
+    time (wall_us, on the main thread's line);
   - each thread's system calls over the copy loop (`perf record -e
     raw_syscalls:sys_enter -k CLOCK_MONOTONIC`, cut to the loop's bounds),
     futex split into waits and wakes;
@@ -25,7 +26,10 @@ follows the timing rather than the work.
 
 Usage: count_copy_cost.py COPY_COST SOFTHSA_LIB TRACER_LIB [--rounds N]
          [--copies N] [--callgrind-rounds N] [--callgrind-copies N]
-         [--baseline OTHER_TRACER_LIB]
+         [--baseline OTHER_TRACER_LIB] [--baseline-softhsa OTHER_SOFTHSA_LIB]
+
+With --baseline-softhsa OTHER_SOFTHSA_LIB, every round also runs untraced
+and traced on that build of softhsa, and its traced - off is printed too.
 """
 import argparse
 import collections
@@ -85,6 +89,8 @@ def run_perf(binary, mode, copies, env, workdir):
          "raw_syscalls:sys_enter", "-o", data, binary, mode, str(copies)],
         env=env, capture_output=True, text=True, check=True)
     (n, begin, end), threads = parse_program(p.stdout)
+    # The loop's elapsed time, for what the copies waited for.
+    threads["main"]["wall_us"] = (end - begin) / 1000.0
     script = subprocess.run(
         ["perf", "script", "-i", data, "-F", "comm,pid,tid,time,trace", "--ns"],
         capture_output=True, text=True, check=True).stdout
@@ -210,6 +216,9 @@ def main():
     ap.add_argument("--callgrind-rounds", type=int, default=3)
     ap.add_argument("--callgrind-copies", type=int, default=2000)
     ap.add_argument("--baseline", help="another build of the tracer library")
+    ap.add_argument("--baseline-softhsa",
+                    help="another build of softhsa: its own untraced and "
+                    "traced rounds, alternated with the others")
     args = ap.parse_args()
     binary = os.path.realpath(args.copy_cost)
     workdir = tempfile.mkdtemp(prefix="copy_cost.")
@@ -223,6 +232,17 @@ def main():
             os.makedirs(base_dir)
             modes["baseline"] = ("traced", environment(
                 base_dir, softhsa, os.path.realpath(args.baseline)))
+        # Pairs compared: (untraced mode, traced mode).
+        pairs = [("off", m) for m in modes if m != "off"]
+        if args.baseline_softhsa:
+            other_dir = os.path.join(workdir, "other_softhsa")
+            os.makedirs(other_dir)
+            other_env = environment(other_dir,
+                                    os.path.realpath(args.baseline_softhsa),
+                                    os.path.realpath(args.tracer))
+            modes["off_base_softhsa"] = ("off", other_env)
+            modes["traced_base_softhsa"] = ("traced", other_env)
+            pairs.append(("off_base_softhsa", "traced_base_softhsa"))
         names = list(modes)
         runs = {m: [] for m in names}
         for i in range(args.rounds):
@@ -231,9 +251,9 @@ def main():
                 runs[m].append(run_perf(binary, modes[m][0], args.copies,
                                         modes[m][1], workdir))
         metrics = metrics_of(*runs.values())
-        for m in names[1:]:
+        for off, m in pairs:
             table(f"CPU, switches, system calls: {args.rounds} rounds of "
-                  f"{args.copies} copies", collect(runs["off"], metrics),
+                  f"{args.copies} copies", collect(runs[off], metrics),
                   collect(runs[m], metrics), m)
         if args.callgrind_rounds > 0:
             cg = {m: [] for m in names}
@@ -243,11 +263,11 @@ def main():
                                                args.callgrind_copies,
                                                modes[m][1], workdir))
             metrics = metrics_of(*cg.values())
-            for m in names[1:]:
+            for off, m in pairs:
                 table(f"user-space instructions (callgrind): "
                       f"{args.callgrind_rounds} rounds of "
                       f"{args.callgrind_copies} copies",
-                      collect(cg["off"], metrics), collect(cg[m], metrics), m)
+                      collect(cg[off], metrics), collect(cg[m], metrics), m)
         sys.stdout.flush()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -12,6 +12,7 @@
 #include <new>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/activity/correlation.h"
@@ -82,10 +83,23 @@ struct Registry {
   std::mutex mutex;
   std::vector<QueueState*> queues;
   std::vector<hsa_signal_t> free_signals;
-  // Tracer signals of copy slots reused while a copy given the signal as a
-  // dependency was still in flight (a ring's worth of copies submitted
-  // meanwhile): never reused, destroyed at shutdown.
-  std::vector<hsa_signal_t> lent_signals;
+  // Tracer signals of copy slots reused while work given the signal as a
+  // dependency was still in flight (a later copy, a ring's worth of copies
+  // submitted meanwhile; a barrier packet): back to `free_signals` once
+  // that work is reported (ReturnLentSignalsLocked).
+  struct LentSignal {
+    hsa_signal_t signal;
+    // The copy ring position + 1 of the newest copy depending on it (0:
+    // none): it is given back once the ring has freed that position.
+    uint64_t copy_until;
+  };
+  std::vector<LentSignal> lent_signals;
+  // Copies' tracer signals given to barrier packets in flight as
+  // dependencies (LendCopySignals), by handle: how many such barriers.
+  // Under `loans_mutex`, taken last (under `mutex` too): a barrier's report
+  // gives its loans back while the completion thread holds `mutex`.
+  std::mutex loans_mutex;
+  std::unordered_map<uint64_t, uint32_t> barrier_loans;
   // Held by whoever waits for queues' work or ends a queue's state (queue
   // destruction, shutdown, exit), so that a state being drained is not
   // deleted under the drain. Neither the submission path nor the completion
@@ -211,7 +225,7 @@ namespace {
 
 // The record first, then the application's signal: whoever sees the copy
 // complete and flushes finds its record.
-void ReportCopy(PendingOp& op) {
+void RecordCopyAndSignal(PendingOp& op) {
   // A zero application signal: destroyed while the copy was in flight
   // (ForgetCopiesOf); its handle may belong to another signal by now.
   const bool has_app_signal = op.app_signal.handle != 0;
@@ -257,9 +271,39 @@ void ReportCopy(PendingOp& op) {
   }
 }
 
+void ReportCopy(PendingOp& op) {
+  RecordCopyAndSignal(op);
+  // Its application signal moved: waits need not report it any more.
+  if (op.lent_to_barriers) {
+    Copies().unreported_lenders.fetch_sub(1, std::memory_order_release);
+  }
+}
+
+// A reported barrier packet gives back the copies' tracer signals it was
+// given as dependencies: a copy slot reused since may give them to other
+// work again (ReturnLentSignalsLocked).
+void ReturnBorrowed(PendingOp* op) {
+  if (op->kind != OpKind::kBarrier) return;
+  bool any = false;
+  for (const hsa_signal_t& s : op->borrowed) any |= s.handle != 0;
+  if (!any) return;
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.loans_mutex);
+  for (hsa_signal_t& s : op->borrowed) {
+    if (s.handle == 0) continue;
+    auto it = r.barrier_loans.find(s.handle);
+    if (it != r.barrier_loans.end() && --it->second == 0) {
+      r.barrier_loans.erase(it);
+    }
+    s = hsa_signal_t{0};
+  }
+}
+
 size_t HarvestQueueLocked(QueueState* q, bool all) {
-  return q->ring.Harvest(all, &Done,
-                         [q](PendingOp& op) { ReportDispatch(op, q->info); });
+  return q->ring.Harvest(all, &Done, [q](PendingOp& op) {
+    ReportDispatch(op, q->info);
+    ReturnBorrowed(&op);
+  });
 }
 
 size_t HarvestCopiesLocked() {
@@ -272,6 +316,13 @@ void Abandon(OpRing* ring) {
   ring->ForEachPending([](PendingOp& op) {
     op.signal = hsa_signal_t{0};
     AbandonInterest(op.interest);
+    // A barrier's loans stay counted (never reused: it may still run); a
+    // lending copy is reported by nobody now.
+    if (op.kind == OpKind::kBarrier) {
+      for (hsa_signal_t& s : op.borrowed) s = hsa_signal_t{0};
+    } else if (op.kind == OpKind::kCopy && op.lent_to_barriers) {
+      Copies().unreported_lenders.fetch_sub(1);
+    }
   });
   const size_t lost = ring->Abandon();
   Count().incomplete.fetch_add(lost, std::memory_order_relaxed);
@@ -654,6 +705,7 @@ void ForgetInChild() {
   Registry& r = Reg();
   new (&r.mutex) std::mutex;
   new (&r.drain_mutex) std::mutex;
+  new (&r.loans_mutex) std::mutex;
   r.queues.clear();  // their states stay the parent's interceptors' data
   CopyTrack& copies = Copies();
   new (&copies.submit_mutex) std::mutex;
@@ -662,6 +714,9 @@ void ForgetInChild() {
   copies.watched_until.store(0, std::memory_order_relaxed);
   copies.watch_all.store(false, std::memory_order_relaxed);
   copies.older_depended = false;
+  copies.unreported_lenders.store(0, std::memory_order_relaxed);
+  r.lent_signals.clear();
+  r.barrier_loans.clear();
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
@@ -753,22 +808,50 @@ bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
   return false;
 }
 
+// With the registry's mutex held: the lent signals no work depends on any
+// more (the copies depending on them reported, no barrier packet holding
+// them in flight) go back to the free signals.
+void ReturnLentSignalsLocked(Registry* r) {
+  const uint64_t freed = Copies().ring.Freed();
+  std::lock_guard<std::mutex> loans(r->loans_mutex);
+  auto keep = r->lent_signals.begin();
+  for (const Registry::LentSignal& l : r->lent_signals) {
+    if (l.copy_until <= freed && r->barrier_loans.count(l.signal.handle) == 0) {
+      r->free_signals.push_back(l.signal);
+    } else {
+      *keep++ = l;
+    }
+  }
+  r->lent_signals.erase(keep, r->lent_signals.end());
+}
+
 bool EnsureSignal(PendingOp* op) {
-  if (op->lent_until != 0) {
-    // A copy's slot whose signal a later copy depends on: while that copy
-    // is in flight the signal is its dependency, not this slot's.
-    if (Copies().ring.Live(op->lent_until - 1) && op->signal.handle != 0) {
+  if (op->lent_until != 0 || op->lent_to_barriers) {
+    // A copy's slot whose signal later work depends on: while that work is
+    // in flight the signal is its dependency, not this slot's.
+    const uint64_t until =
+        op->lent_until != 0 && Copies().ring.Live(op->lent_until - 1)
+            ? op->lent_until
+            : 0;
+    if (op->signal.handle != 0 && (until != 0 || op->lent_to_barriers)) {
       Registry& r = Reg();
       std::lock_guard<std::mutex> lock(r.mutex);
-      r.lent_signals.push_back(op->signal);
-      op->signal = hsa_signal_t{0};
+      if (until != 0 || [&r, op] {
+            std::lock_guard<std::mutex> loans(r.loans_mutex);
+            return r.barrier_loans.count(op->signal.handle) != 0;
+          }()) {
+        r.lent_signals.push_back(Registry::LentSignal{op->signal, until});
+        op->signal = hsa_signal_t{0};
+      }
     }
     op->lent_until = 0;
+    op->lent_to_barriers = false;
   }
   if (op->signal.handle == 0) {
     Registry& r = Reg();
     {
       std::lock_guard<std::mutex> lock(r.mutex);
+      if (!r.lent_signals.empty()) ReturnLentSignalsLocked(&r);
       if (!r.free_signals.empty()) {
         op->signal = r.free_signals.back();
         r.free_signals.pop_back();
@@ -1053,6 +1136,40 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
   if (found) KickCompletionThread();
 }
 
+namespace {
+
+// With the copy ring's harvest mutex held: the one traced copy in flight
+// whose report completes `signal`, when replacing `signal` by that copy's
+// tracer signal is exact (see SubstituteCopyDependencies); NULL otherwise.
+PendingOp* LenderOf(hsa_signal_t signal) {
+  if (signal.handle == 0) return nullptr;
+  CopyTrack& copies = Copies();
+  // The one copy in flight that completes this signal: none older than
+  // those scanned may have it.
+  PendingOp* lender = nullptr;
+  uint32_t found = 0;
+  copies.ring.ForNewestPending(
+      [&](PendingOp& op) {
+        if (op.app_signal.handle == signal.handle) {
+          lender = &op;
+          ++found;
+        }
+      },
+      kCopyWaitLookup);
+  // A copy the runtime refused (not yet abandoned) leaves the signal to
+  // the application: no runtime completes its tracer signal. Its refusal
+  // was stored before the submit mutex was freed.
+  if (found != 1 || lender->signal.handle == 0 ||
+      Core().hsa_signal_load_relaxed_fn(lender->signal) == kRefusedCopy ||
+      OlderCopyOf(signal) != OpRing::kNone ||
+      Core().hsa_signal_load_relaxed_fn(signal) != 1) {
+    return nullptr;
+  }
+  return lender;
+}
+
+}  // namespace
+
 bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
                                 uint64_t position, hsa_signal_t* out) {
   CopyTrack& copies = Copies();
@@ -1067,34 +1184,54 @@ bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
   bool any = false;
   for (uint32_t i = 0; i < count; ++i) {
     out[i] = signals[i];
-    if (signals[i].handle == 0) continue;
-    // The one copy in flight that completes this signal, older than the
-    // dependent copy: none older than those scanned may have it.
-    PendingOp* lender = nullptr;
-    uint32_t found = 0;
-    copies.ring.ForNewestPending(
-        [&](PendingOp& op) {
-          if (op.app_signal.handle == signals[i].handle) {
-            lender = &op;
-            ++found;
-          }
-        },
-        kCopyWaitLookup);
-    // A copy the runtime refused (not yet abandoned) leaves the signal to
-    // the application: no runtime completes its tracer signal. Its refusal
-    // was stored before the submit mutex this submission holds was freed.
-    if (found != 1 || lender->position >= position ||
-        lender->signal.handle == 0 ||
-        Core().hsa_signal_load_relaxed_fn(lender->signal) == kRefusedCopy ||
-        OlderCopyOf(signals[i]) != OpRing::kNone ||
-        Core().hsa_signal_load_relaxed_fn(signals[i]) != 1) {
-      continue;
-    }
+    PendingOp* lender = LenderOf(signals[i]);
+    // Older than the dependent copy (the one submitted now is published).
+    if (lender == nullptr || lender->position >= position) continue;
     out[i] = lender->signal;
     lender->lent_until = std::max(lender->lent_until, position + 1);
     any = true;
   }
   return any;
+}
+
+bool LendCopySignals(const hsa_signal_t* signals, uint32_t count,
+                     hsa_signal_t* out, hsa_signal_t* borrowed) {
+  for (uint32_t i = 0; i < count; ++i) {
+    out[i] = signals[i];
+    borrowed[i] = hsa_signal_t{0};
+  }
+  CopyTrack& copies = Copies();
+  if (copies.ring.InFlight() == 0 || t_reporting_copy) return false;
+  // Not waited for, as in SubstituteCopyDependencies.
+  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  bool any = false;
+  for (uint32_t i = 0; i < count; ++i) {
+    PendingOp* lender = LenderOf(signals[i]);
+    if (lender == nullptr) continue;
+    {
+      Registry& r = Reg();
+      std::lock_guard<std::mutex> loans(r.loans_mutex);
+      ++r.barrier_loans[lender->signal.handle];
+    }
+    if (!lender->lent_to_barriers) {
+      lender->lent_to_barriers = true;
+      copies.unreported_lenders.fetch_add(1, std::memory_order_relaxed);
+    }
+    out[i] = borrowed[i] = lender->signal;
+    any = true;
+  }
+  return any;
+}
+
+void ReportCopiesAfterWait() {
+  CopyTrack& copies = Copies();
+  if (copies.unreported_lenders.load(std::memory_order_acquire) == 0 ||
+      t_reporting_copy) {
+    return;
+  }
+  std::lock_guard<std::mutex> lock(copies.harvest_mutex);
+  HarvestCopiesLocked();
 }
 
 void NoteUnknownDependencies() {
@@ -1158,8 +1295,13 @@ void ShutDown() {
     r.queues.clear();
     signals.insert(signals.end(), r.free_signals.begin(), r.free_signals.end());
     r.free_signals.clear();
-    signals.insert(signals.end(), r.lent_signals.begin(), r.lent_signals.end());
+    for (const Registry::LentSignal& l : r.lent_signals) {
+      signals.push_back(l.signal);
+    }
     r.lent_signals.clear();
+    std::lock_guard<std::mutex> loans(r.loans_mutex);
+    r.barrier_loans.clear();
+    Copies().unreported_lenders.store(0, std::memory_order_relaxed);
   }
   {
     CopyTrack& copies = Copies();

@@ -92,6 +92,11 @@ struct CopyTrack {
   // Some copy older than the newest ones scanned is depended on (under
   // harvest_mutex): the completion thread looks at every copy in flight.
   bool older_depended = false;
+  // Copies in flight whose tracer signals were given to barrier packets as
+  // dependencies (LendCopySignals), not reported yet: while any is, an
+  // intercepted wait reports the copies done before it returns
+  // (ReportCopiesAfterWait).
+  std::atomic<uint32_t> unreported_lenders{0};
   std::atomic<uint64_t> newest_by_signal[kNewestBySignal] = {};
   static size_t EntryOf(hsa_signal_t signal) {
     return ((signal.handle >> 4) ^ (signal.handle >> 14)) &
@@ -195,6 +200,21 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
 // used); nothing is replaced while another thread holds the harvest mutex.
 bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
                                 uint64_t position, hsa_signal_t* out);
+// The same for a traced barrier packet about to be given to the runtime:
+// `out` gets its `count` dependencies with each such application signal
+// replaced by its copy's tracer signal, `borrowed` (room for `count`) the
+// tracer signals given (else 0), counted as lent until the barrier's report
+// gives them back (a copy slot reused meanwhile takes another signal).
+// Returns whether any was replaced.
+bool LendCopySignals(const hsa_signal_t* signals, uint32_t count,
+                     hsa_signal_t* out, hsa_signal_t* borrowed);
+// After an intercepted wait on any signal returned: while a copy whose
+// tracer signal a barrier packet was given is not reported, reports the
+// copies done on the calling thread, so that the wait that saw such a
+// barrier's completion signal move also sees the application signals of the
+// copies it depended on moved (as without the tracer: the barrier ran after
+// them).
+void ReportCopiesAfterWait();
 // Work about to be submitted waits for signals the tracer cannot name (a
 // signal group the runtime created before the tracer was loaded): every
 // traced copy in flight may be one of them, so each is watched promptly, as

@@ -302,8 +302,10 @@ hsa_signal_value_t SignalWait(hsa_signal_t signal,
     timeout_hint = AwaitCopyOf(signal, condition, compare_value, timeout_hint,
                                wait_state_hint);
   }
-  return (Core().*kWait)(signal, condition, compare_value, timeout_hint,
-                         wait_state_hint);
+  const hsa_signal_value_t value = (Core().*kWait)(
+      signal, condition, compare_value, timeout_hint, wait_state_hint);
+  ReportCopiesAfterWait();
+  return value;
 }
 
 // hsa_amd_signal_wait_any and hsa_amd_signal_async_handler: a wait on, or a

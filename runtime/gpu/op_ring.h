@@ -63,6 +63,13 @@ struct PendingOp {
   // signal (SubstituteCopyDependencies). The signal stays the dependents'
   // until that copy is reported: a reuse of this slot takes another one.
   uint64_t lent_until = 0;
+  // Copies: barrier packets were given this copy's tracer signal as a
+  // dependency (LendCopySignals); the registry counts those in flight, and a
+  // reuse of this slot while any is takes another signal.
+  bool lent_to_barriers = false;
+  // Barrier packets: the copies' tracer signals they were given in place of
+  // application signals (0: none), given back when the barrier is reported.
+  hsa_signal_t borrowed[5] = {};
 };
 
 class OpRing {

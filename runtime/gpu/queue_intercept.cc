@@ -25,6 +25,7 @@ static_assert(offsetof(hsa_barrier_and_packet_t, completion_signal) ==
                   offsetof(hsa_barrier_or_packet_t, completion_signal) ==
                       kSignalOffset,
               "every AQL packet ends with its completion signal");
+constexpr size_t kDepOffset = offsetof(hsa_barrier_and_packet_t, dep_signal);
 static_assert(offsetof(hsa_barrier_and_packet_t, dep_signal) ==
                       offsetof(hsa_barrier_or_packet_t, dep_signal) &&
                   sizeof(hsa_barrier_and_packet_t::dep_signal) ==
@@ -126,6 +127,15 @@ void Intercept(QueueState* q, const uint8_t* packet,
   if (kind == OpKind::kDispatch) FillDispatch(packet, op);
   alignas(64) uint8_t out[128];
   std::memcpy(out, packet, 64);
+  if (kind == OpKind::kBarrier) {
+    // A barrier waiting for a traced copy waits for the copy, not for its
+    // report: it gets the copy's tracer signal, which the runtime completes.
+    hsa_signal_t deps[5], lent[5];
+    std::memcpy(deps, packet + kDepOffset, sizeof(deps));
+    if (LendCopySignals(deps, 5, lent, op->borrowed)) {
+      std::memcpy(out + kDepOffset, lent, sizeof(lent));
+    }
+  }
   hsa_signal_t app_signal;
   std::memcpy(&app_signal, packet + kSignalOffset, sizeof(app_signal));
   std::memcpy(out + kSignalOffset, &op->signal, sizeof(op->signal));

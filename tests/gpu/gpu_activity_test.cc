@@ -629,6 +629,87 @@ TEST_F(EarlyGroupActivity, AGroupCreatedBeforeTheTracerLoadedIsNoticedToo) {
   hsa_signal_destroy(hold);
 }
 
+// GPU activity with an HSA tool loaded before the tracer
+// (libsignal_count_tool.so) that counts the signals created through the
+// runtime's table, the tracer's own included.
+class SignalCountActivity : public GpuActivity {
+ protected:
+  void SetUp() override {
+    const char* tool = std::getenv("GPU_TEST_SIGNAL_COUNT_TOOL");
+    ASSERT_NE(tool, nullptr);
+    program_.tools_first = tool;
+    GpuActivity::SetUp();
+    void* handle = dlopen(tool, RTLD_NOW | RTLD_NOLOAD);
+    ASSERT_NE(handle, nullptr) << "the runtime did not load " << tool;
+    live_signals_ =
+        reinterpret_cast<int64_t (*)()>(dlsym(handle, "live_signals"));
+    dlclose(handle);
+    ASSERT_NE(live_signals_, nullptr);
+  }
+
+  int64_t (*live_signals_)() = nullptr;
+};
+
+// A copy's tracer signal lent to a later copy as its dependency stays that
+// copy's while it is in flight, even when the lending copy's slot is reused
+// (a ring's worth of copies later) and takes another signal; once the later
+// copy is reported the lent signal goes back to the tracer's free signals.
+// So doing it again creates no signal (before, each time left one more
+// signal alive until shutdown).
+TEST_F(SignalCountActivity, ALentSignalIsReusedOnceItsDependentCopyIsDone) {
+  constexpr int kRing = 8192;  // the copy ring's slots
+  constexpr int kBatch = 512;
+  std::vector<char> src(64, 'l'), dst(64, 0);
+  hsa_signal_t hold_a, hold_b, a_done, b_done, batch;
+  for (hsa_signal_t* s : {&hold_a, &hold_b, &a_done, &b_done, &batch}) {
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, s), HSA_STATUS_SUCCESS);
+  }
+  const auto round = [&] {
+    for (hsa_signal_t s : {hold_a, hold_b, a_done, b_done}) {
+      hsa_signal_store_relaxed(s, 1);
+    }
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold_a, a_done),
+              HSA_STATUS_SUCCESS);
+    // Given the first copy's tracer signal in place of a_done.
+    const hsa_signal_t deps[2] = {a_done, hold_b};
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 2, deps, b_done),
+              HSA_STATUS_SUCCESS);
+    hsa_signal_store_screlease(hold_a, 0);
+    ASSERT_EQ(gpu_test::WaitZero(a_done), 0);
+    // The ring's other slots, the first copy's last: reused while the
+    // second copy is held back.
+    for (int left = kRing - 1; left > 0; left -= kBatch) {
+      const int n = std::min(left, kBatch);
+      hsa_signal_store_relaxed(batch, n);
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(
+            hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, batch),
+            HSA_STATUS_SUCCESS);
+      }
+      ASSERT_EQ(gpu_test::WaitZero(batch), 0);
+    }
+    EXPECT_EQ(hsa_signal_load_scacquire(b_done), 1);
+    hsa_signal_store_screlease(hold_b, 0);
+    ASSERT_EQ(gpu_test::WaitZero(b_done), 0);
+  };
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  round();
+  const int64_t after_first = live_signals_();
+  round();
+  round();
+  EXPECT_EQ(live_signals_(), after_first)
+      << "each reuse of a lent signal's slot created a signal";
+  const roctracer_gpu_activity_stats_t stats = gpu_test::GpuStats();
+  EXPECT_EQ(stats.untraced, before.untraced) << "the ring overflowed";
+  EXPECT_EQ(stats.in_flight, 0u);
+  for (hsa_signal_t s : {hold_a, hold_b, a_done, b_done, batch}) {
+    hsa_signal_destroy(s);
+  }
+}
+
 #if HSA_AMD_INTERFACE_VERSION_MINOR >= 7
 // hsa_amd_signal_wait_all (newer headers) on a traced copy's signal is
 // noticed as a waiter on that copy, as wait_any is. softhsa answers
@@ -1027,6 +1108,101 @@ TEST_F(GpuActivity, ACopyDependingOnARefusedCopysSignalWaitsForTheSignal) {
     hsa_signal_destroy(refused);
     hsa_signal_destroy(last);
   }
+}
+
+// While a 64-byte copy is reported, looks (up to 2 s) whether `done`, the
+// completion signal of a barrier packet depending on that copy, reached 0:
+// whether the barrier ran before the copy's report was over.
+class BarrierAfterCopyWatcher : public roctracer::gpu::Observer {
+ public:
+  explicit BarrierAfterCopyWatcher(hsa_signal_t done) : done_(done) {}
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ||
+                   info.kind == roctracer::gpu::OpKind::kBarrier
+               ? 1
+               : 0;
+  }
+  void OnCopy(const roctracer::gpu::CopyRecord& r, uint64_t) noexcept override {
+    if (r.bytes != 64) return;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (hsa_signal_load_scacquire(done_) != 0 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    seen_.store(hsa_signal_load_scacquire(done_) == 0);
+  }
+  bool Seen() const { return seen_.load(); }
+
+ private:
+  const hsa_signal_t done_;
+  std::atomic<bool> seen_{false};
+};
+
+// A barrier-AND or -OR packet that depends on a traced copy's application
+// signal (HIP orders a stream's work after its copies so) runs when that copy
+// is done, not once the tracer has reported it: the packet's dependency is
+// the copy's tracer signal, which the runtime completes. Seen from the copy's
+// report, which finds the barrier done (before, the barrier waited for the
+// report's end: the observer looked for 2 s in vain). As without the tracer,
+// the barrier still waits for the copy: not done while the copy is held back,
+// and the copy's bytes are there once it is.
+TEST_F(GpuActivity, ABarrierDependingOnATracedCopyRunsWhenThatCopyIsDone) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  for (hsa_packet_type_t type :
+       {HSA_PACKET_TYPE_BARRIER_AND, HSA_PACKET_TYPE_BARRIER_OR}) {
+    SCOPED_TRACE(type == HSA_PACKET_TYPE_BARRIER_AND ? "AND" : "OR");
+    std::vector<char> src(64, 'c'), dst(64, 0);
+    hsa_signal_t hold, copied, done;
+    for (hsa_signal_t* s : {&hold, &copied, &done}) {
+      ASSERT_EQ(hsa_signal_create(1, 0, nullptr, s), HSA_STATUS_SUCCESS);
+    }
+    BarrierAfterCopyWatcher observer(done);
+    ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+        roctracer::gpu::kObserverAbiVersion, &observer));
+    records_.Clear();
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, copied),
+              HSA_STATUS_SUCCESS);
+    gpu_test::Barrier(q, type, {copied}, done);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(hsa_signal_load_scacquire(done), 1)
+        << "the barrier ran before the copy it depends on";
+    hsa_signal_store_screlease(hold, 0);
+    ASSERT_EQ(gpu_test::WaitZero(done), 0);
+    EXPECT_EQ(PeekByte(&dst[63]), 'c');
+    EXPECT_EQ(gpu_test::WaitZero(copied), 0);
+    EXPECT_TRUE(observer.Seen()) << "the barrier waited for the copy's report";
+    ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+    roctracer_internal_gpu_remove_observer(&observer);
+    EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 1u);
+    EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 1u);
+    for (hsa_signal_t s : {hold, copied, done}) hsa_signal_destroy(s);
+  }
+  hsa_queue_destroy(q);
+}
+
+// A signal two copies in flight complete (at 2) stays a barrier's
+// dependency: the barrier waits for both copies, the second held back.
+TEST_F(GpuActivity, ABarrierOnASignalOfTwoCopiesWaitsForBoth) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  SharedSignalCopies c;
+  StartSharedSignalCopies(&c);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {c.done}, done);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(hsa_signal_load_scacquire(done), 1)
+      << "the barrier ran before both copies were done";
+  hsa_signal_store_screlease(c.hold, 0);
+  ASSERT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(hsa_signal_load_scacquire(c.done), 0);
+  EXPECT_EQ(PeekByte(&c.b[63]), 's');
+  hsa_queue_destroy(q);
+  for (hsa_signal_t s : {c.done, c.hold, done}) hsa_signal_destroy(s);
 }
 
 TEST_F(GpuActivity, ACopyTheRuntimeRefusesIsAbandonedAndLeavesItsSignal) {
