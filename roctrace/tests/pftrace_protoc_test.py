@@ -38,8 +38,8 @@ def decode(path):
   protoc's error."""
   protoc = shutil.which("protoc")
   if protoc is None:
-    raise unittest.SkipTest("protoc not installed (tools/install_deps.sh "
-                            "installs protobuf-compiler)")
+    raise AssertionError("protoc not installed (tools/install_deps.sh "
+                         "installs protobuf-compiler)")
   with open(path, "rb") as f:
     p = subprocess.run([protoc, "--proto_path=" + os.path.dirname(PROTO),
                         "--decode=perfetto.protos.Trace",

@@ -2655,9 +2655,9 @@ class HipStreams(unittest.TestCase):
 
   def test_timeline_draws_gpu_work_per_stream(self):
     """As rocprofv3 draws a HIP program's timeline: one track per HIP stream
-    holding its kernels and copies, named as rocpd names the stream
-    ("Default Stream", "Stream N"); with --group-by-queue per queue (kernels)
-    and per GPU (copies), no stream tracks."""
+    holding its kernels and copies, named as rocprofv3 names them by stream
+    ID ('STREAM [" N "] ', 0 the null stream); with --group-by-queue per
+    queue (kernels) and per GPU (copies), no stream tracks."""
     for options, by_stream in (([], True), (["--group-by-queue"], False)):
       d = self.trace(["--sys-trace"] + options, ["pftrace", "csv"])
       stream_of = {}
@@ -2677,15 +2677,14 @@ class HipStreams(unittest.TestCase):
         for s in device:
           stream = stream_of[s.correlation_id]
           self.assertEqual(trace.tracks[s.track]["name"],
-                           "Stream %d" % stream if stream else
-                           "Default Stream", s)
+                           'STREAM [" %d "] ' % stream, s)
           if "stream_id" in s.args:  # a kernel's launch annotations
             self.assertEqual(s.args["stream_id"], stream)
-        self.assertEqual(names, {"Default Stream": 2 * ROUNDS,
-                                 "Stream 1": 2 * ROUNDS,
-                                 "Stream 2": 2 * ROUNDS})
+        self.assertEqual(names, {'STREAM [" 0 "] ': 2 * ROUNDS,
+                                 'STREAM [" 1 "] ': 2 * ROUNDS,
+                                 'STREAM [" 2 "] ': 2 * ROUNDS})
       else:
-        self.assertFalse([n for n in names if "Stream" in n], names)
+        self.assertFalse([n for n in names if "STREAM" in n], names)
         self.assertTrue([n for n in names if "queue" in n], names)
 
   def test_kernels_renamed_by_the_rocTX_range_around_their_launch(self):

@@ -57,7 +57,8 @@ std::string CommandLine() {
 
 // Whether HIP's runtime (libamdhip64) is in the process: rocprofv3 draws a
 // HIP program's GPU work per stream once HIP is initialised, which the
-// library being loaded stands for here.
+// library being loaded when the first kernel or copy is written stands for
+// here (asked from the writer's thread).
 bool HipLoaded() {
   return dl_iterate_phdr(
              [](dl_phdr_info* info, size_t, void*) {
@@ -502,7 +503,7 @@ bool Tool::CreateWriters() {
   if (config_.pftrace) {
     auto pftrace = std::make_unique<PftraceWriter>(prefix_, info_,
                                                    config_.perfetto_max_size);
-    pftrace->GroupByStream(!config_.group_by_queue && HipLoaded());
+    if (!config_.group_by_queue) pftrace->GroupByStreamIf(&HipLoaded);
     add("pftrace", std::move(pftrace));
   }
   if (config_.csv) add("csv", std::make_unique<CsvWriter>(prefix_));

@@ -94,6 +94,10 @@ bool OutputFile::WriteAt(const char* data, size_t n, uint64_t at) {
       if (errno == EINTR) continue;
       return false;
     }
+    if (done == 0) {  // no progress and no error: never loop on it
+      errno = EIO;
+      return false;
+    }
     data += done;
     n -= static_cast<size_t>(done);
     at += static_cast<uint64_t>(done);

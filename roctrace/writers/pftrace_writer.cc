@@ -99,12 +99,10 @@ const char* const kCategoryNames[kCategoryCount] = {
     "memory_copy", "scratch_memory", "memory_allocation"};
 
 // Device tracks name their agent as -A chooses (writers/agent_naming.h); a
-// stream's track is named as rocpd names the stream (rocpd_info_stream).
+// stream's track as rocprofv3's timeline names it, by its ID (0: the null
+// stream).
 std::string DeviceTrackName(const ApiEvent& e, bool stream) {
-  if (stream) {
-    return e.stream_id == 0 ? std::string("Default Stream")
-                            : "Stream " + std::to_string(e.stream_id);
-  }
+  if (stream) return "STREAM [\" " + std::to_string(e.stream_id) + " \"] ";
   if (e.op->category == Category::kKernel) {
     return AgentName({true, e.device->device_id}) + ", queue " +
            std::to_string(e.queue_id);
@@ -206,6 +204,10 @@ bool PftraceWriter::StartFile() {
 }
 
 PftraceWriter::Sequence* PftraceWriter::SequenceOfSlow(const ApiEvent& e) {
+  if (hip_initialized_ && IsDevice(e.op->category)) {
+    group_by_stream_ = hip_initialized_();
+    hip_initialized_ = nullptr;
+  }
   const uint64_t track =
       IsDevice(e.op->category) ? DeviceTrackOf(e) : ThreadTrack(e.tid);
   if (last_sequence_ < sequences_.size() &&

@@ -21,6 +21,7 @@
 #ifndef ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 #define ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -47,8 +48,11 @@ class PftraceWriter : public Writer {
   // Kernels and copies on one track per HIP stream (their Stream_Id), as
   // rocprofv3's timeline once HIP is initialised and without
   // --group-by-queue; otherwise (the default here) per queue and per GPU.
-  // Set before the first event.
-  void GroupByStream(bool on) { group_by_stream_ = on; }
+  // `hip_initialized` is asked once, at the first kernel or copy (a program
+  // may load HIP after its first traced call). Set before the first event.
+  void GroupByStreamIf(std::function<bool()> hip_initialized) {
+    hip_initialized_ = std::move(hip_initialized);
+  }
 
   // Track UUIDs (also what a reader needs to map tracks back to threads).
   static uint64_t ProcessTrack(uint32_t pid) { return (1ull << 32) | pid; }
@@ -184,6 +188,7 @@ class PftraceWriter : public Writer {
   size_t last_sequence_ = SIZE_MAX;
   std::unordered_set<uint64_t> tracks_;  // described in the current file
   bool group_by_stream_ = false;
+  std::function<bool()> hip_initialized_;  // asked once, then cleared
   // A device event's track: its stream's when grouped by stream (kernels
   // and copies), else DeviceTrack.
   uint64_t DeviceTrackOf(const ApiEvent& e) const {
