@@ -1,5 +1,7 @@
 #include "sdk/hip_streams.h"
 
+#include <pthread.h>
+
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -106,6 +108,13 @@ const StreamTable& Table() {
 // Stream handle -> ID. Never destroyed: streams are used from static
 // destructors too.
 std::mutex g_ids_mutex;
+// Taken on the API path: a thread holding it when another forks would hold
+// it forever in the child, so the child starts with a fresh one (as the
+// SDK's other API-path locks).
+void FreshIdsMutexInChild() noexcept { new (&g_ids_mutex) std::mutex(); }
+__attribute__((constructor)) void RegisterFreshIdsMutexInChildForkHandler() {
+  pthread_atfork(nullptr, nullptr, &FreshIdsMutexInChild);
+}
 struct Ids {
   std::unordered_map<uint64_t, uint64_t> by_stream{{0, 0}};
   uint64_t next = 1;
@@ -124,14 +133,15 @@ uint64_t NewId(uint64_t stream) {
   return id;
 }
 
+// The ID of `stream`, a new one if it was never seen (one look-up and
+// insertion under the lock: two threads meeting a stream first at once get
+// the same ID).
 uint64_t IdOf(uint64_t stream) {
-  {
-    std::lock_guard<std::mutex> lock(g_ids_mutex);
-    Ids& ids = StreamIds();
-    auto it = ids.by_stream.find(stream);
-    if (it != ids.by_stream.end()) return it->second;
-  }
-  return NewId(stream);
+  std::lock_guard<std::mutex> lock(g_ids_mutex);
+  Ids& ids = StreamIds();
+  auto [it, inserted] = ids.by_stream.try_emplace(stream, 0);
+  if (inserted) it->second = ids.next++;
+  return it->second;
 }
 
 // Active contexts whose HIP_STREAM callback service traces `op`.

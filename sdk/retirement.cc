@@ -54,7 +54,22 @@ CallRefs* HoldCall(ThreadState& t, uint64_t correlation_id,
       break;
     }
   }
-  if (frame == nullptr) return nullptr;
+  if (frame == nullptr) {
+    // Work submitted by a call on the interception layer's record path (no
+    // ENTER reached the SDK, so it has no frame yet, e.g. a context that
+    // traces GPU work started while the call ran): the call gets its bare
+    // frame now, so that it is marked seen and its retirement waits for the
+    // work's record (RecordBufferedCall ends the frame).
+    if (correlation_id != roctracer::hook::CurrentRecordCallId()) {
+      return nullptr;
+    }
+    PushRecordPathFrame(t, correlation_id);
+    if (t.depth == 0 || t.depth > kMaxCallDepth ||
+        t.frames[t.depth - 1].correlation_id != correlation_id) {
+      return nullptr;
+    }
+    frame = &t.frames[t.depth - 1];
+  }
   frame->seen = true;
   if (!hold || RetirementContexts() == 0) return nullptr;
   if (frame->refs == nullptr) {

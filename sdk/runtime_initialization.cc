@@ -1,9 +1,11 @@
 #include "sdk/runtime_initialization.h"
 
 #include <hip/hip_version.h>
+#include <pthread.h>
 
 #include <atomic>
 #include <mutex>
+#include <new>
 
 #include "ext/prof_protocol.h"
 #include "hip_api_id.h"
@@ -51,6 +53,16 @@ int g_watchers = 0;
 
 // Reports due before the tools were registered.
 std::mutex g_deferred_mutex;
+// Taken on the API path: a thread holding it when another forks would hold
+// it forever in the child, so the child starts with a fresh one (as the
+// SDK's other API-path locks).
+void FreshDeferredMutexInChild() noexcept {
+  new (&g_deferred_mutex) std::mutex();
+}
+__attribute__((constructor)) void
+RegisterFreshDeferredMutexInChildForkHandler() {
+  pthread_atfork(nullptr, nullptr, &FreshDeferredMutexInChild);
+}
 struct Deferred {
   uint64_t version, instance, timestamp, thread_id;
 };
