@@ -273,5 +273,99 @@ TEST(JsonWriter, AgentsAreFullAgentRecords) {
   EXPECT_EQ(handles.count(r["dst_agent_id"]["handle"].get<uint64_t>()), 1u);
 }
 
+std::set<std::string> Keys(const json& record) {
+  std::set<std::string> keys;
+  for (auto it = record.begin(); it != record.end(); ++it) {
+    keys.insert(it.key());
+  }
+  return keys;
+}
+
+// Each section's records have exactly the fields rocprofv3 1.0.0 writes of
+// its record type: the SDK's plain API record for HSA calls and rocTX, the
+// _EXT record (arguments, returned value) and the call's stream for HIP,
+// the stream for dispatches, copies and allocations, and the scratch
+// record as the SDK's 1.0.0 struct has it (no allocation size).
+TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
+  OpName hsa{Category::kHsa, "hsa_init", "HSA_CORE_API", 0};
+  hsa.returns_status = true;
+  OpName hip{Category::kHip, "hipMalloc", "HIP_RUNTIME_API_EXT", 1};
+  hip.returns_status = true;
+  OpName marker{Category::kMarker, "outer", "MARKER_CORE_RANGE_API", 2};
+  OpName kernel{Category::kKernel, "k", "KERNEL_DISPATCH", 3};
+  kernel.kernel_id = 1;
+  OpName copy{Category::kMemoryCopy, "MEMORY_COPY_HOST_TO_DEVICE",
+              "MEMORY_COPY", 4};
+  copy.direction = CopyDirection::kHostToDevice;
+  OpName scratch{Category::kScratchMemory, "SCRATCH_MEMORY_ALLOC",
+                 "SCRATCH_MEMORY", 5};
+  OpName alloc{Category::kMemoryAllocation, "MEMORY_ALLOCATION_ALLOCATE",
+               "MEMORY_ALLOCATION", 6};
+  ApiEvent failed_hsa = Event(&hsa, 1);
+  failed_hsa.failed = true;
+  failed_hsa.retval = 4096;
+  ApiEvent failed_hip = Event(&hip, 2);
+  failed_hip.failed = true;
+  failed_hip.retval = 2;
+  DeviceWork kernel_work{};
+  kernel_work.device_id = 0;
+  kernel_work.dispatch_id = 1;
+  kernel_work.launch = KernelLaunch{};
+  ApiEvent k = Event(&kernel, 4);
+  k.device = &kernel_work;
+  DeviceWork copy_work{};
+  copy_work.device_id = 0;
+  ApiEvent c = Event(&copy, 5);
+  c.device = &copy_work;
+  c.bytes = 64;
+  DeviceWork scratch_work{};
+  scratch_work.device_id = 0;
+  scratch_work.scratch = ScratchUse{};
+  scratch_work.scratch.size = 4096;
+  ApiEvent sc = Event(&scratch, 6);
+  sc.device = &scratch_work;
+  DeviceWork alloc_work{};
+  alloc_work.device_id = -1;
+  alloc_work.allocation = MemoryAllocation{};
+  alloc_work.allocation.size = 64;
+  ApiEvent a = Event(&alloc, 7);
+  a.device = &alloc_work;
+  const Written w =
+      WriteEvents({failed_hsa, failed_hip, Event(&marker, 3), k, c, sc, a});
+  const json& records = w.tool["buffer_records"];
+  using Fields = std::set<std::string>;
+  const Fields api{"size",
+                   "kind",
+                   "operation",
+                   "correlation_id",
+                   "start_timestamp",
+                   "end_timestamp",
+                   "thread_id"};
+  EXPECT_EQ(Keys(records["hsa_api"][0]), api);
+  EXPECT_EQ(Keys(records["marker_api"][0]), api);
+  Fields hip_fields = api;
+  hip_fields.insert({"args", "retval", "stream_id"});
+  EXPECT_EQ(Keys(records["hip_api"][0]), hip_fields);
+  EXPECT_EQ(records["hip_api"][0]["retval"]["uint64_t_retval"], 2);
+  EXPECT_EQ(records["hip_api"][0]["args"], json::array());
+  EXPECT_EQ(records["hip_api"][0]["stream_id"]["handle"], 0);
+  EXPECT_EQ(Keys(records["kernel_dispatch"][0]),
+            (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
+                    "start_timestamp", "end_timestamp", "dispatch_info",
+                    "stream_id"}));
+  EXPECT_EQ(Keys(records["memory_copy"][0]),
+            (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
+                    "start_timestamp", "end_timestamp", "dst_agent_id",
+                    "src_agent_id", "bytes", "stream_id"}));
+  EXPECT_EQ(Keys(records["memory_allocation"][0]),
+            (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
+                    "start_timestamp", "end_timestamp", "agent_id", "address",
+                    "allocation_size", "stream_id"}));
+  EXPECT_EQ(
+      Keys(records["scratch_memory"][0]),
+      (Fields{"size", "kind", "operation", "agent_id", "queue_id", "thread_id",
+              "start_timestamp", "end_timestamp", "correlation_id", "flags"}));
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -587,8 +587,9 @@ void JsonWriter::Write(const ApiEvent& e) {
   Key(&out, "end_timestamp", e.end_ns);
   out.push_back(',');
   Key(&out, "thread_id", e.tid);
-  if (IsDevice(e.op->category)) {
-    // rocprofv3's records of device work carry their HIP stream.
+  if (IsDevice(e.op->category) && e.op->category != Category::kScratchMemory) {
+    // rocprofv3's records of dispatches, copies and allocations carry their
+    // HIP stream; its scratch records are the SDK's record as it is.
     out.append(",\"stream_id\":{");
     Key(&out, "handle", e.stream_id);
     out.push_back('}');
@@ -653,16 +654,17 @@ void JsonWriter::Write(const ApiEvent& e) {
     out.append(",\"queue_id\":{");
     Key(&out, "handle", e.queue_id);
     out.append("},");
+    // 1.0.0's record has no allocation size (the CSV has it).
     Key(&out, "flags", e.device->scratch.flags);
-    out.push_back(',');
-    Key(&out, "allocation_size", e.device->scratch.size);
-  } else {
-    if (e.args != nullptr) AppendArgs(&out, *e.args);
-    if (e.stream_known) {
-      // As rocprofv3's HIP records: the stream the call names.
-      out.append(",\"stream_id\":{");
-      Key(&out, "handle", e.stream_id);
-      out.push_back('}');
+  } else if (e.op->category == Category::kHip || slot.kind == kKfdKind) {
+    // Only rocprofv3's HIP records (the _EXT kinds) carry the arguments and
+    // the returned value; its HSA and marker records are the SDK's plain
+    // API record. roctrace's own kfd_api section is written as the HIP
+    // ones.
+    if (e.args != nullptr) {
+      AppendArgs(&out, *e.args);
+    } else {
+      out.append(",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
     }
     if (e.op->returns_status) {
       // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
@@ -672,7 +674,13 @@ void JsonWriter::Write(const ApiEvent& e) {
           static_cast<uint64_t>(static_cast<uint32_t>(e.retval)));
       out.push_back('}');
     }
-    if (e.failed) out.append(",\"failed\":true");  // ours: an error returned
+    if (e.op->category == Category::kHip) {
+      // As rocprofv3's HIP records: the stream the call names, 0 (the
+      // null stream) for a call that names none.
+      out.append(",\"stream_id\":{");
+      Key(&out, "handle", e.stream_known ? e.stream_id : 0);
+      out.push_back('}');
+    }
   }
   out.push_back('}');
   if (out.size() >= kFlushBytes) Flush(c);
