@@ -367,5 +367,58 @@ TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
               "start_timestamp", "end_timestamp", "correlation_id", "flags"}));
 }
 
+// With the tracer's SDK numbering, a record's operation is its name's SDK
+// number and strings.buffer_records lists every operation of the kind, as
+// rocprofv3 writes them; a dispatch is the SDK's completion record; a name
+// the SDK does not have comes after the kind's list.
+TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {
+  JsonRunConfig config;
+  config.sdk_operations.resize(33);
+  config.sdk_operations[1] = {"hsa_init", "hsa_shut_down",
+                              "hsa_system_get_info"};
+  config.sdk_operations[10] = {"", "MEMORY_COPY_HOST_TO_HOST",
+                               "MEMORY_COPY_HOST_TO_DEVICE"};
+  config.sdk_operations[11] = {"", "KERNEL_DISPATCH_ENQUEUE",
+                               "KERNEL_DISPATCH_COMPLETE"};
+  config.sdk_operations[21] = {"hipMalloc", "hipFree"};
+  OpName info{Category::kHsa, "hsa_system_get_info", "HSA_CORE_API", 0};
+  OpName init{Category::kHsa, "hsa_init", "HSA_CORE_API", 1};
+  OpName mine{Category::kHsa, "hsa_not_in_the_sdk", "HSA_CORE_API", 2};
+  OpName hip_free{Category::kHip, "hipFree", "HIP_RUNTIME_API_EXT", 3};
+  OpName kernel{Category::kKernel, "k", "KERNEL_DISPATCH", 4};
+  kernel.kernel_id = 1;
+  OpName copy{Category::kMemoryCopy, "MEMORY_COPY_HOST_TO_DEVICE",
+              "MEMORY_COPY", 5};
+  DeviceWork kernel_work{};
+  kernel_work.launch = KernelLaunch{};
+  ApiEvent k = Event(&kernel, 5);
+  k.device = &kernel_work;
+  DeviceWork copy_work{};
+  ApiEvent c = Event(&copy, 6);
+  c.device = &copy_work;
+  const Written w = WriteEvents({Event(&info, 1), Event(&init, 2),
+                                 Event(&mine, 3), Event(&hip_free, 4), k, c},
+                                config);
+  const json& records = w.tool["buffer_records"];
+  EXPECT_EQ(records["hsa_api"][0]["operation"], 2);
+  EXPECT_EQ(records["hsa_api"][1]["operation"], 0);
+  EXPECT_EQ(records["hsa_api"][2]["operation"], 3);
+  EXPECT_EQ(records["hip_api"][0]["operation"], 1);
+  EXPECT_EQ(records["kernel_dispatch"][0]["operation"], 2);
+  EXPECT_EQ(records["memory_copy"][0]["operation"], 2);
+  const json& strings = w.tool["strings"]["buffer_records"];
+  EXPECT_EQ(strings[1]["operations"],
+            json({"hsa_init", "hsa_shut_down", "hsa_system_get_info",
+                  "hsa_not_in_the_sdk"}));
+  EXPECT_EQ(strings[21]["operations"], json({"hipMalloc", "hipFree"}));
+  EXPECT_EQ(strings[11]["operations"],
+            json({"", "KERNEL_DISPATCH_ENQUEUE", "KERNEL_DISPATCH_COMPLETE"}));
+  using Names = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(w.Names("hsa_api"),
+            (Names{{"HSA_CORE_API", "hsa_system_get_info"},
+                   {"HSA_CORE_API", "hsa_init"},
+                   {"HSA_CORE_API", "hsa_not_in_the_sdk"}}));
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -1157,6 +1157,22 @@ class GpuProgram(unittest.TestCase):
       self.assertEqual(set(r), {"size", "kind", "operation", "correlation_id",
                                 "start_timestamp", "end_timestamp",
                                 "thread_id"})
+    # Operations are numbered as the tracer's rocprofiler-sdk numbers them,
+    # every operation of a kind listed (rocprofv3's strings): HSA core's
+    # table starts with hsa_init and hsa_shut_down, copies and dispatches
+    # are the SDK's enums (from 1), a dispatch record its completion.
+    ops = [k["operations"] for k in tool["strings"]["buffer_records"]]
+    self.assertEqual(ops[1][:2], ["hsa_init", "hsa_shut_down"])
+    self.assertGreater(len(set(ops[1]) - set(hsa)), 0)
+    self.assertEqual(ops[10], ["", "MEMORY_COPY_HOST_TO_HOST",
+                               "MEMORY_COPY_HOST_TO_DEVICE",
+                               "MEMORY_COPY_DEVICE_TO_HOST",
+                               "MEMORY_COPY_DEVICE_TO_DEVICE"])
+    self.assertEqual({r["operation"] for r in records["memory_copy"]}, {2})
+    self.assertEqual(ops[11], ["", "KERNEL_DISPATCH_ENQUEUE",
+                               "KERNEL_DISPATCH_COMPLETE"])
+    self.assertEqual({r["operation"] for r in records["kernel_dispatch"]},
+                     {2})
     self.assertEqual(tool["metadata"]["pid"], regions(self.db)[0][2])
     # rocprofiler_agent_type_t: 1 CPU, 2 GPU.
     self.assertEqual({1, 2} - {a["type"] for a in tool["agents"]}, set())
