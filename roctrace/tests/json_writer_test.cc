@@ -273,5 +273,152 @@ TEST(JsonWriter, AgentsAreFullAgentRecords) {
   EXPECT_EQ(handles.count(r["dst_agent_id"]["handle"].get<uint64_t>()), 1u);
 }
 
+std::set<std::string> Keys(const json& record) {
+  std::set<std::string> keys;
+  for (auto it = record.begin(); it != record.end(); ++it) {
+    keys.insert(it.key());
+  }
+  return keys;
+}
+
+// Each section's records have exactly the fields rocprofv3 1.0.0 writes of
+// its record type: the SDK's plain API record for HSA calls and rocTX, the
+// _EXT record (arguments, returned value) and the call's stream for HIP,
+// the stream for dispatches, copies and allocations, and the scratch
+// record as the SDK's 1.0.0 struct has it (no allocation size).
+TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
+  OpName hsa{Category::kHsa, "hsa_init", "HSA_CORE_API", 0};
+  hsa.returns_status = true;
+  OpName hip{Category::kHip, "hipMalloc", "HIP_RUNTIME_API_EXT", 1};
+  hip.returns_status = true;
+  OpName marker{Category::kMarker, "outer", "MARKER_CORE_RANGE_API", 2};
+  OpName kernel{Category::kKernel, "k", "KERNEL_DISPATCH", 3};
+  kernel.kernel_id = 1;
+  OpName copy{Category::kMemoryCopy, "MEMORY_COPY_HOST_TO_DEVICE",
+              "MEMORY_COPY", 4};
+  copy.direction = CopyDirection::kHostToDevice;
+  OpName scratch{Category::kScratchMemory, "SCRATCH_MEMORY_ALLOC",
+                 "SCRATCH_MEMORY", 5};
+  OpName alloc{Category::kMemoryAllocation, "MEMORY_ALLOCATION_ALLOCATE",
+               "MEMORY_ALLOCATION", 6};
+  ApiEvent failed_hsa = Event(&hsa, 1);
+  failed_hsa.failed = true;
+  failed_hsa.retval = 4096;
+  ApiEvent failed_hip = Event(&hip, 2);
+  failed_hip.failed = true;
+  failed_hip.retval = 2;
+  DeviceWork kernel_work{};
+  kernel_work.device_id = 0;
+  kernel_work.dispatch_id = 1;
+  kernel_work.launch = KernelLaunch{};
+  ApiEvent k = Event(&kernel, 4);
+  k.device = &kernel_work;
+  DeviceWork copy_work{};
+  copy_work.device_id = 0;
+  ApiEvent c = Event(&copy, 5);
+  c.device = &copy_work;
+  c.bytes = 64;
+  DeviceWork scratch_work{};
+  scratch_work.device_id = 0;
+  scratch_work.scratch = ScratchUse{};
+  scratch_work.scratch.size = 4096;
+  ApiEvent sc = Event(&scratch, 6);
+  sc.device = &scratch_work;
+  DeviceWork alloc_work{};
+  alloc_work.device_id = -1;
+  alloc_work.allocation = MemoryAllocation{};
+  alloc_work.allocation.size = 64;
+  ApiEvent a = Event(&alloc, 7);
+  a.device = &alloc_work;
+  const Written w =
+      WriteEvents({failed_hsa, failed_hip, Event(&marker, 3), k, c, sc, a});
+  const json& records = w.tool["buffer_records"];
+  using Fields = std::set<std::string>;
+  const Fields api{"size",
+                   "kind",
+                   "operation",
+                   "correlation_id",
+                   "start_timestamp",
+                   "end_timestamp",
+                   "thread_id"};
+  EXPECT_EQ(Keys(records["hsa_api"][0]), api);
+  EXPECT_EQ(Keys(records["marker_api"][0]), api);
+  Fields hip_fields = api;
+  hip_fields.insert({"args", "retval", "stream_id"});
+  EXPECT_EQ(Keys(records["hip_api"][0]), hip_fields);
+  EXPECT_EQ(records["hip_api"][0]["retval"]["uint64_t_retval"], 2);
+  EXPECT_EQ(records["hip_api"][0]["args"], json::array());
+  EXPECT_EQ(records["hip_api"][0]["stream_id"]["handle"], 0);
+  EXPECT_EQ(Keys(records["kernel_dispatch"][0]),
+            (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
+                    "start_timestamp", "end_timestamp", "dispatch_info",
+                    "stream_id"}));
+  EXPECT_EQ(Keys(records["memory_copy"][0]),
+            (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
+                    "start_timestamp", "end_timestamp", "dst_agent_id",
+                    "src_agent_id", "bytes", "stream_id"}));
+  EXPECT_EQ(Keys(records["memory_allocation"][0]),
+            (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
+                    "start_timestamp", "end_timestamp", "agent_id", "address",
+                    "allocation_size", "stream_id"}));
+  EXPECT_EQ(
+      Keys(records["scratch_memory"][0]),
+      (Fields{"size", "kind", "operation", "agent_id", "queue_id", "thread_id",
+              "start_timestamp", "end_timestamp", "correlation_id", "flags"}));
+}
+
+// With the tracer's SDK numbering, a record's operation is its name's SDK
+// number and strings.buffer_records lists every operation of the kind, as
+// rocprofv3 writes them; a dispatch is the SDK's completion record; a name
+// the SDK does not have comes after the kind's list.
+TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {
+  JsonRunConfig config;
+  config.sdk_operations.resize(33);
+  config.sdk_operations[1] = {"hsa_init", "hsa_shut_down",
+                              "hsa_system_get_info"};
+  config.sdk_operations[10] = {"", "MEMORY_COPY_HOST_TO_HOST",
+                               "MEMORY_COPY_HOST_TO_DEVICE"};
+  config.sdk_operations[11] = {"", "KERNEL_DISPATCH_ENQUEUE",
+                               "KERNEL_DISPATCH_COMPLETE"};
+  config.sdk_operations[21] = {"hipMalloc", "hipFree"};
+  OpName info{Category::kHsa, "hsa_system_get_info", "HSA_CORE_API", 0};
+  OpName init{Category::kHsa, "hsa_init", "HSA_CORE_API", 1};
+  OpName mine{Category::kHsa, "hsa_not_in_the_sdk", "HSA_CORE_API", 2};
+  OpName hip_free{Category::kHip, "hipFree", "HIP_RUNTIME_API_EXT", 3};
+  OpName kernel{Category::kKernel, "k", "KERNEL_DISPATCH", 4};
+  kernel.kernel_id = 1;
+  OpName copy{Category::kMemoryCopy, "MEMORY_COPY_HOST_TO_DEVICE",
+              "MEMORY_COPY", 5};
+  DeviceWork kernel_work{};
+  kernel_work.launch = KernelLaunch{};
+  ApiEvent k = Event(&kernel, 5);
+  k.device = &kernel_work;
+  DeviceWork copy_work{};
+  ApiEvent c = Event(&copy, 6);
+  c.device = &copy_work;
+  const Written w = WriteEvents({Event(&info, 1), Event(&init, 2),
+                                 Event(&mine, 3), Event(&hip_free, 4), k, c},
+                                config);
+  const json& records = w.tool["buffer_records"];
+  EXPECT_EQ(records["hsa_api"][0]["operation"], 2);
+  EXPECT_EQ(records["hsa_api"][1]["operation"], 0);
+  EXPECT_EQ(records["hsa_api"][2]["operation"], 3);
+  EXPECT_EQ(records["hip_api"][0]["operation"], 1);
+  EXPECT_EQ(records["kernel_dispatch"][0]["operation"], 2);
+  EXPECT_EQ(records["memory_copy"][0]["operation"], 2);
+  const json& strings = w.tool["strings"]["buffer_records"];
+  EXPECT_EQ(strings[1]["operations"],
+            json({"hsa_init", "hsa_shut_down", "hsa_system_get_info",
+                  "hsa_not_in_the_sdk"}));
+  EXPECT_EQ(strings[21]["operations"], json({"hipMalloc", "hipFree"}));
+  EXPECT_EQ(strings[11]["operations"],
+            json({"", "KERNEL_DISPATCH_ENQUEUE", "KERNEL_DISPATCH_COMPLETE"}));
+  using Names = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(w.Names("hsa_api"),
+            (Names{{"HSA_CORE_API", "hsa_system_get_info"},
+                   {"HSA_CORE_API", "hsa_init"},
+                   {"HSA_CORE_API", "hsa_not_in_the_sdk"}}));
+}
+
 }  // namespace
 }  // namespace roctrace

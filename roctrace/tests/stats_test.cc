@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -197,6 +198,41 @@ TEST(Summary, OutputFileIsBesideTheOtherOutputs) {
   EXPECT_NE(ReadFile(dir.path() + "/r_d/s.txt").find("ROCPROFV3 SUMMARY:"),
             std::string::npos);
   EXPECT_EQ(w.Files(), std::vector<std::string>{path});
+}
+
+// rocprofv3's _hsa_api_stats.csv counts HSA calls only; libhsakmt calls
+// (--kfd-trace, carried with the HSA category) get their own file beside
+// their trace, _kfd_api_stats.csv.
+TEST(StatsCsv, KfdCallsAreCountedInTheirOwnFileNotTheHsaOne) {
+  ScratchDir dir("stats_kfd");
+  StatsWriter w(dir.path() + "/run", /*summary=*/false);
+  Events ev;
+  const OpName* hsa = ev.Op(Category::kHsa, "hsa_init", "HSA_CORE_API");
+  const OpName* kfd = ev.Op(Category::kHsa, "hsaKmtOpenKFD", "KFD_API");
+  ev.Write(&w, hsa, 300);
+  ev.Write(&w, kfd, 40);
+  ev.Write(&w, kfd, 60);
+  w.Finish(RunInfo{});
+  const std::string hsa_csv = ReadFile(dir.path() + "/run_hsa_api_stats.csv");
+  EXPECT_NE(hsa_csv.find("\"hsa_init\""), std::string::npos) << hsa_csv;
+  EXPECT_EQ(hsa_csv.find("hsaKmtOpenKFD"), std::string::npos) << hsa_csv;
+  const std::string kfd_csv = ReadFile(dir.path() + "/run_kfd_api_stats.csv");
+  std::istringstream lines(kfd_csv);
+  std::string header, row, extra;
+  std::getline(lines, header);
+  std::getline(lines, row);
+  EXPECT_EQ(header.find("\"Name\",\"Calls\",\"TotalDurationNs\""), 0u)
+      << kfd_csv;
+  EXPECT_EQ(row.find("\"hsaKmtOpenKFD\",2,100,"), 0u) << kfd_csv;
+  EXPECT_FALSE(std::getline(lines, extra)) << kfd_csv;
+  std::vector<std::string> files = w.Files();
+  EXPECT_NE(std::find(files.begin(), files.end(),
+                      dir.path() + "/run_kfd_api_stats.csv"),
+            files.end());
+  // The domain table keeps one row per summary domain.
+  const std::string domains = ReadFile(dir.path() + "/run_domain_stats.csv");
+  EXPECT_NE(domains.find("\"KFD_API\",2,100,"), std::string::npos) << domains;
+  EXPECT_NE(domains.find("\"HSA_API\",1,300,"), std::string::npos) << domains;
 }
 
 }  // namespace

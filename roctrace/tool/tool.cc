@@ -26,6 +26,7 @@
 #include "roctrace/tool/config.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
+#include "roctrace/tool/sdk_operation_names.h"
 #include "roctrace/writers/csv_writer.h"
 #include "roctrace/writers/json_writer.h"
 #include "roctrace/writers/output_failures.h"
@@ -528,6 +529,7 @@ bool Tool::CreateWriters() {
     json.summary_output = config_.summary;
     json.kernel_rename = config_.kernel_rename;
     json.group_by_queue = config_.group_by_queue;
+    json.sdk_operations = SdkBufferOperationNames();
     add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_,
                                              std::move(json)));
   }

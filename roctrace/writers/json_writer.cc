@@ -474,7 +474,29 @@ JsonWriter::JsonWriter(std::string path, RunInfo start_info,
                        JsonRunConfig config)
     : path_(std::move(path)),
       start_info_(std::move(start_info)),
-      config_(std::move(config)) {}
+      config_(std::move(config)) {
+  // rocTX's kind keeps its own list (the operations roctrace writes) and
+  // KFD_API is roctrace's own kind: the SDK numbers neither.
+  for (uint32_t k = 1; k < kKindCount && k < config_.sdk_operations.size();
+       ++k) {
+    if (k == kMarkerRangeKind || k == kKfdKind) continue;
+    operations_[k] = config_.sdk_operations[k];
+    for (uint32_t op = 0; op < operations_[k].size(); ++op) {
+      if (!operations_[k][op].empty()) {
+        operation_numbers_[k].emplace(operations_[k][op], op);
+      }
+    }
+  }
+}
+
+uint32_t JsonWriter::OperationNumber(uint32_t kind, const std::string& name) {
+  auto found = operation_numbers_[kind].find(name);
+  if (found != operation_numbers_[kind].end()) return found->second;
+  operations_[kind].push_back(name);
+  const auto number = static_cast<uint32_t>(operations_[kind].size() - 1);
+  operation_numbers_[kind].emplace(name, number);
+  return number;
+}
 
 uint32_t JsonWriter::Kind(const std::string& domain) {
   if (domain.compare(0, 7, "MARKER_") == 0) return kMarkerRangeKind;
@@ -526,9 +548,13 @@ const JsonWriter::OpSlot& JsonWriter::Operation(const ApiEvent& e) {
     slot.kind =
         op->category == Category::kMarker ? kMarkerRangeKind : Kind(op->domain);
     if (slot.kind != kMarkerRangeKind) {
-      auto& list = operations_[slot.kind];
-      list.push_back(op);
-      slot.operation = static_cast<uint32_t>(list.size() - 1);
+      // With the SDK's numbering a dispatch record is the SDK's: its
+      // operation is the completion (the kernel is named by kernel_id).
+      const bool sdk_dispatch =
+          op->category == Category::kKernel && !config_.sdk_operations.empty();
+      static const std::string kDispatchComplete = "KERNEL_DISPATCH_COMPLETE";
+      slot.operation = OperationNumber(
+          slot.kind, sdk_dispatch ? kDispatchComplete : op->name);
     }
   }
   return slot;
@@ -587,8 +613,9 @@ void JsonWriter::Write(const ApiEvent& e) {
   Key(&out, "end_timestamp", e.end_ns);
   out.push_back(',');
   Key(&out, "thread_id", e.tid);
-  if (IsDevice(e.op->category)) {
-    // rocprofv3's records of device work carry their HIP stream.
+  if (IsDevice(e.op->category) && e.op->category != Category::kScratchMemory) {
+    // rocprofv3's records of dispatches, copies and allocations carry their
+    // HIP stream; its scratch records are the SDK's record as it is.
     out.append(",\"stream_id\":{");
     Key(&out, "handle", e.stream_id);
     out.push_back('}');
@@ -653,16 +680,17 @@ void JsonWriter::Write(const ApiEvent& e) {
     out.append(",\"queue_id\":{");
     Key(&out, "handle", e.queue_id);
     out.append("},");
+    // 1.0.0's record has no allocation size (the CSV has it).
     Key(&out, "flags", e.device->scratch.flags);
-    out.push_back(',');
-    Key(&out, "allocation_size", e.device->scratch.size);
-  } else {
-    if (e.args != nullptr) AppendArgs(&out, *e.args);
-    if (e.stream_known) {
-      // As rocprofv3's HIP records: the stream the call names.
-      out.append(",\"stream_id\":{");
-      Key(&out, "handle", e.stream_id);
-      out.push_back('}');
+  } else if (e.op->category == Category::kHip || slot.kind == kKfdKind) {
+    // Only rocprofv3's HIP records (the _EXT kinds) carry the arguments and
+    // the returned value; its HSA and marker records are the SDK's plain
+    // API record. roctrace's own kfd_api section is written as the HIP
+    // ones.
+    if (e.args != nullptr) {
+      AppendArgs(&out, *e.args);
+    } else {
+      out.append(",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
     }
     if (e.op->returns_status) {
       // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
@@ -672,7 +700,13 @@ void JsonWriter::Write(const ApiEvent& e) {
           static_cast<uint64_t>(static_cast<uint32_t>(e.retval)));
       out.push_back('}');
     }
-    if (e.failed) out.append(",\"failed\":true");  // ours: an error returned
+    if (e.op->category == Category::kHip) {
+      // As rocprofv3's HIP records: the stream the call names, 0 (the
+      // null stream) for a call that names none.
+      out.append(",\"stream_id\":{");
+      Key(&out, "handle", e.stream_known ? e.stream_id : 0);
+      out.push_back('}');
+    }
   }
   out.push_back('}');
   if (out.size() >= kFlushBytes) Flush(c);
@@ -829,7 +863,7 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
     for (size_t i = 0; i < operations_[k].size(); ++i) {
       if (i != 0) head.push_back(',');
-      AppendJsonString(&head, operations_[k][i]->name);
+      AppendJsonString(&head, operations_[k][i]);
     }
     head.append("]}");
   }

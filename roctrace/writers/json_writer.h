@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "roctrace/writers/event.h"
@@ -50,6 +51,13 @@ struct JsonRunConfig {
   bool rocpd_output = false;
   bool kernel_rename = false;
   bool group_by_queue = false;
+  // The tracer's rocprofiler-sdk operation names, by buffer tracing kind
+  // and then by operation number ("" where it names none): a record's
+  // `operation` is its name's SDK number and strings.buffer_records lists
+  // every operation of a kind, as rocprofv3 writes them. Names the SDK
+  // does not have, and every name when this is empty, are numbered after
+  // the kind's list in the order they first appear.
+  std::vector<std::vector<std::string>> sdk_operations;
 };
 
 class JsonWriter : public Writer {
@@ -87,6 +95,8 @@ class JsonWriter : public Writer {
   // list (rocTX events: the rocTX function, their message in
   // strings.marker_api).
   const OpSlot& Operation(const ApiEvent& e);
+  // The number of `name` in `kind`'s list, appended when not there.
+  uint32_t OperationNumber(uint32_t kind, const std::string& name);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
   static void AppendArgs(std::string* out, const ApiArgs& args);
@@ -113,7 +123,9 @@ class JsonWriter : public Writer {
   std::string pending_[kPartCount];
   uint64_t records_[kPartCount] = {};
   std::vector<OpSlot> operation_of_;  // by OpName::index
-  std::vector<const OpName*> operations_[kKindCount];
+  // Each kind's operation names (strings.buffer_records) and their numbers.
+  std::vector<std::string> operations_[kKindCount];
+  std::unordered_map<std::string, uint32_t> operation_numbers_[kKindCount];
   // Every operation by category, for the summary.
   std::vector<const OpName*> by_category_[kCategoryCount];
   std::vector<const OpName*> kernels_;  // by Kernel_Id - 1

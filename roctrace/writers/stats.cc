@@ -113,7 +113,17 @@ void Merge(CallStats* into, const CallStats& from) {
 std::vector<StatsRow> StatsWriter::Table(Category category) const {
   std::map<std::string, CallStats> by_name;
   for (const auto& kv : by_op_) {
-    if (kv.first != nullptr && kv.first->category == category)
+    if (kv.first != nullptr && kv.first->category == category &&
+        !IsKfd(*kv.first))
+      Merge(&by_name[kv.first->name], kv.second);
+  }
+  return MakeRows(std::move(by_name));
+}
+
+std::vector<StatsRow> StatsWriter::KfdTable() const {
+  std::map<std::string, CallStats> by_name;
+  for (const auto& kv : by_op_) {
+    if (kv.first != nullptr && IsKfd(*kv.first))
       Merge(&by_name[kv.first->name], kv.second);
   }
   return MakeRows(std::move(by_name));
@@ -124,7 +134,7 @@ const char* StatsWriter::SummaryDomain(const OpName& op) {
     case Category::kHip:
       return "HIP_API";
     case Category::kHsa:
-      return op.domain == "KFD_API" ? "KFD_API" : "HSA_API";
+      return IsKfd(op) ? "KFD_API" : "HSA_API";
     case Category::kMarker:
       return "MARKER_API";
     case Category::kKernel:
@@ -366,6 +376,10 @@ void StatsWriter::Finish(const RunInfo&) {
       // Device tables keep rocprofv3's columns exactly.
       if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows, !IsDevice(c));
     }
+    // libhsakmt calls (--kfd-trace) beside their trace file: rocprofv3's
+    // _hsa_api_stats.csv counts HSA calls only.
+    std::vector<StatsRow> kfd = KfdTable();
+    if (!kfd.empty()) WriteCsv(prefix_ + "_kfd_api_stats.csv", kfd, true);
     std::vector<StatsRow> domains = DomainTable();
     if (!domains.empty()) {
       WriteCsv(prefix_ + "_domain_stats.csv", domains, true);

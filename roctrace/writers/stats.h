@@ -66,8 +66,13 @@ class StatsWriter : public Writer {
   void Finish(const RunInfo& info) override;
   std::vector<std::string> Files() const override { return files_; }
 
-  // Rows sorted by total duration, longest first.
+  // Rows sorted by total duration, longest first. kHsa's leaves out the
+  // libhsakmt calls (--kfd-trace), which are KfdTable's
+  // (`_kfd_api_stats.csv`, roctrace's own file).
   std::vector<StatsRow> Table(Category category) const;
+  std::vector<StatsRow> KfdTable() const;
+  // A libhsakmt call: carried as an HSA category event, domain KFD_API.
+  static bool IsKfd(const OpName& op) { return op.domain == "KFD_API"; }
   // One row per summary domain (SummaryDomain), as `_domain_stats.csv`.
   std::vector<StatsRow> DomainTable() const;
 
