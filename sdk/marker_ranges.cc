@@ -18,6 +18,7 @@
 #include "sdk/buffers.h"
 #include "sdk/dispatch.h"
 #include "sdk/marker_requests.h"
+#include "sdk/retirement.h"
 
 namespace rocprofiler_sdk {
 
@@ -132,13 +133,24 @@ void Callbacks(ThreadState& t, OpenRange& r, uint64_t mask, bool exit) {
   }
 }
 
-// EXIT callbacks and records of a range that ends now.
+// A range's ID appears in no record after its EXIT callbacks and records,
+// all written on this thread: its retirement follows them here.
+void RetireRange(const OpenRange& r) noexcept {
+  if (const uint64_t contexts = RetirementContexts()) {
+    Retire(r.correlation_id, roctracer::clock::TimestampNs(), contexts);
+  }
+}
+
+// EXIT callbacks, records and retirement of a range that ends now.
 void Close(ThreadState& t, OpenRange& r) noexcept {
   const uint64_t end = roctracer::clock::TimestampNs();
   const uint64_t active = g_active_mask.load(std::memory_order_acquire);
   if ((r.called & active) != 0) Callbacks(t, r, r.called & active, true);
   uint64_t buffered = r.buffered & active;
-  if (buffered == 0) return;
+  if (buffered == 0) {
+    RetireRange(r);
+    return;
+  }
   rocprofiler_buffer_tracing_marker_api_record_t rec{};
   rec.size = sizeof(rec);
   rec.kind = static_cast<rocprofiler_buffer_tracing_kind_t>(kBufferKind);
@@ -155,6 +167,7 @@ void Close(ThreadState& t, OpenRange& r) noexcept {
     WriteRecord(g_contexts[i].buffer_services[kBufferKind].buffer, &rec,
                 sizeof(rec));
   }
+  RetireRange(r);
 }
 
 }  // namespace
@@ -176,8 +189,16 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   }
   OpenRange& r = s->current;
   r.op = op;
-  r.correlation_id = info.correlation_id;
+  // As in rocprofiler-sdk 1.0.0, each range (mark, thread ID query) has a
+  // correlation ID of its own, distinct from the rocTX call's, and its
+  // ancestor is the innermost call or thread range open on the thread when
+  // it began: the enclosing traced call or the thread's innermost open
+  // range, whichever began later (this thread's IDs increase).
+  r.correlation_id = roctracer::FreshCorrelationId();
   r.ancestor = depth > 0 ? t.frames[depth - 1].correlation_id : 0;
+  if (!s->stack.empty() && s->stack.back().correlation_id > r.ancestor) {
+    r.ancestor = s->stack.back().correlation_id;
+  }
   r.thread_id = roctracer::platform::ThreadId();
   r.called = 0;
   r.buffered = buffered;
@@ -190,6 +211,7 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
     const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
     r.payload.args.roctxMarkA.message = d->args.message;
   }
+  // The rocTX call's ID, which its EXIT is matched by.
   s->call_id = info.correlation_id;
   s->frame = depth;
   const uint64_t all = callbacks | buffered;

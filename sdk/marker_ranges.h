@@ -4,9 +4,11 @@
 // start to end). roctxRangePushA opens a roctxThreadRangeA (ENTER at the
 // push, with its message and, set when it returns, the level) that the
 // thread's next roctxRangePop closes (EXIT and a record from the push's
-// start to the pop's end, with the push's thread and correlation ID);
-// roctxRangeStartA opens a roctxProcessRangeA that roctxRangeStop of its ID
-// closes, on any thread. A pop or stop with no range open is not reported.
+// start to the pop's end, with the push's thread); roctxRangeStartA opens
+// a roctxProcessRangeA that roctxRangeStop of its ID closes, on any thread.
+// A pop or stop with no range open is not reported. Each range (or call)
+// has a correlation ID of its own, as in rocprofiler-sdk 1.0.0, retired
+// when it closes.
 #ifndef ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
 #define ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
 

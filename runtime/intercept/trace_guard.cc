@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api_domain_tables.h"
+#include "runtime/activity/correlation.h"
 #include "runtime/intercept/traced_call.h"
 
 namespace roctracer::hook {
@@ -41,6 +42,8 @@ bool StreamOf(const TracedCall& call, uint64_t* stream) noexcept {
 }
 
 }  // namespace
+
+uint64_t FreshCorrelationId() noexcept { return activity::NextCorrelationId(); }
 
 bool InnermostCallOf(uint32_t domain, uint32_t* op, uint64_t* id) noexcept {
   for (const TracedCall* call = InnermostTracedCall(); call != nullptr;

@@ -88,6 +88,11 @@ bool InnermostCallOf(uint32_t domain, uint32_t* op, uint64_t* id) noexcept;
 // EnqueueInfo::stream).
 uint64_t InnermostStream() noexcept;
 
+// A fresh correlation ID from the tracer's counter (never 0, unique in the
+// process): for what a consumer reports as an operation of its own rather
+// than a call's, such as an SDK range spanning two rocTX calls.
+uint64_t FreshCorrelationId() noexcept;
+
 // The consumer to call for (domain, op): the installed one if it registered
 // interest in the op, else NULL. Two relaxed loads.
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept;
