@@ -1,5 +1,7 @@
 #include "sdk/marker_ranges.h"
 
+#include <pthread.h>
+
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -56,6 +58,15 @@ constexpr int kBufferKind = ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API;
 // Open roctxProcessRangeA ranges by range ID. Never destroyed: a range may
 // be stopped from a static destructor.
 std::mutex g_process_mutex;
+// Taken on the rocTX path: a thread holding it when another forks would
+// hold it forever in the child, so the child starts with a fresh one (as
+// the SDK's other API-path locks).
+void FreshProcessMutexInChild() noexcept {
+  new (&g_process_mutex) std::mutex();
+}
+__attribute__((constructor)) void RegisterProcessMutexForkHandler() {
+  pthread_atfork(nullptr, nullptr, &FreshProcessMutexInChild);
+}
 std::unordered_map<uint64_t, OpenRange>& ProcessRanges() {
   static auto* ranges = new std::unordered_map<uint64_t, OpenRange>();
   return *ranges;
