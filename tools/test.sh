@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./tools/install_deps.sh
+# The tree's copies of the shared reference files must equal the reference.
+./tools/check_reference_copies.sh
 
 bazel test //... "$@"
 bazel test --config=asan --test_tag_filters=-no_asan --build_tests_only //... "$@"
