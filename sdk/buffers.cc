@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "rocprofiler-sdk/internal_threading.h"
+#include "runtime/gpu/completion.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/pool/pool.h"
 #include "sdk/config_lock.h"
@@ -241,6 +242,10 @@ void FlushClientBuffers(uint32_t client) noexcept {
   // once more for those deferred meanwhile (the last GPU work of calls that
   // ended during the first round).
   const bool may_wait = MayWaitForDelivery();
+  // Completed GPU work not yet reported goes first (rocprofiler_flush_buffer).
+  if (may_wait) {
+    roctracer::gpu::HarvestAll(roctracer::gpu::HarvestReason::kFlush);
+  }
   for (int round = 0; round < 2; ++round) {
     const bool wrote = may_wait && WriteDeferredRetirements();
     for (Buffer& b : g_buffers) {
@@ -334,9 +339,18 @@ rocprofiler_flush_buffer(rocprofiler_buffer_id_t buffer_id) {
   roctracer::pool::Pool* pool =
       g_buffer_pools[i].load(std::memory_order_acquire);
   if (pool == nullptr) return ROCPROFILER_STATUS_ERROR_BUFFER_NOT_FOUND;
-  // Retirements deferred before this call go to their buffers first (after
-  // a flush of those buffers), so this flush delivers them too.
-  if (MayWaitForDelivery()) WriteDeferredRetirements();
+  if (MayWaitForDelivery()) {
+    // GPU work that has completed but that the tracer's completion thread
+    // has not reported yet is written now: as in rocprofiler-sdk, where a
+    // dispatch's or copy's record is written before the application sees
+    // it complete, a flush after the application waited for its work
+    // delivers that work's records. (Not on a delivery or callback thread:
+    // writing there could wait for that thread itself.)
+    roctracer::gpu::HarvestAll(roctracer::gpu::HarvestReason::kFlush);
+    // Retirements deferred before this call go to their buffers first (after
+    // a flush of those buffers), so this flush delivers them too.
+    WriteDeferredRetirements();
+  }
   FlushPool(pool);
   return ROCPROFILER_STATUS_SUCCESS;
 }

@@ -450,6 +450,44 @@ TEST_F(SdkGpuKinds, DispatchEnqueueAndCompleteWithTheDocumentedFields) {
   hsa_signal_destroy(done);
 }
 
+// As Kineto collects GPU work: the application waits for its kernels (their
+// completion signals), then the tool flushes its buffer once and reads what
+// it has. Every dispatch that completed must be in the buffer when the flush
+// returns (rocprofiler-sdk writes the record before the application sees the
+// dispatch complete), not only those the tracer's completion thread had
+// reported by then. Many rounds: the completion thread reports every
+// millisecond, so a flush that relied on it misses some.
+TEST_F(SdkGpuKinds, AFlushAfterTheApplicationWaitedDeliversEveryDispatch) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().Clear();
+  constexpr int kRounds = 20, kPerRound = 3;
+  int missing_rounds = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    for (int i = 0; i < kPerRound; ++i) {
+      hsa_signal_store_screlease(done, 1);
+      gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+      ASSERT_EQ(gpu_test::WaitZero(done), 0);
+    }
+    ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+    std::lock_guard<std::mutex> lock(T().mutex);
+    if (T().dispatches.size() != size_t{kPerRound} * (round + 1)) {
+      ++missing_rounds;
+    }
+  }
+  EXPECT_EQ(missing_rounds, 0) << "rounds whose flush lacked dispatches that "
+                                  "had completed";
+  hsa_queue_destroy(q);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  {
+    std::lock_guard<std::mutex> lock(T().mutex);
+    EXPECT_EQ(T().dispatches.size(), size_t{kRounds} * kPerRound);
+  }
+  hsa_signal_destroy(done);
+}
+
 TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
   hsa_signal_t done;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
