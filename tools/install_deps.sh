@@ -35,6 +35,8 @@ packages=(
   valgrind
   # roctrace/tests/pftrace_protoc_test.py: protoc --decode of a .pftrace
   protobuf-compiler
+  # tools/kineto_check.sh: Kineto's libkineto formats with fmt
+  libfmt-dev
 )
 
 missing=()
