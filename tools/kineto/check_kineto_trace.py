@@ -7,7 +7,9 @@ The work (kineto_work.hip) makes, inside the trace: 3 launches of
 kineto_scale, a pageable host-to-device hipMemcpy (HIP 5.2 writes it with the
 CPU: no GPU activity), a pinned host-to-device hipMemcpy (an HSA copy), a
 device-to-device hipMemcpy (HIP's __amd_rocclr_copyBuffer blit kernel) and a
-device-to-host hipMemcpy (an HSA copy). Every check failing is printed; exit
+device-to-host hipMemcpy (an HSA copy). Two later traces (the work twice,
+then once, untraced work before each) must hold their own work only. Every
+check failing is printed; exit
 1 if any failed. Prints a summary of what was found.
 """
 import collections
@@ -116,12 +118,28 @@ def main(out_path, trace_path):
               e["args"].get("block") == [256, 1, 1],
               "kernel grid/block in the chrome trace: %s" % e["args"])
 
+    # The later traces of the same process: each holds its own work only
+    # (the first trace's counts, times the work ran in it).
+    rounds = [line.split() for line in open(out_path)
+              if line.startswith("round ")]
+    check(len(rounds) == 2, "2 later traces: %s" % rounds)
+    for r in rounds:
+        times = int(r[2])
+        got = dict(runtime=int(r[4]), kernels=int(r[6]), copies=int(r[8]))
+        want = dict(runtime=times * len(runtime), kernels=times * len(kernels),
+                    copies=times * len(copies))
+        check(got == want, "trace %s (work %d times): %s, want %s" %
+              (r[1], times, got, want))
+
     print("kineto: %d HIP runtime calls (%s), %d kernels (%s), %d copies "
           "(%s); chrome trace: %s, %d flows" %
           (len(runtime), ", ".join("%s %d" % kv for kv in
                                    sorted(calls.items())),
            len(kernels), ", ".join(sorted({k["name"] for k in kernels})),
            len(copies), ", ".join(dirs), dict(cats), len(flows_f)))
+    for r in rounds:
+        print("  later trace %s, the work %s times: %s runtime calls, %s "
+              "kernels, %s copies" % (r[1], r[2], r[4], r[6], r[8]))
     for g in kernels + copies:
         call = by_corr.get(g["corr"], {})
         print("  %-45s corr %3d  %7.1f us after %s starts, %6.1f us long" %

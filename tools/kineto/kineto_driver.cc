@@ -3,8 +3,9 @@
 // HIP work (libkineto_work.so), stopTrace. Prints every activity Kineto
 // collected, one line each, tab-separated:
 //   activity TYPE CORRELATION START_NS DURATION_NS DEVICE RESOURCE NAME
-// and saves Kineto's chrome trace to argv[1]. Exit 0 when the work and the
-// trace ran; the checking is tools/kineto/check_kineto_trace.py's.
+// and saves Kineto's chrome trace to argv[1]; then traces twice more (below).
+// Exit 0 when the work and the traces ran; the checking is
+// tools/kineto/check_kineto_trace.py's.
 #include <libkineto.h>
 
 #include <cstdio>
@@ -54,5 +55,33 @@ int main(int argc, char** argv) {
   }
   trace->save(argv[1]);
   printf("saved %s\n", argv[1]);
+
+  // PyTorch profiles again in the same process: two more traces (the work
+  // twice, then once), with untraced work before each. Each must hold its
+  // own work only:
+  //   round N TIMES runtime R kernels K copies C
+  for (int round = 1; round <= 2; ++round) {
+    if (kineto_work_run() != 0) return 1;  // untraced
+    const int times = round == 1 ? 2 : 1;
+    profiler.prepareTrace(types);
+    profiler.startTrace();
+    for (int i = 0; i < times; ++i) {
+      if (kineto_work_run() != 0) return 1;
+    }
+    auto again = profiler.stopTrace();
+    if (!again || !again->activities()) return 1;
+    int runtime = 0, kernels = 0, copies = 0;
+    for (const auto* a : *again->activities()) {
+      if (a->type() == libkineto::ActivityType::CONCURRENT_KERNEL) {
+        ++kernels;
+      } else if (a->type() == libkineto::ActivityType::GPU_MEMCPY) {
+        ++copies;
+      } else if (a->type() == libkineto::ActivityType::CUDA_RUNTIME) {
+        ++runtime;
+      }
+    }
+    printf("round %d %d runtime %d kernels %d copies %d\n", round, times,
+           runtime, kernels, copies);
+  }
   return 0;
 }
