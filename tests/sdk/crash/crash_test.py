@@ -31,7 +31,6 @@ class CrashTest(unittest.TestCase):
         if os.path.exists(out):
             with open(out) as f:
                 lines = f.read().splitlines()
-        if os.path.exists(out):
             os.unlink(out)
         return p, lines
 
