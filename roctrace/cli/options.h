@@ -26,6 +26,10 @@ struct Options {
   // --sys-trace): a build without scratch events says so on stderr.
   bool scratch_memory_asked = false;
   bool kfd = false;  // --kfd-trace: libhsakmt calls (KFD_API)
+  // Tracing options were given but none turned anything on
+  // (--sys-trace=False alone): the program runs untraced, as rocprofv3 runs
+  // it then.
+  bool trace_nothing = false;
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups

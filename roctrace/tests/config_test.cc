@@ -303,7 +303,7 @@ TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
        std::vector<std::vector<std::string>>{
            {"--hsa-trace=False", "-s", "app"},
            {"-s", "--hsa-trace", "false", "app"},
-           {"--hsa-trace=no", "app"}}) {
+           {"--hsa-trace=no", "--hip-trace", "-r", "app"}}) {
     Options o = Parse(line, &ok, &error);
     ASSERT_TRUE(ok) << error;
     EXPECT_FALSE(o.hsa_core || o.hsa_amd || o.hsa_image || o.hsa_finalizer)
@@ -344,6 +344,71 @@ TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
   EXPECT_TRUE(o.hip_runtime && o.kernel);
   EXPECT_EQ(ToolEnvironment(o)[0].second,
             "hip,marker,kernel,memory_copy,memory_allocation,scratch_memory");
+}
+
+// rocprofv3's rule when the tracing options given turn nothing on: nothing
+// is traced (a warning says so), and statistics or summaries are an error.
+// No tracing option at all stays roctrace's --sys-trace.
+TEST(Options, TracingOptionsThatTurnNothingOnTraceNothing) {
+  bool ok;
+  std::string error;
+  for (const std::vector<std::string>& line :
+       std::vector<std::vector<std::string>>{
+           {"--sys-trace=False", "app"},
+           {"-s", "false", "app"},
+           {"--kernel-trace=0", "app"},
+           {"--hsa-trace=no", "app"},
+           {"-r0", "--hip-trace=off", "app"}}) {
+    Options o = Parse(line, &ok, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_TRUE(o.trace_nothing) << line[0];
+    EXPECT_FALSE(o.hip_runtime || o.hip_compiler || o.hsa_core || o.marker ||
+                 o.kernel || o.memory_copy || o.memory_allocation ||
+                 o.scratch_memory || o.kfd)
+        << line[0];
+    ASSERT_EQ(o.notes.size(), 1u) << line[0];
+    EXPECT_NE(o.notes[0].find("no tracing options were enabled"),
+              std::string::npos);
+    EXPECT_EQ(ToolEnvironment(o)[0].second, "") << line[0];
+  }
+  for (const std::vector<std::string>& line :
+       std::vector<std::vector<std::string>>{
+           {"--sys-trace=False", "--stats", "app"},
+           {"--sys-trace=False", "-S", "app"},
+           {"--sys-trace=False", "-D", "app"},
+           {"--sys-trace=False", "--summary-groups", "HIP_API", "--", "app"},
+           {"--sys-trace=False", "--summary-output-file", "x", "app"},
+           {"--sys-trace=False", "-u", "msec", "app"}}) {
+    Parse(line, &ok, &error);
+    EXPECT_FALSE(ok) << line[1];
+    EXPECT_NE(
+        error.find("no tracing options were enabled for the " +
+                   (line[1] == "-S"   ? std::string("--summary")
+                    : line[1] == "-D" ? std::string("--summary-per-domain")
+                    : line[1] == "-u" ? std::string("--summary-units")
+                                      : line[1])),
+        std::string::npos)
+        << error;
+  }
+  // --stats=False is no statistics; --group-by-queue counts as a tracing
+  // option (no warning, statistics allowed), still tracing nothing.
+  Options o = Parse({"--sys-trace=False", "--stats=False", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.trace_nothing);
+  o = Parse({"--sys-trace=False", "--group-by-queue", "--stats", "app"}, &ok,
+            &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.trace_nothing && o.notes.empty());
+  // Something on: traced as asked.
+  o = Parse({"--sys-trace=False", "--marker-trace", "--stats", "app"}, &ok,
+            &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.trace_nothing || o.hip_runtime);
+  EXPECT_TRUE(o.marker);
+  o = Parse({"--stats", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.trace_nothing);
+  EXPECT_TRUE(o.hip_runtime && o.hsa_core && o.kernel);
 }
 
 TEST(Options, Rocprofv3InputFiles) {

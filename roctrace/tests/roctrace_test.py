@@ -2125,6 +2125,22 @@ class MoreRocprofv3Options(unittest.TestCase):
     self.assertEqual(doc["config"]["ROCTRACER_CRASH_FLUSH"], "0")
     self.assertEqual(len(regions(os.path.join(d, "c_results.db"))), 3)
 
+  def test_tracing_options_that_turn_nothing_on(self):
+    # rocprofv3's rule: the program runs, nothing is traced or written, a
+    # warning says so; statistics asked for are an error before it runs.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--sys-trace=False", "-d", d, "-o", "n", "--",
+             PROGRAM, "exit_worker", "5"], d)
+    self.assertEqual(p.returncode, 3, p.stderr)
+    self.assertIn("no tracing options were enabled", p.stderr)
+    self.assertEqual(os.listdir(d), [])
+    p = run([ROCTRACE, "--sys-trace=False", "--stats", "-d", d, "-o", "n",
+             "--", PROGRAM, "threads", "1", "1"], d)
+    self.assertEqual(p.returncode, 2, p.stderr)
+    self.assertIn("no tracing options were enabled for the --stats option",
+                  p.stderr)
+    self.assertEqual(os.listdir(d), [])
+
   def test_short_version_and_refused_options(self):
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "-v"], d)
