@@ -33,7 +33,7 @@ struct Options {
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups
-  std::string summary_output_file;          // empty: stderr
+  std::string summary_output_file;          // empty: stdout
   std::string summary_units;                // sec, msec, usec, nsec (default)
   // fatal, error, warning, info, trace, env, config (info, trace and config
   // print the configuration at start)

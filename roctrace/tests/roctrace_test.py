@@ -212,8 +212,10 @@ class TraceSample(unittest.TestCase):
       expected = statistics.stdev(d) if len(d) > 1 else 0.0
       self.assertAlmostEqual(float(s["StdDev"]), expected,
                              delta=max(1e-5 * expected, 1e-3))
-    self.assertIn("ROCPROFV3 SUMMARY:", self.p.stderr)
-    self.assertIn("hsa_system_get_info", self.p.stderr)
+    # On the standard output, as rocprofv3 1.0.0 prints it by default.
+    self.assertIn("ROCPROFV3 SUMMARY:", self.p.stdout)
+    self.assertIn("    | hsa_system_get_info", self.p.stdout)
+    self.assertNotIn("SUMMARY", self.p.stderr)
 
   def test_failed_calls_are_counted(self):
     # Without a GPU, hipGetDeviceCount returns hipErrorNoDevice (the program
@@ -2102,6 +2104,19 @@ class Summaries(unittest.TestCase):
     self.assertIn("DURATION (usec)", text)
     p = run([ROCTRACE, "--summary-groups", "(", "--", "true"], d)
     self.assertEqual(p.returncode, 2)
+
+  def test_stdout_and_stderr_names_print_on_the_standard_output(self):
+    # rocprofv3 1.0.0 prints the tables on its standard output for both
+    # names (any case), writing no file.
+    for name in ("stderr", "STDOUT", "Stderr"):
+      d = tempfile.mkdtemp()
+      p = run([ROCTRACE, "--hip-trace", "-S", "--summary-output-file", name,
+               "-d", d, "-o", "s", "--", PROGRAM, "threads", "1", "3"], d)
+      self.assertEqual(p.returncode, 0, p.stderr)
+      self.assertIn("ROCPROFV3 SUMMARY:", p.stdout, name)
+      self.assertIn("hipGetErrorString", p.stdout, name)
+      self.assertNotIn("SUMMARY", p.stderr, name)
+      self.assertEqual(os.listdir(d), ["s_results.db"], name)
 
 
 class MoreRocprofv3Options(unittest.TestCase):

@@ -386,11 +386,11 @@ void StatsWriter::Finish(const RunInfo&) {
     }
   }
   if (summary_ || per_domain_ || !groups_.empty()) {
-    // stderr, stdout or a file of this process's (replaced).
-    std::FILE* out = stderr;
-    if (summary_file_ == "stdout") {
-      out = stdout;
-    } else if (!summary_file_.empty() && summary_file_ != "stderr") {
+    // The standard output, or a file of this process's (replaced). As
+    // rocprofv3 1.0.0's, "stderr" (its default) is the standard output too.
+    std::FILE* out = stdout;
+    if (!summary_file_.empty() && summary_file_ != "stdout" &&
+        summary_file_ != "stderr") {
       // A NAME with directories in it (as rocprofv3, made as needed).
       for (size_t at = summary_file_.find('/', 1); at != std::string::npos;
            at = summary_file_.find('/', at + 1)) {
@@ -403,7 +403,7 @@ void StatsWriter::Finish(const RunInfo&) {
       }
     }
     // As rocprofv3: a terminal's tables indented, a file's not.
-    const char* indent = out == stderr || out == stdout ? "    " : "";
+    const char* indent = out == stdout ? "    " : "";
     const Unit unit = UnitOf(summary_units_);
     // The domains with events, in rocprofv3's order.
     std::vector<DomainOps> domains;
@@ -455,7 +455,7 @@ void StatsWriter::Finish(const RunInfo&) {
       for (const DomainOps& d : domains) all.push_back(&d);
       PrintSummary(out, "SUMMARY", all, unit, indent);
     }
-    if (out != stderr && out != stdout) {
+    if (out != stdout) {
       const bool written = !std::ferror(out);
       if (std::fclose(out) != 0 || !written) {
         ReportFailure(summary_file_, std::strerror(errno));
