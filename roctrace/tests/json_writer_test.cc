@@ -328,6 +328,7 @@ TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
   alloc_work.device_id = -1;
   alloc_work.allocation = MemoryAllocation{};
   alloc_work.allocation.size = 64;
+  alloc_work.allocation.address = 0x7f00dead0040;
   ApiEvent a = Event(&alloc, 7);
   a.device = &alloc_work;
   const Written w =
@@ -361,6 +362,9 @@ TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
             (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
                     "start_timestamp", "end_timestamp", "agent_id", "address",
                     "allocation_size", "stream_id"}));
+  // rocprofiler-sdk 1.0.0's address: a string, 0x and 16 hex digits.
+  EXPECT_EQ(records["memory_allocation"][0]["address"], "0x00007f00dead0040");
+  EXPECT_EQ(records["memory_allocation"][0]["allocation_size"], 64);
   EXPECT_EQ(
       Keys(records["scratch_memory"][0]),
       (Fields{"size", "kind", "operation", "agent_id", "queue_id", "thread_id",

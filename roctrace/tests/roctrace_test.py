@@ -1454,9 +1454,9 @@ class GpuProgram(unittest.TestCase):
     with open(os.path.join(d, "a_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
     records = tool["buffer_records"]["memory_allocation"]
-    self.assertEqual([(r["allocation_size"], r["address"]["handle"],
+    self.assertEqual([(r["allocation_size"], r["address"],
                        r["correlation_id"]["internal"]) for r in records],
-                     [(size, int(r["Address"], 16), int(r["Correlation_Id"]))
+                     [(size, r["Address"], int(r["Correlation_Id"]))
                       for r, size in zip(rows, (64, 0))])
     with open(os.path.join(d, "a_results.pftrace"), "rb") as f:
       trace = pftrace_reader.Trace(f.read())

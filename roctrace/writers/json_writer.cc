@@ -664,9 +664,11 @@ void JsonWriter::Write(const ApiEvent& e) {
     }
     out.append(",\"agent_id\":{");
     Key(&out, "handle", agent_handle);
-    out.append("},\"address\":{");
-    Key(&out, "handle", m.address);
-    out.append("},");
+    // As rocprofiler-sdk 1.0.0 saves it: a string, 0x and 16 hex digits.
+    char address[40];
+    std::snprintf(address, sizeof(address), "},\"address\":\"0x%016llx\",",
+                  static_cast<unsigned long long>(m.address));
+    out.append(address);
     Key(&out, "allocation_size", m.size);
   } else if (e.op->category == Category::kScratchMemory) {
     // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
