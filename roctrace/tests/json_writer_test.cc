@@ -424,5 +424,43 @@ TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {
                    {"HSA_CORE_API", "hsa_not_in_the_sdk"}}));
 }
 
+// HIP >= 6 renames some APIs by macro (`#define hipChooseDevice
+// hipChooseDeviceR0600`): the call is traced under the renamed function,
+// and rocprofiler-sdk 1.0.0 numbers it at its dispatch-table slot, named
+// as before the rename (hipChooseDevice). A renamed function the SDK names
+// itself (hipGetDevicePropertiesR0600) keeps its own number, as does the
+// previous ABI's (hipChooseDeviceR0000).
+TEST(JsonWriter, RenamedHipFunctionsTakeTheirSlotsNumber) {
+  JsonRunConfig config;
+  config.sdk_operations.resize(33);
+  config.sdk_operations[21] = {"hipChooseDevice", "hipChooseDeviceR0000",
+                               "hipGetDevicePropertiesR0600",
+                               "hipGetDevicePropertiesR0000", "hipFree"};
+  OpName choose{Category::kHip, "hipChooseDeviceR0600", "HIP_RUNTIME_API_EXT",
+                0};
+  OpName choose_old{Category::kHip, "hipChooseDeviceR0000",
+                    "HIP_RUNTIME_API_EXT", 1};
+  OpName props{Category::kHip, "hipGetDevicePropertiesR0600",
+               "HIP_RUNTIME_API_EXT", 2};
+  OpName unknown{Category::kHip, "hipNotInTheSdkR0600", "HIP_RUNTIME_API_EXT",
+                 3};
+  OpName no_digits{Category::kHip, "hipFreeR06", "HIP_RUNTIME_API_EXT", 4};
+  const Written w =
+      WriteEvents({Event(&choose, 1), Event(&choose_old, 2), Event(&props, 3),
+                   Event(&unknown, 4), Event(&no_digits, 5)},
+                  config);
+  const json& records = w.tool["buffer_records"]["hip_api"];
+  ASSERT_EQ(records.size(), 5u);
+  EXPECT_EQ(records[0]["operation"], 0);
+  EXPECT_EQ(records[1]["operation"], 1);
+  EXPECT_EQ(records[2]["operation"], 2);
+  EXPECT_EQ(records[3]["operation"], 5);  // after the SDK's list
+  EXPECT_EQ(records[4]["operation"], 6);
+  EXPECT_EQ(w.tool["strings"]["buffer_records"][21]["operations"],
+            json({"hipChooseDevice", "hipChooseDeviceR0000",
+                  "hipGetDevicePropertiesR0600", "hipGetDevicePropertiesR0000",
+                  "hipFree", "hipNotInTheSdkR0600", "hipFreeR06"}));
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -95,7 +95,9 @@ class JsonWriter : public Writer {
   // list (rocTX events: the rocTX function, their message in
   // strings.marker_api).
   const OpSlot& Operation(const ApiEvent& e);
-  // The number of `name` in `kind`'s list, appended when not there.
+  // The number of `name` in `kind`'s list (a HIP function renamed with an
+  // ABI suffix, hipChooseDeviceR0600, numbered as its name before the
+  // rename where the list has only that), appended when not there.
   uint32_t OperationNumber(uint32_t kind, const std::string& name);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
