@@ -262,6 +262,10 @@ int RunJob(roctrace::Options options, const char* argv0) {
       setenv(kv.first.c_str(), kv.second.c_str(), 1);
     }
   }
+  if (options.output_config && !options.trace_nothing) {
+    setenv("ROCTRACE_OUTPUT_CONFIG",
+           roctrace::ConfigurationObject(options).c_str(), 1);
+  }
   // --disable-signal-handlers: a crash is the program's own handlers' alone
   // (libroctracer64 installs no fatal-signal handler: no flush at a crash).
   if (options.disable_signal_handlers) setenv("ROCTRACER_CRASH_FLUSH", "0", 1);
@@ -357,11 +361,12 @@ int RunJob(roctrace::Options options, const char* argv0) {
                  problem.c_str());
     return 1;
   }
-  // --output-config: <prefix>_config.json, written before the program runs
-  // (its directory is there now). A file that cannot be written is lost
-  // output: roctrace's status says so at the end.
+  // --output-config: <prefix>_config.json, written by each traced process
+  // (the tool, as it starts); here only for a program run untraced, before
+  // it runs (its directory is there now). A file that cannot be written is
+  // lost output: roctrace's status says so at the end.
   bool config_lost = false;
-  if (options.output_config) {
+  if (options.output_config && options.trace_nothing) {
     const std::string path = prefix + "_config.json";
     const std::string text =
         roctrace::ConfigurationJson(options, static_cast<uint32_t>(g_child));

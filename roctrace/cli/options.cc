@@ -852,10 +852,24 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   return env;
 }
 
-std::string ConfigurationJson(const Options& o, uint32_t pid) {
+namespace {
+
+nlohmann::ordered_json ConfigurationValues(const Options& o) {
   nlohmann::ordered_json config = nlohmann::ordered_json::object();
   for (const auto& kv : ToolEnvironment(o)) config[kv.first] = kv.second;
   if (o.disable_signal_handlers) config["ROCTRACER_CRASH_FLUSH"] = "0";
+  return config;
+}
+
+}  // namespace
+
+std::string ConfigurationObject(const Options& o) {
+  return ConfigurationValues(o).dump(-1, ' ', false,
+                                     nlohmann::json::error_handler_t::replace);
+}
+
+std::string ConfigurationJson(const Options& o, uint32_t pid) {
+  nlohmann::ordered_json config = ConfigurationValues(o);
   nlohmann::ordered_json doc = {
       {"roctrace",
        {{"pid", pid}, {"command", o.program}, {"config", std::move(config)}}}};

@@ -85,6 +85,9 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
 // under "roctrace" (not rocprofv3's "rocprofiler-sdk-tool": the settings
 // are roctrace's own).
 std::string ConfigurationJson(const Options& options, uint32_t pid);
+// Its "config" object alone, on one line: what every traced process is given
+// (ROCTRACE_OUTPUT_CONFIG) to write its own document.
+std::string ConfigurationObject(const Options& options);
 
 extern const char kUsage[];
 

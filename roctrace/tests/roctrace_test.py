@@ -2154,6 +2154,36 @@ class MoreRocprofv3Options(unittest.TestCase):
     self.assertEqual(doc["config"]["ROCTRACER_CRASH_FLUSH"], "0")
     self.assertEqual(len(regions(os.path.join(d, "c_results.db"))), 3)
 
+  def test_output_config_of_every_traced_process(self):
+    # As rocprofv3's: one file per traced process (the shell and both of its
+    # programs), each with that process's pid and command line.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o",
+             "%pid%", "--", "/bin/sh", "-c",
+             "%s threads 1 3; %s threads 1 2" % (PROGRAM, PROGRAM)], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    configs = sorted(f for f in os.listdir(d) if f.endswith("_config.json"))
+    commands = []
+    for name in configs:
+      with open(os.path.join(d, name)) as f:
+        doc = json.load(f)["roctrace"]
+      self.assertEqual("%d_config.json" % doc["pid"], name)
+      self.assertEqual(doc["config"]["ROCTRACE_DOMAINS"], "hip")
+      commands.append(doc["command"])
+    self.assertEqual(len(configs), 3, configs)
+    self.assertIn([PROGRAM, "threads", "1", "3"], commands)
+    self.assertIn([PROGRAM, "threads", "1", "2"], commands)
+    # A file that cannot be written: roctrace's status says so.
+    blocked = os.path.join(d, "blocked")
+    with open(blocked, "w") as f:
+      f.write("a file, not a directory")
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o",
+             "%pid%", "--", "/bin/sh", "-c",
+             "cd /; ROCTRACE_OUTPUT_DIR=%s %s threads 1 1" %
+             (blocked, PROGRAM)], d)
+    self.assertEqual(p.returncode, 74, p.stderr)
+    self.assertIn("_config.json", p.stderr)
+
   def test_tracing_options_that_turn_nothing_on(self):
     # rocprofv3's rule: the program runs, nothing is traced or written, a
     # warning says so; statistics asked for are an error before it runs.

@@ -102,6 +102,38 @@ bool MakeDirs(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// --output-config: `<prefix>_config.json` of this process, `config` the
+// configuration roctrace hands every traced process (ROCTRACE_OUTPUT_CONFIG,
+// a JSON object), with this process's pid and command line. A file that
+// cannot be written is lost output (roctrace's status says so).
+void WriteOutputConfig(const std::string& prefix, uint32_t pid,
+                       const std::string& config) {
+  const std::string path = prefix + "_config.json";
+  std::string text = "{\n  \"roctrace\": {\n    \"pid\": ";
+  text += std::to_string(pid);
+  text += ",\n    \"command\": [";
+  const std::vector<std::string> command =
+      ProcessCommandLine("/proc/self/cmdline");
+  for (size_t i = 0; i < command.size(); ++i) {
+    text += i == 0 ? "\n      " : ",\n      ";
+    AppendJsonString(&text, command[i]);
+  }
+  text += command.empty() ? "],\n" : "\n    ],\n";
+  text += "    \"config\": ";
+  text += config;
+  text += "\n  }\n}\n";
+  const std::string dir = DirName(path);
+  std::FILE* f = MakeDirs(dir) ? std::fopen(path.c_str(), "w") : nullptr;
+  bool written = f != nullptr;
+  if (f != nullptr) {
+    written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    written = std::fclose(f) == 0 && written;
+  }
+  if (!written) {
+    ReportOutputFailure("cannot write " + path + ": " + std::strerror(errno));
+  }
+}
+
 // The test hook's shift of this process (ROCTRACE_TEST_CLOCK_OFFSET_NS: one
 // signed count of nanoseconds, or a comma-separated list of them indexed by
 // the process's MPI rank, %rank%).
@@ -285,6 +317,9 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   // A program that execs itself keeps its pid: each image after the first
   // writes files of its own, the earlier images' stay as they were.
   prefix_ += ExecImageSuffix(TakeExecImageNumber());
+  if (const char* config = getenv("ROCTRACE_OUTPUT_CONFIG")) {
+    if (*config != '\0') WriteOutputConfig(prefix_, info_.pid, config);
+  }
 
   roctracer_properties_t props{};
   props.buffer_size = config_.buffer_size;
