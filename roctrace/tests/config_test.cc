@@ -21,6 +21,7 @@
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/agent_naming.h"
+#include "roctrace/writers/json_writer.h"
 #include "roctrace/writers/writer_thread.h"
 
 namespace roctrace {
@@ -813,6 +814,48 @@ TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {
   EXPECT_STREQ(HsaDomainOf("hsa_amd_memory_pool_allocate"), "HSA_AMD_EXT_API");
   EXPECT_STREQ(HsaDomainOf("hsa_ext_image_create"), "HSA_IMAGE_EXT_API");
   EXPECT_STREQ(HsaDomainOf("hsa_init"), "HSA_CORE_API");
+}
+
+// HIP >= 6 renames functions by macro (`#define hipChooseDevice
+// hipChooseDeviceR0600`): rocprofiler-sdk 1.0.0 names the call by its
+// dispatch-table slot, hipChooseDevice, unless it has an operation of the
+// suffixed name itself (hipGetDevicePropertiesR0600).
+TEST(RecordConverter, RenamedHipFunctionsAreNamedAsTheSdkNamesThem) {
+  EXPECT_EQ(HipNameBeforeRename("hipChooseDeviceR0600"), "hipChooseDevice");
+  EXPECT_EQ(HipNameBeforeRename("hipChooseDevice"), "");
+  EXPECT_EQ(HipNameBeforeRename("hipChooseDeviceR06"), "");
+  EXPECT_EQ(HipNameBeforeRename("hsa_agent_iterateR0600"), "");
+  EXPECT_EQ(HipNameBeforeRename("hipR0600"), "");
+  uint32_t choose = 0, props = 0;
+  if (roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hipChooseDeviceR0600",
+                        &choose, nullptr) != ROCTRACER_STATUS_SUCCESS ||
+      roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hipGetDevicePropertiesR0600",
+                        &props, nullptr) != ROCTRACER_STATUS_SUCCESS) {
+    GTEST_SKIP() << "built against HIP < 6: no renamed functions";
+  }
+  for (bool sdk : {true, false}) {
+    std::vector<ApiEvent> events;
+    RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+    if (sdk) {
+      c.SetSdkHipRuntimeNames({"hipChooseDevice", "hipChooseDeviceR0000",
+                               "hipGetDevicePropertiesR0600",
+                               "hipGetDevicePropertiesR0000"});
+    }
+    activity_record_t r{};
+    r.domain = ACTIVITY_DOMAIN_HIP_API;
+    r.begin_ns = 5;
+    r.end_ns = 9;
+    r.op = choose;
+    c.Convert(r);
+    r.op = props;
+    c.Convert(r);
+    ASSERT_EQ(events.size(), 2u);
+    // Without the SDK's names: the traced function's own.
+    EXPECT_EQ(events[0].op->name,
+              sdk ? "hipChooseDevice" : "hipChooseDeviceR0600");
+    EXPECT_EQ(events[1].op->name, "hipGetDevicePropertiesR0600");
+    EXPECT_EQ(events[0].op->domain, "HIP_RUNTIME_API_EXT");
+  }
 }
 
 TEST(KernelFilter, IncludeThenExcludeSearchedInTheName) {

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <rocprofiler-sdk/buffer_tracing.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
 #include <roctracer_hsa.h>
@@ -283,6 +284,13 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
   converter_.TruncateKernelNames(config_.truncate_kernels);
+  // HIP calls named as the SDK names their operations (HIP >= 6's renamed
+  // functions).
+  sdk_operations_ = SdkBufferOperationNames();
+  if (sdk_operations_.size() > ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT) {
+    converter_.SetSdkHipRuntimeNames(
+        sdk_operations_[ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT]);
+  }
   AgentIndex agent_index = AgentIndex::kRelative;
   ParseAgentIndex(config_.agent_index, &agent_index);
   SetAgentNaming(agent_index, ReadAgentTopology());
@@ -564,7 +572,7 @@ bool Tool::CreateWriters() {
     json.summary_output = config_.summary;
     json.kernel_rename = config_.kernel_rename;
     json.group_by_queue = config_.group_by_queue;
-    json.sdk_operations = SdkBufferOperationNames();
+    json.sdk_operations = sdk_operations_;
     add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_,
                                              std::move(json)));
   }
