@@ -216,19 +216,29 @@ int RunJob(roctrace::Options options, const char* argv0) {
         tracer.empty() ? "libroctracer64.so.4" : "libroctrace_tool.so");
     return 1;
   }
-  // --preload's libraries first (a sanitizer's runtime must come first).
-  std::string preload;
-  for (const std::string& lib : options.preload) preload += lib + ":";
-  preload += tracer + ":" + tool;
-  if (IsMpiJob(program)) {
-    const std::string mpi = FindLibrary(dirs, "libroctrace_mpi.so");
-    if (!mpi.empty()) preload += ":" + mpi;
+  // --preload's libraries first (a sanitizer's runtime must come first);
+  // roctrace's tool only when something is traced (tracing options that
+  // turn nothing on run the program untraced, as rocprofv3 runs it), the
+  // tracer also for --sdk-tool's tools.
+  const bool load_tracer = !options.trace_nothing || !options.sdk_tools.empty();
+  std::vector<std::string> preloads = options.preload;
+  if (load_tracer) preloads.push_back(tracer);
+  if (!options.trace_nothing) {
+    preloads.push_back(tool);
+    if (IsMpiJob(program)) {
+      const std::string mpi = FindLibrary(dirs, "libroctrace_mpi.so");
+      if (!mpi.empty()) preloads.push_back(mpi);
+    }
   }
   if (const char* old = std::getenv("LD_PRELOAD")) {
-    if (*old != '\0') preload += std::string(":") + old;
+    if (*old != '\0') preloads.push_back(old);
   }
-  setenv("LD_PRELOAD", preload.c_str(), 1);
-  setenv("HSA_TOOLS_LIB", tracer.c_str(), 1);
+  std::string preload;
+  for (const std::string& lib : preloads) {
+    preload += (preload.empty() ? "" : ":") + lib;
+  }
+  if (!preload.empty()) setenv("LD_PRELOAD", preload.c_str(), 1);
+  if (load_tracer) setenv("HSA_TOOLS_LIB", tracer.c_str(), 1);
   // --sdk-tool: the tracer's rocprofiler-sdk front end loads these at the
   // runtimes' first call (sdk/README.md), ahead of any the environment
   // names. A relative path is roctrace's, whatever directory the program
@@ -247,8 +257,14 @@ int RunJob(roctrace::Options options, const char* argv0) {
     setenv("ROCP_TOOL_LIBRARIES", tools.c_str(), 1);
   }
   const auto tool_env = roctrace::ToolEnvironment(options);
-  for (const auto& kv : tool_env) {
-    setenv(kv.first.c_str(), kv.second.c_str(), 1);
+  if (!options.trace_nothing) {
+    for (const auto& kv : tool_env) {
+      setenv(kv.first.c_str(), kv.second.c_str(), 1);
+    }
+  }
+  if (options.output_config && !options.trace_nothing) {
+    setenv("ROCTRACE_OUTPUT_CONFIG",
+           roctrace::ConfigurationObject(options).c_str(), 1);
   }
   // --disable-signal-handlers: a crash is the program's own handlers' alone
   // (libroctracer64 installs no fatal-signal handler: no flush at a crash).
@@ -345,11 +361,12 @@ int RunJob(roctrace::Options options, const char* argv0) {
                  problem.c_str());
     return 1;
   }
-  // --output-config: <prefix>_config.json, written before the program runs
-  // (its directory is there now). A file that cannot be written is lost
-  // output: roctrace's status says so at the end.
+  // --output-config: <prefix>_config.json, written by each traced process
+  // (the tool, as it starts); here only for a program run untraced, before
+  // it runs (its directory is there now). A file that cannot be written is
+  // lost output: roctrace's status says so at the end.
   bool config_lost = false;
-  if (options.output_config) {
+  if (options.output_config && options.trace_nothing) {
     const std::string path = prefix + "_config.json";
     const std::string text =
         roctrace::ConfigurationJson(options, static_cast<uint32_t>(g_child));

@@ -29,7 +29,8 @@ const char kUsage[] =
     "calls (rocprofv3's options, names and outputs). Options marked BOOL\n"
     "take an optional value (true/false, yes/no, on/off, 1/0).\n"
     "\n"
-    "tracing (default: --sys-trace):\n"
+    "tracing (no tracing option: --sys-trace; options that turn nothing\n"
+    "on, as --sys-trace=False alone: nothing traced):\n"
     "  --hip-trace             HIP API calls (runtime and compiler)\n"
     "  --hip-runtime-trace     HIP runtime API calls (hip*)\n"
     "  --hip-compiler-trace    HIP compiler-generated calls (__hip*)\n"
@@ -48,7 +49,8 @@ const char kUsage[] =
     "  -S, --summary           print every operation's statistics at exit\n"
     "  -D, --summary-per-domain  one table per domain\n"
     "  --summary-groups RE...  one table per regex, of the domains it finds\n"
-    "  --summary-output-file FILE|stdout|stderr  (default stderr)\n"
+    "  --summary-output-file FILE|stdout|stderr  (default stderr; both\n"
+    "                               names print on the standard output)\n"
     "  -u, --summary-units sec|msec|usec|nsec    (default nsec)\n"
     "output:\n"
     "  -d, --output-directory DIR   (default: the current directory)\n"
@@ -714,9 +716,38 @@ bool ParseOneJob(const std::vector<std::string>& args, Options* o,
       &memory_copy, &memory_allocation, &scratch_memory, &kfd};
   bool any = false;
   for (const std::optional<bool>* p : parts) any |= p->value_or(false);
-  // No tracing option turned anything on: --sys-trace, which turns on
-  // what was not set false.
-  if (!any) resolve(true);
+  bool any_given = sys_trace.has_value() || runtime_trace.has_value() ||
+                   hip_trace.has_value() || hsa_trace.has_value();
+  for (const std::optional<bool>* p : parts) any_given |= p->has_value();
+  if (!any && !any_given) {
+    // No tracing option at all: roctrace's default, --sys-trace.
+    resolve(true);
+  } else if (!any) {
+    // Tracing options that turn nothing on (--sys-trace=False alone): as
+    // rocprofv3, nothing is traced, said in a warning, and statistics or
+    // summaries asked for are an error. --group-by-queue counts as a
+    // tracing option in rocprofv3's rule (it silences both).
+    o->trace_nothing = true;
+    if (!o->group_by_queue) {
+      const std::pair<bool, const char*> wanted[] = {
+          {o->stats, "--stats"},
+          {o->summary, "--summary"},
+          {o->summary_per_domain, "--summary-per-domain"},
+          {!o->summary_groups.empty(), "--summary-groups"},
+          {!o->summary_output_file.empty(), "--summary-output-file"},
+          {!o->summary_units.empty(), "--summary-units"}};
+      for (const auto& w : wanted) {
+        if (w.first) {
+          *error = std::string("no tracing options were enabled for the ") +
+                   w.second + " option";
+          return false;
+        }
+      }
+      o->notes.push_back(
+          "warning: no tracing options were enabled: the program runs "
+          "untraced");
+    }
+  }
   o->hip_runtime = hip_runtime.value_or(false);
   o->hip_compiler = hip_compiler.value_or(false);
   o->hsa_core = hsa_core.value_or(false);
@@ -821,10 +852,24 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
   return env;
 }
 
-std::string ConfigurationJson(const Options& o, uint32_t pid) {
+namespace {
+
+nlohmann::ordered_json ConfigurationValues(const Options& o) {
   nlohmann::ordered_json config = nlohmann::ordered_json::object();
   for (const auto& kv : ToolEnvironment(o)) config[kv.first] = kv.second;
   if (o.disable_signal_handlers) config["ROCTRACER_CRASH_FLUSH"] = "0";
+  return config;
+}
+
+}  // namespace
+
+std::string ConfigurationObject(const Options& o) {
+  return ConfigurationValues(o).dump(-1, ' ', false,
+                                     nlohmann::json::error_handler_t::replace);
+}
+
+std::string ConfigurationJson(const Options& o, uint32_t pid) {
+  nlohmann::ordered_json config = ConfigurationValues(o);
   nlohmann::ordered_json doc = {
       {"roctrace",
        {{"pid", pid}, {"command", o.program}, {"config", std::move(config)}}}};

@@ -26,10 +26,14 @@ struct Options {
   // --sys-trace): a build without scratch events says so on stderr.
   bool scratch_memory_asked = false;
   bool kfd = false;  // --kfd-trace: libhsakmt calls (KFD_API)
+  // Tracing options were given but none turned anything on
+  // (--sys-trace=False alone): the program runs untraced, as rocprofv3 runs
+  // it then.
+  bool trace_nothing = false;
   bool stats = false, summary = false;
   bool summary_per_domain = false;          // -D
   std::vector<std::string> summary_groups;  // --summary-groups
-  std::string summary_output_file;          // empty: stderr
+  std::string summary_output_file;          // empty: stdout
   std::string summary_units;                // sec, msec, usec, nsec (default)
   // fatal, error, warning, info, trace, env, config (info, trace and config
   // print the configuration at start)
@@ -81,6 +85,9 @@ std::vector<std::pair<std::string, std::string>> ToolEnvironment(
 // under "roctrace" (not rocprofv3's "rocprofiler-sdk-tool": the settings
 // are roctrace's own).
 std::string ConfigurationJson(const Options& options, uint32_t pid);
+// Its "config" object alone, on one line: what every traced process is given
+// (ROCTRACE_OUTPUT_CONFIG) to write its own document.
+std::string ConfigurationObject(const Options& options);
 
 extern const char kUsage[];
 

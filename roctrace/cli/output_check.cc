@@ -43,6 +43,7 @@ std::vector<std::string> OutputSuffixes(const Options& o) {
   if (o.stats) {
     for (Category c : all) out.push_back(StatsWriter::StatsSuffix(c));
     out.push_back("_domain_stats.csv");
+    out.push_back("_api_failures.csv");
   }
   if (o.output_config) out.push_back("_config.json");
   // --summary-output-file NAME: <prefix>_NAME.txt (a NAME naming

@@ -21,6 +21,7 @@
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/agent_naming.h"
+#include "roctrace/writers/json_writer.h"
 #include "roctrace/writers/writer_thread.h"
 
 namespace roctrace {
@@ -303,7 +304,7 @@ TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
        std::vector<std::vector<std::string>>{
            {"--hsa-trace=False", "-s", "app"},
            {"-s", "--hsa-trace", "false", "app"},
-           {"--hsa-trace=no", "app"}}) {
+           {"--hsa-trace=no", "--hip-trace", "-r", "app"}}) {
     Options o = Parse(line, &ok, &error);
     ASSERT_TRUE(ok) << error;
     EXPECT_FALSE(o.hsa_core || o.hsa_amd || o.hsa_image || o.hsa_finalizer)
@@ -344,6 +345,71 @@ TEST(Options, AnExplicitFalseHoldsWhateverTheOrder) {
   EXPECT_TRUE(o.hip_runtime && o.kernel);
   EXPECT_EQ(ToolEnvironment(o)[0].second,
             "hip,marker,kernel,memory_copy,memory_allocation,scratch_memory");
+}
+
+// rocprofv3's rule when the tracing options given turn nothing on: nothing
+// is traced (a warning says so), and statistics or summaries are an error.
+// No tracing option at all stays roctrace's --sys-trace.
+TEST(Options, TracingOptionsThatTurnNothingOnTraceNothing) {
+  bool ok;
+  std::string error;
+  for (const std::vector<std::string>& line :
+       std::vector<std::vector<std::string>>{
+           {"--sys-trace=False", "app"},
+           {"-s", "false", "app"},
+           {"--kernel-trace=0", "app"},
+           {"--hsa-trace=no", "app"},
+           {"-r0", "--hip-trace=off", "app"}}) {
+    Options o = Parse(line, &ok, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_TRUE(o.trace_nothing) << line[0];
+    EXPECT_FALSE(o.hip_runtime || o.hip_compiler || o.hsa_core || o.marker ||
+                 o.kernel || o.memory_copy || o.memory_allocation ||
+                 o.scratch_memory || o.kfd)
+        << line[0];
+    ASSERT_EQ(o.notes.size(), 1u) << line[0];
+    EXPECT_NE(o.notes[0].find("no tracing options were enabled"),
+              std::string::npos);
+    EXPECT_EQ(ToolEnvironment(o)[0].second, "") << line[0];
+  }
+  for (const std::vector<std::string>& line :
+       std::vector<std::vector<std::string>>{
+           {"--sys-trace=False", "--stats", "app"},
+           {"--sys-trace=False", "-S", "app"},
+           {"--sys-trace=False", "-D", "app"},
+           {"--sys-trace=False", "--summary-groups", "HIP_API", "--", "app"},
+           {"--sys-trace=False", "--summary-output-file", "x", "app"},
+           {"--sys-trace=False", "-u", "msec", "app"}}) {
+    Parse(line, &ok, &error);
+    EXPECT_FALSE(ok) << line[1];
+    EXPECT_NE(
+        error.find("no tracing options were enabled for the " +
+                   (line[1] == "-S"   ? std::string("--summary")
+                    : line[1] == "-D" ? std::string("--summary-per-domain")
+                    : line[1] == "-u" ? std::string("--summary-units")
+                                      : line[1])),
+        std::string::npos)
+        << error;
+  }
+  // --stats=False is no statistics; --group-by-queue counts as a tracing
+  // option (no warning, statistics allowed), still tracing nothing.
+  Options o = Parse({"--sys-trace=False", "--stats=False", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.trace_nothing);
+  o = Parse({"--sys-trace=False", "--group-by-queue", "--stats", "app"}, &ok,
+            &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_TRUE(o.trace_nothing && o.notes.empty());
+  // Something on: traced as asked.
+  o = Parse({"--sys-trace=False", "--marker-trace", "--stats", "app"}, &ok,
+            &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.trace_nothing || o.hip_runtime);
+  EXPECT_TRUE(o.marker);
+  o = Parse({"--stats", "app"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_FALSE(o.trace_nothing);
+  EXPECT_TRUE(o.hip_runtime && o.hsa_core && o.kernel);
 }
 
 TEST(Options, Rocprofv3InputFiles) {
@@ -748,6 +814,48 @@ TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {
   EXPECT_STREQ(HsaDomainOf("hsa_amd_memory_pool_allocate"), "HSA_AMD_EXT_API");
   EXPECT_STREQ(HsaDomainOf("hsa_ext_image_create"), "HSA_IMAGE_EXT_API");
   EXPECT_STREQ(HsaDomainOf("hsa_init"), "HSA_CORE_API");
+}
+
+// HIP >= 6 renames functions by macro (`#define hipChooseDevice
+// hipChooseDeviceR0600`): rocprofiler-sdk 1.0.0 names the call by its
+// dispatch-table slot, hipChooseDevice, unless it has an operation of the
+// suffixed name itself (hipGetDevicePropertiesR0600).
+TEST(RecordConverter, RenamedHipFunctionsAreNamedAsTheSdkNamesThem) {
+  EXPECT_EQ(HipNameBeforeRename("hipChooseDeviceR0600"), "hipChooseDevice");
+  EXPECT_EQ(HipNameBeforeRename("hipChooseDevice"), "");
+  EXPECT_EQ(HipNameBeforeRename("hipChooseDeviceR06"), "");
+  EXPECT_EQ(HipNameBeforeRename("hsa_agent_iterateR0600"), "");
+  EXPECT_EQ(HipNameBeforeRename("hipR0600"), "");
+  uint32_t choose = 0, props = 0;
+  if (roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hipChooseDeviceR0600",
+                        &choose, nullptr) != ROCTRACER_STATUS_SUCCESS ||
+      roctracer_op_code(ACTIVITY_DOMAIN_HIP_API, "hipGetDevicePropertiesR0600",
+                        &props, nullptr) != ROCTRACER_STATUS_SUCCESS) {
+    GTEST_SKIP() << "built against HIP < 6: no renamed functions";
+  }
+  for (bool sdk : {true, false}) {
+    std::vector<ApiEvent> events;
+    RecordConverter c([&](const ApiEvent& e) { events.push_back(e); });
+    if (sdk) {
+      c.SetSdkHipRuntimeNames({"hipChooseDevice", "hipChooseDeviceR0000",
+                               "hipGetDevicePropertiesR0600",
+                               "hipGetDevicePropertiesR0000"});
+    }
+    activity_record_t r{};
+    r.domain = ACTIVITY_DOMAIN_HIP_API;
+    r.begin_ns = 5;
+    r.end_ns = 9;
+    r.op = choose;
+    c.Convert(r);
+    r.op = props;
+    c.Convert(r);
+    ASSERT_EQ(events.size(), 2u);
+    // Without the SDK's names: the traced function's own.
+    EXPECT_EQ(events[0].op->name,
+              sdk ? "hipChooseDevice" : "hipChooseDeviceR0600");
+    EXPECT_EQ(events[1].op->name, "hipGetDevicePropertiesR0600");
+    EXPECT_EQ(events[0].op->domain, "HIP_RUNTIME_API_EXT");
+  }
 }
 
 TEST(KernelFilter, IncludeThenExcludeSearchedInTheName) {

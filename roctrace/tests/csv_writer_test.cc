@@ -103,6 +103,37 @@ TEST(CsvWriter, TimestampsAcrossDigitBoundariesAndThreadsInTurn) {
   }
 }
 
+// rocprofv3 1.0.0's scratch memory columns: no allocation size.
+TEST(CsvWriter, ScratchMemoryRowsHaveRocprofv3Columns) {
+  const ScratchDir dir("csv_writer_test");
+  const std::string prefix = dir / "t";
+  OpName name{Category::kScratchMemory, "SCRATCH_MEMORY_ALLOC",
+              "SCRATCH_MEMORY", 1};
+  DeviceWork work{};
+  work.device_id = -1;  // no agent named
+  work.scratch = ScratchUse{};
+  work.scratch.size = 65536;
+  work.scratch.flags = 1;
+  ApiEvent e{};
+  e.op = &name;
+  e.tid = 12;
+  e.queue_id = 3;
+  e.start_ns = 100;
+  e.end_ns = 250;
+  e.device = &work;
+  {
+    CsvWriter writer(prefix);
+    writer.Write(e);
+    writer.Finish(RunInfo{});
+  }
+  EXPECT_EQ(
+      Lines(prefix + CsvWriter::TraceSuffix(Category::kScratchMemory)),
+      (std::vector<std::string>{
+          "\"Kind\",\"Operation\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\","
+          "\"Alloc_Flags\",\"Start_Timestamp\",\"End_Timestamp\"",
+          "\"SCRATCH_MEMORY\",\"SCRATCH_MEMORY_ALLOC\",,3,12,1,100,250"}));
+}
+
 // libhsakmt calls (KFD_API, HSA-category events) go to roctrace's own
 // file: rocprofv3's _hsa_api_trace.csv holds HSA calls only.
 TEST(CsvWriter, KfdRowsAreInAFileOfTheirOwn) {

@@ -328,6 +328,7 @@ TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
   alloc_work.device_id = -1;
   alloc_work.allocation = MemoryAllocation{};
   alloc_work.allocation.size = 64;
+  alloc_work.allocation.address = 0x7f00dead0040;
   ApiEvent a = Event(&alloc, 7);
   a.device = &alloc_work;
   const Written w =
@@ -361,6 +362,9 @@ TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
             (Fields{"size", "kind", "operation", "thread_id", "correlation_id",
                     "start_timestamp", "end_timestamp", "agent_id", "address",
                     "allocation_size", "stream_id"}));
+  // rocprofiler-sdk 1.0.0's address: a string, 0x and 16 hex digits.
+  EXPECT_EQ(records["memory_allocation"][0]["address"], "0x00007f00dead0040");
+  EXPECT_EQ(records["memory_allocation"][0]["allocation_size"], 64);
   EXPECT_EQ(
       Keys(records["scratch_memory"][0]),
       (Fields{"size", "kind", "operation", "agent_id", "queue_id", "thread_id",
@@ -418,6 +422,44 @@ TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {
             (Names{{"HSA_CORE_API", "hsa_system_get_info"},
                    {"HSA_CORE_API", "hsa_init"},
                    {"HSA_CORE_API", "hsa_not_in_the_sdk"}}));
+}
+
+// HIP >= 6 renames some APIs by macro (`#define hipChooseDevice
+// hipChooseDeviceR0600`): the call is traced under the renamed function,
+// and rocprofiler-sdk 1.0.0 numbers it at its dispatch-table slot, named
+// as before the rename (hipChooseDevice). A renamed function the SDK names
+// itself (hipGetDevicePropertiesR0600) keeps its own number, as does the
+// previous ABI's (hipChooseDeviceR0000).
+TEST(JsonWriter, RenamedHipFunctionsTakeTheirSlotsNumber) {
+  JsonRunConfig config;
+  config.sdk_operations.resize(33);
+  config.sdk_operations[21] = {"hipChooseDevice", "hipChooseDeviceR0000",
+                               "hipGetDevicePropertiesR0600",
+                               "hipGetDevicePropertiesR0000", "hipFree"};
+  OpName choose{Category::kHip, "hipChooseDeviceR0600", "HIP_RUNTIME_API_EXT",
+                0};
+  OpName choose_old{Category::kHip, "hipChooseDeviceR0000",
+                    "HIP_RUNTIME_API_EXT", 1};
+  OpName props{Category::kHip, "hipGetDevicePropertiesR0600",
+               "HIP_RUNTIME_API_EXT", 2};
+  OpName unknown{Category::kHip, "hipNotInTheSdkR0600", "HIP_RUNTIME_API_EXT",
+                 3};
+  OpName no_digits{Category::kHip, "hipFreeR06", "HIP_RUNTIME_API_EXT", 4};
+  const Written w =
+      WriteEvents({Event(&choose, 1), Event(&choose_old, 2), Event(&props, 3),
+                   Event(&unknown, 4), Event(&no_digits, 5)},
+                  config);
+  const json& records = w.tool["buffer_records"]["hip_api"];
+  ASSERT_EQ(records.size(), 5u);
+  EXPECT_EQ(records[0]["operation"], 0);
+  EXPECT_EQ(records[1]["operation"], 1);
+  EXPECT_EQ(records[2]["operation"], 2);
+  EXPECT_EQ(records[3]["operation"], 5);  // after the SDK's list
+  EXPECT_EQ(records[4]["operation"], 6);
+  EXPECT_EQ(w.tool["strings"]["buffer_records"][21]["operations"],
+            json({"hipChooseDevice", "hipChooseDeviceR0000",
+                  "hipGetDevicePropertiesR0600", "hipGetDevicePropertiesR0000",
+                  "hipFree", "hipNotInTheSdkR0600", "hipFreeR06"}));
 }
 
 }  // namespace

@@ -197,7 +197,7 @@ class TraceSample(unittest.TestCase):
     stats = read_csv(os.path.join(self.out, "run_hsa_api_stats.csv"))
     self.assertEqual(list(stats[0]), [
         "Name", "Calls", "TotalDurationNs", "AverageNs", "Percentage",
-        "MinNs", "MaxNs", "StdDev", "FailedCalls"])
+        "MinNs", "MaxNs", "StdDev"])  # exactly rocprofv3's
     total = sum(sum(d) for d in durations.values())
     self.assertEqual({s["Name"] for s in stats}, set(durations))
     for s in stats:
@@ -212,21 +212,33 @@ class TraceSample(unittest.TestCase):
       expected = statistics.stdev(d) if len(d) > 1 else 0.0
       self.assertAlmostEqual(float(s["StdDev"]), expected,
                              delta=max(1e-5 * expected, 1e-3))
-    self.assertIn("ROCPROFV3 SUMMARY:", self.p.stderr)
-    self.assertIn("hsa_system_get_info", self.p.stderr)
+    # On the standard output, as rocprofv3 1.0.0 prints it by default.
+    self.assertIn("ROCPROFV3 SUMMARY:", self.p.stdout)
+    self.assertIn("    | hsa_system_get_info", self.p.stdout)
+    self.assertNotIn("SUMMARY", self.p.stderr)
 
   def test_failed_calls_are_counted(self):
     # Without a GPU, hipGetDeviceCount returns hipErrorNoDevice (the program
     # prints it); hipGetErrorString returns a string, never a failure.
     self.assertIn("hipGetDeviceCount 100,", self.p.stdout)
-    hip = {r["Name"]: r for r in read_csv(
-        os.path.join(self.out, "run_hip_api_stats.csv"))}
-    self.assertEqual(int(hip["hipGetDeviceCount"]["FailedCalls"]), 1)
-    self.assertEqual(int(hip["hipGetErrorString"]["FailedCalls"]), 0)
-    domains = {r["Name"]: r for r in read_csv(
-        os.path.join(self.out, "run_domain_stats.csv"))}
-    self.assertGreaterEqual(
-        int(domains["HIP_API"]["FailedCalls"]), 1)
+    # In roctrace's own file, every API operation called: rocprofv3's stats
+    # tables keep exactly its columns.
+    failures = read_csv(os.path.join(self.out, "run_api_failures.csv"))
+    self.assertEqual(list(failures[0]),
+                     ["Domain", "Name", "Calls", "FailedCalls"])
+    hip = {r["Name"]: r for r in failures if r["Domain"] == "HIP_API"}
+    self.assertEqual((hip["hipGetDeviceCount"]["Calls"],
+                      hip["hipGetDeviceCount"]["FailedCalls"]), ("1", "1"))
+    self.assertEqual(hip["hipGetErrorString"]["FailedCalls"], "0")
+    self.assertEqual(
+        {r["Name"] for r in failures if r["Domain"] == "HSA_API"},
+        {r["Name"] for r in read_csv(
+            os.path.join(self.out, "run_hsa_api_stats.csv"))})
+    for name in ("hip_api", "hsa_api", "domain"):
+      with open(os.path.join(self.out, "run_%s_stats.csv" % name)) as f:
+        self.assertEqual(
+            f.readline(), '"Name","Calls","TotalDurationNs","AverageNs",'
+            '"Percentage","MinNs","MaxNs","StdDev"\n')
 
   def test_timeline_agrees_with_the_database(self):
     with open(os.path.join(self.out, "run_results.pftrace"), "rb") as f:
@@ -1063,10 +1075,9 @@ class GpuProgram(unittest.TestCase):
     rows = read_csv(self.path("_scratch_memory_trace.csv"))
     self.assertEqual(list(rows[0]), [
         "Kind", "Operation", "Agent_Id", "Queue_Id", "Thread_Id",
-        "Alloc_Flags", "Start_Timestamp", "End_Timestamp", "Allocation_Size"])
-    self.assertEqual(
-        [(r["Operation"], int(r["Allocation_Size"])) for r in rows],
-        [("SCRATCH_MEMORY_" + op, size) for op, size in want])
+        "Alloc_Flags", "Start_Timestamp", "End_Timestamp"])  # 1.0.0's
+    self.assertEqual([r["Operation"] for r in rows],
+                     ["SCRATCH_MEMORY_" + op for op, _ in want])
     self.assertEqual({r["Kind"] for r in rows}, {"SCRATCH_MEMORY"})
     self.assertEqual({r["Agent_Id"] for r in rows}, {"Agent 1"})
     self.assertEqual({int(r["Alloc_Flags"]) for r in rows}, {0})
@@ -1118,11 +1129,16 @@ class GpuProgram(unittest.TestCase):
       return
     self.assertNotIn("not available", p.stderr)
     self.assertNotIn("roctrace.scratch_memory", meta)
-    self.assertEqual([int(r["Allocation_Size"]) for r in read_csv(csv_path)],
-                     scratch_allocations() + [0])
+    self.assertEqual(len(read_csv(csv_path)), len(scratch_allocations()) + 1)
+    con = sqlite3.connect(os.path.join(d, "s_results.db"))
+    sizes = [r[0] for r in con.execute(
+        "SELECT size FROM rocpd_memory_allocate ORDER BY start")]
+    con.close()
+    self.assertEqual(sizes, scratch_allocations() + [0])
 
   def test_failed_calls_are_counted(self):
-    hsa = {r["Name"]: r for r in read_csv(self.path("_hsa_api_stats.csv"))}
+    hsa = {r["Name"]: r for r in read_csv(self.path("_api_failures.csv"))
+           if r["Domain"] == "HSA_API"}
     lookups = hsa["hsa_executable_get_symbol_by_name"]
     self.assertEqual(int(lookups["Calls"]), F + 2)
     self.assertEqual(int(lookups["FailedCalls"]), F)
@@ -1452,9 +1468,9 @@ class GpuProgram(unittest.TestCase):
     with open(os.path.join(d, "a_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
     records = tool["buffer_records"]["memory_allocation"]
-    self.assertEqual([(r["allocation_size"], r["address"]["handle"],
+    self.assertEqual([(r["allocation_size"], r["address"],
                        r["correlation_id"]["internal"]) for r in records],
-                     [(size, int(r["Address"], 16), int(r["Correlation_Id"]))
+                     [(size, r["Address"], int(r["Correlation_Id"]))
                       for r, size in zip(rows, (64, 0))])
     with open(os.path.join(d, "a_results.pftrace"), "rb") as f:
       trace = pftrace_reader.Trace(f.read())
@@ -2103,6 +2119,19 @@ class Summaries(unittest.TestCase):
     p = run([ROCTRACE, "--summary-groups", "(", "--", "true"], d)
     self.assertEqual(p.returncode, 2)
 
+  def test_stdout_and_stderr_names_print_on_the_standard_output(self):
+    # rocprofv3 1.0.0 prints the tables on its standard output for both
+    # names (any case), writing no file.
+    for name in ("stderr", "STDOUT", "Stderr"):
+      d = tempfile.mkdtemp()
+      p = run([ROCTRACE, "--hip-trace", "-S", "--summary-output-file", name,
+               "-d", d, "-o", "s", "--", PROGRAM, "threads", "1", "3"], d)
+      self.assertEqual(p.returncode, 0, p.stderr)
+      self.assertIn("ROCPROFV3 SUMMARY:", p.stdout, name)
+      self.assertIn("hipGetErrorString", p.stdout, name)
+      self.assertNotIn("SUMMARY", p.stderr, name)
+      self.assertEqual(os.listdir(d), ["s_results.db"], name)
+
 
 class MoreRocprofv3Options(unittest.TestCase):
   """rocprofv3's --output-config, --log-level config, -v and the options
@@ -2124,6 +2153,52 @@ class MoreRocprofv3Options(unittest.TestCase):
     self.assertEqual(doc["config"]["ROCTRACE_DOMAINS"], "hip")
     self.assertEqual(doc["config"]["ROCTRACER_CRASH_FLUSH"], "0")
     self.assertEqual(len(regions(os.path.join(d, "c_results.db"))), 3)
+
+  def test_output_config_of_every_traced_process(self):
+    # As rocprofv3's: one file per traced process (the shell and both of its
+    # programs), each with that process's pid and command line.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o",
+             "%pid%", "--", "/bin/sh", "-c",
+             "%s threads 1 3; %s threads 1 2" % (PROGRAM, PROGRAM)], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    configs = sorted(f for f in os.listdir(d) if f.endswith("_config.json"))
+    commands = []
+    for name in configs:
+      with open(os.path.join(d, name)) as f:
+        doc = json.load(f)["roctrace"]
+      self.assertEqual("%d_config.json" % doc["pid"], name)
+      self.assertEqual(doc["config"]["ROCTRACE_DOMAINS"], "hip")
+      commands.append(doc["command"])
+    self.assertEqual(len(configs), 3, configs)
+    self.assertIn([PROGRAM, "threads", "1", "3"], commands)
+    self.assertIn([PROGRAM, "threads", "1", "2"], commands)
+    # A file that cannot be written: roctrace's status says so.
+    blocked = os.path.join(d, "blocked")
+    with open(blocked, "w") as f:
+      f.write("a file, not a directory")
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o",
+             "%pid%", "--", "/bin/sh", "-c",
+             "cd /; ROCTRACE_OUTPUT_DIR=%s %s threads 1 1" %
+             (blocked, PROGRAM)], d)
+    self.assertEqual(p.returncode, 74, p.stderr)
+    self.assertIn("_config.json", p.stderr)
+
+  def test_tracing_options_that_turn_nothing_on(self):
+    # rocprofv3's rule: the program runs, nothing is traced or written, a
+    # warning says so; statistics asked for are an error before it runs.
+    d = tempfile.mkdtemp()
+    p = run([ROCTRACE, "--sys-trace=False", "-d", d, "-o", "n", "--",
+             PROGRAM, "exit_worker", "5"], d)
+    self.assertEqual(p.returncode, 3, p.stderr)
+    self.assertIn("no tracing options were enabled", p.stderr)
+    self.assertEqual(os.listdir(d), [])
+    p = run([ROCTRACE, "--sys-trace=False", "--stats", "-d", d, "-o", "n",
+             "--", PROGRAM, "threads", "1", "1"], d)
+    self.assertEqual(p.returncode, 2, p.stderr)
+    self.assertIn("no tracing options were enabled for the --stats option",
+                  p.stderr)
+    self.assertEqual(os.listdir(d), [])
 
   def test_short_version_and_refused_options(self):
     d = tempfile.mkdtemp()

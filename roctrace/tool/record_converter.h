@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "roctrace/tool/dispatch_row.h"
@@ -108,6 +109,18 @@ class RecordConverter {
   void FlushWaiting();
   uint64_t filtered_kernels() const { return filtered_kernels_; }
 
+  // The HIP runtime operations as the process's rocprofiler-sdk names them
+  // (SdkBufferOperationNames): a function HIP >= 6 renamed with an ABI
+  // suffix (hipChooseDeviceR0600) is then named as the SDK names its slot
+  // (hipChooseDevice), as rocprofv3 writes it, where the SDK has no
+  // operation of the suffixed name itself. Set before the first record.
+  void SetSdkHipRuntimeNames(const std::vector<std::string>& names) {
+    sdk_hip_names_.clear();
+    for (const std::string& n : names) {
+      if (!n.empty()) sdk_hip_names_.insert(n);
+    }
+  }
+
   uint64_t unresolved_names() const { return unresolved_names_; }
   uint64_t unmatched_range_ends() const {
     return unmatched_range_ends_ + early_stops_.size();
@@ -172,6 +185,7 @@ class RecordConverter {
   std::vector<std::unique_ptr<OpName>> api_names_[ACTIVITY_DOMAIN_NUMBER];
   std::unordered_map<uint64_t, std::unique_ptr<OpName>> sparse_names_;
   std::unordered_map<std::string, std::unique_ptr<OpName>> marker_names_[2];
+  std::unordered_set<std::string> sdk_hip_names_;
   std::unordered_map<uint32_t, std::vector<OpenRange>> pushed_;  // by tid
   std::unordered_map<uint64_t, OpenRange> started_;              // by range ID
   // roctxRangeStop records delivered before their roctxRangeStartA (the

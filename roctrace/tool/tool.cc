@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <rocprofiler-sdk/buffer_tracing.h>
 #include <roctracer.h>
 #include <roctracer_ext.h>
 #include <roctracer_hsa.h>
@@ -100,6 +101,38 @@ bool MakeDirs(const std::string& path) {
   }
   struct stat st {};
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// --output-config: `<prefix>_config.json` of this process, `config` the
+// configuration roctrace hands every traced process (ROCTRACE_OUTPUT_CONFIG,
+// a JSON object), with this process's pid and command line. A file that
+// cannot be written is lost output (roctrace's status says so).
+void WriteOutputConfig(const std::string& prefix, uint32_t pid,
+                       const std::string& config) {
+  const std::string path = prefix + "_config.json";
+  std::string text = "{\n  \"roctrace\": {\n    \"pid\": ";
+  text += std::to_string(pid);
+  text += ",\n    \"command\": [";
+  const std::vector<std::string> command =
+      ProcessCommandLine("/proc/self/cmdline");
+  for (size_t i = 0; i < command.size(); ++i) {
+    text += i == 0 ? "\n      " : ",\n      ";
+    AppendJsonString(&text, command[i]);
+  }
+  text += command.empty() ? "],\n" : "\n    ],\n";
+  text += "    \"config\": ";
+  text += config;
+  text += "\n  }\n}\n";
+  const std::string dir = DirName(path);
+  std::FILE* f = MakeDirs(dir) ? std::fopen(path.c_str(), "w") : nullptr;
+  bool written = f != nullptr;
+  if (f != nullptr) {
+    written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    written = std::fclose(f) == 0 && written;
+  }
+  if (!written) {
+    ReportOutputFailure("cannot write " + path + ": " + std::strerror(errno));
+  }
 }
 
 // The test hook's shift of this process (ROCTRACE_TEST_CLOCK_OFFSET_NS: one
@@ -251,6 +284,13 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       !(config_.hip_runtime && config_.hip_compiler && config_.hsa_core &&
         config_.hsa_amd && config_.hsa_image && config_.hsa_finalizer);
   converter_.TruncateKernelNames(config_.truncate_kernels);
+  // HIP calls named as the SDK names their operations (HIP >= 6's renamed
+  // functions).
+  sdk_operations_ = SdkBufferOperationNames();
+  if (sdk_operations_.size() > ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT) {
+    converter_.SetSdkHipRuntimeNames(
+        sdk_operations_[ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API_EXT]);
+  }
   AgentIndex agent_index = AgentIndex::kRelative;
   ParseAgentIndex(config_.agent_index, &agent_index);
   SetAgentNaming(agent_index, ReadAgentTopology());
@@ -285,6 +325,9 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
   // A program that execs itself keeps its pid: each image after the first
   // writes files of its own, the earlier images' stay as they were.
   prefix_ += ExecImageSuffix(TakeExecImageNumber());
+  if (const char* config = getenv("ROCTRACE_OUTPUT_CONFIG")) {
+    if (*config != '\0') WriteOutputConfig(prefix_, info_.pid, config);
+  }
 
   roctracer_properties_t props{};
   props.buffer_size = config_.buffer_size;
@@ -529,7 +572,7 @@ bool Tool::CreateWriters() {
     json.summary_output = config_.summary;
     json.kernel_rename = config_.kernel_rename;
     json.group_by_queue = config_.group_by_queue;
-    json.sdk_operations = SdkBufferOperationNames();
+    json.sdk_operations = sdk_operations_;
     add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_,
                                              std::move(json)));
   }

@@ -90,6 +90,9 @@ class Tool {
 
   Config config_;
   RunInfo info_;
+  // The process's rocprofiler-sdk operation names by buffer tracing kind
+  // (SdkBufferOperationNames), asked once at Start.
+  std::vector<std::vector<std::string>> sdk_operations_;
   std::string prefix_;
   roctracer_pool_t* pool_ = nullptr;
   std::mutex mutex_;  // writers and converter: buffer callback vs checkpoints

@@ -87,8 +87,7 @@ const char* CsvWriter::Header(Category category) {
              "\"End_Timestamp\"\n";
     case Category::kScratchMemory:
       return "\"Kind\",\"Operation\",\"Agent_Id\",\"Queue_Id\",\"Thread_Id\","
-             "\"Alloc_Flags\",\"Start_Timestamp\",\"End_Timestamp\","
-             "\"Allocation_Size\"\n";
+             "\"Alloc_Flags\",\"Start_Timestamp\",\"End_Timestamp\"\n";
     case Category::kMemoryAllocation:
       return "\"Kind\",\"Operation\",\"Agent_Id\",\"Allocation_Size\","
              "\"Address\",\"Correlation_Id\",\"Start_Timestamp\","
@@ -247,7 +246,7 @@ void CsvWriter::WriteDevice(const ApiEvent& e, std::string* out) {
       AppendQuoted(out, AgentName({true, e.device->device_id}));
     for (uint64_t v :
          {e.queue_id, uint64_t{e.tid}, uint64_t{e.device->scratch.flags},
-          e.start_ns, e.end_ns, e.device->scratch.size}) {
+          e.start_ns, e.end_ns}) {
       out->push_back(',');
       AppendUInt(out, v);
     }

@@ -95,7 +95,9 @@ class JsonWriter : public Writer {
   // list (rocTX events: the rocTX function, their message in
   // strings.marker_api).
   const OpSlot& Operation(const ApiEvent& e);
-  // The number of `name` in `kind`'s list, appended when not there.
+  // The number of `name` in `kind`'s list (a HIP function renamed with an
+  // ABI suffix, hipChooseDeviceR0600, numbered as its name before the
+  // rename where the list has only that), appended when not there.
   uint32_t OperationNumber(uint32_t kind, const std::string& name);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
@@ -155,6 +157,12 @@ class JsonWriter : public Writer {
 
 // Appends `text` as a JSON string (quoted, escaped).
 void AppendJsonString(std::string* out, std::string_view text);
+
+// A HIP function renamed by HIP >= 6's headers with an ABI suffix
+// (`#define hipChooseDevice hipChooseDeviceR0600`: "hip...R" and four
+// digits): its name before the rename (hipChooseDevice); "" for any other
+// name.
+std::string HipNameBeforeRename(const std::string& name);
 
 }  // namespace roctrace
 

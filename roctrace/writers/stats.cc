@@ -168,28 +168,51 @@ std::vector<StatsRow> StatsWriter::DomainTable() const {
 }
 
 void StatsWriter::WriteCsv(const std::string& path,
-                           const std::vector<StatsRow>& rows, bool failed) {
+                           const std::vector<StatsRow>& rows) {
+  std::string text =
+      "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\","
+      "\"MinNs\",\"MaxNs\",\"StdDev\"\n";
+  char numbers[160];
+  for (const StatsRow& r : rows) {
+    AppendQuoted(&text, r.name);
+    std::snprintf(numbers, sizeof(numbers),
+                  ",%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%" PRIu64 ",%" PRIu64
+                  ",%.6g\n",
+                  r.stats.calls, r.stats.total_ns, r.stats.mean, r.percentage,
+                  r.stats.min_ns, r.stats.max_ns, r.stats.StdDev());
+    text += numbers;
+  }
+  WriteFile(path, text);
+}
+
+void StatsWriter::WriteFailuresCsv(const std::string& path) {
+  std::string text = "\"Domain\",\"Name\",\"Calls\",\"FailedCalls\"\n";
+  char numbers[48];
+  for (const char* domain : {"HIP_API", "HSA_API", "KFD_API"}) {
+    const std::vector<StatsRow> rows = domain[1] == 'I' ? Table(Category::kHip)
+                                       : domain[1] == 'S'
+                                           ? Table(Category::kHsa)
+                                           : KfdTable();
+    for (const StatsRow& r : rows) {
+      text += '"';
+      text += domain;
+      text += "\",";
+      AppendQuoted(&text, r.name);
+      std::snprintf(numbers, sizeof(numbers), ",%" PRIu64 ",%" PRIu64 "\n",
+                    r.stats.calls, r.stats.failed);
+      text += numbers;
+    }
+  }
+  WriteFile(path, text);
+}
+
+void StatsWriter::WriteFile(const std::string& path, const std::string& text) {
   std::FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) {
     ReportFailure(path, std::strerror(errno));
     return;
   }
-  std::fputs(
-      "\"Name\",\"Calls\",\"TotalDurationNs\",\"AverageNs\",\"Percentage\","
-      "\"MinNs\",\"MaxNs\",\"StdDev\"",
-      f);
-  std::fputs(failed ? ",\"FailedCalls\"\n" : "\n", f);
-  std::string name;
-  for (const StatsRow& r : rows) {
-    name.clear();
-    AppendQuoted(&name, r.name);
-    std::fprintf(
-        f, "%s,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g,%" PRIu64 ",%" PRIu64 ",%.6g",
-        name.c_str(), r.stats.calls, r.stats.total_ns, r.stats.mean,
-        r.percentage, r.stats.min_ns, r.stats.max_ns, r.stats.StdDev());
-    if (failed) std::fprintf(f, ",%" PRIu64, r.stats.failed);
-    std::fputc('\n', f);
-  }
+  std::fwrite(text.data(), 1, text.size(), f);
   const bool written = !std::ferror(f);
   const int err = errno;
   if (std::fclose(f) != 0 || !written) {
@@ -373,24 +396,27 @@ void StatsWriter::Finish(const RunInfo&) {
   if (!prefix_.empty()) {
     for (Category c : kAll) {
       std::vector<StatsRow> rows = Table(c);
-      // Device tables keep rocprofv3's columns exactly.
-      if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows, !IsDevice(c));
+      if (!rows.empty()) WriteCsv(prefix_ + StatsSuffix(c), rows);
     }
     // libhsakmt calls (--kfd-trace) beside their trace file: rocprofv3's
     // _hsa_api_stats.csv counts HSA calls only.
     std::vector<StatsRow> kfd = KfdTable();
-    if (!kfd.empty()) WriteCsv(prefix_ + "_kfd_api_stats.csv", kfd, true);
+    if (!kfd.empty()) WriteCsv(prefix_ + "_kfd_api_stats.csv", kfd);
     std::vector<StatsRow> domains = DomainTable();
-    if (!domains.empty()) {
-      WriteCsv(prefix_ + "_domain_stats.csv", domains, true);
+    if (!domains.empty()) WriteCsv(prefix_ + "_domain_stats.csv", domains);
+    // Failed calls in roctrace's own file: rocprofv3's stats tables keep
+    // exactly its columns.
+    if (!Table(Category::kHip).empty() || !Table(Category::kHsa).empty() ||
+        !kfd.empty()) {
+      WriteFailuresCsv(prefix_ + "_api_failures.csv");
     }
   }
   if (summary_ || per_domain_ || !groups_.empty()) {
-    // stderr, stdout or a file of this process's (replaced).
-    std::FILE* out = stderr;
-    if (summary_file_ == "stdout") {
-      out = stdout;
-    } else if (!summary_file_.empty() && summary_file_ != "stderr") {
+    // The standard output, or a file of this process's (replaced). As
+    // rocprofv3 1.0.0's, "stderr" (its default) is the standard output too.
+    std::FILE* out = stdout;
+    if (!summary_file_.empty() && summary_file_ != "stdout" &&
+        summary_file_ != "stderr") {
       // A NAME with directories in it (as rocprofv3, made as needed).
       for (size_t at = summary_file_.find('/', 1); at != std::string::npos;
            at = summary_file_.find('/', at + 1)) {
@@ -403,7 +429,7 @@ void StatsWriter::Finish(const RunInfo&) {
       }
     }
     // As rocprofv3: a terminal's tables indented, a file's not.
-    const char* indent = out == stderr || out == stdout ? "    " : "";
+    const char* indent = out == stdout ? "    " : "";
     const Unit unit = UnitOf(summary_units_);
     // The domains with events, in rocprofv3's order.
     std::vector<DomainOps> domains;
@@ -455,7 +481,7 @@ void StatsWriter::Finish(const RunInfo&) {
       for (const DomainOps& d : domains) all.push_back(&d);
       PrintSummary(out, "SUMMARY", all, unit, indent);
     }
-    if (out != stderr && out != stdout) {
+    if (out != stdout) {
       const bool written = !std::ferror(out);
       if (std::fclose(out) != 0 || !written) {
         ReportFailure(summary_file_, std::strerror(errno));

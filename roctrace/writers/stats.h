@@ -85,9 +85,15 @@ class StatsWriter : public Writer {
   static const char* SummaryDomain(const OpName& op);
 
  private:
-  // `failed`: with the FailedCalls column (API tables).
-  void WriteCsv(const std::string& path, const std::vector<StatsRow>& rows,
-                bool failed);
+  // A table with rocprofv3's stats columns.
+  void WriteCsv(const std::string& path, const std::vector<StatsRow>& rows);
+  // `_api_failures.csv`, roctrace's own: "Domain","Name","Calls",
+  // "FailedCalls" for every API operation called (HIP_API, HSA_API, then
+  // KFD_API; each domain's longest total first).
+  void WriteFailuresCsv(const std::string& path);
+  // `text` as the file at `path` (replaced); a file that cannot be written
+  // whole is removed and reported.
+  void WriteFile(const std::string& path, const std::string& text);
 
   std::string prefix_;
   bool summary_;
