@@ -264,6 +264,7 @@ class SqliteTableAppender {
   void BuildInterior(const Child* c, size_t n, uint8_t* page) const;
   uint8_t* NewPage(FlushState& s, uint32_t* pgno) const;
   bool Publish(FlushState& s, std::string* error);
+  bool WriteNewPages(FlushState& s);
   bool ReadAt(void* buf, size_t size, int64_t offset);
   bool WriteAt(const void* buf, size_t size, int64_t offset);
   bool Exec(const char* sql, std::string* error);
