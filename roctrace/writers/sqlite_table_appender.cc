@@ -64,6 +64,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
   a->row_spill_.resize(a->page_size_ + 16);
   // The schema format number: a 4-byte big-endian integer.
   a->small_ints_ = sqlite_format::Get4(&a->header_[44]) >= 4;
+  a->file_pages_ = Get4(&a->header_[28]);
   for (const Table& table : tables) {
     auto t = std::make_unique<Tree>();
     t->name = table.name;
@@ -202,6 +203,7 @@ bool SqliteTableAppender::Flush(std::string* error) {
     s.first = s.next = pages + 1;
     for (const auto& t : trees_) ok = ok && FlushTree(*t, s);
     ok = ok && Publish(s, error);
+    if (ok) file_pages_ = s.next - 1;
   }
   // Written: the right-most leaf moves to the first slot.
   for (const auto& t : trees_) {
@@ -220,11 +222,31 @@ bool SqliteTableAppender::Flush(std::string* error) {
   return ok;
 }
 
+bool SqliteTableAppender::FlushEndsOnMultipleOf(size_t bytes) const {
+  // As FlushTree places them: each tree's filled leaves are new pages but
+  // the first when it was already on disk, and the right-most leaf is new
+  // when it has rows and no page yet; a root leaf that gains a sibling
+  // moves to a new page.
+  uint64_t pages = file_pages_;
+  for (const auto& t : trees_) {
+    const size_t sealed = t->sealed_leaves.size();
+    const bool current = t->leaf_cells > 0;
+    pages += sealed;
+    if (sealed > 0 && t->sealed_leaves[0].pgno != 0) --pages;
+    if (current && t->leaf_pgno == 0) ++pages;
+    if (t->levels.empty() && sealed + (current ? 1 : 0) > 1 &&
+        (sealed > 0 ? t->sealed_leaves[0].pgno != 0 : t->leaf_pgno != 0)) {
+      ++pages;
+    }
+  }
+  return file_pages_ != 0 && pages * page_size_ % bytes == 0;
+}
+
 // The pages past the file's end, [s.first, s.next): runs of new leaves and
 // new interior pages, side by side in the file. One gathered write through
 // the fd-safe VFS (the kernel fills larger page-cache folios from one write
-// than from a write per run: about a quarter less system time a byte),
-// else a write per run.
+// than from a write per run: about a quarter less system time a byte)
+// when max_write_ allows, else a write per run.
 bool SqliteTableAppender::WriteNewPages(FlushState& s) {
   std::vector<FlushState::Run>& pieces = s.pieces;
   pieces.assign(s.leaves.begin(), s.leaves.end());
@@ -252,7 +274,8 @@ bool SqliteTableAppender::WriteNewPages(FlushState& s) {
     }
   }
   if (pieces.empty()) return true;
-  if (contiguous && expected == s.next) {
+  if (contiguous && expected == s.next &&
+      size_t{s.next - s.first} * page_size_ <= max_write_) {
     const int rc =
         FdSafeVfsWriteGathered(file_, iov.data(), static_cast<int>(iov.size()),
                                int64_t{s.first - 1} * page_size_);
