@@ -7,13 +7,19 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <climits>
+#include <csignal>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "roctrace/tests/scratch_dir.h"
 
@@ -180,6 +186,79 @@ TEST_F(FdSafeVfs, AnotherProcessSeesTheLocks) {
   ASSERT_EQ(Exec("COMMIT"), SQLITE_OK);  // reopens, locks, writes, unlocks
   EXPECT_EQ(other_can_write(), 0);
   EXPECT_EQ(Rows(), 12);
+}
+
+// The main file as SQLite holds it.
+sqlite3_file* MainFile(sqlite3* db) {
+  sqlite3_file* file = nullptr;
+  EXPECT_EQ(sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file),
+            SQLITE_OK);
+  return file;
+}
+
+std::string Contents(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A gathered write puts its pieces back to back from its offset, past the
+// file's end too, through the checked descriptor (a program's dup2 over it
+// gets nothing); a file of another VFS is left to the caller.
+TEST_F(FdSafeVfs, GatheredWritesLandBackToBack) {
+  Insert(0, 10);
+  const std::string before = Contents(path_);
+  std::string a(5000, 'a'), b(1, 'b'), c(70000, 'c');
+  const iovec pieces[] = {
+      {&a[0], a.size()}, {&b[0], 0}, {&b[0], b.size()}, {&c[0], c.size()}};
+  const int64_t at = static_cast<int64_t>(before.size()) + 4096;
+  const std::string mine = dir_ / "mine.txt";
+  const int own = open(mine.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644);
+  ASSERT_GE(own, 0);
+  const int ours = DescriptorOf(path_);
+  ASSERT_GE(ours, 0);
+  ASSERT_EQ(dup2(own, ours), ours);
+  ASSERT_EQ(FdSafeVfsWriteGathered(MainFile(db_), pieces, 4, at), SQLITE_OK);
+  const std::string after = Contents(path_);
+  ASSERT_EQ(after.size(), static_cast<size_t>(at) + a.size() + 1 + c.size());
+  EXPECT_EQ(after.substr(0, before.size()), before);
+  EXPECT_EQ(after.substr(at), a + b + c);
+  struct stat st {};
+  ASSERT_EQ(stat(mine.c_str(), &st), 0);
+  EXPECT_EQ(st.st_size, 0);
+  close(own);
+
+  sqlite3* other = nullptr;
+  const std::string path = dir_ / "other.db";
+  ASSERT_EQ(sqlite3_open(path.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "CREATE TABLE t(x)", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(FdSafeVfsWriteGathered(MainFile(other), pieces, 4, 0),
+            SQLITE_NOTFOUND);
+  sqlite3_close(other);
+}
+
+// A gathered write the file's size limit stops is SQLite's "full", as a
+// plain write's.
+TEST_F(FdSafeVfs, AGatheredWritePastTheSizeLimitIsFull) {
+  Insert(0, 10);
+  const std::string before = Contents(path_);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{before.size() + 8192, before.size() + 8192};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(2);
+    std::vector<char> big(64 << 10, 'x');
+    const iovec pieces[] = {{big.data(), big.size()}, {big.data(), big.size()}};
+    _exit(FdSafeVfsWriteGathered(MainFile(db_), pieces, 2,
+                                 static_cast<int64_t>(before.size())) ==
+                  SQLITE_FULL
+              ? 0
+              : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 }  // namespace

@@ -294,6 +294,42 @@ TEST(SqliteTableAppender, LongRunsAPageAWrite) {
   AppendAndReadBack(4096, 20000, 10000, 0, FdSafeVfsName(), 4096);
 }
 
+// A writer that flushes when FlushEndsOnMultipleOf says so ends the file
+// there each time (a table of two levels: no new interior page), and the
+// rows read back.
+TEST(SqliteTableAppender, FlushesForeseenToEndOnABoundaryDo) {
+  ASSERT_NE(FdSafeVfsName(), nullptr);
+  Database d(4096, FdSafeVfsName());
+  std::string error;
+  auto appender = SqliteTableAppender::Open(
+      d.db, {{"rocpd_event", 4}, {"rocpd_region", 7}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  constexpr size_t kBoundary = 64 << 10;
+  int flushes = 0;
+  int64_t id = 1;
+  for (; id <= 40000; ++id) {
+    const int64_t event[4] = {1, Wide(id), 0, id * 1000003};
+    appender->Append(0, id, event);
+    const int64_t region[7] = {
+        1, 1, 1 + id % 2, 86400000000000 + id * 57, Wide(id), 2 + id % 2, id};
+    appender->Append(1, id, region);
+    if (appender->buffered_bytes() < 3 * 4096 || !appender->TakeSealed() ||
+        !appender->FlushEndsOnMultipleOf(kBoundary)) {
+      continue;
+    }
+    ASSERT_TRUE(appender->Flush(&error)) << error;
+    ++flushes;
+    const std::string pages = One(d.db, "PRAGMA page_count");
+    ASSERT_EQ(std::stoll(pages) * 4096 % kBoundary, 0u)
+        << pages << " pages after flush " << flushes << ", row " << id;
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  EXPECT_GE(flushes, 10);
+  EXPECT_EQ(One(d.db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(One(d.db, "SELECT count(*) FROM regions"), std::to_string(id - 1));
+  EXPECT_EQ(Depth(d.path, "rocpd_region"), 2);
+}
+
 TEST(SqliteTableAppender, ReplacedPagesGoToSqlitesFreelist) {
   Database d(512);
   std::string error;

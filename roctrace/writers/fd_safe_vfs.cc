@@ -3,10 +3,12 @@
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -170,6 +172,11 @@ int Read(sqlite3_file* file, void* buffer, int amount, sqlite3_int64 offset) {
   return SQLITE_OK;
 }
 
+// The result for a failed write call.
+int WriteError() {
+  return errno == ENOSPC || errno == EFBIG ? SQLITE_FULL : SQLITE_IOERR_WRITE;
+}
+
 int Write(sqlite3_file* file, const void* buffer, int amount,
           sqlite3_int64 offset) {
   File* f = reinterpret_cast<File*>(file);
@@ -182,10 +189,49 @@ int Write(sqlite3_file* file, const void* buffer, int amount,
                              static_cast<off_t>(offset + done));
     if (n < 0) {
       if (errno == EINTR) continue;
-      return errno == ENOSPC || errno == EFBIG ? SQLITE_FULL
-                                               : SQLITE_IOERR_WRITE;
+      return WriteError();
     }
     done += static_cast<size_t>(n);
+  }
+  return SQLITE_OK;
+}
+
+int WriteGathered(File* f, const iovec* pieces, int count, int64_t offset) {
+  if (!Ensure(f)) return SQLITE_IOERR_WRITE;
+  int64_t total = 0;
+  for (int i = 0; i < count; ++i)
+    total += static_cast<int64_t>(pieces[i].iov_len);
+  ReserveFor(f, offset + total);
+  // A short write leaves the rest for the next call: a copy of the pieces
+  // not yet whole, the first one advanced.
+  iovec rest[IOV_MAX];
+  int at = 0;
+  size_t skip = 0;  // bytes of pieces[at] already written
+  while (at < count) {
+    const int n = std::min(count - at, IOV_MAX);
+    for (int i = 0; i < n; ++i) rest[i] = pieces[at + i];
+    rest[0].iov_base = static_cast<char*>(rest[0].iov_base) + skip;
+    rest[0].iov_len -= skip;
+    ssize_t written = pwritev(f->fd, rest, n, static_cast<off_t>(offset));
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return WriteError();
+    }
+    if (written == 0) return SQLITE_IOERR_WRITE;  // no progress: not a file
+    offset += written;
+    // Past the pieces written whole.
+    while (at < count && written > 0) {
+      const size_t left = pieces[at].iov_len - skip;
+      if (static_cast<size_t>(written) < left) {
+        skip += static_cast<size_t>(written);
+        written = 0;
+      } else {
+        written -= static_cast<ssize_t>(left);
+        skip = 0;
+        ++at;
+      }
+    }
+    while (at < count && pieces[at].iov_len == 0) ++at;
   }
   return SQLITE_OK;
 }
@@ -456,6 +502,12 @@ void FdSafeVfsTrim(sqlite3* db) {
   if (f->reserved > 0 && Ensure(f) && fstat(f->fd, &st) == 0) {
     GiveBackReserved(f, st.st_size);
   }
+}
+
+int FdSafeVfsWriteGathered(sqlite3_file* file, const iovec* pieces, int count,
+                           int64_t offset) {
+  if (file == nullptr || file->pMethods != &kMethods) return SQLITE_NOTFOUND;
+  return WriteGathered(reinterpret_cast<File*>(file), pieces, count, offset);
 }
 
 }  // namespace roctrace

@@ -21,7 +21,12 @@
 #ifndef ROCTRACE_WRITERS_FD_SAFE_VFS_H_
 #define ROCTRACE_WRITERS_FD_SAFE_VFS_H_
 
+#include <sys/uio.h>
+
+#include <cstdint>
+
 struct sqlite3;
+struct sqlite3_file;
 
 namespace roctrace {
 
@@ -34,6 +39,16 @@ const char* FdSafeVfsName();
 // too). For a database written to the end whose process may exit without
 // closing it. Does nothing for a database of another VFS.
 void FdSafeVfsTrim(sqlite3* db);
+
+// Writes `count` pieces back to back from `offset` of `file` (a database's
+// main file, as SQLITE_FCNTL_FILE_POINTER gives it) in gathered writes, as
+// xWrite writes one buffer: the kernel sees one write of their total, which
+// fills larger page-cache folios than a write per piece does (a flush's new
+// pages are several runs side by side in the file). SQLite's result code
+// (SQLITE_OK, SQLITE_FULL, an I/O error); SQLITE_NOTFOUND, nothing written,
+// for a file of another VFS.
+int FdSafeVfsWriteGathered(sqlite3_file* file, const iovec* pieces, int count,
+                           int64_t offset);
 
 }  // namespace roctrace
 

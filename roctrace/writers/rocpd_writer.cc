@@ -21,10 +21,16 @@
 namespace roctrace {
 namespace {
 
-// Rows waiting in memory for a checkpoint before one is made early: 1 MiB
-// keeps the appender's pages in the cache and its memory from growing with
-// the event rate (at 64 MiB, writing them was mostly page faults).
-constexpr size_t kMaxBufferedBytes = 1 << 20;
+// Rows waiting in memory for a checkpoint before one is made early: 1 to
+// 2 MiB keeps the appender's pages in the cache and its memory from growing
+// with the event rate (at 64 MiB, writing them was mostly page faults).
+// Between the two, the checkpoint is made when its new pages end the file
+// on a 1 MiB boundary: each one's gathered write then starts and ends on
+// one (the kernel's cost per byte of a 1 MiB-aligned write is about a
+// quarter lower than of one starting anywhere).
+constexpr size_t kMinBufferedBytes = 1 << 20;
+constexpr size_t kMaxBufferedBytes = 2 << 20;
+constexpr size_t kFileAlignment = 1 << 20;
 // Marker event ids kept for their messages (8 MiB); past that, one pass
 // over every event at the end instead.
 constexpr size_t kMaxMarkerEvents = 1 << 20;
@@ -931,7 +937,17 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
       }
     }
   }
-  if (appender_->buffered_bytes() > kMaxBufferedBytes) Checkpoint();
+  if (appender_->buffered_bytes() >= kMinBufferedBytes &&
+      appender_->TakeSealed()) {
+    CheckpointIfAligned();
+  }
+}
+
+void RocpdWriter::CheckpointIfAligned() {
+  if (appender_->buffered_bytes() >= kMaxBufferedBytes ||
+      appender_->FlushEndsOnMultipleOf(kFileAlignment)) {
+    Checkpoint();
+  }
 }
 
 void RocpdWriter::Write(const ApiEvent& e) { WriteOne(e); }

@@ -42,6 +42,8 @@ class RocpdWriter : public Writer {
  private:
   bool Open();
   void WriteOne(const ApiEvent& event);
+  // Out of line: asked once a leaf is filled past the first 1 MiB of rows.
+  __attribute__((noinline)) void CheckpointIfAligned();
   bool Exec(const char* sql);
   int64_t StringId(const std::string& text);
   int64_t NameId(const OpName* op);

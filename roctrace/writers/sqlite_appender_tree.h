@@ -5,6 +5,8 @@
 #ifndef ROCTRACE_WRITERS_SQLITE_APPENDER_TREE_H_
 #define ROCTRACE_WRITERS_SQLITE_APPENDER_TREE_H_
 
+#include <sys/uio.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -98,6 +100,9 @@ struct SqliteTableAppender::FlushState {
   std::vector<uint32_t> in_place;
   std::vector<uint8_t> in_place_pages;
   std::vector<uint32_t> freed;
+  // WriteNewPages' lists, kept for their capacity.
+  std::vector<Run> pieces;
+  std::vector<iovec> iov;
 };
 
 namespace sqlite_format {

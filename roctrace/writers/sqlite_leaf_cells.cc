@@ -561,6 +561,7 @@ void SqliteTableAppender::SealLeaf(Tree& t) {
   t.sealed_leaves.push_back({t.leaf_pgno, t.leaf_max});
   t.leaf = t.Slot(t.slots++, page_size_);
   buffered_ += page_size_;
+  sealed_ = true;
   // The header and the reserved bytes; the rest is cells, their pointers
   // and the free space FinishLeaf zeroes.
   std::memset(t.leaf, 0, kLeafHeader);

@@ -204,6 +204,21 @@ class SqliteTableAppender {
   // Bytes of rows waiting for Flush().
   size_t buffered_bytes() const { return buffered_; }
 
+  // Whether a leaf was filled since the last call (buffered_bytes() changed).
+  bool TakeSealed() {
+    const bool sealed = sealed_;
+    sealed_ = false;
+    return sealed;
+  }
+  // Whether a Flush now would end the file on a multiple of `bytes`: the
+  // file's pages after the last Flush (or at Open) and the new pages the
+  // waiting leaves would take (new interior pages, which a flush makes
+  // rarely, and pages SQLite added since are not foreseen). A writer that
+  // flushes then writes each flush's new pages from one boundary to the
+  // next (fd_safe_vfs.h's gathered write), which the kernel fills with the
+  // largest page-cache folios.
+  bool FlushEndsOnMultipleOf(size_t bytes) const;
+
   // The most bytes one write of the file is given. By default 64 KiB:
   // SQLite's unix VFS writes at most 128 KiB a call. A VFS that writes all
   // it is given (fd_safe_vfs.h) may take whole runs of pages: each write
@@ -264,6 +279,7 @@ class SqliteTableAppender {
   void BuildInterior(const Child* c, size_t n, uint8_t* page) const;
   uint8_t* NewPage(FlushState& s, uint32_t* pgno) const;
   bool Publish(FlushState& s, std::string* error);
+  bool WriteNewPages(FlushState& s);
   bool ReadAt(void* buf, size_t size, int64_t offset);
   bool WriteAt(const void* buf, size_t size, int64_t offset);
   bool Exec(const char* sql, std::string* error);
@@ -284,6 +300,8 @@ class SqliteTableAppender {
   // page and the slack.
   std::vector<uint8_t> row_spill_;
   size_t buffered_ = 0;
+  bool sealed_ = false;      // TakeSealed's
+  uint32_t file_pages_ = 0;  // the file's pages after the last Flush
   std::unique_ptr<FlushState>
       flush_;  // buffers kept from one Flush to the next
 };
