@@ -160,6 +160,19 @@ bool Done(const PendingOp& op) {
   return Core().hsa_signal_load_scacquire_fn(op.signal) < 1;
 }
 
+// Set while a dispatch's or barrier's observers run, under the queue's
+// harvest mutex (and on the completion thread the registry's): a tool's
+// callback that flushes or finalizes must not harvest again on this thread.
+ROCTRACER_HOT_TLS bool t_reporting_dispatch = false;
+
+// Runs the observers of a dispatch or barrier with t_reporting_dispatch set.
+template <typename Call>
+void WhileReportingDispatch(Call call) {
+  t_reporting_dispatch = true;
+  call();
+  t_reporting_dispatch = false;
+}
+
 void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
   hsa_amd_profiling_dispatch_time_t t{};
   Amd().hsa_amd_profiling_get_dispatch_time_fn(queue.agent, op.signal, &t);
@@ -169,8 +182,10 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
     Count().barriers.fetch_add(1, std::memory_order_relaxed);
     const BarrierRecord r{
         op.op_id, op.correlation_id, queue, op.packet_type, begin, end};
-    ForInterested(op.interest,
-                  [&r](Observer* o, uint64_t c) { o->OnBarrier(r, c); });
+    WhileReportingDispatch([&] {
+      ForInterested(op.interest,
+                    [&r](Observer* o, uint64_t c) { o->OnBarrier(r, c); });
+    });
     return;
   }
   std::string name;
@@ -196,8 +211,10 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
   r.group_segment_size = op.group_segment_size;
   r.begin_ns = begin;
   r.end_ns = end;
-  ForInterested(op.interest,
-                [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
+  WhileReportingDispatch([&] {
+    ForInterested(op.interest,
+                  [&r](Observer* o, uint64_t c) { o->OnDispatch(r, c); });
+  });
 }
 
 }  // namespace
@@ -1019,6 +1036,9 @@ uint64_t AwaitCopyOf(hsa_signal_t app_signal, hsa_signal_condition_t condition,
 }
 
 void HarvestAll(HarvestReason reason) {
+  // Called from a tool's dispatch or copy callback (a flush, a finalize, an
+  // exit): this thread holds the harvest locks and is reporting already.
+  if (t_reporting_dispatch || t_reporting_copy) return;
   const bool final =
       reason == HarvestReason::kShutdown || reason == HarvestReason::kExit;
   Registry& r = Reg();

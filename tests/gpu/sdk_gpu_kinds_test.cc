@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <atomic>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ struct Tool {
   // What the buffer delivered.
   std::vector<rocprofiler_buffer_tracing_kernel_dispatch_record_t> dispatches;
   std::vector<rocprofiler_buffer_tracing_memory_copy_record_t> copies;
+  // When set, each dispatch's COMPLETE callback flushes the buffer (and
+  // counts the flushes that succeeded).
+  std::atomic<bool> flush_on_complete{false};
+  std::atomic<int> flushes_on_complete{0};
 
   std::vector<Event> Of(int32_t kind, int32_t op = -1) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -88,6 +93,13 @@ int CollectArg(rocprofiler_callback_tracing_kind_t,
 
 void Callback(rocprofiler_callback_tracing_record_t record,
               rocprofiler_user_data_t* user, void*) {
+  if (record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH &&
+      record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE &&
+      T().flush_on_complete.load()) {
+    if (rocprofiler_flush_buffer(T().buffer) == ROCPROFILER_STATUS_SUCCESS) {
+      T().flushes_on_complete.fetch_add(1);
+    }
+  }
   Event e{};
   e.record = record;
   e.user_in = user->value;
@@ -485,6 +497,30 @@ TEST_F(SdkGpuKinds, AFlushAfterTheApplicationWaitedDeliversEveryDispatch) {
     std::lock_guard<std::mutex> lock(T().mutex);
     EXPECT_EQ(T().dispatches.size(), size_t{kRounds} * kPerRound);
   }
+  hsa_signal_destroy(done);
+}
+
+// A tool may flush its buffer from a dispatch's COMPLETE callback (which
+// runs while the tracer reports that dispatch): the flush returns, the
+// dispatch completes for the application, and later flushes deliver it.
+TEST_F(SdkGpuKinds, AFlushFromADispatchCallbackReturns) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().Clear();
+  T().flushes_on_complete = 0;
+  T().flush_on_complete = true;
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  ASSERT_EQ(rocprofiler_flush_buffer(T().buffer), ROCPROFILER_STATUS_SUCCESS);
+  T().flush_on_complete = false;
+  EXPECT_EQ(T().flushes_on_complete.load(), 1);
+  {
+    std::lock_guard<std::mutex> lock(T().mutex);
+    EXPECT_EQ(T().dispatches.size(), 1u);
+  }
+  hsa_queue_destroy(q);
   hsa_signal_destroy(done);
 }
 
