@@ -168,24 +168,7 @@ void Callbacks(ThreadState& t, uint64_t mask, int32_t op,
   r.operation = op;
   r.phase = phase;
   r.payload = payload;
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (mask != 0) {
-    const int i = __builtin_ctzll(mask);
-    mask &= mask - 1;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Service& s = g_contexts[i].services[kKind];
-    r.context_id.handle = static_cast<uint64_t>(i) + 1;
-    r.correlation_id.external =
-        external != nullptr ? external[i] : t.ExternalTop(i);
-    rocprofiler_user_data_t none{0};
-    rocprofiler_user_data_t* slot = user != nullptr ? &user[i] : &none;
-    if (phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
-      slot->value = 0;
-      *called |= uint64_t{1} << i;
-    }
-    s.callback(r, slot, s.callback_data);
-    EndDelivery(t, outer);
-  }
+  DeliverCallbacks(t, mask, r, user, external, called);
 }
 
 const StreamParam* ParamOf(const roctracer::ApiCallInfo& info) noexcept {
@@ -245,11 +228,10 @@ void HipStreamExit(const roctracer::ApiCallInfo& info, ThreadState& t,
     c.call_id = 0;
     const uint64_t mask =
         c.called & g_active_mask.load(std::memory_order_acquire);
-    uint64_t unused = 0;
     if (mask != 0) {
       Callbacks(t, mask, ROCPROFILER_HIP_STREAM_SET,
                 ROCPROFILER_CALLBACK_PHASE_EXIT, &c.payload, c.user, c.external,
-                &unused);
+                nullptr);
     }
     return;
   }
@@ -271,9 +253,8 @@ void HipStreamExit(const roctracer::ApiCallInfo& info, ThreadState& t,
     payload.stream_id.handle = IdOf(stream);
     payload.stream_value.value = stream;
   }
-  uint64_t unused = 0;
   Callbacks(t, callbacks, p->op, ROCPROFILER_CALLBACK_PHASE_NONE, &payload,
-            nullptr, nullptr, &unused);
+            nullptr, nullptr, nullptr);
 }
 
 bool TracesHipStreams(const Context& ctx) noexcept {

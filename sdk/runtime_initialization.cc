@@ -145,18 +145,7 @@ void Emit(int32_t op, const Deferred& d) noexcept {
     r.operation = op;
     r.phase = ROCPROFILER_CALLBACK_PHASE_NONE;
     r.payload = &p;
-    const uint32_t outer = t->delivering.load(std::memory_order_relaxed);
-    while (callbacks != 0) {
-      const int i = __builtin_ctzll(callbacks);
-      callbacks &= callbacks - 1;
-      if (!BeginDelivery(*t, i, false, outer)) continue;
-      const Service& s = g_contexts[i].services[kKind];
-      r.context_id.handle = static_cast<uint64_t>(i) + 1;
-      r.correlation_id.external = t->ExternalTop(i);
-      rocprofiler_user_data_t user{0};
-      s.callback(r, &user, s.callback_data);
-      EndDelivery(*t, outer);
-    }
+    DeliverCallbacks(*t, callbacks, r, nullptr, nullptr, nullptr);
   }
   uint64_t buffered = Tracing(op, true);
   if (buffered == 0) return;
