@@ -2,6 +2,9 @@
 
 #include <pthread.h>
 
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -133,15 +136,40 @@ uint64_t NewId(uint64_t stream) {
   return id;
 }
 
+// A stream used but never seen created (created while no context traced
+// HIP_STREAM, or a special handle such as hipStreamPerThread): rocprofiler-sdk
+// 1.0.0 has no ID for it and throws std::out_of_range out of the HIP call,
+// which ends a program that does not catch it. Here it is numbered, and the
+// first such stream of the process is reported on stderr, so that a tool's
+// author learns why its IDs differ from 1.0.0's.
+void ReportUncreatedStream(uint64_t stream, uint64_t id) {
+  static std::atomic<bool> reported{false};
+  if (reported.exchange(true, std::memory_order_relaxed)) return;
+  std::fprintf(stderr,
+               "rocprofiler-sdk: HIP stream 0x%" PRIx64
+               " was used but not seen created while HIP_STREAM was traced: "
+               "given stream ID %" PRIu64
+               " (rocprofiler-sdk 1.0.0 has none for it); later such streams "
+               "are numbered without a report\n",
+               stream, id);
+}
+
 // The ID of `stream`, a new one if it was never seen (one look-up and
 // insertion under the lock: two threads meeting a stream first at once get
 // the same ID).
 uint64_t IdOf(uint64_t stream) {
-  std::lock_guard<std::mutex> lock(g_ids_mutex);
-  Ids& ids = StreamIds();
-  auto [it, inserted] = ids.by_stream.try_emplace(stream, 0);
-  if (inserted) it->second = ids.next++;
-  return it->second;
+  uint64_t id;
+  bool inserted;
+  {
+    std::lock_guard<std::mutex> lock(g_ids_mutex);
+    Ids& ids = StreamIds();
+    auto found = ids.by_stream.try_emplace(stream, 0);
+    inserted = found.second;
+    if (inserted) found.first->second = ids.next++;
+    id = found.first->second;
+  }
+  if (inserted) ReportUncreatedStream(stream, id);
+  return id;
 }
 
 // Active contexts whose HIP_STREAM callback service traces `op`.
