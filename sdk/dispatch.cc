@@ -370,38 +370,26 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   }
 }
 
-// The external-correlation request service: the contexts in `mask` that
-// asked for this kind and have no external ID pushed on this thread are
-// asked for one, before the ENTER callbacks (API kinds are numbered as the
-// request kinds).
-void RequestExternalIds(uint64_t mask, const KindOp& ko,
-                        const roctracer::ApiCallInfo& info, ThreadState& t,
-                        Frame* frame) noexcept {
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (mask != 0) {
-    const int i = __builtin_ctzll(mask);
-    mask &= mask - 1;
-    if (t.external_depth[i] != 0) continue;
-    const Context& c = g_contexts[i];
-    const bool traced =
-        (((frame->buffered | frame->buffered_ext) >> i) & 1u) ||
-        (((g_kind_mask[ko.kind].load(std::memory_order_relaxed) >> i) & 1u) &&
-         c.services[ko.kind].Traces(ko.op));
-    if (!traced) continue;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    rocprofiler_user_data_t value{0};
-    const int rc = c.request.callback(
-        roctracer::platform::ThreadId(),
-        rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
-        static_cast<rocprofiler_external_correlation_id_request_kind_t>(
-            ko.kind),
-        ko.op, info.correlation_id, &value, c.request.callback_data);
-    EndDelivery(t, outer);
-    if (rc == 0) {
-      frame->requested |= uint64_t{1} << i;
-      t.frame_users[frame - t.frames].requested_external[i] = value;
-    }
+// The external-correlation request service for an API call: the contexts
+// in `mask` that trace it (by callback or buffer) are asked, before the ENTER
+// callbacks (API kinds are numbered as the request kinds).
+void RequestApiExternalIds(uint64_t mask, const KindOp& ko,
+                           const roctracer::ApiCallInfo& info, ThreadState& t,
+                           Frame* frame) noexcept {
+  const uint64_t kind_mask =
+      g_kind_mask[ko.kind].load(std::memory_order_relaxed);
+  for (uint64_t m = mask; m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    const bool traced = (((frame->buffered | frame->buffered_ext) >> i) & 1u) ||
+                        (((kind_mask >> i) & 1u) &&
+                         g_contexts[i].services[ko.kind].Traces(ko.op));
+    if (!traced) mask &= ~(uint64_t{1} << i);
   }
+  frame->requested |= RequestExternalIds(
+      t, mask,
+      static_cast<rocprofiler_external_correlation_id_request_kind_t>(ko.kind),
+      ko.op, info.correlation_id, roctracer::platform::ThreadId(),
+      t.frame_users[frame - t.frames].requested_external);
 }
 
 // The HSA, HIP and marker API records share one 64-byte layout, stored
@@ -547,6 +535,59 @@ void WaitForDeliveries(int context) noexcept {
   }
 }
 
+void DeliverCallbacks(ThreadState& t, uint64_t mask,
+                      rocprofiler_callback_tracing_record_t& record,
+                      rocprofiler_user_data_t* user,
+                      const rocprofiler_user_data_t* external,
+                      uint64_t* called) noexcept {
+  const bool enter = record.phase == ROCPROFILER_CALLBACK_PHASE_ENTER;
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    const Service& s = g_contexts[i].services[record.kind];
+    record.context_id.handle = static_cast<uint64_t>(i) + 1;
+    record.correlation_id.external =
+        external != nullptr ? external[i] : t.ExternalTop(i);
+    rocprofiler_user_data_t own{0};
+    rocprofiler_user_data_t* slot = user != nullptr ? &user[i] : &own;
+    if (enter) {
+      slot->value = 0;
+      if (called != nullptr) *called |= uint64_t{1} << i;
+    }
+    s.callback(record, slot, s.callback_data);
+    EndDelivery(t, outer);
+  }
+}
+
+uint64_t RequestExternalIds(
+    ThreadState& t, uint64_t mask,
+    rocprofiler_external_correlation_id_request_kind_t kind, int32_t operation,
+    uint64_t correlation_id, rocprofiler_thread_id_t thread_id,
+    rocprofiler_user_data_t* answers) noexcept {
+  mask &= g_request_mask[kind].load(std::memory_order_acquire);
+  uint64_t answered = 0;
+  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
+  while (mask != 0) {
+    const int i = __builtin_ctzll(mask);
+    mask &= mask - 1;
+    if (t.external_depth[i] != 0) continue;
+    if (!BeginDelivery(t, i, false, outer)) continue;
+    const Context& c = g_contexts[i];
+    rocprofiler_user_data_t value{0};
+    const int rc = c.request.callback(
+        thread_id, rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1}, kind,
+        operation, correlation_id, &value, c.request.callback_data);
+    EndDelivery(t, outer);
+    if (rc == 0) {
+      answers[i] = value;
+      answered |= uint64_t{1} << i;
+    }
+  }
+  return answered;
+}
+
 StopScope::StopScope() noexcept : state_(Tls()) {
   if (state_ != nullptr) {
     state_->stopping.fetch_add(1, std::memory_order_seq_cst);
@@ -628,7 +669,7 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
       if (buffered != 0) frame->start_ns = roctracer::clock::TimestampNs();
       const uint64_t requests =
           active & g_request_mask[ko.kind].load(std::memory_order_acquire);
-      if (requests != 0) RequestExternalIds(requests, ko, info, t, frame);
+      if (requests != 0) RequestApiExternalIds(requests, ko, info, t, frame);
     }
     const uint64_t mask =
         active & g_kind_mask[ko.kind].load(std::memory_order_acquire);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "rocprofiler-sdk/external_correlation.h"
 #include "rocprofiler-sdk/fwd.h"
 #include "runtime/intercept/api_consumer.h"
 #include "runtime/platform/asymmetric_fence.h"
@@ -34,6 +35,33 @@ inline bool BeginDelivery(ThreadState& t, int i, bool captured,
 inline void EndDelivery(ThreadState& t, uint32_t outer = 0) noexcept {
   t.delivering.store(outer, std::memory_order_release);
 }
+
+// Calls the `record.kind` callback of each context of `mask`, each in its own
+// delivery (BeginDelivery; a context stopped meanwhile is skipped), with
+// the record's context ID and external correlation ID set for that context:
+// `external[i]`, or the top of the thread's stack for context i when
+// `external` is null. `user` holds one slot per context, kept from a call's
+// ENTER to its EXIT; null gives each callback a slot of its own holding 0.
+// At ENTER a context's slot is zeroed and its bit set in `*called` (when
+// given): the contexts owed the EXIT. For the kinds made here rather than on
+// the traced-call path (marker ranges, HIP streams, memory allocation,
+// runtime initialization).
+void DeliverCallbacks(ThreadState& t, uint64_t mask,
+                      rocprofiler_callback_tracing_record_t& record,
+                      rocprofiler_user_data_t* user,
+                      const rocprofiler_user_data_t* external,
+                      uint64_t* called) noexcept;
+
+// The external-correlation request service: each context of `mask` that
+// configured it for `kind` and has no external correlation ID pushed on
+// this thread is asked for one, before the call's first callback. A
+// context's answer is stored in `answers[i]` when its callback returns 0;
+// returns the contexts that answered so.
+uint64_t RequestExternalIds(
+    ThreadState& t, uint64_t mask,
+    rocprofiler_external_correlation_id_request_kind_t kind, int32_t operation,
+    uint64_t correlation_id, rocprofiler_thread_id_t thread_id,
+    rocprofiler_user_data_t* answers) noexcept;
 
 // Calls the callbacks of every active context tracing the call's (kind,
 // operation) and writes the buffer records of those buffer-tracing it. ENTER

@@ -217,26 +217,11 @@ void AskExternalIds(ThreadState& t, uint64_t contexts,
                     rocprofiler_external_correlation_id_request_kind_t kind,
                     int32_t operation, uint64_t correlation_id,
                     Requested* out) noexcept {
-  uint64_t mask =
-      contexts & g_request_mask[kind].load(std::memory_order_acquire);
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  for (; mask != 0; mask &= mask - 1) {
-    const int i = __builtin_ctzll(mask);
-    if (t.external_depth[i] != 0) continue;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Context& c = g_contexts[i];
-    rocprofiler_user_data_t value{0};
-    roctracer::hook::UntracedScope untraced;
-    const int rc = c.request.callback(
-        roctracer::platform::ThreadId(),
-        rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1}, kind, operation,
-        correlation_id, &value, c.request.callback_data);
-    EndDelivery(t, outer);
-    if (rc == 0) {
-      out->mask |= uint64_t{1} << i;
-      out->value[i] = value;
-    }
-  }
+  // The tool's own calls from its callback run untraced, as from an API
+  // callback.
+  roctracer::hook::UntracedScope untraced;
+  out->mask = RequestExternalIds(t, contexts, kind, operation, correlation_id,
+                                 roctracer::platform::ThreadId(), out->value);
 }
 
 // Calls each context in `mask` with its own user_data slot (zeroed first

@@ -2,6 +2,9 @@
 
 #include <pthread.h>
 
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -133,15 +136,40 @@ uint64_t NewId(uint64_t stream) {
   return id;
 }
 
+// A stream used but never seen created (created while no context traced
+// HIP_STREAM, or a special handle such as hipStreamPerThread): rocprofiler-sdk
+// 1.0.0 has no ID for it and throws std::out_of_range out of the HIP call,
+// which ends a program that does not catch it. Here it is numbered, and the
+// first such stream of the process is reported on stderr, so that a tool's
+// author learns why its IDs differ from 1.0.0's.
+void ReportUncreatedStream(uint64_t stream, uint64_t id) {
+  static std::atomic<bool> reported{false};
+  if (reported.exchange(true, std::memory_order_relaxed)) return;
+  std::fprintf(stderr,
+               "rocprofiler-sdk: HIP stream 0x%" PRIx64
+               " was used but not seen created while HIP_STREAM was traced: "
+               "given stream ID %" PRIu64
+               " (rocprofiler-sdk 1.0.0 has none for it); later such streams "
+               "are numbered without a report\n",
+               stream, id);
+}
+
 // The ID of `stream`, a new one if it was never seen (one look-up and
 // insertion under the lock: two threads meeting a stream first at once get
 // the same ID).
 uint64_t IdOf(uint64_t stream) {
-  std::lock_guard<std::mutex> lock(g_ids_mutex);
-  Ids& ids = StreamIds();
-  auto [it, inserted] = ids.by_stream.try_emplace(stream, 0);
-  if (inserted) it->second = ids.next++;
-  return it->second;
+  uint64_t id;
+  bool inserted;
+  {
+    std::lock_guard<std::mutex> lock(g_ids_mutex);
+    Ids& ids = StreamIds();
+    auto found = ids.by_stream.try_emplace(stream, 0);
+    inserted = found.second;
+    if (inserted) found.first->second = ids.next++;
+    id = found.first->second;
+  }
+  if (inserted) ReportUncreatedStream(stream, id);
+  return id;
 }
 
 // Active contexts whose HIP_STREAM callback service traces `op`.
@@ -168,24 +196,7 @@ void Callbacks(ThreadState& t, uint64_t mask, int32_t op,
   r.operation = op;
   r.phase = phase;
   r.payload = payload;
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (mask != 0) {
-    const int i = __builtin_ctzll(mask);
-    mask &= mask - 1;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Service& s = g_contexts[i].services[kKind];
-    r.context_id.handle = static_cast<uint64_t>(i) + 1;
-    r.correlation_id.external =
-        external != nullptr ? external[i] : t.ExternalTop(i);
-    rocprofiler_user_data_t none{0};
-    rocprofiler_user_data_t* slot = user != nullptr ? &user[i] : &none;
-    if (phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
-      slot->value = 0;
-      *called |= uint64_t{1} << i;
-    }
-    s.callback(r, slot, s.callback_data);
-    EndDelivery(t, outer);
-  }
+  DeliverCallbacks(t, mask, r, user, external, called);
 }
 
 const StreamParam* ParamOf(const roctracer::ApiCallInfo& info) noexcept {
@@ -245,11 +256,10 @@ void HipStreamExit(const roctracer::ApiCallInfo& info, ThreadState& t,
     c.call_id = 0;
     const uint64_t mask =
         c.called & g_active_mask.load(std::memory_order_acquire);
-    uint64_t unused = 0;
     if (mask != 0) {
       Callbacks(t, mask, ROCPROFILER_HIP_STREAM_SET,
                 ROCPROFILER_CALLBACK_PHASE_EXIT, &c.payload, c.user, c.external,
-                &unused);
+                nullptr);
     }
     return;
   }
@@ -271,9 +281,8 @@ void HipStreamExit(const roctracer::ApiCallInfo& info, ThreadState& t,
     payload.stream_id.handle = IdOf(stream);
     payload.stream_value.value = stream;
   }
-  uint64_t unused = 0;
   Callbacks(t, callbacks, p->op, ROCPROFILER_CALLBACK_PHASE_NONE, &payload,
-            nullptr, nullptr, &unused);
+            nullptr, nullptr, nullptr);
 }
 
 bool TracesHipStreams(const Context& ctx) noexcept {

@@ -40,6 +40,11 @@ Tables g_tables[kMaxTables];
 int g_table_count = 0;
 
 void Deliver(const Registration& r, Tables t) noexcept {
+  // HSA's OnLoad hands over no version: asked of the runtime once a tool is
+  // to see it.
+  if (t.type == ROCPROFILER_HSA_TABLE && t.version == 0) {
+    t.version = HsaRuntimeVersion();
+  }
   r.callback(t.type, t.version, t.instance, t.pointers, t.count, r.data);
 }
 

@@ -127,21 +127,7 @@ void Callbacks(ThreadState& t, OpenRange& r, uint64_t mask, bool exit) {
   rec.phase =
       exit ? ROCPROFILER_CALLBACK_PHASE_EXIT : ROCPROFILER_CALLBACK_PHASE_ENTER;
   rec.payload = &r.payload;
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (mask != 0) {
-    const int i = __builtin_ctzll(mask);
-    mask &= mask - 1;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Service& s = g_contexts[i].services[kKind];
-    rec.context_id.handle = static_cast<uint64_t>(i) + 1;
-    rec.correlation_id.external = r.external[i];
-    if (!exit) {
-      r.user[i].value = 0;
-      r.called |= uint64_t{1} << i;
-    }
-    s.callback(rec, &r.user[i], s.callback_data);
-    EndDelivery(t, outer);
-  }
+  DeliverCallbacks(t, mask, rec, r.user, r.external, &r.called);
 }
 
 // A range's ID appears in no record after its EXIT callbacks and records,
@@ -230,25 +216,9 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
     const int i = __builtin_ctzll(b);
     r.external[i] = t.ExternalTop(i);
   }
-  uint64_t requests =
-      all & g_request_mask
-                [ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API]
-                    .load(std::memory_order_acquire);
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (requests != 0) {
-    const int i = __builtin_ctzll(requests);
-    requests &= requests - 1;
-    if (t.external_depth[i] != 0) continue;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Context& c = g_contexts[i];
-    rocprofiler_user_data_t value{0};
-    const int rc = c.request.callback(
-        r.thread_id, rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
-        ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API, op,
-        r.correlation_id, &value, c.request.callback_data);
-    EndDelivery(t, outer);
-    if (rc == 0) r.external[i] = value;
-  }
+  RequestExternalIds(
+      t, all, ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MARKER_CORE_RANGE_API,
+      op, r.correlation_id, r.thread_id, r.external);
   if (callbacks != 0) Callbacks(t, r, callbacks, false);
   r.start_ns = roctracer::clock::TimestampNs();
 }

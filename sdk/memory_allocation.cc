@@ -148,21 +148,7 @@ void Callbacks(ThreadState& t, uint64_t mask, bool exit,
   r.phase =
       exit ? ROCPROFILER_CALLBACK_PHASE_EXIT : ROCPROFILER_CALLBACK_PHASE_ENTER;
   r.payload = p;
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (mask != 0) {
-    const int i = __builtin_ctzll(mask);
-    mask &= mask - 1;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Service& s = g_contexts[i].services[kKind];
-    r.context_id.handle = static_cast<uint64_t>(i) + 1;
-    r.correlation_id.external = m.external[i];
-    if (!exit) {
-      m.user[i].value = 0;
-      m.called |= uint64_t{1} << i;
-    }
-    s.callback(r, &m.user[i], s.callback_data);
-    EndDelivery(t, outer);
-  }
+  DeliverCallbacks(t, mask, r, m.user, m.external, &m.called);
 }
 
 }  // namespace
@@ -249,26 +235,9 @@ void MemoryEnter(const roctracer::ApiCallInfo& info, int32_t op, ThreadState& t,
     const int i = __builtin_ctzll(b);
     m.external[i] = t.ExternalTop(i);
   }
-  uint64_t requests =
-      all &
-      g_request_mask[ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION]
-          .load(std::memory_order_acquire);
-  const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
-  while (requests != 0) {
-    const int i = __builtin_ctzll(requests);
-    requests &= requests - 1;
-    if (t.external_depth[i] != 0) continue;
-    if (!BeginDelivery(t, i, false, outer)) continue;
-    const Context& c = g_contexts[i];
-    rocprofiler_user_data_t value{0};
-    const int rc = c.request.callback(
-        roctracer::platform::ThreadId(),
-        rocprofiler_context_id_t{static_cast<uint64_t>(i) + 1},
-        ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION, op,
-        m.correlation_id, &value, c.request.callback_data);
-    EndDelivery(t, outer);
-    if (rc == 0) m.external[i] = value;
-  }
+  RequestExternalIds(
+      t, all, ROCPROFILER_EXTERNAL_CORRELATION_REQUEST_MEMORY_ALLOCATION, op,
+      m.correlation_id, roctracer::platform::ThreadId(), m.external);
   if (callbacks != 0) {
     auto p = Payload(m, 0, 0);
     Callbacks(t, callbacks, false, &p);

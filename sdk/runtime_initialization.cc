@@ -1,6 +1,8 @@
 #include "sdk/runtime_initialization.h"
 
+#include <dlfcn.h>
 #include <hip/hip_version.h>
+#include <hsa/hsa.h>
 #include <pthread.h>
 
 #include <atomic>
@@ -16,6 +18,8 @@
 #include "rocprofiler-sdk/version.h"
 #include "roctracer_roctx.h"
 #include "runtime/clock/clock.h"
+#include "runtime/gpu/runtime_table.h"
+#include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
 #include "runtime/private/roctx_link.h"
 #include "sdk/buffers.h"
@@ -130,10 +134,16 @@ uint64_t Tracing(int32_t op, bool buffer) noexcept {
 }
 
 // The callbacks (phase NONE; no correlation ID, as in 1.0.0) and records.
-void Emit(int32_t op, const Deferred& d) noexcept {
+void Emit(int32_t op, Deferred d) noexcept {
   ThreadState* t = Tls();
   if (t == nullptr) return;
-  uint64_t callbacks = Tracing(op, false);
+  const uint64_t callbacks = Tracing(op, false);
+  if (callbacks == 0 && Tracing(op, true) == 0) return;
+  // HSA handed over no version (OnLoad, the first hsa_init): asked of the
+  // runtime once a tool is to see it.
+  if (op == ROCPROFILER_RUNTIME_INITIALIZATION_HSA && d.version == 0) {
+    d.version = HsaRuntimeVersion();
+  }
   if (callbacks != 0) {
     rocprofiler_callback_tracing_runtime_initialization_data_t p{};
     p.size = sizeof(p);
@@ -145,18 +155,7 @@ void Emit(int32_t op, const Deferred& d) noexcept {
     r.operation = op;
     r.phase = ROCPROFILER_CALLBACK_PHASE_NONE;
     r.payload = &p;
-    const uint32_t outer = t->delivering.load(std::memory_order_relaxed);
-    while (callbacks != 0) {
-      const int i = __builtin_ctzll(callbacks);
-      callbacks &= callbacks - 1;
-      if (!BeginDelivery(*t, i, false, outer)) continue;
-      const Service& s = g_contexts[i].services[kKind];
-      r.context_id.handle = static_cast<uint64_t>(i) + 1;
-      r.correlation_id.external = t->ExternalTop(i);
-      rocprofiler_user_data_t user{0};
-      s.callback(r, &user, s.callback_data);
-      EndDelivery(*t, outer);
-    }
+    DeliverCallbacks(*t, callbacks, r, nullptr, nullptr, nullptr);
   }
   uint64_t buffered = Tracing(op, true);
   if (buffered == 0) return;
@@ -178,6 +177,23 @@ void Emit(int32_t op, const Deferred& d) noexcept {
 }
 
 }  // namespace
+
+uint64_t HsaRuntimeVersion() noexcept {
+  auto* get_info = roctracer::gpu::Core().hsa_system_get_info_fn;
+  if (get_info == nullptr) {
+    get_info = reinterpret_cast<decltype(&hsa_system_get_info)>(
+        dlsym(RTLD_DEFAULT, "hsa_system_get_info"));
+  }
+  if (get_info == nullptr) return 0;
+  roctracer::hook::UntracedScope untraced;
+  uint16_t major = 0;
+  uint16_t minor = 0;
+  if (get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major) != HSA_STATUS_SUCCESS ||
+      get_info(HSA_SYSTEM_INFO_VERSION_MINOR, &minor) != HSA_STATUS_SUCCESS) {
+    return 0;
+  }
+  return 10000ull * major + 100ull * minor;
+}
 
 void RuntimeInitialized(int32_t op, uint64_t version,
                         uint64_t instance) noexcept {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tool/sdk_operation_names.h"
 
 namespace roctrace {
 namespace {
@@ -47,8 +48,10 @@ struct Written {
   }
 };
 
+// The kind names as the tool gives them: the tracer's (linked in).
 Written WriteEvents(const std::vector<ApiEvent>& events,
                     JsonRunConfig config = JsonRunConfig()) {
+  config.sdk_kinds = SdkBufferKindNames();
   const ScratchDir dir("json_writer_test");
   const std::string path = dir / "t_results.json";
   RunInfo info;

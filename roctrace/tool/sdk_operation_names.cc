@@ -61,4 +61,23 @@ std::vector<std::vector<std::string>> SdkBufferOperationNames() {
   return kinds;
 }
 
+std::vector<std::string> SdkBufferKindNames() {
+  std::vector<std::string> kinds;
+  auto* name_of = Find<decltype(rocprofiler_query_buffer_tracing_kind_name)>(
+      "rocprofiler_query_buffer_tracing_kind_name");
+  if (name_of == nullptr) return kinds;
+  kinds.resize(ROCPROFILER_BUFFER_TRACING_LAST);
+  for (int k = ROCPROFILER_BUFFER_TRACING_NONE;
+       k < ROCPROFILER_BUFFER_TRACING_LAST; ++k) {
+    const char* name = nullptr;
+    uint64_t length = 0;
+    if (name_of(static_cast<rocprofiler_buffer_tracing_kind_t>(k), &name,
+                &length) == ROCPROFILER_STATUS_SUCCESS &&
+        name != nullptr) {
+      kinds[static_cast<size_t>(k)].assign(name, length);
+    }
+  }
+  return kinds;
+}
+
 }  // namespace roctrace

@@ -572,6 +572,7 @@ bool Tool::CreateWriters() {
     json.summary_output = config_.summary;
     json.kernel_rename = config_.kernel_rename;
     json.group_by_queue = config_.group_by_queue;
+    json.sdk_kinds = SdkBufferKindNames();
     json.sdk_operations = sdk_operations_;
     add("json", std::make_unique<JsonWriter>(prefix_ + "_results.json", info_,
                                              std::move(json)));

@@ -30,43 +30,7 @@ uint64_t AgentHandle(AgentRef a) {
   return static_cast<uint64_t>(AgentLogicalIndex(a)) + 1;
 }
 
-// rocprofiler-sdk 1.0.0's rocprofiler_buffer_tracing_kind_t names, by
-// value, then roctrace's own KFD_API.
-constexpr const char* kKindNames[JsonWriter::kKindCount] = {
-    "NONE",
-    "HSA_CORE_API",
-    "HSA_AMD_EXT_API",
-    "HSA_IMAGE_EXT_API",
-    "HSA_FINALIZE_EXT_API",
-    "HIP_RUNTIME_API",
-    "HIP_COMPILER_API",
-    "MARKER_CORE_API",
-    "MARKER_CONTROL_API",
-    "MARKER_NAME_API",
-    "MEMORY_COPY",
-    "KERNEL_DISPATCH",
-    "SCRATCH_MEMORY",
-    "CORRELATION_ID_RETIREMENT",
-    "RCCL_API",
-    "OMPT",
-    "MEMORY_ALLOCATION",
-    "RUNTIME_INITIALIZATION",
-    "ROCDECODE_API",
-    "ROCJPEG_API",
-    "HIP_STREAM",
-    "HIP_RUNTIME_API_EXT",
-    "HIP_COMPILER_API_EXT",
-    "ROCDECODE_API_EXT",
-    "KFD_EVENT_PAGE_MIGRATE",
-    "KFD_EVENT_PAGE_FAULT",
-    "KFD_EVENT_QUEUE",
-    "KFD_EVENT_UNMAP_FROM_GPU",
-    "KFD_EVENT_DROPPED_EVENTS",
-    "KFD_PAGE_MIGRATE",
-    "KFD_PAGE_FAULT",
-    "KFD_QUEUE",
-    "MARKER_CORE_RANGE_API",
-    "KFD_API"};
+// rocprofiler-sdk 1.0.0's MARKER_CORE_RANGE_API: every rocTX event's kind.
 constexpr uint32_t kMarkerRangeKind = 32;
 
 // rocprofiler_marker_core_range_api_id_t's names, by value: a rocTX
@@ -521,17 +485,20 @@ uint32_t JsonWriter::OperationNumber(uint32_t kind, const std::string& name) {
   return number;
 }
 
-uint32_t JsonWriter::Kind(const std::string& domain) {
+uint32_t JsonWriter::Kind(const std::string& domain) const {
   if (domain.compare(0, 7, "MARKER_") == 0) return kMarkerRangeKind;
   if (domain == "KFD_API") return kKfdKind;
-  for (uint32_t k = 1; k < kKindCount; ++k) {
-    if (domain == kKindNames[k]) return k;
+  for (uint32_t k = 1; k < kKfdKind && k < config_.sdk_kinds.size(); ++k) {
+    if (domain == config_.sdk_kinds[k]) return k;
   }
   return 0;
 }
 
-const char* JsonWriter::KindName(uint32_t kind) {
-  return kind < kKindCount ? kKindNames[kind] : "NONE";
+const std::string& JsonWriter::KindName(uint32_t kind) const {
+  static const std::string kKfd = "KFD_API";
+  static const std::string kUnnamed;
+  if (kind == kKfdKind) return kKfd;
+  return kind < config_.sdk_kinds.size() ? config_.sdk_kinds[kind] : kUnnamed;
 }
 
 JsonWriter::~JsonWriter() { DropParts(); }

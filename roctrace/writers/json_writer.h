@@ -58,6 +58,11 @@ struct JsonRunConfig {
   // does not have, and every name when this is empty, are numbered after
   // the kind's list in the order they first appear.
   std::vector<std::vector<std::string>> sdk_operations;
+  // The tracer's rocprofiler-sdk buffer tracing kind names, by kind: a
+  // record's `kind` is the kind named as its domain, and
+  // strings.buffer_records names the kinds so ("" where the SDK names none;
+  // every record is kind 0 when this is empty).
+  std::vector<std::string> sdk_kinds;
 };
 
 class JsonWriter : public Writer {
@@ -74,16 +79,17 @@ class JsonWriter : public Writer {
 
   // A record's `kind`: rocprofiler-sdk's rocprofiler_buffer_tracing_kind_t
   // value of the record rocprofv3 writes for an operation of this rocprofv3
-  // domain (OpName::domain), which is also the index of its entry in
+  // domain (OpName::domain), the kind of that name in
+  // JsonRunConfig::sdk_kinds, which is also the index of its entry in
   // strings.buffer_records. HIP calls' domains are the _EXT kinds (21, 22),
   // those rocprofv3 records them with; rocTX events MARKER_CORE_RANGE_API (32);
   // libhsakmt calls (KFD_API, roctrace's own) kKfdKind, after
   // rocprofiler-sdk's last kind.
-  static uint32_t Kind(const std::string& domain);
+  uint32_t Kind(const std::string& domain) const;
   static constexpr uint32_t kKfdKind = 33;
   static constexpr uint32_t kKindCount = 34;
   // A kind's name in strings.buffer_records.
-  static const char* KindName(uint32_t kind);
+  const std::string& KindName(uint32_t kind) const;
 
  private:
   struct OpSlot {

@@ -87,11 +87,14 @@ __attribute__((
     visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 50;
 
 __attribute__((visibility("default"))) bool OnLoad(
-    HsaApiTable* table, uint64_t runtime_version,
+    HsaApiTable* table, uint64_t /*runtime_version*/,
     uint64_t /*failed_tool_count*/, const char* const* /*failed_tool_names*/) {
   if (!roctracer::capi::AcceptRuntimeTable(table)) return false;
+  // ROCR passes the table's major version as `runtime_version`, not the
+  // runtime's own (rocprofiler-register's): handed on as 0, unknown, for
+  // the observer to ask the runtime if it needs it.
   void* tables[1] = {table};
-  roctracer::NotifyTablesRegistered("hsa", runtime_version, 0, tables, 1);
+  roctracer::NotifyTablesRegistered("hsa", 0, 0, tables, 1);
   return true;
 }
 

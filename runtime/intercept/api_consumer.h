@@ -68,7 +68,8 @@ bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
 // A runtime handed the tracer its API tables (HSA's HsaApiTable through
 // OnLoad or rocprofiler_set_api_table, other libraries through the latter),
 // after the tracer's own wrappers went in. `library` is
-// rocprofiler-register's name ("hsa", "hip", "hip_compiler", "roctx", ...).
+// rocprofiler-register's name ("hsa", "hip", "hip_compiler", "roctx", ...),
+// `version` the one the runtime passed it (0 from OnLoad: unknown).
 // The observer may change the tables' slots (rocprofiler-sdk's
 // intercept-table service).
 using TableObserverFn = void (*)(const char* library, uint64_t version,

@@ -74,6 +74,17 @@ class GpuActivity : public ::testing::Test {
     ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &c->hz),
               HSA_STATUS_SUCCESS);
   }
+  // Once the test has released `hold`: both copies done and recorded, the
+  // signal at 0 (one decrement each), the signals destroyed.
+  void FinishSharedSignalCopies(SharedSignalCopies* c) {
+    EXPECT_EQ(gpu_test::WaitZero(c->done), 0);
+    EXPECT_EQ(c->b[0], 's');
+    ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+    EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
+    EXPECT_EQ(hsa_signal_load_scacquire(c->done), 0);
+    hsa_signal_destroy(c->hold);
+    hsa_signal_destroy(c->done);
+  }
 
   gpu_test::Program program_;
   Records records_;
@@ -1308,28 +1319,18 @@ TEST_F(GpuActivity, AnObserverMayWaitOnAnotherCopysSignal) {
 TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
   SharedSignalCopies c;
   ASSERT_NO_FATAL_FAILURE(StartSharedSignalCopies(&c));
-  const hsa_signal_t done = c.done, hold = c.hold;
-  const std::vector<char>& a = c.a;
-  const std::vector<char>& b = c.b;
-  const uint64_t hz = c.hz;
   const auto start = std::chrono::steady_clock::now();
   // 20 ms: several of the slices a wait on a copy's signal is made of.
-  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, hz / 50,
-                                      HSA_WAIT_STATE_BLOCKED),
+  EXPECT_EQ(hsa_signal_wait_scacquire(c.done, HSA_SIGNAL_CONDITION_LT, 1,
+                                      c.hz / 50, HSA_WAIT_STATE_BLOCKED),
             1);
   const auto waited = std::chrono::steady_clock::now() - start;
   EXPECT_GE(waited, std::chrono::milliseconds(15));
   EXPECT_LT(waited, std::chrono::seconds(5));
-  EXPECT_EQ(a[0], 's');
-  EXPECT_EQ(b[0], 0);
-  hsa_signal_store_screlease(hold, 0);
-  EXPECT_EQ(gpu_test::WaitZero(done), 0);
-  EXPECT_EQ(b[0], 's');
-  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
-  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
-  EXPECT_EQ(hsa_signal_load_scacquire(done), 0);
-  hsa_signal_destroy(hold);
-  hsa_signal_destroy(done);
+  EXPECT_EQ(c.a[0], 's');
+  EXPECT_EQ(c.b[0], 0);
+  hsa_signal_store_screlease(c.hold, 0);
+  FinishSharedSignalCopies(&c);
 }
 
 // A wait whose condition the first of two copies sharing a signal satisfies
@@ -1339,22 +1340,18 @@ TEST_F(GpuActivity, AWaitOnASharedCopySignalKeepsItsTimeoutAndCondition) {
 TEST_F(GpuActivity, AWaitSatisfiedByTheFirstOfTwoCopiesReturnsThen) {
   SharedSignalCopies c;
   ASSERT_NO_FATAL_FAILURE(StartSharedSignalCopies(&c));
-  const hsa_signal_t done = c.done, hold = c.hold;
-  const std::vector<char>& a = c.a;
-  const std::vector<char>& b = c.b;
-  const uint64_t hz = c.hz;
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_EQ(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 1, hz * 10,
-                                      HSA_WAIT_STATE_BLOCKED),
+  EXPECT_EQ(hsa_signal_wait_scacquire(c.done, HSA_SIGNAL_CONDITION_EQ, 1,
+                                      c.hz * 10, HSA_WAIT_STATE_BLOCKED),
             1);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5))
       << "the wait waited for the second copy, to its timeout";
-  EXPECT_EQ(a[0], 's');
-  EXPECT_EQ(b[0], 0);
+  EXPECT_EQ(c.a[0], 's');
+  EXPECT_EQ(c.b[0], 0);
   std::atomic<bool> returned{false};
   std::atomic<hsa_signal_value_t> seen{-5};
   std::thread waiter([&] {
-    seen = hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 2,
+    seen = hsa_signal_wait_scacquire(c.done, HSA_SIGNAL_CONDITION_LT, 2,
                                      UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
     returned = true;
   });
@@ -1365,15 +1362,10 @@ TEST_F(GpuActivity, AWaitSatisfiedByTheFirstOfTwoCopiesReturnsThen) {
   }
   EXPECT_TRUE(returned) << "a wait without a timeout waited for the held copy";
   // Releases the held copy (ending such a wait too) before the next checks.
-  hsa_signal_store_screlease(hold, 0);
+  hsa_signal_store_screlease(c.hold, 0);
   waiter.join();
   EXPECT_LT(seen.load(), 2);
-  EXPECT_EQ(gpu_test::WaitZero(done), 0);
-  EXPECT_EQ(b[0], 's');
-  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
-  EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 2u);
-  hsa_signal_destroy(hold);
-  hsa_signal_destroy(done);
+  FinishSharedSignalCopies(&c);
 }
 
 // A rectangle copy goes through the same chained completion as a linear

@@ -16,14 +16,14 @@
 
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/api_record_sink.h"
 #include "tests/sdk/tool_configure.h"
 
 namespace {
 
+sdk_test::ApiRecordSink g_sink;
 std::mutex g_mutex;
-std::vector<rocprofiler_buffer_tracing_hip_api_record_t> g_records;
 std::vector<uint64_t> g_callback_ids;  // hipGetErrorString EXIT
-rocprofiler_buffer_id_t g_buffer{0};
 rocprofiler_context_id_t g_ctx{0};
 int g_initialized = 0;
 
@@ -106,16 +106,6 @@ bool CreateFullSize(FullSizeSink* sink, size_t size, size_t watermark,
              sink->buffer) == ROCPROFILER_STATUS_SUCCESS;
 }
 
-void Deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
-             rocprofiler_record_header_t** headers, size_t n, void*, uint64_t) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  for (size_t i = 0; i < n; ++i) {
-    g_records.push_back(
-        *static_cast<rocprofiler_buffer_tracing_hip_api_record_t*>(
-            headers[i]->payload));
-  }
-}
-
 void Callback(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
               void*) {
   if (r.phase != ROCPROFILER_CALLBACK_PHASE_EXIT) return;
@@ -132,15 +122,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
     return 1;
   }
   if (rocprofiler_create_context(&ctx) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_create_buffer(
-          ctx, 1 << 20, 1 << 16, ROCPROFILER_BUFFER_POLICY_LOSSLESS, &Deliver,
-          nullptr, &g_buffer) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_configure_buffer_tracing_service(
-          ctx, ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API, nullptr, 0,
-          g_buffer) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_configure_buffer_tracing_service(
-          ctx, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, nullptr, 0, g_buffer) !=
-          ROCPROFILER_STATUS_SUCCESS) {
+      !g_sink.Create(ctx)) {
     return 1;
   }
   const rocprofiler_tracing_operation_t op[] = {
@@ -156,22 +138,11 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default")))
-rocprofiler_tool_configure_result_t*
-rocprofiler_configure(uint32_t, const char*, uint32_t,
-                      rocprofiler_client_id_t* id) {
-  return sdk_test::Configure<&Initialize>(id, "buffer_e2e_test");
-}
+SDK_TEST_DEFINE_ROCPROFILER_CONFIGURE(Initialize, "buffer_e2e_test")
 
 namespace {
 
-std::vector<rocprofiler_buffer_tracing_hip_api_record_t> Take() {
-  rocprofiler_flush_buffer(g_buffer);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  std::vector<rocprofiler_buffer_tracing_hip_api_record_t> out;
-  out.swap(g_records);
-  return out;
-}
+std::vector<sdk_test::ApiRecordSink::Record> Take() { return g_sink.Take(); }
 
 TEST(BufferEndToEnd, EveryRealHipCallGivesOneRecordWithItsCorrelationId) {
   // The tool is registered at the runtimes' first call, as rocprofiler-sdk

@@ -7,43 +7,22 @@
 #include <hip/hip_runtime_api.h>
 #include <hsa/hsa.h>
 
-#include <cstring>
-#include <mutex>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "tests/sdk/api_record_sink.h"
 #include "tests/sdk/tool_configure.h"
 
 namespace {
 
-std::mutex g_mutex;
-std::vector<rocprofiler_buffer_tracing_hip_api_record_t> g_records;
-rocprofiler_buffer_id_t g_buffer{0};
+sdk_test::ApiRecordSink g_sink;
 rocprofiler_context_id_t g_context{0};
 int g_initialized = 0;
 
-void Deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
-             rocprofiler_record_header_t** headers, size_t n, void*, uint64_t) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  for (size_t i = 0; i < n; ++i) {
-    rocprofiler_buffer_tracing_hip_api_record_t r;
-    std::memcpy(&r, headers[i]->payload, sizeof(r));
-    g_records.push_back(r);
-  }
-}
-
 int Initialize(rocprofiler_client_finalize_t, void*) {
   if (rocprofiler_create_context(&g_context) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_create_buffer(
-          g_context, 1 << 20, 1 << 16, ROCPROFILER_BUFFER_POLICY_LOSSLESS,
-          &Deliver, nullptr, &g_buffer) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_configure_buffer_tracing_service(
-          g_context, ROCPROFILER_BUFFER_TRACING_HIP_RUNTIME_API, nullptr, 0,
-          g_buffer) != ROCPROFILER_STATUS_SUCCESS ||
-      rocprofiler_configure_buffer_tracing_service(
-          g_context, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, nullptr, 0,
-          g_buffer) != ROCPROFILER_STATUS_SUCCESS) {
+      !g_sink.Create(g_context)) {
     return 1;
   }
   g_initialized = 1;
@@ -53,22 +32,11 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default")))
-rocprofiler_tool_configure_result_t*
-rocprofiler_configure(uint32_t, const char*, uint32_t,
-                      rocprofiler_client_id_t* id) {
-  return sdk_test::Configure<&Initialize>(id, "record_path_e2e_test");
-}
+SDK_TEST_DEFINE_ROCPROFILER_CONFIGURE(Initialize, "record_path_e2e_test")
 
 namespace {
 
-std::vector<rocprofiler_buffer_tracing_hip_api_record_t> Take() {
-  rocprofiler_flush_buffer(g_buffer);
-  std::lock_guard<std::mutex> lock(g_mutex);
-  std::vector<rocprofiler_buffer_tracing_hip_api_record_t> out;
-  out.swap(g_records);
-  return out;
-}
+std::vector<sdk_test::ApiRecordSink::Record> Take() { return g_sink.Take(); }
 
 TEST(RecordPathEndToEnd, EveryCallGivesOneRecordWithItsIds) {
   EXPECT_EQ(g_initialized, 0);

@@ -123,12 +123,7 @@ int Initialize(rocprofiler_client_finalize_t, void*) {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default")))
-rocprofiler_tool_configure_result_t*
-rocprofiler_configure(uint32_t, const char*, uint32_t,
-                      rocprofiler_client_id_t* id) {
-  return sdk_test::Configure<&Initialize>(id, "retval_bytes_test");
-}
+SDK_TEST_DEFINE_ROCPROFILER_CONFIGURE(Initialize, "retval_bytes_test")
 
 namespace {
 

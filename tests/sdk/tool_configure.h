@@ -36,4 +36,16 @@ rocprofiler_tool_configure_result_t* UnnamedConfigure(
 
 }  // namespace sdk_test
 
+// Defines the program's own rocprofiler_configure (found by the SDK's scan
+// at the runtimes' first call: the test links with -rdynamic) returning
+// Configure<&INIT>(id, NAME). A macro: the exported C function cannot come
+// from a template.
+#define SDK_TEST_DEFINE_ROCPROFILER_CONFIGURE(INIT, NAME) \
+  extern "C" __attribute__((visibility("default")))       \
+  rocprofiler_tool_configure_result_t*                    \
+  rocprofiler_configure(uint32_t, const char*, uint32_t,  \
+                        rocprofiler_client_id_t* id) {    \
+    return sdk_test::Configure<&INIT>(id, NAME);          \
+  }
+
 #endif  // TESTS_SDK_TOOL_CONFIGURE_H_
