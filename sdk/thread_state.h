@@ -110,6 +110,12 @@ struct ThreadState {
   // other).
   std::atomic<uint32_t> stopping;
   uint32_t depth;
+  // The correlation ID of this thread's innermost open rocTX range as the
+  // SDK reports it (MARKER_CORE_RANGE_API), 0 when none: as in
+  // rocprofiler-sdk 1.0.0, the ancestor of the calls the thread makes while
+  // it is open (AncestorOf). Written on the rocTX path (marker_ranges.cc),
+  // by another thread when it stops a process range this one started.
+  std::atomic<uint64_t> open_range;
   Frame frames[kMaxCallDepth];
   FrameUsers frame_users[kMaxCallDepth];  // of frames[i]
   uint32_t external_depth[kMaxContexts];
@@ -135,6 +141,18 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
   return (requested >> i) & 1u
              ? t.frame_users[this - t.frames].requested_external[i]
              : t.ExternalTop(i);
+}
+
+// The ancestor of the call with correlation ID `id` whose frame is
+// frames[level]: the call below it, or the thread's innermost open rocTX
+// range when that opened later, and before the call began (a thread's IDs
+// grow with time; a range opened inside the call is no ancestor of it).
+inline uint64_t AncestorOf(const ThreadState& t, ptrdiff_t level,
+                           uint64_t id) noexcept {
+  uint64_t ancestor = level > 0 ? t.frames[level - 1].correlation_id : 0;
+  const uint64_t range = t.open_range.load(std::memory_order_relaxed);
+  if (__builtin_expect(range > ancestor, 0) && range < id) ancestor = range;
+  return ancestor;
 }
 
 // Before a frame is pushed: a call on the interception layer's record path
