@@ -34,8 +34,8 @@ void DerivedExit(const roctracer::ApiCallInfo& info, ThreadState& t,
     if (kinds & kDerivedStreams) HipStreamExit(info, t, depth);
   } else if (info.domain == ACTIVITY_DOMAIN_ROCTX ||
              info.domain == roctracer::kRoctxRequestDomain) {
-    // Whatever the active contexts trace: a range opened while a context was active
-    // closes with the EXIT callbacks of those still active.
+    // Whatever the active contexts trace: a range opened while a context was
+    // active closes with the EXIT callbacks of those still active.
     if (kinds & kDerivedRanges) MarkerRangeExit(info, t);
   }
   if ((kinds & kDerivedRuntimeInit) && RuntimeInitWatched()) {

@@ -858,11 +858,10 @@ void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
   }
   ThreadState& t = *state;
   const uint32_t depth = t.depth;
-  if (depth != 0 &&
-      __builtin_expect(
-          depth <= kMaxCallDepth &&
-              t.frames[depth - 1].correlation_id == info.correlation_id,
-          0)) {
+  if (depth != 0 && __builtin_expect(depth <= kMaxCallDepth &&
+                                         t.frames[depth - 1].correlation_id ==
+                                             info.correlation_id,
+                                     0)) {
     return RecordFramedCall(t, info, begin_ns, end_ns, enclosing_id);
   }
   // The SDK's innermost frame encloses this call (the frames of calls

@@ -117,9 +117,9 @@ void Report(uint32_t op, const char* message, uint64_t value) {
   // how roctracer's records pair them. The range ID comes from the same
   // counter while we are attached (or from libroctx's disjoint space
   // before), so it never names another call.
-  const bool opens =
-      op == ROCTX_API_ID_roctxMarkA || op == ROCTX_API_ID_roctxRangePushA ||
-      op == ROCTX_API_ID_roctxRangeStartA;
+  const bool opens = op == ROCTX_API_ID_roctxMarkA ||
+                     op == ROCTX_API_ID_roctxRangePushA ||
+                     op == ROCTX_API_ID_roctxRangeStartA;
   const uint64_t annotation_id =
       consumer != nullptr && opens ? NextCorrelationId() : 0;
   const uint64_t call_id = consumer != nullptr ? NextCorrelationId() : 0;
@@ -134,8 +134,9 @@ void Report(uint32_t op, const char* message, uint64_t value) {
     if (nesting) data.args.id = value;
     SinkScope sink(hook::kRoctxConsumerSink);
     AnnotationIdScope annotation(annotation_id);
-    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,      ACTIVITY_API_PHASE_ENTER,
-                     call_id,               hook::CurrentCallId(), &data};
+    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX,    op,
+                     ACTIVITY_API_PHASE_ENTER, call_id,
+                     hook::CurrentCallId(),    &data};
     consumer(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consumer(info);

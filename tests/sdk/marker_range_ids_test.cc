@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "hsa_api_id.h"
 #include "hsa_api_data.h"
+#include "hsa_api_id.h"
 #include "rocprofiler-sdk-roctx/roctx.h"
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "runtime/intercept/trace_guard.h"
@@ -266,7 +266,14 @@ TEST_F(MarkerRangeIds, ThreadRangesAndMarksHaveTheirOwnIdsAndAncestors) {
 
 TEST_F(MarkerRangeIds, AProcessRangeStoppedElsewhereIsRetiredAfterItsRecord) {
   const roctx_range_id_t id = roctxRangeStartA("across");
-  std::thread([id] { roctxRangeStop(id); }).join();
+  const uint64_t inside = HsaCall();
+  uint64_t on_stopper = 0;
+  std::thread([id, &on_stopper] {
+    on_stopper = HsaCall();
+    roctxRangeStop(id);
+  }).join();
+  // Stopped elsewhere, it is no longer the ancestor of this thread's calls.
+  const uint64_t after = HsaCall();
   const auto items = TakeItems();
   const auto core = OfKind(items, kCore);
   const auto ranges = OfKind(items, kRange);
@@ -283,6 +290,11 @@ TEST_F(MarkerRangeIds, AProcessRangeStoppedElsewhereIsRetiredAfterItsRecord) {
   EXPECT_NE(core[0].id, core[1].id);
   EXPECT_NE(core[0].id, static_cast<uint64_t>(id));
   ExpectRetiredOnceAfterItsRecords(items, {across.id, core[0].id, core[1].id});
+  // A process range is its starting thread's ancestor of later calls (1.0.0
+  // keeps it on that thread's correlation stack), another thread's never.
+  EXPECT_EQ(RecordOf(items, inside).ancestor, across.id);
+  EXPECT_EQ(RecordOf(items, on_stopper).ancestor, 0u);
+  EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
 }
 
 // Every rocTX call, a start and its stop on one thread included, has an
@@ -373,10 +385,13 @@ TEST_F(MarkerRangeIds, AnOpenRangeIsTheAncestorOfItsThreadsLaterCalls) {
   const uint64_t inner = ranges[0].id, process = ranges[1].id,
                  outer = ranges[2].id;
   ASSERT_EQ(OfKind(items, kHsa).size(), 7u);
-  const std::pair<uint64_t, uint64_t> expected[] = {
-      {in_outer, outer},    {elsewhere, 0},       {in_inner, inner},
-      {outer_again, outer}, {in_process, process}, {outer_last, outer},
-      {after, 0}};
+  const std::pair<uint64_t, uint64_t> expected[] = {{in_outer, outer},
+                                                    {elsewhere, 0},
+                                                    {in_inner, inner},
+                                                    {outer_again, outer},
+                                                    {in_process, process},
+                                                    {outer_last, outer},
+                                                    {after, 0}};
   for (const auto& e : expected) {
     EXPECT_EQ(RecordOf(items, e.first).ancestor, e.second) << e.first;
     EXPECT_EQ(CallbackAncestorOf(calls, e.first), e.second) << e.first;
