@@ -45,9 +45,9 @@ struct OpenRange {
   rocprofiler_user_data_t external[kMaxContexts];
 };
 
-// Per thread, allocated at its first traced rocTX call.
 std::atomic<bool> g_pairs_watched{false};
 
+// Per thread, allocated at its first traced rocTX call.
 struct MarkerRangeThread {
   // The rocTX call between its ENTER and EXIT (its correlation ID; 0: none)
   // and its frame's index.
