@@ -858,17 +858,22 @@ void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
   }
   ThreadState& t = *state;
   const uint32_t depth = t.depth;
-  if (depth != 0 && __builtin_expect(depth <= kMaxCallDepth &&
-                                         t.frames[depth - 1].correlation_id ==
-                                             info.correlation_id,
-                                     0)) {
-    return RecordFramedCall(t, info, begin_ns, end_ns, enclosing_id);
+  uint64_t ancestor = 0;
+  if (depth != 0) {
+    if (__builtin_expect(
+            depth <= kMaxCallDepth &&
+                t.frames[depth - 1].correlation_id == info.correlation_id,
+            0)) {
+      return RecordFramedCall(t, info, begin_ns, end_ns, enclosing_id);
+    }
+    // The SDK's innermost frame encloses this call (the frames of calls
+    // inside it are gone by its EXIT); past the stack's depth, the deepest
+    // frame it kept.
+    ancestor = t.frames[(depth <= kMaxCallDepth ? depth : kMaxCallDepth) - 1]
+                   .correlation_id;
   }
-  // The SDK's innermost frame encloses this call (the frames of calls
-  // inside it are gone by its EXIT); past the stack's depth, the deepest
-  // frame it kept. Or the thread's innermost open rocTX range.
-  uint64_t ancestor = AncestorOf(
-      t, depth <= kMaxCallDepth ? depth : kMaxCallDepth, info.correlation_id);
+  // Or the thread's innermost open rocTX range.
+  ancestor = WithOpenRange(t, ancestor, info.correlation_id);
   // The interception layer's enclosing record-path call may be the inner of
   // the two: a thread's correlation IDs grow with time, so of two calls both
   // enclosing this one the larger ID is the inner.
