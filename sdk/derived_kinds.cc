@@ -21,9 +21,9 @@ void DerivedEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
     if (kinds & kDerivedStreams) HipStreamEnter(info, t, depth);
   } else if (info.domain == ACTIVITY_DOMAIN_ROCTX ||
              info.domain == roctracer::kRoctxRequestDomain) {
-    if ((kinds & kDerivedRanges) && MarkerRangesTraced()) {
-      MarkerRangeEnter(info, t, depth);
-    }
+    // Whatever the active contexts trace: a push none traces is still kept,
+    // so that pops pair with pushes.
+    if (kinds & kDerivedRanges) MarkerRangeEnter(info, t, depth);
   }
 }
 
@@ -34,8 +34,8 @@ void DerivedExit(const roctracer::ApiCallInfo& info, ThreadState& t,
     if (kinds & kDerivedStreams) HipStreamExit(info, t, depth);
   } else if (info.domain == ACTIVITY_DOMAIN_ROCTX ||
              info.domain == roctracer::kRoctxRequestDomain) {
-    // Not MarkerRangesTraced(): a range opened while a context was active
-    // closes with the EXIT callbacks of those still active.
+    // Whatever the active contexts trace: a range opened while a context was
+    // active closes with the EXIT callbacks of those still active.
     if (kinds & kDerivedRanges) MarkerRangeExit(info, t);
   }
   if ((kinds & kDerivedRuntimeInit) && RuntimeInitWatched()) {

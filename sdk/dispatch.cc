@@ -347,7 +347,7 @@ inline void Deliver(uint64_t mask, const KindOp& ko, bool exit,
   correlation_id.internal = info.correlation_id;
   // The call this one was made from on this thread (the frame below).
   const ptrdiff_t level = frame - t.frames;
-  correlation_id.ancestor = level > 0 ? t.frames[level - 1].correlation_id : 0;
+  correlation_id.ancestor = AncestorOf(t, level, info.correlation_id);
   // Non-zero when this delivery is nested in a callback's (an annotation the
   // callback made).
   const uint32_t outer = t.delivering.load(std::memory_order_relaxed);
@@ -429,7 +429,7 @@ template <bool kRequested = true>
                            uint64_t{static_cast<uint32_t>(ko.op)} << 32;
   const uint64_t internal = info.correlation_id;
   const ptrdiff_t level = frame - t.frames;
-  const uint64_t ancestor = level > 0 ? t.frames[level - 1].correlation_id : 0;
+  const uint64_t ancestor = AncestorOf(t, level, internal);
   const uint64_t start = frame->start_ns;
   const uint64_t thread_id = roctracer::platform::ThreadId();
   uint64_t mask =
@@ -483,8 +483,7 @@ void WriteHipExtRecords(const KindOp& ko, const roctracer::ApiCallInfo& info,
   r.operation = ko.op;
   r.correlation_id.internal = info.correlation_id;
   const ptrdiff_t level = frame - t.frames;
-  r.correlation_id.ancestor =
-      level > 0 ? t.frames[level - 1].correlation_id : 0;
+  r.correlation_id.ancestor = AncestorOf(t, level, info.correlation_id);
   r.start_timestamp = frame->start_ns;
   r.end_timestamp = roctracer::clock::TimestampNs();
   r.thread_id = roctracer::platform::ThreadId();
@@ -881,7 +880,7 @@ namespace {
   const uint32_t depth = t.depth;
   Frame& frame = t.frames[depth - 1];
   t.depth = depth - 1;
-  uint64_t ancestor = depth > 1 ? t.frames[depth - 2].correlation_id : 0;
+  uint64_t ancestor = AncestorOf(t, depth - 1, info.correlation_id);
   if (enclosing_id > ancestor) ancestor = enclosing_id;
   if (WriteRecordPathRecords(t, info, begin_ns, end_ns, ancestor)) {
     frame.buffered = 1;  // FinishFrame: the ID reached a buffer
@@ -914,6 +913,8 @@ void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
     ancestor = t.frames[(depth <= kMaxCallDepth ? depth : kMaxCallDepth) - 1]
                    .correlation_id;
   }
+  // Or the thread's innermost open rocTX range.
+  ancestor = WithOpenRange(t, ancestor, info.correlation_id);
   // The interception layer's enclosing record-path call may be the inner of
   // the two: a thread's correlation IDs grow with time, so of two calls both
   // enclosing this one the larger ID is the inner.

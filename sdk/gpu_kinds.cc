@@ -272,7 +272,7 @@ void InnermostCall(const ThreadState* t, uint64_t* id,
   const uint32_t depth = t->depth < kMaxCallDepth ? t->depth : kMaxCallDepth;
   for (uint32_t j = depth; j-- > 0;) {
     if (t->frames[j].correlation_id == *id) {
-      if (j > 0) *ancestor = t->frames[j - 1].correlation_id;
+      *ancestor = AncestorOf(*t, j, *id);
       return;
     }
   }

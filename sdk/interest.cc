@@ -11,6 +11,7 @@
 #include "sdk/derived_kinds.h"
 #include "sdk/dispatch.h"
 #include "sdk/kinds.h"
+#include "sdk/marker_ranges.h"
 #include "sdk/memory_allocation.h"
 #include "sdk/runtime_initialization.h"
 
@@ -76,7 +77,12 @@ bool OnlyRecordsApiCalls(const Context& ctx) noexcept {
 }
 
 roctracer::ApiConsumerFn ContextsConsumer() noexcept {
-  return g_general_contexts != 0 ? &ConsumeAny : &ConsumeBufferedFirst;
+  // Once rocTX pushes and pops (starts and stops) are watched for good,
+  // they must reach the range bookkeeping (ConsumeAny's derived kinds).
+  return g_general_contexts != 0 ||
+                 g_pairs_watched.load(std::memory_order_acquire)
+             ? &ConsumeAny
+             : &ConsumeBufferedFirst;
 }
 
 // While every started context only buffer-traces API calls, the calls only

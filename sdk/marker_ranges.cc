@@ -19,6 +19,7 @@
 #include "runtime/private/roctx_link.h"
 #include "sdk/buffers.h"
 #include "sdk/dispatch.h"
+#include "sdk/interest.h"
 #include "sdk/marker_requests.h"
 #include "sdk/retirement.h"
 
@@ -28,16 +29,23 @@ namespace rocprofiler_sdk {
 // the EXIT callbacks and the record need.
 struct OpenRange {
   int32_t op;
+  // A thread range's nesting level: what its push returned.
+  int32_t level;
+  // 0: a push no context traced, kept only so that pops pair with pushes.
   uint64_t correlation_id;
   uint64_t ancestor;
   uint64_t thread_id;
   uint64_t start_ns;
+  // The thread it opened on, whose open ranges it is one of.
+  ThreadState* owner;
   uint64_t called;    // bit i: context i got ENTER
   uint64_t buffered;  // bit i: context i records it
   rocprofiler_callback_tracing_marker_api_data_t payload;
   rocprofiler_user_data_t user[kMaxContexts];
   rocprofiler_user_data_t external[kMaxContexts];
 };
+
+std::atomic<bool> g_pairs_watched{false};
 
 // Per thread, allocated at its first traced rocTX call.
 struct MarkerRangeThread {
@@ -48,12 +56,23 @@ struct MarkerRangeThread {
   OpenRange current;
   // The thread's open roctxThreadRangeA ranges, innermost last.
   std::vector<OpenRange> stack;
+  // The IDs of the ranges open on this thread, in the order they opened:
+  // thread ranges, process ranges started here, a mark or thread-ID query
+  // during its call. The last is ThreadState::open_range. Locked: a process
+  // range may be stopped on another thread.
+  std::mutex open_mutex;
+  std::vector<uint64_t> open;
 };
 
 namespace {
 
 constexpr int kKind = ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API;
 constexpr int kBufferKind = ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API;
+
+// Whether pushes and pops, starts and stops, are wanted for good
+// (ForEachMarkerRangeCall); under the configuration lock.
+bool g_thread_pairs_watched = false;
+bool g_process_pairs_watched = false;
 
 // Open roctxProcessRangeA ranges by range ID. Never destroyed: a range may
 // be stopped from a static destructor.
@@ -63,6 +82,15 @@ std::mutex g_process_mutex;
 // the SDK's other API-path locks).
 void FreshProcessMutexInChild() noexcept {
   new (&g_process_mutex) std::mutex();
+  // So is each thread's lock of its open ranges (another thread stopping a
+  // process range may have held it).
+  ForEachThreadState(
+      [](ThreadState& t, void*) {
+        if (t.marker_ranges != nullptr) {
+          new (&t.marker_ranges->open_mutex) std::mutex();
+        }
+      },
+      nullptr);
 }
 __attribute__((constructor)) void RegisterProcessMutexForkHandler() {
   pthread_atfork(nullptr, nullptr, &FreshProcessMutexInChild);
@@ -130,6 +158,30 @@ void Callbacks(ThreadState& t, OpenRange& r, uint64_t mask, bool exit) {
   DeliverCallbacks(t, mask, rec, r.user, r.external, &r.called);
 }
 
+// `id` is now the innermost range open on thread `t` (block `s`): the
+// ancestor of the calls it makes until it closes, as rocprofiler-sdk keeps
+// an open range on its thread's correlation stack.
+void Opened(ThreadState& t, MarkerRangeThread& s, uint64_t id) {
+  std::lock_guard<std::mutex> lock(s.open_mutex);
+  s.open.push_back(id);
+  t.open_range.store(id, std::memory_order_relaxed);
+}
+
+// Range `r` is closed: no longer an ancestor on the thread it opened on,
+// wherever it is closed.
+void Unopened(const OpenRange& r) noexcept {
+  MarkerRangeThread* s = r.owner->marker_ranges;
+  std::lock_guard<std::mutex> lock(s->open_mutex);
+  for (size_t i = s->open.size(); i-- > 0;) {
+    if (s->open[i] == r.correlation_id) {
+      s->open.erase(s->open.begin() + static_cast<ptrdiff_t>(i));
+      break;
+    }
+  }
+  r.owner->open_range.store(s->open.empty() ? 0 : s->open.back(),
+                            std::memory_order_relaxed);
+}
+
 // A range's ID appears in no record after its EXIT callbacks and records,
 // all written on this thread: its retirement follows them here.
 void RetireRange(const OpenRange& r) noexcept {
@@ -167,6 +219,15 @@ void Close(ThreadState& t, OpenRange& r) noexcept {
   RetireRange(r);
 }
 
+// Close, then the range leaves its thread's open ranges (as rocprofiler-sdk
+// pops its correlation stack after the EXIT callbacks and records). A push
+// no context traced is only forgotten.
+void Finish(ThreadState& t, OpenRange& r) noexcept {
+  if (r.correlation_id == 0) return;
+  Close(t, r);
+  Unopened(r);
+}
+
 }  // namespace
 
 void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
@@ -175,7 +236,10 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   if (op < 0 || info.api_data == nullptr) return;
   const uint64_t callbacks = Tracing(op, false);
   const uint64_t buffered = Tracing(op, true);
-  if ((callbacks | buffered) == 0) return;
+  const bool traced = (callbacks | buffered) != 0;
+  if (!traced && op != ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA) {
+    return;
+  }
   MarkerRangeThread* s = State(t);
   if (s == nullptr) return;
   // One in progress further out (a tool's rocTX call from its callback):
@@ -186,16 +250,28 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   }
   OpenRange& r = s->current;
   r.op = op;
-  // As in rocprofiler-sdk 1.0.0, each range (mark, thread ID query) has a
-  // correlation ID of its own, distinct from the rocTX call's, and its
-  // ancestor is the innermost call or thread range open on the thread when
-  // it began: the enclosing traced call or the thread's innermost open
-  // range, whichever began later (this thread's IDs increase).
-  r.correlation_id = roctracer::FreshCorrelationId();
-  r.ancestor = depth > 0 ? t.frames[depth - 1].correlation_id : 0;
-  if (!s->stack.empty() && s->stack.back().correlation_id > r.ancestor) {
-    r.ancestor = s->stack.back().correlation_id;
+  r.owner = &t;
+  // The rocTX call's ID, which its EXIT is matched by.
+  s->call_id = info.correlation_id;
+  s->frame = depth;
+  if (!traced) {
+    // A push no context traces: kept on the thread's stack, unreported, so
+    // that each pop closes its own push whatever contexts start or stop in
+    // between (rocprofiler-sdk always pops its stack).
+    r.correlation_id = 0;
+    r.called = 0;
+    r.buffered = 0;
+    return;
   }
+  // As in rocprofiler-sdk 1.0.0, each range (mark, thread ID query) has a
+  // correlation ID of its own, drawn before the rocTX call's (the bridge's
+  // annotation ID), so the lower of the two; its ancestor is the innermost
+  // call or range open on the thread when it began: the enclosing traced
+  // call or the thread's innermost open range, whichever began later (this
+  // thread's IDs increase).
+  r.correlation_id = roctracer::hook::CurrentAnnotationId();
+  if (r.correlation_id == 0) r.correlation_id = roctracer::FreshCorrelationId();
+  r.ancestor = AncestorOf(t, depth, r.correlation_id);
   r.thread_id = roctracer::platform::ThreadId();
   r.called = 0;
   r.buffered = buffered;
@@ -208,9 +284,9 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
     const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
     r.payload.args.roctxMarkA.message = d->args.message;
   }
-  // The rocTX call's ID, which its EXIT is matched by.
-  s->call_id = info.correlation_id;
-  s->frame = depth;
+  // Open from here: the ancestor of the rocTX call itself and of what the
+  // thread calls until it closes.
+  Opened(t, *s, r.correlation_id);
   const uint64_t all = callbacks | buffered;
   for (uint64_t b = all; b != 0; b &= b - 1) {
     const int i = __builtin_ctzll(b);
@@ -229,10 +305,25 @@ void MarkerRangeExit(const roctracer::ApiCallInfo& info,
   if (info.api_data == nullptr) return;
   if (info.domain == ACTIVITY_DOMAIN_ROCTX &&
       info.op == ROCTX_API_ID_roctxRangePop) {
-    if (s == nullptr || s->stack.empty()) return;
+    if (s == nullptr) return;
+    // The level the pop returned (the bridge puts it in the ID slot): the
+    // level of the range it closed, -1 when none was open. Pairing by level
+    // keeps a pop from closing a range its push did not open.
+    const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
+    const auto level = static_cast<int32_t>(d->args.id);
+    if (level < 0) return;
+    // Deeper ranges whose pops the SDK did not follow (past the call depth
+    // it tracks) end here.
+    while (!s->stack.empty() && s->stack.back().level > level) {
+      OpenRange r = s->stack.back();
+      s->stack.pop_back();
+      Finish(t, r);
+    }
+    // A range whose push the SDK did not see is not on the stack.
+    if (s->stack.empty() || s->stack.back().level != level) return;
     OpenRange r = s->stack.back();
     s->stack.pop_back();
-    Close(t, r);
+    Finish(t, r);
     return;
   }
   if (info.domain == ACTIVITY_DOMAIN_ROCTX &&
@@ -247,7 +338,7 @@ void MarkerRangeExit(const roctracer::ApiCallInfo& info,
       r = it->second;
       ranges.erase(it);
     }
-    Close(t, r);
+    Finish(t, r);
     return;
   }
   if (s == nullptr || s->call_id == 0 || s->call_id != info.correlation_id) {
@@ -259,7 +350,8 @@ void MarkerRangeExit(const roctracer::ApiCallInfo& info,
     case ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA: {
       // The level the push returned, which the bridge puts in the ID slot.
       const auto* d = static_cast<const roctx_api_data_t*>(info.api_data);
-      r.payload.retval.int32_t_retval = static_cast<int32_t>(d->args.id);
+      r.level = static_cast<int32_t>(d->args.id);
+      r.payload.retval.int32_t_retval = r.level;
       s->stack.push_back(r);
       return;
     }
@@ -272,7 +364,7 @@ void MarkerRangeExit(const roctracer::ApiCallInfo& info,
       return;
     }
     default:
-      Close(t, r);
+      Finish(t, r);
       return;
   }
 }
@@ -292,22 +384,42 @@ void ForEachMarkerRangeCall(const Context& ctx,
   if (traces(ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxMarkA)) {
     fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxMarkA, data);
   }
+  // The calls that open and close ranges stay wanted for good once a
+  // context tracing their ranges has started (one reference of their
+  // interest, never dropped), as rocprofiler-sdk keeps its wrappers: a
+  // range then closes at its own pop or stop whatever contexts stop and
+  // start in between.
+  const auto watch_for_good = [](bool* watched, uint32_t open, uint32_t close) {
+    if (*watched) return;
+    *watched = true;
+    CountInterest(ACTIVITY_DOMAIN_ROCTX, open, +1);
+    CountInterest(ACTIVITY_DOMAIN_ROCTX, close, +1);
+    g_pairs_watched.store(true, std::memory_order_release);
+  };
   if (traces(ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA)) {
     fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangePushA, data);
     fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangePop, data);
+    watch_for_good(&g_thread_pairs_watched, ROCTX_API_ID_roctxRangePushA,
+                   ROCTX_API_ID_roctxRangePop);
   }
   if (traces(ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA)) {
     fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangeStartA, data);
     fn(ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangeStop, data);
+    watch_for_good(&g_process_pairs_watched, ROCTX_API_ID_roctxRangeStartA,
+                   ROCTX_API_ID_roctxRangeStop);
   }
   // roctxGetThreadId is a request: requests reach the consumer whenever it
   // is installed.
 }
 
 void ResetMarkerRanges(ThreadState& t) noexcept {
-  if (t.marker_ranges == nullptr) return;
-  t.marker_ranges->call_id = 0;
-  t.marker_ranges->stack.clear();
+  t.open_range.store(0, std::memory_order_relaxed);
+  MarkerRangeThread* s = t.marker_ranges;
+  if (s == nullptr) return;
+  s->call_id = 0;
+  s->stack.clear();
+  std::lock_guard<std::mutex> lock(s->open_mutex);
+  s->open.clear();
 }
 
 }  // namespace rocprofiler_sdk

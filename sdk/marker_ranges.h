@@ -12,6 +12,7 @@
 #ifndef ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
 #define ROCPROFILER_SDK_IMPL_MARKER_RANGES_H_
 
+#include <atomic>
 #include <cstdint>
 
 #include "runtime/intercept/api_consumer.h"
@@ -20,15 +21,11 @@
 
 namespace rocprofiler_sdk {
 
-// Whether an active context traces MARKER_CORE_RANGE_API (callback or
-// buffer).
-inline bool MarkerRangesTraced() noexcept {
-  return (g_active_mask.load(std::memory_order_acquire) &
-          (g_kind_mask[ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API].load(
-               std::memory_order_acquire) |
-           g_buffer_kind_mask[ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API]
-               .load(std::memory_order_acquire))) != 0;
-}
+// Whether a context tracing thread or process ranges has ever started: the
+// calls opening and closing them then reach the consumer for good, and must
+// reach MarkerRangeEnter and MarkerRangeExit (ConsumeAny) whatever the
+// contexts trace.
+extern std::atomic<bool> g_pairs_watched;
 
 // At the ENTER and the EXIT of a rocTX call (ACTIVITY_DOMAIN_ROCTX, or the
 // roctxGetThreadId request), `depth` the index of its frame.
@@ -38,7 +35,9 @@ void MarkerRangeExit(const roctracer::ApiCallInfo& info,
                      ThreadState& t) noexcept;
 
 // The rocTX calls whose interest `ctx`'s range services need: fn(domain,
-// id, data) for each.
+// id, data) for each. The first time, also takes a lasting reference of the
+// interest in the calls opening and closing the ranges it traces
+// (g_pairs_watched). Under the configuration lock.
 void ForEachMarkerRangeCall(const Context& ctx,
                             void (*fn)(uint32_t domain, uint32_t id,
                                        void* data),

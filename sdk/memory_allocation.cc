@@ -222,7 +222,7 @@ void MemoryEnter(const roctracer::ApiCallInfo& info, int32_t op, ThreadState& t,
   }
   owner->seen = true;
   m.correlation_id = owner->correlation_id;
-  m.ancestor = owner > t.frames ? (owner - 1)->correlation_id : 0;
+  m.ancestor = AncestorOf(t, owner - t.frames, owner->correlation_id);
   m.call_id = info.correlation_id;
   m.frame = frame;
   m.op = op;

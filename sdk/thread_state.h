@@ -110,6 +110,13 @@ struct ThreadState {
   // other).
   std::atomic<uint32_t> stopping;
   uint32_t depth;
+  // The correlation ID of this thread's innermost open rocTX range as the
+  // SDK reports it (MARKER_CORE_RANGE_API), 0 when none: as in
+  // rocprofiler-sdk 1.0.0, the ancestor of the calls the thread makes while
+  // it is open (AncestorOf); on the line of `depth`, which every traced
+  // call reads. Written on the rocTX path (marker_ranges.cc), by another
+  // thread when it stops a process range this one started.
+  std::atomic<uint64_t> open_range;
   Frame frames[kMaxCallDepth];
   FrameUsers frame_users[kMaxCallDepth];  // of frames[i]
   uint32_t external_depth[kMaxContexts];
@@ -135,6 +142,35 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
   return (requested >> i) & 1u
              ? t.frame_users[this - t.frames].requested_external[i]
              : t.ExternalTop(i);
+}
+
+// The rare case out of line: the traced-call path keeps only a load and a
+// compare.
+[[gnu::noinline, gnu::cold]] inline uint64_t InnerOfCallAndRange(
+    uint64_t ancestor, uint64_t range, uint64_t id) noexcept {
+  return range < id ? range : ancestor;
+}
+
+// `ancestor`, the call below the call with correlation ID `id`, or the
+// thread's innermost open rocTX range when that opened later, and before
+// the call began (a thread's IDs grow with time; a range opened inside the
+// call is no ancestor of it).
+inline uint64_t WithOpenRange(const ThreadState& t, uint64_t ancestor,
+                              uint64_t id) noexcept {
+  const uint64_t range = t.open_range.load(std::memory_order_relaxed);
+  if (__builtin_expect(range > ancestor, 0)) {
+    return InnerOfCallAndRange(ancestor, range, id);
+  }
+  return ancestor;
+}
+
+// The ancestor of the call with correlation ID `id` whose frame is
+// frames[level]: the call below it, or the thread's innermost open rocTX
+// range (WithOpenRange).
+inline uint64_t AncestorOf(const ThreadState& t, ptrdiff_t level,
+                           uint64_t id) noexcept {
+  return WithOpenRange(t, level > 0 ? t.frames[level - 1].correlation_id : 0,
+                       id);
 }
 
 // Before a frame is pushed: a call on the interception layer's record path

@@ -55,6 +55,24 @@ class SinkScope {
   const uint32_t outer_;
 };
 
+// Sets, for its life, the ID drawn for the annotation being reported
+// (hook::CurrentAnnotationId); an annotation reported from inside the
+// consumer's delivery of another one has its own.
+class AnnotationIdScope {
+ public:
+  explicit AnnotationIdScope(uint64_t id) noexcept
+      : state_(hook::Thread()), outer_(state_.annotation_id) {
+    state_.annotation_id = id;
+  }
+  ~AnnotationIdScope() { state_.annotation_id = outer_; }
+  AnnotationIdScope(const AnnotationIdScope&) = delete;
+  AnnotationIdScope& operator=(const AnnotationIdScope&) = delete;
+
+ private:
+  hook::ThreadState& state_;
+  const uint64_t outer_;
+};
+
 // An annotation is the application's, wherever it is made: one made from a
 // callback (a HIP or HSA API callback, a buffer callback, a rocprofiler-sdk
 // tool's callback) is reported like any other. Only the sink whose delivery
@@ -90,21 +108,35 @@ void Report(uint32_t op, const char* message, uint64_t value) {
           ? InstalledConsumer()
           : nullptr;
   const ActivityPools pools = targets.pools;
-  // One ID per annotation, the same for the consumer and the record (and an
-  // EXT_API record written before it). A range's start and stop share the
-  // range ID, which comes from the same counter while we are attached (or
-  // from libroctx's disjoint space before), so it never names another call.
-  const uint64_t id = range_id != 0                        ? range_id
-                      : consumer != nullptr || pools.any() ? NextCorrelationId()
-                                                           : 0;
+  // The consumer gets an ID per rocTX call, start and stop included (as
+  // rocprofiler-sdk gives each call its own); an annotation that opens
+  // something (a mark, a push, a start) first draws one more for the
+  // consumer's own report of it (CurrentAnnotationId), so that one is the
+  // lower. The records (and an EXT_API record written before one) carry the
+  // consumer's ID, except a range's start and stop: both carry the range ID,
+  // how roctracer's records pair them. The range ID comes from the same
+  // counter while we are attached (or from libroctx's disjoint space
+  // before), so it never names another call.
+  const bool opens = op == ROCTX_API_ID_roctxMarkA ||
+                     op == ROCTX_API_ID_roctxRangePushA ||
+                     op == ROCTX_API_ID_roctxRangeStartA;
+  const uint64_t annotation_id =
+      consumer != nullptr && opens ? NextCorrelationId() : 0;
+  const uint64_t call_id = consumer != nullptr ? NextCorrelationId() : 0;
+  const uint64_t id = range_id != 0  ? range_id
+                      : call_id != 0 ? call_id
+                      : pools.any()  ? NextCorrelationId()
+                                     : 0;
   if (consumer != nullptr) {
     // Push/pop's level travels in the unused ID slot to the consumer only
     // (the rocprofiler-sdk front end's retval); roctracer's callback above
     // saw 0 there, as roctracer reports it.
     if (nesting) data.args.id = value;
     SinkScope sink(hook::kRoctxConsumerSink);
-    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX, op,   ACTIVITY_API_PHASE_ENTER, id,
-                     hook::CurrentCallId(), &data};
+    AnnotationIdScope annotation(annotation_id);
+    ApiCallInfo info{ACTIVITY_DOMAIN_ROCTX,    op,
+                     ACTIVITY_API_PHASE_ENTER, call_id,
+                     hook::CurrentCallId(),    &data};
     consumer(info);
     info.phase = ACTIVITY_API_PHASE_EXIT;
     consumer(info);
@@ -142,8 +174,13 @@ int Request(uint32_t request, const RoctxRequestArgs* args) {
       ACTIVITY_API_PHASE_ENTER, 0,
       hook::CurrentCallId(),    const_cast<RoctxRequestArgs*>(args)};
   if (consumer != nullptr) {
+    // roctxGetThreadId is also reported as an operation of its own (an SDK
+    // range), numbered below the call as an opening annotation is (Report).
+    const uint64_t annotation_id =
+        request == kRoctxGetThreadId ? NextCorrelationId() : 0;
     info.correlation_id = NextCorrelationId();
     SinkScope sink(hook::kRoctxConsumerSink);
+    AnnotationIdScope annotation(annotation_id);
     consumer(info);
   }
   if (request == kRoctxProfilerPause) {

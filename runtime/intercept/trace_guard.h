@@ -35,6 +35,12 @@ struct ThreadState {
   // the consumer sees no ENTER of such a call, so this is how a call it
   // does see learns that one encloses it.
   uint64_t record_top_id;
+  // While the rocTX bridge reports an annotation that opens something (a
+  // mark, a push, a start, roctxGetThreadId) to the consumer: an ID drawn
+  // just before the call's own, for a consumer that reports the annotation
+  // as an operation of its own (an SDK range, numbered below its opening
+  // call as rocprofiler-sdk numbers it); 0 otherwise.
+  uint64_t annotation_id;
 };
 
 // Who receives a rocTX annotation synchronously on the annotating thread.
@@ -58,6 +64,12 @@ inline uint64_t CurrentCallId() noexcept { return t_thread_state.top_id; }
 // consumer's path, 0 when none (api_consumer.h).
 inline uint64_t CurrentRecordCallId() noexcept {
   return t_thread_state.record_top_id;
+}
+
+// The ID drawn for the annotation being reported to the consumer on this
+// thread (ThreadState::annotation_id), 0 when none.
+inline uint64_t CurrentAnnotationId() noexcept {
+  return t_thread_state.annotation_id;
 }
 
 // Marks a region of tracer code: API calls made inside it (by a user

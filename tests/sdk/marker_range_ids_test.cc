@@ -1,9 +1,12 @@
-// Correlation IDs of MARKER_CORE_RANGE_API traced with MARKER_CORE_API and
-// CORRELATION_ID_RETIREMENT, as rocprofiler-sdk 1.0.0 gives them: a range
-// (or mark) has an ID of its own, distinct from the rocTX calls' IDs; a
-// range opened inside an open thread range has that range as its ancestor;
-// every ID is retired exactly once, after all its records, ranges included.
-// libroctx's functions and the tracer's rocTX bridge in one process.
+// Correlation IDs of MARKER_CORE_RANGE_API traced with MARKER_CORE_API,
+// HSA_CORE_API and CORRELATION_ID_RETIREMENT, as rocprofiler-sdk 1.0.0 gives
+// them: a range (or mark) has an ID of its own, below its opening call's,
+// and is that call's ancestor; each rocTX call (a start and its stop too)
+// has its own ID; an open range is the ancestor of what its thread calls
+// while it is open; every ID is retired exactly once, after all its
+// records, ranges included; pops close their own pushes whatever contexts
+// stop and start in between. libroctx's functions and the tracer's rocTX
+// bridge in one process; HSA calls through the fake consumer seam.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,9 +16,13 @@
 #include <thread>
 #include <vector>
 
+#include "hsa_api_data.h"
+#include "hsa_api_id.h"
 #include "rocprofiler-sdk-roctx/roctx.h"
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "runtime/intercept/trace_guard.h"
 #include "runtime/private/roctx_link.h"
+#include "tests/sdk/fake_consumer_seam.h"
 #include "tests/sdk/run_with_tool.h"
 #include "tests/sdk/tool_configure.h"
 
@@ -45,6 +52,7 @@ std::mutex g_mutex;
 std::vector<Item> g_items;
 std::vector<Call> g_calls;
 rocprofiler_buffer_id_t g_buffer;
+rocprofiler_context_id_t g_ctx;
 
 void OnCall(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
             void*) {
@@ -66,7 +74,9 @@ void OnRecords(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
           headers[i]->payload);
       g_items.push_back({kind, 0, r->internal_correlation_id, 0});
     } else if (kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API ||
-               kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API) {
+               kind == ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API ||
+               kind == ROCPROFILER_BUFFER_TRACING_HSA_CORE_API) {
+      // The three record types share the header fields read here.
       const auto* r =
           static_cast<const rocprofiler_buffer_tracing_marker_api_record_t*>(
               headers[i]->payload);
@@ -78,20 +88,22 @@ void OnRecords(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
 }
 
 int ToolInit(rocprofiler_client_finalize_t, void*) {
-  rocprofiler_context_id_t ctx{};
+  rocprofiler_context_id_t& ctx = g_ctx;
   EXPECT_EQ(rocprofiler_create_context(&ctx), ROCPROFILER_STATUS_SUCCESS);
   EXPECT_EQ(rocprofiler_create_buffer(ctx, 1 << 16, 1 << 15,
                                       ROCPROFILER_BUFFER_POLICY_LOSSLESS,
                                       &OnRecords, nullptr, &g_buffer),
             ROCPROFILER_STATUS_SUCCESS);
   for (auto kind : {ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API,
-                    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API}) {
+                    ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API,
+                    ROCPROFILER_CALLBACK_TRACING_HSA_CORE_API}) {
     EXPECT_EQ(rocprofiler_configure_callback_tracing_service(
                   ctx, kind, nullptr, 0, &OnCall, nullptr),
               ROCPROFILER_STATUS_SUCCESS);
   }
   for (auto kind : {ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API,
                     ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API,
+                    ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,
                     ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT}) {
     EXPECT_EQ(rocprofiler_configure_buffer_tracing_service(ctx, kind, nullptr,
                                                            0, g_buffer),
@@ -109,6 +121,40 @@ constexpr int32_t kCore = ROCPROFILER_BUFFER_TRACING_MARKER_CORE_API;
 constexpr int32_t kRange = ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API;
 constexpr int32_t kRetired =
     ROCPROFILER_BUFFER_TRACING_CORRELATION_ID_RETIREMENT;
+constexpr int32_t kHsa = ROCPROFILER_BUFFER_TRACING_HSA_CORE_API;
+
+// An HSA call (hsa_system_get_info) on this thread as the interception
+// layer reports it; its correlation ID.
+uint64_t HsaCall() {
+  const uint64_t id = roctracer::FreshCorrelationId();
+  hsa_api_data_t d{};
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_ENTER, id, &d);
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_EXIT, id, &d);
+  return id;
+}
+
+// The record of `id` among `items` (of any kind but retirement).
+Item RecordOf(const std::vector<Item>& items, uint64_t id) {
+  for (const Item& i : items) {
+    if (i.kind != kRetired && i.id == id) return i;
+  }
+  ADD_FAILURE() << "no record of " << id;
+  return Item{};
+}
+
+// The ancestor both callbacks of call `id` carry (they must agree).
+uint64_t CallbackAncestorOf(const std::vector<Call>& calls, uint64_t id) {
+  std::vector<uint64_t> seen;
+  for (const Call& c : calls) {
+    if (c.id == id) seen.push_back(c.ancestor);
+  }
+  EXPECT_EQ(seen.size(), 2u) << id;
+  if (seen.empty()) return ~uint64_t{0};
+  for (uint64_t a : seen) EXPECT_EQ(a, seen[0]) << id;
+  return seen[0];
+}
 
 // The marker records (core and range) and retirements delivered since the
 // last call, after a flush.
@@ -220,7 +266,14 @@ TEST_F(MarkerRangeIds, ThreadRangesAndMarksHaveTheirOwnIdsAndAncestors) {
 
 TEST_F(MarkerRangeIds, AProcessRangeStoppedElsewhereIsRetiredAfterItsRecord) {
   const roctx_range_id_t id = roctxRangeStartA("across");
-  std::thread([id] { roctxRangeStop(id); }).join();
+  const uint64_t inside = HsaCall();
+  uint64_t on_stopper = 0;
+  std::thread([id, &on_stopper] {
+    on_stopper = HsaCall();
+    roctxRangeStop(id);
+  }).join();
+  // Stopped elsewhere, it is no longer the ancestor of this thread's calls.
+  const uint64_t after = HsaCall();
   const auto items = TakeItems();
   const auto core = OfKind(items, kCore);
   const auto ranges = OfKind(items, kRange);
@@ -232,7 +285,161 @@ TEST_F(MarkerRangeIds, AProcessRangeStoppedElsewhereIsRetiredAfterItsRecord) {
   EXPECT_NE(across.id, 0u);
   for (const Item& c : core) EXPECT_NE(across.id, c.id);
   ExpectCallbacksMatch(TakeCalls(), ranges);
-  ExpectRetiredOnceAfterItsRecords(items, {across.id});
+  // The start and the stop are two calls with an ID each, as in 1.0.0 (not
+  // the range ID twice, which would be retired twice).
+  EXPECT_NE(core[0].id, core[1].id);
+  EXPECT_NE(core[0].id, static_cast<uint64_t>(id));
+  ExpectRetiredOnceAfterItsRecords(items, {across.id, core[0].id, core[1].id});
+  // A process range is its starting thread's ancestor of later calls (1.0.0
+  // keeps it on that thread's correlation stack), another thread's never.
+  EXPECT_EQ(RecordOf(items, inside).ancestor, across.id);
+  EXPECT_EQ(RecordOf(items, on_stopper).ancestor, 0u);
+  EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
+}
+
+// Every rocTX call, a start and its stop on one thread included, has an
+// ID of its own, and each ID (calls' and ranges') is retired exactly once.
+TEST_F(MarkerRangeIds, EveryRocTxCallHasItsOwnIdRetiredOnce) {
+  const roctx_range_id_t a = roctxRangeStartA("a");
+  const roctx_range_id_t b = roctxRangeStartA("b");
+  roctxRangeStop(a);
+  roctxRangeStop(b);
+  EXPECT_EQ(roctxRangePushA("p"), 0);
+  EXPECT_EQ(roctxRangePop(), 0);
+  roctxMarkA("m");
+  const auto items = TakeItems();
+  const auto core = OfKind(items, kCore);
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(core.size(), 7u);
+  ASSERT_EQ(ranges.size(), 4u);
+  std::set<uint64_t> ids;
+  for (const Item& i : core) ids.insert(i.id);
+  for (const Item& i : ranges) ids.insert(i.id);
+  EXPECT_EQ(ids.size(), 11u);
+  EXPECT_EQ(ids.count(0), 0u);
+  ExpectCallbacksMatch(TakeCalls(), ranges);
+  ExpectRetiredOnceAfterItsRecords(items, ids);
+}
+
+// As in 1.0.0 (the range's ID is drawn and put on the thread's correlation
+// stack before the rocTX call's): a range's or mark's ID is below its
+// opening call's, and is that call's ancestor; the call closing a range on
+// the same thread has the range as ancestor too (it is still open).
+TEST_F(MarkerRangeIds, ARangeIsNumberedBelowItsOpeningCallAndIsItsAncestor) {
+  EXPECT_EQ(roctxRangePushA("push"), 0);
+  roctxMarkA("mark");
+  const roctx_range_id_t started = roctxRangeStartA("start");
+  roctxRangeStop(started);
+  EXPECT_EQ(roctxRangePop(), 0);
+  const auto items = TakeItems();
+  const auto calls = TakeCalls();
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 3u);  // mark, process range, thread range
+  const uint64_t mark = ranges[0].id, process = ranges[1].id,
+                 thread = ranges[2].id;
+  // The rocTX calls' ENTER callbacks in order: push, mark, start, stop, pop.
+  std::vector<Call> opened;
+  for (const Call& c : calls) {
+    if (c.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_API &&
+        c.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+      opened.push_back(c);
+    }
+  }
+  ASSERT_EQ(opened.size(), 5u);
+  const uint64_t opener[] = {thread, mark, process};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_LT(opener[i], opened[i].id) << i;
+    EXPECT_EQ(opened[i].ancestor, opener[i]) << i;
+    EXPECT_EQ(RecordOf(items, opened[i].id).ancestor, opener[i]) << i;
+  }
+  // The thread range encloses the mark and the process range.
+  EXPECT_EQ(RecordOf(items, mark).ancestor, thread);
+  EXPECT_EQ(RecordOf(items, process).ancestor, thread);
+  // The stop and the pop, made while their range is the innermost open.
+  EXPECT_EQ(opened[3].ancestor, process);
+  EXPECT_EQ(opened[4].ancestor, thread);
+}
+
+// As in 1.0.0, a range open on a thread (pushed or started) is the
+// ancestor of the calls the thread makes while it is the innermost open
+// one; other threads' calls and calls after it closes are not its.
+TEST_F(MarkerRangeIds, AnOpenRangeIsTheAncestorOfItsThreadsLaterCalls) {
+  EXPECT_EQ(roctxRangePushA("outer"), 0);
+  const uint64_t in_outer = HsaCall();
+  uint64_t elsewhere = 0;
+  std::thread([&] { elsewhere = HsaCall(); }).join();
+  EXPECT_EQ(roctxRangePushA("inner"), 1);
+  const uint64_t in_inner = HsaCall();
+  EXPECT_EQ(roctxRangePop(), 1);
+  const uint64_t outer_again = HsaCall();
+  const roctx_range_id_t started = roctxRangeStartA("process");
+  const uint64_t in_process = HsaCall();
+  roctxRangeStop(started);
+  const uint64_t outer_last = HsaCall();
+  EXPECT_EQ(roctxRangePop(), 0);
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  const auto calls = TakeCalls();
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 3u);  // inner, process, outer
+  const uint64_t inner = ranges[0].id, process = ranges[1].id,
+                 outer = ranges[2].id;
+  ASSERT_EQ(OfKind(items, kHsa).size(), 7u);
+  const std::pair<uint64_t, uint64_t> expected[] = {{in_outer, outer},
+                                                    {elsewhere, 0},
+                                                    {in_inner, inner},
+                                                    {outer_again, outer},
+                                                    {in_process, process},
+                                                    {outer_last, outer},
+                                                    {after, 0}};
+  for (const auto& e : expected) {
+    EXPECT_EQ(RecordOf(items, e.first).ancestor, e.second) << e.first;
+    EXPECT_EQ(CallbackAncestorOf(calls, e.first), e.second) << e.first;
+  }
+  ExpectRetiredOnceAfterItsRecords(items, {inner, process, outer});
+}
+
+// A pop closes its own push's range whatever contexts stop and start in
+// between (1.0.0 always pops its stack): a range pushed while the context
+// ran and popped while it was stopped is not closed by a later pop, and a
+// push made while it was stopped does not take a pop from a traced one.
+TEST_F(MarkerRangeIds, PopsPairWithTheirPushesAcrossAContextStop) {
+  EXPECT_EQ(roctxRangePushA("traced, popped while stopped"), 0);
+  ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePop(), 0);
+  EXPECT_EQ(roctxRangePushA("pushed while stopped"), 0);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePop(), 0);  // closes no traced range
+  EXPECT_EQ(roctxRangePushA("traced"), 0);
+  EXPECT_EQ(roctxRangePushA("traced, inner"), 1);
+  ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePushA("pushed while stopped, inner"), 2);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePop(), 2);  // closes no traced range
+  EXPECT_EQ(roctxRangePop(), 1);
+  EXPECT_EQ(roctxRangePop(), 0);
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  const auto calls = TakeCalls();
+  // The traced pushes' IDs (their ENTER callbacks'): "traced, popped while
+  // stopped", "traced", "traced, inner".
+  std::vector<uint64_t> entered;
+  for (const Call& c : calls) {
+    if (c.kind == ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API &&
+        c.phase == ROCPROFILER_CALLBACK_PHASE_ENTER) {
+      entered.push_back(c.id);
+    }
+  }
+  ASSERT_EQ(entered.size(), 3u);
+  // The ranges that closed while the context ran: "traced, inner", then
+  // "traced", each at its own pop; the first one closed while stopped.
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 2u);
+  EXPECT_EQ(ranges[0].id, entered[2]);
+  EXPECT_EQ(ranges[1].id, entered[1]);
+  EXPECT_EQ(ranges[0].ancestor, entered[1]);
+  // Nothing is left open on the thread.
+  EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
 }
 
 }  // namespace
