@@ -89,10 +89,21 @@ bool AwaitPacket(Queue* q, uint64_t index, void* slot) {
   }
 }
 
-void WaitZero(hsa_signal_t h) {
-  if (h.handle == 0) return;
-  WaitOn(reinterpret_cast<Signal*>(h.handle), HSA_SIGNAL_CONDITION_EQ, 0,
-         UINT64_MAX);
+// A barrier's dependencies are waited for in slices of this, looking at the
+// queue's stop in between.
+constexpr uint64_t kBarrierWaitSliceNs = 1'000'000;
+
+// Waits until `h` is 0. False when the queue is destroyed (or inactivated)
+// first: a GPU drops a destroyed queue's packets, so a barrier still waiting
+// then never completes (and the destroy does not wait for it).
+bool WaitZero(Queue* q, hsa_signal_t h) {
+  if (h.handle == 0) return true;
+  auto* s = reinterpret_cast<Signal*>(h.handle);
+  const uint64_t slice = NsToSystemTicks(kBarrierWaitSliceNs);
+  while (WaitOn(s, HSA_SIGNAL_CONDITION_EQ, 0, slice) != 0) {
+    if (q->stop.load(std::memory_order_acquire)) return false;
+  }
+  return true;
 }
 
 struct Grid {
@@ -202,7 +213,9 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
     case HSA_PACKET_TYPE_BARRIER_AND: {
       auto* p = static_cast<const hsa_barrier_and_packet_t*>(slot);
       uint64_t start = profile ? DeviceTicks() : 0;
-      for (const hsa_signal_t& dep : p->dep_signal) WaitZero(dep);
+      for (const hsa_signal_t& dep : p->dep_signal) {
+        if (!WaitZero(q, dep)) return false;
+      }
       launch();
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());
       Complete(q, p->completion_signal, launch.index);
@@ -221,9 +234,11 @@ bool Execute(Queue* q, void* slot, const Launch& launch) {
         conds[n] = HSA_SIGNAL_CONDITION_EQ;
         zeros[n++] = 0;
       }
-      if (n > 0) {
-        api::hsa_amd_signal_wait_any(n, deps, conds, zeros, UINT64_MAX,
-                                     HSA_WAIT_STATE_BLOCKED, nullptr);
+      const uint64_t slice = NsToSystemTicks(kBarrierWaitSliceNs);
+      while (n > 0 && api::hsa_amd_signal_wait_any(n, deps, conds, zeros, slice,
+                                                   HSA_WAIT_STATE_BLOCKED,
+                                                   nullptr) >= n) {
+        if (q->stop.load(std::memory_order_acquire)) return false;
       }
       launch();
       if (profile) Stamp(p->completion_signal, start, DeviceTicks());

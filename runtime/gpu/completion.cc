@@ -70,6 +70,10 @@ constexpr uint64_t kCopyRoomWaitNs = 10'000'000;
 // thread may have reported the copy and its slot's signal started serving
 // a newer copy meanwhile.
 constexpr uint64_t kCopyWaitSliceNs = 1'000'000;
+// How long work being submitted waits for the copy ring's harvest mutex
+// to be given a copy's tracer signal (LockToLend), spinning first.
+constexpr uint64_t kLendLockWaitNs = 10'000'000;
+constexpr uint32_t kLendLockSpins = 200;
 // How many of the newest copies in flight a wait looks among for its
 // signal (the application waits on recent copies).
 constexpr uint32_t kCopyWaitLookup = 64;
@@ -174,6 +178,7 @@ void WhileReportingDispatch(Call call) {
 }
 
 void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
+  if (op.loans_only) return;  // followed for its loans alone
   hsa_amd_profiling_dispatch_time_t t{};
   Amd().hsa_amd_profiling_get_dispatch_time_fn(queue.agent, op.signal, &t);
   uint64_t begin = 0, end = 0;
@@ -228,6 +233,26 @@ void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
 // signal wait they make (a tool's callback) must not take that mutex again.
 ROCTRACER_HOT_TLS bool t_reporting_copy = false;
 
+namespace {
+
+// Around a copy's observers, under the copy ring's harvest mutex (so one
+// thread at a time stores CopyTrack::calling_observers).
+class ReportingCopy {
+ public:
+  ReportingCopy() {
+    t_reporting_copy = true;
+    Copies().calling_observers.store(true, std::memory_order_release);
+  }
+  ~ReportingCopy() {
+    Copies().calling_observers.store(false, std::memory_order_release);
+    t_reporting_copy = false;
+  }
+  ReportingCopy(const ReportingCopy&) = delete;
+  ReportingCopy& operator=(const ReportingCopy&) = delete;
+};
+
+}  // namespace
+
 // Set when this thread waited (a timeout above zero) on the copy it
 // submitted last while that copy was in flight (AwaitCopyOf), taken by its
 // next copy's submission (WaitedSinceLastCopy). A wait on another thread's
@@ -250,9 +275,8 @@ void RecordCopyAndSignal(PendingOp& op) {
       Core().hsa_signal_load_scacquire_fn(op.signal);
   if (value == kRefusedCopy) {
     // The runtime refused it (and told the caller): no operation.
-    t_reporting_copy = true;
+    ReportingCopy reporting;
     AbandonInterest(op.interest);
-    t_reporting_copy = false;
     return;
   }
   if (value == 0) {
@@ -268,10 +292,11 @@ void RecordCopyAndSignal(PendingOp& op) {
     r.direction = op.direction;
     SystemTicksToNs(t.start, t.end, &r.begin_ns, &r.end_ns);
     Count().copies.fetch_add(1, std::memory_order_relaxed);
-    t_reporting_copy = true;
-    ForInterested(op.interest,
-                  [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
-    t_reporting_copy = false;
+    {
+      ReportingCopy reporting;
+      ForInterested(op.interest,
+                    [&r](Observer* o, uint64_t c) { o->OnCopy(r, c); });
+    }
     // What the runtime does on completion: the signal goes down by one.
     if (has_app_signal) {
       Core().hsa_signal_subtract_screlease_fn(op.app_signal, 1);
@@ -279,9 +304,10 @@ void RecordCopyAndSignal(PendingOp& op) {
   } else {
     // A failed copy: the runtime would have stored its error value.
     Count().failed_copies.fetch_add(1, std::memory_order_relaxed);
-    t_reporting_copy = true;
-    AbandonInterest(op.interest);
-    t_reporting_copy = false;
+    {
+      ReportingCopy reporting;
+      AbandonInterest(op.interest);
+    }
     if (has_app_signal) {
       Core().hsa_signal_store_screlease_fn(op.app_signal, value);
     }
@@ -327,21 +353,27 @@ size_t HarvestCopiesLocked() {
   return Copies().ring.Harvest(true, &Done, &ReportCopy);
 }
 
-void Abandon(OpRing* ring) {
+// `runs_no_more`: the ring's queue was destroyed by the runtime, so none of
+// its packets can run any more.
+void Abandon(OpRing* ring, bool runs_no_more) {
+  size_t followed_only = 0;
   // Their signals may still be decremented by a late completion: they are
   // never reused (the runtime frees them at shutdown).
-  ring->ForEachPending([](PendingOp& op) {
+  ring->ForEachPending([runs_no_more, &followed_only](PendingOp& op) {
     op.signal = hsa_signal_t{0};
     AbandonInterest(op.interest);
-    // A barrier's loans stay counted (never reused: it may still run); a
-    // lending copy is reported by nobody now.
+    if (op.loans_only) ++followed_only;
+    // A barrier's loans stay counted while it may still run (never reused:
+    // it would wait for another copy); a barrier of a destroyed queue gives
+    // them back. A lending copy is reported by nobody now.
     if (op.kind == OpKind::kBarrier) {
+      if (runs_no_more) ReturnBorrowed(&op);
       for (hsa_signal_t& s : op.borrowed) s = hsa_signal_t{0};
     } else if (op.kind == OpKind::kCopy && op.lent_to_barriers) {
       Copies().unreported_lenders.fetch_sub(1);
     }
   });
-  const size_t lost = ring->Abandon();
+  const size_t lost = ring->Abandon() - followed_only;
   Count().incomplete.fetch_add(lost, std::memory_order_relaxed);
 }
 
@@ -451,10 +483,11 @@ void AbandonUnseen(QueueState* q, const std::vector<UnseenPacket>& unseen) {
 
 // Reports what completed and counts the rest as never completed, the packets
 // in `unseen` included.
-void AbandonQueue(QueueState* q, const std::vector<UnseenPacket>& unseen) {
+void AbandonQueue(QueueState* q, const std::vector<UnseenPacket>& unseen,
+                  bool destroyed) {
   std::lock_guard<std::mutex> lock(q->harvest_mutex);
   HarvestQueueLocked(q, true);
-  Abandon(&q->ring);
+  Abandon(&q->ring, destroyed);
   AbandonUnseen(q, unseen);
 }
 
@@ -465,7 +498,7 @@ void DrainCopies(uint64_t* budget_ns) {
       [] { return false; }, budget_ns);
   std::lock_guard<std::mutex> lock(copies.harvest_mutex);
   HarvestCopiesLocked();
-  Abandon(&copies.ring);
+  Abandon(&copies.ring, false);
 }
 
 void PrintLosses() {
@@ -790,7 +823,7 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   }
   // The interceptor runs no more: what it published after the drain looked
   // is reported or counted here.
-  AbandonQueue(q, unseen);
+  AbandonQueue(q, unseen, true);
   RetireQueue(q);
   return status;
 }
@@ -1068,7 +1101,7 @@ void HarvestAll(HarvestReason reason) {
     for (QueueState* q : queues) DrainQueue(q, &budget);
     // The runtime may still be running: what it has not handed over by now
     // is past the last report.
-    for (QueueState* q : queues) AbandonQueue(q, CopyUnseen(q));
+    for (QueueState* q : queues) AbandonQueue(q, CopyUnseen(q), false);
     DrainCopies(&budget);
   }
   if (reason == HarvestReason::kExit) PrintLosses();
@@ -1158,6 +1191,32 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count) {
 
 namespace {
 
+// Locks the copy ring's harvest mutex to lend a copy's tracer signal to
+// work being submitted (on the thread the runtime intercepts packets on, or
+// under the copy submit mutex). Its holders keep it for a look at the ring
+// or a report (the completion thread takes it as soon as it is kicked, by
+// the very submission that depends on a copy), so it is waited for, not
+// merely tried: a lending decided by who happened to hold the mutex made a
+// dependant wait for the copy's report now and then, more often the slower
+// the threads ran. Not waited for while the holder runs a copy's observers
+// (a tool's callback may wait for the queue being submitted to), nor longer
+// than kLendLockWaitNs; false then, and nothing is lent.
+bool LockToLend(std::unique_lock<std::mutex>* lock) {
+  if (lock->try_lock()) return true;
+  const CopyTrack& copies = Copies();
+  const uint64_t deadline = clock::TimestampNs() + kLendLockWaitNs;
+  for (uint32_t i = 1;; ++i) {
+    if (copies.calling_observers.load(std::memory_order_acquire)) return false;
+    if (i < kLendLockSpins) {
+      platform::CpuRelax();
+    } else {
+      sched_yield();
+    }
+    if (lock->try_lock()) return true;
+    if (i % 64 == 0 && clock::TimestampNs() > deadline) return false;
+  }
+}
+
 // With the copy ring's harvest mutex held: the one traced copy in flight
 // whose report completes `signal`, when replacing `signal` by that copy's
 // tracer signal is exact (see SubstituteCopyDependencies); NULL otherwise.
@@ -1197,10 +1256,10 @@ bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
       t_reporting_copy) {
     return false;
   }
-  // Not waited for (as in NoteDependencies): the copy then waits for the
-  // application's signal, as it would have.
-  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  // Not lent when the mutex cannot be had (LockToLend): the copy then waits
+  // for the application's signal, as it would have.
+  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
+  if (!LockToLend(&lock)) return false;
   bool any = false;
   for (uint32_t i = 0; i < count; ++i) {
     out[i] = signals[i];
@@ -1214,6 +1273,14 @@ bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
   return any;
 }
 
+bool MayBorrowCopySignals(const hsa_signal_t* signals, uint32_t count) {
+  if (Copies().ring.InFlight() == 0 || t_reporting_copy) return false;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (signals[i].handle != 0) return true;
+  }
+  return false;
+}
+
 bool LendCopySignals(const hsa_signal_t* signals, uint32_t count,
                      hsa_signal_t* out, hsa_signal_t* borrowed) {
   for (uint32_t i = 0; i < count; ++i) {
@@ -1222,9 +1289,9 @@ bool LendCopySignals(const hsa_signal_t* signals, uint32_t count,
   }
   CopyTrack& copies = Copies();
   if (copies.ring.InFlight() == 0 || t_reporting_copy) return false;
-  // Not waited for, as in SubstituteCopyDependencies.
-  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  // As in SubstituteCopyDependencies.
+  std::unique_lock<std::mutex> lock(copies.harvest_mutex, std::defer_lock);
+  if (!LockToLend(&lock)) return false;
   bool any = false;
   for (uint32_t i = 0; i < count; ++i) {
     PendingOp* lender = LenderOf(signals[i]);

@@ -97,6 +97,10 @@ struct CopyTrack {
   // intercepted wait reports the copies done before it returns
   // (ReportCopiesAfterWait).
   std::atomic<uint32_t> unreported_lenders{0};
+  // Set while the holder of harvest_mutex runs a copy's observers (a tool's
+  // callback, which may wait for anything): work being submitted then does
+  // not wait for the mutex to lend it a copy's signal (LockToLend).
+  std::atomic<bool> calling_observers{false};
   std::atomic<uint64_t> newest_by_signal[kNewestBySignal] = {};
   static size_t EntryOf(hsa_signal_t signal) {
     return ((signal.handle >> 4) ^ (signal.handle >> 14)) &
@@ -197,17 +201,24 @@ void NoteDependencies(const hsa_signal_t* signals, uint32_t count);
 // chained copy: HIP chains a stream's copies so when it does not wait on
 // each). The lender's slot keeps its signal for the dependent until that is
 // reported. Returns whether any was replaced (else `out` is not to be
-// used); nothing is replaced while another thread holds the harvest mutex.
+// used); the harvest mutex is waited for, but not while its holder runs a
+// copy's observers, nor beyond a bound: nothing is replaced then.
 bool SubstituteCopyDependencies(const hsa_signal_t* signals, uint32_t count,
                                 uint64_t position, hsa_signal_t* out);
-// The same for a traced barrier packet about to be given to the runtime:
+// The same for a barrier packet about to be given to the runtime (traced,
+// or followed only for its loans: PendingOp::loans_only):
 // `out` gets its `count` dependencies with each such application signal
 // replaced by its copy's tracer signal, `borrowed` (room for `count`) the
-// tracer signals given (else 0), counted as lent until the barrier's report
-// gives them back (a copy slot reused meanwhile takes another signal).
+// tracer signals given (else 0), counted as lent until the barrier's
+// completion, or the destruction of its queue, gives them back (a copy slot
+// reused meanwhile takes another signal).
 // Returns whether any was replaced.
 bool LendCopySignals(const hsa_signal_t* signals, uint32_t count,
                      hsa_signal_t* out, hsa_signal_t* borrowed);
+// Whether a barrier packet waiting for `signals` may be given a copy's
+// tracer signal (LendCopySignals): a traced copy is in flight and one of
+// them is not 0. One load while no copy is in flight.
+bool MayBorrowCopySignals(const hsa_signal_t* signals, uint32_t count);
 // After an intercepted wait on any signal returned: while a copy whose
 // tracer signal a barrier packet was given is not reported, reports the
 // copies done on the calling thread, so that the wait that saw such a

@@ -70,6 +70,9 @@ struct PendingOp {
   // Barrier packets: the copies' tracer signals they were given in place of
   // application signals (0: none), given back when the barrier is reported.
   hsa_signal_t borrowed[5] = {};
+  // Barrier packets: no observer wanted it; followed only to give back what
+  // it borrowed (neither reported nor counted).
+  bool loans_only = false;
 };
 
 class OpRing {

@@ -84,18 +84,15 @@ void Intercept(QueueState* q, const uint8_t* packet,
   uint16_t header;
   std::memcpy(&header, packet, sizeof(header));
   const uint8_t type = PacketType(header);
-  if (type == HSA_PACKET_TYPE_BARRIER_AND ||
-      type == HSA_PACKET_TYPE_BARRIER_OR) {
-    // The two barrier packets have the same layout.
-    hsa_barrier_and_packet_t barrier;
-    std::memcpy(&barrier, packet, sizeof(barrier));
-    NoteDependencies(barrier.dep_signal, 5);
-  }
   OpKind kind;
   if (!TracedPacketKind(type, &kind)) {
     writer(packet, 1);
     return;
   }
+  // The two barrier packets have the same layout.
+  const bool barrier = kind == OpKind::kBarrier;
+  hsa_signal_t deps[5] = {};
+  if (barrier) std::memcpy(deps, packet + kDepOffset, sizeof(deps));
   EnqueueInfo info{};
   info.kind = kind;
   info.op_id = NextCorrelationId();
@@ -104,18 +101,45 @@ void Intercept(QueueState* q, const uint8_t* packet,
   info.queue = q->info;
   info.packet = packet;
   Interest interest;
-  if (!AskObservers(info, &interest)) {
+  const bool wanted = AskObservers(info, &interest);
+  // A barrier no observer wants still takes a slot when it may wait for a
+  // traced copy: given the copy's tracer signal, it is followed to its end
+  // (unreported) so that the signal is given back then.
+  const bool may_borrow = barrier && MayBorrowCopySignals(deps, 5);
+  if (!wanted && !may_borrow) {
+    if (barrier) NoteDependencies(deps, 5);
     writer(packet, 1);
     return;
   }
   PendingOp* op = q->ring.Reserve();
-  if (op == nullptr) {
+  if (op == nullptr && wanted) {
     HarvestQueueNow(q);
     op = q->ring.Reserve();
   }
   if (op == nullptr || !EnsureSignal(op)) {
-    AbandonInterest(interest);
-    Count().untraced.fetch_add(1, std::memory_order_relaxed);
+    if (barrier) NoteDependencies(deps, 5);
+    if (wanted) {
+      AbandonInterest(interest);
+      Count().untraced.fetch_add(1, std::memory_order_relaxed);
+    }
+    writer(packet, 1);
+    return;
+  }
+  alignas(64) uint8_t out[128];
+  std::memcpy(out, packet, 64);
+  bool lent = false;
+  if (barrier) {
+    // A barrier waiting for a traced copy waits for the copy, not for its
+    // report: it gets the copy's tracer signal, which the runtime completes.
+    // Lent before the copies are marked as depended on: marking one kicks
+    // the completion thread, which would then hold the mutex lending takes.
+    hsa_signal_t replaced[5];
+    lent = LendCopySignals(deps, 5, replaced, op->borrowed);
+    if (lent) std::memcpy(out + kDepOffset, replaced, sizeof(replaced));
+    NoteDependencies(deps, 5);
+  }
+  if (!wanted && !lent) {
+    // The slot is not published: nothing to follow.
     writer(packet, 1);
     return;
   }
@@ -124,18 +148,8 @@ void Intercept(QueueState* q, const uint8_t* packet,
   op->op_id = info.op_id;
   op->correlation_id = info.correlation_id;
   op->interest = interest;
+  op->loans_only = !wanted;
   if (kind == OpKind::kDispatch) FillDispatch(packet, op);
-  alignas(64) uint8_t out[128];
-  std::memcpy(out, packet, 64);
-  if (kind == OpKind::kBarrier) {
-    // A barrier waiting for a traced copy waits for the copy, not for its
-    // report: it gets the copy's tracer signal, which the runtime completes.
-    hsa_signal_t deps[5], lent[5];
-    std::memcpy(deps, packet + kDepOffset, sizeof(deps));
-    if (LendCopySignals(deps, 5, lent, op->borrowed)) {
-      std::memcpy(out + kDepOffset, lent, sizeof(lent));
-    }
-  }
   hsa_signal_t app_signal;
   std::memcpy(&app_signal, packet + kSignalOffset, sizeof(app_signal));
   std::memcpy(out + kSignalOffset, &op->signal, sizeof(op->signal));

@@ -668,12 +668,6 @@ class SignalCountActivity : public GpuActivity {
 // So doing it again creates no signal (before, each time left one more
 // signal alive until shutdown).
 TEST_F(SignalCountActivity, ALentSignalIsReusedOnceItsDependentCopyIsDone) {
-#if defined(__SANITIZE_THREAD__)
-  // Counting signals needs the completion thread to keep up with a ring of
-  // copies (one it has not reported yet holds a signal, and a new one is
-  // made); under TSan's slowdown it lags. The plain and ASan runs count.
-  GTEST_SKIP() << "signal counts depend on the completion thread's pace";
-#endif
   constexpr int kRing = 8192;  // the copy ring's slots
   constexpr int kBatch = 512;
   std::vector<char> src(64, 'l'), dst(64, 0);
@@ -719,10 +713,75 @@ TEST_F(SignalCountActivity, ALentSignalIsReusedOnceItsDependentCopyIsDone) {
   round();
   EXPECT_EQ(live_signals_(), after_first)
       << "each reuse of a lent signal's slot created a signal";
+  // The report that moved b_done may still be freeing the ring's slots on
+  // another thread; a flush waits for it.
+  ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   const roctracer_gpu_activity_stats_t stats = gpu_test::GpuStats();
   EXPECT_EQ(stats.untraced, before.untraced) << "the ring overflowed";
   EXPECT_EQ(stats.in_flight, 0u);
   for (hsa_signal_t s : {hold_a, hold_b, a_done, b_done, batch}) {
+    hsa_signal_destroy(s);
+  }
+}
+
+// A barrier lent a copy's tracer signal and still waiting when its queue is
+// destroyed (abandoned: counted incomplete) gives the loan back, since no
+// packet of that queue runs any more: once the copy is done, its slot keeps
+// the signal when it is reused a ring's worth of copies later. Before, the
+// loan stayed counted until shutdown, and each such barrier left one more
+// signal out of use. The barrier's own tracer signal stays out of use (a
+// runtime may still complete an abandoned packet's signal late): one signal
+// per barrier, not two.
+TEST_F(SignalCountActivity, ABarrierAbandonedAtQueueDestroyGivesItsLoanBack) {
+  constexpr int kRing = 8192;  // the copy ring's slots
+  constexpr int kBatch = 512;
+  std::vector<char> src(64, 'q'), dst(64, 0);
+  hsa_signal_t hold, copied, never, done, batch;
+  for (hsa_signal_t* s : {&hold, &copied, &never, &done, &batch}) {
+    ASSERT_EQ(hsa_signal_create(1, 0, nullptr, s), HSA_STATUS_SUCCESS);
+  }
+  const auto round = [&] {
+    for (hsa_signal_t s : {hold, copied, never, done}) {
+      hsa_signal_store_relaxed(s, 1);
+    }
+    hsa_queue_t* q = program_.Queue();
+    ASSERT_NE(q, nullptr);
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, copied),
+              HSA_STATUS_SUCCESS);
+    // Lent the copy's tracer signal; `never` keeps it waiting.
+    gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {copied, never}, done);
+    const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+    ASSERT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+    EXPECT_EQ(gpu_test::GpuStats().incomplete, before.incomplete + 1);
+    hsa_signal_store_screlease(hold, 0);
+    ASSERT_EQ(gpu_test::WaitZero(copied), 0);
+    // The ring's other slots, the copy's last.
+    for (int left = kRing - 1; left > 0; left -= kBatch) {
+      const int n = std::min(left, kBatch);
+      hsa_signal_store_relaxed(batch, n);
+      for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(
+            hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, batch),
+            HSA_STATUS_SUCCESS);
+      }
+      ASSERT_EQ(gpu_test::WaitZero(batch), 0);
+    }
+    ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+  };
+  const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+  round();
+  round();
+  const int64_t after_second = live_signals_();
+  round();
+  round();
+  EXPECT_EQ(live_signals_(), after_second + 2)
+      << "an abandoned barrier's loan stayed out of use";
+  const roctracer_gpu_activity_stats_t stats = gpu_test::GpuStats();
+  EXPECT_EQ(stats.untraced, before.untraced) << "the ring overflowed";
+  EXPECT_EQ(stats.in_flight, 0u);
+  for (hsa_signal_t s : {hold, copied, never, done, batch}) {
     hsa_signal_destroy(s);
   }
 }
@@ -1166,12 +1225,6 @@ class BarrierAfterCopyWatcher : public roctracer::gpu::Observer {
 // the barrier still waits for the copy: not done while the copy is held back,
 // and the copy's bytes are there once it is.
 TEST_F(GpuActivity, ABarrierDependingOnATracedCopyRunsWhenThatCopyIsDone) {
-#if defined(__SANITIZE_THREAD__)
-  // Under TSan the barrier was seen waiting for the copy's report in 3 of 8
-  // runs (never in the plain and ASan builds); open, see runtime/gpu's
-  // README. The barrier's ordering is still checked there by the next test.
-  GTEST_SKIP() << "the barrier's loan is not always taken under TSan";
-#endif
   hsa_queue_t* q = program_.Queue();
   ASSERT_NE(q, nullptr);
   for (hsa_packet_type_t type :
@@ -1202,6 +1255,65 @@ TEST_F(GpuActivity, ABarrierDependingOnATracedCopyRunsWhenThatCopyIsDone) {
     roctracer_internal_gpu_remove_observer(&observer);
     EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY), 1u);
     EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_BARRIER), 1u);
+    for (hsa_signal_t s : {hold, copied, done}) hsa_signal_destroy(s);
+  }
+  hsa_queue_destroy(q);
+}
+
+// The same watch for a tool that traces copies alone: it is not asked for
+// barriers.
+class CopyOnlyWatcher : public BarrierAfterCopyWatcher {
+ public:
+  using BarrierAfterCopyWatcher::BarrierAfterCopyWatcher;
+  uint64_t OnEnqueue(
+      const roctracer::gpu::EnqueueInfo& info) noexcept override {
+    return info.kind == roctracer::gpu::OpKind::kCopy ? 1 : 0;
+  }
+};
+
+// A barrier nobody traces (HIP's barrier after its copies, under a tool that
+// traces copies alone) depending on a traced copy runs when that copy is
+// done, as a traced barrier does, not once the copy's report moved the
+// application's signal (before, it kept that signal as its dependency: the
+// copy's report found it not done for 2 s). It still waits for the copy, and
+// it is neither reported nor counted.
+TEST_F(GpuActivity, AnUntracedBarrierDependingOnATracedCopyRunsWhenItIsDone) {
+  ASSERT_EQ(roctracer_disable_domain_activity(ACTIVITY_DOMAIN_HSA_OPS),
+            ROCTRACER_STATUS_SUCCESS);
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  for (hsa_packet_type_t type :
+       {HSA_PACKET_TYPE_BARRIER_AND, HSA_PACKET_TYPE_BARRIER_OR}) {
+    SCOPED_TRACE(type == HSA_PACKET_TYPE_BARRIER_AND ? "AND" : "OR");
+    std::vector<char> src(64, 'u'), dst(64, 0);
+    hsa_signal_t hold, copied, done;
+    for (hsa_signal_t* s : {&hold, &copied, &done}) {
+      ASSERT_EQ(hsa_signal_create(1, 0, nullptr, s), HSA_STATUS_SUCCESS);
+    }
+    CopyOnlyWatcher observer(done);
+    ASSERT_TRUE(roctracer_internal_gpu_add_observer(
+        roctracer::gpu::kObserverAbiVersion, &observer));
+    const roctracer_gpu_activity_stats_t before = gpu_test::GpuStats();
+    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                        program_.cpu, 64, 1, &hold, copied),
+              HSA_STATUS_SUCCESS);
+    gpu_test::Barrier(q, type, {copied}, done);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(hsa_signal_load_scacquire(done), 1)
+        << "the barrier ran before the copy it depends on";
+    hsa_signal_store_screlease(hold, 0);
+    ASSERT_EQ(gpu_test::WaitZero(done), 0);
+    EXPECT_EQ(PeekByte(&dst[63]), 'u');
+    EXPECT_EQ(gpu_test::WaitZero(copied), 0);
+    EXPECT_TRUE(observer.Seen()) << "the barrier waited for the copy's report";
+    ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
+    roctracer_internal_gpu_remove_observer(&observer);
+    const roctracer_gpu_activity_stats_t after = gpu_test::GpuStats();
+    EXPECT_EQ(after.copies, before.copies + 1);
+    EXPECT_EQ(after.barriers, before.barriers);
+    EXPECT_EQ(after.incomplete, before.incomplete);
+    EXPECT_EQ(after.untraced, before.untraced);
+    EXPECT_EQ(after.in_flight, 0u);
     for (hsa_signal_t s : {hold, copied, done}) hsa_signal_destroy(s);
   }
   hsa_queue_destroy(q);

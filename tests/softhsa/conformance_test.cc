@@ -837,6 +837,29 @@ TEST_F(HsaTest, BarrierOrCompletesWhenAnyDependencyIsZero) {
   for (auto s : {a, b, done}) hsa_signal_destroy(s);
 }
 
+// Destroying a queue drops the packets it has not run, as a GPU's queue
+// destruction does: a barrier-AND or -OR still waiting for its dependencies
+// does not hold up hsa_queue_destroy and never completes (before, the
+// destroy waited for it forever).
+TEST_F(HsaTest, ABarrierStillWaitingIsDroppedWhenItsQueueIsDestroyed) {
+  for (hsa_packet_type_t type :
+       {HSA_PACKET_TYPE_BARRIER_AND, HSA_PACKET_TYPE_BARRIER_OR}) {
+    hsa_queue_t* q = Queue();
+    hsa_signal_t never = Signal(1), done = Signal(1);
+    hsa_barrier_and_packet_t b{};  // the OR packet has the same layout
+    b.header = Header(type);
+    b.dep_signal[1] = never;
+    b.completion_signal = done;
+    hsa_test::Submit(q, &b);
+    usleep(10000);
+    EXPECT_EQ(hsa_queue_destroy(q), HSA_STATUS_SUCCESS);
+    hsa_signal_store_screlease(never, 0);
+    usleep(10000);
+    EXPECT_EQ(hsa_signal_load_relaxed(done), 1);
+    for (auto s : {never, done}) hsa_signal_destroy(s);
+  }
+}
+
 TEST_F(HsaTest, AmdBarrierValuePacketWaitsForTheMaskedCondition) {
   hsa_queue_t* q = Queue();
   hsa_signal_t s = Signal(0), done = Signal(1);
