@@ -573,7 +573,7 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
 // The calling thread's queue with room for an entry of `bytes` (a new
 // chunk when the last is full); nullptr when none can be had (counted as
 // lost) or the thread has exited.
-ArgCapture::Queue* QueueWithRoom(size_t bytes) {
+[[gnu::noinline]] ArgCapture::Queue* QueueWithRoom(size_t bytes) {
   ArgCapture::Queue* q = t_arg_queue;
   if (q == nullptr) {
     q = t_arg_queue = MakeQueue();
@@ -614,8 +614,6 @@ ArgCapture::Queue* QueueWithRoom(size_t bytes) {
 [[gnu::noinline]] void RecordWithRetval(uint32_t op, const void* data,
                                         uint32_t bytes) {
   if (data == nullptr || g_stopped.load(std::memory_order_relaxed)) return;
-  ArgCapture::Queue* q = QueueWithRoom(EntryBytes(bytes));
-  if (q == nullptr) return;
   const auto* d = static_cast<const hip_api_data_t*>(data);
   uint64_t retval;
   static_assert(sizeof(d->hipChannelFormatDesc_retval) >= sizeof(retval),
@@ -623,6 +621,14 @@ ArgCapture::Queue* QueueWithRoom(size_t bytes) {
   std::memcpy(&retval, &d->hipError_t_retval, sizeof(retval));
   const uint32_t width = roctracer::hip_api::RetvalSize(op);
   if (width < 8) retval &= (uint64_t{1} << (8 * width)) - 1;
+  // As RecordIn: the queue's own chunk when it has room, inline.
+  ArgCapture::Queue* q = t_arg_queue;
+  if (__builtin_expect(q == nullptr || q == kExited ||
+                           q->tail_used + EntryBytes(bytes) > Chunk::kBytes,
+                       0)) {
+    q = QueueWithRoom(EntryBytes(bytes));
+    if (q == nullptr) return;
+  }
   Append(q, ACTIVITY_DOMAIN_HIP_API, op, data, bytes - 8, &retval);
 }
 
