@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -616,7 +617,10 @@ inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
   if (data == nullptr || g_stopped.load(std::memory_order_relaxed)) return;
   const auto* d = static_cast<const hip_api_data_t*>(data);
   uint64_t retval;
-  static_assert(sizeof(d->hipChannelFormatDesc_retval) >= sizeof(retval),
+  // The union is the struct's last member but for padding to its 8-byte
+  // alignment, whatever members a release's HIP gives it.
+  static_assert(offsetof(hip_api_data_t, hipError_t_retval) + sizeof(retval) <=
+                    sizeof(hip_api_data_t),
                 "the retval union has 8 bytes to read");
   std::memcpy(&retval, &d->hipError_t_retval, sizeof(retval));
   const uint32_t width = roctracer::hip_api::RetvalSize(op);
