@@ -338,6 +338,55 @@ TEST(ArgCapture, OpsWithoutParametersRecordNothing) {
   EXPECT_EQ(Print(*args)[2], "2|unsigned long|m|sizeBytes|5");
 }
 
+// A HIP call returning neither a status nor void carries its result after
+// its arguments, zero-extended past the result's own bytes (the stub writes
+// only its member of the retval union), for JSON's retval; a status call's
+// entry is its arguments alone, and both are printed as before.
+TEST(ArgCapture, NonStatusResultsFollowTheirArguments) {
+  ArgCapture::SetRecording(true);
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy),
+            ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy));
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString),
+            kRetvalFollows | 16u);
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_init), 0u);
+  static const char kText[] = "text";
+  hip_api_data_t text{};
+  text.correlation_id = 801;
+  text.args.hipGetErrorString.hipError = hipErrorInvalidValue;
+  text.const_char_ptr_retval = kText;
+  hip_api_data_t device{};
+  device.correlation_id = 802;
+  std::memset(&device.hipChannelFormatDesc_retval, 0xab,
+              sizeof(device.hipChannelFormatDesc_retval));
+  device.int_retval = -1;
+  hip_api_data_t copy = Memcpy(803, 7);
+  ArgCapture::OnExitOf(ACTIVITY_DOMAIN_HIP_API)(
+      ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString, &text, nullptr);
+  ArgCapture::Record(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetStreamDeviceId,
+                     &device);
+  ArgCapture::Record(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy, &copy);
+  ArgCapture capture;
+  ArgArena arena;
+  const ApiArgs* a =
+      capture.Take(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString, Tid(),
+                   801, &arena);
+  const ApiArgs* b =
+      capture.Take(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetStreamDeviceId,
+                   Tid(), 802, &arena);
+  const ApiArgs* c = capture.Take(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy,
+                                  Tid(), 803, &arena);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(RetvalOf(*a), reinterpret_cast<uintptr_t>(kText));
+  EXPECT_EQ(RetvalOf(*b), 0xffffffffu);
+  EXPECT_EQ(c->size, sizeof(hip_api_data_t::args.hipMemcpy));
+  EXPECT_EQ(Print(*a),
+            std::vector<std::string>{"0|hipError_t|10hipError_t|hipError|"
+                                     "hipErrorInvalidValue"});
+  EXPECT_EQ(Print(*c)[2], "2|unsigned long|m|sizeBytes|7");
+}
+
 // A call's stream is read from its copy where the op has a stream
 // parameter, and a call without one has none.
 TEST(ArgCapture, StreamOfACallWithAStreamParameterOnly) {

@@ -378,6 +378,36 @@ TEST(JsonWriter, EachRecordHasTheFieldsOfRocprofv3sRecordType) {
 // number and strings.buffer_records lists every operation of the kind, as
 // rocprofv3 writes them; a dispatch is the SDK's completion record; a name
 // the SDK does not have comes after the kind's list.
+// rocprofv3 writes every HIP record's retval, from a union zeroed before
+// the call: a void call's is 0, a call returning another type than the
+// status has its result's bits, which roctrace carries after the call's
+// arguments (none without them: nothing to write).
+TEST(JsonWriter, HipResultsOfOtherTypesAreTheirBits) {
+  OpName text{Category::kHip, "hipGetErrorString", "HIP_RUNTIME_API_EXT", 0};
+  text.retval_in_args = true;
+  OpName nothing{Category::kHip, "hipVoidCall", "HIP_RUNTIME_API_EXT", 1};
+  nothing.returns_void = true;
+  static const ApiArgs::Printers kNoPrinters{
+      [](const ApiArgs&, ApiArgs::Visit, void*) {},
+      [](const ApiArgs&, ApiArgs::ValueVisit, void*) {},
+      [](const ApiArgs&, uint32_t, const char*, const char*, const char*,
+         size_t) { return ApiArg{}; }};
+  const uint64_t bytes[2] = {1, 0x7f0012345678};
+  const ApiArgs recorded{&kNoPrinters, 0, 0, sizeof(bytes),
+                         reinterpret_cast<const unsigned char*>(bytes)};
+  ApiEvent with = Event(&text, 1);
+  with.args = &recorded;
+  ApiEvent without = Event(&text, 2);  // its arguments not recorded
+  ApiEvent void_call = Event(&nothing, 3);
+  void_call.retval = 5;  // not a status: not written
+  const Written w = WriteEvents({with, without, void_call});
+  const json& hip = w.tool["buffer_records"]["hip_api"];
+  ASSERT_EQ(hip.size(), 3u);
+  EXPECT_EQ(hip[0]["retval"]["uint64_t_retval"], 0x7f0012345678u);
+  EXPECT_FALSE(hip[1].contains("retval"));
+  EXPECT_EQ(hip[2]["retval"]["uint64_t_retval"], 0u);
+}
+
 TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {
   JsonRunConfig config;
   config.sdk_operations.resize(33);

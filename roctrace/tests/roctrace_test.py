@@ -407,14 +407,14 @@ class ApiArguments(unittest.TestCase):
 
   def test_json_records_carry_the_returned_status(self):
     """rocprofv3's JSON: a HIP call's record has `retval`, the union's
-    `uint64_t_retval`: here the status the program itself saw returned, on
-    calls that return one (hipGetErrorString returns a string: none); HSA
-    records, the SDK's plain API record, have none."""
+    `uint64_t_retval`: here what the program itself saw returned, a status
+    zero-extended, and for hipGetErrorString, which returns a string, the
+    string's address; HSA records, the SDK's plain API record, have none."""
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "--sys-trace", "--output-format", "json", "-d", "out",
              "-o", "run", "--", PROGRAM, "statuses"], d)
     self.assertEqual(p.returncode, 0, p.stderr)
-    seen = {name: int(status) for name, status in
+    seen = {name: int(value) for name, value in
             (line.split() for line in p.stdout.splitlines())}
     with open(os.path.join(d, "out", "run_results.json")) as f:
       tool = json.load(f)["rocprofiler-sdk-tool"][0]
@@ -423,15 +423,23 @@ class ApiArguments(unittest.TestCase):
       for r in sorted(tool["buffer_records"][section],
                       key=lambda r: r["start_timestamp"]):
         first.setdefault(json_op_name(tool, r), r)
-    for name, status in seen.items():
-      want = ({"uint64_t_retval": status & 0xFFFFFFFF}
-              if name.startswith("hip") else None)
+    for name, value in seen.items():
+      if name == "hipGetErrorString":
+        want = {"uint64_t_retval": value}
+      elif name.startswith("hip"):
+        want = {"uint64_t_retval": value & 0xFFFFFFFF}
+      else:
+        want = None
       self.assertEqual(first[name].get("retval"), want, name)
     self.assertTrue(any(n.startswith("hsa") for n in seen), seen)
     # Not every status is success: the comparison can tell them apart.
-    self.assertGreater(len(set(seen.values())), 1, seen)
-    self.assertIn("hipGetErrorString", first)
-    self.assertNotIn("retval", first["hipGetErrorString"])
+    self.assertGreater(len({v for n, v in seen.items()
+                            if n != "hipGetErrorString"}), 1, seen)
+    self.assertNotEqual(seen["hipGetLastError"], 0)
+    self.assertGreater(seen["hipGetErrorString"], 0xFFFFFFFF)  # all 64 bits
+    # Its argument is still written as rocprofv3 does, the result apart.
+    self.assertEqual([a["name"] for a in first["hipGetErrorString"]["args"]],
+                     ["hipError"])
 
   def test_hip_calls_only_as_rocprofv3(self):
     env = dict(os.environ, ROCTRACE_API_ARGS="hip")

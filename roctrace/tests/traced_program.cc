@@ -37,9 +37,10 @@
 //                     hsa_system_get_info(VERSION_MAJOR, &major); prints
 //                     the addresses passed ("&p dst src &major", hex)
 //   statuses          hsa_init, hsa_system_get_info(VERSION_MAJOR),
-//                     hipSetDevice(3), hipFree(NULL), hipGetErrorString,
-//                     hipGetDeviceCount; prints "name status" per call that
-//                     returns one (decimal), hipGetErrorString's excepted
+//                     hipSetDevice(3), hipGetLastError, hipFree(NULL),
+//                     hipGetErrorString, hipGetDeviceCount; prints "name
+//                     value" per call (decimal), hipGetErrorString's value
+//                     the address of the string it returned
 //   compiler_calls    __hipPushCallConfiguration then
 //                     __hipPopCallConfiguration (the calls a kernel launch's
 //                     <<<>>> makes: HIP's compiler API), then
@@ -52,6 +53,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,15 +128,19 @@ int Statuses() {
   const hsa_status_t info =
       hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);
   const hipError_t set = hipSetDevice(3);
+  const hipError_t last = hipGetLastError();
   const hipError_t freed = hipFree(nullptr);
-  (void)hipGetErrorString(hipSuccess);
+  const char* text = hipGetErrorString(hipErrorInvalidValue);
   int count = 0;
   const hipError_t counted = hipGetDeviceCount(&count);
   std::printf(
       "hsa_init %d\nhsa_system_get_info %d\nhipSetDevice %d\n"
-      "hipFree %d\nhipGetDeviceCount %d\n",
+      "hipGetLastError %d\nhipFree %d\nhipGetDeviceCount %d\n"
+      "hipGetErrorString %llu\n",
       static_cast<int>(init), static_cast<int>(info), static_cast<int>(set),
-      static_cast<int>(freed), static_cast<int>(counted));
+      static_cast<int>(last), static_cast<int>(freed),
+      static_cast<int>(counted),
+      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(text)));
   return 0;
 }
 

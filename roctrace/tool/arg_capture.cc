@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -277,7 +278,9 @@ void Each(const ApiArgs& args, ApiArgs::Visit visit, void* user) {
       Storage() {}
       Data data;
     } copy;
-    std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+    // A call's result may follow its arguments (RetvalOf): not copied.
+    std::memcpy(static_cast<void*>(&copy.data.args), args.bytes,
+                std::min<size_t>(args.size, sizeof(copy.data.args)));
     VisitAdapter adapter{visit, user, &ThreadSpellings(), kArgType, args.op};
     kIterate(args.op, &copy.data, &Adapt, &adapter);
   }
@@ -394,7 +397,8 @@ bool StreamHandleOf(const ApiArgs& args, uint64_t* handle) {
     Storage() {}
     hip_api_data_t data;
   } copy;
-  std::memcpy(static_cast<void*>(&copy.data.args), args.bytes, args.size);
+  std::memcpy(static_cast<void*>(&copy.data.args), args.bytes,
+              std::min<size_t>(args.size, sizeof(copy.data.args)));
   const void* address = nullptr;
   if (roctracer::hip_api::StreamArg(args.op, &copy.data, &address) !=
           roctracer::hip_api::kStreamArg ||
@@ -418,6 +422,16 @@ uint32_t ArgsSizeOf(uint32_t domain, uint32_t op) {
     default:
       return 0;
   }
+}
+
+uint32_t EntrySizeOf(uint32_t domain, uint32_t op) {
+  const uint32_t size = ArgsSizeOf(domain, op);
+  if (domain != ACTIVITY_DOMAIN_HIP_API ||
+      roctracer::hip_api::ReturnsStatus(op) ||
+      roctracer::hip_api::RetvalSize(op) == 0) {
+    return size;
+  }
+  return kRetvalFollows | (((size + 7) & ~uint32_t{7}) + 8);
 }
 
 uint32_t OpCountOf(uint32_t domain) {
@@ -509,7 +523,7 @@ void ArgCapture::SetRecording(bool on) {
       auto* sizes = new (std::nothrow) uint32_t[count];
       if (sizes == nullptr) continue;
       for (uint32_t op = 0; op < count; ++op) {
-        sizes[op] = ArgsSizeOf(domain, op);
+        sizes[op] = EntrySizeOf(domain, op);
       }
       g_sizes[domain].sizes = sizes;
       g_sizes[domain].count.store(count, std::memory_order_release);
@@ -521,65 +535,115 @@ void ArgCapture::SetRecording(bool on) {
 namespace {
 
 // Writes one entry where the queue's chunk has room for it (inline: with
-// a constant domain, the args' offset is one).
+// a constant domain, the args' offset is one). With `retval`, the entry's
+// bytes are the padded arguments and then those 8 (a null constant where
+// the common path inlines it: no cost there).
 inline void Append(ArgCapture::Queue* q, uint32_t domain, uint32_t op,
-                   const void* data, uint32_t size) {
+                   const void* data, uint32_t size,
+                   const uint64_t* retval = nullptr) {
   Chunk* const chunk = q->tail;
   const uint32_t used = q->tail_used;
   unsigned char* p = chunk->data + used;
+  const size_t padded = (size + 7) & ~size_t{7};
+  const uint32_t bytes =
+      retval == nullptr ? size : static_cast<uint32_t>(padded + 8);
   // Every traced call has a correlation ID; the data structs all start
   // with it. The args' printers and bytes are the consumer's to write.
   auto* entry = reinterpret_cast<Entry*>(p);
   entry->correlation_id = *static_cast<const uint64_t*>(data);
   entry->args.domain = domain;
   entry->args.op = op;
-  entry->args.size = size;
+  entry->args.size = bytes;
   // In words, inline: most argument structs are a few words. The padding
   // read past `size` stays inside the data struct's `args` union (its size
   // is a multiple of its 8-byte alignment).
   const unsigned char* from =
       static_cast<const unsigned char*>(data) + ArgsOffset(domain);
-  const size_t padded = (size + 7) & ~size_t{7};
   for (size_t i = 0; i < padded; i += 8) {
     std::memcpy(p + sizeof(Entry) + i, from + i, 8);
   }
+  if (retval != nullptr) {
+    std::memcpy(p + sizeof(Entry) + padded, retval, sizeof(*retval));
+  }
   // From the locals read before the copy (its stores may alias the queue).
-  const uint32_t now = used + static_cast<uint32_t>(EntryBytes(size));
+  const uint32_t now = used + static_cast<uint32_t>(EntryBytes(bytes));
   q->tail_used = now;
   chunk->written.store(now, std::memory_order_release);
 }
 
-// A thread's first call, a thread exiting, a full chunk: out of Record, so
-// that its common path makes no call and saves no registers.
-[[gnu::noinline]] void RecordSlow(uint32_t domain, uint32_t op,
-                                  const void* data, uint32_t size) {
+// The calling thread's queue with room for an entry of `bytes` (a new
+// chunk when the last is full); nullptr when none can be had (counted as
+// lost) or the thread has exited.
+[[gnu::noinline]] ArgCapture::Queue* QueueWithRoom(size_t bytes) {
   ArgCapture::Queue* q = t_arg_queue;
   if (q == nullptr) {
     q = t_arg_queue = MakeQueue();
     if (q == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
-      return;
+      return nullptr;
     }
   }
-  if (q == kExited) return;
-  if (q->tail_used + EntryBytes(size) > Chunk::kBytes) {
+  if (q == kExited) return nullptr;
+  if (q->tail_used + bytes > Chunk::kBytes) {
     Chunk* c = NewChunk();
     if (c == nullptr) {
       g_lost.fetch_add(1, std::memory_order_relaxed);
-      return;
+      return nullptr;
     }
     Chunk* full = q->tail;
     q->tail = c;
     q->tail_used = 0;
     full->next.store(c, std::memory_order_release);
   }
-  Append(q, domain, op, data, size);
+  return q;
+}
+
+// A thread's first call, a thread exiting, a full chunk: out of Record, so
+// that its common path makes no call and saves no registers.
+[[gnu::noinline]] void RecordSlow(uint32_t domain, uint32_t op,
+                                  const void* data, uint32_t size) {
+  ArgCapture::Queue* q = QueueWithRoom(EntryBytes(size));
+  if (q != nullptr) Append(q, domain, op, data, size);
+}
+
+// A HIP call returning neither void nor hipError_t (EntrySizeOf's
+// kRetvalFollows; out of line: status calls, the common ones, never come
+// here): the arguments, then the result's first 8 bytes, zero-extended
+// when it has fewer (the stub writes only its own member of the data's
+// retval union; the rest is stale), as rocprofiler-sdk's uint64_t_retval
+// holds them. `bytes`: the padded arguments and the 8.
+[[gnu::noinline]] void RecordWithRetval(uint32_t op, const void* data,
+                                        uint32_t bytes) {
+  if (data == nullptr || g_stopped.load(std::memory_order_relaxed)) return;
+  const auto* d = static_cast<const hip_api_data_t*>(data);
+  uint64_t retval;
+  // The union is the struct's last member but for padding to its 8-byte
+  // alignment, whatever members a release's HIP gives it.
+  static_assert(offsetof(hip_api_data_t, hipError_t_retval) + sizeof(retval) <=
+                    sizeof(hip_api_data_t),
+                "the retval union has 8 bytes to read");
+  std::memcpy(&retval, &d->hipError_t_retval, sizeof(retval));
+  const uint32_t width = roctracer::hip_api::RetvalSize(op);
+  if (width < 8) retval &= (uint64_t{1} << (8 * width)) - 1;
+  // As RecordIn: the queue's own chunk when it has room, inline.
+  ArgCapture::Queue* q = t_arg_queue;
+  if (__builtin_expect(q == nullptr || q == kExited ||
+                           q->tail_used + EntryBytes(bytes) > Chunk::kBytes,
+                       0)) {
+    q = QueueWithRoom(EntryBytes(bytes));
+    if (q == nullptr) return;
+  }
+  Append(q, ACTIVITY_DOMAIN_HIP_API, op, data, bytes - 8, &retval);
 }
 
 // An op the size tables do not hold (or none made yet).
 [[gnu::noinline]] void RecordUntabled(uint32_t domain, uint32_t op,
                                       const void* data) {
-  const uint32_t size = ArgsSizeOf(domain, op);
+  const uint32_t size = EntrySizeOf(domain, op);
+  if (size & kRetvalFollows) {
+    RecordWithRetval(op, data, size & ~kRetvalFollows);
+    return;
+  }
   if (size == 0 || data == nullptr ||
       g_stopped.load(std::memory_order_relaxed)) {
     return;
@@ -601,8 +665,14 @@ inline void RecordIn(uint32_t op, const void* data) {
     return;
   }
   const uint32_t size = table.sizes[op];
-  if (size == 0 || data == nullptr ||
+  // One test for both an op without parameters (0) and one whose result
+  // follows them (kRetvalFollows, the sign bit): a status call pays nothing
+  // for the latter.
+  if (static_cast<int32_t>(size) <= 0 || data == nullptr ||
       g_stopped.load(std::memory_order_relaxed)) {
+    if (__builtin_expect(size != 0, 0) && kDomain == ACTIVITY_DOMAIN_HIP_API) {
+      RecordWithRetval(op, data, size & ~kRetvalFollows);
+    }
     return;
   }
   ArgCapture::Queue* q = t_arg_queue;
@@ -736,7 +806,7 @@ const ApiArgs* ArgCapture::Take(uint32_t tid, uint64_t correlation_id,
 const ApiArgs* ArgCapture::TakeUntabled(uint32_t domain, uint32_t op,
                                         uint32_t tid, uint64_t correlation_id,
                                         ArgArena* arena) {
-  if (ArgsSizeOf(domain, op) == 0) return NoArguments();
+  if (EntrySizeOf(domain, op) == 0) return NoArguments();
   return Take(tid, correlation_id, arena);
 }
 

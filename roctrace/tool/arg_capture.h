@@ -258,6 +258,17 @@ bool HasStreamArg(uint32_t domain, uint32_t op);
 // Bytes of an op's argument struct (the generated ArgsSize of its domain);
 // 0 for a domain without printers.
 uint32_t ArgsSizeOf(uint32_t domain, uint32_t op);
+// An EntrySizeOf with this bit: the op's entries carry its result after
+// its arguments (the size table's and recording's mark; the entries'
+// ApiArgs::size is the rest of the value).
+constexpr uint32_t kRetvalFollows = uint32_t{1} << 31;
+// Bytes of an op's queue entries (the size tables hold these): its
+// ArgsSizeOf, but for a HIP op that returns neither void nor hipError_t,
+// which rocprofv3's JSON writes the result of (its api_status is 0):
+// kRetvalFollows | its arguments padded to 8, then 8 (OpName::
+// retval_in_args, RetvalOf).
+uint32_t EntrySizeOf(uint32_t domain, uint32_t op);
+
 // How many ops a domain has (its generated kCount); 0 for others.
 uint32_t OpCountOf(uint32_t domain);
 

@@ -12,6 +12,7 @@
 #include "hip_api_tables.h"
 #include "hsa_api_tables.h"
 #include "kfd_api_tables.h"
+#include "roctrace/tool/arg_capture.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/json_writer.h"
 #include "roctrace/writers/utf8.h"
@@ -80,6 +81,8 @@ const OpName* RecordConverter::NewApiName(uint32_t domain, uint32_t op) {
                        : "HIP_RUNTIME_API_EXT";
     name->submits_work = track_threads_ && !hsa_traced_;
     name->returns_status = roctracer::hip_api::ReturnsStatus(op);
+    name->returns_void = roctracer::hip_api::RetvalSize(op) == 0;
+    name->retval_in_args = (EntrySizeOf(domain, op) & kRetvalFollows) != 0;
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
     // tables), its own Domain column.

@@ -487,7 +487,8 @@ void Tool::CaptureArgs() {
     if (!on) continue;
     args_domains_ |= uint32_t{1} << domain;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
-      if (ArgsSizeOf(domain, op) == 0) continue;  // no parameters
+      // No parameters, nor a result JSON writes from the entry.
+      if (EntrySizeOf(domain, op) == 0) continue;
       roctracer_internal_tool_enable_op_callback(
           domain, op, ArgCapture::OnExitOf(domain), nullptr);
     }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -138,6 +139,11 @@ struct OpName {
   // An API call that returns its domain's status type (hipError_t,
   // hsa_status_t, HSAKMT_STATUS): its events' `retval` is what it returned.
   bool returns_status = false;
+  // A HIP call returning neither void nor hipError_t: its events' args,
+  // when recorded, end with its result's 8 bytes (RetvalOf).
+  bool retval_in_args = false;
+  // A HIP call returning void.
+  bool returns_void = false;
 };
 
 // What a kernel dispatch was launched with (kKernel events). Sizes are the
@@ -220,6 +226,17 @@ struct ApiArgs {
     printers->each(*this, visit, user);
   }
 };
+
+// The result of a call whose op is OpName::retval_in_args, from its args:
+// their last 8 bytes, the result's bits zero-extended (rocprofiler-sdk's
+// uint64_t_retval). The printers read only the op's member before them.
+inline uint64_t RetvalOf(const ApiArgs& args) {
+  uint64_t v = 0;
+  if (args.size >= sizeof(v)) {
+    std::memcpy(&v, args.bytes + args.size - sizeof(v), sizeof(v));
+  }
+  return v;
+}
 
 // A memory allocation or free (kMemoryAllocation events; the operation is
 // the name: MEMORY_ALLOCATION_ALLOCATE, MEMORY_ALLOCATION_FREE): the

@@ -684,12 +684,20 @@ void JsonWriter::Write(const ApiEvent& e) {
     } else {
       out.append(",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
     }
-    if (e.op->returns_status) {
-      // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
-      // call's: its 64-bit member, the status zero-extended.
+    // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
+    // call's: its 64-bit member, the result's bits zero-extended (the union
+    // starts zeroed: 0 for a void call). A result of another type than the
+    // status is in the call's args, when they were recorded.
+    const bool has_retval =
+        e.op->returns_status || e.op->returns_void ||
+        (e.op->retval_in_args && e.args != nullptr && e.args->size >= 8);
+    if (has_retval) {
       out.append(",\"retval\":{");
       Key(&out, "uint64_t_retval",
-          static_cast<uint64_t>(static_cast<uint32_t>(e.retval)));
+          e.op->returns_status
+              ? static_cast<uint64_t>(static_cast<uint32_t>(e.retval))
+          : e.op->returns_void ? uint64_t{0}
+                               : RetvalOf(*e.args));
       out.push_back('}');
     }
     if (e.op->category == Category::kHip) {
