@@ -5,7 +5,9 @@
 // initialises gets its dispatches, and the variable is the user's again
 // once the runtime has loaded the tracer; configured after the runtime
 // initialised without it, the tool is told once on stderr; the tracer named
-// twice (under its rocprofiler-sdk name and its own) is loaded once. Each
+// twice (under its rocprofiler-sdk name and its own) is loaded once; a
+// roctracer client enabling HSA_OPS activity before hsa_init gets its
+// dispatch the same way. Each
 // case runs in a forked child: the runtime and the registration are once
 // per process.
 #include <fcntl.h>
@@ -117,7 +119,7 @@ std::string TempFile(const char* name) {
 
 constexpr char kWarning[] = "GPU activity";
 
-TEST(SdkHsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
+TEST(HsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
   const std::string err = TempFile("before_init.err");
   static std::string err_path;
   err_path = err;
@@ -141,7 +143,7 @@ TEST(SdkHsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
   EXPECT_EQ(Occurrences(Slurp(err), kWarning), 0u) << Slurp(err);
 }
 
-TEST(SdkHsaToolRequest, TheUsersOwnValueComesBack) {
+TEST(HsaToolRequest, TheUsersOwnValueComesBack) {
   static std::string err_path;
   err_path = TempFile("user_value.err");
   const int rc = bounded_child::Run([]() -> int {
@@ -169,7 +171,7 @@ TEST(SdkHsaToolRequest, TheUsersOwnValueComesBack) {
   EXPECT_EQ(rc, 0) << Slurp(err_path);
 }
 
-TEST(SdkHsaToolRequest, ConfiguredAfterHsaInitWarnsOnce) {
+TEST(HsaToolRequest, ConfiguredAfterHsaInitWarnsOnce) {
   static std::string err_path;
   err_path = TempFile("after_init.err");
   const int rc = bounded_child::Run([]() -> int {
@@ -194,7 +196,7 @@ TEST(SdkHsaToolRequest, ConfiguredAfterHsaInitWarnsOnce) {
       << err;
 }
 
-TEST(SdkHsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
+TEST(HsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
   static std::string err_path;
   err_path = TempFile("named_twice.err");
   const int rc = bounded_child::Run([]() -> int {
@@ -218,7 +220,7 @@ TEST(SdkHsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
   EXPECT_EQ(rc, 0) << Slurp(err_path);
 }
 
-TEST(SdkHsaToolRequest, OptedOutTheRuntimeIsLeftAlone) {
+TEST(HsaToolRequest, OptedOutTheRuntimeIsLeftAlone) {
   static std::string err_path;
   err_path = TempFile("opted_out.err");
   const int rc = bounded_child::Run([]() -> int {
@@ -235,6 +237,36 @@ TEST(SdkHsaToolRequest, OptedOutTheRuntimeIsLeftAlone) {
     return dispatches == 0 ? 0 : 10 + dispatches;
   });
   EXPECT_EQ(rc, 0) << Slurp(err_path);
+}
+
+TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
+  static std::string err_path;
+  err_path = TempFile("roctracer.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    unsetenv("HSA_TOOLS_LIB");
+    static gpu_test::Records records;
+    roctracer_pool_t* pool = nullptr;
+    if (gpu_test::OpenPool(&records, &pool) != ROCTRACER_STATUS_SUCCESS ||
+        roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool) !=
+            ROCTRACER_STATUS_SUCCESS) {
+      return 2;
+    }
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 4;
+    if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 5;
+    DispatchOnce(p);
+    roctracer_flush_activity_expl(pool);
+    const size_t dispatches =
+        records.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_DISPATCH);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + static_cast<int>(dispatches);
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  // roctracer clients are not warned.
+  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u);
 }
 
 }  // namespace
