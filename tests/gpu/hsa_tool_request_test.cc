@@ -31,6 +31,14 @@ namespace {
 std::atomic<int> g_dispatches{0};
 rocprofiler_buffer_id_t g_buffer{0};
 int g_kinds = 1;  // configured: KERNEL_DISPATCH, then MEMORY_COPY if 2
+bool g_agents_first = false;  // initialize queries the agents first
+size_t g_agents = 0;
+
+rocprofiler_status_t CountAgents(rocprofiler_agent_version_t, const void**,
+                                 size_t count, void*) {
+  g_agents = count;
+  return ROCPROFILER_STATUS_SUCCESS;
+}
 
 void Deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
              rocprofiler_record_header_t** headers, size_t count, void*,
@@ -44,6 +52,14 @@ void Deliver(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
 }
 
 int Initialize(rocprofiler_client_finalize_t, void*) {
+  // As Kineto's initialize does: the agents before any service, which makes
+  // this library initialize the runtime itself.
+  if (g_agents_first && rocprofiler_query_available_agents(
+                            ROCPROFILER_AGENT_INFO_VERSION_0, &CountAgents,
+                            sizeof(rocprofiler_agent_v0_t),
+                            nullptr) != ROCPROFILER_STATUS_SUCCESS) {
+    return 1;
+  }
   rocprofiler_context_id_t context{0};
   if (rocprofiler_create_context(&context) != ROCPROFILER_STATUS_SUCCESS ||
       rocprofiler_create_buffer(
@@ -141,6 +157,29 @@ TEST(HsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
   });
   EXPECT_EQ(rc, 0) << Slurp(err);
   EXPECT_EQ(Occurrences(Slurp(err), kWarning), 0u) << Slurp(err);
+}
+
+TEST(HsaToolRequest, AgentsQueriedFirstInitializeTheRuntimeAsItsTool) {
+  static std::string err_path;
+  err_path = TempFile("agents_first.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    unsetenv("HSA_TOOLS_LIB");
+    g_agents_first = true;
+    if (!ConfigureTool()) return 2;
+    if (g_agents == 0) return 3;
+    // The runtime was initialized by the agent query, with the tracer as
+    // its tool: the variable is already back to the user's (unset).
+    if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 4;
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 5;
+    const int dispatches = DispatchOnce(p);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + dispatches;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u) << Slurp(err_path);
 }
 
 TEST(HsaToolRequest, TheUsersOwnValueComesBack) {
