@@ -280,15 +280,19 @@ class RealHip(softhsa_case.SoftHsaCase):
                       meta["private_segment_fixed_size"]])
 
   def sdk_tool_run(self, **extra):
-    """The transpose with only the SDK recorder preloaded (a tool linked
-    against the tracer, as Kineto is): its exit status and output, and the
-    recorder's lines as {first word: [the lines' other words]}."""
+    """The transpose with the SDK recorder preloaded behind the tracer, as
+    test_sdk_records_agree_with_hips_own runs it but with the given
+    environment instead of HSA_TOOLS_LIB (the tracer first: a release run's
+    tracer, built for another HIP soname, finds the program's HIP as the
+    next definition): its exit status and output, and the recorder's lines
+    as {first word: [the lines' other words]}."""
     out = os.path.join(self.tmp.name, "sdk_auto.txt")
     if os.path.exists(out):
       os.remove(out)
     p = self.run_program(
         [TRANSPOSE],
-        self.env(LD_PRELOAD=SDK_RECORDER, SDK_RECORDER_OUT=out, **extra))
+        self.env(LD_PRELOAD=TRACER + ":" + SDK_RECORDER, SDK_RECORDER_OUT=out,
+                 **extra))
     lines = collections.defaultdict(list)
     if os.path.exists(out):
       with open(out) as f:
