@@ -2,7 +2,8 @@
 // runtime's own table when the tracer holds it (its calls are then neither
 // intercepted nor traced), otherwise through the runtime's exported
 // functions inside an untraced scope. A query before the program
-// initialized HSA initializes it (hsa_init, never undone by this library):
+// initialized HSA initializes it (hsa_init, never undone by this library,
+// with this library named as the runtime's tool: tool_request.h):
 // rocprofiler-sdk reads agents from the kernel driver's topology, which
 // exists before hsa_init; the HSA runtime is this library's only source.
 #include "sdk/agents.h"
@@ -19,6 +20,7 @@
 
 #include "runtime/gpu/agents.h"
 #include "runtime/gpu/runtime_table.h"
+#include "runtime/gpu/tool_request.h"
 #include "runtime/intercept/trace_guard.h"
 #include "sdk/kinds.h"
 
@@ -145,6 +147,13 @@ AgentList* Read() noexcept {
     return HSA_STATUS_SUCCESS;
   };
   hsa_status_t st = h.iterate_agents(collect, &found);
+  // This library initializes the runtime for its tool: as the runtime's
+  // tool (runtime/gpu/tool_request.h), so that GPU kinds the tool configures
+  // next (Kineto queries agents first) are delivered, as on ROCm, where the
+  // runtime hands its table to rocprofiler-sdk whenever a tool is present.
+  if (st == HSA_STATUS_ERROR_NOT_INITIALIZED && h.init != nullptr) {
+    gpu::RequestToolPath();
+  }
   if (st == HSA_STATUS_ERROR_NOT_INITIALIZED && h.init != nullptr &&
       h.init() == HSA_STATUS_SUCCESS) {
     found.clear();

@@ -3,6 +3,7 @@
 #include <hsa/hsa.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -11,6 +12,7 @@
 
 #include "rocprofiler-sdk/buffer_tracing.h"
 #include "rocprofiler-sdk/external_correlation.h"
+#include "runtime/gpu/tool_request.h"
 #include "runtime/intercept/trace_guard.h"
 #include "runtime/platform/thread_id.h"
 #include "runtime/private/gpu_events.h"
@@ -750,12 +752,30 @@ class Observer final : public gpu::Observer {
 bool EnableGpuKinds() noexcept {
   static std::mutex mutex;
   static bool registered = false;
+  static bool warned = false;
   std::lock_guard<std::mutex> lock(mutex);
   if (!registered) {
     // Never destroyed: the GPU half may report until the process exits.
     static Observer* observer = new Observer;
     registered = gpu::AddObserver(observer);
     if (registered) gpu::ReplayLoaded(observer);
+  }
+  // The GPU half exists only where the HSA runtime hands its table over:
+  // before the runtime initialises, this library names itself in
+  // HSA_TOOLS_LIB; after, the GPU work is lost, and the tool is told once
+  // rather than finding its buffers empty.
+  if (registered && !warned &&
+      gpu::RequestToolPath() == gpu::ToolPath::kTooLate) {
+    warned = true;
+    std::fprintf(
+        stderr,
+        "rocprofiler-sdk: GPU activity (kernel dispatches, memory copies, "
+        "code objects, scratch memory) will be missing: the HSA runtime was "
+        "initialised before this library (librocprofiler-sdk.so.1 / "
+        "libroctracer64.so.4) could become its tool. Load the library "
+        "before the first HIP or HSA call (link the program or the tool "
+        "with -lrocprofiler-sdk, or LD_PRELOAD=librocprofiler-sdk.so.1), "
+        "or set HSA_TOOLS_LIB=librocprofiler-sdk.so.1\n");
   }
   return registered;
 }

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "rocprofiler-sdk/rocprofiler.h"
+#include "runtime/gpu/tool_request.h"
 #include "runtime/intercept/api_consumer.h"
 #include "sdk/registration.h"
 #include "sdk/runtime_initialization.h"
@@ -112,6 +113,9 @@ extern "C" rocprofiler_status_t rocprofiler_at_intercept_table_registration(
   if (callback == nullptr || libs <= 0 || (libs & ~kAllTables) != 0) {
     return ROCPROFILER_STATUS_ERROR_INVALID_ARGUMENT;
   }
+  // HSA's table comes only from the runtime's tool hand-over: ask for it
+  // while the runtime has not initialised (runtime/gpu/tool_request.h).
+  if ((libs & ROCPROFILER_HSA_TABLE) != 0) roctracer::gpu::RequestToolPath();
   Tables earlier[kMaxTables];
   int n = 0;
   {

@@ -76,11 +76,13 @@ g++ -std=c++20 -O1 -I"$kin/include" -DKINETO_NAMESPACE=libkineto \
   -L"$work" -lkineto -lkineto_work -Wl,-rpath,"$work:$inst/lib"
 
 echo "# run on softhsa"
-# The GPU kinds need the library as the HSA runtime's tool (on ROCm 7 the
-# runtime hands itself over through rocprofiler-register; Debian's does not).
+# No HSA_TOOLS_LIB, as a PyTorch user runs: Kineto's GPU kinds make the
+# library name itself as the HSA runtime's tool before HIP's hsa_init (on
+# ROCm 7 the runtime hands its table over through rocprofiler-register).
+# (Unset here even when the caller has it set.)
 status=0
-env LD_LIBRARY_PATH="$work/softhsa${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-  HSA_TOOLS_LIB="$inst/lib/librocprofiler-sdk.so.1" \
+env -u HSA_TOOLS_LIB \
+  LD_LIBRARY_PATH="$work/softhsa${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   SOFTHSA_SYSTEM_CLOCK=monotonic \
   "$work/kineto_driver" "$work/kineto_trace.json" \
   >"$work/driver.out" 2>"$work/driver.err" || status=$?

@@ -21,6 +21,13 @@ using roctracer::activity::Fail;
 using roctracer::activity::OpCount;
 using roctracer::pool::Pool;
 
+namespace roctracer::capi {
+// Where the GPU half is linked (:capi_gpu, hsa_tool.cc): asks the HSA
+// runtime to load this library as its tool (runtime/gpu/tool_request.h).
+// Weak: the API alone (tests linking :capi) has no GPU half to ask for.
+void RequestGpuToolPath() noexcept __attribute__((weak));
+}  // namespace roctracer::capi
+
 namespace {
 
 // A domain callers may configure: in range and with operations registered.
@@ -154,8 +161,19 @@ roctracer_status_t SetActivityIn(void (*set)(uint32_t, uint32_t, Pool*),
 }
 
 roctracer_status_t SetActivity(const Target& t, roctracer_pool_t* pool_arg) {
-  return SetActivityIn(&roctracer::activity::SetActivityPoolLocked, Enabling(t),
-                       pool_arg);
+  const roctracer_status_t s = SetActivityIn(
+      &roctracer::activity::SetActivityPoolLocked, Enabling(t), pool_arg);
+  // HIP_OPS and HSA_OPS records come only from the GPU half, which exists
+  // where the HSA runtime hands its table over: before the runtime
+  // initialises, this library names itself in HSA_TOOLS_LIB.
+  if (s == ROCTRACER_STATUS_SUCCESS &&
+      (t.scope == Target::kEveryDomain || t.domain == ACTIVITY_DOMAIN_HIP_OPS ||
+       t.domain == ACTIVITY_DOMAIN_HSA_OPS)) {
+    if (&roctracer::capi::RequestGpuToolPath != nullptr) {
+      roctracer::capi::RequestGpuToolPath();
+    }
+  }
+  return s;
 }
 
 // No default-pool fallback: the default pool is the program's.

@@ -37,6 +37,9 @@ __attribute__((visibility("default"))) int rocprofiler_set_api_table(
                                       num_tables);
     return 0;
   }
+  // Handed over already (OnLoad first, or a second registration): nothing
+  // new to report.
+  if (tables[0] == roctracer::capi::AcceptedRuntimeTable()) return 0;
   // Refused (another layout, another table already traced): said on
   // stderr, and the runtime goes on untraced through this table.
   if (roctracer::capi::AcceptRuntimeTable(

@@ -10,11 +10,13 @@
 
 #include <hsa/hsa_api_trace.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 
 #include "hsa_table_wrappers.h"
 #include "runtime/gpu/gpu_tool.h"
+#include "runtime/gpu/tool_request.h"
 #include "runtime/intercept/api_consumer.h"
 
 namespace {
@@ -60,7 +62,23 @@ bool TablesCompatible(const HsaApiTable* table) {
 
 namespace roctracer::capi {
 
+namespace {
+// The table being traced, from its hand-over until OnUnload.
+std::atomic<HsaApiTable*> g_accepted{nullptr};
+}  // namespace
+
+HsaApiTable* AcceptedRuntimeTable() noexcept { return g_accepted.load(); }
+
+void ForgetRuntimeTable() noexcept { g_accepted.store(nullptr); }
+
+void RequestGpuToolPath() noexcept { roctracer::gpu::RequestToolPath(); }
+
 bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
+  // The same table again (HSA_TOOLS_LIB naming this library under two
+  // names, newer ROCR also finding it loaded, rocprofiler-register and
+  // OnLoad both): already traced, and installing again would save the
+  // wrappers as the runtime's own functions.
+  if (table != nullptr && table == g_accepted.load()) return true;
   if (table == nullptr || !TablesCompatible(table)) {
     std::fprintf(stderr,
                  "roctracer: HSA API table missing or of an unknown major "
@@ -70,7 +88,10 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
   // The GPU half first: the API wrappers then enclose it, so an operation
   // carries the correlation ID of the call that submitted it.
   roctracer::gpu::Install(table);
-  if (hsa_api::InstallTableWrappers(table) >= 0) return true;
+  if (hsa_api::InstallTableWrappers(table) >= 0) {
+    g_accepted.store(table);
+    return true;
+  }
   std::fprintf(stderr,
                "roctracer: a second HSA API table is left untraced (the "
                "first one handed over is)\n");
@@ -89,6 +110,10 @@ __attribute__((
 __attribute__((visibility("default"))) bool OnLoad(
     HsaApiTable* table, uint64_t /*runtime_version*/,
     uint64_t /*failed_tool_count*/, const char* const* /*failed_tool_names*/) {
+  // A second OnLoad with the traced table: loaded, nothing to report again.
+  if (table != nullptr && table == roctracer::capi::AcceptedRuntimeTable()) {
+    return true;
+  }
   if (!roctracer::capi::AcceptRuntimeTable(table)) return false;
   // ROCR passes the table's major version as `runtime_version`, not the
   // runtime's own (rocprofiler-register's): handed on as 0, unknown, for
@@ -98,7 +123,10 @@ __attribute__((visibility("default"))) bool OnLoad(
   return true;
 }
 
+// Called once per OnLoad that returned true: a second call finds nothing
+// to restore.
 __attribute__((visibility("default"))) void OnUnload() {
+  roctracer::capi::ForgetRuntimeTable();
   roctracer::hsa_api::RestoreTableWrappers();
   roctracer::gpu::Uninstall();
 }

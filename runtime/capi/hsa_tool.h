@@ -16,6 +16,17 @@ namespace roctracer::capi {
 // one line on stderr).
 bool AcceptRuntimeTable(HsaApiTable* table) noexcept;
 
+// The table AcceptRuntimeTable accepted (NULL before, and after OnUnload).
+HsaApiTable* AcceptedRuntimeTable() noexcept;
+
+// OnUnload: the table goes back to the runtime; a later hand-over (hsa_init
+// after the last hsa_shut_down) is accepted afresh.
+void ForgetRuntimeTable() noexcept;
+
+// roctracer's HIP_OPS/HSA_OPS activity was enabled: gpu::RequestToolPath
+// (api.cc refers to it weakly: the API links without the GPU half).
+void RequestGpuToolPath() noexcept;
+
 }  // namespace roctracer::capi
 
 #endif  // RUNTIME_CAPI_HSA_TOOL_H_

@@ -17,6 +17,7 @@
 #include "runtime/gpu/queue_intercept.h"
 #include "runtime/gpu/runtime_table.h"
 #include "runtime/gpu/scratch_events.h"
+#include "runtime/gpu/tool_request.h"
 #include "runtime/gpu/valid_signals.h"
 #include "runtime/pool/process_exit.h"
 
@@ -51,6 +52,9 @@ void Put(const HsaApiTable* table, Table* sub, Fn Table::*slot, Fn fn,
 }  // namespace
 
 void Install(HsaApiTable* table) {
+  // The table came: HSA_TOOLS_LIB goes back to the user's value, if this
+  // library had to name itself there (tool_request.h).
+  NoteTableHandedOver();
   const char* off = std::getenv("ROCTRACER_GPU");
   if (off != nullptr && std::strcmp(off, "0") == 0) return;
   SaveRuntimeTable(table);

@@ -96,11 +96,14 @@ struct Program {
   // HSA tools the runtime loads before the tracer (a lower priority), if
   // any: their names, separated by spaces.
   std::string tools_first;
+  // false: HSA_TOOLS_LIB is left as it is (the tracer names itself there,
+  // or the test has set it).
+  bool name_tracer = true;
 
   bool Start() {
     const std::string tools =
         tools_first.empty() ? TracerPath() : tools_first + " " + TracerPath();
-    setenv("HSA_TOOLS_LIB", tools.c_str(), 1);
+    if (name_tracer) setenv("HSA_TOOLS_LIB", tools.c_str(), 1);
     if (hsa_init() != HSA_STATUS_SUCCESS) return false;
     auto gpus = hsa_test::Agents(HSA_DEVICE_TYPE_GPU);
     auto cpus = hsa_test::Agents(HSA_DEVICE_TYPE_CPU);

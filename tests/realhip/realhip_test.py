@@ -15,9 +15,10 @@ import unittest
 from tests.realhip import softhsa_case
 
 (SOFTHSA, TRACER, RECORDER, ROCTRACE, TRANSPOSE, MODULE, COPIES2D,
- SDK_RECORDER, PEER, EVENTS) = (os.path.abspath(p) for p in sys.argv[1:11])
-ARCHS = sys.argv[11].split(",")
-del sys.argv[1:12]
+ SDK_RECORDER, PEER, EVENTS, OTHER_TOOL) = (
+     os.path.abspath(p) for p in sys.argv[1:12])
+ARCHS = sys.argv[12].split(",")
+del sys.argv[1:13]
 READELF = "/usr/lib/llvm-15/bin/llvm-readelf"  # hipcc's LLVM
 
 NO_TWIN = "has no host twin"
@@ -277,6 +278,83 @@ class RealHip(softhsa_case.SoftHsaCase):
                      [meta["kernarg_segment_size"],
                       meta["group_segment_fixed_size"],
                       meta["private_segment_fixed_size"]])
+
+  def sdk_tool_run(self, **extra):
+    """The transpose with the SDK recorder preloaded behind the tracer, as
+    test_sdk_records_agree_with_hips_own runs it but with the given
+    environment instead of HSA_TOOLS_LIB (the tracer first: a release run's
+    tracer, built for another HIP soname, finds the program's HIP as the
+    next definition): its exit status and output, and the recorder's lines
+    as {first word: [the lines' other words]}."""
+    out = os.path.join(self.tmp.name, "sdk_auto.txt")
+    if os.path.exists(out):
+      os.remove(out)
+    p = self.run_program(
+        [TRANSPOSE],
+        self.env(LD_PRELOAD=TRACER + ":" + SDK_RECORDER, SDK_RECORDER_OUT=out,
+                 **extra))
+    lines = collections.defaultdict(list)
+    if os.path.exists(out):
+      with open(out) as f:
+        for line in f:
+          w = line.split(None, 1)
+          lines[w[0]].append(w[1].strip() if len(w) > 1 else "")
+    return p, lines
+
+  def assert_gpu_work(self, p, lines):
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertIn("transpose: OK", p.stdout)
+    dispatches = dict(l.rsplit(" ", 1) for l in lines["dispatch"])
+    copies = dict(l.rsplit(" ", 1) for l in lines["copy"])
+    self.assertGreater(int(dispatches.get("_Z9transposePfPKfii.kd", 0)), 0,
+                       lines)
+    self.assertIn("MEMORY_COPY_HOST_TO_DEVICE", copies, lines)
+    self.assertIn("MEMORY_COPY_DEVICE_TO_HOST", copies, lines)
+    # The HSA runtime handed its table to the tracer once (one HSA
+    # RUNTIME_INITIALIZATION, op 1).
+    hsa_inits = [l for l in lines["runtime_init"] if l.startswith("1 ")]
+    self.assertEqual(len(hsa_inits), 1, lines)
+    self.assertTrue(hsa_inits[0].endswith(" 1"), lines)
+    self.assertNotIn("will be missing", p.stderr)
+
+  def test_sdk_tool_gets_gpu_work_without_hsa_tools_lib(self):
+    # A rocprofiler-sdk tool configuring GPU kinds, HSA_TOOLS_LIB unset: the
+    # tracer names itself to the runtime before HIP's hsa_init, and the
+    # variable is unset again once the runtime has loaded it.
+    p, lines = self.sdk_tool_run()
+    self.assert_gpu_work(p, lines)
+    self.assertEqual(lines["hsa_tools_lib"], ["-"])
+
+  def test_sdk_tool_beside_the_users_own_hsa_tool(self):
+    # The user's HSA_TOOLS_LIB names another tool: both are loaded, once
+    # each, and the other tool (loaded after the tracer) already sees the
+    # user's value, which is also what the process keeps.
+    other_out = os.path.join(self.tmp.name, "other_tool.txt")
+    if os.path.exists(other_out):
+      os.remove(other_out)
+    p, lines = self.sdk_tool_run(HSA_TOOLS_LIB=OTHER_TOOL,
+                                 OTHER_TOOL_OUT=other_out)
+    self.assert_gpu_work(p, lines)
+    self.assertEqual(lines["hsa_tools_lib"], [OTHER_TOOL])
+    with open(other_out) as f:
+      other = f.read().splitlines()
+    # (HIP never calls hsa_shut_down: no OnUnload.)
+    self.assertEqual(other, ["onload " + OTHER_TOOL])
+
+  def test_sdk_tool_with_hsa_tools_lib_naming_the_tracer(self):
+    # HSA_TOOLS_LIB already names the tracer (as roctrace and earlier
+    # instructions do): one hand-over, the variable left as the user set it.
+    p, lines = self.sdk_tool_run(HSA_TOOLS_LIB=TRACER)
+    self.assert_gpu_work(p, lines)
+    self.assertEqual(lines["hsa_tools_lib"], [TRACER])
+
+  def test_sdk_tool_without_hsa_tools_lib_opted_out(self):
+    # ROCTRACER_AUTO_HSA_TOOL=0: the runtime is left alone, as before; the
+    # HIP calls still run, no GPU work is reported.
+    p, lines = self.sdk_tool_run(ROCTRACER_AUTO_HSA_TOOL="0")
+    self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+    self.assertEqual(lines["dispatch"], [], lines)
+    self.assertEqual(lines["hsa_tools_lib"], ["-"])
 
   def test_tracer_sees_every_hip_api_call_hip_logs(self):
     _, _, _, api, logged = self.recorded()

@@ -21,6 +21,7 @@
 //   runtime_init OP VERSION N  RUNTIME_INITIALIZATION callbacks
 //   hip_headers MAJOR MINOR PATCH  the HIP headers this tool (and the tracer
 //                              beside it) was built against
+//   hsa_tools_lib VALUE        HSA_TOOLS_LIB at exit ("-": unset)
 #include <hip/hip_version.h>
 #include <rocprofiler-sdk/rocprofiler.h>
 #include <unistd.h>
@@ -301,6 +302,9 @@ __attribute__((destructor)) void Stop() {
     fprintf(f, "runtime_init %d %llu %d\n", key.first,
             (unsigned long long)key.second, n);
   }
+  // The environment a child started now would inherit.
+  const char* tools = getenv("HSA_TOOLS_LIB");
+  fprintf(f, "hsa_tools_lib %s\n", tools == nullptr ? "-" : tools);
   if (f != stderr) fclose(f);
 }
 

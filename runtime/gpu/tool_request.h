@@ -1,0 +1,34 @@
+// Asking the HSA runtime to load this library as its tool without the
+// user's HSA_TOOLS_LIB. The GPU half exists only when the runtime hands its
+// dispatch table over (OnLoad or rocprofiler-register): Debian's ROCR 5.2.3
+// (and softhsa, which imitates it) finds tools only in HSA_TOOLS_LIB, read
+// at the first hsa_init. A front end that needs GPU work (rocprofiler-sdk's
+// GPU kinds, roctracer's HIP_OPS/HSA_OPS activity) calls RequestToolPath
+// when it is configured: if the runtime has not initialised yet, this
+// library's own file is appended to HSA_TOOLS_LIB, and the user's value is
+// put back as soon as the table arrives (so child processes inherit the
+// user's environment). ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
+#ifndef RUNTIME_GPU_TOOL_REQUEST_H_
+#define RUNTIME_GPU_TOOL_REQUEST_H_
+
+namespace roctracer::gpu {
+
+enum class ToolPath {
+  kHandedOver,  // the runtime has handed its table over already
+  kRequested,   // the runtime will (HSA_TOOLS_LIB names this library)
+  kTooLate,     // the runtime initialised without it: no GPU work will come
+  kOff,         // not asked: ROCTRACER_AUTO_HSA_TOOL=0 or ROCTRACER_GPU=0,
+                // or the tracer is not a shared library exporting OnLoad
+};
+
+// Idempotent and thread-safe. May call the runtime's hsa_system_get_info
+// (never loading the runtime) to tell whether it has initialised.
+ToolPath RequestToolPath() noexcept;
+
+// The runtime handed a table over (gpu::Install's first step): restores
+// HSA_TOOLS_LIB if RequestToolPath changed it.
+void NoteTableHandedOver() noexcept;
+
+}  // namespace roctracer::gpu
+
+#endif  // RUNTIME_GPU_TOOL_REQUEST_H_
