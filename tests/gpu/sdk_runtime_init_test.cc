@@ -1,8 +1,9 @@
 // RUNTIME_INITIALIZATION of HSA on softhsa without a table handed over
 // through rocprofiler_set_api_table, as with Debian's ROCR: with
 // libroctracer64.so.4 loaded as the HSA tool (HSA_TOOLS_LIB, OnLoad) when
-// SDK_RUNTIME_INIT_AS_HSA_TOOL is set, else seen at hsa_init's EXIT through
-// the tracer's exported hsa_init. Either way the callback and the buffer
+// SDK_RUNTIME_INIT_AS_HSA_TOOL is set, else (ROCTRACER_AUTO_HSA_TOOL=0, so
+// the tracer does not name itself the HSA tool) seen at hsa_init's EXIT
+// through the tracer's exported hsa_init. Either way the callback and the buffer
 // record carry the runtime's version as hsa_system_get_info answers it,
 // encoded as a runtime that hands its tables over encodes its own
 // (10000 * major + 100 * minor + patch), and so does the intercept-table
