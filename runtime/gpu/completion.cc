@@ -170,11 +170,14 @@ bool Done(const PendingOp& op) {
 ROCTRACER_HOT_TLS bool t_reporting_dispatch = false;
 
 // Runs the observers of a dispatch or barrier with t_reporting_dispatch set.
+// The previous value comes back after, so that a report nested in a
+// callback's own runtime call does not clear the outer report's flag.
 template <typename Call>
 void WhileReportingDispatch(Call call) {
+  const bool outer = t_reporting_dispatch;
   t_reporting_dispatch = true;
   call();
-  t_reporting_dispatch = false;
+  t_reporting_dispatch = outer;
 }
 
 void ReportDispatch(const PendingOp& op, const QueueInfo& queue) {
@@ -239,16 +242,21 @@ namespace {
 // thread at a time stores CopyTrack::calling_observers).
 class ReportingCopy {
  public:
-  ReportingCopy() {
+  ReportingCopy() : outer_(t_reporting_copy) {
     t_reporting_copy = true;
     Copies().calling_observers.store(true, std::memory_order_release);
   }
   ~ReportingCopy() {
-    Copies().calling_observers.store(false, std::memory_order_release);
-    t_reporting_copy = false;
+    if (!outer_) {
+      Copies().calling_observers.store(false, std::memory_order_release);
+    }
+    t_reporting_copy = outer_;
   }
   ReportingCopy(const ReportingCopy&) = delete;
   ReportingCopy& operator=(const ReportingCopy&) = delete;
+
+ private:
+  const bool outer_;
 };
 
 }  // namespace
@@ -919,6 +927,9 @@ bool EnsureSignal(PendingOp* op) {
 }
 
 void HarvestQueueNow(QueueState* state) {
+  // From a tool's dispatch callback this thread may hold this queue's harvest
+  // mutex: the caller counts its packet untraced instead.
+  if (t_reporting_dispatch) return;
   std::lock_guard<std::mutex> lock(state->harvest_mutex);
   HarvestQueueLocked(state, true);
 }

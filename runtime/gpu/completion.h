@@ -151,6 +151,8 @@ void HarvestAll(HarvestReason reason);
 // another thread is harvesting it), and when it is full (waits for that
 // thread; reports every completed op, not only the oldest).
 void HarvestQueueIfFree(QueueState* state);
+// (Not from a tool's dispatch callback, whose thread may hold that queue's
+// harvest mutex: then it returns at once.)
 void HarvestQueueNow(QueueState* state);
 
 // The copy ring is full: reports what completed and, if that freed nothing,
