@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "roctrace/cli/input_file.h"
@@ -19,6 +20,7 @@
 #include "roctrace/tests/scratch_dir.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
+#include "roctrace/tool/sdk_hip_name.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/agent_naming.h"
 #include "roctrace/writers/json_writer.h"
@@ -820,6 +822,27 @@ TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {
 // hipChooseDeviceR0600`): rocprofiler-sdk 1.0.0 names the call by its
 // dispatch-table slot, hipChooseDevice, unless it has an operation of the
 // suffixed name itself (hipGetDevicePropertiesR0600).
+// The decision itself, on names alone: runs whatever HIP release the build
+// has (the converter's test below needs HIP >= 6's renamed op codes).
+TEST(SdkHipName, ARenamedFunctionTakesTheSdkSlotOfItsNameBeforeTheRename) {
+  const std::unordered_set<std::string> sdk = {
+      "hipChooseDevice", "hipChooseDeviceR0000", "hipGetDevicePropertiesR0600",
+      "hipGetDeviceProperties", "hipMalloc"};
+  // Renamed, the SDK has only the name before the rename: the SDK's name.
+  EXPECT_EQ(SdkHipName("hipChooseDeviceR0600", sdk), "hipChooseDevice");
+  // The SDK has an operation of the suffixed name itself: kept.
+  EXPECT_EQ(SdkHipName("hipGetDevicePropertiesR0600", sdk),
+            "hipGetDevicePropertiesR0600");
+  EXPECT_EQ(SdkHipName("hipChooseDeviceR0000", sdk), "hipChooseDeviceR0000");
+  // Not renamed, or renamed from a name the SDK does not have: as traced.
+  EXPECT_EQ(SdkHipName("hipMalloc", sdk), "hipMalloc");
+  EXPECT_EQ(SdkHipName("hipFreeR0600", sdk), "hipFreeR0600");
+  EXPECT_EQ(SdkHipName("hipMallocR06", sdk), "hipMallocR06");
+  EXPECT_EQ(SdkHipName("hipMallocR060x", sdk), "hipMallocR060x");
+  // No SDK names (a process without the SDK's API): every name as traced.
+  EXPECT_EQ(SdkHipName("hipChooseDeviceR0600", {}), "hipChooseDeviceR0600");
+}
+
 TEST(RecordConverter, RenamedHipFunctionsAreNamedAsTheSdkNamesThem) {
   EXPECT_EQ(HipNameBeforeRename("hipChooseDeviceR0600"), "hipChooseDevice");
   EXPECT_EQ(HipNameBeforeRename("hipChooseDevice"), "");
