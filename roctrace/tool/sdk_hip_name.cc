@@ -1,8 +1,18 @@
 #include "roctrace/tool/sdk_hip_name.h"
 
-#include "roctrace/writers/json_writer.h"
+#include <algorithm>
 
 namespace roctrace {
+
+std::string HipNameBeforeRename(const std::string& name) {
+  const size_t n = name.size();
+  if (n > 8 && name.compare(0, 3, "hip") == 0 && name[n - 5] == 'R' &&
+      std::all_of(name.end() - 4, name.end(),
+                  [](char c) { return c >= '0' && c <= '9'; })) {
+    return name.substr(0, n - 5);
+  }
+  return "";
+}
 
 std::string SdkHipName(const std::string& name,
                        const std::unordered_set<std::string>& sdk_names) {

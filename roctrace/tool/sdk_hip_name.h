@@ -13,6 +13,11 @@
 
 namespace roctrace {
 
+// A HIP function renamed with an ABI suffix ("hip...R" and four digits):
+// its name before the rename (hipChooseDeviceR0600 -> hipChooseDevice); ""
+// for any other name.
+std::string HipNameBeforeRename(const std::string& name);
+
 // `name` as the SDK whose HIP runtime operations are `sdk_names` names it:
 // the name before the rename when the SDK has that operation and not
 // `name` itself; otherwise `name` (always, when `sdk_names` is empty: a
