@@ -2199,6 +2199,26 @@ class MoreRocprofv3Options(unittest.TestCase):
     self.assertIn("no tracing options were enabled for the --stats option",
                   p.stderr)
     self.assertEqual(os.listdir(d), [])
+    # Nothing will be written: an output directory that cannot be made or
+    # written is no reason not to run the program (rocprofv3 runs it), and
+    # none is made.
+    for out in ("/proc/1/x", os.path.join(d, "sub")):
+      p = run([ROCTRACE, "--sys-trace=False", "-d", out, "-o", "n", "--",
+               PROGRAM, "exit_worker", "5"], d)
+      self.assertEqual(p.returncode, 3, (out, p.stderr))
+      self.assertIn("no tracing options were enabled", p.stderr)
+      self.assertEqual(os.listdir(d), [])
+    # ... but the configuration file, asked for, is still written, and a
+    # directory it cannot be written in stops the run before it starts.
+    p = run([ROCTRACE, "--sys-trace=False", "--output-config", "-d",
+             "/proc/1/x", "-o", "n", "--", PROGRAM, "exit_worker", "5"], d)
+    self.assertEqual(p.returncode, 1, p.stderr)
+    self.assertIn("cannot write the output directory", p.stderr)
+    p = run([ROCTRACE, "--sys-trace=False", "--output-config", "-d",
+             os.path.join(d, "sub"), "-o", "n", "--", PROGRAM, "exit_worker",
+             "5"], d)
+    self.assertEqual(p.returncode, 3, p.stderr)
+    self.assertEqual(os.listdir(os.path.join(d, "sub")), ["n_config.json"])
 
   def test_short_version_and_refused_options(self):
     d = tempfile.mkdtemp()
