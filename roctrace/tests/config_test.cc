@@ -11,6 +11,7 @@
 
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "roctrace/cli/input_file.h"
 #include "roctrace/cli/options.h"
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tool/config_document.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/sdk_hip_name.h"
@@ -598,6 +600,39 @@ TEST(Options, Rocprofv3AdvancedOptions) {
   o = Parse(args, &ok, &error);
   ASSERT_TRUE(ok) << error;
   EXPECT_TRUE(o.hsa_finalizer && o.disable_signal_handlers);
+}
+
+// --output-config's file, as the tool writes it in a traced process and the
+// command for a program run untraced: one document, read by a JSON parser.
+TEST(ConfigDocument, PidCommandAndConfigUnderRoctrace) {
+  const std::string text = ConfigDocument(
+      42, {"/bin/prog", "a b", "bad\xff"},
+      R"({"ROCTRACE_DOMAINS":"hip","ROCTRACER_CRASH_FLUSH":"0"})");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  const nlohmann::json doc = nlohmann::json::parse(text);
+  ASSERT_EQ(doc.size(), 1u);
+  const auto& r = doc.at("roctrace");
+  EXPECT_EQ(r.at("pid"), 42);
+  EXPECT_EQ(r.at("command"),
+            nlohmann::json({"/bin/prog", "a b", "bad\xef\xbf\xbd"}));
+  // The configuration's keys in their order.
+  EXPECT_LT(text.find("ROCTRACE_DOMAINS"), text.find("ROCTRACER_CRASH_FLUSH"));
+  EXPECT_EQ(r.at("config"), nlohmann::json({{"ROCTRACE_DOMAINS", "hip"},
+                                            {"ROCTRACER_CRASH_FLUSH", "0"}}));
+  // Configuration text that is not a JSON object: kept, as a string.
+  const auto bad = nlohmann::json::parse(ConfigDocument(1, {}, "{oops"));
+  EXPECT_EQ(bad["roctrace"]["config"], "{oops");
+  EXPECT_EQ(bad["roctrace"]["command"], nlohmann::json::array());
+  // The command's file for an untraced program is this document, of the
+  // object it hands a traced process.
+  bool ok;
+  std::string error;
+  const Options o =
+      Parse({"--hip-trace", "--output-config", "--", "app", "x"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(ConfigurationJson(o, 9),
+            ConfigDocument(9, {"app", "x"}, ConfigurationObject(o)));
 }
 
 TEST(Options, GroupByQueueTakesABool) {

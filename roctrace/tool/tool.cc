@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/config_document.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/sdk_operation_names.h"
@@ -110,19 +111,8 @@ bool MakeDirs(const std::string& path) {
 void WriteOutputConfig(const std::string& prefix, uint32_t pid,
                        const std::string& config) {
   const std::string path = prefix + "_config.json";
-  std::string text = "{\n  \"roctrace\": {\n    \"pid\": ";
-  text += std::to_string(pid);
-  text += ",\n    \"command\": [";
-  const std::vector<std::string> command =
-      ProcessCommandLine("/proc/self/cmdline");
-  for (size_t i = 0; i < command.size(); ++i) {
-    text += i == 0 ? "\n      " : ",\n      ";
-    AppendJsonString(&text, command[i]);
-  }
-  text += command.empty() ? "],\n" : "\n    ],\n";
-  text += "    \"config\": ";
-  text += config;
-  text += "\n  }\n}\n";
+  const std::string text =
+      ConfigDocument(pid, ProcessCommandLine("/proc/self/cmdline"), config);
   const std::string dir = DirName(path);
   std::FILE* f = MakeDirs(dir) ? std::fopen(path.c_str(), "w") : nullptr;
   bool written = f != nullptr;
