@@ -350,8 +350,11 @@ int RunJob(roctrace::Options options, const char* argv0) {
                                   : options.output_file,
       base_dir, static_cast<uint32_t>(g_child), static_cast<uint32_t>(self),
       HostName(), std::getenv, options.program);
-  if (!roctrace::CheckOutputs(prefix, roctrace::OutputSuffixes(options),
-                              &problem)) {
+  // Nothing to write (nothing traced, no --output-config): no directory is
+  // made and none need be writable.
+  const std::vector<std::string> suffixes = roctrace::OutputSuffixes(options);
+  if (!suffixes.empty() &&
+      !roctrace::CheckOutputs(prefix, suffixes, &problem)) {
     close(gate[1]);
     waitpid(g_child, nullptr, 0);
     if (!status_file.empty()) unlink(status_file.c_str());

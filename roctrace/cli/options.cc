@@ -16,6 +16,7 @@
 
 #include "roctrace/cli/input_file.h"
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/config_document.h"
 #include "roctrace/tool/kernel_filter.h"
 #include "roctrace/writers/agent_naming.h"
 
@@ -869,13 +870,9 @@ std::string ConfigurationObject(const Options& o) {
 }
 
 std::string ConfigurationJson(const Options& o, uint32_t pid) {
-  nlohmann::ordered_json config = ConfigurationValues(o);
-  nlohmann::ordered_json doc = {
-      {"roctrace",
-       {{"pid", pid}, {"command", o.program}, {"config", std::move(config)}}}};
-  // Invalid UTF-8 in an argument is replaced, not a reason to fail.
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-         "\n";
+  // The document the tool writes in a traced process, of the object it is
+  // given.
+  return ConfigDocument(pid, o.program, ConfigurationObject(o));
 }
 
 }  // namespace roctrace

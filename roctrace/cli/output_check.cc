@@ -24,6 +24,12 @@ bool Has(const std::vector<std::string>& formats, const char* format) {
 }  // namespace
 
 std::vector<std::string> OutputSuffixes(const Options& o) {
+  // Tracing options that turn nothing on: the program runs untraced and
+  // nothing but the configuration file (when asked for) is written.
+  if (o.trace_nothing) {
+    if (o.output_config) return {"_config.json"};
+    return {};
+  }
   std::vector<std::string> out;
   if (Has(o.formats, "rocpd")) {
     out.push_back("_results.db");

@@ -14,7 +14,8 @@
 namespace roctrace {
 
 // The name endings of the files the options make (a format's
-// `_results.db`, every CSV the run may write, the database's journal).
+// `_results.db`, every CSV the run may write, the database's journal); none
+// but `_config.json` (with --output-config) when nothing is traced.
 std::vector<std::string> OutputSuffixes(const Options& options);
 
 // `prefix` is the program's expanded output prefix (directory and file, as

@@ -11,14 +11,18 @@
 
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "roctrace/cli/input_file.h"
 #include "roctrace/cli/options.h"
 #include "roctrace/tests/scratch_dir.h"
+#include "roctrace/tool/config_document.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
+#include "roctrace/tool/sdk_hip_name.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/agent_naming.h"
 #include "roctrace/writers/json_writer.h"
@@ -598,6 +602,39 @@ TEST(Options, Rocprofv3AdvancedOptions) {
   EXPECT_TRUE(o.hsa_finalizer && o.disable_signal_handlers);
 }
 
+// --output-config's file, as the tool writes it in a traced process and the
+// command for a program run untraced: one document, read by a JSON parser.
+TEST(ConfigDocument, PidCommandAndConfigUnderRoctrace) {
+  const std::string text = ConfigDocument(
+      42, {"/bin/prog", "a b", "bad\xff"},
+      R"({"ROCTRACE_DOMAINS":"hip","ROCTRACER_CRASH_FLUSH":"0"})");
+  ASSERT_FALSE(text.empty());
+  EXPECT_EQ(text.back(), '\n');
+  const nlohmann::json doc = nlohmann::json::parse(text);
+  ASSERT_EQ(doc.size(), 1u);
+  const auto& r = doc.at("roctrace");
+  EXPECT_EQ(r.at("pid"), 42);
+  EXPECT_EQ(r.at("command"),
+            nlohmann::json({"/bin/prog", "a b", "bad\xef\xbf\xbd"}));
+  // The configuration's keys in their order.
+  EXPECT_LT(text.find("ROCTRACE_DOMAINS"), text.find("ROCTRACER_CRASH_FLUSH"));
+  EXPECT_EQ(r.at("config"), nlohmann::json({{"ROCTRACE_DOMAINS", "hip"},
+                                            {"ROCTRACER_CRASH_FLUSH", "0"}}));
+  // Configuration text that is not a JSON object: kept, as a string.
+  const auto bad = nlohmann::json::parse(ConfigDocument(1, {}, "{oops"));
+  EXPECT_EQ(bad["roctrace"]["config"], "{oops");
+  EXPECT_EQ(bad["roctrace"]["command"], nlohmann::json::array());
+  // The command's file for an untraced program is this document, of the
+  // object it hands a traced process.
+  bool ok;
+  std::string error;
+  const Options o =
+      Parse({"--hip-trace", "--output-config", "--", "app", "x"}, &ok, &error);
+  ASSERT_TRUE(ok) << error;
+  EXPECT_EQ(ConfigurationJson(o, 9),
+            ConfigDocument(9, {"app", "x"}, ConfigurationObject(o)));
+}
+
 TEST(Options, GroupByQueueTakesABool) {
   for (const auto& [args, on] :
        std::vector<std::pair<std::vector<std::string>, bool>>{
@@ -820,6 +857,27 @@ TEST(RecordConverter, NamesApiRecordsWithRocprofv3Domains) {
 // hipChooseDeviceR0600`): rocprofiler-sdk 1.0.0 names the call by its
 // dispatch-table slot, hipChooseDevice, unless it has an operation of the
 // suffixed name itself (hipGetDevicePropertiesR0600).
+// The decision itself, on names alone: runs whatever HIP release the build
+// has (the converter's test below needs HIP >= 6's renamed op codes).
+TEST(SdkHipName, ARenamedFunctionTakesTheSdkSlotOfItsNameBeforeTheRename) {
+  const std::unordered_set<std::string> sdk = {
+      "hipChooseDevice", "hipChooseDeviceR0000", "hipGetDevicePropertiesR0600",
+      "hipGetDeviceProperties", "hipMalloc"};
+  // Renamed, the SDK has only the name before the rename: the SDK's name.
+  EXPECT_EQ(SdkHipName("hipChooseDeviceR0600", sdk), "hipChooseDevice");
+  // The SDK has an operation of the suffixed name itself: kept.
+  EXPECT_EQ(SdkHipName("hipGetDevicePropertiesR0600", sdk),
+            "hipGetDevicePropertiesR0600");
+  EXPECT_EQ(SdkHipName("hipChooseDeviceR0000", sdk), "hipChooseDeviceR0000");
+  // Not renamed, or renamed from a name the SDK does not have: as traced.
+  EXPECT_EQ(SdkHipName("hipMalloc", sdk), "hipMalloc");
+  EXPECT_EQ(SdkHipName("hipFreeR0600", sdk), "hipFreeR0600");
+  EXPECT_EQ(SdkHipName("hipMallocR06", sdk), "hipMallocR06");
+  EXPECT_EQ(SdkHipName("hipMallocR060x", sdk), "hipMallocR060x");
+  // No SDK names (a process without the SDK's API): every name as traced.
+  EXPECT_EQ(SdkHipName("hipChooseDeviceR0600", {}), "hipChooseDeviceR0600");
+}
+
 TEST(RecordConverter, RenamedHipFunctionsAreNamedAsTheSdkNamesThem) {
   EXPECT_EQ(HipNameBeforeRename("hipChooseDeviceR0600"), "hipChooseDevice");
   EXPECT_EQ(HipNameBeforeRename("hipChooseDevice"), "");

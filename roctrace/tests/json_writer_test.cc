@@ -457,42 +457,43 @@ TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {
                    {"HSA_CORE_API", "hsa_not_in_the_sdk"}}));
 }
 
-// HIP >= 6 renames some APIs by macro (`#define hipChooseDevice
-// hipChooseDeviceR0600`): the call is traced under the renamed function,
-// and rocprofiler-sdk 1.0.0 numbers it at its dispatch-table slot, named
-// as before the rename (hipChooseDevice). A renamed function the SDK names
-// itself (hipGetDevicePropertiesR0600) keeps its own number, as does the
-// previous ABI's (hipChooseDeviceR0000).
-TEST(JsonWriter, RenamedHipFunctionsTakeTheirSlotsNumber) {
-  JsonRunConfig config;
-  config.sdk_operations.resize(33);
-  config.sdk_operations[21] = {"hipChooseDevice", "hipChooseDeviceR0000",
-                               "hipGetDevicePropertiesR0600",
-                               "hipGetDevicePropertiesR0000", "hipFree"};
-  OpName choose{Category::kHip, "hipChooseDeviceR0600", "HIP_RUNTIME_API_EXT",
-                0};
-  OpName choose_old{Category::kHip, "hipChooseDeviceR0000",
-                    "HIP_RUNTIME_API_EXT", 1};
-  OpName props{Category::kHip, "hipGetDevicePropertiesR0600",
-               "HIP_RUNTIME_API_EXT", 2};
-  OpName unknown{Category::kHip, "hipNotInTheSdkR0600", "HIP_RUNTIME_API_EXT",
-                 3};
-  OpName no_digits{Category::kHip, "hipFreeR06", "HIP_RUNTIME_API_EXT", 4};
-  const Written w =
-      WriteEvents({Event(&choose, 1), Event(&choose_old, 2), Event(&props, 3),
-                   Event(&unknown, 4), Event(&no_digits, 5)},
-                  config);
-  const json& records = w.tool["buffer_records"]["hip_api"];
-  ASSERT_EQ(records.size(), 5u);
-  EXPECT_EQ(records[0]["operation"], 0);
-  EXPECT_EQ(records[1]["operation"], 1);
-  EXPECT_EQ(records[2]["operation"], 2);
-  EXPECT_EQ(records[3]["operation"], 5);  // after the SDK's list
-  EXPECT_EQ(records[4]["operation"], 6);
-  EXPECT_EQ(w.tool["strings"]["buffer_records"][21]["operations"],
-            json({"hipChooseDevice", "hipChooseDeviceR0000",
-                  "hipGetDevicePropertiesR0600", "hipGetDevicePropertiesR0000",
-                  "hipFree", "hipNotInTheSdkR0600", "hipFreeR06"}));
+// The writer numbers an operation by the name it is given: a HIP >= 6
+// function renamed with an ABI suffix (hipChooseDeviceR0600) comes named as
+// the SDK names it already (the converter's SdkHipName), so the writer
+// never merges two names into one operation, whatever order they come in.
+TEST(JsonWriter, EachHipNameIsItsOwnOperationInEitherOrder) {
+  OpName choose{Category::kHip, "hipChooseDevice", "HIP_RUNTIME_API_EXT", 0};
+  OpName renamed{Category::kHip, "hipChooseDeviceR0600", "HIP_RUNTIME_API_EXT",
+                 1};
+  using Names = std::vector<std::pair<std::string, std::string>>;
+  for (bool sdk : {false, true}) {
+    JsonRunConfig config;
+    if (sdk) {
+      config.sdk_operations.resize(33);
+      config.sdk_operations[21] = {"hipChooseDevice", "hipFree"};
+    }
+    for (bool base_first : {true, false}) {
+      const Written w =
+          base_first
+              ? WriteEvents({Event(&choose, 1), Event(&renamed, 2)}, config)
+              : WriteEvents({Event(&renamed, 1), Event(&choose, 2)}, config);
+      const Names expected =
+          base_first ? Names{{"HIP_RUNTIME_API_EXT", "hipChooseDevice"},
+                             {"HIP_RUNTIME_API_EXT", "hipChooseDeviceR0600"}}
+                     : Names{{"HIP_RUNTIME_API_EXT", "hipChooseDeviceR0600"},
+                             {"HIP_RUNTIME_API_EXT", "hipChooseDevice"}};
+      EXPECT_EQ(w.Names("hip_api"), expected) << sdk << base_first;
+      const json& records = w.tool["buffer_records"]["hip_api"];
+      ASSERT_EQ(records.size(), 2u);
+      EXPECT_NE(records[0]["operation"], records[1]["operation"]);
+      if (sdk) {
+        // The SDK's slot keeps its number; the other name comes after the
+        // SDK's list.
+        EXPECT_EQ(records[base_first ? 0 : 1]["operation"], 0);
+        EXPECT_EQ(records[base_first ? 1 : 0]["operation"], 2);
+      }
+    }
+  }
 }
 
 }  // namespace

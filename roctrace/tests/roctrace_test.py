@@ -2164,11 +2164,13 @@ class MoreRocprofv3Options(unittest.TestCase):
 
   def test_output_config_of_every_traced_process(self):
     # As rocprofv3's: one file per traced process (the shell and both of its
-    # programs), each with that process's pid and command line.
+    # programs), each with that process's pid and command line. (bash, ending
+    # on a builtin: it neither execs its last program nor leaves by _exit,
+    # as dash does, which skips the exit handlers that write the file.)
     d = tempfile.mkdtemp()
     p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o",
-             "%pid%", "--", "/bin/sh", "-c",
-             "%s threads 1 3; %s threads 1 2" % (PROGRAM, PROGRAM)], d)
+             "%pid%", "--", "/bin/bash", "-c",
+             "%s threads 1 3; %s threads 1 2; true" % (PROGRAM, PROGRAM)], d)
     self.assertEqual(p.returncode, 0, p.stderr)
     configs = sorted(f for f in os.listdir(d) if f.endswith("_config.json"))
     commands = []
@@ -2192,6 +2194,35 @@ class MoreRocprofv3Options(unittest.TestCase):
     self.assertEqual(p.returncode, 74, p.stderr)
     self.assertIn("_config.json", p.stderr)
 
+  def test_output_config_of_one_name_is_the_last_to_finish(self):
+    # Written as each process finishes, as rocprofv3 writes its file: with
+    # one name for all (a fixed -o), the file kept is the shell's, which
+    # finishes after both of its programs (not the last one started).
+    d = tempfile.mkdtemp()
+    script = "%s threads 1 3; %s threads 1 2; true" % (PROGRAM, PROGRAM)
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o", "c",
+             "--", "/bin/bash", "-c", script], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    with open(os.path.join(d, "c_config.json")) as f:
+      doc = json.load(f)["roctrace"]
+    self.assertEqual(doc["command"], ["/bin/bash", "-c", script])
+    self.assertEqual(doc["config"]["ROCTRACE_DOMAINS"], "hip")
+    # An image that execs writes its own as it goes (the exit steps run
+    # before the exec), the next image its own; a program killed by a fatal
+    # signal writes its file as its other outputs are finished.
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o", "e",
+             "--", PROGRAM, "exec_self", "2", "1"], d)
+    self.assertEqual(p.returncode, 0, p.stderr)
+    for name, command in (("e", ["exec_self", "2", "1"]),
+                          ("e_exec1", ["exec_self", "1", "0", "again"])):
+      with open(os.path.join(d, name + "_config.json")) as f:
+        self.assertEqual(json.load(f)["roctrace"]["command"][1:], command)
+    p = run([ROCTRACE, "--hip-trace", "--output-config", "-d", d, "-o", "k",
+             "--", PROGRAM, "crash", "2"], d)
+    self.assertNotEqual(p.returncode, 0, p.stderr)
+    with open(os.path.join(d, "k_config.json")) as f:
+      self.assertEqual(json.load(f)["roctrace"]["command"][1:], ["crash", "2"])
+
   def test_tracing_options_that_turn_nothing_on(self):
     # rocprofv3's rule: the program runs, nothing is traced or written, a
     # warning says so; statistics asked for are an error before it runs.
@@ -2207,6 +2238,26 @@ class MoreRocprofv3Options(unittest.TestCase):
     self.assertIn("no tracing options were enabled for the --stats option",
                   p.stderr)
     self.assertEqual(os.listdir(d), [])
+    # Nothing will be written: an output directory that cannot be made or
+    # written is no reason not to run the program (rocprofv3 runs it), and
+    # none is made.
+    for out in ("/proc/1/x", os.path.join(d, "sub")):
+      p = run([ROCTRACE, "--sys-trace=False", "-d", out, "-o", "n", "--",
+               PROGRAM, "exit_worker", "5"], d)
+      self.assertEqual(p.returncode, 3, (out, p.stderr))
+      self.assertIn("no tracing options were enabled", p.stderr)
+      self.assertEqual(os.listdir(d), [])
+    # ... but the configuration file, asked for, is still written, and a
+    # directory it cannot be written in stops the run before it starts.
+    p = run([ROCTRACE, "--sys-trace=False", "--output-config", "-d",
+             "/proc/1/x", "-o", "n", "--", PROGRAM, "exit_worker", "5"], d)
+    self.assertEqual(p.returncode, 1, p.stderr)
+    self.assertIn("cannot write the output directory", p.stderr)
+    p = run([ROCTRACE, "--sys-trace=False", "--output-config", "-d",
+             os.path.join(d, "sub"), "-o", "n", "--", PROGRAM, "exit_worker",
+             "5"], d)
+    self.assertEqual(p.returncode, 3, p.stderr)
+    self.assertEqual(os.listdir(os.path.join(d, "sub")), ["n_config.json"])
 
   def test_short_version_and_refused_options(self):
     d = tempfile.mkdtemp()

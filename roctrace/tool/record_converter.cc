@@ -13,6 +13,7 @@
 #include "hsa_api_tables.h"
 #include "kfd_api_tables.h"
 #include "roctrace/tool/arg_capture.h"
+#include "roctrace/tool/sdk_hip_name.h"
 #include "roctrace/tool/truncate_kernel_name.h"
 #include "roctrace/writers/json_writer.h"
 #include "roctrace/writers/utf8.h"
@@ -66,11 +67,7 @@ const OpName* RecordConverter::NewApiName(uint32_t domain, uint32_t op) {
   }
   name->name = *text != '\0' ? text : "unknown_op_" + std::to_string(op);
   if (domain == ACTIVITY_DOMAIN_HIP_API) {
-    const std::string before = HipNameBeforeRename(name->name);
-    if (!before.empty() && sdk_hip_names_.count(before) != 0 &&
-        sdk_hip_names_.count(name->name) == 0) {
-      name->name = before;
-    }
+    name->name = SdkHipName(name->name, sdk_hip_names_);
     name->category = Category::kHip;
     // rocprofv3's two HIP kinds: the calls the compiler generates (kernel
     // and fat binary registration, launch configuration) and the rest. It

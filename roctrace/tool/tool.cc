@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "roctrace/tool/config.h"
+#include "roctrace/tool/config_document.h"
 #include "roctrace/tool/exec_image.h"
 #include "roctrace/tool/record_converter.h"
 #include "roctrace/tool/sdk_operation_names.h"
@@ -108,21 +109,10 @@ bool MakeDirs(const std::string& path) {
 // a JSON object), with this process's pid and command line. A file that
 // cannot be written is lost output (roctrace's status says so).
 void WriteOutputConfig(const std::string& prefix, uint32_t pid,
+                       const std::vector<std::string>& command,
                        const std::string& config) {
   const std::string path = prefix + "_config.json";
-  std::string text = "{\n  \"roctrace\": {\n    \"pid\": ";
-  text += std::to_string(pid);
-  text += ",\n    \"command\": [";
-  const std::vector<std::string> command =
-      ProcessCommandLine("/proc/self/cmdline");
-  for (size_t i = 0; i < command.size(); ++i) {
-    text += i == 0 ? "\n      " : ",\n      ";
-    AppendJsonString(&text, command[i]);
-  }
-  text += command.empty() ? "],\n" : "\n    ],\n";
-  text += "    \"config\": ";
-  text += config;
-  text += "\n  }\n}\n";
+  const std::string text = ConfigDocument(pid, command, config);
   const std::string dir = DirName(path);
   std::FILE* f = MakeDirs(dir) ? std::fopen(path.c_str(), "w") : nullptr;
   bool written = f != nullptr;
@@ -322,12 +312,20 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       base != nullptr && base[0] == '/' ? std::string(base) : CurrentDir(),
       info_.pid, info_.ppid, info_.hostname, getenv,
       ProcessCommandLine("/proc/self/cmdline"));
+  // --output-config: written when the process finishes (Stop); the command
+  // line is this image's as it started. Read before the exec image's
+  // setenv: in a program with getenv and setenv of its own (bash), getenv
+  // may no longer see the environment once setenv has been called before
+  // its main.
+  if (const char* config = getenv("ROCTRACE_OUTPUT_CONFIG")) {
+    if (*config != '\0') {
+      output_config_ = config;
+      config_command_ = ProcessCommandLine("/proc/self/cmdline");
+    }
+  }
   // A program that execs itself keeps its pid: each image after the first
   // writes files of its own, the earlier images' stay as they were.
   prefix_ += ExecImageSuffix(TakeExecImageNumber());
-  if (const char* config = getenv("ROCTRACE_OUTPUT_CONFIG")) {
-    if (*config != '\0') WriteOutputConfig(prefix_, info_.pid, config);
-  }
 
   roctracer_properties_t props{};
   props.buffer_size = config_.buffer_size;
@@ -729,9 +727,17 @@ void Tool::OnBuffer(const char* begin, const char* end) {
 
 void Tool::Stop() {
   // A forked child shares the parent's open files: it must not touch them.
-  if (pool_ == nullptr || in_forked_child_) return;
-  // Once: at exit, or at a fatal signal (which may come during the exit).
+  if (in_forked_child_) return;
+  // Once: at exit, before an exec, or at a fatal signal (which may come
+  // during the exit).
   if (stop_started_.exchange(true)) return;
+  // --output-config: as rocprofv3 writes its file, at the end and whether
+  // or not anything was traced, so that with one name for several processes
+  // the file kept is the last to finish's (a shell's, not its last child's).
+  if (!output_config_.empty()) {
+    WriteOutputConfig(prefix_, info_.pid, config_command_, output_config_);
+  }
+  if (pool_ == nullptr) return;
   {
     std::lock_guard<std::mutex> lock(flusher_mutex_);
     stopping_ = true;

@@ -94,6 +94,10 @@ class Tool {
   // (SdkBufferOperationNames), asked once at Start.
   std::vector<std::vector<std::string>> sdk_operations_;
   std::string prefix_;
+  // --output-config: the configuration object (ROCTRACE_OUTPUT_CONFIG) and
+  // the command line, written to <prefix>_config.json by Stop; empty: none.
+  std::string output_config_;
+  std::vector<std::string> config_command_;
   roctracer_pool_t* pool_ = nullptr;
   std::mutex mutex_;  // writers and converter: buffer callback vs checkpoints
   // One thread per output format; each buffer becomes one shared batch.

@@ -453,32 +453,9 @@ JsonWriter::JsonWriter(std::string path, RunInfo start_info,
   }
 }
 
-std::string HipNameBeforeRename(const std::string& name) {
-  const size_t n = name.size();
-  if (n > 8 && name.compare(0, 3, "hip") == 0 && name[n - 5] == 'R' &&
-      std::all_of(name.end() - 4, name.end(),
-                  [](char c) { return c >= '0' && c <= '9'; })) {
-    return name.substr(0, n - 5);
-  }
-  return "";
-}
-
 uint32_t JsonWriter::OperationNumber(uint32_t kind, const std::string& name) {
   auto found = operation_numbers_[kind].find(name);
   if (found != operation_numbers_[kind].end()) return found->second;
-  // HIP >= 6 renames APIs by macro, giving the function an ABI suffix
-  // (`#define hipChooseDevice hipChooseDeviceR0600`): the call is traced
-  // under the suffixed name, which rocprofiler-sdk numbers at the slot of
-  // the name before the rename when it has no operation of the suffixed
-  // name itself (hipGetDevicePropertiesR0600 is one of its own).
-  const std::string before = HipNameBeforeRename(name);
-  if (!before.empty()) {
-    auto base = operation_numbers_[kind].find(before);
-    if (base != operation_numbers_[kind].end()) {
-      operation_numbers_[kind].emplace(name, base->second);
-      return base->second;
-    }
-  }
   operations_[kind].push_back(name);
   const auto number = static_cast<uint32_t>(operations_[kind].size() - 1);
   operation_numbers_[kind].emplace(name, number);

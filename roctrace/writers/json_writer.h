@@ -164,12 +164,6 @@ class JsonWriter : public Writer {
 // Appends `text` as a JSON string (quoted, escaped).
 void AppendJsonString(std::string* out, std::string_view text);
 
-// A HIP function renamed by HIP >= 6's headers with an ABI suffix
-// (`#define hipChooseDevice hipChooseDeviceR0600`: "hip...R" and four
-// digits): its name before the rename (hipChooseDevice); "" for any other
-// name.
-std::string HipNameBeforeRename(const std::string& name);
-
 }  // namespace roctrace
 
 #endif  // ROCTRACE_WRITERS_JSON_WRITER_H_
