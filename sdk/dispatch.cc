@@ -650,6 +650,8 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
                          0)) {
       DerivedEnter(info, t, depth);
     }
+    // After DerivedEnter: a range a rocTX call opens is its own ancestor.
+    t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
@@ -756,6 +758,7 @@ inline bool EnterBufferedOnly(ThreadState& t,
   frame->kind = ko.kind;
   frame->op = ko.op;
   frame->refs = nullptr;
+  t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
   if (buffered != 0) frame->start_ns = roctracer::clock::TimestampNs();
   return true;
 }

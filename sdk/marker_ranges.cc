@@ -271,7 +271,7 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   // thread's IDs increase).
   r.correlation_id = roctracer::hook::CurrentAnnotationId();
   if (r.correlation_id == 0) r.correlation_id = roctracer::FreshCorrelationId();
-  r.ancestor = AncestorOf(t, depth, r.correlation_id);
+  r.ancestor = AncestorAtEnter(t, depth, r.correlation_id);
   r.thread_id = roctracer::platform::ThreadId();
   r.called = 0;
   r.buffered = buffered;
