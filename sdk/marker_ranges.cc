@@ -413,13 +413,19 @@ void ForEachMarkerRangeCall(const Context& ctx,
 }
 
 void ResetMarkerRanges(ThreadState& t) noexcept {
-  t.open_range.store(0, std::memory_order_relaxed);
   MarkerRangeThread* s = t.marker_ranges;
-  if (s == nullptr) return;
+  if (s == nullptr) {
+    t.open_range.store(0, std::memory_order_relaxed);
+    return;
+  }
   s->call_id = 0;
   s->stack.clear();
+  // Both under the lock, the list first: a process range of the old thread
+  // stopped elsewhere meanwhile (Unopened) sets open_range from the list,
+  // and would otherwise leave a closed range as the new thread's ancestor.
   std::lock_guard<std::mutex> lock(s->open_mutex);
   s->open.clear();
+  t.open_range.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace rocprofiler_sdk
