@@ -826,6 +826,24 @@ void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
   }
 }
 
+// One compare for both rocTX domains: the consumer's other domains (HSA and
+// HIP API) are numbered below ACTIVITY_DOMAIN_ROCTX.
+static_assert(ACTIVITY_DOMAIN_HSA_API < ACTIVITY_DOMAIN_ROCTX &&
+                  ACTIVITY_DOMAIN_HIP_API < ACTIVITY_DOMAIN_ROCTX &&
+                  roctracer::kRoctxRequestDomain > ACTIVITY_DOMAIN_ROCTX,
+              "the rocTX domains are the consumer's highest");
+void ConsumeBufferedFirstKeepingRanges(
+    const roctracer::ApiCallInfo& info) noexcept {
+  if (__builtin_expect(info.domain >= ACTIVITY_DOMAIN_ROCTX, 0)) {
+    return ConsumeAny(info);
+  }
+  if (info.phase == ACTIVITY_API_PHASE_ENTER) {
+    ConsumeEnterBufferedFirst(info);
+  } else {
+    ConsumeExitBufferedFirst(info);
+  }
+}
+
 namespace {
 
 // The buffer records of a call on the record path, one per context that
