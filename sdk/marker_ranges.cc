@@ -257,7 +257,9 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   if (!traced) {
     // A push no context traces: kept on the thread's stack, unreported, so
     // that each pop closes its own push whatever contexts start or stop in
-    // between (rocprofiler-sdk always pops its stack).
+    // between. A deliberate difference from rocprofiler-sdk 1.0.0, whose
+    // push returns without pushing when no context traces the range, so
+    // that the pop of that level closes an outer range (sdk/README.md).
     r.correlation_id = 0;
     r.called = 0;
     r.buffered = 0;

@@ -4,9 +4,11 @@
 // and is that call's ancestor; each rocTX call (a start and its stop too)
 // has its own ID; an open range is the ancestor of what its thread calls
 // while it is open; every ID is retired exactly once, after all its
-// records, ranges included; pops close their own pushes whatever contexts
-// stop and start in between. libroctx's functions and the tracer's rocTX
-// bridge in one process; HSA calls through the fake consumer seam.
+// records, ranges included; and, a deliberate difference from 1.0.0 (whose
+// untraced push pushes nothing, so that its pop closes an outer range),
+// pops close their own pushes whatever contexts stop and start in between.
+// libroctx's functions and the tracer's rocTX bridge in one process; HSA
+// calls through the fake consumer seam.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -425,9 +427,11 @@ TEST_F(MarkerRangeIds, ACallKeepsItsAncestorWhenItsRangeStopsElsewhere) {
 }
 
 // A pop closes its own push's range whatever contexts stop and start in
-// between (1.0.0 always pops its stack): a range pushed while the context
-// ran and popped while it was stopped is not closed by a later pop, and a
-// push made while it was stopped does not take a pop from a traced one.
+// between: a range pushed while the context ran and popped while it was
+// stopped is not closed by a later pop, and a push made while it was
+// stopped does not take a pop from a traced one. A deliberate difference
+// from 1.0.0, whose push returns without pushing while no context traces
+// the range, so that the pop of that level closes an outer traced range.
 TEST_F(MarkerRangeIds, PopsPairWithTheirPushesAcrossAContextStop) {
   EXPECT_EQ(roctxRangePushA("traced, popped while stopped"), 0);
   ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
