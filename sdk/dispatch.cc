@@ -650,6 +650,8 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
                          0)) {
       DerivedEnter(info, t, depth);
     }
+    // After DerivedEnter: a range a rocTX call opens is its own ancestor.
+    t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
     if (ko.kind == 0) return;
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
@@ -756,6 +758,7 @@ inline bool EnterBufferedOnly(ThreadState& t,
   frame->kind = ko.kind;
   frame->op = ko.op;
   frame->refs = nullptr;
+  t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
   if (buffered != 0) frame->start_ns = roctracer::clock::TimestampNs();
   return true;
 }
@@ -816,6 +819,24 @@ namespace {
 }  // namespace
 
 void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept {
+  if (info.phase == ACTIVITY_API_PHASE_ENTER) {
+    ConsumeEnterBufferedFirst(info);
+  } else {
+    ConsumeExitBufferedFirst(info);
+  }
+}
+
+// One compare for both rocTX domains: the consumer's other domains (HSA and
+// HIP API) are numbered below ACTIVITY_DOMAIN_ROCTX.
+static_assert(ACTIVITY_DOMAIN_HSA_API < ACTIVITY_DOMAIN_ROCTX &&
+                  ACTIVITY_DOMAIN_HIP_API < ACTIVITY_DOMAIN_ROCTX &&
+                  roctracer::kRoctxRequestDomain > ACTIVITY_DOMAIN_ROCTX,
+              "the rocTX domains are the consumer's highest");
+void ConsumeBufferedFirstKeepingRanges(
+    const roctracer::ApiCallInfo& info) noexcept {
+  if (__builtin_expect(info.domain >= ACTIVITY_DOMAIN_ROCTX, 0)) {
+    return ConsumeAny(info);
+  }
   if (info.phase == ACTIVITY_API_PHASE_ENTER) {
     ConsumeEnterBufferedFirst(info);
   } else {

@@ -75,6 +75,12 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept;
 // frames (the installed one changes as contexts start and stop,
 // interest.cc).
 void ConsumeBufferedFirst(const roctracer::ApiCallInfo& info) noexcept;
+// ConsumeBufferedFirst once rocTX pushes and pops (starts and stops) are
+// watched for good (marker_ranges.h's g_pairs_watched): the rocTX calls go
+// to ConsumeAny, whose derived kinds keep the thread's ranges, on a cold
+// branch; HIP and HSA calls keep the short path.
+void ConsumeBufferedFirstKeepingRanges(
+    const roctracer::ApiCallInfo& info) noexcept;
 // The record consumer (api_consumer.h's ApiRecordFn), installed while every
 // started context only buffer-traces API kinds (and correlation-ID
 // retirement: interest.cc): a call the interception layer kept on its own

@@ -30,7 +30,8 @@ bool g_first_use_armed = false;
 // Bit i: active context i has a service that ConsumeBufferedFirst would hand
 // to ConsumeAny on the traced-call path (a callback of an API kind or of
 // MEMORY_ALLOCATION, an *_API_EXT or MEMORY_ALLOCATION buffer, external-ID
-// requests). While none has, the consumer is ConsumeBufferedFirst, else
+// requests). While none has, the consumer is ConsumeBufferedFirst (or its
+// variant keeping rocTX ranges, ContextsConsumer), else
 // ConsumeAny, so that a callback does not pay for the buffer-only check.
 uint64_t g_general_contexts = 0;
 
@@ -77,11 +78,12 @@ bool OnlyRecordsApiCalls(const Context& ctx) noexcept {
 }
 
 roctracer::ApiConsumerFn ContextsConsumer() noexcept {
+  if (g_general_contexts != 0) return &ConsumeAny;
   // Once rocTX pushes and pops (starts and stops) are watched for good,
-  // they must reach the range bookkeeping (ConsumeAny's derived kinds).
-  return g_general_contexts != 0 ||
-                 g_pairs_watched.load(std::memory_order_acquire)
-             ? &ConsumeAny
+  // they must reach the range bookkeeping (ConsumeAny's derived kinds);
+  // the other calls need not.
+  return g_pairs_watched.load(std::memory_order_acquire)
+             ? &ConsumeBufferedFirstKeepingRanges
              : &ConsumeBufferedFirst;
 }
 

@@ -257,7 +257,9 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   if (!traced) {
     // A push no context traces: kept on the thread's stack, unreported, so
     // that each pop closes its own push whatever contexts start or stop in
-    // between (rocprofiler-sdk always pops its stack).
+    // between. A deliberate difference from rocprofiler-sdk 1.0.0, whose
+    // push returns without pushing when no context traces the range, so
+    // that the pop of that level closes an outer range (sdk/README.md).
     r.correlation_id = 0;
     r.called = 0;
     r.buffered = 0;
@@ -271,7 +273,7 @@ void MarkerRangeEnter(const roctracer::ApiCallInfo& info, ThreadState& t,
   // thread's IDs increase).
   r.correlation_id = roctracer::hook::CurrentAnnotationId();
   if (r.correlation_id == 0) r.correlation_id = roctracer::FreshCorrelationId();
-  r.ancestor = AncestorOf(t, depth, r.correlation_id);
+  r.ancestor = AncestorAtEnter(t, depth, r.correlation_id);
   r.thread_id = roctracer::platform::ThreadId();
   r.called = 0;
   r.buffered = buffered;
@@ -413,13 +415,19 @@ void ForEachMarkerRangeCall(const Context& ctx,
 }
 
 void ResetMarkerRanges(ThreadState& t) noexcept {
-  t.open_range.store(0, std::memory_order_relaxed);
   MarkerRangeThread* s = t.marker_ranges;
-  if (s == nullptr) return;
+  if (s == nullptr) {
+    t.open_range.store(0, std::memory_order_relaxed);
+    return;
+  }
   s->call_id = 0;
   s->stack.clear();
+  // Both under the lock, the list first: a process range of the old thread
+  // stopped elsewhere meanwhile (Unopened) sets open_range from the list,
+  // and would otherwise leave a closed range as the new thread's ancestor.
   std::lock_guard<std::mutex> lock(s->open_mutex);
   s->open.clear();
+  t.open_range.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace rocprofiler_sdk

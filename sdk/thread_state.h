@@ -118,6 +118,12 @@ struct ThreadState {
   // thread when it stops a process range this one started.
   std::atomic<uint64_t> open_range;
   Frame frames[kMaxCallDepth];
+  // open_range as frames[i]'s call's ENTER found it: as in rocprofiler-sdk
+  // 1.0.0, a call's ancestor is fixed when it begins (AncestorOf), so a
+  // range stopped during the call (on another thread) stays its ancestor at
+  // EXIT, in its records and in its GPU work's. Beside the frames rather
+  // than in them: a frame is 64 bytes, indexed with a shift.
+  uint64_t open_range_at_enter[kMaxCallDepth];
   FrameUsers frame_users[kMaxCallDepth];  // of frames[i]
   uint32_t external_depth[kMaxContexts];
   rocprofiler_user_data_t external[kMaxContexts][kMaxExternalDepth];
@@ -151,24 +157,38 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
   return range < id ? range : ancestor;
 }
 
-// `ancestor`, the call below the call with correlation ID `id`, or the
-// thread's innermost open rocTX range when that opened later, and before
-// the call began (a thread's IDs grow with time; a range opened inside the
-// call is no ancestor of it).
-inline uint64_t WithOpenRange(const ThreadState& t, uint64_t ancestor,
-                              uint64_t id) noexcept {
-  const uint64_t range = t.open_range.load(std::memory_order_relaxed);
+// `ancestor`, the call below the call with correlation ID `id`, or
+// `range`, the thread's innermost open rocTX range, when that opened later,
+// and before the call began (a thread's IDs grow with time; a range opened
+// inside the call is no ancestor of it).
+inline uint64_t WithRange(uint64_t range, uint64_t ancestor,
+                          uint64_t id) noexcept {
   if (__builtin_expect(range > ancestor, 0)) {
     return InnerOfCallAndRange(ancestor, range, id);
   }
   return ancestor;
 }
 
+// The same with the range open now (a call the SDK has no ENTER of).
+inline uint64_t WithOpenRange(const ThreadState& t, uint64_t ancestor,
+                              uint64_t id) noexcept {
+  return WithRange(t.open_range.load(std::memory_order_relaxed), ancestor, id);
+}
+
 // The ancestor of the call with correlation ID `id` whose frame is
-// frames[level]: the call below it, or the thread's innermost open rocTX
-// range (WithOpenRange).
+// frames[level]: the call below it, or the thread's innermost rocTX range
+// open at its ENTER (open_range_at_enter, stored by whoever pushed the
+// frame).
 inline uint64_t AncestorOf(const ThreadState& t, ptrdiff_t level,
                            uint64_t id) noexcept {
+  return WithRange(t.open_range_at_enter[level],
+                   level > 0 ? t.frames[level - 1].correlation_id : 0, id);
+}
+
+// The ancestor a call whose frame is about to be pushed at frames[level]
+// gets (AncestorOf once its ENTER has stored the open range).
+inline uint64_t AncestorAtEnter(const ThreadState& t, ptrdiff_t level,
+                                uint64_t id) noexcept {
   return WithOpenRange(t, level > 0 ? t.frames[level - 1].correlation_id : 0,
                        id);
 }
@@ -192,6 +212,9 @@ inline void PushRecordPathFrame(ThreadState& t, uint64_t parent) noexcept {
     return;
   }
   Frame& f = t.frames[depth];
+  // The enclosing call began before this ENTER: the range open now is the
+  // nearest known to what was open then.
+  t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
   f.correlation_id = enclosing;
   f.called = 0;
   f.buffered = 0;

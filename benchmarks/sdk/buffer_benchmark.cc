@@ -19,6 +19,9 @@
 namespace {
 
 rocprofiler_context_id_t g_ctx;
+// Traces rocTX ranges; started and stopped once by
+// BM_BufferTracedEnterExitAfterRangeContext.
+rocprofiler_context_id_t g_range_ctx;
 rocprofiler_buffer_id_t g_buffer;
 std::atomic<uint64_t> g_records{0};
 
@@ -27,7 +30,14 @@ void EmptyConsumer(rocprofiler_context_id_t, rocprofiler_buffer_id_t,
   g_records.fetch_add(n, std::memory_order_relaxed);
 }
 
+void EmptyCallback(rocprofiler_callback_tracing_record_t,
+                   rocprofiler_user_data_t*, void*) {}
+
 int Init(rocprofiler_client_finalize_t, void*) {
+  rocprofiler_create_context(&g_range_ctx);
+  rocprofiler_configure_callback_tracing_service(
+      g_range_ctx, ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API, nullptr,
+      0, &EmptyCallback, nullptr);
   rocprofiler_create_context(&g_ctx);
   rocprofiler_create_buffer(g_ctx, 1 << 22, 1 << 16,
                             ROCPROFILER_BUFFER_POLICY_LOSSLESS, &EmptyConsumer,
@@ -45,7 +55,7 @@ struct Registered {
   }
 } g_registered;
 
-void BM_BufferTracedEnterExit(benchmark::State& state) {
+void BufferTracedEnterExit(benchmark::State& state) {
   roctracer::ApiConsumerFn consume = fake_seam::Consumer();
   hsa_api_data_t d;
   std::memset(&d, 0, sizeof(d));
@@ -65,7 +75,25 @@ void BM_BufferTracedEnterExit(benchmark::State& state) {
   // Outside the timed loop: the consumer catches up between runs.
   if (state.thread_index() == 0) rocprofiler_flush_buffer(g_buffer);
 }
+void BM_BufferTracedEnterExit(benchmark::State& state) {
+  BufferTracedEnterExit(state);
+}
 BENCHMARK(BM_BufferTracedEnterExit)->ThreadRange(1, 16)->UseRealTime();
+
+// The same after a context tracing rocTX ranges ran once: pushes and pops
+// are then watched for good (the installed consumer sends rocTX calls to
+// the range bookkeeping). Run it on its own (--benchmark_filter): it
+// changes the consumer for the rest of the process.
+void BM_BufferTracedEnterExitAfterRangeContext(benchmark::State& state) {
+  static const bool once = [] {
+    rocprofiler_start_context(g_range_ctx);
+    rocprofiler_stop_context(g_range_ctx);
+    return true;
+  }();
+  benchmark::DoNotOptimize(once);
+  BufferTracedEnterExit(state);
+}
+BENCHMARK(BM_BufferTracedEnterExitAfterRangeContext)->UseRealTime();
 
 // An op the context does not trace: the consumer's filter only.
 void BM_UntracedEnterExit(benchmark::State& state) {

@@ -4,9 +4,11 @@
 // and is that call's ancestor; each rocTX call (a start and its stop too)
 // has its own ID; an open range is the ancestor of what its thread calls
 // while it is open; every ID is retired exactly once, after all its
-// records, ranges included; pops close their own pushes whatever contexts
-// stop and start in between. libroctx's functions and the tracer's rocTX
-// bridge in one process; HSA calls through the fake consumer seam.
+// records, ranges included; and, a deliberate difference from 1.0.0 (whose
+// untraced push pushes nothing, so that its pop closes an outer range),
+// pops close their own pushes whatever contexts stop and start in between.
+// libroctx's functions and the tracer's rocTX bridge in one process; HSA
+// calls through the fake consumer seam.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -399,10 +401,37 @@ TEST_F(MarkerRangeIds, AnOpenRangeIsTheAncestorOfItsThreadsLaterCalls) {
   ExpectRetiredOnceAfterItsRecords(items, {inner, process, outer});
 }
 
+// As in 1.0.0, a call's ancestor is fixed when the call begins: a process
+// range started on this thread and stopped on another during a call is
+// still the ancestor its EXIT callback and its record carry.
+TEST_F(MarkerRangeIds, ACallKeepsItsAncestorWhenItsRangeStopsElsewhere) {
+  const roctx_range_id_t started = roctxRangeStartA("stopped mid-call");
+  const uint64_t id = roctracer::FreshCorrelationId();
+  hsa_api_data_t d{};
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_ENTER, id, &d);
+  std::thread([&] { roctxRangeStop(started); }).join();
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_EXIT, id, &d);
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  const auto calls = TakeCalls();
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 1u);
+  const uint64_t range = ranges[0].id;
+  EXPECT_NE(range, 0u);
+  EXPECT_EQ(RecordOf(items, id).ancestor, range);
+  EXPECT_EQ(CallbackAncestorOf(calls, id), range);
+  // The range is closed for the calls that begin after its stop.
+  EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
+}
+
 // A pop closes its own push's range whatever contexts stop and start in
-// between (1.0.0 always pops its stack): a range pushed while the context
-// ran and popped while it was stopped is not closed by a later pop, and a
-// push made while it was stopped does not take a pop from a traced one.
+// between: a range pushed while the context ran and popped while it was
+// stopped is not closed by a later pop, and a push made while it was
+// stopped does not take a pop from a traced one. A deliberate difference
+// from 1.0.0, whose push returns without pushing while no context traces
+// the range, so that the pop of that level closes an outer traced range.
 TEST_F(MarkerRangeIds, PopsPairWithTheirPushesAcrossAContextStop) {
   EXPECT_EQ(roctxRangePushA("traced, popped while stopped"), 0);
   ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
