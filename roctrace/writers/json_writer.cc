@@ -103,6 +103,116 @@ void Dim3(std::string* out, const char* key, uint64_t x, uint64_t y,
   out->push_back('}');
 }
 
+// A record is formatted through a plain pointer into room reserved in its
+// part's ByteBuffer (Put*: each returns where its bytes end), not appended
+// to a std::string piece by piece: snprintf for each number and the
+// string's size reloaded after every byte were most of the writer's cost.
+
+// The literal's bytes, without its terminating NUL.
+template <size_t N>
+inline char* Put(char* p, const char (&text)[N]) {
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
+}
+
+struct DigitPairs {
+  constexpr DigitPairs() : text() {
+    for (int i = 0; i < 100; ++i) {
+      text[2 * i] = static_cast<char>('0' + i / 10);
+      text[2 * i + 1] = static_cast<char>('0' + i % 10);
+    }
+  }
+  char text[200];
+};
+constexpr DigitPairs kPairs;
+
+// The decimal digits of `v` (stores up to 20 bytes, returns their end):
+// two digits at a time from a table, right to left into a scratch array.
+inline char* PutUInt(char* p, uint64_t v) {
+  if (v < 10) {
+    *p = static_cast<char>('0' + v);
+    return p + 1;
+  }
+  char digits[20];
+  char* end = digits + sizeof(digits);
+  char* d = end;
+  while (v >= 100) {
+    const uint64_t q = v / 100;
+    d -= 2;
+    std::memcpy(d, kPairs.text + 2 * (v - q * 100), 2);
+    v = q;
+  }
+  if (v >= 10) {
+    d -= 2;
+    std::memcpy(d, kPairs.text + 2 * v, 2);
+  } else {
+    *--d = static_cast<char>('0' + v);
+  }
+  const size_t n = static_cast<size_t>(end - d);
+  std::memcpy(p, d, n);
+  return p + n;
+}
+
+// Which bytes a JSON string escapes: '"', '\\' and the controls.
+struct EscapeTable {
+  constexpr EscapeTable() : escape() {
+    for (int i = 0; i < 0x20; ++i) escape[i] = true;
+    escape[static_cast<unsigned char>('"')] = true;
+    escape[static_cast<unsigned char>('\\')] = true;
+  }
+  bool escape[256];
+};
+constexpr EscapeTable kEscape;
+
+// Room PutJsonString needs for `n` bytes of text (a control is 6 bytes).
+constexpr size_t JsonStringRoom(size_t n) { return 6 * n + 2; }
+
+// `text` as a JSON string (quoted, escaped; controls as \u00xx).
+inline char* PutJsonString(char* p, std::string_view text) {
+  *p++ = '"';
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (__builtin_expect(!kEscape.escape[u], 1)) {
+      *p++ = c;
+    } else if (c == '"' || c == '\\') {
+      *p++ = '\\';
+      *p++ = c;
+    } else {
+      p = Put(p, "\\u00");
+      *p++ = static_cast<char>('0' + (u >> 4));
+      *p++ = "0123456789abcdef"[u & 0xf];
+    }
+  }
+  *p++ = '"';
+  return p;
+}
+
+// "key":value
+template <size_t N>
+inline char* PutKey(char* p, const char (&key)[N], uint64_t value) {
+  *p++ = '"';
+  p = Put(p, key);
+  p = Put(p, "\":");
+  return PutUInt(p, value);
+}
+
+// ,"key":{"x":x,"y":y,"z":z} (rocprofiler_dim3_t).
+template <size_t N>
+inline char* PutDim3(char* p, const char (&key)[N], uint64_t x, uint64_t y,
+                     uint64_t z) {
+  p = Put(p, ",\"");
+  p = Put(p, key);
+  p = PutKey(Put(p, "\":{"), "x", x);
+  p = PutKey(Put(p, ","), "y", y);
+  p = PutKey(Put(p, ","), "z", z);
+  *p++ = '}';
+  return p;
+}
+
+// Room for a record's fields but its arguments: about 40 keys and numbers
+// of at most 20 digits fit with plenty to spare.
+constexpr size_t kRecordRoom = 2048;
+
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view text) {
@@ -554,73 +664,62 @@ void JsonWriter::Write(const ApiEvent& e) {
     // correlation ID.
     operation = e.instant ? 0 : e.async_range_id != 0 ? 2 : 1;
     if (!OpenPart(kMarkerPart)) return;
-    std::string& strings = pending_[kMarkerPart];
-    strings.append(records_[kMarkerPart]++ == 0 ? "\n{" : ",\n{");
-    Key(&strings, "key", e.correlation_id);
-    strings.append(",\"value\":");
-    AppendJsonString(&strings, e.op->name);
-    strings.push_back('}');
+    ByteBuffer& strings = pending_[kMarkerPart];
+    char* p = strings.Reserve(64 + JsonStringRoom(e.op->name.size()));
+    p = records_[kMarkerPart]++ == 0 ? Put(p, "\n{") : Put(p, ",\n{");
+    p = PutKey(p, "key", e.correlation_id);
+    p = Put(p, ",\"value\":");
+    p = PutJsonString(p, e.op->name);
+    *p++ = '}';
+    strings.Commit(p);
     if (strings.size() >= kFlushBytes) Flush(kMarkerPart);
     if (failed_) return;
   }
-  std::string& out = pending_[c];
-  out.append(records_[c]++ == 0 ? "\n{" : ",\n{");
+  ByteBuffer& out = pending_[c];
+  char* p = out.Reserve(kRecordRoom);
+  p = records_[c]++ == 0 ? Put(p, "\n{") : Put(p, ",\n{");
   // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
   // field rocprofv3 writes of each.
-  Key(&out, "size", RecordSize(e.op->category));
-  out.push_back(',');
-  Key(&out, "kind", slot.kind);
-  out.push_back(',');
-  Key(&out, "operation", operation);
-  out.append(",\"correlation_id\":{");
-  Key(&out, "internal", e.correlation_id);
-  out.append(",\"external\":0,\"ancestor\":0},");
-  Key(&out, "start_timestamp", e.start_ns);
-  out.push_back(',');
-  Key(&out, "end_timestamp", e.end_ns);
-  out.push_back(',');
-  Key(&out, "thread_id", e.tid);
+  p = PutKey(p, "size", RecordSize(e.op->category));
+  p = PutKey(Put(p, ","), "kind", slot.kind);
+  p = PutKey(Put(p, ","), "operation", operation);
+  p = PutKey(Put(p, ",\"correlation_id\":{"), "internal", e.correlation_id);
+  p = PutKey(Put(p, ",\"external\":0,\"ancestor\":0},"), "start_timestamp",
+             e.start_ns);
+  p = PutKey(Put(p, ","), "end_timestamp", e.end_ns);
+  p = PutKey(Put(p, ","), "thread_id", e.tid);
   if (IsDevice(e.op->category) && e.op->category != Category::kScratchMemory) {
     // rocprofv3's records of dispatches, copies and allocations carry their
     // HIP stream; its scratch records are the SDK's record as it is.
-    out.append(",\"stream_id\":{");
-    Key(&out, "handle", e.stream_id);
-    out.push_back('}');
+    p = PutKey(Put(p, ",\"stream_id\":{"), "handle", e.stream_id);
+    *p++ = '}';
   }
   if (e.op->category == Category::kKernel) {
     AgentRef agent{true, e.device->device_id};
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
     kernels_[e.op->kernel_id - 1] = e.op;
     NoteAgent(agent);
-    out.append(",\"dispatch_info\":{\"size\":128,\"agent_id\":{");
-    Key(&out, "handle", AgentHandle(agent));
-    out.append("},\"queue_id\":{");
-    Key(&out, "handle", e.queue_id);
-    out.append("},");
-    Key(&out, "kernel_id", e.op->kernel_id);
-    out.push_back(',');
-    Key(&out, "dispatch_id", e.device->dispatch_id);
+    p = PutKey(Put(p, ",\"dispatch_info\":{\"size\":128,\"agent_id\":{"),
+               "handle", AgentHandle(agent));
+    p = PutKey(Put(p, "},\"queue_id\":{"), "handle", e.queue_id);
+    p = PutKey(Put(p, "},"), "kernel_id", e.op->kernel_id);
+    p = PutKey(Put(p, ","), "dispatch_id", e.device->dispatch_id);
     // rocprofiler_kernel_dispatch_info_t's sizes: the packet's.
     const KernelLaunch& l = e.device->launch;
-    out.push_back(',');
-    Key(&out, "private_segment_size", l.private_segment_size);
-    out.push_back(',');
-    Key(&out, "group_segment_size", l.group_segment_size);
-    Dim3(&out, "workgroup_size", l.workgroup[0], l.workgroup[1],
-         l.workgroup[2]);
-    Dim3(&out, "grid_size", l.grid[0], l.grid[1], l.grid[2]);
-    out.push_back('}');
+    p = PutKey(Put(p, ","), "private_segment_size", l.private_segment_size);
+    p = PutKey(Put(p, ","), "group_segment_size", l.group_segment_size);
+    p = PutDim3(p, "workgroup_size", l.workgroup[0], l.workgroup[1],
+                l.workgroup[2]);
+    p = PutDim3(p, "grid_size", l.grid[0], l.grid[1], l.grid[2]);
+    *p++ = '}';
   } else if (e.op->category == Category::kMemoryCopy) {
     AgentRef src, dst;
     CopyAgents(e, &src, &dst);
     NoteAgent(src);
     NoteAgent(dst);
-    out.append(",\"dst_agent_id\":{");
-    Key(&out, "handle", AgentHandle(dst));
-    out.append("},\"src_agent_id\":{");
-    Key(&out, "handle", AgentHandle(src));
-    out.append("},");
-    Key(&out, "bytes", e.bytes);
+    p = PutKey(Put(p, ",\"dst_agent_id\":{"), "handle", AgentHandle(dst));
+    p = PutKey(Put(p, "},\"src_agent_id\":{"), "handle", AgentHandle(src));
+    p = PutKey(Put(p, "},"), "bytes", e.bytes);
   } else if (e.op->category == Category::kMemoryAllocation) {
     // rocprofiler_buffer_tracing_memory_allocation_record_t's fields.
     const MemoryAllocation& m = e.device->allocation;
@@ -629,37 +728,35 @@ void JsonWriter::Write(const ApiEvent& e) {
       NoteAgent(m.agent);
       agent_handle = AgentHandle(m.agent);
     }
-    out.append(",\"agent_id\":{");
-    Key(&out, "handle", agent_handle);
+    p = PutKey(Put(p, ",\"agent_id\":{"), "handle", agent_handle);
     // As rocprofiler-sdk 1.0.0 saves it: a string, 0x and 16 hex digits.
-    char address[40];
-    std::snprintf(address, sizeof(address), "},\"address\":\"0x%016llx\",",
-                  static_cast<unsigned long long>(m.address));
-    out.append(address);
-    Key(&out, "allocation_size", m.size);
+    p = Put(p, "},\"address\":\"0x");
+    for (int shift = 60; shift >= 0; shift -= 4) {
+      *p++ = "0123456789abcdef"[(m.address >> shift) & 0xf];
+    }
+    p = PutKey(Put(p, "\","), "allocation_size", m.size);
   } else if (e.op->category == Category::kScratchMemory) {
     // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
     if (e.device->device_id >= 0) {
       AgentRef agent{true, e.device->device_id};
       NoteAgent(agent);
-      out.append(",\"agent_id\":{");
-      Key(&out, "handle", AgentHandle(agent));
-      out.push_back('}');
+      p = PutKey(Put(p, ",\"agent_id\":{"), "handle", AgentHandle(agent));
+      *p++ = '}';
     }
-    out.append(",\"queue_id\":{");
-    Key(&out, "handle", e.queue_id);
-    out.append("},");
+    p = PutKey(Put(p, ",\"queue_id\":{"), "handle", e.queue_id);
     // 1.0.0's record has no allocation size (the CSV has it).
-    Key(&out, "flags", e.device->scratch.flags);
+    p = PutKey(Put(p, "},"), "flags", e.device->scratch.flags);
   } else if (e.op->category == Category::kHip || slot.kind == kKfdKind) {
     // Only rocprofv3's HIP records (the _EXT kinds) carry the arguments and
     // the returned value; its HSA and marker records are the SDK's plain
     // API record. roctrace's own kfd_api section is written as the HIP
     // ones.
     if (e.args != nullptr) {
+      out.Commit(p);
       AppendArgs(&out, *e.args);
+      p = out.Reserve(kRecordRoom);
     } else {
-      out.append(",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
+      p = Put(p, ",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
     }
     // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
     // call's: its 64-bit member, the result's bits zero-extended (the union
@@ -669,52 +766,57 @@ void JsonWriter::Write(const ApiEvent& e) {
         e.op->returns_status || e.op->returns_void ||
         (e.op->retval_in_args && e.args != nullptr && e.args->size >= 8);
     if (has_retval) {
-      out.append(",\"retval\":{");
-      Key(&out, "uint64_t_retval",
-          e.op->returns_status
-              ? static_cast<uint64_t>(static_cast<uint32_t>(e.retval))
-          : e.op->returns_void ? uint64_t{0}
-                               : RetvalOf(*e.args));
-      out.push_back('}');
+      p = PutKey(Put(p, ",\"retval\":{"), "uint64_t_retval",
+                 e.op->returns_status
+                     ? static_cast<uint64_t>(static_cast<uint32_t>(e.retval))
+                 : e.op->returns_void ? uint64_t{0}
+                                      : RetvalOf(*e.args));
+      *p++ = '}';
     }
     if (e.op->category == Category::kHip) {
       // As rocprofv3's HIP records: the stream the call names, 0 (the
       // null stream) for a call that names none.
-      out.append(",\"stream_id\":{");
-      Key(&out, "handle", e.stream_known ? e.stream_id : 0);
-      out.push_back('}');
+      p = PutKey(Put(p, ",\"stream_id\":{"), "handle",
+                 e.stream_known ? e.stream_id : 0);
+      *p++ = '}';
     }
   }
-  out.push_back('}');
+  *p++ = '}';
+  out.Commit(p);
   if (out.size() >= kFlushBytes) Flush(c);
 }
 
 // ,"args":[{"type":..,"name":..,"value":..},...] as rocprofv3 writes a HIP
 // call's: the type as rocprofiler-sdk names it (its typeid name), the value
 // as printed (made valid UTF-8 where a struct's char array was not).
-void JsonWriter::AppendArgs(std::string* out, const ApiArgs& args) {
-  out->append(",\"args\":[");
+void JsonWriter::AppendArgs(ByteBuffer* out, const ApiArgs& args) {
+  out->Append(",\"args\":[", 9);
   args.each(
       [](void* user, const ApiArg& arg) {
-        auto* o = static_cast<std::string*>(user);
-        o->append(arg.position == 0 ? "{\"type\":" : ",{\"type\":");
-        AppendJsonString(o, arg.mangled_type);
-        o->append(",\"name\":");
-        AppendJsonString(o, std::string_view(arg.name, arg.name_size));
-        o->append(",\"value\":");
-        const std::string_view value(arg.value, arg.value_size);
+        auto* o = static_cast<ByteBuffer*>(user);
+        const std::string_view type(arg.mangled_type);
+        const std::string_view name(arg.name, arg.name_size);
+        std::string_view value(arg.value, arg.value_size);
+        std::string valid;
         const bool ascii = std::all_of(value.begin(), value.end(), [](char c) {
           return static_cast<unsigned char>(c) < 0x80;
         });
-        if (ascii || IsValidUtf8(std::string(value))) {
-          AppendJsonString(o, value);
-        } else {
-          AppendJsonString(o, MakeValidUtf8(std::string(value)));
+        if (!ascii && !IsValidUtf8(std::string(value))) {
+          valid = MakeValidUtf8(std::string(value));
+          value = valid;
         }
-        o->push_back('}');
+        char* p = o->Reserve(32 + JsonStringRoom(type.size()) +
+                             JsonStringRoom(name.size()) +
+                             JsonStringRoom(value.size()));
+        p = arg.position == 0 ? Put(p, "{\"type\":") : Put(p, ",{\"type\":");
+        p = PutJsonString(p, type);
+        p = PutJsonString(Put(p, ",\"name\":"), name);
+        p = PutJsonString(Put(p, ",\"value\":"), value);
+        *p++ = '}';
+        o->Commit(p);
       },
       out);
-  out->push_back(']');
+  out->Append("]", 1);
 }
 
 // A machine has a handful of agents: a list beats a map.

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "roctrace/writers/byte_buffer.h"
 #include "roctrace/writers/event.h"
 #include "roctrace/writers/output_file.h"
 
@@ -107,7 +108,7 @@ class JsonWriter : public Writer {
   uint32_t OperationNumber(uint32_t kind, const std::string& name);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
-  static void AppendArgs(std::string* out, const ApiArgs& args);
+  static void AppendArgs(ByteBuffer* out, const ApiArgs& args);
   // Reports the file lost (`what` then errno's text), counts every event
   // as unwritten and stops.
   void Lose(const std::string& what, int err);
@@ -128,7 +129,7 @@ class JsonWriter : public Writer {
   void DropParts();
 
   std::unique_ptr<OutputFile> parts_[kPartCount];
-  std::string pending_[kPartCount];
+  ByteBuffer pending_[kPartCount];
   uint64_t records_[kPartCount] = {};
   std::vector<OpSlot> operation_of_;  // by OpName::index
   // Each kind's operation names (strings.buffer_records) and their numbers.
