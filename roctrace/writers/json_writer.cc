@@ -115,42 +115,41 @@ inline char* Put(char* p, const char (&text)[N]) {
   return p + N - 1;
 }
 
-struct DigitPairs {
-  constexpr DigitPairs() : text() {
-    for (int i = 0; i < 100; ++i) {
-      text[2 * i] = static_cast<char>('0' + i / 10);
-      text[2 * i + 1] = static_cast<char>('0' + i % 10);
-    }
-  }
-  char text[200];
-};
-constexpr DigitPairs kPairs;
+constexpr uint64_t kTenTo8 = 100000000;
 
-// The decimal digits of `v` (stores up to 20 bytes, returns their end):
-// two digits at a time from a table, right to left into a scratch array.
+// The 8 decimal digits of `v` < 10^8 (leading zeros kept) as 8 ASCII bytes
+// in memory order, computed in parallel within one 64-bit word: split into
+// two 4-digit halves, each into two 2-digit lanes, each into two digits,
+// dividing by multiplying with a scaled reciprocal (exact for these ranges:
+// x * 10486 >> 20 == x / 100 for x < 10^4, x * 103 >> 10 == x / 10 for
+// x < 100).
+inline uint64_t EightDigits(uint32_t v) {
+  uint64_t halves = (v / 10000) | (uint64_t{v % 10000} << 32);
+  const uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007Full;
+  const uint64_t pairs = hundreds | ((halves - hundreds * 100) << 16);
+  const uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000Full;
+  const uint64_t digits = tens | ((pairs - tens * 10) << 8);
+  return digits | 0x3030303030303030ull;
+}
+
+// The decimal digits of `v` at `p`, returning their end; stores up to 8
+// bytes past it (every caller's room has them). Timestamps, 14-16 digits,
+// are two words of digits; a copy of a variable length would be a call.
 inline char* PutUInt(char* p, uint64_t v) {
-  if (v < 10) {
-    *p = static_cast<char>('0' + v);
-    return p + 1;
+  if (v < kTenTo8) {
+    const auto low = static_cast<uint32_t>(v);
+    const int n = 1 + (low >= 10) + (low >= 100) + (low >= 1000) +
+                  (low >= 10000) + (low >= 100000) + (low >= 1000000) +
+                  (low >= 10000000);
+    // The leading zeros are the low bytes: shifted out.
+    const uint64_t text = EightDigits(low) >> (8 * (8 - n));
+    std::memcpy(p, &text, 8);
+    return p + n;
   }
-  char digits[20];
-  char* end = digits + sizeof(digits);
-  char* d = end;
-  while (v >= 100) {
-    const uint64_t q = v / 100;
-    d -= 2;
-    std::memcpy(d, kPairs.text + 2 * (v - q * 100), 2);
-    v = q;
-  }
-  if (v >= 10) {
-    d -= 2;
-    std::memcpy(d, kPairs.text + 2 * v, 2);
-  } else {
-    *--d = static_cast<char>('0' + v);
-  }
-  const size_t n = static_cast<size_t>(end - d);
-  std::memcpy(p, d, n);
-  return p + n;
+  p = PutUInt(p, v / kTenTo8);
+  const uint64_t low = EightDigits(static_cast<uint32_t>(v % kTenTo8));
+  std::memcpy(p, &low, 8);
+  return p + 8;
 }
 
 // Which bytes a JSON string escapes: '"', '\\' and the controls.
@@ -164,25 +163,63 @@ struct EscapeTable {
 };
 constexpr EscapeTable kEscape;
 
-// Room PutJsonString needs for `n` bytes of text (a control is 6 bytes).
-constexpr size_t JsonStringRoom(size_t n) { return 6 * n + 2; }
+// Room PutJsonString needs for `n` bytes of text (a control is 6 bytes),
+// with 8 bytes to spare.
+constexpr size_t JsonStringRoom(size_t n) { return 6 * n + 2 + 8; }
+
+// Whether any of a word's 8 bytes may need a look (a control, '"', '\\' or
+// a byte of 0x80 and above): the classic has-less-than and has-zero tests,
+// whose false positives (borrows) only send a word to the byte loop.
+inline bool WordNeedsLook(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  const uint64_t quote = w ^ (kOnes * '"');
+  const uint64_t backslash = w ^ (kOnes * '\\');
+  return (((w - kOnes * 0x20) | (quote - kOnes) | (backslash - kOnes) | w) &
+          kHigh) != 0;
+}
+
+// `text`'s bytes, escaped, at `p` (no quotes); sets *high when a byte is
+// 0x80 or above (left as it is).
+inline char* PutJsonEscaped(char* p, const char* text, size_t n, bool* high) {
+  const char* end = text + n;
+  while (text != end) {
+    if (end - text >= 8) {
+      uint64_t w;
+      std::memcpy(&w, text, 8);
+      if (__builtin_expect(!WordNeedsLook(w), 1)) {
+        std::memcpy(p, &w, 8);
+        p += 8;
+        text += 8;
+        continue;
+      }
+    }
+    // A byte at a time up to the next word (or the end).
+    const char* stop = end - text > 8 ? text + 8 : end;
+    for (; text != stop; ++text) {
+      const char c = *text;
+      const auto u = static_cast<unsigned char>(c);
+      if (__builtin_expect(!kEscape.escape[u], 1)) {
+        *high |= u >= 0x80;
+        *p++ = c;
+      } else if (c == '"' || c == '\\') {
+        *p++ = '\\';
+        *p++ = c;
+      } else {
+        p = Put(p, "\\u00");
+        *p++ = static_cast<char>('0' + (u >> 4));
+        *p++ = "0123456789abcdef"[u & 0xf];
+      }
+    }
+  }
+  return p;
+}
 
 // `text` as a JSON string (quoted, escaped; controls as \u00xx).
 inline char* PutJsonString(char* p, std::string_view text) {
+  bool high = false;
   *p++ = '"';
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (__builtin_expect(!kEscape.escape[u], 1)) {
-      *p++ = c;
-    } else if (c == '"' || c == '\\') {
-      *p++ = '\\';
-      *p++ = c;
-    } else {
-      p = Put(p, "\\u00");
-      *p++ = static_cast<char>('0' + (u >> 4));
-      *p++ = "0123456789abcdef"[u & 0xf];
-    }
-  }
+  p = PutJsonEscaped(p, text.data(), text.size(), &high);
   *p++ = '"';
   return p;
 }
@@ -216,21 +253,10 @@ constexpr size_t kRecordRoom = 2048;
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view text) {
-  out->push_back('"');
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (u < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof(esc), "\\u%04x", u);
-      out->append(esc);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
+  const size_t size = out->size();
+  out->resize(size + JsonStringRoom(text.size()));
+  char* end = PutJsonString(out->data() + size, text);
+  out->resize(static_cast<size_t>(end - out->data()));
 }
 
 namespace {
@@ -789,33 +815,89 @@ void JsonWriter::Write(const ApiEvent& e) {
 // ,"args":[{"type":..,"name":..,"value":..},...] as rocprofv3 writes a HIP
 // call's: the type as rocprofiler-sdk names it (its typeid name), the value
 // as printed (made valid UTF-8 where a struct's char array was not).
+// The printers hand each value over with their type and name literals;
+// the argument's bytes up to its value are kept per parameter (ArgPrefix),
+// so a known parameter costs a copy and its value's escaping.
+struct JsonWriter::ArgSink {
+  JsonWriter* writer;
+  const ApiArgs* args;
+  ByteBuffer* out;
+};
+
+const JsonWriter::ArgPrefix& JsonWriter::LearnArgPrefix(ArgPrefix& slot,
+                                                        const ApiArgs& args,
+                                                        uint32_t position,
+                                                        const char* header_type,
+                                                        const char* name) {
+  const ApiArg arg =
+      args.printers->spell(args, position, header_type, name, "", 0);
+  const std::string_view type(arg.mangled_type);
+  const std::string_view arg_name(arg.name, arg.name_size);
+  std::string text(
+      32 + JsonStringRoom(type.size()) + JsonStringRoom(arg_name.size()), '\0');
+  char* p = Put(text.data(), "{\"type\":");
+  p = PutJsonString(p, type);
+  p = PutJsonString(Put(p, ",\"name\":"), arg_name);
+  p = Put(p, ",\"value\":\"");
+  text.resize(static_cast<size_t>(p - text.data()));
+  slot.header_type = header_type;
+  slot.name = name;
+  slot.long_text.clear();
+  slot.size = static_cast<uint32_t>(text.size());
+  if (text.size() <= sizeof(slot.text)) {
+    std::memcpy(slot.text, text.data(), text.size());
+  } else {
+    slot.long_text = std::move(text);
+  }
+  return slot;
+}
+
 void JsonWriter::AppendArgs(ByteBuffer* out, const ApiArgs& args) {
   out->Append(",\"args\":[", 9);
-  args.each(
-      [](void* user, const ApiArg& arg) {
-        auto* o = static_cast<ByteBuffer*>(user);
-        const std::string_view type(arg.mangled_type);
-        const std::string_view name(arg.name, arg.name_size);
-        std::string_view value(arg.value, arg.value_size);
-        std::string valid;
-        const bool ascii = std::all_of(value.begin(), value.end(), [](char c) {
-          return static_cast<unsigned char>(c) < 0x80;
-        });
-        if (!ascii && !IsValidUtf8(std::string(value))) {
-          valid = MakeValidUtf8(std::string(value));
-          value = valid;
+  ArgSink sink{this, &args, out};
+  args.printers->values(
+      args,
+      [](uint32_t position, const char* header_type, const char* name,
+         const char* value, size_t size, void* user) {
+        auto* s = static_cast<ArgSink*>(user);
+        JsonWriter* w = s->writer;
+        ArgPrefix* slot =
+            &w->arg_prefixes_[((reinterpret_cast<uintptr_t>(name) >> 2) ^
+                               (reinterpret_cast<uintptr_t>(header_type) >>
+                                3)) &
+                              (kArgPrefixSlots - 1)];
+        if (__builtin_expect(
+                slot->name != name || slot->header_type != header_type, 0)) {
+          w->LearnArgPrefix(*slot, *s->args, position, header_type, name);
         }
-        char* p = o->Reserve(32 + JsonStringRoom(type.size()) +
-                             JsonStringRoom(name.size()) +
-                             JsonStringRoom(value.size()));
-        p = arg.position == 0 ? Put(p, "{\"type\":") : Put(p, ",{\"type\":");
-        p = PutJsonString(p, type);
-        p = PutJsonString(Put(p, ",\"name\":"), name);
-        p = PutJsonString(Put(p, ",\"value\":"), value);
-        *p++ = '}';
-        o->Commit(p);
+        char* start = s->out->Reserve(1 + sizeof(slot->text) + slot->size +
+                                      JsonStringRoom(size) + 2);
+        char* p = start;
+        *p = ',';
+        p += position != 0;
+        if (__builtin_expect(slot->long_text.empty(), 1)) {
+          // Whole: a copy of a constant size is a few moves, not a call.
+          std::memcpy(p, slot->text, sizeof(slot->text));
+        } else {
+          std::memcpy(p, slot->long_text.data(), slot->size);
+        }
+        p += slot->size;
+        char* value_start = p;
+        bool high = false;
+        p = PutJsonEscaped(p, value, size, &high);
+        if (__builtin_expect(high, 0)) {
+          const std::string text(value, size);
+          if (!IsValidUtf8(text)) {
+            const std::string valid = MakeValidUtf8(text);
+            s->out->Commit(value_start);
+            p = s->out->Reserve(JsonStringRoom(valid.size()) + 2);
+            p = PutJsonEscaped(p, valid.data(), valid.size(), &high);
+          }
+        }
+        p = Put(p, "\"}");
+        s->out->Commit(p);
       },
-      out);
+      &sink);
   out->Append("]", 1);
 }
 

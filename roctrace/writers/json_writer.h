@@ -108,7 +108,23 @@ class JsonWriter : public Writer {
   uint32_t OperationNumber(uint32_t kind, const std::string& name);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
-  static void AppendArgs(ByteBuffer* out, const ApiArgs& args);
+  void AppendArgs(ByteBuffer* out, const ApiArgs& args);
+  // An argument's bytes up to its value (`{"type":"..","name":"..","value":"`)
+  // by the printers' type and name literals (their addresses name them).
+  struct ArgPrefix {
+    const char* header_type = nullptr;
+    const char* name = nullptr;
+    uint32_t size = 0;
+    char text[96];
+    std::string long_text;  // in place of `text` when longer
+  };
+  static constexpr size_t kArgPrefixSlots = 256;
+  std::vector<ArgPrefix> arg_prefixes_ =
+      std::vector<ArgPrefix>(kArgPrefixSlots);
+  struct ArgSink;
+  const ArgPrefix& LearnArgPrefix(ArgPrefix& slot, const ApiArgs& args,
+                                  uint32_t position, const char* header_type,
+                                  const char* name);
   // Reports the file lost (`what` then errno's text), counts every event
   // as unwritten and stops.
   void Lose(const std::string& what, int err);
