@@ -132,23 +132,45 @@ inline uint64_t EightDigits(uint32_t v) {
   return digits | 0x3030303030303030ull;
 }
 
+// 10^i, for the digit count.
+constexpr uint32_t kPowersOfTen[] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+
+// The digits of `v` < 10^8 at `p` (8 bytes stored), returning their end.
+// The count from the highest bit (1233 / 4096 ~ log10(2)), one compare.
+inline __attribute__((always_inline)) char* PutUpTo8Digits(char* p,
+                                                           uint32_t v) {
+  const uint32_t bits = 32 - static_cast<uint32_t>(__builtin_clz(v | 1));
+  const uint32_t guess = (bits * 1233) >> 12;
+  // (v | 1: 0 has a digit; no power of ten from 10 on is odd.)
+  const int n = static_cast<int>(guess + 1 - ((v | 1) < kPowersOfTen[guess]));
+  // The leading zeros are the low bytes: shifted out.
+  const uint64_t text = EightDigits(v) >> (8 * (8 - n));
+  std::memcpy(p, &text, 8);
+  return p + n;
+}
+
 // The decimal digits of `v` at `p`, returning their end; stores up to 8
 // bytes past it (every caller's room has them). Timestamps, 14-16 digits,
 // are two words of digits; a copy of a variable length would be a call.
 inline char* PutUInt(char* p, uint64_t v) {
-  if (v < kTenTo8) {
-    const auto low = static_cast<uint32_t>(v);
-    const int n = 1 + (low >= 10) + (low >= 100) + (low >= 1000) +
-                  (low >= 10000) + (low >= 100000) + (low >= 1000000) +
-                  (low >= 10000000);
-    // The leading zeros are the low bytes: shifted out.
-    const uint64_t text = EightDigits(low) >> (8 * (8 - n));
-    std::memcpy(p, &text, 8);
-    return p + n;
+  if (__builtin_expect(v < kTenTo8, 1)) {
+    return PutUpTo8Digits(p, static_cast<uint32_t>(v));
   }
-  p = PutUInt(p, v / kTenTo8);
-  const uint64_t low = EightDigits(static_cast<uint32_t>(v % kTenTo8));
-  std::memcpy(p, &low, 8);
+  uint64_t high = v / kTenTo8;
+  const auto low = static_cast<uint32_t>(v - high * kTenTo8);
+  if (__builtin_expect(high >= kTenTo8, 0)) {
+    const uint64_t top = high / kTenTo8;
+    p = PutUpTo8Digits(p, static_cast<uint32_t>(top));
+    const uint64_t middle =
+        EightDigits(static_cast<uint32_t>(high - top * kTenTo8));
+    std::memcpy(p, &middle, 8);
+    p += 8;
+  } else {
+    p = PutUpTo8Digits(p, static_cast<uint32_t>(high));
+  }
+  const uint64_t digits = EightDigits(low);
+  std::memcpy(p, &digits, 8);
   return p + 8;
 }
 
@@ -659,6 +681,15 @@ const JsonWriter::OpSlot& JsonWriter::Operation(const ApiEvent& e) {
       slot.operation = OperationNumber(
           slot.kind, sdk_dispatch ? kDispatchComplete : op->name);
     }
+    // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
+    // field rocprofv3 writes of each.
+    char* p = PutUInt(Put(slot.text, "{\"size\":"), RecordSize(op->category));
+    p = PutKey(Put(p, ","), "kind", slot.kind);
+    p = Put(p, ",\"operation\":");
+    slot.head_size = static_cast<uint8_t>(p - slot.text);
+    p = PutUInt(p, slot.operation);
+    p = Put(p, ",\"correlation_id\":{\"internal\":");
+    slot.size = static_cast<uint8_t>(p - slot.text);
   }
   return slot;
 }
@@ -703,13 +734,18 @@ void JsonWriter::Write(const ApiEvent& e) {
   }
   ByteBuffer& out = pending_[c];
   char* p = out.Reserve(kRecordRoom);
-  p = records_[c]++ == 0 ? Put(p, "\n{") : Put(p, ",\n{");
-  // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
-  // field rocprofv3 writes of each.
-  p = PutKey(p, "size", RecordSize(e.op->category));
-  p = PutKey(Put(p, ","), "kind", slot.kind);
-  p = PutKey(Put(p, ","), "operation", operation);
-  p = PutKey(Put(p, ",\"correlation_id\":{"), "internal", e.correlation_id);
+  *p = ',';
+  p += records_[c]++ != 0;
+  *p++ = '\n';
+  // The operation's first bytes, whole: a copy of a constant size.
+  std::memcpy(p, slot.text, sizeof(slot.text));
+  if (__builtin_expect(e.op->category != Category::kMarker, 1)) {
+    p += slot.size;
+  } else {
+    p = PutUInt(p + slot.head_size, operation);
+    p = Put(p, ",\"correlation_id\":{\"internal\":");
+  }
+  p = PutUInt(p, e.correlation_id);
   p = PutKey(Put(p, ",\"external\":0,\"ancestor\":0},"), "start_timestamp",
              e.start_ns);
   p = PutKey(Put(p, ","), "end_timestamp", e.end_ns);
@@ -937,11 +973,10 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
   }
   // Staged in chunks: OutputFile takes whole writes back on an error.
-  std::string out;
+  ByteBuffer out;
   bool ok = true;
   int err = 0;
-  auto put = [&](const char* data, size_t n) {
-    out.append(data, n);
+  auto write_out = [&] {
     if (ok && out.size() >= OutputFile::kChunkBytes) {
       if (!f.Write(out.data(), out.size())) {
         ok = false;
@@ -949,6 +984,10 @@ void JsonWriter::Finish(const RunInfo& info) {
       }
       out.clear();
     }
+  };
+  auto put = [&](const char* data, size_t n) {
+    out.Append(data, n);
+    write_out();
   };
   auto put_string = [&](const std::string& text) {
     put(text.data(), text.size());
@@ -962,16 +1001,20 @@ void JsonWriter::Finish(const RunInfo& info) {
       err = errno;
       return;
     }
-    char copy[1 << 16];
-    ssize_t n;
-    while (ok && (n = ::read(fd, copy, sizeof(copy))) != 0) {
+    // Read straight into the staging buffer (no copy between).
+    constexpr size_t kRead = 1 << 16;
+    while (ok) {
+      char* to = out.Reserve(kRead);
+      const ssize_t n = ::read(fd, to, kRead);
+      if (n == 0) break;
       if (n < 0) {
         if (errno == EINTR) continue;
         ok = false;
         err = errno;
         break;
       }
-      put(copy, static_cast<size_t>(n));
+      out.Commit(to + n);
+      write_out();
     }
     ::close(fd);
   };

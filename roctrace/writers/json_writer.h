@@ -97,6 +97,13 @@ class JsonWriter : public Writer {
     uint32_t kind = 0;
     uint32_t operation = 0;
     bool known = false;
+    // A record's first bytes, the same for every record of the operation:
+    // `{"size":..,"kind":..,"operation":` (head_size bytes), then but for
+    // rocTX (whose operation is the event's) the operation and
+    // `,"correlation_id":{"internal":` (size bytes).
+    uint8_t head_size = 0;
+    uint8_t size = 0;
+    char text[80];
   };
   // A record's kind and `operation`: the index of its name in its kind's
   // list (rocTX events: the rocTX function, their message in
