@@ -702,6 +702,23 @@ void JsonWriter::Lose(const std::string& what, int err) {
   DropParts();
 }
 
+inline char* JsonWriter::PutTimestamp(char* p, uint64_t ns) {
+  const uint64_t high = ns / kTenTo8;
+  if (__builtin_expect(high - 1 >= kTenTo8 - 1, 0)) return PutUInt(p, ns);
+  if (__builtin_expect(high != time_high_, 0)) {
+    char text[16];
+    time_high_size_ = static_cast<uint32_t>(
+        PutUpTo8Digits(text, static_cast<uint32_t>(high)) - text);
+    std::memcpy(&time_high_text_, text, 8);
+    time_high_ = high;
+  }
+  std::memcpy(p, &time_high_text_, 8);
+  p += time_high_size_;
+  const uint64_t low = EightDigits(static_cast<uint32_t>(ns - high * kTenTo8));
+  std::memcpy(p, &low, 8);
+  return p + 8;
+}
+
 void JsonWriter::Write(const ApiEvent& e) {
   if (failed_) {
     CountUnwritten(1);
@@ -746,9 +763,9 @@ void JsonWriter::Write(const ApiEvent& e) {
     p = Put(p, ",\"correlation_id\":{\"internal\":");
   }
   p = PutUInt(p, e.correlation_id);
-  p = PutKey(Put(p, ",\"external\":0,\"ancestor\":0},"), "start_timestamp",
-             e.start_ns);
-  p = PutKey(Put(p, ","), "end_timestamp", e.end_ns);
+  p = Put(p, ",\"external\":0,\"ancestor\":0},\"start_timestamp\":");
+  p = PutTimestamp(p, e.start_ns);
+  p = PutTimestamp(Put(p, ",\"end_timestamp\":"), e.end_ns);
   p = PutKey(Put(p, ","), "thread_id", e.tid);
   if (IsDevice(e.op->category) && e.op->category != Category::kScratchMemory) {
     // rocprofv3's records of dispatches, copies and allocations carry their

@@ -129,6 +129,12 @@ class JsonWriter : public Writer {
   std::vector<ArgPrefix> arg_prefixes_ =
       std::vector<ArgPrefix>(kArgPrefixSlots);
   struct ArgSink;
+  // A timestamp's digits: those above its last 8, the same for 100 ms
+  // (and in a record's start and end), kept from the last one.
+  char* PutTimestamp(char* p, uint64_t ns);
+  uint64_t time_high_ = ~uint64_t{0};
+  uint64_t time_high_text_ = 0;  // its digits, time_high_size_ of them
+  uint32_t time_high_size_ = 0;
   const ArgPrefix& LearnArgPrefix(ArgPrefix& slot, const ApiArgs& args,
                                   uint32_t position, const char* header_type,
                                   const char* name);
