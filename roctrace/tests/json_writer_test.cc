@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -19,6 +21,7 @@
 
 #include "roctrace/tests/scratch_dir.h"
 #include "roctrace/tool/sdk_operation_names.h"
+#include "roctrace/writers/utf8.h"
 
 namespace roctrace {
 namespace {
@@ -406,6 +409,91 @@ TEST(JsonWriter, HipResultsOfOtherTypesAreTheirBits) {
   EXPECT_EQ(hip[0]["retval"]["uint64_t_retval"], 0x7f0012345678u);
   EXPECT_FALSE(hip[1].contains("retval"));
   EXPECT_EQ(hip[2]["retval"]["uint64_t_retval"], 0u);
+}
+
+// Every argument's type, name and value as a JSON reader gets them back
+// (quotes, backslashes and controls escaped, wherever they fall in the
+// text; bytes that are not UTF-8 made valid), the same for each call of an
+// operation, and numbers of every width exact.
+TEST(JsonWriter, ArgumentsAndNumbersReadBackAsWritten) {
+  OpName op{Category::kHip, "hipSetDevice", "HIP_RUNTIME_API_EXT", 0};
+  op.returns_status = true;
+  static const std::string kLongType(150, 'T');  // longer than most
+  static const char* const kValues[] = {
+      "plain",
+      "a\"quote and a \\backslash, then more than eight bytes",
+      "\x01\x1f controls\tand\nlines \x7f",
+      "twelve bytes\"",
+      "\xff\xfe not UTF-8 \xc3",
+      "caf\xc3\xa9 is UTF-8",
+      ""};
+  struct Printers {
+    static void Values(const ApiArgs&, ApiArgs::ValueVisit visit, void* user) {
+      static const char kType[] = "int";
+      static const char kOther[] = "long_type";
+      static const char* const kNames[] = {"a", "b", "c", "d", "e", "f", "g"};
+      for (uint32_t i = 0; i < std::size(kValues); ++i) {
+        visit(i, i == 3 ? kOther : kType, kNames[i], kValues[i],
+              std::strlen(kValues[i]), user);
+      }
+    }
+    static ApiArg Spell(const ApiArgs&, uint32_t position,
+                        const char* header_type, const char* name,
+                        const char* value, size_t size) {
+      const bool other = std::strcmp(header_type, "long_type") == 0;
+      return ApiArg{position,
+                    header_type,
+                    std::strlen(header_type),
+                    other ? kLongType.c_str() : "i\"\\",
+                    name,
+                    std::strlen(name),
+                    value,
+                    size};
+    }
+  };
+  static const ApiArgs::Printers kPrinters{
+      [](const ApiArgs&, ApiArgs::Visit, void*) {}, &Printers::Values,
+      &Printers::Spell};
+  const uint64_t bytes[1] = {0};
+  const ApiArgs recorded{&kPrinters, 0, 0, sizeof(bytes),
+                         reinterpret_cast<const unsigned char*>(bytes)};
+  const uint64_t kTimes[] = {0,
+                             9,
+                             10,
+                             99999999,
+                             100000000,
+                             1234567890123456ull,
+                             10000000000000000ull,
+                             18446744073709551615ull};
+  std::vector<ApiEvent> events;
+  for (uint64_t t : kTimes) {
+    ApiEvent e = Event(&op, events.size() + 1);
+    e.args = &recorded;
+    e.start_ns = t;
+    e.end_ns = t;
+    e.tid = static_cast<uint32_t>(t);
+    events.push_back(e);
+  }
+  const Written w = WriteEvents(events);
+  const json& hip = w.tool["buffer_records"]["hip_api"];
+  ASSERT_EQ(hip.size(), std::size(kTimes));
+  for (size_t i = 0; i < std::size(kTimes); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(hip[i]["start_timestamp"].get<uint64_t>(), kTimes[i]);
+    EXPECT_EQ(hip[i]["end_timestamp"].get<uint64_t>(), kTimes[i]);
+    EXPECT_EQ(hip[i]["thread_id"].get<uint64_t>(),
+              static_cast<uint32_t>(kTimes[i]));
+    const json& args = hip[i]["args"];
+    ASSERT_EQ(args.size(), std::size(kValues));
+    for (size_t a = 0; a < std::size(kValues); ++a) {
+      EXPECT_EQ(args[a]["type"], a == 3 ? kLongType : "i\"\\");
+      EXPECT_EQ(args[a]["name"], std::string(1, static_cast<char>('a' + a)));
+      EXPECT_EQ(args[a]["value"], MakeValidUtf8(kValues[a]));
+    }
+  }
+  EXPECT_EQ(hip[0]["args"][2]["value"], "\x01\x1f controls\tand\nlines \x7f");
+  EXPECT_EQ(hip[0]["args"][4]["value"].get<std::string>().substr(0, 6),
+            "\xef\xbf\xbd\xef\xbf\xbd");  // U+FFFD for each bad byte
 }
 
 TEST(JsonWriter, OperationsAreTheSdksNumbersAndListsAreComplete) {

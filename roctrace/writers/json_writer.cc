@@ -103,24 +103,182 @@ void Dim3(std::string* out, const char* key, uint64_t x, uint64_t y,
   out->push_back('}');
 }
 
+// A record is formatted through a plain pointer into room reserved in its
+// part's ByteBuffer (Put*: each returns where its bytes end), not appended
+// to a std::string piece by piece: snprintf for each number and the
+// string's size reloaded after every byte were most of the writer's cost.
+
+// The literal's bytes, without its terminating NUL.
+template <size_t N>
+inline char* Put(char* p, const char (&text)[N]) {
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
+}
+
+constexpr uint64_t kTenTo8 = 100000000;
+
+// The 8 decimal digits of `v` < 10^8 (leading zeros kept) as 8 ASCII bytes
+// in memory order, computed in parallel within one 64-bit word: split into
+// two 4-digit halves, each into two 2-digit lanes, each into two digits,
+// dividing by multiplying with a scaled reciprocal (exact for these ranges:
+// x * 10486 >> 20 == x / 100 for x < 10^4, x * 103 >> 10 == x / 10 for
+// x < 100).
+inline uint64_t EightDigits(uint32_t v) {
+  uint64_t halves = (v / 10000) | (uint64_t{v % 10000} << 32);
+  const uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007Full;
+  const uint64_t pairs = hundreds | ((halves - hundreds * 100) << 16);
+  const uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000Full;
+  const uint64_t digits = tens | ((pairs - tens * 10) << 8);
+  return digits | 0x3030303030303030ull;
+}
+
+// 10^i, for the digit count.
+constexpr uint32_t kPowersOfTen[] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+
+// The digits of `v` < 10^8 at `p` (8 bytes stored), returning their end.
+// The count from the highest bit (1233 / 4096 ~ log10(2)), one compare.
+inline __attribute__((always_inline)) char* PutUpTo8Digits(char* p,
+                                                           uint32_t v) {
+  const uint32_t bits = 32 - static_cast<uint32_t>(__builtin_clz(v | 1));
+  const uint32_t guess = (bits * 1233) >> 12;
+  // (v | 1: 0 has a digit; no power of ten from 10 on is odd.)
+  const int n = static_cast<int>(guess + 1 - ((v | 1) < kPowersOfTen[guess]));
+  // The leading zeros are the low bytes: shifted out.
+  const uint64_t text = EightDigits(v) >> (8 * (8 - n));
+  std::memcpy(p, &text, 8);
+  return p + n;
+}
+
+// The decimal digits of `v` at `p`, returning their end; stores up to 8
+// bytes past it (every caller's room has them). Timestamps, 14-16 digits,
+// are two words of digits; a copy of a variable length would be a call.
+inline char* PutUInt(char* p, uint64_t v) {
+  if (__builtin_expect(v < kTenTo8, 1)) {
+    return PutUpTo8Digits(p, static_cast<uint32_t>(v));
+  }
+  uint64_t high = v / kTenTo8;
+  const auto low = static_cast<uint32_t>(v - high * kTenTo8);
+  if (__builtin_expect(high >= kTenTo8, 0)) {
+    const uint64_t top = high / kTenTo8;
+    p = PutUpTo8Digits(p, static_cast<uint32_t>(top));
+    const uint64_t middle =
+        EightDigits(static_cast<uint32_t>(high - top * kTenTo8));
+    std::memcpy(p, &middle, 8);
+    p += 8;
+  } else {
+    p = PutUpTo8Digits(p, static_cast<uint32_t>(high));
+  }
+  const uint64_t digits = EightDigits(low);
+  std::memcpy(p, &digits, 8);
+  return p + 8;
+}
+
+// Which bytes a JSON string escapes: '"', '\\' and the controls.
+struct EscapeTable {
+  constexpr EscapeTable() : escape() {
+    for (int i = 0; i < 0x20; ++i) escape[i] = true;
+    escape[static_cast<unsigned char>('"')] = true;
+    escape[static_cast<unsigned char>('\\')] = true;
+  }
+  bool escape[256];
+};
+constexpr EscapeTable kEscape;
+
+// Room PutJsonString needs for `n` bytes of text (a control is 6 bytes),
+// with 8 bytes to spare.
+constexpr size_t JsonStringRoom(size_t n) { return 6 * n + 2 + 8; }
+
+// Whether any of a word's 8 bytes may need a look (a control, '"', '\\' or
+// a byte of 0x80 and above): the classic has-less-than and has-zero tests,
+// whose false positives (borrows) only send a word to the byte loop.
+inline bool WordNeedsLook(uint64_t w) {
+  constexpr uint64_t kOnes = 0x0101010101010101ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  const uint64_t quote = w ^ (kOnes * '"');
+  const uint64_t backslash = w ^ (kOnes * '\\');
+  return (((w - kOnes * 0x20) | (quote - kOnes) | (backslash - kOnes) | w) &
+          kHigh) != 0;
+}
+
+// `text`'s bytes, escaped, at `p` (no quotes); sets *high when a byte is
+// 0x80 or above (left as it is).
+inline char* PutJsonEscaped(char* p, const char* text, size_t n, bool* high) {
+  const char* end = text + n;
+  while (text != end) {
+    if (end - text >= 8) {
+      uint64_t w;
+      std::memcpy(&w, text, 8);
+      if (__builtin_expect(!WordNeedsLook(w), 1)) {
+        std::memcpy(p, &w, 8);
+        p += 8;
+        text += 8;
+        continue;
+      }
+    }
+    // A byte at a time up to the next word (or the end).
+    const char* stop = end - text > 8 ? text + 8 : end;
+    for (; text != stop; ++text) {
+      const char c = *text;
+      const auto u = static_cast<unsigned char>(c);
+      if (__builtin_expect(!kEscape.escape[u], 1)) {
+        *high |= u >= 0x80;
+        *p++ = c;
+      } else if (c == '"' || c == '\\') {
+        *p++ = '\\';
+        *p++ = c;
+      } else {
+        p = Put(p, "\\u00");
+        *p++ = static_cast<char>('0' + (u >> 4));
+        *p++ = "0123456789abcdef"[u & 0xf];
+      }
+    }
+  }
+  return p;
+}
+
+// `text` as a JSON string (quoted, escaped; controls as \u00xx).
+inline char* PutJsonString(char* p, std::string_view text) {
+  bool high = false;
+  *p++ = '"';
+  p = PutJsonEscaped(p, text.data(), text.size(), &high);
+  *p++ = '"';
+  return p;
+}
+
+// "key":value
+template <size_t N>
+inline char* PutKey(char* p, const char (&key)[N], uint64_t value) {
+  *p++ = '"';
+  p = Put(p, key);
+  p = Put(p, "\":");
+  return PutUInt(p, value);
+}
+
+// ,"key":{"x":x,"y":y,"z":z} (rocprofiler_dim3_t).
+template <size_t N>
+inline char* PutDim3(char* p, const char (&key)[N], uint64_t x, uint64_t y,
+                     uint64_t z) {
+  p = Put(p, ",\"");
+  p = Put(p, key);
+  p = PutKey(Put(p, "\":{"), "x", x);
+  p = PutKey(Put(p, ","), "y", y);
+  p = PutKey(Put(p, ","), "z", z);
+  *p++ = '}';
+  return p;
+}
+
+// Room for a record's fields but its arguments: about 40 keys and numbers
+// of at most 20 digits fit with plenty to spare.
+constexpr size_t kRecordRoom = 2048;
+
 }  // namespace
 
 void AppendJsonString(std::string* out, std::string_view text) {
-  out->push_back('"');
-  for (char c : text) {
-    auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out->push_back('\\');
-      out->push_back(c);
-    } else if (u < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof(esc), "\\u%04x", u);
-      out->append(esc);
-    } else {
-      out->push_back(c);
-    }
-  }
-  out->push_back('"');
+  const size_t size = out->size();
+  out->resize(size + JsonStringRoom(text.size()));
+  char* end = PutJsonString(out->data() + size, text);
+  out->resize(static_cast<size_t>(end - out->data()));
 }
 
 namespace {
@@ -523,6 +681,15 @@ const JsonWriter::OpSlot& JsonWriter::Operation(const ApiEvent& e) {
       slot.operation = OperationNumber(
           slot.kind, sdk_dispatch ? kDispatchComplete : op->name);
     }
+    // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
+    // field rocprofv3 writes of each.
+    char* p = PutUInt(Put(slot.text, "{\"size\":"), RecordSize(op->category));
+    p = PutKey(Put(p, ","), "kind", slot.kind);
+    p = Put(p, ",\"operation\":");
+    slot.head_size = static_cast<uint8_t>(p - slot.text);
+    p = PutUInt(p, slot.operation);
+    p = Put(p, ",\"correlation_id\":{\"internal\":");
+    slot.size = static_cast<uint8_t>(p - slot.text);
   }
   return slot;
 }
@@ -533,6 +700,23 @@ void JsonWriter::Lose(const std::string& what, int err) {
   failed_ = true;
   CountUnwritten(events_);
   DropParts();
+}
+
+inline char* JsonWriter::PutTimestamp(char* p, uint64_t ns) {
+  const uint64_t high = ns / kTenTo8;
+  if (__builtin_expect(high - 1 >= kTenTo8 - 1, 0)) return PutUInt(p, ns);
+  if (__builtin_expect(high != time_high_, 0)) {
+    char text[16];
+    time_high_size_ = static_cast<uint32_t>(
+        PutUpTo8Digits(text, static_cast<uint32_t>(high)) - text);
+    std::memcpy(&time_high_text_, text, 8);
+    time_high_ = high;
+  }
+  std::memcpy(p, &time_high_text_, 8);
+  p += time_high_size_;
+  const uint64_t low = EightDigits(static_cast<uint32_t>(ns - high * kTenTo8));
+  std::memcpy(p, &low, 8);
+  return p + 8;
 }
 
 void JsonWriter::Write(const ApiEvent& e) {
@@ -554,73 +738,67 @@ void JsonWriter::Write(const ApiEvent& e) {
     // correlation ID.
     operation = e.instant ? 0 : e.async_range_id != 0 ? 2 : 1;
     if (!OpenPart(kMarkerPart)) return;
-    std::string& strings = pending_[kMarkerPart];
-    strings.append(records_[kMarkerPart]++ == 0 ? "\n{" : ",\n{");
-    Key(&strings, "key", e.correlation_id);
-    strings.append(",\"value\":");
-    AppendJsonString(&strings, e.op->name);
-    strings.push_back('}');
+    ByteBuffer& strings = pending_[kMarkerPart];
+    char* p = strings.Reserve(64 + JsonStringRoom(e.op->name.size()));
+    p = records_[kMarkerPart]++ == 0 ? Put(p, "\n{") : Put(p, ",\n{");
+    p = PutKey(p, "key", e.correlation_id);
+    p = Put(p, ",\"value\":");
+    p = PutJsonString(p, e.op->name);
+    *p++ = '}';
+    strings.Commit(p);
     if (strings.size() >= kFlushBytes) Flush(kMarkerPart);
     if (failed_) return;
   }
-  std::string& out = pending_[c];
-  out.append(records_[c]++ == 0 ? "\n{" : ",\n{");
-  // `size`: the rocprofiler-sdk 1.0.0 record's size in bytes, the first
-  // field rocprofv3 writes of each.
-  Key(&out, "size", RecordSize(e.op->category));
-  out.push_back(',');
-  Key(&out, "kind", slot.kind);
-  out.push_back(',');
-  Key(&out, "operation", operation);
-  out.append(",\"correlation_id\":{");
-  Key(&out, "internal", e.correlation_id);
-  out.append(",\"external\":0,\"ancestor\":0},");
-  Key(&out, "start_timestamp", e.start_ns);
-  out.push_back(',');
-  Key(&out, "end_timestamp", e.end_ns);
-  out.push_back(',');
-  Key(&out, "thread_id", e.tid);
+  ByteBuffer& out = pending_[c];
+  char* p = out.Reserve(kRecordRoom);
+  *p = ',';
+  p += records_[c]++ != 0;
+  *p++ = '\n';
+  // The operation's first bytes, whole: a copy of a constant size.
+  std::memcpy(p, slot.text, sizeof(slot.text));
+  if (__builtin_expect(e.op->category != Category::kMarker, 1)) {
+    p += slot.size;
+  } else {
+    p = PutUInt(p + slot.head_size, operation);
+    p = Put(p, ",\"correlation_id\":{\"internal\":");
+  }
+  p = PutUInt(p, e.correlation_id);
+  p = Put(p, ",\"external\":0,\"ancestor\":0},\"start_timestamp\":");
+  p = PutTimestamp(p, e.start_ns);
+  p = PutTimestamp(Put(p, ",\"end_timestamp\":"), e.end_ns);
+  p = PutKey(Put(p, ","), "thread_id", e.tid);
   if (IsDevice(e.op->category) && e.op->category != Category::kScratchMemory) {
     // rocprofv3's records of dispatches, copies and allocations carry their
     // HIP stream; its scratch records are the SDK's record as it is.
-    out.append(",\"stream_id\":{");
-    Key(&out, "handle", e.stream_id);
-    out.push_back('}');
+    p = PutKey(Put(p, ",\"stream_id\":{"), "handle", e.stream_id);
+    *p++ = '}';
   }
   if (e.op->category == Category::kKernel) {
     AgentRef agent{true, e.device->device_id};
     if (e.op->kernel_id > kernels_.size()) kernels_.resize(e.op->kernel_id);
     kernels_[e.op->kernel_id - 1] = e.op;
     NoteAgent(agent);
-    out.append(",\"dispatch_info\":{\"size\":128,\"agent_id\":{");
-    Key(&out, "handle", AgentHandle(agent));
-    out.append("},\"queue_id\":{");
-    Key(&out, "handle", e.queue_id);
-    out.append("},");
-    Key(&out, "kernel_id", e.op->kernel_id);
-    out.push_back(',');
-    Key(&out, "dispatch_id", e.device->dispatch_id);
+    p = PutKey(Put(p, ",\"dispatch_info\":{\"size\":128,\"agent_id\":{"),
+               "handle", AgentHandle(agent));
+    p = PutKey(Put(p, "},\"queue_id\":{"), "handle", e.queue_id);
+    p = PutKey(Put(p, "},"), "kernel_id", e.op->kernel_id);
+    p = PutKey(Put(p, ","), "dispatch_id", e.device->dispatch_id);
     // rocprofiler_kernel_dispatch_info_t's sizes: the packet's.
     const KernelLaunch& l = e.device->launch;
-    out.push_back(',');
-    Key(&out, "private_segment_size", l.private_segment_size);
-    out.push_back(',');
-    Key(&out, "group_segment_size", l.group_segment_size);
-    Dim3(&out, "workgroup_size", l.workgroup[0], l.workgroup[1],
-         l.workgroup[2]);
-    Dim3(&out, "grid_size", l.grid[0], l.grid[1], l.grid[2]);
-    out.push_back('}');
+    p = PutKey(Put(p, ","), "private_segment_size", l.private_segment_size);
+    p = PutKey(Put(p, ","), "group_segment_size", l.group_segment_size);
+    p = PutDim3(p, "workgroup_size", l.workgroup[0], l.workgroup[1],
+                l.workgroup[2]);
+    p = PutDim3(p, "grid_size", l.grid[0], l.grid[1], l.grid[2]);
+    *p++ = '}';
   } else if (e.op->category == Category::kMemoryCopy) {
     AgentRef src, dst;
     CopyAgents(e, &src, &dst);
     NoteAgent(src);
     NoteAgent(dst);
-    out.append(",\"dst_agent_id\":{");
-    Key(&out, "handle", AgentHandle(dst));
-    out.append("},\"src_agent_id\":{");
-    Key(&out, "handle", AgentHandle(src));
-    out.append("},");
-    Key(&out, "bytes", e.bytes);
+    p = PutKey(Put(p, ",\"dst_agent_id\":{"), "handle", AgentHandle(dst));
+    p = PutKey(Put(p, "},\"src_agent_id\":{"), "handle", AgentHandle(src));
+    p = PutKey(Put(p, "},"), "bytes", e.bytes);
   } else if (e.op->category == Category::kMemoryAllocation) {
     // rocprofiler_buffer_tracing_memory_allocation_record_t's fields.
     const MemoryAllocation& m = e.device->allocation;
@@ -629,37 +807,35 @@ void JsonWriter::Write(const ApiEvent& e) {
       NoteAgent(m.agent);
       agent_handle = AgentHandle(m.agent);
     }
-    out.append(",\"agent_id\":{");
-    Key(&out, "handle", agent_handle);
+    p = PutKey(Put(p, ",\"agent_id\":{"), "handle", agent_handle);
     // As rocprofiler-sdk 1.0.0 saves it: a string, 0x and 16 hex digits.
-    char address[40];
-    std::snprintf(address, sizeof(address), "},\"address\":\"0x%016llx\",",
-                  static_cast<unsigned long long>(m.address));
-    out.append(address);
-    Key(&out, "allocation_size", m.size);
+    p = Put(p, "},\"address\":\"0x");
+    for (int shift = 60; shift >= 0; shift -= 4) {
+      *p++ = "0123456789abcdef"[(m.address >> shift) & 0xf];
+    }
+    p = PutKey(Put(p, "\","), "allocation_size", m.size);
   } else if (e.op->category == Category::kScratchMemory) {
     // rocprofiler_buffer_tracing_scratch_memory_record_t's fields.
     if (e.device->device_id >= 0) {
       AgentRef agent{true, e.device->device_id};
       NoteAgent(agent);
-      out.append(",\"agent_id\":{");
-      Key(&out, "handle", AgentHandle(agent));
-      out.push_back('}');
+      p = PutKey(Put(p, ",\"agent_id\":{"), "handle", AgentHandle(agent));
+      *p++ = '}';
     }
-    out.append(",\"queue_id\":{");
-    Key(&out, "handle", e.queue_id);
-    out.append("},");
+    p = PutKey(Put(p, ",\"queue_id\":{"), "handle", e.queue_id);
     // 1.0.0's record has no allocation size (the CSV has it).
-    Key(&out, "flags", e.device->scratch.flags);
+    p = PutKey(Put(p, "},"), "flags", e.device->scratch.flags);
   } else if (e.op->category == Category::kHip || slot.kind == kKfdKind) {
     // Only rocprofv3's HIP records (the _EXT kinds) carry the arguments and
     // the returned value; its HSA and marker records are the SDK's plain
     // API record. roctrace's own kfd_api section is written as the HIP
     // ones.
     if (e.args != nullptr) {
+      out.Commit(p);
       AppendArgs(&out, *e.args);
+      p = out.Reserve(kRecordRoom);
     } else {
-      out.append(",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
+      p = Put(p, ",\"args\":[]");  // not captured (ROCTRACE_API_ARGS)
     }
     // rocprofiler-sdk's retval union, written as rocprofv3 writes a HIP
     // call's: its 64-bit member, the result's bits zero-extended (the union
@@ -669,52 +845,113 @@ void JsonWriter::Write(const ApiEvent& e) {
         e.op->returns_status || e.op->returns_void ||
         (e.op->retval_in_args && e.args != nullptr && e.args->size >= 8);
     if (has_retval) {
-      out.append(",\"retval\":{");
-      Key(&out, "uint64_t_retval",
-          e.op->returns_status
-              ? static_cast<uint64_t>(static_cast<uint32_t>(e.retval))
-          : e.op->returns_void ? uint64_t{0}
-                               : RetvalOf(*e.args));
-      out.push_back('}');
+      p = PutKey(Put(p, ",\"retval\":{"), "uint64_t_retval",
+                 e.op->returns_status
+                     ? static_cast<uint64_t>(static_cast<uint32_t>(e.retval))
+                 : e.op->returns_void ? uint64_t{0}
+                                      : RetvalOf(*e.args));
+      *p++ = '}';
     }
     if (e.op->category == Category::kHip) {
       // As rocprofv3's HIP records: the stream the call names, 0 (the
       // null stream) for a call that names none.
-      out.append(",\"stream_id\":{");
-      Key(&out, "handle", e.stream_known ? e.stream_id : 0);
-      out.push_back('}');
+      p = PutKey(Put(p, ",\"stream_id\":{"), "handle",
+                 e.stream_known ? e.stream_id : 0);
+      *p++ = '}';
     }
   }
-  out.push_back('}');
+  *p++ = '}';
+  out.Commit(p);
   if (out.size() >= kFlushBytes) Flush(c);
 }
 
 // ,"args":[{"type":..,"name":..,"value":..},...] as rocprofv3 writes a HIP
 // call's: the type as rocprofiler-sdk names it (its typeid name), the value
 // as printed (made valid UTF-8 where a struct's char array was not).
-void JsonWriter::AppendArgs(std::string* out, const ApiArgs& args) {
-  out->append(",\"args\":[");
-  args.each(
-      [](void* user, const ApiArg& arg) {
-        auto* o = static_cast<std::string*>(user);
-        o->append(arg.position == 0 ? "{\"type\":" : ",{\"type\":");
-        AppendJsonString(o, arg.mangled_type);
-        o->append(",\"name\":");
-        AppendJsonString(o, std::string_view(arg.name, arg.name_size));
-        o->append(",\"value\":");
-        const std::string_view value(arg.value, arg.value_size);
-        const bool ascii = std::all_of(value.begin(), value.end(), [](char c) {
-          return static_cast<unsigned char>(c) < 0x80;
-        });
-        if (ascii || IsValidUtf8(std::string(value))) {
-          AppendJsonString(o, value);
-        } else {
-          AppendJsonString(o, MakeValidUtf8(std::string(value)));
+// The printers hand each value over with their type and name literals;
+// the argument's bytes up to its value are kept per parameter (ArgPrefix),
+// so a known parameter costs a copy and its value's escaping.
+struct JsonWriter::ArgSink {
+  JsonWriter* writer;
+  const ApiArgs* args;
+  ByteBuffer* out;
+};
+
+const JsonWriter::ArgPrefix& JsonWriter::LearnArgPrefix(ArgPrefix& slot,
+                                                        const ApiArgs& args,
+                                                        uint32_t position,
+                                                        const char* header_type,
+                                                        const char* name) {
+  const ApiArg arg =
+      args.printers->spell(args, position, header_type, name, "", 0);
+  const std::string_view type(arg.mangled_type);
+  const std::string_view arg_name(arg.name, arg.name_size);
+  std::string text(
+      32 + JsonStringRoom(type.size()) + JsonStringRoom(arg_name.size()), '\0');
+  char* p = Put(text.data(), "{\"type\":");
+  p = PutJsonString(p, type);
+  p = PutJsonString(Put(p, ",\"name\":"), arg_name);
+  p = Put(p, ",\"value\":\"");
+  text.resize(static_cast<size_t>(p - text.data()));
+  slot.header_type = header_type;
+  slot.name = name;
+  slot.long_text.clear();
+  slot.size = static_cast<uint32_t>(text.size());
+  if (text.size() <= sizeof(slot.text)) {
+    std::memcpy(slot.text, text.data(), text.size());
+  } else {
+    slot.long_text = std::move(text);
+  }
+  return slot;
+}
+
+void JsonWriter::AppendArgs(ByteBuffer* out, const ApiArgs& args) {
+  out->Append(",\"args\":[", 9);
+  ArgSink sink{this, &args, out};
+  args.printers->values(
+      args,
+      [](uint32_t position, const char* header_type, const char* name,
+         const char* value, size_t size, void* user) {
+        auto* s = static_cast<ArgSink*>(user);
+        JsonWriter* w = s->writer;
+        ArgPrefix* slot =
+            &w->arg_prefixes_[((reinterpret_cast<uintptr_t>(name) >> 2) ^
+                               (reinterpret_cast<uintptr_t>(header_type) >>
+                                3)) &
+                              (kArgPrefixSlots - 1)];
+        if (__builtin_expect(
+                slot->name != name || slot->header_type != header_type, 0)) {
+          w->LearnArgPrefix(*slot, *s->args, position, header_type, name);
         }
-        o->push_back('}');
+        char* start = s->out->Reserve(1 + sizeof(slot->text) + slot->size +
+                                      JsonStringRoom(size) + 2);
+        char* p = start;
+        *p = ',';
+        p += position != 0;
+        if (__builtin_expect(slot->long_text.empty(), 1)) {
+          // Whole: a copy of a constant size is a few moves, not a call.
+          std::memcpy(p, slot->text, sizeof(slot->text));
+        } else {
+          std::memcpy(p, slot->long_text.data(), slot->size);
+        }
+        p += slot->size;
+        char* value_start = p;
+        bool high = false;
+        p = PutJsonEscaped(p, value, size, &high);
+        if (__builtin_expect(high, 0)) {
+          const std::string text(value, size);
+          if (!IsValidUtf8(text)) {
+            const std::string valid = MakeValidUtf8(text);
+            s->out->Commit(value_start);
+            p = s->out->Reserve(JsonStringRoom(valid.size()) + 2);
+            p = PutJsonEscaped(p, valid.data(), valid.size(), &high);
+          }
+        }
+        p = Put(p, "\"}");
+        s->out->Commit(p);
       },
-      out);
-  out->push_back(']');
+      &sink);
+  out->Append("]", 1);
 }
 
 // A machine has a handful of agents: a list beats a map.
@@ -753,11 +990,10 @@ void JsonWriter::Finish(const RunInfo& info) {
     }
   }
   // Staged in chunks: OutputFile takes whole writes back on an error.
-  std::string out;
+  ByteBuffer out;
   bool ok = true;
   int err = 0;
-  auto put = [&](const char* data, size_t n) {
-    out.append(data, n);
+  auto write_out = [&] {
     if (ok && out.size() >= OutputFile::kChunkBytes) {
       if (!f.Write(out.data(), out.size())) {
         ok = false;
@@ -765,6 +1001,10 @@ void JsonWriter::Finish(const RunInfo& info) {
       }
       out.clear();
     }
+  };
+  auto put = [&](const char* data, size_t n) {
+    out.Append(data, n);
+    write_out();
   };
   auto put_string = [&](const std::string& text) {
     put(text.data(), text.size());
@@ -778,16 +1018,20 @@ void JsonWriter::Finish(const RunInfo& info) {
       err = errno;
       return;
     }
-    char copy[1 << 16];
-    ssize_t n;
-    while (ok && (n = ::read(fd, copy, sizeof(copy))) != 0) {
+    // Read straight into the staging buffer (no copy between).
+    constexpr size_t kRead = 1 << 16;
+    while (ok) {
+      char* to = out.Reserve(kRead);
+      const ssize_t n = ::read(fd, to, kRead);
+      if (n == 0) break;
       if (n < 0) {
         if (errno == EINTR) continue;
         ok = false;
         err = errno;
         break;
       }
-      put(copy, static_cast<size_t>(n));
+      out.Commit(to + n);
+      write_out();
     }
     ::close(fd);
   };

@@ -24,6 +24,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "roctrace/writers/byte_buffer.h"
 #include "roctrace/writers/event.h"
 #include "roctrace/writers/output_file.h"
 
@@ -96,6 +97,13 @@ class JsonWriter : public Writer {
     uint32_t kind = 0;
     uint32_t operation = 0;
     bool known = false;
+    // A record's first bytes, the same for every record of the operation:
+    // `{"size":..,"kind":..,"operation":` (head_size bytes), then but for
+    // rocTX (whose operation is the event's) the operation and
+    // `,"correlation_id":{"internal":` (size bytes).
+    uint8_t head_size = 0;
+    uint8_t size = 0;
+    char text[80];
   };
   // A record's kind and `operation`: the index of its name in its kind's
   // list (rocTX events: the rocTX function, their message in
@@ -107,7 +115,29 @@ class JsonWriter : public Writer {
   uint32_t OperationNumber(uint32_t kind, const std::string& name);
   void Flush(int category);
   void NoteAgent(AgentRef agent);
-  static void AppendArgs(std::string* out, const ApiArgs& args);
+  void AppendArgs(ByteBuffer* out, const ApiArgs& args);
+  // An argument's bytes up to its value (`{"type":"..","name":"..","value":"`)
+  // by the printers' type and name literals (their addresses name them).
+  struct ArgPrefix {
+    const char* header_type = nullptr;
+    const char* name = nullptr;
+    uint32_t size = 0;
+    char text[96];
+    std::string long_text;  // in place of `text` when longer
+  };
+  static constexpr size_t kArgPrefixSlots = 256;
+  std::vector<ArgPrefix> arg_prefixes_ =
+      std::vector<ArgPrefix>(kArgPrefixSlots);
+  struct ArgSink;
+  // A timestamp's digits: those above its last 8, the same for 100 ms
+  // (and in a record's start and end), kept from the last one.
+  char* PutTimestamp(char* p, uint64_t ns);
+  uint64_t time_high_ = ~uint64_t{0};
+  uint64_t time_high_text_ = 0;  // its digits, time_high_size_ of them
+  uint32_t time_high_size_ = 0;
+  const ArgPrefix& LearnArgPrefix(ArgPrefix& slot, const ApiArgs& args,
+                                  uint32_t position, const char* header_type,
+                                  const char* name);
   // Reports the file lost (`what` then errno's text), counts every event
   // as unwritten and stops.
   void Lose(const std::string& what, int err);
@@ -128,7 +158,7 @@ class JsonWriter : public Writer {
   void DropParts();
 
   std::unique_ptr<OutputFile> parts_[kPartCount];
-  std::string pending_[kPartCount];
+  ByteBuffer pending_[kPartCount];
   uint64_t records_[kPartCount] = {};
   std::vector<OpSlot> operation_of_;  // by OpName::index
   // Each kind's operation names (strings.buffer_records) and their numbers.
