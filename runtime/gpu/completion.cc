@@ -165,8 +165,8 @@ bool Done(const PendingOp& op) {
 }
 
 // Set while a dispatch's or barrier's observers run, under the queue's
-// harvest mutex (and on the completion thread the registry's): a tool's
-// callback that flushes or finalizes must not harvest again on this thread.
+// harvest mutex (never under the registry's): a tool's callback that
+// flushes or finalizes must not harvest again on this thread.
 ROCTRACER_HOT_TLS bool t_reporting_dispatch = false;
 
 // Runs the observers of a dispatch or barrier with t_reporting_dispatch set.
@@ -357,6 +357,54 @@ size_t HarvestQueueLocked(QueueState* q, bool all) {
   });
 }
 
+// With the registry's mutex held: a state no queue uses any more gives its
+// slots' signals back and is deleted.
+void FreeStateLocked(Registry* r, QueueState* q) {
+  if (q->runtime_gone) {
+    delete q;
+    return;
+  }
+  q->ring.ForEachSlot([r](PendingOp& op) {
+    if (op.signal.handle != 0) r->free_signals.push_back(op.signal);
+  });
+  delete q;
+}
+
+// The registered queues, each held (QueueState::holds) until ReleaseQueues:
+// the registry's mutex is not held while they are harvested, since the
+// reports run tools' callbacks, which may create or destroy queues or submit
+// work (each takes that mutex).
+void HoldQueues(std::vector<QueueState*>* held) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  held->assign(r.queues.begin(), r.queues.end());
+  for (QueueState* q : *held) ++q->holds;
+}
+
+void ReleaseQueues(std::vector<QueueState*>* held) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (QueueState* q : *held) {
+    if (--q->holds == 0 && q->retired.load(std::memory_order_relaxed)) {
+      FreeStateLocked(&r, q);
+    }
+  }
+  held->clear();
+}
+
+// Harvests each held queue not retired since under its own harvest mutex
+// alone; whether any still has work in flight.
+bool HarvestHeld(const std::vector<QueueState*>& held, bool all) {
+  bool busy = false;
+  for (QueueState* q : held) {
+    std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+    if (q->retired.load(std::memory_order_acquire)) continue;
+    HarvestQueueLocked(q, all);
+    busy |= q->ring.InFlight() != 0;
+  }
+  return busy;
+}
+
 size_t HarvestCopiesLocked() {
   return Copies().ring.Harvest(true, &Done, &ReportCopy);
 }
@@ -537,6 +585,7 @@ void CompletionThreadMain() {
   std::vector<hsa_signal_t> signals;
   std::vector<hsa_signal_condition_t> conds;
   std::vector<hsa_signal_value_t> values;
+  std::vector<QueueState*> held;
   const uint64_t busy_ticks = NsToTicks(kBusyPollNs);
   const uint64_t idle_ticks = NsToTicks(kIdlePollNs);
   uint64_t queues_at = 0;
@@ -642,13 +691,9 @@ void CompletionThreadMain() {
     }
     if (timed) {
       queues_at = now;
-      Registry& r = Reg();
-      std::lock_guard<std::mutex> lock(r.mutex);
-      for (QueueState* q : r.queues) {
-        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
-        HarvestQueueLocked(q, false);
-        busy |= q->ring.InFlight() != 0;
-      }
+      HoldQueues(&held);
+      busy |= HarvestHeld(held, false);
+      ReleaseQueues(&held);
     } else {
       busy = true;  // looked less than a poll ago: look again after one
     }
@@ -838,13 +883,14 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
 
 void RetireQueue(QueueState* state) {
   Registry& r = Reg();
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    state->ring.ForEachSlot([&r](PendingOp& op) {
-      if (op.signal.handle != 0) r.free_signals.push_back(op.signal);
-    });
+  std::lock_guard<std::mutex> lock(r.mutex);
+  // A harvester holding it (possibly this thread, in a tool's callback)
+  // deletes it when done.
+  if (state->holds != 0) {
+    state->retired.store(true, std::memory_order_release);
+    return;
   }
-  delete state;
+  FreeStateLocked(&r, state);
 }
 
 bool IsTracedQueue(const hsa_queue_t* queue) {
@@ -1087,13 +1133,10 @@ void HarvestAll(HarvestReason reason) {
       reason == HarvestReason::kShutdown || reason == HarvestReason::kExit;
   Registry& r = Reg();
   if (!final) {
-    {
-      std::lock_guard<std::mutex> lock(r.mutex);
-      for (QueueState* q : r.queues) {
-        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
-        HarvestQueueLocked(q, reason != HarvestReason::kCompletionThread);
-      }
-    }
+    std::vector<QueueState*> held;
+    HoldQueues(&held);
+    HarvestHeld(held, reason != HarvestReason::kCompletionThread);
+    ReleaseQueues(&held);
     CopyTrack& copies = Copies();
     std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
     HarvestCopiesLocked();
@@ -1385,6 +1428,13 @@ void ShutDown() {
     std::lock_guard<std::mutex> drain(r.drain_mutex);
     std::lock_guard<std::mutex> lock(r.mutex);
     for (QueueState* q : r.queues) {
+      if (q->holds != 0) {
+        // A harvest (a flush) still running on another thread uses its
+        // signals and deletes it when done; they are left to the runtime.
+        q->runtime_gone = true;
+        q->retired.store(true, std::memory_order_release);
+        continue;
+      }
       q->ring.ForEachSlot([&signals](PendingOp& op) {
         if (op.signal.handle != 0) signals.push_back(op.signal);
       });
