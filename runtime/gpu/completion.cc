@@ -981,6 +981,9 @@ void HarvestQueueNow(QueueState* state) {
 }
 
 void HarvestQueueIfFree(QueueState* state) {
+  // A tool's dispatch callback may hold this very queue's harvest mutex
+  // (try_lock by its owner is undefined): the completion thread harvests.
+  if (t_reporting_dispatch) return;
   if (!state->harvest_mutex.try_lock()) return;
   HarvestQueueLocked(state, false);
   state->harvest_mutex.unlock();
