@@ -105,10 +105,12 @@ struct Registry {
   std::mutex loans_mutex;
   std::unordered_map<uint64_t, uint32_t> barrier_loans;
   // Held by whoever waits for queues' work or ends a queue's state (queue
-  // destruction, shutdown, exit), so that a state being drained is not
-  // deleted under the drain. Neither the submission path nor the completion
-  // thread takes it: waiting under it holds up neither.
-  std::mutex drain_mutex;
+  // destruction, shutdown, exit), so that drains of one queue do not
+  // overlap. Neither the submission path nor the completion thread takes it:
+  // waiting under it holds up neither. Recursive: a drain reports, and a
+  // tool's callback may destroy another queue (the states a drain uses are
+  // held, QueueState::holds, so one retired so stays allocated).
+  std::recursive_mutex drain_mutex;
 };
 Registry& Reg() {
   static Registry* registry = new Registry;
@@ -807,7 +809,7 @@ void CompletionThreadMain() {
 void ForgetInChild() {
   Registry& r = Reg();
   new (&r.mutex) std::mutex;
-  new (&r.drain_mutex) std::mutex;
+  new (&r.drain_mutex) std::recursive_mutex;
   new (&r.loans_mutex) std::mutex;
   r.queues.clear();  // their states stay the parent's interceptors' data
   CopyTrack& copies = Copies();
@@ -851,14 +853,26 @@ void RegisterQueue(QueueState* state) {
 hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                                   hsa_status_t (*destroy)(hsa_queue_t*)) {
   Registry& r = Reg();
-  std::lock_guard<std::mutex> drain(r.drain_mutex);
+  // From an operation's report (a tool's callback) the drain mutex may be
+  // held by a thread destroying the very queue being reported, which waits
+  // for this report's harvest mutex: then this goes on without it (the
+  // state is held, below, and drains of two queues do not meet).
+  std::unique_lock<std::recursive_mutex> drain(r.drain_mutex, std::defer_lock);
+  if (t_reporting_dispatch || t_reporting_copy) {
+    drain.try_lock();
+  } else {
+    drain.lock();
+  }
   QueueState* q = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     auto it =
         std::find_if(r.queues.begin(), r.queues.end(),
                      [queue](QueueState* s) { return s->queue == queue; });
-    if (it != r.queues.end()) q = *it;
+    if (it != r.queues.end()) {
+      q = *it;
+      ++q->holds;
+    }
   }
   if (q == nullptr) return destroy(queue);
   uint64_t budget = kDrainTimeoutNs;
@@ -869,6 +883,10 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   }
   const std::vector<UnseenPacket> unseen = CopyUnseen(q);
   const hsa_status_t status = destroy(queue);
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    --q->holds;
+  }
   if (status != HSA_STATUS_SUCCESS) {
     // Still the runtime's queue, still intercepted: keep tracing it.
     RegisterQueue(q);
@@ -1146,19 +1164,25 @@ void HarvestAll(HarvestReason reason) {
     return;
   }
   {
-    // The states stay alive (drain_mutex) while the waits run without the
-    // registry's mutex.
-    std::lock_guard<std::mutex> drain(r.drain_mutex);
+    // The states stay allocated (held) while the waits run without the
+    // registry's mutex; one a tool's callback destroyed meanwhile (retired)
+    // is skipped.
+    std::lock_guard<std::recursive_mutex> drain(r.drain_mutex);
     std::vector<QueueState*> queues;
-    {
-      std::lock_guard<std::mutex> lock(r.mutex);
-      queues = r.queues;
-    }
+    HoldQueues(&queues);
+    auto live = [](QueueState* q) {
+      return !q->retired.load(std::memory_order_acquire);
+    };
     uint64_t budget = kDrainTimeoutNs;
-    for (QueueState* q : queues) DrainQueue(q, &budget);
+    for (QueueState* q : queues) {
+      if (live(q)) DrainQueue(q, &budget);
+    }
     // The runtime may still be running: what it has not handed over by now
     // is past the last report.
-    for (QueueState* q : queues) AbandonQueue(q, CopyUnseen(q), false);
+    for (QueueState* q : queues) {
+      if (live(q)) AbandonQueue(q, CopyUnseen(q), false);
+    }
+    ReleaseQueues(&queues);
     DrainCopies(&budget);
   }
   if (reason == HarvestReason::kExit) PrintLosses();
@@ -1428,7 +1452,7 @@ void ShutDown() {
   Registry& r = Reg();
   std::vector<hsa_signal_t> signals;
   {
-    std::lock_guard<std::mutex> drain(r.drain_mutex);
+    std::lock_guard<std::recursive_mutex> drain(r.drain_mutex);
     std::lock_guard<std::mutex> lock(r.mutex);
     for (QueueState* q : r.queues) {
       if (q->holds != 0) {

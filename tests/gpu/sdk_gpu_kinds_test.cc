@@ -67,6 +67,11 @@ struct Tool {
   // `other_queue` with `other_done` as its completion signal.
   std::atomic<bool> submit_on_complete{false};
   std::atomic<int> submitted_on_complete{0};
+  // When set, the next dispatch's COMPLETE callback destroys `doomed`
+  // (storing what hsa_queue_destroy returned in `doomed_status`).
+  std::atomic<bool> destroy_on_complete{false};
+  std::atomic<int> doomed_status{-1};
+  hsa_queue_t* doomed = nullptr;
   hsa_agent_t gpu{0};
   uint64_t kernel = 0;
   void* kernarg = nullptr;
@@ -130,6 +135,11 @@ void Callback(rocprofiler_callback_tracing_record_t record,
       }
       hsa_signal_destroy(done);
     }
+  }
+  if (record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH &&
+      record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE &&
+      T().destroy_on_complete.exchange(false)) {
+    T().doomed_status = hsa_queue_destroy(T().doomed);
   }
   if (record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH &&
       record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE &&
@@ -594,6 +604,44 @@ TEST_F(SdkGpuKinds, AQueueMadeAndDestroyedInACompleteCallback) {
   EXPECT_EQ(AwaitCompletes(2), 2u);
   EXPECT_EQ(T().queue_steps.load(), 3);
   EXPECT_FALSE(T().queue_on_complete.load());
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// A COMPLETE callback that destroys another traced queue, one the harvest
+// reporting it is about to look at too: the destruction returns, the
+// queue's dispatch is reported once, and tracing goes on.
+TEST_F(SdkGpuKinds, AnotherQueueDestroyedInACompleteCallback) {
+  hsa_queue_t* q = program_.Queue();
+  hsa_queue_t* doomed = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  ASSERT_NE(doomed, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().doomed = doomed;
+  T().doomed_status = -1;
+  T().Clear();
+  gpu_test::Dispatch(doomed, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  hsa_signal_store_relaxed(done, 1);
+  T().destroy_on_complete = true;
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(AwaitCompletes(2), 2u);
+  for (int i = 0; i < 2000 && T().doomed_status.load() == -1; ++i) {
+    usleep(1000);
+  }
+  EXPECT_EQ(T().doomed_status.load(), HSA_STATUS_SUCCESS);
+  // Still traced after: one more dispatch is reported.
+  hsa_signal_store_relaxed(done, 1);
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(AwaitCompletes(3), 3u);
+  usleep(20000);
+  EXPECT_EQ(T().Of(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                   ROCPROFILER_KERNEL_DISPATCH_COMPLETE)
+                .size(),
+            3u);
   hsa_queue_destroy(q);
   hsa_signal_destroy(done);
 }
