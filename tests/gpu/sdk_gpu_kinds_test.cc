@@ -5,7 +5,9 @@
 // correlation) and checks what a tool reads: phases, the payload's fields,
 // kernel IDs linking a dispatch to its symbol, times in
 // rocprofiler_get_timestamp's clock, user data and external correlation IDs
-// carried from ENTER to the completion, names and argument iteration.
+// carried from ENTER to the completion, names and argument iteration; and
+// COMPLETE callbacks that flush, create, destroy or submit to queues (on the
+// tracer's completion thread) return.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
