@@ -105,10 +105,12 @@ struct Registry {
   std::mutex loans_mutex;
   std::unordered_map<uint64_t, uint32_t> barrier_loans;
   // Held by whoever waits for queues' work or ends a queue's state (queue
-  // destruction, shutdown, exit), so that a state being drained is not
-  // deleted under the drain. Neither the submission path nor the completion
-  // thread takes it: waiting under it holds up neither.
-  std::mutex drain_mutex;
+  // destruction, shutdown, exit), so that drains of one queue do not
+  // overlap. Neither the submission path nor the completion thread takes it:
+  // waiting under it holds up neither. Recursive: a drain reports, and a
+  // tool's callback may destroy another queue (the states a drain uses are
+  // held, QueueState::holds, so one retired so stays allocated).
+  std::recursive_mutex drain_mutex;
 };
 Registry& Reg() {
   static Registry* registry = new Registry;
@@ -165,8 +167,8 @@ bool Done(const PendingOp& op) {
 }
 
 // Set while a dispatch's or barrier's observers run, under the queue's
-// harvest mutex (and on the completion thread the registry's): a tool's
-// callback that flushes or finalizes must not harvest again on this thread.
+// harvest mutex (never under the registry's): a tool's callback that
+// flushes or finalizes must not harvest again on this thread.
 ROCTRACER_HOT_TLS bool t_reporting_dispatch = false;
 
 // Runs the observers of a dispatch or barrier with t_reporting_dispatch set.
@@ -357,6 +359,54 @@ size_t HarvestQueueLocked(QueueState* q, bool all) {
   });
 }
 
+// With the registry's mutex held: a state no queue uses any more gives its
+// slots' signals back and is deleted.
+void FreeStateLocked(Registry* r, QueueState* q) {
+  if (q->runtime_gone) {
+    delete q;
+    return;
+  }
+  q->ring.ForEachSlot([r](PendingOp& op) {
+    if (op.signal.handle != 0) r->free_signals.push_back(op.signal);
+  });
+  delete q;
+}
+
+// The registered queues, each held (QueueState::holds) until ReleaseQueues:
+// the registry's mutex is not held while they are harvested, since the
+// reports run tools' callbacks, which may create or destroy queues or submit
+// work (each takes that mutex).
+void HoldQueues(std::vector<QueueState*>* held) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  held->assign(r.queues.begin(), r.queues.end());
+  for (QueueState* q : *held) ++q->holds;
+}
+
+void ReleaseQueues(std::vector<QueueState*>* held) {
+  Registry& r = Reg();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (QueueState* q : *held) {
+    if (--q->holds == 0 && q->retired.load(std::memory_order_relaxed)) {
+      FreeStateLocked(&r, q);
+    }
+  }
+  held->clear();
+}
+
+// Harvests each held queue not retired since under its own harvest mutex
+// alone; whether any still has work in flight.
+bool HarvestHeld(const std::vector<QueueState*>& held, bool all) {
+  bool busy = false;
+  for (QueueState* q : held) {
+    std::lock_guard<std::mutex> harvest(q->harvest_mutex);
+    if (q->retired.load(std::memory_order_acquire)) continue;
+    HarvestQueueLocked(q, all);
+    busy |= q->ring.InFlight() != 0;
+  }
+  return busy;
+}
+
 size_t HarvestCopiesLocked() {
   return Copies().ring.Harvest(true, &Done, &ReportCopy);
 }
@@ -537,6 +587,7 @@ void CompletionThreadMain() {
   std::vector<hsa_signal_t> signals;
   std::vector<hsa_signal_condition_t> conds;
   std::vector<hsa_signal_value_t> values;
+  std::vector<QueueState*> held;
   const uint64_t busy_ticks = NsToTicks(kBusyPollNs);
   const uint64_t idle_ticks = NsToTicks(kIdlePollNs);
   uint64_t queues_at = 0;
@@ -642,13 +693,9 @@ void CompletionThreadMain() {
     }
     if (timed) {
       queues_at = now;
-      Registry& r = Reg();
-      std::lock_guard<std::mutex> lock(r.mutex);
-      for (QueueState* q : r.queues) {
-        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
-        HarvestQueueLocked(q, false);
-        busy |= q->ring.InFlight() != 0;
-      }
+      HoldQueues(&held);
+      busy |= HarvestHeld(held, false);
+      ReleaseQueues(&held);
     } else {
       busy = true;  // looked less than a poll ago: look again after one
     }
@@ -762,7 +809,7 @@ void CompletionThreadMain() {
 void ForgetInChild() {
   Registry& r = Reg();
   new (&r.mutex) std::mutex;
-  new (&r.drain_mutex) std::mutex;
+  new (&r.drain_mutex) std::recursive_mutex;
   new (&r.loans_mutex) std::mutex;
   r.queues.clear();  // their states stay the parent's interceptors' data
   CopyTrack& copies = Copies();
@@ -806,14 +853,26 @@ void RegisterQueue(QueueState* state) {
 hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                                   hsa_status_t (*destroy)(hsa_queue_t*)) {
   Registry& r = Reg();
-  std::lock_guard<std::mutex> drain(r.drain_mutex);
+  // From an operation's report (a tool's callback) the drain mutex may be
+  // held by a thread destroying the very queue being reported, which waits
+  // for this report's harvest mutex: then this goes on without it (the
+  // state is held, below, and drains of two queues do not meet).
+  std::unique_lock<std::recursive_mutex> drain(r.drain_mutex, std::defer_lock);
+  if (t_reporting_dispatch || t_reporting_copy) {
+    drain.try_lock();
+  } else {
+    drain.lock();
+  }
   QueueState* q = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     auto it =
         std::find_if(r.queues.begin(), r.queues.end(),
                      [queue](QueueState* s) { return s->queue == queue; });
-    if (it != r.queues.end()) q = *it;
+    if (it != r.queues.end()) {
+      q = *it;
+      ++q->holds;
+    }
   }
   if (q == nullptr) return destroy(queue);
   uint64_t budget = kDrainTimeoutNs;
@@ -824,6 +883,10 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   }
   const std::vector<UnseenPacket> unseen = CopyUnseen(q);
   const hsa_status_t status = destroy(queue);
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    --q->holds;
+  }
   if (status != HSA_STATUS_SUCCESS) {
     // Still the runtime's queue, still intercepted: keep tracing it.
     RegisterQueue(q);
@@ -838,13 +901,14 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
 
 void RetireQueue(QueueState* state) {
   Registry& r = Reg();
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    state->ring.ForEachSlot([&r](PendingOp& op) {
-      if (op.signal.handle != 0) r.free_signals.push_back(op.signal);
-    });
+  std::lock_guard<std::mutex> lock(r.mutex);
+  // A harvester holding it (possibly this thread, in a tool's callback)
+  // deletes it when done.
+  if (state->holds != 0) {
+    state->retired.store(true, std::memory_order_release);
+    return;
   }
-  delete state;
+  FreeStateLocked(&r, state);
 }
 
 bool IsTracedQueue(const hsa_queue_t* queue) {
@@ -935,6 +999,9 @@ void HarvestQueueNow(QueueState* state) {
 }
 
 void HarvestQueueIfFree(QueueState* state) {
+  // A tool's dispatch callback may hold this very queue's harvest mutex
+  // (try_lock by its owner is undefined): the completion thread harvests.
+  if (t_reporting_dispatch) return;
   if (!state->harvest_mutex.try_lock()) return;
   HarvestQueueLocked(state, false);
   state->harvest_mutex.unlock();
@@ -1087,32 +1154,35 @@ void HarvestAll(HarvestReason reason) {
       reason == HarvestReason::kShutdown || reason == HarvestReason::kExit;
   Registry& r = Reg();
   if (!final) {
-    {
-      std::lock_guard<std::mutex> lock(r.mutex);
-      for (QueueState* q : r.queues) {
-        std::lock_guard<std::mutex> harvest(q->harvest_mutex);
-        HarvestQueueLocked(q, reason != HarvestReason::kCompletionThread);
-      }
-    }
+    std::vector<QueueState*> held;
+    HoldQueues(&held);
+    HarvestHeld(held, reason != HarvestReason::kCompletionThread);
+    ReleaseQueues(&held);
     CopyTrack& copies = Copies();
     std::lock_guard<std::mutex> harvest(copies.harvest_mutex);
     HarvestCopiesLocked();
     return;
   }
   {
-    // The states stay alive (drain_mutex) while the waits run without the
-    // registry's mutex.
-    std::lock_guard<std::mutex> drain(r.drain_mutex);
+    // The states stay allocated (held) while the waits run without the
+    // registry's mutex; one a tool's callback destroyed meanwhile (retired)
+    // is skipped.
+    std::lock_guard<std::recursive_mutex> drain(r.drain_mutex);
     std::vector<QueueState*> queues;
-    {
-      std::lock_guard<std::mutex> lock(r.mutex);
-      queues = r.queues;
-    }
+    HoldQueues(&queues);
+    auto live = [](QueueState* q) {
+      return !q->retired.load(std::memory_order_acquire);
+    };
     uint64_t budget = kDrainTimeoutNs;
-    for (QueueState* q : queues) DrainQueue(q, &budget);
+    for (QueueState* q : queues) {
+      if (live(q)) DrainQueue(q, &budget);
+    }
     // The runtime may still be running: what it has not handed over by now
     // is past the last report.
-    for (QueueState* q : queues) AbandonQueue(q, CopyUnseen(q), false);
+    for (QueueState* q : queues) {
+      if (live(q)) AbandonQueue(q, CopyUnseen(q), false);
+    }
+    ReleaseQueues(&queues);
     DrainCopies(&budget);
   }
   if (reason == HarvestReason::kExit) PrintLosses();
@@ -1382,9 +1452,16 @@ void ShutDown() {
   Registry& r = Reg();
   std::vector<hsa_signal_t> signals;
   {
-    std::lock_guard<std::mutex> drain(r.drain_mutex);
+    std::lock_guard<std::recursive_mutex> drain(r.drain_mutex);
     std::lock_guard<std::mutex> lock(r.mutex);
     for (QueueState* q : r.queues) {
+      if (q->holds != 0) {
+        // A harvest (a flush) still running on another thread uses its
+        // signals and deletes it when done; they are left to the runtime.
+        q->runtime_gone = true;
+        q->retired.store(true, std::memory_order_release);
+        continue;
+      }
       q->ring.ForEachSlot([&signals](PendingOp& op) {
         if (op.signal.handle != 0) signals.push_back(op.signal);
       });

@@ -44,6 +44,17 @@ struct QueueState {
   // Packets the runtime has handed to the interceptor, in queue order: the
   // queue index of the next one it will hand over.
   std::atomic<uint64_t> packets_seen{0};
+  // Harvesters using this state without the registry's mutex (they report,
+  // which runs tools' callbacks that may create, destroy or submit to
+  // queues): counted under that mutex, and a state retired meanwhile is
+  // deleted by the last of them (RetireQueue never waits for them).
+  uint32_t holds = 0;
+  // Retired while held: no harvester looks at it any more.
+  std::atomic<bool> retired{false};
+  // Retired by the runtime's shutdown while held: its slots' signals belong
+  // to a runtime that is gone, never to be given out again (under the
+  // registry's mutex).
+  bool runtime_gone = false;
 };
 
 // An AQL packet header's type.

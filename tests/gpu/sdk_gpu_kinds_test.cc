@@ -5,13 +5,15 @@
 // correlation) and checks what a tool reads: phases, the payload's fields,
 // kernel IDs linking a dispatch to its symbol, times in
 // rocprofiler_get_timestamp's clock, user data and external correlation IDs
-// carried from ENTER to the completion, names and argument iteration.
+// carried from ENTER to the completion, names and argument iteration; and
+// COMPLETE callbacks that flush, create, destroy or submit to queues (on the
+// tracer's completion thread) return.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <map>
 #include <atomic>
+#include <map>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -58,6 +60,25 @@ struct Tool {
   // counts the flushes that succeeded).
   std::atomic<bool> flush_on_complete{false};
   std::atomic<int> flushes_on_complete{0};
+  // When set, the next dispatch's COMPLETE callback creates a queue on
+  // `gpu`, runs `kernel` on it, waits for it and destroys the queue
+  // (counting each step that succeeded in `queue_steps`).
+  std::atomic<bool> queue_on_complete{false};
+  std::atomic<int> queue_steps{0};
+  // When set, the next dispatch's COMPLETE callback submits `kernel` to
+  // `other_queue` with `other_done` as its completion signal.
+  std::atomic<bool> submit_on_complete{false};
+  std::atomic<int> submitted_on_complete{0};
+  // When set, the next dispatch's COMPLETE callback destroys `doomed`
+  // (storing what hsa_queue_destroy returned in `doomed_status`).
+  std::atomic<bool> destroy_on_complete{false};
+  std::atomic<int> doomed_status{-1};
+  hsa_queue_t* doomed = nullptr;
+  hsa_agent_t gpu{0};
+  uint64_t kernel = 0;
+  void* kernarg = nullptr;
+  hsa_queue_t* other_queue = nullptr;
+  hsa_signal_t other_done{0};
 
   std::vector<Event> Of(int32_t kind, int32_t op = -1) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -99,6 +120,35 @@ void Callback(rocprofiler_callback_tracing_record_t record,
     if (rocprofiler_flush_buffer(T().buffer) == ROCPROFILER_STATUS_SUCCESS) {
       T().flushes_on_complete.fetch_add(1);
     }
+  }
+  if (record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH &&
+      record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE &&
+      T().queue_on_complete.exchange(false)) {
+    hsa_queue_t* q = nullptr;
+    hsa_signal_t done{0};
+    if (hsa_queue_create(T().gpu, 64, HSA_QUEUE_TYPE_MULTI, nullptr, nullptr, 0,
+                         0, &q) == HSA_STATUS_SUCCESS &&
+        hsa_signal_create(1, 0, nullptr, &done) == HSA_STATUS_SUCCESS) {
+      T().queue_steps.fetch_add(1);
+      gpu_test::Dispatch(q, T().kernel, T().kernarg, done);
+      if (gpu_test::WaitZero(done) == 0) T().queue_steps.fetch_add(1);
+      if (hsa_queue_destroy(q) == HSA_STATUS_SUCCESS) {
+        T().queue_steps.fetch_add(1);
+      }
+      hsa_signal_destroy(done);
+    }
+  }
+  if (record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH &&
+      record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE &&
+      T().destroy_on_complete.exchange(false)) {
+    T().doomed_status = hsa_queue_destroy(T().doomed);
+  }
+  if (record.kind == ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH &&
+      record.operation == ROCPROFILER_KERNEL_DISPATCH_COMPLETE &&
+      T().submit_on_complete.exchange(false)) {
+    gpu_test::Dispatch(T().other_queue, T().kernel, T().kernarg,
+                       T().other_done);
+    T().submitted_on_complete.fetch_add(1);
   }
   Event e{};
   e.record = record;
@@ -522,6 +572,115 @@ TEST_F(SdkGpuKinds, AFlushFromADispatchCallbackReturns) {
   }
   hsa_queue_destroy(q);
   hsa_signal_destroy(done);
+}
+
+// Waits (at most 20 s) until `n` dispatches were reported COMPLETE.
+size_t AwaitCompletes(size_t n) {
+  size_t seen = 0;
+  for (int i = 0; i < 20000; ++i) {
+    seen = T().Of(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                  ROCPROFILER_KERNEL_DISPATCH_COMPLETE)
+               .size();
+    if (seen >= n) break;
+    usleep(1000);
+  }
+  return seen;
+}
+
+// A COMPLETE callback (on the tracer's completion thread) that creates a
+// queue, runs a kernel there and destroys the queue: all three return, and
+// both dispatches are reported.
+TEST_F(SdkGpuKinds, AQueueMadeAndDestroyedInACompleteCallback) {
+  hsa_queue_t* q = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().gpu = program_.gpu;
+  T().kernel = program_.empty;
+  T().kernarg = program_.kernarg;
+  T().queue_steps = 0;
+  T().Clear();
+  T().queue_on_complete = true;
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(AwaitCompletes(2), 2u);
+  EXPECT_EQ(T().queue_steps.load(), 3);
+  EXPECT_FALSE(T().queue_on_complete.load());
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// A COMPLETE callback that destroys another traced queue, one the harvest
+// reporting it is about to look at too: the destruction returns, the
+// queue's dispatch is reported once, and tracing goes on.
+TEST_F(SdkGpuKinds, AnotherQueueDestroyedInACompleteCallback) {
+  hsa_queue_t* q = program_.Queue();
+  hsa_queue_t* doomed = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  ASSERT_NE(doomed, nullptr);
+  hsa_signal_t done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  T().doomed = doomed;
+  T().doomed_status = -1;
+  T().Clear();
+  gpu_test::Dispatch(doomed, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  hsa_signal_store_relaxed(done, 1);
+  T().destroy_on_complete = true;
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(AwaitCompletes(2), 2u);
+  for (int i = 0; i < 2000 && T().doomed_status.load() == -1; ++i) {
+    usleep(1000);
+  }
+  EXPECT_EQ(T().doomed_status.load(), HSA_STATUS_SUCCESS);
+  // Still traced after: one more dispatch is reported.
+  hsa_signal_store_relaxed(done, 1);
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(AwaitCompletes(3), 3u);
+  usleep(20000);
+  EXPECT_EQ(T().Of(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+                   ROCPROFILER_KERNEL_DISPATCH_COMPLETE)
+                .size(),
+            3u);
+  hsa_queue_destroy(q);
+  hsa_signal_destroy(done);
+}
+
+// A COMPLETE callback that submits a dispatch to another traced queue: the
+// submission returns, and that dispatch is traced and reported too.
+TEST_F(SdkGpuKinds, ADispatchSubmittedFromACompleteCallback) {
+  hsa_queue_t* q = program_.Queue();
+  hsa_queue_t* other = program_.Queue();
+  ASSERT_NE(q, nullptr);
+  ASSERT_NE(other, nullptr);
+  hsa_signal_t done, other_done;
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &done), HSA_STATUS_SUCCESS);
+  ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &other_done), HSA_STATUS_SUCCESS);
+  T().kernel = program_.empty;
+  T().kernarg = program_.kernarg;
+  T().other_queue = other;
+  T().other_done = other_done;
+  T().submitted_on_complete = 0;
+  T().Clear();
+  T().submit_on_complete = true;
+  gpu_test::Dispatch(q, program_.empty, program_.kernarg, done);
+  EXPECT_EQ(gpu_test::WaitZero(done), 0);
+  EXPECT_EQ(gpu_test::WaitZero(other_done), 0);
+  // The second COMPLETE comes after the callback that submitted it returned.
+  EXPECT_EQ(AwaitCompletes(2), 2u);
+  EXPECT_EQ(T().submitted_on_complete.load(), 1);
+  const std::vector<Event> enters =
+      T().Of(ROCPROFILER_CALLBACK_TRACING_KERNEL_DISPATCH,
+             ROCPROFILER_KERNEL_DISPATCH_ENQUEUE);
+  ASSERT_EQ(enters.size(), 4u);  // ENTER and EXIT of each
+  EXPECT_EQ(enters[2].record.phase, ROCPROFILER_CALLBACK_PHASE_ENTER);
+  EXPECT_EQ(enters[2].dispatch.dispatch_info.queue_id.handle, other->id);
+  hsa_queue_destroy(q);
+  hsa_queue_destroy(other);
+  hsa_signal_destroy(done);
+  hsa_signal_destroy(other_done);
 }
 
 TEST_F(SdkGpuKinds, CopyEnterAtSubmissionExitWithTimes) {
