@@ -14,6 +14,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace roctracer::gpu {
 namespace {
@@ -24,27 +25,59 @@ std::mutex& Mutex() {
 }
 
 bool g_handed_over = false;
-// HSA_TOOLS_LIB holds our addition until the table arrives (or the runtime
-// turns out to have initialised without us); the user's value to put back.
+// HSA_TOOLS_LIB holds our addition until the table arrives; the user's
+// value to put back ("" when the user had none: the entry stays, empty).
 bool g_changed = false;
-bool g_user_had_value = false;
 std::string& UserValue() {
   static auto* s = new std::string;
   return *s;
 }
+
+constexpr char kVariable[] = "HSA_TOOLS_LIB";
 
 bool SetToZero(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && std::strcmp(v, "0") == 0;
 }
 
+bool AutoOff() {
+  return SetToZero("ROCTRACER_AUTO_HSA_TOOL") || SetToZero("ROCTRACER_GPU");
+}
+
+// Every "HSA_TOOLS_LIB=..." string handed to putenv, kept reachable and
+// never freed or rewritten: another thread's getenv may still be reading
+// an older one.
+std::vector<char*>& Entries() {
+  static auto* v = new std::vector<char*>;
+  return *v;
+}
+
+// The C library does not synchronise setenv/unsetenv with getenv in other
+// threads: adding a variable may reallocate the environment array under a
+// reader, and removing one shifts entries in place. Replacing an existing
+// entry with putenv only swaps one pointer in the array, so once the entry
+// exists (the constructor below adds it while the process is normally
+// single-threaded) every later change is a replacement, and the variable is
+// never removed.
+void Put(const std::string& value) {
+  const std::string entry = std::string(kVariable) + "=" + value;
+  auto* buffer = new char[entry.size() + 1];
+  std::memcpy(buffer, entry.c_str(), entry.size() + 1);
+  Entries().push_back(buffer);
+  putenv(buffer);
+}
+
+// At load: with the automatic request on and the variable absent, an empty
+// entry (ROCR and softhsa load no tools for an empty value) for later
+// requests to replace.
+__attribute__((constructor)) void ReserveTheVariable() {
+  if (AutoOff() || std::getenv(kVariable) != nullptr) return;
+  Put("");
+}
+
 void RestoreLocked() {
   if (!g_changed) return;
-  if (g_user_had_value) {
-    setenv("HSA_TOOLS_LIB", UserValue().c_str(), 1);
-  } else {
-    unsetenv("HSA_TOOLS_LIB");
-  }
+  Put(UserValue());
   g_changed = false;
 }
 
@@ -107,38 +140,54 @@ bool RuntimeInitialised() {
   return initialised;
 }
 
+// What HSA_TOOLS_LIB says of this library, and its path.
+struct Self {
+  bool shell = false;  // a shared object exporting OnLoad (OwnFile)
+  bool named = false;  // the variable names the tracer already
+  std::string path;
+};
+
+Self LookAtVariable() {
+  Self s;
+  void* self = nullptr;
+  if (!OwnFile(&s.path, &self)) return s;
+  s.shell = true;
+  if (const char* user = std::getenv(kVariable)) {
+    std::istringstream words(user);
+    for (std::string w; !s.named && words >> w;) {
+      s.named = NamesThisTracer(w, self);
+    }
+  }
+  dlclose(self);
+  return s;
+}
+
+void AddSelfLocked(const std::string& path) {
+  const char* user = std::getenv(kVariable);
+  UserValue() = user != nullptr ? user : "";
+  Put(UserValue().empty() ? path : UserValue() + " " + path);
+  g_changed = true;
+}
+
 }  // namespace
 
 ToolPath RequestToolPath() noexcept {
   std::lock_guard<std::mutex> lock(Mutex());
   if (g_handed_over) return ToolPath::kHandedOver;
-  if (SetToZero("ROCTRACER_AUTO_HSA_TOOL") || SetToZero("ROCTRACER_GPU")) {
-    return ToolPath::kOff;
-  }
-  if (RuntimeInitialised()) {
-    // Loaded after the runtime's first hsa_init, or the runtime did not load
-    // tools: the variable is no use any more.
-    RestoreLocked();
-    return ToolPath::kTooLate;
-  }
+  if (AutoOff()) return ToolPath::kOff;
+  // Our name is in the variable and no table has come: the runtime has not
+  // initialised, or is initialising on another thread and about to load
+  // the tracer (its hsa_system_get_info answers before the tools load), so
+  // "too late" would be wrong.
   if (g_changed) return ToolPath::kRequested;
-  std::string path;
-  void* self = nullptr;
-  if (!OwnFile(&path, &self)) return ToolPath::kOff;
-  const char* user = std::getenv("HSA_TOOLS_LIB");
-  bool named = false;
-  if (user != nullptr) {
-    std::istringstream words(user);
-    for (std::string w; !named && words >> w;) named = NamesThisTracer(w, self);
-  }
-  dlclose(self);
-  if (named) return ToolPath::kRequested;  // the user's (or roctrace's) own
-  g_user_had_value = user != nullptr;
-  UserValue() = user != nullptr ? user : "";
-  const std::string value =
-      (user != nullptr && user[0] != '\0') ? UserValue() + " " + path : path;
-  setenv("HSA_TOOLS_LIB", value.c_str(), 1);
-  g_changed = true;
+  const Self self = LookAtVariable();
+  if (!self.shell) return ToolPath::kOff;
+  if (self.named) return ToolPath::kRequested;  // the user's (or roctrace's)
+  // Initialised with a variable that did not name the tracer: no table
+  // will come until the runtime shuts down and initialises again (the
+  // variable is left alone).
+  if (RuntimeInitialised()) return ToolPath::kTooLate;
+  AddSelfLocked(self.path);
   return ToolPath::kRequested;
 }
 

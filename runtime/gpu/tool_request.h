@@ -7,7 +7,10 @@
 // when it is configured: if the runtime has not initialised yet, this
 // library's own file is appended to HSA_TOOLS_LIB, and the user's value is
 // put back as soon as the table arrives (so child processes inherit the
-// user's environment). ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
+// user's tools). The variable is only ever replaced, never added or
+// removed after the library's constructor (which adds it, empty, where it
+// is absent): other threads may be reading the environment.
+// ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
 #ifndef RUNTIME_GPU_TOOL_REQUEST_H_
 #define RUNTIME_GPU_TOOL_REQUEST_H_
 
