@@ -129,6 +129,7 @@ __attribute__((visibility("default"))) void OnUnload() {
   roctracer::capi::ForgetRuntimeTable();
   roctracer::hsa_api::RestoreTableWrappers();
   roctracer::gpu::Uninstall();
+  roctracer::gpu::NoteTableWithdrawn();
 }
 
 }  // extern "C"

@@ -28,6 +28,9 @@ bool g_handed_over = false;
 // HSA_TOOLS_LIB holds our addition until the table arrives; the user's
 // value to put back ("" when the user had none: the entry stays, empty).
 bool g_changed = false;
+// Some front end asked in this process: after the runtime shuts down and
+// takes its table back, the next hsa_init must load the tracer again.
+bool g_asked = false;
 std::string& UserValue() {
   static auto* s = new std::string;
   return *s;
@@ -182,6 +185,7 @@ ToolPath RequestToolPath() noexcept {
   if (g_changed) return ToolPath::kRequested;
   const Self self = LookAtVariable();
   if (!self.shell) return ToolPath::kOff;
+  g_asked = true;
   if (self.named) return ToolPath::kRequested;  // the user's (or roctrace's)
   // Initialised with a variable that did not name the tracer: no table
   // will come until the runtime shuts down and initialises again (the
@@ -195,6 +199,16 @@ void NoteTableHandedOver() noexcept {
   std::lock_guard<std::mutex> lock(Mutex());
   g_handed_over = true;
   RestoreLocked();
+}
+
+void NoteTableWithdrawn() noexcept {
+  std::lock_guard<std::mutex> lock(Mutex());
+  g_handed_over = false;
+  // What asked for the table still wants GPU work after a later hsa_init,
+  // which reads the variable again.
+  if (!g_asked || g_changed || AutoOff()) return;
+  const Self self = LookAtVariable();
+  if (self.shell && !self.named) AddSelfLocked(self.path);
 }
 
 }  // namespace roctracer::gpu

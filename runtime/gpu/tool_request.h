@@ -32,6 +32,11 @@ ToolPath RequestToolPath() noexcept;
 // HSA_TOOLS_LIB if RequestToolPath changed it.
 void NoteTableHandedOver() noexcept;
 
+// The runtime took its table back (OnUnload, at the last hsa_shut_down):
+// if something asked for the table, the tracer is named in HSA_TOOLS_LIB
+// again for the next hsa_init, which loads tools afresh.
+void NoteTableWithdrawn() noexcept;
+
 }  // namespace roctracer::gpu
 
 #endif  // RUNTIME_GPU_TOOL_REQUEST_H_

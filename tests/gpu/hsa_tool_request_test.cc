@@ -202,6 +202,29 @@ TEST(HsaToolRequest, TheEnvironmentArrayIsNeverReallocatedOrShifted) {
   EXPECT_EQ(rc, 0) << Slurp(err_path);
 }
 
+TEST(HsaToolRequest, AfterShutDownTheNextHsaInitLoadsTheTracerAgain) {
+  static std::string err_path;
+  err_path = TempFile("reinit.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    if (!ConfigureTool()) return 2;
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 3;
+    p.Stop();
+    // The runtime took its table back: the tracer is named again for the
+    // next hsa_init, and the tool's dispatches keep coming.
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 4;
+    if (!p.Start()) return 5;
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 6;
+    const int dispatches = DispatchOnce(p);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + dispatches;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u) << Slurp(err_path);
+}
+
 TEST(HsaToolRequest, AgentsQueriedFirstInitializeTheRuntimeAsItsTool) {
   static std::string err_path;
   err_path = TempFile("agents_first.err");
