@@ -110,8 +110,9 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
 
 extern "C" {
 
-// Tools are loaded in ascending priority order. Constant-initialised (ROCR
-// reads it with dlsym before running anything of ours).
+// Tools ROCR finds loaded by themselves are loaded in ascending priority
+// order, after those HSA_TOOLS_LIB names (in its order). Constant-initialised
+// (ROCR reads it with dlsym before running anything of ours).
 __attribute__((
     visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 50;
 

@@ -168,7 +168,11 @@ Self LookAtVariable() {
 void AddSelfLocked(const std::string& path) {
   const char* user = std::getenv(kVariable);
   UserValue() = user != nullptr ? user : "";
-  Put(UserValue().empty() ? path : UserValue() + " " + path);
+  // First: ROCR loads the tools named in the variable in its order (5.2.3
+  // knows no priorities; newer ROCR orders only the tools it finds loaded
+  // by HSA_AMD_TOOL_PRIORITY), so the user's tools' OnLoad come after the
+  // hand-over and see the variable as the user set it.
+  Put(UserValue().empty() ? path : path + " " + UserValue());
   g_changed = true;
 }
 

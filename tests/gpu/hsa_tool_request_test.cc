@@ -256,10 +256,16 @@ TEST(HsaToolRequest, TheUsersOwnValueComesBack) {
     // A word that loads nothing: the runtime reports it and goes on.
     setenv("HSA_TOOLS_LIB", "libno_such_tool.so", 1);
     if (!ConfigureTool()) return 2;
+    // The tracer first (ROCR loads named tools in the variable's order),
+    // the user's tools after it.
     const char* during = std::getenv("HSA_TOOLS_LIB");
-    if (during == nullptr ||
-        std::string(during).rfind("libno_such_tool.so ", 0) != 0 ||
-        !NamesTracer(during)) {
+    if (!NamesTracer(during)) return 3;
+    const std::string value(during);
+    const std::string tracer = gpu_test::TracerPath();
+    const size_t at_tracer = value.find(tracer.substr(tracer.rfind('/') + 1));
+    const size_t at_user = value.find(" libno_such_tool.so");
+    if (at_user == std::string::npos || at_user < at_tracer ||
+        at_user + std::strlen(" libno_such_tool.so") != value.size()) {
       return 3;
     }
     gpu_test::Program p;

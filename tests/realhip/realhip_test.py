@@ -329,8 +329,9 @@ class RealHip(softhsa_case.SoftHsaCase):
 
   def test_sdk_tool_beside_the_users_own_hsa_tool(self):
     # The user's HSA_TOOLS_LIB names another tool: both are loaded, once
-    # each, and the other tool (loaded after the tracer) already sees the
-    # user's value, which is also what the process keeps.
+    # each, and the other tool (loaded after the tracer, which puts its own
+    # path first: ROCR's order for named tools) already sees the user's
+    # value, which is also what the process keeps.
     other_out = os.path.join(self.tmp.name, "other_tool.txt")
     if os.path.exists(other_out):
       os.remove(other_out)
