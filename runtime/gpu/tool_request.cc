@@ -6,6 +6,7 @@
 
 #include <dlfcn.h>
 #include <hsa/hsa.h>
+#include <sys/stat.h>
 
 #include <climits>
 #include <cstdint>
@@ -109,16 +110,27 @@ bool OwnFile(std::string* path, void** self) {
   return true;
 }
 
-// A word of HSA_TOOLS_LIB that loads this tracer: one of its names
-// (librocprofiler-sdk.so.1 is a filter whose OnLoad is ours), or a loaded
-// object whose OnLoad is ours.
-bool NamesThisTracer(const std::string& word, void* self) {
-  const size_t slash = word.rfind('/');
-  const std::string base =
-      slash == std::string::npos ? word : word.substr(slash + 1);
-  if (base.rfind("libroctracer64.so", 0) == 0 ||
-      base.rfind("librocprofiler-sdk.so", 0) == 0) {
-    return true;
+// A word of HSA_TOOLS_LIB that loads this tracer. A path (a word with a
+// '/'): this library's own file (the same device and inode, whatever the
+// path's name: another file called librocprofiler-sdk.so, ROCm's own, is
+// not the tracer), or a loaded object whose OnLoad is ours (the filter
+// librocprofiler-sdk.so.1). A bare name: one of the tracer's sonames, or a
+// loaded object whose OnLoad is ours.
+bool NamesThisTracer(const std::string& word, void* self,
+                     const std::string& own_path) {
+  if (word.find('/') != std::string::npos) {
+    struct stat named {};
+    struct stat own {};
+    if (stat(word.c_str(), &named) == 0 && stat(own_path.c_str(), &own) == 0 &&
+        named.st_dev == own.st_dev && named.st_ino == own.st_ino) {
+      return true;
+    }
+  } else {
+    for (const char* soname :
+         {"libroctracer64.so", "libroctracer64.so.4", "librocprofiler-sdk.so",
+          "librocprofiler-sdk.so.1"}) {
+      if (word == soname) return true;
+    }
   }
   void* h = dlopen(word.c_str(), RTLD_LAZY | RTLD_NOLOAD);
   if (h == nullptr) return false;
@@ -158,7 +170,7 @@ Self LookAtVariable() {
   if (const char* user = std::getenv(kVariable)) {
     std::istringstream words(user);
     for (std::string w; !s.named && words >> w;) {
-      s.named = NamesThisTracer(w, self);
+      s.named = NamesThisTracer(w, self, s.path);
     }
   }
   dlclose(self);

@@ -5,7 +5,7 @@
 // at the first hsa_init. A front end that needs GPU work (rocprofiler-sdk's
 // GPU kinds, roctracer's HIP_OPS/HSA_OPS activity) calls RequestToolPath
 // when it is configured: if the runtime has not initialised yet, this
-// library's own file is appended to HSA_TOOLS_LIB, and the user's value is
+// library's own file is put first in HSA_TOOLS_LIB, and the user's value is
 // put back as soon as the table arrives (so child processes inherit the
 // user's tools). The variable is only ever replaced, never added or
 // removed after the library's constructor (which adds it, empty, where it

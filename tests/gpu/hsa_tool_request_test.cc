@@ -331,6 +331,37 @@ TEST(HsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
   EXPECT_EQ(rc, 0) << Slurp(err_path);
 }
 
+TEST(HsaToolRequest, AnotherFileUnderTheTracersNameIsNotTheTracer) {
+  static std::string err_path;
+  err_path = TempFile("other_file.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    // Another rocprofiler-sdk (ROCm's own) named by the user: a file with
+    // the SDK's name that is not this tracer, and cannot be loaded here.
+    const std::string other = TempFile("librocprofiler-sdk.so");
+    {
+      std::ofstream f(other);
+      f << "not this tracer\n";
+    }
+    setenv("HSA_TOOLS_LIB", other.c_str(), 1);
+    if (!ConfigureTool()) return 2;
+    // The tracer names itself beside it ...
+    const char* during = std::getenv("HSA_TOOLS_LIB");
+    if (!NamesTracer(during) ||
+        std::string(during).find(other) == std::string::npos) {
+      return 3;
+    }
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 4;
+    // ... and gets its dispatches.
+    const int dispatches = DispatchOnce(p);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + dispatches;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+}
+
 TEST(HsaToolRequest, OptedOutTheRuntimeIsLeftAlone) {
   static std::string err_path;
   err_path = TempFile("opted_out.err");
