@@ -6,8 +6,10 @@
 
 #include <dlfcn.h>
 #include <hsa/hsa.h>
+#include <link.h>
 #include <sys/stat.h>
 
+#include <cctype>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -110,6 +112,40 @@ bool OwnFile(std::string* path, void** self) {
   return true;
 }
 
+// The soname of the object `handle` (empty when it has none).
+std::string Soname(void* handle) {
+  link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return {};
+  uintptr_t strtab = 0;
+  uintptr_t soname = 0;
+  bool has_soname = false;
+  for (const ElfW(Dyn)* d = map->l_ld; d->d_tag != DT_NULL; ++d) {
+    if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
+    if (d->d_tag == DT_SONAME) {
+      soname = d->d_un.d_val;
+      has_soname = true;
+    }
+  }
+  if (!has_soname || strtab == 0) return {};
+  // glibc relocates the dynamic section's addresses when it loads the
+  // object; other loaders leave them relative to the load address.
+  if (strtab < map->l_addr) strtab += map->l_addr;
+  return reinterpret_cast<const char*>(strtab + soname);
+}
+
+// ROCR splits HSA_TOOLS_LIB on spaces (and reads quotes and backslashes):
+// a path with any of them is named by the library's soname instead, which
+// the runtime's dlopen finds among the objects already loaded.
+bool Plain(const std::string& path) {
+  for (const char c : path) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' ||
+        c == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
+
 // A word of HSA_TOOLS_LIB that loads this tracer. A path (a word with a
 // '/'): this library's own file (the same device and inode, whatever the
 // path's name: another file called librocprofiler-sdk.so, ROCm's own, is
@@ -159,7 +195,8 @@ bool RuntimeInitialised() {
 struct Self {
   bool shell = false;  // a shared object exporting OnLoad (OwnFile)
   bool named = false;  // the variable names the tracer already
-  std::string path;
+  std::string path;    // its file
+  std::string word;    // what names it in the variable
 };
 
 Self LookAtVariable() {
@@ -167,6 +204,11 @@ Self LookAtVariable() {
   void* self = nullptr;
   if (!OwnFile(&s.path, &self)) return s;
   s.shell = true;
+  s.word = s.path;
+  if (!Plain(s.path)) {
+    s.word = Soname(self);
+    if (s.word.empty() || !Plain(s.word)) s.shell = false;
+  }
   if (const char* user = std::getenv(kVariable)) {
     std::istringstream words(user);
     for (std::string w; !s.named && words >> w;) {
@@ -207,7 +249,7 @@ ToolPath RequestToolPath() noexcept {
   // will come until the runtime shuts down and initialises again (the
   // variable is left alone).
   if (RuntimeInitialised()) return ToolPath::kTooLate;
-  AddSelfLocked(self.path);
+  AddSelfLocked(self.word);
   return ToolPath::kRequested;
 }
 
@@ -224,7 +266,7 @@ void NoteTableWithdrawn() noexcept {
   // which reads the variable again.
   if (!g_asked || g_changed || AutoOff()) return;
   const Self self = LookAtVariable();
-  if (self.shell && !self.named) AddSelfLocked(self.path);
+  if (self.shell && !self.named) AddSelfLocked(self.word);
 }
 
 }  // namespace roctracer::gpu
