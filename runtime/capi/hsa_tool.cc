@@ -85,6 +85,16 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
                  "version; HSA_API tracing through the runtime disabled\n");
     return false;
   }
+  // A different table while one is traced: refused before anything is
+  // installed in it. The GPU half keeps the runtime's own functions from
+  // the first table; saving this one's (possibly a copy of the traced
+  // table, wrappers and all) would make the wrappers call themselves.
+  if (g_accepted.load() != nullptr) {
+    std::fprintf(stderr,
+                 "roctracer: a second HSA API table is left untraced (the "
+                 "first one handed over is)\n");
+    return false;
+  }
   // The GPU half first: the API wrappers then enclose it, so an operation
   // carries the correlation ID of the call that submitted it.
   roctracer::gpu::Install(table);
@@ -92,9 +102,7 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
     g_accepted.store(table);
     return true;
   }
-  std::fprintf(stderr,
-               "roctracer: a second HSA API table is left untraced (the "
-               "first one handed over is)\n");
+  std::fprintf(stderr, "roctracer: the HSA API table could not be traced\n");
   return false;
 }
 
@@ -102,8 +110,9 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
 
 extern "C" {
 
-// Tools are loaded in ascending priority order. Constant-initialised (ROCR
-// reads it with dlsym before running anything of ours).
+// Tools ROCR finds loaded by themselves are loaded in ascending priority
+// order, after those HSA_TOOLS_LIB names (in its order). Constant-initialised
+// (ROCR reads it with dlsym before running anything of ours).
 __attribute__((
     visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 50;
 
@@ -129,6 +138,7 @@ __attribute__((visibility("default"))) void OnUnload() {
   roctracer::capi::ForgetRuntimeTable();
   roctracer::hsa_api::RestoreTableWrappers();
   roctracer::gpu::Uninstall();
+  roctracer::gpu::NoteTableWithdrawn();
 }
 
 }  // extern "C"

@@ -6,7 +6,10 @@
 
 #include <dlfcn.h>
 #include <hsa/hsa.h>
+#include <link.h>
+#include <sys/stat.h>
 
+#include <cctype>
 #include <climits>
 #include <cstdint>
 #include <cstdlib>
@@ -14,6 +17,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace roctracer::gpu {
 namespace {
@@ -24,27 +28,62 @@ std::mutex& Mutex() {
 }
 
 bool g_handed_over = false;
-// HSA_TOOLS_LIB holds our addition until the table arrives (or the runtime
-// turns out to have initialised without us); the user's value to put back.
+// HSA_TOOLS_LIB holds our addition until the table arrives; the user's
+// value to put back ("" when the user had none: the entry stays, empty).
 bool g_changed = false;
-bool g_user_had_value = false;
+// Some front end asked in this process: after the runtime shuts down and
+// takes its table back, the next hsa_init must load the tracer again.
+bool g_asked = false;
 std::string& UserValue() {
   static auto* s = new std::string;
   return *s;
 }
+
+constexpr char kVariable[] = "HSA_TOOLS_LIB";
 
 bool SetToZero(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && std::strcmp(v, "0") == 0;
 }
 
+bool AutoOff() {
+  return SetToZero("ROCTRACER_AUTO_HSA_TOOL") || SetToZero("ROCTRACER_GPU");
+}
+
+// Every "HSA_TOOLS_LIB=..." string handed to putenv, kept reachable and
+// never freed or rewritten: another thread's getenv may still be reading
+// an older one.
+std::vector<char*>& Entries() {
+  static auto* v = new std::vector<char*>;
+  return *v;
+}
+
+// The C library does not synchronise setenv/unsetenv with getenv in other
+// threads: adding a variable may reallocate the environment array under a
+// reader, and removing one shifts entries in place. Replacing an existing
+// entry with putenv only swaps one pointer in the array, so once the entry
+// exists (the constructor below adds it while the process is normally
+// single-threaded) every later change is a replacement, and the variable is
+// never removed.
+void Put(const std::string& value) {
+  const std::string entry = std::string(kVariable) + "=" + value;
+  auto* buffer = new char[entry.size() + 1];
+  std::memcpy(buffer, entry.c_str(), entry.size() + 1);
+  Entries().push_back(buffer);
+  putenv(buffer);
+}
+
+// At load: with the automatic request on and the variable absent, an empty
+// entry (ROCR and softhsa load no tools for an empty value) for later
+// requests to replace.
+__attribute__((constructor)) void ReserveTheVariable() {
+  if (AutoOff() || std::getenv(kVariable) != nullptr) return;
+  Put("");
+}
+
 void RestoreLocked() {
   if (!g_changed) return;
-  if (g_user_had_value) {
-    setenv("HSA_TOOLS_LIB", UserValue().c_str(), 1);
-  } else {
-    unsetenv("HSA_TOOLS_LIB");
-  }
+  Put(UserValue());
   g_changed = false;
 }
 
@@ -73,16 +112,61 @@ bool OwnFile(std::string* path, void** self) {
   return true;
 }
 
-// A word of HSA_TOOLS_LIB that loads this tracer: one of its names
-// (librocprofiler-sdk.so.1 is a filter whose OnLoad is ours), or a loaded
-// object whose OnLoad is ours.
-bool NamesThisTracer(const std::string& word, void* self) {
-  const size_t slash = word.rfind('/');
-  const std::string base =
-      slash == std::string::npos ? word : word.substr(slash + 1);
-  if (base.rfind("libroctracer64.so", 0) == 0 ||
-      base.rfind("librocprofiler-sdk.so", 0) == 0) {
-    return true;
+// The soname of the object `handle` (empty when it has none).
+std::string Soname(void* handle) {
+  link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return {};
+  uintptr_t strtab = 0;
+  uintptr_t soname = 0;
+  bool has_soname = false;
+  for (const ElfW(Dyn)* d = map->l_ld; d->d_tag != DT_NULL; ++d) {
+    if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
+    if (d->d_tag == DT_SONAME) {
+      soname = d->d_un.d_val;
+      has_soname = true;
+    }
+  }
+  if (!has_soname || strtab == 0) return {};
+  // glibc relocates the dynamic section's addresses when it loads the
+  // object; other loaders leave them relative to the load address.
+  if (strtab < map->l_addr) strtab += map->l_addr;
+  return reinterpret_cast<const char*>(strtab + soname);
+}
+
+// ROCR splits HSA_TOOLS_LIB on spaces (and reads quotes and backslashes):
+// a path with any of them is named by the library's soname instead, which
+// the runtime's dlopen finds among the objects already loaded.
+bool Plain(const std::string& path) {
+  for (const char c : path) {
+    if (std::isspace(static_cast<unsigned char>(c)) || c == '"' || c == '\'' ||
+        c == '\\') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A word of HSA_TOOLS_LIB that loads this tracer. A path (a word with a
+// '/'): this library's own file (the same device and inode, whatever the
+// path's name: another file called librocprofiler-sdk.so, ROCm's own, is
+// not the tracer), or a loaded object whose OnLoad is ours (the filter
+// librocprofiler-sdk.so.1). A bare name: one of the tracer's sonames, or a
+// loaded object whose OnLoad is ours.
+bool NamesThisTracer(const std::string& word, void* self,
+                     const std::string& own_path) {
+  if (word.find('/') != std::string::npos) {
+    struct stat named {};
+    struct stat own {};
+    if (stat(word.c_str(), &named) == 0 && stat(own_path.c_str(), &own) == 0 &&
+        named.st_dev == own.st_dev && named.st_ino == own.st_ino) {
+      return true;
+    }
+  } else {
+    for (const char* soname :
+         {"libroctracer64.so", "libroctracer64.so.4", "librocprofiler-sdk.so",
+          "librocprofiler-sdk.so.1"}) {
+      if (word == soname) return true;
+    }
   }
   void* h = dlopen(word.c_str(), RTLD_LAZY | RTLD_NOLOAD);
   if (h == nullptr) return false;
@@ -107,38 +191,65 @@ bool RuntimeInitialised() {
   return initialised;
 }
 
+// What HSA_TOOLS_LIB says of this library, and its path.
+struct Self {
+  bool shell = false;  // a shared object exporting OnLoad (OwnFile)
+  bool named = false;  // the variable names the tracer already
+  std::string path;    // its file
+  std::string word;    // what names it in the variable
+};
+
+Self LookAtVariable() {
+  Self s;
+  void* self = nullptr;
+  if (!OwnFile(&s.path, &self)) return s;
+  s.shell = true;
+  s.word = s.path;
+  if (!Plain(s.path)) {
+    s.word = Soname(self);
+    if (s.word.empty() || !Plain(s.word)) s.shell = false;
+  }
+  if (const char* user = std::getenv(kVariable)) {
+    std::istringstream words(user);
+    for (std::string w; !s.named && words >> w;) {
+      s.named = NamesThisTracer(w, self, s.path);
+    }
+  }
+  dlclose(self);
+  return s;
+}
+
+void AddSelfLocked(const std::string& path) {
+  const char* user = std::getenv(kVariable);
+  UserValue() = user != nullptr ? user : "";
+  // First: ROCR loads the tools named in the variable in its order (5.2.3
+  // knows no priorities; newer ROCR orders only the tools it finds loaded
+  // by HSA_AMD_TOOL_PRIORITY), so the user's tools' OnLoad come after the
+  // hand-over and see the variable as the user set it.
+  Put(UserValue().empty() ? path : path + " " + UserValue());
+  g_changed = true;
+}
+
 }  // namespace
 
 ToolPath RequestToolPath() noexcept {
   std::lock_guard<std::mutex> lock(Mutex());
   if (g_handed_over) return ToolPath::kHandedOver;
-  if (SetToZero("ROCTRACER_AUTO_HSA_TOOL") || SetToZero("ROCTRACER_GPU")) {
-    return ToolPath::kOff;
-  }
-  if (RuntimeInitialised()) {
-    // Loaded after the runtime's first hsa_init, or the runtime did not load
-    // tools: the variable is no use any more.
-    RestoreLocked();
-    return ToolPath::kTooLate;
-  }
+  if (AutoOff()) return ToolPath::kOff;
+  // Our name is in the variable and no table has come: the runtime has not
+  // initialised, or is initialising on another thread and about to load
+  // the tracer (its hsa_system_get_info answers before the tools load), so
+  // "too late" would be wrong.
   if (g_changed) return ToolPath::kRequested;
-  std::string path;
-  void* self = nullptr;
-  if (!OwnFile(&path, &self)) return ToolPath::kOff;
-  const char* user = std::getenv("HSA_TOOLS_LIB");
-  bool named = false;
-  if (user != nullptr) {
-    std::istringstream words(user);
-    for (std::string w; !named && words >> w;) named = NamesThisTracer(w, self);
-  }
-  dlclose(self);
-  if (named) return ToolPath::kRequested;  // the user's (or roctrace's) own
-  g_user_had_value = user != nullptr;
-  UserValue() = user != nullptr ? user : "";
-  const std::string value =
-      (user != nullptr && user[0] != '\0') ? UserValue() + " " + path : path;
-  setenv("HSA_TOOLS_LIB", value.c_str(), 1);
-  g_changed = true;
+  const Self self = LookAtVariable();
+  if (!self.shell) return ToolPath::kOff;
+  g_asked = true;
+  if (self.named) return ToolPath::kRequested;  // the user's (or roctrace's)
+  // Initialised with a variable that did not name the tracer: no table
+  // will come until the runtime shuts down and initialises again (the
+  // variable is left alone).
+  if (RuntimeInitialised()) return ToolPath::kTooLate;
+  AddSelfLocked(self.word);
   return ToolPath::kRequested;
 }
 
@@ -146,6 +257,16 @@ void NoteTableHandedOver() noexcept {
   std::lock_guard<std::mutex> lock(Mutex());
   g_handed_over = true;
   RestoreLocked();
+}
+
+void NoteTableWithdrawn() noexcept {
+  std::lock_guard<std::mutex> lock(Mutex());
+  g_handed_over = false;
+  // What asked for the table still wants GPU work after a later hsa_init,
+  // which reads the variable again.
+  if (!g_asked || g_changed || AutoOff()) return;
+  const Self self = LookAtVariable();
+  if (self.shell && !self.named) AddSelfLocked(self.word);
 }
 
 }  // namespace roctracer::gpu

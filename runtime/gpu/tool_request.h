@@ -5,9 +5,12 @@
 // at the first hsa_init. A front end that needs GPU work (rocprofiler-sdk's
 // GPU kinds, roctracer's HIP_OPS/HSA_OPS activity) calls RequestToolPath
 // when it is configured: if the runtime has not initialised yet, this
-// library's own file is appended to HSA_TOOLS_LIB, and the user's value is
+// library's own file is put first in HSA_TOOLS_LIB, and the user's value is
 // put back as soon as the table arrives (so child processes inherit the
-// user's environment). ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
+// user's tools). The variable is only ever replaced, never added or
+// removed after the library's constructor (which adds it, empty, where it
+// is absent): other threads may be reading the environment.
+// ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
 #ifndef RUNTIME_GPU_TOOL_REQUEST_H_
 #define RUNTIME_GPU_TOOL_REQUEST_H_
 
@@ -28,6 +31,11 @@ ToolPath RequestToolPath() noexcept;
 // The runtime handed a table over (gpu::Install's first step): restores
 // HSA_TOOLS_LIB if RequestToolPath changed it.
 void NoteTableHandedOver() noexcept;
+
+// The runtime took its table back (OnUnload, at the last hsa_shut_down):
+// if something asked for the table, the tracer is named in HSA_TOOLS_LIB
+// again for the next hsa_init, which loads tools afresh.
+void NoteTableWithdrawn() noexcept;
 
 }  // namespace roctracer::gpu
 

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -105,6 +106,10 @@ bool NamesTracer(const char* value) {
   return value != nullptr && std::string(value).find(base) != std::string::npos;
 }
 
+// The user's HSA_TOOLS_LIB when the user had none: the tracer keeps an
+// empty entry (no tools) rather than removing the variable.
+bool Unnamed(const char* value) { return value != nullptr && *value == '\0'; }
+
 // The child's stderr goes to `path` (read by the parent).
 void StderrTo(const std::string& path) {
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -148,15 +153,76 @@ TEST(HsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
     gpu_test::Program p;
     p.name_tracer = false;
     if (!p.Start()) return 4;
-    // ... and unset again once the runtime has loaded it: a child process
-    // started now inherits the user's environment.
-    if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 5;
+    // ... and empty again once the runtime has loaded it: a child process
+    // started now loads no tools, as with the user's environment.
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 5;
     const int dispatches = DispatchOnce(p);
     p.Stop();
     return dispatches == 1 ? 0 : 10 + dispatches;
   });
   EXPECT_EQ(rc, 0) << Slurp(err);
   EXPECT_EQ(Occurrences(Slurp(err), kWarning), 0u) << Slurp(err);
+}
+
+TEST(HsaToolRequest, TheEnvironmentArrayIsNeverReallocatedOrShifted) {
+  static std::string err_path;
+  err_path = TempFile("environ.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    // Reserved (empty) when the library loaded, the process's environment
+    // as the test started it having no HSA_TOOLS_LIB.
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 2;
+    // Other threads may be reading the environment while the request and
+    // the hand-over change the variable: the array and the position of
+    // every entry stay where they were.
+    char** const array = environ;
+    size_t count = 0;
+    while (environ[count] != nullptr) ++count;
+    const size_t position = [] {
+      size_t i = 0;
+      while (std::strncmp(environ[i], "HSA_TOOLS_LIB=", 14) != 0) ++i;
+      return i;
+    }();
+    auto unmoved = [&] {
+      size_t n = 0;
+      while (environ[n] != nullptr) ++n;
+      return environ == array && n == count &&
+             std::strncmp(environ[position], "HSA_TOOLS_LIB=", 14) == 0;
+    };
+    if (!ConfigureTool()) return 3;
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB")) || !unmoved()) return 4;
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 5;
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB")) || !unmoved()) return 6;
+    const int dispatches = DispatchOnce(p);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + dispatches;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+}
+
+TEST(HsaToolRequest, AfterShutDownTheNextHsaInitLoadsTheTracerAgain) {
+  static std::string err_path;
+  err_path = TempFile("reinit.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    if (!ConfigureTool()) return 2;
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 3;
+    p.Stop();
+    // The runtime took its table back: the tracer is named again for the
+    // next hsa_init, and the tool's dispatches keep coming.
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 4;
+    if (!p.Start()) return 5;
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 6;
+    const int dispatches = DispatchOnce(p);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + dispatches;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u) << Slurp(err_path);
 }
 
 TEST(HsaToolRequest, AgentsQueriedFirstInitializeTheRuntimeAsItsTool) {
@@ -169,8 +235,8 @@ TEST(HsaToolRequest, AgentsQueriedFirstInitializeTheRuntimeAsItsTool) {
     if (!ConfigureTool()) return 2;
     if (g_agents == 0) return 3;
     // The runtime was initialized by the agent query, with the tracer as
-    // its tool: the variable is already back to the user's (unset).
-    if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 4;
+    // its tool: the variable is already back to the user's (none).
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 4;
     gpu_test::Program p;
     p.name_tracer = false;
     if (!p.Start()) return 5;
@@ -190,10 +256,16 @@ TEST(HsaToolRequest, TheUsersOwnValueComesBack) {
     // A word that loads nothing: the runtime reports it and goes on.
     setenv("HSA_TOOLS_LIB", "libno_such_tool.so", 1);
     if (!ConfigureTool()) return 2;
+    // The tracer first (ROCR loads named tools in the variable's order),
+    // the user's tools after it.
     const char* during = std::getenv("HSA_TOOLS_LIB");
-    if (during == nullptr ||
-        std::string(during).rfind("libno_such_tool.so ", 0) != 0 ||
-        !NamesTracer(during)) {
+    if (!NamesTracer(during)) return 3;
+    const std::string value(during);
+    const std::string tracer = gpu_test::TracerPath();
+    const size_t at_tracer = value.find(tracer.substr(tracer.rfind('/') + 1));
+    const size_t at_user = value.find(" libno_such_tool.so");
+    if (at_user == std::string::npos || at_user < at_tracer ||
+        at_user + std::strlen(" libno_such_tool.so") != value.size()) {
       return 3;
     }
     gpu_test::Program p;
@@ -259,6 +331,37 @@ TEST(HsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
   EXPECT_EQ(rc, 0) << Slurp(err_path);
 }
 
+TEST(HsaToolRequest, AnotherFileUnderTheTracersNameIsNotTheTracer) {
+  static std::string err_path;
+  err_path = TempFile("other_file.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    // Another rocprofiler-sdk (ROCm's own) named by the user: a file with
+    // the SDK's name that is not this tracer, and cannot be loaded here.
+    const std::string other = TempFile("librocprofiler-sdk.so");
+    {
+      std::ofstream f(other);
+      f << "not this tracer\n";
+    }
+    setenv("HSA_TOOLS_LIB", other.c_str(), 1);
+    if (!ConfigureTool()) return 2;
+    // The tracer names itself beside it ...
+    const char* during = std::getenv("HSA_TOOLS_LIB");
+    if (!NamesTracer(during) ||
+        std::string(during).find(other) == std::string::npos) {
+      return 3;
+    }
+    gpu_test::Program p;
+    p.name_tracer = false;
+    if (!p.Start()) return 4;
+    // ... and gets its dispatches.
+    const int dispatches = DispatchOnce(p);
+    p.Stop();
+    return dispatches == 1 ? 0 : 10 + dispatches;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
+}
+
 TEST(HsaToolRequest, OptedOutTheRuntimeIsLeftAlone) {
   static std::string err_path;
   err_path = TempFile("opted_out.err");
@@ -295,7 +398,7 @@ TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
     gpu_test::Program p;
     p.name_tracer = false;
     if (!p.Start()) return 4;
-    if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 5;
+    if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 5;
     DispatchOnce(p);
     roctracer_flush_activity_expl(pool);
     const size_t dispatches =

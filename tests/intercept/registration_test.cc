@@ -133,6 +133,16 @@ TEST_F(RegistrationTest, EachCallIsTracedOnceOnEitherPath) {
   EXPECT_EQ(TakeSeen().size(), 2u);
 }
 
+hsa_status_t MarkFreeze(hsa_executable_t, const char*) {
+  return HSA_STATUS_ERROR;
+}
+
+hsa_status_t MarkQueueCreate(hsa_agent_t, uint32_t, hsa_queue_type32_t,
+                             void (*)(hsa_status_t, hsa_queue_t*, void*), void*,
+                             uint32_t, uint32_t, hsa_queue_t**) {
+  return HSA_STATUS_ERROR;
+}
+
 TEST_F(RegistrationTest, TheToolPathOnTheSameTableChangesNothing) {
   auto on_load =
       reinterpret_cast<bool (*)(HsaApiTable*, uint64_t, uint64_t,
@@ -146,12 +156,29 @@ TEST_F(RegistrationTest, TheToolPathOnTheSameTableChangesNothing) {
   HsaApiTable other = *table_;
   other.core_ = &core;
   core.hsa_shut_down_fn = nullptr;
+  // Slots the GPU half would replace, marked: a refused table is not
+  // installed at all (its functions saved as the runtime's would make the
+  // traced table's wrappers call the marks, or themselves).
+  core.hsa_executable_freeze_fn = &MarkFreeze;
+  core.hsa_queue_create_fn = &MarkQueueCreate;
+  // (With an AMD extension table offering queue interception: the one case
+  // where the GPU half replaces those slots.)
+  AmdExtTable amd{};
+  amd.version = {HSA_AMD_EXT_API_TABLE_MAJOR_VERSION, sizeof(AmdExtTable), 0,
+                 0};
+  other.amd_ext_ = &amd;
   auto set = reinterpret_cast<SetApiTable>(
       dlsym(tracer_, "rocprofiler_set_api_table"));
   ASSERT_NE(set, nullptr);
   void* tables[] = {&other};
   EXPECT_EQ(set("hsa", 60200, 1, tables, 1), 0);
   EXPECT_EQ(core.hsa_system_get_info_fn, before);  // the copy, untouched
+  EXPECT_EQ(core.hsa_executable_freeze_fn, &MarkFreeze);
+  EXPECT_EQ(core.hsa_queue_create_fn, &MarkQueueCreate);
+  // Nor through OnLoad.
+  EXPECT_FALSE(on_load(&other, 0, 0, nullptr));
+  EXPECT_EQ(core.hsa_executable_freeze_fn, &MarkFreeze);
+  EXPECT_EQ(core.hsa_queue_create_fn, &MarkQueueCreate);
   ASSERT_EQ(roctracer_enable_domain_callback(ACTIVITY_DOMAIN_HSA_API, &Record,
                                              nullptr),
             ROCTRACER_STATUS_SUCCESS);

@@ -1,6 +1,9 @@
 // An HSA tool of the user's own, named in HSA_TOOLS_LIB beside a
-// rocprofiler-sdk tool: its priority puts it after the tracer (50), so its
-// OnLoad sees the environment as the tracer left it. Each OnLoad and
+// rocprofiler-sdk tool: the tracer puts its own path before the user's
+// tools, so ROCR (which loads the named tools in the variable's order) calls
+// this OnLoad after the tracer's, and sees the environment as the tracer
+// left it. softhsa orders named tools by HSA_AMD_TOOL_PRIORITY instead:
+// 100, after the tracer's 50, gives the same order there. Each OnLoad and
 // OnUnload appends one line to $OTHER_TOOL_OUT:
 //   onload HSA_TOOLS_LIB   (the variable's value, "-" when unset)
 //   onunload

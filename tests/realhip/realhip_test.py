@@ -320,15 +320,18 @@ class RealHip(softhsa_case.SoftHsaCase):
   def test_sdk_tool_gets_gpu_work_without_hsa_tools_lib(self):
     # A rocprofiler-sdk tool configuring GPU kinds, HSA_TOOLS_LIB unset: the
     # tracer names itself to the runtime before HIP's hsa_init, and the
-    # variable is unset again once the runtime has loaded it.
+    # variable is empty (no tools) once the runtime has loaded it: the
+    # library added it empty at load, to change it later only by
+    # replacing it.
     p, lines = self.sdk_tool_run()
     self.assert_gpu_work(p, lines)
-    self.assertEqual(lines["hsa_tools_lib"], ["-"])
+    self.assertEqual(lines["hsa_tools_lib"], [""])
 
   def test_sdk_tool_beside_the_users_own_hsa_tool(self):
     # The user's HSA_TOOLS_LIB names another tool: both are loaded, once
-    # each, and the other tool (loaded after the tracer) already sees the
-    # user's value, which is also what the process keeps.
+    # each, and the other tool (loaded after the tracer, which puts its own
+    # path first: ROCR's order for named tools) already sees the user's
+    # value, which is also what the process keeps.
     other_out = os.path.join(self.tmp.name, "other_tool.txt")
     if os.path.exists(other_out):
       os.remove(other_out)
