@@ -992,8 +992,9 @@ bool EnsureSignal(PendingOp* op) {
 
 void HarvestQueueNow(QueueState* state) {
   // From a tool's dispatch callback this thread may hold this queue's harvest
-  // mutex: the caller counts its packet untraced instead.
-  if (t_reporting_dispatch) return;
+  // mutex, from a copy callback the copy ring's (taken after queues' by
+  // reports that copy): the caller counts its packet untraced instead.
+  if (ReportingOnThisThread()) return;
   std::lock_guard<std::mutex> lock(state->harvest_mutex);
   HarvestQueueLocked(state, true);
 }
@@ -1005,6 +1006,10 @@ void HarvestQueueIfFree(QueueState* state) {
   if (!state->harvest_mutex.try_lock()) return;
   HarvestQueueLocked(state, false);
   state->harvest_mutex.unlock();
+}
+
+bool ReportingOnThisThread() {
+  return t_reporting_dispatch || t_reporting_copy;
 }
 
 void MakeRoomForCopy() {

@@ -168,6 +168,10 @@ void HarvestQueueNow(QueueState* state);
 
 // The copy ring is full: reports what completed and, if that freed nothing,
 // waits (at most 10 ms) for the oldest copy. The caller holds submit_mutex.
+// True while this thread runs a dispatch's or copy's observers (a tool's
+// callback), holding harvest mutexes: work it submits is passed on untraced
+// rather than waiting for room, which would take those mutexes again.
+bool ReportingOnThisThread();
 void MakeRoomForCopy();
 
 // A thread is about to wait on `app_signal` for `condition` against

@@ -70,6 +70,13 @@ class TracedCopy {
       AbandonInterest(interest);
       return;
     }
+    if (ReportingOnThisThread()) {
+      // A copy from a tool's completion callback: the submit mutex comes
+      // before the harvest mutexes this thread holds.
+      AbandonInterest(interest);
+      Count().untraced.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     lock_ = std::unique_lock<std::mutex>(Copies().submit_mutex);
     OpRing& ring = Copies().ring;
     op_ = ring.Reserve();
