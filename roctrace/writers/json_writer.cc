@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "roctrace/writers/agent_info.h"
+#include "roctrace/writers/decimal_digits.h"
 #include "roctrace/writers/utf8.h"
 
 namespace roctrace {
@@ -116,21 +117,6 @@ inline char* Put(char* p, const char (&text)[N]) {
 }
 
 constexpr uint64_t kTenTo8 = 100000000;
-
-// The 8 decimal digits of `v` < 10^8 (leading zeros kept) as 8 ASCII bytes
-// in memory order, computed in parallel within one 64-bit word: split into
-// two 4-digit halves, each into two 2-digit lanes, each into two digits,
-// dividing by multiplying with a scaled reciprocal (exact for these ranges:
-// x * 10486 >> 20 == x / 100 for x < 10^4, x * 103 >> 10 == x / 10 for
-// x < 100).
-inline uint64_t EightDigits(uint32_t v) {
-  uint64_t halves = (v / 10000) | (uint64_t{v % 10000} << 32);
-  const uint64_t hundreds = ((halves * 10486) >> 20) & 0x0000007F0000007Full;
-  const uint64_t pairs = hundreds | ((halves - hundreds * 100) << 16);
-  const uint64_t tens = ((pairs * 103) >> 10) & 0x000F000F000F000Full;
-  const uint64_t digits = tens | ((pairs - tens * 10) << 8);
-  return digits | 0x3030303030303030ull;
-}
 
 // 10^i, for the digit count.
 constexpr uint32_t kPowersOfTen[] = {
