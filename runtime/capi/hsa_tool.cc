@@ -83,6 +83,7 @@ bool AcceptRuntimeTable(HsaApiTable* table) noexcept {
     std::fprintf(stderr,
                  "roctracer: HSA API table missing or of an unknown major "
                  "version; HSA_API tracing through the runtime disabled\n");
+    roctracer::gpu::NoteTableRefused();
     return false;
   }
   // A different table while one is traced: refused before anything is

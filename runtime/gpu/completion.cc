@@ -878,15 +878,24 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   uint64_t budget = kDrainTimeoutNs;
   DrainQueue(q, &budget);
   {
+    // ShutDown may have emptied the list meanwhile (this thread went on
+    // without the drain mutex) and retired the state.
     std::lock_guard<std::mutex> lock(r.mutex);
-    r.queues.erase(std::find(r.queues.begin(), r.queues.end(), q));
+    auto it = std::find(r.queues.begin(), r.queues.end(), q);
+    if (it != r.queues.end()) r.queues.erase(it);
   }
   const std::vector<UnseenPacket> unseen = CopyUnseen(q);
   const hsa_status_t status = destroy(queue);
+  bool retired_meanwhile = false;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
-    --q->holds;
+    retired_meanwhile = q->retired.load(std::memory_order_acquire);
+    if (--q->holds == 0 && retired_meanwhile) {
+      // Retired by ShutDown while held here: the last holder frees it.
+      FreeStateLocked(&r, q);
+    }
   }
+  if (retired_meanwhile) return status;
   if (status != HSA_STATUS_SUCCESS) {
     // Still the runtime's queue, still intercepted: keep tracing it.
     RegisterQueue(q);

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -34,6 +35,9 @@ bool g_changed = false;
 // Some front end asked in this process: after the runtime shuts down and
 // takes its table back, the next hsa_init must load the tracer again.
 bool g_asked = false;
+// The runtime loaded the tracer and its table was refused: no GPU work will
+// come from this runtime.
+bool g_refused = false;
 std::string& UserValue() {
   static auto* s = new std::string;
   return *s;
@@ -76,8 +80,26 @@ void Put(const std::string& value) {
 // At load: with the automatic request on and the variable absent, an empty
 // entry (ROCR and softhsa load no tools for an empty value) for later
 // requests to replace.
+// Only while the process has one thread: a library loaded later (dlopen
+// into a running program) leaves the variable to RequestToolPath.
+bool SingleThreaded() {
+  FILE* f = std::fopen("/proc/self/status", "re");
+  if (f == nullptr) return false;
+  char line[256];
+  long threads = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::strncmp(line, "Threads:", 8) == 0) {
+      threads = std::strtol(line + 8, nullptr, 10);
+      break;
+    }
+  }
+  std::fclose(f);
+  return threads == 1;
+}
+
 __attribute__((constructor)) void ReserveTheVariable() {
   if (AutoOff() || std::getenv(kVariable) != nullptr) return;
+  if (!SingleThreaded()) return;
   Put("");
 }
 
@@ -236,6 +258,7 @@ ToolPath RequestToolPath() noexcept {
   std::lock_guard<std::mutex> lock(Mutex());
   if (g_handed_over) return ToolPath::kHandedOver;
   if (AutoOff()) return ToolPath::kOff;
+  if (g_refused) return ToolPath::kTooLate;
   // Our name is in the variable and no table has come: the runtime has not
   // initialised, or is initialising on another thread and about to load
   // the tracer (its hsa_system_get_info answers before the tools load), so
@@ -259,9 +282,17 @@ void NoteTableHandedOver() noexcept {
   RestoreLocked();
 }
 
+void NoteTableRefused() noexcept {
+  std::lock_guard<std::mutex> lock(Mutex());
+  if (g_handed_over) return;  // a second table: the first one is traced
+  g_refused = true;
+  RestoreLocked();
+}
+
 void NoteTableWithdrawn() noexcept {
   std::lock_guard<std::mutex> lock(Mutex());
   g_handed_over = false;
+  g_refused = false;
   // What asked for the table still wants GPU work after a later hsa_init,
   // which reads the variable again.
   if (!g_asked || g_changed || AutoOff()) return;

@@ -32,6 +32,10 @@ ToolPath RequestToolPath() noexcept;
 // HSA_TOOLS_LIB if RequestToolPath changed it.
 void NoteTableHandedOver() noexcept;
 
+// The runtime loaded the tracer but its table was refused (an unknown major
+// version): HSA_TOOLS_LIB restored, and later requests answer kTooLate.
+void NoteTableRefused() noexcept;
+
 // The runtime took its table back (OnUnload, at the last hsa_shut_down):
 // if something asked for the table, the tracer is named in HSA_TOOLS_LIB
 // again for the next hsa_init, which loads tools afresh.

@@ -10,6 +10,7 @@
 // dispatch the same way. Each
 // case runs in a forked child: the runtime and the registration are once
 // per process.
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -305,6 +306,30 @@ TEST(HsaToolRequest, ConfiguredAfterHsaInitWarnsOnce) {
   EXPECT_NE(err.find("HSA_TOOLS_LIB=librocprofiler-sdk.so.1"),
             std::string::npos)
       << err;
+}
+
+// A runtime that loads the tracer but hands it a table of an unknown major
+// version: the table is refused, and HSA_TOOLS_LIB is the user's again (no
+// child process loads the tracer for nothing).
+TEST(HsaToolRequest, ARefusedTableGivesTheVariableBack) {
+  static std::string err_path;
+  err_path = TempFile("refused.err");
+  const int rc = bounded_child::Run([]() -> int {
+    StderrTo(err_path);
+    if (!ConfigureTool()) return 2;
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
+    // HsaApiTable opens with its version (major_id first); the sub-table
+    // pointers after it stay null.
+    using OnLoadFn = bool (*)(void*, uint64_t, uint64_t, const char* const*);
+    auto on_load = reinterpret_cast<OnLoadFn>(dlsym(RTLD_DEFAULT, "OnLoad"));
+    if (on_load == nullptr) return 4;
+    uint64_t table[64] = {};
+    table[0] = 0x7fff;  // major_id: no runtime's
+    const char* const none[] = {nullptr};
+    if (on_load(table, 0x7fff, 0, none)) return 5;
+    return Unnamed(std::getenv("HSA_TOOLS_LIB")) ? 0 : 6;
+  });
+  EXPECT_EQ(rc, 0) << Slurp(err_path);
 }
 
 TEST(HsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
