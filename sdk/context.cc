@@ -69,6 +69,21 @@ void InvalidateClientContexts(uint32_t client) noexcept {
   }
 }
 
+uint64_t ContextsTracing(int kind, int buffer_kind, int32_t op,
+                         bool buffer) noexcept {
+  uint64_t mask = g_active_mask.load(std::memory_order_acquire) &
+                  (buffer ? g_buffer_kind_mask[buffer_kind] : g_kind_mask[kind])
+                      .load(std::memory_order_acquire);
+  for (uint64_t m = mask; m != 0; m &= m - 1) {
+    const int i = __builtin_ctzll(m);
+    const bool traces =
+        buffer ? g_contexts[i].buffer_services[buffer_kind].Traces(op)
+               : g_contexts[i].services[kind].Traces(op);
+    if (!traces) mask &= ~(uint64_t{1} << i);
+  }
+  return mask;
+}
+
 }  // namespace rocprofiler_sdk
 
 using rocprofiler_sdk::Bit;

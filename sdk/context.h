@@ -121,6 +121,12 @@ Context* FindContext(rocprofiler_context_id_t id) noexcept;
 // Stops every context of `client` and marks them invalid.
 void InvalidateClientContexts(uint32_t client) noexcept;
 
+// Active contexts whose callback service of `kind` (`buffer` false) or
+// buffer service of `buffer_kind` traces `op`: the derived kinds' look-up
+// (memory allocations, runtime initialization, rocTX ranges).
+uint64_t ContextsTracing(int kind, int buffer_kind, int32_t op,
+                         bool buffer) noexcept;
+
 }  // namespace rocprofiler_sdk
 
 #endif  // ROCPROFILER_SDK_IMPL_CONTEXT_H_

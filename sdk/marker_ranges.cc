@@ -124,18 +124,7 @@ int32_t OpenedOp(const roctracer::ApiCallInfo& info) noexcept {
 // Active contexts whose callback (`buffer` false) or buffer service traces
 // `op`.
 uint64_t Tracing(int32_t op, bool buffer) noexcept {
-  uint64_t mask =
-      g_active_mask.load(std::memory_order_acquire) &
-      (buffer ? g_buffer_kind_mask[kBufferKind] : g_kind_mask[kKind])
-          .load(std::memory_order_acquire);
-  for (uint64_t m = mask; m != 0; m &= m - 1) {
-    const int i = __builtin_ctzll(m);
-    const bool traces =
-        buffer ? g_contexts[i].buffer_services[kBufferKind].Traces(op)
-               : g_contexts[i].services[kKind].Traces(op);
-    if (!traces) mask &= ~(uint64_t{1} << i);
-  }
-  return mask;
+  return ContextsTracing(kKind, kBufferKind, op, buffer);
 }
 
 MarkerRangeThread* State(ThreadState& t) noexcept {

@@ -121,16 +121,7 @@ void RefreshWatchLocked() noexcept {
 // Active contexts whose callback (`buffer` false) or buffer service traces
 // `op`.
 uint64_t Tracing(int32_t op, bool buffer) noexcept {
-  uint64_t mask = g_active_mask.load(std::memory_order_acquire) &
-                  (buffer ? g_buffer_kind_mask[kKind] : g_kind_mask[kKind])
-                      .load(std::memory_order_acquire);
-  for (uint64_t m = mask; m != 0; m &= m - 1) {
-    const int i = __builtin_ctzll(m);
-    const bool traces = buffer ? g_contexts[i].buffer_services[kKind].Traces(op)
-                               : g_contexts[i].services[kKind].Traces(op);
-    if (!traces) mask &= ~(uint64_t{1} << i);
-  }
-  return mask;
+  return ContextsTracing(kKind, kKind, op, buffer);
 }
 
 // The callbacks (phase NONE; no correlation ID, as in 1.0.0) and records.
