@@ -58,6 +58,28 @@ inline const char* CategoryName(Category c) {
   return "UNKNOWN";
 }
 
+// rocprofv3's summary domain names (its domain_type column names; the KFD
+// calls' own KFD_API is StatsWriter's).
+inline const char* SummaryDomain(Category c) {
+  switch (c) {
+    case Category::kHip:
+      return "HIP_API";
+    case Category::kHsa:
+      return "HSA_API";
+    case Category::kMarker:
+      return "MARKER_API";
+    case Category::kKernel:
+      return "KERNEL_DISPATCH";
+    case Category::kMemoryCopy:
+      return "MEMORY_COPY";
+    case Category::kScratchMemory:
+      return "SCRATCH_MEMORY";
+    case Category::kMemoryAllocation:
+      return "MEMORY_ALLOCATION";
+  }
+  return "UNKNOWN";
+}
+
 inline bool IsDevice(Category c) {
   return c == Category::kKernel || c == Category::kMemoryCopy ||
          c == Category::kScratchMemory || c == Category::kMemoryAllocation;

@@ -275,27 +275,6 @@ void AppendDouble(std::string* out, double v) {
   out->append(digits, static_cast<size_t>(n));
 }
 
-// rocprofv3's summary domain names (its domain_type column names).
-const char* SummaryDomain(Category c) {
-  switch (c) {
-    case Category::kHip:
-      return "HIP_API";
-    case Category::kHsa:
-      return "HSA_API";
-    case Category::kMarker:
-      return "MARKER_API";
-    case Category::kKernel:
-      return "KERNEL_DISPATCH";
-    case Category::kMemoryCopy:
-      return "MEMORY_COPY";
-    case Category::kScratchMemory:
-      return "SCRATCH_MEMORY";
-    case Category::kMemoryAllocation:
-      return "MEMORY_ALLOCATION";
-  }
-  return "UNKNOWN";
-}
-
 // sizeof the rocprofiler-sdk 1.0.0 buffer record of each kind (API calls'
 // records, rocprofiler_buffer_tracing_kernel_dispatch_record_t,
 // _memory_copy_record_t, _scratch_memory_record_t,

@@ -130,23 +130,8 @@ std::vector<StatsRow> StatsWriter::KfdTable() const {
 }
 
 const char* StatsWriter::SummaryDomain(const OpName& op) {
-  switch (op.category) {
-    case Category::kHip:
-      return "HIP_API";
-    case Category::kHsa:
-      return IsKfd(op) ? "KFD_API" : "HSA_API";
-    case Category::kMarker:
-      return "MARKER_API";
-    case Category::kKernel:
-      return "KERNEL_DISPATCH";
-    case Category::kMemoryCopy:
-      return "MEMORY_COPY";
-    case Category::kScratchMemory:
-      return "SCRATCH_MEMORY";
-    case Category::kMemoryAllocation:
-      return "MEMORY_ALLOCATION";
-  }
-  return "UNKNOWN";
+  if (op.category == Category::kHsa && IsKfd(op)) return "KFD_API";
+  return roctrace::SummaryDomain(op.category);
 }
 
 std::string StatsWriter::SummaryPath(const std::string& prefix,
