@@ -9,6 +9,7 @@
 #include <link.h>
 #include <sys/stat.h>
 
+#include <atomic>
 #include <cctype>
 #include <climits>
 #include <cstdint>
@@ -19,6 +20,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "runtime/platform/child_environment.h"
+
+extern char** environ;
 
 namespace roctracer::gpu {
 namespace {
@@ -69,12 +74,62 @@ std::vector<char*>& Entries() {
 // exists (the constructor below adds it while the process is normally
 // single-threaded) every later change is a replacement, and the variable is
 // never removed.
-void Put(const std::string& value) {
+char* NewEntry(const std::string& value) {
   const std::string entry = std::string(kVariable) + "=" + value;
   auto* buffer = new char[entry.size() + 1];
   std::memcpy(buffer, entry.c_str(), entry.size() + 1);
   Entries().push_back(buffer);
+  return buffer;
+}
+
+// What a program this process starts gets instead of the tracer's entry
+// (ChildEntry below): the entry last put, and the user's own entry
+// (nullptr: the user had none). Read without the mutex, in a vforked
+// child too; the strings are never freed.
+std::atomic<const char*> g_put{nullptr};
+std::atomic<const char*> g_user_entry{nullptr};
+
+void Put(const std::string& value) {
+  char* buffer = NewEntry(value);
+  g_put.store(buffer, std::memory_order_release);
   putenv(buffer);
+}
+
+// The environment's HSA_TOOLS_LIB entry is the one the tracer put last (the
+// program has not set the variable itself since).
+bool EnvironHoldsPut(const char* put) {
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    if (*e == put) return true;
+  }
+  return false;
+}
+
+// The child_environment filter: a new program gets the user's
+// HSA_TOOLS_LIB (or none) where this process holds the tracer's entry, in
+// an environment passed as this process's own or copied from it (an entry
+// equal to the tracer's). No allocation, no lock: a vforked child runs it.
+const char* ChildEntry(const char* entry) {
+  constexpr size_t kNameLength = sizeof(kVariable) - 1;
+  if (std::strncmp(entry, kVariable, kNameLength) != 0 ||
+      entry[kNameLength] != '=') {
+    return entry;
+  }
+  const char* put = g_put.load(std::memory_order_acquire);
+  if (put == nullptr || std::strcmp(entry, put) != 0 || !EnvironHoldsPut(put)) {
+    return entry;
+  }
+  return g_user_entry.load(std::memory_order_acquire);
+}
+
+// The user's value as the program's environment holds it now, unless the
+// entry there is still the tracer's (the user's recorded value stands).
+void RecordUserValueLocked() {
+  const char* put = g_put.load(std::memory_order_relaxed);
+  if (put != nullptr && EnvironHoldsPut(put)) return;
+  const char* user = std::getenv(kVariable);
+  UserValue() = user != nullptr ? user : "";
+  g_user_entry.store(user == nullptr ? nullptr : NewEntry(UserValue()),
+                     std::memory_order_release);
 }
 
 // At load: with the automatic request on and the variable absent, an empty
@@ -98,15 +153,20 @@ bool SingleThreaded() {
 }
 
 __attribute__((constructor)) void ReserveTheVariable() {
-  if (AutoOff() || std::getenv(kVariable) != nullptr) return;
-  if (!SingleThreaded()) return;
+  if (AutoOff()) return;
+  child_environment::SetFilter(&ChildEntry);
+  if (std::getenv(kVariable) != nullptr || !SingleThreaded()) return;
+  // The user's entry: none (g_user_entry stays null).
+  std::lock_guard<std::mutex> lock(Mutex());
   Put("");
 }
 
 void RestoreLocked() {
   if (!g_changed) return;
-  Put(UserValue());
   g_changed = false;
+  // A value the program set itself since stays.
+  const char* put = g_put.load(std::memory_order_relaxed);
+  if (put != nullptr && EnvironHoldsPut(put)) Put(UserValue());
 }
 
 // This library's file when it is a shared object exporting OnLoad (not
@@ -242,8 +302,7 @@ Self LookAtVariable() {
 }
 
 void AddSelfLocked(const std::string& path) {
-  const char* user = std::getenv(kVariable);
-  UserValue() = user != nullptr ? user : "";
+  RecordUserValueLocked();
   // First: ROCR loads the tools named in the variable in its order (5.2.3
   // knows no priorities; newer ROCR orders only the tools it finds loaded
   // by HSA_AMD_TOOL_PRIORITY), so the user's tools' OnLoad come after the

@@ -6,11 +6,14 @@
 // GPU kinds, roctracer's HIP_OPS/HSA_OPS activity) calls RequestToolPath
 // when it is configured: if the runtime has not initialised yet, this
 // library's own file is put first in HSA_TOOLS_LIB, and the user's value is
-// put back as soon as the table arrives (so child processes inherit the
-// user's tools). The variable is only ever replaced, never added or
-// removed after the library's constructor (which adds it, empty, where it
-// is absent): other threads may be reading the environment.
-// ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
+// put back as soon as the table arrives. The variable is only ever
+// replaced, never added or removed after the library's constructor (which
+// adds it, empty, where it is absent): other threads may be reading the
+// environment. A program this process starts gets the user's value (or no
+// variable where the user had none) whatever this process holds at the
+// time: the library registers a filter of new programs' environments
+// (runtime/platform/child_environment.h), which the exec and spawn hooks
+// apply. ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
 #ifndef RUNTIME_GPU_TOOL_REQUEST_H_
 #define RUNTIME_GPU_TOOL_REQUEST_H_
 

@@ -1,13 +1,33 @@
 #include "runtime/linking/exec_hooks.h"
 
+#include <alloca.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
+#include <mutex>
 #include <vector>
 
+#include "runtime/platform/child_environment.h"
 #include "runtime/pool/process_exit.h"
+
+// The environment a new program gets: `envp` as the tracer's filter leaves
+// it (runtime/platform/child_environment.h), on this frame's stack (a
+// vforked child must not allocate).
+#define ROCTRACER_CHILD_ENVIRONMENT(var, envp)                         \
+  char* const* var = (envp);                                           \
+  do {                                                                 \
+    const size_t n = roctracer::child_environment::StorageFor(var);    \
+    if (n != 0) {                                                      \
+      char** storage = static_cast<char**>(alloca(n * sizeof(char*))); \
+      var = roctracer::child_environment::Apply(var, storage);         \
+    }                                                                  \
+  } while (false)
 
 namespace {
 
@@ -42,6 +62,73 @@ std::vector<char*> CollectArgs(const char* arg, va_list ap) {
   return argv;
 }
 
+// As the C library's system() (POSIX's description, glibc's choices):
+// while the shell runs, the caller ignores SIGINT and SIGQUIT (the first
+// of concurrent calls sets that, the last puts the actions back) and blocks
+// SIGCHLD; the shell gets the caller's signal mask and the default action
+// for those two signals unless the caller ignored them. Only the
+// environment differs: `envp` instead of the process's own.
+std::mutex g_system_mutex;
+int g_system_calls = 0;
+struct sigaction g_saved_int {};
+struct sigaction g_saved_quit {};
+
+int SystemWith(const char* command, char* const* envp) {
+  {
+    std::lock_guard<std::mutex> lock(g_system_mutex);
+    if (g_system_calls++ == 0) {
+      struct sigaction ignore {};
+      ignore.sa_handler = SIG_IGN;
+      sigemptyset(&ignore.sa_mask);
+      sigaction(SIGINT, &ignore, &g_saved_int);
+      sigaction(SIGQUIT, &ignore, &g_saved_quit);
+    }
+  }
+  sigset_t chld, caller_mask;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  pthread_sigmask(SIG_BLOCK, &chld, &caller_mask);
+
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  if (g_saved_int.sa_handler != SIG_IGN) sigaddset(&defaults, SIGINT);
+  if (g_saved_quit.sa_handler != SIG_IGN) sigaddset(&defaults, SIGQUIT);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setsigmask(&attr, &caller_mask);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  const char* argv[] = {"sh", "-c", "--", command, nullptr};
+  pid_t pid = 0;
+  int status = -1;
+  const int err = posix_spawn(&pid, "/bin/sh", nullptr, &attr,
+                              const_cast<char* const*>(argv), envp);
+  posix_spawnattr_destroy(&attr);
+  if (err == 0) {
+    while (waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) {
+        status = -1;
+        break;
+      }
+    }
+  } else {
+    status = W_EXITCODE(127, 0);  // the shell could not run
+  }
+  const int saved_errno = err != 0 ? err : errno;
+
+  {
+    std::lock_guard<std::mutex> lock(g_system_mutex);
+    if (--g_system_calls == 0) {
+      sigaction(SIGINT, &g_saved_int, nullptr);
+      sigaction(SIGQUIT, &g_saved_quit, nullptr);
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);
+  errno = saved_errno;
+  return status;
+}
+
 }  // namespace
 
 extern "C" {
@@ -49,28 +136,33 @@ extern "C" {
 int roctracer_execve_hook(const char* path, char* const argv[],
                           char* const envp[]) {
   BeforeExec();
-  return AfterFailedExec(execve(path, argv, envp));
+  ROCTRACER_CHILD_ENVIRONMENT(env, envp);
+  return AfterFailedExec(execve(path, argv, env));
 }
 
 int roctracer_execv_hook(const char* path, char* const argv[]) {
   BeforeExec();
-  return AfterFailedExec(execv(path, argv));
+  ROCTRACER_CHILD_ENVIRONMENT(env, environ);
+  return AfterFailedExec(execve(path, argv, env));
 }
 
 int roctracer_execvp_hook(const char* file, char* const argv[]) {
   BeforeExec();
-  return AfterFailedExec(execvp(file, argv));
+  ROCTRACER_CHILD_ENVIRONMENT(env, environ);
+  return AfterFailedExec(execvpe(file, argv, env));
 }
 
 int roctracer_execvpe_hook(const char* file, char* const argv[],
                            char* const envp[]) {
   BeforeExec();
-  return AfterFailedExec(execvpe(file, argv, envp));
+  ROCTRACER_CHILD_ENVIRONMENT(env, envp);
+  return AfterFailedExec(execvpe(file, argv, env));
 }
 
 int roctracer_fexecve_hook(int fd, char* const argv[], char* const envp[]) {
   BeforeExec();
-  return AfterFailedExec(fexecve(fd, argv, envp));
+  ROCTRACER_CHILD_ENVIRONMENT(env, envp);
+  return AfterFailedExec(fexecve(fd, argv, env));
 }
 
 int roctracer_execl_hook(const char* path, const char* arg, ...) {
@@ -79,7 +171,8 @@ int roctracer_execl_hook(const char* path, const char* arg, ...) {
   std::vector<char*> argv = CollectArgs(arg, ap);
   va_end(ap);
   BeforeExec();
-  return AfterFailedExec(execv(path, argv.data()));
+  ROCTRACER_CHILD_ENVIRONMENT(env, environ);
+  return AfterFailedExec(execve(path, argv.data(), env));
 }
 
 int roctracer_execlp_hook(const char* file, const char* arg, ...) {
@@ -88,7 +181,8 @@ int roctracer_execlp_hook(const char* file, const char* arg, ...) {
   std::vector<char*> argv = CollectArgs(arg, ap);
   va_end(ap);
   BeforeExec();
-  return AfterFailedExec(execvp(file, argv.data()));
+  ROCTRACER_CHILD_ENVIRONMENT(env, environ);
+  return AfterFailedExec(execvpe(file, argv.data(), env));
 }
 
 int roctracer_execle_hook(const char* path, const char* arg, ...) {
@@ -98,7 +192,33 @@ int roctracer_execle_hook(const char* path, const char* arg, ...) {
   char* const* envp = va_arg(ap, char* const*);
   va_end(ap);
   BeforeExec();
-  return AfterFailedExec(execve(path, argv.data(), envp));
+  ROCTRACER_CHILD_ENVIRONMENT(env, envp);
+  return AfterFailedExec(execve(path, argv.data(), env));
+}
+
+int roctracer_posix_spawn_hook(pid_t* pid, const char* path,
+                               const posix_spawn_file_actions_t* actions,
+                               const posix_spawnattr_t* attr,
+                               char* const argv[], char* const envp[]) {
+  ROCTRACER_CHILD_ENVIRONMENT(env, envp);
+  return posix_spawn(pid, path, actions, attr, argv, env);
+}
+
+int roctracer_posix_spawnp_hook(pid_t* pid, const char* file,
+                                const posix_spawn_file_actions_t* actions,
+                                const posix_spawnattr_t* attr,
+                                char* const argv[], char* const envp[]) {
+  ROCTRACER_CHILD_ENVIRONMENT(env, envp);
+  return posix_spawnp(pid, file, actions, attr, argv, env);
+}
+
+int roctracer_system_hook(const char* command) {
+  // The C library's system() passes the process's environment as it is.
+  if (command == nullptr || !roctracer::child_environment::Changes(environ)) {
+    return system(command);
+  }
+  ROCTRACER_CHILD_ENVIRONMENT(env, environ);
+  return SystemWith(command, env);
 }
 
 }  // extern "C"

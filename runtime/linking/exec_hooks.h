@@ -12,8 +12,18 @@
 //
 // Only the process that loaded the library flushes: a child of vfork (which
 // shares its parent's memory and threads' state) or of fork execs as is.
+//
+// Every program started so (by the exec family, posix_spawn, posix_spawnp
+// or system) gets its environment through the filter of
+// runtime/platform/child_environment.h, in the loading process and in its
+// forked or vforked children alike: what the tracer changed in its own
+// environment for itself is not passed on. system() runs the shell as the
+// C library does, through posix_spawn, when the filter changes something
+// (the C library's own system() cannot be given an environment).
 #ifndef RUNTIME_LINKING_EXEC_HOOKS_H_
 #define RUNTIME_LINKING_EXEC_HOOKS_H_
+
+#include <spawn.h>
 
 extern "C" {
 int roctracer_execve_hook(const char* path, char* const argv[],
@@ -33,6 +43,18 @@ int roctracer_execl_hook(const char* path, const char* arg, ...)
 int roctracer_execlp_hook(const char* file, const char* arg, ...)
     __attribute__((visibility("hidden")));
 int roctracer_execle_hook(const char* path, const char* arg, ...)
+    __attribute__((visibility("hidden")));
+int roctracer_posix_spawn_hook(pid_t* pid, const char* path,
+                               const posix_spawn_file_actions_t* actions,
+                               const posix_spawnattr_t* attr,
+                               char* const argv[], char* const envp[])
+    __attribute__((visibility("hidden")));
+int roctracer_posix_spawnp_hook(pid_t* pid, const char* file,
+                                const posix_spawn_file_actions_t* actions,
+                                const posix_spawnattr_t* attr,
+                                char* const argv[], char* const envp[])
+    __attribute__((visibility("hidden")));
+int roctracer_system_hook(const char* command)
     __attribute__((visibility("hidden")));
 }
 

@@ -48,11 +48,12 @@ void (*roctracer_signal_hook(int, void (*)(int)))(int)
     __attribute__((weak, visibility("hidden")));
 // runtime/linking/exec_hooks.h, where linked (libroctracer64.so): the
 // program's exec calls, so what was recorded is written before the image
-// goes.
+// goes, and every new program (exec, spawn, system) gets the environment
+// without the tracer's own changes.
 // clang-format off
 #define ROCTRACER_EXEC_HOOKS(X) \
   X(execve) X(execv) X(execvp) X(execvpe) X(fexecve) \
-  X(execl) X(execlp) X(execle)
+  X(execl) X(execlp) X(execle) X(posix_spawn) X(posix_spawnp) X(system)
 // clang-format on
 #define ROCTRACER_DECLARE_EXEC_HOOK(name) \
   void roctracer_##name##_hook() __attribute__((weak, visibility("hidden")));
@@ -150,7 +151,8 @@ void InitOnce(State& s) {
 }
 
 // The C library's functions the tracer takes over (dlsym, dlvsym,
-// sigaction, signal, the exec family), as opposed to the runtimes' APIs.
+// sigaction, signal, the exec family, posix_spawn(p), system), as opposed to
+// the runtimes' APIs.
 bool IsLibcHook(const State& s, void* stub) {
   (void)s;
 #define ROCTRACER_IS_EXEC_HOOK(name)                               \
@@ -250,7 +252,8 @@ void ScanRelocations(State& s, uintptr_t base, const ElfW(Rela) * rel,
     const ElfW(Sym)& sym = symtab[ELF64_R_SYM(rel[i].r_info)];
     const char* name = strtab + sym.st_name;
     // Cheap pre-filter before the hash lookup: the first letters of the
-    // stubbed names (hip*, hsa*, dl*, sig*, exec*, fexecve).
+    // stubbed names (hip*, hsa*, dl*, sig*, exec*, fexecve, posix_spawn*,
+    // system).
     if (!s.first_chars[static_cast<unsigned char>(name[0])]) continue;
     auto it = s.stubs.find(name);
     if (it == s.stubs.end()) continue;

@@ -7,21 +7,29 @@
 // initialised without it, the tool is told once on stderr; the tracer named
 // twice (under its rocprofiler-sdk name and its own) is loaded once; a
 // roctracer client enabling HSA_OPS activity before hsa_init gets its
-// dispatch the same way. Each
-// case runs in a forked child: the runtime and the registration are once
-// per process.
+// dispatch the same way. A program started meanwhile (fork + exec,
+// system, posix_spawn) gets the user's HSA_TOOLS_LIB, or none. Loaded from a
+// path ROCR would split, the library names itself by its soname. Each case
+// runs in a forked child: the runtime and the registration are once per
+// process.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "rocprofiler-sdk/rocprofiler.h"
 #include "tests/gpu/gpu_test_util.h"
@@ -134,42 +142,67 @@ size_t Occurrences(const std::string& text, const std::string& what) {
   return n;
 }
 
-std::string TempFile(const char* name) {
+std::string TempFile(const std::string& name) {
   const char* dir = std::getenv("TEST_TMPDIR");
   return std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
 }
 
 constexpr char kWarning[] = "GPU activity";
 
-TEST(HsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
-  const std::string err = TempFile("before_init.err");
+// A scenario's exit status (0: every check passed, else the number of the
+// check that failed) and what it wrote on stderr.
+struct Outcome {
+  int rc;
+  std::string err;
+};
+
+// Runs `scenario` in a forked child (the runtime and the registration are
+// once per process), its stderr captured in $TEST_TMPDIR/<name>.err.
+Outcome InChild(const std::string& name, int (*scenario)()) {
   static std::string err_path;
-  err_path = err;
+  static int (*run)() = nullptr;
+  err_path = TempFile(name + ".err");
+  run = scenario;
   const int rc = bounded_child::Run([]() -> int {
     StderrTo(err_path);
+    return run();
+  });
+  return {rc, Slurp(err_path)};
+}
+
+// The runtime initialised without the test naming the tracer in
+// HSA_TOOLS_LIB: only the library's own request can have named it.
+bool StartUnnamed(gpu_test::Program& p) {
+  p.name_tracer = false;
+  return p.Start();
+}
+
+// One dispatch, then the runtime shut down: 0 when `expected` dispatch
+// records were delivered, else 10 + their count.
+int DispatchAndStop(gpu_test::Program& p, int expected) {
+  const int dispatches = DispatchOnce(p);
+  p.Stop();
+  return dispatches == expected ? 0 : 10 + dispatches;
+}
+
+TEST(HsaToolRequest, ConfiguredBeforeHsaInitTheRuntimeLoadsTheTracer) {
+  const Outcome o = InChild("before_init", []() -> int {
     unsetenv("HSA_TOOLS_LIB");
     if (!ConfigureTool()) return 2;
     // Named for the runtime's first hsa_init ...
     if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
-    // ... and empty again once the runtime has loaded it: a child process
-    // started now loads no tools, as with the user's environment.
+    if (!StartUnnamed(p)) return 4;
+    // ... and empty again once the runtime has loaded it.
     if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 5;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err);
-  EXPECT_EQ(Occurrences(Slurp(err), kWarning), 0u) << Slurp(err);
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(Occurrences(o.err, kWarning), 0u) << o.err;
 }
 
 TEST(HsaToolRequest, TheEnvironmentArrayIsNeverReallocatedOrShifted) {
-  static std::string err_path;
-  err_path = TempFile("environ.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("environ", []() -> int {
     // Reserved (empty) when the library loaded, the process's environment
     // as the test started it having no HSA_TOOLS_LIB.
     if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 2;
@@ -193,44 +226,32 @@ TEST(HsaToolRequest, TheEnvironmentArrayIsNeverReallocatedOrShifted) {
     if (!ConfigureTool()) return 3;
     if (!NamesTracer(std::getenv("HSA_TOOLS_LIB")) || !unmoved()) return 4;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 5;
+    if (!StartUnnamed(p)) return 5;
     if (!Unnamed(std::getenv("HSA_TOOLS_LIB")) || !unmoved()) return 6;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
 }
 
 TEST(HsaToolRequest, AfterShutDownTheNextHsaInitLoadsTheTracerAgain) {
-  static std::string err_path;
-  err_path = TempFile("reinit.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("reinit", []() -> int {
     if (!ConfigureTool()) return 2;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 3;
+    if (!StartUnnamed(p)) return 3;
     p.Stop();
     // The runtime took its table back: the tracer is named again for the
     // next hsa_init, and the tool's dispatches keep coming.
     if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 4;
-    if (!p.Start()) return 5;
+    if (!StartUnnamed(p)) return 5;
     if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 6;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
-  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(Occurrences(o.err, kWarning), 0u) << o.err;
 }
 
 TEST(HsaToolRequest, AgentsQueriedFirstInitializeTheRuntimeAsItsTool) {
-  static std::string err_path;
-  err_path = TempFile("agents_first.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("agents_first", []() -> int {
     unsetenv("HSA_TOOLS_LIB");
     g_agents_first = true;
     if (!ConfigureTool()) return 2;
@@ -239,21 +260,15 @@ TEST(HsaToolRequest, AgentsQueriedFirstInitializeTheRuntimeAsItsTool) {
     // its tool: the variable is already back to the user's (none).
     if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 4;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 5;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    if (!StartUnnamed(p)) return 5;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
-  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(Occurrences(o.err, kWarning), 0u) << o.err;
 }
 
 TEST(HsaToolRequest, TheUsersOwnValueComesBack) {
-  static std::string err_path;
-  err_path = TempFile("user_value.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("user_value", []() -> int {
     // A word that loads nothing: the runtime reports it and goes on.
     setenv("HSA_TOOLS_LIB", "libno_such_tool.so", 1);
     if (!ConfigureTool()) return 2;
@@ -270,52 +285,39 @@ TEST(HsaToolRequest, TheUsersOwnValueComesBack) {
       return 3;
     }
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
+    if (!StartUnnamed(p)) return 4;
     const char* after = std::getenv("HSA_TOOLS_LIB");
     if (after == nullptr || std::string(after) != "libno_such_tool.so") {
       return 5;
     }
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
 }
 
 TEST(HsaToolRequest, ConfiguredAfterHsaInitWarnsOnce) {
-  static std::string err_path;
-  err_path = TempFile("after_init.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("after_init", []() -> int {
     unsetenv("HSA_TOOLS_LIB");
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
+    if (!StartUnnamed(p)) return 4;
     g_kinds = 2;  // two GPU kinds configured: still one warning
     if (!ConfigureTool()) return 2;
     // Too late to ask: the variable is left alone.
     if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 3;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 0 ? 0 : 10 + dispatches;
+    return DispatchAndStop(p, 0);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
-  const std::string err = Slurp(err_path);
-  EXPECT_EQ(Occurrences(err, kWarning), 1u) << err;
-  EXPECT_NE(err.find("HSA_TOOLS_LIB=librocprofiler-sdk.so.1"),
+  EXPECT_EQ(o.rc, 0) << o.err;
+  EXPECT_EQ(Occurrences(o.err, kWarning), 1u) << o.err;
+  EXPECT_NE(o.err.find("HSA_TOOLS_LIB=librocprofiler-sdk.so.1"),
             std::string::npos)
-      << err;
+      << o.err;
 }
 
 // A runtime that loads the tracer but hands it a table of an unknown major
 // version: the table is refused, and HSA_TOOLS_LIB is the user's again (no
 // child process loads the tracer for nothing).
 TEST(HsaToolRequest, ARefusedTableGivesTheVariableBack) {
-  static std::string err_path;
-  err_path = TempFile("refused.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("refused", []() -> int {
     if (!ConfigureTool()) return 2;
     if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
     // HsaApiTable opens with its version (major_id first); the sub-table
@@ -329,14 +331,11 @@ TEST(HsaToolRequest, ARefusedTableGivesTheVariableBack) {
     if (on_load(table, 0x7fff, 0, none)) return 5;
     return Unnamed(std::getenv("HSA_TOOLS_LIB")) ? 0 : 6;
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
 }
 
 TEST(HsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
-  static std::string err_path;
-  err_path = TempFile("named_twice.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("named_twice", []() -> int {
     // The filter librocprofiler-sdk.so.1 and libroctracer64.so.4 are two
     // objects to the loader, one OnLoad: the runtime calls it twice with
     // its one table.
@@ -347,20 +346,14 @@ TEST(HsaToolRequest, TheTracerNamedTwiceIsLoadedOnce) {
     // Named already: left as the user set it.
     if (std::string(std::getenv("HSA_TOOLS_LIB")) != both) return 3;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    if (!StartUnnamed(p)) return 4;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
 }
 
 TEST(HsaToolRequest, AnotherFileUnderTheTracersNameIsNotTheTracer) {
-  static std::string err_path;
-  err_path = TempFile("other_file.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("other_file", []() -> int {
     // Another rocprofiler-sdk (ROCm's own) named by the user: a file with
     // the SDK's name that is not this tracer, and cannot be loaded here.
     const std::string other = TempFile("librocprofiler-sdk.so");
@@ -377,40 +370,28 @@ TEST(HsaToolRequest, AnotherFileUnderTheTracersNameIsNotTheTracer) {
       return 3;
     }
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
+    if (!StartUnnamed(p)) return 4;
     // ... and gets its dispatches.
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 1 ? 0 : 10 + dispatches;
+    return DispatchAndStop(p, 1);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
 }
 
 TEST(HsaToolRequest, OptedOutTheRuntimeIsLeftAlone) {
-  static std::string err_path;
-  err_path = TempFile("opted_out.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("opted_out", []() -> int {
     unsetenv("HSA_TOOLS_LIB");
     setenv("ROCTRACER_AUTO_HSA_TOOL", "0", 1);
     if (!ConfigureTool()) return 2;
     if (std::getenv("HSA_TOOLS_LIB") != nullptr) return 3;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
-    const int dispatches = DispatchOnce(p);
-    p.Stop();
-    return dispatches == 0 ? 0 : 10 + dispatches;
+    if (!StartUnnamed(p)) return 4;
+    return DispatchAndStop(p, 0);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
 }
 
 TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
-  static std::string err_path;
-  err_path = TempFile("roctracer.err");
-  const int rc = bounded_child::Run([]() -> int {
-    StderrTo(err_path);
+  const Outcome o = InChild("roctracer", []() -> int {
     unsetenv("HSA_TOOLS_LIB");
     static gpu_test::Records records;
     roctracer_pool_t* pool = nullptr;
@@ -421,8 +402,7 @@ TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
     }
     if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
     gpu_test::Program p;
-    p.name_tracer = false;
-    if (!p.Start()) return 4;
+    if (!StartUnnamed(p)) return 4;
     if (!Unnamed(std::getenv("HSA_TOOLS_LIB"))) return 5;
     DispatchOnce(p);
     roctracer_flush_activity_expl(pool);
@@ -431,9 +411,253 @@ TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
     p.Stop();
     return dispatches == 1 ? 0 : 10 + static_cast<int>(dispatches);
   });
-  EXPECT_EQ(rc, 0) << Slurp(err_path);
+  EXPECT_EQ(o.rc, 0) << o.err;
   // roctracer clients are not warned.
-  EXPECT_EQ(Occurrences(Slurp(err_path), kWarning), 0u);
+  EXPECT_EQ(Occurrences(o.err, kWarning), 0u);
 }
+
+// How a program may be started: what each such child is given.
+enum class Start { kForkExecv, kForkExecveOfACopy, kSystem, kPosixSpawn };
+
+const char* Name(Start how) {
+  switch (how) {
+    case Start::kForkExecv:
+      return "fork + execv";
+    case Start::kForkExecveOfACopy:
+      return "fork + execve of a copied environment";
+    case Start::kSystem:
+      return "system";
+    case Start::kPosixSpawn:
+      return "posix_spawn";
+  }
+  return "?";
+}
+
+// The HSA_TOOLS_LIB entry ("HSA_TOOLS_LIB=value") of the environment a
+// program started `how` gets, "none" when it has none, "failed" when it did
+// not run: the program is env(1), which prints its environment.
+std::string ChildSees(Start how) {
+  const std::string out = TempFile("child_env.out");
+  unlink(out.c_str());
+  char program[] = "/usr/bin/env";
+  char* const argv[] = {program, nullptr};
+  switch (how) {
+    case Start::kForkExecv:
+    case Start::kForkExecveOfACopy: {
+      std::fflush(nullptr);
+      const pid_t pid = fork();
+      if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fd, 1);
+        close(fd);
+        if (how == Start::kForkExecv) {
+          execv(program, argv);
+        } else {
+          // As a program that builds its children's environment from its
+          // own (strings copied, as Python's os.environ does).
+          std::vector<char*> copy;
+          for (char** e = environ; *e != nullptr; ++e) {
+            copy.push_back(strdup(*e));
+          }
+          copy.push_back(nullptr);
+          execve(program, argv, copy.data());
+        }
+        _exit(127);
+      }
+      if (pid < 0 || bounded_child::Wait(pid) != 0) return "failed";
+      break;
+    }
+    case Start::kSystem:
+      if (system(("/usr/bin/env > '" + out + "'").c_str()) != 0) {
+        return "failed";
+      }
+      break;
+    case Start::kPosixSpawn: {
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, 1, out.c_str(),
+                                       O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      pid_t pid = 0;
+      const int err =
+          posix_spawn(&pid, program, &actions, nullptr, argv, environ);
+      posix_spawn_file_actions_destroy(&actions);
+      if (err != 0 || bounded_child::Wait(pid) != 0) return "failed";
+      break;
+    }
+  }
+  std::istringstream lines(Slurp(out));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("HSA_TOOLS_LIB=", 0) == 0) return line;
+  }
+  return "none";
+}
+
+// Every way of starting a program gives it `expected` (see ChildSees);
+// each that does not is said on stderr.
+bool ChildrenSee(const std::string& expected) {
+  bool all = true;
+  for (const Start how : {Start::kForkExecv, Start::kForkExecveOfACopy,
+                          Start::kSystem, Start::kPosixSpawn}) {
+    const std::string seen = ChildSees(how);
+    if (seen != expected) {
+      std::fprintf(stderr, "%s: the child saw %s, not %s\n", Name(how),
+                   seen.c_str(), expected.c_str());
+      all = false;
+    }
+  }
+  return all;
+}
+
+// A program started while the library keeps an HSA_TOOLS_LIB entry of its
+// own (the empty one it adds at load, its name from the request to the
+// hand-over and again after hsa_shut_down) gets the environment the user
+// gave the process: here, none.
+TEST(HsaToolRequest, ChildrenGetNoVariableWhereTheUserHadNone) {
+  const Outcome o = InChild("children_none", []() -> int {
+    if (!ChildrenSee("none")) return 2;  // the empty entry added at load
+    if (!ConfigureTool()) return 3;
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 4;
+    if (!ChildrenSee("none")) return 5;  // requested
+    gpu_test::Program p;
+    if (!StartUnnamed(p)) return 6;
+    if (!ChildrenSee("none")) return 7;  // handed over
+    p.Stop();
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 8;
+    if (!ChildrenSee("none")) return 9;  // named again after hsa_shut_down
+    // ... and the next hsa_init still loads the tracer.
+    if (!StartUnnamed(p)) return 9;
+    return DispatchAndStop(p, 1);
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// The same with the user's own value: children get it as the user set it;
+// a value the program sets itself while the tracer is named is passed on.
+TEST(HsaToolRequest, ChildrenGetTheUsersValue) {
+  const Outcome o = InChild("children_user", []() -> int {
+    setenv("HSA_TOOLS_LIB", "libno_such_tool.so", 1);
+    const std::string user = "HSA_TOOLS_LIB=libno_such_tool.so";
+    if (!ConfigureTool()) return 2;
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
+    if (!ChildrenSee(user)) return 4;
+    gpu_test::Program p;
+    if (!StartUnnamed(p)) return 5;
+    if (!ChildrenSee(user)) return 6;
+    p.Stop();
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 7;
+    if (!ChildrenSee(user)) return 8;
+    setenv("HSA_TOOLS_LIB", "libmine.so", 1);
+    return ChildrenSee("HSA_TOOLS_LIB=libmine.so") ? 0 : 9;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// system() while the environment needs filtering (the empty entry added
+// at load, the user having none) runs the shell as the C library's does:
+// the command's exit status or signal, SIGINT's action put back after it,
+// and a shell reported as there for a null command.
+TEST(HsaToolRequest, SystemWithTheFilteredEnvironmentKeepsItsMeaning) {
+  const Outcome o = InChild("system", []() -> int {
+    if (ChildSees(Start::kSystem) != "none") return 2;  // the filter applies
+    if (system(nullptr) == 0) return 3;
+    const int exited = system("exit 3");
+    if (!WIFEXITED(exited) || WEXITSTATUS(exited) != 3) return 4;
+    const int killed = system("kill -TERM $$");
+    if (!WIFSIGNALED(killed) || WTERMSIG(killed) != SIGTERM) return 5;
+    struct sigaction now {};
+    sigaction(SIGINT, nullptr, &now);
+    return now.sa_handler == SIG_DFL ? 0 : 6;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// The library's file found by the loader as `dir`/libroctracer64.so.4: the
+// test binary started again (LD_LIBRARY_PATH=`dir`), configuring the tool
+// before main (OddPathScenario). 0 when the library named itself
+// `expected` in HSA_TOOLS_LIB and the runtime loaded it by that word.
+Outcome LoadedFrom(const std::string& dir, bool copy,
+                   const std::string& expected) {
+  mkdir(dir.c_str(), 0700);
+  const std::string file = dir + "/libroctracer64.so.4";
+  unlink(file.c_str());
+  char real[PATH_MAX];
+  if (realpath(gpu_test::TracerPath().c_str(), real) == nullptr) {
+    return {-1, "no tracer file"};
+  }
+  if (copy) {
+    std::ifstream in(real, std::ios::binary);
+    std::ofstream out(file, std::ios::binary);
+    out << in.rdbuf();
+  } else if (symlink(real, file.c_str()) != 0) {
+    return {-1, "no symlink"};
+  }
+  static std::string s_dir, s_expected;
+  s_dir = dir;
+  s_expected = expected;
+  return InChild("odd_path", []() -> int {
+    setenv("LD_LIBRARY_PATH", s_dir.c_str(), 1);
+    setenv("HSA_TOOL_REQUEST_EXPECT", s_expected.c_str(), 1);
+    execl("/proc/self/exe", "hsa_tool_request_test", nullptr);
+    return 127;
+  });
+}
+
+std::string RealTracerPath() {
+  char real[PATH_MAX];
+  return realpath(gpu_test::TracerPath().c_str(), real) != nullptr ? real : "";
+}
+
+// ROCR splits HSA_TOOLS_LIB on white space and reads quotes and
+// backslashes: a library whose path has any of them names itself by its
+// soname, which the runtime's dlopen finds among the loaded objects.
+TEST(HsaToolRequest, APathWithASpaceIsNamedByTheSoname) {
+  const Outcome o =
+      LoadedFrom(TempFile("odd dir"), true, "libroctracer64.so.4");
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+TEST(HsaToolRequest, APathWithAQuoteIsNamedByTheSoname) {
+  const Outcome o =
+      LoadedFrom(TempFile("odd'dir"), true, "libroctracer64.so.4");
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// Loaded through a symlink in such a directory: the file it resolves to,
+// whose path is plain, is named (absolute, so a program that changes
+// directory still finds it).
+TEST(HsaToolRequest, ASymlinkIsNamedByTheFileItResolvesTo) {
+  const Outcome o = LoadedFrom(TempFile("link dir"), false, RealTracerPath());
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// The test binary started again by LoadedFrom: the tool configured before
+// hsa_init, with the tracer found where the loader was told.
+int OddPathScenario(const std::string& expected) {
+  Dl_info info{};
+  const char* dir = std::getenv("LD_LIBRARY_PATH");
+  void* on_load = dlsym(RTLD_DEFAULT, "OnLoad");
+  if (dir == nullptr || on_load == nullptr || dladdr(on_load, &info) == 0 ||
+      std::string(info.dli_fname).rfind(dir, 0) != 0) {
+    std::fprintf(stderr, "the tracer was not loaded from %s\n", dir);
+    return 2;
+  }
+  if (!ConfigureTool()) return 3;
+  const char* named = std::getenv("HSA_TOOLS_LIB");
+  if (named == nullptr || named != expected) {
+    std::fprintf(stderr, "HSA_TOOLS_LIB=%s, not %s\n",
+                 named != nullptr ? named : "(none)", expected.c_str());
+    return 4;
+  }
+  gpu_test::Program p;
+  if (!StartUnnamed(p)) return 5;
+  return DispatchAndStop(p, 1);
+}
+
+// Before main, in the binary LoadedFrom started.
+[[maybe_unused]] const int g_odd_path_run = [] {
+  const char* expected = std::getenv("HSA_TOOL_REQUEST_EXPECT");
+  if (expected != nullptr) std::exit(OddPathScenario(expected));
+  return 0;
+}();
 
 }  // namespace
