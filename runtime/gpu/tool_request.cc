@@ -118,7 +118,10 @@ const char* ChildEntry(const char* entry) {
   if (put == nullptr || std::strcmp(entry, put) != 0 || !EnvironHoldsPut(put)) {
     return entry;
   }
-  return g_user_entry.load(std::memory_order_acquire);
+  // The user's value back in place changes nothing (the C library's own
+  // system() then runs, exec_hooks.h).
+  const char* user = g_user_entry.load(std::memory_order_acquire);
+  return user != nullptr && std::strcmp(user, entry) == 0 ? entry : user;
 }
 
 // The user's value as the program's environment holds it now, unless the

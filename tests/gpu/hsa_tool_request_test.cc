@@ -8,10 +8,10 @@
 // twice (under its rocprofiler-sdk name and its own) is loaded once; a
 // roctracer client enabling HSA_OPS activity before hsa_init gets its
 // dispatch the same way. A program started meanwhile (fork + exec,
-// system, posix_spawn) gets the user's HSA_TOOLS_LIB, or none. Loaded from a
-// path ROCR would split, the library names itself by its soname. Each case
-// runs in a forked child: the runtime and the registration are once per
-// process.
+// vfork + exec, system, posix_spawn) gets the user's HSA_TOOLS_LIB, or none.
+// Loaded from a path ROCR would split, the library names itself by its soname.
+// Each case runs in a forked child: the runtime and the registration are once
+// per process.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -417,7 +417,13 @@ TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
 }
 
 // How a program may be started: what each such child is given.
-enum class Start { kForkExecv, kForkExecveOfACopy, kSystem, kPosixSpawn };
+enum class Start {
+  kForkExecv,
+  kForkExecveOfACopy,
+  kVforkExecv,
+  kSystem,
+  kPosixSpawn
+};
 
 const char* Name(Start how) {
   switch (how) {
@@ -425,6 +431,8 @@ const char* Name(Start how) {
       return "fork + execv";
     case Start::kForkExecveOfACopy:
       return "fork + execve of a copied environment";
+    case Start::kVforkExecv:
+      return "vfork + execv";
     case Start::kSystem:
       return "system";
     case Start::kPosixSpawn:
@@ -467,6 +475,20 @@ std::string ChildSees(Start how) {
       if (pid < 0 || bounded_child::Wait(pid) != 0) return "failed";
       break;
     }
+    case Start::kVforkExecv: {
+      // The child shares this process's memory until it execs: the exec
+      // hook's filtering may not allocate there.
+      const pid_t pid = vfork();
+      if (pid == 0) {
+        const int fd = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        dup2(fd, 1);
+        close(fd);
+        execv(program, argv);
+        _exit(127);
+      }
+      if (pid < 0 || bounded_child::Wait(pid) != 0) return "failed";
+      break;
+    }
     case Start::kSystem:
       if (system(("/usr/bin/env > '" + out + "'").c_str()) != 0) {
         return "failed";
@@ -496,8 +518,9 @@ std::string ChildSees(Start how) {
 // each that does not is said on stderr.
 bool ChildrenSee(const std::string& expected) {
   bool all = true;
-  for (const Start how : {Start::kForkExecv, Start::kForkExecveOfACopy,
-                          Start::kSystem, Start::kPosixSpawn}) {
+  for (const Start how :
+       {Start::kForkExecv, Start::kForkExecveOfACopy, Start::kVforkExecv,
+        Start::kSystem, Start::kPosixSpawn}) {
     const std::string seen = ChildSees(how);
     if (seen != expected) {
       std::fprintf(stderr, "%s: the child saw %s, not %s\n", Name(how),
