@@ -1,17 +1,18 @@
-// The exec family as the program sees it, for the GOT patcher (linked into
-// libroctracer64.so only): an exec replaces the image and with it every
-// pool's buffers, the tools' writer threads and their unwritten data, as
-// abruptly as a SIGKILL would. Each hook first runs the process-exit steps
-// (runtime/pool/process_exit.h: GPU work drained, pools flushed and closed,
-// tools finalized, so a tool's files are complete and closed), then calls
-// the C library's function.
+// The exec family, posix_spawn(p) and system as the program sees them, for
+// the GOT patcher (linked into libroctracer64.so only). An exec replaces the
+// image and with it every pool's buffers, the tools' writer threads and their
+// unwritten data, as abruptly as a SIGKILL would. Each hook first runs the
+// process-exit steps (runtime/pool/process_exit.h: GPU work drained, pools
+// flushed and closed, tools finalized, so a tool's files are complete and
+// closed), then calls the C library's function.
 //
 // If the exec then fails (the call returns), the process goes on untraced:
 // its pools are closed (later records are refused and counted as dropped)
 // and its tools are finalized; a message on stderr says so.
 //
 // Only the process that loaded the library flushes: a child of vfork (which
-// shares its parent's memory and threads' state) or of fork execs as is.
+// shares its parent's memory and threads' state) or of fork skips those
+// steps. posix_spawn and system leave the image as it is: no flush.
 //
 // Every program started so (by the exec family, posix_spawn, posix_spawnp
 // or system) gets its environment through the filter of
