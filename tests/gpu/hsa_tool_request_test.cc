@@ -416,6 +416,24 @@ TEST(HsaToolRequest, RoctracerHsaOpsActivityBeforeHsaInit) {
   EXPECT_EQ(Occurrences(o.err, kWarning), 0u);
 }
 
+// The program sets HSA_TOOLS_LIB itself after the library named itself
+// there: the hand-over leaves the program's value as it is.
+TEST(HsaToolRequest, AValueTheProgramSetsItselfStays) {
+  const Outcome o = InChild("own_value", []() -> int {
+    unsetenv("HSA_TOOLS_LIB");
+    if (!ConfigureTool()) return 2;
+    if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 3;
+    const std::string own = gpu_test::TracerPath() + " libno_such_tool.so";
+    setenv("HSA_TOOLS_LIB", own.c_str(), 1);
+    gpu_test::Program p;
+    if (!StartUnnamed(p)) return 4;
+    const char* after = std::getenv("HSA_TOOLS_LIB");
+    if (after == nullptr || after != own) return 5;
+    return DispatchAndStop(p, 1);
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
 // How a program may be started: what each such child is given.
 enum class Start {
   kForkExecv,
