@@ -66,66 +66,95 @@ std::vector<char*> CollectArgs(const char* arg, va_list ap) {
 // while the shell runs, the caller ignores SIGINT and SIGQUIT (the first
 // of concurrent calls sets that, the last puts the actions back) and blocks
 // SIGCHLD; the shell gets the caller's signal mask and the default action
-// for those two signals unless the caller ignored them. Only the
-// environment differs: `envp` instead of the process's own.
+// for those two signals unless the caller ignored them; a thread cancelled
+// while it waits kills the shell. Only the environment differs: `envp`
+// instead of the process's own.
 std::mutex g_system_mutex;
 int g_system_calls = 0;
 struct sigaction g_saved_int {};
 struct sigaction g_saved_quit {};
 
-int SystemWith(const char* command, char* const* envp) {
-  {
-    std::lock_guard<std::mutex> lock(g_system_mutex);
-    if (g_system_calls++ == 0) {
-      struct sigaction ignore {};
-      ignore.sa_handler = SIG_IGN;
-      sigemptyset(&ignore.sa_mask);
-      sigaction(SIGINT, &ignore, &g_saved_int);
-      sigaction(SIGQUIT, &ignore, &g_saved_quit);
+// The caller's signal state while one shell runs, put back when it ends
+// (also by the unwinding of a cancelled thread).
+class ShellSignals {
+ public:
+  ShellSignals() {
+    {
+      std::lock_guard<std::mutex> lock(g_system_mutex);
+      if (g_system_calls++ == 0) {
+        struct sigaction ignore {};
+        ignore.sa_handler = SIG_IGN;
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGINT, &ignore, &g_saved_int);
+        sigaction(SIGQUIT, &ignore, &g_saved_quit);
+      }
+      sigemptyset(&defaults_);
+      if (g_saved_int.sa_handler != SIG_IGN) sigaddset(&defaults_, SIGINT);
+      if (g_saved_quit.sa_handler != SIG_IGN) sigaddset(&defaults_, SIGQUIT);
     }
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    pthread_sigmask(SIG_BLOCK, &chld, &caller_mask_);
   }
-  sigset_t chld, caller_mask;
-  sigemptyset(&chld);
-  sigaddset(&chld, SIGCHLD);
-  pthread_sigmask(SIG_BLOCK, &chld, &caller_mask);
-
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  if (g_saved_int.sa_handler != SIG_IGN) sigaddset(&defaults, SIGINT);
-  if (g_saved_quit.sa_handler != SIG_IGN) sigaddset(&defaults, SIGQUIT);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &caller_mask);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  const char* argv[] = {"sh", "-c", "--", command, nullptr};
-  pid_t pid = 0;
-  int status = -1;
-  const int err = posix_spawn(&pid, "/bin/sh", nullptr, &attr,
-                              const_cast<char* const*>(argv), envp);
-  posix_spawnattr_destroy(&attr);
-  if (err == 0) {
-    while (waitpid(pid, &status, 0) < 0) {
-      if (errno != EINTR) {
-        status = -1;
-        break;
+  ~ShellSignals() {
+    if (running_ > 0) {  // cancelled in waitpid
+      kill(running_, SIGKILL);
+      waitpid(running_, nullptr, 0);
+    }
+    {
+      std::lock_guard<std::mutex> lock(g_system_mutex);
+      if (--g_system_calls == 0) {
+        sigaction(SIGINT, &g_saved_int, nullptr);
+        sigaction(SIGQUIT, &g_saved_quit, nullptr);
       }
     }
-  } else {
-    status = W_EXITCODE(127, 0);  // the shell could not run
+    pthread_sigmask(SIG_SETMASK, &caller_mask_, nullptr);
   }
-  const int saved_errno = err != 0 ? err : errno;
+  ShellSignals(const ShellSignals&) = delete;
+  ShellSignals& operator=(const ShellSignals&) = delete;
 
+  const sigset_t& caller_mask() const { return caller_mask_; }
+  const sigset_t& defaults() const { return defaults_; }
+  void Running(pid_t pid) { running_ = pid; }
+
+ private:
+  sigset_t caller_mask_{};
+  sigset_t defaults_{};
+  pid_t running_ = 0;
+};
+
+int SystemWith(const char* command, char* const* envp) {
+  int status = -1;
+  int err = 0;
   {
-    std::lock_guard<std::mutex> lock(g_system_mutex);
-    if (--g_system_calls == 0) {
-      sigaction(SIGINT, &g_saved_int, nullptr);
-      sigaction(SIGQUIT, &g_saved_quit, nullptr);
+    ShellSignals signals;
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setsigdefault(&attr, &signals.defaults());
+    posix_spawnattr_setsigmask(&attr, &signals.caller_mask());
+    posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    const char* argv[] = {"sh", "-c", "--", command, nullptr};
+    pid_t pid = 0;
+    err = posix_spawn(&pid, "/bin/sh", nullptr, &attr,
+                      const_cast<char* const*>(argv), envp);
+    posix_spawnattr_destroy(&attr);
+    if (err == 0) {
+      signals.Running(pid);
+      while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+          err = errno;
+          status = -1;
+          break;
+        }
+      }
+      signals.Running(0);
+    } else {
+      status = W_EXITCODE(127, 0);  // the shell could not run
     }
   }
-  pthread_sigmask(SIG_SETMASK, &caller_mask, nullptr);
-  errno = saved_errno;
+  if (err != 0) errno = err;
   return status;
 }
 
