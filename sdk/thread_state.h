@@ -156,7 +156,7 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
 // own that another thread closed (a process range stopped there): a call in
 // progress here that began before such a close, on the interception layer's
 // record path (no ENTER the SDK saw), still has that range as its ancestor
-// (RangeOpenAtEnter). The top bit, so that every reader's `range > ancestor`
+// (RecordPathAncestor). The top bit, so that every reader's `range > ancestor`
 // test takes the rare path below, which strips it: the traced-call path
 // pays nothing for it.
 constexpr uint64_t kRangeClosedElsewhere = uint64_t{1} << 63;
