@@ -28,6 +28,7 @@
 #include "sdk/context.h"
 #include "sdk/derived_kinds.h"
 #include "sdk/kinds.h"
+#include "sdk/marker_ranges.h"
 #include "sdk/marker_requests.h"
 #include "sdk/memory_allocation.h"
 #include "sdk/retirement.h"
@@ -902,6 +903,13 @@ namespace {
   Frame& frame = t.frames[depth - 1];
   t.depth = depth - 1;
   uint64_t ancestor = AncestorOf(t, depth - 1, info.correlation_id);
+  // The frame's range was read at the first call inside this one; a range
+  // another thread closed before that, after this call began, was open at
+  // its start.
+  if (t.open_range.load(std::memory_order_relaxed) & kRangeClosedElsewhere) {
+    ancestor = RecordPathAncestor(t, ancestor, 0, info.correlation_id, begin_ns,
+                                  enclosing_id == 0);
+  }
   if (enclosing_id > ancestor) ancestor = enclosing_id;
   if (WriteRecordPathRecords(t, info, begin_ns, end_ns, ancestor)) {
     frame.buffered = 1;  // FinishFrame: the ID reached a buffer
@@ -934,8 +942,14 @@ void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
     ancestor = t.frames[(depth <= kMaxCallDepth ? depth : kMaxCallDepth) - 1]
                    .correlation_id;
   }
-  // Or the thread's innermost open rocTX range.
-  ancestor = WithOpenRange(t, ancestor, info.correlation_id);
+  // Or the thread's innermost rocTX range open when the call began: open
+  // now and opened before it, or closed since on another thread
+  // (RecordPathAncestor; rare, out of line, flagged in the same word).
+  const uint64_t range = t.open_range.load(std::memory_order_relaxed);
+  if (__builtin_expect(range > ancestor, 0)) {
+    ancestor = RecordPathAncestor(t, ancestor, range, info.correlation_id,
+                                  begin_ns, enclosing_id == 0);
+  }
   // The interception layer's enclosing record-path call may be the inner of
   // the two: a thread's correlation IDs grow with time, so of two calls both
   // enclosing this one the larger ID is the inner.

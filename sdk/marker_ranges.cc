@@ -62,6 +62,31 @@ struct MarkerRangeThread {
   // range may be stopped on another thread.
   std::mutex open_mutex;
   std::vector<uint64_t> open;
+  // Ranges of this thread another thread closed, with when, kept while a
+  // call on the record path may be in progress here (RecordPathAncestor):
+  // such a call began before its EXIT can tell, and a range open at its
+  // start stays its ancestor. Non-empty: ThreadState::open_range has
+  // kRangeClosedElsewhere. Under open_mutex.
+  struct Closed {
+    uint64_t id;
+    uint64_t closed_ns;
+  };
+  std::vector<Closed> closed_elsewhere;
+
+  // ThreadState::open_range's value: the innermost open range, flagged
+  // while closes are remembered. Under open_mutex.
+  uint64_t OpenRangeWord() const noexcept {
+    return (open.empty() ? 0 : open.back()) |
+           (closed_elsewhere.empty() ? 0 : kRangeClosedElsewhere);
+  }
+  // No call on the record path is in progress on this (the owning) thread:
+  // none began before a remembered close. Under open_mutex.
+  void ForgetClosesUnlessRecording() noexcept {
+    if (!closed_elsewhere.empty() &&
+        roctracer::hook::CurrentRecordCallId() == 0) {
+      closed_elsewhere.clear();
+    }
+  }
 };
 
 namespace {
@@ -153,22 +178,26 @@ void Callbacks(ThreadState& t, OpenRange& r, uint64_t mask, bool exit) {
 void Opened(ThreadState& t, MarkerRangeThread& s, uint64_t id) {
   std::lock_guard<std::mutex> lock(s.open_mutex);
   s.open.push_back(id);
-  t.open_range.store(id, std::memory_order_relaxed);
+  s.ForgetClosesUnlessRecording();
+  t.open_range.store(s.OpenRangeWord(), std::memory_order_relaxed);
 }
 
-// Range `r` is closed: no longer an ancestor on the thread it opened on,
-// wherever it is closed.
-void Unopened(const OpenRange& r) noexcept {
+// Range `r` is closed, on thread `closer`: no longer an ancestor of the
+// calls that begin from now on the thread it opened on. Closed on another
+// thread, it is remembered there for the calls in progress that began
+// before (RecordPathAncestor).
+void Unopened(const ThreadState& closer, const OpenRange& r) noexcept {
   MarkerRangeThread* s = r.owner->marker_ranges;
+  const uint64_t now = &closer != r.owner ? roctracer::clock::TimestampNs() : 0;
   std::lock_guard<std::mutex> lock(s->open_mutex);
   for (size_t i = s->open.size(); i-- > 0;) {
     if (s->open[i] == r.correlation_id) {
       s->open.erase(s->open.begin() + static_cast<ptrdiff_t>(i));
+      if (now != 0) s->closed_elsewhere.push_back({r.correlation_id, now});
       break;
     }
   }
-  r.owner->open_range.store(s->open.empty() ? 0 : s->open.back(),
-                            std::memory_order_relaxed);
+  r.owner->open_range.store(s->OpenRangeWord(), std::memory_order_relaxed);
 }
 
 // A range's ID appears in no record after its EXIT callbacks and records,
@@ -214,7 +243,7 @@ void Close(ThreadState& t, OpenRange& r) noexcept {
 void Finish(ThreadState& t, OpenRange& r) noexcept {
   if (r.correlation_id == 0) return;
   Close(t, r);
-  Unopened(r);
+  Unopened(t, r);
 }
 
 }  // namespace
@@ -416,7 +445,33 @@ void ResetMarkerRanges(ThreadState& t) noexcept {
   // and would otherwise leave a closed range as the new thread's ancestor.
   std::lock_guard<std::mutex> lock(s->open_mutex);
   s->open.clear();
+  s->closed_elsewhere.clear();
   t.open_range.store(0, std::memory_order_relaxed);
+}
+
+uint64_t RecordPathAncestor(ThreadState& t, uint64_t ancestor, uint64_t range,
+                            uint64_t id, uint64_t begin_ns,
+                            bool outermost) noexcept {
+  const uint64_t open = range & ~kRangeClosedElsewhere;
+  if (open > ancestor && open < id) ancestor = open;
+  MarkerRangeThread* s = t.marker_ranges;
+  if (s == nullptr || (t.open_range.load(std::memory_order_relaxed) &
+                       kRangeClosedElsewhere) == 0) {
+    return ancestor;
+  }
+  std::lock_guard<std::mutex> lock(s->open_mutex);
+  // Open when the call began, and opened before it; this thread's IDs grow
+  // with time, so the larger is the inner.
+  for (const MarkerRangeThread::Closed& c : s->closed_elsewhere) {
+    if (c.closed_ns >= begin_ns && c.id > ancestor && c.id < id) {
+      ancestor = c.id;
+    }
+  }
+  if (outermost) {
+    s->closed_elsewhere.clear();
+    t.open_range.store(s->OpenRangeWord(), std::memory_order_relaxed);
+  }
+  return ancestor;
 }
 
 }  // namespace rocprofiler_sdk

@@ -43,6 +43,18 @@ void ForEachMarkerRangeCall(const Context& ctx,
                                        void* data),
                             void* data) noexcept;
 
+// The ancestor of a call on the interception layer's record path (the SDK
+// saw no ENTER of it), at its EXIT on thread `t`, as its ENTER would have
+// fixed it: the inner of `ancestor` and `range` (an open_range value) and
+// of the ranges of `t` that another thread closed after `begin_ns`, the
+// call's start, that had opened before the call (IDs below `id`).
+// `outermost`: no other record-path call is in progress on `t`, so those
+// closes are forgotten (nothing in progress began before them).
+[[gnu::cold]] uint64_t RecordPathAncestor(ThreadState& t, uint64_t ancestor,
+                                          uint64_t range, uint64_t id,
+                                          uint64_t begin_ns,
+                                          bool outermost) noexcept;
+
 // Forgets the ranges a thread left open (its block is reused by another).
 void ResetMarkerRanges(ThreadState& t) noexcept;
 

@@ -115,7 +115,9 @@ struct ThreadState {
   // rocprofiler-sdk 1.0.0, the ancestor of the calls the thread makes while
   // it is open (AncestorOf); on the line of `depth`, which every traced
   // call reads. Written on the rocTX path (marker_ranges.cc), by another
-  // thread when it stops a process range this one started.
+  // thread when it stops a process range this one started. With
+  // kRangeClosedElsewhere while ranges of this thread closed by another
+  // thread are remembered for the calls in progress here.
   std::atomic<uint64_t> open_range;
   Frame frames[kMaxCallDepth];
   // open_range as frames[i]'s call's ENTER found it: as in rocprofiler-sdk
@@ -150,11 +152,21 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
              : t.ExternalTop(i);
 }
 
+// Set in ThreadState::open_range while the thread remembers ranges of its
+// own that another thread closed (a process range stopped there): a call in
+// progress here that began before such a close, on the interception layer's
+// record path (no ENTER the SDK saw), still has that range as its ancestor
+// (RecordPathAncestor). The top bit, so that every reader's `range > ancestor`
+// test takes the rare path below, which strips it: the traced-call path
+// pays nothing for it.
+constexpr uint64_t kRangeClosedElsewhere = uint64_t{1} << 63;
+
 // The rare case out of line: the traced-call path keeps only a load and a
 // compare.
 [[gnu::noinline, gnu::cold]] inline uint64_t InnerOfCallAndRange(
     uint64_t ancestor, uint64_t range, uint64_t id) noexcept {
-  return range < id ? range : ancestor;
+  range &= ~kRangeClosedElsewhere;
+  return range > ancestor && range < id ? range : ancestor;
 }
 
 // `ancestor`, the call below the call with correlation ID `id`, or

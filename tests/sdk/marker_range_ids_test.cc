@@ -4,9 +4,11 @@
 // and is that call's ancestor; each rocTX call (a start and its stop too)
 // has its own ID; an open range is the ancestor of what its thread calls
 // while it is open; every ID is retired exactly once, after all its
-// records, ranges included; and, a deliberate difference from 1.0.0 (whose
-// untraced push pushes nothing, so that its pop closes an outer range),
-// pops close their own pushes whatever contexts stop and start in between.
+// records, ranges included; and, deliberate differences from 1.0.0 (whose
+// untraced push pushes nothing, so that its pop closes an outer range, and
+// whose closes pop the top of the closing thread's correlation stack),
+// pops close their own pushes whatever contexts stop and start in between,
+// and a closed range leaves exactly its own place (sdk/README.md).
 // libroctx's functions and the tracer's rocTX bridge in one process; HSA
 // calls through the fake consumer seam.
 #include <gtest/gtest.h>
@@ -469,6 +471,57 @@ TEST_F(MarkerRangeIds, PopsPairWithTheirPushesAcrossAContextStop) {
   EXPECT_EQ(ranges[0].ancestor, entered[1]);
   // Nothing is left open on the thread.
   EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
+}
+
+// A push made while no context traces thread ranges, inside a traced
+// range, is closed by its own pop: the traced range stays open (the
+// ancestor of the calls between the two pops) and closes at its own pop. A
+// deliberate difference from 1.0.0, which pushes nothing for the untraced
+// push, so that its pop closes the traced range and the traced range's pop
+// closes nothing.
+TEST_F(MarkerRangeIds, AnUntracedPushIsClosedByItsOwnPopNotByAnOuterRange) {
+  EXPECT_EQ(roctxRangePushA("traced"), 0);
+  ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePushA("untraced"), 1);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePop(), 1);
+  const uint64_t between = HsaCall();
+  const auto before = TakeItems();
+  EXPECT_EQ(OfKind(before, kRange).size(), 0u);  // the traced range is open
+  EXPECT_EQ(roctxRangePop(), 0);
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 1u);  // closed by its own pop
+  EXPECT_EQ(RecordOf(before, between).ancestor, ranges[0].id);
+  EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
+  TakeCalls();
+}
+
+// A process range started outside a thread range and stopped inside it, on
+// one thread, leaves exactly itself: the thread range is the ancestor of
+// the calls after the stop until its pop. 1.0.0 pops the top of the
+// stopping thread's correlation stack at a stop, whichever entry that is:
+// there the thread range's entry would go and the process range would stay
+// the ancestor.
+TEST_F(MarkerRangeIds, AStopInsideAThreadRangeClosesOnlyItsProcessRange) {
+  const roctx_range_id_t started = roctxRangeStartA("process");
+  EXPECT_EQ(roctxRangePushA("thread"), 0);
+  roctxRangeStop(started);
+  const uint64_t inside = HsaCall();
+  EXPECT_EQ(roctxRangePop(), 0);
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 2u);  // process, then thread
+  EXPECT_EQ(ranges[0].op,
+            ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA);
+  EXPECT_EQ(ranges[1].op,
+            ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA);
+  EXPECT_EQ(ranges[1].ancestor, ranges[0].id);
+  EXPECT_EQ(RecordOf(items, inside).ancestor, ranges[1].id);
+  EXPECT_EQ(RecordOf(items, after).ancestor, 0u);
+  TakeCalls();
 }
 
 }  // namespace

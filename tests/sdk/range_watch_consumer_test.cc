@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "hsa_api_data.h"
@@ -131,6 +132,77 @@ TEST(RangeWatchConsumer, BufferOnlyCallsKeepTheShortPathAfterARangeContext) {
   EXPECT_NE(traced, 0u);
   EXPECT_EQ(AncestorOf(inside), traced);
   EXPECT_EQ(AncestorOf(inside_again), traced);
+  EXPECT_EQ(AncestorOf(after), 0u);
+}
+
+// A call on the record path (the SDK sees only its EXIT) keeps the ancestor
+// its ENTER had, as a call the SDK sees at both phases does: a process range
+// started on this thread and stopped on another while the call runs is
+// still its ancestor; the next call has none.
+TEST(RangeWatchConsumer, ARecordPathCallKeepsItsAncestorWhenItsRangeStops) {
+  roctracer::AttachRoctx(roctx_internal_link());
+  ASSERT_EQ(rocprofiler_start_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  const roctx_range_id_t started = roctxRangeStartA("stopped mid-call");
+  ASSERT_EQ(rocprofiler_stop_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer::InstalledRecordConsumer(),
+            &rocprofiler_sdk::RecordBufferedCall);
+  uint64_t range = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    ASSERT_FALSE(g_ranges.empty());
+    range = g_ranges.back();
+  }
+  const uint64_t id = roctracer::FreshCorrelationId();
+  hsa_api_data_t d{};
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_ENTER, id, &d);
+  std::thread([&] { roctxRangeStop(started); }).join();
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_EXIT, id, &d);
+  const uint64_t after = HsaCall();
+  ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_stop_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_NE(range, 0u);
+  EXPECT_EQ(AncestorOf(id), range);
+  EXPECT_EQ(AncestorOf(after), 0u);
+}
+
+// The same when a rocTX call inside the record-path call gives it a frame
+// (PushRecordPathFrame) after the range was stopped elsewhere: the frame
+// reads the range open then, none, but the call began inside the range.
+TEST(RangeWatchConsumer, AFramedRecordPathCallKeepsItsAncestorToo) {
+  roctracer::AttachRoctx(roctx_internal_link());
+  ASSERT_EQ(rocprofiler_start_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  const roctx_range_id_t started = roctxRangeStartA("stopped mid-call");
+  ASSERT_EQ(rocprofiler_stop_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  uint64_t range = 0;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    ASSERT_FALSE(g_ranges.empty());
+    range = g_ranges.back();
+  }
+  const uint64_t id = roctracer::FreshCorrelationId();
+  hsa_api_data_t d{};
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_ENTER, id, &d);
+  std::thread([&] { roctxRangeStop(started); }).join();
+  // The layer makes a record-path call the thread's innermost traced call
+  // (its parent for the rocTX calls inside it), as the fake seam does not.
+  auto& hook_thread = roctracer::hook::Thread();
+  const uint64_t top = hook_thread.top_id;
+  hook_thread.top_id = id;
+  EXPECT_EQ(roctxRangePushA("inside"), 0);
+  EXPECT_EQ(roctxRangePop(), 0);
+  hook_thread.top_id = top;
+  fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
+                  ACTIVITY_API_PHASE_EXIT, id, &d);
+  const uint64_t after = HsaCall();
+  ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_stop_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_NE(range, 0u);
+  EXPECT_EQ(AncestorOf(id), range);
   EXPECT_EQ(AncestorOf(after), 0u);
 }
 
