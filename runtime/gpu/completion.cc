@@ -1547,20 +1547,30 @@ void KickCompletionThread() {
   }
 }
 
-void ShutDown() {
+namespace {
+
+void StopCompletionThread() {
   CompletionThread& c = TheCompletionThread();
-  {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    if (c.thread != nullptr) {
-      c.running.store(false, std::memory_order_release);
-      c.stop.store(true, std::memory_order_release);
-      KickCompletionThread();
-      c.thread->join();
-      delete c.thread;
-      c.thread = nullptr;
-    }
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.thread != nullptr) {
+    c.running.store(false, std::memory_order_release);
+    c.stop.store(true, std::memory_order_release);
+    KickCompletionThread();
+    c.thread->join();
+    delete c.thread;
+    c.thread = nullptr;
   }
+}
+
+}  // namespace
+
+void ShutDown() {
+  StopCompletionThread();
   HarvestAll(HarvestReason::kShutdown);
+  // A callback of that harvest that created a queue started the thread
+  // again, and its reports may be destroying a queue (without the drain
+  // mutex, which the harvest held): done before the runtime goes.
+  StopCompletionThread();
   UnloadAllCodeObjects();
   Registry& r = Reg();
   std::vector<hsa_signal_t> signals;
@@ -1603,6 +1613,7 @@ void ShutDown() {
     CopyTrack& copies = Copies();
     copies.watched_until.store(0, std::memory_order_relaxed);
   }
+  CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};
   g_ticks_per_second.store(0, std::memory_order_relaxed);

@@ -58,7 +58,7 @@ struct Child {
   gpu_test::Program program;
   gpu_test::Records records;
   roctracer_pool_t* pool = nullptr;
-  void (*hold_look)(const hsa_queue_t*, int) = nullptr;
+  void (*hold_look)(const hsa_queue_t*, int, bool) = nullptr;
   bool (*held)() = nullptr;
   int (*destroys)(const hsa_queue_t*) = nullptr;
 
@@ -78,7 +78,7 @@ struct Child {
     }
     void* handle = dlopen(tool, RTLD_NOW | RTLD_NOLOAD);
     if (handle == nullptr) _exit(2);
-    hold_look = reinterpret_cast<void (*)(const hsa_queue_t*, int)>(
+    hold_look = reinterpret_cast<void (*)(const hsa_queue_t*, int, bool)>(
         dlsym(handle, "queue_watch_hold_look"));
     held = reinterpret_cast<bool (*)()>(dlsym(handle, "queue_watch_held"));
     destroys = reinterpret_cast<int (*)(const hsa_queue_t*)>(
@@ -134,7 +134,7 @@ void ExitWhileACallbackDestroysADrainedQueue(bool doomed_busy) {
     gpu_test::Barrier(doomed, HSA_PACKET_TYPE_BARRIER_AND, {never},
                       hsa_signal_t{0});
   }
-  c.hold_look(doomed, 3000);
+  c.hold_look(doomed, 3000, false);
   std::thread([other, done] {
     for (int i = 0; i < 20000 && !c.held(); ++i) usleep(1000);
     gpu_test::Dispatch(other, c.program.empty, c.program.kernarg, done);
@@ -212,6 +212,59 @@ TEST(QueueLifetime, ACopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(CopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy(),
               testing::ExitedWithCode(0), "destroyed from a copy callback: 0");
+}
+
+// hsa_shut_down's final harvest reports a dispatch of `trigger` (late by
+// softhsa's queue_delay) on this thread, whose callback creates a queue and
+// runs a kernel there; the completion thread, started again by that queue,
+// reports the kernel, and its callback destroys `doomed` without the drain
+// mutex, which the shutdown holds while it waits for a late copy. The tool
+// holds that destruction's look at `doomed` open past the copy: the
+// shutdown must not let the runtime go (nor free the state) before the
+// destruction is over.
+void ShutDownWhileACallbackDestroysAQueue() {
+  // Queue ids count from 0 at hsa_init: `trigger` is the second queue.
+  setenv("SOFTHSA_FAULTS", "queue_delay=1:50000,copy_delay_us=300000", 1);
+  static Child c;
+  c.Start();
+  hsa_queue_t* doomed = c.program.Queue();
+  hsa_queue_t* trigger = c.program.Queue();
+  if (doomed == nullptr || trigger == nullptr || trigger->id != 1) _exit(2);
+  const hsa_signal_t done = Signal(1), copied = Signal(1), more = Signal(1);
+  static Callbacks callbacks;
+  callbacks.dispatch_queue = trigger;
+  callbacks.on_dispatch = [doomed, more] {
+    // On this thread, inside hsa_shut_down: a queue and a kernel whose
+    // report destroys `doomed`.
+    static Callbacks then;
+    then.on_dispatch = [doomed] {
+      const hsa_status_t status = hsa_queue_destroy(doomed);
+      std::fprintf(stderr, "destroyed from a callback: %d\n", status);
+    };
+    c.hold_look(doomed, 1000, true);
+    hsa_queue_t* made = c.program.Queue();
+    if (made == nullptr) _exit(5);
+    then.dispatch_queue = made;
+    c.Watch(&then);
+    gpu_test::Dispatch(made, c.program.empty, c.program.kernarg, more);
+  };
+  c.Watch(&callbacks);
+  static std::vector<char> src(64, 's'), dst(64, 0);
+  if (hsa_amd_memory_async_copy(dst.data(), c.program.gpu, src.data(),
+                                c.program.cpu, 64, 0, nullptr,
+                                copied) != HSA_STATUS_SUCCESS) {
+    _exit(2);
+  }
+  gpu_test::Dispatch(trigger, c.program.empty, c.program.kernarg, done);
+  hsa_shut_down();
+  c.ExpectDestroyedOnce(doomed);
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ACallbackDestroysAQueueWhileTheRuntimeShutsDown) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ShutDownWhileACallbackDestroysAQueue(),
+              testing::ExitedWithCode(0), "destroyed from a callback: 0");
 }
 
 // A dispatch's callback destroys the dispatch's own queue: it returns, and

@@ -1,10 +1,12 @@
 // An HSA tool loaded before the tracer (a lower HSA_AMD_TOOL_PRIORITY): the
 // tracer, loaded after it, calls the runtime's queue functions through the
 // ones installed here. It finds a queue used after the runtime destroyed it
-// (the process ends at once with kUsedAfterDestroy, the call not passed on),
-// counts each queue's destructions, and can hold one thread's first look at
-// a queue's indexes until that queue is destroyed or a bound passes: the
-// window in which another thread's destruction would race with the look.
+// (the process ends at once with kUsedAfterDestroy, the call not passed on)
+// or after the runtime shut down (kUsedAfterShutDown: this tool's OnUnload
+// runs after the tracer's), counts each queue's destructions, and can hold
+// one look at a queue's indexes until that queue is destroyed, the runtime
+// shuts down or a bound passes: the window in which another thread's
+// destruction or shutdown would race with the look.
 #include <hsa/hsa_api_trace.h>
 #include <pthread.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@
 namespace {
 
 constexpr int kUsedAfterDestroy = 70;
+constexpr int kUsedAfterShutDown = 71;
 constexpr int kQueues = 64;
 
 decltype(CoreApiTable::hsa_queue_destroy_fn) g_destroy = nullptr;
@@ -37,9 +40,12 @@ struct Destroyed {
   bool gone;
 };
 Destroyed g_destroyed[kQueues] = {};
-// The look to hold: `held_queue` on `held_thread`, at most `held_ms`.
+// The look to hold: `held_queue` on `held_thread` (on any other thread when
+// `held_elsewhere`), at most `held_ms`.
 const hsa_queue_t* g_held_queue = nullptr;
 pthread_t g_held_thread;
+bool g_held_elsewhere = false;
+bool g_unloaded = false;  // OnUnload ran
 int g_held_ms = 0;
 bool g_held = false;  // that look began
 
@@ -50,17 +56,23 @@ Destroyed* Find(const hsa_queue_t* queue) {
   return nullptr;
 }
 
-// Ends the process when `queue` is a destroyed one; holds the armed look.
+// Ends the process when `queue` is a destroyed one or the runtime shut
+// down; holds the armed look.
 void Look(const hsa_queue_t* queue) {
   std::unique_lock<std::mutex> lock(g_mutex);
   if (g_held_queue == queue && !g_held &&
-      pthread_equal(g_held_thread, pthread_self())) {
+      (pthread_equal(g_held_thread, pthread_self()) != 0) != g_held_elsewhere) {
     g_held = true;
     g_changed.notify_all();
     g_changed.wait_for(lock, std::chrono::milliseconds(g_held_ms), [queue] {
       const Destroyed* d = Find(queue);
-      return d != nullptr && d->gone;
+      return g_unloaded || (d != nullptr && d->gone);
     });
+  }
+  if (g_unloaded) {
+    std::fprintf(stderr, "queue_watch: queue %p used after hsa_shut_down\n",
+                 static_cast<const void*>(queue));
+    _exit(kUsedAfterShutDown);
   }
   const Destroyed* d = Find(queue);
   if (d != nullptr && d->gone) {
@@ -122,13 +134,15 @@ extern "C" {
 __attribute__((
     visibility("default"))) extern const uint32_t HSA_AMD_TOOL_PRIORITY = 0;
 
-// The calling thread's next look at `queue`'s indexes waits until `queue` is
-// destroyed or `ms` passed.
+// The next look at `queue`'s indexes (or its destruction) on the calling
+// thread, or with `elsewhere` on any other thread, waits until `queue` is
+// destroyed, the runtime shut down or `ms` passed.
 __attribute__((visibility("default"))) void queue_watch_hold_look(
-    const hsa_queue_t* queue, int ms) {
+    const hsa_queue_t* queue, int ms, bool elsewhere) {
   std::lock_guard<std::mutex> lock(g_mutex);
   g_held_queue = queue;
   g_held_thread = pthread_self();
+  g_held_elsewhere = elsewhere;
   g_held_ms = ms;
   g_held = false;
 }
@@ -161,6 +175,12 @@ __attribute__((visibility("default"))) bool OnLoad(
   core.hsa_queue_load_write_index_scacquire_fn = &LoadWrite;
   amd.hsa_amd_queue_intercept_create_fn = &InterceptCreate;
   return true;
+}
+
+__attribute__((visibility("default"))) void OnUnload() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_unloaded = true;
+  g_changed.notify_all();
 }
 
 }  // extern "C"
