@@ -35,6 +35,7 @@ constexpr unsigned kScenarioBoundS = 30;
 
 // Runs `on_dispatch` in the report of the first dispatch of `dispatch_queue`
 // and `on_copy` in the report of the first copy of `copy_bytes` bytes.
+// Allocated and never destroyed: still registered when the process exits.
 class Callbacks : public roctracer::gpu::Observer {
  public:
   uint64_t OnEnqueue(const EnqueueInfo&) noexcept override { return 1; }
@@ -117,13 +118,13 @@ void Await(const std::atomic<bool>& flag) {
 // a dispatch on `other` is reported on the completion thread, whose
 // callback destroys `doomed` without the drain mutex the exit holds.
 void ExitWhileACallbackDestroysADrainedQueue(bool doomed_busy) {
-  static Child c;
+  static Child& c = *new Child;
   c.Start();
   hsa_queue_t* doomed = c.program.Queue();
   hsa_queue_t* other = c.program.Queue();
   if (doomed == nullptr || other == nullptr) _exit(2);
   const hsa_signal_t never = Signal(1), done = Signal(1);
-  static Callbacks callbacks;
+  static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = other;
   callbacks.on_dispatch = [doomed] {
     const hsa_status_t status = hsa_queue_destroy(doomed);
@@ -159,7 +160,7 @@ TEST(QueueLifetime, ACallbackDestroysAQueueTheExitDrainCopiesPacketsOf) {
 // in flight (each callback holds what the other's call needs: the copy
 // ring's harvest mutex, and `q`'s). Both return; `q` is destroyed once.
 void CopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy() {
-  static Child c;
+  static Child& c = *new Child;
   c.Start();
   hsa_queue_t* q = c.program.Queue();
   if (q == nullptr) _exit(2);
@@ -168,7 +169,7 @@ void CopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy() {
   uint64_t hz = 0;
   hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz);
   static std::atomic<bool> in_dispatch{false}, in_copy{false};
-  static Callbacks callbacks;
+  static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = q;
   callbacks.on_dispatch = [held_copy, hz] {
     in_dispatch = true;
@@ -225,18 +226,18 @@ TEST(QueueLifetime, ACopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy) {
 void ShutDownWhileACallbackDestroysAQueue() {
   // Queue ids count from 0 at hsa_init: `trigger` is the second queue.
   setenv("SOFTHSA_FAULTS", "queue_delay=1:50000,copy_delay_us=300000", 1);
-  static Child c;
+  static Child& c = *new Child;
   c.Start();
   hsa_queue_t* doomed = c.program.Queue();
   hsa_queue_t* trigger = c.program.Queue();
   if (doomed == nullptr || trigger == nullptr || trigger->id != 1) _exit(2);
   const hsa_signal_t done = Signal(1), copied = Signal(1), more = Signal(1);
-  static Callbacks callbacks;
+  static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = trigger;
   callbacks.on_dispatch = [doomed, more] {
     // On this thread, inside hsa_shut_down: a queue and a kernel whose
     // report destroys `doomed`.
-    static Callbacks then;
+    static Callbacks& then = *new Callbacks;
     then.on_dispatch = [doomed] {
       const hsa_status_t status = hsa_queue_destroy(doomed);
       std::fprintf(stderr, "destroyed from a callback: %d\n", status);
@@ -270,12 +271,12 @@ TEST(QueueLifetime, ACallbackDestroysAQueueWhileTheRuntimeShutsDown) {
 // A dispatch's callback destroys the dispatch's own queue: it returns, and
 // the queue is destroyed once the report is over.
 void DispatchCallbackDestroysItsOwnQueue() {
-  static Child c;
+  static Child& c = *new Child;
   c.Start();
   hsa_queue_t* q = c.program.Queue();
   if (q == nullptr) _exit(2);
   const hsa_signal_t done = Signal(1);
-  static Callbacks callbacks;
+  static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = q;
   callbacks.on_dispatch = [q] {
     const hsa_status_t status = hsa_queue_destroy(q);
