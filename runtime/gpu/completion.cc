@@ -111,6 +111,15 @@ struct Registry {
   // tool's callback may destroy another queue (the states a drain uses are
   // held, QueueState::holds, so one retired so stays allocated).
   std::recursive_mutex drain_mutex;
+  // Queue destructions deferred by observers that hold a harvest mutex the
+  // destruction needs (DrainAndDestroyQueue), under `mutex`; done by the
+  // completion thread, or by the final harvest, once those reports are over.
+  struct DeferredDestroy {
+    hsa_queue_t* queue;
+    hsa_status_t (*destroy)(hsa_queue_t*);
+  };
+  std::vector<DeferredDestroy> deferred_destroys;
+  std::atomic<bool> any_deferred{false};  // deferred_destroys is not empty
 };
 Registry& Reg() {
   static Registry* registry = new Registry;
@@ -352,11 +361,32 @@ void ReturnBorrowed(PendingOp* op) {
   }
 }
 
+// The queues whose operations this thread reports now, holding their
+// harvest mutexes (innermost first; a report's callback may destroy another
+// queue, whose drain reports too): a callback destroying one of them defers
+// it (DrainAndDestroyQueue).
+struct ReportedQueue {
+  const hsa_queue_t* queue;
+  const ReportedQueue* outer;
+};
+ROCTRACER_HOT_TLS const ReportedQueue* t_reported_queues = nullptr;
+
+bool ReportingQueueOnThisThread(const hsa_queue_t* queue) {
+  for (const ReportedQueue* r = t_reported_queues; r != nullptr; r = r->outer) {
+    if (r->queue == queue) return true;
+  }
+  return false;
+}
+
 size_t HarvestQueueLocked(QueueState* q, bool all) {
-  return q->ring.Harvest(all, &Done, [q](PendingOp& op) {
+  const ReportedQueue reported{q->queue, t_reported_queues};
+  t_reported_queues = &reported;
+  const size_t n = q->ring.Harvest(all, &Done, [q](PendingOp& op) {
     ReportDispatch(op, q->info);
     ReturnBorrowed(&op);
   });
+  t_reported_queues = reported.outer;
+  return n;
 }
 
 // With the registry's mutex held: a state no queue uses any more gives its
@@ -453,20 +483,22 @@ bool PacketsNotIntercepted(hsa_queue_t* queue) {
 
 // Reports what `ring` completes until nothing is pending and `more()` (work
 // not yet published) is false, or `*budget_ns` (shared by a whole drain) is
-// spent. `harvest` runs under `harvest_mutex`; the waits run with no lock
-// held, so the submission path (which intercepts the packets the drain
-// waits for) and other harvesters go on meanwhile.
+// spent. `harvest` and `more` run under `harvest_mutex`; the waits run with
+// no lock held, so the submission path (which intercepts the packets the
+// drain waits for) and other harvesters go on meanwhile.
 template <class Harvest, class More>
 void DrainRing(OpRing* ring, std::mutex* harvest_mutex, Harvest harvest,
                More more, uint64_t* budget_ns) {
   for (;;) {
     hsa_signal_t oldest;
+    bool published = false;
     {
       std::lock_guard<std::mutex> lock(*harvest_mutex);
       harvest();
       oldest = OldestPending(ring);
+      published = oldest.handle == 0 && more();
     }
-    if (*budget_ns == 0 || (oldest.handle == 0 && !more())) return;
+    if (*budget_ns == 0 || (oldest.handle == 0 && !published)) return;
     const uint64_t start = clock::TimestampNs();
     if (oldest.handle != 0) {
       Core().hsa_signal_wait_scacquire_fn(
@@ -482,9 +514,10 @@ void DrainRing(OpRing* ring, std::mutex* harvest_mutex, Harvest harvest,
 }
 
 void DrainQueue(QueueState* q, uint64_t* budget_ns) {
+  // A queue another thread destroys (QueueState::gone) is read no more.
   DrainRing(
       &q->ring, &q->harvest_mutex, [q] { HarvestQueueLocked(q, true); },
-      [q] { return PacketsNotIntercepted(q->queue); }, budget_ns);
+      [q] { return !q->gone && PacketsNotIntercepted(q->queue); }, budget_ns);
 }
 
 // A packet the application published that the runtime had not handed to the
@@ -549,6 +582,17 @@ void AbandonQueue(QueueState* q, const std::vector<UnseenPacket>& unseen,
   AbandonUnseen(q, unseen);
 }
 
+// The same at shutdown or exit, for a queue the runtime may still run: its
+// packets not intercepted yet are copied under the harvest mutex, unless a
+// thread destroying it (which abandons what is left itself) set `gone`.
+void AbandonQueueAtEnd(QueueState* q) {
+  std::lock_guard<std::mutex> lock(q->harvest_mutex);
+  if (q->gone || q->retired.load(std::memory_order_acquire)) return;
+  HarvestQueueLocked(q, true);
+  Abandon(&q->ring, false);
+  AbandonUnseen(q, CopyUnseen(q));
+}
+
 void DrainCopies(uint64_t* budget_ns) {
   CopyTrack& copies = Copies();
   DrainRing(
@@ -557,6 +601,24 @@ void DrainCopies(uint64_t* budget_ns) {
   std::lock_guard<std::mutex> lock(copies.harvest_mutex);
   HarvestCopiesLocked();
   Abandon(&copies.ring, false);
+}
+
+// Destroys the queues whose destruction observers deferred
+// (DrainAndDestroyQueue); a thread that reports nothing now calls it.
+void RunDeferredDestroys() {
+  Registry& r = Reg();
+  while (r.any_deferred.load(std::memory_order_acquire)) {
+    Registry::DeferredDestroy d;
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      if (r.deferred_destroys.empty()) return;
+      d = r.deferred_destroys.front();
+      r.deferred_destroys.erase(r.deferred_destroys.begin());
+      r.any_deferred.store(!r.deferred_destroys.empty(),
+                           std::memory_order_release);
+    }
+    DrainAndDestroyQueue(d.queue, d.destroy);
+  }
 }
 
 void PrintLosses() {
@@ -613,6 +675,7 @@ void CompletionThreadMain() {
     values.push_back(1);
   };
   while (!c.stop.load(std::memory_order_acquire)) {
+    RunDeferredDestroys();
     const uint32_t seen_word = c.kick_word.load(std::memory_order_seq_cst);
     const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
     signals.assign(1, c.kick);
@@ -812,6 +875,8 @@ void ForgetInChild() {
   new (&r.drain_mutex) std::recursive_mutex;
   new (&r.loans_mutex) std::mutex;
   r.queues.clear();  // their states stay the parent's interceptors' data
+  r.deferred_destroys.clear();
+  r.any_deferred.store(false, std::memory_order_relaxed);
   CopyTrack& copies = Copies();
   new (&copies.submit_mutex) std::mutex;
   new (&copies.harvest_mutex) std::mutex;
@@ -853,6 +918,28 @@ void RegisterQueue(QueueState* state) {
 hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                                   hsa_status_t (*destroy)(hsa_queue_t*)) {
   Registry& r = Reg();
+  // A copy's observer holds the copy ring's harvest mutex, which threads
+  // reporting a queue's operations take (a callback's wait on a copy's
+  // signal) while holding that queue's: draining here would take them in the
+  // other order. An observer of `queue`'s own operation holds the mutex its
+  // drain takes. The completion thread destroys it once the report is over.
+  if (t_reporting_copy || ReportingQueueOnThisThread(queue)) {
+    bool traced;
+    {
+      std::lock_guard<std::mutex> lock(r.mutex);
+      traced =
+          std::any_of(r.queues.begin(), r.queues.end(),
+                      [queue](QueueState* s) { return s->queue == queue; });
+      if (traced) {
+        r.deferred_destroys.push_back(
+            Registry::DeferredDestroy{queue, destroy});
+        r.any_deferred.store(true, std::memory_order_release);
+      }
+    }
+    if (!traced) return destroy(queue);
+    KickCompletionThread();
+    return HSA_STATUS_SUCCESS;
+  }
   // From an operation's report (a tool's callback) the drain mutex may be
   // held by a thread destroying the very queue being reported, which waits
   // for this report's harvest mutex: then this goes on without it (the
@@ -884,7 +971,14 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
     auto it = std::find(r.queues.begin(), r.queues.end(), q);
     if (it != r.queues.end()) r.queues.erase(it);
   }
-  const std::vector<UnseenPacket> unseen = CopyUnseen(q);
+  std::vector<UnseenPacket> unseen;
+  {
+    // Drains on other threads read the runtime's queue under this mutex
+    // while `gone` is false.
+    std::lock_guard<std::mutex> lock(q->harvest_mutex);
+    unseen = CopyUnseen(q);
+    q->gone = true;
+  }
   const hsa_status_t status = destroy(queue);
   bool retired_meanwhile = false;
   {
@@ -898,6 +992,10 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   if (retired_meanwhile) return status;
   if (status != HSA_STATUS_SUCCESS) {
     // Still the runtime's queue, still intercepted: keep tracing it.
+    {
+      std::lock_guard<std::mutex> lock(q->harvest_mutex);
+      q->gone = false;
+    }
     RegisterQueue(q);
     return status;
   }
@@ -1193,11 +1291,12 @@ void HarvestAll(HarvestReason reason) {
     }
     // The runtime may still be running: what it has not handed over by now
     // is past the last report.
-    for (QueueState* q : queues) {
-      if (live(q)) AbandonQueue(q, CopyUnseen(q), false);
-    }
+    for (QueueState* q : queues) AbandonQueueAtEnd(q);
     ReleaseQueues(&queues);
     DrainCopies(&budget);
+    // Destructions the reports above deferred (the completion thread may be
+    // stopped).
+    RunDeferredDestroys();
   }
   if (reason == HarvestReason::kExit) PrintLosses();
 }
@@ -1448,20 +1547,30 @@ void KickCompletionThread() {
   }
 }
 
-void ShutDown() {
+namespace {
+
+void StopCompletionThread() {
   CompletionThread& c = TheCompletionThread();
-  {
-    std::lock_guard<std::mutex> lock(c.mutex);
-    if (c.thread != nullptr) {
-      c.running.store(false, std::memory_order_release);
-      c.stop.store(true, std::memory_order_release);
-      KickCompletionThread();
-      c.thread->join();
-      delete c.thread;
-      c.thread = nullptr;
-    }
+  std::lock_guard<std::mutex> lock(c.mutex);
+  if (c.thread != nullptr) {
+    c.running.store(false, std::memory_order_release);
+    c.stop.store(true, std::memory_order_release);
+    KickCompletionThread();
+    c.thread->join();
+    delete c.thread;
+    c.thread = nullptr;
   }
+}
+
+}  // namespace
+
+void ShutDown() {
+  StopCompletionThread();
   HarvestAll(HarvestReason::kShutdown);
+  // A callback of that harvest that created a queue started the thread
+  // again, and its reports may be destroying a queue (without the drain
+  // mutex, which the harvest held): done before the runtime goes.
+  StopCompletionThread();
   UnloadAllCodeObjects();
   Registry& r = Reg();
   std::vector<hsa_signal_t> signals;
@@ -1504,6 +1613,7 @@ void ShutDown() {
     CopyTrack& copies = Copies();
     copies.watched_until.store(0, std::memory_order_relaxed);
   }
+  CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};
   g_ticks_per_second.store(0, std::memory_order_relaxed);

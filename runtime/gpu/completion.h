@@ -55,6 +55,11 @@ struct QueueState {
   // to a runtime that is gone, never to be given out again (under the
   // registry's mutex).
   bool runtime_gone = false;
+  // Set (under harvest_mutex) by the thread destroying the queue before it
+  // calls the runtime's destroy: the runtime's `queue` may be freed, so
+  // drains on other threads (a callback's destroy goes on without the drain
+  // mutex) read it only under that mutex and only while this is false.
+  bool gone = false;
 };
 
 // An AQL packet header's type.
@@ -132,6 +137,12 @@ void RegisterQueue(QueueState* state);
 // runtime's); then reports what completed meanwhile and counts the rest as
 // never completed (OnAbandon, GpuStats::incomplete). An untraced queue is
 // only destroyed. Returns what `destroy` returned.
+// From a completion's observer (a tool's callback) that reports a copy, or
+// that reports an operation of `queue` itself, the destruction is deferred
+// (returning HSA_STATUS_SUCCESS for a traced queue): that thread holds the
+// copy ring's harvest mutex, which ranks after every queue's, or `queue`'s
+// own; the completion thread (or the final harvest of shutdown and exit)
+// destroys the queue as above once the report is over.
 hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                                   hsa_status_t (*destroy)(hsa_queue_t*));
 void RetireQueue(QueueState* state);

@@ -1,0 +1,299 @@
+// Queues destroyed from a completion's callback (an observer, as a tool's
+// KERNEL_DISPATCH or MEMORY_COPY callback is) while other threads harvest,
+// drain or report: the destruction returns, the queue is destroyed once,
+// and nobody reads it after the runtime destroyed it. Each scenario runs in
+// a fresh process (a death test re-executes the program) that exits: the
+// exit drain is part of what is tested, and a deadlock ends the process
+// with SIGALRM instead of hanging the test. The queue_watch tool, loaded
+// before the tracer, sees every queue call the tracer makes: it ends the
+// process with kUsedAfterDestroy when a destroyed queue is read, and holds
+// a thread's look at a queue open for another thread's destruction.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <thread>
+#include <vector>
+
+#include "runtime/private/observer_export.h"
+#include "tests/gpu/gpu_test_util.h"
+
+namespace {
+
+using roctracer::gpu::CopyRecord;
+using roctracer::gpu::DispatchRecord;
+using roctracer::gpu::EnqueueInfo;
+
+// The queue_watch tool's exit status for a queue read after its destruction.
+constexpr int kUsedAfterDestroy = 70;
+// Bound of a scenario (a deadlock ends it with SIGALRM).
+constexpr unsigned kScenarioBoundS = 30;
+
+// Runs `on_dispatch` in the report of the first dispatch of `dispatch_queue`
+// and `on_copy` in the report of the first copy of `copy_bytes` bytes.
+// Allocated and never destroyed: still registered when the process exits.
+class Callbacks : public roctracer::gpu::Observer {
+ public:
+  uint64_t OnEnqueue(const EnqueueInfo&) noexcept override { return 1; }
+  void OnDispatch(const DispatchRecord& r, uint64_t) noexcept override {
+    if (r.queue.queue == dispatch_queue && !dispatch_seen.exchange(true)) {
+      on_dispatch();
+    }
+  }
+  void OnCopy(const CopyRecord& r, uint64_t) noexcept override {
+    if (r.bytes == copy_bytes && !copy_seen.exchange(true)) on_copy();
+  }
+  const hsa_queue_t* dispatch_queue = nullptr;
+  uint64_t copy_bytes = 0;
+  std::function<void()> on_dispatch = [] {};
+  std::function<void()> on_copy = [] {};
+  std::atomic<bool> dispatch_seen{false}, copy_seen{false};
+};
+
+// The program on softhsa with the queue_watch tool loaded before the tracer.
+struct Child {
+  gpu_test::Program program;
+  gpu_test::Records records;
+  roctracer_pool_t* pool = nullptr;
+  void (*hold_look)(const hsa_queue_t*, int, bool) = nullptr;
+  bool (*held)() = nullptr;
+  int (*destroys)(const hsa_queue_t*) = nullptr;
+
+  // Ends the process with 2 when anything is missing.
+  void Start() {
+    alarm(kScenarioBoundS);
+    const char* tool = std::getenv("GPU_TEST_QUEUE_WATCH_TOOL");
+    if (tool == nullptr) _exit(2);
+    program.tools_first = tool;
+    if (!program.Start()) _exit(2);
+    // HSA_OPS records, as a tracing tool has: the library's exit handler
+    // (whose first step drains GPU work) runs once a pool exists.
+    if (gpu_test::OpenPool(&records, &pool) != ROCTRACER_STATUS_SUCCESS ||
+        roctracer_enable_domain_activity_expl(ACTIVITY_DOMAIN_HSA_OPS, pool) !=
+            ROCTRACER_STATUS_SUCCESS) {
+      _exit(2);
+    }
+    void* handle = dlopen(tool, RTLD_NOW | RTLD_NOLOAD);
+    if (handle == nullptr) _exit(2);
+    hold_look = reinterpret_cast<void (*)(const hsa_queue_t*, int, bool)>(
+        dlsym(handle, "queue_watch_hold_look"));
+    held = reinterpret_cast<bool (*)()>(dlsym(handle, "queue_watch_held"));
+    destroys = reinterpret_cast<int (*)(const hsa_queue_t*)>(
+        dlsym(handle, "queue_watch_destroys"));
+    if (hold_look == nullptr || held == nullptr || destroys == nullptr) {
+      _exit(2);
+    }
+  }
+  void Watch(Callbacks* callbacks) {
+    if (!roctracer_internal_gpu_add_observer(
+            roctracer::gpu::kObserverAbiVersion, callbacks)) {
+      _exit(2);
+    }
+  }
+  // Ends the process with 4 unless `queue` is destroyed once within 10 s.
+  void ExpectDestroyedOnce(const hsa_queue_t* queue) {
+    for (int i = 0; i < 10000 && destroys(queue) == 0; ++i) usleep(1000);
+    if (destroys(queue) != 1) _exit(4);
+  }
+};
+
+hsa_signal_t Signal(hsa_signal_value_t value) {
+  hsa_signal_t s{0};
+  if (hsa_signal_create(value, 0, nullptr, &s) != HSA_STATUS_SUCCESS) _exit(2);
+  return s;
+}
+
+// Waits (at most 10 s) until `flag` is set.
+void Await(const std::atomic<bool>& flag) {
+  for (int i = 0; i < 10000 && !flag.load(); ++i) usleep(1000);
+}
+
+// exit() with two queues traced: the exit drain looks at `doomed` (for
+// packets not intercepted yet, or, when a barrier there never completes,
+// for those to count as lost) and the tool holds that look open; meanwhile
+// a dispatch on `other` is reported on the completion thread, whose
+// callback destroys `doomed` without the drain mutex the exit holds.
+void ExitWhileACallbackDestroysADrainedQueue(bool doomed_busy) {
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* doomed = c.program.Queue();
+  hsa_queue_t* other = c.program.Queue();
+  if (doomed == nullptr || other == nullptr) _exit(2);
+  const hsa_signal_t never = Signal(1), done = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = other;
+  callbacks.on_dispatch = [doomed] {
+    const hsa_status_t status = hsa_queue_destroy(doomed);
+    std::fprintf(stderr, "destroyed from a callback: %d\n", status);
+  };
+  c.Watch(&callbacks);
+  if (doomed_busy) {
+    gpu_test::Barrier(doomed, HSA_PACKET_TYPE_BARRIER_AND, {never},
+                      hsa_signal_t{0});
+  }
+  c.hold_look(doomed, 3000, false);
+  std::thread([other, done] {
+    for (int i = 0; i < 20000 && !c.held(); ++i) usleep(1000);
+    gpu_test::Dispatch(other, c.program.empty, c.program.kernarg, done);
+  }).detach();
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ACallbackDestroysAQueueTheExitDrainLooksAtForPackets) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWhileACallbackDestroysADrainedQueue(false),
+              testing::ExitedWithCode(0), "destroyed from a callback: 0");
+}
+
+TEST(QueueLifetime, ACallbackDestroysAQueueTheExitDrainCopiesPacketsOf) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ExitWhileACallbackDestroysADrainedQueue(true),
+              testing::ExitedWithCode(0), "destroyed from a callback: 0");
+}
+
+// A copy's callback destroys queue `q` while a dispatch of `q` is being
+// reported on another thread, whose callback waits on the signal of a copy
+// in flight (each callback holds what the other's call needs: the copy
+// ring's harvest mutex, and `q`'s). Both return; `q` is destroyed once.
+void CopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy() {
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr) _exit(2);
+  const hsa_signal_t hold = Signal(1), held_copy = Signal(1), done = Signal(1),
+                     copied = Signal(1);
+  uint64_t hz = 0;
+  hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz);
+  static std::atomic<bool> in_dispatch{false}, in_copy{false};
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.on_dispatch = [held_copy, hz] {
+    in_dispatch = true;
+    Await(in_copy);
+    hsa_signal_wait_scacquire(held_copy, HSA_SIGNAL_CONDITION_LT, 1, hz / 5,
+                              HSA_WAIT_STATE_BLOCKED);
+  };
+  callbacks.copy_bytes = 128;
+  callbacks.on_copy = [q] {
+    Await(in_dispatch);
+    in_copy = true;
+    usleep(50 * 1000);  // the other callback's wait reaches the copy ring
+    const hsa_status_t status = hsa_queue_destroy(q);
+    std::fprintf(stderr, "destroyed from a copy callback: %d\n", status);
+  };
+  c.Watch(&callbacks);
+  static std::vector<char> src(128, 'c'), a(64, 0), b(128, 0);
+  // In flight until `hold` moves: what the dispatch callback waits on.
+  if (hsa_amd_memory_async_copy(a.data(), c.program.gpu, src.data(),
+                                c.program.cpu, 64, 1, &hold,
+                                held_copy) != HSA_STATUS_SUCCESS) {
+    _exit(2);
+  }
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
+  Await(in_dispatch);
+  // Reported by this thread's wait (the completion thread is in the
+  // dispatch's callback).
+  if (hsa_amd_memory_async_copy(b.data(), c.program.gpu, src.data(),
+                                c.program.cpu, 128, 0, nullptr,
+                                copied) != HSA_STATUS_SUCCESS) {
+    _exit(2);
+  }
+  gpu_test::WaitZero(copied);
+  hsa_signal_store_screlease(hold, 0);
+  gpu_test::WaitZero(held_copy);
+  c.ExpectDestroyedOnce(q);
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ACopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(CopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy(),
+              testing::ExitedWithCode(0), "destroyed from a copy callback: 0");
+}
+
+// hsa_shut_down's final harvest reports a dispatch of `trigger` (late by
+// softhsa's queue_delay) on this thread, whose callback creates a queue and
+// runs a kernel there; the completion thread, started again by that queue,
+// reports the kernel, and its callback destroys `doomed` without the drain
+// mutex, which the shutdown holds while it waits for a late copy. The tool
+// holds that destruction's look at `doomed` open past the copy: the
+// shutdown must not let the runtime go (nor free the state) before the
+// destruction is over.
+void ShutDownWhileACallbackDestroysAQueue() {
+  // Queue ids count from 0 at hsa_init: `trigger` is the second queue.
+  setenv("SOFTHSA_FAULTS", "queue_delay=1:50000,copy_delay_us=300000", 1);
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* doomed = c.program.Queue();
+  hsa_queue_t* trigger = c.program.Queue();
+  if (doomed == nullptr || trigger == nullptr || trigger->id != 1) _exit(2);
+  const hsa_signal_t done = Signal(1), copied = Signal(1), more = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = trigger;
+  callbacks.on_dispatch = [doomed, more] {
+    // On this thread, inside hsa_shut_down: a queue and a kernel whose
+    // report destroys `doomed`.
+    static Callbacks& then = *new Callbacks;
+    then.on_dispatch = [doomed] {
+      const hsa_status_t status = hsa_queue_destroy(doomed);
+      std::fprintf(stderr, "destroyed from a callback: %d\n", status);
+    };
+    c.hold_look(doomed, 1000, true);
+    hsa_queue_t* made = c.program.Queue();
+    if (made == nullptr) _exit(5);
+    then.dispatch_queue = made;
+    c.Watch(&then);
+    gpu_test::Dispatch(made, c.program.empty, c.program.kernarg, more);
+  };
+  c.Watch(&callbacks);
+  static std::vector<char> src(64, 's'), dst(64, 0);
+  if (hsa_amd_memory_async_copy(dst.data(), c.program.gpu, src.data(),
+                                c.program.cpu, 64, 0, nullptr,
+                                copied) != HSA_STATUS_SUCCESS) {
+    _exit(2);
+  }
+  gpu_test::Dispatch(trigger, c.program.empty, c.program.kernarg, done);
+  hsa_shut_down();
+  c.ExpectDestroyedOnce(doomed);
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ACallbackDestroysAQueueWhileTheRuntimeShutsDown) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ShutDownWhileACallbackDestroysAQueue(),
+              testing::ExitedWithCode(0), "destroyed from a callback: 0");
+}
+
+// A dispatch's callback destroys the dispatch's own queue: it returns, and
+// the queue is destroyed once the report is over.
+void DispatchCallbackDestroysItsOwnQueue() {
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr) _exit(2);
+  const hsa_signal_t done = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.on_dispatch = [q] {
+    const hsa_status_t status = hsa_queue_destroy(q);
+    std::fprintf(stderr, "destroyed its own queue from a callback: %d\n",
+                 status);
+  };
+  c.Watch(&callbacks);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
+  gpu_test::WaitZero(done);
+  c.ExpectDestroyedOnce(q);
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ADispatchCallbackDestroysItsOwnQueue) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(DispatchCallbackDestroysItsOwnQueue(), testing::ExitedWithCode(0),
+              "destroyed its own queue from a callback: 0");
+}
+
+}  // namespace
