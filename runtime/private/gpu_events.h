@@ -28,8 +28,11 @@
 // ReplayLoaded() tells an observer registered late what is loaded now.
 //
 // Threads: completion and code-object calls for one queue never overlap;
-// calls for different queues may run concurrently. Observers must not throw
-// and must not call into the HSA runtime's queue or copy functions.
+// calls for different queues may run concurrently. Observers must not throw.
+// The tool callbacks they run may call the runtime (create, submit to and
+// destroy queues, wait on signals): runtime/gpu/README.md, "What a
+// completion's observer (a tool's callback) may call", says what is allowed
+// and which destructions are deferred.
 #ifndef RUNTIME_PRIVATE_GPU_EVENTS_H_
 #define RUNTIME_PRIVATE_GPU_EVENTS_H_
 
