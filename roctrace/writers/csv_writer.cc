@@ -287,27 +287,39 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
   if (out.size() >= files_by_category_[c].next_write()) Flush(c);
 }
 
+CsvWriter::NameRow& CsvWriter::LearnName(const OpName& op) {
+  if (op.index >= names_.size()) names_.resize(op.index + 1);
+  NameRow& row = names_[op.index];
+  row.device = IsDevice(op.category);
+  row.prefix.clear();
+  if (!row.device) {
+    AppendQuoted(&row.prefix, op.domain);
+    row.prefix.push_back(',');
+    AppendQuoted(&row.prefix, op.name);
+  }
+  row.slot = static_cast<int8_t>(SlotOf(op));
+  return row;
+}
+
 inline __attribute__((always_inline)) void CsvWriter::WriteOne(
     const ApiEvent& e) {
-  const int c = SlotOf(*e.op);
+  const uint32_t index = e.op->index;
+  const NameRow& name = index < names_.size() && names_[index].slot >= 0
+                            ? names_[index]
+                            : LearnName(*e.op);
+  const int c = name.slot;
   if (!open_[c] && FileFor(c) == nullptr) {
     CountUnwritten(1);
     return;
   }
   ++pending_rows_[c];
   ByteBuffer& out = pending_[c];
-  if (IsDevice(e.op->category)) {
+  if (name.device) {
     AppendDeviceRow(e, c);
     return;
   }
   // "Domain","Function", quoted once per name.
-  if (e.op->index >= prefixes_.size()) prefixes_.resize(e.op->index + 1);
-  std::string& prefix = prefixes_[e.op->index];
-  if (prefix.empty()) {
-    AppendQuoted(&prefix, e.op->domain);
-    prefix.push_back(',');
-    AppendQuoted(&prefix, e.op->name);
-  }
+  const std::string& prefix = name.prefix;
   // ",pid,tid," formatted once per run of a thread's events.
   const uint64_t thread_key = (uint64_t{e.pid} << 32) | e.tid;
   if (thread_key != thread_key_) {
