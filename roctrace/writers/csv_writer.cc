@@ -297,6 +297,11 @@ CsvWriter::NameRow& CsvWriter::LearnName(const OpName& op) {
     row.prefix.push_back(',');
     AppendQuoted(&row.prefix, op.name);
   }
+  row.is_short = row.prefix.size() <= NameRow::kShortPrefix;
+  if (row.is_short) {
+    std::memset(row.short_prefix, 0, sizeof(row.short_prefix));
+    std::memcpy(row.short_prefix, row.prefix.data(), row.prefix.size());
+  }
   row.slot = static_cast<int8_t>(SlotOf(op));
   return row;
 }
@@ -334,8 +339,13 @@ inline __attribute__((always_inline)) void CsvWriter::WriteOne(
   }
   // The prefix, then at most 20 + 2 * 21 + 1 bytes of numbers (and the
   // 8 bytes AppendUInt may store past them), written through one pointer.
-  char* p = out.Reserve(prefix.size() + sizeof(thread_text_) + 80);
-  std::memcpy(p, prefix.data(), prefix.size());
+  char* p = out.Reserve(NameRow::kShortPrefix + prefix.size() +
+                        sizeof(thread_text_) + 80);
+  if (__builtin_expect(name.is_short, 1)) {
+    std::memcpy(p, name.short_prefix, NameRow::kShortPrefix);
+  } else {
+    std::memcpy(p, prefix.data(), prefix.size());
+  }
   p += prefix.size();
   std::memcpy(p, thread_text_, sizeof(thread_text_));
   p += thread_length_;

@@ -83,6 +83,11 @@ class CsvWriter : public Writer {
   struct NameRow {
     int8_t slot = -1;
     bool device = false;
+    // A prefix of up to kShortPrefix bytes is also kept in `short_prefix`,
+    // zero-padded, and copied whole with fixed-size moves (no memcpy call).
+    static constexpr size_t kShortPrefix = 64;
+    bool is_short = false;
+    alignas(16) char short_prefix[kShortPrefix] = {};
     std::string prefix;
   };
   __attribute__((noinline)) NameRow& LearnName(const OpName& op);
