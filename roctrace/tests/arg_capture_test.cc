@@ -387,6 +387,22 @@ TEST(ArgCapture, NonStatusResultsFollowTheirArguments) {
   EXPECT_EQ(Print(*c)[2], "2|unsigned long|m|sizeBytes|7");
 }
 
+// Without the JSON (SetRetvals(false)) no result is recorded: a non-status
+// call's entry is its arguments alone, as a status call's is.
+TEST(ArgCapture, ResultsOnlyWhenAsked) {
+  ArgCapture::SetRetvals(false);
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString),
+            ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString));
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy),
+            ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy));
+  EXPECT_EQ(
+      EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetStreamDeviceId),
+      ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetStreamDeviceId));
+  ArgCapture::SetRetvals(true);
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString),
+            kRetvalFollows | 16u);
+}
+
 // A call's stream is read from its copy where the op has a stream
 // parameter, and a call without one has none.
 TEST(ArgCapture, StreamOfACallWithAStreamParameterOnly) {

@@ -164,5 +164,53 @@ TEST(CsvWriter, KfdRowsAreInAFileOfTheirOwn) {
   EXPECT_EQ(kfd_lines[1].find("\"KFD_API\",\"hsaKmtOpenKFD\""), 0u);
 }
 
+// A row's "Domain","Function" is written whole for names of every length,
+// short and long (the writer copies prefixes of up to 64 bytes with
+// fixed-size moves, longer ones by their length), quotes doubled, rows of
+// different names interleaved.
+TEST(CsvWriter, FunctionNamesOfEveryLengthWrittenWhole) {
+  const ScratchDir dir("csv_writer_test");
+  const std::string prefix = dir / "t";
+  std::vector<OpName> names;
+  for (uint32_t n = 1; n <= 90; ++n) {
+    std::string name = "hip" + std::string(n, 'x');
+    if (n % 7 == 0) name[n / 2] = '"';
+    names.push_back(OpName{Category::kHip, name, "HIP_RUNTIME_API_EXT", n});
+  }
+  {
+    CsvWriter writer(prefix);
+    for (int round = 0; round < 2; ++round) {
+      for (size_t i = 0; i < names.size(); ++i) {
+        ApiEvent e{};
+        e.op = &names[round == 0 ? i : names.size() - 1 - i];
+        e.pid = 7;
+        e.tid = 8;
+        e.correlation_id = 10 + i;
+        e.start_ns = 1000;
+        e.end_ns = 2000;
+        writer.Write(e);
+      }
+    }
+    writer.Finish(RunInfo{});
+  }
+  const std::vector<std::string> lines =
+      Lines(prefix + CsvWriter::TraceSuffix(Category::kHip));
+  ASSERT_EQ(lines.size(), 2 * names.size() + 1);
+  for (int round = 0; round < 2; ++round) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      const OpName& op = names[round == 0 ? i : names.size() - 1 - i];
+      std::string quoted;
+      for (char c : op.name) {
+        if (c == '"') quoted.push_back('"');
+        quoted.push_back(c);
+      }
+      EXPECT_EQ(lines[1 + round * names.size() + i],
+                "\"HIP_RUNTIME_API_EXT\",\"" + quoted + "\",7,8," +
+                    std::to_string(10 + i) + ",1000,2000")
+          << op.name;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace roctrace

@@ -424,9 +424,18 @@ uint32_t ArgsSizeOf(uint32_t domain, uint32_t op) {
   }
 }
 
+namespace {
+std::atomic<bool> g_retvals{true};
+}  // namespace
+
+void ArgCapture::SetRetvals(bool on) {
+  g_retvals.store(on, std::memory_order_relaxed);
+}
+
 uint32_t EntrySizeOf(uint32_t domain, uint32_t op) {
   const uint32_t size = ArgsSizeOf(domain, op);
   if (domain != ACTIVITY_DOMAIN_HIP_API ||
+      !g_retvals.load(std::memory_order_relaxed) ||
       roctracer::hip_api::ReturnsStatus(op) ||
       roctracer::hip_api::RetvalSize(op) == 0) {
     return size;

@@ -142,6 +142,12 @@ class ArgCapture {
   // Off: nothing is recorded from now on (a forked child, whose tool writes
   // nothing, or a stopped tool: no consumer would take them). On at first.
   static void SetRecording(bool on);
+  // Whether a HIP call's result that is not a status follows its arguments
+  // (EntrySizeOf's kRetvalFollows; on at first). Only the JSON writes it:
+  // without one, those calls copy their arguments alone, and a call without
+  // parameters nothing. Before the first SetRecording(true), which makes the
+  // size tables once.
+  static void SetRetvals(bool on);
 
   // The arguments of call `correlation_id` made on thread `tid`, in its
   // queue's entry, valid as long as `arena` (which takes the chunks read to
@@ -266,7 +272,8 @@ constexpr uint32_t kRetvalFollows = uint32_t{1} << 31;
 // ArgsSizeOf, but for a HIP op that returns neither void nor hipError_t,
 // which rocprofv3's JSON writes the result of (its api_status is 0):
 // kRetvalFollows | its arguments padded to 8, then 8 (OpName::
-// retval_in_args, RetvalOf).
+// retval_in_args, RetvalOf); its ArgsSizeOf too when results are not
+// recorded (ArgCapture::SetRetvals).
 uint32_t EntrySizeOf(uint32_t domain, uint32_t op);
 
 // How many ops a domain has (its generated kCount); 0 for others.

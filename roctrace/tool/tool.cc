@@ -358,7 +358,11 @@ void Tool::Start(const std::function<const char*(const char*)>& getenv) {
       (config_.rocpd || config_.json) &&
       config_.api_args != Config::ApiArgs::kNone &&
       (config_.hip || (!args_hip_only && (config_.hsa || config_.kfd)));
-  if (capture_args_) CaptureArgs();
+  if (capture_args_) {
+    // A HIP call's non-status result is the JSON's alone.
+    ArgCapture::SetRetvals(config_.json);
+    CaptureArgs();
+  }
   if (config_.memory_allocation) {
     // Captured HSA arguments ride on these calls' one tool callback.
     const bool hsa_args = capture_args_ && config_.hsa && !args_hip_only;

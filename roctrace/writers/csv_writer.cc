@@ -287,27 +287,44 @@ void CsvWriter::AppendDeviceRow(const ApiEvent& e, int c) {
   if (out.size() >= files_by_category_[c].next_write()) Flush(c);
 }
 
+CsvWriter::NameRow& CsvWriter::LearnName(const OpName& op) {
+  if (op.index >= names_.size()) names_.resize(op.index + 1);
+  NameRow& row = names_[op.index];
+  row.device = IsDevice(op.category);
+  row.prefix.clear();
+  if (!row.device) {
+    AppendQuoted(&row.prefix, op.domain);
+    row.prefix.push_back(',');
+    AppendQuoted(&row.prefix, op.name);
+  }
+  row.is_short = row.prefix.size() <= NameRow::kShortPrefix;
+  if (row.is_short) {
+    std::memset(row.short_prefix, 0, sizeof(row.short_prefix));
+    std::memcpy(row.short_prefix, row.prefix.data(), row.prefix.size());
+  }
+  row.slot = static_cast<int8_t>(SlotOf(op));
+  return row;
+}
+
 inline __attribute__((always_inline)) void CsvWriter::WriteOne(
     const ApiEvent& e) {
-  const int c = SlotOf(*e.op);
+  const uint32_t index = e.op->index;
+  const NameRow& name = index < names_.size() && names_[index].slot >= 0
+                            ? names_[index]
+                            : LearnName(*e.op);
+  const int c = name.slot;
   if (!open_[c] && FileFor(c) == nullptr) {
     CountUnwritten(1);
     return;
   }
   ++pending_rows_[c];
   ByteBuffer& out = pending_[c];
-  if (IsDevice(e.op->category)) {
+  if (name.device) {
     AppendDeviceRow(e, c);
     return;
   }
   // "Domain","Function", quoted once per name.
-  if (e.op->index >= prefixes_.size()) prefixes_.resize(e.op->index + 1);
-  std::string& prefix = prefixes_[e.op->index];
-  if (prefix.empty()) {
-    AppendQuoted(&prefix, e.op->domain);
-    prefix.push_back(',');
-    AppendQuoted(&prefix, e.op->name);
-  }
+  const std::string& prefix = name.prefix;
   // ",pid,tid," formatted once per run of a thread's events.
   const uint64_t thread_key = (uint64_t{e.pid} << 32) | e.tid;
   if (thread_key != thread_key_) {
@@ -322,8 +339,13 @@ inline __attribute__((always_inline)) void CsvWriter::WriteOne(
   }
   // The prefix, then at most 20 + 2 * 21 + 1 bytes of numbers (and the
   // 8 bytes AppendUInt may store past them), written through one pointer.
-  char* p = out.Reserve(prefix.size() + sizeof(thread_text_) + 80);
-  std::memcpy(p, prefix.data(), prefix.size());
+  char* p = out.Reserve(NameRow::kShortPrefix + prefix.size() +
+                        sizeof(thread_text_) + 80);
+  if (__builtin_expect(name.is_short, 1)) {
+    std::memcpy(p, name.short_prefix, NameRow::kShortPrefix);
+  } else {
+    std::memcpy(p, prefix.data(), prefix.size());
+  }
   p += prefix.size();
   std::memcpy(p, thread_text_, sizeof(thread_text_));
   p += thread_length_;

@@ -76,7 +76,22 @@ class CsvWriter : public Writer {
   std::string paths_[kSlots];
   ByteBuffer pending_[kSlots];
   uint64_t pending_rows_[kSlots] = {};  // rows in pending_
-  std::vector<std::string> prefixes_;   // by OpName::index
+  // What a row of a name needs before its numbers, by OpName::index: its
+  // file's slot (-1 until its first row), whether it is device work
+  // (formatted out of line) and, for an API call, "Domain","Function"
+  // quoted. One look-up a row instead of the slot's and the prefix's.
+  struct NameRow {
+    int8_t slot = -1;
+    bool device = false;
+    // A prefix of up to kShortPrefix bytes is also kept in `short_prefix`,
+    // zero-padded, and copied whole with fixed-size moves (no memcpy call).
+    static constexpr size_t kShortPrefix = 64;
+    bool is_short = false;
+    alignas(16) char short_prefix[kShortPrefix] = {};
+    std::string prefix;
+  };
+  __attribute__((noinline)) NameRow& LearnName(const OpName& op);
+  std::vector<NameRow> names_;
   std::vector<std::string> files_;
   // ",pid,tid," of the last thread written (events come in runs per thread).
   uint64_t thread_key_ = UINT64_MAX;
