@@ -25,11 +25,19 @@ Instructions are also given without those of softhsa's spin-waits
 follows the timing rather than the work.
 
 Usage: count_copy_cost.py COPY_COST SOFTHSA_LIB TRACER_LIB [--rounds N]
-         [--copies N] [--callgrind-rounds N] [--callgrind-copies N]
+         [--copies N] [--callgrind-rounds N] [--callgrind-copies N] [--cpu N]
          [--baseline OTHER_TRACER_LIB] [--baseline-softhsa OTHER_SOFTHSA_LIB]
 
 With --baseline-softhsa OTHER_SOFTHSA_LIB, every round also runs untraced
 and traced on that build of softhsa, and its traced - off is printed too.
+
+With --cpu N, every run is confined to CPU N. softhsa's copy engine is a
+thread: on two or more free CPUs it may run beside the program's thread
+instead of taking turns with it on one, and both then spin-wait for each
+other (softhsa::WaitOn), which adds several microseconds of CPU per copy to
+whichever run, untraced or traced, the scheduler placed so. One CPU leaves
+the tracer's cost without that placement (and without the parallelism a
+GPU's copy engine has).
 """
 import argparse
 import collections
@@ -82,12 +90,20 @@ def parse_program(text):
     return loop, threads
 
 
-def run_perf(binary, mode, copies, env, workdir):
+def confine(cpu):
+    """A preexec_fn confining the run to `cpu` (None: no confinement)."""
+    if cpu is None:
+        return None
+    return lambda: os.sched_setaffinity(0, {cpu})
+
+
+def run_perf(binary, mode, copies, env, workdir, cpu=None):
     data = os.path.join(workdir, "perf.data")
     p = subprocess.run(
         ["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e",
          "raw_syscalls:sys_enter", "-o", data, binary, mode, str(copies)],
-        env=env, capture_output=True, text=True, check=True)
+        env=env, capture_output=True, text=True, check=True,
+        preexec_fn=confine(cpu))
     (n, begin, end), threads = parse_program(p.stdout)
     # The loop's elapsed time, for what the copies waited for.
     threads["main"]["wall_us"] = (end - begin) / 1000.0
@@ -111,7 +127,7 @@ def run_perf(binary, mode, copies, env, workdir):
     return n, threads
 
 
-def run_callgrind(binary, mode, copies, env, workdir):
+def run_callgrind(binary, mode, copies, env, workdir, cpu=None):
     out = os.path.join(workdir, "cg")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -119,7 +135,8 @@ def run_callgrind(binary, mode, copies, env, workdir):
         ["valgrind", "--tool=callgrind", "--separate-threads=yes",
          "--instr-atstart=no", "--fair-sched=yes",
          "--callgrind-out-file=" + os.path.join(out, "cg.out"), binary, mode,
-         str(copies)], env=env, capture_output=True, text=True, check=True)
+         str(copies)], env=env, capture_output=True, text=True, check=True,
+        preexec_fn=confine(cpu))
     (n, _, _), _ = parse_program(p.stdout)
     threads = collections.defaultdict(collections.Counter)
     for path in glob.glob(os.path.join(out, "cg.out-*")):
@@ -216,6 +233,8 @@ def main():
     ap.add_argument("--callgrind-rounds", type=int, default=3)
     ap.add_argument("--callgrind-copies", type=int, default=2000)
     ap.add_argument("--baseline", help="another build of the tracer library")
+    ap.add_argument("--cpu", type=int,
+                    help="confine every run to this CPU (see above)")
     ap.add_argument("--baseline-softhsa",
                     help="another build of softhsa: its own untraced and "
                     "traced rounds, alternated with the others")
@@ -249,7 +268,7 @@ def main():
             # Rotated, so that no mode always runs first or last.
             for m in names[i % len(names):] + names[:i % len(names)]:
                 runs[m].append(run_perf(binary, modes[m][0], args.copies,
-                                        modes[m][1], workdir))
+                                        modes[m][1], workdir, args.cpu))
         metrics = metrics_of(*runs.values())
         for off, m in pairs:
             table(f"CPU, switches, system calls: {args.rounds} rounds of "
@@ -261,7 +280,7 @@ def main():
                 for m in names:
                     cg[m].append(run_callgrind(binary, modes[m][0],
                                                args.callgrind_copies,
-                                               modes[m][1], workdir))
+                                               modes[m][1], workdir, args.cpu))
             metrics = metrics_of(*cg.values())
             for off, m in pairs:
                 table(f"user-space instructions (callgrind): "
