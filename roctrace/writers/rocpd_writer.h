@@ -143,6 +143,8 @@ class RocpdWriter : public Writer {
     bool valid = false;  // the bytes are a call's
     bool has_rows = false;
     bool stream_known = false;
+    // valid, has_rows and no stream: AppendRepeatedArgs' one flag test.
+    bool repeatable = false;
     uint32_t domain = 0;
     uint32_t op = 0;
     uint32_t size = 0;
