@@ -413,13 +413,29 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
                                      RowTail* tails, size_t n,
                                      CallImage* image) {
   Tree& t = *trees_[table];
+  // The image's first row does not fit in this leaf, so the rows begin a
+  // new one, as row by row: sealed here, the image copied into it.
+  if (image->rows != 0 && image->rows == n && t.leaf_cells != 0 &&
+      kLeafHeader + 2 * (t.leaf_cells + 1) +
+              (image->size - image->row[0].cell) >
+          t.leaf_content) {
+    SealLeaf(t);
+    if (AppendCallInline(table, rowid, first, *image)) return;
+  }
   const uint8_t* leaf = t.leaf;
-  const uint32_t cells = t.leaf_cells;
-  const uint32_t content = t.leaf_content;
+  uint32_t cells = t.leaf_cells;
+  uint32_t content = t.leaf_content;
   for (size_t i = 0; i < n; ++i) {
     const int64_t id = rowid + static_cast<int64_t>(i);
     if (!AppendWithTailInline(table, id, first, tails[i])) {
       AppendWithTail(table, id, first, tails[i]);
+      // The first row began a new leaf (the common way here: the image's
+      // copy did not fit): the rows start it, and the image is kept.
+      if (i == 0 && t.leaf != leaf && t.leaf_cells == 1) {
+        leaf = t.leaf;
+        cells = 0;
+        content = static_cast<uint32_t>(usable_);
+      }
     }
   }
   image->rows = 0;
