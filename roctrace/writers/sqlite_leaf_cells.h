@@ -92,6 +92,15 @@ inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
   return *direct ? t.leaf + t.leaf_content + size : spill_end;
 }
 
+template <size_t kColumns, uint32_t kFixed>
+inline __attribute__((always_inline)) void SqliteTableAppender::AppendLongCopy(
+    size_t table, int64_t rowid, const int64_t (&values)[kColumns]) {
+  int64_t copy[kColumns];
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) copy[i] = values[i];
+  AppendLong(table, rowid, copy, kFixed);
+}
+
 // The cell of a table leaf: payload size, rowid, then the record: header
 // size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
 // rowid), big-endian values in as few bytes as hold them. Encoded backwards
@@ -117,8 +126,11 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     common = common && static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
   // A refused row leaves the rowid's varint length as it was (RowidLen).
+  // The slow path takes a copy: the caller's array, read only here by
+  // constant indices, then stays in registers (no stores on the common
+  // path).
   if (__builtin_expect(!common, 0)) {
-    AppendLong(table, rowid, values, kFixed);
+    AppendLongCopy<kColumns, kFixed>(table, rowid, values);
     return;
   }
   const size_t rowid_len = RowidLen(t, rowid);
@@ -130,7 +142,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
                                size + sqlite_format::kCellSlack >
                            t.leaf_content,
                        0)) {
-    AppendLong(table, rowid, values, kFixed);
+    AppendLongCopy<kColumns, kFixed>(table, rowid, values);
     return;
   }
   t.leaf_content -= static_cast<uint32_t>(size);

@@ -262,6 +262,10 @@ class SqliteTableAppender {
   __attribute__((noinline)) void AppendLong(size_t table, int64_t rowid,
                                             const int64_t (&values)[kColumns],
                                             uint32_t fixed);
+  // AppendLong on a copy of the values, made on the slow path only.
+  template <size_t kColumns, uint32_t kFixed>
+  void AppendLongCopy(size_t table, int64_t rowid,
+                      const int64_t (&values)[kColumns]);
   // Every append's start and end: the rowid's varint length; room for a
   // cell of `size` bytes in the right-most leaf (a new leaf when full) and
   // where its encoding ends (in the leaf, or at spill_end when the leaf has
