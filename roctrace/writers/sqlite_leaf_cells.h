@@ -155,10 +155,16 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
                           __builtin_bswap64(static_cast<uint64_t>(values[i])));
     q -= l.size[i];
   }
-  sqlite_format::Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
-  q -= kColumns;
-  *--q = 0;
-  *--q = static_cast<uint8_t>(header);
+  // The types at the word's top; below them the NULL key's 0 and, when
+  // two bytes remain, the header size.
+  uint64_t types = l.type_word << (8 * (8 - kColumns));
+  if constexpr (kColumns <= 6) {
+    types |= uint64_t{header} << (8 * (6 - kColumns));
+  }
+  sqlite_format::Store8(q - 8, types);
+  q -= kColumns + 2;
+  if constexpr (kColumns > 6) *q = static_cast<uint8_t>(header);
+  if constexpr (kColumns == 8) q[1] = 0;  // no byte below the types
   q -= rowid_len;
   sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
