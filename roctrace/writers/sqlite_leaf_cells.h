@@ -314,14 +314,27 @@ inline __attribute__((always_inline)) void PatchCallRows(
   const size_t n = image.rows;
   const uint64_t mask = image.first_mask;
   const uint64_t value = first & mask;
-  for (size_t i = 0; i < n; ++i) {
-    const SqliteTableAppender::CallImage::Row& r = image.row[i];
-    // The first value's word before the rowid: the word may reach back
-    // into the header and, for a short header, the rowid.
-    if (mask != 0)
-      Store8(q + r.first_end - 8, __builtin_bswap64(r.first_word | value));
-    PutVarint(q + r.rowid_at, rowid + i, kLen == 0 ? image.rowid_len : kLen);
-    Put2(pointers + 2 * i, content + r.cell);
+  const size_t len = kLen == 0 ? image.rowid_len : kLen;
+  if (__builtin_expect(mask == 0, 0)) {  // a first value of no bytes
+    for (size_t i = 0; i < n; ++i) {
+      const SqliteTableAppender::CallImage::Row& r = image.row[i];
+      PutVarint(q + r.rowid_at, rowid + i, len);
+      Put2(pointers + 2 * i, content + r.cell);
+    }
+    return;
+  }
+  // The first value's word before the rowid: the word may reach back into
+  // the header and, for a short header, the rowid. The first row apart:
+  // a call of one argument takes no loop.
+  const SqliteTableAppender::CallImage::Row* r = image.row;
+  Store8(q + r->first_end - 8, __builtin_bswap64(r->first_word | value));
+  PutVarint(q + r->rowid_at, rowid, len);
+  Put2(pointers, content + r->cell);
+  for (size_t i = 1; i < n; ++i) {
+    ++r;
+    Store8(q + r->first_end - 8, __builtin_bswap64(r->first_word | value));
+    PutVarint(q + r->rowid_at, rowid + i, len);
+    Put2(pointers + 2 * i, content + r->cell);
   }
 }
 
