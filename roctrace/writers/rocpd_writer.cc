@@ -764,6 +764,7 @@ __attribute__((noinline)) void RocpdWriter::WriteArgRow(ArgSink& s,
 __attribute__((noinline, cold)) RocpdWriter::OpArgs& RocpdWriter::GrowOpArgs(
     uint32_t index) {
   op_args_.resize(static_cast<size_t>(index) + 1);
+  op_args_count_ = op_args_.size();
   return op_args_[index];
 }
 
@@ -795,7 +796,7 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
                             const ApiArgs& args) {
   if (e.stream_known) StreamRow(e.stream_id);
   const uint32_t index = e.op->index;
-  OpArgs& op_args = __builtin_expect(index < op_args_.size(), 1)
+  OpArgs& op_args = __builtin_expect(index < op_args_count_, 1)
                         ? op_args_[index]
                         : GrowOpArgs(index);
   LastArgs& last = op_args.last;
@@ -884,7 +885,7 @@ inline bool SameCall(const uint32_t* last, const uint32_t* args) {
 inline __attribute__((always_inline)) bool RocpdWriter::AppendRepeatedArgs(
     const ApiEvent& e, int64_t event_id, const ApiArgs& args) {
   const uint32_t index = e.op->index;
-  if (e.stream_known || index >= op_args_.size()) return false;
+  if (e.stream_known || index >= op_args_count_) return false;
   LastArgs& last = op_args_[index].last;
   static_assert(offsetof(LastArgs, op) == offsetof(LastArgs, domain) + 4 &&
                     offsetof(LastArgs, size) == offsetof(LastArgs, domain) + 8,
