@@ -670,8 +670,10 @@ TEST(SqliteTableAppender, InlineTailRowsAreTheFileAppendWithTailWrites) {
 }
 
 // A repeated call's rows copied whole (AppendCallInline, falling back to
-// AppendCall as the rocpd writer does) write the file that AppendWithTail
-// row by row writes, byte for byte: calls of 1 to 6 rows with one event id
+// AppendCall as the rocpd writer does: a new leaf sealed and the image
+// copied there, or the image copied to the byte into a leaf's last room)
+// write the file that AppendWithTail row by row writes, byte for byte:
+// calls of 1 to 6 rows with one event id
 // (first value) a call, ids of every width from 0 up (the image made again
 // when its serial type changes) and negative ones, rowids whose varint
 // grows within and between calls, leaves filled to their end, flushes.

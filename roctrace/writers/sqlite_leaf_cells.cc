@@ -421,6 +421,29 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
           t.leaf_content) {
     SealLeaf(t);
     if (AppendCallInline(table, rowid, first, *image)) return;
+  } else if (image->rows != 0 && image->rows == n && rowid > t.last_rowid &&
+             static_cast<uint64_t>(rowid) - image->rowid_lo <=
+                 image->rowid_span &&
+             static_cast<uint64_t>(first) - image->first_lo <=
+                 image->first_span &&
+             kLeafHeader + 2 * (t.leaf_cells + n) + image->size + 2 <=
+                 t.leaf_content) {
+    // The rows fit, but not the inline copy's whole words (the leaf's
+    // last rows): the image copied to the byte, then patched. The first
+    // value's word of the lowest cell may begin 2 bytes below it.
+    const uint32_t size = image->size;
+    t.leaf_content -= size;
+    uint8_t* q = t.leaf + t.leaf_content;
+    std::memcpy(q, image->bytes + CallImage::kBytes - size, size);
+    sqlite_format::PatchCallRows<0>(
+        q, t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content, *image,
+        static_cast<uint64_t>(rowid), static_cast<uint64_t>(first));
+    t.leaf_cells += static_cast<uint32_t>(n);
+    const int64_t last = rowid + static_cast<int64_t>(n) - 1;
+    t.leaf_max = last;
+    t.leaf_dirty = true;
+    t.last_rowid = last;
+    return;
   }
   const uint8_t* leaf = t.leaf;
   uint32_t cells = t.leaf_cells;
