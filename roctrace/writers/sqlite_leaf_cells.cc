@@ -71,6 +71,7 @@ void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values, size_t n,
     l.type_word |= uint64_t{type} << (8 * i);
     l.body += size;
   }
+  l.shape = l.fixed | static_cast<uint32_t>(n) << 16;
 }
 
 // Out of line for the callers that do not include sqlite_leaf_cells.h.

@@ -118,8 +118,10 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
   Layout& l = t.layout;
-  bool common = rowid > t.last_rowid && t.columns == kColumns;
-  if constexpr (kFixed != 0) common = common && l.fixed == kFixed;
+  // The layout's shape: set from a row of kColumns values (the table's
+  // count: AppendLong refuses others) and kFixed's columns of no bytes.
+  bool common = rowid > t.last_rowid &&
+                l.shape == (kFixed | static_cast<uint32_t>(kColumns) << 16);
 #pragma GCC unroll 8
   for (size_t i = 0; i < kColumns; ++i) {
     if (((kFixed >> i) & 1) != 0) continue;
