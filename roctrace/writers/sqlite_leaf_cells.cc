@@ -498,6 +498,9 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
     image->row[i].first_word = __builtin_bswap64(word) & ~mask;
   }
   image->size = static_cast<uint32_t>(size);
+  image->rounded = static_cast<uint32_t>(size <= CallImage::kMinCopy
+                                             ? CallImage::kMinCopy
+                                             : (size + 15) & ~size_t{15});
   image->rowid_len = static_cast<uint8_t>(rowid_len);
   image->first_size = static_cast<uint8_t>(first_size);
   // The rowids whose varints take rowid_len bytes, less the call's others.

@@ -356,7 +356,8 @@ SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
   // The copy: 16-byte words from the cells' end down, at least four (most
   // calls' cells fit them, copied without a loop).
   constexpr size_t kWords = 64;
-  const size_t rounded = size <= kWords ? kWords : (size + 15) & ~size_t{15};
+  static_assert(kWords == CallImage::kMinCopy, "the image's copy size");
+  const size_t rounded = image.rounded;
   // Room for the cells, their pointers, the copy's words below the cells
   // and the first value's word below the lowest.
   if (sqlite_format::kLeafHeader + 2 * (t.leaf_cells + n) + rounded + 8 >

@@ -148,6 +148,9 @@ class SqliteTableAppender {
     static constexpr size_t kRows = 16;
     uint32_t rows = 0;  // 0: no image
     uint32_t size = 0;  // bytes of cells, at the end of `bytes`
+    // The inline copy's bytes: size rounded up to 16, at least kMinCopy.
+    static constexpr size_t kMinCopy = 64;
+    uint32_t rounded = 0;
     uint8_t rowid_len = 0;
     uint8_t first_size = 0;
     // Rowids r with r - rowid_lo <= rowid_span (unsigned) have all the
