@@ -265,6 +265,60 @@ TEST(SqliteTableAppender, RecordsTakeTheBytesSqlitesOwnTake) {
             "3000");
 }
 
+// Rows of every column count the appender takes (1 to 8), each column a
+// value of every width in turn and runs of one layout (the common row),
+// read back exactly, in as many record bytes as SQLite's own INSERT takes
+// for a twin table.
+template <size_t kColumns>
+void ColumnCountReadsBack() {
+  SCOPED_TRACE(kColumns);
+  Database d(1024);
+  std::string columns;
+  for (size_t c = 0; c < kColumns; ++c) columns += ", c" + std::to_string(c);
+  Exec(d.db, "CREATE TABLE t(id INTEGER PRIMARY KEY" + columns +
+                 "); CREATE TABLE twin(id INTEGER PRIMARY KEY" + columns + ")");
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"t", kColumns}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  Exec(d.db, "BEGIN");
+  std::vector<std::vector<std::string>> expected;
+  for (int64_t id = 1; id <= 400; ++id) {
+    int64_t row[kColumns];
+    // Four rows of one layout, then the next widths.
+    for (size_t c = 0; c < kColumns; ++c) row[c] = Wide(id / 4 + c);
+    appender->Append(0, id, row);
+    std::vector<std::string> text{std::to_string(id)};
+    std::string values;
+    for (int64_t v : row) {
+      text.push_back(std::to_string(v));
+      values += "," + std::to_string(v);
+    }
+    expected.push_back(text);
+    Exec(d.db, "INSERT INTO twin VALUES(" + std::to_string(id) + values + ")");
+  }
+  Exec(d.db, "COMMIT");
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  EXPECT_EQ(One(d.db, "PRAGMA integrity_check"), "ok");
+  EXPECT_EQ(Rows(d.db, "SELECT * FROM t ORDER BY id"), expected);
+  EXPECT_EQ(One(d.db,
+                "SELECT sum(payload) FROM dbstat WHERE pagetype = 'leaf' AND "
+                "name = 't'"),
+            One(d.db,
+                "SELECT sum(payload) FROM dbstat WHERE pagetype = 'leaf' AND "
+                "name = 'twin'"));
+}
+
+TEST(SqliteTableAppender, EveryColumnCountReadsBackExactly) {
+  ColumnCountReadsBack<1>();
+  ColumnCountReadsBack<2>();
+  ColumnCountReadsBack<3>();
+  ColumnCountReadsBack<4>();
+  ColumnCountReadsBack<5>();
+  ColumnCountReadsBack<6>();
+  ColumnCountReadsBack<7>();
+  ColumnCountReadsBack<8>();
+}
+
 TEST(SqliteTableAppender, NoRows) { AppendAndReadBack(512, 0, 1); }
 
 TEST(SqliteTableAppender, OneRow) { AppendAndReadBack(512, 1, 1); }
@@ -616,8 +670,10 @@ TEST(SqliteTableAppender, InlineTailRowsAreTheFileAppendWithTailWrites) {
 }
 
 // A repeated call's rows copied whole (AppendCallInline, falling back to
-// AppendCall as the rocpd writer does) write the file that AppendWithTail
-// row by row writes, byte for byte: calls of 1 to 6 rows with one event id
+// AppendCall as the rocpd writer does: a new leaf sealed and the image
+// copied there, or the image copied to the byte into a leaf's last room)
+// write the file that AppendWithTail row by row writes, byte for byte:
+// calls of 1 to 6 rows with one event id
 // (first value) a call, ids of every width from 0 up (the image made again
 // when its serial type changes) and negative ones, rowids whose varint
 // grows within and between calls, leaves filled to their end, flushes.

@@ -143,6 +143,8 @@ class RocpdWriter : public Writer {
     bool valid = false;  // the bytes are a call's
     bool has_rows = false;
     bool stream_known = false;
+    // valid, has_rows and no stream: AppendRepeatedArgs' one flag test.
+    bool repeatable = false;
     uint32_t domain = 0;
     uint32_t op = 0;
     uint32_t size = 0;
@@ -170,7 +172,9 @@ class RocpdWriter : public Writer {
     LastArgs last;
     OpArgCells cells;
   };
-  std::vector<OpArgs> op_args_;        // by OpName::index
+  std::vector<OpArgs> op_args_;  // by OpName::index
+  // op_args_.size(), kept: the vector's own divides by sizeof(OpArgs).
+  size_t op_args_count_ = 0;
   OpArgs& GrowOpArgs(uint32_t index);  // op_args_ made to hold `index`
   // A call's stream argument's extdata, a value cut or made valid UTF-8
   // (WriteArgs): here, not on its stack, which then needs no guard.

@@ -32,6 +32,9 @@ struct SqliteTableAppender::Layout {
   // The columns AppendInline's kFixed names whose values have no bytes
   // (types 8 and 9), as set from a row; 0 when any has bytes.
   uint32_t fixed;
+  // fixed | the row's column count << 16, as set: AppendInline's one test
+  // of both (a layout is only set from rows of the table's column count).
+  uint32_t shape;
 };
 
 struct SqliteTableAppender::Tree {

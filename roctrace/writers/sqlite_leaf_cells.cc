@@ -71,6 +71,7 @@ void SqliteTableAppender::SetLayout(Layout& l, const int64_t* values, size_t n,
     l.type_word |= uint64_t{type} << (8 * i);
     l.body += size;
   }
+  l.shape = l.fixed | static_cast<uint32_t>(n) << 16;
 }
 
 // Out of line for the callers that do not include sqlite_leaf_cells.h.
@@ -413,13 +414,52 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
                                      RowTail* tails, size_t n,
                                      CallImage* image) {
   Tree& t = *trees_[table];
+  // The image's first row does not fit in this leaf, so the rows begin a
+  // new one, as row by row: sealed here, the image copied into it.
+  if (image->rows != 0 && image->rows == n && t.leaf_cells != 0 &&
+      kLeafHeader + 2 * (t.leaf_cells + 1) +
+              (image->size - image->row[0].cell) >
+          t.leaf_content) {
+    SealLeaf(t);
+    if (AppendCallInline(table, rowid, first, *image)) return;
+  } else if (image->rows != 0 && image->rows == n && rowid > t.last_rowid &&
+             static_cast<uint64_t>(rowid) - image->rowid_lo <=
+                 image->rowid_span &&
+             static_cast<uint64_t>(first) - image->first_lo <=
+                 image->first_span &&
+             kLeafHeader + 2 * (t.leaf_cells + n) + image->size + 2 <=
+                 t.leaf_content) {
+    // The rows fit, but not the inline copy's whole words (the leaf's
+    // last rows): the image copied to the byte, then patched. The first
+    // value's word of the lowest cell may begin 2 bytes below it.
+    const uint32_t size = image->size;
+    t.leaf_content -= size;
+    uint8_t* q = t.leaf + t.leaf_content;
+    std::memcpy(q, image->bytes + CallImage::kBytes - size, size);
+    sqlite_format::PatchCallRows<0>(
+        q, t.leaf + kLeafHeader + 2 * t.leaf_cells, t.leaf_content, *image,
+        static_cast<uint64_t>(rowid), static_cast<uint64_t>(first));
+    t.leaf_cells += static_cast<uint32_t>(n);
+    const int64_t last = rowid + static_cast<int64_t>(n) - 1;
+    t.leaf_max = last;
+    t.leaf_dirty = true;
+    t.last_rowid = last;
+    return;
+  }
   const uint8_t* leaf = t.leaf;
-  const uint32_t cells = t.leaf_cells;
-  const uint32_t content = t.leaf_content;
+  uint32_t cells = t.leaf_cells;
+  uint32_t content = t.leaf_content;
   for (size_t i = 0; i < n; ++i) {
     const int64_t id = rowid + static_cast<int64_t>(i);
     if (!AppendWithTailInline(table, id, first, tails[i])) {
       AppendWithTail(table, id, first, tails[i]);
+      // The first row began a new leaf (the common way here: the image's
+      // copy did not fit): the rows start it, and the image is kept.
+      if (i == 0 && t.leaf != leaf && t.leaf_cells == 1) {
+        leaf = t.leaf;
+        cells = 0;
+        content = static_cast<uint32_t>(usable_);
+      }
     }
   }
   image->rows = 0;
@@ -458,6 +498,9 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
     image->row[i].first_word = __builtin_bswap64(word) & ~mask;
   }
   image->size = static_cast<uint32_t>(size);
+  image->rounded = static_cast<uint32_t>(size <= CallImage::kMinCopy
+                                             ? CallImage::kMinCopy
+                                             : (size + 15) & ~size_t{15});
   image->rowid_len = static_cast<uint8_t>(rowid_len);
   image->first_size = static_cast<uint8_t>(first_size);
   // The rowids whose varints take rowid_len bytes, less the call's others.

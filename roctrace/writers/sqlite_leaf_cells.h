@@ -92,6 +92,15 @@ inline __attribute__((always_inline)) uint8_t* SqliteTableAppender::StartCell(
   return *direct ? t.leaf + t.leaf_content + size : spill_end;
 }
 
+template <size_t kColumns, uint32_t kFixed>
+inline __attribute__((always_inline)) void SqliteTableAppender::AppendLongCopy(
+    size_t table, int64_t rowid, const int64_t (&values)[kColumns]) {
+  int64_t copy[kColumns];
+#pragma GCC unroll 8
+  for (size_t i = 0; i < kColumns; ++i) copy[i] = values[i];
+  AppendLong(table, rowid, copy, kFixed);
+}
+
 // The cell of a table leaf: payload size, rowid, then the record: header
 // size, serial types (NULL for the INTEGER PRIMARY KEY, whose value is the
 // rowid), big-endian values in as few bytes as hold them. Encoded backwards
@@ -109,16 +118,21 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
   Layout& l = t.layout;
-  bool common = rowid > t.last_rowid && t.columns == kColumns;
-  if constexpr (kFixed != 0) common = common && l.fixed == kFixed;
+  // The layout's shape: set from a row of kColumns values (the table's
+  // count: AppendLong refuses others) and kFixed's columns of no bytes.
+  bool common = rowid > t.last_rowid &&
+                l.shape == (kFixed | static_cast<uint32_t>(kColumns) << 16);
 #pragma GCC unroll 8
   for (size_t i = 0; i < kColumns; ++i) {
     if (((kFixed >> i) & 1) != 0) continue;
     common = common && static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
   // A refused row leaves the rowid's varint length as it was (RowidLen).
+  // The slow path takes a copy: the caller's array, read only here by
+  // constant indices, then stays in registers (no stores on the common
+  // path).
   if (__builtin_expect(!common, 0)) {
-    AppendLong(table, rowid, values, kFixed);
+    AppendLongCopy<kColumns, kFixed>(table, rowid, values);
     return;
   }
   const size_t rowid_len = RowidLen(t, rowid);
@@ -130,7 +144,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
                                size + sqlite_format::kCellSlack >
                            t.leaf_content,
                        0)) {
-    AppendLong(table, rowid, values, kFixed);
+    AppendLongCopy<kColumns, kFixed>(table, rowid, values);
     return;
   }
   t.leaf_content -= static_cast<uint32_t>(size);
@@ -143,10 +157,16 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
                           __builtin_bswap64(static_cast<uint64_t>(values[i])));
     q -= l.size[i];
   }
-  sqlite_format::Store8(q - 8, l.type_word << (8 * (8 - kColumns)));
-  q -= kColumns;
-  *--q = 0;
-  *--q = static_cast<uint8_t>(header);
+  // The types at the word's top; below them the NULL key's 0 and, when
+  // two bytes remain, the header size.
+  uint64_t types = l.type_word << (8 * (8 - kColumns));
+  if constexpr (kColumns <= 6) {
+    types |= uint64_t{header} << (8 * (6 - kColumns));
+  }
+  sqlite_format::Store8(q - 8, types);
+  q -= kColumns + 2;
+  if constexpr (kColumns > 6) *q = static_cast<uint8_t>(header);
+  if constexpr (kColumns == 8) q[1] = 0;  // no byte below the types
   q -= rowid_len;
   sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
@@ -296,14 +316,27 @@ inline __attribute__((always_inline)) void PatchCallRows(
   const size_t n = image.rows;
   const uint64_t mask = image.first_mask;
   const uint64_t value = first & mask;
-  for (size_t i = 0; i < n; ++i) {
-    const SqliteTableAppender::CallImage::Row& r = image.row[i];
-    // The first value's word before the rowid: the word may reach back
-    // into the header and, for a short header, the rowid.
-    if (mask != 0)
-      Store8(q + r.first_end - 8, __builtin_bswap64(r.first_word | value));
-    PutVarint(q + r.rowid_at, rowid + i, kLen == 0 ? image.rowid_len : kLen);
-    Put2(pointers + 2 * i, content + r.cell);
+  const size_t len = kLen == 0 ? image.rowid_len : kLen;
+  if (__builtin_expect(mask == 0, 0)) {  // a first value of no bytes
+    for (size_t i = 0; i < n; ++i) {
+      const SqliteTableAppender::CallImage::Row& r = image.row[i];
+      PutVarint(q + r.rowid_at, rowid + i, len);
+      Put2(pointers + 2 * i, content + r.cell);
+    }
+    return;
+  }
+  // The first value's word before the rowid: the word may reach back into
+  // the header and, for a short header, the rowid. The first row apart:
+  // a call of one argument takes no loop.
+  const SqliteTableAppender::CallImage::Row* r = image.row;
+  Store8(q + r->first_end - 8, __builtin_bswap64(r->first_word | value));
+  PutVarint(q + r->rowid_at, rowid, len);
+  Put2(pointers, content + r->cell);
+  for (size_t i = 1; i < n; ++i) {
+    ++r;
+    Store8(q + r->first_end - 8, __builtin_bswap64(r->first_word | value));
+    PutVarint(q + r->rowid_at, rowid + i, len);
+    Put2(pointers + 2 * i, content + r->cell);
   }
 }
 
@@ -323,7 +356,8 @@ SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
   // The copy: 16-byte words from the cells' end down, at least four (most
   // calls' cells fit them, copied without a loop).
   constexpr size_t kWords = 64;
-  const size_t rounded = size <= kWords ? kWords : (size + 15) & ~size_t{15};
+  static_assert(kWords == CallImage::kMinCopy, "the image's copy size");
+  const size_t rounded = image.rounded;
   // Room for the cells, their pointers, the copy's words below the cells
   // and the first value's word below the lowest.
   if (sqlite_format::kLeafHeader + 2 * (t.leaf_cells + n) + rounded + 8 >

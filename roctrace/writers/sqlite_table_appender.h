@@ -148,6 +148,9 @@ class SqliteTableAppender {
     static constexpr size_t kRows = 16;
     uint32_t rows = 0;  // 0: no image
     uint32_t size = 0;  // bytes of cells, at the end of `bytes`
+    // The inline copy's bytes: size rounded up to 16, at least kMinCopy.
+    static constexpr size_t kMinCopy = 64;
+    uint32_t rounded = 0;
     uint8_t rowid_len = 0;
     uint8_t first_size = 0;
     // Rowids r with r - rowid_lo <= rowid_span (unsigned) have all the
@@ -262,6 +265,10 @@ class SqliteTableAppender {
   __attribute__((noinline)) void AppendLong(size_t table, int64_t rowid,
                                             const int64_t (&values)[kColumns],
                                             uint32_t fixed);
+  // AppendLong on a copy of the values, made on the slow path only.
+  template <size_t kColumns, uint32_t kFixed>
+  void AppendLongCopy(size_t table, int64_t rowid,
+                      const int64_t (&values)[kColumns]);
   // Every append's start and end: the rowid's varint length; room for a
   // cell of `size` bytes in the right-most leaf (a new leaf when full) and
   // where its encoding ends (in the leaf, or at spill_end when the leaf has
