@@ -25,7 +25,7 @@
     const size_t n = roctracer::child_environment::StorageFor(var);    \
     if (n != 0) {                                                      \
       char** storage = static_cast<char**>(alloca(n * sizeof(char*))); \
-      var = roctracer::child_environment::Apply(var, storage);         \
+      var = roctracer::child_environment::Apply(var, storage, n);      \
     }                                                                  \
   } while (false)
 
