@@ -21,11 +21,11 @@
 // environment for itself is not passed on. system() runs the shell as the
 // C library does (its argv as the running glibc builds it, SIGINT and
 // SIGQUIT ignored while it runs, the shell killed if the waiting thread is
-// cancelled), through posix_spawn, since the C library's own system()
-// cannot be given an environment. It never calls the C library's system(),
-// whose count of running shells is separate: a pointer to it taken with
-// dlsym (not hooked) shares that count only with the C library's own
-// callers.
+// cancelled; a child forked meanwhile has the program's actions back),
+// through posix_spawn, since the C library's own system() cannot be given
+// an environment. It never calls the C library's system(), whose count of
+// running shells is separate: a pointer to it taken with dlsym (not hooked)
+// shares that count only with the C library's own callers.
 #ifndef RUNTIME_LINKING_EXEC_HOOKS_H_
 #define RUNTIME_LINKING_EXEC_HOOKS_H_
 

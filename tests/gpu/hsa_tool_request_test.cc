@@ -702,7 +702,7 @@ TEST(HsaToolRequest, ConcurrentSystemCallsPutTheHandlerBack) {
   const Outcome o = InChild("system_concurrent", []() -> int {
     SetAction(SIGINT, &OnSigint);
     int longer = -1;
-    std::thread other([&longer] { longer = system("sleep 0.5"); });
+    std::thread other([&longer] { longer = system("sleep 1"); });
     if (!UntilAShellRuns()) return 2;
     const int shorter = system("exit 0");
     const bool still_ignored = ActionIs(SIGINT, SIG_IGN);
