@@ -118,8 +118,8 @@ const char* ChildEntry(const char* entry) {
   if (put == nullptr || std::strcmp(entry, put) != 0 || !EnvironHoldsPut(put)) {
     return entry;
   }
-  // The user's value back in place changes nothing (the C library's own
-  // system() then runs, exec_hooks.h).
+  // The user's value back in place changes nothing (the environment is
+  // then passed on as it is).
   const char* user = g_user_entry.load(std::memory_order_acquire);
   return user != nullptr && std::strcmp(user, entry) == 0 ? entry : user;
 }

@@ -9,11 +9,16 @@
 // put back as soon as the table arrives. The variable is only ever
 // replaced, never added or removed after the library's constructor (which
 // adds it, empty, where it is absent): other threads may be reading the
-// environment. A program this process starts gets the user's value (or no
-// variable where the user had none) whatever this process holds at the
-// time: the library registers a filter of new programs' environments
-// (runtime/platform/child_environment.h), which the exec and spawn hooks
-// apply. ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
+// environment. A program this process starts through the exec family,
+// posix_spawn(p) or system, called from an object the GOT patcher covers,
+// gets the user's value (or no variable where the user had none) instead
+// of the entry this library put in place (its name, or the empty entry of
+// the constructor); a value the program set itself since is passed on. The
+// library registers a filter of new programs' environments
+// (runtime/platform/child_environment.h), which those hooks apply
+// (runtime/linking/exec_hooks.h). popen, pointers taken with dlsym and raw
+// system calls pass the process's entry as it is (docs/interception.md).
+// ROCTRACER_AUTO_HSA_TOOL=0 turns it off.
 #ifndef RUNTIME_GPU_TOOL_REQUEST_H_
 #define RUNTIME_GPU_TOOL_REQUEST_H_
 

@@ -1,6 +1,8 @@
 #include "runtime/linking/exec_hooks.h"
 
 #include <alloca.h>
+#include <gnu/libc-version.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -25,7 +27,7 @@
     const size_t n = roctracer::child_environment::StorageFor(var);    \
     if (n != 0) {                                                      \
       char** storage = static_cast<char**>(alloca(n * sizeof(char*))); \
-      var = roctracer::child_environment::Apply(var, storage);         \
+      var = roctracer::child_environment::Apply(var, storage, n);      \
     }                                                                  \
   } while (false)
 
@@ -68,17 +70,52 @@ std::vector<char*> CollectArgs(const char* arg, va_list ap) {
 // SIGCHLD; the shell gets the caller's signal mask and the default action
 // for those two signals unless the caller ignored them; a thread cancelled
 // while it waits kills the shell. Only the environment differs: `envp`
-// instead of the process's own.
+// instead of the process's own. The count of running shells is this
+// file's own, not the C library's: once the hook is in place, the hook
+// never calls the C library's system() (a call of it overlapping one of
+// these would save the ignored actions as the caller's and put them back
+// last).
 std::mutex g_system_mutex;
 int g_system_calls = 0;
 struct sigaction g_saved_int {};
 struct sigaction g_saved_quit {};
+
+// A fork while another thread runs a shell: the child has no shell of its
+// own running and no thread waiting for one, so it starts with no calls
+// counted and the caller's actions back. The mutex is held across the fork
+// so that the count and the saved actions are whole in the child.
+void LockForFork() { g_system_mutex.lock(); }
+void UnlockInParent() { g_system_mutex.unlock(); }
+void ResetInChild() {
+  if (g_system_calls > 0) {
+    sigaction(SIGINT, &g_saved_int, nullptr);
+    sigaction(SIGQUIT, &g_saved_quit, nullptr);
+  }
+  g_system_calls = 0;
+  g_system_mutex.unlock();  // the forking thread locked it; it goes on here
+}
+
+// glibc runs "sh -c COMMAND" up to 2.37 and "sh -c -- COMMAND" from 2.38
+// (a command starting with '-' is then not taken for an option): the
+// running C library's choice is followed.
+bool ShellArgvHasDoubleDash() {
+  static const bool yes = [] {
+    int major = 0;
+    int minor = 0;
+    return std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) == 2 &&
+           (major > 2 || (major == 2 && minor >= 38));
+  }();
+  return yes;
+}
 
 // The caller's signal state while one shell runs, put back when it ends
 // (also by the unwinding of a cancelled thread).
 class ShellSignals {
  public:
   ShellSignals() {
+    static const bool registered =
+        pthread_atfork(&LockForFork, &UnlockInParent, &ResetInChild) == 0;
+    (void)registered;
     {
       std::lock_guard<std::mutex> lock(g_system_mutex);
       if (g_system_calls++ == 0) {
@@ -99,8 +136,14 @@ class ShellSignals {
   }
   ~ShellSignals() {
     if (running_ > 0) {  // cancelled in waitpid
+      // The shell is reaped whatever interrupts the wait: no second
+      // cancellation, and a signal's handler returning is waited through.
+      int cancel_state = 0;
+      pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
       kill(running_, SIGKILL);
-      waitpid(running_, nullptr, 0);
+      while (waitpid(running_, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      pthread_setcancelstate(cancel_state, nullptr);
     }
     {
       std::lock_guard<std::mutex> lock(g_system_mutex);
@@ -135,7 +178,9 @@ int SystemWith(const char* command, char* const* envp) {
     posix_spawnattr_setsigmask(&attr, &signals.caller_mask());
     posix_spawnattr_setflags(&attr,
                              POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    const char* argv[] = {"sh", "-c", "--", command, nullptr};
+    const char* argv_dash[] = {"sh", "-c", "--", command, nullptr};
+    const char* argv_plain[] = {"sh", "-c", command, nullptr};
+    const char* const* argv = ShellArgvHasDoubleDash() ? argv_dash : argv_plain;
     pid_t pid = 0;
     err = posix_spawn(&pid, "/bin/sh", nullptr, &attr,
                       const_cast<char* const*>(argv), envp);
@@ -242,10 +287,10 @@ int roctracer_posix_spawnp_hook(pid_t* pid, const char* file,
 }
 
 int roctracer_system_hook(const char* command) {
-  // The C library's system() passes the process's environment as it is.
-  if (command == nullptr || !roctracer::child_environment::Changes(environ)) {
-    return system(command);
-  }
+  // Never the C library's system(), even where the filter changes nothing
+  // (see g_system_calls). A null command asks whether a shell runs, as
+  // glibc asks it.
+  if (command == nullptr) return SystemWith("exit 0", environ) == 0;
   ROCTRACER_CHILD_ENVIRONMENT(env, environ);
   return SystemWith(command, env);
 }

@@ -19,8 +19,13 @@
 // runtime/platform/child_environment.h, in the loading process and in its
 // forked or vforked children alike: what the tracer changed in its own
 // environment for itself is not passed on. system() runs the shell as the
-// C library does, through posix_spawn, when the filter changes something
-// (the C library's own system() cannot be given an environment).
+// C library does (its argv as the running glibc builds it, SIGINT and
+// SIGQUIT ignored while it runs, the shell killed if the waiting thread is
+// cancelled; a child forked meanwhile has the program's actions back),
+// through posix_spawn, since the C library's own system() cannot be given
+// an environment. It never calls the C library's system(), whose count of
+// running shells is separate: a pointer to it taken with dlsym (not hooked)
+// shares that count only with the C library's own callers.
 #ifndef RUNTIME_LINKING_EXEC_HOOKS_H_
 #define RUNTIME_LINKING_EXEC_HOOKS_H_
 

@@ -29,11 +29,15 @@ size_t StorageFor(char* const* envp) noexcept {
   return n + 1;
 }
 
-char* const* Apply(char* const* envp, char** storage) noexcept {
+char* const* Apply(char* const* envp, char** storage,
+                   size_t capacity) noexcept {
+  if (capacity == 0) return nullptr;
   const Filter filter = g_filter.load(std::memory_order_acquire);
   size_t out = 0;
-  for (char* const* e = envp; *e != nullptr; ++e) {
-    const char* entry = filter != nullptr ? filter(*e) : *e;
+  // Bounded by what was counted: the array may have grown since (another
+  // thread's setenv), and `storage` is on the caller's stack.
+  for (size_t i = 0; i + 1 < capacity && envp[i] != nullptr; ++i) {
+    const char* entry = filter != nullptr ? filter(envp[i]) : envp[i];
     // execve takes `char* const[]`: the strings are only read.
     if (entry != nullptr) storage[out++] = const_cast<char*>(entry);
   }

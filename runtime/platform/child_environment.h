@@ -31,9 +31,13 @@ bool Changes(char* const* envp) noexcept;
 // on as it is).
 size_t StorageFor(char* const* envp) noexcept;
 
-// `envp` filtered into `storage` (StorageFor(envp) pointers), which is
-// returned.
-char* const* Apply(char* const* envp, char** storage) noexcept;
+// `envp` filtered into `storage` (`capacity` pointers, as StorageFor
+// answered), which is returned. At most `capacity` - 1 entries of `envp`
+// are read: entries another thread appended after StorageFor counted
+// (setenv racing with the start of a program) are left out, as if the
+// program had started before they were set; the tracer's own entries are
+// never passed on unfiltered. A `capacity` of 0 gives nullptr.
+char* const* Apply(char* const* envp, char** storage, size_t capacity) noexcept;
 
 }  // namespace roctracer::child_environment
 

@@ -8,13 +8,17 @@
 // twice (under its rocprofiler-sdk name and its own) is loaded once; a
 // roctracer client enabling HSA_OPS activity before hsa_init gets its
 // dispatch the same way. A program started meanwhile (fork + exec,
-// vfork + exec, system, posix_spawn) gets the user's HSA_TOOLS_LIB, or none.
+// vfork + exec, system, posix_spawn) gets the user's HSA_TOOLS_LIB, or none;
+// the hooked system() keeps the C library's meaning (statuses, the shell's
+// argv, SIGINT ignored only while shells run, also with concurrent calls, a
+// fork or a cancelled caller).
 // Loaded from a path ROCR would split, the library names itself by its soname.
 // Each case runs in a forked child: the runtime and the registration are once
 // per process.
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -22,6 +26,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +34,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "rocprofiler-sdk/rocprofiler.h"
@@ -565,8 +571,9 @@ TEST(HsaToolRequest, ChildrenGetNoVariableWhereTheUserHadNone) {
     p.Stop();
     if (!NamesTracer(std::getenv("HSA_TOOLS_LIB"))) return 8;
     if (!ChildrenSee("none")) return 9;  // named again after hsa_shut_down
-    // ... and the next hsa_init still loads the tracer.
-    if (!StartUnnamed(p)) return 9;
+    // ... and the next hsa_init still loads the tracer (DispatchAndStop
+    // answers 10 and more).
+    if (!StartUnnamed(p)) return 30;
     return DispatchAndStop(p, 1);
   });
   EXPECT_EQ(o.rc, 0) << o.err;
@@ -593,21 +600,188 @@ TEST(HsaToolRequest, ChildrenGetTheUsersValue) {
   EXPECT_EQ(o.rc, 0) << o.err;
 }
 
+// The program's own SIGINT handler (system() ignores SIGINT only while its
+// shell runs) and the SIGINTs it received.
+std::atomic<int> g_sigints{0};
+void OnSigint(int) { ++g_sigints; }
+
+void SetAction(int sig, void (*handler)(int)) {
+  struct sigaction action {};
+  action.sa_handler = handler;
+  sigemptyset(&action.sa_mask);
+  sigaction(sig, &action, nullptr);
+}
+
+bool ActionIs(int sig, void (*handler)(int)) {
+  struct sigaction now {};
+  sigaction(sig, nullptr, &now);
+  return now.sa_handler == handler;
+}
+
+// Until a shell of another thread's system() runs (SIGINT ignored); false
+// after about 10 s.
+bool UntilAShellRuns() {
+  for (int i = 0; i < 10000 && !ActionIs(SIGINT, SIG_IGN); ++i) usleep(1000);
+  return ActionIs(SIGINT, SIG_IGN);
+}
+
 // system() while the environment needs filtering (the empty entry added
 // at load, the user having none) runs the shell as the C library's does:
-// the command's exit status or signal, SIGINT's action put back after it,
-// and a shell reported as there for a null command.
+// the command's exit status or signal; the caller ignores SIGINT while the
+// shell runs (a SIGINT the shell sends it is lost) and has its handler back
+// after; the shell gets SIGINT's default action, and SIGQUIT ignored where
+// the caller ignores it; a shell reported as there for a null command.
 TEST(HsaToolRequest, SystemWithTheFilteredEnvironmentKeepsItsMeaning) {
   const Outcome o = InChild("system", []() -> int {
+    SetAction(SIGINT, &OnSigint);
+    SetAction(SIGQUIT, SIG_IGN);
     if (ChildSees(Start::kSystem) != "none") return 2;  // the filter applies
     if (system(nullptr) == 0) return 3;
     const int exited = system("exit 3");
     if (!WIFEXITED(exited) || WEXITSTATUS(exited) != 3) return 4;
     const int killed = system("kill -TERM $$");
     if (!WIFSIGNALED(killed) || WTERMSIG(killed) != SIGTERM) return 5;
-    struct sigaction now {};
-    sigaction(SIGINT, nullptr, &now);
-    return now.sa_handler == SIG_DFL ? 0 : 6;
+    const int interrupted = system("kill -INT $$");
+    if (!WIFSIGNALED(interrupted) || WTERMSIG(interrupted) != SIGINT) {
+      return 6;
+    }
+    const int quit_ignored = system("kill -QUIT $$; exit 5");
+    if (!WIFEXITED(quit_ignored) || WEXITSTATUS(quit_ignored) != 5) return 7;
+    const int caller = system("kill -INT $PPID");
+    if (!WIFEXITED(caller) || WEXITSTATUS(caller) != 0) return 8;
+    if (g_sigints.load() != 0) return 9;  // ignored while the shell ran
+    if (!ActionIs(SIGINT, &OnSigint)) return 10;
+    if (!ActionIs(SIGQUIT, SIG_IGN)) return 11;
+    raise(SIGINT);  // the handler is the program's again
+    return g_sigints.load() == 1 ? 0 : 12;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// A shell that cannot start (here an environment string longer than
+// execve takes) is reported as the C library reports it: as a shell that
+// exited with 127.
+TEST(HsaToolRequest, SystemWhoseShellCannotStartAnswers127) {
+  const Outcome o = InChild("system_127", []() -> int {
+    setenv("TOO_LONG_FOR_EXECVE", std::string(256 * 1024, 'x').c_str(), 1);
+    const int status = system("exit 0");
+    return WIFEXITED(status) && WEXITSTATUS(status) == 127 ? 0 : 2;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// The shell's argv is the running C library's (glibc 2.36 runs
+// "sh -c COMMAND", 2.38 and later "sh -c -- COMMAND"): a command starting
+// with '-' ends as it does through the C library's own system(), here
+// reached through a pointer from dlsym, which the hooks do not replace.
+TEST(HsaToolRequest, SystemRunsTheShellWithTheCLibrarysArguments) {
+  const Outcome o = InChild("system_argv", []() -> int {
+    using SystemFn = int (*)(const char*);
+    const auto libc_system =
+        reinterpret_cast<SystemFn>(dlsym(RTLD_DEFAULT, "system"));
+    if (libc_system == nullptr) return 2;
+    for (const char* command : {"-e", "-v exit 4", "exit 4"}) {
+      const int hooked = system(command);
+      const int libc = libc_system(command);
+      if (hooked != libc) {
+        std::fprintf(stderr, "system(\"%s\"): %#x, the C library's %#x\n",
+                     command, hooked, libc);
+        return 3;
+      }
+    }
+    return 0;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// Concurrent calls: SIGINT stays ignored until the last shell ends, and the
+// program's handler comes back then, also when the calls are null commands
+// (which once went to the C library's system(), whose count of running
+// shells is its own: it saved the ignored action as the program's).
+TEST(HsaToolRequest, ConcurrentSystemCallsPutTheHandlerBack) {
+  const Outcome o = InChild("system_concurrent", []() -> int {
+    SetAction(SIGINT, &OnSigint);
+    int longer = -1;
+    std::thread other([&longer] { longer = system("sleep 1"); });
+    if (!UntilAShellRuns()) return 2;
+    const int shorter = system("exit 0");
+    const bool still_ignored = ActionIs(SIGINT, SIG_IGN);
+    other.join();
+    if (shorter != 0 || longer != 0) return 3;
+    if (!still_ignored) return 4;  // the other shell was still running
+    if (!ActionIs(SIGINT, &OnSigint)) return 5;
+
+    std::atomic<bool> stop{false};
+    std::atomic<int> no_shell{0};
+    std::thread asking([&] {
+      while (!stop.load()) {
+        if (system(nullptr) == 0) ++no_shell;
+      }
+    });
+    for (int i = 0; i < 20; ++i) {
+      if (system("exit 0") != 0) return 6;
+    }
+    stop = true;
+    asking.join();
+    if (no_shell.load() != 0) return 7;
+    return ActionIs(SIGINT, &OnSigint) ? 0 : 8;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// A fork while another thread's shell runs: the child runs no shell, so it
+// has the program's SIGINT handler, and keeps it through its own system().
+TEST(HsaToolRequest, AChildForkedWhileAShellRunsHasTheHandler) {
+  const Outcome o = InChild("system_fork", []() -> int {
+    SetAction(SIGINT, &OnSigint);
+    int status = -1;
+    std::thread other([&status] { status = system("sleep 0.5"); });
+    if (!UntilAShellRuns()) return 2;
+    const pid_t pid = fork();
+    if (pid == 0) {
+      if (!ActionIs(SIGINT, &OnSigint)) _exit(3);
+      if (system("exit 0") != 0) _exit(4);
+      _exit(ActionIs(SIGINT, &OnSigint) ? 0 : 5);
+    }
+    const int child = pid > 0 ? bounded_child::Wait(pid) : 6;
+    other.join();
+    if (child != 0) return child;
+    if (status != 0) return 7;
+    return ActionIs(SIGINT, &OnSigint) ? 0 : 8;
+  });
+  EXPECT_EQ(o.rc, 0) << o.err;
+}
+
+// A thread cancelled while it waits for its shell: the shell is killed
+// and reaped (as the C library's system() does), and the program's handler
+// is back.
+TEST(HsaToolRequest, ACancelledSystemCallKillsItsShell) {
+  const Outcome o = InChild("system_cancel", []() -> int {
+    SetAction(SIGINT, &OnSigint);
+    static std::string pid_file;
+    pid_file = TempFile("system_cancel.pid");
+    unlink(pid_file.c_str());
+    pthread_t waiting{};
+    pthread_create(
+        &waiting, nullptr,
+        [](void*) -> void* {
+          const int status =
+              system(("echo $$ > '" + pid_file + "'; exec sleep 30").c_str());
+          (void)status;  // not reached: the thread is cancelled
+          return nullptr;
+        },
+        nullptr);
+    pid_t shell = 0;
+    for (int i = 0; i < 10000 && shell <= 0; ++i) {
+      usleep(1000);
+      std::ifstream in(pid_file);
+      in >> shell;
+    }
+    if (shell <= 0) return 2;
+    pthread_cancel(waiting);
+    pthread_join(waiting, nullptr);
+    if (kill(shell, 0) == 0 || errno != ESRCH) return 3;  // reaped
+    return ActionIs(SIGINT, &OnSigint) ? 0 : 4;
   });
   EXPECT_EQ(o.rc, 0) << o.err;
 }
