@@ -872,12 +872,16 @@ void RocpdWriter::WriteArgs(const ApiEvent& e, int64_t event_id,
 namespace {
 
 // The operation, domain and size of the last call's bytes and of this
-// call's, compared in two loads a side (both keep them side by side).
-inline bool SameCall(const uint32_t* last, const uint32_t* args) {
+// call's, compared in two loads a side (both keep them side by side, from
+// read through the objects' bytes, not past a member).
+inline bool SameCall(const unsigned char* l, const unsigned char* a) {
   uint64_t x, y;
-  std::memcpy(&x, last, 8);
-  std::memcpy(&y, args, 8);
-  return ((x ^ y) | (last[2] ^ args[2])) == 0;
+  uint32_t x2, y2;
+  std::memcpy(&x, l, 8);
+  std::memcpy(&y, a, 8);
+  std::memcpy(&x2, l + 8, 4);
+  std::memcpy(&y2, a + 8, 4);
+  return ((x ^ y) | (x2 ^ y2)) == 0;
 }
 
 }  // namespace
@@ -893,7 +897,11 @@ inline __attribute__((always_inline)) bool RocpdWriter::AppendRepeatedArgs(
   static_assert(offsetof(ApiArgs, op) == offsetof(ApiArgs, domain) + 4 &&
                     offsetof(ApiArgs, size) == offsetof(ApiArgs, domain) + 8,
                 "domain, op, size side by side");
-  if (!last.repeatable || !SameCall(&last.domain, &args.domain) ||
+  if (!last.repeatable ||
+      !SameCall(reinterpret_cast<const unsigned char*>(&last) +
+                    offsetof(LastArgs, domain),
+                reinterpret_cast<const unsigned char*>(&args) +
+                    offsetof(ApiArgs, domain)) ||
       !SameBytes(last.bytes, args.bytes, args.size)) {
     return false;
   }

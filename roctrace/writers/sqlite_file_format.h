@@ -24,6 +24,11 @@ inline uint32_t Get4(const uint8_t* p) {
   return uint32_t{p[0]} << 24 | uint32_t{p[1]} << 16 | uint32_t{p[2]} << 8 |
          p[3];
 }
+// The word stores below and the leaf writer's (Store8) lay bytes out as a
+// little-endian host does.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+              "the SQLite page writer assumes a little-endian host");
+
 // One 2-byte store (the compiler leaves the two byte stores apart).
 inline void Put2(uint8_t* p, uint32_t v) {
   const uint16_t be = __builtin_bswap16(static_cast<uint16_t>(v));

@@ -417,6 +417,9 @@ void SqliteTableAppender::AppendCall(size_t table, int64_t rowid, int64_t first,
   // The image's first row does not fit in this leaf, so the rows begin a
   // new one, as row by row: sealed here, the image copied into it.
   if (image->rows != 0 && image->rows == n && t.leaf_cells != 0 &&
+      rowid > t.last_rowid &&
+      static_cast<uint64_t>(rowid) - image->rowid_lo <= image->rowid_span &&
+      static_cast<uint64_t>(first) - image->first_lo <= image->first_span &&
       kLeafHeader + 2 * (t.leaf_cells + 1) +
               (image->size - image->row[0].cell) >
           t.leaf_content) {
