@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -383,6 +384,45 @@ TEST(QueueLifetime, ACallbackCreatesAQueueWhileTheShutDownStopsItsThread) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(CallbackCreatesAQueueWhileShutDownStopsItsThread(),
               testing::ExitedWithCode(0), "created a queue from a callback: 1");
+}
+
+// hsa_shut_down's final harvest reports a dispatch (late by softhsa's
+// queue_delay) whose callback destroys its own queue, in which a kernel is
+// written but its doorbell never rung (the runtime never hands it to the
+// tracer): the deferred destruction abandons it, and the harvest, which
+// leaves that queue to it, does not abandon it again.
+void ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung() {
+  setenv("SOFTHSA_FAULTS", "queue_delay=0:100000", 1);
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr || q->id != 0) _exit(2);
+  const hsa_signal_t done = Signal(1), never = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.on_dispatch = [q] {
+    const hsa_status_t status = hsa_queue_destroy(q);
+    std::fprintf(stderr, "destroyed its own queue from a callback: %d\n",
+                 status);
+  };
+  c.Watch(&callbacks);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
+  const hsa_kernel_dispatch_packet_t p =
+      hsa_test::DispatchPacket(c.program.empty, c.program.kernarg, 1, 1, never);
+  const uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+  auto* slot = static_cast<uint8_t*>(q->base_address) + (index % q->size) * 64;
+  std::memcpy(slot, &p, sizeof(p));
+  hsa_shut_down();
+  c.ExpectDestroyedOnce(q);
+  std::fprintf(stderr, "abandoned %d\n", callbacks.abandoned.load());
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ADeferredDestructionAtShutDownAbandonsAPacketNotRungOnce) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung(),
+              testing::ExitedWithCode(0),
+              "destroyed its own queue from a callback: 0.*abandoned 1\n");
 }
 
 }  // namespace
