@@ -980,6 +980,7 @@ hsa_status_t DeferDestroy(hsa_queue_t* queue,
   // The application, told the queue is destroyed, may free what the packets
   // not run yet use: the runtime must run none of them.
   const bool inactivated =
+      Core().hsa_queue_inactivate_fn != nullptr &&
       Core().hsa_queue_inactivate_fn(queue) == HSA_STATUS_SUCCESS;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -1687,7 +1688,10 @@ void ShutDown() {
     // hsa_shut_down began: not run after the runtime goes (its queue may be
     // another one by the next hsa_init).
     for (const Registry::DeferredDestroy& d : r.deferred_destroys) {
-      --d.state->holds;
+      if (--d.state->holds == 0 &&
+          d.state->retired.load(std::memory_order_relaxed)) {
+        FreeStateLocked(&r, d.state);
+      }
     }
     r.deferred_destroys.clear();
     r.any_deferred.store(false, std::memory_order_release);
