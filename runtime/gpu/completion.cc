@@ -113,10 +113,16 @@ struct Registry {
   std::recursive_mutex drain_mutex;
   // Queue destructions deferred by observers that hold a harvest mutex the
   // destruction needs (DrainAndDestroyQueue), under `mutex`; done by the
-  // completion thread, or by the final harvest, once those reports are over.
+  // completion thread, or by the final harvest or shutdown, once those
+  // reports are over. Each holds its state (QueueState::holds), so a state
+  // is never freed, nor its address reused, while an entry names it.
   struct DeferredDestroy {
+    QueueState* state;
     hsa_queue_t* queue;
     hsa_status_t (*destroy)(hsa_queue_t*);
+    // The runtime processes none of its packets any more: the drain waits
+    // for nothing.
+    bool inactivated;
   };
   std::vector<DeferredDestroy> deferred_destroys;
   std::atomic<bool> any_deferred{false};  // deferred_destroys is not empty
@@ -131,7 +137,9 @@ struct CompletionThread {
   std::thread* thread = nullptr;
   // Set once the thread runs: the copy path asks on every copy.
   std::atomic<bool> running{false};
-  std::atomic<bool> stop{false};
+  // The running thread's own stop flag (a thread started while an earlier
+  // one is being stopped does not clear the earlier one's).
+  std::atomic<bool>* stop = nullptr;
   hsa_signal_t kick{0};
   // The kick again, as a word of the tracer's own that the thread sleeps on
   // when it watches no signal but the kick (between its looks while copies
@@ -584,10 +592,14 @@ void AbandonQueue(QueueState* q, const std::vector<UnseenPacket>& unseen,
 
 // The same at shutdown or exit, for a queue the runtime may still run: its
 // packets not intercepted yet are copied under the harvest mutex, unless a
-// thread destroying it (which abandons what is left itself) set `gone`.
+// destruction of it, under way or deferred, abandons what is left itself
+// (counting it here too would count it twice).
 void AbandonQueueAtEnd(QueueState* q) {
   std::lock_guard<std::mutex> lock(q->harvest_mutex);
-  if (q->gone || q->retired.load(std::memory_order_acquire)) return;
+  if (q->gone || q->destroying.load(std::memory_order_acquire) ||
+      q->retired.load(std::memory_order_acquire)) {
+    return;
+  }
   HarvestQueueLocked(q, true);
   Abandon(&q->ring, false);
   AbandonUnseen(q, CopyUnseen(q));
@@ -603,11 +615,26 @@ void DrainCopies(uint64_t* budget_ns) {
   Abandon(&copies.ring, false);
 }
 
+hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
+                              hsa_status_t (*destroy)(hsa_queue_t*),
+                              uint64_t budget);
+
 // Destroys the queues whose destruction observers deferred
-// (DrainAndDestroyQueue); a thread that reports nothing now calls it.
-void RunDeferredDestroys() {
+// (DrainAndDestroyQueue), under the drain mutex; a thread that reports
+// nothing now calls it. Without `wait` (the completion thread, which must
+// not stall the copies' reports behind another thread's drain) it does
+// nothing while another thread holds that mutex: the thread looks again at
+// its next round.
+void RunDeferredDestroys(bool wait) {
   Registry& r = Reg();
-  while (r.any_deferred.load(std::memory_order_acquire)) {
+  if (!r.any_deferred.load(std::memory_order_acquire)) return;
+  std::unique_lock<std::recursive_mutex> drain(r.drain_mutex, std::defer_lock);
+  if (wait) {
+    drain.lock();
+  } else if (!drain.try_lock()) {
+    return;
+  }
+  for (;;) {
     Registry::DeferredDestroy d;
     {
       std::lock_guard<std::mutex> lock(r.mutex);
@@ -616,8 +643,19 @@ void RunDeferredDestroys() {
       r.deferred_destroys.erase(r.deferred_destroys.begin());
       r.any_deferred.store(!r.deferred_destroys.empty(),
                            std::memory_order_release);
+      if (std::find(r.queues.begin(), r.queues.end(), d.state) ==
+          r.queues.end()) {
+        // No longer traced (the runtime's queue may be gone): not destroyed
+        // again.
+        if (--d.state->holds == 0 &&
+            d.state->retired.load(std::memory_order_relaxed)) {
+          FreeStateLocked(&r, d.state);
+        }
+        continue;
+      }
     }
-    DrainAndDestroyQueue(d.queue, d.destroy);
+    DestroyHeldQueue(d.state, d.queue, d.destroy,
+                     d.inactivated ? 0 : kDrainTimeoutNs);
   }
 }
 
@@ -644,7 +682,7 @@ void PrintLosses() {
 // watches every copy promptly for kPromptNs (the free slots ahead too, so
 // that a copy wakes it as it completes). The queues, whose signals the
 // runtime completes itself, are looked at every kBusyPollNs.
-void CompletionThreadMain() {
+void CompletionThreadMain(std::atomic<bool>* stop) {
   CompletionThread& c = TheCompletionThread();
   std::vector<hsa_signal_t> signals;
   std::vector<hsa_signal_condition_t> conds;
@@ -674,8 +712,8 @@ void CompletionThreadMain() {
     conds.push_back(HSA_SIGNAL_CONDITION_LT);
     values.push_back(1);
   };
-  while (!c.stop.load(std::memory_order_acquire)) {
-    RunDeferredDestroys();
+  while (!stop->load(std::memory_order_acquire)) {
+    RunDeferredDestroys(false);
     const uint32_t seen_word = c.kick_word.load(std::memory_order_seq_cst);
     const hsa_signal_value_t seen = Core().hsa_signal_load_scacquire_fn(c.kick);
     signals.assign(1, c.kick);
@@ -849,7 +887,7 @@ void CompletionThreadMain() {
       // kicks: one of the two sees the other).
       c.word_sleepers.fetch_add(1, std::memory_order_seq_cst);
       if (c.kick_word.load(std::memory_order_seq_cst) == seen_word &&
-          !c.stop.load(std::memory_order_acquire)) {
+          !stop->load(std::memory_order_acquire)) {
         pool::pool_internal::FutexWait(&c.kick_word, seen_word,
                                        idle ? kIdlePollNs : kBusyPollNs);
       }
@@ -890,8 +928,8 @@ void ForgetInChild() {
   CompletionThread& c = TheCompletionThread();
   new (&c.mutex) std::mutex;
   c.thread = nullptr;  // the parent's, never joined here
+  c.stop = nullptr;
   c.running.store(false, std::memory_order_relaxed);
-  c.stop.store(false, std::memory_order_relaxed);
   c.word_sleepers.store(0, std::memory_order_relaxed);
 }
 
@@ -915,41 +953,15 @@ void RegisterQueue(QueueState* state) {
   r.queues.push_back(state);
 }
 
-hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
-                                  hsa_status_t (*destroy)(hsa_queue_t*)) {
+namespace {
+
+// A destruction from an observer that holds a harvest mutex the drain needs
+// (DrainAndDestroyQueue): the state is held and the queue inactivated at
+// once; the completion thread (or the final harvest, or shutdown) destroys
+// it once the report is over (RunDeferredDestroys).
+hsa_status_t DeferDestroy(hsa_queue_t* queue,
+                          hsa_status_t (*destroy)(hsa_queue_t*)) {
   Registry& r = Reg();
-  // A copy's observer holds the copy ring's harvest mutex, which threads
-  // reporting a queue's operations take (a callback's wait on a copy's
-  // signal) while holding that queue's: draining here would take them in the
-  // other order. An observer of `queue`'s own operation holds the mutex its
-  // drain takes. The completion thread destroys it once the report is over.
-  if (t_reporting_copy || ReportingQueueOnThisThread(queue)) {
-    bool traced;
-    {
-      std::lock_guard<std::mutex> lock(r.mutex);
-      traced =
-          std::any_of(r.queues.begin(), r.queues.end(),
-                      [queue](QueueState* s) { return s->queue == queue; });
-      if (traced) {
-        r.deferred_destroys.push_back(
-            Registry::DeferredDestroy{queue, destroy});
-        r.any_deferred.store(true, std::memory_order_release);
-      }
-    }
-    if (!traced) return destroy(queue);
-    KickCompletionThread();
-    return HSA_STATUS_SUCCESS;
-  }
-  // From an operation's report (a tool's callback) the drain mutex may be
-  // held by a thread destroying the very queue being reported, which waits
-  // for this report's harvest mutex: then this goes on without it (the
-  // state is held, below, and drains of two queues do not meet).
-  std::unique_lock<std::recursive_mutex> drain(r.drain_mutex, std::defer_lock);
-  if (t_reporting_dispatch || t_reporting_copy) {
-    drain.try_lock();
-  } else {
-    drain.lock();
-  }
   QueueState* q = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
@@ -958,11 +970,35 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                      [queue](QueueState* s) { return s->queue == queue; });
     if (it != r.queues.end()) {
       q = *it;
+      if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
+        return HSA_STATUS_ERROR_INVALID_QUEUE;
+      }
       ++q->holds;
     }
   }
   if (q == nullptr) return destroy(queue);
-  uint64_t budget = kDrainTimeoutNs;
+  // The application, told the queue is destroyed, may free what the packets
+  // not run yet use: the runtime must run none of them.
+  const bool inactivated =
+      Core().hsa_queue_inactivate_fn != nullptr &&
+      Core().hsa_queue_inactivate_fn(queue) == HSA_STATUS_SUCCESS;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.deferred_destroys.push_back(
+        Registry::DeferredDestroy{q, queue, destroy, inactivated});
+    r.any_deferred.store(true, std::memory_order_release);
+  }
+  KickCompletionThread();
+  return HSA_STATUS_SUCCESS;
+}
+
+// The destruction of `q`, held by the caller (released here) with its
+// `destroying` set: waits at most `budget` ns for its work (the caller holds
+// the drain mutex, unless it reports an operation of another queue).
+hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
+                              hsa_status_t (*destroy)(hsa_queue_t*),
+                              uint64_t budget) {
+  Registry& r = Reg();
   DrainQueue(q, &budget);
   {
     // ShutDown may have emptied the list meanwhile (this thread went on
@@ -996,6 +1032,7 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
       std::lock_guard<std::mutex> lock(q->harvest_mutex);
       q->gone = false;
     }
+    q->destroying.store(false, std::memory_order_release);
     RegisterQueue(q);
     return status;
   }
@@ -1004,6 +1041,48 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   AbandonQueue(q, unseen, true);
   RetireQueue(q);
   return status;
+}
+
+}  // namespace
+
+hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
+                                  hsa_status_t (*destroy)(hsa_queue_t*)) {
+  Registry& r = Reg();
+  // A copy's observer holds the copy ring's harvest mutex, which threads
+  // reporting a queue's operations take (a callback's wait on a copy's
+  // signal) while holding that queue's: draining here would take them in the
+  // other order. An observer of `queue`'s own operation holds the mutex its
+  // drain takes.
+  if (t_reporting_copy || ReportingQueueOnThisThread(queue)) {
+    return DeferDestroy(queue, destroy);
+  }
+  // From an operation's report (a tool's callback) the drain mutex may be
+  // held by a thread destroying the very queue being reported, which waits
+  // for this report's harvest mutex: then this goes on without it (the
+  // state is held, below, and drains of two queues do not meet).
+  std::unique_lock<std::recursive_mutex> drain(r.drain_mutex, std::defer_lock);
+  if (t_reporting_dispatch || t_reporting_copy) {
+    drain.try_lock();
+  } else {
+    drain.lock();
+  }
+  QueueState* q = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it =
+        std::find_if(r.queues.begin(), r.queues.end(),
+                     [queue](QueueState* s) { return s->queue == queue; });
+    if (it != r.queues.end()) {
+      q = *it;
+      // Destroyed already (deferred) or being destroyed by another thread.
+      if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
+        return HSA_STATUS_ERROR_INVALID_QUEUE;
+      }
+      ++q->holds;
+    }
+  }
+  if (q == nullptr) return destroy(queue);
+  return DestroyHeldQueue(q, queue, destroy, kDrainTimeoutNs);
 }
 
 void RetireQueue(QueueState* state) {
@@ -1280,10 +1359,16 @@ void HarvestAll(HarvestReason reason) {
     // registry's mutex; one a tool's callback destroyed meanwhile (retired)
     // is skipped.
     std::lock_guard<std::recursive_mutex> drain(r.drain_mutex);
+    // Deferred destructions first: their queues run nothing more, and what
+    // they never ran is counted once, by them.
+    RunDeferredDestroys(true);
     std::vector<QueueState*> queues;
     HoldQueues(&queues);
+    // A queue whose destruction is deferred (by a report below) or under
+    // way is left to that destruction.
     auto live = [](QueueState* q) {
-      return !q->retired.load(std::memory_order_acquire);
+      return !q->retired.load(std::memory_order_acquire) &&
+             !q->destroying.load(std::memory_order_acquire);
     };
     uint64_t budget = kDrainTimeoutNs;
     for (QueueState* q : queues) {
@@ -1296,7 +1381,7 @@ void HarvestAll(HarvestReason reason) {
     DrainCopies(&budget);
     // Destructions the reports above deferred (the completion thread may be
     // stopped).
-    RunDeferredDestroys();
+    RunDeferredDestroys(true);
   }
   if (reason == HarvestReason::kExit) PrintLosses();
 }
@@ -1312,8 +1397,8 @@ void EnsureCompletionThread() {
     return;
   }
   ForgetInChildAfterFork();
-  c.stop.store(false, std::memory_order_release);
-  c.thread = new std::thread(&CompletionThreadMain);
+  c.stop = new std::atomic<bool>(false);
+  c.thread = new std::thread(&CompletionThreadMain, c.stop);
   // Named for whoever looks at the process's threads (top, perf, a test).
   pthread_setname_np(c.thread->native_handle(), "roctracer-gpu");
   c.running.store(true, std::memory_order_release);
@@ -1549,16 +1634,28 @@ void KickCompletionThread() {
 
 namespace {
 
+// Joined without the thread's mutex: a callback of its reports may create a
+// queue, which starts a thread (EnsureCompletionThread takes that mutex);
+// one so started is stopped too.
 void StopCompletionThread() {
   CompletionThread& c = TheCompletionThread();
-  std::lock_guard<std::mutex> lock(c.mutex);
-  if (c.thread != nullptr) {
-    c.running.store(false, std::memory_order_release);
-    c.stop.store(true, std::memory_order_release);
+  for (;;) {
+    std::thread* thread;
+    std::atomic<bool>* stop;
+    {
+      std::lock_guard<std::mutex> lock(c.mutex);
+      if (c.thread == nullptr) return;
+      thread = c.thread;
+      stop = c.stop;
+      c.thread = nullptr;
+      c.stop = nullptr;
+      c.running.store(false, std::memory_order_release);
+      stop->store(true, std::memory_order_release);
+    }
     KickCompletionThread();
-    c.thread->join();
-    delete c.thread;
-    c.thread = nullptr;
+    thread->join();
+    delete thread;
+    delete stop;
   }
 }
 
@@ -1569,14 +1666,35 @@ void ShutDown() {
   HarvestAll(HarvestReason::kShutdown);
   // A callback of that harvest that created a queue started the thread
   // again, and its reports may be destroying a queue (without the drain
-  // mutex, which the harvest held): done before the runtime goes.
-  StopCompletionThread();
-  UnloadAllCodeObjects();
+  // mutex, which the harvest held) or deferring a destruction: both done
+  // before the runtime goes. The deferred ones' reports may start it again.
   Registry& r = Reg();
+  CompletionThread& c = TheCompletionThread();
+  for (;;) {
+    StopCompletionThread();
+    RunDeferredDestroys(true);
+    std::lock_guard<std::mutex> lock(c.mutex);
+    if (c.thread == nullptr &&
+        !r.any_deferred.load(std::memory_order_acquire)) {
+      break;
+    }
+  }
+  UnloadAllCodeObjects();
   std::vector<hsa_signal_t> signals;
   {
     std::lock_guard<std::recursive_mutex> drain(r.drain_mutex);
     std::lock_guard<std::mutex> lock(r.mutex);
+    // None is left but by an application thread's report running after
+    // hsa_shut_down began: not run after the runtime goes (its queue may be
+    // another one by the next hsa_init).
+    for (const Registry::DeferredDestroy& d : r.deferred_destroys) {
+      if (--d.state->holds == 0 &&
+          d.state->retired.load(std::memory_order_relaxed)) {
+        FreeStateLocked(&r, d.state);
+      }
+    }
+    r.deferred_destroys.clear();
+    r.any_deferred.store(false, std::memory_order_release);
     for (QueueState* q : r.queues) {
       if (q->holds != 0) {
         // A harvest (a flush) still running on another thread uses its
@@ -1613,7 +1731,6 @@ void ShutDown() {
     CopyTrack& copies = Copies();
     copies.watched_until.store(0, std::memory_order_relaxed);
   }
-  CompletionThread& c = TheCompletionThread();
   if (c.kick.handle != 0) signals.push_back(c.kick);
   c.kick = hsa_signal_t{0};
   g_ticks_per_second.store(0, std::memory_order_relaxed);

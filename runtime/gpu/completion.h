@@ -60,6 +60,11 @@ struct QueueState {
   // drains on other threads (a callback's destroy goes on without the drain
   // mutex) read it only under that mutex and only while this is false.
   bool gone = false;
+  // Set (under the registry's mutex) by the one call that takes on the
+  // queue's destruction, now or deferred: a second destruction is refused
+  // (HSA_STATUS_ERROR_INVALID_QUEUE), and the final harvest of shutdown or
+  // exit leaves the queue to that call (which counts what it never ran).
+  std::atomic<bool> destroying{false};
 };
 
 // An AQL packet header's type.
@@ -141,8 +146,13 @@ void RegisterQueue(QueueState* state);
 // that reports an operation of `queue` itself, the destruction is deferred
 // (returning HSA_STATUS_SUCCESS for a traced queue): that thread holds the
 // copy ring's harvest mutex, which ranks after every queue's, or `queue`'s
-// own; the completion thread (or the final harvest of shutdown and exit)
-// destroys the queue as above once the report is over.
+// own. The queue is inactivated at once (the runtime runs none of its
+// packets not started yet: the application, told it is destroyed, may free
+// their kernel arguments and signals); the completion thread (or the final
+// harvest of shutdown and exit, or shutdown itself) then destroys it as
+// above once the report is over, without waiting: what it never ran is
+// counted as never completed. A queue whose destruction is already deferred
+// or under way returns HSA_STATUS_ERROR_INVALID_QUEUE.
 hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                                   hsa_status_t (*destroy)(hsa_queue_t*));
 void RetireQueue(QueueState* state);

@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -40,10 +41,11 @@ class Callbacks : public roctracer::gpu::Observer {
  public:
   uint64_t OnEnqueue(const EnqueueInfo&) noexcept override { return 1; }
   void OnDispatch(const DispatchRecord& r, uint64_t) noexcept override {
-    if (r.queue.queue == dispatch_queue && !dispatch_seen.exchange(true)) {
-      on_dispatch();
-    }
+    if (r.queue.queue != dispatch_queue) return;
+    ++dispatches;
+    if (!dispatch_seen.exchange(true)) on_dispatch();
   }
+  void OnAbandon(uint64_t) noexcept override { ++abandoned; }
   void OnCopy(const CopyRecord& r, uint64_t) noexcept override {
     if (r.bytes == copy_bytes && !copy_seen.exchange(true)) on_copy();
   }
@@ -52,6 +54,8 @@ class Callbacks : public roctracer::gpu::Observer {
   std::function<void()> on_dispatch = [] {};
   std::function<void()> on_copy = [] {};
   std::atomic<bool> dispatch_seen{false}, copy_seen{false};
+  // Dispatches of `dispatch_queue` reported; operations abandoned (any).
+  std::atomic<int> dispatches{0}, abandoned{0};
 };
 
 // The program on softhsa with the queue_watch tool loaded before the tracer.
@@ -220,9 +224,10 @@ TEST(QueueLifetime, ACopyCallbackDestroysAQueueWhoseCallbackWaitsOnACopy) {
 // runs a kernel there; the completion thread, started again by that queue,
 // reports the kernel, and its callback destroys `doomed` without the drain
 // mutex, which the shutdown holds while it waits for a late copy. The tool
-// holds that destruction's look at `doomed` open past the copy: the
-// shutdown must not let the runtime go (nor free the state) before the
-// destruction is over.
+// holds that destruction's look at `doomed` open past the copy; the same
+// callback destroys its own queue, which is deferred past the final harvest.
+// The shutdown must not let the runtime go (nor free the state) before both
+// destructions are over.
 void ShutDownWhileACallbackDestroysAQueue() {
   // Queue ids count from 0 at hsa_init: `trigger` is the second queue.
   setenv("SOFTHSA_FAULTS", "queue_delay=1:50000,copy_delay_us=300000", 1);
@@ -232,6 +237,8 @@ void ShutDownWhileACallbackDestroysAQueue() {
   hsa_queue_t* trigger = c.program.Queue();
   if (doomed == nullptr || trigger == nullptr || trigger->id != 1) _exit(2);
   const hsa_signal_t done = Signal(1), copied = Signal(1), more = Signal(1);
+  // Made by the harvest's callback; its own kernel's callback destroys it.
+  static hsa_queue_t* made = nullptr;
   static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = trigger;
   callbacks.on_dispatch = [doomed, more] {
@@ -241,9 +248,11 @@ void ShutDownWhileACallbackDestroysAQueue() {
     then.on_dispatch = [doomed] {
       const hsa_status_t status = hsa_queue_destroy(doomed);
       std::fprintf(stderr, "destroyed from a callback: %d\n", status);
+      // Its own queue: deferred, after the shutdown's final harvest.
+      if (hsa_queue_destroy(made) != HSA_STATUS_SUCCESS) _exit(6);
     };
     c.hold_look(doomed, 1000, true);
-    hsa_queue_t* made = c.program.Queue();
+    made = c.program.Queue();
     if (made == nullptr) _exit(5);
     then.dispatch_queue = made;
     c.Watch(&then);
@@ -259,6 +268,9 @@ void ShutDownWhileACallbackDestroysAQueue() {
   gpu_test::Dispatch(trigger, c.program.empty, c.program.kernarg, done);
   hsa_shut_down();
   c.ExpectDestroyedOnce(doomed);
+  // The destruction the callback deferred was done before the runtime went.
+  if (made == nullptr) _exit(5);
+  c.ExpectDestroyedOnce(made);
   std::exit(0);
 }
 
@@ -282,6 +294,9 @@ void DispatchCallbackDestroysItsOwnQueue() {
     const hsa_status_t status = hsa_queue_destroy(q);
     std::fprintf(stderr, "destroyed its own queue from a callback: %d\n",
                  status);
+    // Destroyed already: refused, as the runtime refuses a destroyed queue
+    // (destroying it twice later would pass a freed queue to the runtime).
+    if (hsa_queue_destroy(q) != HSA_STATUS_ERROR_INVALID_QUEUE) _exit(6);
   };
   c.Watch(&callbacks);
   gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
@@ -294,6 +309,120 @@ TEST(QueueLifetime, ADispatchCallbackDestroysItsOwnQueue) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(DispatchCallbackDestroysItsOwnQueue(), testing::ExitedWithCode(0),
               "destroyed its own queue from a callback: 0");
+}
+
+// A dispatch's callback destroys its own queue while the queue's next two
+// kernels are in the runtime (each completing late by softhsa's
+// queue_delay): the application, told the queue is destroyed, may free what
+// they use, so the runtime runs neither once the call returns (the second
+// one at least, the first may have begun), and what did not run is
+// abandoned to the observers rather than reported.
+void DeferredDestructionRunsNothingMore() {
+  setenv("SOFTHSA_FAULTS", "queue_delay=0:100000", 1);
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr || q->id != 0) _exit(2);
+  const hsa_signal_t first = Signal(1), second = Signal(1), third = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.on_dispatch = [q] {
+    const hsa_status_t status = hsa_queue_destroy(q);
+    std::fprintf(stderr, "destroyed its own queue from a callback: %d\n",
+                 status);
+  };
+  c.Watch(&callbacks);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, first);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, second);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, third);
+  c.ExpectDestroyedOnce(q);
+  // Past when the third kernel would have completed.
+  usleep(600 * 1000);
+  if (hsa_signal_load_scacquire(third) != 1) _exit(6);
+  const int reported = callbacks.dispatches.load();
+  const int abandoned = callbacks.abandoned.load();
+  std::fprintf(stderr, "reported %d, abandoned %d\n", reported, abandoned);
+  if (reported + abandoned != 3 || abandoned < 1) _exit(7);
+  std::exit(0);
+}
+
+TEST(QueueLifetime, AQueueDestroyedFromItsOwnCallbackRunsNothingMore) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(DeferredDestructionRunsNothingMore(), testing::ExitedWithCode(0),
+              "destroyed its own queue from a callback: 0");
+}
+
+// A dispatch's callback on the completion thread creates a queue while
+// hsa_shut_down stops that thread (which starts a completion thread): it
+// returns, and the shutdown ends.
+void CallbackCreatesAQueueWhileShutDownStopsItsThread() {
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr) _exit(2);
+  const hsa_signal_t done = Signal(1);
+  static std::atomic<bool> in_callback{false}, shutting_down{false};
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.on_dispatch = [] {
+    in_callback = true;
+    Await(shutting_down);
+    usleep(200 * 1000);  // hsa_shut_down is stopping this thread
+    hsa_queue_t* made = c.program.Queue();
+    std::fprintf(stderr, "created a queue from a callback: %d\n",
+                 made != nullptr);
+  };
+  c.Watch(&callbacks);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
+  Await(in_callback);
+  shutting_down = true;
+  hsa_shut_down();
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ACallbackCreatesAQueueWhileTheShutDownStopsItsThread) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(CallbackCreatesAQueueWhileShutDownStopsItsThread(),
+              testing::ExitedWithCode(0), "created a queue from a callback: 1");
+}
+
+// hsa_shut_down's final harvest reports a dispatch (late by softhsa's
+// queue_delay) whose callback destroys its own queue, in which a kernel is
+// written but its doorbell never rung (the runtime never hands it to the
+// tracer): the deferred destruction abandons it, and the harvest, which
+// leaves that queue to it, does not abandon it again.
+void ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung() {
+  setenv("SOFTHSA_FAULTS", "queue_delay=0:100000", 1);
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr || q->id != 0) _exit(2);
+  const hsa_signal_t done = Signal(1), never = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.on_dispatch = [q] {
+    const hsa_status_t status = hsa_queue_destroy(q);
+    std::fprintf(stderr, "destroyed its own queue from a callback: %d\n",
+                 status);
+  };
+  c.Watch(&callbacks);
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
+  const hsa_kernel_dispatch_packet_t p =
+      hsa_test::DispatchPacket(c.program.empty, c.program.kernarg, 1, 1, never);
+  const uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
+  auto* slot = static_cast<uint8_t*>(q->base_address) + (index % q->size) * 64;
+  std::memcpy(slot, &p, sizeof(p));
+  hsa_shut_down();
+  c.ExpectDestroyedOnce(q);
+  std::fprintf(stderr, "abandoned %d\n", callbacks.abandoned.load());
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ADeferredDestructionAtShutDownAbandonsAPacketNotRungOnce) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung(),
+              testing::ExitedWithCode(0),
+              "destroyed its own queue from a callback: 0.*abandoned 1\n");
 }
 
 }  // namespace
