@@ -162,7 +162,8 @@ uint64_t AncestorOf(uint64_t id) { return AncestorIn(g_records, id); }
 // reports them; on the record path while only g_hsa_ctx runs.
 uint64_t BeginHsaCall() {
   const uint64_t id = roctracer::FreshCorrelationId();
-  hsa_api_data_t d{};
+  // Alive while the call is in progress, as the layer's is.
+  thread_local hsa_api_data_t d{};
   fake_seam::Call(ACTIVITY_DOMAIN_HSA_API, HSA_API_ID_hsa_system_get_info,
                   ACTIVITY_API_PHASE_ENTER, id, &d);
   return id;
