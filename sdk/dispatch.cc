@@ -903,9 +903,10 @@ namespace {
   Frame& frame = t.frames[depth - 1];
   t.depth = depth - 1;
   uint64_t ancestor = AncestorOf(t, depth - 1, info.correlation_id);
-  // The frame's range was read at the first call inside this one; a range
-  // another thread closed before that, after this call began, was open at
-  // its start.
+  // The frame keeps the range open when this call began
+  // (PushRecordPathFrame); the ranges another thread closed are looked at
+  // again for a call whose start the frame's push did not find, and are
+  // forgotten at the end of the outermost record-path call.
   if (t.open_range.load(std::memory_order_relaxed) & kRangeClosedElsewhere) {
     ancestor = RecordPathAncestor(t, ancestor, 0, info.correlation_id, begin_ns,
                                   enclosing_id == 0);

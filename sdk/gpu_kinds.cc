@@ -266,8 +266,7 @@ rocprofiler_kernel_dispatch_info_t DispatchInfo(
 // The innermost traced call in progress on this thread (what a scratch
 // event belongs to, as in rocprofiler-sdk) and the call it was made from,
 // where the SDK saw that call; 0 for none.
-void InnermostCall(const ThreadState* t, uint64_t* id,
-                   uint64_t* ancestor) noexcept {
+void InnermostCall(ThreadState* t, uint64_t* id, uint64_t* ancestor) noexcept {
   *id = roctracer::hook::CurrentCallId();
   *ancestor = 0;
   if (t == nullptr || *id == 0) return;

@@ -15,6 +15,7 @@
 #include "rocprofiler-sdk/marker/api_id.h"
 #include "roctracer_roctx.h"
 #include "runtime/clock/clock.h"
+#include "runtime/intercept/traced_call.h"
 #include "runtime/platform/thread_id.h"
 #include "runtime/private/roctx_link.h"
 #include "sdk/buffers.h"
@@ -65,7 +66,10 @@ struct MarkerRangeThread {
   // Ranges of this thread another thread closed, with when, kept while a
   // call on the record path may be in progress here (RecordPathAncestor):
   // such a call began before its EXIT can tell, and a range open at its
-  // start stays its ancestor. Non-empty: ThreadState::open_range has
+  // start stays its ancestor. Forgotten by this thread once it finds no
+  // such call in progress (ForgetClosesUnlessRecording, at a range's open,
+  // at the end of its outermost record-path call, on the out-of-line path
+  // of the range check). Non-empty: ThreadState::open_range has
   // kRangeClosedElsewhere. Under open_mutex.
   struct Closed {
     uint64_t id;
@@ -188,12 +192,17 @@ void Opened(ThreadState& t, MarkerRangeThread& s, uint64_t id) {
 // before (RecordPathAncestor).
 void Unopened(const ThreadState& closer, const OpenRange& r) noexcept {
   MarkerRangeThread* s = r.owner->marker_ranges;
-  const uint64_t now = &closer != r.owner ? roctracer::clock::TimestampNs() : 0;
   std::lock_guard<std::mutex> lock(s->open_mutex);
   for (size_t i = s->open.size(); i-- > 0;) {
     if (s->open[i] == r.correlation_id) {
       s->open.erase(s->open.begin() + static_cast<ptrdiff_t>(i));
-      if (now != 0) s->closed_elsewhere.push_back({r.correlation_id, now});
+      // When it left the list, under the lock that RecordPathAncestor
+      // reads it with: a call that began after this time began with the
+      // range closed.
+      if (&closer != r.owner) {
+        s->closed_elsewhere.push_back(
+            {r.correlation_id, roctracer::clock::TimestampNs()});
+      }
       break;
     }
   }
@@ -447,6 +456,28 @@ void ResetMarkerRanges(ThreadState& t) noexcept {
   s->open.clear();
   s->closed_elsewhere.clear();
   t.open_range.store(0, std::memory_order_relaxed);
+}
+
+void ForgetRangesClosedElsewhere(ThreadState& t) noexcept {
+  MarkerRangeThread* s = t.marker_ranges;
+  if (s == nullptr) return;
+  std::lock_guard<std::mutex> lock(s->open_mutex);
+  s->ForgetClosesUnlessRecording();
+  t.open_range.store(s->OpenRangeWord(), std::memory_order_relaxed);
+}
+
+uint64_t RangeAtRecordCallStart(ThreadState& t, uint64_t range,
+                                uint64_t id) noexcept {
+  // The interception layer's frames of this thread's calls in progress,
+  // innermost first; a call on the record path keeps its start there.
+  for (auto* c = static_cast<const roctracer::hook::TracedCall*>(
+           roctracer::hook::Thread().top);
+       c != nullptr; c = c->enclosing) {
+    if (c->info.correlation_id == id) {
+      return RecordPathAncestor(t, 0, range, id, c->begin_ns, false);
+    }
+  }
+  return range & ~kRangeClosedElsewhere;
 }
 
 uint64_t RecordPathAncestor(ThreadState& t, uint64_t ancestor, uint64_t range,

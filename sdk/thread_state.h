@@ -161,45 +161,71 @@ inline rocprofiler_user_data_t Frame::External(const ThreadState& t,
 // pays nothing for it.
 constexpr uint64_t kRangeClosedElsewhere = uint64_t{1} << 63;
 
+// On thread `t` (its own thread), with no call on the record path in
+// progress there (roctracer::hook::CurrentRecordCallId() 0): forgets the
+// ranges of `t` another thread closed, which only such a call that began
+// before the close needs, and clears kRangeClosedElsewhere
+// (marker_ranges.cc).
+[[gnu::cold]] void ForgetRangesClosedElsewhere(ThreadState& t) noexcept;
+
+// The innermost range open on thread `t` (its own thread) when the call on
+// the record path with correlation ID `id` began, a frame for which is
+// being pushed (PushRecordPathFrame) while kRangeClosedElsewhere is set in
+// `range`, the open-range word: one another thread closed since the call
+// began included (RecordPathAncestor, with the call's start from the
+// interception layer's frame of it). `range` without the flag when its
+// start is not found.
+[[gnu::cold]] uint64_t RangeAtRecordCallStart(ThreadState& t, uint64_t range,
+                                              uint64_t id) noexcept;
+
 // The rare case out of line: the traced-call path keeps only a load and a
-// compare.
+// compare. It is also where thread `t` forgets the ranges another thread
+// closed once no call on the record path is in progress: a thread that
+// neither opens a range nor ends a record-path call again would otherwise
+// come here on every call while the flag stays set.
 [[gnu::noinline, gnu::cold]] inline uint64_t InnerOfCallAndRange(
-    uint64_t ancestor, uint64_t range, uint64_t id) noexcept {
+    ThreadState& t, uint64_t ancestor, uint64_t range, uint64_t id) noexcept {
+  if ((t.open_range.load(std::memory_order_relaxed) & kRangeClosedElsewhere) !=
+          0 &&
+      roctracer::hook::CurrentRecordCallId() == 0) {
+    ForgetRangesClosedElsewhere(t);
+  }
   range &= ~kRangeClosedElsewhere;
   return range > ancestor && range < id ? range : ancestor;
 }
 
-// `ancestor`, the call below the call with correlation ID `id`, or
-// `range`, the thread's innermost open rocTX range, when that opened later,
-// and before the call began (a thread's IDs grow with time; a range opened
-// inside the call is no ancestor of it).
-inline uint64_t WithRange(uint64_t range, uint64_t ancestor,
+// `ancestor`, the call below the call with correlation ID `id` on thread
+// `t`, or `range`, the thread's innermost open rocTX range, when that
+// opened later, and before the call began (a thread's IDs grow with time; a
+// range opened inside the call is no ancestor of it).
+inline uint64_t WithRange(ThreadState& t, uint64_t range, uint64_t ancestor,
                           uint64_t id) noexcept {
   if (__builtin_expect(range > ancestor, 0)) {
-    return InnerOfCallAndRange(ancestor, range, id);
+    return InnerOfCallAndRange(t, ancestor, range, id);
   }
   return ancestor;
 }
 
 // The same with the range open now (a call the SDK has no ENTER of).
-inline uint64_t WithOpenRange(const ThreadState& t, uint64_t ancestor,
+inline uint64_t WithOpenRange(ThreadState& t, uint64_t ancestor,
                               uint64_t id) noexcept {
-  return WithRange(t.open_range.load(std::memory_order_relaxed), ancestor, id);
+  return WithRange(t, t.open_range.load(std::memory_order_relaxed), ancestor,
+                   id);
 }
 
 // The ancestor of the call with correlation ID `id` whose frame is
-// frames[level]: the call below it, or the thread's innermost rocTX range
-// open at its ENTER (open_range_at_enter, stored by whoever pushed the
-// frame).
-inline uint64_t AncestorOf(const ThreadState& t, ptrdiff_t level,
+// frames[level] of thread `t` (its own thread): the call below it, or the
+// thread's innermost rocTX range open at its ENTER (open_range_at_enter,
+// stored by whoever pushed the frame).
+inline uint64_t AncestorOf(ThreadState& t, ptrdiff_t level,
                            uint64_t id) noexcept {
-  return WithRange(t.open_range_at_enter[level],
+  return WithRange(t, t.open_range_at_enter[level],
                    level > 0 ? t.frames[level - 1].correlation_id : 0, id);
 }
 
 // The ancestor a call whose frame is about to be pushed at frames[level]
 // gets (AncestorOf once its ENTER has stored the open range).
-inline uint64_t AncestorAtEnter(const ThreadState& t, ptrdiff_t level,
+inline uint64_t AncestorAtEnter(ThreadState& t, ptrdiff_t level,
                                 uint64_t id) noexcept {
   return WithOpenRange(t, level > 0 ? t.frames[level - 1].correlation_id : 0,
                        id);
@@ -224,9 +250,15 @@ inline void PushRecordPathFrame(ThreadState& t, uint64_t parent) noexcept {
     return;
   }
   Frame& f = t.frames[depth];
-  // The enclosing call began before this ENTER: the range open now is the
-  // nearest known to what was open then.
-  t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
+  // The range open when the enclosing call began: the range open now,
+  // unless another thread closed one of this thread's since (rare, out of
+  // line), so that the frame gives the call's GPU work, memory calls and
+  // scratch events the ancestor its record gets.
+  uint64_t range = t.open_range.load(std::memory_order_relaxed);
+  if (__builtin_expect((range & kRangeClosedElsewhere) != 0, 0)) {
+    range = RangeAtRecordCallStart(t, range, enclosing);
+  }
+  t.open_range_at_enter[depth] = range;
   f.correlation_id = enclosing;
   f.called = 0;
   f.buffered = 0;

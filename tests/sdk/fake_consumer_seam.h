@@ -19,7 +19,8 @@ bool Interested(uint32_t domain, uint32_t op);
 // consumer or no interest in (domain, op)): while a record consumer is
 // installed (SetApiRecordConsumer), an HSA or HIP call's ENTER only takes a
 // timestamp and its EXIT calls the record consumer, as the layer's record
-// path does.
+// path does (the calls in progress on it chained from hook::Thread().top,
+// traced_call.h, with their starts).
 void Call(uint32_t domain, uint32_t op, uint32_t phase, uint64_t correlation_id,
           void* api_data);
 
