@@ -828,6 +828,9 @@ TEST_F(GpuActivity, AWaitAllOnACopysSignalIsNoticedAsAWaiter) {
 }
 #endif
 
+// Series of timed copies a latency check may take before it fails.
+constexpr int kLatencySeries = 3;
+
 // A copy published in one of the copy ring's free slots that the completion
 // thread watches ahead wakes it when it completes, through the runtime: the
 // submitting thread does not wake it (it did, once a copy, before). Copies
@@ -841,29 +844,40 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   ASSERT_TRUE(CopiesNobodyWaitsOn(program_));
   std::vector<char> src(64, 'k'), dst(64, 0);
   constexpr int kUnwaited = 21;
+  int unwaited = 0;  // copies of every series taken
   {
     hsa_signal_t polled;
     ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &polled), HSA_STATUS_SUCCESS);
-    std::vector<double> us;
-    for (int trial = 0; trial < kUnwaited; ++trial) {
-      hsa_signal_store_relaxed(polled, 1);
-      const auto start = std::chrono::steady_clock::now();
-      ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
-                                          program_.cpu, 64, 0, nullptr, polled),
-                HSA_STATUS_SUCCESS);
-      // Loads, not a wait: nobody waits on this copy.
-      const auto deadline = start + std::chrono::seconds(10);
-      while (hsa_signal_load_scacquire(polled) != 0 &&
-             std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::yield();
+    // A loaded machine can delay one series' wake-ups by milliseconds: up
+    // to three series, the first whose median is prompt passes (left to a
+    // waiter, every series' median would be a millisecond or more).
+    double median = 0;
+    for (int series = 0; series < kLatencySeries; ++series) {
+      std::vector<double> us;
+      unwaited += kUnwaited;
+      for (int trial = 0; trial < kUnwaited; ++trial) {
+        hsa_signal_store_relaxed(polled, 1);
+        const auto start = std::chrono::steady_clock::now();
+        ASSERT_EQ(
+            hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 0, nullptr, polled),
+            HSA_STATUS_SUCCESS);
+        // Loads, not a wait: nobody waits on this copy.
+        const auto deadline = start + std::chrono::seconds(10);
+        while (hsa_signal_load_scacquire(polled) != 0 &&
+               std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::yield();
+        }
+        ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
+        us.push_back(std::chrono::duration<double, std::micro>(
+                         std::chrono::steady_clock::now() - start)
+                         .count());
       }
-      ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
-      us.push_back(std::chrono::duration<double, std::micro>(
-                       std::chrono::steady_clock::now() - start)
-                       .count());
+      std::sort(us.begin(), us.end());
+      median = us[us.size() / 2];
+      if (median < 600.0) break;
     }
-    std::sort(us.begin(), us.end());
-    EXPECT_LT(us[us.size() / 2], 600.0) << "median of 21, us";
+    EXPECT_LT(median, 600.0) << "median of 21, us, in every series";
     hsa_signal_destroy(polled);
   }
   hsa_signal_t hold;
@@ -900,7 +914,7 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   for (hsa_signal_t h : held) EXPECT_EQ(gpu_test::WaitZero(h), 0);
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
-            size_t{kHeld} + 2 + kUnwaited);
+            size_t{kHeld} + 2 + size_t(unwaited));
   EXPECT_EQ(dst[0], 'k');
   for (hsa_signal_t h : held) hsa_signal_destroy(h);
   hsa_signal_destroy(hold);
@@ -1001,40 +1015,49 @@ TEST_F(GpuActivity, AZeroTimeoutPollDoesNotExemptTheThreadsNextCopy) {
   hsa_signal_t hold, polled;
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &hold), HSA_STATUS_SUCCESS);
   ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &polled), HSA_STATUS_SUCCESS);
-  std::vector<double> us;
   constexpr int kTrials = 21;
-  for (int trial = 0; trial < kTrials; ++trial) {
-    hsa_signal_store_relaxed(hold, 1);
-    hsa_signal_store_relaxed(polled, 1);
-    ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
-                                        program_.cpu, 64, 1, &hold, polled),
-              HSA_STATUS_SUCCESS);
-    EXPECT_EQ(hsa_signal_wait_scacquire(polled, HSA_SIGNAL_CONDITION_EQ, 0, 0,
-                                        HSA_WAIT_STATE_ACTIVE),
-              1);
-    const auto start = std::chrono::steady_clock::now();
-    hsa_signal_store_screlease(hold, 0);
-    const auto deadline = start + std::chrono::seconds(10);
-    while (hsa_signal_load_scacquire(polled) != 0 &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::yield();
-    }
-    ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
-    us.push_back(std::chrono::duration<double, std::micro>(
-                     std::chrono::steady_clock::now() - start)
-                     .count());
-  }
-  std::sort(us.begin(), us.end());
   // Exempted, the copies were moved by the thread's looks, two or more
   // milliseconds after they completed (a median of about 4 ms); prompt,
-  // within a wake-up. Under TSan on a loaded machine a wake-up can take
-  // milliseconds too: not timed there.
+  // within a wake-up. A loaded machine can delay one series' wake-ups by
+  // milliseconds: up to three series, the first prompt one passes.
+  double median = 0;
+  int series = 0;
+  while (series < kLatencySeries) {
+    ++series;
+    std::vector<double> us;
+    for (int trial = 0; trial < kTrials; ++trial) {
+      hsa_signal_store_relaxed(hold, 1);
+      hsa_signal_store_relaxed(polled, 1);
+      ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                          program_.cpu, 64, 1, &hold, polled),
+                HSA_STATUS_SUCCESS);
+      EXPECT_EQ(hsa_signal_wait_scacquire(polled, HSA_SIGNAL_CONDITION_EQ, 0, 0,
+                                          HSA_WAIT_STATE_ACTIVE),
+                1);
+      const auto start = std::chrono::steady_clock::now();
+      hsa_signal_store_screlease(hold, 0);
+      const auto deadline = start + std::chrono::seconds(10);
+      while (hsa_signal_load_scacquire(polled) != 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+      ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
+      us.push_back(std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - start)
+                       .count());
+    }
+    std::sort(us.begin(), us.end());
+    median = us[us.size() / 2];
+    if (median < 600.0) break;
+  }
+  // Under TSan on a loaded machine a wake-up can take milliseconds too: not
+  // timed there.
 #if !defined(__SANITIZE_THREAD__)
-  EXPECT_LT(us[us.size() / 2], 600.0) << "median of 21, us";
+  EXPECT_LT(median, 600.0) << "median of 21, us, in every series";
 #endif
   ASSERT_EQ(roctracer_flush_activity_expl(pool_), ROCTRACER_STATUS_SUCCESS);
   EXPECT_EQ(records_.Count(ACTIVITY_DOMAIN_HSA_OPS, HSA_OP_ID_COPY),
-            size_t{kTrials});
+            size_t(kTrials * series));
   EXPECT_EQ(dst[0], 'z');
   for (hsa_signal_t s : {hold, polled}) hsa_signal_destroy(s);
 }
