@@ -36,6 +36,12 @@ std::thread& g_thread = *new std::thread;
 bool g_stop = false;
 std::atomic<bool> g_profiling{false};
 std::atomic<uint64_t> g_count{0};
+// Held by whoever runs a copy (the engine, or a waiter standing in for it)
+// from taking it off the list until its completion, so that copies run one
+// at a time in the order they are taken, as on the one engine.
+std::mutex& g_run_mutex = *new std::mutex;
+// g_pending.size(), for a waiter's look without the lock.
+std::atomic<size_t> g_pending_count{0};
 
 bool Ready(const Copy& c) {
   for (hsa_signal_t d : c.deps) {
@@ -74,33 +80,47 @@ void Perform(const Copy& c) {
   Decrement(c.completion);
 }
 
+// Takes the first copy whose dependencies are met off the list; false when
+// there is none (or the engine is stopping).
+bool Take(Copy* job) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  if (g_stop) return false;
+  for (auto it = g_pending.begin(); it != g_pending.end(); ++it) {
+    if (Ready(*it)) {
+      *job = std::move(*it);
+      g_pending.erase(it);
+      g_pending_count.store(g_pending.size(), std::memory_order_relaxed);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Runs a taken copy; the caller holds g_run_mutex.
+void RunTaken(const Copy& job) {
+  for (hsa_signal_t d : job.deps) {
+    reinterpret_cast<Signal*>(d.handle)->watchers.fetch_sub(1);
+  }
+  Perform(job);
+}
+
 void Run() {
   // Named for whoever counts what each thread costs (top, perf, a tool).
   pthread_setname_np(pthread_self(), "softhsa-copy");
   for (;;) {
     uint32_t seen = WatchSeq();
     bool ran = false;
-    Copy job;
     {
-      std::lock_guard<std::mutex> lock(g_mutex);
-      if (g_stop) return;
-      for (auto it = g_pending.begin(); it != g_pending.end(); ++it) {
-        if (Ready(*it)) {
-          job = *it;
-          g_pending.erase(it);
-          ran = true;
-          break;
-        }
+      std::lock_guard<std::mutex> run(g_run_mutex);
+      {
+        std::lock_guard<std::mutex> lock(g_mutex);
+        if (g_stop) return;
       }
+      Copy job;
+      ran = Take(&job);
+      if (ran) RunTaken(job);
     }
-    if (ran) {
-      for (hsa_signal_t d : job.deps) {
-        reinterpret_cast<Signal*>(d.handle)->watchers.fetch_sub(1);
-      }
-      Perform(job);
-    } else {
-      WaitWatch(seen, UINT64_MAX);
-    }
+    if (!ran) WaitWatch(seen, UINT64_MAX);
   }
 }
 
@@ -124,6 +144,7 @@ hsa_status_t Enqueue(Copy c, uint32_t num_deps, const hsa_signal_t* deps,
       g_thread = std::thread(Run);
     }
     g_pending.push_back(std::move(c));
+    g_pending_count.store(g_pending.size(), std::memory_order_relaxed);
   }
   BumpWatch();
   return HSA_STATUS_SUCCESS;
@@ -131,11 +152,25 @@ hsa_status_t Enqueue(Copy c, uint32_t num_deps, const hsa_signal_t* deps,
 
 }  // namespace
 
+bool RunCopyForWaiter() {
+  if (g_pending_count.load(std::memory_order_relaxed) == 0) return false;
+  // A delayed copy (SOFTHSA_FAULTS) stays on the engine: a waiter running
+  // it would sleep through its own timeout.
+  if (GetFaults().copy_delay_us != 0) return false;
+  std::unique_lock<std::mutex> run(g_run_mutex, std::try_to_lock);
+  if (!run.owns_lock()) return false;  // the engine is running one
+  Copy job;
+  if (!Take(&job)) return false;
+  RunTaken(job);
+  return true;
+}
+
 void StopCopyThread() {
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     g_stop = true;
     g_pending.clear();
+    g_pending_count.store(0, std::memory_order_relaxed);
   }
   BumpWatch();
   if (g_thread.joinable()) g_thread.join();

@@ -82,6 +82,13 @@ uint64_t NsToSystemTicks(uint64_t ns);
 // Background threads that must stop at the last hsa_shut_down.
 void StopAsyncThread();
 void StopCopyThread();
+// Runs the copy engine's next copy whose dependencies are met on the calling
+// thread, a waiter spinning for a signal (copy.cc): false when there is none
+// or the engine is running one. ROCR's waits spin while the GPU's copy
+// engine works beside them; here the engine is a thread that the spinning
+// waiter may keep off its CPU (on one CPU, or while the scheduler wakes it on
+// another), so the waiter does the engine's next step itself.
+bool RunCopyForWaiter();
 // Registered with atexit at the first hsa_init: waits (boundedly) until the
 // async thread has run every handler due when exit was called.
 void RunDueHandlersAtExit();

@@ -33,11 +33,12 @@ and traced on that build of softhsa, and its traced - off is printed too.
 
 With --cpu N, every run is confined to CPU N. softhsa's copy engine is a
 thread: on two or more free CPUs it may run beside the program's thread
-instead of taking turns with it on one, and both then spin-wait for each
-other (softhsa::WaitOn), which adds several microseconds of CPU per copy to
-whichever run, untraced or traced, the scheduler placed so. One CPU leaves
-the tracer's cost without that placement (and without the parallelism a
-GPU's copy engine has).
+instead of taking turns with it on one. HIP spins (about 10 us) on the copy
+before each copy; softhsa's waits run the engine's next ready copy
+themselves, but a copy the engine thread has already taken is still spun
+for while the engine runs elsewhere. One CPU leaves the tracer's cost
+without that placement (and without the parallelism a GPU's copy engine
+has).
 """
 import argparse
 import collections

@@ -1,6 +1,7 @@
 // Conformance of softhsa's libhsa-runtime64.so.1 to the HSA Runtime
 // Programmer's Reference 1.2 and ROCR's documented behaviour. The test links
 // the library as an application does and calls only the public API.
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <gtest/gtest.h>
@@ -10,6 +11,8 @@
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -1187,6 +1190,77 @@ TEST_F(HsaTest, AsyncCopyWaitsForItsDependencies) {
             HSA_STATUS_ERROR_INVALID_SIGNAL);
   hsa_amd_memory_pool_free(dst);
   hsa_signal_destroy(dep);
+  hsa_signal_destroy(done);
+}
+
+// The thread id of the runtime thread named `name`; 0 when there is none.
+pid_t ThreadNamed(const std::string& name) {
+  DIR* dir = opendir("/proc/self/task");
+  pid_t found = 0;
+  while (dirent* e = dir ? readdir(dir) : nullptr) {
+    std::ifstream comm(std::string("/proc/self/task/") + e->d_name + "/comm");
+    std::string line;
+    if (std::getline(comm, line) && line == name) found = atoi(e->d_name);
+  }
+  if (dir) closedir(dir);
+  return found;
+}
+
+// ROCR's waits spin while a GPU's copy engine works beside them; here the
+// engine is a thread, which a spinning waiter can keep off its CPU. A waiter
+// then does the engine's next copy itself: with the engine thread on the
+// waiter's CPU and at SCHED_IDLE (so it does not run while the waiter
+// spins), a short wait, as HIP's active waits for the copy before are,
+// still sees each copy complete.
+TEST_F(HsaTest, AWaiterRunsTheCopyTheEngineCannotRun) {
+  constexpr int kCopies = 20;
+  auto* src = static_cast<uint8_t*>(Alloc(64));
+  auto* dst = static_cast<uint8_t*>(Alloc(64 * kCopies));
+  for (int i = 0; i < 64; ++i) src[i] = static_cast<uint8_t>(i + 1);
+  uint64_t hz = 0;
+  ASSERT_EQ(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &hz),
+            HSA_STATUS_SUCCESS);
+  const uint64_t timeout_20us = hz / 50000;
+  hsa_signal_t done = Signal(1);
+  // The engine thread starts at the first copy.
+  ASSERT_EQ(
+      hsa_amd_memory_async_copy(dst, gpu_, src, gpu_, 64, 0, nullptr, done),
+      HSA_STATUS_SUCCESS);
+  Wait(done);
+  // It names itself once running (this thread may have run the copy).
+  pid_t engine = 0;
+  for (int i = 0; i < 2000 && engine == 0; ++i) {
+    engine = ThreadNamed("softhsa-copy");
+    if (engine == 0) usleep(1000);
+  }
+  ASSERT_NE(engine, 0);
+  std::vector<hsa_signal_value_t> seen;
+  std::thread waiter([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+    ASSERT_EQ(sched_setaffinity(engine, sizeof(one), &one), 0);
+    sched_param idle{};
+    ASSERT_EQ(sched_setscheduler(engine, SCHED_IDLE, &idle), 0);
+    usleep(20000);  // the engine moved and back asleep
+    for (int i = 0; i < kCopies; ++i) {
+      hsa_signal_store_relaxed(done, 1);
+      ASSERT_EQ(hsa_amd_memory_async_copy(dst + 64 * i, gpu_, src, gpu_, 64, 0,
+                                          nullptr, done),
+                HSA_STATUS_SUCCESS);
+      seen.push_back(hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_EQ, 0,
+                                               timeout_20us,
+                                               HSA_WAIT_STATE_ACTIVE));
+      Wait(done);  // when the short wait gave up: the engine runs once
+                   // this thread sleeps
+    }
+  });
+  waiter.join();
+  EXPECT_EQ(seen, std::vector<hsa_signal_value_t>(kCopies, 0));
+  for (int i = 0; i < kCopies; ++i) {
+    EXPECT_EQ(memcmp(dst + 64 * i, src, 64), 0) << "copy " << i;
+  }
   hsa_signal_destroy(done);
 }
 
