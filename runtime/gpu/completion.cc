@@ -1044,7 +1044,7 @@ hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     retired_meanwhile = q->retired.load(std::memory_order_acquire);
-    // Held still (the caller's hold, until RetireQueue) unless retired.
+    // Held still (the caller's hold, released below) unless retired.
     if (retired_meanwhile && --q->holds == 0) FreeStateLocked(&r, q);
   }
   // Retired by ShutDown while held here (which emptied the list; this
@@ -1058,6 +1058,10 @@ hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
       q->gone = false;
     }
     q->destroying.store(false, std::memory_order_release);
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (--q->holds == 0 && q->retired.load(std::memory_order_relaxed)) {
+      FreeStateLocked(&r, q);
+    }
     return status;
   }
   // The interceptor runs no more: what it published after the drain looked
