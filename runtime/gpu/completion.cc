@@ -77,6 +77,10 @@ constexpr uint32_t kLendLockSpins = 200;
 // How many of the newest copies in flight a wait looks among for its
 // signal (the application waits on recent copies).
 constexpr uint32_t kCopyWaitLookup = 64;
+// Rounds of hsa_shut_down's stopping of the completion thread and running of
+// deferred destructions (each may start the other again through a tool's
+// callback) before it gives up.
+constexpr int kShutDownRounds = 1000;
 
 // Everything here is used by threads that may outlive static destruction
 // (the completion thread, exit-time harvests): allocated once, never freed.
@@ -538,12 +542,17 @@ struct UnseenPacket {
 // The packets of `q` from the next one the interceptor will get up to the
 // queue's write index. A drain that ran out of time leaves them behind: the
 // queue is destroyed, or the process ends, with them never intercepted.
-std::vector<UnseenPacket> CopyUnseen(QueueState* q) {
+// Those below QueueState::counted_until were counted by the final harvest
+// already. `*written_out` (if not NULL) gets the write index read.
+std::vector<UnseenPacket> CopyUnseen(QueueState* q,
+                                     uint64_t* written_out = nullptr) {
   std::vector<UnseenPacket> unseen;
   hsa_queue_t* queue = q->queue;
   const uint64_t written =
       Core().hsa_queue_load_write_index_scacquire_fn(queue);
-  const uint64_t seen = q->packets_seen.load(std::memory_order_acquire);
+  if (written_out != nullptr) *written_out = written;
+  const uint64_t seen = std::max(
+      q->packets_seen.load(std::memory_order_acquire), q->counted_until);
   if (written <= seen || queue->size == 0 || queue->base_address == nullptr) {
     return unseen;
   }
@@ -602,7 +611,12 @@ void AbandonQueueAtEnd(QueueState* q) {
   }
   HarvestQueueLocked(q, true);
   Abandon(&q->ring, false);
-  AbandonUnseen(q, CopyUnseen(q));
+  uint64_t written = 0;
+  AbandonUnseen(q, CopyUnseen(q, &written));
+  // A destruction that a later report of this harvest runs (a copy's
+  // callback, a callback in another queue's step here) counts only what
+  // was written after this.
+  q->counted_until = std::max(q->counted_until, written);
 }
 
 void DrainCopies(uint64_t* budget_ns) {
@@ -955,6 +969,15 @@ void RegisterQueue(QueueState* state) {
 
 namespace {
 
+// With the registry's mutex held: the state of `queue`, the newest one (a
+// queue the runtime made at the address of one whose destruction has not
+// retired its state yet is that newer queue), or NULL.
+QueueState* FindStateLocked(Registry* r, const hsa_queue_t* queue) {
+  auto it = std::find_if(r->queues.rbegin(), r->queues.rend(),
+                         [queue](QueueState* s) { return s->queue == queue; });
+  return it != r->queues.rend() ? *it : nullptr;
+}
+
 // A destruction from an observer that holds a harvest mutex the drain needs
 // (DrainAndDestroyQueue): the state is held and the queue inactivated at
 // once; the completion thread (or the final harvest, or shutdown) destroys
@@ -965,18 +988,22 @@ hsa_status_t DeferDestroy(hsa_queue_t* queue,
   QueueState* q = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
-    auto it =
-        std::find_if(r.queues.begin(), r.queues.end(),
-                     [queue](QueueState* s) { return s->queue == queue; });
-    if (it != r.queues.end()) {
-      q = *it;
+    q = FindStateLocked(&r, queue);
+    if (q != nullptr) {
       if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
         return HSA_STATUS_ERROR_INVALID_QUEUE;
       }
       ++q->holds;
     }
   }
-  if (q == nullptr) return destroy(queue);
+  if (q == nullptr) {
+    // A queue reported on this thread without a state: its destruction
+    // retired it (the runtime destroyed it already).
+    if (ReportingQueueOnThisThread(queue)) {
+      return HSA_STATUS_ERROR_INVALID_QUEUE;
+    }
+    return destroy(queue);
+  }
   // The application, told the queue is destroyed, may free what the packets
   // not run yet use: the runtime must run none of them.
   const bool inactivated =
@@ -1000,13 +1027,10 @@ hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
                               uint64_t budget) {
   Registry& r = Reg();
   DrainQueue(q, &budget);
-  {
-    // ShutDown may have emptied the list meanwhile (this thread went on
-    // without the drain mutex) and retired the state.
-    std::lock_guard<std::mutex> lock(r.mutex);
-    auto it = std::find(r.queues.begin(), r.queues.end(), q);
-    if (it != r.queues.end()) r.queues.erase(it);
-  }
+  // The state stays registered, `destroying` set, until what the queue
+  // completed is reported (RetireQueue, below): a callback of those reports
+  // (or of another thread's harvest) destroying the queue again finds it
+  // and is refused, rather than passing a destroyed queue to the runtime.
   std::vector<UnseenPacket> unseen;
   {
     // Drains on other threads read the runtime's queue under this mutex
@@ -1020,26 +1044,38 @@ hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     retired_meanwhile = q->retired.load(std::memory_order_acquire);
-    if (--q->holds == 0 && retired_meanwhile) {
-      // Retired by ShutDown while held here: the last holder frees it.
-      FreeStateLocked(&r, q);
-    }
+    // Held still (the caller's hold, released below) unless retired.
+    if (retired_meanwhile && --q->holds == 0) FreeStateLocked(&r, q);
   }
+  // Retired by ShutDown while held here (which emptied the list; this
+  // thread went on without the drain mutex): the last holder freed it.
   if (retired_meanwhile) return status;
   if (status != HSA_STATUS_SUCCESS) {
-    // Still the runtime's queue, still intercepted: keep tracing it.
+    // Still the runtime's queue, still intercepted (and registered): keep
+    // tracing it.
     {
       std::lock_guard<std::mutex> lock(q->harvest_mutex);
       q->gone = false;
     }
     q->destroying.store(false, std::memory_order_release);
-    RegisterQueue(q);
+    std::lock_guard<std::mutex> lock(r.mutex);
+    if (--q->holds == 0 && q->retired.load(std::memory_order_relaxed)) {
+      FreeStateLocked(&r, q);
+    }
     return status;
   }
   // The interceptor runs no more: what it published after the drain looked
   // is reported or counted here.
   AbandonQueue(q, unseen, true);
-  RetireQueue(q);
+  {
+    // Unregistered and released at once (ShutDown deletes the registered
+    // states nobody holds).
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto it = std::find(r.queues.begin(), r.queues.end(), q);
+    if (it != r.queues.end()) r.queues.erase(it);
+    q->retired.store(true, std::memory_order_release);
+    if (--q->holds == 0) FreeStateLocked(&r, q);
+  }
   return status;
 }
 
@@ -1069,11 +1105,8 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   QueueState* q = nullptr;
   {
     std::lock_guard<std::mutex> lock(r.mutex);
-    auto it =
-        std::find_if(r.queues.begin(), r.queues.end(),
-                     [queue](QueueState* s) { return s->queue == queue; });
-    if (it != r.queues.end()) {
-      q = *it;
+    q = FindStateLocked(&r, queue);
+    if (q != nullptr) {
       // Destroyed already (deferred) or being destroyed by another thread.
       if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
         return HSA_STATUS_ERROR_INVALID_QUEUE;
@@ -1088,6 +1121,8 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
 void RetireQueue(QueueState* state) {
   Registry& r = Reg();
   std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = std::find(r.queues.begin(), r.queues.end(), state);
+  if (it != r.queues.end()) r.queues.erase(it);
   // A harvester holding it (possibly this thread, in a tool's callback)
   // deletes it when done.
   if (state->holds != 0) {
@@ -1107,7 +1142,9 @@ bool IsTracedQueue(const hsa_queue_t* queue) {
 bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
   Registry& r = Reg();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (QueueState* q : r.queues) {
+  // The newest first (FindStateLocked).
+  for (auto it = r.queues.rbegin(); it != r.queues.rend(); ++it) {
+    const QueueState* q = *it;
     if (q->queue == queue || q->info.queue_id == queue->id) {
       *info = q->info;
       return true;
@@ -1670,7 +1707,18 @@ void ShutDown() {
   // before the runtime goes. The deferred ones' reports may start it again.
   Registry& r = Reg();
   CompletionThread& c = TheCompletionThread();
-  for (;;) {
+  for (int round = 0;; ++round) {
+    if (round == kShutDownRounds) {
+      // Callbacks that create a queue, or destroy their own, at every
+      // report: what is left is forgotten below.
+      std::fprintf(stderr,
+                   "roctracer: hsa_shut_down: callbacks kept starting the "
+                   "completion thread or deferring queue destructions; "
+                   "stopped after %d rounds\n",
+                   kShutDownRounds);
+      StopCompletionThread();
+      break;
+    }
     StopCompletionThread();
     RunDeferredDestroys(true);
     std::lock_guard<std::mutex> lock(c.mutex);

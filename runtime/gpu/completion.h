@@ -65,6 +65,11 @@ struct QueueState {
   // (HSA_STATUS_ERROR_INVALID_QUEUE), and the final harvest of shutdown or
   // exit leaves the queue to that call (which counts what it never ran).
   std::atomic<bool> destroying{false};
+  // The queue index below which the final harvest of shutdown or exit
+  // counted the packets never intercepted as never completed (under
+  // harvest_mutex): a destruction of the queue that a later report of that
+  // harvest runs does not count them again.
+  uint64_t counted_until = 0;
 };
 
 // An AQL packet header's type.
@@ -152,7 +157,10 @@ void RegisterQueue(QueueState* state);
 // harvest of shutdown and exit, or shutdown itself) then destroys it as
 // above once the report is over, without waiting: what it never ran is
 // counted as never completed. A queue whose destruction is already deferred
-// or under way returns HSA_STATUS_ERROR_INVALID_QUEUE.
+// or under way returns HSA_STATUS_ERROR_INVALID_QUEUE: its state stays
+// registered until that destruction reported what its queue completed, and a
+// queue reported on this thread that has no state any more is one destroyed
+// already (never passed to the runtime again).
 hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
                                   hsa_status_t (*destroy)(hsa_queue_t*));
 void RetireQueue(QueueState* state);

@@ -35,7 +35,8 @@ constexpr int kUsedAfterDestroy = 70;
 constexpr unsigned kScenarioBoundS = 30;
 
 // Runs `on_dispatch` in the report of the first dispatch of `dispatch_queue`
-// and `on_copy` in the report of the first copy of `copy_bytes` bytes.
+// (of every one with `every_dispatch`) and `on_copy` in the report of the
+// first copy of `copy_bytes` bytes.
 // Allocated and never destroyed: still registered when the process exits.
 class Callbacks : public roctracer::gpu::Observer {
  public:
@@ -43,13 +44,14 @@ class Callbacks : public roctracer::gpu::Observer {
   void OnDispatch(const DispatchRecord& r, uint64_t) noexcept override {
     if (r.queue.queue != dispatch_queue) return;
     ++dispatches;
-    if (!dispatch_seen.exchange(true)) on_dispatch();
+    if (!dispatch_seen.exchange(true) || every_dispatch) on_dispatch();
   }
   void OnAbandon(uint64_t) noexcept override { ++abandoned; }
   void OnCopy(const CopyRecord& r, uint64_t) noexcept override {
     if (r.bytes == copy_bytes && !copy_seen.exchange(true)) on_copy();
   }
   const hsa_queue_t* dispatch_queue = nullptr;
+  bool every_dispatch = false;
   uint64_t copy_bytes = 0;
   std::function<void()> on_dispatch = [] {};
   std::function<void()> on_copy = [] {};
@@ -312,18 +314,19 @@ TEST(QueueLifetime, ADispatchCallbackDestroysItsOwnQueue) {
 }
 
 // A dispatch's callback destroys its own queue while the queue's next two
-// kernels are in the runtime (each completing late by softhsa's
-// queue_delay): the application, told the queue is destroyed, may free what
-// they use, so the runtime runs neither once the call returns (the second
-// one at least, the first may have begun), and what did not run is
-// abandoned to the observers rather than reported.
+// packets are in the runtime: a barrier waiting for a signal nobody sets,
+// then a kernel. The application, told the queue is destroyed, may free
+// what they use, so the runtime runs neither once the call returns (the
+// barrier gives up its wait), and what did not run is abandoned to the
+// observers rather than reported.
 void DeferredDestructionRunsNothingMore() {
   setenv("SOFTHSA_FAULTS", "queue_delay=0:100000", 1);
   static Child& c = *new Child;
   c.Start();
   hsa_queue_t* q = c.program.Queue();
   if (q == nullptr || q->id != 0) _exit(2);
-  const hsa_signal_t first = Signal(1), second = Signal(1), third = Signal(1);
+  const hsa_signal_t first = Signal(1), never = Signal(1), second = Signal(1),
+                     third = Signal(1);
   static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = q;
   callbacks.on_dispatch = [q] {
@@ -333,16 +336,20 @@ void DeferredDestructionRunsNothingMore() {
   };
   c.Watch(&callbacks);
   gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, first);
-  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, second);
+  gpu_test::Barrier(q, HSA_PACKET_TYPE_BARRIER_AND, {never}, second);
   gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, third);
   c.ExpectDestroyedOnce(q);
-  // Past when the third kernel would have completed.
-  usleep(600 * 1000);
-  if (hsa_signal_load_scacquire(third) != 1) _exit(6);
+  // The barrier's wait is over: no kernel after it runs now.
+  hsa_signal_store_screlease(never, 0);
+  usleep(300 * 1000);
+  if (hsa_signal_load_scacquire(second) != 1 ||
+      hsa_signal_load_scacquire(third) != 1) {
+    _exit(6);
+  }
   const int reported = callbacks.dispatches.load();
   const int abandoned = callbacks.abandoned.load();
   std::fprintf(stderr, "reported %d, abandoned %d\n", reported, abandoned);
-  if (reported + abandoned != 3 || abandoned < 1) _exit(7);
+  if (reported != 1 || abandoned != 2) _exit(7);
   std::exit(0);
 }
 
@@ -375,6 +382,9 @@ void CallbackCreatesAQueueWhileShutDownStopsItsThread() {
   c.Watch(&callbacks);
   gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, done);
   Await(in_callback);
+  // A shutdown that never ends fails within seconds, not the scenario's
+  // bound.
+  alarm(10);
   shutting_down = true;
   hsa_shut_down();
   std::exit(0);
@@ -398,9 +408,12 @@ void ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung() {
   hsa_queue_t* q = c.program.Queue();
   if (q == nullptr || q->id != 0) _exit(2);
   const hsa_signal_t done = Signal(1), never = Signal(1);
+  static std::atomic<bool> written{false};
   static Callbacks& callbacks = *new Callbacks;
   callbacks.dispatch_queue = q;
   callbacks.on_dispatch = [q] {
+    // Not before the packet is in the queue (the report may come early).
+    Await(written);
     const hsa_status_t status = hsa_queue_destroy(q);
     std::fprintf(stderr, "destroyed its own queue from a callback: %d\n",
                  status);
@@ -412,6 +425,7 @@ void ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung() {
   const uint64_t index = hsa_queue_add_write_index_scacq_screl(q, 1);
   auto* slot = static_cast<uint8_t*>(q->base_address) + (index % q->size) * 64;
   std::memcpy(slot, &p, sizeof(p));
+  written = true;
   hsa_shut_down();
   c.ExpectDestroyedOnce(q);
   std::fprintf(stderr, "abandoned %d\n", callbacks.abandoned.load());
@@ -423,6 +437,96 @@ TEST(QueueLifetime, ADeferredDestructionAtShutDownAbandonsAPacketNotRungOnce) {
   EXPECT_EXIT(ShutDownWithADeferredDestructionOfAQueueWithAPacketNotRung(),
               testing::ExitedWithCode(0),
               "destroyed its own queue from a callback: 0.*abandoned 1\n");
+}
+
+// A dispatch's callback destroys its own queue at every report: the first
+// destruction is deferred; the queue's next kernel, begun already (each
+// completes late by softhsa's queue_delay), is reported by that destruction
+// after the runtime destroyed the queue, and the callback's destruction there
+// is refused rather than passed to the runtime a second time.
+void DestroyAtEveryReportOfItsOwnQueue() {
+  setenv("SOFTHSA_FAULTS", "queue_delay=0:100000", 1);
+  static Child& c = *new Child;
+  c.Start();
+  hsa_queue_t* q = c.program.Queue();
+  if (q == nullptr || q->id != 0) _exit(2);
+  static std::atomic<int> calls{0};
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.dispatch_queue = q;
+  callbacks.every_dispatch = true;
+  callbacks.on_dispatch = [q] {
+    const int call = ++calls;
+    // The second kernel begins as the first completes.
+    if (call == 1) usleep(50 * 1000);
+    const hsa_status_t status = hsa_queue_destroy(q);
+    std::fprintf(stderr, "destroy %d from a callback: %d\n", call, status);
+    if (call > 1 && status != HSA_STATUS_ERROR_INVALID_QUEUE) _exit(8);
+  };
+  c.Watch(&callbacks);
+  // No completion signals: the runtime then runs no barrier packet (late
+  // too) between the two kernels.
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, hsa_signal_t{0});
+  gpu_test::Dispatch(q, c.program.empty, c.program.kernarg, hsa_signal_t{0});
+  c.ExpectDestroyedOnce(q);
+  for (int i = 0; i < 10000 &&
+                  callbacks.dispatches.load() + callbacks.abandoned.load() < 2;
+       ++i) {
+    usleep(1000);
+  }
+  usleep(100 * 1000);
+  std::fprintf(stderr, "reported %d, destroyed %d\n",
+               callbacks.dispatches.load(), c.destroys(q));
+  if (c.destroys(q) != 1) _exit(4);
+  std::exit(0);
+}
+
+TEST(QueueLifetime, ADestructionRepeatedInItsDeferredDestructionIsRefused) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(DestroyAtEveryReportOfItsOwnQueue(), testing::ExitedWithCode(0),
+              "destroy 1 from a callback: 0");
+}
+
+// hsa_shut_down's final harvest counts a packet written to queue `y` but
+// never rung (the runtime never hands it to the tracer) as never completed;
+// then it reports a late copy, whose callback destroys `y`. That destruction
+// (deferred: a copy's report) does not count the packet again.
+void ShutDownCountsAPacketNotRungOnceThoughACopyCallbackDestroysItsQueue() {
+  setenv("SOFTHSA_FAULTS", "copy_delay_us=300000", 1);
+  static Child& c = *new Child;
+  c.Start();
+  static hsa_queue_t* y = c.program.Queue();
+  if (y == nullptr) _exit(2);
+  const hsa_signal_t never = Signal(1), copied = Signal(1);
+  static Callbacks& callbacks = *new Callbacks;
+  callbacks.copy_bytes = 64;
+  callbacks.on_copy = [] {
+    const hsa_status_t status = hsa_queue_destroy(y);
+    std::fprintf(stderr, "destroyed from a copy callback: %d\n", status);
+  };
+  c.Watch(&callbacks);
+  const hsa_kernel_dispatch_packet_t p =
+      hsa_test::DispatchPacket(c.program.empty, c.program.kernarg, 1, 1, never);
+  const uint64_t index = hsa_queue_add_write_index_scacq_screl(y, 1);
+  auto* slot = static_cast<uint8_t*>(y->base_address) + (index % y->size) * 64;
+  std::memcpy(slot, &p, sizeof(p));
+  static std::vector<char> src(64, 's'), dst(64, 0);
+  if (hsa_amd_memory_async_copy(dst.data(), c.program.gpu, src.data(),
+                                c.program.cpu, 64, 0, nullptr,
+                                copied) != HSA_STATUS_SUCCESS) {
+    _exit(2);
+  }
+  hsa_shut_down();
+  c.ExpectDestroyedOnce(y);
+  std::fprintf(stderr, "abandoned %d\n", callbacks.abandoned.load());
+  std::exit(0);
+}
+
+TEST(QueueLifetime, AShutDownCountsAPacketNotRungOnceThoughACallbackDestroys) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      ShutDownCountsAPacketNotRungOnceThoughACopyCallbackDestroysItsQueue(),
+      testing::ExitedWithCode(0),
+      "destroyed from a copy callback: 0.*abandoned 1\n");
 }
 
 }  // namespace
