@@ -955,7 +955,10 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
     const int64_t id = next_event_id_++;
     const int64_t corr = static_cast<int64_t>(e.correlation_id);
     const int64_t event[4] = {ids.category, corr, 0, corr};
-    appender_->AppendInline<4, kEventFixed>(kEventTable, id, event);
+    // Both rows' rowid: its varint encoded once.
+    const SqliteTableAppender::RowidCode code =
+        SqliteTableAppender::RowidCodeOf(id);
+    appender_->AppendInline<4, kEventFixed>(kEventTable, code, event);
     const int64_t region[7] = {1,
                                1,
                                ThreadRow(e.tid, e.start_ns, e.end_ns),
@@ -963,7 +966,7 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
                                static_cast<int64_t>(e.end_ns),
                                ids.name,
                                id};
-    appender_->AppendInline<7, kRegionFixed>(kRegionTable, id, region);
+    appender_->AppendInline<7, kRegionFixed>(kRegionTable, code, region);
     if (e.args != nullptr && !AppendRepeatedArgs(e, id, *e.args)) {
       WriteArgs(e, id, *e.args);
     }

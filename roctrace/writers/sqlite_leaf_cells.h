@@ -112,9 +112,40 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendLongCopy(
 // leaf for the cell and the spill below it) inline; every other row out of
 // line (AppendLong). kFixed's columns (no bytes, the same every row) are
 // neither checked nor stored: the layout says they have no bytes.
+inline __attribute__((always_inline)) SqliteTableAppender::RowidCode
+SqliteTableAppender::RowidCodeOf(int64_t rowid) {
+  const uint64_t v = static_cast<uint64_t>(rowid);
+  if (__builtin_expect(v < (uint64_t{1} << 21), 1)) {
+    if (v >= (uint64_t{1} << 14)) {
+      return {rowid,
+              ((v >> 14) | 0x80) << 40 | (((v >> 7) & 0x7f) | 0x80) << 48 |
+                  (v & 0x7f) << 56,
+              3};
+    }
+    if (v >= 0x80) {
+      return {rowid, ((v >> 7) | 0x80) << 48 | (v & 0x7f) << 56, 2};
+    }
+    return {rowid, v << 56, 1};
+  }
+  const size_t len = sqlite_format::VarintLen(v);
+  if (len > 8) return {rowid, 0, size_t{1} << 20};
+  uint8_t bytes[8] = {};
+  sqlite_format::PutVarint(bytes + 8 - len, v, len);
+  uint64_t word;
+  std::memcpy(&word, bytes, 8);
+  return {rowid, word, len};
+}
+
 template <size_t kColumns, uint32_t kFixed>
 inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     size_t table, int64_t rowid, const int64_t (&values)[kColumns]) {
+  AppendInline<kColumns, kFixed>(table, RowidCodeOf(rowid), values);
+}
+
+template <size_t kColumns, uint32_t kFixed>
+inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
+    size_t table, const RowidCode& code, const int64_t (&values)[kColumns]) {
+  const int64_t rowid = code.rowid;
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
   Tree& t = *trees_[table];
   Layout& l = t.layout;
@@ -135,7 +166,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     AppendLongCopy<kColumns, kFixed>(table, rowid, values);
     return;
   }
-  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t rowid_len = code.len;
   const size_t header = 2 + kColumns;  // size byte, NULL key, the types
   const size_t payload = header + l.body;
   static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
@@ -167,8 +198,10 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
   q -= kColumns + 2;
   if constexpr (kColumns > 6) *q = static_cast<uint8_t>(header);
   if constexpr (kColumns == 8) q[1] = 0;  // no byte below the types
+  // The varint's word: its bytes below the varint land where the payload
+  // size goes next and in the slack below the cell.
+  sqlite_format::Store8(q - 8, code.word);
   q -= rowid_len;
-  sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
   EndCell(t, rowid, q, size, true);
 }

@@ -66,6 +66,20 @@ class SqliteTableAppender {
   template <size_t kColumns, uint32_t kFixed = 0>
   inline void AppendInline(size_t table, int64_t rowid,
                            const int64_t (&values)[kColumns]);
+  // A rowid's varint, encoded once for the rows of several tables that
+  // share it (the rocpd writer's event and region rows): its bytes at the
+  // top of a little-endian word (the last at byte 7), stored at once.
+  // A rowid of 9 bytes has `len` far larger than a page, so the inline
+  // row's room check sends it out of line (AppendLong encodes it there).
+  struct RowidCode {
+    int64_t rowid;
+    uint64_t word;
+    size_t len;
+  };
+  static inline RowidCode RowidCodeOf(int64_t rowid);
+  template <size_t kColumns, uint32_t kFixed = 0>
+  inline void AppendInline(size_t table, const RowidCode& code,
+                           const int64_t (&values)[kColumns]);
 
   // A column value of AppendRow: text (UTF-8, `size` bytes, not copied
   // beyond the call) when `text` is not null, else `integer`.
