@@ -136,7 +136,7 @@ class PftraceWriter : public Writer {
 
   bool StartFile();
   // Whether an event can be written, a file started as needed (WriteOne's
-  // slow path, taken when file_bytes_ reaches file_limit_); sets the limit.
+  // slow path, taken when file_bytes() reaches file_limit_); sets the limit.
   __attribute__((noinline)) bool Ready();
   // Inline for the common event, another of the last sequence's thread's
   // calls.
@@ -163,22 +163,30 @@ class PftraceWriter : public Writer {
   // Makes the head of `e`'s name with `iid` (and the sequence's tail).
   __attribute__((noinline)) void MakeSliceHead(Sequence* s, const ApiEvent& e,
                                                uint32_t iid);
-  // The general path: every packet of `e` through the encoder (`before`:
-  // the buffer's size when its packets began).
+  // The general path: every packet of `e` through the encoder.
   __attribute__((noinline)) void WritePackets(const ApiEvent& e, Sequence* s,
-                                              size_t before, uint64_t track,
-                                              bool flow, uint32_t name_iid);
+                                              uint64_t track, bool flow,
+                                              uint32_t name_iid);
   void FlushBuffer();
 
   std::string prefix_;
   RunInfo info_;
   uint64_t max_bytes_;
   OutputFile file_;
-  uint64_t file_bytes_ = 0;  // written to the file, plus out_
-  // file_bytes_ at which WriteOne calls Ready: the size limit of an open
+  // The file's bytes before out_'s first: the file's size so far is
+  // out_base_ + out_.size(), so an event adds to no count but out_'s.
+  uint64_t out_base_ = 0;
+  uint64_t file_bytes() const { return out_base_ + out_.size(); }
+  // file_bytes() at which WriteOne calls Ready: the size limit of an open
   // file (UINT64_MAX without one), 0 with no file open or after a failure
-  // (one test an event instead of three).
+  // (one test an event instead of three); out_limit_ is the same as a size
+  // of out_ (SetLimit keeps both, and out_limit_ after each flush).
   uint64_t file_limit_ = 0;
+  uint64_t out_limit_ = 0;
+  void SetLimit(uint64_t file_limit) {
+    file_limit_ = file_limit;
+    out_limit_ = file_limit > out_base_ ? file_limit - out_base_ : 0;
+  }
   bool failed_ = false;
   std::vector<std::string> files_;
   uint64_t pending_events_ = 0;  // events encoded in out_
