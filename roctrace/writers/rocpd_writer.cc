@@ -98,6 +98,7 @@ void RocpdWriter::Fail(const char* what, const std::string& why) {
     uncommitted_events_ = 0;
   }
   ok_ = false;
+  writing_ = false;
 }
 
 bool RocpdWriter::Exec(const char* sql) {
@@ -942,7 +943,7 @@ void RocpdWriter::InsertDeviceRows() {
 // a run of events; the rows' encoding inline in it).
 inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
     const ApiEvent& e) {
-  if ((!opened_ && !Open()) || !ok_) {
+  if (__builtin_expect(!writing_, 0) && !Ready()) {
     CountUnwritten(1);
     return;
   }
@@ -989,6 +990,12 @@ void RocpdWriter::CheckpointIfAligned() {
       appender_->FlushEndsOnMultipleOf(kFileAlignment)) {
     Checkpoint();
   }
+}
+
+bool RocpdWriter::Ready() {
+  if (!opened_) Open();
+  writing_ = opened_ && ok_;
+  return writing_;
 }
 
 void RocpdWriter::Write(const ApiEvent& e) { WriteOne(e); }
