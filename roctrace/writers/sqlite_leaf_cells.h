@@ -147,7 +147,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     size_t table, const RowidCode& code, const int64_t (&values)[kColumns]) {
   const int64_t rowid = code.rowid;
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   Layout& l = t.layout;
   // The layout's shape: set from a row of kColumns values (the table's
   // count: AppendLong refuses others) and kFixed's columns of no bytes.
@@ -223,7 +223,7 @@ SqliteTableAppender::AppendAroundMiddleInline(size_t table, int64_t rowid,
                                               size_t last_size) {
   using sqlite_format::Store8;
   constexpr size_t kCopy = RowTail::kAroundValues;
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   if (__builtin_expect(first != t.around_first, 0)) {
     const sqlite_format::IntegerCell c =
         sqlite_format::IntegerCellOf(first, small_ints_);
@@ -281,7 +281,7 @@ SqliteTableAppender::AppendWithTailInline(size_t table, int64_t rowid,
                                           int64_t first, RowTail& tail) {
   const size_t size = tail.cell_size;
   if (size == 0) return false;
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   const size_t columns = 1 + tail.columns;
   if (rowid <= t.last_rowid || columns < t.columns ||
       columns > t.stored_columns) {
@@ -379,7 +379,7 @@ inline __attribute__((always_inline)) bool
 SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
                                       int64_t first, const CallImage& image) {
   const size_t n = image.rows;
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   if (n == 0 || rowid <= t.last_rowid ||
       static_cast<uint64_t>(rowid) - image.rowid_lo > image.rowid_span ||
       static_cast<uint64_t>(first) - image.first_lo > image.first_span) {
