@@ -226,7 +226,9 @@ PftraceWriter::Sequence* PftraceWriter::SequenceOfSlow(const ApiEvent& e) {
     sequences_.push_back(std::move(s));
   }
   last_sequence_ = it->second;
-  return &sequences_[last_sequence_];
+  last_ = &sequences_[last_sequence_];
+  last_track_ = last_->track;
+  return last_;
 }
 
 // The sequence's first packets in this file: the thread's track, the

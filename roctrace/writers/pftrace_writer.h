@@ -21,6 +21,7 @@
 #ifndef ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 #define ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -143,10 +144,9 @@ class PftraceWriter : public Writer {
   // calls.
   Sequence* SequenceOf(const ApiEvent& e) {
     if (__builtin_expect(
-            !IsDevice(e.op->category) && last_sequence_ < sequences_.size() &&
-                sequences_[last_sequence_].track == ThreadTrack(e.tid),
+            !IsDevice(e.op->category) && ThreadTrack(e.tid) == last_track_,
             1)) {
-      return &sequences_[last_sequence_];
+      return last_;
     }
     return SequenceOfSlow(e);
   }
@@ -195,6 +195,10 @@ class PftraceWriter : public Writer {
   std::vector<Sequence> sequences_;
   std::unordered_map<uint64_t, size_t> sequence_of_track_;
   size_t last_sequence_ = SIZE_MAX;
+  // sequences_[last_sequence_] and its track, set with it (SequenceOfSlow,
+  // which alone adds sequences); no track's (a tid is 32-bit) while unset.
+  Sequence* last_ = nullptr;
+  uint64_t last_track_ = UINT64_MAX;
   std::unordered_set<uint64_t> tracks_;  // described in the current file
   bool group_by_stream_ = false;
   std::function<bool()> hip_initialized_;  // asked once, then cleared
