@@ -465,6 +465,43 @@ TEST(SqliteTableAppender, RowsOfAnotherColumnCountAreAnError) {
       << error;
 }
 
+// Rowids of every varint length, 1 to 9 bytes, at both ends of each
+// (each row's varint is encoded whole into one word store, the 9-byte
+// ones out of line), read back by id with their values.
+TEST(SqliteTableAppender, RowidsOfEveryVarintLengthReadBack) {
+  Database d(4096);
+  std::string error;
+  auto appender = SqliteTableAppender::Open(d.db, {{"rocpd_event", 4}}, &error);
+  ASSERT_NE(appender, nullptr) << error;
+  std::vector<int64_t> rowids;
+  for (int bytes = 1; bytes <= 8; ++bytes) {
+    const int64_t top = int64_t{1} << (7 * bytes);
+    rowids.push_back(top - 2);
+    rowids.push_back(top - 1);
+  }
+  rowids.push_back(int64_t{1} << 56);
+  rowids.push_back(std::numeric_limits<int64_t>::max());
+  rowids.erase(rowids.begin());  // 126, 127 first: rowids start above 0
+  for (int64_t rowid : rowids) {
+    const int64_t event[4] = {rowid % 1000, 0, 1, rowid};
+    appender->Append(0, rowid, event);
+  }
+  ASSERT_TRUE(appender->Flush(&error)) << error;
+  EXPECT_EQ(Rows(d.db, "PRAGMA integrity_check"),
+            std::vector<std::vector<std::string>>{{"ok"}});
+  auto rows = Rows(d.db,
+                   "SELECT id, category_id, stack_id, parent_stack_id, "
+                   "correlation_id FROM rocpd_event ORDER BY id");
+  ASSERT_EQ(rows.size(), rowids.size());
+  for (size_t i = 0; i < rowids.size(); ++i) {
+    const int64_t r = rowids[i];
+    const std::vector<std::string> want = {std::to_string(r),
+                                           std::to_string(r % 1000), "0", "1",
+                                           std::to_string(r)};
+    EXPECT_EQ(rows[i], want) << "rowid " << r;
+  }
+}
+
 // rocpd_arg rows (integers and texts) across many leaves and three
 // levels, read back exactly: empty texts, multi-byte UTF-8, texts of every
 // length up to the longest a row may hold, and long integer widths.

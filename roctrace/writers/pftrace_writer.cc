@@ -134,6 +134,7 @@ PftraceWriter::~PftraceWriter() = default;
 
 void PftraceWriter::FlushBuffer() {
   // (out_ keeps the file's last partial page, written.)
+  const size_t held = out_.size();
   if (!file_.is_open()) {
     out_.clear();
   } else if (!file_.Write(&out_)) {
@@ -146,17 +147,19 @@ void PftraceWriter::FlushBuffer() {
     file_limit_ = 0;
     out_.clear();
   }
+  out_base_ += held - out_.size();
+  SetLimit(file_limit_);
   pending_events_ = 0;
 }
 
 bool PftraceWriter::Ready() {
-  file_limit_ = 0;
+  SetLimit(0);
   if (failed_) return false;
-  if ((!file_.is_open() || (max_bytes_ != 0 && file_bytes_ >= max_bytes_)) &&
+  if ((!file_.is_open() || (max_bytes_ != 0 && file_bytes() >= max_bytes_)) &&
       !StartFile()) {
     return false;
   }
-  file_limit_ = max_bytes_ != 0 ? max_bytes_ : UINT64_MAX;
+  SetLimit(max_bytes_ != 0 ? max_bytes_ : UINT64_MAX);
   return true;
 }
 
@@ -176,7 +179,6 @@ bool PftraceWriter::StartFile() {
     return false;
   }
   files_.push_back(path);
-  file_bytes_ = 0;
   tracks_.clear();
   for (Sequence& s : sequences_) {
     s.started = false;
@@ -199,7 +201,7 @@ bool PftraceWriter::StartFile() {
   out_.Close(desc);
   out_.Close(p);
   tracks_.insert(ProcessTrack(info_.pid));
-  file_bytes_ = out_.size();
+  out_base_ = 0;
   return true;
 }
 
@@ -224,7 +226,9 @@ PftraceWriter::Sequence* PftraceWriter::SequenceOfSlow(const ApiEvent& e) {
     sequences_.push_back(std::move(s));
   }
   last_sequence_ = it->second;
-  return &sequences_[last_sequence_];
+  last_ = &sequences_[last_sequence_];
+  last_track_ = last_->track;
+  return last_;
 }
 
 // The sequence's first packets in this file: the thread's track, the
@@ -479,12 +483,11 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteSliceFromHead(
 
 inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
     const ApiEvent& e) {
-  if (__builtin_expect(file_bytes_ >= file_limit_, 0) && !Ready()) {
+  if (__builtin_expect(out_.size() >= out_limit_, 0) && !Ready()) {
     CountUnwritten(1);
     return;
   }
   ++pending_events_;
-  const size_t before = out_.size();
   Sequence* s = SequenceOf(e);
   if (!s->started) StartSequence(s, e);
   const uint32_t index = e.op->index;
@@ -496,7 +499,6 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
     if (h.plain && !e.instant && e.start_ns >= s->clock &&
         e.end_ns >= e.start_ns) {
       WriteSliceFromHead(s, e, h);
-      file_bytes_ += out_.size() - before;
       if (out_.size() >= file_.next_write()) FlushBuffer();
       return;
     }
@@ -532,24 +534,22 @@ inline __attribute__((always_inline)) void PftraceWriter::WriteOne(
       h.plain =
           !device && !e.op->submits_work && e.op->category != Category::kMarker;
       WriteSliceFromHead(s, e, h);
-      file_bytes_ += out_.size() - before;
       if (out_.size() >= file_.next_write()) FlushBuffer();
       return;
     }
   }
   if (track == s->track && !e.instant && name_iid != 0 &&
       e.op->category != Category::kKernel && WriteSlice(s, e, name_iid, flow)) {
-    file_bytes_ += out_.size() - before;
     if (out_.size() >= file_.next_write()) FlushBuffer();
     return;
   }
-  WritePackets(e, s, before, track, flow, name_iid);
+  WritePackets(e, s, track, flow, name_iid);
 }
 
 // Out of line: its locals (a kernel's annotation values) would otherwise
 // give every call of Write a larger frame and a stack check.
-void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, size_t before,
-                                 uint64_t track, bool flow, uint32_t name_iid) {
+void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, uint64_t track,
+                                 bool flow, uint32_t name_iid) {
   const uint32_t index = e.op->index;
   if (track != s->track) EnsureTrack(track, e, s);
 
@@ -620,7 +620,6 @@ void PftraceWriter::WritePackets(const ApiEvent& e, Sequence* s, size_t before,
     out_.Close(event);
     out_.Close(p);
   }
-  file_bytes_ += out_.size() - before;
   if (out_.size() >= file_.next_write()) FlushBuffer();
 }
 
@@ -629,7 +628,7 @@ void PftraceWriter::Checkpoint() { FlushBuffer(); }
 void PftraceWriter::Finish(const RunInfo&) {
   FlushBuffer();
   file_.Close();
-  file_limit_ = 0;
+  SetLimit(0);
 }
 
 void PftraceWriter::Write(const ApiEvent& e) { WriteOne(e); }

@@ -21,6 +21,7 @@
 #ifndef ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 #define ROCTRACE_WRITERS_PFTRACE_WRITER_H_
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -115,8 +116,9 @@ class PftraceWriter : public Writer {
     // By OpName::index (as long as name_iid): a slice's begin packet after
     // its timestamp, up to its correlation ID's value (made by the first
     // slice of the name with its iid; no flow). Constant but for two
-    // lengths, set per slice.
-    struct SliceHead {
+    // lengths, set per slice. A whole cache line: the vector's size and an
+    // element's place by a shift (41 bytes would take a multiply for each).
+    struct alignas(64) SliceHead {
       uint32_t iid = 0;  // made for this iid; 0 not made
       uint8_t size = 0;
       uint8_t event_length_at = 0;  // the TrackEvent's length byte
@@ -136,16 +138,15 @@ class PftraceWriter : public Writer {
 
   bool StartFile();
   // Whether an event can be written, a file started as needed (WriteOne's
-  // slow path, taken when file_bytes_ reaches file_limit_); sets the limit.
+  // slow path, taken when file_bytes() reaches file_limit_); sets the limit.
   __attribute__((noinline)) bool Ready();
   // Inline for the common event, another of the last sequence's thread's
   // calls.
   Sequence* SequenceOf(const ApiEvent& e) {
     if (__builtin_expect(
-            !IsDevice(e.op->category) && last_sequence_ < sequences_.size() &&
-                sequences_[last_sequence_].track == ThreadTrack(e.tid),
+            !IsDevice(e.op->category) && ThreadTrack(e.tid) == last_track_,
             1)) {
-      return &sequences_[last_sequence_];
+      return last_;
     }
     return SequenceOfSlow(e);
   }
@@ -163,22 +164,30 @@ class PftraceWriter : public Writer {
   // Makes the head of `e`'s name with `iid` (and the sequence's tail).
   __attribute__((noinline)) void MakeSliceHead(Sequence* s, const ApiEvent& e,
                                                uint32_t iid);
-  // The general path: every packet of `e` through the encoder (`before`:
-  // the buffer's size when its packets began).
+  // The general path: every packet of `e` through the encoder.
   __attribute__((noinline)) void WritePackets(const ApiEvent& e, Sequence* s,
-                                              size_t before, uint64_t track,
-                                              bool flow, uint32_t name_iid);
+                                              uint64_t track, bool flow,
+                                              uint32_t name_iid);
   void FlushBuffer();
 
   std::string prefix_;
   RunInfo info_;
   uint64_t max_bytes_;
   OutputFile file_;
-  uint64_t file_bytes_ = 0;  // written to the file, plus out_
-  // file_bytes_ at which WriteOne calls Ready: the size limit of an open
+  // The file's bytes before out_'s first: the file's size so far is
+  // out_base_ + out_.size(), so an event adds to no count but out_'s.
+  uint64_t out_base_ = 0;
+  uint64_t file_bytes() const { return out_base_ + out_.size(); }
+  // file_bytes() at which WriteOne calls Ready: the size limit of an open
   // file (UINT64_MAX without one), 0 with no file open or after a failure
-  // (one test an event instead of three).
+  // (one test an event instead of three); out_limit_ is the same as a size
+  // of out_ (SetLimit keeps both, and out_limit_ after each flush).
   uint64_t file_limit_ = 0;
+  uint64_t out_limit_ = 0;
+  void SetLimit(uint64_t file_limit) {
+    file_limit_ = file_limit;
+    out_limit_ = file_limit > out_base_ ? file_limit - out_base_ : 0;
+  }
   bool failed_ = false;
   std::vector<std::string> files_;
   uint64_t pending_events_ = 0;  // events encoded in out_
@@ -186,6 +195,10 @@ class PftraceWriter : public Writer {
   std::vector<Sequence> sequences_;
   std::unordered_map<uint64_t, size_t> sequence_of_track_;
   size_t last_sequence_ = SIZE_MAX;
+  // sequences_[last_sequence_] and its track, set with it (SequenceOfSlow,
+  // which alone adds sequences); no track's (a tid is 32-bit) while unset.
+  Sequence* last_ = nullptr;
+  uint64_t last_track_ = UINT64_MAX;
   std::unordered_set<uint64_t> tracks_;  // described in the current file
   bool group_by_stream_ = false;
   std::function<bool()> hip_initialized_;  // asked once, then cleared

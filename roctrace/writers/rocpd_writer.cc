@@ -98,6 +98,7 @@ void RocpdWriter::Fail(const char* what, const std::string& why) {
     uncommitted_events_ = 0;
   }
   ok_ = false;
+  writing_ = false;
 }
 
 bool RocpdWriter::Exec(const char* sql) {
@@ -942,7 +943,7 @@ void RocpdWriter::InsertDeviceRows() {
 // a run of events; the rows' encoding inline in it).
 inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
     const ApiEvent& e) {
-  if ((!opened_ && !Open()) || !ok_) {
+  if (__builtin_expect(!writing_, 0) && !Ready()) {
     CountUnwritten(1);
     return;
   }
@@ -955,7 +956,10 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
     const int64_t id = next_event_id_++;
     const int64_t corr = static_cast<int64_t>(e.correlation_id);
     const int64_t event[4] = {ids.category, corr, 0, corr};
-    appender_->AppendInline<4, kEventFixed>(kEventTable, id, event);
+    // Both rows' rowid: its varint encoded once.
+    const SqliteTableAppender::RowidCode code =
+        SqliteTableAppender::RowidCodeOf(id);
+    appender_->AppendInline<4, kEventFixed>(kEventTable, code, event);
     const int64_t region[7] = {1,
                                1,
                                ThreadRow(e.tid, e.start_ns, e.end_ns),
@@ -963,7 +967,7 @@ inline __attribute__((always_inline)) void RocpdWriter::WriteOne(
                                static_cast<int64_t>(e.end_ns),
                                ids.name,
                                id};
-    appender_->AppendInline<7, kRegionFixed>(kRegionTable, id, region);
+    appender_->AppendInline<7, kRegionFixed>(kRegionTable, code, region);
     if (e.args != nullptr && !AppendRepeatedArgs(e, id, *e.args)) {
       WriteArgs(e, id, *e.args);
     }
@@ -986,6 +990,12 @@ void RocpdWriter::CheckpointIfAligned() {
       appender_->FlushEndsOnMultipleOf(kFileAlignment)) {
     Checkpoint();
   }
+}
+
+bool RocpdWriter::Ready() {
+  if (!opened_) Open();
+  writing_ = opened_ && ok_;
+  return writing_;
 }
 
 void RocpdWriter::Write(const ApiEvent& e) { WriteOne(e); }

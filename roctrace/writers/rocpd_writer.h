@@ -14,6 +14,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -50,7 +51,7 @@ class RocpdWriter : public Writer {
   // The thread's row, its time span widened to [start, end]. Inline: events
   // come in runs of one thread, so this is nearly always the last one's.
   int64_t ThreadRow(uint32_t tid, uint64_t start, uint64_t end) {
-    if (__builtin_expect(last_thread_ == nullptr || tid != last_tid_, 0)) {
+    if (__builtin_expect(tid != last_tid_, 0)) {
       SwitchThread(tid, start, end);
     }
     if (start < last_thread_->start) last_thread_->start = start;
@@ -112,6 +113,10 @@ class RocpdWriter : public Writer {
   bool opened_ = false;
   bool created_ = false;  // the file exists (SQLite opened it)
   bool ok_ = true;
+  // opened_ && ok_, kept by Ready and Fail: WriteOne's one test an event.
+  bool writing_ = false;
+  // Opens the database when not yet opened; whether events can be written.
+  __attribute__((noinline)) bool Ready();
   uint64_t uncommitted_events_ = 0;  // written since the last commit
   sqlite3_stmt* insert_string_ = nullptr;
   sqlite3_stmt* insert_thread_ = nullptr;
@@ -186,7 +191,9 @@ class RocpdWriter : public Writer {
   std::vector<NameIds> name_ids_of_;      // by OpName::index; 0: not yet
   std::vector<int64_t> marker_events_;    // ids, for their messages
   bool marker_events_overflow_ = false;
-  uint32_t last_tid_ = 0;
+  // last_thread_'s tid; no tid's (they are 32-bit) while it is unset, so
+  // one compare an event tests both.
+  uint64_t last_tid_ = UINT64_MAX;
   int64_t category_ids_[kCategoryCount] = {};
   struct ThreadInfo {
     int64_t row;

@@ -112,11 +112,42 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendLongCopy(
 // leaf for the cell and the spill below it) inline; every other row out of
 // line (AppendLong). kFixed's columns (no bytes, the same every row) are
 // neither checked nor stored: the layout says they have no bytes.
+inline __attribute__((always_inline)) SqliteTableAppender::RowidCode
+SqliteTableAppender::RowidCodeOf(int64_t rowid) {
+  const uint64_t v = static_cast<uint64_t>(rowid);
+  if (__builtin_expect(v < (uint64_t{1} << 21), 1)) {
+    if (v >= (uint64_t{1} << 14)) {
+      return {rowid,
+              ((v >> 14) | 0x80) << 40 | (((v >> 7) & 0x7f) | 0x80) << 48 |
+                  (v & 0x7f) << 56,
+              3};
+    }
+    if (v >= 0x80) {
+      return {rowid, ((v >> 7) | 0x80) << 48 | (v & 0x7f) << 56, 2};
+    }
+    return {rowid, v << 56, 1};
+  }
+  const size_t len = sqlite_format::VarintLen(v);
+  if (len > 8) return {rowid, 0, size_t{1} << 20};
+  uint8_t bytes[8] = {};
+  sqlite_format::PutVarint(bytes + 8 - len, v, len);
+  uint64_t word;
+  std::memcpy(&word, bytes, 8);
+  return {rowid, word, len};
+}
+
 template <size_t kColumns, uint32_t kFixed>
 inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     size_t table, int64_t rowid, const int64_t (&values)[kColumns]) {
+  AppendInline<kColumns, kFixed>(table, RowidCodeOf(rowid), values);
+}
+
+template <size_t kColumns, uint32_t kFixed>
+inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
+    size_t table, const RowidCode& code, const int64_t (&values)[kColumns]) {
+  const int64_t rowid = code.rowid;
   static_assert(kColumns >= 1 && kColumns <= kMaxColumns, "1 to 8 columns");
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   Layout& l = t.layout;
   // The layout's shape: set from a row of kColumns values (the table's
   // count: AppendLong refuses others) and kFixed's columns of no bytes.
@@ -135,7 +166,7 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     AppendLongCopy<kColumns, kFixed>(table, rowid, values);
     return;
   }
-  const size_t rowid_len = RowidLen(t, rowid);
+  const size_t rowid_len = code.len;
   const size_t header = 2 + kColumns;  // size byte, NULL key, the types
   const size_t payload = header + l.body;
   static_assert(2 + 9 * kMaxColumns <= 0x7f, "a payload's varint is 1 byte");
@@ -167,8 +198,10 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
   q -= kColumns + 2;
   if constexpr (kColumns > 6) *q = static_cast<uint8_t>(header);
   if constexpr (kColumns == 8) q[1] = 0;  // no byte below the types
+  // The varint's word: its bytes below the varint land where the payload
+  // size goes next and in the slack below the cell.
+  sqlite_format::Store8(q - 8, code.word);
   q -= rowid_len;
-  sqlite_format::PutVarint(q, static_cast<uint64_t>(rowid), rowid_len);
   *--q = static_cast<uint8_t>(payload);
   EndCell(t, rowid, q, size, true);
 }
@@ -190,7 +223,7 @@ SqliteTableAppender::AppendAroundMiddleInline(size_t table, int64_t rowid,
                                               size_t last_size) {
   using sqlite_format::Store8;
   constexpr size_t kCopy = RowTail::kAroundValues;
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   if (__builtin_expect(first != t.around_first, 0)) {
     const sqlite_format::IntegerCell c =
         sqlite_format::IntegerCellOf(first, small_ints_);
@@ -248,7 +281,7 @@ SqliteTableAppender::AppendWithTailInline(size_t table, int64_t rowid,
                                           int64_t first, RowTail& tail) {
   const size_t size = tail.cell_size;
   if (size == 0) return false;
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   const size_t columns = 1 + tail.columns;
   if (rowid <= t.last_rowid || columns < t.columns ||
       columns > t.stored_columns) {
@@ -346,7 +379,7 @@ inline __attribute__((always_inline)) bool
 SqliteTableAppender::AppendCallInline(size_t table, int64_t rowid,
                                       int64_t first, const CallImage& image) {
   const size_t n = image.rows;
-  Tree& t = *trees_[table];
+  Tree& t = *tree_at_[table];
   if (n == 0 || rowid <= t.last_rowid ||
       static_cast<uint64_t>(rowid) - image.rowid_lo > image.rowid_span ||
       static_cast<uint64_t>(first) - image.first_lo > image.first_span) {

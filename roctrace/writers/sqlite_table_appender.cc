@@ -65,6 +65,10 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
   // The schema format number: a 4-byte big-endian integer.
   a->small_ints_ = sqlite_format::Get4(&a->header_[44]) >= 4;
   a->file_pages_ = Get4(&a->header_[28]);
+  if (tables.size() > kMaxTables) {
+    *error = "more than " + std::to_string(kMaxTables) + " tables";
+    return nullptr;
+  }
   for (const Table& table : tables) {
     auto t = std::make_unique<Tree>();
     t->name = table.name;
@@ -126,6 +130,7 @@ std::unique_ptr<SqliteTableAppender> SqliteTableAppender::Open(
     t->leaf[0] = kTableLeaf;
     t->leaf_content = a->usable_;
     t->leaf_pgno = t->root;
+    a->tree_at_[a->trees_.size()] = t.get();
     a->trees_.push_back(std::move(t));
   }
   return a;

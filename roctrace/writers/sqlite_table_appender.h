@@ -16,13 +16,13 @@
 // few pages not yet linked or freed ("never used" to PRAGMA integrity_check).
 //
 // Requirements, checked by Open(): rollback journal (not WAL), no
-// auto-vacuum, mmap off, the tables empty, their first column an INTEGER
-// PRIMARY KEY (stored as NULL; the rowid is the id), the columns after the
-// ones appended all with a DEFAULT (SQLite reads a short record's missing
-// trailing columns as their defaults). 1 to 8 values a row (integers, or
-// text through AppendRow); rows never need overflow pages (AppendRow refuses
-// a row longer than a page holds). The connection must not use
-// locking_mode=EXCLUSIVE: SQLite notices our writes by the header's change
+// auto-vacuum, mmap off, at most kMaxTables tables, all empty, their first
+// column an INTEGER PRIMARY KEY (stored as NULL; the rowid is the id), the
+// columns after the ones appended all with a DEFAULT (SQLite reads a short
+// record's missing trailing columns as their defaults). 1 to 8 values a row
+// (integers, or text through AppendRow); rows never need overflow pages
+// (AppendRow refuses a row longer than a page holds). The connection must not
+// use locking_mode=EXCLUSIVE: SQLite notices our writes by the header's change
 // counter, which it re-reads at the start of each transaction only when it took
 // the lock anew.
 #ifndef ROCTRACE_WRITERS_SQLITE_TABLE_APPENDER_H_
@@ -41,6 +41,7 @@ namespace roctrace {
 class SqliteTableAppender {
  public:
   static constexpr size_t kMaxColumns = 8;
+  static constexpr size_t kMaxTables = 8;  // tables one appender writes
   struct Table {
     std::string name;
     // Integer columns each row gives after the INTEGER PRIMARY KEY (1 to
@@ -65,6 +66,20 @@ class SqliteTableAppender {
   // nor stores it.
   template <size_t kColumns, uint32_t kFixed = 0>
   inline void AppendInline(size_t table, int64_t rowid,
+                           const int64_t (&values)[kColumns]);
+  // A rowid's varint, encoded once for the rows of several tables that
+  // share it (the rocpd writer's event and region rows): its bytes at the
+  // top of a little-endian word (the last at byte 7), stored at once.
+  // A rowid of 9 bytes has `len` far larger than a page, so the inline
+  // row's room check sends it out of line (AppendLong encodes it there).
+  struct RowidCode {
+    int64_t rowid;
+    uint64_t word;
+    size_t len;
+  };
+  static inline RowidCode RowidCodeOf(int64_t rowid);
+  template <size_t kColumns, uint32_t kFixed = 0>
+  inline void AppendInline(size_t table, const RowidCode& code,
                            const int64_t (&values)[kColumns]);
 
   // A column value of AppendRow: text (UTF-8, `size` bytes, not copied
@@ -298,6 +313,9 @@ class SqliteTableAppender {
   uint32_t usable_ = 0;     // page size less the reserved bytes
   bool small_ints_ = true;  // serial types 8 and 9 (file format >= 4)
   std::vector<std::unique_ptr<Tree>> trees_;
+  // trees_'s by table, in the object: an inline append finds its tree
+  // with one load, not two.
+  Tree* tree_at_[kMaxTables] = {};
   std::vector<uint8_t> header_;  // the database's first 100 bytes
   std::string error_;            // a rowid out of order, reported at Flush
   // A cell encoded here when the leaf has no room below it for the
