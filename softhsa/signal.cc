@@ -152,12 +152,13 @@ int64_t WaitOn(Signal* s, hsa_signal_condition_t cond, int64_t compare,
   // A short spin first (about 50 us here, shorter than ROCR's: 200 us, or
   // the whole timeout for HSA_WAIT_STATE_ACTIVE): completions from a packet
   // processor usually follow within microseconds, and a futex sleep costs
-  // more than that. Every 64 turns the waiter runs the copy engine's next
-  // ready copy, if the engine is not running one (RunCopyForWaiter).
+  // more than that. Every 64 turns a waiter that may wait runs the copy
+  // engine's next ready copy of up to 64 KiB, if the engine is not running
+  // one (RunCopyForWaiter).
   for (int i = 0; i < 2000; ++i) {
     v = s->value.load(std::memory_order_acquire);
     if (Satisfied(v, cond, compare)) return v;
-    if ((i & 63) == 0 && RunCopyForWaiter()) continue;
+    if ((i & 63) == 0 && timeout_ns != 0 && RunCopyForWaiter()) continue;
     if ((i & 63) == 63 && MonotonicNs() - start >= timeout_ns) return v;
     __builtin_ia32_pause();
   }
