@@ -481,7 +481,7 @@ TEST(SqliteTableAppender, RowidsOfEveryVarintLengthReadBack) {
   }
   rowids.push_back(int64_t{1} << 56);
   rowids.push_back(std::numeric_limits<int64_t>::max());
-  rowids.erase(rowids.begin());  // 126, 127 first: rowids start above 0
+  rowids.erase(rowids.begin());  // the first: rowids start above 0
   for (int64_t rowid : rowids) {
     const int64_t event[4] = {rowid % 1000, 0, 1, rowid};
     appender->Append(0, rowid, event);

@@ -158,7 +158,6 @@ inline __attribute__((always_inline)) void SqliteTableAppender::AppendInline(
     if (((kFixed >> i) & 1) != 0) continue;
     common = common && static_cast<uint64_t>(values[i]) - l.lo[i] <= l.span[i];
   }
-  // A refused row leaves the rowid's varint length as it was (RowidLen).
   // The slow path takes a copy: the caller's array, read only here by
   // constant indices, then stays in registers (no stores on the common
   // path).
