@@ -490,7 +490,7 @@ void Tool::CaptureArgs() {
     args_domains_ |= uint32_t{1} << domain;
     for (uint32_t op = 0; op < OpCountOf(domain); ++op) {
       // No parameters, nor a result JSON writes from the entry.
-      if (EntrySizeOf(domain, op) == 0) continue;
+      if (RecordedEntrySizeOf(domain, op) == 0) continue;
       roctracer_internal_tool_enable_op_callback(
           domain, op, ArgCapture::OnExitOf(domain), nullptr);
     }
