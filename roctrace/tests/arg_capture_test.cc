@@ -403,6 +403,42 @@ TEST(ArgCapture, ResultsOnlyWhenAsked) {
             kRetvalFollows | 16u);
 }
 
+// The size tables are made once, at the first SetRecording(true): a later
+// SetRetvals changes EntrySizeOf but not what is recorded, and
+// RecordedEntrySizeOf (what the converter marks OpName::retval_in_args by)
+// follows the entries, not EntrySizeOf.
+TEST(ArgCapture, RecordedSizeIsTheTablesAfterALateSetRetvals) {
+  ArgCapture::SetRetvals(true);
+  ArgCapture::SetRecording(true);
+  ArgCapture::SetRetvals(false);
+  EXPECT_EQ(EntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString),
+            ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString));
+  EXPECT_EQ(RecordedEntrySizeOf(ACTIVITY_DOMAIN_HIP_API,
+                                HIP_API_ID_hipGetErrorString),
+            kRetvalFollows | 16u);
+  EXPECT_EQ(RecordedEntrySizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy),
+            ArgsSizeOf(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipMemcpy));
+  static const char kText[] = "late";
+  hip_api_data_t text{};
+  text.correlation_id = 901;
+  text.args.hipGetErrorString.hipError = hipErrorInvalidValue;
+  text.const_char_ptr_retval = kText;
+  ArgCapture::OnExitOf(ACTIVITY_DOMAIN_HIP_API)(
+      ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString, &text, nullptr);
+  ArgCapture::SetRetvals(true);
+  ArgCapture capture;
+  ArgArena arena;
+  const ApiArgs* a =
+      capture.Take(ACTIVITY_DOMAIN_HIP_API, HIP_API_ID_hipGetErrorString, Tid(),
+                   901, &arena);
+  ASSERT_NE(a, nullptr);
+  // The entry carries the result, as RecordedEntrySizeOf says.
+  EXPECT_EQ(a->size, RecordedEntrySizeOf(ACTIVITY_DOMAIN_HIP_API,
+                                         HIP_API_ID_hipGetErrorString) &
+                         ~kRetvalFollows);
+  EXPECT_EQ(RetvalOf(*a), reinterpret_cast<uintptr_t>(kText));
+}
+
 // A call's stream is read from its copy where the op has a stream
 // parameter, and a call without one has none.
 TEST(ArgCapture, StreamOfACallWithAStreamParameterOnly) {

@@ -289,7 +289,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (std::strcmp(mode, "loop") == 0) {
-    Calls(n / 10 + 1);  // warm up (the clock calibrates in the first ~20 ms)
+    Calls(n / 10 + 1);  // warm up (the clock calibrates in the first ~2 ms)
     auto start = std::chrono::steady_clock::now();
     Calls(n);
     auto ns = std::chrono::duration<double, std::nano>(

@@ -443,6 +443,16 @@ uint32_t EntrySizeOf(uint32_t domain, uint32_t op) {
   return kRetvalFollows | (((size + 7) & ~uint32_t{7}) + 8);
 }
 
+uint32_t RecordedEntrySizeOf(uint32_t domain, uint32_t op) {
+  if (domain < ACTIVITY_DOMAIN_NUMBER) {
+    const ArgSizeTable& table = g_arg_sizes[domain];
+    if (op < table.count.load(std::memory_order_acquire)) {
+      return table.sizes[op];
+    }
+  }
+  return EntrySizeOf(domain, op);
+}
+
 uint32_t OpCountOf(uint32_t domain) {
   switch (domain) {
     case ACTIVITY_DOMAIN_HIP_API:

@@ -275,6 +275,12 @@ constexpr uint32_t kRetvalFollows = uint32_t{1} << 31;
 // retval_in_args, RetvalOf); its ArgsSizeOf too when results are not
 // recorded (ArgCapture::SetRetvals).
 uint32_t EntrySizeOf(uint32_t domain, uint32_t op);
+// The size an op's entries are recorded with: its size table's entry once
+// the tables are made (the first ArgCapture::SetRecording: SetRetvals after
+// that changes EntrySizeOf but no longer what is recorded), EntrySizeOf
+// before that and for an op the table does not hold. What readers of the
+// entries (OpName::retval_in_args) must go by.
+uint32_t RecordedEntrySizeOf(uint32_t domain, uint32_t op);
 
 // How many ops a domain has (its generated kCount); 0 for others.
 uint32_t OpCountOf(uint32_t domain);

@@ -79,7 +79,8 @@ const OpName* RecordConverter::NewApiName(uint32_t domain, uint32_t op) {
     name->submits_work = track_threads_ && !hsa_traced_;
     name->returns_status = roctracer::hip_api::ReturnsStatus(op);
     name->returns_void = roctracer::hip_api::RetvalSize(op) == 0;
-    name->retval_in_args = (EntrySizeOf(domain, op) & kRetvalFollows) != 0;
+    name->retval_in_args =
+        (RecordedEntrySizeOf(domain, op) & kRetvalFollows) != 0;
   } else if (domain == ACTIVITY_DOMAIN_KFD_API) {
     // The layer below HSA: written with the HSA calls (their files and
     // tables), its own Domain column.

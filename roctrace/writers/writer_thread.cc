@@ -78,7 +78,8 @@ WriterThread::WriterThread(std::unique_ptr<Writer> writer,
                            size_t max_queued_batches)
     : writer_(std::move(writer)),
       max_queued_(max_queued_batches == 0 ? 1 : max_queued_batches),
-      wake_batches_(std::min<size_t>(kWakeBatches, max_queued_)) {
+      wake_batches_(std::min<size_t>(kWakeBatches, max_queued_)),
+      resume_at_(max_queued_ / 2) {
   thread_ = std::thread([this] { Main(); });
 }
 
@@ -88,7 +89,10 @@ WriterThread::~WriterThread() {
 
 void WriterThread::Push(EventBatch batch) {
   std::unique_lock<std::mutex> lock(mutex_);
-  not_full_.wait(lock, [this] { return queue_.size() < max_queued_; });
+  while (queue_.size() >= max_queued_) {
+    pusher_waiting_ = true;
+    not_full_.wait(lock);
+  }
   queue_.push_back({std::move(batch)});
   // A writer that waits is woken once a few batches wait for it, not for
   // each: a wake-up costs both threads a few microseconds, one per buffer
@@ -135,8 +139,13 @@ void WriterThread::Main() {
     if (queue_.empty()) break;  // finishing, nothing left
     Item item = std::move(queue_.front());
     queue_.pop_front();
+    // A full queue's pusher is woken once it has drained to half, not at
+    // each batch taken: it then pushes several without waiting (a wake-up
+    // a batch was a context switch pair a batch for both threads).
+    const bool wake_pusher = pusher_waiting_ && queue_.size() <= resume_at_;
+    if (wake_pusher) pusher_waiting_ = false;
     lock.unlock();
-    not_full_.notify_one();
+    if (wake_pusher) not_full_.notify_all();
     if (item.batch == nullptr) {
       writer_->Checkpoint();
     } else {

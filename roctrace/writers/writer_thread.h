@@ -173,7 +173,8 @@ class WriterThread {
   WriterThread(const WriterThread&) = delete;
   WriterThread& operator=(const WriterThread&) = delete;
 
-  // Queues a batch; blocks while `max_queued_batches` are waiting. A writer
+  // Queues a batch; when `max_queued_batches` are waiting, blocks until
+  // half of them have been taken. A writer
   // that waits for work is woken once 8 batches (or the bound) are queued,
   // or by Checkpoint and Finish.
   void Push(EventBatch batch);
@@ -190,6 +191,11 @@ class WriterThread {
 
   // Only after Finish.
   const Writer& writer() const { return *writer_; }
+  // Whether a Push waits for room (for tests).
+  bool pusher_waiting() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pusher_waiting_;
+  }
 
  private:
   struct Item {
@@ -200,6 +206,9 @@ class WriterThread {
   std::unique_ptr<Writer> writer_;
   const size_t max_queued_;
   const size_t wake_batches_;
+  // A pusher waiting for room is woken when the queue is down to this.
+  const size_t resume_at_;
+  bool pusher_waiting_ = false;  // under mutex_
   std::mutex mutex_;
   std::condition_variable not_empty_, not_full_;
   std::deque<Item> queue_;

@@ -5,10 +5,10 @@
 // Read through the TSC when the kernel itself keeps time with it (its
 // clocksource is "tsc": invariant and synchronised across CPUs): one rdtsc
 // and a multiply on a map fitted to clock_gettime(CLOCK_BOOTTIME) and re-fitted
-// every 50 ms (runtime/clock/tsc_map.h), ~10 ns against ~22 ns for the vDSO
-// call here. An activity record takes two readings. Elsewhere, or with
-// ROCTRACER_CLOCK=boottime in the environment, every reading is a
-// clock_gettime call.
+// every 50 ms (sooner in the first ~60 ms: runtime/clock/tsc_map.h), ~10 ns
+// against ~22 ns for the vDSO call here. An activity record takes two readings.
+// Elsewhere, or with ROCTRACER_CLOCK=boottime in the environment, every reading
+// is a clock_gettime call.
 #ifndef RUNTIME_CLOCK_CLOCK_H_
 #define RUNTIME_CLOCK_CLOCK_H_
 
@@ -74,8 +74,8 @@ inline uint64_t TimestampNs() noexcept {
 
 // "tsc" while readings come from the fitted TSC map, "boottime" while they
 // are clock_gettime calls (also while the map is being calibrated: until two
-// intervals of 10 ms or more, ended by readings, have measured the same TSC
-// rate; ~20 ms after load for a program that keeps reading). For diagnostics
+// intervals of 1 ms or more, ended by readings, have measured the same TSC
+// rate; ~2 ms after load for a program that keeps reading). For diagnostics
 // and tests.
 const char* ActiveClockName() noexcept;
 

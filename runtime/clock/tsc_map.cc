@@ -15,13 +15,18 @@ bool Near(uint64_t a, uint64_t b, uint64_t tolerance) noexcept {
 
 }  // namespace
 
-uint64_t TscFitter::SpanTicks(uint64_t mult) noexcept {
-  return RateOf(kRefitNs, 1) / mult;
+uint64_t TscFitter::SpanTicks(uint64_t mult) const noexcept {
+  uint64_t span_ns = rate_interval_ns_ * kSpanPerInterval;
+  if (span_ns > kRefitNs || span_ns / kSpanPerInterval != rate_interval_ns_) {
+    span_ns = kRefitNs;
+  }
+  return RateOf(span_ns, 1) / mult;
 }
 
 void TscFitter::Start(const TscAnchor& first) noexcept {
   last_ = first;
   rate_ = 0;
+  rate_interval_ns_ = 0;
   candidate_ = 0;
   calibrated_ = false;
 }
@@ -32,13 +37,20 @@ void TscFitter::Start(const TscAnchor& first) noexcept {
 // a disturbance (a suspend with the TSC stopped) and says nothing about the
 // rate. Unless the next interval measures the same new rate: then the TSC's
 // frequency itself changed (a VM moved to another host) and it is taken.
+//
+// While spans are still growing (the rate was measured over less than
+// kRefitNs / 2), an interval as long as the rate's own is long enough.
 void TscFitter::LearnRate(const TscAnchor& anchor, uint64_t measured) noexcept {
-  if (anchor.ns - last_.ns < kRefitNs / 2) return;
+  const uint64_t interval = anchor.ns - last_.ns;
+  const uint64_t needed =
+      rate_interval_ns_ < kRefitNs / 2 ? rate_interval_ns_ : kRefitNs / 2;
+  if (interval < needed) return;
   last_ = anchor;
   if (Near(measured, rate_, rate_ / kRateTolerance) ||
       (candidate_ != 0 &&
        Near(measured, candidate_, candidate_ / kRateTolerance))) {
     rate_ = measured;
+    rate_interval_ns_ = interval;
     candidate_ = 0;
   } else {
     candidate_ = measured;
@@ -53,7 +65,8 @@ bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
   const uint64_t measured =
       RateOf(anchor.ns - last_.ns, anchor.tsc - last_.tsc);
   if (!calibrated_) {
-    if (anchor.ns - last_.ns < kCalibrationNs || measured == 0) return false;
+    const uint64_t interval = anchor.ns - last_.ns;
+    if (interval < kCalibrationNs || measured == 0) return false;
     last_ = anchor;
     // A suspend inside one interval would pass for a rate: two intervals
     // must agree.
@@ -63,6 +76,7 @@ bool TscFitter::Feed(const TscAnchor& anchor, const TscMap* current,
       return false;
     }
     rate_ = measured;
+    rate_interval_ns_ = interval;
     candidate_ = 0;
     calibrated_ = true;
   } else {

@@ -61,11 +61,21 @@ inline uint64_t MapEnd(const TscMap& map) noexcept {
 class TscFitter {
  public:
   // The first map is fitted from two consecutive intervals of at least this
-  // long that measure the same rate (one could hold a suspend).
-  static constexpr uint64_t kCalibrationNs = 10'000'000;
+  // long that measure the same rate (one could hold a suspend). Short, so
+  // that a program's first readings soon come from the TSC; the rate such an
+  // interval measures is off by the anchors' jitter over its length (tens of
+  // ns over 1 ms), so spans start short and grow with the interval the rate
+  // was measured over (kSpanPerInterval).
+  static constexpr uint64_t kCalibrationNs = 1'000'000;
   // A map is re-fitted after this long (so it drifts from the kernel's clock
   // by at most the kernel's slew over this time, ~50 ns at 1 ppm).
   static constexpr uint64_t kRefitNs = 50'000'000;
+  // A map's span is at most this many times the interval its rate was
+  // measured over (and at most kRefitNs): a rate off by the anchors' jitter
+  // j over an interval I drifts by about j * kSpanPerInterval over a span,
+  // whatever I. Each re-fit measures over the last span, so after
+  // calibration spans double (2, 4, 8, 16, 32 ms) until they reach kRefitNs.
+  static constexpr uint64_t kSpanPerInterval = 2;
   // A map this far ahead of the kernel steps back instead of slowing down.
   static constexpr uint64_t kStepNs = 1'000'000;
   // A measured rate further than 1/kRateTolerance from the previous one is
@@ -95,11 +105,12 @@ class TscFitter {
   uint64_t interval_start_ns() const noexcept { return last_.ns; }
 
  private:
-  static uint64_t SpanTicks(uint64_t mult) noexcept;
+  uint64_t SpanTicks(uint64_t mult) const noexcept;
   void LearnRate(const TscAnchor& anchor, uint64_t measured) noexcept;
 
-  TscAnchor last_{0, 0};    // the anchor the rate is measured from
-  uint64_t rate_ = 0;       // the last measured rate, 32.32 ns per tick
+  TscAnchor last_{0, 0};           // the anchor the rate is measured from
+  uint64_t rate_ = 0;              // the last measured rate, 32.32 ns per tick
+  uint64_t rate_interval_ns_ = 0;  // the interval rate_ was measured over
   uint64_t candidate_ = 0;  // an implausible rate, adopted if measured twice
   bool calibrated_ = false;
 };

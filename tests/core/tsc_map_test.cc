@@ -105,7 +105,8 @@ TEST(TscMap, ASuspendDuringCalibrationIsNotTakenForARate) {
 // A fitter calibrated on a simulated kernel, ready for re-fits.
 class TscMapFit : public ::testing::Test {
  protected:
-  TscMap Calibrate() {
+  // The first map, its span still short.
+  TscMap FirstMap() {
     fitter_.Start(kernel_.Now());
     kernel_.AdvanceNs(TscFitter::kCalibrationNs);
     TscMap unused{};
@@ -114,6 +115,12 @@ class TscMapFit : public ::testing::Test {
                               &unused, &reset));
     kernel_.AdvanceNs(TscFitter::kCalibrationNs);
     return Refit(&fitter_, kernel_.Now(), nullptr);
+  }
+  // Calibrated and re-fitted at each span's end until spans are kRefitNs.
+  TscMap Calibrate() {
+    TscMap map = FirstMap();
+    while (map.span / kGhz < TscFitter::kRefitNs - 1000.0) map = NextSpan(map);
+    return map;
   }
   // One span later, re-fitted with an exact anchor.
   TscMap NextSpan(const TscMap& map) {
@@ -132,6 +139,67 @@ TEST_F(TscMapFit, ConstantRateMapsEveryPointOfTheSpanToTheNanosecond) {
     kernel_.Advance(map.span / 100);
     EXPECT_LE(std::llabs(ErrorNs(map, kernel_)), 1) << "step " << i;
   }
+}
+
+// The first map comes from two kCalibrationNs intervals; its span is
+// kSpanPerInterval times the interval its rate was measured over, and each
+// re-fit at a span's end measures over that span: spans double up to
+// kRefitNs.
+TEST_F(TscMapFit, SpansGrowFromTheCalibrationIntervalToTheRefitInterval) {
+  TscMap map = FirstMap();
+  uint64_t expected_ns =
+      TscFitter::kCalibrationNs * TscFitter::kSpanPerInterval;
+  int refits = 0;
+  while (expected_ns < TscFitter::kRefitNs) {
+    EXPECT_NEAR(map.span / kGhz, static_cast<double>(expected_ns), 10.0)
+        << "re-fit " << refits;
+    map = NextSpan(map);
+    expected_ns *= TscFitter::kSpanPerInterval;
+    ++refits;
+  }
+  EXPECT_NEAR(map.span / kGhz, static_cast<double>(TscFitter::kRefitNs), 10.0);
+  EXPECT_LE(refits, 6);
+  map = NextSpan(map);
+  EXPECT_NEAR(map.span / kGhz, static_cast<double>(TscFitter::kRefitNs), 10.0);
+}
+
+// The short calibration with anchors 30 ns early and late by turns (their
+// jitter on this kind of machine): the first rate is off by ~60 ppm, but the
+// short spans keep every reading within ~150 ns of the kernel while spans
+// grow, readings never go backwards, and the rate converges.
+TEST_F(TscMapFit, JitteryAnchorsDuringCalibrationStayWithinTensOfNs) {
+  fitter_.Start(kernel_.Now());
+  kernel_.AdvanceNs(TscFitter::kCalibrationNs + 1000);
+  TscAnchor early = kernel_.Now();
+  early.ns -= 30;
+  TscMap map{};
+  bool reset = true;
+  EXPECT_FALSE(fitter_.Feed(early, nullptr, early.tsc, &map, &reset));
+  kernel_.AdvanceNs(TscFitter::kCalibrationNs + 1000);
+  TscAnchor late = kernel_.Now();
+  late.ns += 30;
+  map = Refit(&fitter_, late, nullptr);
+  uint64_t previous = 0;
+  int64_t worst = 0;
+  for (int refit = 0; refit < 12; ++refit) {
+    for (int i = 1; i <= 10; ++i) {
+      kernel_.Advance(map.span / 10);
+      const uint64_t t = MapTsc(map, kernel_.Now().tsc);
+      EXPECT_GE(t, previous) << refit;
+      previous = t;
+      worst = std::max<int64_t>(worst, std::llabs(ErrorNs(map, kernel_)));
+    }
+    TscAnchor jittery = kernel_.Now();
+    jittery.ns += (refit % 2 == 0) ? -30 : 30;
+    map = Refit(&fitter_, jittery, &map);
+    EXPECT_GE(map.base_ns, previous) << refit;
+    previous = map.base_ns;
+  }
+  EXPECT_LT(worst, 200);
+  EXPECT_NEAR(map.span / kGhz, static_cast<double>(TscFitter::kRefitNs),
+              TscFitter::kRefitNs * 1e-3);
+  EXPECT_NEAR(static_cast<double>(map.mult), (uint64_t{1} << 32) / kGhz,
+              map.mult * 5e-6);
 }
 
 // The kernel runs 100 ppm fast against the TSC (NTP slewing): each re-fit
