@@ -3,6 +3,7 @@
 #include <roctracer_ext.h>
 #include <roctracer_roctx.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "runtime/activity/activity_emit.h"
@@ -36,7 +37,32 @@ constexpr char kUnreadableMessage[] = "<unreadable>";
 std::mutex g_link_mutex;
 RoctxLink* g_link = nullptr;
 
-uint64_t NextRangeId() { return NextCorrelationId(); }
+// Whether roctracer's own callbacks or records (the program's or the tool's)
+// take rocTX op `op` now.
+bool OwnTraces(uint32_t op) noexcept {
+  const OpTargets t = TargetsFor(ACTIVITY_DOMAIN_ROCTX, op);
+  return t.callback != nullptr || t.tool_callback || t.pools.any();
+}
+
+// Range IDs drawn while roctracer itself reports no start or stop: apart
+// from libroctx's own (kRoctxLocalRangeIdBit alone), and like them never a
+// correlation ID.
+constexpr uint64_t kTracerLocalRangeIdBit = uint64_t{1} << 62;
+std::atomic<uint64_t> g_next_local_range_id{1};
+
+// roctxRangeStartA's ID. roctracer's records of a start and its stop carry
+// it where its other records carry a correlation ID, so it comes from the
+// same counter while roctracer reports them; otherwise from a space of its
+// own, as rocprofiler-sdk's rocTX counts range IDs apart from correlation
+// IDs (a tool tracing other calls then sees their IDs consecutive).
+uint64_t NextRangeId() {
+  if (OwnTraces(ROCTX_API_ID_roctxRangeStartA) ||
+      OwnTraces(ROCTX_API_ID_roctxRangeStop)) {
+    return NextCorrelationId();
+  }
+  return g_next_local_range_id.fetch_add(1, std::memory_order_relaxed) |
+         kRoctxLocalRangeIdBit | kTracerLocalRangeIdBit;
+}
 
 // Marks, for its life, that this thread is delivering an annotation to
 // `sink`, so an annotation made from inside it skips that sink.
@@ -108,25 +134,33 @@ void Report(uint32_t op, const char* message, uint64_t value) {
           ? InstalledConsumer()
           : nullptr;
   const ActivityPools pools = targets.pools;
-  // The consumer gets an ID per rocTX call, start and stop included (as
-  // rocprofiler-sdk gives each call its own); an annotation that opens
-  // something (a mark, a push, a start) first draws one more for the
-  // consumer's own report of it (CurrentAnnotationId), so that one is the
-  // lower. The records (and an EXT_API record written before one) carry the
-  // consumer's ID, except a range's start and stop: both carry the range ID,
-  // how roctracer's records pair them. The range ID comes from the same
-  // counter while we are attached (or from libroctx's disjoint space
-  // before), so it never names another call.
+  // As rocprofiler-sdk draws one, the consumer gets an ID for the call while
+  // a context traces it (each rocTX call its own, start and stop included),
+  // and one for the range an annotation opens (a mark, a push, a start)
+  // while a context traces that, drawn first (CurrentAnnotationId) so that
+  // it is the lower; an untraced call takes none (RoctxIdsWanted). The
+  // records (and an EXT_API record written before one) carry the call's
+  // ID, except a range's start and stop: both carry the range ID, how
+  // roctracer's records pair them. The range ID comes from the same counter
+  // while we are attached (or from libroctx's disjoint space before), so it
+  // never names another call.
   const bool opens = op == ROCTX_API_ID_roctxMarkA ||
                      op == ROCTX_API_ID_roctxRangePushA ||
                      op == ROCTX_API_ID_roctxRangeStartA;
+  const uint8_t ids = consumer != nullptr
+                          ? RoctxIdsWanted(ACTIVITY_DOMAIN_ROCTX, op)
+                          : uint8_t{0};
   const uint64_t annotation_id =
-      consumer != nullptr && opens ? NextCorrelationId() : 0;
-  const uint64_t call_id = consumer != nullptr ? NextCorrelationId() : 0;
-  const uint64_t id = range_id != 0  ? range_id
-                      : call_id != 0 ? call_id
-                      : pools.any()  ? NextCorrelationId()
-                                     : 0;
+      opens && (ids & kRoctxRangeId) != 0 ? NextCorrelationId() : 0;
+  const uint64_t traced_id =
+      (ids & kRoctxCallId) != 0 ? NextCorrelationId() : 0;
+  const uint64_t call_id = traced_id != 0       ? traced_id
+                           : annotation_id != 0 ? annotation_id
+                                                : kRoctxUntracedCallId;
+  const uint64_t id = range_id != 0    ? range_id
+                      : traced_id != 0 ? traced_id
+                      : pools.any()    ? NextCorrelationId()
+                                       : 0;
   if (consumer != nullptr) {
     // Push/pop's level travels in the unused ID slot to the consumer only
     // (the rocprofiler-sdk front end's retval); roctracer's callback above
@@ -175,10 +209,16 @@ int Request(uint32_t request, const RoctxRequestArgs* args) {
       hook::CurrentCallId(),    const_cast<RoctxRequestArgs*>(args)};
   if (consumer != nullptr) {
     // roctxGetThreadId is also reported as an operation of its own (an SDK
-    // range), numbered below the call as an opening annotation is (Report).
+    // range), numbered below the call as an opening annotation is; IDs only
+    // for what a context traces (Report).
+    const uint8_t ids = RoctxIdsWanted(kRoctxRequestDomain, request);
     const uint64_t annotation_id =
-        request == kRoctxGetThreadId ? NextCorrelationId() : 0;
-    info.correlation_id = NextCorrelationId();
+        request == kRoctxGetThreadId && (ids & kRoctxRangeId) != 0
+            ? NextCorrelationId()
+            : 0;
+    info.correlation_id = (ids & kRoctxCallId) != 0 ? NextCorrelationId()
+                          : annotation_id != 0      ? annotation_id
+                                                    : kRoctxUntracedCallId;
     SinkScope sink(hook::kRoctxConsumerSink);
     AnnotationIdScope annotation(annotation_id);
     consumer(info);

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "ext/prof_protocol.h"
 #include "runtime/activity/domain_registry.h"
 #include "runtime/intercept/trace_guard.h"
 
@@ -16,6 +17,22 @@ using activity::SetConsumerWanted;
 namespace {
 
 std::atomic<TableObserverFn> g_table_observer{nullptr};
+
+// RoctxIdsWanted of the rocTX ops (ACTIVITY_DOMAIN_ROCTX), then of the
+// requests; an op past them wants none.
+constexpr uint32_t kRoctxOpSlots = 64;
+constexpr uint32_t kRoctxRequestSlots = 16;
+std::atomic<uint8_t> g_roctx_ids[kRoctxOpSlots + kRoctxRequestSlots];
+
+std::atomic<uint8_t>* RoctxIdsSlot(uint32_t domain, uint32_t op) noexcept {
+  if (domain == ACTIVITY_DOMAIN_ROCTX && op < kRoctxOpSlots) {
+    return &g_roctx_ids[op];
+  }
+  if (domain == kRoctxRequestDomain && op < kRoctxRequestSlots) {
+    return &g_roctx_ids[kRoctxOpSlots + op];
+  }
+  return nullptr;
+}
 
 }  // namespace
 
@@ -35,6 +52,17 @@ void SetApiRecordConsumer(ApiRecordFn fn) noexcept {
 
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept {
   return SetConsumerWanted(domain, op, wanted);
+}
+
+void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept {
+  if (std::atomic<uint8_t>* slot = RoctxIdsSlot(domain, op)) {
+    slot->store(ids, std::memory_order_relaxed);
+  }
+}
+
+uint8_t RoctxIdsWanted(uint32_t domain, uint32_t op) noexcept {
+  const std::atomic<uint8_t>* slot = RoctxIdsSlot(domain, op);
+  return slot != nullptr ? slot->load(std::memory_order_relaxed) : 0;
 }
 
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept {

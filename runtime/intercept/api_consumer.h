@@ -65,6 +65,18 @@ void SetApiRecordConsumer(ApiRecordFn fn) noexcept;
 // callback/activity enables. Returns false for an unknown domain or op.
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
 
+// The correlation IDs the consumer's report of a rocTX call (an
+// ACTIVITY_DOMAIN_ROCTX op or a kRoctxRequestDomain request) takes from the
+// tracer's counter, as rocprofiler-sdk draws one only for what a context
+// traces: kRoctxCallId while the call itself is traced, kRoctxRangeId while
+// the range it opens is (a mark, a push, a start, a thread ID query). A call
+// reported without kRoctxCallId carries its range's ID, or
+// kRoctxUntracedCallId when it opens none; neither reaches a record.
+enum RoctxIdBits : uint8_t { kRoctxCallId = 1, kRoctxRangeId = 2 };
+constexpr uint64_t kRoctxUntracedCallId = ~uint64_t{0};
+void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept;
+uint8_t RoctxIdsWanted(uint32_t domain, uint32_t op) noexcept;
+
 // A runtime handed the tracer its API tables (HSA's HsaApiTable through
 // OnLoad or rocprofiler_set_api_table, other libraries through the latter),
 // after the tracer's own wrappers went in. `library` is
