@@ -11,6 +11,7 @@
 #include "runtime/activity/domain_registry.h"
 #include "runtime/activity/op_slots.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/platform/hot_tls.h"
 #include "runtime/platform/readable_memory.h"
 #include "runtime/private/roctx_link.h"
 
@@ -28,6 +29,11 @@ using activity::SetToolPaused;
 using activity::TargetsFor;
 using activity::UnregisterActiveFlags;
 
+// This thread's block of local range IDs (LocalRangeId); external linkage,
+// as hot_tls.h requires.
+ROCTRACER_HOT_TLS uint64_t t_local_range_next = 0;
+ROCTRACER_HOT_TLS uint64_t t_local_range_end = 0;
+
 namespace {
 
 // The text of an unreadable message, as codegen::kUnreadableString shows an
@@ -37,31 +43,42 @@ constexpr char kUnreadableMessage[] = "<unreadable>";
 std::mutex g_link_mutex;
 RoctxLink* g_link = nullptr;
 
-// Whether roctracer's own callbacks or records (the program's or the tool's)
-// take rocTX op `op` now.
-bool OwnTraces(uint32_t op) noexcept {
-  const OpTargets t = TargetsFor(ACTIVITY_DOMAIN_ROCTX, op);
-  return t.callback != nullptr || t.tool_callback || t.pools.any();
-}
+// libroctx's per-op active bytes while attached (AttachRoctx), else NULL.
+std::atomic<const std::atomic<uint8_t>*> g_active_bytes{nullptr};
 
 // Range IDs drawn while roctracer itself reports no start or stop: apart
 // from libroctx's own (kRoctxLocalRangeIdBit alone), and like them never a
-// correlation ID.
+// correlation ID. Each thread takes a block of them at a time.
 constexpr uint64_t kTracerLocalRangeIdBit = uint64_t{1} << 62;
-std::atomic<uint64_t> g_next_local_range_id{1};
+constexpr uint64_t kLocalRangeIdBlock = 1024;
+std::atomic<uint64_t> g_next_local_range_block{0};
+
+uint64_t LocalRangeId() noexcept {
+  if (__builtin_expect(t_local_range_next == t_local_range_end, 0)) {
+    t_local_range_next = g_next_local_range_block.fetch_add(
+                             kLocalRangeIdBlock, std::memory_order_relaxed) +
+                         1;
+    t_local_range_end = t_local_range_next + kLocalRangeIdBlock;
+  }
+  return t_local_range_next++ | kRoctxLocalRangeIdBit | kTracerLocalRangeIdBit;
+}
 
 // roctxRangeStartA's ID. roctracer's records of a start and its stop carry
 // it where its other records carry a correlation ID, so it comes from the
-// same counter while roctracer reports them; otherwise from a space of its
-// own, as rocprofiler-sdk's rocTX counts range IDs apart from correlation
-// IDs (a tool tracing other calls then sees their IDs consecutive).
+// same counter while roctracer reports them (kActiveOwn in their active
+// bytes); otherwise from a space of its own, as rocprofiler-sdk's rocTX
+// counts range IDs apart from correlation IDs (a tool tracing other calls
+// then sees their IDs consecutive).
 uint64_t NextRangeId() {
-  if (OwnTraces(ROCTX_API_ID_roctxRangeStartA) ||
-      OwnTraces(ROCTX_API_ID_roctxRangeStop)) {
+  const std::atomic<uint8_t>* active =
+      g_active_bytes.load(std::memory_order_acquire);
+  if (active != nullptr &&
+      ((active[ROCTX_API_ID_roctxRangeStartA].load(std::memory_order_relaxed) |
+        active[ROCTX_API_ID_roctxRangeStop].load(std::memory_order_relaxed)) &
+       activity::kActiveOwn) != 0) {
     return NextCorrelationId();
   }
-  return g_next_local_range_id.fetch_add(1, std::memory_order_relaxed) |
-         kRoctxLocalRangeIdBit | kTracerLocalRangeIdBit;
+  return LocalRangeId();
 }
 
 // Marks, for its life, that this thread is delivering an annotation to
@@ -144,19 +161,25 @@ void Report(uint32_t op, const char* message, uint64_t value) {
   // roctracer's records pair them. The range ID comes from the same counter
   // while we are attached (or from libroctx's disjoint space before), so it
   // never names another call.
-  const bool opens = op == ROCTX_API_ID_roctxMarkA ||
-                     op == ROCTX_API_ID_roctxRangePushA ||
-                     op == ROCTX_API_ID_roctxRangeStartA;
-  const uint8_t ids = consumer != nullptr
-                          ? RoctxIdsWanted(ACTIVITY_DOMAIN_ROCTX, op)
-                          : uint8_t{0};
-  const uint64_t annotation_id =
-      opens && (ids & kRoctxRangeId) != 0 ? NextCorrelationId() : 0;
-  const uint64_t traced_id =
-      (ids & kRoctxCallId) != 0 ? NextCorrelationId() : 0;
-  const uint64_t call_id = traced_id != 0       ? traced_id
-                           : annotation_id != 0 ? annotation_id
-                                                : kRoctxUntracedCallId;
+  uint64_t annotation_id = 0;
+  uint64_t traced_id = 0;
+  uint64_t call_id = kRoctxUntracedCallId;
+  if (consumer != nullptr) {
+    // Untraced (no bit): nothing drawn, the common case one test.
+    if (const uint8_t ids = RoctxIdsWanted(ACTIVITY_DOMAIN_ROCTX, op)) {
+      const bool opens = op == ROCTX_API_ID_roctxMarkA ||
+                         op == ROCTX_API_ID_roctxRangePushA ||
+                         op == ROCTX_API_ID_roctxRangeStartA;
+      if (opens && (ids & kRoctxRangeId) != 0) {
+        annotation_id = NextCorrelationId();
+        call_id = annotation_id;
+      }
+      if ((ids & kRoctxCallId) != 0) {
+        traced_id = NextCorrelationId();
+        call_id = traced_id;
+      }
+    }
+  }
   const uint64_t id = range_id != 0    ? range_id
                       : traced_id != 0 ? traced_id
                       : pools.any()    ? NextCorrelationId()
@@ -263,6 +286,7 @@ void AttachRoctx(RoctxLink* link) {
   link->report.store(&Report, std::memory_order_release);
   link->request.store(&Request, std::memory_order_release);
   RegisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, link->active, link->op_count);
+  g_active_bytes.store(link->active, std::memory_order_release);
   g_link = link;
 }
 
@@ -274,6 +298,7 @@ void DetachRoctx(RoctxLink* link) {
   g_link->request.store(nullptr, std::memory_order_release);
   g_link->next_range_id.store(nullptr, std::memory_order_release);
   UnregisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, g_link->active);
+  g_active_bytes.store(nullptr, std::memory_order_release);
   g_link = nullptr;
 }
 

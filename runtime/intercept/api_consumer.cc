@@ -18,22 +18,6 @@ namespace {
 
 std::atomic<TableObserverFn> g_table_observer{nullptr};
 
-// RoctxIdsWanted of the rocTX ops (ACTIVITY_DOMAIN_ROCTX), then of the
-// requests; an op past them wants none.
-constexpr uint32_t kRoctxOpSlots = 64;
-constexpr uint32_t kRoctxRequestSlots = 16;
-std::atomic<uint8_t> g_roctx_ids[kRoctxOpSlots + kRoctxRequestSlots];
-
-std::atomic<uint8_t>* RoctxIdsSlot(uint32_t domain, uint32_t op) noexcept {
-  if (domain == ACTIVITY_DOMAIN_ROCTX && op < kRoctxOpSlots) {
-    return &g_roctx_ids[op];
-  }
-  if (domain == kRoctxRequestDomain && op < kRoctxRequestSlots) {
-    return &g_roctx_ids[kRoctxOpSlots + op];
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 namespace hook {
@@ -54,15 +38,18 @@ bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept {
   return SetConsumerWanted(domain, op, wanted);
 }
 
-void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept {
-  if (std::atomic<uint8_t>* slot = RoctxIdsSlot(domain, op)) {
-    slot->store(ids, std::memory_order_relaxed);
-  }
-}
+namespace hook {
+std::atomic<uint8_t> g_roctx_ids[kRoctxOpSlots + kRoctxRequestSlots];
+}  // namespace hook
 
-uint8_t RoctxIdsWanted(uint32_t domain, uint32_t op) noexcept {
-  const std::atomic<uint8_t>* slot = RoctxIdsSlot(domain, op);
-  return slot != nullptr ? slot->load(std::memory_order_relaxed) : 0;
+void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept {
+  const bool roctx =
+      domain == ACTIVITY_DOMAIN_ROCTX && op < hook::kRoctxOpSlots;
+  const bool request =
+      domain == kRoctxRequestDomain && op < hook::kRoctxRequestSlots;
+  if (!roctx && !request) return;
+  hook::g_roctx_ids[request ? hook::kRoctxOpSlots + op : op].store(
+      ids, std::memory_order_relaxed);
 }
 
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept {

@@ -11,6 +11,7 @@
 #ifndef RUNTIME_INTERCEPT_API_CONSUMER_H_
 #define RUNTIME_INTERCEPT_API_CONSUMER_H_
 
+#include <atomic>
 #include <cstdint>
 
 namespace roctracer {
@@ -75,7 +76,24 @@ bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
 enum RoctxIdBits : uint8_t { kRoctxCallId = 1, kRoctxRangeId = 2 };
 constexpr uint64_t kRoctxUntracedCallId = ~uint64_t{0};
 void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept;
-uint8_t RoctxIdsWanted(uint32_t domain, uint32_t op) noexcept;
+namespace hook {
+// RoctxIdsWanted of the rocTX ops (ACTIVITY_DOMAIN_ROCTX), then of the
+// requests; read inline on the rocTX path.
+constexpr uint32_t kRoctxOpSlots = 64;
+constexpr uint32_t kRoctxRequestSlots = 16;
+extern std::atomic<uint8_t> g_roctx_ids[kRoctxOpSlots + kRoctxRequestSlots];
+}  // namespace hook
+// Only ACTIVITY_DOMAIN_ROCTX (6) and kRoctxRequestDomain ops: 0 past them.
+inline uint8_t RoctxIdsWanted(uint32_t domain, uint32_t op) noexcept {
+  const uint32_t slot =
+      domain == kRoctxRequestDomain
+          ? (op < hook::kRoctxRequestSlots ? hook::kRoctxOpSlots + op
+                                           : ~uint32_t{0})
+          : (op < hook::kRoctxOpSlots ? op : ~uint32_t{0});
+  return slot == ~uint32_t{0}
+             ? uint8_t{0}
+             : hook::g_roctx_ids[slot].load(std::memory_order_relaxed);
+}
 
 // A runtime handed the tracer its API tables (HSA's HsaApiTable through
 // OnLoad or rocprofiler_set_api_table, other libraries through the latter),
