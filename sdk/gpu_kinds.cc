@@ -270,6 +270,11 @@ void InnermostCall(ThreadState* t, uint64_t* id, uint64_t* ancestor) noexcept {
   *id = roctracer::hook::CurrentCallId();
   *ancestor = 0;
   if (t == nullptr || *id == 0) return;
+  // A call on the record path that no call the SDK saw has given a frame
+  // gets its bare one now (ended at its EXIT), as such a call inside it
+  // would give it: the event carries the ancestor the call's record gets
+  // (the range open when it began).
+  PushRecordPathFrame(*t, *id);
   const uint32_t depth = t->depth < kMaxCallDepth ? t->depth : kMaxCallDepth;
   for (uint32_t j = depth; j-- > 0;) {
     if (t->frames[j].correlation_id == *id) {

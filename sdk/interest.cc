@@ -5,8 +5,10 @@
 #include "ext/prof_protocol.h"
 #include "hip_api_id.h"
 #include "hsa_api_id.h"
+#include "rocprofiler-sdk/marker/api_id.h"
 #include "roctracer_roctx.h"
 #include "runtime/intercept/api_consumer.h"
+#include "runtime/private/roctx_link.h"
 #include "sdk/config_lock.h"
 #include "sdk/derived_kinds.h"
 #include "sdk/dispatch.h"
@@ -131,6 +133,74 @@ void Count(uint32_t domain, uint32_t id, int delta) noexcept {
   }
 }
 
+// Number of active contexts tracing each rocTX call (`range` false) or the
+// range it opens (`range` true): which IDs the bridge draws for the call
+// (RoctxIdsWanted). rocTX ops first, then the requests; guarded by
+// ConfigMutex().
+constexpr uint32_t kRoctxSlots =
+    ROCTX_API_ID_NUMBER + roctracer::kRoctxRequestCount;
+uint32_t g_roctx_id_refs[2][kRoctxSlots];
+
+// MARKER_CORE_API numbers roctxGetThreadId past the rocTX ops (DomainIdOf):
+// it is the request.
+void CountRoctxIds(uint32_t domain, uint32_t id, bool range,
+                   int delta) noexcept {
+  if (domain == ACTIVITY_DOMAIN_ROCTX && id >= ROCTX_API_ID_NUMBER) {
+    domain = roctracer::kRoctxRequestDomain;
+    id = roctracer::kRoctxGetThreadId;
+  }
+  uint32_t slot = 0;
+  if (domain == ACTIVITY_DOMAIN_ROCTX) {
+    slot = id;
+  } else if (domain == roctracer::kRoctxRequestDomain &&
+             id < roctracer::kRoctxRequestCount) {
+    slot = ROCTX_API_ID_NUMBER + id;
+  } else {
+    return;
+  }
+  uint32_t& ref = g_roctx_id_refs[range ? 1 : 0][slot];
+  if (delta > 0) {
+    ++ref;
+  } else if (ref > 0) {
+    --ref;
+  }
+  roctracer::SetRoctxIdsWanted(
+      domain, id,
+      static_cast<uint8_t>(
+          (g_roctx_id_refs[0][slot] != 0 ? roctracer::kRoctxCallId : 0) |
+          (g_roctx_id_refs[1][slot] != 0 ? roctracer::kRoctxRangeId : 0)));
+}
+
+// The ranges `ctx` traces, by the rocTX call that opens them.
+void CountRoctxRangeIds(const Context& ctx, int delta) noexcept {
+  constexpr int kRange = ROCPROFILER_CALLBACK_TRACING_MARKER_CORE_RANGE_API;
+  const bool callback =
+      ctx.services[kRange].configured.load(std::memory_order_acquire);
+  const bool buffer =
+      ctx.buffer_services[kRange].configured.load(std::memory_order_acquire);
+  if (!callback && !buffer) return;
+  const struct {
+    int32_t op;
+    uint32_t domain;
+    uint32_t id;
+  } kOpeners[] = {
+      {ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxMarkA, ACTIVITY_DOMAIN_ROCTX,
+       ROCTX_API_ID_roctxMarkA},
+      {ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxThreadRangeA,
+       ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangePushA},
+      {ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxProcessRangeA,
+       ACTIVITY_DOMAIN_ROCTX, ROCTX_API_ID_roctxRangeStartA},
+      {ROCPROFILER_MARKER_CORE_RANGE_API_ID_roctxGetThreadId,
+       roctracer::kRoctxRequestDomain, roctracer::kRoctxGetThreadId},
+  };
+  for (const auto& o : kOpeners) {
+    if ((callback && ctx.services[kRange].Traces(o.op)) ||
+        (buffer && ctx.buffer_services[kRange].Traces(o.op))) {
+      CountRoctxIds(o.domain, o.id, true, delta);
+    }
+  }
+}
+
 // MEMORY_ALLOCATION: the HSA calls of each operation the context's callback
 // or buffer service traces.
 void UpdateMemory(const Context& ctx, int delta) noexcept {
@@ -198,6 +268,7 @@ void Update(const Context& ctx, int delta) noexcept {
       if (!traces || !DomainIdOf(kind, op, &domain, &id)) continue;
       // No reference for e.g. roctxGetThreadId: never called.
       Count(domain, id, delta);
+      CountRoctxIds(domain, id, false, delta);
     }
   }
   // The API kinds with arguments (*_API_EXT): the calls of their API kind.
@@ -218,6 +289,7 @@ void Update(const Context& ctx, int delta) noexcept {
     }
   }
   UpdateMemory(ctx, delta);
+  CountRoctxRangeIds(ctx, delta);
   ForEachDerivedCall(
       ctx,
       [](uint32_t domain, uint32_t id, void* d) {

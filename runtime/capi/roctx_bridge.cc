@@ -3,6 +3,7 @@
 #include <roctracer_ext.h>
 #include <roctracer_roctx.h>
 
+#include <atomic>
 #include <mutex>
 
 #include "runtime/activity/activity_emit.h"
@@ -10,6 +11,7 @@
 #include "runtime/activity/domain_registry.h"
 #include "runtime/activity/op_slots.h"
 #include "runtime/intercept/trace_guard.h"
+#include "runtime/platform/hot_tls.h"
 #include "runtime/platform/readable_memory.h"
 #include "runtime/private/roctx_link.h"
 
@@ -27,6 +29,11 @@ using activity::SetToolPaused;
 using activity::TargetsFor;
 using activity::UnregisterActiveFlags;
 
+// This thread's block of local range IDs (LocalRangeId); external linkage,
+// as hot_tls.h requires.
+ROCTRACER_HOT_TLS uint64_t t_local_range_next = 0;
+ROCTRACER_HOT_TLS uint64_t t_local_range_end = 0;
+
 namespace {
 
 // The text of an unreadable message, as codegen::kUnreadableString shows an
@@ -36,7 +43,43 @@ constexpr char kUnreadableMessage[] = "<unreadable>";
 std::mutex g_link_mutex;
 RoctxLink* g_link = nullptr;
 
-uint64_t NextRangeId() { return NextCorrelationId(); }
+// libroctx's per-op active bytes while attached (AttachRoctx), else NULL.
+std::atomic<const std::atomic<uint8_t>*> g_active_bytes{nullptr};
+
+// Range IDs drawn while roctracer itself reports no start or stop: apart
+// from libroctx's own (kRoctxLocalRangeIdBit alone), and like them never a
+// correlation ID. Each thread takes a block of them at a time.
+constexpr uint64_t kTracerLocalRangeIdBit = uint64_t{1} << 62;
+constexpr uint64_t kLocalRangeIdBlock = 1024;
+std::atomic<uint64_t> g_next_local_range_block{0};
+
+uint64_t LocalRangeId() noexcept {
+  if (__builtin_expect(t_local_range_next == t_local_range_end, 0)) {
+    t_local_range_next = g_next_local_range_block.fetch_add(
+                             kLocalRangeIdBlock, std::memory_order_relaxed) +
+                         1;
+    t_local_range_end = t_local_range_next + kLocalRangeIdBlock;
+  }
+  return t_local_range_next++ | kRoctxLocalRangeIdBit | kTracerLocalRangeIdBit;
+}
+
+// roctxRangeStartA's ID. roctracer's records of a start and its stop carry
+// it where its other records carry a correlation ID, so it comes from the
+// same counter while roctracer reports them (kActiveOwn in their active
+// bytes); otherwise from a space of its own, as rocprofiler-sdk's rocTX
+// counts range IDs apart from correlation IDs (a tool tracing other calls
+// then sees their IDs consecutive).
+uint64_t NextRangeId() {
+  const std::atomic<uint8_t>* active =
+      g_active_bytes.load(std::memory_order_acquire);
+  if (active != nullptr &&
+      ((active[ROCTX_API_ID_roctxRangeStartA].load(std::memory_order_relaxed) |
+        active[ROCTX_API_ID_roctxRangeStop].load(std::memory_order_relaxed)) &
+       activity::kActiveOwn) != 0) {
+    return NextCorrelationId();
+  }
+  return LocalRangeId();
+}
 
 // Marks, for its life, that this thread is delivering an annotation to
 // `sink`, so an annotation made from inside it skips that sink.
@@ -108,25 +151,39 @@ void Report(uint32_t op, const char* message, uint64_t value) {
           ? InstalledConsumer()
           : nullptr;
   const ActivityPools pools = targets.pools;
-  // The consumer gets an ID per rocTX call, start and stop included (as
-  // rocprofiler-sdk gives each call its own); an annotation that opens
-  // something (a mark, a push, a start) first draws one more for the
-  // consumer's own report of it (CurrentAnnotationId), so that one is the
-  // lower. The records (and an EXT_API record written before one) carry the
-  // consumer's ID, except a range's start and stop: both carry the range ID,
-  // how roctracer's records pair them. The range ID comes from the same
-  // counter while we are attached (or from libroctx's disjoint space
-  // before), so it never names another call.
-  const bool opens = op == ROCTX_API_ID_roctxMarkA ||
-                     op == ROCTX_API_ID_roctxRangePushA ||
-                     op == ROCTX_API_ID_roctxRangeStartA;
-  const uint64_t annotation_id =
-      consumer != nullptr && opens ? NextCorrelationId() : 0;
-  const uint64_t call_id = consumer != nullptr ? NextCorrelationId() : 0;
-  const uint64_t id = range_id != 0  ? range_id
-                      : call_id != 0 ? call_id
-                      : pools.any()  ? NextCorrelationId()
-                                     : 0;
+  // As rocprofiler-sdk draws one, the consumer gets an ID for the call while
+  // a context traces it (each rocTX call its own, start and stop included),
+  // and one for the range an annotation opens (a mark, a push, a start)
+  // while a context traces that, drawn first (CurrentAnnotationId) so that
+  // it is the lower; an untraced call takes none (RoctxIdsWanted). The
+  // records (and an EXT_API record written before one) carry the call's
+  // ID, except a range's start and stop: both carry the range ID, how
+  // roctracer's records pair them. The range ID comes from the same counter
+  // while we are attached (or from libroctx's disjoint space before), so it
+  // never names another call.
+  uint64_t annotation_id = 0;
+  uint64_t traced_id = 0;
+  uint64_t call_id = kRoctxUntracedCallId;
+  if (consumer != nullptr) {
+    // Untraced (no bit): nothing drawn, the common case one test.
+    if (const uint8_t ids = RoctxIdsWanted(ACTIVITY_DOMAIN_ROCTX, op)) {
+      const bool opens = op == ROCTX_API_ID_roctxMarkA ||
+                         op == ROCTX_API_ID_roctxRangePushA ||
+                         op == ROCTX_API_ID_roctxRangeStartA;
+      if (opens && (ids & kRoctxRangeId) != 0) {
+        annotation_id = NextCorrelationId();
+        call_id = annotation_id;
+      }
+      if ((ids & kRoctxCallId) != 0) {
+        traced_id = NextCorrelationId();
+        call_id = traced_id;
+      }
+    }
+  }
+  const uint64_t id = range_id != 0    ? range_id
+                      : traced_id != 0 ? traced_id
+                      : pools.any()    ? NextCorrelationId()
+                                       : 0;
   if (consumer != nullptr) {
     // Push/pop's level travels in the unused ID slot to the consumer only
     // (the rocprofiler-sdk front end's retval); roctracer's callback above
@@ -175,10 +232,16 @@ int Request(uint32_t request, const RoctxRequestArgs* args) {
       hook::CurrentCallId(),    const_cast<RoctxRequestArgs*>(args)};
   if (consumer != nullptr) {
     // roctxGetThreadId is also reported as an operation of its own (an SDK
-    // range), numbered below the call as an opening annotation is (Report).
+    // range), numbered below the call as an opening annotation is; IDs only
+    // for what a context traces (Report).
+    const uint8_t ids = RoctxIdsWanted(kRoctxRequestDomain, request);
     const uint64_t annotation_id =
-        request == kRoctxGetThreadId ? NextCorrelationId() : 0;
-    info.correlation_id = NextCorrelationId();
+        request == kRoctxGetThreadId && (ids & kRoctxRangeId) != 0
+            ? NextCorrelationId()
+            : 0;
+    info.correlation_id = (ids & kRoctxCallId) != 0 ? NextCorrelationId()
+                          : annotation_id != 0      ? annotation_id
+                                                    : kRoctxUntracedCallId;
     SinkScope sink(hook::kRoctxConsumerSink);
     AnnotationIdScope annotation(annotation_id);
     consumer(info);
@@ -223,6 +286,7 @@ void AttachRoctx(RoctxLink* link) {
   link->report.store(&Report, std::memory_order_release);
   link->request.store(&Request, std::memory_order_release);
   RegisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, link->active, link->op_count);
+  g_active_bytes.store(link->active, std::memory_order_release);
   g_link = link;
 }
 
@@ -234,6 +298,7 @@ void DetachRoctx(RoctxLink* link) {
   g_link->request.store(nullptr, std::memory_order_release);
   g_link->next_range_id.store(nullptr, std::memory_order_release);
   UnregisterActiveFlags(ACTIVITY_DOMAIN_ROCTX, g_link->active);
+  g_active_bytes.store(nullptr, std::memory_order_release);
   g_link = nullptr;
 }
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "ext/prof_protocol.h"
 #include "runtime/activity/domain_registry.h"
 #include "runtime/intercept/trace_guard.h"
 
@@ -35,6 +36,20 @@ void SetApiRecordConsumer(ApiRecordFn fn) noexcept {
 
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept {
   return SetConsumerWanted(domain, op, wanted);
+}
+
+namespace hook {
+std::atomic<uint8_t> g_roctx_ids[kRoctxOpSlots + kRoctxRequestSlots];
+}  // namespace hook
+
+void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept {
+  const bool roctx =
+      domain == ACTIVITY_DOMAIN_ROCTX && op < hook::kRoctxOpSlots;
+  const bool request =
+      domain == kRoctxRequestDomain && op < hook::kRoctxRequestSlots;
+  if (!roctx && !request) return;
+  hook::g_roctx_ids[request ? hook::kRoctxOpSlots + op : op].store(
+      ids, std::memory_order_relaxed);
 }
 
 ApiConsumerFn ConsumerFor(uint32_t domain, uint32_t op) noexcept {

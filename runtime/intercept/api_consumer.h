@@ -11,6 +11,7 @@
 #ifndef RUNTIME_INTERCEPT_API_CONSUMER_H_
 #define RUNTIME_INTERCEPT_API_CONSUMER_H_
 
+#include <atomic>
 #include <cstdint>
 
 namespace roctracer {
@@ -64,6 +65,35 @@ void SetApiRecordConsumer(ApiRecordFn fn) noexcept;
 // layer's per-op "active" byte is the OR of this and roctracer's own
 // callback/activity enables. Returns false for an unknown domain or op.
 bool SetConsumerInterest(uint32_t domain, uint32_t op, bool wanted) noexcept;
+
+// The correlation IDs the consumer's report of a rocTX call (an
+// ACTIVITY_DOMAIN_ROCTX op or a kRoctxRequestDomain request) takes from the
+// tracer's counter, as rocprofiler-sdk draws one only for what a context
+// traces: kRoctxCallId while the call itself is traced, kRoctxRangeId while
+// the range it opens is (a mark, a push, a start, a thread ID query). A call
+// reported without kRoctxCallId carries its range's ID, or
+// kRoctxUntracedCallId when it opens none; neither reaches a record.
+enum RoctxIdBits : uint8_t { kRoctxCallId = 1, kRoctxRangeId = 2 };
+constexpr uint64_t kRoctxUntracedCallId = ~uint64_t{0};
+void SetRoctxIdsWanted(uint32_t domain, uint32_t op, uint8_t ids) noexcept;
+namespace hook {
+// RoctxIdsWanted of the rocTX ops (ACTIVITY_DOMAIN_ROCTX), then of the
+// requests; read inline on the rocTX path.
+constexpr uint32_t kRoctxOpSlots = 64;
+constexpr uint32_t kRoctxRequestSlots = 16;
+extern std::atomic<uint8_t> g_roctx_ids[kRoctxOpSlots + kRoctxRequestSlots];
+}  // namespace hook
+// Only ACTIVITY_DOMAIN_ROCTX (6) and kRoctxRequestDomain ops: 0 past them.
+inline uint8_t RoctxIdsWanted(uint32_t domain, uint32_t op) noexcept {
+  const uint32_t slot =
+      domain == kRoctxRequestDomain
+          ? (op < hook::kRoctxRequestSlots ? hook::kRoctxOpSlots + op
+                                           : ~uint32_t{0})
+          : (op < hook::kRoctxOpSlots ? op : ~uint32_t{0});
+  return slot == ~uint32_t{0}
+             ? uint8_t{0}
+             : hook::g_roctx_ids[slot].load(std::memory_order_relaxed);
+}
 
 // A runtime handed the tracer its API tables (HSA's HsaApiTable through
 // OnLoad or rocprofiler_set_api_table, other libraries through the latter),

@@ -57,6 +57,12 @@ std::vector<Item> g_items;
 std::vector<Call> g_calls;
 rocprofiler_buffer_id_t g_buffer;
 rocprofiler_context_id_t g_ctx;
+// Started one at a time, with g_ctx stopped: HSA calls only; HSA calls and
+// the ranges (no rocTX call itself).
+rocprofiler_context_id_t g_hsa_ctx;
+rocprofiler_context_id_t g_range_ctx;
+rocprofiler_buffer_id_t g_hsa_buffer;
+rocprofiler_buffer_id_t g_range_buffer;
 
 void OnCall(rocprofiler_callback_tracing_record_t r, rocprofiler_user_data_t*,
             void*) {
@@ -113,6 +119,27 @@ int ToolInit(rocprofiler_client_finalize_t, void*) {
                                                            0, g_buffer),
               ROCPROFILER_STATUS_SUCCESS);
   }
+  EXPECT_EQ(rocprofiler_create_context(&g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_create_buffer(g_hsa_ctx, 1 << 16, 1 << 15,
+                                      ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                      &OnRecords, nullptr, &g_hsa_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_configure_buffer_tracing_service(
+                g_hsa_ctx, ROCPROFILER_BUFFER_TRACING_HSA_CORE_API, nullptr, 0,
+                g_hsa_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_create_context(&g_range_ctx),
+            ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(rocprofiler_create_buffer(g_range_ctx, 1 << 16, 1 << 15,
+                                      ROCPROFILER_BUFFER_POLICY_LOSSLESS,
+                                      &OnRecords, nullptr, &g_range_buffer),
+            ROCPROFILER_STATUS_SUCCESS);
+  for (auto kind : {ROCPROFILER_BUFFER_TRACING_HSA_CORE_API,
+                    ROCPROFILER_BUFFER_TRACING_MARKER_CORE_RANGE_API}) {
+    EXPECT_EQ(rocprofiler_configure_buffer_tracing_service(
+                  g_range_ctx, kind, nullptr, 0, g_range_buffer),
+              ROCPROFILER_STATUS_SUCCESS);
+  }
   return rocprofiler_start_context(ctx) == ROCPROFILER_STATUS_SUCCESS ? 0 : -1;
 }
 
@@ -163,7 +190,9 @@ uint64_t CallbackAncestorOf(const std::vector<Call>& calls, uint64_t id) {
 // The marker records (core and range) and retirements delivered since the
 // last call, after a flush.
 std::vector<Item> TakeItems() {
-  EXPECT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  for (rocprofiler_buffer_id_t b : {g_buffer, g_hsa_buffer, g_range_buffer}) {
+    EXPECT_EQ(rocprofiler_flush_buffer(b), ROCPROFILER_STATUS_SUCCESS);
+  }
   std::lock_guard<std::mutex> lock(g_mutex);
   std::vector<Item> out;
   out.swap(g_items);
@@ -525,6 +554,67 @@ TEST_F(MarkerRangeIds, AStopInsideAThreadRangeClosesOnlyItsProcessRange) {
 }
 
 }  // namespace
+
+// Every kind of rocTX call: a mark, a thread range, a process range, the
+// thread ID query and a naming request.
+void EveryRocTxCall() {
+  roctxMarkA("mark");
+  EXPECT_EQ(roctxRangePushA("push"), 0);
+  EXPECT_EQ(roctxRangePop(), 0);
+  const roctx_range_id_t range = roctxRangeStartA("start");
+  roctxRangeStop(range);
+  roctx_thread_id_t tid = 0;
+  EXPECT_EQ(roctxGetThreadId(&tid), 0);
+  EXPECT_EQ(roctxNameOsThread("thread"), 0);
+}
+
+// As in rocprofiler-sdk 1.0.0, a rocTX call no context traces takes no
+// correlation ID: a tool tracing only HSA (or HIP) calls sees its calls'
+// IDs consecutive with rocTX calls between them, the thread ranges and
+// process ranges being watched for good (an earlier context traced them).
+TEST_F(MarkerRangeIds, UntracedRocTxCallsTakeNoCorrelationId) {
+  EXPECT_EQ(roctxRangePushA("watched for good"), 0);
+  EXPECT_EQ(roctxRangePop(), 0);
+  ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  TakeItems();
+  const uint64_t before = HsaCall();
+  EveryRocTxCall();
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  ASSERT_EQ(rocprofiler_stop_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(after, before + 1);
+  const auto hsa = OfKind(items, kHsa);
+  ASSERT_EQ(hsa.size(), 2u);
+  EXPECT_EQ(hsa[0].id, before);
+  EXPECT_EQ(hsa[1].id, after);
+}
+
+// Tracing the ranges but not the rocTX calls: each range (a mark, a thread
+// range, a process range, a thread ID query) takes one ID, the calls none.
+TEST_F(MarkerRangeIds, OnlyTracedRangesTakeIdsWhenTheCallsAreUntraced) {
+  ASSERT_EQ(rocprofiler_stop_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  TakeItems();
+  const uint64_t before = HsaCall();
+  EveryRocTxCall();
+  const uint64_t after = HsaCall();
+  const auto items = TakeItems();
+  ASSERT_EQ(rocprofiler_stop_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_start_context(g_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(after, before + 5);
+  const auto ranges = OfKind(items, kRange);
+  ASSERT_EQ(ranges.size(), 4u);
+  std::set<uint64_t> ids;
+  for (const Item& r : ranges) {
+    EXPECT_GT(r.id, before);
+    EXPECT_LT(r.id, after);
+    EXPECT_EQ(r.ancestor, 0u);
+    ids.insert(r.id);
+  }
+  EXPECT_EQ(ids.size(), 4u);
+}
 
 int main(int argc, char** argv) {
   return sdk_test::RunWithTool(argc, argv, &ToolConfigure);

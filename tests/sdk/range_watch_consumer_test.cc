@@ -370,6 +370,29 @@ TEST(RangeWatchConsumer, NestedRecordPathCallsKeepTheAncestorsOfTheirStarts) {
   EXPECT_EQ(AncestorOf(after), 0u);
 }
 
+// A scratch event inside a record-path call that no call the SDK sees has
+// given a frame: the event's ancestor is the range open when the call
+// began, as the call's record's is.
+TEST(RangeWatchConsumer, AScratchEventInAnUnframedRecordPathCallHasItsRange) {
+  roctracer::AttachRoctx(roctx_internal_link());
+  ASSERT_EQ(rocprofiler_start_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(roctxRangePushA("around the call"), 0);
+  ASSERT_EQ(rocprofiler_stop_context(g_range_ctx), ROCPROFILER_STATUS_SUCCESS);
+  const uint64_t range = LastRange();
+  ASSERT_NE(range, 0u);
+  ASSERT_EQ(rocprofiler_start_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(roctracer::InstalledRecordConsumer(),
+            &rocprofiler_sdk::RecordBufferedCall);
+  const uint64_t id = BeginHsaCall();
+  ScratchInside(id);
+  EndHsaCall(id);
+  EXPECT_EQ(roctxRangePop(), 0);
+  ASSERT_EQ(rocprofiler_flush_buffer(g_buffer), ROCPROFILER_STATUS_SUCCESS);
+  ASSERT_EQ(rocprofiler_stop_context(g_hsa_ctx), ROCPROFILER_STATUS_SUCCESS);
+  EXPECT_EQ(AncestorOf(id), range);
+  EXPECT_EQ(AncestorIn(g_scratch, id), range);
+}
+
 // A record-path call that begins after its thread's range was stopped
 // elsewhere has no ancestor, although the stop is still remembered when it
 // ends (no call of the thread could tell that none was in progress); its
