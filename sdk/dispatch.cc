@@ -20,6 +20,7 @@
 #include "rocprofiler-sdk/callback_tracing.h"
 #include "roctracer_roctx.h"
 #include "runtime/clock/clock.h"
+#include "runtime/intercept/api_consumer.h"
 #include "runtime/platform/asymmetric_fence.h"
 #include "runtime/platform/hot_tls.h"
 #include "runtime/platform/thread_exit.h"
@@ -654,6 +655,13 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     // After DerivedEnter: a range a rocTX call opens is its own ancestor.
     t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
     if (ko.kind == 0) return;
+    // A rocTX call the bridge found untraced took no ID of its own; a
+    // context started since (on another thread) does not see it, rather
+    // than a record or callback carrying the placeholder.
+    if (__builtin_expect(info.correlation_id == roctracer::kRoctxUntracedCallId,
+                         0)) {
+      return;
+    }
     const uint64_t active = g_active_mask.load(std::memory_order_acquire);
     if (ko.kind <= kLastBufferApiKind) {
       // Built in registers, stored once: the frame is written once.

@@ -17,6 +17,10 @@
 
 namespace roctracer {
 
+// Every rocTX op has a slot in the table of IDs wanted (RoctxIdsWanted).
+static_assert(ROCTX_API_ID_NUMBER <= hook::kRoctxOpSlots,
+              "a rocTX op without a slot in hook::g_roctx_ids");
+
 using activity::ActivityPools;
 using activity::ActivityPoolsFor;
 using activity::CallbackEntry;
