@@ -969,12 +969,24 @@ void RegisterQueue(QueueState* state) {
 
 namespace {
 
+// Whether the lookups of `queue` on this thread skip `s`: a state whose queue
+// the runtime destroyed lingers until its destruction's reports end, and
+// `queue` may be a new queue at its address (one the tracer does not
+// intercept: a soft queue, or one whose interception failed). Only those
+// reports (this thread reporting `queue`) still mean the destroyed one: its
+// destruction repeated there is refused rather than passed to the runtime.
+bool SkippedLocked(const QueueState* s, const hsa_queue_t* queue) {
+  return s->runtime_destroyed && !ReportingQueueOnThisThread(queue);
+}
+
 // With the registry's mutex held: the state of `queue`, the newest one (a
 // queue the runtime made at the address of one whose destruction has not
 // retired its state yet is that newer queue), or NULL.
 QueueState* FindStateLocked(Registry* r, const hsa_queue_t* queue) {
   auto it = std::find_if(r->queues.rbegin(), r->queues.rend(),
-                         [queue](QueueState* s) { return s->queue == queue; });
+                         [queue](QueueState* s) {
+                           return s->queue == queue && !SkippedLocked(s, queue);
+                         });
   return it != r->queues.rend() ? *it : nullptr;
 }
 
@@ -1044,6 +1056,7 @@ hsa_status_t DestroyHeldQueue(QueueState* q, hsa_queue_t* queue,
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     retired_meanwhile = q->retired.load(std::memory_order_acquire);
+    if (status == HSA_STATUS_SUCCESS) q->runtime_destroyed = true;
     // Held still (the caller's hold, released below) unless retired.
     if (retired_meanwhile && --q->holds == 0) FreeStateLocked(&r, q);
   }
@@ -1135,8 +1148,9 @@ void RetireQueue(QueueState* state) {
 bool IsTracedQueue(const hsa_queue_t* queue) {
   Registry& r = Reg();
   std::lock_guard<std::mutex> lock(r.mutex);
-  return std::any_of(r.queues.begin(), r.queues.end(),
-                     [queue](QueueState* q) { return q->queue == queue; });
+  return std::any_of(r.queues.begin(), r.queues.end(), [queue](QueueState* q) {
+    return q->queue == queue && !SkippedLocked(q, queue);
+  });
 }
 
 bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
@@ -1145,6 +1159,7 @@ bool FindQueueInfo(const hsa_queue_t* queue, QueueInfo* info) {
   // The newest first (FindStateLocked).
   for (auto it = r.queues.rbegin(); it != r.queues.rend(); ++it) {
     const QueueState* q = *it;
+    if (SkippedLocked(q, queue)) continue;
     if (q->queue == queue || q->info.queue_id == queue->id) {
       *info = q->info;
       return true;

@@ -65,6 +65,11 @@ struct QueueState {
   // (HSA_STATUS_ERROR_INVALID_QUEUE), and the final harvest of shutdown or
   // exit leaves the queue to that call (which counts what it never ran).
   std::atomic<bool> destroying{false};
+  // Set (under the registry's mutex) once the runtime destroyed the queue:
+  // the state lingers, registered, until the destruction's reports end, but
+  // the runtime may give `queue`'s address to a new queue meanwhile, which
+  // lookups of other threads or other reports must not take for this one.
+  bool runtime_destroyed = false;
   // The queue index below which the final harvest of shutdown or exit
   // counted the packets never intercepted as never completed (under
   // harvest_mutex): a destruction of the queue that a later report of that
