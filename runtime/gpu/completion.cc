@@ -990,6 +990,21 @@ QueueState* FindStateLocked(Registry* r, const hsa_queue_t* queue) {
   return it != r->queues.rend() ? *it : nullptr;
 }
 
+// `queue`'s state, held for its destruction (nullptr when it has none);
+// `*refused` when it was destroyed already (deferred) or is being destroyed
+// by another thread.
+QueueState* HoldForDestruction(Registry* r, hsa_queue_t* queue, bool* refused) {
+  std::lock_guard<std::mutex> lock(r->mutex);
+  QueueState* q = FindStateLocked(r, queue);
+  if (q == nullptr) return nullptr;
+  if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
+    *refused = true;
+    return nullptr;
+  }
+  ++q->holds;
+  return q;
+}
+
 // A destruction from an observer that holds a harvest mutex the drain needs
 // (DrainAndDestroyQueue): the state is held and the queue inactivated at
 // once; the completion thread (or the final harvest, or shutdown) destroys
@@ -997,17 +1012,9 @@ QueueState* FindStateLocked(Registry* r, const hsa_queue_t* queue) {
 hsa_status_t DeferDestroy(hsa_queue_t* queue,
                           hsa_status_t (*destroy)(hsa_queue_t*)) {
   Registry& r = Reg();
-  QueueState* q = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    q = FindStateLocked(&r, queue);
-    if (q != nullptr) {
-      if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
-        return HSA_STATUS_ERROR_INVALID_QUEUE;
-      }
-      ++q->holds;
-    }
-  }
+  bool refused = false;
+  QueueState* q = HoldForDestruction(&r, queue, &refused);
+  if (refused) return HSA_STATUS_ERROR_INVALID_QUEUE;
   if (q == nullptr) {
     // A queue reported on this thread without a state: its destruction
     // retired it (the runtime destroyed it already).
@@ -1115,18 +1122,9 @@ hsa_status_t DrainAndDestroyQueue(hsa_queue_t* queue,
   } else {
     drain.lock();
   }
-  QueueState* q = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(r.mutex);
-    q = FindStateLocked(&r, queue);
-    if (q != nullptr) {
-      // Destroyed already (deferred) or being destroyed by another thread.
-      if (q->destroying.exchange(true, std::memory_order_acq_rel)) {
-        return HSA_STATUS_ERROR_INVALID_QUEUE;
-      }
-      ++q->holds;
-    }
-  }
+  bool refused = false;
+  QueueState* q = HoldForDestruction(&r, queue, &refused);
+  if (refused) return HSA_STATUS_ERROR_INVALID_QUEUE;
   if (q == nullptr) return destroy(queue);
   return DestroyHeldQueue(q, queue, destroy, kDrainTimeoutNs);
 }
