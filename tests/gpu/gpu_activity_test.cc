@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -828,8 +829,21 @@ TEST_F(GpuActivity, AWaitAllOnACopysSignalIsNoticedAsAWaiter) {
 }
 #endif
 
-// Series of timed copies a latency check may take before it fails.
-constexpr int kLatencySeries = 3;
+// The median of `trials` latencies (µs) that `trial` measures, taken in up
+// to three series: a loaded machine can delay one series' wake-ups by
+// milliseconds, so the first series whose median is under `prompt_us`
+// ends it. `*series` counts the series taken.
+double PromptMedianUs(int trials, double prompt_us, int* series,
+                      const std::function<double()>& trial) {
+  double median = 0;
+  for (*series = 1;; ++*series) {
+    std::vector<double> us;
+    for (int i = 0; i < trials; ++i) us.push_back(trial());
+    std::sort(us.begin(), us.end());
+    median = us[us.size() / 2];
+    if (median < prompt_us || *series == 3) return median;
+  }
+}
 
 // A copy published in one of the copy ring's free slots that the completion
 // thread watches ahead wakes it when it completes, through the runtime: the
@@ -848,35 +862,29 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
   {
     hsa_signal_t polled;
     ASSERT_EQ(hsa_signal_create(1, 0, nullptr, &polled), HSA_STATUS_SUCCESS);
-    // A loaded machine can delay one series' wake-ups by milliseconds: up
-    // to three series, the first whose median is prompt passes (left to a
-    // waiter, every series' median would be a millisecond or more).
-    double median = 0;
-    for (int series = 0; series < kLatencySeries; ++series) {
-      std::vector<double> us;
-      unwaited += kUnwaited;
-      for (int trial = 0; trial < kUnwaited; ++trial) {
-        hsa_signal_store_relaxed(polled, 1);
-        const auto start = std::chrono::steady_clock::now();
-        ASSERT_EQ(
-            hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
-                                      program_.cpu, 64, 0, nullptr, polled),
-            HSA_STATUS_SUCCESS);
-        // Loads, not a wait: nobody waits on this copy.
-        const auto deadline = start + std::chrono::seconds(10);
-        while (hsa_signal_load_scacquire(polled) != 0 &&
-               std::chrono::steady_clock::now() < deadline) {
-          std::this_thread::yield();
-        }
-        ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
-        us.push_back(std::chrono::duration<double, std::micro>(
-                         std::chrono::steady_clock::now() - start)
-                         .count());
+    // Left to a waiter, every series' median would be a millisecond or more.
+    int series = 0;
+    const double median = PromptMedianUs(kUnwaited, 600.0, &series, [&] {
+      hsa_signal_store_relaxed(polled, 1);
+      const auto start = std::chrono::steady_clock::now();
+      if (hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                    program_.cpu, 64, 0, nullptr,
+                                    polled) != HSA_STATUS_SUCCESS) {
+        ADD_FAILURE() << "copy refused";
+        return 1e9;
       }
-      std::sort(us.begin(), us.end());
-      median = us[us.size() / 2];
-      if (median < 600.0) break;
-    }
+      // Loads, not a wait: nobody waits on this copy.
+      const auto deadline = start + std::chrono::seconds(10);
+      while (hsa_signal_load_scacquire(polled) != 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+      EXPECT_EQ(hsa_signal_load_scacquire(polled), 0);
+      return std::chrono::duration<double, std::micro>(
+                 std::chrono::steady_clock::now() - start)
+          .count();
+    });
+    unwaited = kUnwaited * series;
     EXPECT_LT(median, 600.0) << "median of 21, us, in every series";
     hsa_signal_destroy(polled);
   }
@@ -1018,38 +1026,32 @@ TEST_F(GpuActivity, AZeroTimeoutPollDoesNotExemptTheThreadsNextCopy) {
   constexpr int kTrials = 21;
   // Exempted, the copies were moved by the thread's looks, two or more
   // milliseconds after they completed (a median of about 4 ms); prompt,
-  // within a wake-up. A loaded machine can delay one series' wake-ups by
-  // milliseconds: up to three series, the first prompt one passes.
-  double median = 0;
+  // within a wake-up.
   int series = 0;
-  while (series < kLatencySeries) {
-    ++series;
-    std::vector<double> us;
-    for (int trial = 0; trial < kTrials; ++trial) {
-      hsa_signal_store_relaxed(hold, 1);
-      hsa_signal_store_relaxed(polled, 1);
-      ASSERT_EQ(hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
-                                          program_.cpu, 64, 1, &hold, polled),
-                HSA_STATUS_SUCCESS);
-      EXPECT_EQ(hsa_signal_wait_scacquire(polled, HSA_SIGNAL_CONDITION_EQ, 0, 0,
-                                          HSA_WAIT_STATE_ACTIVE),
-                1);
-      const auto start = std::chrono::steady_clock::now();
-      hsa_signal_store_screlease(hold, 0);
-      const auto deadline = start + std::chrono::seconds(10);
-      while (hsa_signal_load_scacquire(polled) != 0 &&
-             std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::yield();
-      }
-      ASSERT_EQ(hsa_signal_load_scacquire(polled), 0);
-      us.push_back(std::chrono::duration<double, std::micro>(
-                       std::chrono::steady_clock::now() - start)
-                       .count());
+  const double median = PromptMedianUs(kTrials, 600.0, &series, [&] {
+    hsa_signal_store_relaxed(hold, 1);
+    hsa_signal_store_relaxed(polled, 1);
+    if (hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                  program_.cpu, 64, 1, &hold,
+                                  polled) != HSA_STATUS_SUCCESS) {
+      ADD_FAILURE() << "copy refused";
+      return 1e9;
     }
-    std::sort(us.begin(), us.end());
-    median = us[us.size() / 2];
-    if (median < 600.0) break;
-  }
+    EXPECT_EQ(hsa_signal_wait_scacquire(polled, HSA_SIGNAL_CONDITION_EQ, 0, 0,
+                                        HSA_WAIT_STATE_ACTIVE),
+              1);
+    const auto start = std::chrono::steady_clock::now();
+    hsa_signal_store_screlease(hold, 0);
+    const auto deadline = start + std::chrono::seconds(10);
+    while (hsa_signal_load_scacquire(polled) != 0 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
+    EXPECT_EQ(hsa_signal_load_scacquire(polled), 0);
+    return std::chrono::duration<double, std::micro>(
+               std::chrono::steady_clock::now() - start)
+        .count();
+  });
   // Under TSan on a loaded machine a wake-up can take milliseconds too: not
   // timed there.
 #if !defined(__SANITIZE_THREAD__)
