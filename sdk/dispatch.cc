@@ -930,11 +930,6 @@ namespace {
 
 void RecordBufferedCall(const roctracer::ApiCallInfo& info, uint64_t begin_ns,
                         uint64_t end_ns, uint64_t enclosing_id) noexcept {
-  // As at ENTER: an untraced rocTX call's placeholder ID makes no record.
-  if (__builtin_expect(info.correlation_id == roctracer::kRoctxUntracedCallId,
-                       0)) {
-    return;
-  }
   ThreadState* state = t_state;
   if (__builtin_expect(state == nullptr, 0)) {
     state = AllocateThreadState();
