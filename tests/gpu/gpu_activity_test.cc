@@ -1037,33 +1037,34 @@ TEST_F(GpuActivity, AZeroTimeoutPollDoesNotExemptTheThreadsNextCopy) {
   // milliseconds after they completed (a median of about 4 ms); prompt,
   // within a wake-up.
   int series = 0;
-  const double median = PromptMedianUs(kTrials, 600.0, &series, [&] {
-    hsa_signal_store_relaxed(hold, 1);
-    hsa_signal_store_relaxed(polled, 1);
-    if (hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
-                                  program_.cpu, 64, 1, &hold,
-                                  polled) != HSA_STATUS_SUCCESS) {
-      ADD_FAILURE() << "copy refused";
-      return kFailedTrial;
-    }
-    EXPECT_EQ(hsa_signal_wait_scacquire(polled, HSA_SIGNAL_CONDITION_EQ, 0, 0,
-                                        HSA_WAIT_STATE_ACTIVE),
-              1);
-    const auto start = std::chrono::steady_clock::now();
-    hsa_signal_store_screlease(hold, 0);
-    const auto deadline = start + std::chrono::seconds(10);
-    while (hsa_signal_load_scacquire(polled) != 0 &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::yield();
-    }
-    if (hsa_signal_load_scacquire(polled) != 0) {
-      ADD_FAILURE() << "copy not done in 10 s";
-      return kFailedTrial;
-    }
-    return std::chrono::duration<double, std::micro>(
-               std::chrono::steady_clock::now() - start)
-        .count();
-  });
+  [[maybe_unused]] const double median =
+      PromptMedianUs(kTrials, 600.0, &series, [&] {
+        hsa_signal_store_relaxed(hold, 1);
+        hsa_signal_store_relaxed(polled, 1);
+        if (hsa_amd_memory_async_copy(dst.data(), program_.gpu, src.data(),
+                                      program_.cpu, 64, 1, &hold,
+                                      polled) != HSA_STATUS_SUCCESS) {
+          ADD_FAILURE() << "copy refused";
+          return kFailedTrial;
+        }
+        EXPECT_EQ(hsa_signal_wait_scacquire(polled, HSA_SIGNAL_CONDITION_EQ, 0,
+                                            0, HSA_WAIT_STATE_ACTIVE),
+                  1);
+        const auto start = std::chrono::steady_clock::now();
+        hsa_signal_store_screlease(hold, 0);
+        const auto deadline = start + std::chrono::seconds(10);
+        while (hsa_signal_load_scacquire(polled) != 0 &&
+               std::chrono::steady_clock::now() < deadline) {
+          std::this_thread::yield();
+        }
+        if (hsa_signal_load_scacquire(polled) != 0) {
+          ADD_FAILURE() << "copy not done in 10 s";
+          return kFailedTrial;
+        }
+        return std::chrono::duration<double, std::micro>(
+                   std::chrono::steady_clock::now() - start)
+            .count();
+      });
   // Under TSan on a loaded machine a wake-up can take milliseconds too: not
   // timed there.
 #if !defined(__SANITIZE_THREAD__)
