@@ -655,9 +655,9 @@ void ConsumeAny(const roctracer::ApiCallInfo& info) noexcept {
     // After DerivedEnter: a range a rocTX call opens is its own ancestor.
     t.open_range_at_enter[depth] = t.open_range.load(std::memory_order_relaxed);
     if (ko.kind == 0) return;
-    // A rocTX call the bridge found untraced took no ID of its own; a
-    // context started since (on another thread) does not see it, rather
-    // than a record or callback carrying the placeholder.
+    // A rocTX call the bridge found untraced took no ID of its own (it
+    // carries kRoctxUntracedCallId): a context started since, on another
+    // thread, is not told of it, so no record or callback gets that value.
     if (__builtin_expect(info.correlation_id == roctracer::kRoctxUntracedCallId,
                          0)) {
       return;
