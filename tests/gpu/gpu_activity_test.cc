@@ -851,6 +851,24 @@ double PromptMedianUs(int trials, double prompt_us, int* series,
   }
 }
 
+// Microseconds from `start` until `polled` loads 0 (loads, not a wait:
+// nobody waits on the copy), or kFailedTrial after 10 s.
+double UsUntilLoadedZero(hsa_signal_t polled,
+                         std::chrono::steady_clock::time_point start) {
+  const auto deadline = start + std::chrono::seconds(10);
+  while (hsa_signal_load_scacquire(polled) != 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  if (hsa_signal_load_scacquire(polled) != 0) {
+    ADD_FAILURE() << "copy not done in 10 s";
+    return kFailedTrial;
+  }
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 // A copy published in one of the copy ring's free slots that the completion
 // thread watches ahead wakes it when it completes, through the runtime: the
 // submitting thread does not wake it (it did, once a copy, before). Copies
@@ -879,19 +897,7 @@ TEST_F(GpuActivity, CopiesInTheSlotsWatchedAheadDoNotWakeTheCompletionThread) {
         ADD_FAILURE() << "copy refused";
         return kFailedTrial;
       }
-      // Loads, not a wait: nobody waits on this copy.
-      const auto deadline = start + std::chrono::seconds(10);
-      while (hsa_signal_load_scacquire(polled) != 0 &&
-             std::chrono::steady_clock::now() < deadline) {
-        std::this_thread::yield();
-      }
-      if (hsa_signal_load_scacquire(polled) != 0) {
-        ADD_FAILURE() << "copy not done in 10 s";
-        return kFailedTrial;
-      }
-      return std::chrono::duration<double, std::micro>(
-                 std::chrono::steady_clock::now() - start)
-          .count();
+      return UsUntilLoadedZero(polled, start);
     });
     unwaited = kUnwaited * series;
     EXPECT_LT(median, 600.0) << "median of 21, us, in every series";
@@ -1052,18 +1058,7 @@ TEST_F(GpuActivity, AZeroTimeoutPollDoesNotExemptTheThreadsNextCopy) {
                   1);
         const auto start = std::chrono::steady_clock::now();
         hsa_signal_store_screlease(hold, 0);
-        const auto deadline = start + std::chrono::seconds(10);
-        while (hsa_signal_load_scacquire(polled) != 0 &&
-               std::chrono::steady_clock::now() < deadline) {
-          std::this_thread::yield();
-        }
-        if (hsa_signal_load_scacquire(polled) != 0) {
-          ADD_FAILURE() << "copy not done in 10 s";
-          return kFailedTrial;
-        }
-        return std::chrono::duration<double, std::micro>(
-                   std::chrono::steady_clock::now() - start)
-            .count();
+        return UsUntilLoadedZero(polled, start);
       });
   // Under TSan on a loaded machine a wake-up can take milliseconds too: not
   // timed there.
